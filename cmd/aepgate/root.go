@@ -1,0 +1,65 @@
+package main
+
+import (
+	"io"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at link time (-ldflags "-X main.version=v1.2.3"); otherwise
+// it comes from the module's build information.
+var version = ""
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// streams are the standard streams every command writes to; commands never
+// touch os.Stdout or os.Stderr directly.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	s := streams{in: stdin, out: stdout, err: stderr}
+	root := &cobra.Command{
+		Use:   "aepgate",
+		Short: "Enforce the Auditor/Executor delivery protocol locally, in CI and on GitHub",
+		Long: `aepgate checks the Auditor/Executor protocol's evidence: run documents that agree
+with each other, negative controls watched failing, audits bound to the exact
+commit, owner gates, merged-main readback, release closure and completion
+certificates. The same binary is the CLI, the GitHub Action and the GitHub App.`,
+		Version:       buildVersion(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetVersionTemplate("aepgate {{.Version}}\n")
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return failf(2, "%v (see '%s --help')", err, c.CommandPath())
+	})
+	root.AddCommand(
+		newInitCmd(s),
+		newLintCmd(s),
+		newStatusCmd(s),
+		newNegcontrolCmd(s),
+		newConfigCmd(s),
+		newCertificateCmd(s),
+		newGateCmd(s),
+		newReleaseCmd(s),
+		newActionCmd(s),
+		newServeCmd(s),
+		newLedgerCmd(s),
+	)
+	return root
+}
