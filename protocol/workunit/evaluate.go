@@ -1,0 +1,152 @@
+package workunit
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Limits of an increment (spec/craft-rules.md §5.2: 1…8 stories).
+const (
+	minStories = 1
+	maxStories = 8
+)
+
+// Dep is an issue that blocks another (GitHub's native blocked-by).
+type Dep struct {
+	Repo   string // "owner/name" when in another repository, else empty
+	Number int
+	Open   bool
+}
+
+// Story is one issue of a milestone as the increment rules see it.
+type Story struct {
+	Number    int
+	Open      bool
+	Body      string
+	BlockedBy []Dep
+}
+
+// Milestone is a milestone with every issue in it (its stories).
+type Milestone struct {
+	Number      int
+	Title       string
+	Open        bool
+	Description string
+	Stories     []Story
+	// Truncated is set when GitHub holds more issues than were fetched.
+	Truncated bool
+}
+
+// Issue is the issue a pull request names as its unit.
+type Issue struct {
+	Number        int
+	Title         string
+	Open          bool
+	IsPullRequest bool
+	Body          string
+	BlockedBy     []Dep
+	Milestone     *Milestone
+}
+
+// Input is everything a work-unit verdict depends on: the references parsed
+// from the pull request body and, when exactly one same-repository unit is
+// named, that unit as GitHub holds it now (nil when it does not exist).
+type Input struct {
+	Refs []Ref
+	Unit *Issue
+}
+
+// Verdict is the answer for one pull request: OK when it names exactly one
+// open unit whose contract and increment are valid and whose dependencies
+// are all closed. Reasons lists every failure, in a stable order.
+type Verdict struct {
+	OK       bool
+	Unit     int // the named unit, 0 when none or several
+	Contract Contract
+	Reasons  []string
+}
+
+// Evaluate judges one pull request against its work unit.
+func Evaluate(in Input) Verdict {
+	var v Verdict
+	switch len(in.Refs) {
+	case 0:
+		return fail("the pull request names no work unit: add a line `Work-unit: #N` (or a closing keyword such as `Fixes #N`) to its description")
+	case 1:
+	default:
+		names := make([]string, len(in.Refs))
+		for i, r := range in.Refs {
+			names[i] = r.String()
+		}
+		return fail(fmt.Sprintf("the pull request names %d work units (%s); an attempt works on exactly one", len(in.Refs), strings.Join(names, ", ")))
+	}
+	ref := in.Refs[0]
+	if ref.Repo != "" {
+		return fail(fmt.Sprintf("%s is in another repository; the work unit must be an issue of this repository", ref))
+	}
+	v.Unit = ref.Number
+	u := in.Unit
+	switch {
+	case u == nil:
+		v.Reasons = []string{fmt.Sprintf("#%d does not exist or the App cannot read it", ref.Number)}
+		return v
+	case u.IsPullRequest:
+		v.Reasons = []string{fmt.Sprintf("#%d is a pull request, not an issue; name the work unit's issue", ref.Number)}
+		return v
+	}
+	if !u.Open {
+		v.Reasons = append(v.Reasons, fmt.Sprintf("#%d is closed; an attempt needs an open work unit", u.Number))
+	}
+	c, probs := ParseContract(u.Body)
+	v.Contract = c
+	for _, p := range probs {
+		v.Reasons = append(v.Reasons, fmt.Sprintf("#%d contract: %s", u.Number, p))
+	}
+	v.Reasons = append(v.Reasons, incrementReasons(u, c, len(probs) == 0)...)
+	v.OK = len(v.Reasons) == 0
+	return v
+}
+
+func fail(reason string) Verdict { return Verdict{Reasons: []string{reason}} }
+
+// incrementReasons checks the unit's milestone and the unit's dependencies.
+func incrementReasons(u *Issue, c Contract, contractOK bool) []string {
+	m := u.Milestone
+	if m == nil {
+		return []string{fmt.Sprintf("#%d is in no milestone; a work unit is a story of a milestone (its product increment)", u.Number)}
+	}
+	var out []string
+	if !m.Open {
+		out = append(out, fmt.Sprintf("milestone %q is closed", m.Title))
+	}
+	out = append(out, CheckIncrement(*m)...)
+	out = append(out, dependencyReasons(u, c, *m, contractOK)...)
+	return out
+}
+
+// dependencyReasons lists the unit's dependencies that are unknown or still
+// open: contract depends_on (stories of the same milestone) and native
+// blocked-by issues.
+func dependencyReasons(u *Issue, c Contract, m Milestone, contractOK bool) []string {
+	var out []string
+	if contractOK {
+		for _, n := range c.DependsOn {
+			i := slices.IndexFunc(m.Stories, func(s Story) bool { return s.Number == n })
+			switch {
+			case n == u.Number:
+				out = append(out, fmt.Sprintf("#%d depends_on itself", n))
+			case i < 0:
+				out = append(out, fmt.Sprintf("#%d depends_on #%d, which is not a story of milestone %q", u.Number, n, m.Title))
+			case m.Stories[i].Open:
+				out = append(out, fmt.Sprintf("dependency #%d is still open; finish it before this unit", n))
+			}
+		}
+	}
+	for _, d := range u.BlockedBy {
+		if d.Open {
+			out = append(out, fmt.Sprintf("#%d is blocked by %s%s, which is still open", u.Number, d.Repo, "#"+fmt.Sprint(d.Number)))
+		}
+	}
+	return out
+}

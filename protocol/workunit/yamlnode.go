@@ -1,0 +1,183 @@
+package workunit
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Limits from the craft protocol (spec/craft-rules.md §5.2): customer text is
+// at most 800 characters, lists hold at most 32 entries.
+const (
+	maxText  = 800
+	maxItems = 32
+)
+
+// Problem is one positioned reason a contract or increment description is
+// invalid. Line is the 1-based line in the issue or milestone body (0 when
+// the problem is not tied to a line).
+type Problem struct {
+	Line    int
+	Field   string
+	Message string
+}
+
+// String renders the problem as "line 4: risk: must be ...".
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", p.Line)
+	}
+	if p.Field != "" {
+		b.WriteString(p.Field + ": ")
+	}
+	b.WriteString(p.Message)
+	return b.String()
+}
+
+// mapping parses text as one YAML mapping and returns its key/value pairs,
+// reporting lines offset by base (the body line of the block's first line).
+func mapping(text string, base int) ([][2]*yaml.Node, []Problem) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		return nil, []Problem{yamlError(err, base)}
+	}
+	if len(doc.Content) == 0 {
+		return nil, []Problem{{Line: base, Message: "the yaml block is empty"}}
+	}
+	m := doc.Content[0]
+	if m.Kind != yaml.MappingNode {
+		return nil, []Problem{{Line: base + m.Line - 1, Message: "the yaml block must be a mapping of fields"}}
+	}
+	var pairs [][2]*yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		pairs = append(pairs, [2]*yaml.Node{m.Content[i], m.Content[i+1]})
+	}
+	return pairs, nil
+}
+
+// fieldDecoder decodes typed fields from YAML nodes, collecting problems.
+type fieldDecoder struct {
+	base     int
+	problems []Problem
+}
+
+func (d *fieldDecoder) fail(n *yaml.Node, field, format string, args ...any) {
+	line := 0
+	if n != nil {
+		line = d.base + n.Line - 1
+	}
+	d.problems = append(d.problems, Problem{Line: line, Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+// text decodes a non-empty single-line-or-block string within maxText.
+func (d *fieldDecoder) text(n *yaml.Node, field string) (string, bool) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		d.fail(n, field, "must be text")
+		return "", false
+	}
+	s := strings.TrimSpace(n.Value)
+	switch {
+	case s == "":
+		d.fail(n, field, "must not be empty")
+		return "", false
+	case len([]rune(s)) > maxText:
+		d.fail(n, field, "is %d characters long; at most %d allowed", len([]rune(s)), maxText)
+		return "", false
+	case hasControl(s):
+		d.fail(n, field, "contains a control character (only tab and newline are allowed)")
+		return "", false
+	}
+	return s, true
+}
+
+// list decodes a non-empty list of texts within maxItems.
+func (d *fieldDecoder) list(n *yaml.Node, field string) ([]string, bool) {
+	if n.Kind != yaml.SequenceNode {
+		d.fail(n, field, "must be a list of texts")
+		return nil, false
+	}
+	if len(n.Content) == 0 {
+		d.fail(n, field, "must list at least one entry")
+		return nil, false
+	}
+	if len(n.Content) > maxItems {
+		d.fail(n, field, "has %d entries; at most %d allowed", len(n.Content), maxItems)
+		return nil, false
+	}
+	out := make([]string, 0, len(n.Content))
+	ok := true
+	for i, item := range n.Content {
+		s, good := d.text(item, fmt.Sprintf("%s[%d]", field, i))
+		ok = ok && good
+		out = append(out, s)
+	}
+	return out, ok
+}
+
+// enum decodes one of the allowed words.
+func (d *fieldDecoder) enum(n *yaml.Node, field string, allowed ...string) (string, bool) {
+	if n.Kind == yaml.ScalarNode {
+		for _, a := range allowed {
+			if n.Value == a {
+				return a, true
+			}
+		}
+	}
+	d.fail(n, field, "must be one of %s (got %q)", strings.Join(allowed, ", "), n.Value)
+	return "", false
+}
+
+// issueRefs decodes a list of same-repository issue numbers written as 12 or "#12".
+func (d *fieldDecoder) issueRefs(n *yaml.Node, field string) []int {
+	if n.Kind != yaml.SequenceNode {
+		d.fail(n, field, "must be a list of issue numbers such as [12, \"#13\"]")
+		return nil
+	}
+	if len(n.Content) > maxItems {
+		d.fail(n, field, "has %d entries; at most %d allowed", len(n.Content), maxItems)
+		return nil
+	}
+	var out []int
+	seen := map[int]bool{}
+	for i, item := range n.Content {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		num, err := strconv.Atoi(strings.TrimPrefix(item.Value, "#"))
+		if item.Kind != yaml.ScalarNode || err != nil || num <= 0 {
+			d.fail(item, f, "must be an issue number such as 12 or \"#12\" (got %q)", item.Value)
+			continue
+		}
+		if seen[num] {
+			d.fail(item, f, "#%d is listed twice", num)
+			continue
+		}
+		seen[num] = true
+		out = append(out, num)
+	}
+	return out
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// yamlError turns a YAML syntax error into a problem on the body's line.
+func yamlError(err error, base int) Problem {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return Problem{Line: base + n - 1, Message: "not valid YAML: " + msg[len(m[0]):]}
+	}
+	return Problem{Line: base, Message: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+}
+
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r != '\t' && r != '\n' && unicode.IsControl(r) {
+			return true
+		}
+	}
+	return false
+}
