@@ -1,0 +1,110 @@
+// Package config parses and validates the repository config file,
+// .github/aepgate.yml. It is pure: bytes in, a typed Config or positioned
+// Errors out. The CLI and the Action read the file from disk, the App
+// through the API; all three share this package, so one file means the same
+// thing everywhere.
+//
+// Decoding is strict: an unknown key, a wrong type, a duplicate key or an
+// invalid value is an error naming the file, line, column and field. Nothing
+// is silently defaulted except fields that are absent (or explicitly null),
+// which take the values of Default.
+package config
+
+import "time"
+
+// DefaultPath is where the repository config lives, relative to the
+// repository root. The App reads it from the default branch only.
+const DefaultPath = ".github/aepgate.yml"
+
+// Config is the repository policy.
+type Config struct {
+	// Version is the schema version; only 1 exists.
+	Version int `json:"version"`
+	// Owners are GitHub logins with owner authority: gates, HOLD/RESUME,
+	// contract-path approvals.
+	Owners []string `json:"owners"`
+	// Coordinators are GitHub logins that coordinate runs.
+	Coordinators []string `json:"coordinators"`
+	// Auditors, when set, are the only logins whose reviews count as
+	// independent audits.
+	Auditors []string `json:"auditors"`
+	// RunDocuments are the run-document folders, relative to the repository
+	// root; globs (path.Match syntax plus "**") are allowed.
+	RunDocuments []string `json:"run_documents"`
+	// NegativeControls are the declared negative controls.
+	NegativeControls []NegativeControl `json:"negative_controls"`
+	// RequiredWorkflows names the workflows whose runs are evidence.
+	RequiredWorkflows RequiredWorkflows `json:"required_workflows"`
+	// ContractPaths are globs of paths whose changes need an owner's approval.
+	ContractPaths []string `json:"contract_paths"`
+	// Risk holds the risk defaults.
+	Risk Risk `json:"risk"`
+	// Limits bounds corrections and exchanges.
+	Limits Limits `json:"limits"`
+	// CommandPrefix starts every comment command, e.g. "/aep hold".
+	CommandPrefix string `json:"command_prefix"`
+}
+
+// NegativeControl is one declared control: break the protection, watch the
+// test fail, restore it, watch the test pass.
+type NegativeControl struct {
+	// Name identifies the control; unique, [A-Za-z0-9._-].
+	Name string `json:"name"`
+	// File, when set, is backed up before the break and restored from the
+	// backup when the restore does not return it byte-for-byte.
+	File string `json:"file,omitempty"`
+	// Break is the shell command that removes the protection.
+	Break string `json:"break,omitempty"`
+	// Restore is the shell command that puts the protection back.
+	Restore string `json:"restore,omitempty"`
+	// Test is the shell command expected to fail without the protection.
+	Test string `json:"test"`
+	// Expect, when set, is an RE2 pattern (multi-line mode) the failing
+	// output must match.
+	Expect string `json:"expect,omitempty"`
+	// Timeout limits each of the four commands; zero means no limit.
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// Line is the line of the control in the file (0 for defaults).
+	Line int `json:"-"`
+}
+
+// RequiredWorkflows names the workflows that must succeed.
+type RequiredWorkflows struct {
+	// PullRequest workflows must succeed at the PR head.
+	PullRequest []string `json:"pull_request"`
+	// Readback workflows must run on the default branch at the merge SHA.
+	Readback []string `json:"readback"`
+}
+
+// Risk holds the risk defaults.
+type Risk struct {
+	// Default is the tier of a unit that declares none: low, medium or high.
+	Default string `json:"default"`
+}
+
+// Limits bounds the protocol's loops.
+type Limits struct {
+	// Corrections is how many correction attempts follow a first FAIL.
+	Corrections int `json:"corrections"`
+	// Exchanges is how many review/dispute exchanges a stage allows.
+	Exchanges int `json:"exchanges"`
+}
+
+// Risk tiers.
+const (
+	RiskLow    = "low"
+	RiskMedium = "medium"
+	RiskHigh   = "high"
+)
+
+// Default returns the configuration used for every field a file leaves out
+// (or sets to null). It is the one place defaults are written down: Parse
+// starts from it and overwrites what the file sets.
+func Default() *Config {
+	return &Config{
+		Version:       1,
+		Risk:          Risk{Default: RiskMedium},
+		Limits:        Limits{Corrections: 1, Exchanges: 3},
+		CommandPrefix: "/aep",
+	}
+}

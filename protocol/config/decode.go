@@ -1,0 +1,157 @@
+package config
+
+import (
+	"sort"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// config decodes the top-level mapping into c.
+func (d *decoder) config(root *yaml.Node, c *Config) {
+	if root.Kind != yaml.MappingNode {
+		d.errorf(root, "", "the file must be a mapping of keys (version, owners, ...), not %s", kindName(root))
+		return
+	}
+	versionSet := false
+	d.fields(root, "", fieldSetters{
+		"version": func(v *yaml.Node, f string) {
+			versionSet = true
+			if n, ok := d.integer(v, f); ok && n != 1 {
+				d.errorf(v, f, "unsupported version %d; the only version is 1", n)
+			}
+		},
+		"owners":       func(v *yaml.Node, f string) { c.Owners = d.logins(v, f, false) },
+		"coordinators": func(v *yaml.Node, f string) { c.Coordinators = d.logins(v, f, true) },
+		"auditors":     func(v *yaml.Node, f string) { c.Auditors = d.logins(v, f, true) },
+		"run_documents": func(v *yaml.Node, f string) {
+			c.RunDocuments = d.paths(v, f, true)
+		},
+		"negative_controls": func(v *yaml.Node, f string) { c.NegativeControls = d.controls(v, f) },
+		"required_workflows": func(v *yaml.Node, f string) {
+			d.fields(v, f, fieldSetters{
+				"pull_request": func(v *yaml.Node, f string) { c.RequiredWorkflows.PullRequest = d.names(v, f) },
+				"readback":     func(v *yaml.Node, f string) { c.RequiredWorkflows.Readback = d.names(v, f) },
+			})
+		},
+		"contract_paths": func(v *yaml.Node, f string) { c.ContractPaths = d.paths(v, f, true) },
+		"risk": func(v *yaml.Node, f string) {
+			d.fields(v, f, fieldSetters{"default": func(v *yaml.Node, f string) {
+				if s, ok := d.str(v, f); ok {
+					c.Risk.Default = s
+					d.check(v, f, checkRisk(s))
+				}
+			}})
+		},
+		"limits": func(v *yaml.Node, f string) {
+			d.fields(v, f, fieldSetters{
+				"corrections": func(v *yaml.Node, f string) { c.Limits.Corrections = d.bounded(v, f, 0, 100) },
+				"exchanges":   func(v *yaml.Node, f string) { c.Limits.Exchanges = d.bounded(v, f, 1, 100) },
+			})
+		},
+		"command_prefix": func(v *yaml.Node, f string) {
+			if s, ok := d.str(v, f); ok {
+				c.CommandPrefix = s
+				d.check(v, f, checkPrefix(s))
+			}
+		},
+	})
+	if !versionSet {
+		d.errorf(root, "version", `required; start the file with "version: 1"`)
+	}
+}
+
+// check records msg as an error at v unless it is empty.
+func (d *decoder) check(v *yaml.Node, field, msg string) {
+	if msg != "" {
+		d.errorf(v, field, "%s", msg)
+	}
+}
+
+// str decodes a scalar as a string. Numbers are taken as written (a login
+// or workflow may be all digits); booleans, lists and mappings are errors.
+func (d *decoder) str(v *yaml.Node, field string) (string, bool) {
+	if v.Kind == yaml.ScalarNode {
+		switch v.Tag {
+		case "!!str", "!!int", "!!float":
+			return v.Value, true
+		}
+	}
+	d.errorf(v, field, "must be a string, not %s", kindName(v))
+	return "", false
+}
+
+// integer decodes a scalar integer.
+func (d *decoder) integer(v *yaml.Node, field string) (int, bool) {
+	var n int
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&n) != nil {
+		d.errorf(v, field, "must be a whole number, not %s", kindName(v))
+		return 0, false
+	}
+	return n, true
+}
+
+// bounded decodes an integer in [lo, hi]; out of range it records an error
+// and returns lo.
+func (d *decoder) bounded(v *yaml.Node, field string, lo, hi int) int {
+	n, ok := d.integer(v, field)
+	if !ok {
+		return lo
+	}
+	if n < lo || n > hi {
+		d.errorf(v, field, "must be between %d and %d, not %d", lo, hi, n)
+		return lo
+	}
+	return n
+}
+
+// list decodes a sequence of strings, calling each for every item with its
+// node and field path, and returns the items that decoded.
+func (d *decoder) list(v *yaml.Node, field string, each func(item *yaml.Node, f, s string)) []string {
+	if v.Kind != yaml.SequenceNode {
+		d.errorf(v, field, "must be a list, not %s", kindName(v))
+		return nil
+	}
+	out := make([]string, 0, len(v.Content))
+	for i, item := range v.Content {
+		f := indexField(field, i)
+		s, ok := d.str(item, f)
+		if !ok {
+			continue
+		}
+		each(item, f, s)
+		out = append(out, s)
+	}
+	return out
+}
+
+// logins decodes a list of GitHub logins; duplicates (case-insensitive)
+// are errors. Bots ("name[bot]") are allowed only where allowBot is set.
+func (d *decoder) logins(v *yaml.Node, field string, allowBot bool) []string {
+	seen := map[string]bool{}
+	return d.list(v, field, func(item *yaml.Node, f, s string) {
+		d.check(item, f, checkLogin(s, allowBot))
+		if key := lower(s); seen[key] {
+			d.errorf(item, f, "duplicate login %q", s)
+		} else {
+			seen[key] = true
+		}
+	})
+}
+
+// paths decodes a list of repository-relative paths or globs.
+func (d *decoder) paths(v *yaml.Node, field string, glob bool) []string {
+	return d.list(v, field, func(item *yaml.Node, f, s string) {
+		d.check(item, f, checkPath(s, glob))
+	})
+}
+
+// names decodes a list of non-empty names (workflow names).
+func (d *decoder) names(v *yaml.Node, field string) []string {
+	return d.list(v, field, func(item *yaml.Node, f, s string) {
+		if trimSpace(s) == "" {
+			d.errorf(item, f, "must not be empty")
+		}
+	})
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

@@ -1,0 +1,177 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Parse decodes and validates one config file. filename is used only in
+// error positions. On success it returns the config with Default's values
+// for every field the file leaves out; otherwise it returns nil and an
+// Errors list holding every problem found, sorted by line.
+//
+// An empty file (or one holding only comments) is an error, not an
+// all-defaults config: "version: 1" is required, so a file that says nothing
+// is taken for a mistake. A repository without the file at all is the
+// caller's case to handle, usually with Default().
+func Parse(filename string, data []byte) (*Config, error) {
+	d := &decoder{file: filename}
+	root, ok := d.document(data)
+	if !ok {
+		return nil, d.errs
+	}
+	c := Default()
+	d.config(root, c)
+	if len(d.errs) > 0 {
+		sortErrors(d.errs)
+		return nil, d.errs
+	}
+	return c, nil
+}
+
+// decoder walks the YAML node tree, filling a Config and collecting errors.
+type decoder struct {
+	file string
+	errs Errors
+}
+
+func (d *decoder) errorf(n *yaml.Node, field, format string, args ...any) {
+	e := Error{File: d.file, Field: field, Message: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.Line, e.Column = n.Line, n.Column
+	}
+	d.errs = append(d.errs, e)
+}
+
+var syntaxLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// syntaxError turns a YAML parser error into a positioned Error.
+func (d *decoder) syntaxError(err error) {
+	msg := err.Error()
+	e := Error{File: d.file, Message: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+	if m := syntaxLine.FindStringSubmatch(msg); m != nil {
+		e.Line, _ = strconv.Atoi(m[1])
+		e.Message = "invalid YAML: " + m[2]
+		// yaml.v3 reports parser errors (unlike scanner errors) with a
+		// 0-based line; "did not find expected ..." is the parser's.
+		if strings.HasPrefix(m[2], "did not find expected") {
+			e.Line++
+		}
+	}
+	d.errs = append(d.errs, e)
+}
+
+// document parses data as exactly one YAML document and returns its root
+// node, or false after recording why it cannot.
+func (d *decoder) document(data []byte) (*yaml.Node, bool) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	err := dec.Decode(&doc)
+	if errors.Is(err, io.EOF) || (err == nil && len(doc.Content) == 0) {
+		d.errs = append(d.errs, Error{File: d.file, Line: 1, Column: 1, Field: "version",
+			Message: `the file is empty; it needs at least "version: 1"`})
+		return nil, false
+	}
+	if err != nil {
+		d.syntaxError(err)
+		return nil, false
+	}
+	var extra yaml.Node
+	switch err := dec.Decode(&extra); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		d.syntaxError(err)
+		return nil, false
+	default:
+		d.errorf(&extra, "", "the file holds more than one YAML document; keep one")
+		return nil, false
+	}
+	return doc.Content[0], true
+}
+
+// kindName says what a node is, in words for error messages.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	switch n.Tag {
+	case "!!null":
+		return "null"
+	case "!!bool":
+		return "true/false"
+	case "!!int", "!!float":
+		return "a number"
+	case "!!str":
+		return "a string"
+	}
+	return "a " + strings.TrimPrefix(n.Tag, "!!")
+}
+
+// fieldSetters maps each known key of a mapping to the function that
+// decodes its value; the function gets the value node and its field path.
+type fieldSetters map[string]func(v *yaml.Node, field string)
+
+// fields decodes mapping n key by key. Unknown and duplicate keys are
+// errors; null values are skipped, so the field keeps its default.
+func (d *decoder) fields(n *yaml.Node, path string, set fieldSetters) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, path, "must be a mapping, not %s", kindName(n))
+		return
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			d.errorf(k, path, "keys must be plain names, not %s", kindName(k))
+			continue
+		}
+		field := joinField(path, k.Value)
+		if seen[k.Value] {
+			d.errorf(k, field, "duplicate key")
+			continue
+		}
+		seen[k.Value] = true
+		fn, ok := set[k.Value]
+		if !ok {
+			d.errorf(k, field, "unknown key (known keys: %s)", knownKeys(set))
+			continue
+		}
+		if v.Kind == yaml.AliasNode {
+			d.errorf(v, field, "YAML aliases are not supported; write the value out")
+			continue
+		}
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+			continue
+		}
+		fn(v, field)
+	}
+}
+
+func joinField(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// knownKeys lists a mapping's keys in a stable order for error messages.
+func knownKeys(set fieldSetters) string {
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return strings.Join(keys, ", ")
+}
