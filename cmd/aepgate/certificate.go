@@ -1,15 +1,141 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
 
-// PLACEHOLDER: replaced by the issue that builds this command.
+	"github.com/spf13/cobra"
+
+	"github.com/aepgate/aepgate/protocol/certificate"
+)
+
 func newCertificateCmd(s streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "certificate",
+		Short: "Validate completion certificates",
+		Long: `Completion certificates bind an audited head, its CI runs, the merge and the
+merged-main readback runs. These commands check certificate files with
+craft-protocol's refusal tokens under aepgate's stricter rules.`,
+	}
+	cmd.AddCommand(newCertificateValidateCmd(s), newCertificateScanCmd(s))
+	return cmd
+}
+
+func newCertificateValidateCmd(s streams) *cobra.Command {
 	return &cobra.Command{
-		Use:    "certificate",
-		Short:  "(certificate is being built)",
-		Hidden: true,
-		RunE: func(*cobra.Command, []string) error {
-			return failf(2, "certificate is not available in this build")
+		Use:   "validate <file>",
+		Short: "Check one certificate file",
+		Long: `Prints {valid, errors, certificate} as JSON: errors are refusal tokens, sorted
+and unique; what each one expected and saw goes to stderr. Input that is not
+one non-empty strict JSON object is ["invalid-json"]. The file is only read.
+Exit 0 valid, 2 invalid or unreadable.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			raw, err := os.ReadFile(args[0])
+			if err != nil {
+				return failf(2, "certificate validate: %w", err)
+			}
+			res := certificate.Validate(raw)
+			explainRefusals(s.err, args[0], res.Refusals)
+			if err := writeEvidenceJSON(s.out, res); err != nil {
+				return failf(2, "certificate validate: %w", err)
+			}
+			if !res.Valid {
+				return exitCode(2)
+			}
+			return nil
 		},
 	}
+}
+
+// scanRow is one certificate in a scan report.
+type scanRow struct {
+	Path   string   `json:"path"`
+	Valid  bool     `json:"valid"`
+	Errors []string `json:"errors"`
+}
+
+// scanReport is the scan's output: healthy when every certificate is valid
+// (an empty folder is healthy).
+type scanReport struct {
+	Healthy      bool      `json:"healthy"`
+	Count        int       `json:"count"`
+	Certificates []scanRow `json:"certificates"`
+}
+
+func newCertificateScanCmd(s streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "scan <dir>",
+		Short: "Check every <dir>/<project>/*.json certificate",
+		Long: `Validates every file matching <dir>/*/*.json (a completion-certificates folder
+with one sub-folder per project), in sorted order, and prints
+{healthy, count, certificates:[{path, valid, errors}]}. An empty folder is
+healthy. Exit 0 healthy, 2 otherwise (or when <dir> cannot be read).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			rep, err := scan(s.err, args[0])
+			if err != nil {
+				return failf(2, "certificate scan: %w", err)
+			}
+			if err := writeEvidenceJSON(s.out, rep); err != nil {
+				return failf(2, "certificate scan: %w", err)
+			}
+			if !rep.Healthy {
+				return exitCode(2)
+			}
+			return nil
+		},
+	}
+}
+
+func scan(stderr io.Writer, dir string) (scanReport, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return scanReport{}, err
+	}
+	if !fi.IsDir() {
+		return scanReport{}, fmt.Errorf("%s is not a directory", dir)
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	if err != nil {
+		return scanReport{}, err
+	}
+	sort.Strings(paths)
+	rep := scanReport{Healthy: true, Certificates: []scanRow{}}
+	for _, p := range paths {
+		row := scanRow{Path: p}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: unreadable: %v\n", p, err)
+			row.Errors = []string{certificate.TokenInvalidJSON}
+		} else {
+			res := certificate.Validate(raw)
+			explainRefusals(stderr, p, res.Refusals)
+			row.Valid, row.Errors = res.Valid, res.Errors
+		}
+		rep.Healthy = rep.Healthy && row.Valid
+		rep.Certificates = append(rep.Certificates, row)
+	}
+	rep.Count = len(rep.Certificates)
+	return rep, nil
+}
+
+// explainRefusals writes one line per refusal for people: what was expected and
+// what was seen.
+func explainRefusals(w io.Writer, where string, rs []certificate.Refusal) {
+	for _, r := range rs {
+		fmt.Fprintf(w, "%s: %s\n", where, r)
+	}
+}
+
+// writeEvidenceJSON prints v as indented JSON followed by a newline.
+func writeEvidenceJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

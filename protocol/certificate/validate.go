@@ -1,0 +1,209 @@
+package certificate
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/aepgate/aepgate/protocol/certificate/canonical"
+)
+
+// TokenInvalidJSON is the only refusal for input that is not one non-empty
+// strict JSON object.
+const TokenInvalidJSON = "invalid-json"
+
+// requiredKeys must be present (any value) in every certificate (§1.2).
+var requiredKeys = []string{
+	"project", "workUnit", "candidateSha", "auditedSha", "auditorSessionId",
+	"auditVerdict", "requiredCiRunIds", "mergeSha", "mergedMainRunIds", "unresolvedGates",
+}
+
+var sha40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+// Result is the outcome of Validate: Errors holds the refusal tokens, sorted
+// and unique; Refusals explains each; Certificate is the parsed object (nil
+// when the input was not a JSON object).
+type Result struct {
+	Valid       bool           `json:"valid"`
+	Errors      []string       `json:"errors"`
+	Refusals    []Refusal      `json:"-"`
+	Certificate map[string]any `json:"certificate,omitempty"`
+}
+
+// rule adds the refusals one aspect of the certificate earns.
+type rule func(m map[string]any) []Refusal
+
+// rules are every check Validate runs; tests remove one to show that the
+// attack it stops then passes (the negative-control rule).
+var rules = []rule{
+	ruleRequired, ruleSchemaVersion, ruleShas, ruleHeadMatch, ruleVerdict,
+	ruleRunLists, ruleSuccessFlags, ruleGates, ruleClosure, ruleExtras,
+}
+
+// Validate parses raw as strict JSON and checks it as a completion
+// certificate. Input that is not exactly one non-empty JSON object is
+// refused with the single token "invalid-json".
+func Validate(raw []byte) Result {
+	m, err := canonical.ParseObject(raw, canonical.Options{})
+	if err != nil || len(m) == 0 {
+		seen := "an empty object"
+		if err != nil {
+			seen = err.Error()
+		}
+		r := Refusal{Token: TokenInvalidJSON, Expected: "one non-empty strict JSON object", Seen: seen}
+		return Result{Errors: []string{TokenInvalidJSON}, Refusals: []Refusal{r}}
+	}
+	rs := ValidateObject(m)
+	return Result{Valid: len(rs) == 0, Errors: Tokens(rs), Refusals: rs, Certificate: m}
+}
+
+// ValidateObject checks a parsed certificate object and returns every
+// refusal (unsorted, possibly repeating a token; see Tokens).
+func ValidateObject(m map[string]any) []Refusal {
+	var out []Refusal
+	for _, r := range rules {
+		out = append(out, r(m)...)
+	}
+	return out
+}
+
+// PreMerge keeps the refusals that still apply before a merge (§1.3): it
+// drops every token naming mergeSha, mergedMainRunIds or
+// mergedMainAllSuccess (case-insensitive) and merged-main-not-green. It
+// keeps reused-ci-as-readback and non-immutable-run-id.
+func PreMerge(rs []Refusal) []Refusal {
+	var out []Refusal
+	for _, r := range rs {
+		low := strings.ToLower(r.Token)
+		if strings.Contains(low, "mergesha") || strings.Contains(low, "mergedmainrunids") ||
+			strings.Contains(low, "mergedmainallsuccess") || r.Token == "merged-main-not-green" {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func ruleRequired(m map[string]any) []Refusal {
+	var out []Refusal
+	for _, k := range requiredKeys {
+		if _, ok := m[k]; !ok {
+			out = append(out, Refusal{Token: "missing:" + k, Expected: "key " + k, Seen: "no such key"})
+		}
+	}
+	return out
+}
+
+func ruleSchemaVersion(m map[string]any) []Refusal {
+	v, ok := m["schemaVersion"]
+	if !ok {
+		return nil
+	}
+	if n, isNum := v.(json.Number); isNum && n.String() == "1" {
+		return nil
+	}
+	return []Refusal{{Token: "invalid:schemaVersion", Expected: "the integer 1", Seen: show(v)}}
+}
+
+func ruleShas(m map[string]any) []Refusal {
+	var out []Refusal
+	for _, k := range []string{"candidateSha", "auditedSha", "mergeSha"} {
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		if s, isStr := v.(string); isStr && sha40.MatchString(s) {
+			continue
+		}
+		out = append(out, Refusal{Token: "invalid:" + k, Expected: "40 lowercase hex characters", Seen: show(v)})
+	}
+	return out
+}
+
+func ruleHeadMatch(m map[string]any) []Refusal {
+	c, _ := m["candidateSha"].(string)
+	a, _ := m["auditedSha"].(string)
+	if c == "" || a == "" || c == a {
+		return nil
+	}
+	return []Refusal{{Token: "audited-head-mismatch", Expected: "auditedSha equal to candidateSha " + c, Seen: a}}
+}
+
+func ruleVerdict(m map[string]any) []Refusal {
+	if v, ok := m["auditVerdict"].(string); ok && v == "PASS" {
+		return nil
+	}
+	return []Refusal{{Token: "audit-not-pass", Expected: `auditVerdict exactly "PASS"`, Seen: show(m["auditVerdict"])}}
+}
+
+func ruleSuccessFlags(m map[string]any) []Refusal {
+	flags := []struct{ key, token string }{
+		{"requiredCiAllSuccess", "required-ci-not-green"},
+		{"mergedMainAllSuccess", "merged-main-not-green"},
+		{"headUnchanged", "head-not-proven-unchanged"},
+	}
+	var out []Refusal
+	for _, f := range flags {
+		if b, ok := m[f.key].(bool); ok && b {
+			continue
+		}
+		out = append(out, Refusal{Token: f.token, Expected: f.key + " the JSON literal true", Seen: show(m[f.key])})
+	}
+	return out
+}
+
+func ruleGates(m map[string]any) []Refusal {
+	v, ok := m["unresolvedGates"]
+	if !ok || v == nil {
+		return nil
+	}
+	if l, isList := v.([]any); isList && len(l) == 0 {
+		return nil
+	}
+	return []Refusal{{Token: "unresolved-gates", Expected: "unresolvedGates [] or null", Seen: show(v)}}
+}
+
+func ruleClosure(m map[string]any) []Refusal {
+	if !truthy(m["closureEvidenceRequired"]) || truthy(m["closureEvidence"]) {
+		return nil
+	}
+	return []Refusal{{Token: "missing:closureEvidence", Expected: "closureEvidence, because closureEvidenceRequired is set", Seen: show(m["closureEvidence"])}}
+}
+
+// truthy is Python's truth test on a parsed JSON value, which craft uses
+// for closureEvidenceRequired and closureEvidence.
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case json.Number:
+		f, err := x.Float64()
+		return err != nil || f != 0
+	case []any:
+		return len(x) > 0
+	case map[string]any:
+		return len(x) > 0
+	}
+	return true
+}
+
+// show renders a parsed JSON value compactly for a refusal's Seen.
+func show(v any) string {
+	if v == nil {
+		return "null"
+	}
+	b, err := canonical.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	const limit = 120
+	if len(b) > limit {
+		return string(b[:limit]) + "…"
+	}
+	return string(b)
+}
