@@ -1,0 +1,129 @@
+package gh
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestETagTransport(t *testing.T) {
+	var full, notModified atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			notModified.Add(1)
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		full.Add(1)
+		w.Header().Set("ETag", `"v1"`)
+		io.WriteString(w, "payload")
+	}))
+	defer srv.Close()
+	hc := &http.Client{Transport: &etagTransport{base: http.DefaultTransport}}
+	for i := range 3 {
+		resp, err := hc.Get(srv.URL + "/repos/o/r")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(b) != "payload" {
+			t.Fatalf("read %d: %d %q", i, resp.StatusCode, b)
+		}
+	}
+	if full.Load() != 1 || notModified.Load() != 2 {
+		t.Errorf("full=%d notModified=%d, want 1 and 2", full.Load(), notModified.Load())
+	}
+}
+
+func TestRateLimitTransport(t *testing.T) {
+	tests := []struct {
+		name    string
+		status  int
+		headers map[string]string
+		wantErr bool
+		wait    time.Duration
+	}{
+		{"secondary", 403, map[string]string{"Retry-After": "7"}, true, 7 * time.Second},
+		{"too many", 429, map[string]string{"Retry-After": "3"}, true, 3 * time.Second},
+		{"primary", 403, map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1700000100"}, true, 101 * time.Second},
+		{"plain forbidden", 403, nil, false, 0},
+		{"server error", 502, nil, false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				for k, v := range tt.headers {
+					w.Header().Set(k, v)
+				}
+				w.WriteHeader(tt.status)
+			}))
+			defer srv.Close()
+			var seen string
+			hc := &http.Client{Transport: &rateLimitTransport{base: http.DefaultTransport, observe: func(m, route string, status, _ int, _ time.Duration) {
+				seen = route
+			}}}
+			resp, err := hc.Get(srv.URL + "/repos/acme/app/pulls/12")
+			if seen != "/repos/{owner}/{repo}/pulls/{n}" {
+				t.Errorf("observed route %q", seen)
+			}
+			if !tt.wantErr {
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				return
+			}
+			var rl *RateLimitError
+			if !errors.As(err, &rl) {
+				t.Fatalf("err = %v, want *RateLimitError", err)
+			}
+			wait, ok := RetryWait(err, time.Unix(1_700_000_000, 0))
+			if !ok || wait != tt.wait {
+				t.Errorf("wait = %v %v, want %v", wait, ok, tt.wait)
+			}
+		})
+	}
+}
+
+func TestPacedWritesAreSerialAndApart(t *testing.T) {
+	var times []time.Time
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		times = append(times, time.Now())
+	}))
+	defer srv.Close()
+	hc := &http.Client{Transport: &pacedTransport{base: http.DefaultTransport, pause: 30 * time.Millisecond}}
+	for range 3 {
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL+"/repos/o/r/check-runs", nil)
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	for i := 1; i < len(times); i++ {
+		if gap := times[i].Sub(times[i-1]); gap < 30*time.Millisecond {
+			t.Errorf("writes %d and %d only %v apart", i-1, i, gap)
+		}
+	}
+}
+
+func TestRoute(t *testing.T) {
+	tests := map[string]string{
+		"/api/v3/repos/a/b/commits/0123456789abcdef0123456789abcdef01234567/check-runs": "/repos/{owner}/{repo}/commits/{ref}/check-runs",
+		"/repos/a/b/check-runs/55":           "/repos/{owner}/{repo}/check-runs/{n}",
+		"/app/installations/9/access_tokens": "/app/installations/{n}/access_tokens",
+		"/repos/a/b/contents/.github/x.yml":  "/repos/{owner}/{repo}/contents/{path}",
+		"/graphql":                           "/graphql",
+	}
+	for in, want := range tests {
+		if got := Route(in); got != want {
+			t.Errorf("Route(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
