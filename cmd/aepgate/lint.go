@@ -1,15 +1,69 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"errors"
+	"fmt"
+	"strings"
 
-// PLACEHOLDER: replaced by the issue that builds this command.
+	"github.com/spf13/cobra"
+
+	"github.com/aepgate/aepgate/internal/rundir"
+	"github.com/aepgate/aepgate/protocol/lint"
+)
+
 func newLintCmd(s streams) *cobra.Command {
-	return &cobra.Command{
-		Use:    "lint",
-		Short:  "(lint is being built)",
-		Hidden: true,
-		RunE: func(*cobra.Command, []string) error {
-			return failf(2, "lint is not available in this build")
+	var (
+		threshold int
+		format    string
+	)
+	cmd := &cobra.Command{
+		Use:   "lint <dir>",
+		Short: "Cross-check a run's documents for gaps between the guide and the log",
+		Long: `lint reads execution-guide.md, compliance-log.md, plan-of-record.md and annexes/
+in <dir> and reports every gap the protocol names: tasks with no log entry, log
+entries with no task, tasks without a **Report:** line, gates that state no real
+negative control, DONE reports without pasted output in a fenced block, work
+reported before the earlier phase was APPROVED, repeated paragraphs, too many
+annexes, an unfilled plan once work is reported, and deferred items left open
+when their phase closes.
+
+Exit status: 0 clean, 1 problems found, 2 a document is missing or unreadable
+(or the command line is wrong).`,
+		Example: "  aepgate lint docs/my-run\n  aepgate lint docs/my-run --annex-threshold 10 --format json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return failf(2, "--format must be text or json, not %q", format)
+			}
+			return runLint(s, args[0], lint.Options{AnnexThreshold: threshold}, format)
 		},
 	}
+	cmd.Flags().IntVar(&threshold, "annex-threshold", lint.DefaultAnnexThreshold,
+		"flag the run when it has more than this many annexes in total (a sign of an under-verified plan)")
+	cmd.Flags().StringVar(&format, "format", "text",
+		`output format: "text" (aepkit's report) or "json" (one object per problem with rule, tag, id, file, line and message)`)
+	return cmd
+}
+
+func runLint(s streams, dir string, opts lint.Options, format string) error {
+	run, err := rundir.Load(dir)
+	var missing *rundir.MissingError
+	switch {
+	case errors.As(err, &missing):
+		return failf(2, "%s is missing %s (run `aepgate init %s`).", dir, strings.Join(missing.Names, ", "), dir)
+	case err != nil:
+		return failf(2, "%v", err)
+	}
+	res := lint.Check(run, opts)
+	if format == "json" {
+		if err := writeJSON(s.out, res.JSON(dir)); err != nil {
+			return failf(2, "encode lint result: %v", err)
+		}
+	} else {
+		fmt.Fprint(s.out, res.Text())
+	}
+	if code := res.ExitCode(); code != 0 {
+		return exitCode(code)
+	}
+	return nil
 }

@@ -1,0 +1,190 @@
+// Package rundir loads a run directory from disk into a rundoc.Run: the
+// three documents and the annex names, with a size cap and a refusal of
+// binary files. It is the non-pure edge shared by the CLI and the Action.
+package rundir
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+
+	"github.com/aepgate/aepgate/protocol/rundoc"
+)
+
+// MaxFileSize is the largest run document aepgate reads (50 MB).
+const MaxFileSize = 50 << 20
+
+// MissingError reports that required documents (the guide and/or the log)
+// are not regular files in Dir. Load returns it together with a Run holding
+// whatever else it could read.
+type MissingError struct {
+	Dir   string
+	Names []string
+}
+
+func (e *MissingError) Error() string {
+	return fmt.Sprintf("%s is missing %s", e.Dir, strings.Join(e.Names, ", "))
+}
+
+// Has reports whether name is among the missing documents.
+func (e *MissingError) Has(name string) bool {
+	for _, n := range e.Names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// InputError reports a document aepgate refuses to read: too large, not
+// UTF-8 text, unreadable, or an annexes path that is not a folder.
+type InputError struct {
+	Path   string
+	Reason string
+	Err    error
+}
+
+func (e *InputError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Path, e.Reason, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Reason)
+}
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Load reads the run in dir. A missing guide or log yields a *MissingError
+// and a non-nil Run with the documents that do exist (status needs only the
+// log). A missing plan or annexes folder is not an error. Any other problem
+// is an *InputError and a nil Run.
+func Load(dir string) (*rundoc.Run, error) {
+	files := rundoc.Files{Docs: map[string][]byte{}}
+	var missing []string
+	for _, name := range []string{rundoc.GuideFile, rundoc.LogFile, rundoc.PlanFile} {
+		b, ok, err := readDoc(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			files.Docs[name] = b
+		} else if name != rundoc.PlanFile {
+			missing = append(missing, name)
+		}
+	}
+	annexes, err := annexNames(filepath.Join(dir, rundoc.AnnexDir))
+	if err != nil {
+		return nil, err
+	}
+	files.Annexes = annexes
+	run := rundoc.Parse(files)
+	if len(missing) > 0 {
+		return run, &MissingError{Dir: dir, Names: missing}
+	}
+	return run, nil
+}
+
+// readDoc reads a document. ok is false when path is not a regular file
+// (absent, or a folder), as aepkit's is_file() test has it.
+func readDoc(path string) (b []byte, ok bool, err error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) || isNotDir(err) {
+			return nil, false, nil
+		}
+		return nil, false, &InputError{Path: path, Reason: "cannot read", Err: err}
+	}
+	if !st.Mode().IsRegular() {
+		return nil, false, nil
+	}
+	if st.Size() > MaxFileSize {
+		return nil, false, &InputError{Path: path, Reason: fmt.Sprintf("file is %d bytes, larger than the %d MB limit", st.Size(), MaxFileSize>>20)}
+	}
+	b, err = readCapped(path)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := checkText(path, b); err != nil {
+		return nil, false, err
+	}
+	return b, true, nil
+}
+
+// isNotDir reports an error from a path whose parent is a file.
+func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
+
+// readCapped reads at most MaxFileSize bytes, failing if the file grew past
+// the cap after it was measured.
+func readCapped(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &InputError{Path: path, Reason: "cannot read", Err: err}
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, &InputError{Path: path, Reason: "cannot read", Err: err}
+	}
+	if len(b) > MaxFileSize {
+		return nil, &InputError{Path: path, Reason: fmt.Sprintf("file is larger than the %d MB limit", MaxFileSize>>20)}
+	}
+	return b, nil
+}
+
+// checkText refuses binary input: NUL bytes or invalid UTF-8.
+func checkText(path string, b []byte) error {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return &InputError{Path: path, Reason: fmt.Sprintf("binary file (NUL byte on line %d); run documents are UTF-8 Markdown", lineAt(b, i))}
+	}
+	if !utf8.Valid(b) {
+		i := firstInvalid(b)
+		return &InputError{Path: path, Reason: fmt.Sprintf("not valid UTF-8 (line %d); run documents are UTF-8 Markdown", lineAt(b, i))}
+	}
+	return nil
+}
+
+func firstInvalid(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+func lineAt(b []byte, i int) int { return bytes.Count(b[:i], []byte("\n")) + 1 }
+
+// annexNames lists the regular files in the annexes folder (following
+// symlinks, as aepkit's is_file() does). A missing folder has none; a path
+// that exists but is not a folder is an error.
+func annexNames(dir string) ([]string, error) {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || (err != nil && isNotDir(err)):
+		return nil, nil
+	case err != nil:
+		return nil, &InputError{Path: dir, Reason: "cannot read", Err: err}
+	case !st.IsDir():
+		return nil, &InputError{Path: dir, Reason: "exists but is not a folder; annexes/ must be a folder of remediation orders"}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, &InputError{Path: dir, Reason: "cannot read", Err: err}
+	}
+	var names []string
+	for _, e := range entries {
+		st, err := os.Stat(filepath.Join(dir, e.Name()))
+		if err == nil && st.Mode().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
+}

@@ -1,0 +1,89 @@
+package lint
+
+import (
+	"regexp"
+
+	"github.com/aepgate/aepgate/protocol/rundoc"
+)
+
+// The negative-control heuristic (spec §3.1). Patterns use rundoc.Compile's
+// shorthands: \s \w \W are Unicode-aware, ⟨ and ⟩ are word boundaries.
+
+// deferTerms are the deferral terms shared by the veto, the per-mention
+// check and the evidence rule.
+const deferTerms = `(?:n/a|n\.a\.?|na|none(?:\s+yet)?|tbd|todo|later|pending|skip(?:ped)?|deferred|missing` +
+	`|not\s+(?:yet|needed|required|applicable|done|run|performed|written)` +
+	`|to\s+be\s+(?:written|done|added|decided|determined|defined|confirmed|run))`
+
+const mention = `negative\s+controls?`
+
+var (
+	vetoRE = []*regexp.Regexp{
+		rundoc.Compile(`(?i)⟨(?:no|without|skip|skipped|omit|omitted)\s+(?:the\s+)?negative\s+control`),
+		rundoc.Compile(`(?i)` + mention + `[^\p{L}\p{N}\n]{0,10}` + deferTerms + `⟩`),
+		rundoc.Compile(`(?i)` + mention + `(?:[^.\n]{0,39}[^\p{L}\p{N}_.\n])?(?:was|is|were|are)\s+` + deferTerms + `⟩`),
+	}
+	mentionRE = rundoc.Compile(`(?i)` + mention)
+	// segmentEndRE: where the text about one mention stops.
+	segmentEndRE = rundoc.Compile(`\n[ \t]*(?:[-*][ \t]*)?(?:\*\*|__)[^*_\n]+:|\n#|\n[ \t\r\f\v\p{Zs}]*\n`)
+	wordRE       = rundoc.Compile(`\w+`)
+
+	deferPhraseRE = rundoc.Compile(`(?i)⟨(?:` + deferTerms + `|tba|tbc` +
+		`|will\s+(?:be\s+)?(?:add|writ|do|defin|document|creat|implement|provid|decid)\w*` +
+		`|see\s+(?:above|below)|to\s+follow|coming\s+soon|planned\s+(?:for|in)|in\s+a\s+later` +
+		`|once\s+(?:\S+\s+){0,4}?(?:is|are|lands?)|next\s+(?:sprint|release|phase|iteration)` +
+		`|no\s+(?:negative\s+)?controls?|omit\w*|(?:could\s+not|couldn['’]?t)\s+\w+` +
+		`|(?:cannot|can['’]t|can\s+not)\s+be\s+(?:broken|shown|tested)|nothing\s+to\s+(?:show|break|test)` +
+		`|not\s+possible|impossible|unnecessary|unneeded|waiv\w*|out\s+of\s+scope|hypothetical\w*|postpon\w*` +
+		`|would|might|anyway|eventually|could|should|may|maybe|perhaps|probably|presumably|supposedly|hopefully` +
+		`|in\s+theory|(?:remov|disabl|break|chang|delet|revert|bypass|mutat)\w*[^\n]{0,60}?⟨nothing` +
+		`|do\s+not\s+know|don['’]?t\s+know` +
+		// aepgate's additions: refusals the reference let through.
+		`|unable|not\s+(?:relevant|worth)|(?:does|do)\s+not\s+(?:apply|have)|(?:doesn|don)['’]?t\s+(?:apply|have)` +
+		`)⟩`)
+
+	actionRE = rundoc.Compile(`(?i)⟨(?:remov|revert|delet|disabl|comment\w*\s+(?:\S+\s+){0,3}?out|drop|bypass|flip|mutat|replac` +
+		`|strip|undo|roll\s*back|swap|corrupt|tamper|chang|patch|turn\s+off|unset|send|feed|submit|pass|call` +
+		`|request|post|inject|use|set|break|weaken|loosen|invert|negat|stub|mock|add|insert|introduc|stash)`)
+	failureRE = rundoc.Compile(`(?i)⟨(?:fail\w*|error\w*|reject\w*|red|non-?zero|exit(?:s|ed)?\s+(?:code\s+)?0*[1-9][0-9]*` +
+		`|rais\w*|throw\w*|crash\w*|deny|denies|denied|block\w*|refus\w*|[45][0-9][0-9]|assert\w*|catch\w*|caught|flag\w*|trip\w*)⟩`)
+	negFailureRE = rundoc.Compile(`(?i)(?:⟨(?:not|never|no|nothing|without)|n['’]t)(?:\s+\S+){0,2}?\s+(?:fail|error|reject|rais|throw|crash|block)`)
+	negActionRE  = rundoc.Compile(`(?i)(?:⟨(?:not|never|no|without)|n['’]t)(?:\s+\S+){0,3}?\s+(?:remov|revert|delet|disabl|drop|bypass|flip` +
+		`|mutat|replac|strip|undo|rollback|swap|corrupt|tamper|chang|patch|unset|send|feed|submit|pass|call|request|post` +
+		`|inject|break|weaken|loosen|invert|negat|stub|mock|add|insert|introduc|stash)`)
+)
+
+// StatesNegativeControl reports whether a gate's body states a negative
+// control in earnest: no excuse anywhere, and at least one mention followed
+// by a concrete action and the failure it causes.
+func StatesNegativeControl(body string) bool {
+	for _, re := range vetoRE {
+		if re.MatchString(body) {
+			return false
+		}
+	}
+	for _, loc := range mentionRE.FindAllStringIndex(body, -1) {
+		if statedControl(segmentAfter(body[loc[1]:])) {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentAfter cuts the text about one mention: up to the next bold label,
+// heading or blank line; placeholders removed.
+func segmentAfter(s string) string {
+	if loc := segmentEndRE.FindStringIndex(s); loc != nil {
+		s = s[:loc[0]]
+	}
+	return rundoc.TrimSpace(rundoc.StripPlaceholders(s))
+}
+
+func statedControl(s string) bool {
+	return len(wordRE.FindAllStringIndex(s, 4)) >= 4 &&
+		!deferPhraseRE.MatchString(s) &&
+		actionRE.MatchString(s) &&
+		failureRE.MatchString(s) &&
+		!negFailureRE.MatchString(s) &&
+		!negActionRE.MatchString(s)
+}

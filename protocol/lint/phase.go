@@ -1,0 +1,67 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/aepgate/aepgate/protocol/rundoc"
+)
+
+// phaseOrder is L7: work reported (DONE or judged) in a phase while an ID of
+// an earlier phase is not effectively APPROVED. Verdicts are read exactly as
+// status reads them.
+func (c *checker) phaseOrder() []Problem {
+	phases := map[string][]string{}
+	seen := map[string]bool{}
+	add := func(id string) {
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		if p, ok := rundoc.PhaseOf(id); ok {
+			phases[p] = append(phases[p], id)
+		}
+	}
+	for _, s := range c.guide.Sections {
+		if s.IsTask() {
+			add(s.ID)
+		}
+	}
+	for _, h := range c.log.Headings {
+		add(h.ID)
+	}
+	order := make([]string, 0, len(phases))
+	for p := range phases {
+		order = append(order, p)
+	}
+	sort.Slice(order, func(i, j int) bool { return rundoc.LessNumber(order[i], order[j]) })
+
+	var out []Problem
+	earlierOpen := ""
+	for _, p := range order {
+		ids := phases[p]
+		sort.Strings(ids)
+		if earlierOpen != "" {
+			out = append(out, c.outOfOrder(ids, earlierOpen)...)
+		}
+		for _, id := range ids {
+			if earlierOpen == "" && !c.byID[id].Closed() {
+				earlierOpen = id
+			}
+		}
+	}
+	return out
+}
+
+func (c *checker) outOfOrder(ids []string, open string) []Problem {
+	var out []Problem
+	for _, id := range ids {
+		it, ok := c.byID[id]
+		if !ok || (it.Report != rundoc.Done && it.Verdict() == "") {
+			continue
+		}
+		out = append(out, Problem{Rule: "L7", Tag: "[phase order]", ID: id, File: c.log.File, Line: it.Line,
+			Message: fmt.Sprintf("%s was reported while %s of an earlier phase is not APPROVED", id, open)})
+	}
+	return out
+}

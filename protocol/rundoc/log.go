@@ -1,0 +1,180 @@
+package rundoc
+
+import (
+	"strings"
+)
+
+var (
+	// logHeadingRE: "### <ID> <sep> <WORD>", whitespace required on both
+	// sides of the separator, WORD letters and underscores, then the line
+	// ends.
+	logHeadingRE = Compile(`^###\s+(` + IDChars + `)\s+` + sep + `\s+([A-Za-z_]+)\s*$`)
+	// bodyEndRE: a heading line (1–6 '#' then whitespace or end of line).
+	bodyEndRE = Compile(`^#{1,6}(?:\s|$)`)
+	// boldFieldRE: a line-start bold field such as "**Changed:**".
+	boldFieldRE = Compile(`^\*\*[^*\n]+:\*\*`)
+)
+
+// Verdict words, as the Auditor writes them.
+const (
+	Approved    = "APPROVED"
+	Conditional = "CONDITIONAL"
+	Rejected    = "REJECTED"
+	Done        = "DONE"
+	Pending     = "PENDING"
+)
+
+// IsVerdict reports whether an uppercased state word is an Auditor verdict.
+func IsVerdict(w string) bool { return w == Approved || w == Conditional || w == Rejected }
+
+// Log is a parsed compliance-log.md.
+type Log struct {
+	File     string
+	Headings []Heading
+	// Board is the status board, if the log has one.
+	Board *Board
+	// Paragraphs are the blank-line-separated paragraphs, for duplicate
+	// detection.
+	Paragraphs []Paragraph
+}
+
+// Heading is one "### <ID> — <WORD>" report or verdict heading. State is the
+// word uppercased. Body is the report's extent: the lines after the heading
+// up to the next heading or "---" line outside fenced blocks.
+type Heading struct {
+	ID       string
+	State    string
+	Line     int
+	EndLine  int // 1-based line after the body
+	Evidence Evidence
+}
+
+// Evidence is the "**Verify output:**" field of a report.
+type Evidence struct {
+	// Line is the label's line, 0 when the report has no such field.
+	Line int
+	// Fences are the fenced blocks inside the field.
+	Fences []Fence
+}
+
+// Board is the status board: the first table whose header has "id" and
+// "verdict" columns.
+type Board struct {
+	Line int
+	Rows []BoardRow
+}
+
+// BoardRow is one row of the status board. Verdict is uppercased.
+type BoardRow struct {
+	ID       string
+	Verdict  string
+	Executor string
+	Line     int
+}
+
+// Paragraph is a run of non-blank lines starting at Line.
+type Paragraph struct {
+	Line int
+	Text string
+}
+
+// ParseLog parses a compliance log. Headings inside fenced blocks (pasted
+// output) are content.
+func ParseLog(file string, b []byte) *Log {
+	t := newText(b)
+	l := &Log{File: file}
+	for i, line := range t.lines {
+		if t.fenced[i] || !strings.HasPrefix(line, "###") {
+			continue
+		}
+		m := logHeadingRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		h := Heading{ID: m[1], State: strings.ToUpper(m[2]), Line: i + 1}
+		end := reportEnd(t, i+1)
+		h.EndLine = end + 1
+		h.Evidence = evidence(t, i+1, end)
+		l.Headings = append(l.Headings, h)
+	}
+	l.Board = board(t)
+	l.Paragraphs = paragraphs(t)
+	return l
+}
+
+// reportEnd returns the index of the first line at or after from that ends
+// a report: a heading or a "---" line, outside fenced blocks.
+func reportEnd(t *text, from int) int {
+	for i := from; i < len(t.lines); i++ {
+		if t.fenced[i] {
+			continue
+		}
+		line := t.lines[i]
+		if strings.HasPrefix(line, "#") && bodyEndRE.MatchString(line) {
+			return i
+		}
+		if strings.HasPrefix(line, "---") && strings.TrimRight(line, " \t") == "---" {
+			return i
+		}
+	}
+	return len(t.lines)
+}
+
+// evidence finds the Verify output field in lines [from, to).
+func evidence(t *text, from, to int) Evidence {
+	for i := from; i < to; i++ {
+		if t.fenced[i] || !strings.HasPrefix(t.lines[i], "**Verify output:**") {
+			continue
+		}
+		end := to
+		for k := i + 1; k < to; k++ {
+			if !t.fenced[k] && strings.HasPrefix(t.lines[k], "**") && boldFieldRE.MatchString(t.lines[k]) {
+				end = k
+				break
+			}
+		}
+		return Evidence{Line: i + 1, Fences: t.fencesIn(i+1, end)}
+	}
+	return Evidence{}
+}
+
+func board(t *text) *Board {
+	for _, tb := range t.tables() {
+		id, verdict := tb.Col("id"), tb.Col("verdict")
+		if id < 0 || verdict < 0 {
+			continue
+		}
+		exec := tb.Col("executor", "model")
+		b := &Board{Line: tb.Line}
+		for k, row := range tb.Rows {
+			if len(row) <= max(id, verdict) || IsRuleCell(row[id]) {
+				continue
+			}
+			r := BoardRow{ID: row[id], Verdict: strings.ToUpper(row[verdict]), Line: tb.RowLines[k]}
+			if exec >= 0 && exec < len(row) {
+				r.Executor = row[exec]
+			}
+			b.Rows = append(b.Rows, r)
+		}
+		return b
+	}
+	return nil
+}
+
+func paragraphs(t *text) []Paragraph {
+	var out []Paragraph
+	start := -1
+	for i := 0; i <= len(t.lines); i++ {
+		if i < len(t.lines) && !IsBlank(t.lines[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, Paragraph{Line: start + 1, Text: t.join(start, i)})
+			start = -1
+		}
+	}
+	return out
+}

@@ -1,0 +1,63 @@
+// Package rundoc parses the Auditor/Executor protocol's run documents
+// (execution-guide.md, compliance-log.md, plan-of-record.md and the annexes/
+// folder) into a typed model that keeps the file and line of every element.
+//
+// The package is pure: it takes bytes and names in and gives values out.
+// Reading a directory from disk is internal/rundir's job.
+package rundoc
+
+// File names of the run documents, as aepkit writes them.
+const (
+	GuideFile = "execution-guide.md"
+	LogFile   = "compliance-log.md"
+	PlanFile  = "plan-of-record.md"
+	AnnexDir  = "annexes"
+	// KeepFile is the placeholder that keeps an empty annexes/ folder in git;
+	// it is never counted as an annex.
+	KeepFile = ".gitkeep"
+)
+
+// Files is the raw input of a run: document contents by file name (GuideFile,
+// LogFile, PlanFile; a missing document has no key) and the names of the
+// regular files in annexes/.
+type Files struct {
+	Docs    map[string][]byte
+	Annexes []string
+}
+
+// Run is a parsed run directory. A document that was not supplied is nil.
+type Run struct {
+	Guide   *Guide
+	Log     *Log
+	Plan    *Plan
+	Annexes []string
+}
+
+// Parse builds the model of a run from its files. It never fails: text that
+// does not follow the format is simply not recognised, as in aepkit.
+func Parse(f Files) *Run {
+	r := &Run{Annexes: append([]string(nil), f.Annexes...)}
+	if b, ok := f.Docs[GuideFile]; ok {
+		r.Guide = ParseGuide(GuideFile, b)
+	}
+	if b, ok := f.Docs[LogFile]; ok {
+		r.Log = ParseLog(LogFile, b)
+	}
+	if b, ok := f.Docs[PlanFile]; ok {
+		r.Plan = ParsePlan(PlanFile, b)
+	}
+	return r
+}
+
+// Missing lists the documents lint needs that the run lacks, in aepkit's
+// order (guide, then log).
+func (r *Run) Missing() []string {
+	var m []string
+	if r.Guide == nil {
+		m = append(m, GuideFile)
+	}
+	if r.Log == nil {
+		m = append(m, LogFile)
+	}
+	return m
+}

@@ -1,0 +1,94 @@
+package rundoc
+
+// Effective states that are not report or verdict words.
+const (
+	Conflict      = "CONFLICT"
+	AwaitingAudit = "AWAITING AUDIT"
+)
+
+// Item is what the log says about one ID once the status board and the
+// report headings are combined (spec §4.2).
+type Item struct {
+	ID string
+	// Report is the last non-verdict heading word ("" when none).
+	Report string
+	// HeaderVerdict is the last verdict heading word ("" when none).
+	HeaderVerdict string
+	// BoardVerdict is the board's Verdict cell when it is a verdict word.
+	BoardVerdict string
+	// Executor is the board's Executor/Model cell ("" when none).
+	Executor string
+	// Line is where the ID first appears in the log.
+	Line int
+}
+
+// Verdict is the verdict that stands: "" when there is none, Conflict when
+// the board and the last verdict heading disagree.
+func (it Item) Verdict() string {
+	switch {
+	case it.BoardVerdict != "" && it.HeaderVerdict != "" && it.BoardVerdict != it.HeaderVerdict:
+		return Conflict
+	case it.BoardVerdict != "":
+		return it.BoardVerdict
+	default:
+		return it.HeaderVerdict
+	}
+}
+
+// State is the effective state: the verdict if any, AWAITING AUDIT for a
+// DONE report, otherwise the report word or PENDING.
+func (it Item) State() string {
+	if v := it.Verdict(); v != "" {
+		return v
+	}
+	switch it.Report {
+	case Done:
+		return AwaitingAudit
+	case "":
+		return Pending
+	}
+	return it.Report
+}
+
+// Closed reports whether the item is APPROVED, the only closing state.
+func (it Item) Closed() bool { return it.State() == Approved }
+
+// Items combines the status board and the headings into one Item per ID,
+// in first-seen order: board IDs first, then heading IDs.
+func (l *Log) Items() []Item {
+	if l == nil {
+		return nil
+	}
+	idx := map[string]int{}
+	var items []Item
+	get := func(id string, line int) *Item {
+		k, ok := idx[id]
+		if !ok {
+			k = len(items)
+			idx[id] = k
+			items = append(items, Item{ID: id, Line: line})
+		}
+		return &items[k]
+	}
+	if l.Board != nil {
+		for _, r := range l.Board.Rows {
+			it := get(r.ID, r.Line)
+			it.BoardVerdict = ""
+			if IsVerdict(r.Verdict) {
+				it.BoardVerdict = r.Verdict
+			}
+			if r.Executor != "" && !IsRuleCell(r.Executor) {
+				it.Executor = r.Executor
+			}
+		}
+	}
+	for _, h := range l.Headings {
+		it := get(h.ID, h.Line)
+		if IsVerdict(h.State) {
+			it.HeaderVerdict = h.State
+		} else {
+			it.Report = h.State
+		}
+	}
+	return items
+}

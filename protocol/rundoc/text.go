@@ -1,0 +1,171 @@
+package rundoc
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Python's \s, \w and \b are Unicode-aware and Go's RE2 classes are not, so
+// patterns in this module spell the Unicode classes out. Patterns are written
+// with the shorthands below and expanded by Compile.
+const (
+	// Space is Python's Unicode \s.
+	Space = `[\t\n\v\f\r \x{1c}-\x{1f}\x{85}\p{Z}]`
+	// Word is Python's Unicode \w.
+	Word = `[\p{L}\p{N}_]`
+	// NotWord is Python's Unicode \W.
+	NotWord = `[^\p{L}\p{N}_]`
+)
+
+var shorthand = strings.NewReplacer(
+	`\s`, Space,
+	`\w`, Word,
+	`\W`, NotWord,
+	`⟨`, `(?:^|`+NotWord+`)`, // a word starts here (consumes the boundary)
+	`⟩`, `(?:$|`+NotWord+`)`, // a word ends here (consumes the boundary)
+)
+
+// Compile compiles a pattern after expanding \s, \w, \W to their Unicode
+// meaning and ⟨ / ⟩ to left / right word boundaries. The boundaries consume
+// a character, so use them only with MatchString/FindString-style checks.
+// Do not use \s, \w or \W inside a bracket expression.
+func Compile(pattern string) *regexp.Regexp {
+	return regexp.MustCompile(shorthand.Replace(pattern))
+}
+
+// IsSpace reports whether r is whitespace in Python's sense.
+func IsSpace(r rune) bool {
+	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) || unicode.Is(unicode.Z, r)
+}
+
+// TrimSpace trims Python-style Unicode whitespace.
+func TrimSpace(s string) string { return strings.TrimFunc(s, IsSpace) }
+
+// IsBlank reports whether a line holds only whitespace.
+func IsBlank(s string) bool { return TrimSpace(s) == "" }
+
+// placeholderRE matches a template placeholder: <...> on one line.
+var placeholderRE = regexp.MustCompile(`<[^>\n]*>`)
+
+// StripPlaceholders deletes every <...> placeholder from s.
+func StripPlaceholders(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	return placeholderRE.ReplaceAllString(s, "")
+}
+
+// IsPlaceholder reports whether s, trimmed, is exactly one placeholder.
+func IsPlaceholder(s string) bool {
+	s = TrimSpace(s)
+	return len(s) >= 2 && placeholderRE.FindString(s) == s
+}
+
+// text is a document split into lines (CRLF and lone CR read as LF, as
+// Python's universal newlines do) with its fenced code blocks located.
+type text struct {
+	lines  []string
+	fenced []bool  // line belongs to a fenced block, fence lines included
+	fences []Fence // in document order
+}
+
+// Fence is a fenced code block. Line is the 1-based line of the opening
+// fence; Content is the text between the fences; End is the 1-based line of
+// the closing fence, or one past the last line when the fence is never
+// closed (CommonMark: it then runs to the end of the document).
+type Fence struct {
+	Line    int
+	End     int
+	Content string
+	Closed  bool
+}
+
+func newText(b []byte) *text {
+	s := string(b)
+	s = strings.TrimPrefix(s, "\ufeff")
+	if strings.Contains(s, "\r") {
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+		s = strings.ReplaceAll(s, "\r", "\n")
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > 1 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	t := &text{lines: lines, fenced: make([]bool, len(lines))}
+	t.scanFences()
+	return t
+}
+
+// fenceOpen reports whether line opens a fenced block (CommonMark: three or
+// more backticks or tildes; a backtick fence's info string has no backtick).
+// Indentation of any depth is accepted so that fences inside list items work.
+func fenceOpen(line string) (ch byte, n int, ok bool) {
+	s := strings.TrimLeft(line, " \t")
+	if len(s) < 3 || (s[0] != '`' && s[0] != '~') {
+		return 0, 0, false
+	}
+	ch = s[0]
+	for n < len(s) && s[n] == ch {
+		n++
+	}
+	if n < 3 || (ch == '`' && strings.IndexByte(s[n:], '`') >= 0) {
+		return 0, 0, false
+	}
+	return ch, n, true
+}
+
+// fenceClose reports whether line closes a block opened with n chars ch.
+func fenceClose(line string, ch byte, n int) bool {
+	s := strings.TrimLeft(line, " \t")
+	k := 0
+	for k < len(s) && s[k] == ch {
+		k++
+	}
+	return k >= n && IsBlank(s[k:])
+}
+
+func (t *text) scanFences() {
+	for i := 0; i < len(t.lines); i++ {
+		ch, n, ok := fenceOpen(t.lines[i])
+		if !ok {
+			continue
+		}
+		start := i
+		t.fenced[i] = true
+		closed := false
+		for i++; i < len(t.lines); i++ {
+			t.fenced[i] = true
+			if fenceClose(t.lines[i], ch, n) {
+				closed = true
+				break
+			}
+		}
+		end := i // index of the closing line, or len(lines)
+		t.fences = append(t.fences, Fence{
+			Line:    start + 1,
+			End:     end + 1,
+			Content: strings.Join(t.lines[start+1:min(end, len(t.lines))], "\n"),
+			Closed:  closed,
+		})
+	}
+}
+
+// join returns lines [from, to) joined with newlines.
+func (t *text) join(from, to int) string {
+	if from >= to {
+		return ""
+	}
+	return strings.Join(t.lines[from:to], "\n")
+}
+
+// fencesIn returns the fences whose opening line index is in [from, to).
+func (t *text) fencesIn(from, to int) []Fence {
+	i := sort.Search(len(t.fences), func(k int) bool { return t.fences[k].Line-1 >= from })
+	j := i
+	for j < len(t.fences) && t.fences[j].Line-1 < to {
+		j++
+	}
+	return t.fences[i:j:j]
+}

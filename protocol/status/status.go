@@ -1,0 +1,151 @@
+// Package status computes the effective state of every task and gate in a
+// run's compliance log (spec §4): the status board's verdicts combined with
+// the report headings, where only APPROVED closes an item. Text renders
+// aepkit's output; Report marshals to the stable `status --json` schema.
+package status
+
+import (
+	"sort"
+
+	"github.com/aepgate/aepgate/protocol/rundoc"
+)
+
+// SchemaVersion is the version of the JSON schema (docs/run-documents.md).
+const SchemaVersion = 1
+
+// Report is the status of a run. Its JSON form is `aepgate status --json`.
+type Report struct {
+	Version    int            `json:"version"`
+	Dir        string         `json:"dir"`
+	Items      []Item         `json:"items"`
+	Phases     []Phase        `json:"phases"`
+	Counts     map[string]int `json:"counts"`
+	Open       []string       `json:"open"`
+	MostRecent *string        `json:"most_recent"`
+}
+
+// Item is one ID's effective state.
+type Item struct {
+	ID    string  `json:"id"`
+	Phase *string `json:"phase"`
+	// State is the effective state: a verdict, CONFLICT, AWAITING AUDIT or
+	// the report word (PENDING when nothing was reported).
+	State string `json:"state"`
+	// Verdict is the verdict that stands, null when none or in conflict.
+	Verdict *string `json:"verdict"`
+	// Report is the last report word (DONE, BLOCKED, …), null when none.
+	Report   *string   `json:"report"`
+	Executor *string   `json:"executor"`
+	Conflict *Conflict `json:"conflict"`
+}
+
+// Conflict records a status board verdict that disagrees with the last
+// verdict heading.
+type Conflict struct {
+	StatusBoard  string `json:"status_board"`
+	ReportHeader string `json:"report_header"`
+}
+
+// Phase is one phase with its guide title and plan weight.
+type Phase struct {
+	ID     string  `json:"id"`
+	Title  *string `json:"title"`
+	Weight float64 `json:"weight"`
+}
+
+// Compute builds the status of a run. dir is reported as given. A run
+// without a log has no items.
+func Compute(run *rundoc.Run, dir string) Report {
+	r := Report{Version: SchemaVersion, Dir: dir, Items: []Item{}, Counts: map[string]int{}, Open: []string{}}
+	var items []rundoc.Item
+	if run.Log != nil {
+		items = run.Log.Items()
+	}
+	for _, it := range items {
+		r.Items = append(r.Items, newItem(it))
+		r.Counts[it.State()]++
+		if !it.Closed() {
+			r.Open = append(r.Open, it.ID)
+		}
+	}
+	if id, ok := mostRecent(run.Log); ok {
+		r.MostRecent = &id
+	}
+	r.Phases = phases(run, r.Items)
+	return r
+}
+
+func newItem(it rundoc.Item) Item {
+	out := Item{ID: it.ID, State: it.State(), Report: optional(it.Report), Executor: optional(it.Executor)}
+	if p, ok := rundoc.PhaseOf(it.ID); ok {
+		id := "P" + p
+		out.Phase = &id
+	}
+	switch v := it.Verdict(); v {
+	case rundoc.Conflict:
+		out.Conflict = &Conflict{StatusBoard: it.BoardVerdict, ReportHeader: it.HeaderVerdict}
+	case "":
+	default:
+		out.Verdict = &v
+	}
+	return out
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// mostRecent is the last heading's ID, or the last board ID without
+// headings.
+func mostRecent(l *rundoc.Log) (string, bool) {
+	switch {
+	case l == nil:
+		return "", false
+	case len(l.Headings) > 0:
+		return l.Headings[len(l.Headings)-1].ID, true
+	case l.Board != nil && len(l.Board.Rows) > 0:
+		return l.Board.Rows[len(l.Board.Rows)-1].ID, true
+	}
+	return "", false
+}
+
+// phases lists every phase that has an item or a guide heading, in numeric
+// order, with its title and weight.
+func phases(run *rundoc.Run, items []Item) []Phase {
+	titles := map[string]string{}
+	nums := map[string]bool{}
+	if run.Guide != nil {
+		for _, pt := range run.Guide.Phases {
+			if _, ok := titles[pt.Phase]; !ok {
+				titles[pt.Phase] = pt.Title
+			}
+			nums[pt.Phase] = true
+		}
+	}
+	for _, it := range items {
+		if it.Phase != nil {
+			nums[(*it.Phase)[1:]] = true
+		}
+	}
+	order := make([]string, 0, len(nums))
+	for n := range nums {
+		order = append(order, n)
+	}
+	sort.Slice(order, func(i, j int) bool { return rundoc.LessNumber(order[i], order[j]) })
+	w := weights(run.Plan)
+	out := make([]Phase, 0, len(order))
+	for _, n := range order {
+		p := Phase{ID: "P" + n, Weight: 1}
+		if t, ok := titles[n]; ok {
+			p.Title = &t
+		}
+		if v, ok := w[n]; ok {
+			p.Weight = v
+		}
+		out = append(out, p)
+	}
+	return out
+}
