@@ -1,0 +1,85 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+)
+
+// table renders a Markdown table; cells are escaped so that a pipe or a
+// newline in a message cannot break the layout.
+func table(b *strings.Builder, header []string, rows [][]string) {
+	b.WriteString("| " + strings.Join(header, " | ") + " |\n")
+	b.WriteString("|" + strings.Repeat(" --- |", len(header)) + "\n")
+	for _, r := range rows {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = cell(c)
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+}
+
+// cell escapes text for a table cell: pipes escaped, line breaks turned to
+// <br>, empty cells shown as a dash.
+func cell(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "–"
+	}
+	s = strings.ReplaceAll(s, "\\", "\\\\")
+	s = strings.ReplaceAll(s, "|", "\\|")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\n", "<br>")
+}
+
+// code wraps s in a code span that s's own backticks cannot close.
+func code(s string) string {
+	if s == "" {
+		return ""
+	}
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// fenced writes s as a fenced code block with a fence longer than any run of
+// backticks inside s.
+func fenced(b *strings.Builder, info, s string) {
+	fence := "```"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	b.WriteString(fence + info + "\n" + s)
+	if !strings.HasSuffix(s, "\n") {
+		b.WriteString("\n")
+	}
+	b.WriteString(fence + "\n")
+}
+
+// plural writes n with the singular or plural noun.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// bar draws a progress bar of width cells for a fraction in [0, 1].
+func bar(frac float64, width int) string {
+	frac = max(0, min(1, frac))
+	full := int(frac*float64(width) + 0.5)
+	return strings.Repeat("█", full) + strings.Repeat("░", width-full)
+}
+
+// shortSHA is the first 12 characters of a commit SHA.
+func shortSHA(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}

@@ -1,0 +1,16 @@
+package checks
+
+// Names of the check runs the Action keeps on a pull request's head
+// (DESIGN.md, "Check runs the App keeps on a PR head").
+const (
+	NameLint             = "aep/lint"
+	NameStatus           = "aep/status"
+	NameNegativeControls = "aep/negative-controls"
+	NameReport           = "aep/report"
+	NameRelease          = "aep/release-closure"
+)
+
+// ActionExternalID is the external ID the Action gives its run called name
+// at sha: the same on every re-run of the workflow, so the publisher finds
+// and updates the earlier run instead of adding one.
+func ActionExternalID(name, sha string) string { return "aepgate-action:" + name + "@" + sha }

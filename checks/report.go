@@ -1,0 +1,73 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aepgate/aepgate/protocol/report"
+)
+
+// ReportPath is the annotation path for problems in pull request n's body.
+// The body is not a file in the repository; GitHub lists such annotations
+// on the check run's page under this name.
+func ReportPath(n int) string { return fmt.Sprintf("PR #%d body", n) }
+
+// ReportRun renders the aep/report check run for the worker report in pull
+// request n's body: each problem becomes a failure annotation at its body
+// line, and the summary tables the fields found. Problems fail the check; a
+// valid report that says needs-rework or blocked is neutral (the worker
+// itself says the attempt is not done); a valid "done" report succeeds.
+func ReportRun(sha string, n int, r report.Report, problems []report.Problem) Run {
+	run := Run{Name: NameReport, HeadSHA: sha, ExternalID: ActionExternalID(NameReport, sha)}
+	for _, p := range problems {
+		line := max(p.Line, 1)
+		run.Annotations = append(run.Annotations, Annotation{
+			Path: ReportPath(n), StartLine: line, EndLine: line, Level: LevelFailure,
+			Title: strings.TrimSpace("worker report: " + p.Code), Message: p.Message,
+		})
+	}
+	switch {
+	case len(problems) > 0:
+		run.Conclusion = ConclusionFailure
+		run.Title = "worker report: " + plural(len(problems), "problem", "problems")
+	case r.Status == report.StatusDone:
+		run.Conclusion, run.Title = ConclusionSuccess, "worker report: done, pushed at "+shortSHA(sha)
+	default:
+		run.Conclusion, run.Title = ConclusionNeutral, "worker report: "+string(r.Status)
+	}
+	run.Summary = reportSummary(n, r, problems)
+	return run
+}
+
+func reportSummary(n int, r report.Report, problems []report.Problem) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Worker report in pull request #%d\n\n", n)
+	if len(problems) > 0 {
+		rows := make([][]string, 0, len(problems))
+		for _, p := range problems {
+			where := "–"
+			if p.Line > 0 {
+				where = fmt.Sprintf("line %d", p.Line)
+			}
+			rows = append(rows, []string{where, p.Field, p.Message})
+		}
+		table(&b, []string{"Where", "Field", "Problem"}, rows)
+		b.WriteString("\n")
+	}
+	if !r.Found {
+		b.WriteString("The body holds no report. The worker's handoff (spec/craft-rules.md §6.2) reads:\n\n")
+		fenced(&b, "text", "STATUS: done | needs-rework | blocked\nWORK-UNIT: #<issue>\nATTEMPT: <n>\nBRANCH: <branch>\nPR: <url or none>\nDONE:\n- <verified fact>\nNOT DONE / OPEN: <items or none>\nFILES:\n- <path>\nVERIFY:\n- `<command>` → <exact result>\nPRESERVATION: clean + pushed at <full head SHA>\n")
+		return b.String()
+	}
+	rows := make([][]string, 0, len(report.Required))
+	for _, name := range report.Required {
+		f, ok := r.Fields[name]
+		val := "❌ missing"
+		if ok {
+			val = strings.Join(f.Values(), "\n")
+		}
+		rows = append(rows, []string{"**" + name + "**", val})
+	}
+	table(&b, []string{"Field", "Value"}, rows)
+	return b.String()
+}
