@@ -1,15 +1,99 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"io"
+	"os"
 
-// PLACEHOLDER: replaced by the issue that builds this command.
+	"github.com/spf13/cobra"
+
+	"github.com/aepgate/aepgate/protocol/gate"
+)
+
 func newGateCmd(s streams) *cobra.Command {
-	return &cobra.Command{
-		Use:    "gate",
-		Short:  "(gate is being built)",
-		Hidden: true,
-		RunE: func(*cobra.Command, []string) error {
-			return failf(2, "gate is not available in this build")
+	cmd := &cobra.Command{
+		Use:   "gate",
+		Short: "Evaluate owner gates and HOLD offline",
+		Long: `Owner gates are decisions only the project's owner may make. These commands
+evaluate gate events (the same events the App derives from owner comments)
+without talking to GitHub. The events file format is described in
+docs/evidence.md.`,
+	}
+	cmd.AddCommand(newGateEvalCmd(s))
+	return cmd
+}
+
+// gateEvalReport is what gate eval prints: the decision, what each event
+// did, and the gates that resulted.
+type gateEvalReport struct {
+	gate.Decision
+	Events []gate.Outcome `json:"events"`
+	Gates  []gate.Gate    `json:"gates"`
+}
+
+func newGateEvalCmd(s streams) *cobra.Command {
+	var req gate.Request
+	cmd := &cobra.Command{
+		Use:   "eval <events.json> --action ACTION [--work-unit UNIT]",
+		Short: "Decide whether an action may proceed, given gate events",
+		Long: `Replays the create/hold/resolve/resume events in <events.json> (in time order)
+and decides whether ACTION may proceed for UNIT. Prints
+{allowed, project, workUnit, action, externalEffect, authoritySource,
+blockers, authorityRefusals, events, gates} as JSON and explains each blocker
+and refused event on stderr.
+
+Fails closed: an event that cannot be read blocks every action, and a gate
+the owner answered with HOLD or its safe default keeps blocking.
+
+Exit 0 allowed, 4 refused, 2 bad input (unreadable file, not the events
+format, unknown action).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return gateEval(s, args[0], req)
 		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&req.Action, "action", "", "action to decide: spawn, implement, merge, close, deploy, credential, spend or irreversible (required)")
+	f.StringVar(&req.WorkUnit, "work-unit", "", "work unit the action is for (omit for an operation on no particular unit)")
+	f.StringVar(&req.ExternalEffect, "external-effect", "", "external effect the action has (e.g. publish-release); requires a resolved direct-owner gate for it")
+	f.StringVar(&req.AuthoritySource, "authority-source", gate.AuthorityDirectOwner, "authority claimed: direct-owner, plan-derived or standing-authority")
+	_ = cmd.MarkFlagRequired("action")
+	return cmd
+}
+
+func gateEval(s streams, path string, req gate.Request) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return failf(2, "gate eval: %w", err)
+	}
+	log, err := gate.ParseLog(raw)
+	if err != nil {
+		return failf(2, "gate eval: %s: %w", path, err)
+	}
+	d, st, err := gate.Evaluate(log, req)
+	if err != nil {
+		return failf(2, "gate eval: %w", err)
+	}
+	explainGates(s.err, d, st)
+	if err := writeEvidenceJSON(s.out, gateEvalReport{Decision: d, Events: st.Outcomes, Gates: st.Gates}); err != nil {
+		return failf(2, "gate eval: %w", err)
+	}
+	if !d.Allowed {
+		return exitCode(4)
+	}
+	return nil
+}
+
+func explainGates(w io.Writer, d gate.Decision, st gate.State) {
+	for _, o := range st.Outcomes {
+		if o.Result == "refused" || o.Result == "malformed" {
+			fmt.Fprintf(w, "event %d (%s): %s: %s\n", o.Index, o.Type, o.Token, o.Message)
+		}
+	}
+	for _, b := range d.Blockers {
+		fmt.Fprintf(w, "blocked: %s: %s\n", b.Token, b.Reason)
+	}
+	for _, e := range d.Explanations {
+		fmt.Fprintf(w, "refused: %s\n", e)
 	}
 }
