@@ -29,7 +29,9 @@ func done(id string) string {
 
 var scaffoldGate = strings.Replace(gate("P0-G1", "**Negative control:** <what you break>"), "Gate: the thing holds", "Gate: <claim>", 1)
 
-func entry(id, word string) string { return fmt.Sprintf("### %s — %s\n\n**Observations:** none\n\n", id, word) }
+func entry(id, word string) string {
+	return fmt.Sprintf("### %s — %s\n\n**Observations:** none\n\n", id, word)
+}
 
 func newRun(guide, log string, annexes ...string) *rundoc.Run {
 	return rundoc.Parse(rundoc.Files{Docs: map[string][]byte{
@@ -82,7 +84,7 @@ func TestCheck(t *testing.T) {
 		{name: "phase order", guide: task("P0-T1") + task("P1-T1"), log: entry("P0-T1", "PENDING") + done("P1-T1"), want: []string{"L7 P1-T1"}},
 		{name: "phase order after approval", guide: task("P0-T1") + task("P1-T1"), log: done("P0-T1") + entry("P0-T1", "APPROVED") + done("P1-T1"), want: []string{}},
 		{name: "board conflict blocks next phase", guide: task("P0-T1") + task("P1-T1"),
-			log: "| ID | Verdict |\n|---|---|\n| P0-T1 | APPROVED |\n\n" + done("P0-T1") + entry("P0-T1", "REJECTED") + done("P1-T1"),
+			log:  "| ID | Verdict |\n|---|---|\n| P0-T1 | APPROVED |\n\n" + done("P0-T1") + entry("P0-T1", "REJECTED") + done("P1-T1"),
 			want: []string{"L7 P1-T1"}},
 		{name: "later-phase pending is not flagged", guide: task("P0-T1") + task("P1-T1"), log: entry("P0-T1", "PENDING") + entry("P1-T1", "BLOCKED"), want: []string{}},
 		{name: "annexes over threshold", guide: task("P0-T1"), log: done("P0-T1"), threshold: 6,
@@ -92,7 +94,7 @@ func TestCheck(t *testing.T) {
 		{name: "gitkeep never counts", guide: task("P0-T1"), log: done("P0-T1"), threshold: 0, annexes: []string{".gitkeep"}, want: []string{}},
 		{name: "other dot files count", guide: task("P0-T1"), log: done("P0-T1"), threshold: 0, annexes: []string{".DS_Store"}, want: []string{"L9"}},
 		{name: "fenced heading, rule and field do not cut a report", guide: task("P0-T1"),
-			log: "### P0-T1 — DONE\n\n**Verify output:**\n" + fence + "\n# heading in output\n---\n**Note:** printed\n### P0-T9 — DONE\n" + fence + "\n",
+			log:  "### P0-T1 — DONE\n\n**Verify output:**\n" + fence + "\n# heading in output\n---\n**Note:** printed\n### P0-T9 — DONE\n" + fence + "\n",
 			want: []string{}},
 		{name: "four-backtick fence holds a three-backtick one", guide: task("P0-T1"),
 			log: "### P0-T1 — DONE\n\n**Verify output:**\n````\n```\nok 1 passed\n```\n````\n", want: []string{}},
