@@ -1,0 +1,200 @@
+// Package store is the App's database: embedded SQLite (modernc.org/sqlite)
+// by default or PostgreSQL (pgx) for several replicas. It holds the
+// delivery IDs already accepted, the append-only hash-chained ledger and
+// the App's own migrations; River keeps its queue in the same database.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+)
+
+// Dialect names the database engine.
+type Dialect string
+
+// The supported engines.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// DB is an open App database. Exactly one of SQL (SQLite) and Pool
+// (PostgreSQL) is set.
+type DB struct {
+	Dialect Dialect
+	SQL     *sql.DB
+	Pool    *pgxpool.Pool
+	// Where is the database's location for messages (no credentials).
+	Where string
+}
+
+// Open connects to the database named by url: "sqlite:PATH" (also
+// "sqlite://PATH"; PATH ":memory:" for a throwaway database) or
+// "postgres://…" / "postgresql://…".
+func Open(ctx context.Context, url string) (*DB, error) {
+	switch {
+	case strings.HasPrefix(url, "sqlite:"):
+		return openSQLite(ctx, strings.TrimPrefix(strings.TrimPrefix(url, "sqlite:"), "//"))
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		return openPostgres(ctx, url)
+	default:
+		return nil, fmt.Errorf("database %q: use sqlite:PATH or postgres://USER@HOST/DB", redact(url))
+	}
+}
+
+func openSQLite(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("database sqlite: a path is required, e.g. sqlite:aepgate.db")
+	}
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	if path == ":memory:" {
+		dsn = "file::memory:?_pragma=busy_timeout(10000)&_txlock=immediate"
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	// One connection: SQLite allows one writer, and River's SQLite driver
+	// asks for a single-connection pool to avoid SQLITE_BUSY.
+	db.SetMaxOpenConns(1)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	return &DB{Dialect: SQLite, SQL: db, Where: "sqlite:" + path}, nil
+}
+
+func openPostgres(ctx context.Context, url string) (*DB, error) {
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres %s: %w", redact(url), err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open postgres %s: %w", redact(url), err)
+	}
+	return &DB{Dialect: Postgres, Pool: pool, Where: redact(url)}, nil
+}
+
+// redact drops a password from a URL for messages.
+func redact(url string) string {
+	at := strings.LastIndex(url, "@")
+	scheme := strings.Index(url, "://")
+	if at < 0 || scheme < 0 || at < scheme {
+		return url
+	}
+	cred := url[scheme+3 : at]
+	if user, _, ok := strings.Cut(cred, ":"); ok {
+		return url[:scheme+3] + user + ":***" + url[at:]
+	}
+	return url
+}
+
+// Close releases the connections.
+func (db *DB) Close() {
+	if db.SQL != nil {
+		db.SQL.Close()
+	}
+	if db.Pool != nil {
+		db.Pool.Close()
+	}
+}
+
+// Ping checks the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	if db.Pool != nil {
+		return db.Pool.Ping(ctx)
+	}
+	return db.SQL.PingContext(ctx)
+}
+
+// Tx is one transaction on either engine. Raw is the engine's own
+// transaction (*sql.Tx for SQLite, pgx.Tx for PostgreSQL), which River's
+// InsertTx takes.
+type Tx interface {
+	Exec(ctx context.Context, q string, args ...any) (int64, error)
+	QueryRow(ctx context.Context, q string, args ...any) Row
+	Query(ctx context.Context, q string, args ...any) (Rows, error)
+	Raw() any
+}
+
+// Row is one result row.
+type Row interface{ Scan(dest ...any) error }
+
+// Rows is a result set.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close()
+}
+
+// InTx runs fn in a transaction and commits it when fn returns nil.
+func (db *DB) InTx(ctx context.Context, fn func(Tx) error) error {
+	if db.Pool != nil {
+		tx, err := db.Pool.Begin(ctx)
+		if err != nil {
+			return fmt.Errorf("begin: %w", err)
+		}
+		defer tx.Rollback(ctx)
+		if err := fn(pgTx{tx}); err != nil {
+			return err
+		}
+		return tx.Commit(ctx)
+	}
+	tx, err := db.SQL.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(sqlTx{tx}); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+type sqlTx struct{ tx *sql.Tx }
+
+func (t sqlTx) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	r, err := t.tx.ExecContext(ctx, q, args...)
+	if err != nil {
+		return 0, err
+	}
+	return r.RowsAffected()
+}
+func (t sqlTx) QueryRow(ctx context.Context, q string, args ...any) Row {
+	return t.tx.QueryRowContext(ctx, q, args...)
+}
+func (t sqlTx) Query(ctx context.Context, q string, args ...any) (Rows, error) {
+	r, err := t.tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{r}, nil
+}
+func (t sqlTx) Raw() any { return t.tx }
+
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) Close() { r.Rows.Close() }
+
+type pgTx struct{ tx pgx.Tx }
+
+func (t pgTx) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	tag, err := t.tx.Exec(ctx, q, args...)
+	return tag.RowsAffected(), err
+}
+func (t pgTx) QueryRow(ctx context.Context, q string, args ...any) Row {
+	return t.tx.QueryRow(ctx, q, args...)
+}
+func (t pgTx) Query(ctx context.Context, q string, args ...any) (Rows, error) {
+	return t.tx.Query(ctx, q, args...)
+}
+func (t pgTx) Raw() any { return t.tx }

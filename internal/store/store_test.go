@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func openTemp(t *testing.T) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "a.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatalf("second migrate: %v", err)
+	}
+	return db
+}
+
+func TestOpenRefusesUnknownURL(t *testing.T) {
+	for _, url := range []string{"mysql://x", "aepgate.db", "sqlite:"} {
+		if _, err := Open(context.Background(), url); err == nil {
+			t.Errorf("Open(%q) succeeded", url)
+		}
+	}
+	if got, want := redact("postgres://u:secret@h/db"), "postgres://u:***@h/db"; got != want {
+		t.Errorf("redact = %q, want %q", got, want)
+	}
+}
+
+func TestRecordDeliveryOnce(t *testing.T) {
+	db := openTemp(t)
+	ctx := context.Background()
+	var first, second bool
+	for _, p := range []*bool{&first, &second} {
+		err := db.InTx(ctx, func(tx Tx) error {
+			var err error
+			*p, err = RecordDelivery(ctx, tx, "guid-1", "ping", time.Now())
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !first || second {
+		t.Fatalf("first=%v second=%v, want true false", first, second)
+	}
+	n, err := db.ForgetDeliveries(ctx, time.Now().Add(time.Hour))
+	if err != nil || n != 1 {
+		t.Fatalf("forget = %d, %v", n, err)
+	}
+}
+
+func appendN(t *testing.T, db *DB, n int) {
+	t.Helper()
+	ctx := context.Background()
+	for i := range n {
+		err := db.InTx(ctx, func(tx Tx) error {
+			_, err := Append(ctx, tx, db.Dialect, Entry{Kind: "k", DeliveryID: "d", Subject: "s", Body: map[string]int{"i": i}}, time.Now())
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestLedgerVerify(t *testing.T) {
+	tests := []struct {
+		name    string
+		tamper  string
+		wantBad int64
+	}{
+		{"intact", "", 0},
+		{"altered body", `UPDATE aepgate_ledger SET body = '{"i":9}' WHERE seq = 2`, 2},
+		{"deleted row", `DELETE FROM aepgate_ledger WHERE seq = 2`, 3},
+		{"rehashed row", `UPDATE aepgate_ledger SET hash = 'abc' WHERE seq = 1`, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := openTemp(t)
+			appendN(t, db, 3)
+			if tt.tamper != "" {
+				if _, err := db.SQL.Exec(tt.tamper); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := db.VerifyLedger(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.BadSeq != tt.wantBad {
+				t.Errorf("BadSeq = %d (%s), want %d", res.BadSeq, res.Problem, tt.wantBad)
+			}
+		})
+	}
+}
