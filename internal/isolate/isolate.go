@@ -1,0 +1,112 @@
+// Package isolate runs a repository's declared negative controls, each in
+// its own copy of the working tree, in parallel. The original tree is never
+// modified: a control breaks and restores files in its copy only, and the
+// copies are removed afterwards, also when a control fails, hangs or the
+// run is interrupted.
+//
+// Inside a git repository a copy is a detached git worktree at HEAD plus
+// the uncommitted changes and the untracked files that are not ignored;
+// elsewhere it is a plain copy of the directory.
+package isolate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/negcontrol"
+)
+
+// TempPrefix starts the name of the temporary directory holding the copies.
+const TempPrefix = "aepgate-isolate-"
+
+// Options tune RunAll.
+type Options struct {
+	// Jobs is how many controls run at once; zero or less means the number
+	// of CPUs.
+	Jobs int
+	// TempDir is where copies are made; empty means the system's
+	// temporary directory.
+	TempDir string
+	// Env is the commands' environment; nil means the current process's.
+	Env []string
+}
+
+// RunAll runs every control against its own copy of the tree rooted at
+// root (the repository root the controls' paths are relative to) and
+// returns one result per control, in the order given. A control whose copy
+// could not be made gets a failed result saying why. ctx cancellation
+// (SIGINT/SIGTERM) stops the controls after restoring their copies; the
+// copies are removed before RunAll returns.
+func RunAll(ctx context.Context, root string, controls []config.NegativeControl, opts Options) ([]negcontrol.Result, error) {
+	src, err := inspect(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(opts.TempDir, TempPrefix)
+	if err != nil {
+		return nil, fmt.Errorf("isolate: create temporary directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	if abs, err := filepath.Abs(tmp); err == nil {
+		tmp = abs
+	}
+	defer src.prune()
+
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	results := make([]negcontrol.Result, len(controls))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(jobs, len(controls)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = runOne(ctx, src, tmp, i, controls[i], opts.Env)
+			}
+		}()
+	}
+	for i := range controls {
+		next <- i // controls start in the order declared
+	}
+	close(next)
+	wg.Wait()
+	return results, nil
+}
+
+// runOne makes a copy for one control, runs it there and removes the copy.
+func runOne(ctx context.Context, src *source, tmp string, i int, nc config.NegativeControl, env []string) negcontrol.Result {
+	start := time.Now()
+	if ctx.Err() != nil {
+		return failed(nc.Name, start, true, "FAIL: interrupted before the control started.")
+	}
+	cp, err := src.copy(ctx, tmp, fmt.Sprintf("%02d-%s", i, nc.Name))
+	if cp != nil {
+		defer cp.remove()
+	}
+	if err != nil {
+		return failed(nc.Name, start, ctx.Err() != nil, "FAIL: could not prepare an isolated copy of the tree: "+err.Error())
+	}
+	res := negcontrol.Run(ctx, negcontrol.Spec{
+		Test: nc.Test, Break: nc.Break, Restore: nc.Restore, File: nc.File, Expect: nc.Expect,
+		Timeout: nc.Timeout, Dir: cp.dir, Env: env, BackupDir: cp.backups,
+	})
+	res.Name = nc.Name
+	return res
+}
+
+// failed is the result of a control that could not run.
+func failed(name string, start time.Time, interrupted bool, verdict string) negcontrol.Result {
+	return negcontrol.Result{
+		Name: name, Verdict: verdict, Transcript: verdict + "\n", Interrupted: interrupted,
+		Seconds: time.Since(start).Seconds(),
+	}
+}

@@ -1,0 +1,250 @@
+package isolate
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/config"
+)
+
+const guardTest = "grep -q guard=on guard.txt || { echo 'guard is off'; exit 1; }"
+
+// controls covers every way a control can end: verified, failed, hung,
+// killed, deleting the file, relying on uncommitted and untracked files.
+var controls = []config.NegativeControl{
+	{Name: "guard", File: "guard.txt", Break: "sed -i 's/guard=on/guard=off/' guard.txt", Test: guardTest},
+	{Name: "always-passes", File: "guard.txt", Break: "sed -i 's/guard=on/guard=off/' guard.txt", Test: "true"},
+	{Name: "hangs", File: "guard.txt", Break: "sed -i 's/guard=on/guard=off/' guard.txt",
+		Test: "grep -q guard=on guard.txt || { (sleep 1; echo late > guard.txt) & sleep 30; }", Timeout: 300 * time.Millisecond},
+	{Name: "killed", File: "guard.txt", Break: "rm guard.txt", Test: "grep -q guard=on guard.txt || kill -KILL $$"},
+	{Name: "restore-only", Restore: "rm -f marker.txt", Test: "test ! -e marker.txt"},
+	{Name: "uncommitted", File: "mode.txt", Break: "echo open > mode.txt",
+		Test: "grep -q strict mode.txt && test -e untracked.txt && test ! -e deleted.txt && test ! -e ignored.log"},
+}
+
+var wantOK = map[string]bool{"guard": true, "killed": true, "uncommitted": true}
+
+// writeFiles creates files (path → content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, body := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func run(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+}
+
+// gitRepo makes a repository with a commit, then uncommitted, untracked,
+// deleted and ignored changes on top.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"guard.txt": "guard=on\n", "mode.txt": "lax\n", "deleted.txt": "x\n",
+		".gitignore": "*.log\n", "marker.txt": "m\n"})
+	run(t, dir, "git", "init", "-q")
+	run(t, dir, "git", "add", ".")
+	run(t, dir, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
+	writeFiles(t, dir, map[string]string{"mode.txt": "strict\n", "untracked.txt": "u\n", "ignored.log": "i\n"})
+	if err := os.Remove(filepath.Join(dir, "deleted.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "marker.txt")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// plainDir makes the same working tree without git.
+func plainDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"guard.txt": "guard=on\n", "mode.txt": "strict\n", "untracked.txt": "u\n"})
+	return dir
+}
+
+// treeHash hashes every path, mode, symlink target and file content under
+// dir, .git included.
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		line := rel + " " + fi.Mode().String()
+		if fi.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(b)
+			line += " " + hex.EncodeToString(sum[:])
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(lines)
+	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	return hex.EncodeToString(sum[:])
+}
+
+func TestRunAllLeavesTreeUntouched(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dir  func(*testing.T) string
+		ctls []config.NegativeControl
+	}{
+		{"git", gitRepo, controls},
+		{"plain", plainDir, controls[:4]},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := tc.dir(t)
+			before := treeHash(t, dir)
+			tmp := t.TempDir()
+			results, err := RunAll(context.Background(), dir, tc.ctls, Options{Jobs: 3, TempDir: tmp})
+			if err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(1300 * time.Millisecond) // outlive the hanging control's late writer
+			if after := treeHash(t, dir); after != before {
+				t.Fatalf("RunAll changed the original tree")
+			}
+			for i, r := range results {
+				if r.Name != tc.ctls[i].Name {
+					t.Errorf("result %d is %q, want %q", i, r.Name, tc.ctls[i].Name)
+				}
+				if r.OK != wantOK[r.Name] {
+					t.Errorf("%s: OK = %v, want %v\n%s", r.Name, r.OK, wantOK[r.Name], r.Transcript)
+				}
+			}
+			assertCleaned(t, dir, tmp)
+		})
+	}
+}
+
+// assertCleaned checks that no copy and no worktree record is left.
+func assertCleaned(t *testing.T, dir, tmp string) {
+	t.Helper()
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left in the temporary directory: %v", left)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		out, err := exec.Command("git", "-C", dir, "worktree", "list", "--porcelain").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(out), "worktree "); n != 1 {
+			t.Errorf("%d worktrees left:\n%s", n, out)
+		}
+	}
+}
+
+func TestRunAllInterrupted(t *testing.T) {
+	dir := gitRepo(t)
+	before := treeHash(t, dir)
+	tmp := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	hang := config.NegativeControl{Name: "hang", File: "guard.txt", Break: "sed -i 's/guard=on/guard=off/' guard.txt",
+		Test: "grep -q guard=on guard.txt || sleep 30"}
+	hang2 := hang
+	hang2.Name = "hang2"
+	results, err := RunAll(ctx, dir, []config.NegativeControl{hang, hang2, controls[0]}, Options{Jobs: 2, TempDir: tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		if r.OK || !r.Interrupted {
+			t.Errorf("%s: ok=%v interrupted=%v\n%s", r.Name, r.OK, r.Interrupted, r.Transcript)
+		}
+	}
+	if treeHash(t, dir) != before {
+		t.Fatal("an interrupted RunAll changed the original tree")
+	}
+	assertCleaned(t, dir, tmp)
+}
+
+func TestRunAllSubdirectory(t *testing.T) {
+	dir := gitRepo(t)
+	writeFiles(t, dir, map[string]string{"sub/guard.txt": "guard=on\n"})
+	results, err := RunAll(context.Background(), filepath.Join(dir, "sub"), controls[:1], Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !results[0].OK {
+		t.Fatalf("control in a subdirectory failed:\n%s", results[0].Transcript)
+	}
+}
+
+func TestRunAllBadRoot(t *testing.T) {
+	if _, err := RunAll(context.Background(), filepath.Join(t.TempDir(), "nope"), controls, Options{}); err == nil {
+		t.Fatal("a missing root was accepted")
+	}
+}
+
+// BenchmarkRunAll compares parallel with sequential runs of 4 controls
+// whose test sleeps 1 s (so each control takes about 2 s).
+func BenchmarkRunAll(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "guard.txt"), []byte("guard=on\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	ctl := config.NegativeControl{File: "guard.txt", Break: "sed -i 's/guard=on/guard=off/' guard.txt",
+		Test: "sleep 1; grep -q guard=on guard.txt"}
+	var ctls []config.NegativeControl
+	for _, n := range []string{"a", "b", "c", "d"} {
+		c := ctl
+		c.Name = n
+		ctls = append(ctls, c)
+	}
+	for _, jobs := range []int{1, 0} {
+		name := "jobs=default"
+		if jobs == 1 {
+			name = "jobs=1"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				results, err := RunAll(context.Background(), dir, ctls, Options{Jobs: jobs, TempDir: b.TempDir()})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, r := range results {
+					if !r.OK {
+						b.Fatalf("%s failed:\n%s", r.Name, r.Transcript)
+					}
+				}
+			}
+		})
+	}
+}

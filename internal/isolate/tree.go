@@ -1,0 +1,142 @@
+package isolate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// source is the tree the copies are made from.
+type source struct {
+	root string // the directory the controls' paths are relative to
+	repo string // the git top-level directory; empty outside git
+	sub  string // root relative to repo
+	mu   sync.Mutex
+}
+
+// workCopy is one control's copy of the tree.
+type workCopy struct {
+	src     *source
+	top     string // the copy's top directory (a worktree, or the plain copy)
+	dir     string // where the control runs: top joined with src.sub
+	backups string // where negcontrol keeps its backup
+	git     bool
+}
+
+// inspect finds out whether root is inside a git work tree with a HEAD.
+func inspect(ctx context.Context, root string) (*source, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("isolate: %w", err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("isolate: %s is not a directory", root)
+	}
+	src := &source{root: abs}
+	top, err := git(ctx, abs, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return src, nil // not a git work tree: plain copies
+	}
+	if _, err := git(ctx, abs, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
+		return src, nil // no commit yet: plain copies
+	}
+	top = strings.TrimRight(top, "\n")
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	sub, err := filepath.Rel(top, abs)
+	if err != nil || strings.HasPrefix(sub, "..") {
+		return src, nil
+	}
+	src.repo, src.sub = top, sub
+	return src, nil
+}
+
+// copy makes a copy named name under tmp. On error the returned copy, if
+// not nil, still needs removing.
+func (s *source) copy(ctx context.Context, tmp, name string) (*workCopy, error) {
+	base := filepath.Join(tmp, name)
+	if err := os.MkdirAll(filepath.Join(base, "backup"), 0o700); err != nil {
+		return nil, err
+	}
+	c := &workCopy{src: s, top: filepath.Join(base, "tree"), backups: filepath.Join(base, "backup")}
+	if s.repo == "" {
+		c.dir = c.top
+		return c, copyTree(s.root, c.top, tmp)
+	}
+	c.git = true
+	c.dir = filepath.Join(c.top, s.sub)
+	s.mu.Lock()
+	_, err := git(ctx, s.repo, "worktree", "add", "--detach", "--quiet", c.top, "HEAD")
+	s.mu.Unlock()
+	if err != nil {
+		return c, err
+	}
+	return c, s.overlay(ctx, c.top)
+}
+
+// overlay copies the uncommitted changes (staged or not, deletions
+// included) and the untracked files that are not ignored into a worktree.
+func (s *source) overlay(ctx context.Context, top string) error {
+	changed, err := git(ctx, s.repo, "diff", "--name-only", "--no-renames", "-z", "HEAD", "--")
+	if err != nil {
+		return err
+	}
+	untracked, err := git(ctx, s.repo, "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return err
+	}
+	for _, rel := range strings.Split(changed+untracked, "\x00") {
+		if rel == "" {
+			continue
+		}
+		if err := mirror(filepath.Join(s.repo, rel), filepath.Join(top, rel)); err != nil {
+			return fmt.Errorf("copy uncommitted %s: %w", rel, err)
+		}
+	}
+	return nil
+}
+
+// remove deletes the copy; for a worktree, git forgets it too. Errors are
+// ignored: the temporary directory is removed as a whole afterwards.
+func (c *workCopy) remove() {
+	if c.git {
+		c.src.mu.Lock()
+		_, _ = git(context.Background(), c.src.repo, "worktree", "remove", "--force", "--force", c.top)
+		c.src.mu.Unlock()
+	}
+	_ = os.RemoveAll(filepath.Dir(c.top))
+}
+
+// prune drops worktree records whose directories are gone, in case a
+// removal failed.
+func (s *source) prune() {
+	if s.repo != "" {
+		_, _ = git(context.Background(), s.repo, "worktree", "prune")
+	}
+}
+
+// git runs a git command in dir without taking optional locks (so reading
+// status never rewrites the original repository's index) and returns its
+// stdout.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"--no-optional-locks", "-C", dir}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return stdout.String(), nil
+}
+
+var errSpecial = errors.New("not a regular file, directory or symlink")
