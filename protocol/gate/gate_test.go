@@ -80,7 +80,12 @@ func TestCheck(t *testing.T) {
 		{"unscoped implement gate blocks unscoped op", []Event{create(1, "g1", "implement", nil)}, Request{Action: "implement"}, []string{"gate-open:g1"}, []string{}},
 		{"project scope blocks all", []Event{create(1, "g1", "project", ptr("7"))}, Request{Action: "deploy", WorkUnit: "9"}, []string{"gate-open:g1"}, []string{}},
 		{"owner answered HOLD keeps blocking", []Event{create(1, "g1", "merge", ptr("7")), resolve(2, "g1", "HOLD")}, Request{Action: "merge", WorkUnit: "7"}, []string{"gate-answered-safe-default:g1"}, []string{}},
-		{"owner answered safe default keeps blocking", []Event{func() Event { e := create(1, "g1", "merge", ptr("7")); e.Choices = Choices{"SHIP", "WAIT"}; e.SafeDefault = "WAIT"; return e }(), resolve(2, "g1", "WAIT")},
+		{"owner answered safe default keeps blocking", []Event{func() Event {
+			e := create(1, "g1", "merge", ptr("7"))
+			e.Choices = Choices{"SHIP", "WAIT"}
+			e.SafeDefault = "WAIT"
+			return e
+		}(), resolve(2, "g1", "WAIT")},
 			Request{Action: "merge", WorkUnit: "7"}, []string{"gate-answered-safe-default:g1"}, []string{}},
 		{"malformed event blocks", []Event{{Malformed: "event 0: bad"}}, Request{Action: "spawn"}, []string{"gate-event-malformed:0"}, []string{}},
 		{"unknown event type blocks", []Event{{Type: "approve", Time: at(1)}}, Request{Action: "spawn"}, []string{"gate-event-malformed:0"}, []string{}},

@@ -1,0 +1,61 @@
+package readback
+
+import "strings"
+
+// protections lets this package's tests switch off a rule to show it is
+// what stops its attack (the negative-control rule).
+var protections = struct{ headUnchanged, distinctFromCI bool }{true, true}
+
+// headUnchanged proves the audited head reached the default branch
+// unchanged: for a merge commit its second parent is the audited head; for
+// squash or rebase the merge commit's tree equals the audited head's tree
+// and the audited head already contained the base it was merged onto.
+func headUnchanged(m Merge) []Refusal {
+	if !protections.headUnchanged {
+		return nil
+	}
+	fail := func(expected, seen string) []Refusal {
+		return []Refusal{{Token: "head-not-proven-unchanged", Expected: expected, Seen: seen}}
+	}
+	if !sha40.MatchString(m.AuditedSha) || !sha40.MatchString(m.MergeSha) {
+		return fail("40-hex audited and merge SHAs", "audited "+show(m.AuditedSha)+", merge "+show(m.MergeSha))
+	}
+	if m.PRHeadSha != "" && m.PRHeadSha != m.AuditedSha {
+		return fail("the PR merged at the audited head "+m.AuditedSha, "final head "+m.PRHeadSha)
+	}
+	method := m.Method
+	if method == "" {
+		switch len(m.Parents) {
+		case 2:
+			method = "merge"
+		case 1:
+			method = "squash"
+		}
+	}
+	switch method {
+	case "merge":
+		if len(m.Parents) == 2 && m.Parents[1] == m.AuditedSha {
+			return nil
+		}
+		return fail("a merge commit whose second parent is "+m.AuditedSha, "parents "+show(strings.Join(m.Parents, ",")))
+	case "squash", "rebase":
+		if len(m.Parents) != 1 {
+			return fail("a "+method+" commit with one parent", "parents "+show(strings.Join(m.Parents, ",")))
+		}
+		if m.MergeTree == "" || m.MergeTree != m.AuditedTree {
+			return fail("merge tree equal to the audited head's tree "+show(m.AuditedTree), "tree "+show(m.MergeTree))
+		}
+		if !m.AuditedContainsBase {
+			return fail("the audited head to contain the base it was merged onto ("+m.Parents[0]+")", "a base the audited head did not contain")
+		}
+		return nil
+	}
+	return fail("merge method merge, squash or rebase", show(method)+" with "+show(strings.Join(m.Parents, ",")))
+}
+
+func show(s string) string {
+	if s == "" {
+		return "(empty)"
+	}
+	return s
+}
