@@ -1,0 +1,27 @@
+package rundoc
+
+import (
+	"testing"
+)
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("### P0-T1 — Do\n**Report:** `P0-T1`\n"), []byte("### P0-T1 — DONE\n**Verify output:**\n```\nok\n```\n"), []byte("## Non-goals\n- x\n"))
+	f.Add([]byte("````\n### P0-T1 — x\n```\n"), []byte("| ID | Verdict |\n|--|--|\n| a | APPROVED |\n"), []byte("| Phase | Weight |\n| P0 | 1e999 |\n"))
+	f.Add([]byte("\r\n\r### \u00a0P-1 –"), []byte("~~~\n### P1-T1 — DONE\r\n"), []byte("**Options:**"))
+	f.Fuzz(func(t *testing.T, guide, log, plan []byte) {
+		r := Parse(Files{Docs: map[string][]byte{GuideFile: guide, LogFile: log, PlanFile: plan}})
+		lines := func(b []byte) int { return len(newText(b).lines) }
+		gl, ll := lines(guide), lines(log)
+		for _, s := range r.Guide.Sections {
+			if s.Line < 1 || s.Line > gl || !HasDigit(s.ID) && s.IsGate() {
+				t.Fatalf("section %+v out of range (lines %d)", s, gl)
+			}
+		}
+		for _, h := range r.Log.Headings {
+			if h.Line < 1 || h.Line > ll || h.EndLine <= h.Line || h.EndLine > ll+1 {
+				t.Fatalf("heading %+v out of range (lines %d)", h, ll)
+			}
+		}
+		_ = r.Log.Items()
+	})
+}
