@@ -1,15 +1,100 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 
-// PLACEHOLDER: replaced by the issue that builds this command.
+	"github.com/spf13/cobra"
+
+	"github.com/aepgate/aepgate/internal/isolate"
+	"github.com/aepgate/aepgate/protocol/config"
+)
+
 func newConfigCmd(s streams) *cobra.Command {
-	return &cobra.Command{
-		Use:    "config",
-		Short:  "(config is being built)",
-		Hidden: true,
-		RunE: func(*cobra.Command, []string) error {
-			return failf(2, "config is not available in this build")
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Work with the repository config (" + config.DefaultPath + ")",
+		Long: `The repository config, ` + config.DefaultPath + `, holds the policy aepgate enforces:
+owners, auditors, run-document folders, declared negative controls, required
+workflows, contract paths, risk defaults, limits and the command prefix. The
+App reads it from the default branch only. See docs/config.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return failf(2, "name a subcommand: validate (see 'aepgate config --help')")
 		},
 	}
+	cmd.AddCommand(newConfigValidateCmd(s))
+	return cmd
+}
+
+func newConfigValidateCmd(s streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "validate [file]",
+		Short: "Check a repository config file: strict keys, types and values",
+		Long: `Check a repository config file the way the App and the Action will read it.
+Every problem is printed as "file:line:col: field: message"; an unknown key,
+a wrong type or an invalid value is an error, never a silent default.
+
+file defaults to ` + config.DefaultPath + ` at the repository root (the git
+top-level directory, or the current directory outside git).
+
+Exit codes: 0 valid; 2 invalid, unreadable or missing.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			path := ""
+			if len(args) == 1 {
+				path = args[0]
+			} else {
+				path = cfgDisplayPath(".", filepath.Join(cfgRepoRoot(c.Context()), config.DefaultPath))
+			}
+			if _, err := cfgLoad(path, s.out); err != nil {
+				return err
+			}
+			fmt.Fprintf(s.out, "%s: ok\n", path)
+			return nil
+		},
+	}
+}
+
+// cfgRepoRoot is the git top-level of the current directory, or the
+// current directory.
+func cfgRepoRoot(ctx context.Context) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return isolate.Root(ctx, wd)
+}
+
+// cfgLoad reads and parses a repository config, printing each problem
+// ("file:line:col: field: message") to w; any problem ends the command
+// with exit 2.
+func cfgLoad(path string, w io.Writer) (*config.Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, failf(2, "%s: not found", path)
+		}
+		return nil, failf(2, "read config: %w", err)
+	}
+	cfg, err := config.Parse(path, data)
+	if err != nil {
+		fmt.Fprintln(w, err)
+		return nil, exitCode(2)
+	}
+	return cfg, nil
+}
+
+// cfgDisplayPath shows path relative to root when it is inside it.
+func cfgDisplayPath(root, path string) string {
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	if rel, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return path
 }

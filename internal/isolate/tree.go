@@ -140,3 +140,13 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 }
 
 var errSpecial = errors.New("not a regular file, directory or symlink")
+
+// Root returns the directory declared controls are relative to: the git
+// top-level directory containing dir, or dir itself outside git.
+func Root(ctx context.Context, dir string) string {
+	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return dir
+	}
+	return strings.TrimRight(top, "\n")
+}

@@ -23,6 +23,9 @@ import (
 // caller's case to handle, usually with Default().
 func Parse(filename string, data []byte) (*Config, error) {
 	d := &decoder{file: filename}
+	if len(data) > MaxSize {
+		return nil, Errors{{File: filename, Message: fmt.Sprintf("%d bytes is more than a config file needs (limit %d)", len(data), MaxSize)}}
+	}
 	root, ok := d.document(data)
 	if !ok {
 		return nil, d.errs
@@ -35,6 +38,9 @@ func Parse(filename string, data []byte) (*Config, error) {
 	}
 	return c, nil
 }
+
+// MaxSize is the largest config file Parse accepts, in bytes.
+const MaxSize = 1 << 20
 
 // decoder walks the YAML node tree, filling a Config and collecting errors.
 type decoder struct {
