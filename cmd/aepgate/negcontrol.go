@@ -246,8 +246,8 @@ type ncResultJSON struct {
 
 // ncAllJSON is the --all --format json document.
 type ncAllJSON struct {
-	Config   string       `json:"config"`
-	OK       bool         `json:"ok"`
+	Config   string         `json:"config"`
+	OK       bool           `json:"ok"`
 	Controls []ncResultJSON `json:"controls"`
 }
 
