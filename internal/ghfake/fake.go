@@ -1,0 +1,146 @@
+package ghfake
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-github/v62/github"
+)
+
+// Fake is one fake GitHub: its HTTP server and all the state behind it.
+// Create it with New; every method is safe for concurrent use.
+type Fake struct {
+	t   testing.TB
+	srv *httptest.Server
+	mux *http.ServeMux
+
+	mu      sync.Mutex
+	now     time.Time // zero means the wall clock
+	lastID  int64
+	users   map[string]*user
+	repos   map[string]*repoState // by lower-case "owner/name"
+	apps    map[int64]*App
+	insts   map[int64]*Installation
+	tokens  map[string]*token
+	reqs    []Request
+	pending []delivery // webhook deliveries queued under mu, sent after
+	hooks   hookConfig
+	knobs   knobs
+	table   []route
+}
+
+// New starts a fake GitHub for t and stops it when t ends.
+func New(t testing.TB) *Fake {
+	t.Helper()
+	f := &Fake{
+		t:      t,
+		mux:    http.NewServeMux(),
+		lastID: 1000,
+		users:  map[string]*user{},
+		repos:  map[string]*repoState{},
+		apps:   map[int64]*App{},
+		insts:  map[int64]*Installation{},
+		tokens: map[string]*token{},
+	}
+	f.knobs.init()
+	f.routes()
+	f.srv = httptest.NewServer(f)
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// URL is the REST root (and upload root) with its trailing slash, the value
+// to pass as a GitHub Enterprise base URL, e.g. to gh.NewClient.
+func (f *Fake) URL() string { return f.srv.URL + "/" }
+
+// GraphQLURL is the GraphQL endpoint, for githubv4.NewEnterpriseClient.
+func (f *Fake) GraphQLURL() string { return f.srv.URL + "/graphql" }
+
+// HTTPClient returns the server's client; it authenticates nothing itself.
+func (f *Fake) HTTPClient() *http.Client { return f.srv.Client() }
+
+// Client returns a go-github client that talks to the fake with token.
+func (f *Fake) Client(token string) *github.Client {
+	c := github.NewClient(f.srv.Client()).WithAuthToken(token)
+	u, err := url.Parse(f.URL())
+	if err != nil {
+		panic(fmt.Sprintf("ghfake: own URL %q: %v", f.URL(), err))
+	}
+	c.BaseURL, c.UploadURL = u, u
+	return c
+}
+
+// Now is the fake's clock: the wall clock unless SetNow fixed it.
+func (f *Fake) Now() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.clock()
+}
+
+// SetNow fixes the fake's clock at t (token expiry, JWT checks, timestamps).
+func (f *Fake) SetNow(t time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.now = t.UTC().Truncate(time.Second)
+}
+
+// Advance moves the fake's clock forward by d, fixing it first if needed.
+func (f *Fake) Advance(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.now = f.clock().Add(d)
+}
+
+func (f *Fake) clock() time.Time {
+	if f.now.IsZero() {
+		return time.Now().UTC().Truncate(time.Second)
+	}
+	return f.now
+}
+
+// nextID hands out a fresh database ID; callers hold mu.
+func (f *Fake) nextID() int64 {
+	f.lastID++
+	return f.lastID
+}
+
+// nodeID builds a legacy-style global node ID ("010:CheckRun123", base64) as
+// GitHub's REST responses carry.
+func nodeID(kind string, id int64) string {
+	return base64.StdEncoding.EncodeToString([]byte(fmt.Sprintf("%03d:%s%d", len(kind), kind, id)))
+}
+
+// ts formats a time as GitHub does (RFC 3339, UTC, seconds).
+func ts(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// root is the server root without trailing slash, for URLs in bodies.
+func (f *Fake) root() string { return f.srv.URL }
+
+// ServeHTTP serves the fake's API and then sends any webhook deliveries the
+// request caused.
+// GitHub Enterprise prefixes (/api/v3, /api/uploads, /api/graphql) are
+// accepted too, because go-github (and gh.NewClient) add them to a bare
+// host URL.
+func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	for _, p := range []string{"/api/v3", "/api/uploads", "/api"} {
+		if rest, ok := strings.CutPrefix(r.URL.Path, p+"/"); ok {
+			r.URL.Path = "/" + rest
+			r.URL.RawPath = ""
+			break
+		}
+	}
+	f.mux.ServeHTTP(w, r)
+	f.flush()
+}

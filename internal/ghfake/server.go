@@ -1,0 +1,196 @@
+package ghfake
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// access is what a route needs from the caller's token: a permission scope
+// (GitHub's App permission names: "checks", "contents", "issues", …) and
+// whether it writes. Two pseudo-scopes exist: scopeApp (the App's own JWT)
+// and scopePublic (no authentication, e.g. signed asset downloads).
+type access struct {
+	scope string
+	write bool
+}
+
+const (
+	scopeApp    = "app"
+	scopePublic = "public"
+)
+
+func read(scope string) access  { return access{scope: scope} }
+func write(scope string) access { return access{scope: scope, write: true} }
+
+// handler serves one route. It returns the status and the value to send as
+// JSON; a status of 0 means it wrote the response itself.
+type handler func(c *call) (int, any)
+
+// call is one request as a handler sees it: authenticated, its repository
+// resolved, the fake's mutex held.
+type call struct {
+	f       *Fake
+	w       http.ResponseWriter
+	r       *http.Request
+	pattern string
+	tok     *token     // nil for app-JWT and public routes
+	app     *App       // set for app-JWT routes
+	repo    *repoState // set when the pattern has {owner}/{repo}
+	// refOverride is the {ref} when one route hands over to another.
+	refOverride string
+}
+
+// route is one registered route, kept for the README's route list and tests.
+type route struct {
+	pattern string
+	need    access
+}
+
+// handle registers h for pattern ("METHOD /path/{wildcards}") behind the
+// fake's authentication, permission, realism and logging layers.
+func (f *Fake) handle(pattern string, need access, h handler) {
+	f.table = append(f.table, route{pattern: pattern, need: need})
+	f.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		f.serve(w, r, pattern, need, h)
+	})
+}
+
+// alias lists a route served by a shared mux entry (see releaseRoutes).
+func (f *Fake) alias(pattern string, need access) {
+	f.table = append(f.table, route{pattern: pattern, need: need})
+}
+
+// Routes lists every route pattern the fake serves, in registration order.
+func (f *Fake) Routes() []string {
+	out := make([]string, len(f.table))
+	for i, r := range f.table {
+		out[i] = r.pattern
+	}
+	return out
+}
+
+func (f *Fake) serve(w http.ResponseWriter, r *http.Request, pattern string, need access, h handler) {
+	if f.injectFault(w, r, pattern) {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c := &call{f: f, w: w, r: r, pattern: pattern}
+	rec := &statusRecorder{ResponseWriter: w}
+	c.w = rec
+	status, body := c.run(need, h)
+	if status != 0 {
+		c.writeJSON(status, body)
+	}
+	f.record(c, rec.status)
+}
+
+// run authenticates, authorises and then calls h.
+func (c *call) run(need access, h handler) (int, any) {
+	if status, body := c.authenticate(need); status != 0 {
+		return status, body
+	}
+	if status, body := c.f.spend(c); status != 0 {
+		return status, body
+	}
+	if c.r.PathValue("owner") != "" && c.r.PathValue("repo") != "" {
+		c.repo = c.f.repo(c.r.PathValue("owner") + "/" + c.r.PathValue("repo"))
+		if c.repo == nil || !c.canSee(c.repo) {
+			return notFound()
+		}
+	}
+	if status, body := c.authorize(need); status != 0 {
+		return status, body
+	}
+	return h(c)
+}
+
+// statusRecorder remembers the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// writeJSON sends v with status, answering a matching If-None-Match with 304.
+func (c *call) writeJSON(status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(c.w, "ghfake: encode response: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := c.w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("X-GitHub-Request-Id", fmt.Sprintf("FAKE:%d", len(c.f.reqs)+1))
+	if c.r.Method == http.MethodGet && status == http.StatusOK && c.f.conditional(c, b) {
+		return
+	}
+	c.w.WriteHeader(status)
+	if status != http.StatusNoContent {
+		_, _ = c.w.Write(b)
+	}
+}
+
+// decode reads the JSON request body into v.
+func (c *call) decode(v any) error {
+	b, err := io.ReadAll(io.LimitReader(c.r.Body, 100<<20))
+	if err != nil {
+		return fmt.Errorf("read body: %w", err)
+	}
+	if len(strings.TrimSpace(string(b))) == 0 {
+		return errors.New("empty body")
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("problems parsing JSON: %w", err)
+	}
+	return nil
+}
+
+// obj is a JSON object under construction.
+type obj = map[string]any
+
+const docsRoot = "https://docs.github.com/rest"
+
+func apiError(status int, msg string) (int, any) {
+	return status, obj{"message": msg, "documentation_url": docsRoot, "status": fmt.Sprint(status)}
+}
+
+func notFound() (int, any) { return apiError(http.StatusNotFound, "Not Found") }
+
+func badJSON(err error) (int, any) {
+	return apiError(http.StatusBadRequest, "Problems parsing JSON: "+err.Error())
+}
+
+// invalid is GitHub's 422 "Validation Failed" with one error entry.
+func invalid(resource, field, code, msg string) (int, any) {
+	e := obj{"resource": resource, "field": field, "code": code}
+	if msg != "" {
+		e["message"] = msg
+	}
+	return http.StatusUnprocessableEntity, obj{
+		"message":           "Validation Failed",
+		"errors":            []any{e},
+		"documentation_url": docsRoot,
+		"status":            "422",
+	}
+}
+
+// unprocessable is a 422 with a plain message, as some endpoints send.
+func unprocessable(msg string) (int, any) { return apiError(http.StatusUnprocessableEntity, msg) }

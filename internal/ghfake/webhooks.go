@@ -1,0 +1,241 @@
+package ghfake
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// hookConfig says where webhook deliveries go; guarded by mu.
+type hookConfig struct {
+	on     bool
+	url    string // "" collects without sending
+	secret string
+	app    *App // whose installation the payloads name; nil: any covering one
+	sent   []Delivery
+}
+
+// Delivery is one webhook delivery the fake emitted.
+type Delivery struct {
+	Event     string      // X-GitHub-Event
+	Action    string      // the payload's action ("" for push)
+	GUID      string      // X-GitHub-Delivery
+	Payload   []byte      // the raw JSON body
+	Header    http.Header // every header GitHub sends, signature included
+	Status    int         // the receiver's answer (0 when collected or failed)
+	Err       error       // the transport error, if sending failed
+	Repo      string      // "owner/name"
+	Installed int64       // the installation ID in the payload, or 0
+}
+
+type delivery struct {
+	d   Delivery
+	url string
+}
+
+// SendWebhooks POSTs every delivery (signed with secret) to url as state
+// changes; app, when non-nil, picks whose installation payloads name.
+func (f *Fake) SendWebhooks(url, secret string, app *App) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hooks = hookConfig{on: true, url: url, secret: secret, app: app, sent: f.hooks.sent}
+}
+
+// CollectWebhooks records signed deliveries without sending them; read them
+// with Deliveries and send them yourself (Delivery.Request).
+func (f *Fake) CollectWebhooks(secret string, app *App) {
+	f.SendWebhooks("", secret, app)
+}
+
+// Deliveries returns every delivery emitted so far, oldest first.
+func (f *Fake) Deliveries() []Delivery {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Delivery(nil), f.hooks.sent...)
+}
+
+// Request builds the HTTP request GitHub would send for d to url.
+func (d Delivery) Request(url string) (*http.Request, error) {
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(d.Payload))
+	if err != nil {
+		return nil, fmt.Errorf("webhook request: %w", err)
+	}
+	for k, v := range d.Header {
+		req.Header[k] = append([]string(nil), v...)
+	}
+	return req, nil
+}
+
+// Sign returns GitHub's X-Hub-Signature-256 value for body under secret.
+func Sign(secret string, body []byte) string {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write(body)
+	return "sha256=" + hex.EncodeToString(m.Sum(nil))
+}
+
+func guid() string {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("ghfake: random GUID: %v", err))
+	}
+	b[6] = (b[6] & 0x0f) | 0x40
+	b[8] = (b[8] & 0x3f) | 0x80
+	h := hex.EncodeToString(b)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// emit queues the delivery of event/action about s, sent by sender; the
+// payload gets repository, sender and installation as GitHub adds them.
+// Callers hold mu; the delivery leaves on the next flush.
+func (f *Fake) emit(s *repoState, event, action string, sender *user, payload obj) {
+	if !f.hooks.on {
+		return
+	}
+	if action != "" {
+		payload["action"] = action
+	}
+	payload["repository"] = f.repoJSON(s)
+	payload["sender"] = f.userJSON(sender)
+	if s.owner.typ == "Organization" {
+		payload["organization"] = f.orgJSON(s.owner)
+	}
+	var instID int64
+	if in := f.hookInstallation(s); in != nil {
+		instID = in.ID
+		payload["installation"] = obj{"id": in.ID, "node_id": nodeID("Integration::Installation", in.ID)}
+	}
+	body, err := json.Marshal(payload)
+	if err != nil {
+		panic(fmt.Sprintf("ghfake: encode %s webhook: %v", event, err))
+	}
+	d := Delivery{Event: event, Action: action, GUID: guid(), Payload: body, Header: http.Header{}, Repo: s.fullName, Installed: instID}
+	d.Header.Set("Content-Type", "application/json")
+	d.Header.Set("User-Agent", "GitHub-Hookshot/ghfake")
+	d.Header.Set("X-GitHub-Event", event)
+	d.Header.Set("X-GitHub-Delivery", d.GUID)
+	d.Header.Set("X-GitHub-Hook-ID", "1")
+	d.Header.Set("X-Hub-Signature-256", Sign(f.hooks.secret, body))
+	if instID != 0 {
+		d.Header.Set("X-GitHub-Hook-Installation-Target-Type", "integration")
+		d.Header.Set("X-GitHub-Hook-Installation-Target-ID", itoa(f.hookInstallation(s).App.ID))
+	}
+	f.pending = append(f.pending, delivery{d: d, url: f.hooks.url})
+}
+
+// hookInstallation is the installation a delivery about s names.
+func (f *Fake) hookInstallation(s *repoState) *Installation {
+	for _, in := range f.sortedInstallations() {
+		if in.covers(s) && (f.hooks.app == nil || in.App == f.hooks.app) {
+			return in
+		}
+	}
+	return nil
+}
+
+func (f *Fake) orgJSON(u *user) obj {
+	api := f.root() + "/orgs/" + u.login
+	return obj{
+		"login": u.login, "id": u.id, "node_id": nodeID("Organization", u.id), "url": api,
+		"repos_url": api + "/repos", "events_url": api + "/events", "hooks_url": api + "/hooks",
+		"issues_url": api + "/issues", "members_url": api + "/members{/member}",
+		"public_members_url": api + "/public_members{/member}", "description": nil,
+		"avatar_url": "https://avatars.githubusercontent.com/u/" + itoa(u.id) + "?v=4",
+	}
+}
+
+// flush sends queued deliveries outside the lock, in order, recording the
+// receiver's status on each.
+func (f *Fake) flush() {
+	f.mu.Lock()
+	batch := f.pending
+	f.pending = nil
+	f.mu.Unlock()
+	client := &http.Client{Timeout: 10 * time.Second}
+	for _, p := range batch {
+		if p.url != "" {
+			req, err := p.d.Request(p.url)
+			if err == nil {
+				var resp *http.Response
+				if resp, err = client.Do(req); err == nil {
+					p.d.Status = resp.StatusCode
+					_ = resp.Body.Close()
+				}
+			}
+			p.d.Err = err
+		}
+		f.mu.Lock()
+		f.hooks.sent = append(f.hooks.sent, p.d)
+		f.mu.Unlock()
+	}
+}
+
+func (f *Fake) emitRelease(s *repoState, rel *release, action string) {
+	f.emit(s, "release", action, rel.author, obj{"release": f.releaseJSON(s, rel)})
+}
+
+// emitPublished sends release.published, then released or prereleased.
+func (f *Fake) emitPublished(s *repoState, rel *release) {
+	f.emitRelease(s, rel, "published")
+	if rel.prerelease {
+		f.emitRelease(s, rel, "prereleased")
+	} else {
+		f.emitRelease(s, rel, "released")
+	}
+}
+
+func (f *Fake) emitCheckRun(s *repoState, run *checkRun, action string) {
+	cr := f.checkRunJSON(s, run)
+	cr["check_suite"] = f.suiteJSON(s, run.suite)
+	f.emit(s, "check_run", action, f.ensureUser(run.app.Slug+"[bot]"), obj{"check_run": cr})
+}
+
+func (f *Fake) emitCheckSuite(s *repoState, su *checkSuite, action string) {
+	f.emit(s, "check_suite", action, f.ensureUser(s.owner.login), obj{"check_suite": f.suiteJSON(s, su)})
+}
+
+// pushed emits push (and create for a new ref) after a ref moved.
+func (f *Fake) pushed(s *repoState, ref, before, after string, by *user) {
+	if !f.hooks.on {
+		return
+	}
+	zero := "0000000000000000000000000000000000000000"
+	if before == "" {
+		before = zero
+		if kind, name, ok := refKind(ref); ok {
+			f.emit(s, "create", "", by, obj{"ref": name, "ref_type": kind, "master_branch": s.defaultBranch,
+				"description": nil, "pusher_type": "user"})
+		}
+	}
+	var commits []any
+	if peeled := s.git.peel(after); s.git.commits[peeled] != nil {
+		base := ""
+		if before != zero {
+			base = s.git.peel(before)
+		}
+		for _, c := range s.git.between(base, peeled) {
+			commits = append(commits, f.headCommitJSON(s, c.sha))
+		}
+	}
+	f.emit(s, "push", "", by, obj{
+		"ref": ref, "before": before, "after": after, "created": before == zero, "deleted": false,
+		"forced": false, "base_ref": nil, "compare": "https://github.com/" + s.fullName + "/compare/" + before[:12] + "..." + after[:12],
+		"commits": commits, "head_commit": f.headCommitJSON(s, s.git.peel(after)),
+		"pusher": obj{"name": by.login, "email": fmt.Sprintf("%d+%s@users.noreply.github.com", by.id, by.login)},
+	})
+}
+
+func refKind(ref string) (kind, name string, ok bool) {
+	if n, ok := cutPrefix(ref, "refs/heads/"); ok {
+		return "branch", n, true
+	}
+	if n, ok := cutPrefix(ref, "refs/tags/"); ok {
+		return "tag", n, true
+	}
+	return "", "", false
+}
