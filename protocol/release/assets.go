@@ -1,0 +1,54 @@
+package release
+
+// checkAssets downloads' hashes must equal the file at the tag, the
+// manifest entry (unless the asset is the manifest) and GitHub's digest
+// when it reports one (§8.2).
+func checkAssets(s Snapshot) []Refusal {
+	manifest, _ := remoteManifest(s)
+	var rs []Refusal
+	for _, name := range s.AssetNames {
+		if problem := assetProblem(s, manifest, name); problem != "" {
+			rs = append(rs, Refusal{Token: TokenAssetMismatch + name, Expected: "asset " + name + " identical to the file at the tag and the manifest", Seen: problem})
+		}
+	}
+	return rs
+}
+
+func assetProblem(s Snapshot, manifest Manifest, name string) string {
+	var asset *Asset
+	for i := range s.Release.Assets {
+		if s.Release.Assets[i].Name == name {
+			asset = &s.Release.Assets[i]
+		}
+	}
+	if asset == nil {
+		return "no such release asset"
+	}
+	dl := s.Downloads[name]
+	if !dl.OK {
+		return "the asset could not be downloaded"
+	}
+	got := Sum(dl.Bytes)
+	if asset.Digest != "" && asset.Digest != "sha256:"+got {
+		return "GitHub digest " + asset.Digest + ", downloaded sha256:" + got
+	}
+	f := s.Files[name]
+	if !f.Found {
+		return "no file " + name + " at the tag"
+	}
+	if at := Sum(f.Content); at != got {
+		return "file at the tag sha256:" + at + ", downloaded sha256:" + got
+	}
+	if name == s.ManifestPath {
+		return ""
+	}
+	if manifest == nil {
+		return "no valid manifest at the tag to compare with"
+	}
+	if want, ok := manifest[name]; !ok {
+		return "no manifest entry for " + name
+	} else if want != got {
+		return "manifest sha256:" + want + ", downloaded sha256:" + got
+	}
+	return ""
+}

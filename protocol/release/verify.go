@@ -1,0 +1,147 @@
+package release
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"strings"
+)
+
+// Closure refusal tokens (§2.1, §8.2).
+const (
+	TokenVersionInvalid      = "version-invalid"
+	TokenIdentityUnreadable  = "github-origin-identity-unreadable"
+	TokenTokenUnavailable    = "github-auth-token-file-unavailable"
+	TokenMainUnreadable      = "remote-main-unreadable"
+	TokenTagUnreadable       = "remote-annotated-tag-missing-or-unreadable"
+	TokenTagNotMain          = "remote-tag-does-not-peel-exactly-to-remote-main"
+	TokenReleaseMissing      = "github-release-object-missing"
+	TokenReleaseMismatch     = "github-release-object-mismatch"
+	TokenReleaseNotPublished = "github-release-freshness-missing"
+	TokenReleaseNotLatest    = "github-release-not-latest"
+	TokenReleaseTarget       = "github-release-target-mismatch"
+	TokenAssetMismatch       = "github-release-asset-hash-mismatch:"
+	TokenLocalManifest       = "local-manifest-invalid"
+	TokenRemoteManifestGone  = "remote-manifest-missing"
+	TokenRemoteManifestBad   = "remote-manifest-invalid"
+	TokenCoverage            = "remote-manifest-coverage-mismatch"
+	TokenManifestMismatch    = "remote-manifest-mismatch:"
+)
+
+var (
+	sha40    = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	repoName = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
+)
+
+// ValidRepository reports whether r is "owner/name" with GitHub's
+// characters; anything else is github-origin-identity-unreadable.
+func ValidRepository(r string) bool { return repoName.MatchString(r) }
+
+// Early returns the result for a request that fails before any request to
+// GitHub: a bad tag (version-invalid, alone), a bad repository or no usable
+// token. ok is false when the request may go ahead.
+func Early(tag, repo string, tokenOK bool) (Result, bool) {
+	version, valid := ParseTag(tag)
+	res := Result{Version: version, Tag: tag, Repository: repo, Errors: []string{}}
+	if !valid {
+		res.Refusals = []Refusal{{Token: TokenVersionInvalid, Expected: "a tag v<major>.<minor>.<patch>", Seen: tag}}
+	} else {
+		if !ValidRepository(repo) {
+			res.Refusals = append(res.Refusals, Refusal{Token: TokenIdentityUnreadable, Expected: "--repo owner/name", Seen: repo})
+		}
+		if !tokenOK {
+			res.Refusals = append(res.Refusals, Refusal{Token: TokenTokenUnavailable, Expected: "a token file owned by you, mode 0600, 1–4096 characters, no NUL", Seen: "no usable token"})
+		}
+	}
+	res.Errors = Tokens(res.Refusals)
+	return res, len(res.Refusals) > 0
+}
+
+// Verify decides release closure from a snapshot (§2.1 steps 5–7, §8.2).
+func Verify(s Snapshot) Result {
+	version, _ := ParseTag(s.Tag)
+	res := Result{Version: version, Tag: s.Tag, Repository: s.Repository}
+	var rs []Refusal
+	if sha40.MatchString(s.MainSha) {
+		res.RemoteMainSha = &s.MainSha
+	} else {
+		rs = append(rs, Refusal{Token: TokenMainUnreadable, Expected: "the default branch head as 40 hex", Seen: show(s.MainSha)})
+	}
+	peeled := ""
+	if s.TagObjectType == "tag" && sha40.MatchString(s.TagObjectSha) && s.PeeledType == "commit" && sha40.MatchString(s.PeeledSha) {
+		peeled = s.PeeledSha
+		res.TagSha = &peeled
+		if res.RemoteMainSha != nil && peeled != s.MainSha {
+			rs = append(rs, Refusal{Token: TokenTagNotMain, Expected: "tag peeled to the default branch head " + s.MainSha, Seen: peeled})
+		}
+	} else {
+		rs = append(rs, Refusal{Token: TokenTagUnreadable, Expected: "an annotated tag peeling to a commit",
+			Seen: "ref object " + show(s.TagObjectType) + " " + show(s.TagObjectSha) + ", target " + show(s.PeeledType) + " " + show(s.PeeledSha)})
+	}
+	final, releaseRs := checkRelease(s, peeled)
+	rs = append(rs, releaseRs...)
+	if peeled != "" {
+		rs = append(rs, checkManifests(s)...)
+		if final {
+			rs = append(rs, CheckReceipt(s.Release.Body, version, s.Tag, peeled)...)
+		}
+	}
+	res.Refusals = rs
+	res.Errors = Tokens(rs)
+	res.Closed = len(rs) == 0
+	return res
+}
+
+// checkRelease applies §2.1 step 6; final reports a final release (right
+// tag, not draft, not prerelease, published, Latest).
+func checkRelease(s Snapshot, peeled string) (final bool, rs []Refusal) {
+	r := s.Release
+	if r == nil {
+		return false, []Refusal{{Token: TokenReleaseMissing, Expected: "a release for " + s.Tag, Seen: "none"}}
+	}
+	if r.TagName != s.Tag || r.Draft || r.Prerelease {
+		rs = append(rs, Refusal{Token: TokenReleaseMismatch, Expected: "release for " + s.Tag + ", not draft, not prerelease",
+			Seen: "tag " + show(r.TagName) + draftText(r)})
+	}
+	if strings.TrimSpace(r.PublishedAt) == "" {
+		rs = append(rs, Refusal{Token: TokenReleaseNotPublished, Expected: "published_at set", Seen: "empty"})
+	}
+	latest := s.Latest != nil && s.Latest.ID == r.ID && s.Latest.TagName == s.Tag
+	if !latest {
+		seen := "no latest release"
+		if s.Latest != nil {
+			seen = "latest is " + show(s.Latest.TagName)
+		}
+		rs = append(rs, Refusal{Token: TokenReleaseNotLatest, Expected: s.Tag + " as the Latest release", Seen: seen})
+	}
+	if r.TargetCommitish == "" || (r.TargetCommitish != peeled && r.TargetCommitish != s.DefaultBranch) {
+		rs = append(rs, Refusal{Token: TokenReleaseTarget, Expected: "target_commitish " + show(peeled) + " or " + show(s.DefaultBranch), Seen: show(r.TargetCommitish)})
+	}
+	rs = append(rs, checkAssets(s)...)
+	final = r.TagName == s.Tag && !r.Draft && !r.Prerelease && strings.TrimSpace(r.PublishedAt) != "" && latest
+	return final, rs
+}
+
+func draftText(r *Object) string {
+	out := ""
+	if r.Draft {
+		out += ", draft"
+	}
+	if r.Prerelease {
+		out += ", prerelease"
+	}
+	return out
+}
+
+func show(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// Sum returns the lowercase hex SHA-256 of b.
+func Sum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
