@@ -1,0 +1,205 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/google/go-github/v62/github"
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/isolate"
+	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/negcontrol"
+)
+
+// Exit codes of the step.
+const (
+	ExitOK     = 0 // every check passed, or fail-on is never
+	ExitFailed = 1 // a check failed (fail-on error), or GitHub refused a write
+	ExitInput  = 2 // a bad input, event or config
+)
+
+// Options are the step's dependencies; tests inject every one.
+type Options struct {
+	// Getenv reads INPUT_* and GITHUB_* variables.
+	Getenv func(string) string
+	// Stdout receives workflow commands and the log.
+	Stdout io.Writer
+	// HTTPClient carries GitHub requests; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// RunControls runs the declared negative controls from root; nil means
+	// isolate.RunAll (each control in its own copy of the tree).
+	RunControls func(ctx context.Context, root string, controls []config.NegativeControl) ([]negcontrol.Result, error)
+	// Rand feeds the output delimiters; nil means crypto/rand.
+	Rand io.Reader
+	// WritePause separates check-run writes (gh.DefaultWritePause in
+	// production, 0 in tests).
+	WritePause time.Duration
+}
+
+// Publisher writes one check run; *gh.CheckPublisher is the real one.
+type Publisher interface {
+	Publish(ctx context.Context, owner, repo string, run checks.Run) (int64, error)
+}
+
+var _ Publisher = (*gh.CheckPublisher)(nil)
+
+// runner holds one step's state.
+type runner struct {
+	o      Options
+	gha    *githubactions.Action
+	in     Inputs
+	ev     Event
+	cfg    *config.Config
+	notes  []string // said once in the job summary
+	status []statusJSON
+	// problems counts what the checks found: lint problems and unreadable
+	// folders, unreadable or conflicting status, controls not verified,
+	// report problems.
+	problems int
+}
+
+// Run runs the step and returns its exit code with the error that ended
+// it, if any; the error is also printed as a workflow error so that it shows
+// on the run's page.
+func Run(ctx context.Context, o Options) (int, error) {
+	r := newRunner(o)
+	code, err := r.run(ctx)
+	if err != nil {
+		r.gha.Errorf("aepgate: %v", err)
+	}
+	return code, err
+}
+
+func newRunner(o Options) *runner {
+	if o.Rand == nil {
+		o.Rand = defaultRand
+	}
+	if o.RunControls == nil {
+		o.RunControls = func(ctx context.Context, root string, cs []config.NegativeControl) ([]negcontrol.Result, error) {
+			return isolate.RunAll(ctx, root, cs, isolate.Options{})
+		}
+	}
+	return &runner{o: o, gha: githubactions.New(githubactions.WithGetenv(o.Getenv), githubactions.WithWriter(o.Stdout))}
+}
+
+// run is the step: inputs, event, config, checks, reports, outputs.
+func (r *runner) run(ctx context.Context) (int, error) {
+	var err error
+	if r.in, err = readInputs(r.gha); err != nil {
+		return ExitInput, err
+	}
+	if r.in.Token != "" {
+		r.gha.AddMask(r.in.Token)
+	}
+	if r.ev, err = readEvent(r.gha); err != nil {
+		return ExitInput, err
+	}
+	client, err := r.client()
+	if err != nil {
+		return ExitInput, err
+	}
+	cfg, where, err := r.loadConfig(ctx, client)
+	if err != nil {
+		r.configErrors(err)
+		return ExitInput, err
+	}
+	r.cfg = cfg
+	r.notes = append(r.notes, "Policy: "+where+".")
+	runs := r.evaluate(ctx)
+	pubErr := r.publishAll(ctx, client, runs)
+	if err := r.writeOutputs(runs); err != nil {
+		return ExitFailed, err
+	}
+	if pubErr != nil {
+		return ExitFailed, pubErr
+	}
+	if r.in.FailOn == FailOnError && overall(runs) == checks.ConclusionFailure {
+		return ExitFailed, nil
+	}
+	return ExitOK, nil
+}
+
+// client returns a GitHub client for the token, or nil without one.
+func (r *runner) client() (*github.Client, error) {
+	if r.in.Token == "" {
+		return nil, nil
+	}
+	c, err := gh.NewActionsClient(r.ev.APIURL, r.in.Token, r.o.HTTPClient)
+	if err != nil {
+		return nil, &InputError{err.Error()}
+	}
+	return c, nil
+}
+
+// configErrors prints positioned config errors as workflow errors on the
+// config file's lines.
+func (r *runner) configErrors(err error) {
+	var ces config.Errors
+	if !errors.As(err, &ces) {
+		return
+	}
+	for _, ce := range ces {
+		r.gha.WithFieldsMap(map[string]string{"file": r.in.Config, "line": fmt.Sprint(ce.Line), "title": "aepgate config"}).Errorf("%s", ce.Error())
+	}
+}
+
+// evaluate runs every check that applies, in the order of knownChecks.
+func (r *runner) evaluate(ctx context.Context) []checks.Run {
+	var runs []checks.Run
+	folders := r.folders()
+	if r.in.wants(CheckLint) && (len(folders) > 0 || r.in.explicit(CheckLint)) {
+		runs = append(runs, r.lint(folders))
+	}
+	if r.in.wants(CheckStatus) && (len(folders) > 0 || r.in.explicit(CheckStatus)) {
+		runs = append(runs, r.statusRun(folders))
+	}
+	if r.in.wants(CheckNegcontrol) && (len(r.cfg.NegativeControls) > 0 || r.in.explicit(CheckNegcontrol)) {
+		runs = append(runs, r.negcontrol(ctx))
+	}
+	if r.in.wants(CheckReport) {
+		if r.ev.PR != nil {
+			runs = append(runs, r.workerReport())
+		} else if r.in.explicit(CheckReport) {
+			r.notes = append(r.notes, fmt.Sprintf("The report check applies to pull requests only; this is a %s event.", r.ev.Name))
+		}
+	}
+	if r.in.explicit(CheckRelease) {
+		r.notes = append(r.notes, "The release check is not part of this build of aepgate; use `aepgate release verify` in the release workflow.")
+	}
+	return runs
+}
+
+// folders lists the run folders from the dir input, else the config.
+func (r *runner) folders() []folder {
+	patterns := r.in.Dirs
+	if len(patterns) == 0 {
+		patterns = r.cfg.RunDocuments
+	}
+	return expandFolders(r.ev.Workspace, patterns)
+}
+
+// overall is the step's conclusion: failure if any run failed, success if
+// every run succeeded, neutral otherwise (or with no runs).
+func overall(runs []checks.Run) checks.Conclusion {
+	c := checks.ConclusionSuccess
+	if len(runs) == 0 {
+		c = checks.ConclusionNeutral
+	}
+	for _, run := range runs {
+		switch run.Conclusion {
+		case checks.ConclusionFailure, checks.ConclusionTimedOut, checks.ConclusionCancelled, checks.ConclusionActionRequired:
+			return checks.ConclusionFailure
+		case checks.ConclusionSuccess:
+		default:
+			c = checks.ConclusionNeutral
+		}
+	}
+	return c
+}

@@ -1,0 +1,120 @@
+package action
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/sethvargo/go-githubactions"
+)
+
+// Event is what the step needs from the workflow's context and event.
+type Event struct {
+	// Name is GITHUB_EVENT_NAME.
+	Name string
+	// Owner and Repo name the repository the workflow runs in.
+	Owner, Repo string
+	// SHA is the commit the check runs attach to: the pull request's head
+	// for pull_request events, GITHUB_SHA otherwise.
+	SHA string
+	// APIURL is GITHUB_API_URL; Workspace is GITHUB_WORKSPACE.
+	APIURL, Workspace string
+	// OutputPath and SummaryPath are $GITHUB_OUTPUT and $GITHUB_STEP_SUMMARY.
+	OutputPath, SummaryPath string
+	// RunURL links the workflow run, for details_url.
+	RunURL string
+	// PR is set for pull_request and pull_request_target events.
+	PR *PullRequest
+}
+
+// PullRequest is the event's pull request.
+type PullRequest struct {
+	Number           int
+	Body             string
+	HeadSHA, HeadRef string
+	HeadRepo         string
+	BaseSHA, BaseRef string
+	BaseRepo         string
+}
+
+// Fork reports whether the head lives in another repository.
+func (p *PullRequest) Fork() bool {
+	return p.HeadRepo != "" && !strings.EqualFold(p.HeadRepo, p.BaseRepo)
+}
+
+// eventPayload is the part of a webhook payload the step reads.
+type eventPayload struct {
+	PullRequest *struct {
+		Number int    `json:"number"`
+		Body   string `json:"body"`
+		Head   ref    `json:"head"`
+		Base   ref    `json:"base"`
+	} `json:"pull_request"`
+}
+
+type ref struct {
+	SHA  string `json:"sha"`
+	Ref  string `json:"ref"`
+	Repo *struct {
+		FullName string `json:"full_name"`
+	} `json:"repo"`
+}
+
+func (r ref) repo() string {
+	if r.Repo == nil {
+		return ""
+	}
+	return r.Repo.FullName
+}
+
+// readEvent reads the context (GITHUB_* variables and the event file).
+func readEvent(a *githubactions.Action) (Event, error) {
+	ctx, err := a.Context()
+	if err != nil {
+		return Event{}, &InputError{fmt.Sprintf("read the workflow context: %v", err)}
+	}
+	owner, repo := ctx.Repo()
+	ev := Event{
+		Name: ctx.EventName, Owner: owner, Repo: repo, SHA: ctx.SHA, APIURL: ctx.APIURL,
+		Workspace: ctx.Workspace, OutputPath: a.Getenv("GITHUB_OUTPUT"), SummaryPath: ctx.StepSummary,
+	}
+	if ctx.RunID != 0 && ctx.Repository != "" {
+		ev.RunURL = fmt.Sprintf("%s/%s/actions/runs/%d", strings.TrimSuffix(ctx.ServerURL, "/"), ctx.Repository, ctx.RunID)
+	}
+	if owner == "" || repo == "" {
+		return ev, &InputError{"GITHUB_REPOSITORY is not set: run aepgate action inside a GitHub Actions workflow (or set the GITHUB_* variables)"}
+	}
+	if err := ev.readPR(ctx.Event); err != nil {
+		return ev, err
+	}
+	if ev.SHA == "" {
+		return ev, &InputError{"no commit to check: GITHUB_SHA is empty and the event has no pull request head"}
+	}
+	return ev, nil
+}
+
+func (ev *Event) readPR(raw map[string]any) error {
+	if raw == nil {
+		return nil
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return &InputError{fmt.Sprintf("read the event payload: %v", err)}
+	}
+	var p eventPayload
+	if err := json.Unmarshal(b, &p); err != nil {
+		return &InputError{fmt.Sprintf("read the event payload: %v", err)}
+	}
+	if p.PullRequest == nil || !strings.HasPrefix(ev.Name, "pull_request") {
+		return nil
+	}
+	pr := p.PullRequest
+	ev.PR = &PullRequest{
+		Number: pr.Number, Body: pr.Body, HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref, HeadRepo: pr.Head.repo(),
+		BaseSHA: pr.Base.SHA, BaseRef: pr.Base.Ref, BaseRepo: pr.Base.repo(),
+	}
+	if pr.Head.SHA != "" {
+		ev.SHA = pr.Head.SHA
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package action
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/aepgate/aepgate/protocol/config"
+)
+
+// Check names accepted by the `checks` input.
+const (
+	CheckLint       = "lint"
+	CheckStatus     = "status"
+	CheckNegcontrol = "negcontrol"
+	CheckReport     = "report"
+	CheckRelease    = "release"
+)
+
+// knownChecks are the `checks` input's values, in the order runs are made.
+var knownChecks = []string{CheckLint, CheckStatus, CheckNegcontrol, CheckReport, CheckRelease}
+
+// Fail-on policies.
+const (
+	FailOnError = "error"
+	FailOnNever = "never"
+)
+
+// Inputs are the step's `with:` values.
+type Inputs struct {
+	// Dirs are run-folder paths or globs relative to the workspace; empty
+	// means the config's run_documents.
+	Dirs []string
+	// Checks are the checks asked for; nil means all that apply.
+	Checks []string
+	// Config is the config file's path relative to the repository root.
+	Config string
+	// Token writes check runs and reads the base branch's config.
+	Token string
+	// FailOn is "error" (fail the step when a check fails) or "never".
+	FailOn string
+}
+
+// InputError is a bad input; the step exits 2.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
+
+// readInputs reads and validates the inputs.
+func readInputs(a *githubactions.Action) (Inputs, error) {
+	in := Inputs{
+		Dirs:   splitList(a.GetInput("dir")),
+		Config: a.GetInput("config"),
+		Token:  a.GetInput("token"),
+		FailOn: strings.ToLower(a.GetInput("fail-on")),
+	}
+	if in.Config == "" {
+		in.Config = config.DefaultPath
+	}
+	if in.FailOn == "" {
+		in.FailOn = FailOnError
+	}
+	if in.FailOn != FailOnError && in.FailOn != FailOnNever {
+		return in, &InputError{fmt.Sprintf("input fail-on is %q; use error (fail the step when a check fails) or never", in.FailOn)}
+	}
+	for _, c := range splitList(strings.ToLower(a.GetInput("checks"))) {
+		if c == "all" {
+			in.Checks = nil
+			continue
+		}
+		if !slices.Contains(knownChecks, c) {
+			return in, &InputError{fmt.Sprintf("input checks names %q; use a comma-separated list of %s", c, strings.Join(knownChecks, ", "))}
+		}
+		if !slices.Contains(in.Checks, c) {
+			in.Checks = append(in.Checks, c)
+		}
+	}
+	return in, nil
+}
+
+// wants reports whether check c was asked for; with no explicit list every
+// check but release applies (release belongs to release workflows).
+func (in Inputs) wants(c string) bool {
+	if in.Checks == nil {
+		return c != CheckRelease
+	}
+	return slices.Contains(in.Checks, c)
+}
+
+// explicit reports whether check c was named in the input.
+func (in Inputs) explicit(c string) bool { return slices.Contains(in.Checks, c) }
+
+// splitList splits an input on newlines and commas, trimming blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == ',' || r == '\r' }) {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

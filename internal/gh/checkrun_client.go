@@ -1,0 +1,63 @@
+package gh
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/google/go-github/v62/github"
+)
+
+// NewActionsClient returns a go-github client for a workflow step: token is
+// the step's token (GITHUB_TOKEN or an App token) and apiURL is the
+// workflow's GITHUB_API_URL, which always names the REST root
+// (https://api.github.com, or https://ghes.example/api/v3 on GHES), so it is
+// used as given. Uploads share the root. hc may be nil.
+func NewActionsClient(apiURL, token string, hc *http.Client) (*github.Client, error) {
+	if token == "" {
+		return nil, errors.New("github client: empty token")
+	}
+	if apiURL == "" || strings.TrimSuffix(apiURL, "/")+"/" == DefaultBaseURL {
+		return NewTokenClient("", token, hc)
+	}
+	u, err := url.Parse(apiURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("github client: API URL %q is not an absolute URL", apiURL)
+	}
+	c, err := NewTokenClient("", token, hc)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	up := *u
+	c.BaseURL, c.UploadURL = u, &up
+	return c, nil
+}
+
+// ReadRepoFile returns the file at path in owner/repo at ref through the
+// contents API. found is false (and err nil) when GitHub answers 404: the
+// file does not exist at ref. Any other failure is an error.
+//
+// https://docs.github.com/rest/repos/contents#get-repository-content
+func ReadRepoFile(ctx context.Context, c *github.Client, owner, repo, path, ref string) (data []byte, found bool, err error) {
+	file, _, resp, err := c.Repositories.GetContents(ctx, owner, repo, path, &github.RepositoryContentGetOptions{Ref: ref})
+	if err != nil {
+		if resp != nil && resp.StatusCode == http.StatusNotFound {
+			return nil, false, nil
+		}
+		return nil, false, classify(fmt.Sprintf("read %s at %s", path, ref), err)
+	}
+	if file == nil {
+		return nil, false, fmt.Errorf("read %s at %s: a directory, not a file", path, ref)
+	}
+	text, err := file.GetContent()
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s at %s: %w", path, ref, err)
+	}
+	return []byte(text), true, nil
+}
