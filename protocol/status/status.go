@@ -112,8 +112,8 @@ func mostRecent(l *rundoc.Log) (string, bool) {
 	return "", false
 }
 
-// phases lists every phase that has an item or a guide heading, in numeric
-// order, with its title and weight.
+// phases lists every phase that has an item, a guide heading or a row in the
+// plan's phases table, in numeric order, with its title and weight.
 func phases(run *rundoc.Run, items []Item) []Phase {
 	titles := map[string]string{}
 	nums := map[string]bool{}
@@ -130,12 +130,15 @@ func phases(run *rundoc.Run, items []Item) []Phase {
 			nums[(*it.Phase)[1:]] = true
 		}
 	}
+	listed, w := planPhases(run.Plan)
+	for _, n := range listed {
+		nums[n] = true
+	}
 	order := make([]string, 0, len(nums))
 	for n := range nums {
 		order = append(order, n)
 	}
 	sort.Slice(order, func(i, j int) bool { return rundoc.LessNumber(order[i], order[j]) })
-	w := weights(run.Plan)
 	out := make([]Phase, 0, len(order))
 	for _, n := range order {
 		p := Phase{ID: "P" + n, Weight: 1}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestInitCreatesRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ledger-api")
+	code, out, errOut := rundocsRun(t, "init", dir)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	want := "wrote  " + filepath.Join(dir, "plan-of-record.md") + "\n" +
+		"wrote  " + filepath.Join(dir, "execution-guide.md") + "\n" +
+		"wrote  " + filepath.Join(dir, "compliance-log.md") + "\n" +
+		"\n" + dir + "/ scaffolded. Read execution-guide.md's Rules of engagement first.\n"
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+	for _, name := range []string{"plan-of-record.md", "execution-guide.md", "compliance-log.md", "annexes/.gitkeep"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if strings.Contains(string(b), "{{PROJECT_NAME}}") {
+			t.Errorf("%s still holds {{PROJECT_NAME}}", name)
+		}
+	}
+	guide, _ := os.ReadFile(filepath.Join(dir, "execution-guide.md"))
+	if !strings.HasPrefix(string(guide), "# ledger-api — Execution Guide\n") {
+		t.Errorf("default name is not the folder's: %q", strings.SplitN(string(guide), "\n", 2)[0])
+	}
+}
+
+func TestInitName(t *testing.T) {
+	dir := t.TempDir()
+	rundocsRun(t, "init", dir, "--name", "Ledger Service")
+	b, _ := os.ReadFile(filepath.Join(dir, "compliance-log.md"))
+	if !strings.HasPrefix(string(b), "# Ledger Service — Compliance Log\n") {
+		t.Errorf("--name not used: %q", strings.SplitN(string(b), "\n", 2)[0])
+	}
+}
+
+func TestInitKeepsAndForces(t *testing.T) {
+	dir := t.TempDir()
+	guide := filepath.Join(dir, "execution-guide.md")
+	writeFile(t, dir, "execution-guide.md", "mine\n")
+	code, out, _ := rundocsRun(t, "init", dir)
+	wantTail := "skip   " + guide + "  (exists, use --force to overwrite)\n\n"
+	if code != 0 || !strings.Contains(out, wantTail) || strings.Contains(out, "wrote  "+guide) {
+		t.Fatalf("without --force: exit %d\n%s", code, out)
+	}
+	if b, _ := os.ReadFile(guide); string(b) != "mine\n" {
+		t.Fatalf("existing guide overwritten without --force: %q", b)
+	}
+	code, out, _ = rundocsRun(t, "init", dir, "--force")
+	if code != 0 || !strings.Contains(out, "wrote  "+guide) || strings.Contains(out, "skip") {
+		t.Fatalf("with --force: exit %d\n%s", code, out)
+	}
+	if b, _ := os.ReadFile(guide); string(b) == "mine\n" {
+		t.Fatal("--force did not overwrite the guide")
+	}
+	if entries, _ := filepath.Glob(filepath.Join(dir, ".*tmp-*")); len(entries) != 0 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+}
+
+func TestInitOnFile(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "run", "precious\n")
+	path := filepath.Join(dir, "run")
+	code, out, errOut := rundocsRun(t, "init", path)
+	if code != 2 || out != "" || errOut != "error: "+path+" exists and is not a directory.\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "precious\n" {
+		t.Errorf("file changed: %q", b)
+	}
+}
+
+func TestInitAnnexesIsFile(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "annexes", "")
+	code, _, errOut := rundocsRun(t, "init", dir)
+	if code != 2 || !strings.HasPrefix(errOut, "error: create ") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestRundocsHelp checks that every flag of init, lint and status is
+// documented in --help.
+func TestRundocsHelp(t *testing.T) {
+	tests := map[string][]string{
+		"init":   {"--name", "--force", "project name", "overwrite"},
+		"lint":   {"--annex-threshold", "--format", "more than this many annexes", `"json"`, "Exit status"},
+		"status": {"--json", "phases with titles and weights", "Exit status"},
+	}
+	for cmd, wants := range tests {
+		t.Run(cmd, func(t *testing.T) {
+			code, out, errOut := rundocsRun(t, cmd, "--help")
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			for _, w := range wants {
+				if !strings.Contains(out, w) {
+					t.Errorf("%s --help lacks %q:\n%s", cmd, w, out)
+				}
+			}
+		})
+	}
+}
