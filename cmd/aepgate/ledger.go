@@ -1,15 +1,58 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"os"
 
-// PLACEHOLDER: replaced by the issue that builds this command.
+	"github.com/spf13/cobra"
+
+	"github.com/aepgate/aepgate/internal/store"
+)
+
 func newLedgerCmd(s streams) *cobra.Command {
-	return &cobra.Command{
-		Use:    "ledger",
-		Short:  "(ledger is being built)",
-		Hidden: true,
-		RunE: func(*cobra.Command, []string) error {
-			return failf(2, "ledger is not available in this build")
+	cmd := &cobra.Command{
+		Use:   "ledger",
+		Short: "Inspect the App's append-only, hash-chained decision ledger",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return cmd.Help()
 		},
 	}
+	cmd.AddCommand(newLedgerVerifyCmd(s))
+	return cmd
+}
+
+func newLedgerVerifyCmd(s streams) *cobra.Command {
+	database := "sqlite:aepgate.db"
+	if v, ok := os.LookupEnv("AEPGATE_DATABASE"); ok {
+		database = v
+	}
+	cmd := &cobra.Command{
+		Use:   "verify",
+		Short: "Check the ledger's hash chain",
+		Long: `verify walks the ledger in order and checks that every row carries the
+SHA-256 of the row before it and that its own hash matches its content.
+Exit status: 0 intact, 1 broken (the first bad row is named), 2 when the
+database cannot be read.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := store.Open(cmd.Context(), database)
+			if err != nil {
+				return failf(2, "%v", err)
+			}
+			defer db.Close()
+			res, err := db.VerifyLedger(cmd.Context())
+			if err != nil {
+				return failf(2, "%v", err)
+			}
+			if !res.OK() {
+				fmt.Fprintf(s.out, "ledger broken at row %d: %s (%d rows read)\n", res.BadSeq, res.Problem, res.Rows)
+				return exitCode(1)
+			}
+			fmt.Fprintf(s.out, "ledger intact: %d rows\n", res.Rows)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&database, "database", database, "database: sqlite:PATH or postgres://… (default from AEPGATE_DATABASE)")
+	return cmd
 }

@@ -1,15 +1,178 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
 
-// PLACEHOLDER: replaced by the issue that builds this command.
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/internal/gh"
+)
+
+// serveFlags are serve's settings; each flag also reads AEPGATE_<NAME>.
+type serveFlags struct {
+	addr, database, privateKeyFile, secretFile, previousSecretFile string
+	githubURL, logFormat, logLevel                                 string
+	appID                                                          int64
+	workers                                                        int
+	writePause, retryBase, reconcile, rescueAfter, pollInterval    time.Duration
+	shutdownGrace                                                  time.Duration
+}
+
 func newServeCmd(s streams) *cobra.Command {
-	return &cobra.Command{
-		Use:    "serve",
-		Short:  "(serve is being built)",
-		Hidden: true,
-		RunE: func(*cobra.Command, []string) error {
-			return failf(2, "serve is not available in this build")
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the GitHub App: receive webhooks and keep aepgate's check runs on pull requests",
+		Long: `serve runs the aepgate GitHub App. It verifies each webhook delivery's
+signature, records its delivery ID and queues it durably before answering, then
+evaluates pull requests against their work units and posts check runs.
+
+Every flag can also be set with an AEPGATE_* environment variable named after it
+(--app-id is AEPGATE_APP_ID); a flag on the command line wins. The database is
+embedded SQLite by default; several replicas share one PostgreSQL database.
+
+Endpoints: POST /webhook, GET /healthz, GET /readyz, GET /metrics.`,
+		Example: `  aepgate serve --app-id 12345 --private-key-file app.pem --webhook-secret-file secret
+  AEPGATE_DATABASE=postgres://aepgate@db/aepgate aepgate serve`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := applyEnv(cmd.Flags(), os.LookupEnv); err != nil {
+				return failf(2, "%v", err)
+			}
+			return runServe(cmd, s, f)
 		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", ":8080", "HTTP listen address")
+	fl.StringVar(&f.database, "database", "sqlite:aepgate.db", "database: sqlite:PATH (embedded) or postgres://USER@HOST/DB (several replicas)")
+	fl.Int64Var(&f.appID, "app-id", 0, "the GitHub App's ID (required)")
+	fl.StringVar(&f.privateKeyFile, "private-key-file", "", "file holding the App's PEM private key (required)")
+	fl.StringVar(&f.secretFile, "webhook-secret-file", "", "file holding the webhook secret (required)")
+	fl.StringVar(&f.previousSecretFile, "previous-webhook-secret-file", "", "file holding the previous webhook secret, accepted too while rotating")
+	fl.StringVar(&f.githubURL, "github-url", gh.DefaultBaseURL, "GitHub REST API root (GHES: https://HOST/api/v3/)")
+	fl.StringVar(&f.logFormat, "log-format", "json", "log format: json or text")
+	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fl.IntVar(&f.workers, "workers", app.DefaultWorkers, "jobs run at once by this process")
+	fl.DurationVar(&f.writePause, "write-pause", app.DefaultWritePause, "pause between two GitHub writes of one installation (GitHub asks for ≥1s)")
+	fl.DurationVar(&f.retryBase, "retry-base", app.DefaultRetryBase, "first retry delay of a failed job; doubles per attempt (rate limits wait as GitHub says)")
+	fl.DurationVar(&f.reconcile, "reconcile-interval", app.DefaultReconcileEvery, "period of the sweep that re-evaluates every open pull request")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", app.DefaultRescueAfter, "when a job left running by a dead process is run again")
+	fl.DurationVar(&f.pollInterval, "poll-interval", app.DefaultPollInterval, "how often an idle worker looks for new jobs")
+	fl.DurationVar(&f.shutdownGrace, "shutdown-grace", app.DefaultShutdownGrace, "how long running jobs may finish on shutdown before they are returned to the queue")
+	return cmd
+}
+
+// applyEnv sets every flag not given on the command line from
+// AEPGATE_<FLAG_NAME> when that variable is set.
+func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
+	var err error
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if err != nil || fl.Changed || fl.Name == "help" {
+			return
+		}
+		name := "AEPGATE_" + strings.ToUpper(strings.ReplaceAll(fl.Name, "-", "_"))
+		if v, ok := lookup(name); ok {
+			if serr := fs.Set(fl.Name, v); serr != nil {
+				err = fmt.Errorf("%s=%q: %v", name, v, serr)
+			}
+		}
+	})
+	return err
+}
+
+func runServe(cmd *cobra.Command, s streams, f serveFlags) error {
+	opts, err := f.options()
+	if err != nil {
+		return failf(2, "%v", err)
+	}
+	logger, err := newLogger(s.err, f.logFormat, f.logLevel)
+	if err != nil {
+		return failf(2, "%v", err)
+	}
+	opts.Logger = logger
+	ctx := cmd.Context()
+	a, err := app.New(ctx, opts)
+	if err != nil {
+		return failf(1, "%v", err)
+	}
+	defer a.Close()
+	if err := a.Run(ctx, nil); err != nil {
+		return failf(1, "%v", err)
+	}
+	return nil
+}
+
+// options turns the flags into app.Options, reading the key and secrets.
+func (f serveFlags) options() (app.Options, error) {
+	o := app.Options{
+		Addr: f.addr, Database: f.database, AppID: f.appID, GitHubURL: f.githubURL,
+		Workers: f.workers, WritePause: f.writePause, RetryBase: f.retryBase, ReconcileEvery: f.reconcile,
+		RescueAfter: f.rescueAfter, PollInterval: f.pollInterval, ShutdownGrace: f.shutdownGrace,
+	}
+	if o.WritePause == 0 {
+		o.WritePause = -1 // explicit zero: no pause
+	}
+	if f.appID <= 0 {
+		return o, fmt.Errorf("--app-id (AEPGATE_APP_ID) is required: the GitHub App's numeric ID")
+	}
+	pem, err := readSecretFile("--private-key-file", f.privateKeyFile)
+	if err != nil {
+		return o, err
+	}
+	if o.PrivateKey, err = gh.ParsePrivateKey(pem); err != nil {
+		return o, fmt.Errorf("--private-key-file %s: not an RSA private key in PEM form: %v", f.privateKeyFile, err)
+	}
+	secret, err := readSecretFile("--webhook-secret-file", f.secretFile)
+	if err != nil {
+		return o, err
+	}
+	o.WebhookSecrets = [][]byte{secret}
+	if f.previousSecretFile != "" {
+		prev, err := readSecretFile("--previous-webhook-secret-file", f.previousSecretFile)
+		if err != nil {
+			return o, err
+		}
+		o.WebhookSecrets = append(o.WebhookSecrets, prev)
+	}
+	return o, nil
+}
+
+// readSecretFile reads a key or secret, dropping one trailing newline.
+func readSecretFile(flag, path string) ([]byte, error) {
+	if path == "" {
+		return nil, fmt.Errorf("%s is required", flag)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", flag, err)
+	}
+	b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, fmt.Errorf("%s %s: the file is empty", flag, path)
+	}
+	return b, nil
+}
+
+func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
+	}
+	o := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, o)), nil
+	case "text":
+		return slog.New(slog.NewTextHandler(w, o)), nil
+	default:
+		return nil, fmt.Errorf("--log-format %q: use json or text", format)
 	}
 }

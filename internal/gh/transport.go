@@ -23,6 +23,7 @@ type Installation struct {
 
 	hc         *http.Client
 	graphqlURL string
+	appID      int64
 	// noBlockedBy is set once the server's schema proved to lack
 	// Issue.blockedBy (older GHES).
 	noBlockedBy atomicBool
@@ -68,7 +69,7 @@ func (c *Clients) Installation(id int64) (*Installation, error) {
 		return nil, err
 	}
 	gql := GraphQLURL(rest.BaseURL)
-	in := &Installation{ID: id, REST: rest, GraphQL: githubv4.NewEnterpriseClient(gql, hc), hc: hc, graphqlURL: gql}
+	in := &Installation{ID: id, REST: rest, GraphQL: githubv4.NewEnterpriseClient(gql, hc), hc: hc, graphqlURL: gql, appID: c.auth.appID}
 	c.insts[id] = in
 	return in, nil
 }

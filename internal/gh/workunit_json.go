@@ -29,6 +29,22 @@ type jsonRepo struct {
 		Body       string
 		State      string
 		HeadRefOid string
+		Commits    struct {
+			Nodes []struct {
+				Commit struct {
+					Oid         string
+					CheckSuites struct {
+						Nodes []struct {
+							CheckRuns struct {
+								Nodes []struct {
+									Name, Status, Conclusion, Title, Summary, Text, ExternalID *string
+								}
+							}
+						}
+					}
+				}
+			}
+		}
 	}
 	units map[string]json.RawMessage
 }
@@ -96,6 +112,17 @@ func (r *jsonRepo) snapshot(guesses []int, blockers bool) *WorkUnitSnapshot {
 	}
 	if p := r.PullRequest; p != nil {
 		s.PR = &PullRequest{Number: p.Number, Body: p.Body, State: p.State, HeadSHA: p.HeadRefOid}
+		for _, c := range p.Commits.Nodes {
+			if c.Commit.Oid != p.HeadRefOid {
+				continue
+			}
+			for _, suite := range c.Commit.CheckSuites.Nodes {
+				for _, r := range suite.CheckRuns.Nodes {
+					s.PR.Runs = append(s.PR.Runs, ExistingRun{Name: str(r.Name), Status: lower(r.Status), Conclusion: lower(r.Conclusion),
+						Title: str(r.Title), Summary: str(r.Summary), Text: str(r.Text), ExternalID: str(r.ExternalID)})
+				}
+			}
+		}
 	}
 	for _, n := range guesses {
 		s.Units[n] = r.unit(n)
@@ -143,3 +170,12 @@ func (d jsonDeps) deps(self string) []workunit.Dep {
 	}
 	return out
 }
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func lower(p *string) string { return strings.ToLower(str(p)) }

@@ -21,6 +21,15 @@ type PullRequest struct {
 	Body    string
 	State   string // OPEN, CLOSED or MERGED
 	HeadSHA string
+	// Runs are this App's check runs on the head commit (only filled by
+	// WorkUnitSnapshot), so unchanged runs need no write.
+	Runs []ExistingRun
+}
+
+// ExistingRun is a check run already on a commit, as GraphQL reports it
+// (status and conclusion in lower case, as REST writes them).
+type ExistingRun struct {
+	Name, Status, Conclusion, Title, Summary, Text, ExternalID string
 }
 
 // ConfigFile is the repository config as held on the default branch.
@@ -52,12 +61,13 @@ type WorkUnitSnapshot struct {
 // queried without them.
 func (in *Installation) WorkUnitSnapshot(ctx context.Context, owner, repo string, pr int, guesses []int) (*WorkUnitSnapshot, error) {
 	blockers := !in.noBlockedBy.Load()
+	appID := in.appID
 	var raw map[string]jsonRepo
-	err := graphQL(ctx, in.hc, in.graphqlURL, snapshotQuery(pr, guesses, blockers), map[string]any{"owner": owner, "name": repo}, &raw)
+	err := graphQL(ctx, in.hc, in.graphqlURL, snapshotQuery(pr, appID, guesses, blockers), map[string]any{"owner": owner, "name": repo}, &raw)
 	if ge, ok := err.(*GraphQLError); ok && blockers && ge.mentions("blockedBy") {
 		in.noBlockedBy.Store(true)
 		blockers = false
-		err = graphQL(ctx, in.hc, in.graphqlURL, snapshotQuery(pr, guesses, blockers), map[string]any{"owner": owner, "name": repo}, &raw)
+		err = graphQL(ctx, in.hc, in.graphqlURL, snapshotQuery(pr, appID, guesses, blockers), map[string]any{"owner": owner, "name": repo}, &raw)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("work-unit snapshot of %s/%s#%d: %w", owner, repo, pr, err)
@@ -69,14 +79,20 @@ func (in *Installation) WorkUnitSnapshot(ctx context.Context, owner, repo string
 	return r.snapshot(guesses, blockers), nil
 }
 
-func snapshotQuery(pr int, guesses []int, blockers bool) string {
+func snapshotQuery(pr int, appID int64, guesses []int, blockers bool) string {
 	var b strings.Builder
 	b.WriteString(`query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) {
   nameWithOwner
   defaultBranchRef { name target { ... on Commit { oid file(path: "` + ConfigPath + `") { object { ... on Blob { text isTruncated } } } } } }
 `)
 	if pr > 0 {
-		fmt.Fprintf(&b, "  pullRequest(number: %d) { number body state headRefOid }\n", pr)
+		filter := ""
+		if appID > 0 {
+			filter = fmt.Sprintf(", filterBy: {appId: %d}", appID)
+		}
+		fmt.Fprintf(&b, `  pullRequest(number: %d) { number body state headRefOid
+    commits(last: 1) { nodes { commit { oid checkSuites(first: 20%s) { nodes { checkRuns(first: 50) { nodes { name status conclusion title summary text externalId } } } } } } } }
+`, pr, filter)
 	}
 	deps := ""
 	if blockers {

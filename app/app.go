@@ -1,0 +1,206 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/store"
+)
+
+// App is a running GitHub App: database, queue, GitHub clients and the
+// HTTP edge.
+type App struct {
+	opts    Options
+	db      *store.DB
+	queue   queue
+	clients *gh.Clients
+	metrics *metrics
+	log     *slog.Logger
+	webhook *webhookHandler
+}
+
+// New opens the database, applies the App's and River's migrations and
+// builds the queue and the GitHub clients. Close releases the database.
+func New(ctx context.Context, opts Options) (*App, error) {
+	if err := opts.setDefaults(); err != nil {
+		return nil, err
+	}
+	db, err := store.Open(ctx, opts.Database)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	a := &App{opts: opts, db: db, metrics: newMetrics(), log: opts.Logger}
+	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
+	a.clients = gh.NewClients(auth, opts.GitHubURL)
+	a.clients.WritePause = opts.WritePause
+	a.clients.Observe = a.metrics.githubCall
+	if a.queue, err = newQueue(ctx, db, &a.opts, a); err != nil {
+		db.Close()
+		return nil, err
+	}
+	a.webhook = &webhookHandler{secrets: opts.WebhookSecrets, queue: a.queue, metrics: a.metrics, log: a.log}
+	return a, nil
+}
+
+// Close releases the database.
+func (a *App) Close() { a.db.Close() }
+
+// Handler is the App's HTTP surface: /webhook, /healthz, /readyz, /metrics.
+func (a *App) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/webhook", a.webhook)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("GET /readyz", a.ready)
+	mux.Handle("GET /metrics", a.metrics.handler())
+	return mux
+}
+
+// ready answers 200 when the database and the queue answer.
+func (a *App) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := a.queue.ping(ctx); err != nil {
+		a.log.Warn("not ready", "err", err)
+		http.Error(w, "database or queue unreachable\n", http.StatusServiceUnavailable)
+		return
+	}
+	w.Write([]byte("ready\n"))
+}
+
+// Run starts the queue's workers and serves HTTP on ln (nil: listen on
+// Options.Addr) until ctx ends, then shuts down gracefully: HTTP stops
+// taking requests, running jobs get ShutdownGrace to finish, and the rest
+// are cancelled and returned to the queue for the next process.
+func (a *App) Run(ctx context.Context, ln net.Listener) error {
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", a.opts.Addr); err != nil {
+			return fmt.Errorf("listen on %s: %w", a.opts.Addr, err)
+		}
+	}
+	if err := a.queue.start(ctx); err != nil {
+		return fmt.Errorf("start queue: %w", err)
+	}
+	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	a.log.Info("aepgate serving", "addr", ln.Addr().String(), "database", a.db.Where, "app_id", a.opts.AppID)
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-served:
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.opts.ShutdownGrace)
+	defer cancel()
+	a.log.Info("shutting down")
+	if err := srv.Shutdown(sctx); err != nil {
+		a.log.Warn("http shutdown", "err", err)
+	}
+	if err := a.queue.stop(sctx); err != nil {
+		a.log.Warn("queue shutdown", "err", err)
+	}
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", serveErr)
+	}
+	return nil
+}
+
+// runDelivery does one delivery's work. Rate limits snooze the job for as
+// long as GitHub asked; other errors are retried with backoff.
+func (a *App) runDelivery(ctx context.Context, d deliveryArgs, attempt int) error {
+	start := time.Now()
+	log := a.log.With("delivery", d.DeliveryID, "event", d.Event, "attempt", attempt)
+	err := a.handleDelivery(ctx, d, log)
+	result := "ok"
+	if err != nil {
+		result = "retry"
+		if wait, ok := gh.RetryWait(err, time.Now()); ok {
+			result = "snoozed"
+			log.Warn("rate limited; snoozing", "wait", wait, "err", err)
+			err = river.JobSnooze(wait)
+		} else {
+			log.Warn("delivery failed; will retry", "err", err)
+		}
+	}
+	a.metrics.job(deliveryArgs{}.Kind(), result, time.Since(start))
+	return err
+}
+
+func (a *App) handleDelivery(ctx context.Context, d deliveryArgs, log *slog.Logger) error {
+	j, err := parseDelivery(d.Event, d.Payload, a.opts.AppID)
+	if err != nil {
+		log.Error("unusable payload; dropped", "err", err)
+		return river.JobCancel(err)
+	}
+	if len(j.Targets) == 0 {
+		return nil
+	}
+	log = log.With("installation", j.Installation, "repo", j.Owner+"/"+j.Repo)
+	ev, err := a.evaluator(j.Installation, log)
+	if err != nil {
+		return err
+	}
+	for _, t := range j.Targets {
+		if err := a.runTarget(ctx, ev, d, j, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *App) runTarget(ctx context.Context, ev *evaluator, d deliveryArgs, j job, t target) error {
+	in := evalInput{delivery: d.DeliveryID, event: d.Event, owner: j.Owner, repo: j.Repo, pr: t.PR, guesses: t.Guesses}
+	if !t.AllOpen {
+		return ev.evaluatePR(ctx, in)
+	}
+	prs, err := ev.snap.OpenPullRequests(ctx, j.Owner, j.Repo)
+	if err != nil {
+		return err
+	}
+	for _, p := range prs {
+		g := guessUnits(p.Body, j.Owner+"/"+j.Repo)
+		if len(g) == 0 {
+			continue // names no single unit: no issue or milestone change alters that
+		}
+		in.pr, in.guesses = p.Number, g
+		if err := ev.evaluatePR(ctx, in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// evaluator builds the evaluation pipeline for one installation.
+func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error) {
+	in, err := a.clients.Installation(installation)
+	if err != nil {
+		return nil, err
+	}
+	pub := gh.NewCheckPublisher(in.REST, a.opts.AppID)
+	pub.WritePause = a.opts.WritePause
+	return &evaluator{snap: in, pub: pub, ledger: dbLedger{a.db}, metrics: a.metrics, log: log}, nil
+}
+
+// dbLedger appends to the ledger table.
+type dbLedger struct{ db *store.DB }
+
+func (l dbLedger) record(ctx context.Context, e store.Entry) error {
+	return l.db.InTx(ctx, func(tx store.Tx) error {
+		_, err := store.Append(ctx, tx, l.db.Dialect, e, time.Now())
+		return err
+	})
+}

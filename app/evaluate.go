@@ -1,0 +1,190 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/workunit"
+)
+
+const configPath = gh.ConfigPath
+
+// snapshotter reads what a work-unit evaluation needs (one GraphQL query).
+type snapshotter interface {
+	WorkUnitSnapshot(ctx context.Context, owner, repo string, pr int, guesses []int) (*gh.WorkUnitSnapshot, error)
+	OpenPullRequests(ctx context.Context, owner, repo string) ([]gh.PullRequest, error)
+}
+
+// publisher writes one check run idempotently (gh.CheckPublisher).
+type publisher interface {
+	Publish(ctx context.Context, owner, repo string, run checks.Run) (int64, error)
+}
+
+// ledger appends one decision.
+type ledger interface {
+	record(ctx context.Context, e store.Entry) error
+}
+
+// evaluator judges pull requests against their work units for one
+// installation.
+type evaluator struct {
+	snap    snapshotter
+	pub     publisher
+	ledger  ledger
+	metrics *metrics
+	log     *slog.Logger
+}
+
+// guessUnits returns the same-repository units a body names, as the
+// snapshot's guess (the body is re-read from GitHub and checked).
+func guessUnits(body, repo string) []int {
+	var out []int
+	for _, r := range workunit.ParseRefs(body, repo) {
+		if r.Repo == "" {
+			out = append(out, r.Number)
+		}
+	}
+	if len(out) > 1 {
+		return nil // several units fail anyway; nothing to fetch
+	}
+	return out
+}
+
+// evalInput is one evaluation's context for the ledger.
+type evalInput struct {
+	delivery, event, owner, repo string
+	pr                           int
+	guesses                      []int
+}
+
+// evaluatePR posts aepgate/work-unit (and aepgate/config when needed) on
+// the pull request's head and records the decision. A closed pull request
+// is left alone.
+func (e *evaluator) evaluatePR(ctx context.Context, in evalInput) error {
+	snap, err := e.snap.WorkUnitSnapshot(ctx, in.owner, in.repo, in.pr, in.guesses)
+	if err != nil {
+		return err
+	}
+	pr := snap.PR
+	if pr == nil || pr.State != "OPEN" {
+		e.log.Debug("pull request not open; nothing to judge", "pr", in.pr)
+		return nil
+	}
+	refs := workunit.ParseRefs(pr.Body, in.owner+"/"+in.repo)
+	unit, err := e.unitFor(ctx, in, snap, refs)
+	if err != nil {
+		return err
+	}
+	v := workunit.Evaluate(workunit.Input{Refs: refs, Unit: unit})
+	cfgErrs, cfgOther := parseConfig(snap.Config)
+	if cfgErrs != nil || cfgOther != nil {
+		v.OK = false
+		v.Reasons = append(v.Reasons, fmt.Sprintf("the repository config %s on %s is invalid; see the %s check", configPath, snap.DefaultBranch, ConfigCheck))
+	}
+	title := ""
+	if unit != nil {
+		title = unit.Title
+	}
+	run := workUnitRun(pr.HeadSHA, v, title)
+	written, err := e.publish(ctx, in, pr, run)
+	if err != nil {
+		return err
+	}
+	if err := e.publishConfig(ctx, in, pr, snap, cfgErrs, cfgOther); err != nil {
+		return err
+	}
+	return e.ledger.record(ctx, store.Entry{
+		Kind: "check_run:" + WorkUnitCheck, DeliveryID: in.delivery,
+		Subject: fmt.Sprintf("%s/%s#%d@%s", in.owner, in.repo, in.pr, pr.HeadSHA),
+		Body: map[string]any{
+			"event": in.event, "repository": in.owner + "/" + in.repo, "pull_request": in.pr,
+			"head_sha": pr.HeadSHA, "unit": v.Unit, "config_commit": snap.Config.CommitSHA,
+			"conclusion": run.Conclusion, "reasons": v.Reasons, "written": written,
+		},
+	})
+}
+
+// unitFor returns the one named unit, reading it again when the body
+// named another unit than the guess.
+func (e *evaluator) unitFor(ctx context.Context, in evalInput, snap *gh.WorkUnitSnapshot, refs []workunit.Ref) (*workunit.Issue, error) {
+	if len(refs) != 1 || refs[0].Repo != "" {
+		return nil, nil
+	}
+	n := refs[0].Number
+	if u, ok := snap.Units[n]; ok {
+		return u, nil
+	}
+	again, err := e.snap.WorkUnitSnapshot(ctx, in.owner, in.repo, 0, []int{n})
+	if err != nil {
+		return nil, err
+	}
+	return again.Units[n], nil
+}
+
+func parseConfig(f gh.ConfigFile) (config.Errors, error) {
+	switch {
+	case !f.Found:
+		return nil, nil // no file: the defaults apply
+	case f.Truncated:
+		return nil, errors.New("the file is too large for GitHub to return inline")
+	}
+	_, err := config.Parse(configPath, []byte(f.Text))
+	var errs config.Errors
+	switch {
+	case err == nil:
+		return nil, nil
+	case errors.As(err, &errs):
+		return errs, nil
+	default:
+		return nil, err
+	}
+}
+
+// publish writes run unless the head already shows exactly it.
+func (e *evaluator) publish(ctx context.Context, in evalInput, pr *gh.PullRequest, run checks.Run) (bool, error) {
+	if showing(pr.Runs, run) {
+		e.metrics.writes.WithLabelValues(run.Name, "unchanged").Inc()
+		return false, nil
+	}
+	if _, err := e.pub.Publish(ctx, in.owner, in.repo, run); err != nil {
+		return false, fmt.Errorf("publish %s on %s/%s#%d: %w", run.Name, in.owner, in.repo, in.pr, err)
+	}
+	e.metrics.writes.WithLabelValues(run.Name, "written").Inc()
+	return true, nil
+}
+
+// publishConfig posts aepgate/config when the config is broken, and a
+// success over an earlier failure once it is fixed; a valid config on a
+// head that never showed a failure needs no run.
+func (e *evaluator) publishConfig(ctx context.Context, in evalInput, pr *gh.PullRequest, snap *gh.WorkUnitSnapshot, errs config.Errors, other error) error {
+	run := configRun(pr.HeadSHA, snap.DefaultBranch, errs, other)
+	if errs == nil && other == nil && !slices.ContainsFunc(pr.Runs, func(r gh.ExistingRun) bool { return r.Name == ConfigCheck }) {
+		return nil
+	}
+	_, err := e.publish(ctx, in, pr, run)
+	return err
+}
+
+// showing reports whether runs already hold run with the same state and
+// output (annotations included only by count: a change elsewhere rewrites).
+func showing(runs []gh.ExistingRun, run checks.Run) bool {
+	run = checks.Fit(run)
+	for _, r := range runs {
+		if r.Name == run.Name && r.ExternalID == run.ExternalID && r.Status == string(run.EffectiveStatus()) &&
+			r.Conclusion == string(run.Conclusion) && r.Title == run.Title && r.Summary == run.Summary && r.Text == run.Text {
+			return true
+		}
+	}
+	return false
+}
+
+// subject names a pull request for logs.
+func subject(owner, repo string, pr int) string { return owner + "/" + repo + "#" + strconv.Itoa(pr) }

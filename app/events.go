@@ -1,0 +1,121 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// payload is the part of a webhook payload the App reads.
+type payload struct {
+	Action       string `json:"action"`
+	Installation *struct {
+		ID int64 `json:"id"`
+	} `json:"installation"`
+	Repository *struct {
+		Name  string `json:"name"`
+		Owner struct {
+			Login string `json:"login"`
+		} `json:"owner"`
+	} `json:"repository"`
+	PullRequest *struct {
+		Number int    `json:"number"`
+		Body   string `json:"body"`
+	} `json:"pull_request"`
+	Issue *struct {
+		Number      int              `json:"number"`
+		PullRequest *json.RawMessage `json:"pull_request"`
+	} `json:"issue"`
+	CheckRun *struct {
+		Name         string   `json:"name"`
+		PullRequests []prRef  `json:"pull_requests"`
+		App          *appInfo `json:"app"`
+	} `json:"check_run"`
+	CheckSuite *struct {
+		PullRequests []prRef  `json:"pull_requests"`
+		App          *appInfo `json:"app"`
+	} `json:"check_suite"`
+}
+
+type prRef struct {
+	Number int `json:"number"`
+}
+
+type appInfo struct {
+	ID int64 `json:"id"`
+}
+
+// handledEvents are the events that start work; every other verified
+// delivery is recorded and acknowledged, and nothing more.
+var handledEvents = []string{"pull_request", "issues", "milestone", "check_run", "check_suite"}
+
+func handled(event string) bool { return slices.Contains(handledEvents, event) }
+
+// pullRequestActions are the pull_request actions that change what the
+// work-unit check says.
+var pullRequestActions = []string{"opened", "synchronize", "edited", "reopened"}
+
+// target is one pull request to evaluate, with the units its body named
+// when the payload carried the body (a guess, checked against GitHub).
+type target struct {
+	PR      int
+	Guesses []int
+	// AllOpen asks for every open pull request of the repository that names
+	// a unit (issues and milestone events).
+	AllOpen bool
+}
+
+// job is a parsed delivery: where it happened and what to evaluate.
+type job struct {
+	Installation int64
+	Owner, Repo  string
+	Targets      []target
+}
+
+// parseDelivery decides what a delivery asks for. A payload it cannot use
+// returns an error (the job fails without retry); an event with nothing to
+// do returns no targets.
+func parseDelivery(event string, raw []byte, appID int64) (job, error) {
+	var p payload
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return job{}, fmt.Errorf("decode %s payload: %w", event, err)
+	}
+	var j job
+	if p.Installation == nil || p.Repository == nil {
+		return j, nil
+	}
+	j.Installation, j.Owner, j.Repo = p.Installation.ID, p.Repository.Owner.Login, p.Repository.Name
+	switch event {
+	case "pull_request":
+		if p.PullRequest != nil && slices.Contains(pullRequestActions, p.Action) {
+			j.Targets = []target{{PR: p.PullRequest.Number, Guesses: guessUnits(p.PullRequest.Body, j.Owner+"/"+j.Repo)}}
+		}
+	case "issues":
+		if p.Issue != nil && p.Issue.PullRequest == nil {
+			j.Targets = []target{{AllOpen: true}}
+		}
+	case "milestone":
+		j.Targets = []target{{AllOpen: true}}
+	case "check_run":
+		if p.CheckRun != nil && p.Action == "rerequested" && ours(p.CheckRun.App, appID) {
+			j.Targets = prTargets(p.CheckRun.PullRequests)
+		}
+	case "check_suite":
+		if p.CheckSuite != nil && p.Action == "rerequested" && ours(p.CheckSuite.App, appID) {
+			j.Targets = prTargets(p.CheckSuite.PullRequests)
+		}
+	}
+	return j, nil
+}
+
+func ours(a *appInfo, appID int64) bool { return a == nil || a.ID == appID }
+
+func prTargets(prs []prRef) []target {
+	var out []target
+	for _, p := range prs {
+		if p.Number > 0 {
+			out = append(out, target{PR: p.Number})
+		}
+	}
+	return out
+}

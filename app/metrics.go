@@ -1,0 +1,73 @@
+package app
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are the App's Prometheus series, on their own registry.
+type metrics struct {
+	reg        *prometheus.Registry
+	deliveries *prometheus.CounterVec
+	jobs       *prometheus.HistogramVec
+	calls      *prometheus.CounterVec
+	remaining  prometheus.Gauge
+	writes     *prometheus.CounterVec
+}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "aepgate_webhook_deliveries_total", Help: "Webhook deliveries by event and result (accepted, duplicate, bad_signature, malformed, too_large, store_error).",
+		}, []string{"event", "result"}),
+		jobs: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "aepgate_job_duration_seconds", Help: "Job run time by kind and result (ok, retry, snoozed).",
+			Buckets: prometheus.ExponentialBuckets(0.005, 2, 14),
+		}, []string{"kind", "result"}),
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "aepgate_github_calls_total", Help: "GitHub API calls by method, route and HTTP status (0 = no answer).",
+		}, []string{"method", "route", "status"}),
+		remaining: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "aepgate_github_rate_limit_remaining", Help: "The x-ratelimit-remaining GitHub reported last.",
+		}),
+		writes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "aepgate_check_runs_total", Help: "Check-run decisions by name and outcome (written, unchanged).",
+		}, []string{"name", "outcome"}),
+	}
+	m.reg.MustRegister(m.deliveries, m.jobs, m.calls, m.remaining, m.writes,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+func (m *metrics) delivery(event, result string) {
+	if event == "" {
+		event = "unknown"
+	}
+	if !eventName.MatchString(event) {
+		event = "invalid"
+	}
+	m.deliveries.WithLabelValues(event, result).Inc()
+}
+
+func (m *metrics) job(kind, result string, d time.Duration) {
+	m.jobs.WithLabelValues(kind, result).Observe(d.Seconds())
+}
+
+// githubCall is the gh.Observer feeding the call counter and the
+// remaining-requests gauge.
+func (m *metrics) githubCall(method, route string, status, remaining int, _ time.Duration) {
+	m.calls.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
+	if remaining >= 0 {
+		m.remaining.Set(float64(remaining))
+	}
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}

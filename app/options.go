@@ -1,0 +1,101 @@
+package app
+
+import (
+	"crypto/rsa"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Options configure the App. Zero durations take the defaults below.
+type Options struct {
+	// Addr is the HTTP listen address, e.g. ":8080".
+	Addr string
+	// Database is "sqlite:PATH" or "postgres://…".
+	Database string
+	// AppID is the GitHub App's ID.
+	AppID int64
+	// PrivateKey signs the App's JWTs.
+	PrivateKey *rsa.PrivateKey
+	// WebhookSecrets are the accepted webhook secrets: the current one and,
+	// during a rotation, the previous one.
+	WebhookSecrets [][]byte
+	// GitHubURL is the REST API root (github.com, GHES or a test server).
+	GitHubURL string
+	// Logger receives the App's logs.
+	Logger *slog.Logger
+	// Transport carries GitHub requests; nil means http.DefaultTransport.
+	Transport http.RoundTripper
+
+	// WritePause separates two GitHub writes of one installation.
+	WritePause time.Duration
+	// RetryBase is the first retry delay of a failed job; it doubles per
+	// attempt up to MaxRetryDelay.
+	RetryBase time.Duration
+	// ReconcileEvery is the period of the reconcile sweep.
+	ReconcileEvery time.Duration
+	// JobTimeout bounds one job's run.
+	JobTimeout time.Duration
+	// RescueAfter is when a job left running by a dead process is retried.
+	RescueAfter time.Duration
+	// Workers is how many jobs run at once in this process.
+	Workers int
+	// PollInterval is how often the queue looks for new jobs when idle.
+	PollInterval time.Duration
+	// ShutdownGrace bounds graceful shutdown: in-flight jobs get this long
+	// to finish before they are cancelled and returned to the queue.
+	ShutdownGrace time.Duration
+}
+
+// Defaults.
+const (
+	DefaultWritePause     = time.Second
+	DefaultRetryBase      = 2 * time.Second
+	MaxRetryDelay         = 10 * time.Minute
+	DefaultReconcileEvery = time.Hour
+	DefaultJobTimeout     = 2 * time.Minute
+	DefaultRescueAfter    = 5 * time.Minute
+	DefaultWorkers        = 8
+	DefaultPollInterval   = 200 * time.Millisecond
+	DefaultShutdownGrace  = 20 * time.Second
+)
+
+func (o *Options) setDefaults() error {
+	switch {
+	case o.AppID <= 0:
+		return errors.New("app: an App ID is required")
+	case o.PrivateKey == nil:
+		return errors.New("app: a private key is required")
+	case len(o.WebhookSecrets) == 0:
+		return errors.New("app: a webhook secret is required")
+	}
+	for _, s := range o.WebhookSecrets {
+		if len(s) == 0 {
+			return errors.New("app: a webhook secret is empty")
+		}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	if o.WritePause < 0 {
+		o.WritePause = 0
+	} else {
+		def(&o.WritePause, DefaultWritePause)
+	}
+	def(&o.RetryBase, DefaultRetryBase)
+	def(&o.ReconcileEvery, DefaultReconcileEvery)
+	def(&o.JobTimeout, DefaultJobTimeout)
+	def(&o.RescueAfter, DefaultRescueAfter)
+	def(&o.PollInterval, DefaultPollInterval)
+	def(&o.ShutdownGrace, DefaultShutdownGrace)
+	if o.Workers <= 0 {
+		o.Workers = DefaultWorkers
+	}
+	return nil
+}

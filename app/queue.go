@@ -1,0 +1,202 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/aepgate/aepgate/internal/store"
+)
+
+// deliveryArgs is the durable job of one verified webhook delivery.
+type deliveryArgs struct {
+	DeliveryID string          `json:"delivery_id"`
+	Event      string          `json:"event"`
+	Payload    json.RawMessage `json:"payload"`
+}
+
+// Kind names the job kind in River's table.
+func (deliveryArgs) Kind() string { return "aepgate_delivery" }
+
+// reconcileArgs is the periodic sweep's job.
+type reconcileArgs struct{}
+
+// Kind names the job kind in River's table.
+func (reconcileArgs) Kind() string { return "aepgate_reconcile" }
+
+// queue is the durable job queue on the App's database.
+type queue interface {
+	enqueuer
+	start(ctx context.Context) error
+	// stop lets running jobs finish within ctx, then cancels the rest,
+	// which River returns to the queue.
+	stop(ctx context.Context) error
+	ping(ctx context.Context) error
+}
+
+// riverQueue is River on either engine; TTx is the engine's transaction.
+type riverQueue[TTx any] struct {
+	db     *store.DB
+	client *river.Client[TTx]
+}
+
+// jobRunner does the work of each job kind.
+type jobRunner interface {
+	runDelivery(ctx context.Context, d deliveryArgs, attempt int) error
+	runReconcile(ctx context.Context) error
+}
+
+// newQueue migrates River's tables and builds its client for db.
+func newQueue(ctx context.Context, db *store.DB, o *Options, run jobRunner) (queue, error) {
+	if db.Dialect == store.Postgres {
+		return buildQueue(ctx, db, riverpgxv5.New(db.Pool), o, run)
+	}
+	return buildQueue[*sql.Tx](ctx, db, riversqlite.New(db.SQL), o, run)
+}
+
+func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.Driver[TTx], o *Options, run jobRunner) (queue, error) {
+	if err := migrateRiver(ctx, db, driver); err != nil {
+		return nil, err
+	}
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &deliveryWorker{run: run})
+	river.AddWorker(workers, &reconcileWorker{run: run})
+	periodic := river.NewPeriodicJob(river.PeriodicInterval(o.ReconcileEvery),
+		func() (river.JobArgs, *river.InsertOpts) {
+			return reconcileArgs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: o.ReconcileEvery}}
+		}, nil)
+	client, err := river.NewClient(driver, &river.Config{
+		Queues:                      map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: o.Workers}},
+		Workers:                     workers,
+		PeriodicJobs:                []*river.PeriodicJob{periodic},
+		RetryPolicy:                 &retryPolicy{base: o.RetryBase},
+		JobTimeout:                  o.JobTimeout,
+		RescueStuckJobsAfter:        o.RescueAfter,
+		FetchPollInterval:           o.PollInterval,
+		FetchCooldown:               min(o.PollInterval, 100*time.Millisecond),
+		CompletedJobRetentionPeriod: 4 * 24 * time.Hour,
+		Logger:                      riverLogger(o.Logger),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("queue: %w", err)
+	}
+	return &riverQueue[TTx]{db: db, client: client}, nil
+}
+
+// riverLogger passes River's warnings and errors through; its routine
+// chatter stays out of the App's log.
+func riverLogger(l *slog.Logger) *slog.Logger {
+	return slog.New(levelFilter{l.Handler(), slog.LevelWarn}).With("component", "river")
+}
+
+type levelFilter struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (f levelFilter) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= f.min && f.Handler.Enabled(ctx, l)
+}
+
+// migrateRiver applies River's own migrations; on PostgreSQL an advisory
+// lock keeps replicas from migrating at once.
+func migrateRiver[TTx any](ctx context.Context, db *store.DB, driver riverdriver.Driver[TTx]) error {
+	if db.Dialect == store.Postgres {
+		conn, err := db.Pool.Acquire(ctx)
+		if err != nil {
+			return fmt.Errorf("queue migrate: %w", err)
+		}
+		defer conn.Release()
+		const key = 0x7269766572 // "river"
+		if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, int64(key)); err != nil {
+			return fmt.Errorf("queue migrate: lock: %w", err)
+		}
+		defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, int64(key))
+	}
+	m, err := rivermigrate.New(driver, nil)
+	if err != nil {
+		return fmt.Errorf("queue migrate: %w", err)
+	}
+	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("queue migrate: %w", err)
+	}
+	return nil
+}
+
+func (q *riverQueue[TTx]) enqueue(ctx context.Context, d deliveryArgs, dedupe bool) (bool, error) {
+	fresh := true
+	err := q.db.InTx(ctx, func(tx store.Tx) error {
+		if dedupe {
+			var err error
+			if fresh, err = store.RecordDelivery(ctx, tx, d.DeliveryID, d.Event, time.Now()); err != nil || !fresh {
+				return err
+			}
+		}
+		if !handled(d.Event) {
+			return nil
+		}
+		if _, err := q.client.InsertTx(ctx, tx.Raw().(TTx), d, nil); err != nil {
+			return fmt.Errorf("enqueue delivery %s: %w", d.DeliveryID, err)
+		}
+		return nil
+	})
+	return fresh, err
+}
+
+func (q *riverQueue[TTx]) start(ctx context.Context) error { return q.client.Start(ctx) }
+
+func (q *riverQueue[TTx]) stop(ctx context.Context) error {
+	if err := q.client.Stop(ctx); err == nil {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	return q.client.StopAndCancel(cctx)
+}
+
+func (q *riverQueue[TTx]) ping(ctx context.Context) error { return q.db.Ping(ctx) }
+
+// retryPolicy retries after base·2^(attempt−1) with ±20 % jitter, capped at
+// MaxRetryDelay. Rate limits do not come here: they snooze the job for
+// exactly as long as GitHub asked.
+type retryPolicy struct{ base time.Duration }
+
+func (p *retryPolicy) NextRetry(job *rivertype.JobRow) time.Time {
+	d := p.base << min(max(job.Attempt-1, 0), 20)
+	if d <= 0 || d > MaxRetryDelay {
+		d = MaxRetryDelay
+	}
+	d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+	return time.Now().Add(d)
+}
+
+// deliveryWorker runs delivery jobs.
+type deliveryWorker struct {
+	river.WorkerDefaults[deliveryArgs]
+	run jobRunner
+}
+
+func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs]) error {
+	return w.run.runDelivery(ctx, job.Args, job.Attempt)
+}
+
+// reconcileWorker runs the periodic sweep.
+type reconcileWorker struct {
+	river.WorkerDefaults[reconcileArgs]
+	run jobRunner
+}
+
+func (w *reconcileWorker) Work(ctx context.Context, _ *river.Job[reconcileArgs]) error {
+	return w.run.runReconcile(ctx)
+}

@@ -1,0 +1,131 @@
+package app
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// MaxPayload is GitHub's webhook payload cap: larger events are never
+// delivered (spec/github-facts.md §3.2), so a larger body is refused.
+const MaxPayload = 25 << 20
+
+var (
+	eventName  = regexp.MustCompile(`^[a-z_]{1,64}$`)
+	deliveryID = regexp.MustCompile(`^[A-Za-z0-9-]{1,100}$`)
+)
+
+// enqueuer records a verified delivery and queues its job durably, in one
+// transaction; fresh is false when the delivery ID was seen before (checked
+// only when dedupe is set).
+type enqueuer interface {
+	enqueue(ctx context.Context, d deliveryArgs, dedupe bool) (fresh bool, err error)
+}
+
+// webhookHandler is the HTTP edge: POST /webhook.
+type webhookHandler struct {
+	secrets [][]byte
+	queue   enqueuer
+	metrics *metrics
+	log     *slog.Logger
+
+	// Negative-control hooks: tests switch a protection off to show the
+	// attack it stops then succeeds. Production never sets them.
+	skipSignature bool
+	skipSizeCap   bool
+	skipDedupe    bool
+}
+
+func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		h.answer(w, "", http.StatusMethodNotAllowed, "method_not_allowed", "POST only")
+		return
+	}
+	event := r.Header.Get("X-GitHub-Event")
+	var src io.Reader = r.Body
+	if !h.skipSizeCap {
+		src = http.MaxBytesReader(w, r.Body, MaxPayload)
+	}
+	body, err := io.ReadAll(src)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			h.answer(w, event, http.StatusRequestEntityTooLarge, "too_large", "payload over 25 MB")
+			return
+		}
+		h.answer(w, event, http.StatusBadRequest, "unreadable", "body could not be read")
+		return
+	}
+	if !h.skipSignature && !h.verify(r.Header.Get("X-Hub-Signature-256"), body) {
+		h.answer(w, event, http.StatusUnauthorized, "bad_signature", "missing or invalid X-Hub-Signature-256")
+		return
+	}
+	id := r.Header.Get("X-GitHub-Delivery")
+	switch {
+	case !eventName.MatchString(event):
+		h.answer(w, event, http.StatusBadRequest, "malformed", "missing or invalid X-GitHub-Event")
+		return
+	case !deliveryID.MatchString(id):
+		h.answer(w, event, http.StatusBadRequest, "malformed", "missing or invalid X-GitHub-Delivery")
+		return
+	case !isJSONObject(body):
+		h.answer(w, event, http.StatusBadRequest, "malformed", "body is not a JSON object")
+		return
+	}
+	fresh, err := h.queue.enqueue(r.Context(), deliveryArgs{DeliveryID: id, Event: event, Payload: body}, !h.skipDedupe)
+	switch {
+	case err != nil:
+		h.log.Error("enqueue delivery", "delivery", id, "event", event, "err", err)
+		h.answer(w, event, http.StatusServiceUnavailable, "store_error", "could not record the delivery; redeliver later")
+	case !fresh:
+		h.answer(w, event, http.StatusOK, "duplicate", "delivery already received")
+	default:
+		h.log.Debug("delivery accepted", "delivery", id, "event", event)
+		h.answer(w, event, http.StatusAccepted, "accepted", "queued")
+	}
+}
+
+// verify checks sig ("sha256=<hex>") against each secret in constant time.
+func (h *webhookHandler) verify(sig string, body []byte) bool {
+	hexSig, ok := strings.CutPrefix(sig, "sha256=")
+	if !ok {
+		return false
+	}
+	got, err := hex.DecodeString(hexSig)
+	if err != nil || len(got) != sha256.Size {
+		return false
+	}
+	valid := false
+	for _, s := range h.secrets {
+		m := hmac.New(sha256.New, s)
+		m.Write(body)
+		// Every secret is tried, so timing does not say which matched.
+		if hmac.Equal(got, m.Sum(nil)) {
+			valid = true
+		}
+	}
+	return valid
+}
+
+func (h *webhookHandler) answer(w http.ResponseWriter, event string, status int, result, msg string) {
+	if h.metrics != nil {
+		h.metrics.delivery(event, result)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"result": result, "message": msg})
+}
+
+func isJSONObject(b []byte) bool {
+	s := strings.TrimLeft(string(b[:min(len(b), 64)]), " \t\r\n")
+	return strings.HasPrefix(s, "{") && json.Valid(b)
+}
