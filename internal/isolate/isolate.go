@@ -88,7 +88,7 @@ func runOne(ctx context.Context, src *source, tmp string, i int, nc config.Negat
 	if ctx.Err() != nil {
 		return failed(nc.Name, start, true, "FAIL: interrupted before the control started.")
 	}
-	cp, err := src.copy(ctx, tmp, fmt.Sprintf("%02d-%s", i, nc.Name))
+	cp, err := makeCopy(ctx, src, tmp, fmt.Sprintf("%02d-%s", i, nc.Name))
 	if cp != nil {
 		defer cp.remove()
 	}
@@ -101,6 +101,13 @@ func runOne(ctx context.Context, src *source, tmp string, i int, nc config.Negat
 	})
 	res.Name = nc.Name
 	return res
+}
+
+// makeCopy makes a control's copy of the tree. It is a variable only so
+// that a test can replace the copy with the original tree and show the
+// original being changed (the negative control of isolation).
+var makeCopy = func(ctx context.Context, src *source, tmp, name string) (*workCopy, error) {
+	return src.copy(ctx, tmp, name)
 }
 
 // failed is the result of a control that could not run.

@@ -170,6 +170,37 @@ func assertCleaned(t *testing.T, dir, tmp string) {
 	}
 }
 
+// TestIsolationCanFail is the negative control of isolation: run in place,
+// a control that leaves litter behind changes the original tree.
+func TestIsolationCanFail(t *testing.T) {
+	litter := []config.NegativeControl{{Name: "litter", File: "guard.txt",
+		Break: "sed -i 's/guard=on/guard=off/' guard.txt; echo x > litter.txt", Test: guardTest}}
+	for _, inPlace := range []bool{false, true} {
+		t.Run(map[bool]string{false: "isolated", true: "in place"}[inPlace], func(t *testing.T) {
+			if inPlace {
+				makeCopy = func(_ context.Context, src *source, tmp, name string) (*workCopy, error) {
+					backups := filepath.Join(tmp, name)
+					return &workCopy{src: src, base: backups, top: src.root, dir: src.root, backups: backups}, os.MkdirAll(backups, 0o700)
+				}
+				defer func() {
+					makeCopy = func(ctx context.Context, src *source, tmp, name string) (*workCopy, error) {
+						return src.copy(ctx, tmp, name)
+					}
+				}()
+			}
+			dir := gitRepo(t)
+			before := treeHash(t, dir)
+			results, err := RunAll(context.Background(), dir, litter, Options{TempDir: t.TempDir()})
+			if err != nil || !results[0].OK {
+				t.Fatalf("err %v, result:\n%s", err, results[0].Transcript)
+			}
+			if changed := treeHash(t, dir) != before; changed != inPlace {
+				t.Fatalf("in place=%v: original tree changed=%v", inPlace, changed)
+			}
+		})
+	}
+}
+
 func TestRunAllInterrupted(t *testing.T) {
 	dir := gitRepo(t)
 	before := treeHash(t, dir)

@@ -23,6 +23,7 @@ type source struct {
 // workCopy is one control's copy of the tree.
 type workCopy struct {
 	src     *source
+	base    string // the directory remove deletes: holds top and backups
 	top     string // the copy's top directory (a worktree, or the plain copy)
 	dir     string // where the control runs: top joined with src.sub
 	backups string // where negcontrol keeps its backup
@@ -65,7 +66,7 @@ func (s *source) copy(ctx context.Context, tmp, name string) (*workCopy, error) 
 	if err := os.MkdirAll(filepath.Join(base, "backup"), 0o700); err != nil {
 		return nil, err
 	}
-	c := &workCopy{src: s, top: filepath.Join(base, "tree"), backups: filepath.Join(base, "backup")}
+	c := &workCopy{src: s, base: base, top: filepath.Join(base, "tree"), backups: filepath.Join(base, "backup")}
 	if s.repo == "" {
 		c.dir = c.top
 		return c, copyTree(s.root, c.top, tmp)
@@ -111,7 +112,7 @@ func (c *workCopy) remove() {
 		_, _ = git(context.Background(), c.src.repo, "worktree", "remove", "--force", "--force", c.top)
 		c.src.mu.Unlock()
 	}
-	_ = os.RemoveAll(filepath.Dir(c.top))
+	_ = os.RemoveAll(c.base)
 }
 
 // prune drops worktree records whose directories are gone, in case a

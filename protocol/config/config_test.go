@@ -160,3 +160,19 @@ func TestStrictnessCanFail(t *testing.T) {
 		t.Fatalf("control did not reproduce the silent pass: %v", d.errs)
 	}
 }
+
+// TestPathCheckCanFail is the negative control of the path check: without
+// it, a declared control could back up and overwrite a file outside the
+// repository (and outside its isolated copy).
+func TestPathCheckCanFail(t *testing.T) {
+	src := []byte("version: 1\nrun_documents: [../other]\nnegative_controls:\n  - {name: x, file: ../../etc/hosts, break: b, test: t}\n")
+	if _, err := Parse("f.yml", src); err == nil || strings.Count(err.Error(), "must not contain '..'") != 2 {
+		t.Fatalf("escaping paths not both rejected: %v", err)
+	}
+	pathCheck = func(string, bool) string { return "" }
+	defer func() { pathCheck = checkPath }()
+	c, err := Parse("f.yml", src)
+	if err != nil || c.NegativeControls[0].File != "../../etc/hosts" {
+		t.Fatalf("control did not reproduce the escape: %v", err)
+	}
+}

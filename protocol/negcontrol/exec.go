@@ -25,6 +25,11 @@ const (
 // pipe open forever.
 const drainWait = 2 * time.Second
 
+// kill ends a command and everything it started. It is a variable only so
+// that a test can weaken it to prove the group kill is what protects the
+// file (the negative control of TestTimeoutKillsGrandchildren).
+var kill = killGroup
+
 // outcome is what one command did.
 type outcome struct {
 	code        int
@@ -70,14 +75,14 @@ func runShell(ctx context.Context, command, dir string, env []string, timeout ti
 	case <-waited:
 	case <-expire:
 		o.timedOut = true
-		killGroup(cmd)
+		kill(cmd)
 		<-waited
 	case <-ctx.Done():
 		o.interrupted = true
-		killGroup(cmd)
+		kill(cmd)
 		<-waited
 	}
-	killGroup(cmd)
+	kill(cmd)
 	select {
 	case <-copied:
 	case <-time.After(drainWait):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -189,6 +190,28 @@ func TestTimeoutKillsGrandchildren(t *testing.T) {
 			time.Sleep(900 * time.Millisecond)
 			if got := readGuard(t, dir); got != guardOn {
 				t.Fatalf("a grandchild wrote guard.txt after the run: %q\n%s", got, res.Transcript)
+			}
+		})
+	}
+}
+
+// TestGroupKillCanFail is the negative control of the group kill: when only
+// the shell is killed, a writer it started in the background survives the
+// timeout and breaks the file after the run declared it restored.
+func TestGroupKillCanFail(t *testing.T) {
+	late := "exec >/dev/null 2>&1; (sleep 0.6; echo late > guard.txt) & sleep 5"
+	for _, weakened := range []bool{false, true} {
+		t.Run(map[bool]string{false: "group kill", true: "leader only"}[weakened], func(t *testing.T) {
+			if weakened {
+				kill = func(cmd *exec.Cmd) { cmd.Process.Kill() }
+				defer func() { kill = killGroup }()
+			}
+			dir := fixture(t)
+			res := Run(context.Background(), Spec{Dir: dir, BackupDir: t.TempDir(), File: "guard.txt",
+				Break: late, Test: testCmd, Timeout: 200 * time.Millisecond})
+			time.Sleep(800 * time.Millisecond)
+			if got := readGuard(t, dir); (got != guardOn) != weakened {
+				t.Fatalf("weakened=%v: guard.txt = %q after the run\n%s", weakened, got, res.Transcript)
 			}
 		})
 	}
