@@ -28,7 +28,7 @@ func assetProblem(s Snapshot, manifest Manifest, name string) string {
 	if !dl.OK {
 		return "the asset could not be downloaded"
 	}
-	got := Sum(dl.Bytes)
+	got := dl.Sha256
 	if asset.Digest != "" && asset.Digest != "sha256:"+got {
 		return "GitHub digest " + asset.Digest + ", downloaded sha256:" + got
 	}

