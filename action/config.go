@@ -18,9 +18,12 @@ import (
 // never change the policy that judges it (DESIGN.md); otherwise it reads the
 // checked-out file. A missing file means the defaults; a file that does not
 // parse is an error. The note says where the policy came from.
+//
+// policyFromBase switches the base-commit read off in tests, to show that
+// the pull request's own copy would otherwise judge it (negative control).
 func (r *runner) loadConfig(ctx context.Context, client *github.Client) (*config.Config, string, error) {
 	name := r.in.Config
-	if pr := r.ev.PR; pr != nil && client != nil && pr.BaseSHA != "" {
+	if pr := r.ev.PR; pr != nil && client != nil && pr.BaseSHA != "" && policyFromBase {
 		data, found, err := gh.ReadRepoFile(ctx, client, r.ev.Owner, r.ev.Repo, name, pr.BaseSHA)
 		if err != nil {
 			return nil, "", fmt.Errorf("read the config from the base commit: %w", err)
@@ -46,6 +49,8 @@ func (r *runner) loadConfig(ctx context.Context, client *github.Client) (*config
 	cfg, err := config.Parse(name, data)
 	return cfg, where, err
 }
+
+var policyFromBase = true
 
 func shortSHA(s string) string {
 	if len(s) > 12 {

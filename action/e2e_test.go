@@ -301,6 +301,37 @@ func TestActionPolicyFromBaseCommit(t *testing.T) {
 	if _, ok := e.runs()["aep/negative-controls"]; !ok {
 		t.Error("the PR's own config removed aep/negative-controls; the base commit's policy must apply")
 	}
+	// Negative control: read the policy from the checkout and the pull
+	// request's deletion takes effect.
+	policyFromBase = false
+	defer func() { policyFromBase = true }()
+	e2 := newStepEnv(t, writable, "", goodBody)
+	write(t, filepath.Join(e2.ws, ".github/aepgate.yml"), "version: 1\nrun_documents: [docs/run]\n")
+	e2.run()
+	if _, ok := e2.runs()["aep/negative-controls"]; ok {
+		t.Error("with the base-commit read off, the PR's own config still kept the control; the test proves nothing")
+	}
+}
+
+func TestAction200KBSummaryIsCut(t *testing.T) {
+	var b strings.Builder
+	for i := 2; i < 1802; i++ {
+		fmt.Fprintf(&b, "\n### P0-T%d — task %d with a longer title to fill the table\n\n**Goal:** g\n", i, i)
+	}
+	e := newStepEnv(t, writable, b.String(), goodBody)
+	e.vars["INPUT_CHECKS"] = "lint"
+	e.run()
+	r := e.runs()["aep/lint"]
+	if len(r.Summary) > 65535 || !strings.Contains(r.Summary, "aepgate cut this summary") {
+		t.Errorf("summary of %d bytes; cut note present: %v", len(r.Summary), strings.Contains(r.Summary, "cut this summary"))
+	}
+	if len(r.Annotations) != 1800 {
+		t.Errorf("annotations = %d, want 1800", len(r.Annotations))
+	}
+	full := e.file("GITHUB_STEP_SUMMARY")
+	if len(full) < 200_000 || !strings.Contains(full, "P0-T1801") {
+		t.Errorf("job summary has %d bytes and lacks the last problem; it should hold the full report", len(full))
+	}
 }
 
 func TestActionInputErrors(t *testing.T) {
