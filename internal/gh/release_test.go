@@ -106,7 +106,9 @@ func TestVerifyReleaseOnFake(t *testing.T) {
 			[]string{"github-release-not-latest", "github-release-object-mismatch"}},
 		{"no receipt", func(_ *releaseFixture, o *ghfake.ReleaseOptions) { o.Body = "just notes" }, nil,
 			[]string{"fleet-adoption-receipt-missing-or-invalid"}},
-		{"asset missing", func(fx *releaseFixture, o *ghfake.ReleaseOptions) { o.Assets = map[string][]byte{"manifest.sha256": []byte(fx.manifest)} }, nil,
+		{"asset missing", func(fx *releaseFixture, o *ghfake.ReleaseOptions) {
+			o.Assets = map[string][]byte{"manifest.sha256": []byte(fx.manifest)}
+		}, nil,
 			[]string{"github-release-asset-hash-mismatch:install.sh"}},
 		{"newer release is Latest", nil, func(fx *releaseFixture) {
 			fx.repo.Tag("v1.2.4", "main", "next")

@@ -12,6 +12,9 @@ import (
 // maxTokenChars bounds a token file's content (craft-rules §2.1 step 3).
 const maxTokenChars = 4096
 
+// currentUID is the user a token file must belong to; tests replace it.
+var currentUID = os.Getuid
+
 // ErrTokenFile is wrapped by every ReadTokenFile error: the file is not a
 // usable token file (github-auth-token-file-unavailable).
 var ErrTokenFile = errors.New("token file unavailable")
@@ -31,7 +34,7 @@ func ReadTokenFile(path string) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("%w: %s is not a regular file", ErrTokenFile, path)
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != currentUID() {
 		return "", fmt.Errorf("%w: %s is not owned by you", ErrTokenFile, path)
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
