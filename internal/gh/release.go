@@ -53,6 +53,7 @@ func VerifyRelease(ctx context.Context, client *github.Client, opts ReleaseOptio
 	if res, stop := release.Early(opts.Tag, opts.Repo, client != nil); stop {
 		return res, nil
 	}
+	opts.Repo, _ = release.ParseRepository(opts.Repo)
 	owner, name, _ := strings.Cut(opts.Repo, "/")
 	r := &releaseReader{c: client, owner: owner, repo: name, dl: opts.DownloadClient}
 	if r.dl == nil {

@@ -30,12 +30,22 @@ const (
 
 var (
 	sha40    = regexp.MustCompile(`^[0-9a-f]{40}$`)
-	repoName = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
+	repoName = regexp.MustCompile(`^([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)$`)
+	repoURL  = regexp.MustCompile(`^(?:https://github\.com/|git@github\.com:)([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?$`)
 )
 
-// ValidRepository reports whether r is "owner/name" with GitHub's
-// characters; anything else is github-origin-identity-unreadable.
-func ValidRepository(r string) bool { return repoName.MatchString(r) }
+// ParseRepository returns "owner/name" for "owner/name" or a github.com
+// remote URL as craft accepts them (https://github.com/o/r[.git][/],
+// git@github.com:o/r[.git][/]); anything else — another host, an API
+// override — is github-origin-identity-unreadable.
+func ParseRepository(r string) (string, bool) {
+	for _, re := range []*regexp.Regexp{repoName, repoURL} {
+		if m := re.FindStringSubmatch(r); m != nil && m[1] != "." && m[1] != ".." && m[2] != "." && m[2] != ".." {
+			return m[1] + "/" + m[2], true
+		}
+	}
+	return "", false
+}
 
 // Early returns the result for a request that fails before any request to
 // GitHub: a bad tag (version-invalid, alone), a bad repository or no usable
@@ -43,10 +53,13 @@ func ValidRepository(r string) bool { return repoName.MatchString(r) }
 func Early(tag, repo string, tokenOK bool) (Result, bool) {
 	version, valid := ParseTag(tag)
 	res := Result{Version: version, Tag: tag, Repository: repo, Errors: []string{}}
+	if name, ok := ParseRepository(repo); ok {
+		res.Repository = name
+	}
 	if !valid {
 		res.Refusals = []Refusal{{Token: TokenVersionInvalid, Expected: "a tag v<major>.<minor>.<patch>", Seen: tag}}
 	} else {
-		if !ValidRepository(repo) {
+		if _, ok := ParseRepository(repo); !ok {
 			res.Refusals = append(res.Refusals, Refusal{Token: TokenIdentityUnreadable, Expected: "--repo owner/name", Seen: repo})
 		}
 		if !tokenOK {

@@ -183,3 +183,17 @@ func TestEarly(t *testing.T) {
 		}
 	}
 }
+
+func TestParseRepository(t *testing.T) {
+	for in, want := range map[string]string{
+		"o/r": "o/r", "git@github.com:o/r.git": "o/r", "https://github.com/o/r/": "o/r", "https://github.com/o/r.git": "o/r",
+		"https://github.com/o/r": "o/r", "Octo-Org/my.repo_1": "Octo-Org/my.repo_1",
+		"https://example.invalid/o/r": "", "http://github.com/o/r": "", "o/r/x": "", "../r": "", "o": "", "": "",
+		"https://api.github.com/repos/o/r": "", "git@github.com:o/r.git\n": "",
+	} {
+		got, ok := ParseRepository(in)
+		if got != want || ok != (want != "") {
+			t.Errorf("ParseRepository(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
