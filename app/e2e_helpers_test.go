@@ -1,0 +1,174 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+const (
+	testAppID  = 4242
+	testSecret = "e2e-secret"
+)
+
+var (
+	keyOnce sync.Once
+	testKey *rsa.PrivateKey
+)
+
+// appKey is one RSA key shared by the package's tests (generation is slow).
+func appKey(t testing.TB) *rsa.PrivateKey {
+	keyOnce.Do(func() {
+		k, err := rsa.GenerateKey(rand.Reader, 2048)
+		if err != nil {
+			panic(err)
+		}
+		testKey = k
+	})
+	return testKey
+}
+
+// testOptions are fast settings for a test App against fake.
+func testOptions(t testing.TB, fake *fakeGitHub, database string) Options {
+	if database == "" {
+		database = "sqlite:" + filepath.Join(t.TempDir(), "aepgate.db")
+	}
+	return Options{
+		Database: database, AppID: testAppID, PrivateKey: appKey(t), WebhookSecrets: [][]byte{[]byte(testSecret)},
+		GitHubURL: fake.URL(), WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond,
+		JobTimeout: 5 * time.Second, RescueAfter: 6 * time.Second, ShutdownGrace: 5 * time.Second,
+		Logger: testLogger(t),
+	}
+}
+
+func testLogger(t testing.TB) *slog.Logger {
+	if os.Getenv("AEPGATE_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// startApp runs an App in-process and returns its base URL; it stops when
+// the test ends.
+func startApp(t testing.TB, o Options) (*App, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := New(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("app run: %v", err)
+		}
+		a.Close()
+	})
+	return a, "http://" + ln.Addr().String()
+}
+
+func sign(secret string, body []byte) string {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write(body)
+	return "sha256=" + hex.EncodeToString(m.Sum(nil))
+}
+
+// deliver posts a signed delivery and returns the status.
+func deliver(t testing.TB, base, event, id string, body []byte) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
+	req.Header.Set("X-GitHub-Event", event)
+	req.Header.Set("X-GitHub-Delivery", id)
+	req.Header.Set("X-Hub-Signature-256", sign(testSecret, body))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("deliver %s: %v", id, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// prEvent is a pull_request payload for PR n of acme/app.
+func prEvent(action string, n int, body string) []byte {
+	b, _ := json.Marshal(map[string]any{
+		"action": action, "installation": map[string]any{"id": 1},
+		"repository":   map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}},
+		"pull_request": map[string]any{"number": n, "body": body},
+	})
+	return b
+}
+
+// issueEvent is an issues payload for issue n of acme/app.
+func issueEvent(action string, n int) []byte {
+	b, _ := json.Marshal(map[string]any{
+		"action": action, "installation": map[string]any{"id": 1},
+		"repository": map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}},
+		"issue":      map[string]any{"number": n},
+	})
+	return b
+}
+
+// waitFor polls cond until it holds or timeout passes.
+func waitFor(t testing.TB, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", timeout, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func contract(risk, class string, deps ...int) string {
+	d := ""
+	if len(deps) > 0 {
+		d = "depends_on: ["
+		for i, n := range deps {
+			if i > 0 {
+				d += ", "
+			}
+			d += fmt.Sprint(n)
+		}
+		d += "]\n"
+	}
+	return "Story text.\n\n```yaml\ngoal: ship it\nacceptance: [it works]\nnon_goals: [everything else]\nrisk: " + risk + "\nclass: " + class + "\n" + d + "```\n"
+}
+
+// seed fills fake with milestone 1 ("M1", risk medium) holding #1 (open,
+// product, depends on #2) and #2 (closed, contract).
+func seed(f *fakeGitHub) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.milestones[1] = &fakeMilestone{Title: "M1", Open: true, Description: "```yaml\nrisk: medium\ndemonstration: a report is exported\n```"}
+	f.issues[1] = &fakeIssue{Title: "Export reports", Body: contract("medium", "product", 2), Open: true, Milestone: 1}
+	f.issues[2] = &fakeIssue{Title: "Report API", Body: contract("low", "contract"), Open: false, Milestone: 1}
+}
+
+func sha(n int) string { return fmt.Sprintf("%040x", n) }
+
+func (f *fakeGitHub) addPR(n int, body string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.prs[n] = &fakePR{Body: body, Head: sha(n), Open: true}
+}
