@@ -100,6 +100,7 @@ func runOne(ctx context.Context, src *source, tmp string, i int, nc config.Negat
 		Timeout: nc.Timeout, Dir: cp.dir, Env: env, BackupDir: cp.backups,
 	})
 	res.Name = nc.Name
+	res.Seconds = time.Since(start).Seconds() // including the copy
 	return res
 }
 

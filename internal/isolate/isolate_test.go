@@ -245,11 +245,21 @@ func TestRunAllBadRoot(t *testing.T) {
 }
 
 // BenchmarkRunAll compares parallel with sequential runs of 4 controls
-// whose test sleeps 1 s (so each control takes about 2 s).
+// whose test sleeps 1 s (so each control takes about 2 s), in a plain
+// directory and in a git repository (worktree copies).
 func BenchmarkRunAll(b *testing.B) {
-	dir := b.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "guard.txt"), []byte("guard=on\n"), 0o644); err != nil {
+	plain := b.TempDir()
+	if err := os.WriteFile(filepath.Join(plain, "guard.txt"), []byte("guard=on\n"), 0o644); err != nil {
 		b.Fatal(err)
+	}
+	repo := b.TempDir()
+	for _, args := range [][]string{{"cp", filepath.Join(plain, "guard.txt"), "."}, {"git", "init", "-q"}, {"git", "add", "."},
+		{"git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init"}} {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v: %v\n%s", args, err, out)
+		}
 	}
 	ctl := config.NegativeControl{File: "guard.txt", Break: "sed -i 's/guard=on/guard=off/' guard.txt",
 		Test: "sleep 1; grep -q guard=on guard.txt"}
@@ -259,23 +269,25 @@ func BenchmarkRunAll(b *testing.B) {
 		c.Name = n
 		ctls = append(ctls, c)
 	}
-	for _, jobs := range []int{1, 0} {
-		name := "jobs=default"
-		if jobs == 1 {
-			name = "jobs=1"
-		}
-		b.Run(name, func(b *testing.B) {
-			for b.Loop() {
-				results, err := RunAll(context.Background(), dir, ctls, Options{Jobs: jobs, TempDir: b.TempDir()})
-				if err != nil {
-					b.Fatal(err)
-				}
-				for _, r := range results {
-					if !r.OK {
-						b.Fatalf("%s failed:\n%s", r.Name, r.Transcript)
+	for _, tree := range []struct{ name, dir string }{{"plain", plain}, {"git", repo}} {
+		for _, jobs := range []int{1, 0} {
+			name := tree.name + "/jobs=default"
+			if jobs == 1 {
+				name = tree.name + "/jobs=1"
+			}
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					results, err := RunAll(context.Background(), tree.dir, ctls, Options{Jobs: jobs, TempDir: b.TempDir()})
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, r := range results {
+						if !r.OK {
+							b.Fatalf("%s failed:\n%s", r.Name, r.Transcript)
+						}
 					}
 				}
-			}
-		})
+			})
+		}
 	}
 }

@@ -176,3 +176,18 @@ func TestPathCheckCanFail(t *testing.T) {
 		t.Fatalf("control did not reproduce the escape: %v", err)
 	}
 }
+
+// TestExampleConfig keeps the documented example valid.
+func TestExampleConfig(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "aepgate.yml"))
+	if err != nil {
+		t.Skipf("no example: %v", err)
+	}
+	c, err := Parse("examples/aepgate.yml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.NegativeControls) != 2 || c.NegativeControls[1].Timeout != 90*time.Second {
+		t.Errorf("example decoded to %+v", c.NegativeControls)
+	}
+}
