@@ -2,12 +2,16 @@ package lint
 
 import (
 	"regexp"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
 
 // The negative-control heuristic (spec §3.1). Patterns use rundoc.Compile's
 // shorthands: \s \w \W are Unicode-aware, ⟨ and ⟩ are word boundaries.
+// They are written in lowercase and applied to lowercased text, which is
+// faster than case-folding every pattern.
 
 // deferTerms are the deferral terms shared by the veto, the per-mention
 // check and the evidence rule.
@@ -18,17 +22,21 @@ const deferTerms = `(?:n/a|n\.a\.?|na|none(?:\s+yet)?|tbd|todo|later|pending|ski
 const mention = `negative\s+controls?`
 
 var (
+	// vetoBeforeRE is veto (a), "no/without/skip/omit (the) negative
+	// control", matched on the text just before each mention.
+	vetoBeforeRE = rundoc.Compile(`⟨(?:no|without|skip|skipped|omit|omitted)\s+(?:the\s+)?$`)
+	// vetoRE are vetoes (b) and (c): a deferral right after a mention, or
+	// "was/is/were/are" + a deferral shortly after it.
 	vetoRE = []*regexp.Regexp{
-		rundoc.Compile(`(?i)⟨(?:no|without|skip|skipped|omit|omitted)\s+(?:the\s+)?negative\s+control`),
-		rundoc.Compile(`(?i)` + mention + `[^\p{L}\p{N}\n]{0,10}` + deferTerms + `⟩`),
-		rundoc.Compile(`(?i)` + mention + `(?:[^.\n]{0,39}[^\p{L}\p{N}_.\n])?(?:was|is|were|are)\s+` + deferTerms + `⟩`),
+		rundoc.Compile(`` + mention + `[^\p{L}\p{N}\n]{0,10}` + deferTerms + `⟩`),
+		rundoc.Compile(`` + mention + `(?:[^.\n]{0,39}[^\p{L}\p{N}_.\n])?(?:was|is|were|are)\s+` + deferTerms + `⟩`),
 	}
-	mentionRE = rundoc.Compile(`(?i)` + mention)
+	mentionRE = rundoc.Compile(`` + mention)
 	// segmentEndRE: where the text about one mention stops.
 	segmentEndRE = rundoc.Compile(`\n[ \t]*(?:[-*][ \t]*)?(?:\*\*|__)[^*_\n]+:|\n#|\n[ \t\r\f\v\p{Zs}]*\n`)
 	wordRE       = rundoc.Compile(`\w+`)
 
-	deferPhraseRE = rundoc.Compile(`(?i)⟨(?:` + deferTerms + `|tba|tbc` +
+	deferPhraseRE = rundoc.Compile(`⟨(?:` + deferTerms + `|tba|tbc` +
 		`|will\s+(?:be\s+)?(?:add|writ|do|defin|document|creat|implement|provid|decid)\w*` +
 		`|see\s+(?:above|below)|to\s+follow|coming\s+soon|planned\s+(?:for|in)|in\s+a\s+later` +
 		`|once\s+(?:\S+\s+){0,4}?(?:is|are|lands?)|next\s+(?:sprint|release|phase|iteration)` +
@@ -36,38 +44,58 @@ var (
 		`|(?:cannot|can['’]t|can\s+not)\s+be\s+(?:broken|shown|tested)|nothing\s+to\s+(?:show|break|test)` +
 		`|not\s+possible|impossible|unnecessary|unneeded|waiv\w*|out\s+of\s+scope|hypothetical\w*|postpon\w*` +
 		`|would|might|anyway|eventually|could|should|may|maybe|perhaps|probably|presumably|supposedly|hopefully` +
-		`|in\s+theory|(?:remov|disabl|break|chang|delet|revert|bypass|mutat)\w*[^\n]{0,60}?⟨nothing` +
+		`|in\s+theory|(?:remov|disabl|break|chang|delet|revert|bypass|mutat)\w*[^\n]*?⟨nothing` +
 		`|do\s+not\s+know|don['’]?t\s+know` +
 		// aepgate's additions: refusals the reference let through.
 		`|unable|not\s+(?:relevant|worth)|(?:does|do)\s+not\s+(?:apply|have)|(?:doesn|don)['’]?t\s+(?:apply|have)` +
 		`)⟩`)
 
-	actionRE = rundoc.Compile(`(?i)⟨(?:remov|revert|delet|disabl|comment\w*\s+(?:\S+\s+){0,3}?out|drop|bypass|flip|mutat|replac` +
+	actionRE = rundoc.Compile(`⟨(?:remov|revert|delet|disabl|comment\w*\s+(?:\S+\s+){0,3}?out|drop|bypass|flip|mutat|replac` +
 		`|strip|undo|roll\s*back|swap|corrupt|tamper|chang|patch|turn\s+off|unset|send|feed|submit|pass|call` +
 		`|request|post|inject|use|set|break|weaken|loosen|invert|negat|stub|mock|add|insert|introduc|stash)`)
-	failureRE = rundoc.Compile(`(?i)⟨(?:fail\w*|error\w*|reject\w*|red|non-?zero|exit(?:s|ed)?\s+(?:code\s+)?0*[1-9][0-9]*` +
+	failureRE = rundoc.Compile(`⟨(?:fail\w*|error\w*|reject\w*|red|non-?zero|exit(?:s|ed)?\s+(?:code\s+)?0*[1-9][0-9]*` +
 		`|rais\w*|throw\w*|crash\w*|deny|denies|denied|block\w*|refus\w*|[45][0-9][0-9]|assert\w*|catch\w*|caught|flag\w*|trip\w*)⟩`)
-	negFailureRE = rundoc.Compile(`(?i)(?:⟨(?:not|never|no|nothing|without)|n['’]t)(?:\s+\S+){0,2}?\s+(?:fail|error|reject|rais|throw|crash|block)`)
-	negActionRE  = rundoc.Compile(`(?i)(?:⟨(?:not|never|no|without)|n['’]t)(?:\s+\S+){0,3}?\s+(?:remov|revert|delet|disabl|drop|bypass|flip` +
+	negFailureRE = rundoc.Compile(`(?:⟨(?:not|never|no|nothing|without)|n['’]t)(?:\s+\S+){0,2}?\s+(?:fail|error|reject|rais|throw|crash|block)`)
+	negActionRE  = rundoc.Compile(`(?:⟨(?:not|never|no|without)|n['’]t)(?:\s+\S+){0,3}?\s+(?:remov|revert|delet|disabl|drop|bypass|flip` +
 		`|mutat|replac|strip|undo|rollback|swap|corrupt|tamper|chang|patch|unset|send|feed|submit|pass|call|request|post` +
 		`|inject|break|weaken|loosen|invert|negat|stub|mock|add|insert|introduc|stash)`)
 )
 
 // StatesNegativeControl reports whether a gate's body states a negative
 // control in earnest: no excuse anywhere, and at least one mention followed
-// by a concrete action and the failure it causes.
+// by a concrete action and the failure it causes. Matching ignores case.
 func StatesNegativeControl(body string) bool {
+	if !strings.Contains(body, "ontrol") && !strings.Contains(body, "ONTROL") {
+		return false // every mention and every veto names a control
+	}
+	body = strings.ToLower(body)
 	for _, re := range vetoRE {
 		if re.MatchString(body) {
 			return false
 		}
 	}
-	for _, loc := range mentionRE.FindAllStringIndex(body, -1) {
+	mentions := mentionRE.FindAllStringIndex(body, -1)
+	for _, loc := range mentions {
+		if vetoBeforeRE.MatchString(before(body, loc[0])) {
+			return false
+		}
+	}
+	for _, loc := range mentions {
 		if statedControl(segmentAfter(body[loc[1]:])) {
 			return true
 		}
 	}
 	return false
+}
+
+// before returns up to 64 bytes of s ending at i, starting on a rune
+// boundary.
+func before(s string, i int) string {
+	j := max(0, i-64)
+	for j < i && !utf8.RuneStart(s[j]) {
+		j++
+	}
+	return s[j:i]
 }
 
 // segmentAfter cuts the text about one mention: up to the next bold label,
@@ -79,11 +107,13 @@ func segmentAfter(s string) string {
 	return rundoc.TrimSpace(rundoc.StripPlaceholders(s))
 }
 
+// statedControl judges the text after one mention (lowercased). The cheap
+// tests run first.
 func statedControl(s string) bool {
 	return len(wordRE.FindAllStringIndex(s, 4)) >= 4 &&
-		!deferPhraseRE.MatchString(s) &&
 		actionRE.MatchString(s) &&
 		failureRE.MatchString(s) &&
 		!negFailureRE.MatchString(s) &&
-		!negActionRE.MatchString(s)
+		!negActionRE.MatchString(s) &&
+		!deferPhraseRE.MatchString(s)
 }

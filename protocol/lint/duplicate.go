@@ -24,14 +24,14 @@ func (c *checker) duplicates() []Problem {
 	}
 	counts := map[string]*dup{}
 	var order []string
-	for _, p := range c.log.Paragraphs {
-		n := normalizeParagraph(p.Text)
+	for line, text := range c.log.Paragraphs() {
+		n := normalizeParagraph(text)
 		if utf8.RuneCountInString(n) < minDuplicateLen {
 			continue
 		}
 		d, ok := counts[n]
 		if !ok {
-			d = &dup{line: p.Line}
+			d = &dup{line: line}
 			counts[n] = d
 			order = append(order, n)
 		}
@@ -51,18 +51,39 @@ func (c *checker) duplicates() []Problem {
 }
 
 // normalizeParagraph deletes "###" heading lines, collapses whitespace runs
-// to one space and trims.
+// to one space and trims. Paragraphs too short to reach the minimum are
+// returned as "" without work.
 func normalizeParagraph(p string) string {
+	if len(p) < minDuplicateLen {
+		return ""
+	}
 	var b strings.Builder
 	b.Grow(len(p))
-	for _, line := range strings.Split(p, "\n") {
+	space := false
+	for len(p) > 0 {
+		line := p
+		if i := strings.IndexByte(p, '\n'); i >= 0 {
+			line, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
 		if isHeading3(line) {
 			continue
 		}
-		b.WriteString(line)
-		b.WriteByte('\n')
+		for _, r := range line {
+			if rundoc.IsSpace(r) {
+				space = b.Len() > 0
+				continue
+			}
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteRune(r)
+		}
+		space = b.Len() > 0
 	}
-	return strings.Join(strings.FieldsFunc(b.String(), rundoc.IsSpace), " ")
+	return b.String()
 }
 
 func isHeading3(line string) bool {

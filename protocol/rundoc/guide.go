@@ -29,8 +29,8 @@ type Guide struct {
 	Phases []PhaseTitle
 }
 
-// Section is one "### <ID> — <title>" section of the guide. Body is the text
-// from the end of the heading line to the next such heading.
+// Section is one "### <ID> — <title>" section of the guide. Body is the
+// lines after the heading line up to the next such heading.
 type Section struct {
 	ID      string
 	Title   string
@@ -69,10 +69,11 @@ func ParseGuide(file string, b []byte) *Guide {
 	bodyStart := 0
 	closeSection := func(end int) {
 		if cur >= 0 {
-			g.Sections[cur].Body = "\n" + t.join(bodyStart, end)
+			g.Sections[cur].Body = t.join(bodyStart, end)
 		}
 	}
-	for i, line := range t.lines {
+	for i := 0; i < t.n; i++ {
+		line := t.line(i)
 		if t.fenced[i] {
 			continue
 		}
@@ -98,7 +99,7 @@ func ParseGuide(file string, b []byte) *Guide {
 			}
 		}
 	}
-	closeSection(len(t.lines))
+	closeSection(t.n)
 	return g
 }
 

@@ -1,6 +1,7 @@
 package rundoc
 
 import (
+	"iter"
 	"strings"
 )
 
@@ -33,9 +34,8 @@ type Log struct {
 	Headings []Heading
 	// Board is the status board, if the log has one.
 	Board *Board
-	// Paragraphs are the blank-line-separated paragraphs, for duplicate
-	// detection.
-	Paragraphs []Paragraph
+	items []Item
+	text  *text
 }
 
 // Heading is one "### <ID> — <WORD>" report or verdict heading. State is the
@@ -72,18 +72,13 @@ type BoardRow struct {
 	Line     int
 }
 
-// Paragraph is a run of non-blank lines starting at Line.
-type Paragraph struct {
-	Line int
-	Text string
-}
-
 // ParseLog parses a compliance log. Headings inside fenced blocks (pasted
 // output) are content.
 func ParseLog(file string, b []byte) *Log {
 	t := newText(b)
 	l := &Log{File: file}
-	for i, line := range t.lines {
+	for i := 0; i < t.n; i++ {
+		line := t.line(i)
 		if t.fenced[i] || !strings.HasPrefix(line, "###") {
 			continue
 		}
@@ -98,18 +93,19 @@ func ParseLog(file string, b []byte) *Log {
 		l.Headings = append(l.Headings, h)
 	}
 	l.Board = board(t)
-	l.Paragraphs = paragraphs(t)
+	l.text = t
+	l.items = l.combine()
 	return l
 }
 
 // reportEnd returns the index of the first line at or after from that ends
 // a report: a heading or a "---" line, outside fenced blocks.
 func reportEnd(t *text, from int) int {
-	for i := from; i < len(t.lines); i++ {
+	for i := from; i < t.n; i++ {
 		if t.fenced[i] {
 			continue
 		}
-		line := t.lines[i]
+		line := t.line(i)
 		if strings.HasPrefix(line, "#") && bodyEndRE.MatchString(line) {
 			return i
 		}
@@ -117,18 +113,18 @@ func reportEnd(t *text, from int) int {
 			return i
 		}
 	}
-	return len(t.lines)
+	return t.n
 }
 
 // evidence finds the Verify output field in lines [from, to).
 func evidence(t *text, from, to int) Evidence {
 	for i := from; i < to; i++ {
-		if t.fenced[i] || !strings.HasPrefix(t.lines[i], "**Verify output:**") {
+		if t.fenced[i] || !strings.HasPrefix(t.line(i), "**Verify output:**") {
 			continue
 		}
 		end := to
 		for k := i + 1; k < to; k++ {
-			if !t.fenced[k] && strings.HasPrefix(t.lines[k], "**") && boldFieldRE.MatchString(t.lines[k]) {
+			if !t.fenced[k] && strings.HasPrefix(t.line(k), "**") && boldFieldRE.MatchString(t.line(k)) {
 				end = k
 				break
 			}
@@ -161,20 +157,28 @@ func board(t *text) *Board {
 	return nil
 }
 
-func paragraphs(t *text) []Paragraph {
-	var out []Paragraph
-	start := -1
-	for i := 0; i <= len(t.lines); i++ {
-		if i < len(t.lines) && !IsBlank(t.lines[i]) {
-			if start < 0 {
-				start = i
-			}
-			continue
+// Paragraphs yields each run of non-blank lines: its 1-based first line and
+// its text (a substring of the document, newlines kept).
+func (l *Log) Paragraphs() iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		if l == nil || l.text == nil {
+			return
 		}
-		if start >= 0 {
-			out = append(out, Paragraph{Line: start + 1, Text: t.join(start, i)})
-			start = -1
+		t := l.text
+		start := -1
+		for i := 0; i <= t.n; i++ {
+			if i < t.n && !IsBlank(t.line(i)) {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+			if start >= 0 {
+				if !yield(start+1, t.join(start, i)) {
+					return
+				}
+				start = -1
+			}
 		}
 	}
-	return out
 }

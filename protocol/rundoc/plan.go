@@ -46,7 +46,8 @@ func ParsePlan(file string, b []byte) *Plan {
 			p.Sections[sec].Body = t.join(secStart, end)
 		}
 	}
-	for i, line := range t.lines {
+	for i := 0; i < t.n; i++ {
+		line := t.line(i)
 		if t.fenced[i] {
 			continue
 		}
@@ -65,7 +66,7 @@ func ParsePlan(file string, b []byte) *Plan {
 			}
 		}
 	}
-	closeSec(len(t.lines))
+	closeSec(t.n)
 	return p
 }
 
@@ -77,8 +78,8 @@ func isH1orH2(line string) bool {
 // fieldValue joins a field's first-line value with its continuation lines.
 func fieldValue(t *text, first string, from int) string {
 	parts := []string{first}
-	for i := from; i < len(t.lines); i++ {
-		line := t.lines[i]
+	for i := from; i < t.n; i++ {
+		line := t.line(i)
 		if IsBlank(line) || strings.HasPrefix(line, "#") || (!t.fenced[i] && planFieldRE.MatchString(line)) {
 			break
 		}

@@ -139,3 +139,25 @@ func TestPhaseOf(t *testing.T) {
 		t.Error("LessNumber is not numeric")
 	}
 }
+
+func TestLines(t *testing.T) {
+	tests := map[string][]string{
+		"":          {""},
+		"\n":        {""},
+		"a":         {"a"},
+		"a\n":       {"a"},
+		"a\n\n":     {"a", ""},
+		"a\r\nb\rc": {"a", "b", "c"},
+		"\ufeffa\n": {"a"},
+	}
+	for src, want := range tests {
+		tx := newText([]byte(src))
+		var got []string
+		for i := 0; i < tx.n; i++ {
+			got = append(got, tx.line(i))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("lines of %q (-want +got):\n%s", src, diff)
+		}
+	}
+}

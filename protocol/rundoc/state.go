@@ -53,14 +53,23 @@ func (it Item) State() string {
 // Closed reports whether the item is APPROVED, the only closing state.
 func (it Item) Closed() bool { return it.State() == Approved }
 
-// Items combines the status board and the headings into one Item per ID,
-// in first-seen order: board IDs first, then heading IDs.
+// Items returns one Item per ID, combining the status board and the
+// headings, in first-seen order: board IDs first, then heading IDs. The
+// slice is shared; callers must not modify it.
 func (l *Log) Items() []Item {
 	if l == nil {
 		return nil
 	}
-	idx := map[string]int{}
-	var items []Item
+	return l.items
+}
+
+func (l *Log) combine() []Item {
+	n := len(l.Headings) / 2
+	if l.Board != nil {
+		n = max(n, len(l.Board.Rows))
+	}
+	idx := make(map[string]int, n)
+	items := make([]Item, 0, n)
 	get := func(id string, line int) *Item {
 		k, ok := idx[id]
 		if !ok {

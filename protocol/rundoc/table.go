@@ -50,17 +50,17 @@ func splitRow(line string) []string {
 // "|" outside fenced blocks. The first line is the header.
 func (t *text) tables() []Table {
 	var out []Table
-	for i := 0; i < len(t.lines); i++ {
-		if t.fenced[i] || !isTableLine(t.lines[i]) {
+	for i := 0; i < t.n; i++ {
+		if t.fenced[i] || !isTableLine(t.line(i)) {
 			continue
 		}
-		hdr := splitRow(t.lines[i])
+		hdr := splitRow(t.line(i))
 		for k := range hdr {
 			hdr[k] = strings.ToLower(hdr[k])
 		}
 		tb := Table{Line: i + 1, Header: hdr}
-		for i++; i < len(t.lines) && !t.fenced[i] && isTableLine(t.lines[i]); i++ {
-			tb.Rows = append(tb.Rows, splitRow(t.lines[i]))
+		for i++; i < t.n && !t.fenced[i] && isTableLine(t.line(i)); i++ {
+			tb.Rows = append(tb.Rows, splitRow(t.line(i)))
 			tb.RowLines = append(tb.RowLines, i+1)
 		}
 		out = append(out, tb)

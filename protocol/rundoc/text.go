@@ -37,7 +37,10 @@ func Compile(pattern string) *regexp.Regexp {
 
 // IsSpace reports whether r is whitespace in Python's sense.
 func IsSpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) || unicode.Is(unicode.Z, r)
+	if r < 0x80 {
+		return r == ' ' || (r >= '\t' && r <= '\r') || (r >= 0x1c && r <= 0x1f)
+	}
+	return unicode.IsSpace(r) || unicode.Is(unicode.Z, r)
 }
 
 // TrimSpace trims Python-style Unicode whitespace.
@@ -66,7 +69,9 @@ func IsPlaceholder(s string) bool {
 // text is a document split into lines (CRLF and lone CR read as LF, as
 // Python's universal newlines do) with its fenced code blocks located.
 type text struct {
-	lines  []string
+	src    string  // the normalized document
+	n      int     // number of lines
+	starts []int   // byte offset of each line in src, plus one past the end
 	fenced []bool  // line belongs to a fenced block, fence lines included
 	fences []Fence // in document order
 }
@@ -89,11 +94,21 @@ func newText(b []byte) *text {
 		s = strings.ReplaceAll(s, "\r\n", "\n")
 		s = strings.ReplaceAll(s, "\r", "\n")
 	}
-	lines := strings.Split(s, "\n")
-	if len(lines) > 1 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
+	n := strings.Count(s, "\n") + 1
+	if n > 1 && strings.HasSuffix(s, "\n") {
+		n-- // a final newline ends the last line; it does not start another
 	}
-	t := &text{lines: lines, fenced: make([]bool, len(lines))}
+	t := &text{src: s, n: n, starts: make([]int, n+1), fenced: make([]bool, n)}
+	off := 0
+	for i := 0; i < n; i++ {
+		t.starts[i] = off
+		if k := strings.IndexByte(s[off:], '\n'); k >= 0 {
+			off += k + 1
+		} else {
+			off = len(s) + 1
+		}
+	}
+	t.starts[n] = off
 	t.scanFences()
 	return t
 }
@@ -127,17 +142,17 @@ func fenceClose(line string, ch byte, n int) bool {
 }
 
 func (t *text) scanFences() {
-	for i := 0; i < len(t.lines); i++ {
-		ch, n, ok := fenceOpen(t.lines[i])
+	for i := 0; i < t.n; i++ {
+		ch, n, ok := fenceOpen(t.line(i))
 		if !ok {
 			continue
 		}
 		start := i
 		t.fenced[i] = true
 		closed := false
-		for i++; i < len(t.lines); i++ {
+		for i++; i < t.n; i++ {
 			t.fenced[i] = true
-			if fenceClose(t.lines[i], ch, n) {
+			if fenceClose(t.line(i), ch, n) {
 				closed = true
 				break
 			}
@@ -146,18 +161,22 @@ func (t *text) scanFences() {
 		t.fences = append(t.fences, Fence{
 			Line:    start + 1,
 			End:     end + 1,
-			Content: strings.Join(t.lines[start+1:min(end, len(t.lines))], "\n"),
+			Content: t.join(start+1, min(end, t.n)),
 			Closed:  closed,
 		})
 	}
 }
 
-// join returns lines [from, to) joined with newlines.
+// line returns line i without its newline.
+func (t *text) line(i int) string { return t.src[t.starts[i] : t.starts[i+1]-1] }
+
+// join returns lines [from, to) joined with newlines, as a substring of the
+// document (no copy).
 func (t *text) join(from, to int) string {
 	if from >= to {
 		return ""
 	}
-	return strings.Join(t.lines[from:to], "\n")
+	return t.src[t.starts[from] : t.starts[to]-1]
 }
 
 // fencesIn returns the fences whose opening line index is in [from, to).
