@@ -10,7 +10,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 )
 
-// DefaultWritePause is the pause between two write requests of one Publish:
+// DefaultWritePause is the pause between two write requests of a publisher:
 // GitHub asks integrations to make writes serially with at least a second
 // between them (spec/github-facts.md §3.4, secondary rate limits).
 const DefaultWritePause = time.Second
@@ -18,6 +18,8 @@ const DefaultWritePause = time.Second
 // CheckPublisher writes checks.Run values to GitHub as check runs,
 // idempotently: the same run (name, head SHA, external ID) is found and
 // updated, never created twice, and annotations are sent 50 per request.
+// Its writes are serial and WritePause apart; it is not safe for concurrent
+// use.
 type CheckPublisher struct {
 	client *github.Client
 	// AppID narrows the search for an earlier run to this App's runs; 0
@@ -27,6 +29,8 @@ type CheckPublisher struct {
 	WritePause time.Duration
 	// Now stamps completed_at; nil means time.Now.
 	Now func() time.Time
+
+	lastWrite time.Time // when the previous write was sent
 }
 
 // NewCheckPublisher returns a publisher over client. appID may be 0 when the
@@ -81,6 +85,9 @@ func (p *CheckPublisher) Publish(ctx context.Context, owner, repo string, run ch
 	pages := checks.AnnotationPages(pending)
 	first := firstPage(pages)
 	var id int64
+	if err := p.pause(ctx); err != nil {
+		return 0, fmt.Errorf("publish check run %q: %w", run.Name, err)
+	}
 	if existing == nil {
 		id, err = p.create(ctx, owner, repo, run, first)
 	} else {
@@ -185,12 +192,19 @@ func (p *CheckPublisher) now() time.Time {
 	return time.Now()
 }
 
-// pause waits WritePause between writes, or until ctx ends.
+// pause waits until WritePause has passed since the previous write of this
+// publisher (across Publish calls), or until ctx ends, and then records the
+// coming write.
 func (p *CheckPublisher) pause(ctx context.Context) error {
-	if p.WritePause <= 0 {
-		return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	t := time.NewTimer(p.WritePause)
+	wait := time.Until(p.lastWrite.Add(p.WritePause))
+	defer func() { p.lastWrite = time.Now() }()
+	if p.WritePause <= 0 || wait <= 0 {
+		return nil
+	}
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():

@@ -219,3 +219,36 @@ func TestPublishAppIDNarrowsSearch(t *testing.T) {
 		t.Errorf("search query %q lacks app_id=4242 or filter=latest", f.queries[0])
 	}
 }
+
+func TestPublishPacesWritesAcrossCalls(t *testing.T) {
+	f, c := newChecksFake(t)
+	p := NewCheckPublisher(c, 0)
+	p.WritePause = 30 * time.Millisecond
+	start := time.Now()
+	for _, name := range []string{"a", "b", "c"} {
+		r := lintRun(51) // two writes each
+		r.Name = name
+		if _, err := p.Publish(context.Background(), "o", "r", r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Six writes need at least five pauses between them.
+	if got := time.Since(start); got < 5*p.WritePause {
+		t.Errorf("six writes took %s, want at least %s", got, 5*p.WritePause)
+	}
+	if f.writes() != 6 {
+		t.Errorf("writes = %d, want 6", f.writes())
+	}
+}
+
+func TestPublishStopsOnCancelledContext(t *testing.T) {
+	f, p := newTestPublisher(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.Publish(ctx, "o", "r", lintRun(1)); err == nil {
+		t.Fatal("Publish wrote with a cancelled context")
+	}
+	if f.writes() != 0 {
+		t.Errorf("writes = %d, want 0", f.writes())
+	}
+}
