@@ -55,7 +55,7 @@ func testOptions(t testing.TB, fake *fakeGitHub, database string) Options {
 	}
 }
 
-func testLogger(t testing.TB) *slog.Logger {
+func testLogger(testing.TB) *slog.Logger {
 	if os.Getenv("AEPGATE_TEST_LOG") != "" {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}

@@ -19,8 +19,8 @@ import (
 const MaxPayload = 25 << 20
 
 var (
-	eventName  = regexp.MustCompile(`^[a-z_]{1,64}$`)
-	deliveryID = regexp.MustCompile(`^[A-Za-z0-9-]{1,100}$`)
+	eventName  = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+	deliveryID = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 )
 
 // enqueuer records a verified delivery and queues its job durably, in one
