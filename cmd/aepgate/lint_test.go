@@ -159,6 +159,17 @@ func TestLintInputErrors(t *testing.T) {
 			writeFile(t, dir, "compliance-log.md", "")
 			writeFile(t, dir, "annexes", "")
 		}, nil, "annexes: exists but is not a folder"},
+		{"huge log", func(t *testing.T, dir string) {
+			writeFile(t, dir, "execution-guide.md", "")
+			f, err := os.Create(filepath.Join(dir, "compliance-log.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := f.Truncate(50<<20 + 1); err != nil { // sparse: no 50 MB written
+				t.Fatal(err)
+			}
+		}, nil, "larger than the 50 MB limit"},
 		{"bad format", func(t *testing.T, dir string) {}, []string{"--format", "xml"}, `--format must be text or json, not "xml"`},
 		{"bad threshold", func(t *testing.T, dir string) {}, []string{"--annex-threshold", "many"}, "invalid argument"},
 	}
@@ -186,5 +197,23 @@ func writeFile(t *testing.T, dir, name, content string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLintCRLF checks that a run saved with Windows line endings lints and
+// reports exactly like the LF original.
+func TestLintCRLF(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"execution-guide.md", "compliance-log.md"} {
+		b, err := os.ReadFile(filepath.Join(problemsDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, name, strings.ReplaceAll(string(b), "\n", "\r\n"))
+	}
+	_, want, _ := rundocsRun(t, "lint", problemsDir, "--annex-threshold", "100")
+	_, got, _ := rundocsRun(t, "lint", dir, "--annex-threshold", "100")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("CRLF run differs (-LF +CRLF):\n%s", diff)
 	}
 }
