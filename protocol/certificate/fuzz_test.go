@@ -27,3 +27,13 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkValidate(b *testing.B) {
+	raw := encode(b, baseline())
+	b.ReportAllocs()
+	for b.Loop() {
+		if !Validate(raw).Valid {
+			b.Fatal("invalid")
+		}
+	}
+}
