@@ -69,19 +69,30 @@ func StatesNegativeControl(body string) bool {
 		return false // every mention and every veto names a control
 	}
 	body = strings.ToLower(body)
+	if !vetoDisabled && vetoed(body) {
+		return false
+	}
+	for _, loc := range mentionRE.FindAllStringIndex(body, -1) {
+		if statedControl(segmentAfter(body[loc[1]:])) {
+			return true
+		}
+	}
+	return false
+}
+
+// vetoDisabled turns the excuse veto off; only the negative-control test
+// sets it, to show that the veto is what rejects excuses.
+var vetoDisabled = false
+
+// vetoed reports whether the body excuses itself from a control anywhere.
+func vetoed(body string) bool {
 	for _, re := range vetoRE {
 		if re.MatchString(body) {
-			return false
+			return true
 		}
 	}
-	mentions := mentionRE.FindAllStringIndex(body, -1)
-	for _, loc := range mentions {
+	for _, loc := range mentionRE.FindAllStringIndex(body, -1) {
 		if vetoBeforeRE.MatchString(before(body, loc[0])) {
-			return false
-		}
-	}
-	for _, loc := range mentions {
-		if statedControl(segmentAfter(body[loc[1]:])) {
 			return true
 		}
 	}

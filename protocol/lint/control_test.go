@@ -80,3 +80,23 @@ func TestStatesNegativeControl(t *testing.T) {
 		})
 	}
 }
+
+// TestVetoNegativeControl removes the veto and shows excuses that carry a
+// control-like sentence then pass: the veto is the protection.
+func TestVetoNegativeControl(t *testing.T) {
+	excuses := []string{
+		"**Negative control:** n/a — remove the guard and watch the test fail.\n\n**Negative control:** remove the guard and watch the test fail.",
+		"No negative control was run. Negative control: remove the guard and the test fails.",
+	}
+	for _, body := range excuses {
+		if StatesNegativeControl(body) {
+			t.Fatalf("with the veto, %q was accepted", body)
+		}
+		vetoDisabled = true
+		accepted := StatesNegativeControl(body)
+		vetoDisabled = false
+		if !accepted {
+			t.Errorf("without the veto, %q is still rejected; the test does not exercise the veto", body)
+		}
+	}
+}

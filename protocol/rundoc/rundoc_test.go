@@ -161,3 +161,19 @@ func TestLines(t *testing.T) {
 		}
 	}
 }
+
+// TestFenceNegativeControl: with fence detection off, a verdict heading
+// pasted inside a fenced block becomes a real verdict. Fences are the
+// protection that stops pasted output from approving itself.
+func TestFenceNegativeControl(t *testing.T) {
+	src := []byte("### P0-T1 — DONE\n\n**Verify output:**\n```\n### P0-T1 — APPROVED\n```\n")
+	if got := ParseLog(LogFile, src).Items()[0].State(); got != AwaitingAudit {
+		t.Fatalf("with fences, state = %s, want %s", got, AwaitingAudit)
+	}
+	fencesIgnored = true
+	got := ParseLog(LogFile, src).Items()[0].State()
+	fencesIgnored = false
+	if got != Approved {
+		t.Errorf("without fences, state = %s; the pasted verdict should have counted", got)
+	}
+}

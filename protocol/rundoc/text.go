@@ -141,7 +141,15 @@ func fenceClose(line string, ch byte, n int) bool {
 	return k >= n && IsBlank(s[k:])
 }
 
+// fencesIgnored turns fence detection off; only the negative-control test
+// sets it, to show that fences are what keep pasted output from becoming
+// structure.
+var fencesIgnored = false
+
 func (t *text) scanFences() {
+	if fencesIgnored {
+		return
+	}
 	for i := 0; i < t.n; i++ {
 		ch, n, ok := fenceOpen(t.line(i))
 		if !ok {
