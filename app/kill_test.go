@@ -1,0 +1,138 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/store"
+)
+
+// child is a serve process started from the test binary.
+type child struct {
+	cmd  *exec.Cmd
+	base string
+}
+
+func startChild(t *testing.T, fake *fakeGitHub, database string) *child {
+	t.Helper()
+	addrFile := filepath.Join(t.TempDir(), "addr")
+	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey(t))})
+	cfg, _ := json.Marshal(childConfig{Database: database, GitHubURL: fake.URL(), AddrFile: addrFile, KeyPEM: string(keyPEM)})
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+string(cfg))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if testing.Verbose() && stderr.Len() > 0 {
+			t.Logf("child stderr:\n%s", stderr.String())
+		}
+	})
+	c := &child{cmd: cmd}
+	waitFor(t, 20*time.Second, "child to listen", func() bool {
+		b, err := os.ReadFile(addrFile)
+		c.base = string(b)
+		return err == nil && len(b) > 0
+	})
+	return c
+}
+
+// sendAll delivers n pull_request events, retrying each (same delivery
+// ID, as GitHub's redelivery does) until some server answers 2xx.
+func sendAll(t *testing.T, base *atomic.Value, n int, sent *atomic.Int32) error {
+	client := &http.Client{Timeout: 5 * time.Second}
+	for i := range n {
+		body := prEvent("opened", 1000+i, "Work-unit: #1")
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			req, _ := http.NewRequest(http.MethodPost, base.Load().(string)+"/webhook", bytes.NewReader(body))
+			req.Header.Set("X-GitHub-Event", "pull_request")
+			req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("k-%d", i))
+			req.Header.Set("X-Hub-Signature-256", sign(testSecret, body))
+			resp, err := client.Do(req)
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == 200 || resp.StatusCode == 202 {
+					break
+				}
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("delivery %d never accepted: %v", i, err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		sent.Add(1)
+	}
+	return nil
+}
+
+func TestE2EKilledMidwayLosesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reliability test")
+	}
+	runKillTest(t, "sqlite:"+filepath.Join(t.TempDir(), "aepgate.db"), 1)
+}
+
+// runKillTest sends 500 deliveries to replicas serve processes sharing
+// database, SIGKILLs the first halfway, restarts it, and checks every
+// delivery was judged with exactly one write each.
+func runKillTest(t *testing.T, database string, replicas int) {
+	const n = 500
+	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
+	seed(fake)
+	addPRs(fake, n)
+	first := startChild(t, fake, database)
+	for range replicas - 1 {
+		startChild(t, fake, database)
+	}
+	var base atomic.Value
+	base.Store(first.base)
+	var sent atomic.Int32
+	errc := make(chan error, 1)
+	go func() { errc <- sendAll(t, &base, n, &sent) }()
+	waitFor(t, 30*time.Second, "half the deliveries", func() bool { return sent.Load() >= n/2 })
+	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	first.cmd.Wait()
+	t.Logf("killed the serve process after %d deliveries", sent.Load())
+	second := startChild(t, fake, database)
+	base.Store(second.base)
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 90*time.Second, "every pull request judged", allJudged(fake, n))
+	time.Sleep(500 * time.Millisecond)
+	if d := fake.duplicates(); len(d) > 0 {
+		t.Errorf("duplicated writes: %v", d)
+	}
+	if _, writes, _ := fake.counts(); writes != n {
+		t.Errorf("%d writes for %d deliveries, want exactly one each", writes, n)
+	}
+	db, err := store.Open(context.Background(), database)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res, err := db.VerifyLedger(context.Background())
+	if err != nil || !res.OK() || res.Rows < n {
+		t.Errorf("ledger after the crash: %+v %v (want ≥ %d rows, intact)", res, err, n)
+	}
+	t.Logf("ledger: %d decisions recorded for %d deliveries", res.Rows, n)
+}

@@ -1,0 +1,68 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/gh"
+)
+
+// childEnv carries a child server's settings when the test binary re-runs
+// itself as `aepgate serve` (so a test can SIGKILL a real process).
+const childEnv = "AEPGATE_APP_TEST_CHILD"
+
+type childConfig struct {
+	Database, GitHubURL, AddrFile, KeyPEM string
+}
+
+func TestMain(m *testing.M) {
+	if raw := os.Getenv(childEnv); raw != "" {
+		os.Exit(runChild(raw))
+	}
+	os.Exit(m.Run())
+}
+
+func runChild(raw string) int {
+	var c childConfig
+	if err := json.Unmarshal([]byte(raw), &c); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	key, err := gh.ParsePrivateKey([]byte(c.KeyPEM))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	o := Options{Database: c.Database, AppID: testAppID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(testSecret)},
+		GitHubURL: c.GitHubURL, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond,
+		JobTimeout: 2 * time.Second, RescueAfter: 3 * time.Second, Workers: 8, Logger: testLogger(nil)}
+	a, err := New(ctx, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer a.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := os.WriteFile(c.AddrFile, []byte("http://"+ln.Addr().String()), 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := a.Run(ctx, ln); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
