@@ -29,6 +29,7 @@ type MissingError struct {
 	Names []string
 }
 
+// Error lists the missing documents.
 func (e *MissingError) Error() string {
 	return fmt.Sprintf("%s is missing %s", e.Dir, strings.Join(e.Names, ", "))
 }
@@ -51,6 +52,7 @@ type InputError struct {
 	Err    error
 }
 
+// Error names the path and why it was refused.
 func (e *InputError) Error() string {
 	if e.Err != nil {
 		return fmt.Sprintf("%s: %s: %v", e.Path, e.Reason, e.Err)
@@ -58,6 +60,7 @@ func (e *InputError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Path, e.Reason)
 }
 
+// Unwrap returns the underlying I/O error, if any.
 func (e *InputError) Unwrap() error { return e.Err }
 
 // Load reads the run in dir. A missing guide or log yields a *MissingError
