@@ -14,6 +14,7 @@ import (
 type fingerprint struct {
 	size int64
 	sum  [sha256.Size]byte
+	perm fs.FileMode // compared separately: see runner.restoreMode
 }
 
 // fingerprintOf reads a regular file (following symlinks); anything else,
@@ -36,8 +37,7 @@ func fingerprintOf(path string) (fingerprint, error) {
 	if err != nil {
 		return fingerprint{}, err
 	}
-	var fp fingerprint
-	fp.size = n
+	fp := fingerprint{size: n, perm: fi.Mode().Perm()}
 	copy(fp.sum[:], h.Sum(nil))
 	return fp, nil
 }
@@ -79,6 +79,7 @@ func copyFile(src, dst string) error {
 			return fmt.Errorf("%s is now a directory: %w", dst, err)
 		}
 	}
+	_ = os.Chmod(dst, 0o600) // a break may have made it read-only; the mode is set below
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fi.Mode().Perm())
 	if err != nil {
 		return err
@@ -100,7 +101,7 @@ func copyFile(src, dst string) error {
 // and SHA-256) to want.
 func sameContent(path string, want fingerprint) bool {
 	got, err := fingerprintOf(path)
-	return err == nil && got == want
+	return err == nil && got.size == want.size && got.sum == want.sum
 }
 
 // isNotExist reports whether err means a missing file.

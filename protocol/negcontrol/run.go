@@ -203,7 +203,7 @@ func (r *runner) restoreFile() bool {
 	s := r.spec
 	if sameContent(s.path(), r.orig) {
 		r.line("$ %s is byte-identical to the backup", s.File)
-		return true
+		return r.restoreMode()
 	}
 	if err := copyFile(r.backup, s.path()); err != nil {
 		r.line("ERROR: could not restore %s from the backup: %v", s.File, err)
@@ -214,6 +214,25 @@ func (r *runner) restoreFile() bool {
 		return false
 	}
 	r.line("$ restored %s from backup (byte-identical)", s.File)
+	return r.restoreMode()
+}
+
+// restoreMode puts back the file's permission bits when the break changed
+// them but not its bytes (a "chmod -x" break).
+func (r *runner) restoreMode() bool {
+	fi, err := os.Stat(r.spec.path())
+	if err != nil {
+		r.line("ERROR: could not check the mode of %s: %v", r.spec.File, err)
+		return false
+	}
+	if fi.Mode().Perm() == r.orig.perm {
+		return true
+	}
+	if err := os.Chmod(r.spec.path(), r.orig.perm); err != nil {
+		r.line("ERROR: could not restore the mode of %s: %v", r.spec.File, err)
+		return false
+	}
+	r.line("$ restored the mode of %s (%v)", r.spec.File, r.orig.perm)
 	return true
 }
 

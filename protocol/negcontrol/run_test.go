@@ -76,6 +76,11 @@ func TestRun(t *testing.T) {
 			want: []string{"$ restored guard.txt from backup (byte-identical)"}},
 		{name: "break replaces the file with a directory", spec: Spec{File: "guard.txt", Break: "rm guard.txt && mkdir guard.txt", Test: testCmd}, wantExit: 0,
 			want: []string{"$ restored guard.txt from backup (byte-identical)"}},
+		{name: "break changes only the mode", spec: Spec{File: "guard.txt", Break: "chmod u+x guard.txt",
+			Test: "test ! -x guard.txt || { echo executable; exit 1; }"}, wantExit: 0,
+			want: []string{"$ guard.txt is byte-identical to the backup\n$ restored the mode of guard.txt (-rw-r-----)", verdictOK}},
+		{name: "break makes the file unwritable", spec: Spec{File: "guard.txt", Break: breakCmd + " && chmod 000 guard.txt", Test: testCmd},
+			wantExit: 0, want: []string{"$ restored guard.txt from backup (byte-identical)", verdictOK}},
 		{name: "expect matches", spec: Spec{File: "guard.txt", Break: breakCmd, Test: testCmd, Expect: "^guard is (off|down)$"}, wantExit: 0,
 			want: []string{"# expect FAILURE matching /^guard is (off|down)$/", verdictOK}, notWant: []string{"WARNING"}},
 		{name: "expect mismatch on a crash", spec: Spec{File: "guard.txt", Break: breakCmd,
@@ -121,6 +126,9 @@ func TestRun(t *testing.T) {
 			if tc.spec.File != "" {
 				if got := readGuard(t, dir); got != guardOn {
 					t.Errorf("guard.txt = %q after the run, want %q", got, guardOn)
+				}
+				if fi, err := os.Stat(filepath.Join(dir, "guard.txt")); err != nil || fi.Mode().Perm() != 0o640 {
+					t.Errorf("guard.txt mode after the run: %v, %v", fi.Mode(), err)
 				}
 			}
 			if res.OK && res.BackupKept != "" {
