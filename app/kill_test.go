@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/internal/store/pgtest"
 )
 
 // child is a serve process started from the test binary.
@@ -135,4 +136,11 @@ func runKillTest(t *testing.T, database string, replicas int) {
 		t.Errorf("ledger after the crash: %+v %v (want ≥ %d rows, intact)", res, err, n)
 	}
 	t.Logf("ledger: %d decisions recorded for %d deliveries", res.Rows, n)
+}
+
+func TestE2EPostgresTwoReplicasKilledMidway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reliability test")
+	}
+	runKillTest(t, pgtest.Start(t), 2)
 }
