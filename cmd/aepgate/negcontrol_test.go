@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/pflag"
 )
 
 // updateNegcontrol rewrites this file's golden files (a name of its own:
@@ -345,5 +346,22 @@ func TestNegcontrolSignals(t *testing.T) {
 				t.Errorf("worktrees left after SIGTERM:\n%s", wt)
 			}
 		})
+	}
+}
+
+// TestNegcontrolHelp: every flag is explained, and --help says what RE2
+// cannot do.
+func TestNegcontrolHelp(t *testing.T) {
+	cmd := newNegcontrolCmd(streams{})
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if len(f.Usage) < 20 {
+			t.Errorf("--%s has no real help text: %q", f.Name, f.Usage)
+		}
+	})
+	code, out, _ := ncRun(t, "negcontrol", "--help")
+	for _, want := range []string{"RE2", "multi-line", "no lookarounds or back-references", "--all", "exit 124", "130"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--help (exit %d) lacks %q", code, want)
+		}
 	}
 }
