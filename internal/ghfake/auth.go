@@ -182,7 +182,7 @@ func (c *call) authorize(need access) (int, any) {
 		}
 		return apiError(http.StatusForbidden, "Must have write access to this repository.")
 	}
-	if !c.tok.perms.allows(need) {
+	if !c.tok.perms.allows(need) && !c.prAsIssue(need) {
 		return apiError(http.StatusForbidden, "Resource not accessible by integration")
 	}
 	return 0, nil
@@ -255,4 +255,18 @@ func (f *Fake) appByIssuer(iss string) *App {
 		}
 	}
 	return nil
+}
+
+// prAsIssue lets pull_requests permission stand in for issues on a pull
+// request's issue routes (comments, labels, reactions), as GitHub does.
+func (c *call) prAsIssue(need access) bool {
+	if need.scope != "issues" || c.repo == nil {
+		return false
+	}
+	n, err := strconv.Atoi(c.r.PathValue("issue_number"))
+	if err != nil {
+		return false
+	}
+	i := c.repo.issue(n)
+	return i != nil && i.pr != nil && c.tok.perms.allows(access{scope: "pull_requests", write: need.write})
 }

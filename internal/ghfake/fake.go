@@ -19,7 +19,7 @@ import (
 type Fake struct {
 	t   testing.TB
 	srv *httptest.Server
-	mux *http.ServeMux
+	mux *router
 
 	mu      sync.Mutex
 	now     time.Time // zero means the wall clock
@@ -41,7 +41,7 @@ func New(t testing.TB) *Fake {
 	t.Helper()
 	f := &Fake{
 		t:      t,
-		mux:    http.NewServeMux(),
+		mux:    &router{},
 		lastID: 1000,
 		users:  map[string]*user{},
 		repos:  map[string]*repoState{},

@@ -48,22 +48,8 @@ func (f *Fake) releaseRoutes() {
 		c.f.emitRelease(c.repo, r, "deleted")
 		return http.StatusNoContent, nil
 	})
-	// ServeMux cannot hold both releases/tags/{tag} and
-	// releases/{release_id}/assets, so one route serves both and logs the
-	// pattern GitHub documents.
-	f.alias("GET /repos/{owner}/{repo}/releases/tags/{tag}", read("contents"))
-	f.alias("GET /repos/{owner}/{repo}/releases/{release_id}/assets", read("contents"))
-	f.mux.HandleFunc("GET /repos/{owner}/{repo}/releases/{release_id}/{sub}", func(w http.ResponseWriter, r *http.Request) {
-		if r.PathValue("release_id") == "tags" {
-			f.serve(w, r, "GET /repos/{owner}/{repo}/releases/tags/{tag}", read("contents"), releaseByTag)
-			return
-		}
-		if r.PathValue("sub") == "assets" {
-			f.serve(w, r, "GET /repos/{owner}/{repo}/releases/{release_id}/assets", read("contents"), listAssets)
-			return
-		}
-		http.NotFound(w, r)
-	})
+	f.handle("GET /repos/{owner}/{repo}/releases/tags/{tag}", read("contents"), releaseByTag)
+	f.handle("GET /repos/{owner}/{repo}/releases/{release_id}/assets", read("contents"), listAssets)
 	f.handle("POST /repos/{owner}/{repo}/releases/{release_id}/assets", write("contents"), uploadAsset)
 	f.handle("GET /repos/{owner}/{repo}/releases/assets/{asset_id}", read("contents"), getAsset)
 	f.handle("PATCH /repos/{owner}/{repo}/releases/assets/{asset_id}", write("contents"), func(c *call) (int, any) {
@@ -296,7 +282,7 @@ func rawFile(c *call) (int, any) {
 }
 
 func releaseByTag(c *call) (int, any) {
-	if r := c.repo.releaseByTag(c.r.PathValue("sub")); r != nil && !r.draft {
+	if r := c.repo.releaseByTag(c.r.PathValue("tag")); r != nil && !r.draft {
 		return http.StatusOK, c.f.releaseJSON(c.repo, r)
 	}
 	return notFound()

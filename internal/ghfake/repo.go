@@ -23,6 +23,10 @@ type repoState struct {
 	checks        checkState
 	releases      []*release
 	assets        map[int64]*asset
+	issues        []*issue // issues and pull requests, by number-1
+	milestones    []*milestone
+	labels        []*label
+	runs          []*workflowRun
 }
 
 // Repo is the scenario handle of one repository.
@@ -174,13 +178,16 @@ func (f *Fake) setRef(s *repoState, ref, sha string) {
 
 // Branch creates branch at the commit ref resolves to.
 func (r *Repo) Branch(branch, from string) string {
+	defer r.f.flush()
 	r.f.mu.Lock()
 	defer r.f.mu.Unlock()
 	sha := r.s.resolve(from)
 	if sha == "" {
 		panic(fmt.Sprintf("ghfake: Branch(%q, %q): unknown ref", branch, from))
 	}
+	before := r.s.refs["refs/heads/"+branch]
 	r.f.setRef(r.s, "refs/heads/"+branch, sha)
+	r.f.pushed(r.s, "refs/heads/"+branch, before, sha, r.s.owner)
 	return sha
 }
 
@@ -194,6 +201,7 @@ func (r *Repo) Head(branch string) string {
 // Tag creates an annotated tag name on the commit ref resolves to, tagged
 // by the repository owner; it returns the tag object's SHA.
 func (r *Repo) Tag(name, ref, message string) string {
+	defer r.f.flush()
 	r.f.mu.Lock()
 	defer r.f.mu.Unlock()
 	target := r.s.resolve(ref)
@@ -204,6 +212,7 @@ func (r *Repo) Tag(name, ref, message string) string {
 		name: name, object: target, objType: "commit", tagger: r.f.signature(r.s.owner), message: message,
 	})
 	r.f.setRef(r.s, "refs/tags/"+name, sha)
+	r.f.pushed(r.s, "refs/tags/"+name, "", sha, r.s.owner)
 	return sha
 }
 

@@ -8,12 +8,9 @@ func (f *Fake) routes() {
 	f.gitRoutes()
 	f.releaseRoutes()
 	f.checkRoutes()
+	f.issueRoutes()
+	f.pullRoutes()
+	f.actionsRoutes()
 }
 
 var cutPrefix = strings.CutPrefix
-
-// prRefsForSHA lists the pull requests whose head is sha, as the minimal
-// objects check runs and suites carry.
-func (f *Fake) prRefsForSHA(s *repoState, sha string) []any {
-	return []any{}
-}

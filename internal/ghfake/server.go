@@ -42,6 +42,8 @@ type call struct {
 	repo    *repoState // set when the pattern has {owner}/{repo}
 	// refOverride is the {ref} when one route hands over to another.
 	refOverride string
+	body        []byte // the request body once read
+
 }
 
 // route is one registered route, kept for the README's route list and tests.
@@ -54,14 +56,9 @@ type route struct {
 // fake's authentication, permission, realism and logging layers.
 func (f *Fake) handle(pattern string, need access, h handler) {
 	f.table = append(f.table, route{pattern: pattern, need: need})
-	f.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+	f.mux.add(pattern, func(w http.ResponseWriter, r *http.Request) {
 		f.serve(w, r, pattern, need, h)
 	})
-}
-
-// alias lists a route served by a shared mux entry (see releaseRoutes).
-func (f *Fake) alias(pattern string, need access) {
-	f.table = append(f.table, route{pattern: pattern, need: need})
 }
 
 // Routes lists every route pattern the fake serves, in registration order.
@@ -150,10 +147,14 @@ func (c *call) writeJSON(status int, v any) {
 
 // decode reads the JSON request body into v.
 func (c *call) decode(v any) error {
-	b, err := io.ReadAll(io.LimitReader(c.r.Body, 100<<20))
-	if err != nil {
-		return fmt.Errorf("read body: %w", err)
+	if c.body == nil {
+		b, err := io.ReadAll(io.LimitReader(c.r.Body, 100<<20))
+		if err != nil {
+			return fmt.Errorf("read body: %w", err)
+		}
+		c.body = b
 	}
+	b := c.body
 	if len(strings.TrimSpace(string(b))) == 0 {
 		return errors.New("empty body")
 	}

@@ -100,7 +100,9 @@ func (f *Fake) emit(s *repoState, event, action string, sender *user, payload ob
 	if action != "" {
 		payload["action"] = action
 	}
-	payload["repository"] = f.repoJSON(s)
+	if payload["repository"] == nil {
+		payload["repository"] = f.repoJSON(s)
+	}
 	payload["sender"] = f.userJSON(sender)
 	if s.owner.typ == "Organization" {
 		payload["organization"] = f.orgJSON(s.owner)
@@ -201,6 +203,9 @@ func (f *Fake) emitCheckSuite(s *repoState, su *checkSuite, action string) {
 
 // pushed emits push (and create for a new ref) after a ref moved.
 func (f *Fake) pushed(s *repoState, ref, before, after string, by *user) {
+	if branch, ok := cutPrefix(ref, "refs/heads/"); ok {
+		f.synchronize(s, branch, before, after, by)
+	}
 	if !f.hooks.on {
 		return
 	}
@@ -222,7 +227,9 @@ func (f *Fake) pushed(s *repoState, ref, before, after string, by *user) {
 			commits = append(commits, f.headCommitJSON(s, c.sha))
 		}
 	}
-	f.emit(s, "push", "", by, obj{
+	repo := f.repoJSON(s)
+	repo["master_branch"], repo["stargazers"] = s.defaultBranch, 0
+	f.emit(s, "push", "", by, obj{"repository": repo,
 		"ref": ref, "before": before, "after": after, "created": before == zero, "deleted": false,
 		"forced": false, "base_ref": nil, "compare": "https://github.com/" + s.fullName + "/compare/" + before[:12] + "..." + after[:12],
 		"commits": commits, "head_commit": f.headCommitJSON(s, s.git.peel(after)),
