@@ -1,0 +1,75 @@
+package config
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// MatchPath reports whether the slash-separated, repository-relative name
+// matches pattern. Each pattern segment uses path.Match syntax (*, ?,
+// [...]) within one path segment, and a segment "**" matches any number of
+// whole segments, none included: "docs/contract/**" matches
+// "docs/contract/a.md" and "docs/contract/x/y.md"; "**/*.proto" matches
+// "a.proto" and "api/v1/a.proto". A leading "./" on either side is ignored.
+func MatchPath(pattern, name string) bool {
+	pattern = strings.TrimPrefix(pattern, "./")
+	name = strings.TrimPrefix(name, "./")
+	return matchSegments(strings.Split(pattern, "/"), strings.Split(name, "/"))
+}
+
+// matchSegments matches pattern segments against name segments by dynamic
+// programming (linear in their product, whatever the number of "**").
+// next[j] holds whether pat[i+1:] matches name[j:] while row i is built.
+func matchSegments(pat, name []string) bool {
+	n := len(name)
+	next := make([]bool, n+1)
+	next[n] = true // an empty pattern matches only an empty name
+	cur := make([]bool, n+1)
+	for i := len(pat) - 1; i >= 0; i-- {
+		for j := n; j >= 0; j-- {
+			switch {
+			case pat[i] == "**":
+				cur[j] = next[j] || (j < n && cur[j+1])
+			case j == n:
+				cur[j] = false
+			default:
+				ok, err := path.Match(pat[i], name[j])
+				cur[j] = err == nil && ok && next[j+1]
+			}
+		}
+		next, cur = cur, next
+	}
+	return next[0]
+}
+
+// IsContractPath reports whether a changed file is under a contract path,
+// so that its change needs an owner's approval.
+func (c *Config) IsContractPath(name string) bool {
+	return slices.ContainsFunc(c.ContractPaths, func(p string) bool { return MatchPath(p, name) })
+}
+
+// IsRunDocumentDir reports whether dir is one of the run-document folders.
+func (c *Config) IsRunDocumentDir(dir string) bool {
+	dir = strings.TrimSuffix(dir, "/")
+	return slices.ContainsFunc(c.RunDocuments, func(p string) bool { return MatchPath(strings.TrimSuffix(p, "/"), dir) })
+}
+
+// IsOwner reports whether login is a listed owner. GitHub logins are
+// case-insensitive, and so is the comparison.
+func (c *Config) IsOwner(login string) bool { return hasLogin(c.Owners, login) }
+
+// IsCoordinator reports whether login is a listed coordinator.
+func (c *Config) IsCoordinator(login string) bool { return hasLogin(c.Coordinators, login) }
+
+// MayAudit reports whether login's reviews can count as independent audits
+// as far as the config is concerned: any login when auditors is unset,
+// otherwise only the listed ones. (Independence from the author is the
+// audit rules' business.)
+func (c *Config) MayAudit(login string) bool {
+	return len(c.Auditors) == 0 || hasLogin(c.Auditors, login)
+}
+
+func hasLogin(list []string, login string) bool {
+	return slices.ContainsFunc(list, func(l string) bool { return strings.EqualFold(l, login) })
+}

@@ -1,0 +1,88 @@
+package config
+
+import "testing"
+
+func TestMatchPath(t *testing.T) {
+	tests := []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"docs/contract/**", "docs/contract/a.md", true},
+		{"docs/contract/**", "docs/contract/x/y.md", true},
+		{"docs/contract/**", "docs/contract", true},
+		{"docs/contract/**", "docs/contracts/a.md", false},
+		{"docs/contract/**", "docs/other/a.md", false},
+		{"**/*.proto", "a.proto", true},
+		{"**/*.proto", "api/v1/a.proto", true},
+		{"**/*.proto", "api/v1/a.go", false},
+		{"api/openapi.yaml", "api/openapi.yaml", true},
+		{"api/openapi.yaml", "api/openapi.yml", false},
+		{"docs/*/guide.md", "docs/run-1/guide.md", true},
+		{"docs/*/guide.md", "docs/a/b/guide.md", false},
+		{"docs/**/guide.md", "docs/a/b/guide.md", true},
+		{"docs/**/**/guide.md", "docs/guide.md", true},
+		{"./docs/*", "docs/x", true},
+		{"docs/[", "docs/[", false},
+		{"*", "a/b", false},
+		{"**", "a/b", true},
+	}
+	for _, tc := range tests {
+		if got := MatchPath(tc.pattern, tc.name); got != tc.want {
+			t.Errorf("MatchPath(%q, %q) = %v, want %v", tc.pattern, tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestConfigLookups(t *testing.T) {
+	c, err := Parse("f.yml", []byte("version: 1\nowners: [Alice]\ncoordinators: [bob]\nrun_documents: [docs/run-1, \"docs/runs/*\"]\ncontract_paths: [\"docs/contract/**\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := []struct {
+		name      string
+		got, want bool
+	}{
+		{"owner, other case", c.IsOwner("alice"), true},
+		{"not owner", c.IsOwner("bob"), false},
+		{"coordinator", c.IsCoordinator("BOB"), true},
+		{"any auditor when unset", c.MayAudit("mallory"), true},
+		{"contract path", c.IsContractPath("docs/contract/v1/api.md"), true},
+		{"not contract path", c.IsContractPath("docs/contractual.md"), false},
+		{"run document", c.IsRunDocumentDir("docs/runs/r7/"), true},
+		{"run document exact", c.IsRunDocumentDir("docs/run-1"), true},
+		{"not run document", c.IsRunDocumentDir("docs/run-2"), false},
+	}
+	for _, ck := range checks {
+		if ck.got != ck.want {
+			t.Errorf("%s: got %v, want %v", ck.name, ck.got, ck.want)
+		}
+	}
+	c.Auditors = []string{"carol"}
+	if c.MayAudit("mallory") || !c.MayAudit("Carol") {
+		t.Error("a set auditors list does not restrict audits")
+	}
+}
+
+// FuzzMatchPath checks MatchPath never panics and that a name always
+// matches itself when it holds no glob characters.
+func FuzzMatchPath(f *testing.F) {
+	f.Add("docs/**/x", "docs/a/b/x")
+	f.Add("**/**/*", "")
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		MatchPath(pattern, name)
+		if !containsAny(name, `*?[\`) && !MatchPath(name, name) {
+			t.Fatalf("%q does not match itself", name)
+		}
+	})
+}
+
+func containsAny(s, chars string) bool {
+	for _, c := range chars {
+		for _, r := range s {
+			if r == c {
+				return true
+			}
+		}
+	}
+	return false
+}
