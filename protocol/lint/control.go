@@ -72,13 +72,17 @@ func StatesNegativeControl(body string) bool {
 	if !vetoDisabled && vetoed(body) {
 		return false
 	}
-	for _, loc := range mentionRE.FindAllStringIndex(body, -1) {
+	for _, loc := range mentionRE.FindAllStringIndex(body, maxMentions) {
 		if statedControl(segmentAfter(body[loc[1]:])) {
 			return true
 		}
 	}
 	return false
 }
+
+// maxMentions bounds how many mentions of a control are judged. A real gate
+// has one to three; past the bound the gate fails closed (not stated).
+const maxMentions = 64
 
 // vetoDisabled turns the excuse veto off; only the negative-control test
 // sets it, to show that the veto is what rejects excuses.
@@ -92,11 +96,18 @@ func vetoed(body string) bool {
 		}
 	}
 	for _, loc := range mentionRE.FindAllStringIndex(body, -1) {
-		if vetoBeforeRE.MatchString(before(body, loc[0])) {
+		if w := before(body, loc[0]); mayVetoBefore(w) && vetoBeforeRE.MatchString(w) {
 			return true
 		}
 	}
 	return false
+}
+
+// mayVetoBefore is a cheap filter for vetoBeforeRE: the window must hold one
+// of its words (no, without, skip, omit) for the pattern to match.
+func mayVetoBefore(w string) bool {
+	return strings.Contains(w, "no") || strings.Contains(w, "without") ||
+		strings.Contains(w, "skip") || strings.Contains(w, "omit")
 }
 
 // before returns up to 64 bytes of s ending at i, starting on a rune
@@ -109,9 +120,21 @@ func before(s string, i int) string {
 	return s[j:i]
 }
 
+// maxSegment bounds the text judged after one mention, so a body with
+// thousands of mentions in one paragraph stays linear. A control statement
+// is a sentence or two; 2,000 bytes is far more than any real one.
+const maxSegment = 2000
+
 // segmentAfter cuts the text about one mention: up to the next bold label,
-// heading or blank line; placeholders removed.
+// heading or blank line (at most maxSegment bytes); placeholders removed.
 func segmentAfter(s string) string {
+	if len(s) > maxSegment {
+		k := maxSegment
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		s = s[:k]
+	}
 	if loc := segmentEndRE.FindStringIndex(s); loc != nil {
 		s = s[:loc[0]]
 	}

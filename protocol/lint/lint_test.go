@@ -112,3 +112,13 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestManyMentionsStayLinear guards against quadratic work: a gate body of
+// one huge paragraph with thousands of mentions must be judged quickly
+// (the test would take minutes if each mention scanned to the end).
+func TestManyMentionsStayLinear(t *testing.T) {
+	body := strings.Repeat("negative control then words ", 40000)
+	if StatesNegativeControl(body) {
+		t.Error("a body without action or failure words was accepted")
+	}
+}

@@ -52,6 +52,7 @@ const annexAdvice = "This usually means a phase's plan was under-verified before
 // Text renders the result as aepkit prints it, ending with a newline.
 func (r Result) Text() string {
 	var b strings.Builder
+	b.Grow(64 * len(r.Problems))
 	byRule := map[string][]Problem{}
 	for _, p := range r.Problems {
 		byRule[p.Rule] = append(byRule[p.Rule], p)
