@@ -81,10 +81,13 @@ func Verify(s Snapshot) Result {
 		rs = append(rs, Refusal{Token: TokenMainUnreadable, Expected: "the default branch head as 40 hex", Seen: show(s.MainSha)})
 	}
 	peeled := ""
-	if s.TagObjectType == "tag" && sha40.MatchString(s.TagObjectSha) && s.PeeledType == "commit" && sha40.MatchString(s.PeeledSha) {
+	if !protections.annotatedTag && s.TagObjectType == "commit" {
+		s.PeeledType, s.PeeledSha = "commit", s.TagObjectSha
+	}
+	if (s.TagObjectType == "tag" || !protections.annotatedTag) && sha40.MatchString(s.TagObjectSha) && s.PeeledType == "commit" && sha40.MatchString(s.PeeledSha) {
 		peeled = s.PeeledSha
 		res.TagSha = &peeled
-		if res.RemoteMainSha != nil && peeled != s.MainSha {
+		if protections.tagAtMain && res.RemoteMainSha != nil && peeled != s.MainSha {
 			rs = append(rs, Refusal{Token: TokenTagNotMain, Expected: "tag peeled to the default branch head " + s.MainSha, Seen: peeled})
 		}
 	} else {
