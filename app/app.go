@@ -131,7 +131,11 @@ func (a *App) runDelivery(ctx context.Context, d deliveryArgs, attempt int) erro
 		if wait, ok := gh.RetryWait(err, time.Now()); ok {
 			result = "snoozed"
 			log.Warn("rate limited; snoozing", "wait", wait, "err", err)
-			err = river.JobSnooze(wait)
+			err = river.JobSnooze(max(wait, 0))
+		} else if errors.Is(ctx.Err(), context.Canceled) {
+			// Shutdown: hand the job back untouched for the next process.
+			result = "returned"
+			err = river.JobSnooze(0)
 		} else {
 			log.Warn("delivery failed; will retry", "err", err)
 		}

@@ -94,6 +94,9 @@ func (e *evaluator) evaluatePR(ctx context.Context, in evalInput) error {
 		title = unit.Title
 	}
 	run := workUnitRun(pr.HeadSHA, v, title)
+	if !snap.NativeBlockers {
+		run.Summary += noNativeBlockers
+	}
 	written, err := e.publish(ctx, in, pr, run)
 	if err != nil {
 		return err

@@ -15,6 +15,9 @@ const (
 	ConfigCheck   = "aepgate/config"
 )
 
+// noNativeBlockers is added when the server has no issue dependencies.
+const noNativeBlockers = "\n_This GitHub server has no issue dependencies (blocked-by), so only the contract's `depends_on` was checked._\n"
+
 // workUnitRun renders a work-unit verdict as the aepgate/work-unit check run
 // on head.
 func workUnitRun(head string, v workunit.Verdict, unitTitle string) checks.Run {
@@ -32,11 +35,7 @@ func workUnitRun(head string, v workunit.Verdict, unitTitle string) checks.Run {
 		return r
 	}
 	r.Conclusion = checks.ConclusionFailure
-	if len(v.Reasons) == 1 {
-		r.Title = "1 problem with the work unit"
-	} else {
-		r.Title = fmt.Sprintf("%d problems with the work unit", len(v.Reasons))
-	}
+	r.Title = fmt.Sprintf("%d %s with the work unit", len(v.Reasons), plural(len(v.Reasons), "problem", "problems"))
 	var b strings.Builder
 	b.WriteString("A pull request must name exactly one open work unit (`Work-unit: #N` or a closing keyword) whose contract is valid, whose milestone is a valid increment and whose dependencies are all closed.\n\n")
 	for _, reason := range v.Reasons {
@@ -63,7 +62,7 @@ func configRun(head, branch string, errs config.Errors, other error) checks.Run 
 		r.Title = "Repository config is unreadable"
 		fmt.Fprintf(&b, "- %s\n", other)
 	} else {
-		r.Title = fmt.Sprintf("Repository config has %d error(s)", len(errs))
+		r.Title = fmt.Sprintf("Repository config has %d %s", len(errs), plural(len(errs), "error", "errors"))
 		for _, e := range errs {
 			fmt.Fprintf(&b, "- %s\n", e.Error())
 			line := max(e.Line, 1)
@@ -91,4 +90,11 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
