@@ -48,7 +48,6 @@ func renderRun(r checks.Run) string {
 	return b.String()
 }
 
-
 func TestRenderWorkUnit(t *testing.T) {
 	ok := workunit.Verdict{OK: true, Unit: 12, Contract: workunit.Contract{Goal: "Users export reports", Acceptance: []string{"CSV works", "Big files stream"}, Risk: workunit.RiskMedium, Class: workunit.ClassProduct}}
 	golden(t, "workunit-success.golden", renderRun(workUnitRun(sha(1), ok, "Export reports")))
