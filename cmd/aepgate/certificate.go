@@ -31,11 +31,12 @@ func newCertificateValidateCmd(s streams) *cobra.Command {
 		Short: "Check one certificate file",
 		Long: `Prints {valid, errors, certificate} as JSON: errors are refusal tokens, sorted
 and unique; what each one expected and saw goes to stderr. Input that is not
-one non-empty strict JSON object is ["invalid-json"]. The file is only read.
+one non-empty strict JSON object is ["invalid-json"]. The file is only read;
+"-" reads standard input.
 Exit 0 valid, 2 invalid or unreadable.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			raw, err := os.ReadFile(args[0])
+			raw, err := readInput(s.in, args[0])
 			if err != nil {
 				return failf(2, "certificate validate: %w", err)
 			}
@@ -138,4 +139,12 @@ func writeEvidenceJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// readInput reads path, or standard input when path is "-".
+func readInput(stdin io.Reader, path string) ([]byte, error) {
+	if path == "-" {
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(path)
 }

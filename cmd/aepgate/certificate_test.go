@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -55,6 +56,17 @@ func TestCertificateValidate(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestCertificateValidateStdin(t *testing.T) {
+	raw, err := os.ReadFile("testdata/evidence/certificate-valid.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"certificate", "validate", "-"}, bytes.NewReader(raw), &out, &errb); code != 0 {
+		t.Errorf("exit %d: %s", code, errb.String())
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -37,7 +36,8 @@ func newGateEvalCmd(s streams) *cobra.Command {
 		Use:   "eval <events.json> --action ACTION [--work-unit UNIT]",
 		Short: "Decide whether an action may proceed, given gate events",
 		Long: `Replays the create/hold/resolve/resume events in <events.json> (in time order)
-and decides whether ACTION may proceed for UNIT. Prints
+("-" reads standard input) and decides whether ACTION may proceed for UNIT.
+Prints
 {allowed, project, workUnit, action, externalEffect, authoritySource,
 blockers, authorityRefusals, events, gates} as JSON and explains each blocker
 and refused event on stderr.
@@ -62,7 +62,7 @@ format, unknown action).`,
 }
 
 func gateEval(s streams, path string, req gate.Request) error {
-	raw, err := os.ReadFile(path)
+	raw, err := readInput(s.in, path)
 	if err != nil {
 		return failf(2, "gate eval: %w", err)
 	}
