@@ -20,7 +20,19 @@ func TestStatesNegativeControl(t *testing.T) {
 		{"unicode spaces", "**Negative\u00a0control:** remove\u2003the guard and watch the test fail.", true},
 		{"exit code", "**Negative control:** break the parser; `go test` exits 1.", true},
 
+		{"break signature check", "**Negative control:** break the signature check by returning true early; TestWebhookSignature fails with \"expected 401, got 200\".", true},
+		{"swap comparator", "**Negative control:** temporarily swap the comparator for `==`; the fuzz test finds a mismatch and exits 1.", true},
+		{"reverted migration", "**Negative control:** with the migration reverted, `make check` errors out on the absent column.", true},
+		{"mutate checksum", "**Negative control:** mutate the fixture's checksum; the loader rejects it with ErrChecksum.", true},
+		{"stub clock", "**Negative control:** stub the clock to return 1970; token validation throws ExpiredError.", true},
+
 		// Missing or hollow controls.
+		{"not applicable", "**Negative control:** not applicable for a docs change.", false},
+		{"suite covers it", "**Negative control:** the existing suite covers it.", false},
+		{"belief", "**Negative control:** I believe removing the guard would make the test fail.", false},
+		{"trust me", "**Negative control:** trust me, it fails without the fix.", false},
+		{"green before and after", "**Negative control:** tests were green before and after the change.", false},
+		{"removed but passed", "**Negative control:** removed the guard and ran the test; it passed.", false},
 		{"only suite passing", "**Proven by:** the suite passing.", false},
 		{"no mention at all", "**Proven by:** run the tests and see them fail when broken.", false},
 		{"empty label", "**Negative control:**\n\n**Report:** `P0-G1`", false},
