@@ -70,7 +70,7 @@ func RunAll(ctx context.Context, root string, controls []config.NegativeControl,
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = runOne(ctx, src, tmp, i, controls[i], opts.Env)
+				results[i] = runOne(ctx, src, tmp, i, controls[i], controlEnv(opts.Env))
 			}
 		}()
 	}
@@ -110,6 +110,12 @@ func runOne(ctx context.Context, src *source, tmp string, i int, nc config.Negat
 var makeCopy = func(ctx context.Context, src *source, tmp, name string) (*workCopy, error) {
 	return src.copy(ctx, tmp, name)
 }
+
+// controlEnv is the environment the controls' commands get. It is a
+// variable only so that a test can leave git's repository bindings in and
+// show them reaching the original repository (the negative control of
+// repoFreeEnv).
+var controlEnv = repoFreeEnv
 
 // failed is the result of a control that could not run.
 func failed(name string, start time.Time, interrupted bool, verdict string) negcontrol.Result {

@@ -84,8 +84,9 @@ func plainDir(t *testing.T) string {
 	return dir
 }
 
-// treeHash hashes every path, mode, symlink target and file content under
-// dir, .git included.
+// treeHash hashes every path, mode and file content under dir, .git
+// included except its object store (which worktrees share: a control that
+// runs "git add" adds objects there, changing nothing any ref or index sees).
 func treeHash(t *testing.T, dir string) string {
 	t.Helper()
 	var lines []string
@@ -98,6 +99,9 @@ func treeHash(t *testing.T, dir string) string {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
+		if rel == filepath.Join(".git", "objects") {
+			return filepath.SkipDir
+		}
 		line := rel + " " + fi.Mode().String()
 		if fi.Mode().IsRegular() {
 			b, err := os.ReadFile(p)
@@ -235,6 +239,34 @@ func TestRunAllSubdirectory(t *testing.T) {
 	}
 	if !results[0].OK {
 		t.Fatalf("control in a subdirectory failed:\n%s", results[0].Transcript)
+	}
+}
+
+// TestRunAllFromGitHook: variables git sets for hooks must not point the
+// controls' git commands at the original repository; with the bindings
+// left in (the protection removed), the original index is rewritten.
+func TestRunAllFromGitHook(t *testing.T) {
+	for _, weakened := range []bool{false, true} {
+		t.Run(map[bool]string{false: "bindings removed", true: "bindings kept"}[weakened], func(t *testing.T) {
+			if weakened {
+				controlEnv = func(env []string) []string { return os.Environ() }
+				defer func() { controlEnv = repoFreeEnv }()
+			}
+			dir := gitRepo(t)
+			before := treeHash(t, dir)
+			t.Setenv("GIT_DIR", filepath.Join(dir, ".git"))
+			t.Setenv("GIT_INDEX_FILE", filepath.Join(dir, ".git", "index"))
+			t.Setenv("GIT_WORK_TREE", dir)
+			ctl := config.NegativeControl{Name: "git-restore", Break: "sed -i 's/guard=on/guard=off/' guard.txt",
+				Restore: "git checkout -- guard.txt; git add -A", Test: guardTest}
+			results, err := RunAll(context.Background(), dir, []config.NegativeControl{ctl}, Options{TempDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if changed := treeHash(t, dir) != before; changed != weakened {
+				t.Fatalf("weakened=%v: original repository changed=%v\n%s", weakened, changed, results[0].Transcript)
+			}
+		})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -74,7 +75,8 @@ func (s *source) copy(ctx context.Context, tmp, name string) (*workCopy, error) 
 	c.git = true
 	c.dir = filepath.Join(c.top, s.sub)
 	s.mu.Lock()
-	_, err := git(ctx, s.repo, "worktree", "add", "--detach", "--quiet", c.top, "HEAD")
+	// Hooks are off: a post-checkout hook could write to the original tree.
+	_, err := git(ctx, s.repo, "-c", "core.hooksPath="+os.DevNull, "worktree", "add", "--detach", "--quiet", c.top, "HEAD")
 	s.mu.Unlock()
 	if err != nil {
 		return c, err
@@ -128,6 +130,7 @@ func (s *source) prune() {
 // stdout.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"--no-optional-locks", "-C", dir}, args...)...)
+	cmd.Env = repoFreeEnv(nil)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -135,7 +138,7 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return "", fmt.Errorf("git %s: %s", args[0], msg)
+		return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
 	}
 	return stdout.String(), nil
 }
@@ -150,4 +153,26 @@ func Root(ctx context.Context, dir string) string {
 		return dir
 	}
 	return strings.TrimRight(top, "\n")
+}
+
+// repoBinding are the variables that tie git to one repository, set for
+// example when aepgate runs from a git hook. Left in place they would point
+// git, in a copy, at the original repository's index or work tree.
+var repoBinding = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_PREFIX", "GIT_NAMESPACE"}
+
+// repoFreeEnv returns env (the process's environment when nil) without
+// repoBinding's variables.
+func repoFreeEnv(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(repoBinding, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
