@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -113,5 +114,29 @@ func TestRundocsHelp(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRundocsDocumentedFlags checks that every flag named in the command
+// headings of docs/run-documents.md exists in that command's --help.
+func TestRundocsDocumentedFlags(t *testing.T) {
+	b, err := os.ReadFile("../../docs/run-documents.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	heading := regexp.MustCompile("(?m)^## `aepgate (\\w+) ([^`]*)`$")
+	flagRE := regexp.MustCompile(`--[a-z-]+`)
+	found := 0
+	for _, m := range heading.FindAllStringSubmatch(string(b), -1) {
+		_, help, _ := rundocsRun(t, m[1], "--help")
+		for _, f := range flagRE.FindAllString(m[2], -1) {
+			found++
+			if !strings.Contains(help, f) {
+				t.Errorf("docs name %s %s, but its --help does not", m[1], f)
+			}
+		}
+	}
+	if found < 5 {
+		t.Errorf("found only %d documented flags; did the headings change?", found)
 	}
 }
