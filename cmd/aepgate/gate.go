@@ -86,7 +86,7 @@ func gateEval(s streams, path string, req gate.Request) error {
 
 func explainGates(w io.Writer, d gate.Decision, st gate.State) {
 	for _, o := range st.Outcomes {
-		if o.Result == "refused" || o.Result == "malformed" {
+		if o.Result == gate.ResultRefused || o.Result == gate.ResultMalformed {
 			fmt.Fprintf(w, "event %d (%s): %s: %s\n", o.Index, o.Type, o.Token, o.Message)
 		}
 	}

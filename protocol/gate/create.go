@@ -11,16 +11,16 @@ func (r *replayer) create(e Event) Outcome {
 		return *bad
 	}
 	if r.exists(g.GateID) {
-		return Outcome{GateID: g.GateID, Result: "idempotent"}
+		return Outcome{GateID: g.GateID, Result: ResultIdempotent}
 	}
 	for _, old := range r.st.Gates {
 		if old.DecisionFingerprint == g.DecisionFingerprint {
-			return Outcome{GateID: old.GateID, Result: "reused-decision",
+			return Outcome{GateID: old.GateID, Result: ResultReusedDecision,
 				Message: "the owner's answer to this exact decision is reused (gate " + old.GateID + ")"}
 		}
 	}
 	r.add(g)
-	return Outcome{GateID: g.GateID, Result: "created"}
+	return Outcome{GateID: g.GateID, Result: ResultCreated}
 }
 
 func (r *replayer) gateFromEvent(e Event) (Gate, *Outcome) {

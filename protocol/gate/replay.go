@@ -6,6 +6,16 @@ import (
 	"strings"
 )
 
+// Outcome results.
+const (
+	ResultCreated        = "created"
+	ResultIdempotent     = "idempotent"
+	ResultReusedDecision = "reused-decision"
+	ResultResolved       = "resolved"
+	ResultRefused        = "refused"
+	ResultMalformed      = "malformed"
+)
+
 // Outcome says what one event did, for the App's reply to the comment that
 // carried it and for the dry-run's report.
 type Outcome struct {
@@ -49,7 +59,7 @@ func Replay(log Log) State {
 	for _, i := range order {
 		o := r.apply(i, log.Events[i])
 		r.st.Outcomes = append(r.st.Outcomes, o)
-		if o.Result == "malformed" {
+		if o.Result == ResultMalformed {
 			r.st.Malformed = append(r.st.Malformed, o)
 		}
 	}
@@ -58,7 +68,7 @@ func Replay(log Log) State {
 
 func (r *replayer) apply(i int, e Event) Outcome {
 	if e.Malformed != "" {
-		return Outcome{Index: i, Type: e.Type, Result: "malformed", Token: "gate-event-malformed", Message: e.Malformed}
+		return Outcome{Index: i, Type: e.Type, Result: ResultMalformed, Token: "gate-event-malformed", Message: e.Malformed}
 	}
 	var o Outcome
 	switch e.Type {
@@ -71,7 +81,7 @@ func (r *replayer) apply(i int, e Event) Outcome {
 	case EventResume:
 		o = r.resume(e)
 	default:
-		o = Outcome{Result: "malformed", Token: "gate-event-malformed",
+		o = Outcome{Result: ResultMalformed, Token: "gate-event-malformed",
 			Message: fmt.Sprintf("unknown event type %q (expected create, hold, resolve or resume)", e.Type)}
 	}
 	o.Index, o.Type = i, e.Type
@@ -79,7 +89,7 @@ func (r *replayer) apply(i int, e Event) Outcome {
 }
 
 func refused(id, token, format string, args ...any) Outcome {
-	return Outcome{GateID: id, Result: "refused", Token: token, Message: fmt.Sprintf(format, args...)}
+	return Outcome{GateID: id, Result: ResultRefused, Token: token, Message: fmt.Sprintf(format, args...)}
 }
 
 func (r *replayer) add(g Gate) {
@@ -100,7 +110,7 @@ func (r *replayer) openHold() (int, bool) {
 // otherwise project-hold, or project-hold-<ms> once that is resolved.
 func (r *replayer) hold(e Event) Outcome {
 	if i, ok := r.openHold(); ok {
-		return Outcome{GateID: r.st.Gates[i].GateID, Result: "idempotent"}
+		return Outcome{GateID: r.st.Gates[i].GateID, Result: ResultIdempotent}
 	}
 	reason := strings.TrimSpace(e.Reason)
 	if reason == "" {
@@ -123,7 +133,7 @@ func (r *replayer) hold(e Event) Outcome {
 	}
 	g.DecisionFingerprint = Fingerprint(g)
 	r.add(g)
-	return Outcome{GateID: id, Result: "created"}
+	return Outcome{GateID: id, Result: ResultCreated}
 }
 
 func (r *replayer) exists(id string) bool {

@@ -21,7 +21,7 @@ func (r *replayer) resolve(e Event) Outcome {
 	g := &r.st.Gates[i]
 	if g.State == StateResolved {
 		if g.Choice != nil && *g.Choice == e.Choice {
-			return Outcome{GateID: id, Result: "idempotent"}
+			return Outcome{GateID: id, Result: ResultIdempotent}
 		}
 		return refused(id, "gate-already-resolved", "gate %q is already resolved with %q; saw %q", id, deref(g.Choice), e.Choice)
 	}
@@ -35,7 +35,7 @@ func (r *replayer) resolve(e Event) Outcome {
 		return refused(id, "choice-not-listed", "choice %q is not one of %s", e.Choice, strings.Join(g.Choices, ", "))
 	}
 	settle(g, e, e.Choice)
-	return Outcome{GateID: id, Result: "resolved"}
+	return Outcome{GateID: id, Result: ResultResolved}
 }
 
 // resume lifts the open HOLD with RESUME.
@@ -52,7 +52,7 @@ func (r *replayer) resume(e Event) Outcome {
 		return refused(g.GateID, "hold-needs-exact-resume", "a HOLD is lifted only by exactly %q; saw %q", ResumeChoice, e.Choice)
 	}
 	settle(g, e, ResumeChoice)
-	return Outcome{GateID: g.GateID, Result: "resolved"}
+	return Outcome{GateID: g.GateID, Result: ResultResolved}
 }
 
 // checkOwner refuses an answer that is not the direct owner's or carries no

@@ -73,6 +73,9 @@ func Decide(in Input) Result {
 	if len(required) == 0 {
 		rs = append(rs, Refusal{Token: "required-workflows-missing", Expected: "at least one required workflow", Seen: "none configured"})
 	}
+	if in.DefaultBranch == "" {
+		rs = append(rs, Refusal{Token: "default-branch-unknown", Expected: "the default branch readback runs must be on", Seen: "none given"})
+	}
 	pr, bad := fold(in.PRRuns)
 	rs = append(rs, bad...)
 	main, bad := fold(in.MainRuns)
@@ -83,7 +86,7 @@ func Decide(in Input) Result {
 	for _, id := range reused {
 		rs = append(rs, Refusal{Token: "reused-ci-as-readback", Expected: "readback run IDs distinct from PR CI run IDs", Seen: "run " + strconv.FormatInt(id, 10) + " in both"})
 	}
-	candidates := without(atSha(main, in.Merge.MergeSha, in.DefaultBranch), reused)
+	candidates := without(atSha(main, in.Merge.MergeSha, orNone(in.DefaultBranch)), reused)
 	mainRuns, mainRefusals := judge("readback", required, candidates)
 	rs = append(rs, mainRefusals...)
 	headRefusals := headUnchanged(in.Merge)
@@ -124,7 +127,7 @@ func fold(obs []Run) (map[int64]Run, []Refusal) {
 func atSha(runs map[int64]Run, sha, branch string) []Run {
 	var out []Run
 	for _, r := range runs {
-		if r.HeadSHA == sha && (branch == "" || r.Branch == "" || r.Branch == branch) {
+		if r.HeadSHA == sha && (branch == "" || r.Branch == branch) {
 			out = append(out, r)
 		}
 	}
@@ -203,4 +206,13 @@ func uniqueSorted(in []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// orNone turns an unknown branch into one no run is on, so that readback
+// without a default branch finds nothing (fail closed).
+func orNone(branch string) string {
+	if branch == "" {
+		return "\x00unknown"
+	}
+	return branch
 }

@@ -86,6 +86,8 @@ func TestDecide(t *testing.T) {
 		}, []string{"readback-failed:ci"}},
 		{"PR CI red", func(in *Input) { in.PRRuns[1].Conclusion = "failure" }, []string{"ci-failed:lint"}},
 		{"no required workflows", func(in *Input) { in.RequiredWorkflows = nil }, []string{"required-workflows-missing"}},
+		{"unknown default branch", func(in *Input) { in.DefaultBranch = "" }, []string{"default-branch-unknown", "readback-missing:ci", "readback-missing:lint"}},
+		{"readback run without a branch ignored", func(in *Input) { in.MainRuns[0].Branch = "" }, []string{"readback-missing:ci"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
