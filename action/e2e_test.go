@@ -188,6 +188,21 @@ func TestActionPullRequest(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("conclusions = %v, want %v", got, want)
 	}
+	titles := map[string]string{
+		"aep/lint": "clean: 1 run folder", "aep/status": "0.0% approved · 2 items open",
+		"aep/negative-controls": "1 control verified", "aep/report": "worker report: done, pushed at " + e.head[:12],
+	}
+	for name, r := range e.runs() {
+		if r.Title != titles[name] {
+			t.Errorf("%s title = %q, want %q", name, r.Title, titles[name])
+		}
+		if len(r.Annotations) != 0 {
+			t.Errorf("%s has %d annotations, want none", name, len(r.Annotations))
+		}
+	}
+	if strings.Contains(e.stdout.String(), "::error") || strings.Contains(e.stdout.String(), "::warning") {
+		t.Errorf("workflow annotations printed although the check runs were written:\n%s", e.stdout.String())
+	}
 	out := e.file("GITHUB_OUTPUT")
 	for _, s := range []string{"conclusion<<ghadelimiter_", "\nneutral\n", "problems<<", "\n0\n", `"dir":"docs/run"`} {
 		if !strings.Contains(out, s) {
@@ -209,15 +224,20 @@ func TestActionTwiceUpdatesNeverDuplicates(t *testing.T) {
 	if n := len(first["aep/lint"].Annotations); n != 120 {
 		t.Fatalf("aep/lint has %d annotations, want 120", n)
 	}
-	lintWrites := 0
+	creates, lintPatches := 0, 0
+	lintPath := fmt.Sprintf("/repos/acme/widgets/check-runs/%d", first["aep/lint"].ID)
 	for _, w := range e.f.Writes() {
-		if strings.Contains(w.String(), "check-runs") && strings.Contains(w.String(), fmt.Sprint(first["aep/lint"].ID)) || strings.HasPrefix(w.String(), "POST") && strings.Contains(w.String(), "check-runs") {
-			lintWrites++
+		switch {
+		case w.Method == "POST" && w.Path == "/repos/acme/widgets/check-runs":
+			creates++
+		case w.Method == "PATCH" && w.Path == lintPath:
+			lintPatches++
 		}
 	}
-	// One create per run (4) and two appending updates for aep/lint.
-	if lintWrites != 6 {
-		t.Errorf("writes = %d, want 6 (4 creates + 2 pages):\n%s", lintWrites, e.f.WriteLog())
+	// 120 annotations take three requests: the create with 50, then two
+	// appending updates (50 and 20). Every other run is one create.
+	if creates != 4 || lintPatches != 2 || len(e.f.Writes()) != 6 {
+		t.Errorf("creates %d, lint updates %d, writes %d; want 4, 2, 6:\n%s", creates, lintPatches, len(e.f.Writes()), e.f.WriteLog())
 	}
 	e.f.ResetLog()
 	e.run()
