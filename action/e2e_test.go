@@ -397,3 +397,70 @@ func writeEvent(t *testing.T, e *stepEnv, base string) string {
 	write(t, p, e.event(strings.ReplaceAll(goodBody, "HEAD", e.head)))
 	return p
 }
+
+func TestActionForkPullRequestDegrades(t *testing.T) {
+	e := newStepEnv(t, ghfake.Permissions{"checks": "read", "contents": "read"}, "", goodBody)
+	var ev map[string]any
+	b, _ := os.ReadFile(e.vars["GITHUB_EVENT_PATH"])
+	json.Unmarshal(b, &ev)
+	ev["pull_request"].(map[string]any)["head"].(map[string]any)["repo"].(map[string]any)["full_name"] = "mallory/widgets"
+	b, _ = json.Marshal(ev)
+	write(t, e.vars["GITHUB_EVENT_PATH"], string(b))
+	if code := e.run(); code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, e.stdout.String())
+	}
+	if !strings.Contains(e.stdout.String(), "comes from the fork mallory/widgets") {
+		t.Errorf("the notice does not name the fork:\n%s", e.stdout.String())
+	}
+	if !strings.Contains(e.file("GITHUB_STEP_SUMMARY"), "base commit") {
+		t.Error("the fork's policy was not read from the base commit")
+	}
+}
+
+func TestActionRateLimitedWriteFails(t *testing.T) {
+	e := newStepEnv(t, writable, "", goodBody)
+	e.f.InjectFault("POST /repos/{owner}/{repo}/check-runs", ghfake.Fault{Kind: ghfake.FaultSecondary, RetryAfter: 90})
+	code, err := Run(context.Background(), Options{
+		Getenv: func(k string) string { return e.vars[k] }, Stdout: &e.stdout,
+		HTTPClient: e.f.HTTPClient(), RunControls: e.controls,
+	})
+	if code != ExitFailed || err == nil || !strings.Contains(err.Error(), "retry after 1m30s") {
+		t.Fatalf("code %d, err %v; want 1 and a rate-limit error saying when to retry", code, err)
+	}
+	posts := 0
+	for _, w := range e.f.Requests() {
+		if w.Method == "POST" {
+			posts++
+		}
+	}
+	if posts != 1 {
+		t.Errorf("%d create attempts, want 1 (no busy retry)", posts)
+	}
+	if !strings.Contains(e.file("GITHUB_STEP_SUMMARY"), "aep/lint") {
+		t.Error("the job summary was not written")
+	}
+}
+
+func TestActionRealNegativeControl(t *testing.T) {
+	e := newStepEnv(t, writable, "", goodBody)
+	e.controls = nil // isolate.RunAll: each control in its own copy of the workspace
+	cfg := "version: 1\nrun_documents: [docs/run]\nnegative_controls:\n" +
+		"  - name: guard\n    file: guard.txt\n    break: echo gone > guard.txt\n    test: grep -q ok guard.txt\n" +
+		"  - name: toothless\n    file: guard.txt\n    break: echo still ok > guard.txt\n    test: grep -q ok guard.txt\n"
+	base := e.repo.Commit("main", "controls", map[string]string{".github/aepgate.yml": cfg})
+	e.vars["GITHUB_EVENT_PATH"] = writeEvent(t, e, base)
+	write(t, filepath.Join(e.ws, "guard.txt"), "ok\n")
+	if code := e.run(); code != ExitFailed {
+		t.Fatalf("exit %d, want 1 (the toothless control is not verified)\n%s", code, e.stdout.String())
+	}
+	r := e.runs()["aep/negative-controls"]
+	if r.Conclusion != "failure" || r.Title != "1 of 2 controls not verified" || len(r.Annotations) != 1 {
+		t.Errorf("aep/negative-controls = %s %q with %d annotations\n%s\n%s", r.Conclusion, r.Title, len(r.Annotations), r.Summary, r.Text)
+	}
+	if !strings.Contains(r.Text, "grep -q ok guard.txt") {
+		t.Errorf("the transcript is missing from the text:\n%s", r.Text)
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.ws, "guard.txt")); string(b) != "ok\n" {
+		t.Errorf("the workspace was modified: guard.txt = %q", b)
+	}
+}

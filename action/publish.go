@@ -42,7 +42,7 @@ func (r *runner) publishAll(ctx context.Context, client *github.Client, runs []c
 		case err == nil:
 			r.gha.Infof("%s: %s — %s (check run %d)", run.Name, run.Conclusion, run.Title, id)
 		case errors.Is(err, gh.ErrCheckForbidden):
-			pub, reason = nil, "GitHub answered 403 (a pull request from a fork, or a token without checks: write)"
+			pub, reason = nil, r.forbiddenReason()
 			unwritten = append(unwritten, runs[i:]...)
 		default:
 			failure = fmt.Errorf("publish %s: %w", run.Name, err)
@@ -64,6 +64,14 @@ func (r *runner) publishAll(ctx context.Context, client *github.Client, runs []c
 		return errors.Join(failure, fmt.Errorf("write the job summary: %w", err))
 	}
 	return failure
+}
+
+// forbiddenReason explains a 403 on a check-run write.
+func (r *runner) forbiddenReason() string {
+	if pr := r.ev.PR; pr != nil && pr.Fork() {
+		return fmt.Sprintf("GitHub answered 403: this pull request comes from the fork %s, and a fork's workflow token is read-only", pr.HeadRepo)
+	}
+	return "GitHub answered 403: the token lacks checks: write (give the job `permissions: checks: write`, or pass a token that has it)"
 }
 
 // annotate prints the runs' annotations as workflow commands, up to the
