@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sethvargo/go-githubactions"
+
+	"github.com/aepgate/aepgate/protocol/status"
 )
 
 // parseOutputFile reads $GITHUB_OUTPUT as the Actions runner does
@@ -122,4 +124,23 @@ func FuzzFormatOutputs(f *testing.F) {
 			t.Fatalf("round trip changed the outputs: %s", fmt.Sprint(got))
 		}
 	})
+}
+
+func TestStatusOutputOmitsItemsWhenLarge(t *testing.T) {
+	var items []status.Item
+	for i := range 20000 {
+		items = append(items, status.Item{ID: fmt.Sprintf("P0-T%d", i), State: "PENDING"})
+	}
+	rep := status.Report{Version: 1, Dir: "docs/run", Items: items, Open: []string{"P0-T1"}, Counts: map[string]int{"PENDING": 20000}}
+	js, err := statusOutput([]statusJSON{{Dir: "docs/run", Status: &rep}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(js) > MaxStatusJSONBytes || !strings.Contains(string(js), `"items_omitted":true`) || !strings.Contains(string(js), `"PENDING":20000`) {
+		t.Errorf("status-json of %d bytes: %.300s", len(js), js)
+	}
+	small, _ := statusOutput([]statusJSON{{Dir: "d", Status: &status.Report{Items: items[:2]}}})
+	if strings.Contains(string(small), "items_omitted") {
+		t.Error("a small report lost its items")
+	}
 }

@@ -108,7 +108,7 @@ func (r *runner) writeOutputs(runs []checks.Run) error {
 	if statusJS == nil {
 		statusJS = []statusJSON{}
 	}
-	js, err := json.Marshal(statusJS)
+	js, err := statusOutput(statusJS)
 	if err != nil {
 		return fmt.Errorf("write outputs: %w", err)
 	}
@@ -124,4 +124,28 @@ func (r *runner) writeOutputs(runs []checks.Run) error {
 		return fmt.Errorf("write outputs: %w", err)
 	}
 	return nil
+}
+
+// MaxStatusJSONBytes bounds the status-json output: a job's outputs share
+// 1 MB (spec/github-facts.md §5).
+const MaxStatusJSONBytes = 512 << 10
+
+// statusOutput marshals the status entries; when that exceeds
+// MaxStatusJSONBytes, the per-item lists are left out (items_omitted: true),
+// keeping phases, counts, open IDs and the most recent entry.
+func statusOutput(entries []statusJSON) ([]byte, error) {
+	js, err := json.Marshal(entries)
+	if err != nil || len(js) <= MaxStatusJSONBytes {
+		return js, err
+	}
+	short := make([]statusJSON, len(entries))
+	for i, e := range entries {
+		short[i] = e
+		if e.Status != nil {
+			rep := *e.Status
+			rep.Items = nil
+			short[i].Status, short[i].ItemsOmitted = &rep, true
+		}
+	}
+	return json.Marshal(short)
 }

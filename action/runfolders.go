@@ -17,6 +17,8 @@ type statusJSON struct {
 	Dir    string         `json:"dir"`
 	Error  string         `json:"error,omitempty"`
 	Status *status.Report `json:"status,omitempty"`
+	// ItemsOmitted says status.items was left out to fit the output limit.
+	ItemsOmitted bool `json:"items_omitted,omitempty"`
 }
 
 // load reads one run folder.
