@@ -33,7 +33,7 @@ type gateEvalReport struct {
 func newGateEvalCmd(s streams) *cobra.Command {
 	var req gate.Request
 	cmd := &cobra.Command{
-		Use:   "eval <events.json> --action ACTION [--work-unit UNIT]",
+		Use:   "eval <events.json> --action ACTION [flags]",
 		Short: "Decide whether an action may proceed, given gate events",
 		Long: `Replays the create/hold/resolve/resume events in <events.json> (in time order)
 ("-" reads standard input) and decides whether ACTION may proceed for UNIT.

@@ -38,7 +38,7 @@ receipt.`,
 func newReleaseVerifyCmd(s streams) *cobra.Command {
 	var fl releaseVerifyFlags
 	cmd := &cobra.Command{
-		Use:   "verify --repo owner/name --tag vX.Y.Z [--manifest manifest.sha256] [--assets a,b] [--token-file F] [--github-url URL]",
+		Use:   "verify --repo owner/name --tag vX.Y.Z [flags]",
 		Short: "Check that a release is closed (read-only)",
 		Long: `Reads GitHub (never writes) and prints
 {closed, version, tag, repository, remoteMainSha, tagSha, errors}: errors are
