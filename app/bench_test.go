@@ -1,0 +1,152 @@
+package app
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// loadClient keeps connections alive like GitHub's delivery fleet would.
+var loadClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 256}, Timeout: 10 * time.Second}
+
+// post1 sends one signed pull_request delivery and returns its latency.
+func post1(base string, i int, seq int64) (time.Duration, int, error) {
+	body := prEvent("edited", 1000+i%200, "Work-unit: #1")
+	event := benchEvent
+	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
+	req.Header.Set("X-GitHub-Event", event)
+	req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("b-%d", seq))
+	req.Header.Set("X-Hub-Signature-256", sign(testSecret, body))
+	start := time.Now()
+	resp, err := loadClient.Do(req)
+	d := time.Since(start)
+	if err != nil {
+		return d, 0, err
+	}
+	resp.Body.Close()
+	return d, resp.StatusCode, nil
+}
+
+var benchSeq atomic.Int64
+
+// benchEvent is the event the load benchmarks send: pull_request (queued
+// and processed meanwhile) or, with -bench-event=ping, one that is only
+// recorded.
+var benchEvent = "pull_request"
+
+func benchApp(b *testing.B) string {
+	fake := newFakeGitHub(b, testAppID, &appKey(b).PublicKey)
+	seed(fake)
+	addPRs(fake, 200)
+	o := testOptions(b, fake, "")
+	// Production polling: the queue's own chatter is part of the load.
+	o.PollInterval = DefaultPollInterval
+	_, base := startApp(b, o)
+	return base
+}
+
+// BenchmarkWebhookAck300 sends deliveries open-loop at 300 per second (each
+// on its own goroutine, so a slow answer does not hide later ones) to a
+// SQLite-backed App whose workers process them meanwhile, and reports the
+// acknowledgement latency's p50 and p99.
+func BenchmarkWebhookAck300(b *testing.B) {
+	base := benchApp(b)
+	const rate = 300
+	lat := make([]time.Duration, b.N)
+	var wg sync.WaitGroup
+	var failed atomic.Int32
+	tick := time.NewTicker(time.Second / rate)
+	defer tick.Stop()
+	b.ResetTimer()
+	for i := range b.N {
+		<-tick.C
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d, status, err := post1(base, i, benchSeq.Add(1))
+			if err != nil || status != http.StatusAccepted {
+				failed.Add(1)
+			}
+			lat[i] = d
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	if failed.Load() > 0 {
+		b.Fatalf("%d deliveries not accepted", failed.Load())
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkWebhookThroughput sends deliveries as fast as 32 concurrent
+// senders can and reports sustained deliveries per second.
+func BenchmarkWebhookThroughput(b *testing.B) {
+	base := benchApp(b)
+	var next atomic.Int64
+	var failed atomic.Int32
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(b.N) {
+					return
+				}
+				if _, status, err := post1(base, int(i), benchSeq.Add(1)); err != nil || status != http.StatusAccepted {
+					failed.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	if failed.Load() > 0 {
+		b.Fatalf("%d deliveries not accepted", failed.Load())
+	}
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "deliveries/s")
+}
+
+// BenchmarkEvaluationAPICalls evaluates one pull request per delivery and
+// reports the GitHub reads and writes each evaluation cost: the first
+// judgement of a head (write), and a re-evaluation that changes nothing (no
+// write).
+func BenchmarkEvaluationAPICalls(b *testing.B) {
+	fake := newFakeGitHub(b, testAppID, &appKey(b).PublicKey)
+	seed(fake)
+	addPRs(fake, b.N)
+	_, base := startApp(b, testOptions(b, fake, ""))
+	b.ResetTimer()
+	for i := range b.N {
+		deliver(b, base, "pull_request", fmt.Sprintf("e-%d", i), prEvent("opened", 1000+i, "Work-unit: #1"))
+	}
+	waitFor(b, time.Minute, "all judged", allJudged(fake, b.N))
+	reads, writes, _ := fake.counts()
+	b.StopTimer()
+	b.ReportMetric(float64(reads)/float64(b.N), "reads/eval")
+	b.ReportMetric(float64(writes)/float64(b.N), "writes/eval")
+	for i := range b.N {
+		deliver(b, base, "pull_request", fmt.Sprintf("e2-%d", i), prEvent("edited", 1000+i, "Work-unit: #1"))
+	}
+	time.Sleep(500 * time.Millisecond)
+	waitFor(b, time.Minute, "re-evaluations", func() bool {
+		r, _, _ := fake.counts()
+		return r >= reads+b.N
+	})
+	time.Sleep(200 * time.Millisecond)
+	r2, w2, _ := fake.counts()
+	b.ReportMetric(float64(r2-reads)/float64(b.N), "reads/re-eval")
+	b.ReportMetric(float64(w2-writes)/float64(b.N), "writes/re-eval")
+}
