@@ -112,7 +112,7 @@ func (r *runner) run(ctx context.Context) (int, error) {
 	}
 	r.cfg = cfg
 	r.notes = append(r.notes, "Policy: "+where+".")
-	runs := r.evaluate(ctx)
+	runs := r.evaluate(ctx, client)
 	pubErr := r.publishAll(ctx, client, runs)
 	if err := r.writeOutputs(runs); err != nil {
 		return ExitFailed, err
@@ -151,7 +151,7 @@ func (r *runner) configErrors(err error) {
 }
 
 // evaluate runs every check that applies, in the order of knownChecks.
-func (r *runner) evaluate(ctx context.Context) []checks.Run {
+func (r *runner) evaluate(ctx context.Context, client *github.Client) []checks.Run {
 	var runs []checks.Run
 	folders := r.folders()
 	if r.in.wants(CheckLint) && (len(folders) > 0 || r.in.explicit(CheckLint)) {
@@ -171,7 +171,7 @@ func (r *runner) evaluate(ctx context.Context) []checks.Run {
 		}
 	}
 	if r.in.explicit(CheckRelease) {
-		r.notes = append(r.notes, "The release check is not part of this build of aepgate; use `aepgate release verify` in the release workflow.")
+		runs = append(runs, r.releaseRun(ctx, client))
 	}
 	return runs
 }

@@ -25,6 +25,8 @@ type Event struct {
 	RunURL string
 	// PR is set for pull_request and pull_request_target events.
 	PR *PullRequest
+	// Tag is the release event's tag_name, or the tag a push created.
+	Tag string
 }
 
 // PullRequest is the event's pull request.
@@ -44,6 +46,9 @@ func (p *PullRequest) Fork() bool {
 
 // eventPayload is the part of a webhook payload the step reads.
 type eventPayload struct {
+	Release *struct {
+		TagName string `json:"tag_name"`
+	} `json:"release"`
 	PullRequest *struct {
 		Number int    `json:"number"`
 		Body   string `json:"body"`
@@ -84,6 +89,9 @@ func readEvent(a *githubactions.Action) (Event, error) {
 	if owner == "" || repo == "" {
 		return ev, &InputError{"GITHUB_REPOSITORY is not set: run aepgate action inside a GitHub Actions workflow (or set the GITHUB_* variables)"}
 	}
+	if ctx.RefType == "tag" {
+		ev.Tag = ctx.RefName
+	}
 	if err := ev.readPR(ctx.Event); err != nil {
 		return ev, err
 	}
@@ -104,6 +112,9 @@ func (ev *Event) readPR(raw map[string]any) error {
 	var p eventPayload
 	if err := json.Unmarshal(b, &p); err != nil {
 		return &InputError{fmt.Sprintf("read the event payload: %v", err)}
+	}
+	if p.Release != nil && p.Release.TagName != "" {
+		ev.Tag = p.Release.TagName
 	}
 	if p.PullRequest == nil || !strings.HasPrefix(ev.Name, "pull_request") {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
 
@@ -74,33 +75,12 @@ func globDirs(workspace, pattern string) ([]string, error) {
 		}
 		rel, _ := filepath.Rel(workspace, p)
 		rel = filepath.ToSlash(rel)
-		if rel != "." && matchSegments(strings.Split(pattern, "/"), strings.Split(rel, "/")) && isRunFolder(p) {
+		if rel != "." && config.MatchPath(pattern, rel) && isRunFolder(p) {
 			out = append(out, rel)
 		}
 		return nil
 	})
 	return out, err
-}
-
-// matchSegments matches path segments against pattern segments, where "**"
-// matches zero or more segments.
-func matchSegments(pat, segs []string) bool {
-	if len(pat) == 0 {
-		return len(segs) == 0
-	}
-	if pat[0] == "**" {
-		for i := 0; i <= len(segs); i++ {
-			if matchSegments(pat[1:], segs[i:]) {
-				return true
-			}
-		}
-		return false
-	}
-	if len(segs) == 0 {
-		return false
-	}
-	ok, _ := path.Match(pat[0], segs[0])
-	return ok && matchSegments(pat[1:], segs[1:])
 }
 
 func isRunFolder(dir string) bool {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/config"
 )
 
@@ -41,6 +42,13 @@ type Inputs struct {
 	Token string
 	// FailOn is "error" (fail the step when a check fails) or "never".
 	FailOn string
+	// Tag is the release tag for the release check; empty means the
+	// event's (a release event's tag_name, or a pushed tag).
+	Tag string
+	// Assets are the release assets to download and hash.
+	Assets []string
+	// Manifest is the manifest's path in the repository.
+	Manifest string
 }
 
 // InputError is a bad input; the step exits 2.
@@ -51,10 +59,16 @@ func (e *InputError) Error() string { return e.Msg }
 // readInputs reads and validates the inputs.
 func readInputs(a *githubactions.Action) (Inputs, error) {
 	in := Inputs{
-		Dirs:   splitList(a.GetInput("dir")),
-		Config: a.GetInput("config"),
-		Token:  a.GetInput("token"),
-		FailOn: strings.ToLower(a.GetInput("fail-on")),
+		Dirs:     splitList(a.GetInput("dir")),
+		Config:   a.GetInput("config"),
+		Token:    a.GetInput("token"),
+		FailOn:   strings.ToLower(a.GetInput("fail-on")),
+		Tag:      a.GetInput("tag"),
+		Assets:   splitList(a.GetInput("assets")),
+		Manifest: a.GetInput("manifest"),
+	}
+	if in.Manifest == "" {
+		in.Manifest = gh.DefaultManifestPath
 	}
 	if in.Config == "" {
 		in.Config = config.DefaultPath

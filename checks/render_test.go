@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/protocol/lint"
+	"github.com/aepgate/aepgate/protocol/release"
 	"github.com/aepgate/aepgate/protocol/report"
 )
 
@@ -86,6 +87,11 @@ func TestRenderGolden(t *testing.T) {
 		{"negcontrol", NegControlRun(sha, ".github/aepgate.yml", controls)},
 		{"negcontrol-none", NegControlRun(sha, ".github/aepgate.yml", nil)},
 		{"report-problems", ReportRun(sha, 34, rep, report.Check(rep, report.Facts{HeadSHA: sha, Number: 34}))},
+		{"release-closed", ReleaseRun(sha, release.Result{Closed: true, Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha), RemoteMainSha: ptr(sha), Errors: []string{}})},
+		{"release-open", ReleaseRun(sha, release.Result{Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha),
+			Errors:   []string{"github-release-asset-hash-mismatch:app.tar.gz", "remote-main-mismatch"},
+			Refusals: []release.Refusal{{Token: "github-release-asset-hash-mismatch:app.tar.gz", Expected: "sha256 abc | from the manifest", Seen: "sha256 def"}, {Token: "remote-main-mismatch", Expected: "tag at main", Seen: "main moved"}},
+			Notes:    []string{"GET releases/latest: 404"}})},
 		{"report-missing", ReportRun(sha, 34, report.Parse("hello"), report.Check(report.Parse("hello"), report.Facts{HeadSHA: sha}))},
 	}
 	var runs []Run
@@ -106,6 +112,8 @@ func TestRenderGolden(t *testing.T) {
 		}
 	})
 }
+
+func ptr(s string) *string { return &s }
 
 func TestSplitWorkflowAnnotations(t *testing.T) {
 	var r Run

@@ -22,16 +22,22 @@ Inputs come from INPUT_* variables, as a workflow step's "with:" values:
                  "docs/**"); default: run_documents from the config
   INPUT_CHECKS   comma-separated: lint, status, negcontrol, report, release;
                  default: all that apply (report on pull requests only,
-                 negcontrol when the config declares controls)
+                 negcontrol when the config declares controls; release only
+                 when named)
   INPUT_CONFIG   config file, default .github/aepgate.yml (on pull requests it
                  is read from the base commit when a token is given)
   INPUT_TOKEN    token that writes check runs (checks: write); without one, or
                  when GitHub answers 403, results go to workflow annotations
                  and the job summary instead
   INPUT_FAIL-ON  error (default: exit 1 when a check fails) or never
+  INPUT_TAG      release check: the tag (vX.Y.Z); default: the release event's
+                 tag_name, or the pushed tag
+  INPUT_ASSETS   release check: assets to download and hash (newlines/commas)
+  INPUT_MANIFEST release check: the manifest's path, default manifest.sha256
 
 The event and repository come from GITHUB_* variables and GITHUB_EVENT_PATH.
-Check runs: aep/lint, aep/status, aep/negative-controls, aep/report.
+Check runs: aep/lint, aep/status, aep/negative-controls, aep/report, and
+aep/release-closure (on the tagged commit, only when checks names release).
 Outputs (written to $GITHUB_OUTPUT with a random delimiter): conclusion
 (success, failure or neutral), problems (a count), status-json (a JSON array,
 one entry per run folder). The job summary goes to $GITHUB_STEP_SUMMARY.

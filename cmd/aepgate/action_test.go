@@ -14,7 +14,7 @@ func actionRun(t *testing.T, env map[string]string, args ...string) (int, string
 	t.Helper()
 	for _, k := range []string{"GITHUB_REPOSITORY", "GITHUB_EVENT_NAME", "GITHUB_EVENT_PATH", "GITHUB_SHA",
 		"GITHUB_WORKSPACE", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_RUN_ID", "GITHUB_API_URL",
-		"INPUT_DIR", "INPUT_CHECKS", "INPUT_CONFIG", "INPUT_TOKEN", "INPUT_FAIL-ON"} {
+		"INPUT_DIR", "INPUT_CHECKS", "INPUT_CONFIG", "INPUT_TOKEN", "INPUT_FAIL-ON", "INPUT_TAG", "INPUT_ASSETS", "INPUT_MANIFEST"} {
 		t.Setenv(k, env[k])
 	}
 	var out, errb bytes.Buffer
@@ -72,7 +72,7 @@ func TestActionHelpNamesEveryInput(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, s := range []string{"INPUT_DIR", "INPUT_CHECKS", "INPUT_CONFIG", "INPUT_TOKEN", "INPUT_FAIL-ON", "status-json", "aep/negative-controls"} {
+	for _, s := range []string{"INPUT_DIR", "INPUT_CHECKS", "INPUT_CONFIG", "INPUT_TOKEN", "INPUT_FAIL-ON", "INPUT_TAG", "INPUT_ASSETS", "INPUT_MANIFEST", "status-json", "aep/negative-controls", "aep/release-closure"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("--help does not mention %s", s)
 		}

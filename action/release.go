@@ -1,0 +1,64 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/google/go-github/v62/github"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/release"
+)
+
+// releaseRun verifies release closure for the tag (the tag input, else the
+// event's) through gh.VerifyRelease, read-only, and builds
+// aep/release-closure on the tag's commit. The local manifest is the file
+// at the manifest path in the workspace (the release workflow's checkout).
+// Without a token, or with a tag that is not vX.Y.Z, no request is made
+// and the refusal says why.
+func (r *runner) releaseRun(ctx context.Context, client *github.Client) checks.Run {
+	tag := r.in.Tag
+	if tag == "" {
+		tag = r.ev.Tag
+	}
+	repo := r.ev.Owner + "/" + r.ev.Repo
+	res, stop := release.Early(tag, repo, client != nil)
+	if !stop {
+		res = r.verifyRelease(ctx, client, repo, tag)
+	}
+	if !res.Closed {
+		r.problems += max(len(res.Errors), 1)
+	}
+	sha := r.ev.SHA
+	if res.TagSha != nil && *res.TagSha != "" {
+		sha = *res.TagSha
+	}
+	run := checks.ReleaseRun(sha, res)
+	run.DetailsURL = r.ev.RunURL
+	return run
+}
+
+func (r *runner) verifyRelease(ctx context.Context, client *github.Client, repo, tag string) release.Result {
+	opts := gh.ReleaseOptions{Repo: repo, Tag: tag, ManifestPath: r.in.Manifest, AssetNames: r.in.Assets}
+	for _, p := range append([]string{r.in.Manifest}, r.in.Assets...) {
+		if err := release.SafePath(p); err != nil {
+			return release.Result{Tag: tag, Repository: repo, Errors: []string{"local-manifest-invalid"},
+				Refusals: []release.Refusal{{Token: "local-manifest-invalid", Expected: "a path inside the repository", Seen: err.Error()}}}
+		}
+	}
+	local, err := os.ReadFile(filepath.Join(r.ev.Workspace, filepath.FromSlash(r.in.Manifest)))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		r.notes = append(r.notes, "Local manifest: "+err.Error())
+	}
+	opts.LocalManifest = local
+	res, err := gh.VerifyRelease(ctx, client, opts)
+	if err != nil {
+		return release.Result{Tag: tag, Repository: repo, Errors: []string{"verification-interrupted"},
+			Refusals: []release.Refusal{{Token: "verification-interrupted", Expected: "a finished verification", Seen: err.Error()}}}
+	}
+	return res
+}
