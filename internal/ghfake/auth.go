@@ -167,7 +167,7 @@ func (c *call) canSee(repo *repoState) bool {
 
 // authorize checks the route's permission against the caller's token.
 func (c *call) authorize(need access) (int, any) {
-	if c.tok == nil {
+	if c.tok == nil || need.scope == "graphql" { // GraphQL checks per field
 		return 0, nil
 	}
 	if c.tok.kind == userToken {

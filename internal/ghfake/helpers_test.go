@@ -55,13 +55,20 @@ func status(err error) int {
 // with checks/contents/issues/pull_requests write.
 func installed(t *testing.T) (*ghfake.Fake, *ghfake.Repo, *ghfake.App, *github.Client) {
 	t.Helper()
+	f, repo, app, tok := installedToken(t)
+	return f, repo, app, client(t, f, tok)
+}
+
+// installedToken is installed with the installation token itself.
+func installedToken(t *testing.T) (*ghfake.Fake, *ghfake.Repo, *ghfake.App, string) {
+	t.Helper()
 	f := ghfake.New(t)
 	repo := f.CreateRepo("acme/widgets")
 	app := f.App(42, testKey())
 	inst := app.Install("acme", ghfake.Permissions{
 		"checks": "write", "contents": "write", "issues": "write", "pull_requests": "write", "actions": "read",
 	})
-	return f, repo, app, client(t, f, inst.Token())
+	return f, repo, app, inst.Token()
 }
 
 var ctx = context.Background()

@@ -180,10 +180,15 @@ func (f *Fake) spend(c *call) (int, any) {
 		return 0, nil
 	}
 	b, limit := f.bucketFor(c.tok)
+	resource := "core"
+	if c.pattern == graphQLPattern {
+		b, limit = f.graphBucket(c.tok)
+		resource = "graphql"
+	}
 	h := c.w.Header()
 	h.Set("X-RateLimit-Limit", strconv.Itoa(limit))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(b.reset.Unix(), 10))
-	h.Set("X-RateLimit-Resource", "core")
+	h.Set("X-RateLimit-Resource", resource)
 	if b.used >= limit {
 		h.Set("X-RateLimit-Remaining", "0")
 		h.Set("X-RateLimit-Used", strconv.Itoa(b.used))
@@ -197,15 +202,38 @@ func (f *Fake) spend(c *call) (int, any) {
 	return 0, nil
 }
 
+// graphQLPattern is the GraphQL route, which spends the graphql budget.
+const graphQLPattern = "POST /graphql"
+
+// graphBucket is the caller's GraphQL points budget (same sizes as REST).
+func (f *Fake) graphBucket(t *token) (*bucket, int) {
+	return f.bucket("graphql:"+rateKey(t), t.kind)
+}
+
+// charge spends n more points of the caller's GraphQL budget (a query's
+// cost beyond the one point spend took).
+func (f *Fake) charge(c *call, n int) {
+	if c.tok == nil || n <= 0 {
+		return
+	}
+	b, limit := f.graphBucket(c.tok)
+	b.used += n
+	c.w.Header().Set("X-RateLimit-Remaining", strconv.Itoa(max(0, limit-b.used)))
+	c.w.Header().Set("X-RateLimit-Used", strconv.Itoa(b.used))
+}
+
 func (f *Fake) bucketFor(t *token) (*bucket, int) {
-	key := rateKey(t)
+	return f.bucket(rateKey(t), t.kind)
+}
+
+func (f *Fake) bucket(key string, kind tokenKind) (*bucket, int) {
 	b := f.knobs.spent[key]
 	now := f.clock()
 	if b == nil || !now.Before(b.reset) {
 		b = &bucket{reset: now.Add(time.Hour)}
 		f.knobs.spent[key] = b
 	}
-	return b, f.knobs.limit[t.kind]
+	return b, f.knobs.limit[kind]
 }
 
 // conditional sets the ETag (a hash of the body and the Authorization

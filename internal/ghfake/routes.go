@@ -2,7 +2,7 @@ package ghfake
 
 import "strings"
 
-// routes registers every REST route; GraphQL is registered by graphRoutes.
+// routes registers every route: REST, uploads, downloads and GraphQL.
 func (f *Fake) routes() {
 	f.appRoutes()
 	f.gitRoutes()
@@ -11,6 +11,7 @@ func (f *Fake) routes() {
 	f.issueRoutes()
 	f.pullRoutes()
 	f.actionsRoutes()
+	f.graphRoutes()
 }
 
 var cutPrefix = strings.CutPrefix

@@ -1,0 +1,32 @@
+package ghfake
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestGraphQLWithoutSharedFolder shows the endpoint failing clearly (501,
+// saying what is missing) when the schema cannot be found.
+func TestGraphQLWithoutSharedFolder(t *testing.T) {
+	t.Setenv("AEPGATE_SHARED", t.TempDir()+"/absent")
+	old := schemaLoader
+	schemaLoader = readSchema
+	t.Cleanup(func() { schemaLoader = old })
+	f := New(t)
+	repo := f.CreateRepo("acme/widgets")
+	tok := f.ActionsToken(repo, Permissions{"issues": "read"})
+	req, _ := http.NewRequest("POST", f.GraphQLURL(), strings.NewReader(`{"query":"{ rateLimit { cost } }"}`))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusNotImplemented {
+		t.Errorf("status = %d, want 501", resp.StatusCode)
+	}
+	if _, err := readSchema(); err == nil || !strings.Contains(err.Error(), "shared folder not found") {
+		t.Errorf("readSchema error = %v", err)
+	}
+}

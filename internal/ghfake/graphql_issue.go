@@ -1,0 +1,366 @@
+package ghfake
+
+import "strings"
+
+// issueRes is an Issue.
+type issueRes struct {
+	s *repoState
+	i *issue
+}
+
+func (r *issueRes) typeName() string { return "Issue" }
+
+func (r *issueRes) field(x *gqlExec, name string, args map[string]any) (any, error) {
+	if v, ok, err := r.common(x, name, args); ok {
+		return v, err
+	}
+	s, i := r.s, r.i
+	switch name {
+	case "id":
+		return nodeID("Issue", i.id), nil
+	case "state":
+		return strings.ToUpper(i.state), nil
+	case "stateReason":
+		return upper(i.stateReason), nil
+	case "blockedBy":
+		return newConn("IssueConnection", "blockedBy", r.issues(i.blockedBy), args)
+	case "blocking":
+		list, _ := s.blocking(i)
+		var items []any
+		for _, b := range list {
+			items = append(items, &issueRes{s: s, i: b})
+		}
+		return newConn("IssueConnection", "blocking", items, args)
+	case "issueDependenciesSummary":
+		d := x.c.f.dependencySummary(s, i)
+		return mapRes{"IssueDependenciesSummary", map[string]any{"blockedBy": d["blocked_by"], "totalBlockedBy": d["total_blocked_by"],
+			"blocking": d["blocking"], "totalBlocking": d["total_blocking"]}}, nil
+	case "subIssues":
+		return newConn("IssueConnection", "subIssues", r.issues(i.subIssues), args)
+	case "subIssuesSummary":
+		d := x.c.f.subIssuesSummary(s, i)
+		return mapRes{"SubIssuesSummary", map[string]any{"total": d["total"], "completed": d["completed"], "percentCompleted": d["percent_completed"]}}, nil
+	case "parent":
+		if p := s.issue(i.parent); p != nil {
+			return &issueRes{s: s, i: p}, nil
+		}
+		return nil, nil
+	}
+	return nil, unknownField("Issue", name)
+}
+
+func (r *issueRes) issues(ns []int) []any {
+	var out []any
+	for _, n := range ns {
+		out = append(out, &issueRes{s: r.s, i: r.s.issue(n)})
+	}
+	return out
+}
+
+// common serves the fields issues and pull requests share.
+func (r *issueRes) common(x *gqlExec, name string, args map[string]any) (any, bool, error) {
+	s, i, f := r.s, r.i, x.c.f
+	var v any
+	switch name {
+	case "databaseId":
+		v = i.id
+	case "number":
+		v = i.number
+	case "title":
+		v = i.title
+	case "body":
+		v = i.body
+	case "url":
+		kind := map[bool]string{true: "pull", false: "issues"}[i.pr != nil]
+		v = "https://github.com/" + s.fullName + "/" + kind + "/" + itoa(int64(i.number))
+	case "createdAt":
+		v = ts(i.created)
+	case "updatedAt":
+		v = ts(i.updated)
+	case "closedAt":
+		v = ts(i.closed)
+	case "closed":
+		v = i.state == "closed"
+	case "locked":
+		v = i.locked
+	case "author":
+		v = actor(f, i.author)
+	case "authorAssociation":
+		v = f.association(s, i.author)
+	case "repository":
+		v = &repoRes{s: s}
+	case "milestone":
+		if m := s.milestone(i.milestone); m != nil {
+			v = &milestoneRes{s: s, m: m}
+		}
+	case "labels":
+		var items []any
+		for _, n := range i.labels {
+			items = append(items, labelRes{f.ensureLabel(s, n)})
+		}
+		c, err := newConn("LabelConnection", "labels", items, args)
+		return c, true, err
+	case "assignees":
+		var items []any
+		for _, u := range i.assignees {
+			items = append(items, actor(f, u))
+		}
+		c, err := newConn("UserConnection", "assignees", items, args)
+		return c, true, err
+	case "comments":
+		var items []any
+		for _, cm := range i.comments {
+			items = append(items, &commentRes{s: s, i: i, c: cm})
+		}
+		c, err := newConn("IssueCommentConnection", "comments", items, args)
+		return c, true, err
+	default:
+		return nil, false, nil
+	}
+	return v, true, nil
+}
+
+// prRes is a PullRequest.
+type prRes struct {
+	s *repoState
+	i *issue
+}
+
+func (r *prRes) typeName() string { return "PullRequest" }
+
+func (r *prRes) field(x *gqlExec, name string, args map[string]any) (any, error) {
+	base := &issueRes{s: r.s, i: r.i}
+	if v, ok, err := base.common(x, name, args); ok {
+		return v, err
+	}
+	s, i, p := r.s, r.i, r.i.pr
+	switch name {
+	case "id":
+		return nodeID("PullRequest", i.id), nil
+	case "state":
+		return gqlState(i), nil
+	case "headRefOid":
+		return p.headSHA, nil
+	case "headRefName":
+		return p.headRef, nil
+	case "baseRefName":
+		return p.baseRef, nil
+	case "baseRefOid":
+		return s.baseHead(p), nil
+	case "isDraft":
+		return p.draft, nil
+	case "merged":
+		return p.merged, nil
+	case "mergedAt":
+		return ts(p.mergedAt), nil
+	case "mergedBy":
+		return actor(x.c.f, p.mergedBy), nil
+	case "mergeCommit":
+		if c := s.git.commits[p.mergeSHA]; c != nil {
+			return &commitRes{s: s, c: c}, nil
+		}
+		return nil, nil
+	case "mergeable":
+		if i.state != "open" {
+			return "UNKNOWN", nil
+		}
+		return map[bool]string{true: "MERGEABLE", false: "CONFLICTING"}[s.mergeable(p)], nil
+	case "commits":
+		var items []any
+		for _, c := range s.git.between(s.git.mergeBase(s.baseHead(p), p.headSHA), p.headSHA) {
+			items = append(items, mapRes{"PullRequestCommit", map[string]any{"commit": &commitRes{s: s, c: c}, "id": shaNode("PullRequestCommit", c.sha)}})
+		}
+		return newConn("PullRequestCommitConnection", "commits", items, args)
+	case "reviews":
+		states := stringSet(args, "states")
+		var items []any
+		for _, rv := range p.reviews {
+			if rv.state != "PENDING" && (states == nil || states[rv.state]) {
+				items = append(items, &reviewRes{s: s, i: i, r: rv})
+			}
+		}
+		return newConn("PullRequestReviewConnection", "reviews", items, args)
+	case "reviewRequests":
+		var items []any
+		for _, u := range p.requested {
+			items = append(items, mapRes{"ReviewRequest", map[string]any{"requestedReviewer": actor(x.c.f, u)}})
+		}
+		return newConn("ReviewRequestConnection", "reviewRequests", items, args)
+	case "closingIssuesReferences":
+		var items []any
+		for _, n := range closingRefs(i.body) {
+			if t := s.issue(n); t != nil && t.pr == nil {
+				items = append(items, &issueRes{s: s, i: t})
+			}
+		}
+		return newConn("IssueConnection", "closingIssuesReferences", items, args)
+	}
+	return nil, unknownField("PullRequest", name)
+}
+
+// milestoneRes is a Milestone.
+type milestoneRes struct {
+	s *repoState
+	m *milestone
+}
+
+func (r *milestoneRes) typeName() string { return "Milestone" }
+
+func (r *milestoneRes) field(x *gqlExec, name string, args map[string]any) (any, error) {
+	m, s := r.m, r.s
+	switch name {
+	case "id":
+		return nodeID("Milestone", m.id), nil
+	case "number":
+		return m.number, nil
+	case "title":
+		return m.title, nil
+	case "description":
+		return nilIfEmpty(m.description), nil
+	case "state":
+		return strings.ToUpper(m.state), nil
+	case "dueOn":
+		return ts(m.dueOn), nil
+	case "closedAt":
+		return ts(m.closed), nil
+	case "createdAt":
+		return ts(m.created), nil
+	case "updatedAt":
+		return ts(m.updated), nil
+	case "closed":
+		return m.state == "closed", nil
+	case "url":
+		return "https://github.com/" + s.fullName + "/milestone/" + itoa(int64(m.number)), nil
+	case "progressPercentage":
+		total, done := 0, 0
+		for _, i := range s.issues {
+			if i.milestone == m.number {
+				total++
+				if i.state == "closed" {
+					done++
+				}
+			}
+		}
+		if total == 0 {
+			return 0.0, nil
+		}
+		return float64(done) * 100 / float64(total), nil
+	case "issues", "pullRequests":
+		inner := (&repoRes{s: s})
+		all, err := inner.issueList(x, name, map[string]any{"states": args["states"], "labels": args["labels"], "first": 100})
+		if err != nil {
+			return nil, err
+		}
+		var items []any
+		for _, it := range all.(*connRes).items {
+			if num := numberOf(it); s.issue(num).milestone == m.number {
+				items = append(items, it)
+			}
+		}
+		return newConn(all.(*connRes).typ, name, items, args)
+	}
+	return nil, unknownField("Milestone", name)
+}
+
+func numberOf(r any) int {
+	switch v := r.(type) {
+	case *issueRes:
+		return v.i.number
+	case *prRes:
+		return v.i.number
+	}
+	return 0
+}
+
+// commentRes is an IssueComment.
+type commentRes struct {
+	s *repoState
+	i *issue
+	c *comment
+}
+
+func (r *commentRes) typeName() string { return "IssueComment" }
+
+func (r *commentRes) field(x *gqlExec, name string, _ map[string]any) (any, error) {
+	c := r.c
+	switch name {
+	case "id":
+		return nodeID("IssueComment", c.id), nil
+	case "databaseId":
+		return c.id, nil
+	case "body":
+		return c.body, nil
+	case "author":
+		return actor(x.c.f, c.author), nil
+	case "authorAssociation":
+		return x.c.f.association(r.s, c.author), nil
+	case "createdAt":
+		return ts(c.created), nil
+	case "updatedAt":
+		return ts(c.updated), nil
+	case "lastEditedAt":
+		if c.updated.Equal(c.created) {
+			return nil, nil
+		}
+		return ts(c.updated), nil
+	case "url":
+		return "https://github.com/" + r.s.fullName + "/issues/" + itoa(int64(r.i.number)) + "#issuecomment-" + itoa(c.id), nil
+	}
+	return nil, unknownField("IssueComment", name)
+}
+
+// reviewRes is a PullRequestReview.
+type reviewRes struct {
+	s *repoState
+	i *issue
+	r *review
+}
+
+func (r *reviewRes) typeName() string { return "PullRequestReview" }
+
+func (r *reviewRes) field(x *gqlExec, name string, _ map[string]any) (any, error) {
+	rv := r.r
+	switch name {
+	case "id":
+		return nodeID("PullRequestReview", rv.id), nil
+	case "databaseId":
+		return rv.id, nil
+	case "body":
+		return rv.body, nil
+	case "state":
+		return rv.state, nil
+	case "author":
+		return actor(x.c.f, rv.user), nil
+	case "authorAssociation":
+		return x.c.f.association(r.s, rv.user), nil
+	case "submittedAt", "createdAt", "updatedAt":
+		return ts(rv.submitted), nil
+	case "commit":
+		if c := r.s.git.commits[rv.commitID]; c != nil {
+			return &commitRes{s: r.s, c: c}, nil
+		}
+		return nil, nil
+	case "url":
+		return "https://github.com/" + r.s.fullName + "/pull/" + itoa(int64(r.i.number)) + "#pullrequestreview-" + itoa(rv.id), nil
+	}
+	return nil, unknownField("PullRequestReview", name)
+}
+
+// labelRes is a Label.
+type labelRes struct{ l *label }
+
+func (r labelRes) typeName() string { return "Label" }
+
+func (r labelRes) field(_ *gqlExec, name string, _ map[string]any) (any, error) {
+	switch name {
+	case "name":
+		return r.l.name, nil
+	case "color":
+		return r.l.color, nil
+	case "description":
+		return nilIfEmpty(r.l.description), nil
+	case "id":
+		return nodeID("Label", r.l.id), nil
+	}
+	return nil, unknownField("Label", name)
+}

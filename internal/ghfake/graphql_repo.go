@@ -1,0 +1,265 @@
+package ghfake
+
+import (
+	"strings"
+)
+
+// repoRes is a Repository.
+type repoRes struct{ s *repoState }
+
+func (r *repoRes) typeName() string { return "Repository" }
+
+func (r *repoRes) field(x *gqlExec, name string, args map[string]any) (any, error) {
+	s, f := r.s, x.c.f
+	switch name {
+	case "id":
+		return nodeID("Repository", s.id), nil
+	case "databaseId":
+		return s.id, nil
+	case "name":
+		return s.name, nil
+	case "nameWithOwner":
+		return s.fullName, nil
+	case "url":
+		return "https://github.com/" + s.fullName, nil
+	case "isPrivate":
+		return s.private, nil
+	case "owner":
+		return actor(f, s.owner), nil
+	case "defaultBranchRef":
+		return &refRes{s: s, name: "refs/heads/" + s.defaultBranch}, nil
+	case "ref":
+		q, _ := args["qualifiedName"].(string)
+		for _, full := range []string{q, "refs/heads/" + q, "refs/tags/" + q} {
+			if _, ok := s.refs[full]; ok {
+				return &refRes{s: s, name: full}, nil
+			}
+		}
+		return nil, nil
+	case "object":
+		return r.object(x, args)
+	case "issue", "pullRequest", "issueOrPullRequest":
+		return r.issueField(x, name, args)
+	case "issues", "pullRequests":
+		return r.issueList(x, name, args)
+	case "milestone":
+		if err := x.need("issues"); err != nil {
+			return nil, err
+		}
+		n, _ := intArg(args, "number")
+		if m := s.milestone(n); m != nil {
+			return &milestoneRes{s: s, m: m}, nil
+		}
+		return nil, notFoundErr("Could not resolve to a Milestone with the number of %d.", n)
+	case "milestones":
+		states := stringSet(args, "states")
+		var items []any
+		for _, m := range s.milestones {
+			if states == nil || states[strings.ToUpper(m.state)] {
+				items = append(items, &milestoneRes{s: s, m: m})
+			}
+		}
+		return newConn("MilestoneConnection", "milestones", items, args)
+	case "labels":
+		var items []any
+		for _, l := range s.labels {
+			items = append(items, labelRes{l})
+		}
+		return newConn("LabelConnection", "labels", items, args)
+	}
+	return nil, unknownField("Repository", name)
+}
+
+func (r *repoRes) issueField(x *gqlExec, name string, args map[string]any) (any, error) {
+	n, _ := intArg(args, "number")
+	i := r.s.issue(n)
+	scope := map[string]string{"issue": "issues", "pullRequest": "pull_requests", "issueOrPullRequest": "issues"}[name]
+	if i != nil && i.pr != nil && name == "issueOrPullRequest" {
+		scope = "pull_requests"
+	}
+	if err := x.need(scope); err != nil {
+		return nil, err
+	}
+	switch {
+	case i == nil || (name == "issue" && i.pr != nil):
+		return nil, notFoundErr("Could not resolve to an Issue with the number of %d.", n)
+	case name == "pullRequest" && i.pr == nil:
+		return nil, notFoundErr("Could not resolve to a PullRequest with the number of %d.", n)
+	}
+	return issueOrPR(r.s, i), nil
+}
+
+func issueOrPR(s *repoState, i *issue) resolver {
+	if i.pr != nil {
+		return &prRes{s: s, i: i}
+	}
+	return &issueRes{s: s, i: i}
+}
+
+// issueList serves Repository.issues / pullRequests with states, labels,
+// headRefName and baseRefName.
+func (r *repoRes) issueList(x *gqlExec, name string, args map[string]any) (any, error) {
+	wantPR := name == "pullRequests"
+	if err := x.need(map[bool]string{true: "pull_requests", false: "issues"}[wantPR]); err != nil {
+		return nil, err
+	}
+	states := stringSet(args, "states")
+	labels := stringSet(args, "labels")
+	head, _ := args["headRefName"].(string)
+	base, _ := args["baseRefName"].(string)
+	var items []any
+	for _, i := range r.s.issues {
+		if (i.pr != nil) != wantPR || (states != nil && !states[gqlState(i)]) || !hasAll(i.labels, labels) {
+			continue
+		}
+		if wantPR && (!matchQ(head, i.pr.headRef) || !matchQ(base, i.pr.baseRef)) {
+			continue
+		}
+		items = append(items, issueOrPR(r.s, i))
+	}
+	return newConn(map[bool]string{true: "PullRequestConnection", false: "IssueConnection"}[wantPR], name, items, args)
+}
+
+// gqlState is the GraphQL state enum of an issue or pull request.
+func gqlState(i *issue) string {
+	if i.pr != nil && i.pr.merged {
+		return "MERGED"
+	}
+	return strings.ToUpper(i.state)
+}
+
+func hasAll(have []string, want map[string]bool) bool {
+	for w := range want {
+		found := false
+		for _, h := range have {
+			found = found || strings.EqualFold(h, w)
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// object serves Repository.object(oid:) and (expression: "ref:path").
+func (r *repoRes) object(x *gqlExec, args map[string]any) (any, error) {
+	if err := x.need("contents"); err != nil {
+		return nil, err
+	}
+	if oid, _ := args["oid"].(string); oid != "" {
+		return gitObject(r.s, oid, ""), nil
+	}
+	expr, _ := args["expression"].(string)
+	ref, p, hasPath := strings.Cut(expr, ":")
+	sha := r.s.resolve(ref)
+	if sha == "" {
+		return nil, nil
+	}
+	if !hasPath {
+		return gitObject(r.s, sha, ""), nil
+	}
+	return pathObject(r.s, r.s.git.commits[sha], cleanPath(p)), nil
+}
+
+// pathObject is the blob or tree at p in commit c, or nil.
+func pathObject(s *repoState, c *commitObj, p string) resolver {
+	if blob, ok := c.files[p]; ok {
+		return &blobRes{s: s, sha: blob}
+	}
+	tree := c.tree
+	if p != "" {
+		for _, part := range strings.Split(p, "/") {
+			next := ""
+			for _, e := range s.git.trees[tree] {
+				if e.name == part && e.typ() == "tree" {
+					next = e.sha
+				}
+			}
+			if next == "" {
+				return nil
+			}
+			tree = next
+		}
+	}
+	return mapRes{"Tree", map[string]any{"oid": tree, "abbreviatedOid": tree[:7]}}
+}
+
+func gitObject(s *repoState, sha, _ string) resolver {
+	switch s.git.objectType(sha) {
+	case "commit":
+		return &commitRes{s: s, c: s.git.commits[sha]}
+	case "blob":
+		return &blobRes{s: s, sha: sha}
+	case "tag":
+		t := s.git.tags[sha]
+		return mapRes{"Tag", map[string]any{"oid": t.sha, "name": t.name, "message": t.message, "target": gitObject(s, t.object, "")}}
+	case "tree":
+		return mapRes{"Tree", map[string]any{"oid": sha, "abbreviatedOid": sha[:7]}}
+	}
+	return nil
+}
+
+// refRes is a Ref.
+type refRes struct {
+	s    *repoState
+	name string
+}
+
+func (r *refRes) typeName() string { return "Ref" }
+
+func (r *refRes) field(_ *gqlExec, name string, _ map[string]any) (any, error) {
+	switch name {
+	case "name":
+		return strings.TrimPrefix(r.name, prefixOf(r.name)), nil
+	case "prefix":
+		return prefixOf(r.name), nil
+	case "id":
+		return shaNode("Ref", r.s.fullName+":"+r.name), nil
+	case "target":
+		return gitObject(r.s, r.s.refs[r.name], ""), nil
+	}
+	return nil, unknownField("Ref", name)
+}
+
+func prefixOf(ref string) string {
+	for _, p := range []string{"refs/heads/", "refs/tags/"} {
+		if strings.HasPrefix(ref, p) {
+			return p
+		}
+	}
+	return "refs/"
+}
+
+// blobRes is a Blob.
+type blobRes struct {
+	s   *repoState
+	sha string
+}
+
+// MaxBlobText is how much of a blob GraphQL's Blob.text returns before
+// isTruncated is set (GitHub truncates large blobs; 512 KB here).
+const MaxBlobText = 512 * 1024
+
+func (r *blobRes) typeName() string { return "Blob" }
+
+func (r *blobRes) field(_ *gqlExec, name string, _ map[string]any) (any, error) {
+	b := r.s.git.blobs[r.sha]
+	switch name {
+	case "oid":
+		return r.sha, nil
+	case "abbreviatedOid":
+		return r.sha[:7], nil
+	case "byteSize":
+		return len(b), nil
+	case "isTruncated":
+		return len(b) > MaxBlobText, nil
+	case "isBinary":
+		return strings.ContainsRune(string(b), 0), nil
+	case "text":
+		if strings.ContainsRune(string(b), 0) {
+			return nil, nil
+		}
+		return string(b[:min(len(b), MaxBlobText)]), nil
+	}
+	return nil, unknownField("Blob", name)
+}

@@ -1,0 +1,98 @@
+package ghfake
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/aepgate/aepgate/internal/sharedfix"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+)
+
+// overlay extends GitHub's recorded schema with fields added since (issue
+// dependencies); see graphql_overlay.graphql.
+//
+//go:embed graphql_overlay.graphql
+var overlay string
+
+// SchemaPath is where the GraphQL schema is read from, inside the shared
+// folder (../shared beside the repository, or $AEPGATE_SHARED).
+const SchemaPath = "fixtures/github/schema.graphql"
+
+var (
+	schemaOnce sync.Once
+	schema     *ast.Schema
+	schemaErr  error
+)
+
+// GraphQLAvailable reports whether the GraphQL endpoint can serve: it
+// needs GitHub's schema from the shared folder. When it cannot, the reason
+// says why; tests that use GraphQL should skip with it.
+func GraphQLAvailable() (bool, string) {
+	if _, err := loadSchema(); err != nil {
+		return false, err.Error()
+	}
+	return true, ""
+}
+
+// RequireGraphQL skips t when GraphQL cannot be served.
+func RequireGraphQL(t interface {
+	Helper()
+	Skip(args ...any)
+}) {
+	t.Helper()
+	if ok, why := GraphQLAvailable(); !ok {
+		t.Skip(why)
+	}
+}
+
+// loadSchema reads, patches and validates the schema once per process.
+func loadSchema() (*ast.Schema, error) {
+	schemaOnce.Do(func() { schema, schemaErr = readSchema() })
+	return schema, schemaErr
+}
+
+func readSchema() (*ast.Schema, error) {
+	root, ok := sharedfix.Root()
+	if !ok {
+		return nil, fmt.Errorf("ghfake: GraphQL unavailable: shared folder not found (expected ../shared beside the repository root, or AEPGATE_SHARED) holding %s", SchemaPath)
+	}
+	path := filepath.Join(root, filepath.FromSlash(SchemaPath))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("ghfake: GraphQL unavailable: %w", err)
+	}
+	doc, err := parser.ParseSchemas(validator.Prelude,
+		&ast.Source{Name: path, Input: string(b)},
+		&ast.Source{Name: "graphql_overlay.graphql", Input: overlay})
+	if err != nil {
+		return nil, fmt.Errorf("ghfake: parse GraphQL schema: %w", err)
+	}
+	dedupe(doc)
+	s, err := validator.ValidateSchemaDocument(doc)
+	if err != nil {
+		return nil, fmt.Errorf("ghfake: load GraphQL schema: %w", err)
+	}
+	return s, nil
+}
+
+// dedupe drops repeated field definitions (GitHub's published schema
+// defines EnterpriseOwnerInfo.repositoryDeployKeySetting twice, which strict
+// validation refuses); the first definition wins.
+func dedupe(doc *ast.SchemaDocument) {
+	for _, d := range doc.Definitions {
+		seen := map[string]bool{}
+		kept := d.Fields[:0]
+		for _, fd := range d.Fields {
+			if !seen[fd.Name] {
+				seen[fd.Name] = true
+				kept = append(kept, fd)
+			}
+		}
+		d.Fields = kept
+	}
+}
