@@ -83,6 +83,9 @@ func readEvent(a *githubactions.Action) (Event, error) {
 		Name: ctx.EventName, Owner: owner, Repo: repo, SHA: ctx.SHA, APIURL: ctx.APIURL,
 		Workspace: ctx.Workspace, OutputPath: a.Getenv("GITHUB_OUTPUT"), SummaryPath: ctx.StepSummary,
 	}
+	if ev.Workspace == "" {
+		ev.Workspace = "." // outside Actions: the current directory
+	}
 	if ctx.RunID != 0 && ctx.Repository != "" {
 		ev.RunURL = fmt.Sprintf("%s/%s/actions/runs/%d", strings.TrimSuffix(ctx.ServerURL, "/"), ctx.Repository, ctx.RunID)
 	}
