@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -36,6 +37,12 @@ Exit status: 0 intact, 1 broken (the first bad row is named), 2 when the
 database cannot be read.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if path, ok := strings.CutPrefix(database, "sqlite:"); ok {
+				path = strings.TrimPrefix(path, "//")
+				if _, err := os.Stat(path); err != nil {
+					return failf(2, "ledger verify: no database at %s: %v", path, err)
+				}
+			}
 			db, err := store.Open(cmd.Context(), database)
 			if err != nil {
 				return failf(2, "%v", err)

@@ -120,6 +120,9 @@ func (f serveFlags) options() (app.Options, error) {
 	if o.WritePause == 0 {
 		o.WritePause = -1 // explicit zero: no pause
 	}
+	if !strings.HasPrefix(f.database, "sqlite:") && !strings.HasPrefix(f.database, "postgres://") && !strings.HasPrefix(f.database, "postgresql://") {
+		return o, fmt.Errorf("--database %q: use sqlite:PATH or postgres://USER@HOST/DB", f.database)
+	}
 	if f.appID <= 0 {
 		return o, fmt.Errorf("--app-id (AEPGATE_APP_ID) is required: the GitHub App's numeric ID")
 	}
