@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"unicode/utf8"
 
@@ -17,48 +18,48 @@ const (
 
 // duplicates is L8: a normalized log paragraph of at least 120 characters
 // that occurs more than once, reported once per distinct paragraph in order
-// of first appearance.
+// of first appearance. Paragraphs are counted by a hash of their normalized
+// text so that only the duplicated ones are kept as strings.
 func (c *checker) duplicates() []Problem {
 	type dup struct {
 		line, count int
+		first       string // the first occurrence, as written
 	}
-	counts := map[string]*dup{}
-	var order []string
+	seed := maphash.MakeSeed()
+	counts := map[uint64]*dup{}
+	var order []uint64
+	var buf []byte
 	for line, text := range c.log.Paragraphs() {
-		n := normalizeParagraph(text)
-		if utf8.RuneCountInString(n) < minDuplicateLen {
+		buf = appendNormalized(buf[:0], text)
+		if len(buf) < minDuplicateLen || utf8.RuneCount(buf) < minDuplicateLen {
 			continue
 		}
-		d, ok := counts[n]
+		key := maphash.Bytes(seed, buf)
+		d, ok := counts[key]
 		if !ok {
-			d = &dup{line: line}
-			counts[n] = d
-			order = append(order, n)
+			d = &dup{line: line, first: text}
+			counts[key] = d
+			order = append(order, key)
 		}
 		d.count++
 	}
 	var out []Problem
-	for _, n := range order {
-		d := counts[n]
+	for _, key := range order {
+		d := counts[key]
 		if d.count < 2 {
 			continue
 		}
 		out = append(out, Problem{Rule: "L8", Tag: "[duplicate content]", File: c.log.File, Line: d.line,
-			Count: d.count, Excerpt: preview(n),
+			Count: d.count, Excerpt: preview(string(appendNormalized(nil, d.first))),
 			Message: fmt.Sprintf("paragraph repeated %d times verbatim", d.count)})
 	}
 	return out
 }
 
-// normalizeParagraph deletes "###" heading lines, collapses whitespace runs
-// to one space and trims. Paragraphs too short to reach the minimum are
-// returned as "" without work.
-func normalizeParagraph(p string) string {
-	if len(p) < minDuplicateLen {
-		return ""
-	}
-	var b strings.Builder
-	b.Grow(len(p))
+// appendNormalized appends p to dst with "###" heading lines deleted,
+// whitespace runs collapsed to one space and the ends trimmed.
+func appendNormalized(dst []byte, p string) []byte {
+	base := len(dst)
 	space := false
 	for len(p) > 0 {
 		line := p
@@ -72,18 +73,18 @@ func normalizeParagraph(p string) string {
 		}
 		for _, r := range line {
 			if rundoc.IsSpace(r) {
-				space = b.Len() > 0
+				space = len(dst) > base
 				continue
 			}
 			if space {
-				b.WriteByte(' ')
+				dst = append(dst, ' ')
 				space = false
 			}
-			b.WriteRune(r)
+			dst = utf8.AppendRune(dst, r)
 		}
-		space = b.Len() > 0
+		space = len(dst) > base
 	}
-	return b.String()
+	return dst
 }
 
 func isHeading3(line string) bool {

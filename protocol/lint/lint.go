@@ -91,7 +91,7 @@ type checker struct {
 	plan  *rundoc.Plan
 	run   *rundoc.Run
 	items []rundoc.Item
-	byID  map[string]rundoc.Item
+	byID  map[string]int // index into items
 }
 
 func newChecker(run *rundoc.Run) *checker {
@@ -103,11 +103,19 @@ func newChecker(run *rundoc.Run) *checker {
 		c.log = &rundoc.Log{File: rundoc.LogFile}
 	}
 	c.items = c.log.Items()
-	c.byID = make(map[string]rundoc.Item, len(c.items))
-	for _, it := range c.items {
-		c.byID[it.ID] = it
+	c.byID = make(map[string]int, len(c.items))
+	for i, it := range c.items {
+		c.byID[it.ID] = i
 	}
 	return c
+}
+
+// item returns what the log says about id (an empty Item when nothing).
+func (c *checker) item(id string) (rundoc.Item, bool) {
+	if i, ok := c.byID[id]; ok {
+		return c.items[i], true
+	}
+	return rundoc.Item{ID: id}, false
 }
 
 // workStarted reports whether any log item is DONE or carries a verdict.

@@ -45,7 +45,7 @@ func (c *checker) phaseOrder() []Problem {
 			out = append(out, c.outOfOrder(ids, earlierOpen)...)
 		}
 		for _, id := range ids {
-			if earlierOpen == "" && !c.byID[id].Closed() {
+			if it, _ := c.item(id); earlierOpen == "" && !it.Closed() {
 				earlierOpen = id
 			}
 		}
@@ -56,7 +56,7 @@ func (c *checker) phaseOrder() []Problem {
 func (c *checker) outOfOrder(ids []string, open string) []Problem {
 	var out []Problem
 	for _, id := range ids {
-		it, ok := c.byID[id]
+		it, ok := c.item(id)
 		if !ok || (it.Report != rundoc.Done && it.Verdict() == "") {
 			continue
 		}

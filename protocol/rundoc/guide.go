@@ -64,7 +64,7 @@ type PhaseTitle struct {
 // fenced blocks are content, not structure.
 func ParseGuide(file string, b []byte) *Guide {
 	t := newText(b)
-	g := &Guide{File: file}
+	g := &Guide{File: file, Sections: make([]Section, 0, t.count("###"))}
 	cur := -1 // index into g.Sections
 	bodyStart := 0
 	closeSection := func(end int) {

@@ -76,7 +76,7 @@ type BoardRow struct {
 // output) are content.
 func ParseLog(file string, b []byte) *Log {
 	t := newText(b)
-	l := &Log{File: file}
+	l := &Log{File: file, Headings: make([]Heading, 0, t.count("###"))}
 	for i := 0; i < t.n; i++ {
 		line := t.line(i)
 		if t.fenced[i] || !strings.HasPrefix(line, "###") {

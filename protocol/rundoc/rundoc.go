@@ -19,7 +19,8 @@ const (
 
 // Files is the raw input of a run: document contents by file name (GuideFile,
 // LogFile, PlanFile; a missing document has no key) and the names of the
-// regular files in annexes/.
+// regular files in annexes/. Each document must be smaller than 2 GiB
+// (internal/rundir refuses anything over 50 MB).
 type Files struct {
 	Docs    map[string][]byte
 	Annexes []string

@@ -71,7 +71,7 @@ func IsPlaceholder(s string) bool {
 type text struct {
 	src    string  // the normalized document
 	n      int     // number of lines
-	starts []int   // byte offset of each line in src, plus one past the end
+	starts []int32 // byte offset of each line in src, plus one past the end
 	fenced []bool  // line belongs to a fenced block, fence lines included
 	fences []Fence // in document order
 }
@@ -98,17 +98,17 @@ func newText(b []byte) *text {
 	if n > 1 && strings.HasSuffix(s, "\n") {
 		n-- // a final newline ends the last line; it does not start another
 	}
-	t := &text{src: s, n: n, starts: make([]int, n+1), fenced: make([]bool, n)}
+	t := &text{src: s, n: n, starts: make([]int32, n+1), fenced: make([]bool, n)}
 	off := 0
 	for i := 0; i < n; i++ {
-		t.starts[i] = off
+		t.starts[i] = int32(off)
 		if k := strings.IndexByte(s[off:], '\n'); k >= 0 {
 			off += k + 1
 		} else {
 			off = len(s) + 1
 		}
 	}
-	t.starts[n] = off
+	t.starts[n] = int32(off)
 	t.scanFences()
 	return t
 }
@@ -150,6 +150,7 @@ func (t *text) scanFences() {
 	if fencesIgnored {
 		return
 	}
+	t.fences = make([]Fence, 0, (t.count("```")+t.count("~~~"))/2+1)
 	for i := 0; i < t.n; i++ {
 		ch, n, ok := fenceOpen(t.line(i))
 		if !ok {
@@ -173,6 +174,16 @@ func (t *text) scanFences() {
 			Closed:  closed,
 		})
 	}
+}
+
+// count returns how many lines start with prefix (an upper bound used to
+// size slices).
+func (t *text) count(prefix string) int {
+	n := strings.Count(t.src, "\n"+prefix)
+	if strings.HasPrefix(t.src, prefix) {
+		n++
+	}
+	return n
 }
 
 // line returns line i without its newline.
