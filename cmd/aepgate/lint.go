@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -50,7 +51,9 @@ func runLint(s streams, dir string, opts lint.Options, format string) error {
 	var missing *rundir.MissingError
 	switch {
 	case errors.As(err, &missing):
-		return failf(2, "%s is missing %s (run `aepgate init %s`).", dir, strings.Join(missing.Names, ", "), dir)
+		// aepkit prints the folder as a normalized path ("run/" → "run").
+		clean := filepath.Clean(dir)
+		return failf(2, "%s is missing %s (run `aepgate init %s`).", clean, strings.Join(missing.Names, ", "), clean)
 	case err != nil:
 		return failf(2, "%v", err)
 	}

@@ -15,7 +15,7 @@ import (
 
 // deferTerms are the deferral terms shared by the veto, the per-mention
 // check and the evidence rule.
-const deferTerms = `(?:n/a|n\.a\.?|na|none(?:\s+yet)?|tbd|todo|later|pending|skip(?:ped)?|deferred|missing` +
+const deferTerms = `(?:n/a|n\.\s?a\.?|na|none(?:\s+yet)?|tbd|todo|later|pending|skip(?:ped)?|deferred|missing` +
 	`|not\s+(?:yet|needed|required|applicable|done|run|performed|written)` +
 	`|to\s+be\s+(?:written|done|added|decided|determined|defined|confirmed|run))`
 

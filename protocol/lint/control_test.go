@@ -40,6 +40,7 @@ func TestStatesNegativeControl(t *testing.T) {
 		{"placeholder label", "**Negative control:** <what you break and what fails>", false},
 		{"to be written", "**Negative control:** to be written", false},
 		{"N.A.", "**Negative control:** N.A.", false},
+		{"N. A.", "**Negative control:** N. A. for this gate", false},
 		{"ellipsis", "**Negative control:** ...", false},
 
 		// Negations and deferrals (spec §7 lint 14, 17, 18, 20, 22, 23, 25).
