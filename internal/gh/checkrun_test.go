@@ -252,3 +252,17 @@ func TestPublishStopsOnCancelledContext(t *testing.T) {
 		t.Errorf("writes = %d, want 0", f.writes())
 	}
 }
+
+func TestPublishUntitledRunIsIdempotent(t *testing.T) {
+	f, p := newTestPublisher(t)
+	r := lintRun(0)
+	r.Title = ""
+	for range 2 {
+		if _, err := p.Publish(context.Background(), "o", "r", r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f.writes() != 1 {
+		t.Errorf("writes = %d, want 1 (the second publish finds the run unchanged)", f.writes())
+	}
+}

@@ -60,7 +60,7 @@ func sameState(old *github.CheckRun, run checks.Run) bool {
 	return len(run.Actions) == 0 &&
 		old.GetStatus() == string(run.EffectiveStatus()) &&
 		old.GetConclusion() == string(run.Conclusion) &&
-		out.GetTitle() == run.Title && out.GetSummary() == run.Summary && out.GetText() == run.Text &&
+		out.GetTitle() == outputTitle(run) && out.GetSummary() == run.Summary && out.GetText() == run.Text &&
 		(run.DetailsURL == "" || old.GetDetailsURL() == run.DetailsURL)
 }
 
@@ -100,12 +100,8 @@ func keyOfGitHub(a *github.CheckRunAnnotation) annotationKey {
 // output is the check run's output carrying one page of annotations. GitHub
 // requires title and summary whenever output is sent.
 func output(run checks.Run, anns []checks.Annotation) *github.CheckRunOutput {
-	title := run.Title
-	if title == "" {
-		title = run.Name
-	}
 	out := &github.CheckRunOutput{
-		Title:   github.String(title),
+		Title:   github.String(outputTitle(run)),
 		Summary: github.String(run.Summary),
 		Text:    optional(run.Text),
 	}
@@ -123,6 +119,15 @@ func output(run checks.Run, anns []checks.Annotation) *github.CheckRunOutput {
 		})
 	}
 	return out
+}
+
+// outputTitle is the title written: the run's, or its name when it has
+// none (GitHub requires one whenever output is sent).
+func outputTitle(run checks.Run) string {
+	if run.Title == "" {
+		return run.Name
+	}
+	return run.Title
 }
 
 func actions(as []checks.Action) []*github.CheckRunAction {
