@@ -33,6 +33,9 @@ Exit status: 0 clean, 1 problems found, 2 a document is missing or unreadable
 		Example: "  aepgate lint docs/my-run\n  aepgate lint docs/my-run --annex-threshold 10 --format json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if threshold < 0 {
+				return failf(2, "--annex-threshold must be 0 or more, not %d", threshold)
+			}
 			if format != "text" && format != "json" {
 				return failf(2, "--format must be text or json, not %q", format)
 			}

@@ -172,6 +172,7 @@ func TestLintInputErrors(t *testing.T) {
 		}, nil, "larger than the 50 MB limit"},
 		{"bad format", func(t *testing.T, dir string) {}, []string{"--format", "xml"}, `--format must be text or json, not "xml"`},
 		{"bad threshold", func(t *testing.T, dir string) {}, []string{"--annex-threshold", "many"}, "invalid argument"},
+		{"negative threshold", func(t *testing.T, dir string) {}, []string{"--annex-threshold=-1"}, "--annex-threshold must be 0 or more, not -1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
