@@ -39,15 +39,29 @@ func NewActionsClient(apiURL, token string, hc *http.Client) (*github.Client, er
 	return c, nil
 }
 
+// confirmNotFound turns on the root-listing check behind a 404; the negative
+// control test turns it off to show that a token without access then makes
+// the file look absent.
+var confirmNotFound = true
+
 // ReadRepoFile returns the file at path in owner/repo at ref through the
-// contents API. found is false (and err nil) when GitHub answers 404: the
-// file does not exist at ref. Any other failure is an error.
+// contents API. found is false (and err nil) only when the file does not
+// exist at ref. GitHub also answers 404 when the token may not read the
+// repository's contents, so a 404 is confirmed by listing the root folder at
+// ref: when that fails too, ReadRepoFile returns an error (fail closed: a
+// token without contents: read must not make a policy file look absent).
 //
 // https://docs.github.com/rest/repos/contents#get-repository-content
 func ReadRepoFile(ctx context.Context, c *github.Client, owner, repo, path, ref string) (data []byte, found bool, err error) {
 	file, _, resp, err := c.Repositories.GetContents(ctx, owner, repo, path, &github.RepositoryContentGetOptions{Ref: ref})
 	if err != nil {
 		if resp != nil && resp.StatusCode == http.StatusNotFound {
+			if !confirmNotFound {
+				return nil, false, nil
+			}
+			if _, _, _, rerr := c.Repositories.GetContents(ctx, owner, repo, "", &github.RepositoryContentGetOptions{Ref: ref}); rerr != nil {
+				return nil, false, fmt.Errorf("read %s at %s: cannot read the repository's contents at that commit (the token needs contents: read): %w", path, ref, classify("list the root folder", rerr))
+			}
 			return nil, false, nil
 		}
 		return nil, false, classify(fmt.Sprintf("read %s at %s", path, ref), err)
