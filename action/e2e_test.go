@@ -1,7 +1,6 @@
 package action
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,164 +10,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/ghfake"
-	"github.com/aepgate/aepgate/internal/sharedfix"
-	"github.com/aepgate/aepgate/protocol/config"
-	"github.com/aepgate/aepgate/protocol/negcontrol"
-	"github.com/aepgate/aepgate/protocol/scaffold"
 )
-
-// stepEnv is one workflow step against the fake GitHub: a repository with a
-// config on main and a pull request whose head carries a run folder.
-type stepEnv struct {
-	t        *testing.T
-	f        *ghfake.Fake
-	repo     *ghfake.Repo
-	vars     map[string]string
-	ws       string
-	head     string
-	base     string
-	stdout   bytes.Buffer
-	controls func(ctx context.Context, root string, cs []config.NegativeControl) ([]negcontrol.Result, error)
-}
-
-const baseConfig = `version: 1
-run_documents: [docs/run]
-negative_controls:
-  - name: auth-check
-    break: "true"
-    restore: "true"
-    test: "false"
-`
-
-// newStepEnv builds the repository, the workspace (a scaffolded run folder,
-// plus extra guide text) and a pull_request event from the real fixture's
-// shape, with a token holding perms.
-func newStepEnv(t *testing.T, perms ghfake.Permissions, extraGuide, body string) *stepEnv {
-	t.Helper()
-	e := &stepEnv{t: t, f: ghfake.New(t), ws: t.TempDir()}
-	e.repo = e.f.CreateRepo("acme/widgets")
-	e.base = e.repo.Commit("main", "add config", map[string]string{".github/aepgate.yml": baseConfig})
-	e.repo.Branch("unit-12", "main")
-	files := map[string]string{}
-	for _, f := range scaffold.Render("widgets") {
-		content := string(f.Content)
-		if f.Path == "execution-guide.md" {
-			content += extraGuide
-		}
-		files["docs/run/"+f.Path] = content
-		write(t, filepath.Join(e.ws, "docs/run", f.Path), content)
-	}
-	write(t, filepath.Join(e.ws, ".github/aepgate.yml"), baseConfig)
-	e.head = e.repo.Commit("unit-12", "work", files)
-	body = strings.ReplaceAll(body, "HEAD", e.head)
-	event := e.event(body)
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "event.json"), event)
-	e.vars = map[string]string{
-		"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "acme/widgets", "GITHUB_EVENT_NAME": "pull_request",
-		"GITHUB_EVENT_PATH": filepath.Join(dir, "event.json"), "GITHUB_SHA": strings.Repeat("e", 40),
-		"GITHUB_API_URL": strings.TrimSuffix(e.f.URL(), "/"), "GITHUB_WORKSPACE": e.ws,
-		"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
-		"GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "4242",
-		"INPUT_TOKEN": e.f.ActionsToken(e.repo, perms),
-	}
-	e.controls = func(_ context.Context, _ string, cs []config.NegativeControl) ([]negcontrol.Result, error) {
-		out := make([]negcontrol.Result, len(cs))
-		for i, c := range cs {
-			out[i] = negcontrol.Result{Name: c.Name, OK: true, Verdict: "OK: protection verified", Transcript: "$ false\n", Seconds: 0.5}
-		}
-		return out, nil
-	}
-	return e
-}
-
-// event rewrites the real pull_request.opened payload for this repository.
-func (e *stepEnv) event(body string) string {
-	raw, err := os.ReadFile(sharedfix.Path(e.t, "fixtures/github/webhooks/pull_request/opened.payload.json"))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	var ev map[string]any
-	if err := json.Unmarshal(raw, &ev); err != nil {
-		e.t.Fatal(err)
-	}
-	pr := ev["pull_request"].(map[string]any)
-	pr["number"], pr["body"] = 34, body
-	head, base := pr["head"].(map[string]any), pr["base"].(map[string]any)
-	head["sha"], head["ref"], base["sha"], base["ref"] = e.head, "unit-12", e.base, "main"
-	head["repo"].(map[string]any)["full_name"] = "acme/widgets"
-	base["repo"].(map[string]any)["full_name"] = "acme/widgets"
-	ev["repository"].(map[string]any)["full_name"] = "acme/widgets"
-	out, _ := json.Marshal(ev)
-	return string(out)
-}
-
-func (e *stepEnv) run() int {
-	e.t.Helper()
-	e.stdout.Reset()
-	code, err := Run(context.Background(), Options{
-		Getenv: func(k string) string { return e.vars[k] }, Stdout: &e.stdout,
-		HTTPClient: e.f.HTTPClient(), RunControls: e.controls,
-	})
-	if err != nil {
-		e.t.Logf("Run: %v", err)
-	}
-	return code
-}
-
-func (e *stepEnv) runs() map[string]ghfake.CheckRun {
-	out := map[string]ghfake.CheckRun{}
-	for _, r := range e.repo.CheckRuns(e.head) {
-		if _, dup := out[r.Name]; dup {
-			e.t.Errorf("check run %s exists twice", r.Name)
-		}
-		out[r.Name] = r
-	}
-	return out
-}
-
-func (e *stepEnv) file(key string) string {
-	b, _ := os.ReadFile(e.vars[key])
-	return string(b)
-}
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-const goodBody = `Adds the widget.
-
-STATUS: done
-WORK-UNIT: #12
-ATTEMPT: 1
-BRANCH: unit-12
-PR: #34
-DONE:
-- widget added
-NOT DONE / OPEN: none
-FILES:
-- docs/run/compliance-log.md
-VERIFY:
-- ` + "`go test ./...`" + ` → ok
-PRESERVATION: clean + pushed at HEAD
-`
-
-// manyTasks adds 120 tasks without a **Report:** line: 120 lint problems.
-func manyTasks() string {
-	var b strings.Builder
-	for i := 2; i < 122; i++ {
-		fmt.Fprintf(&b, "\n### P0-T%d — task %d\n\n**Goal:** g\n", i, i)
-	}
-	return b.String()
-}
-
-var writable = ghfake.Permissions{"checks": "write", "contents": "read"}
 
 func TestActionPullRequest(t *testing.T) {
 	e := newStepEnv(t, writable, "", goodBody)
@@ -391,12 +233,6 @@ func TestActionBadConfig(t *testing.T) {
 	}
 }
 
-func writeEvent(t *testing.T, e *stepEnv, base string) string {
-	e.base = base
-	p := filepath.Join(t.TempDir(), "event.json")
-	write(t, p, e.event(strings.ReplaceAll(goodBody, "HEAD", e.head)))
-	return p
-}
 
 func TestActionForkPullRequestDegrades(t *testing.T) {
 	e := newStepEnv(t, ghfake.Permissions{"checks": "read", "contents": "read"}, "", goodBody)
