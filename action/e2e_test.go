@@ -233,7 +233,6 @@ func TestActionBadConfig(t *testing.T) {
 	}
 }
 
-
 func TestActionForkPullRequestDegrades(t *testing.T) {
 	e := newStepEnv(t, ghfake.Permissions{"checks": "read", "contents": "read"}, "", goodBody)
 	var ev map[string]any
