@@ -125,7 +125,7 @@ func (f *Fake) finishRun(s *repoState, run *workflowRun, conclusion string) {
 		headSHA: run.headSHA, status: "completed", conclusion: conclusion, started: run.started, completed: f.clock(),
 		detailsURL: "https://github.com/" + s.fullName + "/actions/runs/" + itoa(run.id)}
 	s.checks.runs = append(s.checks.runs, cr)
-	f.emitCheckRun(s, cr, "completed")
+	f.runCompleted(s, cr)
 	f.emitRun(s, run, "completed")
 }
 

@@ -159,7 +159,7 @@ func (r *Repo) AddCheckRun(appID int64, ref, name, status, conclusion string) in
 	r.s.checks.runs = append(r.s.checks.runs, run)
 	f.emitCheckRun(r.s, run, "created")
 	if run.status == "completed" {
-		f.emitCheckRun(r.s, run, "completed")
+		f.runCompleted(r.s, run)
 	}
 	f.mu.Unlock()
 	f.flush()

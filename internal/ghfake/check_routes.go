@@ -111,7 +111,7 @@ func createCheckRun(c *call) (int, any) {
 	run.suite.updated = now
 	c.f.emitCheckRun(c.repo, run, "created")
 	if run.status == "completed" {
-		c.f.emitCheckRun(c.repo, run, "completed")
+		c.f.runCompleted(c.repo, run)
 	}
 	return http.StatusCreated, c.f.checkRunJSON(c.repo, run)
 }
@@ -136,7 +136,7 @@ func updateCheckRun(c *call) (int, any) {
 	in.apply(run, c.f.clock())
 	run.suite.updated = c.f.clock()
 	if was != "completed" && run.status == "completed" {
-		c.f.emitCheckRun(c.repo, run, "completed")
+		c.f.runCompleted(c.repo, run)
 	}
 	return http.StatusOK, c.f.checkRunJSON(c.repo, run)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -98,6 +99,20 @@ func (f *Fake) WriteLog() string {
 		sb.WriteByte('\n')
 	}
 	return sb.String()
+}
+
+// VerifyWrites fails t unless the writes made so far are exactly patterns
+// (route patterns, in order), listing what was written when they differ.
+func (f *Fake) VerifyWrites(t testing.TB, patterns ...string) {
+	t.Helper()
+	ws := f.Writes()
+	ok := len(ws) == len(patterns)
+	for i := 0; ok && i < len(ws); i++ {
+		ok = ws[i].Pattern == patterns[i]
+	}
+	if !ok {
+		t.Errorf("ghfake: writes made:\n%swant patterns:\n  %s", f.WriteLog(), strings.Join(patterns, "\n  "))
+	}
 }
 
 // Calls counts the requests served for one route pattern, e.g.

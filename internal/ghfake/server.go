@@ -79,6 +79,16 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request, pattern string, nee
 	c := &call{f: f, w: w, r: r, pattern: pattern}
 	rec := &statusRecorder{ResponseWriter: w}
 	c.w = rec
+	defer func() {
+		// A bug in the fake must fail the test that met it, not hang it.
+		if p := recover(); p != nil {
+			f.t.Errorf("ghfake: panic serving %s %s: %v", r.Method, r.URL.Path, p)
+			if rec.status == 0 {
+				writeRaw(rec, http.StatusInternalServerError, obj{"message": fmt.Sprintf("ghfake: panic: %v", p)})
+			}
+			f.record(c, rec.status)
+		}
+	}()
 	status, body := c.run(need, h)
 	if status != 0 {
 		c.writeJSON(status, body)

@@ -197,6 +197,15 @@ func (f *Fake) emitCheckRun(s *repoState, run *checkRun, action string) {
 	f.emit(s, "check_run", action, f.ensureUser(run.app.Slug+"[bot]"), obj{"check_run": cr})
 }
 
+// runCompleted sends check_run.completed and, once every run of its suite
+// has completed, check_suite.completed.
+func (f *Fake) runCompleted(s *repoState, run *checkRun) {
+	f.emitCheckRun(s, run, "completed")
+	if status, _ := s.suiteStatus(run.suite); status == "completed" {
+		f.emitCheckSuite(s, run.suite, "completed")
+	}
+}
+
 func (f *Fake) emitCheckSuite(s *repoState, su *checkSuite, action string) {
 	f.emit(s, "check_suite", action, f.ensureUser(s.owner.login), obj{"check_suite": f.suiteJSON(s, su)})
 }

@@ -26,6 +26,7 @@ func story(t *testing.T) (*ghfake.Fake, []ghfake.Delivery) {
 	f, repo, app, c := installed(t)
 	f.CollectWebhooks(secret, app)
 	repo.Grant("auditor", "write")
+	repo.Label("product", "0e8a16")
 	ms := repo.CreateMilestone("Increment 1", "")
 	is := repo.OpenIssue("alice", "Story", "```yaml\ngoal: g\n```", ghfake.InMilestone(ms))
 	is.AddLabels("alice", "product")
@@ -81,7 +82,7 @@ func TestWebhooksVerifyAndParse(t *testing.T) {
 		"issues.opened", "issues.milestoned", "issues.labeled", "issues.closed", "issue_comment.created", "issue_comment.edited",
 		"milestone.created", "milestone.closed", "pull_request.opened", "pull_request.review_requested",
 		"pull_request.synchronize", "pull_request.closed", "pull_request_review.submitted", "check_run.created",
-		"check_run.completed", "workflow_run.completed", "push.", "create.", "release.published", "release.released",
+		"check_run.completed", "check_suite.completed", "label.created", "workflow_run.completed", "push.", "create.", "release.published", "release.released",
 	} {
 		if !seen[want] {
 			t.Errorf("no %s delivery was emitted", want)
