@@ -87,7 +87,7 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 	j.Installation, j.Owner, j.Repo = p.Installation.ID, p.Repository.Owner.Login, p.Repository.Name
 	switch event {
 	case "pull_request":
-		if p.PullRequest != nil && slices.Contains(pullRequestActions, p.Action) {
+		if p.PullRequest != nil && p.PullRequest.Number > 0 && slices.Contains(pullRequestActions, p.Action) {
 			j.Targets = []target{{PR: p.PullRequest.Number, Guesses: guessUnits(p.PullRequest.Body, j.Owner+"/"+j.Repo)}}
 		}
 	case "issues":

@@ -168,3 +168,18 @@ func TestWebhookNegativeControls(t *testing.T) {
 		}
 	})
 }
+
+func FuzzWebhookEdge(f *testing.F) {
+	f.Add("ping", "id-1", "sha256=00", []byte(`{}`), false)
+	f.Add("pull_request", "x", "", []byte(`{"a":1}`), true)
+	f.Fuzz(func(t *testing.T, event, id, sig string, body []byte, signIt bool) {
+		if signIt {
+			sig = sign("current", body)
+		}
+		q := &memQueue{}
+		code := post(newEdge(q), hook{event: event, id: id, sig: sig, body: body})
+		if len(q.jobs) > 0 && (code != 202 || sig != sign("current", body) && sig != sign("previous", body)) {
+			t.Fatalf("queued with status %d and signature %q", code, sig)
+		}
+	})
+}
