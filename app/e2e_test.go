@@ -1,6 +1,9 @@
 package app
 
 import (
+	"encoding/json"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +80,52 @@ func TestE2EDuplicateDeliveryDoesNothing(t *testing.T) {
 	// One evaluation: the snapshot query and the publisher's lookup; one write.
 	if reads > 2 || writes != 1 {
 		t.Errorf("reads=%d writes=%d, want ≤2 and 1", reads, writes)
+	}
+}
+
+func TestE2EEndpoints(t *testing.T) {
+	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
+	seed(fake)
+	fake.addPR(10, "Work-unit: #1")
+	_, base := startApp(t, testOptions(t, fake, ""))
+	deliver(t, base, "pull_request", "m-1", prEvent("opened", 10, "Work-unit: #1"))
+	waitFor(t, 5*time.Second, "check run", func() bool { return fake.run(WorkUnitCheck, sha(10)) != nil })
+	for path, want := range map[string][]string{
+		"/healthz": {"ok"},
+		"/readyz":  {"ready"},
+		"/metrics": {
+			`aepgate_webhook_deliveries_total{event="pull_request",result="accepted"} 1`,
+			`aepgate_github_calls_total{method="POST",route="/graphql",status="200"}`,
+			`aepgate_github_calls_total{method="POST",route="/repos/{owner}/{repo}/check-runs",status="201"} 1`,
+			`aepgate_check_runs_total{name="aepgate/work-unit",outcome="written"} 1`,
+			`aepgate_job_duration_seconds_count{kind="aepgate_delivery",result="ok"} 1`,
+		},
+	} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, w := range want {
+			if resp.StatusCode != 200 || !strings.Contains(string(b), w) {
+				t.Errorf("GET %s: %d, missing %q", path, resp.StatusCode, w)
+			}
+		}
+	}
+}
+
+func TestE2ECheckRunRerequested(t *testing.T) {
+	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
+	seed(fake)
+	fake.addPR(10, "Work-unit: #1")
+	_, base := startApp(t, testOptions(t, fake, ""))
+	body, _ := json.Marshal(map[string]any{"action": "rerequested", "installation": map[string]any{"id": 1},
+		"repository": map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}},
+		"check_run":  map[string]any{"name": WorkUnitCheck, "app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": 10}}}})
+	deliver(t, base, "check_run", "rr-1", body)
+	waitFor(t, 5*time.Second, "check run", func() bool { return fake.run(WorkUnitCheck, sha(10)) != nil })
+	if r := fake.run(WorkUnitCheck, sha(10)); r.Conclusion != "success" {
+		t.Errorf("conclusion %s", r.Conclusion)
 	}
 }

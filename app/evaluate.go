@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strconv"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -69,13 +68,14 @@ type evalInput struct {
 // the pull request's head and records the decision. A closed pull request
 // is left alone.
 func (e *evaluator) evaluatePR(ctx context.Context, in evalInput) error {
+	log := e.log.With("pr", in.pr)
 	snap, err := e.snap.WorkUnitSnapshot(ctx, in.owner, in.repo, in.pr, in.guesses)
 	if err != nil {
 		return err
 	}
 	pr := snap.PR
 	if pr == nil || pr.State != "OPEN" {
-		e.log.Debug("pull request not open; nothing to judge", "pr", in.pr)
+		log.Debug("pull request not open; nothing to judge")
 		return nil
 	}
 	refs := workunit.ParseRefs(pr.Body, in.owner+"/"+in.repo)
@@ -104,6 +104,7 @@ func (e *evaluator) evaluatePR(ctx context.Context, in evalInput) error {
 	if err := e.publishConfig(ctx, in, pr, snap, cfgErrs, cfgOther); err != nil {
 		return err
 	}
+	log.Info("work unit judged", "head", pr.HeadSHA, "unit", v.Unit, "conclusion", run.Conclusion, "written", written)
 	return e.ledger.record(ctx, store.Entry{
 		Kind: "check_run:" + WorkUnitCheck, DeliveryID: in.delivery,
 		Subject: fmt.Sprintf("%s/%s#%d@%s", in.owner, in.repo, in.pr, pr.HeadSHA),
@@ -189,5 +190,3 @@ func showing(runs []gh.ExistingRun, run checks.Run) bool {
 	return false
 }
 
-// subject names a pull request for logs.
-func subject(owner, repo string, pr int) string { return owner + "/" + repo + "#" + strconv.Itoa(pr) }

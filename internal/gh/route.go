@@ -6,9 +6,12 @@ import (
 
 // Route reduces a request path to a template for metrics: the owner and
 // repository after /repos/ become {owner}/{repo}, numbers become {n} and
-// 40-hex SHAs become {sha}. A GHES /api/v3 prefix is dropped.
+// 40-hex SHAs become {sha}. A GHES /api/v3 prefix is dropped and /api/graphql is /graphql.
 func Route(path string) string {
 	path = strings.TrimPrefix(path, "/api/v3")
+	if path == "/api/graphql" {
+		return "/graphql"
+	}
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	for i, p := range parts {
 		switch {
