@@ -189,4 +189,3 @@ func showing(runs []gh.ExistingRun, run checks.Run) bool {
 	}
 	return false
 }
-
