@@ -46,6 +46,7 @@ type knobs struct {
 	rng    *rand.Rand
 	limit  map[tokenKind]int
 	spent  map[string]*bucket // by rate-limit key (installation, token, user)
+	status int                // answer to an exhausted budget: 403 (default) or 429
 }
 
 type bucket struct {
@@ -58,6 +59,7 @@ func (k *knobs) init() {
 	k.rng = rand.New(rand.NewSource(1))
 	k.limit = map[tokenKind]int{installationToken: 5000, actionsToken: 1000, userToken: 5000}
 	k.spent = map[string]*bucket{}
+	k.status = http.StatusForbidden
 }
 
 // InjectFault adds a fault on pattern (a route pattern as Routes lists it,
@@ -89,6 +91,14 @@ func (f *Fake) SetRateLimit(installation, actions, user int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.knobs.limit = map[tokenKind]int{installationToken: installation, actionsToken: actions, userToken: user}
+}
+
+// SetRateLimitStatus sets the status an exhausted budget answers: 403
+// (default; go-github's RateLimitError) or 429, which GitHub also sends.
+func (f *Fake) SetRateLimitStatus(status int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.knobs.status = status
 }
 
 // pickFault chooses the fault (if any) that hits this request; callers hold mu.
@@ -193,7 +203,7 @@ func (f *Fake) spend(c *call) (int, any) {
 		h.Set("X-RateLimit-Remaining", "0")
 		h.Set("X-RateLimit-Used", strconv.Itoa(b.used))
 		msg := "API rate limit exceeded for installation. Wait until the reset time in x-ratelimit-reset."
-		return http.StatusForbidden, obj{"message": msg,
+		return f.knobs.status, obj{"message": msg,
 			"documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}
 	}
 	b.used++

@@ -130,3 +130,17 @@ func TestFaultRateIsSeeded(t *testing.T) {
 		t.Errorf("same seed, different faults (-first +second):\n%s", diff)
 	}
 }
+
+func TestRateLimitStatus429(t *testing.T) {
+	f, repo, _, _ := installed(t)
+	f.SetRateLimit(5000, 1, 5000)
+	f.SetRateLimitStatus(http.StatusTooManyRequests)
+	tok := f.ActionsToken(repo, ghfake.Permissions{"contents": "read"})
+	var got []int
+	for i := 0; i < 2; i++ {
+		got = append(got, send(t, f, "GET", f.URL()+"repos/acme/widgets", tok, nil))
+	}
+	if diff := cmp.Diff([]int{200, 429}, got); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+}
