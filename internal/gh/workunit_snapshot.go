@@ -107,12 +107,14 @@ func snapshotQuery(pr int, appID int64, guesses []int, blockers bool) string {
 	return b.String()
 }
 
+const openPullRequestsQuery = `query($owner: String!, $name: String!, $after: String) { repository(owner: $owner, name: $name) {
+  pullRequests(states: OPEN, first: 100, after: $after) { nodes { number body state headRefOid } pageInfo { hasNextPage endCursor } } } }`
+
 // OpenPullRequests lists the open pull requests of owner/repo with their
 // bodies (GraphQL, 100 a page), for re-evaluating the pull requests that
 // name an issue after it changed.
 func (in *Installation) OpenPullRequests(ctx context.Context, owner, repo string) ([]PullRequest, error) {
-	const q = `query($owner: String!, $name: String!, $after: String) { repository(owner: $owner, name: $name) {
-  pullRequests(states: OPEN, first: 100, after: $after) { nodes { number body state headRefOid } pageInfo { hasNextPage endCursor } } } }`
+	q := openPullRequestsQuery
 	var out []PullRequest
 	var after any
 	for {

@@ -1,0 +1,170 @@
+package gh
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+
+	"github.com/aepgate/aepgate/internal/sharedfix"
+	"github.com/aepgate/aepgate/protocol/workunit"
+)
+
+// TestSnapshotQueriesMatchGitHubSchema validates the App's queries against
+// GitHub's published schema (the fixture predates issue dependencies, so
+// the blockedBy variant must fail there on blockedBy alone — which is what
+// the feature detection relies on).
+func TestSnapshotQueriesMatchGitHubSchema(t *testing.T) {
+	data, err := os.ReadFile(sharedfix.Path(t, "fixtures/github/schema.graphql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := loadSchema(t, string(data))
+	for _, q := range []string{snapshotQuery(12, 4242, []int{3, 4}, false), snapshotQuery(0, 0, []int{3}, false), openPullRequestsQuery} {
+		if _, errs := gqlparser.LoadQuery(schema, q); len(errs) > 0 {
+			t.Errorf("query invalid: %v\n%s", errs, q)
+		}
+	}
+	_, errs := gqlparser.LoadQuery(schema, snapshotQuery(12, 4242, []int{3}, true))
+	if len(errs) == 0 {
+		t.Error("the blockedBy variant validated against a schema without blockedBy: the validation checks nothing")
+	}
+	for _, e := range errs {
+		if !strings.Contains(e.Message, `"blockedBy"`) {
+			t.Errorf("blockedBy variant fails for another reason: %v", e)
+		}
+	}
+}
+
+// loadSchema parses GitHub's schema, dropping the fields the published file
+// declares twice (gqlparser refuses those).
+func loadSchema(t *testing.T, text string) *ast.Schema {
+	sd, err := parser.ParseSchemas(validator.Prelude, &ast.Source{Name: "schema.graphql", Input: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, def := range sd.Definitions {
+		seen := map[string]bool{}
+		var fields ast.FieldList
+		for _, f := range def.Fields {
+			if !seen[f.Name] {
+				seen[f.Name] = true
+				fields = append(fields, f)
+			}
+		}
+		def.Fields = fields
+	}
+	schema, err := validator.ValidateSchemaDocument(sd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return schema
+}
+
+// gqlServer answers each POST with the next canned answer.
+func gqlServer(t *testing.T, answers ...string) (*Installation, *[]string) {
+	var queries []string
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ Query string }
+		b, _ := io.ReadAll(r.Body)
+		json.Unmarshal(b, &req)
+		queries = append(queries, req.Query)
+		i := int(n.Add(1)) - 1
+		if i >= len(answers) {
+			t.Errorf("unexpected query %d", i)
+			i = len(answers) - 1
+		}
+		io.WriteString(w, answers[i])
+	}))
+	t.Cleanup(srv.Close)
+	return &Installation{hc: srv.Client(), graphqlURL: srv.URL, appID: 4242}, &queries
+}
+
+const snapshotAnswer = `{"data":{"repository":{"nameWithOwner":"acme/app",
+ "defaultBranchRef":{"name":"main","target":{"oid":"cafe","file":{"object":{"text":"version: 1\n","isTruncated":false}}}},
+ "pullRequest":{"number":12,"body":"Work-unit: #3","state":"OPEN","headRefOid":"beef",
+   "commits":{"nodes":[{"commit":{"oid":"beef","checkSuites":{"nodes":[{"checkRuns":{"nodes":[
+     {"name":"aepgate/work-unit","status":"COMPLETED","conclusion":"SUCCESS","title":"t","summary":"s","text":null,"externalId":""}]}}]}}}]}},
+ "u3":{"__typename":"Issue","number":3,"title":"Export","body":"b","state":"OPEN",
+   "blockedBy":{"nodes":[{"number":9,"state":"OPEN","repository":{"nameWithOwner":"other/lib"}}]},
+   "milestone":{"number":1,"title":"M1","state":"OPEN","description":null,"issues":{"totalCount":21,"nodes":[
+     {"number":3,"state":"OPEN","body":"b","blockedBy":{"nodes":[]}}]}}},
+ "u4":{"__typename":"PullRequest"},
+ "u5":null}}}`
+
+func TestWorkUnitSnapshotDecodes(t *testing.T) {
+	in, _ := gqlServer(t, snapshotAnswer)
+	got, err := in.WorkUnitSnapshot(context.Background(), "acme", "app", 12, []int{3, 4, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &WorkUnitSnapshot{
+		DefaultBranch: "main",
+		Config:        ConfigFile{Found: true, Text: "version: 1\n", CommitSHA: "cafe"},
+		PR: &PullRequest{Number: 12, Body: "Work-unit: #3", State: "OPEN", HeadSHA: "beef",
+			Runs: []ExistingRun{{Name: "aepgate/work-unit", Status: "completed", Conclusion: "success", Title: "t", Summary: "s"}}},
+		Units: map[int]*workunit.Issue{
+			3: {Number: 3, Title: "Export", Open: true, Body: "b", BlockedBy: []workunit.Dep{{Repo: "other/lib", Number: 9, Open: true}},
+				Milestone: &workunit.Milestone{Number: 1, Title: "M1", Open: true, Truncated: true, Stories: []workunit.Story{{Number: 3, Open: true, Body: "b"}}}},
+			4: {Number: 4, IsPullRequest: true},
+			5: nil,
+		},
+		NativeBlockers: true,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("snapshot (-want +got):\n%s", diff)
+	}
+}
+
+func TestWorkUnitSnapshotFeatureDetectsBlockedBy(t *testing.T) {
+	missing := `{"errors":[{"message":"Field 'blockedBy' doesn't exist on type 'Issue'"}]}`
+	plain := strings.ReplaceAll(snapshotAnswer, `"blockedBy":{"nodes":[{"number":9,"state":"OPEN","repository":{"nameWithOwner":"other/lib"}}]},`, "")
+	in, queries := gqlServer(t, missing, plain, plain)
+	snap, err := in.WorkUnitSnapshot(context.Background(), "acme", "app", 12, []int{3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.NativeBlockers || len(*queries) != 2 || strings.Contains((*queries)[1], "blockedBy") {
+		t.Fatalf("fallback not taken: native=%v queries=%d", snap.NativeBlockers, len(*queries))
+	}
+	if _, err := in.WorkUnitSnapshot(context.Background(), "acme", "app", 12, []int{3}); err != nil || len(*queries) != 3 || strings.Contains((*queries)[2], "blockedBy") {
+		t.Fatalf("detection not remembered: %v", err)
+	}
+}
+
+func TestWorkUnitSnapshotErrors(t *testing.T) {
+	in, _ := gqlServer(t, `{"data":{"repository":null},"errors":[{"message":"Could not resolve to a Repository with the name 'acme/gone'."}]}`)
+	_, err := in.WorkUnitSnapshot(context.Background(), "acme", "gone", 1, nil)
+	if err == nil || !IsNotFound(err) {
+		t.Fatalf("err = %v, want not found", err)
+	}
+	in, _ = gqlServer(t, `oops`)
+	if _, err := in.WorkUnitSnapshot(context.Background(), "acme", "app", 1, nil); err == nil {
+		t.Fatal("garbage answer accepted")
+	}
+}
+
+func TestOpenPullRequestsPages(t *testing.T) {
+	in, queries := gqlServer(t,
+		`{"data":{"repository":{"pullRequests":{"nodes":[{"number":1,"body":"a","state":"OPEN","headRefOid":"x"}],"pageInfo":{"hasNextPage":true,"endCursor":"c1"}}}}}`,
+		`{"data":{"repository":{"pullRequests":{"nodes":[{"number":2,"body":"b","state":"OPEN","headRefOid":"y"}],"pageInfo":{"hasNextPage":false,"endCursor":"c2"}}}}}`)
+	got, err := in.OpenPullRequests(context.Background(), "acme", "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[1].Number != 2 || len(*queries) != 2 {
+		t.Fatalf("got %+v after %d queries", got, len(*queries))
+	}
+}
