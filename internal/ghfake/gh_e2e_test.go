@@ -26,6 +26,10 @@ func TestProjectClientsAgainstFake(t *testing.T) {
 	if snap.DefaultBranch != "main" || !snap.Config.Found || snap.PR == nil || snap.PR.HeadSHA == "" || snap.Units[1] == nil || !snap.NativeBlockers {
 		t.Errorf("snapshot = %+v", snap)
 	}
+	prs, err := in.OpenPullRequests(ctx, "acme", "widgets")
+	if err != nil || len(prs) != 1 || prs[0].Number != 3 || prs[0].State != "OPEN" {
+		t.Errorf("OpenPullRequests = %+v, %v", prs, err)
+	}
 	if got := f.Calls("POST /app/installations/{installation_id}/access_tokens"); got != 1 {
 		t.Errorf("token requests = %d, want 1", got)
 	}

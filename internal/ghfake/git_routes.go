@@ -137,7 +137,10 @@ func touches(s *repoState, cm *commitObj, p string) bool {
 
 func getCommit(c *call) (int, any) {
 	ref := c.r.PathValue("ref")
-	for suffix, h := range map[string]handler{"/check-runs": listCheckRunsForRef, "/check-suites": listSuitesForRef} {
+	// A ref with slashes (feature/x) cannot bind {ref} in the more specific
+	// routes, so they are dispatched from here.
+	for suffix, h := range map[string]handler{"/check-runs": listCheckRunsForRef, "/check-suites": listSuitesForRef,
+		"/statuses": listStatuses, "/status": combinedStatus} {
 		if r, ok := strings.CutSuffix(ref, suffix); ok {
 			c.pattern = "GET /repos/{owner}/{repo}/commits/{ref}" + suffix
 			c.refOverride = r

@@ -66,7 +66,7 @@ func installedToken(t *testing.T) (*ghfake.Fake, *ghfake.Repo, *ghfake.App, stri
 	repo := f.CreateRepo("acme/widgets")
 	app := f.App(42, testKey())
 	inst := app.Install("acme", ghfake.Permissions{
-		"checks": "write", "contents": "write", "issues": "write", "pull_requests": "write", "actions": "read",
+		"checks": "write", "contents": "write", "issues": "write", "pull_requests": "write", "actions": "read", "statuses": "read",
 	})
 	return f, repo, app, inst.Token()
 }

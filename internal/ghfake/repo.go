@@ -27,6 +27,7 @@ type repoState struct {
 	milestones    []*milestone
 	labels        []*label
 	runs          []*workflowRun
+	statuses      []*commitStatus
 }
 
 // Repo is the scenario handle of one repository.

@@ -11,6 +11,8 @@ func (f *Fake) routes() {
 	f.issueRoutes()
 	f.pullRoutes()
 	f.actionsRoutes()
+	f.statusRoutes()
+	f.hookRoutes()
 	f.graphRoutes()
 }
 

@@ -32,6 +32,11 @@ type Delivery struct {
 	Err       error       // the transport error, if sending failed
 	Repo      string      // "owner/name"
 	Installed int64       // the installation ID in the payload, or 0
+	ID        int64       // the delivery's ID in the App's delivery log
+	At        time.Time   // when it was sent (or collected)
+	// Redelivery marks a delivery resent through the delivery log; it keeps
+	// the original GUID, as GitHub's redeliveries do.
+	Redelivery bool
 }
 
 type delivery struct {
@@ -172,6 +177,7 @@ func (f *Fake) flush() {
 			p.d.Err = err
 		}
 		f.mu.Lock()
+		p.d.ID, p.d.At = f.nextID(), f.clock()
 		f.hooks.sent = append(f.hooks.sent, p.d)
 		f.mu.Unlock()
 	}

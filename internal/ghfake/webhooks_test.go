@@ -2,6 +2,7 @@ package ghfake_test
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -233,5 +234,63 @@ func TestWebhooksPostedToReceiver(t *testing.T) {
 	defer mu.Unlock()
 	if strings.Join(events, ",") != "issues,issue_comment" {
 		t.Errorf("receiver saw %v", events)
+	}
+}
+
+func TestHookDeliveryLogAndRedelivery(t *testing.T) {
+	var mu sync.Mutex
+	var guids []string
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		guids = append(guids, r.Header.Get("X-GitHub-Delivery"))
+		mu.Unlock()
+		w.WriteHeader(http.StatusServiceUnavailable) // the App was down
+	}))
+	defer recv.Close()
+	f := ghfake.New(t)
+	repo := f.CreateRepo("acme/widgets")
+	app := f.App(42, testKey())
+	app.Install("acme", ghfake.Permissions{"issues": "write"})
+	f.SendWebhooks(recv.URL, secret, app)
+	repo.OpenIssue("alice", "x", "")
+	ac := client(t, f, app.JWT())
+	list, _, err := ac.Apps.ListHookDeliveries(ctx, &github.ListCursorOptions{})
+	if err != nil || len(list) != 1 || list[0].GetStatusCode() != http.StatusServiceUnavailable || list[0].GetEvent() != "issues" {
+		t.Fatalf("ListHookDeliveries = %+v, %v", list, err)
+	}
+	full, _, err := ac.Apps.GetHookDelivery(ctx, list[0].GetID())
+	if err != nil || full.GetRequest() == nil || len(full.GetRequest().GetRawPayload()) == 0 {
+		t.Fatalf("GetHookDelivery = %+v, %v", full, err)
+	}
+	if _, _, err := ac.Apps.RedeliverHookDelivery(ctx, list[0].GetID()); err != nil {
+		var accepted *github.AcceptedError
+		if !errors.As(err, &accepted) {
+			t.Fatalf("RedeliverHookDelivery: %v", err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(guids) != 2 || guids[0] != guids[1] {
+		t.Errorf("receiver saw GUIDs %v, want the same GUID twice", guids)
+	}
+	if ds := f.Deliveries(); len(ds) != 2 || !ds[1].Redelivery {
+		t.Errorf("deliveries = %+v", ds)
+	}
+}
+
+func TestCommitStatuses(t *testing.T) {
+	f, repo, _, tok := installedToken(t)
+	c := client(t, f, tok)
+	f.CollectWebhooks(secret, nil)
+	sha := repo.Head("main")
+	repo.SetStatus(sha, "ci/legacy", "pending", "")
+	repo.SetStatus(sha, "ci/legacy", "success", "https://ci.example/1")
+	repo.SetStatus(sha, "ci/other", "success", "")
+	combined, _, err := c.Repositories.GetCombinedStatus(ctx, "acme", "widgets", "main", nil)
+	if err != nil || combined.GetState() != "success" || combined.GetTotalCount() != 2 {
+		t.Errorf("combined = %s (%d), %v; want success over 2 contexts", combined.GetState(), combined.GetTotalCount(), err)
+	}
+	if len(f.Deliveries()) != 3 || f.Deliveries()[0].Event != "status" {
+		t.Errorf("status deliveries = %d", len(f.Deliveries()))
 	}
 }
