@@ -10,6 +10,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/rundir"
 	"github.com/aepgate/aepgate/protocol/lint"
+	"github.com/aepgate/aepgate/protocol/rundoc"
 )
 
 func newLintCmd(s streams) *cobra.Command {
@@ -60,6 +61,8 @@ func runLint(s streams, dir string, opts lint.Options, format string) error {
 	case err != nil:
 		return failf(2, "%v", err)
 	}
+	warnUnclosed(s, dir, run.Guide.File, run.Guide.Unclosed)
+	warnUnclosed(s, dir, run.Log.File, run.Log.Unclosed)
 	res := lint.Check(run, opts)
 	if format == "json" {
 		if err := writeJSON(s.out, res.JSON(dir)); err != nil {
@@ -72,4 +75,14 @@ func runLint(s streams, dir string, opts lint.Options, format string) error {
 		return exitCode(code)
 	}
 	return nil
+}
+
+// warnUnclosed tells the user, on stderr, about a fenced block that never
+// closes: everything after it reads as code, so later headings vanish.
+func warnUnclosed(s streams, dir, file string, f *rundoc.Fence) {
+	if f == nil {
+		return
+	}
+	fmt.Fprintf(s.err, "warning: %s:%d: this fenced block is never closed, so everything after it is read as code (as GitHub shows it).\n",
+		filepath.Join(dir, file), f.Line)
 }

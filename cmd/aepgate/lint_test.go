@@ -218,3 +218,19 @@ func TestLintCRLF(t *testing.T) {
 		t.Errorf("CRLF run differs (-LF +CRLF):\n%s", diff)
 	}
 }
+
+// TestLintWarnsUnclosedFence: a fence that never closes swallows the rest
+// of the log; lint says so on stderr and keeps stdout as aepkit's report.
+func TestLintWarnsUnclosedFence(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "execution-guide.md", "### P0-T1 — a\n**Report:** `P0-T1`\n### P0-T2 — b\n**Report:** `P0-T2`\n")
+	writeFile(t, dir, "compliance-log.md", "### P0-T1 — DONE\n\n**Verify output:**\n```\nok\n\n### P0-T2 — PENDING\n")
+	code, out, errOut := rundocsRun(t, "lint", dir)
+	wantErr := "warning: " + filepath.Join(dir, "compliance-log.md") + ":4: this fenced block is never closed, so everything after it is read as code (as GitHub shows it).\n"
+	if code != 1 || errOut != wantErr || !strings.Contains(out, "[missing report] 1 task(s)") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr: %q\nwant stderr %q", code, out, errOut, wantErr)
+	}
+	if _, _, errOut := rundocsRun(t, "status", dir); errOut != wantErr {
+		t.Errorf("status stderr %q, want %q", errOut, wantErr)
+	}
+}

@@ -48,6 +48,7 @@ func runStatus(s streams, dir string, asJSON bool) error {
 	case err != nil:
 		return failf(2, "%v", err)
 	}
+	warnUnclosed(s, dir, run.Log.File, run.Log.Unclosed)
 	rep := status.Compute(run, dir)
 	if !asJSON {
 		fmt.Fprint(s.out, rep.Text())

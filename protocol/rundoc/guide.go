@@ -27,6 +27,9 @@ type Guide struct {
 	Reports []ReportRef
 	// Phases are the "# Phase <n> — <title>" headings.
 	Phases []PhaseTitle
+	// Unclosed is a fenced block that is never closed: everything after it
+	// is code, as GitHub renders it. Nil when every fence closes.
+	Unclosed *Fence
 }
 
 // Section is one "### <ID> — <title>" section of the guide. Body is the
@@ -100,6 +103,7 @@ func ParseGuide(file string, b []byte) *Guide {
 		}
 	}
 	closeSection(t.n)
+	g.Unclosed = t.unclosed()
 	return g
 }
 

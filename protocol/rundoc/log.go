@@ -34,8 +34,11 @@ type Log struct {
 	Headings []Heading
 	// Board is the status board, if the log has one.
 	Board *Board
-	items []Item
-	text  *text
+	// Unclosed is a fenced block that is never closed: everything after it
+	// is code, as GitHub renders it. Nil when every fence closes.
+	Unclosed *Fence
+	items    []Item
+	text     *text
 }
 
 // Heading is one "### <ID> — <WORD>" report or verdict heading. State is the
@@ -93,6 +96,7 @@ func ParseLog(file string, b []byte) *Log {
 		l.Headings = append(l.Headings, h)
 	}
 	l.Board = board(t)
+	l.Unclosed = t.unclosed()
 	l.text = t
 	l.items = l.combine()
 	return l

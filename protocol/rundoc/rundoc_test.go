@@ -178,3 +178,16 @@ func TestFenceNegativeControl(t *testing.T) {
 		t.Errorf("without fences, state = %s; the pasted verdict should have counted", got)
 	}
 }
+
+func TestUnclosed(t *testing.T) {
+	if l := ParseLog(LogFile, []byte("```\nok\n```\n")); l.Unclosed != nil {
+		t.Errorf("closed fence reported unclosed: %+v", l.Unclosed)
+	}
+	l := ParseLog(LogFile, []byte("a\n```\nok\n```\n~~~\nrest\n"))
+	if l.Unclosed == nil || l.Unclosed.Line != 5 {
+		t.Errorf("Unclosed = %+v, want the fence on line 5", l.Unclosed)
+	}
+	if g := ParseGuide(GuideFile, []byte("````\n```\n")); g.Unclosed == nil || g.Unclosed.Line != 1 {
+		t.Errorf("guide Unclosed = %+v, want line 1", g.Unclosed)
+	}
+}

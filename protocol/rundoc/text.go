@@ -189,6 +189,16 @@ func (t *text) count(prefix string) int {
 // line returns line i without its newline.
 func (t *text) line(i int) string { return t.src[t.starts[i] : t.starts[i+1]-1] }
 
+// unclosed returns the fence that is never closed, if any (only the last
+// fence of a document can be unclosed).
+func (t *text) unclosed() *Fence {
+	if k := len(t.fences); k > 0 && !t.fences[k-1].Closed {
+		f := t.fences[k-1]
+		return &f
+	}
+	return nil
+}
+
 // join returns lines [from, to) joined with newlines, as a substring of the
 // document (no copy).
 func (t *text) join(from, to int) string {
