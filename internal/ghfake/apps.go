@@ -54,6 +54,7 @@ func (a *App) JWT() string { return SignAppJWT(a.Key, a.ID, a.f.Now()) }
 // given.
 func (a *App) Install(account string, perms Permissions, repos ...*Repo) *Installation {
 	f := a.f
+	defer f.flush()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.ensureUser(account)
@@ -65,6 +66,7 @@ func (a *App) Install(account string, perms Permissions, repos ...*Repo) *Instal
 		}
 	}
 	f.insts[in.ID] = in
+	f.emitInstallation(in, "created")
 	return in
 }
 
@@ -157,6 +159,7 @@ func (f *Fake) installationJSON(in *Installation) obj {
 		"html_url":          "https://github.com/settings/installations/" + strconv.FormatInt(in.ID, 10),
 		"app_id":            in.App.ID, "app_slug": in.App.Slug, "target_id": acct.id, "target_type": acct.typ,
 		"permissions": in.Permissions, "events": []string{}, "single_file_name": nil,
+		"suspended_at": nil, "suspended_by": nil,
 		"created_at": ts(in.created), "updated_at": ts(in.created),
 	}
 }

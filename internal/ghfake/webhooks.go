@@ -117,22 +117,43 @@ func (f *Fake) emit(s *repoState, event, action string, sender *user, payload ob
 		instID = in.ID
 		payload["installation"] = obj{"id": in.ID, "node_id": nodeID("Integration::Installation", in.ID)}
 	}
+	f.queue(event, action, payload, s.fullName, instID)
+}
+
+// queue signs and queues one delivery; callers hold mu.
+func (f *Fake) queue(event, action string, payload obj, repo string, instID int64) {
 	body, err := json.Marshal(payload)
 	if err != nil {
 		panic(fmt.Sprintf("ghfake: encode %s webhook: %v", event, err))
 	}
-	d := Delivery{Event: event, Action: action, GUID: guid(), Payload: body, Header: http.Header{}, Repo: s.fullName, Installed: instID}
+	d := Delivery{Event: event, Action: action, GUID: guid(), Payload: body, Header: http.Header{}, Repo: repo, Installed: instID}
 	d.Header.Set("Content-Type", "application/json")
 	d.Header.Set("User-Agent", "GitHub-Hookshot/ghfake")
 	d.Header.Set("X-GitHub-Event", event)
 	d.Header.Set("X-GitHub-Delivery", d.GUID)
 	d.Header.Set("X-GitHub-Hook-ID", "1")
 	d.Header.Set("X-Hub-Signature-256", Sign(f.hooks.secret, body))
-	if instID != 0 {
+	if in := f.insts[instID]; in != nil {
 		d.Header.Set("X-GitHub-Hook-Installation-Target-Type", "integration")
-		d.Header.Set("X-GitHub-Hook-Installation-Target-ID", itoa(f.hookInstallation(s).App.ID))
+		d.Header.Set("X-GitHub-Hook-Installation-Target-ID", itoa(in.App.ID))
 	}
 	f.pending = append(f.pending, delivery{d: d, url: f.hooks.url})
+}
+
+// emitInstallation sends installation.<action> about in to its App.
+func (f *Fake) emitInstallation(in *Installation, action string) {
+	if !f.hooks.on || (f.hooks.app != nil && f.hooks.app != in.App) {
+		return
+	}
+	repos := []any{}
+	for _, s := range f.sortedRepos() {
+		if in.covers(s) {
+			repos = append(repos, obj{"id": s.id, "node_id": nodeID("Repository", s.id), "name": s.name,
+				"full_name": s.fullName, "private": s.private})
+		}
+	}
+	f.queue("installation", action, obj{"action": action, "installation": f.installationJSON(in),
+		"repositories": repos, "sender": f.userJSON(f.ensureUser(in.Account))}, "", in.ID)
 }
 
 // hookInstallation is the installation a delivery about s names.

@@ -294,3 +294,45 @@ func TestCommitStatuses(t *testing.T) {
 		t.Errorf("status deliveries = %d", len(f.Deliveries()))
 	}
 }
+
+func TestInstallationCreatedDelivery(t *testing.T) {
+	f := ghfake.New(t)
+	f.CreateRepo("acme/widgets")
+	f.CollectWebhooks(secret, nil)
+	inst := f.App(42, testKey()).Install("acme", ghfake.Permissions{"checks": "write"})
+	ds := f.Deliveries()
+	if len(ds) != 1 {
+		t.Fatalf("deliveries = %d, want 1", len(ds))
+	}
+	req := mustReq(t, ds[0])
+	payload, err := github.ValidatePayload(req, []byte(secret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := github.ParseWebHook(github.WebHookType(req), payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ie, ok := ev.(*github.InstallationEvent)
+	if !ok || ie.GetAction() != "created" || ie.GetInstallation().GetID() != inst.ID || len(ie.Repositories) != 1 {
+		t.Errorf("event = %T %+v", ev, ev)
+	}
+	if p, ok := sharedfixPath(t, "fixtures/github/webhooks/installation/created.payload.json"); ok {
+		var want, got map[string]any
+		raw, _ := os.ReadFile(p)
+		_ = json.Unmarshal(raw, &want)
+		_ = json.Unmarshal(ds[0].Payload, &got)
+		if missing := missingKeys(want, got, "", 2); len(missing) > 0 {
+			t.Errorf("installation.created lacks %v", missing)
+		}
+	}
+}
+
+// sharedfixPath finds a shared fixture without skipping the whole test.
+func sharedfixPath(t *testing.T, rel string) (string, bool) {
+	root, ok := sharedfix.Root()
+	if !ok {
+		return "", false
+	}
+	return filepath.Join(root, filepath.FromSlash(rel)), true
+}
