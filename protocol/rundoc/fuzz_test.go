@@ -22,6 +22,9 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("heading %+v out of range (lines %d)", h, ll)
 			}
 		}
+		if u := r.Log.Unclosed; u != nil && (u.Line < 1 || u.Line > ll || u.Closed) {
+			t.Fatalf("unclosed fence %+v out of range (lines %d)", u, ll)
+		}
 		_ = r.Log.Items()
 	})
 }
