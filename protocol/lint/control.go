@@ -28,10 +28,10 @@ var (
 	// vetoRE are vetoes (b) and (c): a deferral right after a mention, or
 	// "was/is/were/are" + a deferral shortly after it.
 	vetoRE = []*regexp.Regexp{
-		rundoc.Compile(`` + mention + `[^\p{L}\p{N}\n]{0,10}` + deferTerms + `⟩`),
-		rundoc.Compile(`` + mention + `(?:[^.\n]{0,39}[^\p{L}\p{N}_.\n])?(?:was|is|were|are)\s+` + deferTerms + `⟩`),
+		rundoc.Compile(mention + `[^\p{L}\p{N}\n]{0,10}` + deferTerms + `⟩`),
+		rundoc.Compile(mention + `(?:[^.\n]{0,39}[^\p{L}\p{N}_.\n])?(?:was|is|were|are)\s+` + deferTerms + `⟩`),
 	}
-	mentionRE = rundoc.Compile(`` + mention)
+	mentionRE = rundoc.Compile(mention)
 	// segmentEndRE: where the text about one mention stops.
 	segmentEndRE = rundoc.Compile(`\n[ \t]*(?:[-*][ \t]*)?(?:\*\*|__)[^*_\n]+:|\n#|\n[ \t\r\f\v\p{Zs}]*\n`)
 	wordRE       = rundoc.Compile(`\w+`)
@@ -65,10 +65,10 @@ var (
 // control in earnest: no excuse anywhere, and at least one mention followed
 // by a concrete action and the failure it causes. Matching ignores case.
 func StatesNegativeControl(body string) bool {
-	if !strings.Contains(body, "ontrol") && !strings.Contains(body, "ONTROL") {
+	body = strings.ToLower(body)
+	if !strings.Contains(body, "control") {
 		return false // every mention and every veto names a control
 	}
-	body = strings.ToLower(body)
 	if !vetoDisabled && vetoed(body) {
 		return false
 	}

@@ -16,6 +16,7 @@ func TestStatesNegativeControl(t *testing.T) {
 		{"set retries raises", "**Negative control:** set MAX_RETRIES to 0 and the client raises TimeoutError.", true},
 		{"control on next line", "**Negative control:**\nDelete the uniqueness index; the duplicate insert test fails with exit 1.", true},
 		{"bullet under label", "**Negative control:**\n- drop the signature check; the forged webhook is rejected no longer and test_forged fails.", true},
+		{"odd casing", "**NeGaTiVe CoNTROL:** Remove the guard and watch the test FAIL.", true},
 		{"plural real", "**Negative controls:** remove the lock and the race test fails.", true},
 		{"unicode spaces", "**Negative\u00a0control:** remove\u2003the guard and watch the test fail.", true},
 		{"exit code", "**Negative control:** break the parser; `go test` exits 1.", true},
