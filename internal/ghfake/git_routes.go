@@ -11,6 +11,19 @@ func (f *Fake) gitRoutes() {
 	f.handle("GET /repos/{owner}/{repo}", read("metadata"), func(c *call) (int, any) {
 		return http.StatusOK, c.f.repoJSON(c.repo)
 	})
+	f.handle("GET /repos/{owner}/{repo}/branches", read("contents"), func(c *call) (int, any) {
+		return http.StatusOK, c.page(c.refList("refs/heads/", func(name, sha string) any {
+			return obj{"name": name, "commit": obj{"sha": sha, "url": c.f.api(c.repo) + "/commits/" + sha}, "protected": false}
+		}))
+	})
+	f.handle("GET /repos/{owner}/{repo}/tags", read("contents"), func(c *call) (int, any) {
+		return http.StatusOK, c.page(c.refList("refs/tags/", func(name, sha string) any {
+			peeled := c.repo.git.peel(sha)
+			return obj{"name": name, "commit": obj{"sha": peeled, "url": c.f.api(c.repo) + "/commits/" + peeled},
+				"zipball_url": c.f.api(c.repo) + "/zipball/refs/tags/" + name, "tarball_url": c.f.api(c.repo) + "/tarball/refs/tags/" + name,
+				"node_id": shaNode("Ref", c.repo.fullName+":refs/tags/"+name)}
+		}))
+	})
 	f.handle("GET /repos/{owner}/{repo}/branches/{branch...}", read("contents"), getBranch)
 	f.handle("GET /repos/{owner}/{repo}/commits", read("contents"), listCommits)
 	f.handle("GET /repos/{owner}/{repo}/commits/{ref...}", read("contents"), getCommit)
@@ -82,6 +95,17 @@ func (f *Fake) gitRoutes() {
 		delete(c.repo.refs, ref)
 		return http.StatusNoContent, nil
 	})
+}
+
+// refList lists the refs under prefix, by name, through item.
+func (c *call) refList(prefix string, item func(name, sha string) any) []any {
+	out := []any{}
+	for _, r := range c.repo.sortedRefs() {
+		if name, ok := strings.CutPrefix(r, prefix); ok {
+			out = append(out, item(name, c.repo.refs[r]))
+		}
+	}
+	return out
 }
 
 func getBranch(c *call) (int, any) {

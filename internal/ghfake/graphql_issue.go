@@ -107,6 +107,9 @@ func (r *issueRes) common(x *gqlExec, name string, args map[string]any) (any, bo
 		}
 		c, err := newConn("UserConnection", "assignees", items, args)
 		return c, true, err
+	case "reactions":
+		c, err := reactionConn(f, i.reactions, args)
+		return c, true, err
 	case "comments":
 		var items []any
 		for _, cm := range i.comments {
@@ -203,7 +206,7 @@ type commentRes struct {
 
 func (r *commentRes) typeName() string { return "IssueComment" }
 
-func (r *commentRes) field(x *gqlExec, name string, _ map[string]any) (any, error) {
+func (r *commentRes) field(x *gqlExec, name string, args map[string]any) (any, error) {
 	c := r.c
 	switch name {
 	case "id":
@@ -227,6 +230,8 @@ func (r *commentRes) field(x *gqlExec, name string, _ map[string]any) (any, erro
 		return ts(c.updated), nil
 	case "url":
 		return "https://github.com/" + r.s.fullName + "/issues/" + itoa(int64(r.i.number)) + "#issuecomment-" + itoa(c.id), nil
+	case "reactions":
+		return reactionConn(x.c.f, c.reactions, args)
 	}
 	return nil, unknownField("IssueComment", name)
 }
@@ -285,4 +290,21 @@ func (r labelRes) field(_ *gqlExec, name string, _ map[string]any) (any, error) 
 		return nodeID("Label", r.l.id), nil
 	}
 	return nil, unknownField("Label", name)
+}
+
+// reactionEnum maps REST reaction contents to GraphQL's ReactionContent.
+var reactionEnum = map[string]string{"+1": "THUMBS_UP", "-1": "THUMBS_DOWN", "laugh": "LAUGH", "confused": "CONFUSED",
+	"heart": "HEART", "hooray": "HOORAY", "rocket": "ROCKET", "eyes": "EYES"}
+
+// reactionConn serves reactions(first, content) as a ReactionConnection.
+func reactionConn(f *Fake, rs []*reaction, args map[string]any) (any, error) {
+	want, _ := args["content"].(string)
+	var items []any
+	for _, r := range rs {
+		if want == "" || reactionEnum[r.content] == want {
+			items = append(items, mapRes{"Reaction", map[string]any{"content": reactionEnum[r.content],
+				"user": actor(f, r.user), "createdAt": ts(r.created), "databaseId": r.id, "id": nodeID("Reaction", r.id)}})
+		}
+	}
+	return newConn("ReactionConnection", "reactions", items, args)
 }

@@ -236,3 +236,21 @@ func dig(v any, path ...any) any {
 	}
 	return v
 }
+
+func TestGraphQLReactions(t *testing.T) {
+	f, repo, tok := gqlStory(t)
+	repo.Issue(1).React("bob", "rocket")
+	got := post(t, f, tok, `{ repository(owner: "acme", name: "widgets") { issue(number: 1) {
+  reactions(first: 10) { totalCount nodes { content user { login } } }
+  comments(first: 1) { nodes { reactions(first: 5, content: EYES) { totalCount } } } } } }`, nil)
+	if errs := got["errors"]; errs != nil {
+		t.Fatalf("errors: %v", errs)
+	}
+	is := dig(got, "data", "repository", "issue")
+	if dig(is, "reactions", "nodes", 0, "content") != "ROCKET" || dig(is, "reactions", "nodes", 0, "user", "login") != "bob" {
+		t.Errorf("reactions = %v", dig(is, "reactions"))
+	}
+	if dig(is, "comments", "nodes", 0, "reactions", "totalCount") != float64(0) {
+		t.Errorf("comment reactions = %v", dig(is, "comments"))
+	}
+}
