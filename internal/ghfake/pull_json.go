@@ -27,10 +27,10 @@ func (f *Fake) pullJSON(s *repoState, i *issue) obj {
 			mstate = "draft"
 		}
 	}
-	commits := s.git.between(s.git.mergeBase(p.baseSHA, p.headSHA), p.headSHA)
+	commits := s.git.between(s.git.mergeBase(s.baseHead(p), p.headSHA), p.headSHA)
 	var files []any
 	add, del := 0, 0
-	if mb := s.git.mergeBase(p.baseSHA, p.headSHA); mb != "" {
+	if mb := s.git.mergeBase(s.baseHead(p), p.headSHA); mb != "" {
 		files, add, del = f.diffFiles(s, s.git.commits[mb].files, s.git.commits[p.headSHA].files)
 	}
 	var mergedBy any

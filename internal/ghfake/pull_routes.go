@@ -23,7 +23,7 @@ func (f *Fake) pullRoutes() {
 			return notFound()
 		}
 		out := []any{}
-		for _, cm := range c.repo.git.between(c.repo.git.mergeBase(is.pr.baseSHA, is.pr.headSHA), is.pr.headSHA) {
+		for _, cm := range c.repo.git.between(c.repo.git.mergeBase(c.repo.baseHead(is.pr), is.pr.headSHA), is.pr.headSHA) {
 			out = append(out, c.f.commitJSON(c.repo, cm, false))
 		}
 		return http.StatusOK, c.page(out)
@@ -33,7 +33,7 @@ func (f *Fake) pullRoutes() {
 		if is == nil {
 			return notFound()
 		}
-		mb := c.repo.git.mergeBase(is.pr.baseSHA, is.pr.headSHA)
+		mb := c.repo.git.mergeBase(c.repo.baseHead(is.pr), is.pr.headSHA)
 		files, _, _ := c.f.diffFiles(c.repo, c.repo.git.commits[mb].files, c.repo.git.commits[is.pr.headSHA].files)
 		return http.StatusOK, c.page(files)
 	})

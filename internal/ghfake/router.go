@@ -83,6 +83,7 @@ func (e *routeEntry) beats(o *routeEntry) bool {
 	return len(e.segs) > len(o.segs)
 }
 
+// ServeHTTP dispatches to the best route, or answers GitHub's 404.
 func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e, vals := rt.match(r.Method, r.URL.Path)
 	if e == nil {
