@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -36,9 +37,12 @@ type Fake struct {
 	table   []route
 }
 
-// New starts a fake GitHub for t and stops it when t ends.
+// New starts a fake GitHub for t and stops it when t ends. With a nil t
+// (examples, benchmarks of other tools) the caller must Close it.
 func New(t testing.TB) *Fake {
-	t.Helper()
+	if t != nil {
+		t.Helper()
+	}
 	f := &Fake{
 		t:      t,
 		mux:    &router{},
@@ -52,8 +56,30 @@ func New(t testing.TB) *Fake {
 	f.knobs.init()
 	f.routes()
 	f.srv = httptest.NewServer(f)
-	t.Cleanup(f.srv.Close)
+	if t != nil {
+		t.Cleanup(f.srv.Close)
+	}
 	return f
+}
+
+// Close stops the server (New's cleanup does this when given a t).
+func (f *Fake) Close() { f.srv.Close() }
+
+// failLater reports a bug in the fake to the test that met it (or, with
+// no test, on stderr).
+func (f *Fake) failLater(msg string) {
+	if f.t != nil {
+		f.t.Errorf("%s", msg)
+		return
+	}
+	fmt.Fprintln(os.Stderr, msg)
+}
+
+// Installation returns the installation with id, or nil.
+func (f *Fake) Installation(id int64) *Installation {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.insts[id]
 }
 
 // URL is the REST root (and upload root) with its trailing slash, the value

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aepgate/aepgate/internal/ghfake"
 	"github.com/google/go-cmp/cmp"
@@ -219,5 +220,21 @@ func TestGitDataWrites(t *testing.T) {
 	}
 	if got, _ := fc.GetContent(); got != "hello\n" {
 		t.Errorf("content = %q", got)
+	}
+}
+
+// TestFixedClockRepeatsSHAs shows that with SetNow first, the same story
+// gives the same SHAs in every run (so golden files can hold them).
+func TestFixedClockRepeatsSHAs(t *testing.T) {
+	run := func() string {
+		f := ghfake.New(t)
+		f.SetNow(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
+		repo := f.CreateRepo("acme/widgets")
+		repo.Branch("x", "main")
+		repo.CommitBy("alice", "x", "work", map[string]string{"a.go": "package a\n"})
+		return repo.OpenPR("alice", "x", "main", "t", "").Merge(ghfake.MergeCommit)
+	}
+	if a, b := run(), run(); a != b {
+		t.Errorf("merge SHAs differ between runs: %s, %s", a, b)
 	}
 }

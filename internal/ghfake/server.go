@@ -82,7 +82,7 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request, pattern string, nee
 	defer func() {
 		// A bug in the fake must fail the test that met it, not hang it.
 		if p := recover(); p != nil {
-			f.t.Errorf("ghfake: panic serving %s %s: %v", r.Method, r.URL.Path, p)
+			f.failLater(fmt.Sprintf("ghfake: panic serving %s %s: %v", r.Method, r.URL.Path, p))
 			if rec.status == 0 {
 				writeRaw(rec, http.StatusInternalServerError, obj{"message": fmt.Sprintf("ghfake: panic: %v", p)})
 			}
