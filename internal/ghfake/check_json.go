@@ -165,3 +165,36 @@ func (r *Repo) AddCheckRun(appID int64, ref, name, status, conclusion string) in
 	f.flush()
 	return run.id
 }
+
+// RerequestCheckRun is a user pressing "Re-run" on check run id: GitHub
+// sends check_run.rerequested (to the App that owns the run).
+func (r *Repo) RerequestCheckRun(login string, id int64) {
+	r.checkRunEvent(login, id, "rerequested", nil)
+}
+
+// RequestAction is a user pressing the check run's requested-action button
+// identifier: GitHub sends check_run.requested_action with it.
+func (r *Repo) RequestAction(login string, id int64, identifier string) {
+	r.checkRunEvent(login, id, "requested_action", obj{"requested_action": obj{"identifier": identifier}})
+}
+
+func (r *Repo) checkRunEvent(login string, id int64, action string, extra obj) {
+	f := r.f
+	defer f.flush()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, run := range r.s.checks.runs {
+		if run.id != id {
+			continue
+		}
+		cr := f.checkRunJSON(r.s, run)
+		cr["check_suite"] = f.suiteJSON(r.s, run.suite)
+		p := obj{"check_run": cr}
+		for k, v := range extra {
+			p[k] = v
+		}
+		f.emit(r.s, "check_run", action, f.ensureUser(login), p)
+		return
+	}
+	panic(fmt.Sprintf("ghfake: no check run %d in %s", id, r.s.fullName))
+}

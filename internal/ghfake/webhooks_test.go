@@ -43,6 +43,9 @@ func story(t *testing.T) (*ghfake.Fake, []ghfake.Delivery) {
 		t.Fatal(err)
 	}
 	repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: pr.Head(), Branch: "feature", Event: "pull_request"})
+	runs := repo.CheckRuns(pr.Head())
+	repo.RerequestCheckRun("alice", runs[0].ID)
+	repo.RequestAction("owner", runs[0].ID, "recheck")
 	merge := pr.Merge(ghfake.MergeCommit)
 	repo.Tag("v1.0.0", merge, "v1.0.0")
 	repo.PublishRelease("v1.0.0", ghfake.ReleaseOptions{Assets: map[string][]byte{"a.tar.gz": []byte("x")}})
@@ -83,7 +86,7 @@ func TestWebhooksVerifyAndParse(t *testing.T) {
 		"issues.opened", "issues.milestoned", "issues.labeled", "issues.closed", "issue_comment.created", "issue_comment.edited",
 		"milestone.created", "milestone.closed", "pull_request.opened", "pull_request.review_requested",
 		"pull_request.synchronize", "pull_request.closed", "pull_request_review.submitted", "check_run.created",
-		"check_run.completed", "check_suite.completed", "label.created", "workflow_run.completed", "push.", "create.", "release.published", "release.released",
+		"check_run.completed", "check_run.rerequested", "check_run.requested_action", "check_suite.completed", "label.created", "workflow_run.completed", "push.", "create.", "release.published", "release.released",
 	} {
 		if !seen[want] {
 			t.Errorf("no %s delivery was emitted", want)
@@ -133,7 +136,8 @@ func checkTyped(t *testing.T, key string, ev any) {
 	case *github.PullRequestReviewEvent:
 		bad = e.GetReview().GetCommitID() == "" || e.GetReview().GetState() == "" || e.GetPullRequest().GetNumber() == 0
 	case *github.CheckRunEvent:
-		bad = e.GetCheckRun().GetHeadSHA() == "" || e.GetCheckRun().GetApp().GetID() == 0 || e.GetCheckRun().GetCheckSuite().GetID() == 0
+		bad = e.GetCheckRun().GetHeadSHA() == "" || e.GetCheckRun().GetApp().GetID() == 0 || e.GetCheckRun().GetCheckSuite().GetID() == 0 ||
+			(e.GetAction() == "requested_action" && e.GetRequestedAction().Identifier != "recheck")
 	case *github.WorkflowRunEvent:
 		bad = e.GetWorkflowRun().GetID() == 0 || e.GetWorkflowRun().GetHeadSHA() == "" || e.GetWorkflowRun().GetRunAttempt() == 0
 	case *github.ReleaseEvent:
