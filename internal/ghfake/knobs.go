@@ -20,6 +20,10 @@ const (
 	FaultSecondary FaultKind = "secondary" // 403 secondary rate limit with Retry-After
 	FaultLatency   FaultKind = "latency"   // wait Fault.Delay, then serve normally
 	FaultDrop      FaultKind = "drop"      // cut the connection mid-response
+	// FaultLostResponse serves the request for real (a write takes effect)
+	// and then answers 502, as when GitHub applied a write but the answer
+	// never arrived: the case that makes retried writes duplicate.
+	FaultLostResponse FaultKind = "lost_response"
 )
 
 // Fault is one injected failure rule for a route pattern.
@@ -120,22 +124,25 @@ func (f *Fake) pickFault(pattern string) *Fault {
 }
 
 // injectFault applies a fault to the request, reporting whether the request
-// was answered (or dropped) by it. Latency is served outside the lock.
-func (f *Fake) injectFault(w http.ResponseWriter, r *http.Request, pattern string) bool {
+// was answered (or dropped) by it, or must be served with its answer lost.
+// Latency is served outside the lock.
+func (f *Fake) injectFault(w http.ResponseWriter, r *http.Request, pattern string) (answered, lost bool) {
 	f.mu.Lock()
 	fault := f.pickFault(pattern)
 	f.mu.Unlock()
 	if fault == nil {
-		return false
+		return false, false
 	}
 	status := 0
 	switch fault.Kind {
+	case FaultLostResponse:
+		return false, true
 	case FaultLatency:
 		select {
 		case <-time.After(fault.Delay):
 		case <-r.Context().Done():
 		}
-		return false
+		return false, false
 	case FaultDrop:
 		if hj, ok := w.(http.Hijacker); ok {
 			// A half-sent response, so clients see the drop rather than
@@ -168,7 +175,7 @@ func (f *Fake) injectFault(w http.ResponseWriter, r *http.Request, pattern strin
 	f.reqs = append(f.reqs, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Pattern: pattern,
 		Status: status, Write: isWrite(r.Method), Fault: string(fault.Kind), Time: f.clock()})
 	f.mu.Unlock()
-	return true
+	return true, false
 }
 
 // rateKey is the budget a token spends from.

@@ -144,3 +144,19 @@ func TestRateLimitStatus429(t *testing.T) {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
 }
+
+func TestLostResponseStillWrites(t *testing.T) {
+	f, repo, _, c := installed(t)
+	f.InjectFault("POST /repos/{owner}/{repo}/check-runs", ghfake.Fault{Kind: ghfake.FaultLostResponse, Times: 1})
+	sha := repo.Head("main")
+	_, _, err := c.Checks.CreateCheckRun(ctx, "acme", "widgets", github.CreateCheckRunOptions{Name: "aepgate/merge", HeadSHA: sha})
+	if status(err) != http.StatusBadGateway {
+		t.Fatalf("err = %v, want 502", err)
+	}
+	if got := len(repo.CheckRuns(sha)); got != 1 {
+		t.Errorf("check runs after a lost answer = %d, want 1 (the write happened)", got)
+	}
+	if got := len(f.Writes()); got != 1 {
+		t.Errorf("Writes = %d, want 1", got)
+	}
+}

@@ -49,7 +49,7 @@ func isWrite(method string) bool { return method != http.MethodGet && method != 
 func (f *Fake) record(c *call, status int) {
 	req := Request{
 		Method: c.r.Method, Path: c.r.URL.Path, Query: c.r.URL.RawQuery, Pattern: c.pattern,
-		Status: status, Write: isWrite(c.r.Method), Time: f.clock(),
+		Status: status, Write: isWrite(c.r.Method), Time: f.clock(), Fault: c.fault,
 	}
 	if c.app != nil {
 		req.App = c.app.ID
@@ -76,14 +76,15 @@ func (f *Fake) Requests() []Request {
 }
 
 // Writes lists every write request made (POST, PATCH, PUT, DELETE) that
-// reached a handler, oldest first — what a test checks to prove an
-// evaluation wrote nothing, or only what it should.
+// reached a handler — including those whose answer a FaultLostResponse
+// then lost — oldest first: what a test checks to prove an evaluation
+// wrote nothing, or only what it should, or nothing twice.
 func (f *Fake) Writes() []Request {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []Request
 	for _, r := range f.reqs {
-		if r.Write && r.Fault == "" {
+		if r.Write && (r.Fault == "" || r.Fault == string(FaultLostResponse)) {
 			out = append(out, r)
 		}
 	}

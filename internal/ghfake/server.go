@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 )
 
@@ -43,6 +44,7 @@ type call struct {
 	// refOverride is the {ref} when one route hands over to another.
 	refOverride string
 	body        []byte // the request body once read
+	fault       string // FaultLostResponse when the answer will be lost
 
 }
 
@@ -71,12 +73,25 @@ func (f *Fake) Routes() []string {
 }
 
 func (f *Fake) serve(w http.ResponseWriter, r *http.Request, pattern string, need access, h handler) {
-	if f.injectFault(w, r, pattern) {
+	answered, lost := f.injectFault(w, r, pattern)
+	if answered {
 		return
 	}
+	if lost {
+		// Serve for real into a buffer, then lose the answer: the write
+		// happened but the client sees a 502.
+		buf := httptest.NewRecorder()
+		f.serveLocked(buf, r, pattern, need, h, string(FaultLostResponse))
+		writeRaw(w, http.StatusBadGateway, obj{"message": "Server Error"})
+		return
+	}
+	f.serveLocked(w, r, pattern, need, h, "")
+}
+
+func (f *Fake) serveLocked(w http.ResponseWriter, r *http.Request, pattern string, need access, h handler, fault string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	c := &call{f: f, w: w, r: r, pattern: pattern}
+	c := &call{f: f, w: w, r: r, pattern: pattern, fault: fault}
 	rec := &statusRecorder{ResponseWriter: w}
 	c.w = rec
 	defer func() {
