@@ -25,6 +25,7 @@ type App struct {
 	metrics *metrics
 	log     *slog.Logger
 	webhook *webhookHandler
+	locks   prLocker
 }
 
 // New opens the database, applies the App's and River's migrations and
@@ -41,7 +42,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a := &App{opts: opts, db: db, metrics: newMetrics(), log: opts.Logger}
+	a := &App{opts: opts, db: db, metrics: newMetrics(), log: opts.Logger, locks: newLocker(db)}
 	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
 	a.clients.WritePause = opts.WritePause
@@ -196,7 +197,7 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 	}
 	pub := gh.NewCheckPublisher(in.REST, a.opts.AppID)
 	pub.WritePause = a.opts.WritePause
-	return &evaluator{snap: in, pub: pub, ledger: dbLedger{a.db}, metrics: a.metrics, log: log}, nil
+	return &evaluator{snap: in, pub: pub, ledger: dbLedger{a.db}, locks: a.locks, metrics: a.metrics, log: log}, nil
 }
 
 // dbLedger appends to the ledger table.

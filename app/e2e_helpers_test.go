@@ -47,9 +47,13 @@ func testOptions(t testing.TB, fake *fakeGitHub, database string) Options {
 	if database == "" {
 		database = "sqlite:" + filepath.Join(t.TempDir(), "aepgate.db")
 	}
+	url := ""
+	if fake != nil {
+		url = fake.URL()
+	}
 	return Options{
 		Database: database, AppID: testAppID, PrivateKey: appKey(t), WebhookSecrets: [][]byte{[]byte(testSecret)},
-		GitHubURL: fake.URL(), WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond,
+		GitHubURL: url, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond,
 		JobTimeout: 5 * time.Second, RescueAfter: 6 * time.Second, ShutdownGrace: 5 * time.Second,
 		Logger: testLogger(t),
 	}

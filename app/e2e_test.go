@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -127,5 +128,25 @@ func TestE2ECheckRunRerequested(t *testing.T) {
 	waitFor(t, 5*time.Second, "check run", func() bool { return fake.run(WorkUnitCheck, sha(10)) != nil })
 	if r := fake.run(WorkUnitCheck, sha(10)); r.Conclusion != "success" {
 		t.Errorf("conclusion %s", r.Conclusion)
+	}
+}
+
+func TestE2EConcurrentDeliveriesForOnePRWriteOnce(t *testing.T) {
+	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
+	seed(fake)
+	fake.addPR(10, "Work-unit: #1")
+	o := testOptions(t, fake, "")
+	o.Workers = 16
+	_, base := startApp(t, o)
+	for i := range 20 {
+		deliver(t, base, "pull_request", fmt.Sprintf("c-%d", i), prEvent("edited", 10, "Work-unit: #1"))
+	}
+	waitFor(t, 5*time.Second, "check run", func() bool { return fake.run(WorkUnitCheck, sha(10)) != nil })
+	time.Sleep(500 * time.Millisecond)
+	if d := fake.duplicates(); len(d) > 0 {
+		t.Errorf("concurrent evaluations duplicated the check run: %v", d)
+	}
+	if _, writes, _ := fake.counts(); writes != 1 {
+		t.Errorf("%d writes for 20 identical evaluations, want 1", writes)
 	}
 }

@@ -38,6 +38,7 @@ type evaluator struct {
 	snap    snapshotter
 	pub     publisher
 	ledger  ledger
+	locks   prLocker
 	metrics *metrics
 	log     *slog.Logger
 }
@@ -69,6 +70,11 @@ type evalInput struct {
 // is left alone.
 func (e *evaluator) evaluatePR(ctx context.Context, in evalInput) error {
 	log := e.log.With("pr", in.pr)
+	unlock, err := e.locks.lock(ctx, fmt.Sprintf("%s/%s#%d", in.owner, in.repo, in.pr))
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	snap, err := e.snap.WorkUnitSnapshot(ctx, in.owner, in.repo, in.pr, in.guesses)
 	if err != nil {
 		return err
@@ -97,23 +103,30 @@ func (e *evaluator) evaluatePR(ctx context.Context, in evalInput) error {
 	if !snap.NativeBlockers {
 		run.Summary += noNativeBlockers
 	}
-	written, err := e.publish(ctx, in, pr, run)
-	if err != nil {
-		return err
-	}
-	if err := e.publishConfig(ctx, in, pr, snap, cfgErrs, cfgOther); err != nil {
-		return err
-	}
-	log.Info("work unit judged", "head", pr.HeadSHA, "unit", v.Unit, "conclusion", run.Conclusion, "written", written)
-	return e.ledger.record(ctx, store.Entry{
+	write := !showing(pr.Runs, run)
+	// The decision is recorded before it is acted on, so a crash between
+	// the two leaves the ledger saying what was decided.
+	err = e.ledger.record(ctx, store.Entry{
 		Kind: "check_run:" + WorkUnitCheck, DeliveryID: in.delivery,
 		Subject: fmt.Sprintf("%s/%s#%d@%s", in.owner, in.repo, in.pr, pr.HeadSHA),
 		Body: map[string]any{
 			"event": in.event, "repository": in.owner + "/" + in.repo, "pull_request": in.pr,
 			"head_sha": pr.HeadSHA, "unit": v.Unit, "config_commit": snap.Config.CommitSHA,
-			"conclusion": run.Conclusion, "reasons": v.Reasons, "written": written,
+			"config_valid": cfgErrs == nil && cfgOther == nil,
+			"conclusion":   run.Conclusion, "reasons": v.Reasons, "write": write,
 		},
 	})
+	if err != nil {
+		return err
+	}
+	if err := e.publish(ctx, in, run, write); err != nil {
+		return err
+	}
+	if err := e.publishConfig(ctx, in, pr, snap, cfgErrs, cfgOther); err != nil {
+		return err
+	}
+	log.Info("work unit judged", "head", pr.HeadSHA, "unit", v.Unit, "conclusion", run.Conclusion, "written", write)
+	return nil
 }
 
 // unitFor returns the one named unit, reading it again when the body
@@ -152,17 +165,18 @@ func parseConfig(f gh.ConfigFile) (config.Errors, error) {
 	}
 }
 
-// publish writes run unless the head already shows exactly it.
-func (e *evaluator) publish(ctx context.Context, in evalInput, pr *gh.PullRequest, run checks.Run) (bool, error) {
-	if showing(pr.Runs, run) {
+// publish writes run when write is set (the head does not already show
+// exactly it).
+func (e *evaluator) publish(ctx context.Context, in evalInput, run checks.Run, write bool) error {
+	if !write {
 		e.metrics.writes.WithLabelValues(run.Name, "unchanged").Inc()
-		return false, nil
+		return nil
 	}
 	if _, err := e.pub.Publish(ctx, in.owner, in.repo, run); err != nil {
-		return false, fmt.Errorf("publish %s on %s/%s#%d: %w", run.Name, in.owner, in.repo, in.pr, err)
+		return fmt.Errorf("publish %s on %s/%s#%d: %w", run.Name, in.owner, in.repo, in.pr, err)
 	}
 	e.metrics.writes.WithLabelValues(run.Name, "written").Inc()
-	return true, nil
+	return nil
 }
 
 // publishConfig posts aepgate/config when the config is broken, and a
@@ -173,19 +187,20 @@ func (e *evaluator) publishConfig(ctx context.Context, in evalInput, pr *gh.Pull
 	if errs == nil && other == nil && !slices.ContainsFunc(pr.Runs, func(r gh.ExistingRun) bool { return r.Name == ConfigCheck }) {
 		return nil
 	}
-	_, err := e.publish(ctx, in, pr, run)
-	return err
+	return e.publish(ctx, in, run, !showing(pr.Runs, run))
 }
 
-// showing reports whether runs already hold run with the same state and
-// output (annotations included only by count: a change elsewhere rewrites).
+// showing reports whether the newest run of run's name (GitHub shows only
+// that one) already has the same state and output. The summary lists every
+// annotation's message, so equal summaries mean equal annotations.
 func showing(runs []gh.ExistingRun, run checks.Run) bool {
 	run = checks.Fit(run)
-	for _, r := range runs {
-		if r.Name == run.Name && r.ExternalID == run.ExternalID && r.Status == string(run.EffectiveStatus()) &&
-			r.Conclusion == string(run.Conclusion) && r.Title == run.Title && r.Summary == run.Summary && r.Text == run.Text {
-			return true
+	var last *gh.ExistingRun
+	for i := range runs {
+		if runs[i].Name == run.Name {
+			last = &runs[i]
 		}
 	}
-	return false
+	return last != nil && last.ExternalID == run.ExternalID && last.Status == string(run.EffectiveStatus()) &&
+		last.Conclusion == string(run.Conclusion) && last.Title == run.Title && last.Summary == run.Summary && last.Text == run.Text
 }

@@ -131,9 +131,13 @@ func runKillTest(t *testing.T, database string, replicas int) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	res, err := db.VerifyLedger(context.Background())
-	if err != nil || !res.OK() || res.Rows < n {
-		t.Errorf("ledger after the crash: %+v %v (want ≥ %d rows, intact)", res, err, n)
+	var res store.VerifyResult
+	waitFor(t, 30*time.Second, "a ledger decision for every delivery", func() bool {
+		res, err = db.VerifyLedger(context.Background())
+		return err != nil || !res.OK() || res.Rows >= n
+	})
+	if err != nil || !res.OK() {
+		t.Errorf("ledger after the crash: %+v %v", res, err)
 	}
 	t.Logf("ledger: %d decisions recorded for %d deliveries", res.Rows, n)
 }

@@ -71,8 +71,21 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	return &DB{Dialect: SQLite, SQL: db, Where: "sqlite:" + path}, nil
 }
 
+// defaultPoolSize is the PostgreSQL pool size unless the URL sets
+// pool_max_conns: each running job may hold one connection for its pull
+// request's advisory lock and briefly another for the ledger, and the
+// webhook edge and River need their own.
+const defaultPoolSize = 40
+
 func openPostgres(ctx context.Context, url string) (*DB, error) {
-	pool, err := pgxpool.New(ctx, url)
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres %s: %w", redact(url), err)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = defaultPoolSize
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres %s: %w", redact(url), err)
 	}
