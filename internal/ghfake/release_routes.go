@@ -36,6 +36,7 @@ func (f *Fake) releaseRoutes() {
 		if r == nil {
 			return notFound()
 		}
+		c.f.emitRelease(c.repo, r, "deleted") // while its assets still exist
 		for i, x := range c.repo.releases {
 			if x == r {
 				c.repo.releases = append(c.repo.releases[:i], c.repo.releases[i+1:]...)
@@ -45,7 +46,6 @@ func (f *Fake) releaseRoutes() {
 		for _, id := range r.assets {
 			delete(c.repo.assets, id)
 		}
-		c.f.emitRelease(c.repo, r, "deleted")
 		return http.StatusNoContent, nil
 	})
 	f.handle("GET /repos/{owner}/{repo}/releases/tags/{tag}", read("contents"), releaseByTag)

@@ -80,7 +80,15 @@ func (e *routeEntry) beats(o *routeEntry) bool {
 			return ow
 		}
 	}
-	return len(e.segs) > len(o.segs)
+	// Equal so far: a route that needs one more (non-tail) segment is more
+	// specific; an extra tail wildcard matching nothing is less.
+	switch {
+	case len(e.segs) > len(o.segs):
+		return !strings.HasSuffix(e.segs[len(o.segs)], "...}")
+	case len(e.segs) < len(o.segs):
+		return strings.HasSuffix(o.segs[len(e.segs)], "...}")
+	}
+	return false
 }
 
 // ServeHTTP dispatches to the best route, or answers GitHub's 404.
