@@ -1,6 +1,9 @@
 package app
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,10 +17,17 @@ import (
 type ghfakeWorld struct {
 	f    *ghfake.Fake
 	repo *ghfake.Repo
+	app  *App
 	base string
 }
 
 func newGhfakeWorld(t *testing.T) *ghfakeWorld {
+	return newGhfakeWorldWith(t, true)
+}
+
+// newGhfakeWorldWith builds the world; send=false only collects the
+// webhooks (as if GitHub lost them).
+func newGhfakeWorldWith(t *testing.T, send bool) *ghfakeWorld {
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
 	key := appKey(t)
@@ -26,9 +36,13 @@ func newGhfakeWorld(t *testing.T) *ghfakeWorld {
 	ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "read", "pull_requests": "read", "metadata": "read"}, repo)
 	o := testOptions(t, nil, "")
 	o.GitHubURL = f.URL()
-	_, base := startApp(t, o)
-	f.SendWebhooks(base+"/webhook", testSecret, ghApp)
-	return &ghfakeWorld{f: f, repo: repo, base: base}
+	a, base := startApp(t, o)
+	if send {
+		f.SendWebhooks(base+"/webhook", testSecret, ghApp)
+	} else {
+		f.CollectWebhooks(testSecret, ghApp)
+	}
+	return &ghfakeWorld{f: f, repo: repo, app: a, base: base}
 }
 
 // workUnitRun returns the newest aepgate/work-unit run on sha, or nil.
@@ -117,5 +131,127 @@ func TestGhfakeBrokenConfigOnDefaultBranch(t *testing.T) {
 	waitFor(t, 10*time.Second, "work-unit check", func() bool { return w.workUnitRun(head) != nil })
 	if r := w.workUnitRun(head); r.Conclusion != "failure" {
 		t.Errorf("work-unit with a broken default-branch config: %s", r.Conclusion)
+	}
+}
+
+// unitPR opens milestone M with one product unit and a pull request naming
+// it, on branch name, and returns the pull request.
+func (w *ghfakeWorld) unitPR(name string) *ghfake.PR {
+	ms := w.repo.CreateMilestone("M-"+name, "")
+	u := w.repo.OpenIssue("alice", "Unit "+name, contract("low", "product"), ghfake.InMilestone(ms))
+	w.repo.Branch(name, "main")
+	w.repo.Commit(name, "work", map[string]string{name + ".go": "package x\n"})
+	return w.repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(u.Number()))
+}
+
+func TestGhfakeAPICallsPerEvaluation(t *testing.T) {
+	w := newGhfakeWorld(t)
+	pr := w.unitPR("calls")
+	head := pr.Head()
+	waitFor(t, 10*time.Second, "first judgement", func() bool { return w.workUnitRun(head) != nil })
+	time.Sleep(200 * time.Millisecond)
+
+	// A new push: one evaluation of a new head, which must write.
+	w.f.ResetLog()
+	head = pr.Commit("more", map[string]string{"more.go": "package x\n"})
+	waitFor(t, 10*time.Second, "judgement of the new head", func() bool { return w.workUnitRun(head) != nil })
+	time.Sleep(300 * time.Millisecond)
+	if reads, writes := apiCalls(w.f.Stats()); reads > 2 || writes != 1 {
+		t.Errorf("new head cost %d reads and %d writes (want ≤ 2 and 1):\n%v", reads, writes, w.f.Stats().ByRoute)
+	}
+
+	// The same delivery content again (pull_request.edited, nothing
+	// changed): one read, no write.
+	w.f.ResetLog()
+	w.redeliver(t, "pull_request", "edited")
+	waitFor(t, 10*time.Second, "unchanged re-judgement", func() bool { return w.f.Stats().Total > 0 })
+	time.Sleep(300 * time.Millisecond)
+	if reads, writes := apiCalls(w.f.Stats()); reads > 2 || writes != 0 {
+		t.Errorf("unchanged verdict cost %d reads and %d writes (want ≤ 2 and 0):\n%v", reads, writes, w.f.Stats().ByRoute)
+	}
+}
+
+// apiCalls counts reads and writes the way GitHub's limits see them: a
+// GraphQL query is a read although it is a POST.
+func apiCalls(st ghfake.Stats) (reads, writes int) {
+	for route, n := range st.ByRoute {
+		switch {
+		case strings.HasPrefix(route, "GET "), route == "POST /graphql":
+			reads += n
+		default:
+			writes += n
+		}
+	}
+	return reads, writes
+}
+
+// redeliver sends the latest recorded delivery of event again as action,
+// under a fresh delivery ID. (ghfake reports pull request body edits as
+// issues events; GitHub sends pull_request.edited.)
+func (w *ghfakeWorld) redeliver(t *testing.T, event, action string) {
+	t.Helper()
+	var payload map[string]any
+	for _, d := range w.f.Deliveries() {
+		if d.Event == event {
+			payload = nil
+			json.Unmarshal(d.Payload, &payload)
+		}
+	}
+	if payload == nil {
+		t.Fatalf("no %s delivery recorded", event)
+	}
+	payload["action"] = action
+	body, _ := json.Marshal(payload)
+	if got := deliver(t, w.base, event, fmt.Sprintf("re-%d", time.Now().UnixNano()), body); got != 202 {
+		t.Fatalf("redelivery: %d", got)
+	}
+}
+
+func TestGhfakeFaultsLoseNothingAndDuplicateNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reliability test")
+	}
+	w := newGhfakeWorld(t)
+	w.f.Seed(7)
+	w.f.InjectFault("*", ghfake.Fault{Kind: ghfake.FaultStatus, Rate: 0.07})
+	w.f.InjectFault("*", ghfake.Fault{Kind: ghfake.FaultSecondary, RetryAfter: 1, Rate: 0.07})
+	w.f.InjectFault("*", ghfake.Fault{Kind: ghfake.FaultLostResponse, Rate: 0.06})
+	var heads []string
+	for i := range 12 {
+		heads = append(heads, w.unitPR("f"+strconv.Itoa(i)).Head())
+	}
+	waitFor(t, 60*time.Second, "every pull request judged", func() bool {
+		for _, h := range heads {
+			if r := w.workUnitRun(h); r == nil || r.Conclusion != "success" {
+				return false
+			}
+		}
+		return true
+	})
+	if w.f.Stats().Faults == 0 {
+		t.Fatal("no faults injected")
+	}
+	for _, h := range heads {
+		n := 0
+		for _, r := range w.repo.CheckRuns(h) {
+			if r.Name == WorkUnitCheck {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("head %s has %d %s runs, want 1", h, n, WorkUnitCheck)
+		}
+	}
+	t.Logf("%d faults injected", w.f.Stats().Faults)
+}
+
+func TestGhfakeReconcileRepairsLostDeliveries(t *testing.T) {
+	w := newGhfakeWorldWith(t, false)
+	pr := w.unitPR("lost")
+	if err := w.app.runReconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := w.workUnitRun(pr.Head()); r == nil || r.Conclusion != "success" {
+		t.Fatalf("reconcile did not judge the pull request: %+v", r)
 	}
 }
