@@ -238,3 +238,26 @@ func TestFixedClockRepeatsSHAs(t *testing.T) {
 		t.Errorf("merge SHAs differ between runs: %s, %s", a, b)
 	}
 }
+
+func TestDefaultBranchAndFile(t *testing.T) {
+	_, repo, _, c := installed(t)
+	repo.Commit("trunk", "config on trunk", map[string]string{".github/aepgate.yml": "owners: [acme]\n"})
+	repo.SetDefaultBranch("trunk")
+	got, _, err := c.Repositories.Get(ctx, "acme", "widgets")
+	if err != nil || got.GetDefaultBranch() != "trunk" {
+		t.Fatalf("default branch = %q, %v", got.GetDefaultBranch(), err)
+	}
+	fc, _, _, err := c.Repositories.GetContents(ctx, "acme", "widgets", ".github/aepgate.yml", nil)
+	if err != nil {
+		t.Fatalf("config on the default branch: %v", err)
+	}
+	if body, _ := fc.GetContent(); body != "owners: [acme]\n" {
+		t.Errorf("content = %q", body)
+	}
+	if s, ok := repo.File("trunk", ".github/aepgate.yml"); !ok || s != "owners: [acme]\n" {
+		t.Errorf("File = %q, %v", s, ok)
+	}
+	if _, ok := repo.File("main", ".github/aepgate.yml"); ok {
+		t.Errorf("File found the config on main")
+	}
+}

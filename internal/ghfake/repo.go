@@ -98,6 +98,32 @@ func (r *Repo) DefaultBranch() string {
 	return r.s.defaultBranch
 }
 
+// SetDefaultBranch makes branch (which must exist) the default branch.
+func (r *Repo) SetDefaultBranch(branch string) {
+	r.f.mu.Lock()
+	defer r.f.mu.Unlock()
+	if r.s.refs["refs/heads/"+branch] == "" {
+		panic(fmt.Sprintf("ghfake: SetDefaultBranch(%q): no such branch", branch))
+	}
+	r.s.defaultBranch = branch
+}
+
+// File returns the content of path at the commit ref resolves to, and
+// whether it exists — for asserting on what the code under test wrote.
+func (r *Repo) File(ref, path string) (string, bool) {
+	r.f.mu.Lock()
+	defer r.f.mu.Unlock()
+	sha := r.s.resolve(ref)
+	if sha == "" {
+		return "", false
+	}
+	blob, ok := r.s.git.commits[sha].files[cleanPath(path)]
+	if !ok {
+		return "", false
+	}
+	return string(r.s.git.blobs[blob]), true
+}
+
 // SetPrivate marks the repository private (or public).
 func (r *Repo) SetPrivate(private bool) {
 	r.f.mu.Lock()
