@@ -210,7 +210,7 @@ func userLevel(role string) string {
 
 // verifyJWT checks an App JWT as GitHub does: RS256 signed by a registered
 // App's key, iss naming that App, iat not in the future, exp in the future
-// and at most ten minutes after iat. It returns the App or GitHub's message.
+// but no more than ten minutes ahead. It returns the App or GitHub's message.
 func (f *Fake) verifyJWT(raw string) (*App, string) {
 	if raw == "" {
 		return nil, "A JSON web token could not be decoded"
@@ -257,7 +257,7 @@ func (f *Fake) checkTimes(claims jwt.MapClaims) string {
 		return "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued"
 	case !exp.After(now):
 		return "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires"
-	case exp.Sub(iat.Time) > 10*time.Minute:
+	case exp.After(now.Add(10 * time.Minute)): // "no more than 10 minutes into the future"
 		return "'Expiration time' claim ('exp') is too far in the future"
 	}
 	return ""

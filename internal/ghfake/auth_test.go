@@ -69,6 +69,7 @@ func TestAppJWTRefusals(t *testing.T) {
 		{"expired", ghfake.SignAppJWT(testKey(), 42, now.Add(-20*time.Minute)), http.StatusUnauthorized},
 		{"issued in the future", ghfake.SignAppJWT(testKey(), 42, now.Add(5*time.Minute)), http.StatusUnauthorized},
 		{"exp too far", sign(testKey(), jwt.MapClaims{"iss": "42", "iat": now.Add(-time.Minute).Unix(), "exp": now.Add(11 * time.Minute).Unix()}), http.StatusUnauthorized},
+		{"exp exactly 10 minutes ahead", sign(testKey(), jwt.MapClaims{"iss": "42", "iat": now.Add(-time.Minute).Unix(), "exp": now.Add(10 * time.Minute).Unix()}), http.StatusCreated},
 		{"client ID as issuer", sign(testKey(), jwt.MapClaims{"iss": "Iv1.42", "iat": now.Add(-time.Minute).Unix(), "exp": now.Add(9 * time.Minute).Unix()}), http.StatusCreated},
 		{"garbage", "not-a-jwt", http.StatusUnauthorized},
 	}
