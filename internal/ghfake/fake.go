@@ -168,5 +168,10 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.mux.ServeHTTP(w, r)
+	// The caller gets its answer first; the deliveries its request caused
+	// follow (synchronously, so tests see them once the call returns).
+	if fl, ok := w.(http.Flusher); ok {
+		fl.Flush()
+	}
 	f.flush()
 }
