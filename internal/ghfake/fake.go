@@ -31,7 +31,8 @@ type Fake struct {
 	insts   map[int64]*Installation
 	tokens  map[string]*token
 	reqs    []Request
-	pending []delivery // webhook deliveries queued under mu, sent after
+	pending []delivery     // webhook deliveries queued under mu, sent after
+	sending sync.WaitGroup // deliveries queued and not yet answered
 	hooks   hookConfig
 	knobs   knobs
 	table   []route

@@ -30,8 +30,7 @@ func (f *Fake) hookRoutes() {
 		}
 		d := c.f.hooks.sent[i]
 		d.Redelivery, d.Status, d.Err = true, 0, nil
-		d.ID = 0 // a new log entry, numbered when sent
-		c.f.pending = append(c.f.pending, delivery{d: d, url: c.f.hooks.url})
+		c.f.record1(d)
 		return http.StatusAccepted, obj{}
 	})
 }

@@ -39,8 +39,9 @@ type Delivery struct {
 	Redelivery bool
 }
 
+// delivery is a queued send: the log entry's index and where it goes.
 type delivery struct {
-	d   Delivery
+	idx int
 	url string
 }
 
@@ -58,8 +59,10 @@ func (f *Fake) CollectWebhooks(secret string, app *App) {
 	f.SendWebhooks("", secret, app)
 }
 
-// Deliveries returns every delivery emitted so far, oldest first.
+// Deliveries returns every delivery emitted so far, oldest first, once
+// those still being sent have been answered.
 func (f *Fake) Deliveries() []Delivery {
+	f.sending.Wait()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]Delivery(nil), f.hooks.sent...)
@@ -137,7 +140,16 @@ func (f *Fake) queue(event, action string, payload obj, repo string, instID int6
 		d.Header.Set("X-GitHub-Hook-Installation-Target-Type", "integration")
 		d.Header.Set("X-GitHub-Hook-Installation-Target-ID", itoa(in.App.ID))
 	}
-	f.pending = append(f.pending, delivery{d: d, url: f.hooks.url})
+	f.record1(d)
+}
+
+// record1 logs d (numbered, stamped) in order with the state change that
+// caused it, and queues it for sending; callers hold mu.
+func (f *Fake) record1(d Delivery) {
+	d.ID, d.At = f.nextID(), f.clock()
+	f.hooks.sent = append(f.hooks.sent, d)
+	f.sending.Add(1)
+	f.pending = append(f.pending, delivery{idx: len(f.hooks.sent) - 1, url: f.hooks.url})
 }
 
 // emitInstallation sends installation.<action> about in to its App.
@@ -178,7 +190,7 @@ func (f *Fake) orgJSON(u *user) obj {
 }
 
 // flush sends queued deliveries outside the lock, in order, recording the
-// receiver's status on each.
+// receiver's status on each log entry.
 func (f *Fake) flush() {
 	f.mu.Lock()
 	batch := f.pending
@@ -186,22 +198,32 @@ func (f *Fake) flush() {
 	f.mu.Unlock()
 	client := &http.Client{Timeout: 10 * time.Second}
 	for _, p := range batch {
-		if p.url != "" {
-			req, err := p.d.Request(p.url)
-			if err == nil {
-				var resp *http.Response
-				if resp, err = client.Do(req); err == nil {
-					p.d.Status = resp.StatusCode
-					_ = resp.Body.Close()
-				}
-			}
-			p.d.Err = err
+		if p.url == "" {
+			f.sending.Done()
+			continue
 		}
 		f.mu.Lock()
-		p.d.ID, p.d.At = f.nextID(), f.clock()
-		f.hooks.sent = append(f.hooks.sent, p.d)
+		d := f.hooks.sent[p.idx]
 		f.mu.Unlock()
+		status, err := send(client, d, p.url)
+		f.mu.Lock()
+		f.hooks.sent[p.idx].Status, f.hooks.sent[p.idx].Err = status, err
+		f.mu.Unlock()
+		f.sending.Done()
 	}
+}
+
+func send(client *http.Client, d Delivery, url string) (int, error) {
+	req, err := d.Request(url)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode, nil
 }
 
 func (f *Fake) emitRelease(s *repoState, rel *release, action string) {
