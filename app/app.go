@@ -93,7 +93,9 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 			return fmt.Errorf("listen on %s: %w", a.opts.Addr, err)
 		}
 	}
-	if err := a.queue.start(ctx); err != nil {
+	// The queue runs on its own context: cancelling ctx starts a graceful
+	// stop below rather than cancelling the running jobs at once.
+	if err := a.queue.start(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("start queue: %w", err)
 	}
 	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second}

@@ -43,7 +43,9 @@ type fakeGitHub struct {
 	creates    map[string]int // name@head → creates
 	faultRate  float64
 	faults     int
-	rng        *rand.Rand
+	// gqlDelay slows every GraphQL answer (outside the lock).
+	gqlDelay time.Duration
+	rng      *rand.Rand
 }
 
 type fakePR struct {
@@ -87,6 +89,16 @@ var (
 )
 
 func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	delay := f.gqlDelay
+	f.mu.Unlock()
+	if delay > 0 && strings.HasSuffix(r.URL.Path, "/graphql") {
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	// gh.NewClient treats a bare host as GHES: /api/v3/ and /api/graphql.
