@@ -139,11 +139,27 @@ func (f *Fake) appJSON(a *App) obj {
 	return obj{
 		"id": a.ID, "slug": a.Slug, "node_id": nodeID("App", a.ID), "client_id": a.ClientID,
 		"owner": f.userJSON(f.ensureUser(a.Owner)), "name": a.Name, "description": "",
-		"external_url": "https://example.com", "html_url": "https://github.com/apps/" + a.Slug,
+		"external_url": "https://github.com/apps/" + a.Slug, "html_url": "https://github.com/apps/" + a.Slug,
 		"created_at": ts(a.created), "updated_at": ts(a.created),
-		"permissions": obj{"checks": "write", "contents": "read", "metadata": "read"},
-		"events":      []string{"check_run", "check_suite", "pull_request"},
+		"permissions": f.appPermissions(a), "events": []string{},
 	}
+}
+
+// appPermissions is the widest grant among the App's installations (what
+// its registration must at least ask for), metadata read always.
+func (f *Fake) appPermissions(a *App) Permissions {
+	out := Permissions{"metadata": "read"}
+	for _, in := range f.insts {
+		if in.App != a {
+			continue
+		}
+		for k, v := range in.Permissions {
+			if level(v) > level(out[k]) {
+				out[k] = v
+			}
+		}
+	}
+	return out
 }
 
 func (f *Fake) installationJSON(in *Installation) obj {

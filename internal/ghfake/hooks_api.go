@@ -1,6 +1,7 @@
 package ghfake
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -49,15 +50,20 @@ func (c *call) deliveryParam() int {
 func (f *Fake) deliveryJSON(i int, full bool) obj {
 	d := f.hooks.sent[i]
 	status := "OK"
-	if d.Status == 0 || d.Status >= 300 {
-		status = "failed"
+	switch {
+	case d.Err != nil:
+		status = d.Err.Error()
+	case d.Status == 0:
+		status = "Pending"
+	case d.Status >= 300:
+		status = fmt.Sprintf("Invalid HTTP Response: %d", d.Status)
 	}
 	var repoID any
 	if s := f.repo(d.Repo); s != nil {
 		repoID = s.id
 	}
 	o := obj{
-		"id": d.ID, "guid": d.GUID, "delivered_at": ts(d.At), "redelivery": d.Redelivery, "duration": 0.01,
+		"id": d.ID, "guid": d.GUID, "delivered_at": ts(d.At), "redelivery": d.Redelivery, "duration": d.Duration.Seconds(),
 		"status": status, "status_code": d.Status, "event": d.Event, "action": nilIfEmpty(d.Action),
 		"installation_id": nilIfZero(d.Installed), "repository_id": repoID, "throttled_at": nil,
 	}

@@ -240,6 +240,28 @@ func (s *repoState) sortedRefs() []string {
 	return out
 }
 
+// openIssues counts open issues and pull requests, as GitHub's
+// open_issues_count does.
+func (s *repoState) openIssues() int {
+	n := 0
+	for _, i := range s.issues {
+		if i.state == "open" {
+			n++
+		}
+	}
+	return n
+}
+
+// sizeKB is the repository size as GitHub reports it: kilobytes of its
+// objects (here, the blobs it holds).
+func (s *repoState) sizeKB() int {
+	n := 0
+	for _, b := range s.git.blobs {
+		n += len(b)
+	}
+	return (n + 1023) / 1024
+}
+
 func (f *Fake) repoJSON(s *repoState) obj {
 	api := f.root() + "/repos/" + s.fullName
 	html := "https://github.com/" + s.fullName
@@ -253,11 +275,11 @@ func (f *Fake) repoJSON(s *repoState) obj {
 		"description": nil, "fork": false, "url": api, "default_branch": s.defaultBranch,
 		"created_at": ts(s.created), "updated_at": ts(s.pushed), "pushed_at": ts(s.pushed),
 		"git_url": "git://github.com/" + s.fullName + ".git", "ssh_url": "git@github.com:" + s.fullName + ".git",
-		"clone_url": html + ".git", "svn_url": html, "homepage": nil, "size": 1, "language": "Go",
+		"clone_url": html + ".git", "svn_url": html, "homepage": nil, "size": s.sizeKB(), "language": nil,
 		"archived": false, "disabled": false, "has_issues": true, "has_projects": true, "has_wiki": true,
 		"has_pages": false, "has_downloads": true, "is_template": false, "topics": []string{},
 		"forks_count": 0, "forks": 0, "stargazers_count": 0, "watchers_count": 0, "watchers": 0,
-		"open_issues_count": 0, "open_issues": 0, "license": nil, "mirror_url": nil,
+		"open_issues_count": s.openIssues(), "open_issues": s.openIssues(), "license": nil, "mirror_url": nil,
 		"allow_forking": true, "web_commit_signoff_required": false, "custom_properties": obj{},
 	}
 	for _, k := range []string{"forks", "teams", "hooks", "events", "tags", "languages", "stargazers",

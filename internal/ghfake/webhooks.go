@@ -37,6 +37,7 @@ type Delivery struct {
 	// Redelivery marks a delivery resent through the delivery log; it keeps
 	// the original GUID, as GitHub's redeliveries do.
 	Redelivery bool
+	Duration   time.Duration // how long the receiver took to answer
 }
 
 // delivery is a queued send: the log entry's index and where it goes.
@@ -205,9 +206,11 @@ func (f *Fake) flush() {
 		f.mu.Lock()
 		d := f.hooks.sent[p.idx]
 		f.mu.Unlock()
+		start := time.Now()
 		status, err := send(client, d, p.url)
 		f.mu.Lock()
-		f.hooks.sent[p.idx].Status, f.hooks.sent[p.idx].Err = status, err
+		e := &f.hooks.sent[p.idx]
+		e.Status, e.Err, e.Duration = status, err, time.Since(start)
 		f.mu.Unlock()
 		f.sending.Done()
 	}
