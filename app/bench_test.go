@@ -2,21 +2,54 @@ package app
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/internal/sharedfix"
 )
 
 // loadClient keeps connections alive like GitHub's delivery fleet would.
 var loadClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 256}, Timeout: 10 * time.Second}
 
+// benchBodies are realistic deliveries: GitHub's recorded pull_request
+// payload (about 28 KB) retargeted at the fake's pull requests 1000–1199.
+var (
+	benchBodiesOnce sync.Once
+	benchBodies     [][]byte
+)
+
+func realisticBodies(b *testing.B) [][]byte {
+	benchBodiesOnce.Do(func() {
+		raw, err := os.ReadFile(sharedfix.Path(b, "fixtures/github/webhooks/pull_request/opened.payload.json"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range 200 {
+			var p map[string]any
+			json.Unmarshal(raw, &p)
+			p["action"] = "edited"
+			p["installation"] = map[string]any{"id": 1}
+			repo := p["repository"].(map[string]any)
+			repo["name"], repo["owner"] = "app", map[string]any{"login": "acme"}
+			pr := p["pull_request"].(map[string]any)
+			pr["number"], pr["body"] = 1000+i, "Work-unit: #1"
+			body, _ := json.Marshal(p)
+			benchBodies = append(benchBodies, body)
+		}
+	})
+	return benchBodies
+}
+
 // post1 sends one signed pull_request delivery and returns its latency.
 func post1(base string, i int, seq int64) (time.Duration, int, error) {
-	body := prEvent("edited", 1000+i%200, "Work-unit: #1")
+	body := benchBodies[i%len(benchBodies)]
 	event := benchEvent
 	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
 	req.Header.Set("X-GitHub-Event", event)
@@ -40,6 +73,7 @@ var benchSeq atomic.Int64
 var benchEvent = "pull_request"
 
 func benchApp(b *testing.B) string {
+	b.Logf("payload %d bytes", len(realisticBodies(b)[0]))
 	fake := newFakeGitHub(b, testAppID, &appKey(b).PublicKey)
 	seed(fake)
 	addPRs(fake, 200)
