@@ -10,7 +10,7 @@ import (
 func TestGraphQLTour(t *testing.T) {
 	f, repo, tok := gqlStory(t)
 	repo.Grant("auditor", "write")
-	pr := &ghfake.PR{Issue: repo.Issue(3)}
+	pr := repo.PR(3)
 	pr.RequestReviewers("alice", "auditor")
 	rv := pr.SubmitReview("auditor", "CHANGES_REQUESTED", "fix it")
 	pr.DismissReview("acme", rv, "outdated")

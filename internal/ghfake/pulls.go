@@ -83,6 +83,16 @@ func (f *Fake) openPull(s *repoState, by *user, head, base, title, body string, 
 	return i, nil
 }
 
+// PR returns the handle of pull request n, or nil.
+func (r *Repo) PR(n int) *PR {
+	r.f.mu.Lock()
+	defer r.f.mu.Unlock()
+	if i := r.s.issue(n); i == nil || i.pr == nil {
+		return nil
+	}
+	return &PR{Issue: &Issue{r: r, n: n}}
+}
+
 func (p *PR) do(fn func(f *Fake, s *repoState, is *issue)) { p.Issue.do(fn) }
 
 // Head is the pull request's head SHA.

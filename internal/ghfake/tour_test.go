@@ -138,8 +138,7 @@ func TestPullRoutesTour(t *testing.T) {
 	}
 	_, _, err = c.PullRequests.DismissReview(ctx, "acme", "widgets", pr.GetNumber(), rv.GetID(), &github.PullRequestReviewDismissalRequest{Message: github.String("stale")})
 	must(t, "DismissReview", err)
-	p := repo.Issue(pr.GetNumber())
-	(&ghfake.PR{Issue: p}).MarkReady("alice")
+	repo.PR(pr.GetNumber()).MarkReady("alice")
 	merged, _, _ := c.PullRequests.IsMerged(ctx, "acme", "widgets", pr.GetNumber())
 	if merged {
 		t.Errorf("IsMerged before merge")
