@@ -20,6 +20,7 @@ type GraphQLError struct {
 	Messages []string
 }
 
+// Error joins GitHub's messages.
 func (e *GraphQLError) Error() string {
 	return "graphql: " + strings.Join(e.Messages, "; ")
 }
@@ -87,6 +88,7 @@ type HTTPError struct {
 	Body   string
 }
 
+// Error gives the status and the start of the answer.
 func (e *HTTPError) Error() string { return fmt.Sprintf("graphql: HTTP %d: %s", e.Status, e.Body) }
 
 // Temporary reports whether the failure is worth retrying (5xx).

@@ -25,6 +25,7 @@ type RateLimitError struct {
 	Reset time.Time
 }
 
+// Error says which request was limited and for how long.
 func (e *RateLimitError) Error() string {
 	switch {
 	case e.RetryAfter > 0:

@@ -173,6 +173,7 @@ func (db *DB) InTx(ctx context.Context, fn func(Tx) error) error {
 	return tx.Commit()
 }
 
+// sqlTx is a Tx on SQLite (database/sql).
 type sqlTx struct{ tx *sql.Tx }
 
 func (t sqlTx) Exec(ctx context.Context, q string, args ...any) (int64, error) {
@@ -198,6 +199,7 @@ type sqlRows struct{ *sql.Rows }
 
 func (r sqlRows) Close() { r.Rows.Close() }
 
+// pgTx is a Tx on PostgreSQL (pgx).
 type pgTx struct{ tx pgx.Tx }
 
 func (t pgTx) Exec(ctx context.Context, q string, args ...any) (int64, error) {
