@@ -51,6 +51,10 @@ type knobs struct {
 	limit  map[tokenKind]int
 	spent  map[string]*bucket // by rate-limit key (installation, token, user)
 	status int                // answer to an exhausted budget: 403 (default) or 429
+	// contentPerMinute, when > 0, caps content-creating requests per
+	// minute and caller (GitHub's secondary limit is 80/min, 500/h).
+	contentPerMinute int
+	content          map[string][]time.Time
 }
 
 type bucket struct {
@@ -64,6 +68,54 @@ func (k *knobs) init() {
 	k.limit = map[tokenKind]int{installationToken: 5000, actionsToken: 1000, userToken: 5000}
 	k.spent = map[string]*bucket{}
 	k.status = http.StatusForbidden
+	k.content = map[string][]time.Time{}
+}
+
+// contentRoutes create content in GitHub's sense (notifications): they
+// count against the content-creation secondary limit.
+var contentRoutes = map[string]bool{
+	"POST /repos/{owner}/{repo}/issues":                                  true,
+	"POST /repos/{owner}/{repo}/issues/{issue_number}/comments":          true,
+	"POST /repos/{owner}/{repo}/pulls":                                   true,
+	"POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews":             true,
+	"POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers": true,
+	"POST /repos/{owner}/{repo}/check-runs":                              true,
+	"POST /repos/{owner}/{repo}/releases":                                true,
+}
+
+// SetContentLimit turns on GitHub's content-creation secondary limit:
+// more than perMinute content-creating requests (comments, issues, pull
+// requests, reviews, review requests, check runs, releases) by one caller
+// within a minute of the fake's clock get 403 with Retry-After. 0 turns
+// it off (the default).
+func (f *Fake) SetContentLimit(perMinute int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.knobs.contentPerMinute = perMinute
+}
+
+// contentLimited applies the content-creation limit to c; callers hold mu.
+func (f *Fake) contentLimited(c *call) (int, any) {
+	if f.knobs.contentPerMinute <= 0 || c.tok == nil || !contentRoutes[c.pattern] {
+		return 0, nil
+	}
+	key, now := rateKey(c.tok), f.clock()
+	var recent []time.Time
+	for _, t := range f.knobs.content[key] {
+		if now.Sub(t) < time.Minute {
+			recent = append(recent, t)
+		}
+	}
+	if len(recent) >= f.knobs.contentPerMinute {
+		f.knobs.content[key] = recent
+		c.w.Header().Set("Retry-After", strconv.Itoa(int((time.Minute-now.Sub(recent[0])).Seconds())+1))
+		return http.StatusForbidden, obj{
+			"message":           "You have exceeded a secondary rate limit and have been temporarily blocked from content creation. Please retry your request again later.",
+			"documentation_url": "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+		}
+	}
+	f.knobs.content[key] = append(recent, now)
+	return 0, nil
 }
 
 // InjectFault adds a fault on pattern (a route pattern as Routes lists it,

@@ -160,3 +160,29 @@ func TestLostResponseStillWrites(t *testing.T) {
 		t.Errorf("Writes = %d, want 1", got)
 	}
 }
+
+func TestContentCreationLimit(t *testing.T) {
+	f, repo, _, tok := installedToken(t)
+	c := client(t, f, tok)
+	f.SetNow(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
+	f.SetContentLimit(2)
+	is := repo.OpenIssue("alice", "x", "")
+	comment := func() error {
+		_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", is.Number(), &github.IssueComment{Body: github.String("hi")})
+		return err
+	}
+	for i := 0; i < 2; i++ {
+		if err := comment(); err != nil {
+			t.Fatalf("comment %d: %v", i, err)
+		}
+	}
+	var ab *github.AbuseRateLimitError
+	if err := comment(); !errors.As(err, &ab) || ab.RetryAfter == nil {
+		t.Fatalf("third comment in a minute: err = %v, want a secondary limit with Retry-After", err)
+	}
+	f.Advance(time.Minute)
+	c = client(t, f, tok) // go-github itself waits out Retry-After on the wall clock
+	if err := comment(); err != nil {
+		t.Errorf("after a minute: %v", err)
+	}
+}

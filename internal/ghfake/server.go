@@ -119,6 +119,9 @@ func (c *call) run(need access, h handler) (int, any) {
 	if status, body := c.f.spend(c); status != 0 {
 		return status, body
 	}
+	if status, body := c.f.contentLimited(c); status != 0 {
+		return status, body
+	}
 	if c.r.PathValue("owner") != "" && c.r.PathValue("repo") != "" {
 		c.repo = c.f.repo(c.r.PathValue("owner") + "/" + c.r.PathValue("repo"))
 		if c.repo == nil || !c.canSee(c.repo) {
