@@ -58,6 +58,8 @@ func (r *commitRes) field(x *gqlExec, name string, args map[string]any) (any, er
 			"oid": c.files[p], "extension": extOf(base), "mode": 33188}}, nil
 	case "checkSuites":
 		return r.checkSuites(x, args)
+	case "statusCheckRollup":
+		return r.statusCheckRollup(x)
 	}
 	return nil, unknownField("Commit", name)
 }

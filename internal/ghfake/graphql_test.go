@@ -254,3 +254,29 @@ func TestGraphQLReactions(t *testing.T) {
 		t.Errorf("comment reactions = %v", dig(is, "comments"))
 	}
 }
+
+func TestGraphQLStatusCheckRollup(t *testing.T) {
+	f, repo, tok := gqlStory(t)
+	head := repo.PR(3).Head()
+	q := `{ repository(owner: "acme", name: "widgets") { pullRequest(number: 3) { commits(last: 1) { nodes { commit {
+  statusCheckRollup { state contexts(first: 10) { totalCount nodes { __typename ... on CheckRun { name conclusion } ... on StatusContext { context state } } } } } } } } } }`
+	rollup := func() any {
+		got := post(t, f, tok, q, nil)
+		if errs := got["errors"]; errs != nil {
+			t.Fatalf("errors: %v", errs)
+		}
+		return dig(got, "data", "repository", "pullRequest", "commits", "nodes", 0, "commit", "statusCheckRollup")
+	}
+	if st := dig(rollup(), "state"); st != "SUCCESS" {
+		t.Errorf("with one green check run: %v", st)
+	}
+	repo.SetStatus(head, "ci/legacy", "pending", "")
+	if st := dig(rollup(), "state"); st != "PENDING" {
+		t.Errorf("with a pending status: %v", st)
+	}
+	repo.AddCheckRun(7, head, "test", "completed", "failure")
+	r := rollup()
+	if dig(r, "state") != "FAILURE" || dig(r, "contexts", "totalCount") != float64(3) || dig(r, "contexts", "nodes", 2, "__typename") != "StatusContext" {
+		t.Errorf("rollup = %v", r)
+	}
+}
