@@ -30,3 +30,16 @@ func TestGraphQLWithoutSharedFolder(t *testing.T) {
 		t.Errorf("readSchema error = %v", err)
 	}
 }
+
+// BenchmarkSchemaLoad measures reading, patching and validating GitHub's
+// schema — paid once per test process.
+func BenchmarkSchemaLoad(b *testing.B) {
+	if ok, why := GraphQLAvailable(); !ok {
+		b.Skip(why)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := readSchema(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
