@@ -160,6 +160,9 @@ func (f *Fake) commentJSON(s *repoState, c *comment) obj {
 
 // emitIssue sends an issues event (extra merged into the payload).
 func (f *Fake) emitIssue(s *repoState, i *issue, action string, by *user, extra obj) {
+	if !f.hooks.on {
+		return
+	}
 	p := obj{"issue": f.issueJSON(s, i)}
 	for k, v := range extra {
 		p[k] = v

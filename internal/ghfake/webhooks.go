@@ -230,6 +230,9 @@ func send(client *http.Client, d Delivery, url string) (int, error) {
 }
 
 func (f *Fake) emitRelease(s *repoState, rel *release, action string) {
+	if !f.hooks.on {
+		return
+	}
 	f.emit(s, "release", action, rel.author, obj{"release": f.releaseJSON(s, rel)})
 }
 
@@ -244,6 +247,9 @@ func (f *Fake) emitPublished(s *repoState, rel *release) {
 }
 
 func (f *Fake) emitCheckRun(s *repoState, run *checkRun, action string) {
+	if !f.hooks.on {
+		return
+	}
 	cr := f.checkRunJSON(s, run)
 	cr["check_suite"] = f.suiteJSON(s, run.suite)
 	f.emit(s, "check_run", action, f.ensureUser(run.app.Slug+"[bot]"), obj{"check_run": cr})
@@ -259,6 +265,9 @@ func (f *Fake) runCompleted(s *repoState, run *checkRun) {
 }
 
 func (f *Fake) emitCheckSuite(s *repoState, su *checkSuite, action string) {
+	if !f.hooks.on {
+		return
+	}
 	f.emit(s, "check_suite", action, f.ensureUser(s.owner.login), obj{"check_suite": f.suiteJSON(s, su)})
 }
 
