@@ -174,14 +174,21 @@ func (a *App) runTarget(ctx context.Context, ev *evaluator, d deliveryArgs, j jo
 	if !t.AllOpen {
 		return ev.evaluatePR(ctx, in)
 	}
+	var affected map[int]bool
+	if t.Issue > 0 || len(t.Milestones) > 0 {
+		var err error
+		if affected, err = ev.snap.AffectedUnits(ctx, j.Owner, j.Repo, t.Issue, t.Milestones); err != nil {
+			return err
+		}
+	}
 	prs, err := ev.snap.OpenPullRequests(ctx, j.Owner, j.Repo)
 	if err != nil {
 		return err
 	}
 	for _, p := range prs {
 		g := guessUnits(p.Body, j.Owner+"/"+j.Repo)
-		if len(g) == 0 {
-			continue // names no single unit: no issue or milestone change alters that
+		if len(g) == 0 || (affected != nil && !affected[g[0]]) {
+			continue // names no single unit, or one this change does not touch
 		}
 		in.pr, in.guesses = p.Number, g
 		if err := ev.evaluatePR(ctx, in); err != nil {

@@ -150,3 +150,38 @@ func TestE2EConcurrentDeliveriesForOnePRWriteOnce(t *testing.T) {
 		t.Errorf("%d writes for 20 identical evaluations, want 1", writes)
 	}
 }
+
+func TestE2EIssueEventReevaluatesOnlyAffectedPRs(t *testing.T) {
+	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
+	seed(fake)
+	fake.mu.Lock()
+	fake.milestones[2] = &fakeMilestone{Title: "M2", Open: true}
+	fake.issues[3] = &fakeIssue{Title: "Other", Body: contract("low", "product"), Open: true, Milestone: 2}
+	fake.mu.Unlock()
+	fake.addPR(10, "Work-unit: #1")
+	fake.addPR(11, "Work-unit: #3")
+	_, base := startApp(t, testOptions(t, fake, ""))
+	deliver(t, base, "pull_request", "a-10", prEvent("opened", 10, "Work-unit: #1"))
+	deliver(t, base, "pull_request", "a-11", prEvent("opened", 11, "Work-unit: #3"))
+	waitFor(t, 5*time.Second, "both judged", func() bool {
+		return fake.run(WorkUnitCheck, sha(10)) != nil && fake.run(WorkUnitCheck, sha(11)) != nil
+	})
+	time.Sleep(100 * time.Millisecond)
+	reads0, _, _ := fake.counts()
+	// Issue #2 (milestone 1) changes: PR 10 (unit #1, same milestone) is
+	// re-evaluated, PR 11 (unit #3, milestone 2) is not.
+	body, _ := json.Marshal(map[string]any{"action": "reopened", "installation": map[string]any{"id": 1},
+		"repository": map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}},
+		"issue":      map[string]any{"number": 2, "milestone": map[string]any{"number": 1}}})
+	fake.mu.Lock()
+	fake.issues[2].Open = true
+	fake.mu.Unlock()
+	deliver(t, base, "issues", "a-i2", body)
+	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return fake.run(WorkUnitCheck, sha(10)).Conclusion == "failure" })
+	time.Sleep(200 * time.Millisecond)
+	reads, _, _ := fake.counts()
+	// affected-units query + open PR list + PR 10's snapshot + PR 10's run lookup.
+	if got := reads - reads0; got != 4 {
+		t.Errorf("%d reads for the issues event, want 4 (PR 11 must not be re-read)", got)
+	}
+}

@@ -20,6 +20,7 @@ const configPath = gh.ConfigPath
 type snapshotter interface {
 	WorkUnitSnapshot(ctx context.Context, owner, repo string, pr int, guesses []int) (*gh.WorkUnitSnapshot, error)
 	OpenPullRequests(ctx context.Context, owner, repo string) ([]gh.PullRequest, error)
+	AffectedUnits(ctx context.Context, owner, repo string, issue int, milestones []int) (map[int]bool, error)
 }
 
 // publisher writes one check run idempotently (gh.CheckPublisher).

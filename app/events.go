@@ -25,8 +25,10 @@ type payload struct {
 	Issue *struct {
 		Number      int              `json:"number"`
 		PullRequest *json.RawMessage `json:"pull_request"`
+		Milestone   *numbered        `json:"milestone"`
 	} `json:"issue"`
-	CheckRun *struct {
+	Milestone *numbered `json:"milestone"`
+	CheckRun  *struct {
 		Name         string   `json:"name"`
 		PullRequests []prRef  `json:"pull_requests"`
 		App          *appInfo `json:"app"`
@@ -35,6 +37,10 @@ type payload struct {
 		PullRequests []prRef  `json:"pull_requests"`
 		App          *appInfo `json:"app"`
 	} `json:"check_suite"`
+}
+
+type numbered struct {
+	Number int `json:"number"`
 }
 
 type prRef struct {
@@ -60,10 +66,17 @@ var pullRequestActions = []string{"opened", "synchronize", "edited", "reopened"}
 type target struct {
 	PR      int
 	Guesses []int
-	// AllOpen asks for every open pull request of the repository that names
-	// a unit (issues and milestone events).
-	AllOpen bool
+	// AllOpen asks for the open pull requests of the repository that name a
+	// unit (issues and milestone events, reconcile): only those whose unit
+	// is affected by Issue or Milestones when either is set, else all.
+	AllOpen    bool
+	Issue      int
+	Milestones []int
 }
+
+// vanishing actions make an issue or milestone unreadable, so what it
+// affected cannot be asked: every open pull request is re-evaluated.
+var vanishing = []string{"deleted", "transferred"}
 
 // job is a parsed delivery: where it happened and what to evaluate.
 type job struct {
@@ -92,10 +105,14 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 		}
 	case "issues":
 		if p.Issue != nil && p.Issue.PullRequest == nil {
-			j.Targets = []target{{AllOpen: true}}
+			j.Targets = []target{issueTarget(p)}
 		}
 	case "milestone":
-		j.Targets = []target{{AllOpen: true}}
+		t := target{AllOpen: true}
+		if p.Milestone != nil && p.Milestone.Number > 0 && !slices.Contains(vanishing, p.Action) {
+			t.Milestones = []int{p.Milestone.Number}
+		}
+		j.Targets = []target{t}
 	case "check_run":
 		if p.CheckRun != nil && p.Action == "rerequested" && ours(p.CheckRun.App, appID) {
 			j.Targets = prTargets(p.CheckRun.PullRequests)
@@ -118,4 +135,20 @@ func prTargets(prs []prRef) []target {
 		}
 	}
 	return out
+}
+
+// issueTarget names what an issues event affects: the issue, its milestone
+// and the milestone it just left or joined.
+func issueTarget(p payload) target {
+	t := target{AllOpen: true}
+	if slices.Contains(vanishing, p.Action) || p.Issue.Number <= 0 {
+		return t
+	}
+	t.Issue = p.Issue.Number
+	for _, m := range []*numbered{p.Issue.Milestone, p.Milestone} {
+		if m != nil && m.Number > 0 && !slices.Contains(t.Milestones, m.Number) {
+			t.Milestones = append(t.Milestones, m.Number)
+		}
+	}
+	return t
 }

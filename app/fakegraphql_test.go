@@ -4,15 +4,18 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
 var (
-	gqlPR   = regexp.MustCompile(`pullRequest\(number: (\d+)\)`)
-	gqlUnit = regexp.MustCompile(`u(\d+): issueOrPullRequest\(number: (\d+)\)`)
-	gqlOpen = regexp.MustCompile(`pullRequests\(states: OPEN`)
+	gqlPR    = regexp.MustCompile(`pullRequest\(number: (\d+)\)`)
+	gqlUnit  = regexp.MustCompile(`u(\d+): issueOrPullRequest\(number: (\d+)\)`)
+	gqlOpen  = regexp.MustCompile(`pullRequests\(states: OPEN`)
+	gqlMile  = regexp.MustCompile(`m(\d+): milestone\(number: (\d+)\)`)
+	gqlIssue = regexp.MustCompile(`i(\d+): issue\(number: (\d+)\)`)
 )
 
 // graphql answers the App's queries from the fake's state.
@@ -35,6 +38,10 @@ func (f *fakeGitHub) graphql(w http.ResponseWriter, r *http.Request) {
 		}
 		repo["pullRequests"] = map[string]any{"nodes": nodes, "pageInfo": map[string]any{"hasNextPage": false, "endCursor": ""}}
 		writeJSON(w, 200, map[string]any{"data": map[string]any{"repository": repo}})
+		return
+	}
+	if gqlMile.MatchString(req.Query) || gqlIssue.MatchString(req.Query) {
+		f.affected(w, req.Query, repo)
 		return
 	}
 	target := map[string]any{"oid": strings.Repeat("c", 40), "file": nil}
@@ -127,4 +134,35 @@ func sortedKeys[V any](m map[int]V) []int {
 	}
 	sort.Ints(ks)
 	return ks
+}
+
+// affected answers the affected-units query.
+func (f *fakeGitHub) affected(w http.ResponseWriter, q string, repo map[string]any) {
+	numbers := func(keep func(n int, is *fakeIssue) bool) map[string]any {
+		var nodes []any
+		for _, n := range sortedKeys(f.issues) {
+			if keep(n, f.issues[n]) {
+				nodes = append(nodes, map[string]any{"number": n})
+			}
+		}
+		return map[string]any{"nodes": nodes}
+	}
+	for _, m := range gqlMile.FindAllStringSubmatch(q, -1) {
+		ms, _ := strconv.Atoi(m[2])
+		repo["m"+m[1]] = map[string]any{"issues": numbers(func(_ int, is *fakeIssue) bool { return is.Milestone == ms })}
+	}
+	for _, m := range gqlIssue.FindAllStringSubmatch(q, -1) {
+		n, _ := strconv.Atoi(m[2])
+		is, ok := f.issues[n]
+		if !ok {
+			repo["i"+m[1]] = nil
+			continue
+		}
+		node := map[string]any{"blocking": numbers(func(_ int, o *fakeIssue) bool { return slices.Contains(o.BlockedBy, n) })}
+		if is.Milestone > 0 {
+			node["milestone"] = map[string]any{"issues": numbers(func(_ int, o *fakeIssue) bool { return o.Milestone == is.Milestone })}
+		}
+		repo["i"+m[1]] = node
+	}
+	writeJSON(w, 200, map[string]any{"data": map[string]any{"repository": repo}})
 }

@@ -31,7 +31,7 @@ func TestSnapshotQueriesMatchGitHubSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	schema := loadSchema(t, string(data))
-	for _, q := range []string{snapshotQuery(12, 4242, []int{3, 4}, false), snapshotQuery(0, 0, []int{3}, false), openPullRequestsQuery} {
+	for _, q := range []string{snapshotQuery(12, 4242, []int{3, 4}, false), snapshotQuery(0, 0, []int{3}, false), openPullRequestsQuery, affectedQuery(5, []int{1, 2}, false)} {
 		if _, errs := gqlparser.LoadQuery(schema, q); len(errs) > 0 {
 			t.Errorf("query invalid: %v\n%s", errs, q)
 		}
@@ -166,5 +166,25 @@ func TestOpenPullRequestsPages(t *testing.T) {
 	}
 	if len(got) != 2 || got[1].Number != 2 || len(*queries) != 2 {
 		t.Fatalf("got %+v after %d queries", got, len(*queries))
+	}
+}
+
+func TestAffectedUnits(t *testing.T) {
+	in, queries := gqlServer(t, `{"data":{"repository":{
+		"m2":{"issues":{"nodes":[{"number":7},{"number":8}]}},
+		"i5":{"blocking":{"nodes":[{"number":9}]},"milestone":{"issues":{"nodes":[{"number":5},{"number":6}]}}}}}}`)
+	got, err := in.AffectedUnits(context.Background(), "acme", "app", 5, []int{2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]bool{5: true, 6: true, 7: true, 8: true, 9: true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("affected (-want +got):\n%s", diff)
+	}
+	if len(*queries) != 1 {
+		t.Errorf("%d queries, want 1", len(*queries))
+	}
+	if got, _ := in.AffectedUnits(context.Background(), "acme", "app", 0, nil); len(got) != 0 || len(*queries) != 1 {
+		t.Errorf("nothing changed still queried: %v", got)
 	}
 }

@@ -1,0 +1,92 @@
+package gh
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// affectedPage bounds each list of the affected-units query; a milestone
+// holding more issues than this is an invalid increment anyway, and its
+// pull requests fail on that.
+const affectedPage = 100
+
+// AffectedUnits returns the issues whose work-unit verdicts may change when
+// issue (0 for none) or one of milestones changes: the issue itself, every
+// issue of those milestones, and the issues the issue blocks (GitHub's
+// native dependencies). One GraphQL query.
+func (in *Installation) AffectedUnits(ctx context.Context, owner, repo string, issue int, milestones []int) (map[int]bool, error) {
+	out := map[int]bool{}
+	if issue > 0 {
+		out[issue] = true
+	}
+	if issue <= 0 && len(milestones) == 0 {
+		return out, nil
+	}
+	blockers := !in.noBlockedBy.Load()
+	var data map[string]map[string]json.RawMessage
+	err := graphQL(ctx, in.hc, in.graphqlURL, affectedQuery(issue, milestones, blockers), map[string]any{"owner": owner, "name": repo}, &data)
+	if ge, ok := err.(*GraphQLError); ok && blockers && ge.mentions("blocking") {
+		in.noBlockedBy.Store(true)
+		data = nil
+		err = graphQL(ctx, in.hc, in.graphqlURL, affectedQuery(issue, milestones, false), map[string]any{"owner": owner, "name": repo}, &data)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("affected units of %s/%s: %w", owner, repo, err)
+	}
+	for alias, raw := range data["repository"] {
+		if !strings.HasPrefix(alias, "m") && !strings.HasPrefix(alias, "i") {
+			continue
+		}
+		var n *affectedNode
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return nil, fmt.Errorf("affected units of %s/%s: decode %s: %w", owner, repo, alias, err)
+		}
+		if n == nil {
+			continue // a vanished issue or milestone affects nothing more
+		}
+		lists := []*numbers{n.Issues, n.Blocking}
+		if n.Milestone != nil {
+			lists = append(lists, &n.Milestone.Issues)
+		}
+		for _, l := range lists {
+			if l != nil {
+				for _, i := range l.Nodes {
+					out[i.Number] = true
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// affectedNode is one alias of the affected-units query: a milestone
+// (Issues) or the changed issue (Blocking, Milestone).
+type affectedNode struct {
+	Issues    *numbers
+	Blocking  *numbers
+	Milestone *struct{ Issues numbers }
+}
+
+// numbers is a connection of issues, numbers only.
+type numbers struct {
+	Nodes []struct{ Number int }
+}
+
+func affectedQuery(issue int, milestones []int, blockers bool) string {
+	var b strings.Builder
+	b.WriteString("query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) {\n")
+	for _, m := range milestones {
+		fmt.Fprintf(&b, "  m%d: milestone(number: %d) { issues(first: %d) { nodes { number } } }\n", m, m, affectedPage)
+	}
+	if issue > 0 {
+		blocking := ""
+		if blockers {
+			blocking = fmt.Sprintf(" blocking(first: %d) { nodes { number } }", affectedPage)
+		}
+		fmt.Fprintf(&b, "  i%d: issue(number: %d) {%s milestone { issues(first: %d) { nodes { number } } } }\n", issue, issue, blocking, affectedPage)
+	}
+	b.WriteString("} }")
+	return b.String()
+}
