@@ -127,3 +127,21 @@ func TestRoute(t *testing.T) {
 		}
 	}
 }
+
+func TestGraphQLURL(t *testing.T) {
+	tests := map[string]string{
+		"":                                "https://api.github.com/graphql",
+		"https://ghe.example.com/":        "https://ghe.example.com/api/graphql",
+		"https://ghe.example.com/api/v3/": "https://ghe.example.com/api/graphql",
+		"http://127.0.0.1:8080/test/":     "http://127.0.0.1:8080/test/graphql",
+	}
+	for base, want := range tests {
+		c, err := NewClient(base, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := GraphQLURL(c.BaseURL); got != want {
+			t.Errorf("GraphQLURL(%q) = %q, want %q", base, got, want)
+		}
+	}
+}
