@@ -109,6 +109,14 @@ func (f levelFilter) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= f.min && f.Handler.Enabled(ctx, l)
 }
 
+func (f levelFilter) WithAttrs(as []slog.Attr) slog.Handler {
+	return levelFilter{f.Handler.WithAttrs(as), f.min}
+}
+
+func (f levelFilter) WithGroup(name string) slog.Handler {
+	return levelFilter{f.Handler.WithGroup(name), f.min}
+}
+
 // migrateRiver applies River's own migrations; on PostgreSQL an advisory
 // lock keeps replicas from migrating at once.
 func migrateRiver[TTx any](ctx context.Context, db *store.DB, driver riverdriver.Driver[TTx]) error {
