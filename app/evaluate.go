@@ -90,44 +90,63 @@ func (e *evaluator) evaluatePR(ctx context.Context, in evalInput) error {
 	if err != nil {
 		return err
 	}
-	v := workunit.Evaluate(workunit.Input{Refs: refs, Unit: unit})
-	cfgErrs, cfgOther := parseConfig(snap.Config)
-	if cfgErrs != nil || cfgOther != nil {
-		v.OK = false
-		v.Reasons = append(v.Reasons, fmt.Sprintf("the repository config %s on %s is invalid; see the %s check", configPath, snap.DefaultBranch, ConfigCheck))
+	d := judge(snap, refs, unit)
+	write := !showing(pr.Runs, d.run)
+	// The decision is recorded before it is acted on, so a crash between
+	// the two leaves the ledger saying what was decided.
+	if err := e.ledger.record(ctx, d.entry(in, snap, write)); err != nil {
+		return err
+	}
+	if err := e.publish(ctx, in, d.run, write); err != nil {
+		return err
+	}
+	if err := e.publishConfig(ctx, in, pr, snap, d.cfgErrs, d.cfgOther); err != nil {
+		return err
+	}
+	log.Info("work unit judged", "head", pr.HeadSHA, "unit", d.verdict.Unit, "conclusion", d.run.Conclusion, "written", write)
+	return nil
+}
+
+// decision is one evaluation's outcome.
+type decision struct {
+	verdict  workunit.Verdict
+	run      checks.Run
+	cfgErrs  config.Errors
+	cfgOther error
+}
+
+// judge evaluates the pull request in snap against unit and renders the
+// check run; an invalid repository config fails it.
+func judge(snap *gh.WorkUnitSnapshot, refs []workunit.Ref, unit *workunit.Issue) decision {
+	d := decision{verdict: workunit.Evaluate(workunit.Input{Refs: refs, Unit: unit})}
+	d.cfgErrs, d.cfgOther = parseConfig(snap.Config)
+	if d.cfgErrs != nil || d.cfgOther != nil {
+		d.verdict.OK = false
+		d.verdict.Reasons = append(d.verdict.Reasons, fmt.Sprintf("the repository config %s on %s is invalid; see the %s check", configPath, snap.DefaultBranch, ConfigCheck))
 	}
 	title := ""
 	if unit != nil {
 		title = unit.Title
 	}
-	run := workUnitRun(pr.HeadSHA, v, title)
+	d.run = workUnitRun(snap.PR.HeadSHA, d.verdict, title)
 	if !snap.NativeBlockers {
-		run.Summary += noNativeBlockers
+		d.run.Summary += noNativeBlockers
 	}
-	write := !showing(pr.Runs, run)
-	// The decision is recorded before it is acted on, so a crash between
-	// the two leaves the ledger saying what was decided.
-	err = e.ledger.record(ctx, store.Entry{
+	return d
+}
+
+// entry is the decision's ledger row: the inputs' IDs and SHAs and the result.
+func (d decision) entry(in evalInput, snap *gh.WorkUnitSnapshot, write bool) store.Entry {
+	return store.Entry{
 		Kind: "check_run:" + WorkUnitCheck, DeliveryID: in.delivery,
-		Subject: fmt.Sprintf("%s/%s#%d@%s", in.owner, in.repo, in.pr, pr.HeadSHA),
+		Subject: fmt.Sprintf("%s/%s#%d@%s", in.owner, in.repo, in.pr, snap.PR.HeadSHA),
 		Body: map[string]any{
 			"event": in.event, "repository": in.owner + "/" + in.repo, "pull_request": in.pr,
-			"head_sha": pr.HeadSHA, "unit": v.Unit, "config_commit": snap.Config.CommitSHA,
-			"config_valid": cfgErrs == nil && cfgOther == nil,
-			"conclusion":   run.Conclusion, "reasons": v.Reasons, "write": write,
+			"head_sha": snap.PR.HeadSHA, "unit": d.verdict.Unit, "config_commit": snap.Config.CommitSHA,
+			"config_valid": d.cfgErrs == nil && d.cfgOther == nil,
+			"conclusion":   d.run.Conclusion, "reasons": d.verdict.Reasons, "write": write,
 		},
-	})
-	if err != nil {
-		return err
 	}
-	if err := e.publish(ctx, in, run, write); err != nil {
-		return err
-	}
-	if err := e.publishConfig(ctx, in, pr, snap, cfgErrs, cfgOther); err != nil {
-		return err
-	}
-	log.Info("work unit judged", "head", pr.HeadSHA, "unit", v.Unit, "conclusion", run.Conclusion, "written", write)
-	return nil
 }
 
 // unitFor returns the one named unit, reading it again when the body
