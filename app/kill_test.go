@@ -95,6 +95,7 @@ func TestE2EKilledMidwayLosesNothing(t *testing.T) {
 // delivery was judged with exactly one write each.
 func runKillTest(t *testing.T, database string, replicas int) {
 	const n = 500
+	begin := time.Now()
 	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
 	seed(fake)
 	addPRs(fake, n)
@@ -112,13 +113,14 @@ func runKillTest(t *testing.T, database string, replicas int) {
 		t.Fatal(err)
 	}
 	first.cmd.Wait()
-	t.Logf("killed the serve process after %d deliveries", sent.Load())
+	t.Logf("%v: killed the serve process after %d deliveries", time.Since(begin).Round(time.Millisecond), sent.Load())
 	second := startChild(t, fake, database)
 	base.Store(second.base)
 	if err := <-errc; err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, 90*time.Second, "every pull request judged", allJudged(fake, n))
+	t.Logf("%v: every pull request judged", time.Since(begin).Round(time.Millisecond))
 	time.Sleep(500 * time.Millisecond)
 	if d := fake.duplicates(); len(d) > 0 {
 		t.Errorf("duplicated writes: %v", d)
@@ -139,7 +141,7 @@ func runKillTest(t *testing.T, database string, replicas int) {
 	if err != nil || !res.OK() {
 		t.Errorf("ledger after the crash: %+v %v", res, err)
 	}
-	t.Logf("ledger: %d decisions recorded for %d deliveries", res.Rows, n)
+	t.Logf("%v: ledger: %d decisions recorded for %d deliveries", time.Since(begin).Round(time.Millisecond), res.Rows, n)
 }
 
 func TestE2EPostgresTwoReplicasKilledMidway(t *testing.T) {

@@ -108,28 +108,26 @@ func (v VerifyResult) OK() bool { return v.BadSeq == 0 && v.Problem == "" }
 // previous hash and own hash.
 func (db *DB) VerifyLedger(ctx context.Context) (VerifyResult, error) {
 	var res VerifyResult
-	err := db.InTx(ctx, func(tx Tx) error {
-		rows, err := tx.Query(ctx, `SELECT seq, at, kind, delivery_id, subject, body, prev_hash, hash FROM aepgate_ledger ORDER BY seq`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		prev, want := genesisHash, int64(1)
-		for rows.Next() {
-			var r LedgerRow
-			if err := rows.Scan(&r.Seq, &r.At, &r.Kind, &r.DeliveryID, &r.Subject, &r.Body, &r.PrevHash, &r.Hash); err != nil {
-				return err
-			}
-			res.Rows++
-			if p := rowProblem(r, want, prev); p != "" {
-				res.BadSeq, res.Problem = r.Seq, p
-				return nil
-			}
-			prev, want = r.Hash, r.Seq+1
-		}
-		return rows.Err()
-	})
+	const q = `SELECT seq, at, kind, delivery_id, subject, body, prev_hash, hash FROM aepgate_ledger ORDER BY seq`
+	rows, err := db.read(ctx, q)
 	if err != nil {
+		return res, fmt.Errorf("ledger verify: %w", err)
+	}
+	defer rows.Close()
+	prev, want := genesisHash, int64(1)
+	for rows.Next() {
+		var r LedgerRow
+		if err := rows.Scan(&r.Seq, &r.At, &r.Kind, &r.DeliveryID, &r.Subject, &r.Body, &r.PrevHash, &r.Hash); err != nil {
+			return res, fmt.Errorf("ledger verify: %w", err)
+		}
+		res.Rows++
+		if p := rowProblem(r, want, prev); p != "" {
+			res.BadSeq, res.Problem = r.Seq, p
+			return res, nil
+		}
+		prev, want = r.Hash, r.Seq+1
+	}
+	if err := rows.Err(); err != nil {
 		return res, fmt.Errorf("ledger verify: %w", err)
 	}
 	return res, nil

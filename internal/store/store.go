@@ -149,6 +149,21 @@ type Rows interface {
 	Close()
 }
 
+// read runs one query outside any transaction: a single statement sees a
+// consistent snapshot on both engines, and on SQLite it takes no write
+// lock (a transaction here would, as the pool begins IMMEDIATE ones), so
+// it can run beside a live App.
+func (db *DB) read(ctx context.Context, q string, args ...any) (Rows, error) {
+	if db.Pool != nil {
+		return db.Pool.Query(ctx, q, args...)
+	}
+	r, err := db.SQL.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{r}, nil
+}
+
 // InTx runs fn in a transaction and commits it when fn returns nil.
 func (db *DB) InTx(ctx context.Context, fn func(Tx) error) error {
 	if db.Pool != nil {
