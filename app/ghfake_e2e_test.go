@@ -255,3 +255,15 @@ func TestGhfakeReconcileRepairsLostDeliveries(t *testing.T) {
 		t.Fatalf("reconcile did not judge the pull request: %+v", r)
 	}
 }
+
+func TestGhfakeMissingUnit(t *testing.T) {
+	w := newGhfakeWorld(t)
+	w.repo.Branch("ghost", "main")
+	w.repo.Commit("ghost", "work", map[string]string{"g.go": "package x\n"})
+	pr := w.repo.OpenPR("bob", "ghost", "main", "Ghost", "Work-unit: #999")
+	head := pr.Head()
+	waitFor(t, 10*time.Second, "work-unit check", func() bool { return w.workUnitRun(head) != nil })
+	if r := w.workUnitRun(head); r.Conclusion != "failure" || !strings.Contains(r.Summary, "#999 does not exist") {
+		t.Errorf("%s\n%s", r.Conclusion, r.Summary)
+	}
+}

@@ -62,14 +62,12 @@ func graphQL(ctx context.Context, hc *http.Client, url, query string, vars map[s
 	}
 	var env struct {
 		Data   json.RawMessage `json:"data"`
-		Errors []struct {
-			Message string `json:"message"`
-		} `json:"errors"`
+		Errors []gqlErr        `json:"errors"`
 	}
 	if err := json.Unmarshal(data, &env); err != nil {
 		return fmt.Errorf("graphql: decode answer: %w", err)
 	}
-	if len(env.Errors) > 0 {
+	if len(env.Errors) > 0 && !onlyMissingObjects(env.Errors) {
 		ge := &GraphQLError{}
 		for _, e := range env.Errors {
 			ge.Messages = append(ge.Messages, e.Message)
@@ -80,6 +78,35 @@ func graphQL(ctx context.Context, hc *http.Client, url, query string, vars map[s
 		return fmt.Errorf("graphql: decode data: %w", err)
 	}
 	return nil
+}
+
+// gqlErr is one entry of a GraphQL answer's errors. GitHub puts the kind in
+// "type"; some servers put it in extensions.type.
+type gqlErr struct {
+	Message    string `json:"message"`
+	Type       string `json:"type"`
+	Path       []any  `json:"path"`
+	Extensions struct {
+		Type string `json:"type"`
+	} `json:"extensions"`
+}
+
+// onlyMissingObjects reports whether every error says an object below the
+// query's root does not exist (NOT_FOUND with a path deeper than the root
+// field, e.g. repository.u999). Those fields are null in the data, and the
+// answer is complete otherwise: an issue that does not exist is a fact to
+// judge, not a failure to retry.
+func onlyMissingObjects(errs []gqlErr) bool {
+	for _, e := range errs {
+		kind := e.Type
+		if kind == "" {
+			kind = e.Extensions.Type
+		}
+		if kind != "NOT_FOUND" || len(e.Path) < 2 {
+			return false
+		}
+	}
+	return true
 }
 
 // HTTPError is a non-200 answer GitHub gave to a GraphQL request.

@@ -188,3 +188,24 @@ func TestAffectedUnits(t *testing.T) {
 		t.Errorf("nothing changed still queried: %v", got)
 	}
 }
+
+func TestWorkUnitSnapshotMissingUnitIsNil(t *testing.T) {
+	for _, where := range []string{`"type":"NOT_FOUND"`, `"extensions":{"type":"NOT_FOUND"}`} {
+		answer := `{"data":{"repository":{"nameWithOwner":"acme/app","defaultBranchRef":null,
+			"pullRequest":{"number":1,"body":"Work-unit: #999","state":"OPEN","headRefOid":"beef","commits":{"nodes":[]}},"u999":null}},
+			"errors":[{` + where + `,"path":["repository","u999"],"message":"Could not resolve to an Issue with the number of 999."}]}`
+		in, _ := gqlServer(t, answer)
+		snap, err := in.WorkUnitSnapshot(context.Background(), "acme", "app", 1, []int{999})
+		if err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		if u, ok := snap.Units[999]; !ok || u != nil || snap.PR == nil {
+			t.Errorf("%s: units %v, PR %v", where, snap.Units, snap.PR)
+		}
+	}
+	// A missing repository is a failure, not a fact.
+	in, _ := gqlServer(t, `{"data":{"repository":null},"errors":[{"type":"NOT_FOUND","path":["repository"],"message":"Could not resolve to a Repository"}]}`)
+	if _, err := in.WorkUnitSnapshot(context.Background(), "acme", "gone", 1, nil); err == nil {
+		t.Error("a missing repository was accepted")
+	}
+}
