@@ -185,3 +185,22 @@ func TestE2EIssueEventReevaluatesOnlyAffectedPRs(t *testing.T) {
 		t.Errorf("%d reads for the issues event, want 4 (PR 11 must not be re-read)", got)
 	}
 }
+
+// TestE2EStalePayloadBodyIsNotTrusted: the payload's body names #3, but
+// the pull request now names #1; the App judges what GitHub holds now.
+func TestE2EStalePayloadBodyIsNotTrusted(t *testing.T) {
+	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
+	seed(fake)
+	fake.addPR(10, "Work-unit: #1")
+	_, base := startApp(t, testOptions(t, fake, ""))
+	deliver(t, base, "pull_request", "stale", prEvent("opened", 10, "Work-unit: #3"))
+	waitFor(t, 5*time.Second, "check run", func() bool { return fake.run(WorkUnitCheck, sha(10)) != nil })
+	if r := fake.run(WorkUnitCheck, sha(10)); r.Conclusion != "success" || !strings.Contains(r.Title, "#1") {
+		t.Errorf("%s %q", r.Conclusion, r.Title)
+	}
+	time.Sleep(100 * time.Millisecond)
+	// Two snapshot queries (the guess missed) and the publisher's lookup.
+	if reads, writes, _ := fake.counts(); reads != 3 || writes != 1 {
+		t.Errorf("reads=%d writes=%d, want 3 and 1", reads, writes)
+	}
+}
