@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"flag"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -50,7 +51,7 @@ func realisticBodies(b *testing.B) [][]byte {
 // post1 sends one signed pull_request delivery and returns its latency.
 func post1(base string, i int, seq int64) (time.Duration, int, error) {
 	body := benchBodies[i%len(benchBodies)]
-	event := benchEvent
+	event := *benchEventFlag
 	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
 	req.Header.Set("X-GitHub-Event", event)
 	req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("b-%d", seq))
@@ -70,7 +71,7 @@ var benchSeq atomic.Int64
 // benchEvent is the event the load benchmarks send: pull_request (queued
 // and processed meanwhile) or, with -bench-event=ping, one that is only
 // recorded.
-var benchEvent = "pull_request"
+var benchEventFlag = flag.String("bench-event", "pull_request", "event the load benchmarks send (pull_request or ping)")
 
 func benchApp(b *testing.B) string {
 	b.Logf("payload %d bytes", len(realisticBodies(b)[0]))
