@@ -2,8 +2,8 @@ package app
 
 import (
 	"bytes"
-	"flag"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
