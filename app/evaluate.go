@@ -122,7 +122,7 @@ func judge(snap *gh.WorkUnitSnapshot, refs []workunit.Ref, unit *workunit.Issue)
 	d.cfgErrs, d.cfgOther = parseConfig(snap.Config)
 	if d.cfgErrs != nil || d.cfgOther != nil {
 		d.verdict.OK = false
-		d.verdict.Reasons = append(d.verdict.Reasons, fmt.Sprintf("the repository config %s on %s is invalid; see the %s check", configPath, snap.DefaultBranch, ConfigCheck))
+		d.verdict.Reasons = append(d.verdict.Reasons, fmt.Sprintf("the repository config %s on %s is invalid or unreadable; see the %s check", configPath, snap.DefaultBranch, ConfigCheck))
 	}
 	title := ""
 	if unit != nil {
@@ -168,6 +168,8 @@ func (e *evaluator) unitFor(ctx context.Context, in evalInput, snap *gh.WorkUnit
 
 func parseConfig(f gh.ConfigFile) (config.Errors, error) {
 	switch {
+	case f.Unreadable != "":
+		return nil, fmt.Errorf("the App cannot read it (%s); grant the App \"Contents: read\" on this repository", f.Unreadable)
 	case !f.Found:
 		return nil, nil // no file: the defaults apply
 	case f.Truncated:

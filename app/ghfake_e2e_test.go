@@ -267,3 +267,26 @@ func TestGhfakeMissingUnit(t *testing.T) {
 		t.Errorf("%s\n%s", r.Conclusion, r.Summary)
 	}
 }
+
+// TestGhfakeMissingPermissionsSayHowToFix installs the App without Issues
+// and Contents read: the check fails (closed) and says what to grant.
+func TestGhfakeMissingPermissionsSayHowToFix(t *testing.T) {
+	ghfake.RequireGraphQL(t)
+	f := ghfake.New(t)
+	ghApp := f.App(testAppID, appKey(t))
+	repo := f.CreateRepo("acme/widgets")
+	ghApp.Install("acme", ghfake.Permissions{"checks": "write", "pull_requests": "read", "metadata": "read"}, repo)
+	o := testOptions(t, nil, "")
+	o.GitHubURL = f.URL()
+	_, base := startApp(t, o)
+	f.SendWebhooks(base+"/webhook", testSecret, ghApp)
+	w := &ghfakeWorld{f: f, repo: repo, base: base}
+	pr := w.unitPR("perm")
+	head := pr.Head()
+	waitFor(t, 10*time.Second, "work-unit check", func() bool { return w.workUnitRun(head) != nil })
+	r := w.workUnitRun(head)
+	if r.Conclusion != "failure" || !strings.Contains(r.Summary, `grant the App "Issues: read"`) {
+		t.Errorf("%s\n%s", r.Conclusion, r.Summary)
+	}
+	t.Logf("summary:\n%s", r.Summary)
+}

@@ -38,46 +38,69 @@ func (e *GraphQLError) mentions(field string) bool {
 
 // graphQL posts one query to url over hc and decodes data into out. Errors
 // in the answer become *GraphQLError; HTTP failures keep their status.
+// Objects below the root that do not exist are null data, not errors.
 func graphQL(ctx context.Context, hc *http.Client, url, query string, vars map[string]any, out any) error {
+	denied, err := graphQLPartial(ctx, hc, url, query, vars, out)
+	if err == nil && len(denied) > 0 {
+		return graphQLError(denied)
+	}
+	return err
+}
+
+// graphQLPartial is graphQL that also accepts FORBIDDEN errors on objects
+// below the root: their fields are null in out, and the errors are
+// returned for the caller to report.
+func graphQLPartial(ctx context.Context, hc *http.Client, url, query string, vars map[string]any, out any) ([]gqlErr, error) {
 	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
 	if err != nil {
-		return fmt.Errorf("graphql: %w", err)
+		return nil, fmt.Errorf("graphql: %w", err)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return fmt.Errorf("graphql: %w", err)
+		return nil, fmt.Errorf("graphql: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("graphql: %w", err)
+		return nil, fmt.Errorf("graphql: %w", err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxGraphQLResponse))
 	if err != nil {
-		return fmt.Errorf("graphql: read answer: %w", err)
+		return nil, fmt.Errorf("graphql: read answer: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return &HTTPError{Status: resp.StatusCode, Body: truncate(string(data), 300)}
+		return nil, &HTTPError{Status: resp.StatusCode, Body: truncate(string(data), 300)}
 	}
 	var env struct {
 		Data   json.RawMessage `json:"data"`
 		Errors []gqlErr        `json:"errors"`
 	}
 	if err := json.Unmarshal(data, &env); err != nil {
-		return fmt.Errorf("graphql: decode answer: %w", err)
+		return nil, fmt.Errorf("graphql: decode answer: %w", err)
 	}
-	if len(env.Errors) > 0 && !onlyMissingObjects(env.Errors) {
-		ge := &GraphQLError{}
-		for _, e := range env.Errors {
-			ge.Messages = append(ge.Messages, e.Message)
+	var denied []gqlErr
+	for _, e := range env.Errors {
+		switch {
+		case e.objectLevel("NOT_FOUND"):
+		case e.objectLevel("FORBIDDEN"):
+			denied = append(denied, e)
+		default:
+			return nil, graphQLError(env.Errors)
 		}
-		return ge
 	}
 	if err := json.Unmarshal(env.Data, out); err != nil {
-		return fmt.Errorf("graphql: decode data: %w", err)
+		return nil, fmt.Errorf("graphql: decode data: %w", err)
 	}
-	return nil
+	return denied, nil
+}
+
+func graphQLError(errs []gqlErr) *GraphQLError {
+	ge := &GraphQLError{}
+	for _, e := range errs {
+		ge.Messages = append(ge.Messages, e.Message)
+	}
+	return ge
 }
 
 // gqlErr is one entry of a GraphQL answer's errors. GitHub puts the kind in
@@ -91,22 +114,25 @@ type gqlErr struct {
 	} `json:"extensions"`
 }
 
-// onlyMissingObjects reports whether every error says an object below the
-// query's root does not exist (NOT_FOUND with a path deeper than the root
-// field, e.g. repository.u999). Those fields are null in the data, and the
-// answer is complete otherwise: an issue that does not exist is a fact to
-// judge, not a failure to retry.
-func onlyMissingObjects(errs []gqlErr) bool {
-	for _, e := range errs {
-		kind := e.Type
-		if kind == "" {
-			kind = e.Extensions.Type
-		}
-		if kind != "NOT_FOUND" || len(e.Path) < 2 {
-			return false
-		}
+// objectLevel reports whether the error is of kind and concerns an object
+// below the query's root field (e.g. repository.u999), not the root.
+// NOT_FOUND there means the object does not exist: a fact to judge, not a
+// failure to retry.
+func (e gqlErr) objectLevel(kind string) bool {
+	k := e.Type
+	if k == "" {
+		k = e.Extensions.Type
 	}
-	return true
+	return k == kind && len(e.Path) >= 2
+}
+
+// alias is the second path element (the field under repository).
+func (e gqlErr) alias() string {
+	if len(e.Path) < 2 {
+		return ""
+	}
+	s, _ := e.Path[1].(string)
+	return s
 }
 
 // HTTPError is a non-200 answer GitHub gave to a GraphQL request.

@@ -3,6 +3,7 @@ package gh
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/aepgate/aepgate/protocol/workunit"
@@ -39,6 +40,9 @@ type ConfigFile struct {
 	Truncated bool
 	// CommitSHA is the default-branch commit it was read at.
 	CommitSHA string
+	// Unreadable is GitHub's refusal when the App may not read the file
+	// (it lacks Contents: read); empty otherwise.
+	Unreadable string
 }
 
 // WorkUnitSnapshot is what one GraphQL query tells about a pull request, its
@@ -63,11 +67,12 @@ func (in *Installation) WorkUnitSnapshot(ctx context.Context, owner, repo string
 	blockers := !in.noBlockedBy.Load()
 	appID := in.appID
 	var raw map[string]jsonRepo
-	err := graphQL(ctx, in.hc, in.graphqlURL, snapshotQuery(pr, appID, guesses, blockers), map[string]any{"owner": owner, "name": repo}, &raw)
+	vars := map[string]any{"owner": owner, "name": repo}
+	denied, err := graphQLPartial(ctx, in.hc, in.graphqlURL, snapshotQuery(pr, appID, guesses, blockers), vars, &raw)
 	if ge, ok := err.(*GraphQLError); ok && blockers && ge.mentions("blockedBy") {
 		in.noBlockedBy.Store(true)
 		blockers = false
-		err = graphQL(ctx, in.hc, in.graphqlURL, snapshotQuery(pr, appID, guesses, blockers), map[string]any{"owner": owner, "name": repo}, &raw)
+		denied, err = graphQLPartial(ctx, in.hc, in.graphqlURL, snapshotQuery(pr, appID, guesses, blockers), vars, &raw)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("work-unit snapshot of %s/%s#%d: %w", owner, repo, pr, err)
@@ -76,7 +81,33 @@ func (in *Installation) WorkUnitSnapshot(ctx context.Context, owner, repo string
 	if !ok || r.NameWithOwner == "" {
 		return nil, fmt.Errorf("work-unit snapshot of %s/%s: repository not visible", owner, repo)
 	}
-	return r.snapshot(guesses, blockers), nil
+	s := r.snapshot(guesses, blockers)
+	if err := s.markDenied(denied); err != nil {
+		return nil, fmt.Errorf("work-unit snapshot of %s/%s#%d: %w", owner, repo, pr, err)
+	}
+	return s, nil
+}
+
+// markDenied records what the installation may not read: a unit (the App
+// lacks Issues: read, or the issue is elsewhere) or the config file
+// (Contents: read). Anything else denied fails the snapshot.
+func (s *WorkUnitSnapshot) markDenied(denied []gqlErr) error {
+	for _, e := range denied {
+		a := e.alias()
+		switch {
+		case a == "defaultBranchRef":
+			s.Config = ConfigFile{Unreadable: e.Message}
+		case strings.HasPrefix(a, "u"):
+			n, err := strconv.Atoi(a[1:])
+			if err != nil {
+				return graphQLError(denied)
+			}
+			s.Units[n] = &workunit.Issue{Number: n, Unreadable: e.Message}
+		default:
+			return graphQLError(denied)
+		}
+	}
+	return nil
 }
 
 func snapshotQuery(pr int, appID int64, guesses []int, blockers bool) string {

@@ -47,6 +47,9 @@ type Issue struct {
 	Body          string
 	BlockedBy     []Dep
 	Milestone     *Milestone
+	// Unreadable, when set, is why GitHub refused to show the issue (the App
+	// may lack Issues: read); nothing else about it is known.
+	Unreadable string
 }
 
 // Input is everything a work-unit verdict depends on: the references parsed
@@ -90,6 +93,9 @@ func Evaluate(in Input) Verdict {
 	switch {
 	case u == nil:
 		v.Reasons = []string{fmt.Sprintf("#%d does not exist or the App cannot read it", ref.Number)}
+		return v
+	case u.Unreadable != "":
+		v.Reasons = []string{fmt.Sprintf("#%d cannot be read by the App (%s); grant the App \"Issues: read\" on this repository", ref.Number, u.Unreadable)}
 		return v
 	case u.IsPullRequest:
 		v.Reasons = []string{fmt.Sprintf("#%d is a pull request, not an issue; name the work unit's issue", ref.Number)}

@@ -45,6 +45,7 @@ func TestEvaluate(t *testing.T) {
 		{"two refs", []Ref{{Number: 1}, {Number: 2}}, nil, []string{"the pull request names 2 work units (#1, #2); an attempt works on exactly one"}},
 		{"other repo", []Ref{{Repo: "o/r", Number: 1}}, nil, []string{"o/r#1 is in another repository; the work unit must be an issue of this repository"}},
 		{"missing", one, func(*Issue) *Issue { return nil }, []string{"#1 does not exist or the App cannot read it"}},
+		{"unreadable", one, func(u *Issue) *Issue { return &Issue{Number: 1, Unreadable: "Resource not accessible by integration"} }, []string{`#1 cannot be read by the App (Resource not accessible by integration); grant the App "Issues: read" on this repository`}},
 		{"pull request", one, func(u *Issue) *Issue { u.IsPullRequest = true; return u }, []string{"#1 is a pull request, not an issue; name the work unit's issue"}},
 		{"closed unit", one, func(u *Issue) *Issue { u.Open = false; return u }, []string{"#1 is closed; an attempt needs an open work unit"}},
 		{"no milestone", one, func(u *Issue) *Issue { u.Milestone = nil; return u }, []string{"#1 is in no milestone; a work unit is a story of a milestone (its product increment)"}},
