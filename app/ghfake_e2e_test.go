@@ -290,3 +290,18 @@ func TestGhfakeMissingPermissionsSayHowToFix(t *testing.T) {
 	}
 	t.Logf("summary:\n%s", r.Summary)
 }
+
+// TestGhfakeReconcileUsesConditionalRequests: the second sweep's repeated
+// REST reads are answered 304 (free of rate limit) from the ETag cache.
+func TestGhfakeReconcileUsesConditionalRequests(t *testing.T) {
+	w := newGhfakeWorldWith(t, false)
+	w.unitPR("etag")
+	for range 2 {
+		if err := w.app.runReconcile(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := w.f.Stats(); st.NotModified == 0 {
+		t.Errorf("no 304 answers in two sweeps: %v", st.ByRoute)
+	}
+}
