@@ -33,6 +33,8 @@ type DB struct {
 	Pool    *pgxpool.Pool
 	// Where is the database's location for messages (no credentials).
 	Where string
+
+	checkpoint *checkpointer
 }
 
 // Open connects to the database named by url: "sqlite:PATH" (also
@@ -53,8 +55,12 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("database sqlite: a path is required, e.g. sqlite:aepgate.db")
 	}
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
-	if path == ":memory:" {
+	// Checkpoints are taken off the connection that serves requests (see
+	// checkpointer): a commit that also copied the WAL back into the
+	// database and synced it would stall every webhook queued behind it.
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+	memory := path == ":memory:"
+	if memory {
 		dsn = "file::memory:?_pragma=busy_timeout(10000)&_txlock=immediate"
 	}
 	db, err := sql.Open("sqlite", dsn)
@@ -68,7 +74,16 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
-	return &DB{Dialect: SQLite, SQL: db, Where: "sqlite:" + path}, nil
+	out := &DB{Dialect: SQLite, SQL: db, Where: "sqlite:" + path}
+	if !memory {
+		cp, err := startCheckpointer(path)
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		out.checkpoint = cp
+	}
+	return out, nil
 }
 
 // defaultPoolSize is the PostgreSQL pool size unless the URL sets
@@ -112,6 +127,9 @@ func redact(url string) string {
 
 // Close releases the connections.
 func (db *DB) Close() {
+	if db.checkpoint != nil {
+		db.checkpoint.stop()
+	}
 	if db.SQL != nil {
 		db.SQL.Close()
 	}

@@ -117,3 +117,19 @@ func TestLedgerNegativeControl(t *testing.T) {
 		t.Fatalf("without the content check the altered last row should pass; got %+v %v", res, err)
 	}
 }
+
+func TestCheckpointsRunOffTheRequestConnection(t *testing.T) {
+	db := openTemp(t)
+	var auto int
+	if err := db.SQL.QueryRow(`PRAGMA wal_autocheckpoint`).Scan(&auto); err != nil || auto != 0 {
+		t.Fatalf("request connection checkpoints itself (wal_autocheckpoint=%d, %v)", auto, err)
+	}
+	appendN(t, db, 20)
+	deadline := time.Now().Add(3 * time.Second)
+	for db.checkpoint.passes.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the checkpointer never ran")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
