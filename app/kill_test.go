@@ -99,6 +99,9 @@ func runKillTest(t *testing.T, database string, replicas int) {
 	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
 	seed(fake)
 	addPRs(fake, n)
+	// A slow GitHub keeps jobs in flight when the process dies, so the
+	// rescue of jobs a dead process left running is exercised.
+	fake.gqlDelay = 20 * time.Millisecond
 	first := startChild(t, fake, database)
 	for range replicas - 1 {
 		startChild(t, fake, database)
