@@ -91,7 +91,7 @@ func (e *evaluator) evaluatePR(ctx context.Context, in evalInput) error {
 		return err
 	}
 	d := judge(snap, refs, unit)
-	write := !showing(pr.Runs, d.run)
+	write := !pr.RunsKnown || !showing(pr.Runs, d.run)
 	// The decision is recorded before it is acted on, so a crash between
 	// the two leaves the ledger saying what was decided.
 	if err := e.ledger.record(ctx, d.entry(in, snap, write)); err != nil {
@@ -206,7 +206,7 @@ func (e *evaluator) publish(ctx context.Context, in evalInput, run checks.Run, w
 // head that never showed a failure needs no run.
 func (e *evaluator) publishConfig(ctx context.Context, in evalInput, pr *gh.PullRequest, snap *gh.WorkUnitSnapshot, errs config.Errors, other error) error {
 	run := configRun(pr.HeadSHA, snap.DefaultBranch, errs, other)
-	if errs == nil && other == nil && !slices.ContainsFunc(pr.Runs, func(r gh.ExistingRun) bool { return r.Name == ConfigCheck }) {
+	if errs == nil && other == nil && pr.RunsKnown && !slices.ContainsFunc(pr.Runs, func(r gh.ExistingRun) bool { return r.Name == ConfigCheck }) {
 		return nil
 	}
 	return e.publish(ctx, in, run, !showing(pr.Runs, run))
@@ -219,7 +219,7 @@ func showing(runs []gh.ExistingRun, run checks.Run) bool {
 	run = checks.Fit(run)
 	var last *gh.ExistingRun
 	for i := range runs {
-		if runs[i].Name == run.Name {
+		if runs[i].Name == run.Name && (last == nil || runs[i].ID > last.ID) {
 			last = &runs[i]
 		}
 	}

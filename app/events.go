@@ -17,7 +17,14 @@ type payload struct {
 		Owner struct {
 			Login string `json:"login"`
 		} `json:"owner"`
+		DefaultBranch string `json:"default_branch"`
 	} `json:"repository"`
+	Ref     string `json:"ref"`
+	Commits []struct {
+		Added    *[]string `json:"added"`
+		Modified *[]string `json:"modified"`
+		Removed  *[]string `json:"removed"`
+	} `json:"commits"`
 	PullRequest *struct {
 		Number int    `json:"number"`
 		Body   string `json:"body"`
@@ -53,7 +60,7 @@ type appInfo struct {
 
 // handledEvents are the events that start work; every other verified
 // delivery is recorded and acknowledged, and nothing more.
-var handledEvents = []string{"pull_request", "issues", "milestone", "check_run", "check_suite"}
+var handledEvents = []string{"pull_request", "issues", "milestone", "check_run", "check_suite", "push"}
 
 func handled(event string) bool { return slices.Contains(handledEvents, event) }
 
@@ -117,6 +124,10 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 		if p.CheckRun != nil && p.Action == "rerequested" && ours(p.CheckRun.App, appID) {
 			j.Targets = prTargets(p.CheckRun.PullRequests)
 		}
+	case "push":
+		if configChanged(p) {
+			j.Targets = []target{{AllOpen: true}}
+		}
 	case "check_suite":
 		if p.CheckSuite != nil && p.Action == "rerequested" && ours(p.CheckSuite.App, appID) {
 			j.Targets = prTargets(p.CheckSuite.PullRequests)
@@ -151,4 +162,32 @@ func issueTarget(p payload) target {
 		}
 	}
 	return t
+}
+
+// pushCommitsListed is how many commits a push payload lists at most;
+// with that many, later commits may be missing.
+const pushCommitsListed = 20
+
+// configChanged reports whether a push to the default branch may have
+// changed the repository config, which every open pull request is judged
+// by: a commit lists the file, or the payload cannot tell (no file lists,
+// no commits, or as many commits as GitHub lists at most).
+func configChanged(p payload) bool {
+	if p.Repository.DefaultBranch == "" || p.Ref != "refs/heads/"+p.Repository.DefaultBranch {
+		return false
+	}
+	if len(p.Commits) == 0 || len(p.Commits) >= pushCommitsListed {
+		return true
+	}
+	for _, c := range p.Commits {
+		if c.Added == nil || c.Modified == nil || c.Removed == nil {
+			return true
+		}
+		for _, files := range []*[]string{c.Added, c.Modified, c.Removed} {
+			if slices.Contains(*files, configPath) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -16,6 +16,13 @@ func payloadJSON(v map[string]any) []byte {
 	return b
 }
 
+func pushJSON(ref, change, file string) []byte {
+	b, _ := json.Marshal(map[string]any{"ref": ref, "installation": map[string]any{"id": 9},
+		"repository": map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}, "default_branch": "main"},
+		"commits":    []any{map[string]any{"added": []string{}, "modified": []string{}, "removed": []string{}, change: []string{file}}}})
+	return b
+}
+
 func TestParseDeliveryTargets(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -38,6 +45,11 @@ func TestParseDeliveryTargets(t *testing.T) {
 		{"rerequested other app", "check_run", payloadJSON(map[string]any{"action": "rerequested", "check_run": map[string]any{"app": map[string]any{"id": 1}, "pull_requests": []any{map[string]any{"number": 7}}}}), nil},
 		{"check run completed", "check_run", payloadJSON(map[string]any{"action": "completed", "check_run": map[string]any{"app": map[string]any{"id": testAppID}}}), nil},
 		{"suite rerequested", "check_suite", payloadJSON(map[string]any{"action": "rerequested", "check_suite": map[string]any{"app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": 8}, map[string]any{"number": 9}}}}), []target{{PR: 8}, {PR: 9}}},
+		{"config pushed to default branch", "push", pushJSON("refs/heads/main", "modified", configPath), []target{{AllOpen: true}}},
+		{"config removed", "push", pushJSON("refs/heads/main", "removed", configPath), []target{{AllOpen: true}}},
+		{"config pushed elsewhere", "push", pushJSON("refs/heads/feature", "modified", configPath), nil},
+		{"other file pushed", "push", pushJSON("refs/heads/main", "added", "README.md"), nil},
+		{"push without file lists", "push", []byte(`{"ref":"refs/heads/main","installation":{"id":9},"repository":{"name":"app","owner":{"login":"acme"},"default_branch":"main"},"commits":[{"id":"x"}]}`), []target{{AllOpen: true}}},
 		{"no installation", "pull_request", []byte(`{"action":"opened","pull_request":{"number":1}}`), nil},
 	}
 	for _, tt := range tests {

@@ -73,7 +73,7 @@ func (f *fakeGitHub) prJSON(n int) any {
 	var runs []any
 	for _, r := range f.runs {
 		if r.Head == p.Head {
-			runs = append(runs, map[string]any{"name": r.Name, "status": strings.ToUpper(r.Status), "conclusion": strings.ToUpper(r.Conclusion),
+			runs = append(runs, map[string]any{"databaseId": r.ID, "name": r.Name, "status": strings.ToUpper(r.Status), "conclusion": strings.ToUpper(r.Conclusion),
 				"title": r.Title, "summary": r.Summary, "text": r.Text, "externalId": r.ExternalID})
 		}
 	}

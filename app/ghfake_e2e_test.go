@@ -132,6 +132,21 @@ func TestGhfakeBrokenConfigOnDefaultBranch(t *testing.T) {
 	if r := w.workUnitRun(head); r.Conclusion != "failure" {
 		t.Errorf("work-unit with a broken default-branch config: %s", r.Conclusion)
 	}
+
+	// Fixing the config on the default branch (a push) turns both green.
+	w.repo.Commit("main", "fix config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [alice]\n"})
+	waitFor(t, 10*time.Second, "work-unit success after the config fix", func() bool { return w.workUnitRun(head).Conclusion == "success" })
+	// The failing run carried annotations GitHub cannot delete, so the
+	// publisher wrote a fresh run; GitHub shows the newest.
+	waitFor(t, 10*time.Second, "config success after the fix", func() bool {
+		var newest string
+		for _, r := range w.repo.CheckRuns(head) {
+			if r.Name == ConfigCheck {
+				newest = r.Conclusion
+			}
+		}
+		return newest == "success"
+	})
 }
 
 // unitPR opens milestone M with one product unit and a pull request naming

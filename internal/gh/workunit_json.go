@@ -37,6 +37,7 @@ type jsonRepo struct {
 						Nodes []struct {
 							CheckRuns struct {
 								Nodes []struct {
+									DatabaseID                                                 int64
 									Name, Status, Conclusion, Title, Summary, Text, ExternalID *string
 								}
 							}
@@ -116,9 +117,10 @@ func (r *jsonRepo) snapshot(guesses []int, blockers bool) *WorkUnitSnapshot {
 			if c.Commit.Oid != p.HeadRefOid {
 				continue
 			}
+			s.PR.RunsKnown = true
 			for _, suite := range c.Commit.CheckSuites.Nodes {
 				for _, r := range suite.CheckRuns.Nodes {
-					s.PR.Runs = append(s.PR.Runs, ExistingRun{Name: str(r.Name), Status: lower(r.Status), Conclusion: lower(r.Conclusion),
+					s.PR.Runs = append(s.PR.Runs, ExistingRun{ID: r.DatabaseID, Name: str(r.Name), Status: lower(r.Status), Conclusion: lower(r.Conclusion),
 						Title: str(r.Title), Summary: str(r.Summary), Text: str(r.Text), ExternalID: str(r.ExternalID)})
 				}
 			}

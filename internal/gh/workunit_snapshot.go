@@ -25,11 +25,16 @@ type PullRequest struct {
 	// Runs are this App's check runs on the head commit (only filled by
 	// WorkUnitSnapshot), so unchanged runs need no write.
 	Runs []ExistingRun
+	// RunsKnown is false when GitHub did not list the head commit, so Runs
+	// says nothing (not "no runs").
+	RunsKnown bool
 }
 
 // ExistingRun is a check run already on a commit, as GraphQL reports it
 // (status and conclusion in lower case, as REST writes them).
 type ExistingRun struct {
+	// ID is the run's database ID; the highest of a name is the one GitHub shows.
+	ID                                                         int64
 	Name, Status, Conclusion, Title, Summary, Text, ExternalID string
 }
 
@@ -122,7 +127,7 @@ func snapshotQuery(pr int, appID int64, guesses []int, blockers bool) string {
 			filter = fmt.Sprintf(", filterBy: {appId: %d}", appID)
 		}
 		fmt.Fprintf(&b, `  pullRequest(number: %d) { number body state headRefOid
-    commits(last: 1) { nodes { commit { oid checkSuites(first: 20%s) { nodes { checkRuns(first: 50) { nodes { name status conclusion title summary text externalId } } } } } } } }
+    commits(last: 1) { nodes { commit { oid checkSuites(first: 20%s) { nodes { checkRuns(first: 50) { nodes { databaseId name status conclusion title summary text externalId } } } } } } } }
 `, pr, filter)
 	}
 	deps := ""

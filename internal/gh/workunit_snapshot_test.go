@@ -96,7 +96,7 @@ const snapshotAnswer = `{"data":{"repository":{"nameWithOwner":"acme/app",
  "defaultBranchRef":{"name":"main","target":{"oid":"cafe","file":{"object":{"text":"version: 1\n","isTruncated":false}}}},
  "pullRequest":{"number":12,"body":"Work-unit: #3","state":"OPEN","headRefOid":"beef",
    "commits":{"nodes":[{"commit":{"oid":"beef","checkSuites":{"nodes":[{"checkRuns":{"nodes":[
-     {"name":"aepgate/work-unit","status":"COMPLETED","conclusion":"SUCCESS","title":"t","summary":"s","text":null,"externalId":""}]}}]}}}]}},
+     {"databaseId":77,"name":"aepgate/work-unit","status":"COMPLETED","conclusion":"SUCCESS","title":"t","summary":"s","text":null,"externalId":""}]}}]}}}]}},
  "u3":{"__typename":"Issue","number":3,"title":"Export","body":"b","state":"OPEN",
    "blockedBy":{"nodes":[{"number":9,"state":"OPEN","repository":{"nameWithOwner":"other/lib"}}]},
    "milestone":{"number":1,"title":"M1","state":"OPEN","description":null,"issues":{"totalCount":21,"nodes":[
@@ -113,8 +113,8 @@ func TestWorkUnitSnapshotDecodes(t *testing.T) {
 	want := &WorkUnitSnapshot{
 		DefaultBranch: "main",
 		Config:        ConfigFile{Found: true, Text: "version: 1\n", CommitSHA: "cafe"},
-		PR: &PullRequest{Number: 12, Body: "Work-unit: #3", State: "OPEN", HeadSHA: "beef",
-			Runs: []ExistingRun{{Name: "aepgate/work-unit", Status: "completed", Conclusion: "success", Title: "t", Summary: "s"}}},
+		PR: &PullRequest{Number: 12, Body: "Work-unit: #3", State: "OPEN", HeadSHA: "beef", RunsKnown: true,
+			Runs: []ExistingRun{{ID: 77, Name: "aepgate/work-unit", Status: "completed", Conclusion: "success", Title: "t", Summary: "s"}}},
 		Units: map[int]*workunit.Issue{
 			3: {Number: 3, Title: "Export", Open: true, Body: "b", BlockedBy: []workunit.Dep{{Repo: "other/lib", Number: 9, Open: true}},
 				Milestone: &workunit.Milestone{Number: 1, Title: "M1", Open: true, Truncated: true, Stories: []workunit.Story{{Number: 3, Open: true, Body: "b"}}}},
