@@ -68,7 +68,7 @@ func post1(base string, i int, seq int64) (time.Duration, int, error) {
 
 var benchSeq atomic.Int64
 
-// benchEvent is the event the load benchmarks send: pull_request (queued
+// benchEventFlag is the event the load benchmarks send: pull_request (queued
 // and processed meanwhile) or, with -bench-event=ping, one that is only
 // recorded.
 var benchEventFlag = flag.String("bench-event", "pull_request", "event the load benchmarks send (pull_request or ping)")
