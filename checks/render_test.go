@@ -1,21 +1,16 @@
 package checks
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/aepgate/aepgate/internal/golden"
 	"github.com/aepgate/aepgate/protocol/lint"
 	"github.com/aepgate/aepgate/protocol/release"
 	"github.com/aepgate/aepgate/protocol/report"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const sha = "89abcdef0123456789abcdef0123456789abcdef"
 
@@ -29,23 +24,6 @@ func dump(r Run) string {
 		fmt.Fprintf(&b, "%s %s:%d-%d [%s] %q\n", a.Level, a.Path, a.StartLine, a.EndLine, a.Title, a.Message)
 	}
 	return b.String()
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
 }
 
 func TestRenderGolden(t *testing.T) {
@@ -100,13 +78,13 @@ func TestRenderGolden(t *testing.T) {
 			if err := Validate(Fit(tt.run)); err != nil {
 				t.Errorf("rendered run is invalid: %v", err)
 			}
-			golden(t, tt.name, dump(tt.run))
+			golden.CheckString(t, filepath.Join("testdata", tt.name+".golden"), dump(tt.run))
 		})
 		runs = append(runs, tt.run)
 	}
 	t.Run("job-summary", func(t *testing.T) {
 		shown, overflow := SplitWorkflowAnnotations(runs[:1])
-		golden(t, "job-summary", JobSummary([]Run{runs[0], runs[3]}, []string{"This token cannot write check runs."}, overflow))
+		golden.CheckString(t, filepath.Join("testdata", "job-summary.golden"), JobSummary([]Run{runs[0], runs[3]}, []string{"This token cannot write check runs."}, overflow))
 		if len(shown) != 3 || len(overflow) != 0 {
 			t.Errorf("shown %d, overflow %d; want 3, 0", len(shown), len(overflow))
 		}

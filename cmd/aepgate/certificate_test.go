@@ -11,13 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func TestCertificateValidate(t *testing.T) {
 	tests := []struct {
 		file       string

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aepgate/aepgate/internal/golden"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -28,12 +30,12 @@ func TestConfigValidate(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := ncRun(t, tc.args...)
+			code, out, errs := runCLI(t, tc.args...)
 			if code != tc.wantExit || !strings.Contains(out, tc.wantOut) || !strings.Contains(errs, tc.wantErr) {
 				t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 			}
 			if tc.name == "errors" {
-				ncGolden(t, "config-errors.golden", strings.ReplaceAll(out, dir, "<dir>"))
+				golden.CheckString(t, filepath.Join("testdata", "negcontrol", "config-errors.golden"), strings.ReplaceAll(out, dir, "<dir>"))
 			}
 		})
 	}
@@ -42,7 +44,7 @@ func TestConfigValidate(t *testing.T) {
 func TestConfigValidateDefaultPath(t *testing.T) {
 	dir := ncRepo(t, "version: 1\n")
 	t.Chdir(dir)
-	code, out, errs := ncRun(t, "config", "validate")
+	code, out, errs := runCLI(t, "config", "validate")
 	if code != 0 || out != ".github/aepgate.yml: ok\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}

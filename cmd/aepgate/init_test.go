@@ -12,7 +12,7 @@ import (
 
 func TestInitCreatesRun(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ledger-api")
-	code, out, errOut := rundocsRun(t, "init", dir)
+	code, out, errOut := runCLI(t, "init", dir)
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
@@ -41,7 +41,7 @@ func TestInitCreatesRun(t *testing.T) {
 
 func TestInitName(t *testing.T) {
 	dir := t.TempDir()
-	rundocsRun(t, "init", dir, "--name", "Ledger Service")
+	runCLI(t, "init", dir, "--name", "Ledger Service")
 	b, _ := os.ReadFile(filepath.Join(dir, "compliance-log.md"))
 	if !strings.HasPrefix(string(b), "# Ledger Service — Compliance Log\n") {
 		t.Errorf("--name not used: %q", strings.SplitN(string(b), "\n", 2)[0])
@@ -52,7 +52,7 @@ func TestInitKeepsAndForces(t *testing.T) {
 	dir := t.TempDir()
 	guide := filepath.Join(dir, "execution-guide.md")
 	writeFile(t, dir, "execution-guide.md", "mine\n")
-	code, out, _ := rundocsRun(t, "init", dir)
+	code, out, _ := runCLI(t, "init", dir)
 	wantTail := "skip   " + guide + "  (exists, use --force to overwrite)\n\n"
 	if code != 0 || !strings.Contains(out, wantTail) || strings.Contains(out, "wrote  "+guide) {
 		t.Fatalf("without --force: exit %d\n%s", code, out)
@@ -60,7 +60,7 @@ func TestInitKeepsAndForces(t *testing.T) {
 	if b, _ := os.ReadFile(guide); string(b) != "mine\n" {
 		t.Fatalf("existing guide overwritten without --force: %q", b)
 	}
-	code, out, _ = rundocsRun(t, "init", dir, "--force")
+	code, out, _ = runCLI(t, "init", dir, "--force")
 	if code != 0 || !strings.Contains(out, "wrote  "+guide) || strings.Contains(out, "skip") {
 		t.Fatalf("with --force: exit %d\n%s", code, out)
 	}
@@ -76,7 +76,7 @@ func TestInitOnFile(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "run", "precious\n")
 	path := filepath.Join(dir, "run")
-	code, out, errOut := rundocsRun(t, "init", path)
+	code, out, errOut := runCLI(t, "init", path)
 	if code != 2 || out != "" || errOut != "error: "+path+" exists and is not a directory.\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -88,7 +88,7 @@ func TestInitOnFile(t *testing.T) {
 func TestInitAnnexesIsFile(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "annexes", "")
-	code, _, errOut := rundocsRun(t, "init", dir)
+	code, _, errOut := runCLI(t, "init", dir)
 	if code != 2 || !strings.HasPrefix(errOut, "error: create ") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
@@ -104,7 +104,7 @@ func TestRundocsHelp(t *testing.T) {
 	}
 	for cmd, wants := range tests {
 		t.Run(cmd, func(t *testing.T) {
-			code, out, errOut := rundocsRun(t, cmd, "--help")
+			code, out, errOut := runCLI(t, cmd, "--help")
 			if code != 0 || errOut != "" {
 				t.Fatalf("exit %d, stderr %q", code, errOut)
 			}
@@ -128,7 +128,7 @@ func TestRundocsDocumentedFlags(t *testing.T) {
 	flagRE := regexp.MustCompile(`--[a-z-]+`)
 	found := 0
 	for _, m := range heading.FindAllStringSubmatch(string(b), -1) {
-		_, help, _ := rundocsRun(t, m[1], "--help")
+		_, help, _ := runCLI(t, m[1], "--help")
 		for _, f := range flagRE.FindAllString(m[2], -1) {
 			found++
 			if !strings.Contains(help, f) {

@@ -2,55 +2,16 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/internal/golden"
 )
-
-// updateRundocs rewrites the golden files under testdata/rundocs. The flag
-// has its own name because package main's tests are shared by several
-// commands; -update also works when another test file defines it.
-var updateRundocs = flag.Bool("update-rundocs", false, "rewrite testdata/rundocs golden files")
-
-func rundocsUpdating() bool {
-	if *updateRundocs {
-		return true
-	}
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// rundocsRun runs the CLI with buffers and returns exit code, stdout, stderr.
-func rundocsRun(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
-// rundocsGolden compares got with testdata/rundocs/<name>.
-func rundocsGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "rundocs", name)
-	if rundocsUpdating() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run go test -update-rundocs): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
-}
 
 const problemsDir = "testdata/rundocs/problems"
 const exampleDir = "../../examples/ledger-service"
@@ -67,18 +28,18 @@ func TestLintGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errOut := rundocsRun(t, tt.args...)
+			code, out, errOut := runCLI(t, tt.args...)
 			if code != tt.wantCode || errOut != "" {
 				t.Errorf("exit %d, stderr %q; want exit %d and no stderr", code, errOut, tt.wantCode)
 			}
-			rundocsGolden(t, tt.name, out)
+			golden.CheckString(t, filepath.Join("testdata", "rundocs", tt.name), out)
 		})
 	}
 }
 
 func TestLintAnnexThresholdFlag(t *testing.T) {
 	for threshold, want := range map[string]int{"4": 1, "5": 0} {
-		code, out, _ := rundocsRun(t, "lint", problemsDir, "--annex-threshold", threshold)
+		code, out, _ := runCLI(t, "lint", problemsDir, "--annex-threshold", threshold)
 		if got := strings.Contains(out, "[annex count]"); got != (want == 1) {
 			t.Errorf("--annex-threshold %s: annex finding %v, want %v", threshold, got, want == 1)
 		}
@@ -89,7 +50,7 @@ func TestLintAnnexThresholdFlag(t *testing.T) {
 }
 
 func TestLintJSONFields(t *testing.T) {
-	_, out, _ := rundocsRun(t, "lint", problemsDir, "--format", "json")
+	_, out, _ := runCLI(t, "lint", problemsDir, "--format", "json")
 	var doc struct {
 		Clean    bool
 		Count    int
@@ -112,15 +73,15 @@ func TestLintJSONFields(t *testing.T) {
 
 func TestLintExitCodes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	code, out, errOut := rundocsRun(t, "lint", dir)
+	code, out, errOut := runCLI(t, "lint", dir)
 	want := "error: " + dir + " is missing execution-guide.md, compliance-log.md (run `aepgate init " + dir + "`).\n"
 	if code != 2 || out != "" || errOut != want {
 		t.Fatalf("before init: exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, out, errOut, want)
 	}
-	if code, _, errOut := rundocsRun(t, "init", dir); code != 0 {
+	if code, _, errOut := runCLI(t, "init", dir); code != 0 {
 		t.Fatalf("init: exit %d: %s", code, errOut)
 	}
-	if code, out, _ := rundocsRun(t, "lint", dir); code != 0 || out != "clean — no cross-document gaps found.\n" {
+	if code, out, _ := runCLI(t, "lint", dir); code != 0 || out != "clean — no cross-document gaps found.\n" {
 		t.Fatalf("after init: exit %d, %q", code, out)
 	}
 	logPath := filepath.Join(dir, "compliance-log.md")
@@ -132,7 +93,7 @@ func TestLintExitCodes(t *testing.T) {
 	if err := os.WriteFile(logPath, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, _ = rundocsRun(t, "lint", dir)
+	code, out, _ = runCLI(t, "lint", dir)
 	if code != 1 || !strings.Contains(out, "[done without evidence] 1 report(s)") || !strings.Contains(out, "  - P0-T1\n") {
 		t.Fatalf("after DONE without evidence: exit %d\n%s", code, out)
 	}
@@ -178,7 +139,7 @@ func TestLintInputErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			tt.setup(t, dir)
-			code, out, errOut := rundocsRun(t, append([]string{"lint", dir}, tt.args...)...)
+			code, out, errOut := runCLI(t, append([]string{"lint", dir}, tt.args...)...)
 			if code != 2 || out != "" || !strings.HasPrefix(errOut, "error: ") || !strings.Contains(errOut, tt.want) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, error containing %q", code, out, errOut, tt.want)
 			}
@@ -188,7 +149,7 @@ func TestLintInputErrors(t *testing.T) {
 
 func TestLintArgs(t *testing.T) {
 	for _, args := range [][]string{{"lint"}, {"lint", "a", "b"}} {
-		if code, _, errOut := rundocsRun(t, args...); code != 2 || !strings.HasPrefix(errOut, "error: ") {
+		if code, _, errOut := runCLI(t, args...); code != 2 || !strings.HasPrefix(errOut, "error: ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and an error", args, code, errOut)
 		}
 	}
@@ -212,8 +173,8 @@ func TestLintCRLF(t *testing.T) {
 		}
 		writeFile(t, dir, name, strings.ReplaceAll(string(b), "\n", "\r\n"))
 	}
-	_, want, _ := rundocsRun(t, "lint", problemsDir, "--annex-threshold", "100")
-	_, got, _ := rundocsRun(t, "lint", dir, "--annex-threshold", "100")
+	_, want, _ := runCLI(t, "lint", problemsDir, "--annex-threshold", "100")
+	_, got, _ := runCLI(t, "lint", dir, "--annex-threshold", "100")
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("CRLF run differs (-LF +CRLF):\n%s", diff)
 	}
@@ -225,12 +186,12 @@ func TestLintWarnsUnclosedFence(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "execution-guide.md", "### P0-T1 — a\n**Report:** `P0-T1`\n### P0-T2 — b\n**Report:** `P0-T2`\n")
 	writeFile(t, dir, "compliance-log.md", "### P0-T1 — DONE\n\n**Verify output:**\n```\nok\n\n### P0-T2 — PENDING\n")
-	code, out, errOut := rundocsRun(t, "lint", dir)
+	code, out, errOut := runCLI(t, "lint", dir)
 	wantErr := "warning: " + filepath.Join(dir, "compliance-log.md") + ":4: this fenced block is never closed, so everything after it is read as code (as GitHub shows it).\n"
 	if code != 1 || errOut != wantErr || !strings.Contains(out, "[missing report] 1 task(s)") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr: %q\nwant stderr %q", code, out, errOut, wantErr)
 	}
-	if _, _, errOut := rundocsRun(t, "status", dir); errOut != wantErr {
+	if _, _, errOut := runCLI(t, "status", dir); errOut != wantErr {
 		t.Errorf("status stderr %q, want %q", errOut, wantErr)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -18,11 +17,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/pflag"
-)
 
-// updateNegcontrol rewrites this file's golden files (a name of its own:
-// package main's tests are written by several hands).
-var updateNegcontrol = flag.Bool("update-negcontrol", false, "rewrite the negcontrol and config golden files")
+	"github.com/aepgate/aepgate/internal/golden"
+)
 
 const (
 	ncGuardOn = "guard=on\n"
@@ -38,13 +35,6 @@ func ncGuard(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return p
-}
-
-func ncRun(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
 }
 
 func sprintf(format, p string) string { return strings.ReplaceAll(format, "%s", "'"+p+"'") }
@@ -73,7 +63,7 @@ func TestNegcontrolUsageErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := ncRun(t, tc.args...)
+			code, out, errs := runCLI(t, tc.args...)
 			if code != 2 || !strings.Contains(errs, tc.want) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, tc.want)
 			}
@@ -114,7 +104,7 @@ func TestNegcontrolSingle(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := ncGuard(t)
-			code, out, errs := ncRun(t, append([]string{"negcontrol"}, tc.args(g)...)...)
+			code, out, errs := runCLI(t, append([]string{"negcontrol"}, tc.args(g)...)...)
 			if code != tc.wantExit || !strings.Contains(out, tc.wantOut) || errs != tc.wantStderr {
 				t.Errorf("exit %d, stdout:\n%s\nstderr %q; want exit %d, %q, stderr %q", code, out, errs, tc.wantExit, tc.wantOut, tc.wantStderr)
 			}
@@ -127,7 +117,7 @@ func TestNegcontrolSingle(t *testing.T) {
 
 func TestNegcontrolBackupKept(t *testing.T) {
 	g := ncGuard(t)
-	code, _, errs := ncRun(t, "negcontrol", "--file", g, "--break-cmd", "rm '"+g+"' && mkdir -p '"+g+"/x'", "--test-cmd", sprintf(ncTest, g))
+	code, _, errs := runCLI(t, "negcontrol", "--file", g, "--break-cmd", "rm '"+g+"' && mkdir -p '"+g+"/x'", "--test-cmd", sprintf(ncTest, g))
 	if code != 1 || !strings.Contains(errs, "Backup kept at ") {
 		t.Fatalf("exit %d, stderr %q; want 1 and a kept backup", code, errs)
 	}
@@ -140,7 +130,7 @@ func TestNegcontrolBackupKept(t *testing.T) {
 
 func TestNegcontrolSingleJSON(t *testing.T) {
 	g := ncGuard(t)
-	code, out, _ := ncRun(t, "negcontrol", "--format", "json", "--file", g, "--break-cmd", sprintf(ncBreak, g), "--test-cmd", sprintf(ncTest, g))
+	code, out, _ := runCLI(t, "negcontrol", "--format", "json", "--file", g, "--break-cmd", sprintf(ncBreak, g), "--test-cmd", sprintf(ncTest, g))
 	var got struct {
 		Status, Verdict, Transcript string
 		OK                          bool
@@ -196,13 +186,13 @@ var (
 
 func TestNegcontrolAllGolden(t *testing.T) {
 	dir := ncRepo(t, ncConfig)
-	code, out, errs := ncRun(t, "negcontrol", "--all", "--root", dir, "--jobs", "2")
+	code, out, errs := runCLI(t, "negcontrol", "--all", "--root", dir, "--jobs", "2")
 	if code != 1 || errs != "" {
 		t.Errorf("exit %d, stderr %q; want 1 and nothing", code, errs)
 	}
 	got := ncSeconds.ReplaceAllString(out, "$1  <s>")
 	got = ncBackup.ReplaceAllString(got, "-> <tmp>/$1/backup/")
-	ncGolden(t, "all.golden", got)
+	golden.CheckString(t, filepath.Join("testdata", "negcontrol", "all.golden"), got)
 	if b, _ := os.ReadFile(filepath.Join(dir, "guard.txt")); string(b) != ncGuardOn {
 		t.Errorf("the original guard.txt changed: %q", b)
 	}
@@ -210,7 +200,7 @@ func TestNegcontrolAllGolden(t *testing.T) {
 
 func TestNegcontrolAllJSON(t *testing.T) {
 	dir := ncRepo(t, ncConfig)
-	code, out, _ := ncRun(t, "negcontrol", "--all", "--root", dir, "--format", "json")
+	code, out, _ := runCLI(t, "negcontrol", "--all", "--root", dir, "--format", "json")
 	var got struct {
 		Config   string
 		OK       bool
@@ -248,32 +238,15 @@ func TestNegcontrolAllConfigProblems(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := ncRepo(t, tc.cfg)
-			code, out, errs := ncRun(t, "negcontrol", "--all", "--root", dir)
+			code, out, errs := runCLI(t, "negcontrol", "--all", "--root", dir)
 			if code != tc.wantExit || !strings.Contains(out, tc.wantOut) || !strings.Contains(errs, tc.wantErr) {
 				t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 			}
 		})
 	}
-	code, _, errs := ncRun(t, "negcontrol", "--all", "--root", t.TempDir())
+	code, _, errs := runCLI(t, "negcontrol", "--all", "--root", t.TempDir())
 	if code != 2 || !strings.Contains(errs, "aepgate.yml: not found") {
 		t.Errorf("missing config: exit %d, stderr %q", code, errs)
-	}
-}
-
-func ncGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "negcontrol", name)
-	if *updateNegcontrol {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update-negcontrol)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
 	}
 }
 
@@ -358,7 +331,7 @@ func TestNegcontrolHelp(t *testing.T) {
 			t.Errorf("--%s has no real help text: %q", f.Name, f.Usage)
 		}
 	})
-	code, out, _ := ncRun(t, "negcontrol", "--help")
+	code, out, _ := runCLI(t, "negcontrol", "--help")
 	for _, want := range []string{"RE2", "multi-line", "no lookarounds or back-references", "--all", "exit 124", "130"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("--help (exit %d) lacks %q", code, want)

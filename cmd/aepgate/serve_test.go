@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
@@ -15,13 +14,6 @@ import (
 
 	"github.com/aepgate/aepgate/internal/store"
 )
-
-func runArgs(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 func writeKey(t *testing.T, dir string) string {
 	k, err := rsa.GenerateKey(rand.Reader, 1024)
@@ -67,7 +59,7 @@ func TestServeStartupErrorsNameTheFlag(t *testing.T) {
 			for k, v := range tt.env {
 				t.Setenv(k, v)
 			}
-			code, _, errs := runArgs(t, tt.args...)
+			code, _, errs := runCLI(t, tt.args...)
 			if code != 2 || !strings.Contains(errs, tt.wantErr) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, tt.wantErr)
 			}
@@ -76,7 +68,7 @@ func TestServeStartupErrorsNameTheFlag(t *testing.T) {
 }
 
 func TestServeHelpExplainsEveryFlag(t *testing.T) {
-	code, out, _ := runArgs(t, "serve", "--help")
+	code, out, _ := runCLI(t, "serve", "--help")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -104,22 +96,22 @@ func TestLedgerVerify(t *testing.T) {
 			return err
 		})
 	}
-	code, out, _ := runArgs(t, "ledger", "verify", "--database", url)
+	code, out, _ := runCLI(t, "ledger", "verify", "--database", url)
 	if code != 0 || out != "ledger intact: 3 rows\n" {
 		t.Errorf("intact: exit %d, %q", code, out)
 	}
 	db.SQL.Exec(`UPDATE aepgate_ledger SET body = '9' WHERE seq = 2`)
 	db.Close()
-	code, out, _ = runArgs(t, "ledger", "verify", "--database", url)
+	code, out, _ = runCLI(t, "ledger", "verify", "--database", url)
 	if code != 1 || !strings.Contains(out, "ledger broken at row 2") {
 		t.Errorf("tampered: exit %d, %q", code, out)
 	}
-	code, _, errs := runArgs(t, "ledger", "verify", "--database", "sqlite:"+filepath.Join(dir, "absent.db"))
+	code, _, errs := runCLI(t, "ledger", "verify", "--database", "sqlite:"+filepath.Join(dir, "absent.db"))
 	if code != 2 || !strings.Contains(errs, "no database at") {
 		t.Errorf("absent: exit %d, %q", code, errs)
 	}
 	os.WriteFile(filepath.Join(dir, "empty.db"), nil, 0o600)
-	code, _, errs = runArgs(t, "ledger", "verify", "--database", "sqlite:"+filepath.Join(dir, "empty.db"))
+	code, _, errs = runCLI(t, "ledger", "verify", "--database", "sqlite:"+filepath.Join(dir, "empty.db"))
 	if code != 2 || !strings.Contains(errs, "ledger verify") {
 		t.Errorf("no ledger: exit %d, %q", code, errs)
 	}

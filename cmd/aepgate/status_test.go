@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/internal/golden"
 )
 
 func TestStatusGolden(t *testing.T) {
@@ -20,24 +22,24 @@ func TestStatusGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errOut := rundocsRun(t, tt.args...)
+			code, out, errOut := runCLI(t, tt.args...)
 			if code != 0 || errOut != "" {
 				t.Errorf("exit %d, stderr %q; want 0 and no stderr", code, errOut)
 			}
-			rundocsGolden(t, tt.name, out)
+			golden.CheckString(t, filepath.Join("testdata", "rundocs", tt.name), out)
 		})
 	}
 }
 
 func TestStatusExitCodes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	code, out, errOut := rundocsRun(t, "status", dir)
+	code, out, errOut := runCLI(t, "status", dir)
 	want := "error: " + filepath.Join(dir, "compliance-log.md") + " not found.\n"
 	if code != 2 || out != "" || errOut != want {
 		t.Fatalf("before init: exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, out, errOut, want)
 	}
-	rundocsRun(t, "init", dir)
-	code, out, _ = rundocsRun(t, "status", dir)
+	runCLI(t, "init", dir)
+	code, out, _ = runCLI(t, "status", dir)
 	if code != 0 || !strings.Contains(out, "\n2 open (not APPROVED):\n  - P0-T1: PENDING\n  - P0-G1: PENDING\n") {
 		t.Fatalf("after init: exit %d\n%s", code, out)
 	}
@@ -46,14 +48,14 @@ func TestStatusExitCodes(t *testing.T) {
 func TestStatusLogOnly(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "compliance-log.md", "# Log\n\nNothing reported yet.\n")
-	code, out, errOut := rundocsRun(t, "status", dir)
+	code, out, errOut := runCLI(t, "status", dir)
 	if code != 0 || out != "no task entries found in compliance-log.md.\n" || errOut != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
 
 func TestStatusJSON(t *testing.T) {
-	_, out, _ := rundocsRun(t, "status", exampleDir, "--json")
+	_, out, _ := runCLI(t, "status", exampleDir, "--json")
 	var doc struct {
 		Version int
 		Items   []struct{ ID, State string }
@@ -78,7 +80,7 @@ func TestStatusJSON(t *testing.T) {
 func TestStatusBadInput(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "compliance-log.md", "ok\n\xff")
-	code, out, errOut := rundocsRun(t, "status", dir)
+	code, out, errOut := runCLI(t, "status", dir)
 	if code != 2 || out != "" || !strings.Contains(errOut, "not valid UTF-8") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}

@@ -2,17 +2,13 @@ package certificate
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/aepgate/aepgate/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func sample() Certificate {
 	return Certificate{
@@ -32,19 +28,7 @@ func TestCanonicalGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "canonical.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("canonical JSON (-want +got):\n%s", diff)
-	}
+	golden.Check(t, filepath.Join("testdata", "canonical.golden.json"), got)
 	if strings.ContainsAny(string(got), " \n\t") {
 		t.Errorf("canonical JSON has insignificant whitespace: %s", got)
 	}

@@ -3,7 +3,6 @@ package config
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +10,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/aepgate/aepgate/internal/golden"
+)
 
 // render is what a golden file holds: the decoded config as JSON, or the
 // error list, one per line.
@@ -47,19 +46,7 @@ func TestParseGolden(t *testing.T) {
 			}
 			c, perr := Parse(".github/aepgate.yml", data)
 			got := render(t, c, perr)
-			golden := strings.TrimSuffix(file, ".yml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("Parse(%s) mismatch (-want +got):\n%s", file, diff)
-			}
+			golden.CheckString(t, strings.TrimSuffix(file, ".yml")+".golden", got)
 		})
 	}
 }

@@ -2,36 +2,13 @@ package lint
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/aepgate/aepgate/internal/golden"
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with testdata/<name>, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run go test -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
-}
 
 const repeated = "The ledger migration ran against a copy of production data and every balance matched the source system to the cent after replay."
 
@@ -85,12 +62,12 @@ func TestText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := Check(tt.run, Options{AnnexThreshold: tt.threshold})
-			golden(t, tt.name+".golden", res.Text())
+			golden.CheckString(t, filepath.Join("testdata", tt.name+".golden"), res.Text())
 			b, err := json.MarshalIndent(res.JSON("docs/run"), "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.name+".json.golden", string(b)+"\n")
+			golden.CheckString(t, filepath.Join("testdata", tt.name+".json.golden"), string(b)+"\n")
 			if want := min(len(res.Problems), 1); res.ExitCode() != want {
 				t.Errorf("ExitCode() = %d, want %d", res.ExitCode(), want)
 			}

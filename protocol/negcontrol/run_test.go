@@ -2,7 +2,6 @@ package negcontrol
 
 import (
 	"context"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,10 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/aepgate/aepgate/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const (
 	guardOn  = "guard=on\n"
@@ -302,19 +299,7 @@ func TestTranscriptGolden(t *testing.T) {
 	res := Run(context.Background(), Spec{Dir: dir, BackupDir: t.TempDir(), File: "guard.txt", Break: breakCmd,
 		Restore: "false", Test: testCmd, Expect: "guard is off"})
 	got := backupPath.ReplaceAllString(res.Transcript, "<tmp>/"+BackupPrefix+"XXXX/")
-	golden := filepath.Join("testdata", "transcript.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("transcript (-want +got):\n%s", diff)
-	}
+	golden.CheckString(t, filepath.Join("testdata", "transcript.golden"), got)
 }
 
 func TestCrashSignature(t *testing.T) {

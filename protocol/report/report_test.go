@@ -1,17 +1,15 @@
 package report
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/aepgate/aepgate/internal/golden"
+)
 
 const head = "4f5e6d7c8b9a0f1e2d3c4b5a69788796a5b4c3d2"
 
@@ -117,24 +115,7 @@ func TestProblemsGolden(t *testing.T) {
 	for _, p := range Check(Parse(body), facts) {
 		fmt.Fprintf(&b, "%d\t%s\t%s\t%s\n", p.Line, p.Code, p.Field, p.Message)
 	}
-	golden(t, "problems.golden", b.String())
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", name, diff)
-	}
+	golden.CheckString(t, filepath.Join("testdata", "problems.golden"), b.String())
 }
 
 func FuzzParse(f *testing.F) {

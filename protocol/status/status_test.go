@@ -2,34 +2,14 @@ package status
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/internal/golden"
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run go test -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
-}
 
 func logRun(log string) *rundoc.Run {
 	return rundoc.Parse(rundoc.Files{Docs: map[string][]byte{rundoc.LogFile: []byte(log)}})
@@ -92,7 +72,7 @@ func TestText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			golden(t, tt.name+".golden", Compute(logRun(tt.log), "d").Text())
+			golden.CheckString(t, filepath.Join("testdata", tt.name+".golden"), Compute(logRun(tt.log), "d").Text())
 		})
 	}
 }
@@ -109,7 +89,7 @@ func TestJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "status.json.golden", string(b)+"\n")
+	golden.CheckString(t, filepath.Join("testdata", "status.json.golden"), string(b)+"\n")
 	var back map[string]any
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatalf("status JSON does not parse: %v", err)
