@@ -11,6 +11,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/refusal"
 	"github.com/aepgate/aepgate/protocol/release"
 )
 
@@ -47,7 +48,7 @@ func (r *runner) verifyRelease(ctx context.Context, client *github.Client, repo,
 	for _, p := range append([]string{r.in.Manifest}, r.in.Assets...) {
 		if err := release.SafePath(p); err != nil {
 			return release.Result{Tag: tag, Repository: repo, Errors: []string{"local-manifest-invalid"},
-				Refusals: []release.Refusal{{Token: "local-manifest-invalid", Expected: "a path inside the repository", Seen: err.Error()}}}
+				Refusals: []refusal.Refusal{{Token: "local-manifest-invalid", Expected: "a path inside the repository", Seen: err.Error()}}}
 		}
 	}
 	local, err := os.ReadFile(filepath.Join(r.ev.Workspace, filepath.FromSlash(r.in.Manifest)))
@@ -58,7 +59,7 @@ func (r *runner) verifyRelease(ctx context.Context, client *github.Client, repo,
 	res, err := gh.VerifyRelease(ctx, client, opts)
 	if err != nil {
 		return release.Result{Tag: tag, Repository: repo, Errors: []string{"verification-interrupted"},
-			Refusals: []release.Refusal{{Token: "verification-interrupted", Expected: "a finished verification", Seen: err.Error()}}}
+			Refusals: []refusal.Refusal{{Token: "verification-interrupted", Expected: "a finished verification", Seen: err.Error()}}}
 	}
 	return res
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/golden"
 	"github.com/aepgate/aepgate/protocol/lint"
+	"github.com/aepgate/aepgate/protocol/refusal"
 	"github.com/aepgate/aepgate/protocol/release"
 	"github.com/aepgate/aepgate/protocol/report"
 )
@@ -68,7 +69,7 @@ func TestRenderGolden(t *testing.T) {
 		{"release-closed", ReleaseRun(sha, release.Result{Closed: true, Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha), RemoteMainSha: ptr(sha), Errors: []string{}})},
 		{"release-open", ReleaseRun(sha, release.Result{Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha),
 			Errors:   []string{"github-release-asset-hash-mismatch:app.tar.gz", "remote-main-mismatch"},
-			Refusals: []release.Refusal{{Token: "github-release-asset-hash-mismatch:app.tar.gz", Expected: "sha256 abc | from the manifest", Seen: "sha256 def"}, {Token: "remote-main-mismatch", Expected: "tag at main", Seen: "main moved"}},
+			Refusals: []refusal.Refusal{{Token: "github-release-asset-hash-mismatch:app.tar.gz", Expected: "sha256 abc | from the manifest", Seen: "sha256 def"}, {Token: "remote-main-mismatch", Expected: "tag at main", Seen: "main moved"}},
 			Notes:    []string{"GET releases/latest: 404"}})},
 		{"report-missing", ReportRun(sha, 34, report.Parse("hello"), report.Check(report.Parse("hello"), report.Facts{HeadSHA: sha}))},
 	}

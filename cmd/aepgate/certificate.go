@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aepgate/aepgate/protocol/certificate"
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 func newCertificateCmd(s streams) *cobra.Command {
@@ -127,7 +128,7 @@ func scan(stderr io.Writer, dir string) (scanReport, error) {
 
 // explainRefusals writes one line per refusal for people: what was expected and
 // what was seen.
-func explainRefusals(w io.Writer, where string, rs []certificate.Refusal) {
+func explainRefusals(w io.Writer, where string, rs []refusal.Refusal) {
 	for _, r := range rs {
 		fmt.Fprintf(w, "%s: %s\n", where, r)
 	}

@@ -2,6 +2,8 @@ package certificate
 
 import (
 	"regexp"
+
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 // Ref binds a completion to one certificate file: its id (the file stem)
@@ -33,34 +35,34 @@ var (
 // refused); and it must certify this unit, this candidate and the one
 // merged story's merge SHA (so a stale or cross-unit certificate is
 // refused). A nil ref is refused: strict completion requires one.
-func CheckBinding(files map[string][]byte, ref *Ref, want Expectation) []Refusal {
+func CheckBinding(files map[string][]byte, ref *Ref, want Expectation) []refusal.Refusal {
 	if ref == nil {
-		return []Refusal{{Token: "certificate-ref-missing", Expected: "a certificateRef: strict completion requires a consumed completion certificate", Seen: "none"}}
+		return []refusal.Refusal{{Token: "certificate-ref-missing", Expected: "a certificateRef: strict completion requires a consumed completion certificate", Seen: "none"}}
 	}
 	if !certID.MatchString(ref.CertificateID) || !hex64.MatchString(ref.Fingerprint) {
-		return []Refusal{{Token: "certificate-ref-malformed", Expected: "certificateId [A-Za-z0-9._-]{1,128} and a 64-hex fingerprint", Seen: show(map[string]any{"certificateId": ref.CertificateID, "fingerprint": ref.Fingerprint})}}
+		return []refusal.Refusal{{Token: "certificate-ref-malformed", Expected: "certificateId [A-Za-z0-9._-]{1,128} and a 64-hex fingerprint", Seen: show(map[string]any{"certificateId": ref.CertificateID, "fingerprint": ref.Fingerprint})}}
 	}
 	raw, ok := files[ref.CertificateID]
 	res := Validate(raw)
 	if !ok || !res.Valid || res.Certificate["project"] != want.Project || FileFingerprint(raw) != ref.Fingerprint {
-		return []Refusal{{Token: "certificate-binding-mismatch", Expected: "certificate " + ref.CertificateID + " of project " + want.Project + ", valid, with fingerprint " + ref.Fingerprint,
+		return []refusal.Refusal{{Token: "certificate-binding-mismatch", Expected: "certificate " + ref.CertificateID + " of project " + want.Project + ", valid, with fingerprint " + ref.Fingerprint,
 			Seen: "missing, invalid, or immutable binding mismatched"}}
 	}
 	return matchWork(res.Certificate, want)
 }
 
-func matchWork(c map[string]any, want Expectation) []Refusal {
-	var out []Refusal
+func matchWork(c map[string]any, want Expectation) []refusal.Refusal {
+	var out []refusal.Refusal
 	if c["workUnit"] != want.WorkUnit {
-		out = append(out, Refusal{Token: "certificate-work-unit-mismatch", Expected: "workUnit " + want.WorkUnit, Seen: show(c["workUnit"])})
+		out = append(out, refusal.Refusal{Token: "certificate-work-unit-mismatch", Expected: "workUnit " + want.WorkUnit, Seen: show(c["workUnit"])})
 	}
 	if c["candidateSha"] != want.CandidateSha {
-		out = append(out, Refusal{Token: "certificate-candidate-mismatch", Expected: "the exact candidateSha " + want.CandidateSha, Seen: show(c["candidateSha"])})
+		out = append(out, refusal.Refusal{Token: "certificate-candidate-mismatch", Expected: "the exact candidateSha " + want.CandidateSha, Seen: show(c["candidateSha"])})
 	}
 	if len(want.StoryMerges) != 1 {
-		out = append(out, Refusal{Token: "merged-story-not-unique", Expected: "exactly one story carrying mergeSha", Seen: show(len(want.StoryMerges))})
+		out = append(out, refusal.Refusal{Token: "merged-story-not-unique", Expected: "exactly one story carrying mergeSha", Seen: show(len(want.StoryMerges))})
 	} else if c["mergeSha"] != want.StoryMerges[0] {
-		out = append(out, Refusal{Token: "certificate-merge-sha-mismatch", Expected: "mergeSha " + want.StoryMerges[0] + " of the merged story", Seen: show(c["mergeSha"])})
+		out = append(out, refusal.Refusal{Token: "certificate-merge-sha-mismatch", Expected: "mergeSha " + want.StoryMerges[0] + " of the merged story", Seen: show(c["mergeSha"])})
 	}
 	return out
 }

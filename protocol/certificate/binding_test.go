@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 func TestCheckBinding(t *testing.T) {
@@ -36,7 +38,7 @@ func TestCheckBinding(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Tokens(CheckBinding(tt.files, tt.ref, tt.expect))
+			got := refusal.Tokens(CheckBinding(tt.files, tt.ref, tt.expect))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}

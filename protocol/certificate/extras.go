@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 var (
@@ -16,17 +18,17 @@ var (
 // is owner/name, pullRequest and auditReviewId are positive integers, and
 // each named-run list is well formed and names exactly the run IDs of its
 // craft list. Certificates written by craft-protocol lack them and pass.
-func ruleExtras(m map[string]any) []Refusal {
-	var out []Refusal
+func ruleExtras(m map[string]any) []refusal.Refusal {
+	var out []refusal.Refusal
 	if v, ok := m["repository"]; ok {
 		if s, isStr := v.(string); !isStr || !repoName.MatchString(s) {
-			out = append(out, Refusal{Token: "invalid:repository", Expected: "owner/name", Seen: show(v)})
+			out = append(out, refusal.Refusal{Token: "invalid:repository", Expected: "owner/name", Seen: show(v)})
 		}
 	}
 	for _, k := range []string{"pullRequest", "auditReviewId"} {
 		if v, ok := m[k]; ok {
 			if n, isNum := v.(json.Number); !isNum || !positiveInt.MatchString(n.String()) {
-				out = append(out, Refusal{Token: "invalid:" + k, Expected: "a positive integer", Seen: show(v)})
+				out = append(out, refusal.Refusal{Token: "invalid:" + k, Expected: "a positive integer", Seen: show(v)})
 			}
 		}
 	}
@@ -35,12 +37,12 @@ func ruleExtras(m map[string]any) []Refusal {
 	return out
 }
 
-func namedRuns(m map[string]any, key, idsKey string) []Refusal {
+func namedRuns(m map[string]any, key, idsKey string) []refusal.Refusal {
 	v, ok := m[key]
 	if !ok {
 		return nil
 	}
-	bad := []Refusal{{Token: "invalid:" + key, Expected: "an array of {id, workflow} naming exactly the run IDs of " + idsKey, Seen: show(v)}}
+	bad := []refusal.Refusal{{Token: "invalid:" + key, Expected: "an array of {id, workflow} naming exactly the run IDs of " + idsKey, Seen: show(v)}}
 	list, isList := v.([]any)
 	if !isList {
 		return bad

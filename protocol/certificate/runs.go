@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 var integerText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
@@ -31,21 +33,21 @@ func runID(v any) (id string, ok bool) {
 
 // ruleRunLists checks requiredCiRunIds and mergedMainRunIds: non-empty
 // arrays of immutable, distinct IDs, none shared between the two lists.
-func ruleRunLists(m map[string]any) []Refusal {
-	var out []Refusal
+func ruleRunLists(m map[string]any) []refusal.Refusal {
+	var out []refusal.Refusal
 	ci, r := runList(m, "requiredCiRunIds")
 	out = append(out, r...)
 	main, r := runList(m, "mergedMainRunIds")
 	out = append(out, r...)
 	for id := range ci {
 		if main[id] {
-			out = append(out, Refusal{Token: "reused-ci-as-readback", Expected: "merged-main run IDs disjoint from PR CI run IDs", Seen: "run " + id + " in both lists"})
+			out = append(out, refusal.Refusal{Token: "reused-ci-as-readback", Expected: "merged-main run IDs disjoint from PR CI run IDs", Seen: "run " + id + " in both lists"})
 		}
 	}
 	return out
 }
 
-func runList(m map[string]any, key string) (map[string]bool, []Refusal) {
+func runList(m map[string]any, key string) (map[string]bool, []refusal.Refusal) {
 	ids := map[string]bool{}
 	v, present := m[key]
 	list, isList := v.([]any)
@@ -53,17 +55,17 @@ func runList(m map[string]any, key string) (map[string]bool, []Refusal) {
 		if !present {
 			return ids, nil // ruleRequired reports the absent key
 		}
-		return ids, []Refusal{{Token: "missing:" + key, Expected: "a non-empty array of run IDs", Seen: show(v)}}
+		return ids, []refusal.Refusal{{Token: "missing:" + key, Expected: "a non-empty array of run IDs", Seen: show(v)}}
 	}
-	var out []Refusal
+	var out []refusal.Refusal
 	for _, e := range list {
 		id, ok := runID(e)
 		if !ok {
-			out = append(out, Refusal{Token: "non-immutable-run-id", Expected: "an immutable run ID (integer or non-blank string) in " + key, Seen: show(e)})
+			out = append(out, refusal.Refusal{Token: "non-immutable-run-id", Expected: "an immutable run ID (integer or non-blank string) in " + key, Seen: show(e)})
 			continue
 		}
 		if ids[id] {
-			out = append(out, Refusal{Token: "duplicate:" + key, Expected: "distinct run IDs in " + key, Seen: id + " twice"})
+			out = append(out, refusal.Refusal{Token: "duplicate:" + key, Expected: "distinct run IDs in " + key, Seen: id + " twice"})
 		}
 		ids[id] = true
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/protocol/certificate/canonical"
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 // TokenInvalidJSON is the only refusal for input that is not one non-empty
@@ -25,14 +26,14 @@ var sha40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
 // and unique; Refusals explains each; Certificate is the parsed object (nil
 // when the input was not a JSON object).
 type Result struct {
-	Valid       bool           `json:"valid"`
-	Errors      []string       `json:"errors"`
-	Refusals    []Refusal      `json:"-"`
-	Certificate map[string]any `json:"certificate,omitempty"`
+	Valid       bool              `json:"valid"`
+	Errors      []string          `json:"errors"`
+	Refusals    []refusal.Refusal `json:"-"`
+	Certificate map[string]any    `json:"certificate,omitempty"`
 }
 
 // rule adds the refusals one aspect of the certificate earns.
-type rule func(m map[string]any) []Refusal
+type rule func(m map[string]any) []refusal.Refusal
 
 // rules are every check Validate runs; tests remove one to show that the
 // attack it stops then passes (the negative-control rule).
@@ -51,17 +52,17 @@ func Validate(raw []byte) Result {
 		if err != nil {
 			seen = err.Error()
 		}
-		r := Refusal{Token: TokenInvalidJSON, Expected: "one non-empty strict JSON object", Seen: seen}
-		return Result{Errors: []string{TokenInvalidJSON}, Refusals: []Refusal{r}}
+		r := refusal.Refusal{Token: TokenInvalidJSON, Expected: "one non-empty strict JSON object", Seen: seen}
+		return Result{Errors: []string{TokenInvalidJSON}, Refusals: []refusal.Refusal{r}}
 	}
 	rs := ValidateObject(m)
-	return Result{Valid: len(rs) == 0, Errors: Tokens(rs), Refusals: rs, Certificate: m}
+	return Result{Valid: len(rs) == 0, Errors: refusal.Tokens(rs), Refusals: rs, Certificate: m}
 }
 
 // ValidateObject checks a parsed certificate object and returns every
 // refusal (unsorted, possibly repeating a token; see Tokens).
-func ValidateObject(m map[string]any) []Refusal {
-	var out []Refusal
+func ValidateObject(m map[string]any) []refusal.Refusal {
+	var out []refusal.Refusal
 	for _, r := range rules {
 		out = append(out, r(m)...)
 	}
@@ -72,8 +73,8 @@ func ValidateObject(m map[string]any) []Refusal {
 // drops every token naming mergeSha, mergedMainRunIds or
 // mergedMainAllSuccess (case-insensitive) and merged-main-not-green. It
 // keeps reused-ci-as-readback and non-immutable-run-id.
-func PreMerge(rs []Refusal) []Refusal {
-	var out []Refusal
+func PreMerge(rs []refusal.Refusal) []refusal.Refusal {
+	var out []refusal.Refusal
 	for _, r := range rs {
 		low := strings.ToLower(r.Token)
 		if strings.Contains(low, "mergesha") || strings.Contains(low, "mergedmainrunids") ||
@@ -85,17 +86,17 @@ func PreMerge(rs []Refusal) []Refusal {
 	return out
 }
 
-func ruleRequired(m map[string]any) []Refusal {
-	var out []Refusal
+func ruleRequired(m map[string]any) []refusal.Refusal {
+	var out []refusal.Refusal
 	for _, k := range requiredKeys {
 		if _, ok := m[k]; !ok {
-			out = append(out, Refusal{Token: "missing:" + k, Expected: "key " + k, Seen: "no such key"})
+			out = append(out, refusal.Refusal{Token: "missing:" + k, Expected: "key " + k, Seen: "no such key"})
 		}
 	}
 	return out
 }
 
-func ruleSchemaVersion(m map[string]any) []Refusal {
+func ruleSchemaVersion(m map[string]any) []refusal.Refusal {
 	v, ok := m["schemaVersion"]
 	if !ok {
 		return nil
@@ -103,11 +104,11 @@ func ruleSchemaVersion(m map[string]any) []Refusal {
 	if n, isNum := v.(json.Number); isNum && n.String() == "1" {
 		return nil
 	}
-	return []Refusal{{Token: "invalid:schemaVersion", Expected: "the integer 1", Seen: show(v)}}
+	return []refusal.Refusal{{Token: "invalid:schemaVersion", Expected: "the integer 1", Seen: show(v)}}
 }
 
-func ruleShas(m map[string]any) []Refusal {
-	var out []Refusal
+func ruleShas(m map[string]any) []refusal.Refusal {
+	var out []refusal.Refusal
 	for _, k := range []string{"candidateSha", "auditedSha", "mergeSha"} {
 		v, ok := m[k]
 		if !ok {
@@ -116,44 +117,44 @@ func ruleShas(m map[string]any) []Refusal {
 		if s, isStr := v.(string); isStr && sha40.MatchString(s) {
 			continue
 		}
-		out = append(out, Refusal{Token: "invalid:" + k, Expected: "40 lowercase hex characters", Seen: show(v)})
+		out = append(out, refusal.Refusal{Token: "invalid:" + k, Expected: "40 lowercase hex characters", Seen: show(v)})
 	}
 	return out
 }
 
-func ruleHeadMatch(m map[string]any) []Refusal {
+func ruleHeadMatch(m map[string]any) []refusal.Refusal {
 	c, _ := m["candidateSha"].(string)
 	a, _ := m["auditedSha"].(string)
 	if c == "" || a == "" || c == a {
 		return nil
 	}
-	return []Refusal{{Token: "audited-head-mismatch", Expected: "auditedSha equal to candidateSha " + c, Seen: a}}
+	return []refusal.Refusal{{Token: "audited-head-mismatch", Expected: "auditedSha equal to candidateSha " + c, Seen: a}}
 }
 
-func ruleVerdict(m map[string]any) []Refusal {
+func ruleVerdict(m map[string]any) []refusal.Refusal {
 	if v, ok := m["auditVerdict"].(string); ok && v == "PASS" {
 		return nil
 	}
-	return []Refusal{{Token: "audit-not-pass", Expected: `auditVerdict exactly "PASS"`, Seen: show(m["auditVerdict"])}}
+	return []refusal.Refusal{{Token: "audit-not-pass", Expected: `auditVerdict exactly "PASS"`, Seen: show(m["auditVerdict"])}}
 }
 
-func ruleSuccessFlags(m map[string]any) []Refusal {
+func ruleSuccessFlags(m map[string]any) []refusal.Refusal {
 	flags := []struct{ key, token string }{
 		{"requiredCiAllSuccess", "required-ci-not-green"},
 		{"mergedMainAllSuccess", "merged-main-not-green"},
 		{"headUnchanged", "head-not-proven-unchanged"},
 	}
-	var out []Refusal
+	var out []refusal.Refusal
 	for _, f := range flags {
 		if b, ok := m[f.key].(bool); ok && b {
 			continue
 		}
-		out = append(out, Refusal{Token: f.token, Expected: f.key + " the JSON literal true", Seen: show(m[f.key])})
+		out = append(out, refusal.Refusal{Token: f.token, Expected: f.key + " the JSON literal true", Seen: show(m[f.key])})
 	}
 	return out
 }
 
-func ruleGates(m map[string]any) []Refusal {
+func ruleGates(m map[string]any) []refusal.Refusal {
 	v, ok := m["unresolvedGates"]
 	if !ok || v == nil {
 		return nil
@@ -161,14 +162,14 @@ func ruleGates(m map[string]any) []Refusal {
 	if l, isList := v.([]any); isList && len(l) == 0 {
 		return nil
 	}
-	return []Refusal{{Token: "unresolved-gates", Expected: "unresolvedGates [] or null", Seen: show(v)}}
+	return []refusal.Refusal{{Token: "unresolved-gates", Expected: "unresolvedGates [] or null", Seen: show(v)}}
 }
 
-func ruleClosure(m map[string]any) []Refusal {
+func ruleClosure(m map[string]any) []refusal.Refusal {
 	if !truthy(m["closureEvidenceRequired"]) || truthy(m["closureEvidence"]) {
 		return nil
 	}
-	return []Refusal{{Token: "missing:closureEvidence", Expected: "closureEvidence, because closureEvidenceRequired is set", Seen: show(m["closureEvidence"])}}
+	return []refusal.Refusal{{Token: "missing:closureEvidence", Expected: "closureEvidence, because closureEvidenceRequired is set", Seen: show(m["closureEvidence"])}}
 }
 
 // truthy is Python's truth test on a parsed JSON value, which craft uses

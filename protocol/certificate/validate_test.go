@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 const (
@@ -192,7 +194,7 @@ func TestPreMerge(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := baseline()
 			tt.change(m)
-			got := Tokens(PreMerge(Validate(encode(t, m)).Refusals))
+			got := refusal.Tokens(PreMerge(Validate(encode(t, m)).Refusals))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}

@@ -1,6 +1,10 @@
 package readback
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/aepgate/aepgate/protocol/refusal"
+)
 
 // protections lets this package's tests switch off a rule to show it is
 // what stops its attack (the negative-control rule).
@@ -10,12 +14,12 @@ var protections = struct{ headUnchanged, distinctFromCI bool }{true, true}
 // unchanged: for a merge commit its second parent is the audited head; for
 // squash or rebase the merge commit's tree equals the audited head's tree
 // and the audited head already contained the base it was merged onto.
-func headUnchanged(m Merge) []Refusal {
+func headUnchanged(m Merge) []refusal.Refusal {
 	if !protections.headUnchanged {
 		return nil
 	}
-	fail := func(expected, seen string) []Refusal {
-		return []Refusal{{Token: "head-not-proven-unchanged", Expected: expected, Seen: seen}}
+	fail := func(expected, seen string) []refusal.Refusal {
+		return []refusal.Refusal{{Token: "head-not-proven-unchanged", Expected: expected, Seen: seen}}
 	}
 	if !sha40.MatchString(m.AuditedSha) || !sha40.MatchString(m.MergeSha) {
 		return fail("40-hex audited and merge SHAs", "audited "+show(m.AuditedSha)+", merge "+show(m.MergeSha))

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 // Run is one observation of a workflow run, as GitHub reports it. The same
@@ -54,27 +56,27 @@ type Input struct {
 // Refusals explain them. The run lists name, per required workflow, the
 // runs that prove it (for the certificate).
 type Result struct {
-	Verified             bool      `json:"verified"`
-	Reasons              []string  `json:"reasons"`
-	Refusals             []Refusal `json:"-"`
-	RequiredCiRuns       []Run     `json:"requiredCiRuns"`
-	RequiredCiAllSuccess bool      `json:"requiredCiAllSuccess"`
-	MergedMainRuns       []Run     `json:"mergedMainRuns"`
-	MergedMainAllSuccess bool      `json:"mergedMainAllSuccess"`
-	HeadUnchanged        bool      `json:"headUnchanged"`
+	Verified             bool              `json:"verified"`
+	Reasons              []string          `json:"reasons"`
+	Refusals             []refusal.Refusal `json:"-"`
+	RequiredCiRuns       []Run             `json:"requiredCiRuns"`
+	RequiredCiAllSuccess bool              `json:"requiredCiAllSuccess"`
+	MergedMainRuns       []Run             `json:"mergedMainRuns"`
+	MergedMainAllSuccess bool              `json:"mergedMainAllSuccess"`
+	HeadUnchanged        bool              `json:"headUnchanged"`
 }
 
 var sha40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // Decide applies the readback rules to in.
 func Decide(in Input) Result {
-	var rs []Refusal
+	var rs []refusal.Refusal
 	required := uniqueSorted(in.RequiredWorkflows)
 	if len(required) == 0 {
-		rs = append(rs, Refusal{Token: "required-workflows-missing", Expected: "at least one required workflow", Seen: "none configured"})
+		rs = append(rs, refusal.Refusal{Token: "required-workflows-missing", Expected: "at least one required workflow", Seen: "none configured"})
 	}
 	if in.DefaultBranch == "" {
-		rs = append(rs, Refusal{Token: "default-branch-unknown", Expected: "the default branch readback runs must be on", Seen: "none given"})
+		rs = append(rs, refusal.Refusal{Token: "default-branch-unknown", Expected: "the default branch readback runs must be on", Seen: "none given"})
 	}
 	pr, bad := fold(in.PRRuns)
 	rs = append(rs, bad...)
@@ -84,7 +86,7 @@ func Decide(in Input) Result {
 	rs = append(rs, ciRefusals...)
 	reused := reusedIDs(pr, main)
 	for _, id := range reused {
-		rs = append(rs, Refusal{Token: "reused-ci-as-readback", Expected: "readback run IDs distinct from PR CI run IDs", Seen: "run " + strconv.FormatInt(id, 10) + " in both"})
+		rs = append(rs, refusal.Refusal{Token: "reused-ci-as-readback", Expected: "readback run IDs distinct from PR CI run IDs", Seen: "run " + strconv.FormatInt(id, 10) + " in both"})
 	}
 	candidates := without(atSha(main, in.Merge.MergeSha, orNone(in.DefaultBranch)), reused)
 	mainRuns, mainRefusals := judge("readback", required, candidates)
@@ -92,7 +94,7 @@ func Decide(in Input) Result {
 	headRefusals := headUnchanged(in.Merge)
 	rs = append(rs, headRefusals...)
 	return Result{
-		Verified: len(rs) == 0, Reasons: Tokens(rs), Refusals: rs,
+		Verified: len(rs) == 0, Reasons: refusal.Tokens(rs), Refusals: rs,
 		RequiredCiRuns: ciRuns, RequiredCiAllSuccess: len(required) > 0 && len(ciRefusals) == 0,
 		MergedMainRuns: mainRuns, MergedMainAllSuccess: len(required) > 0 && len(mainRefusals) == 0 && len(reused) == 0,
 		HeadUnchanged: len(headRefusals) == 0,
@@ -102,9 +104,9 @@ func Decide(in Input) Result {
 // fold keeps the latest observation of each run ID: the highest attempt,
 // completed over not yet completed, later over earlier. Observations of one
 // ID that disagree on workflow or head SHA are refused.
-func fold(obs []Run) (map[int64]Run, []Refusal) {
+func fold(obs []Run) (map[int64]Run, []refusal.Refusal) {
 	out := map[int64]Run{}
-	var rs []Refusal
+	var rs []refusal.Refusal
 	for _, r := range obs {
 		old, seen := out[r.ID]
 		if !seen {
@@ -112,7 +114,7 @@ func fold(obs []Run) (map[int64]Run, []Refusal) {
 			continue
 		}
 		if old.Workflow != r.Workflow || old.HeadSHA != r.HeadSHA {
-			rs = append(rs, Refusal{Token: "run-observation-inconsistent:" + strconv.FormatInt(r.ID, 10),
+			rs = append(rs, refusal.Refusal{Token: "run-observation-inconsistent:" + strconv.FormatInt(r.ID, 10),
 				Expected: "every observation of a run to name the same workflow and head",
 				Seen:     fmt.Sprintf("%s@%s and %s@%s", old.Workflow, old.HeadSHA, r.Workflow, r.HeadSHA)})
 			continue
@@ -165,9 +167,9 @@ func without(runs []Run, ids []int64) []Run {
 
 // judge requires, for each workflow, at least one run, every run of it
 // completed with conclusion success. It returns the runs that prove it.
-func judge(kind string, required []string, runs []Run) ([]Run, []Refusal) {
+func judge(kind string, required []string, runs []Run) ([]Run, []refusal.Refusal) {
 	var proof []Run
-	var rs []Refusal
+	var rs []refusal.Refusal
 	for _, wf := range required {
 		var mine []Run
 		for _, r := range runs {
@@ -176,15 +178,15 @@ func judge(kind string, required []string, runs []Run) ([]Run, []Refusal) {
 			}
 		}
 		if len(mine) == 0 {
-			rs = append(rs, Refusal{Token: kind + "-missing:" + wf, Expected: "a run of workflow " + wf, Seen: "none at the SHA"})
+			rs = append(rs, refusal.Refusal{Token: kind + "-missing:" + wf, Expected: "a run of workflow " + wf, Seen: "none at the SHA"})
 			continue
 		}
 		for _, r := range mine {
 			switch {
 			case r.Status != "completed":
-				rs = append(rs, Refusal{Token: kind + "-not-complete:" + wf, Expected: "run " + idText(r) + " completed", Seen: "status " + r.Status})
+				rs = append(rs, refusal.Refusal{Token: kind + "-not-complete:" + wf, Expected: "run " + idText(r) + " completed", Seen: "status " + r.Status})
 			case r.Conclusion != "success":
-				rs = append(rs, Refusal{Token: kind + "-failed:" + wf, Expected: "run " + idText(r) + " concluded success", Seen: "conclusion " + r.Conclusion})
+				rs = append(rs, refusal.Refusal{Token: kind + "-failed:" + wf, Expected: "run " + idText(r) + " concluded success", Seen: "conclusion " + r.Conclusion})
 			default:
 				proof = append(proof, r)
 			}

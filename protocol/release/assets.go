@@ -1,5 +1,7 @@
 package release
 
+import "github.com/aepgate/aepgate/protocol/refusal"
+
 // protections lets this package's tests switch off a rule to show it is
 // what stops its attack (the negative-control rule). Production code never
 // changes them.
@@ -8,15 +10,15 @@ var protections = struct{ assetHashes, annotatedTag, tagAtMain bool }{true, true
 // checkAssets downloads' hashes must equal the file at the tag, the
 // manifest entry (unless the asset is the manifest) and GitHub's digest
 // when it reports one (§8.2).
-func checkAssets(s Snapshot) []Refusal {
+func checkAssets(s Snapshot) []refusal.Refusal {
 	if !protections.assetHashes {
 		return nil
 	}
 	manifest, _ := remoteManifest(s)
-	var rs []Refusal
+	var rs []refusal.Refusal
 	for _, name := range s.AssetNames {
 		if problem := assetProblem(s, manifest, name); problem != "" {
-			rs = append(rs, Refusal{Token: TokenAssetMismatch + name, Expected: "asset " + name + " identical to the file at the tag and the manifest", Seen: problem})
+			rs = append(rs, refusal.Refusal{Token: TokenAssetMismatch + name, Expected: "asset " + name + " identical to the file at the tag and the manifest", Seen: problem})
 		}
 	}
 	return rs

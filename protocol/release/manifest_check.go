@@ -3,18 +3,20 @@ package release
 import (
 	"sort"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 // remoteManifest parses the manifest at the tag; nil when absent or
 // invalid, with the refusal that says which.
-func remoteManifest(s Snapshot) (Manifest, *Refusal) {
+func remoteManifest(s Snapshot) (Manifest, *refusal.Refusal) {
 	f := s.Files[s.ManifestPath]
 	if !f.Found {
-		return nil, &Refusal{Token: TokenRemoteManifestGone, Expected: s.ManifestPath + " at " + s.Tag, Seen: "absent or not strict base64"}
+		return nil, &refusal.Refusal{Token: TokenRemoteManifestGone, Expected: s.ManifestPath + " at " + s.Tag, Seen: "absent or not strict base64"}
 	}
 	m, err := ParseManifest(f.Content)
 	if err != nil {
-		return nil, &Refusal{Token: TokenRemoteManifestBad, Expected: "a valid manifest at " + s.Tag, Seen: err.Error()}
+		return nil, &refusal.Refusal{Token: TokenRemoteManifestBad, Expected: "a valid manifest at " + s.Tag, Seen: err.Error()}
 	}
 	return m, nil
 }
@@ -23,21 +25,21 @@ func remoteManifest(s Snapshot) (Manifest, *Refusal) {
 // local-manifest-invalid), the manifest at the tag must exist, be valid and
 // list exactly the same paths and digests, and each path's bytes at the tag
 // must hash to its digest.
-func checkManifests(s Snapshot) []Refusal {
+func checkManifests(s Snapshot) []refusal.Refusal {
 	local, err := ParseManifest(s.LocalManifest)
 	if s.LocalManifest == nil || err != nil {
 		seen := "missing"
 		if err != nil && s.LocalManifest != nil {
 			seen = err.Error()
 		}
-		return []Refusal{{Token: TokenLocalManifest, Expected: "a valid " + s.ManifestPath + " in the working directory", Seen: seen}}
+		return []refusal.Refusal{{Token: TokenLocalManifest, Expected: "a valid " + s.ManifestPath + " in the working directory", Seen: seen}}
 	}
 	remote, bad := remoteManifest(s)
 	if bad != nil {
-		return []Refusal{*bad}
+		return []refusal.Refusal{*bad}
 	}
 	if diff := coverageDiff(local, remote); diff != "" {
-		return []Refusal{{Token: TokenCoverage, Expected: "the manifest at the tag identical to the local one", Seen: diff}}
+		return []refusal.Refusal{{Token: TokenCoverage, Expected: "the manifest at the tag identical to the local one", Seen: diff}}
 	}
 	var failed []string
 	for _, p := range remote.Paths() {
@@ -54,7 +56,7 @@ func checkManifests(s Snapshot) []Refusal {
 	if len(shown) > 4 {
 		shown = shown[:4]
 	}
-	return []Refusal{{Token: TokenManifestMismatch + strings.Join(shown, ","), Expected: "each listed file at the tag to match its digest",
+	return []refusal.Refusal{{Token: TokenManifestMismatch + strings.Join(shown, ","), Expected: "each listed file at the tag to match its digest",
 		Seen: strings.Join(failed, ", ") + " differ or are missing"}}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/protocol/certificate/canonical"
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 // Receipt refusal tokens (§2.4).
@@ -50,17 +51,17 @@ func FindReceipt(body string) (string, error) {
 // CheckReceipt checks the adoption receipt in a final release's body
 // against the version, tag and peeled tag commit. It returns no refusal
 // when the receipt is canonical and matches.
-func CheckReceipt(body, version, tag, commit string) []Refusal {
+func CheckReceipt(body, version, tag, commit string) []refusal.Refusal {
 	block, err := FindReceipt(body)
 	if err != nil {
-		return []Refusal{{Token: TokenReceiptInvalid, Expected: "exactly one ```json receipt block", Seen: err.Error()}}
+		return []refusal.Refusal{{Token: TokenReceiptInvalid, Expected: "exactly one ```json receipt block", Seen: err.Error()}}
 	}
 	obj, err := canonical.ParseObject([]byte(block), canonical.Options{RejectDuplicateKeys: true})
 	if err != nil {
-		return []Refusal{{Token: TokenReceiptInvalid, Expected: "a strict JSON object without duplicate keys", Seen: err.Error()}}
+		return []refusal.Refusal{{Token: TokenReceiptInvalid, Expected: "a strict JSON object without duplicate keys", Seen: err.Error()}}
 	}
 	if problem := receiptProblem(obj, version, tag, commit); problem != "" {
-		return []Refusal{{Token: TokenReceiptMismatch, Expected: "a canonical receipt for " + tag + " at " + commit, Seen: problem}}
+		return []refusal.Refusal{{Token: TokenReceiptMismatch, Expected: "a canonical receipt for " + tag + " at " + commit, Seen: problem}}
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 const commit = "0123456789abcdef0123456789abcdef01234567"
@@ -68,7 +70,7 @@ func TestCheckReceipt(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			o := receiptObj()
 			tt.change(o)
-			got := Tokens(CheckReceipt(body(t, o), "3.4.41", "v3.4.41", commit))
+			got := refusal.Tokens(CheckReceipt(body(t, o), "3.4.41", "v3.4.41", commit))
 			if tt.want == nil {
 				tt.want = []string{}
 			}
@@ -80,18 +82,18 @@ func TestCheckReceipt(t *testing.T) {
 	t.Run("duplicate JSON key", func(t *testing.T) {
 		b := body(t, receiptObj())
 		b = strings.Replace(b, `"state": "adopted"`, `"state": "adopted", "state": "adopted"`, 1)
-		if diff := cmp.Diff(invalid, Tokens(CheckReceipt(b, "3.4.41", "v3.4.41", commit))); diff != "" {
+		if diff := cmp.Diff(invalid, refusal.Tokens(CheckReceipt(b, "3.4.41", "v3.4.41", commit))); diff != "" {
 			t.Error(diff)
 		}
 	})
 	t.Run("two fenced receipts", func(t *testing.T) {
 		b := body(t, receiptObj())
-		if diff := cmp.Diff(invalid, Tokens(CheckReceipt(b+b, "3.4.41", "v3.4.41", commit))); diff != "" {
+		if diff := cmp.Diff(invalid, refusal.Tokens(CheckReceipt(b+b, "3.4.41", "v3.4.41", commit))); diff != "" {
 			t.Error(diff)
 		}
 	})
 	t.Run("no receipt", func(t *testing.T) {
-		if diff := cmp.Diff(invalid, Tokens(CheckReceipt("notes only", "3.4.41", "v3.4.41", commit))); diff != "" {
+		if diff := cmp.Diff(invalid, refusal.Tokens(CheckReceipt("notes only", "3.4.41", "v3.4.41", commit))); diff != "" {
 			t.Error(diff)
 		}
 	})

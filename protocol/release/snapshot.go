@@ -1,5 +1,7 @@
 package release
 
+import "github.com/aepgate/aepgate/protocol/refusal"
+
 // Object is a release as GitHub reports it (only the fields closure reads).
 type Object struct {
 	ID              int64   `json:"id"`
@@ -63,14 +65,14 @@ type Snapshot struct {
 
 // Result is the closure verdict in craft's output shape.
 type Result struct {
-	Closed        bool      `json:"closed"`
-	Version       string    `json:"version"`
-	Tag           string    `json:"tag"`
-	Repository    string    `json:"repository"`
-	RemoteMainSha *string   `json:"remoteMainSha"`
-	TagSha        *string   `json:"tagSha"`
-	Errors        []string  `json:"errors"`
-	Refusals      []Refusal `json:"-"`
+	Closed        bool              `json:"closed"`
+	Version       string            `json:"version"`
+	Tag           string            `json:"tag"`
+	Repository    string            `json:"repository"`
+	RemoteMainSha *string           `json:"remoteMainSha"`
+	TagSha        *string           `json:"tagSha"`
+	Errors        []string          `json:"errors"`
+	Refusals      []refusal.Refusal `json:"-"`
 	// Notes are what went wrong reading GitHub (for people; never a token).
 	Notes []string `json:"-"`
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"regexp"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 // Closure refusal tokens (§2.1, §8.2).
@@ -57,16 +59,16 @@ func Early(tag, repo string, tokenOK bool) (Result, bool) {
 		res.Repository = name
 	}
 	if !valid {
-		res.Refusals = []Refusal{{Token: TokenVersionInvalid, Expected: "a tag v<major>.<minor>.<patch>", Seen: tag}}
+		res.Refusals = []refusal.Refusal{{Token: TokenVersionInvalid, Expected: "a tag v<major>.<minor>.<patch>", Seen: tag}}
 	} else {
 		if _, ok := ParseRepository(repo); !ok {
-			res.Refusals = append(res.Refusals, Refusal{Token: TokenIdentityUnreadable, Expected: "--repo owner/name", Seen: repo})
+			res.Refusals = append(res.Refusals, refusal.Refusal{Token: TokenIdentityUnreadable, Expected: "--repo owner/name", Seen: repo})
 		}
 		if !tokenOK {
-			res.Refusals = append(res.Refusals, Refusal{Token: TokenTokenUnavailable, Expected: "a token file owned by you, mode 0600, 1–4096 characters, no NUL", Seen: "no usable token"})
+			res.Refusals = append(res.Refusals, refusal.Refusal{Token: TokenTokenUnavailable, Expected: "a token file owned by you, mode 0600, 1–4096 characters, no NUL", Seen: "no usable token"})
 		}
 	}
-	res.Errors = Tokens(res.Refusals)
+	res.Errors = refusal.Tokens(res.Refusals)
 	return res, len(res.Refusals) > 0
 }
 
@@ -74,11 +76,11 @@ func Early(tag, repo string, tokenOK bool) (Result, bool) {
 func Verify(s Snapshot) Result {
 	version, _ := ParseTag(s.Tag)
 	res := Result{Version: version, Tag: s.Tag, Repository: s.Repository}
-	var rs []Refusal
+	var rs []refusal.Refusal
 	if sha40.MatchString(s.MainSha) {
 		res.RemoteMainSha = &s.MainSha
 	} else {
-		rs = append(rs, Refusal{Token: TokenMainUnreadable, Expected: "the default branch head as 40 hex", Seen: show(s.MainSha)})
+		rs = append(rs, refusal.Refusal{Token: TokenMainUnreadable, Expected: "the default branch head as 40 hex", Seen: show(s.MainSha)})
 	}
 	peeled := ""
 	if !protections.annotatedTag && s.TagObjectType == "commit" {
@@ -88,10 +90,10 @@ func Verify(s Snapshot) Result {
 		peeled = s.PeeledSha
 		res.TagSha = &peeled
 		if protections.tagAtMain && res.RemoteMainSha != nil && peeled != s.MainSha {
-			rs = append(rs, Refusal{Token: TokenTagNotMain, Expected: "tag peeled to the default branch head " + s.MainSha, Seen: peeled})
+			rs = append(rs, refusal.Refusal{Token: TokenTagNotMain, Expected: "tag peeled to the default branch head " + s.MainSha, Seen: peeled})
 		}
 	} else {
-		rs = append(rs, Refusal{Token: TokenTagUnreadable, Expected: "an annotated tag peeling to a commit",
+		rs = append(rs, refusal.Refusal{Token: TokenTagUnreadable, Expected: "an annotated tag peeling to a commit",
 			Seen: "ref object " + show(s.TagObjectType) + " " + show(s.TagObjectSha) + ", target " + show(s.PeeledType) + " " + show(s.PeeledSha)})
 	}
 	final, releaseRs := checkRelease(s, peeled)
@@ -103,24 +105,24 @@ func Verify(s Snapshot) Result {
 		}
 	}
 	res.Refusals = rs
-	res.Errors = Tokens(rs)
+	res.Errors = refusal.Tokens(rs)
 	res.Closed = len(rs) == 0
 	return res
 }
 
 // checkRelease applies §2.1 step 6; final reports a final release (right
 // tag, not draft, not prerelease, published, Latest).
-func checkRelease(s Snapshot, peeled string) (final bool, rs []Refusal) {
+func checkRelease(s Snapshot, peeled string) (final bool, rs []refusal.Refusal) {
 	r := s.Release
 	if r == nil {
-		return false, []Refusal{{Token: TokenReleaseMissing, Expected: "a release for " + s.Tag, Seen: "none"}}
+		return false, []refusal.Refusal{{Token: TokenReleaseMissing, Expected: "a release for " + s.Tag, Seen: "none"}}
 	}
 	if r.TagName != s.Tag || r.Draft || r.Prerelease {
-		rs = append(rs, Refusal{Token: TokenReleaseMismatch, Expected: "release for " + s.Tag + ", not draft, not prerelease",
+		rs = append(rs, refusal.Refusal{Token: TokenReleaseMismatch, Expected: "release for " + s.Tag + ", not draft, not prerelease",
 			Seen: "tag " + show(r.TagName) + draftText(r)})
 	}
 	if strings.TrimSpace(r.PublishedAt) == "" {
-		rs = append(rs, Refusal{Token: TokenReleaseNotPublished, Expected: "published_at set", Seen: "empty"})
+		rs = append(rs, refusal.Refusal{Token: TokenReleaseNotPublished, Expected: "published_at set", Seen: "empty"})
 	}
 	latest := s.Latest != nil && s.Latest.ID == r.ID && s.Latest.TagName == s.Tag
 	if !latest {
@@ -128,10 +130,10 @@ func checkRelease(s Snapshot, peeled string) (final bool, rs []Refusal) {
 		if s.Latest != nil {
 			seen = "latest is " + show(s.Latest.TagName)
 		}
-		rs = append(rs, Refusal{Token: TokenReleaseNotLatest, Expected: s.Tag + " as the Latest release", Seen: seen})
+		rs = append(rs, refusal.Refusal{Token: TokenReleaseNotLatest, Expected: s.Tag + " as the Latest release", Seen: seen})
 	}
 	if r.TargetCommitish == "" || (r.TargetCommitish != peeled && r.TargetCommitish != s.DefaultBranch) {
-		rs = append(rs, Refusal{Token: TokenReleaseTarget, Expected: "target_commitish " + show(peeled) + " or " + show(s.DefaultBranch), Seen: show(r.TargetCommitish)})
+		rs = append(rs, refusal.Refusal{Token: TokenReleaseTarget, Expected: "target_commitish " + show(peeled) + " or " + show(s.DefaultBranch), Seen: show(r.TargetCommitish)})
 	}
 	rs = append(rs, checkAssets(s)...)
 	final = r.TagName == s.Tag && !r.Draft && !r.Prerelease && strings.TrimSpace(r.PublishedAt) != "" && latest
