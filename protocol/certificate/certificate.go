@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/aepgate/aepgate/protocol/certificate/canonical"
+	"github.com/aepgate/aepgate/protocol/canonical"
 )
 
 // SchemaVersion is the only certificate schema aepgate writes and accepts.

@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/aepgate/aepgate/protocol/certificate/canonical"
+	"github.com/aepgate/aepgate/protocol/canonical"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
 

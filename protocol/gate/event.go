@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aepgate/aepgate/protocol/certificate/canonical"
+	"github.com/aepgate/aepgate/protocol/canonical"
 )
 
 // Event types.

@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/aepgate/aepgate/protocol/certificate/canonical"
+	"github.com/aepgate/aepgate/protocol/canonical"
 )
 
 // Gate states.
