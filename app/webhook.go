@@ -18,6 +18,10 @@ import (
 // delivered (spec/github-facts.md §3.2), so a larger body is refused.
 const MaxPayload = 25 << 20
 
+// unverifiedEvent is the metrics label of a request whose signature has not
+// verified (yet).
+const unverifiedEvent = "unverified"
+
 var (
 	eventName  = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
 	deliveryID = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
@@ -42,6 +46,8 @@ type webhookHandler struct {
 	skipSignature bool
 	skipSizeCap   bool
 	skipDedupe    bool
+	// labelUnverified labels metrics with the unverified event header.
+	labelUnverified bool
 }
 
 func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -50,7 +56,13 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.answer(w, "", http.StatusMethodNotAllowed, "method_not_allowed", "POST only")
 		return
 	}
-	event := r.Header.Get("X-GitHub-Event")
+	// Until the signature verifies, the event header is the sender's word:
+	// metrics label it "unverified", so forged requests cannot mint one
+	// Prometheus series per invented event name.
+	event := unverifiedEvent
+	if h.labelUnverified {
+		event = r.Header.Get("X-GitHub-Event")
+	}
 	var src io.Reader = r.Body
 	if !h.skipSizeCap {
 		src = http.MaxBytesReader(w, r.Body, MaxPayload)
@@ -69,6 +81,7 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.answer(w, event, http.StatusUnauthorized, "bad_signature", "missing or invalid X-Hub-Signature-256")
 		return
 	}
+	event = r.Header.Get("X-GitHub-Event")
 	id := r.Header.Get("X-GitHub-Delivery")
 	switch {
 	case !eventName.MatchString(event):
