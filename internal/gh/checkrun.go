@@ -53,9 +53,9 @@ func NewCheckPublisher(client *github.Client, appID int64) *CheckPublisher {
 // same name instead (GitHub shows only the newest run of a name); when it
 // carries a subset, only the missing ones are appended.
 //
-// A rate-limit answer ends Publish with a *CheckRateLimitError saying how
-// long to wait; a 403 without rate limiting wraps ErrCheckForbidden (a
-// read-only token). Publish never retries by itself.
+// A rate-limit answer ends Publish with an error wrapping a *RateLimitError
+// that says how long to wait; a 403 without rate limiting wraps
+// ErrCheckForbidden (a read-only token). Publish never retries by itself.
 //
 // https://docs.github.com/rest/checks/runs
 func (p *CheckPublisher) Publish(ctx context.Context, owner, repo string, run checks.Run) (int64, error) {

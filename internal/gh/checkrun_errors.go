@@ -4,8 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
-	"time"
+	"net/url"
 
 	"github.com/google/go-github/v62/github"
 )
@@ -15,79 +14,60 @@ import (
 // request, or a workflow token with checks: read).
 var ErrCheckForbidden = errors.New("token may not write check runs")
 
-// CheckRateLimitError says GitHub refused a check-run request for rate
-// limiting. The caller decides when to try again; the publisher never waits
-// out a limit itself (persisting while limited can get an integration
-// banned).
-type CheckRateLimitError struct {
-	// Op is what was being done, e.g. `create check run "aep/lint"`.
-	Op string
-	// Reset is when the primary limit resets (zero for secondary limits).
-	Reset time.Time
-	// RetryAfter is GitHub's Retry-After for secondary limits (zero when
-	// not given).
-	RetryAfter time.Duration
-	// Err is go-github's error.
-	Err error
-}
-
-func (e *CheckRateLimitError) Error() string {
-	switch {
-	case e.RetryAfter > 0:
-		return fmt.Sprintf("%s: rate limited, retry after %s: %v", e.Op, e.RetryAfter, e.Err)
-	case !e.Reset.IsZero():
-		return fmt.Sprintf("%s: rate limited until %s: %v", e.Op, e.Reset.UTC().Format(time.RFC3339), e.Err)
-	default:
-		return fmt.Sprintf("%s: rate limited: %v", e.Op, e.Err)
-	}
-}
-
-func (e *CheckRateLimitError) Unwrap() error { return e.Err }
-
-// Wait is how long to wait from now before trying again, following GitHub's
-// advice: Retry-After when given, else until the reset, else one minute.
-func (e *CheckRateLimitError) Wait(now time.Time) time.Duration {
-	switch {
-	case e.RetryAfter > 0:
-		return e.RetryAfter
-	case e.Reset.After(now):
-		return e.Reset.Sub(now)
-	default:
-		return time.Minute
-	}
-}
-
 // classify wraps err from a check-run request: rate limits (go-github's
 // typed errors, a 429, or a 403 with Retry-After or no requests remaining)
-// become *CheckRateLimitError, any other 403 wraps ErrCheckForbidden.
+// wrap a *RateLimitError, any other 403 wraps ErrCheckForbidden. The caller
+// decides when to try again; the publisher never waits out a limit itself
+// (persisting while limited can get an integration banned).
 func classify(op string, err error) error {
-	var rl *github.RateLimitError
-	if errors.As(err, &rl) {
-		return &CheckRateLimitError{Op: op, Reset: rl.Rate.Reset.Time, Err: err}
+	var typed *RateLimitError
+	if errors.As(err, &typed) {
+		return fmt.Errorf("%s: %w", op, err)
 	}
-	var abuse *github.AbuseRateLimitError
-	if errors.As(err, &abuse) {
-		e := &CheckRateLimitError{Op: op, Err: err}
-		if abuse.RetryAfter != nil {
-			e.RetryAfter = *abuse.RetryAfter
-		}
+	if rl := asRateLimit(err); rl != nil {
+		return fmt.Errorf("%s: %w: %w", op, rl, err)
+	}
+	var er *github.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusForbidden {
+		return fmt.Errorf("%s: %w: %w", op, ErrCheckForbidden, err)
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// asRateLimit returns the rate limit go-github's err reports, or nil: its
+// typed errors, or a raw rate-limit answer (a client without our transport).
+func asRateLimit(err error) *RateLimitError {
+	var gl *github.RateLimitError
+	if errors.As(err, &gl) {
+		e := fromResponse(gl.Response)
+		e.Reset = gl.Rate.Reset.Time
+		return e
+	}
+	var al *github.AbuseRateLimitError
+	if errors.As(err, &al) {
+		e := fromResponse(al.Response)
+		e.RetryAfter = al.GetRetryAfter()
 		return e
 	}
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {
-		h, code := er.Response.Header, er.Response.StatusCode
-		limited := code == http.StatusTooManyRequests ||
-			(code == http.StatusForbidden && (h.Get("Retry-After") != "" || h.Get("X-RateLimit-Remaining") == "0"))
-		switch {
-		case limited:
-			e := &CheckRateLimitError{Op: op, Err: err}
-			if s, perr := strconv.Atoi(h.Get("Retry-After")); perr == nil && s > 0 {
-				e.RetryAfter = time.Duration(s) * time.Second
-			}
-			return e
-		case code == http.StatusForbidden:
-			return fmt.Errorf("%s: %w: %w", op, ErrCheckForbidden, err)
+		req := er.Response.Request
+		if req == nil {
+			req = &http.Request{URL: &url.URL{}}
+		}
+		return rateLimited(req, er.Response)
+	}
+	return nil
+}
+
+// fromResponse names the refused request of a go-github rate-limit error.
+func fromResponse(resp *http.Response) *RateLimitError {
+	e := &RateLimitError{}
+	if resp != nil {
+		e.Status = resp.StatusCode
+		if resp.Request != nil && resp.Request.URL != nil {
+			e.Method, e.URL = resp.Request.Method, resp.Request.URL.Path
 		}
 	}
-	return fmt.Errorf("%s: %w", op, err)
+	return e
 }

@@ -166,12 +166,18 @@ func TestPublishErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("Publish succeeded against a refusing server")
 			}
-			var rl *CheckRateLimitError
+			var rl *RateLimitError
 			if got := errors.As(err, &rl); got != tt.wantRate {
 				t.Fatalf("rate-limit error = %v, want %v (err: %v)", got, tt.wantRate, err)
 			}
 			if rl != nil && tt.wantWait > 0 && rl.Wait(time.Now()) != tt.wantWait {
 				t.Errorf("Wait = %s, want %s", rl.Wait(time.Now()), tt.wantWait)
+			}
+			if rl != nil && tt.wantWait == 0 && rl.Reset.Unix() != reset {
+				t.Errorf("Reset = %v, want %v", rl.Reset, time.Unix(reset, 0))
+			}
+			if wait, ok := RetryWait(err, time.Now()); ok != tt.wantRate || (ok && wait <= 0) {
+				t.Errorf("RetryWait = %s, %v; want a positive wait: %v", wait, ok, tt.wantRate)
 			}
 			if got := errors.Is(err, ErrCheckForbidden); got != tt.wantForbd {
 				t.Errorf("forbidden = %v, want %v (err: %v)", got, tt.wantForbd, err)

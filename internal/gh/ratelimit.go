@@ -51,15 +51,11 @@ func (e *RateLimitError) Wait(now time.Time) time.Duration {
 }
 
 // RetryWait reports whether err is a rate limit of any kind (ours,
-// go-github's or the check publisher's) and how long to wait.
+// go-github's typed errors, possibly wrapped) and how long to wait.
 func RetryWait(err error, now time.Time) (time.Duration, bool) {
 	var rl *RateLimitError
 	if errors.As(err, &rl) {
 		return rl.Wait(now), true
-	}
-	var cl *CheckRateLimitError
-	if errors.As(err, &cl) {
-		return cl.Wait(now), true
 	}
 	var gl *github.RateLimitError
 	if errors.As(err, &gl) {
