@@ -15,15 +15,13 @@ import (
 )
 
 func newCertificateCmd(s streams) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "certificate",
 		Short: "Validate completion certificates",
 		Long: `Completion certificates bind an audited head, its CI runs, the merge and the
 merged-main readback runs. These commands check certificate files with
 craft-protocol's refusal tokens under aepgate's stricter rules.`,
-	}
-	cmd.AddCommand(newCertificateValidateCmd(s), newCertificateScanCmd(s))
-	return cmd
+	}, newCertificateValidateCmd(s), newCertificateScanCmd(s))
 }
 
 func newCertificateValidateCmd(s streams) *cobra.Command {

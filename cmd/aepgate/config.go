@@ -14,20 +14,14 @@ import (
 )
 
 func newConfigCmd(s streams) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "config",
 		Short: "Work with the repository config (" + config.DefaultPath + ")",
 		Long: `The repository config, ` + config.DefaultPath + `, holds the policy aepgate enforces:
 owners, auditors, run-document folders, declared negative controls, required
 workflows, contract paths, risk defaults, limits and the command prefix. The
 App reads it from the default branch only. See docs/config.md.`,
-		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return failf(2, "name a subcommand: validate (see 'aepgate config --help')")
-		},
-	}
-	cmd.AddCommand(newConfigValidateCmd(s))
-	return cmd
+	}, newConfigValidateCmd(s))
 }
 
 func newConfigValidateCmd(s streams) *cobra.Command {

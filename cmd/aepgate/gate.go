@@ -10,16 +10,14 @@ import (
 )
 
 func newGateCmd(s streams) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "gate",
 		Short: "Evaluate owner gates and HOLD offline",
 		Long: `Owner gates are decisions only the project's owner may make. These commands
 evaluate gate events (the same events the App derives from owner comments)
 without talking to GitHub. The events file format is described in
 docs/evidence.md.`,
-	}
-	cmd.AddCommand(newGateEvalCmd(s))
-	return cmd
+	}, newGateEvalCmd(s))
 }
 
 // gateEvalReport is what gate eval prints: the decision, what each event

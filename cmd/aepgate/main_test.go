@@ -44,3 +44,19 @@ func TestUnknownFlag(t *testing.T) {
 		t.Errorf("unknown flag: stderr %q, want %q", errOut, want)
 	}
 }
+
+// A parent command run bare or with a mistyped subcommand is a usage error:
+// printing help and exiting 0 would let a typo in a CI step pass.
+func TestGroupNeedsSubcommand(t *testing.T) {
+	for _, args := range [][]string{
+		{"certificate"}, {"certificate", "valdate", "x.json"},
+		{"gate"}, {"gate", "evaluate"},
+		{"release"}, {"release", "verfy"},
+		{"config"}, {"config", "check"},
+	} {
+		code, out, errOut := runCLI(t, args...)
+		if code != 2 || out != "" || !strings.HasPrefix(errOut, "error: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2, no stdout, an error on stderr", args, code, out, errOut)
+		}
+	}
+}

@@ -23,16 +23,14 @@ type releaseVerifyFlags struct {
 }
 
 func newReleaseCmd(s streams) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "release",
 		Short: "Verify release closure on GitHub",
 		Long: `A release is closed when the annotated tag is the default branch head, the
 GitHub release is final and Latest, its assets are byte-identical to the
 files at the tag and to the manifest, and its body carries the adoption
 receipt.`,
-	}
-	cmd.AddCommand(newReleaseVerifyCmd(s))
-	return cmd
+	}, newReleaseVerifyCmd(s))
 }
 
 func newReleaseVerifyCmd(s streams) *cobra.Command {

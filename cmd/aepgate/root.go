@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -62,4 +63,20 @@ certificates. The same binary is the CLI, the GitHub Action and the GitHub App.`
 		newLedgerCmd(s),
 	)
 	return root
+}
+
+// group makes cmd a parent of subs that fails with exit 2 when run without
+// one of them: a typo such as "certificate valdate" must not print help and
+// exit 0 in a CI step.
+func group(cmd *cobra.Command, subs ...*cobra.Command) *cobra.Command {
+	names := make([]string, len(subs))
+	for i, sub := range subs {
+		names[i] = sub.Name()
+	}
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(c *cobra.Command, _ []string) error {
+		return failf(2, "name a subcommand: %s (see '%s --help')", strings.Join(names, ", "), c.CommandPath())
+	}
+	cmd.AddCommand(subs...)
+	return cmd
 }
