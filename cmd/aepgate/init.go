@@ -49,12 +49,21 @@ func runInit(s streams, dir, name string, force bool) error {
 		}
 		name = filepath.Base(abs)
 	}
+	files := scaffold.Render(name)
+	// A document path taken by a folder (or a device) would fail half-way
+	// through, after other documents were written: refuse before writing.
+	for _, f := range files {
+		path := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+			return failf(2, "%s exists and is not a file.", path)
+		}
+	}
 	annexes := filepath.Join(dir, filepath.FromSlash(filepath.Dir(scaffold.KeepPath)))
 	if err := os.MkdirAll(annexes, 0o755); err != nil {
 		return failf(2, "create %s: %v", annexes, err)
 	}
 	var skipped []string
-	for _, f := range scaffold.Render(name) {
+	for _, f := range files {
 		path := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if _, err := os.Lstat(path); err == nil && !force {
 			skipped = append(skipped, path)

@@ -94,6 +94,29 @@ func TestInitAnnexesIsFile(t *testing.T) {
 	}
 }
 
+// A document path taken by a folder is refused before anything is written,
+// with or without --force: nothing is left half-scaffolded.
+func TestInitDocumentIsFolder(t *testing.T) {
+	for _, force := range []bool{false, true} {
+		dir := t.TempDir()
+		guide := filepath.Join(dir, "execution-guide.md")
+		if err := os.Mkdir(guide, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"init", dir}
+		if force {
+			args = append(args, "--force")
+		}
+		code, out, errOut := runCLI(t, args...)
+		if code != 2 || out != "" || errOut != "error: "+guide+" exists and is not a file.\n" {
+			t.Errorf("force=%v: exit %d, stdout %q, stderr %q", force, code, out, errOut)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Errorf("force=%v: init wrote %d entries, want only the existing folder", force, len(entries)-1)
+		}
+	}
+}
+
 // TestRundocsHelp checks that every flag of init, lint and status is
 // documented in --help.
 func TestRundocsHelp(t *testing.T) {
