@@ -95,8 +95,18 @@ func readEvent(a *githubactions.Action) (Event, error) {
 	if ctx.RefType == "tag" {
 		ev.Tag = ctx.RefName
 	}
+	if ctx.EventPath != "" && ctx.Event == nil {
+		// go-githubactions skips a missing event file without a word.
+		return ev, &InputError{fmt.Sprintf("the event file %s (GITHUB_EVENT_PATH) does not exist or holds no event", ctx.EventPath)}
+	}
 	if err := ev.readPR(ctx.Event); err != nil {
 		return ev, err
+	}
+	if strings.HasPrefix(ev.Name, "pull_request") && (ev.PR == nil || ev.PR.HeadSHA == "") {
+		// Without the pull request, the checks would attach to GITHUB_SHA
+		// (a merge commit), skip the report and read the pull request's own
+		// policy: fail closed instead.
+		return ev, &InputError{fmt.Sprintf("a %s event needs its payload's pull_request with a head sha (GITHUB_EVENT_PATH names no such event)", ev.Name)}
 	}
 	if ev.SHA == "" {
 		return ev, &InputError{"no commit to check: GITHUB_SHA is empty and the event has no pull request head"}

@@ -2,8 +2,10 @@ package action
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -100,5 +102,36 @@ func TestEventForkAndPush(t *testing.T) {
 	ev, err := readEvent(a)
 	if err != nil || ev.PR != nil || ev.SHA != "abc" {
 		t.Errorf("push event: %+v, %v", ev, err)
+	}
+}
+
+// A pull_request event whose payload is missing, or lacks the pull request,
+// fails closed: otherwise the checks would attach to GITHUB_SHA, skip the
+// report and read the pull request's own policy.
+func TestEventFailsClosedWithoutPullRequest(t *testing.T) {
+	dir := t.TempDir()
+	noPR := filepath.Join(dir, "push-shaped.json")
+	if err := os.WriteFile(noPR, []byte(`{"ref":"refs/heads/main"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noHead := filepath.Join(dir, "no-head.json")
+	if err := os.WriteFile(noHead, []byte(`{"pull_request":{"number":7,"body":"x"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, event, path, want string }{
+		{"missing event file", "push", filepath.Join(dir, "nope.json"), "does not exist"},
+		{"pull_request without one", "pull_request", noPR, "needs its payload's pull_request"},
+		{"pull_request without head", "pull_request_target", noHead, "needs its payload's pull_request"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_EVENT_NAME": tt.event, "GITHUB_SHA": strings.Repeat("a", 40), "GITHUB_EVENT_PATH": tt.path}
+			a := githubactions.New(githubactions.WithGetenv(func(k string) string { return env[k] }), githubactions.WithWriter(&bytes.Buffer{}))
+			_, err := readEvent(a)
+			var ie *InputError
+			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want an InputError containing %q", err, tt.want)
+			}
+		})
 	}
 }
