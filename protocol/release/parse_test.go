@@ -16,7 +16,7 @@ func TestParseTag(t *testing.T) {
 }
 
 func TestDecodeContent(t *testing.T) {
-	payload := strings.Repeat("manifest bytes ", 10)
+	payload := strings.Repeat("manifest bytes ", 10) + "!" // 151 bytes: the encoding ends in "=="
 	enc := base64.StdEncoding.EncodeToString([]byte(payload))
 	wrapped := ""
 	for i := 0; i < len(enc); i += 60 {
@@ -33,7 +33,7 @@ func TestDecodeContent(t *testing.T) {
 		{"CRLF, tabs, VT, FF", strings.ReplaceAll(wrapped, "\n", "\r\n\t\v\f "), true},
 		{"one LF as NBSP", strings.Replace(wrapped, "\n", "\u00a0", 1), false},
 		{"dollar tail", enc + "$$", false},
-		{"missing padding", strings.TrimRight(enc, "="), enc == strings.TrimRight(enc, "=")},
+		{"missing padding", strings.TrimRight(enc, "="), false},
 		{"url alphabet", strings.NewReplacer("+", "-", "/", "_").Replace(base64.StdEncoding.EncodeToString([]byte{0xfb, 0xff, 0xfe})), false},
 	}
 	for _, tt := range tests {
@@ -41,7 +41,7 @@ func TestDecodeContent(t *testing.T) {
 		if (err == nil) != tt.ok {
 			t.Errorf("%s: err = %v, want ok %v", tt.name, err, tt.ok)
 		}
-		if err == nil && tt.ok && string(got) != payload && tt.name != "url alphabet" {
+		if err == nil && string(got) != payload {
 			t.Errorf("%s: decoded %q", tt.name, got)
 		}
 	}
