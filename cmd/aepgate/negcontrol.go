@@ -137,7 +137,7 @@ func (o *negcontrolOptions) runAll(c *cobra.Command, s streams) error {
 		}
 	}
 	if o.jobs < 0 {
-		return failf(2, "--jobs must be 1 or more (0 means the number of CPUs)")
+		return failf(2, "--jobs must be 0 (the number of CPUs) or more, not %d", o.jobs)
 	}
 	ctx := c.Context()
 	root := o.root

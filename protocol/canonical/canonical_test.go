@@ -54,6 +54,7 @@ func TestParse(t *testing.T) {
 		{"trailing comma", `[1,]`, Options{}, true},
 		{"deep", string(make([]byte, 0)) + deep(600), Options{}, true},
 		{"empty", ``, Options{}, true},
+		{"only whitespace", " \n\t", Options{}, true},
 		{"whitespace around", " \n{\"a\":1}\n ", Options{}, false},
 	}
 	for _, tt := range tests {

@@ -33,6 +33,9 @@ func Parse(raw []byte, opt Options) (any, error) {
 	if !utf8.Valid(raw) {
 		return nil, fmt.Errorf("%w: not valid UTF-8", ErrNotStrict)
 	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, fmt.Errorf("%w: the input is empty", ErrNotStrict)
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	v, err := value(dec, opt, 0)
