@@ -1,8 +1,10 @@
 package ghfake
 
 import (
+	"bufio"
 	"encoding/base64"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -168,11 +170,32 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 	}
-	f.mux.ServeHTTP(w, r)
+	hw := &hijackWatch{ResponseWriter: w}
+	f.mux.ServeHTTP(hw, r)
 	// The caller gets its answer first; the deliveries its request caused
 	// follow (synchronously, so tests see them once the call returns).
-	if fl, ok := w.(http.Flusher); ok {
+	// A connection a fault hijacked (FaultDrop) cannot be flushed.
+	if fl, ok := w.(http.Flusher); ok && !hw.hijacked {
 		fl.Flush()
 	}
 	f.flush()
 }
+
+// hijackWatch notes whether a handler took the connection over.
+type hijackWatch struct {
+	http.ResponseWriter
+	hijacked bool
+}
+
+func (h *hijackWatch) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h.hijacked = true
+	return http.NewResponseController(h.ResponseWriter).Hijack()
+}
+
+func (h *hijackWatch) Flush() {
+	if !h.hijacked {
+		_ = http.NewResponseController(h.ResponseWriter).Flush()
+	}
+}
+
+func (h *hijackWatch) Unwrap() http.ResponseWriter { return h.ResponseWriter }

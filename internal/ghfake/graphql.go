@@ -92,9 +92,29 @@ func serveGraphQL(c *call) (int, any) {
 	data := x.selection(root, op.SelectionSet, ast.Path{})
 	out := obj{"data": data}
 	if len(x.errs) > 0 {
-		out["errors"] = x.errs
+		out["errors"] = gqlErrorsJSON(x.errs)
 	}
 	return http.StatusOK, out
+}
+
+// gqlErrorsJSON encodes resolver errors as GitHub does: the error kind
+// (NOT_FOUND, FORBIDDEN, …) in a top-level "type" beside message, path and
+// locations (extensions.type is kept too).
+func gqlErrorsJSON(errs gqlerror.List) []any {
+	out := make([]any, 0, len(errs))
+	for _, e := range errs {
+		raw, err := json.Marshal(e)
+		var m map[string]any
+		if err != nil || json.Unmarshal(raw, &m) != nil {
+			out = append(out, e)
+			continue
+		}
+		if kind, ok := e.Extensions["type"]; ok {
+			m["type"] = kind
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // selection resolves a selection set on obj into an object.
@@ -145,6 +165,9 @@ func (x *gqlExec) resolveField(obj resolver, f *ast.Field, path ast.Path) any {
 	v, err := obj.field(x, f.Name, f.ArgumentMap(x.vars))
 	if err != nil {
 		e := gqlerror.ErrorPathf(path, "%s", err.Error())
+		if f.Position != nil {
+			e.Locations = []gqlerror.Location{{Line: f.Position.Line, Column: f.Position.Column}}
+		}
 		if ge, ok := err.(*gqlError); ok {
 			e.Extensions = map[string]any{"type": ge.kind}
 			e.Rule = ""

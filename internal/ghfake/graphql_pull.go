@@ -47,7 +47,7 @@ func (r *prRes) field(x *gqlExec, name string, args map[string]any) (any, error)
 		return map[bool]string{true: "MERGEABLE", false: "CONFLICTING"}[s.mergeable(p)], nil
 	case "commits":
 		var items []any
-		for _, c := range s.git.between(s.git.mergeBase(s.baseHead(p), p.headSHA), p.headSHA) {
+		for _, c := range s.prCommits(p) {
 			items = append(items, mapRes{"PullRequestCommit", map[string]any{"commit": &commitRes{s: s, c: c}, "id": shaNode("PullRequestCommit", c.sha)}})
 		}
 		return newConn("PullRequestCommitConnection", "commits", items, args)

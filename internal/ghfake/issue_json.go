@@ -158,9 +158,14 @@ func (f *Fake) commentJSON(s *repoState, c *comment) obj {
 	}
 }
 
-// emitIssue sends an issues event (extra merged into the payload).
+// emitIssue sends an issues event (extra merged into the payload), or the
+// pull_request event of the same action when i is a pull request.
 func (f *Fake) emitIssue(s *repoState, i *issue, action string, by *user, extra obj) {
 	if !f.hooks.on {
+		return
+	}
+	if i.pr != nil { // GitHub reports a pull request's changes as pull_request events
+		f.emitPull(s, i, action, by, extra)
 		return
 	}
 	p := obj{"issue": f.issueJSON(s, i)}
@@ -168,4 +173,17 @@ func (f *Fake) emitIssue(s *repoState, i *issue, action string, by *user, extra 
 		p[k] = v
 	}
 	f.emit(s, "issues", action, by, p)
+}
+
+// editChanges is the changes object of an edited event: the old value of
+// each field that changed.
+func editChanges(oldTitle, newTitle, oldBody, newBody string) obj {
+	ch := obj{}
+	if oldTitle != newTitle {
+		ch["title"] = obj{"from": oldTitle}
+	}
+	if oldBody != newBody {
+		ch["body"] = obj{"from": oldBody}
+	}
+	return ch
 }

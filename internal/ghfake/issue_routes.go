@@ -122,12 +122,12 @@ func editIssue(c *call) (int, any) {
 		return badJSON(err)
 	}
 	by := c.f.actor(c.tok)
-	old := is.body
+	oldTitle, oldBody := is.title, is.body
 	if status, body := c.applyIssue(is, &req, by, true); status != 0 {
 		return status, body
 	}
-	if req.Body != nil && old != *req.Body || req.Title != nil {
-		c.f.emitIssue(c.repo, is, "edited", by, obj{"changes": obj{"body": obj{"from": old}}})
+	if ch := editChanges(oldTitle, is.title, oldBody, is.body); len(ch) > 0 {
+		c.f.emitIssue(c.repo, is, "edited", by, obj{"changes": ch})
 	}
 	return http.StatusOK, c.f.issueJSON(c.repo, is)
 }

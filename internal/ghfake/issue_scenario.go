@@ -140,18 +140,35 @@ func (i *Issue) React(login, content string) {
 	})
 }
 
-// Edit replaces the issue's body.
+// Edit replaces the issue's body (issues.edited; pull_request.edited for a
+// pull request), with changes.body.from the old body.
 func (i *Issue) Edit(by, body string) {
 	i.do(func(f *Fake, s *repoState, is *issue) {
 		old := is.body
 		is.body, is.updated = body, f.clock()
-		f.emitIssue(s, is, "edited", f.ensureUser(by), obj{"changes": obj{"body": obj{"from": old}}})
+		f.emitIssue(s, is, "edited", f.ensureUser(by), obj{"changes": editChanges(is.title, is.title, old, body)})
+	})
+}
+
+// EditTitle replaces the issue's (or pull request's) title, with
+// changes.title.from the old title.
+func (i *Issue) EditTitle(by, title string) {
+	i.do(func(f *Fake, s *repoState, is *issue) {
+		old := is.title
+		is.title, is.updated = title, f.clock()
+		f.emitIssue(s, is, "edited", f.ensureUser(by), obj{"changes": editChanges(old, title, is.body, is.body)})
 	})
 }
 
 // Close closes the issue as completed.
 func (i *Issue) Close(by string) {
-	i.do(func(f *Fake, s *repoState, is *issue) { f.closeIssue(s, is, f.ensureUser(by), "completed") })
+	i.do(func(f *Fake, s *repoState, is *issue) {
+		was := is.state
+		f.closeIssue(s, is, f.ensureUser(by), "completed")
+		if is.pr != nil && was == "open" { // a pull request closes as pull_request.closed
+			f.emitPull(s, is, "closed", f.ensureUser(by), nil)
+		}
+	})
 }
 
 func (f *Fake) closeIssue(s *repoState, is *issue, by *user, reason string) {

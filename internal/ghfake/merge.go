@@ -55,6 +55,24 @@ func (s *repoState) mergeable(p *pull) bool {
 	return len(conflicts) == 0
 }
 
+// prCommits lists a pull request's commits, oldest first: those reachable
+// from its head and not from the merge base with its base as it was when
+// the head last moved (GitHub computes the list on push, so later pushes to
+// the base do not take commits away). The head commit is always last.
+func (s *repoState) prCommits(p *pull) []*commitObj {
+	g := s.git
+	head := g.commits[p.headSHA]
+	if head == nil {
+		return nil
+	}
+	for _, base := range []string{p.baseSHA, s.baseHead(p)} {
+		if cs := g.between(g.mergeBase(base, p.headSHA), p.headSHA); len(cs) > 0 && cs[len(cs)-1] == head {
+			return cs
+		}
+	}
+	return []*commitObj{head}
+}
+
 // baseHead is the commit an open pull request would merge into now.
 func (s *repoState) baseHead(p *pull) string {
 	if sha := s.refs["refs/heads/"+p.baseRef]; sha != "" && !p.merged {

@@ -27,7 +27,7 @@ func (f *Fake) pullJSON(s *repoState, i *issue) obj {
 			mstate = "draft"
 		}
 	}
-	commits := s.git.between(s.git.mergeBase(s.baseHead(p), p.headSHA), p.headSHA)
+	commits := s.prCommits(p)
 	var files []any
 	add, del := 0, 0
 	if mb := s.git.mergeBase(s.baseHead(p), p.headSHA); mb != "" {

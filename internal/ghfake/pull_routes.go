@@ -23,7 +23,7 @@ func (f *Fake) pullRoutes() {
 			return notFound()
 		}
 		out := []any{}
-		for _, cm := range c.repo.git.between(c.repo.git.mergeBase(c.repo.baseHead(is.pr), is.pr.headSHA), is.pr.headSHA) {
+		for _, cm := range c.repo.prCommits(is.pr) {
 			out = append(out, c.f.commitJSON(c.repo, cm, false))
 		}
 		return http.StatusOK, c.page(out)
@@ -120,16 +120,19 @@ func editPull(c *call) (int, any) {
 		return badJSON(err)
 	}
 	by := c.f.actor(c.tok)
+	if req.Base != nil && c.repo.refs["refs/heads/"+*req.Base] == "" {
+		return invalid("PullRequest", "base", "invalid", "")
+	}
+	oldTitle, oldBody := is.title, is.body
 	set(&is.title, req.Title)
 	set(&is.body, req.Body)
-	if req.Base != nil {
-		if c.repo.refs["refs/heads/"+*req.Base] == "" {
-			return invalid("PullRequest", "base", "invalid", "")
-		}
+	ch := editChanges(oldTitle, is.title, oldBody, is.body)
+	if req.Base != nil && *req.Base != is.pr.baseRef {
+		ch["base"] = obj{"ref": obj{"from": is.pr.baseRef}, "sha": obj{"from": is.pr.baseSHA}}
 		is.pr.baseRef, is.pr.baseSHA = *req.Base, c.repo.refs["refs/heads/"+*req.Base]
 	}
-	if req.Title != nil || req.Body != nil || req.Base != nil {
-		c.f.emitPull(c.repo, is, "edited", by, nil)
+	if len(ch) > 0 {
+		c.f.emitPull(c.repo, is, "edited", by, obj{"changes": ch})
 	}
 	switch deref(req.State) {
 	case "closed":

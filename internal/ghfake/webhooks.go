@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sort"
+	"strings"
 	"time"
 )
 
@@ -165,7 +167,9 @@ func (f *Fake) emitInstallation(in *Installation, action string) {
 				"full_name": s.fullName, "private": s.private})
 		}
 	}
-	f.queue("installation", action, obj{"action": action, "installation": f.installationJSON(in),
+	inst := f.installationJSON(in)
+	inst["created_at"], inst["updated_at"] = in.created.Unix(), in.created.Unix() // Unix seconds in webhooks, as GitHub sends
+	f.queue("installation", action, obj{"action": action, "installation": inst,
 		"repositories": repos, "sender": f.userJSON(f.ensureUser(in.Account))}, "", in.ID)
 }
 
@@ -287,22 +291,46 @@ func (f *Fake) pushed(s *repoState, ref, before, after string, by *user) {
 				"description": nil, "pusher_type": "user"})
 		}
 	}
-	var commits []any
+	commits := []any{}
 	if peeled := s.git.peel(after); s.git.commits[peeled] != nil {
 		base := ""
 		if before != zero {
 			base = s.git.peel(before)
 		}
+		// A new ref lists only commits no other branch has, as GitHub does.
+		known := map[string]bool{}
+		if base == "" {
+			for r, sha := range s.refs {
+				if r != ref && strings.HasPrefix(r, "refs/heads/") {
+					for a := range s.git.ancestors(sha) {
+						known[a] = true
+					}
+				}
+			}
+		}
 		for _, c := range s.git.between(base, peeled) {
-			commits = append(commits, f.headCommitJSON(s, c.sha))
+			if !known[c.sha] {
+				commits = append(commits, f.pushCommitJSON(s, c.sha))
+			}
 		}
 	}
 	repo := f.repoJSON(s)
 	repo["master_branch"], repo["stargazers"] = s.defaultBranch, 0
+	// Push payloads keep GitHub's legacy repository shape: Unix timestamps,
+	// an owner with name and email, the organization's login.
+	repo["created_at"], repo["pushed_at"] = s.created.Unix(), s.pushed.Unix()
+	owner := f.userJSON(s.owner)
+	owner["name"], owner["email"] = s.owner.login, nil
+	if s.owner.typ == "Organization" {
+		repo["organization"] = s.owner.login
+	} else {
+		owner["email"] = fmt.Sprintf("%d+%s@users.noreply.github.com", s.owner.id, s.owner.login)
+	}
+	repo["owner"] = owner
 	f.emit(s, "push", "", by, obj{"repository": repo,
 		"ref": ref, "before": before, "after": after, "created": before == zero, "deleted": false,
 		"forced": false, "base_ref": nil, "compare": "https://github.com/" + s.fullName + "/compare/" + before[:12] + "..." + after[:12],
-		"commits": commits, "head_commit": f.headCommitJSON(s, s.git.peel(after)),
+		"commits": commits, "head_commit": f.pushCommitJSON(s, s.git.peel(after)),
 		"pusher": obj{"name": by.login, "email": fmt.Sprintf("%d+%s@users.noreply.github.com", by.id, by.login)},
 	})
 }
@@ -315,4 +343,59 @@ func refKind(ref string) (kind, name string, ok bool) {
 		return "tag", n, true
 	}
 	return "", "", false
+}
+
+// pushCommitJSON is a commit as push payloads carry it: the short commit
+// plus url, distinct, the authors' usernames and the paths added, removed
+// and modified against the first parent.
+func (f *Fake) pushCommitJSON(s *repoState, sha string) obj {
+	c := s.git.commits[sha]
+	if c == nil {
+		return nil
+	}
+	o := f.headCommitJSON(s, sha)
+	o["url"] = "https://github.com/" + s.fullName + "/commit/" + sha
+	o["distinct"] = true
+	o["author"], o["committer"] = pushPerson(c.author), pushPerson(c.committer)
+	var parent map[string]string
+	if len(c.parents) > 0 && s.git.commits[c.parents[0]] != nil {
+		parent = s.git.commits[c.parents[0]].files
+	}
+	added, removed, modified := []string{}, []string{}, []string{}
+	for p, blob := range c.files {
+		switch old, ok := parent[p]; {
+		case !ok:
+			added = append(added, p)
+		case old != blob:
+			modified = append(modified, p)
+		}
+	}
+	for p := range parent {
+		if _, ok := c.files[p]; !ok {
+			removed = append(removed, p)
+		}
+	}
+	sort.Strings(added)
+	sort.Strings(removed)
+	sort.Strings(modified)
+	o["added"], o["removed"], o["modified"] = added, removed, modified
+	return o
+}
+
+// pushPerson is a push commit's author or committer; username is the
+// GitHub login the email belongs to, when GitHub would know it.
+func pushPerson(sig Signature) obj {
+	o := obj{"name": sig.Name, "email": sig.Email}
+	switch {
+	case sig.Email == webFlow.Email:
+		o["username"] = "web-flow"
+	case strings.HasSuffix(sig.Email, "@users.noreply.github.com"):
+		local := strings.TrimSuffix(sig.Email, "@users.noreply.github.com")
+		if _, login, ok := strings.Cut(local, "+"); ok {
+			o["username"] = login
+		} else {
+			o["username"] = local
+		}
+	}
+	return o
 }

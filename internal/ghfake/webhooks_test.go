@@ -51,6 +51,20 @@ func story(t *testing.T) (*ghfake.Fake, []ghfake.Delivery) {
 	repo.PublishRelease("v1.0.0", ghfake.ReleaseOptions{Assets: map[string][]byte{"a.tar.gz": []byte("x")}})
 	ms.Close()
 	is.Close("owner")
+	is.Reopen("owner")
+	is.Edit("alice", "```yaml\ngoal: g2\n```")
+	is.EditTitle("alice", "Story 2")
+	if _, err := c.Issues.RemoveLabelForIssue(ctx, "acme", "widgets", is.Number(), "product"); err != nil {
+		t.Fatal(err)
+	}
+	is.SetMilestone("owner", nil)
+	repo.Branch("second", "main")
+	repo.CommitBy("alice", "second", "more work", map[string]string{"c.txt": "c\n"})
+	pr2 := repo.OpenPR("alice", "second", "main", "Second", "body")
+	pr2.Edit("alice", "new body")
+	pr2.AddLabels("alice", "product")
+	pr2.ClosePR("alice")
+	pr2.Reopen("alice")
 	return f, f.Deliveries()
 }
 
@@ -152,62 +166,123 @@ func checkTyped(t *testing.T, key string, ev any) {
 	}
 }
 
-// TestWebhookShapesMatchFixtures compares each emitted payload's keys with
-// GitHub's recorded payload for the same event and action: every key
-// GitHub sends at the top level and in the event's main object must be there.
+// TestWebhookShapesMatchFixtures compares each emitted payload with every
+// payload GitHub recorded for the same event and action (all variants):
+// every key GitHub sends must be there, four levels deep (arrays through
+// their first element), with the same JSON type where both are non-null.
 func TestWebhookShapesMatchFixtures(t *testing.T) {
 	dir := sharedfix.Path(t, "fixtures/github/webhooks")
 	_, ds := story(t)
 	done := map[string]bool{}
 	for _, d := range ds {
-		name := d.Action + ".payload.json"
+		pattern := d.Action + ".*json"
 		if d.Action == "" {
-			name = "payload.json"
+			pattern = "*.json"
 		}
-		path := filepath.Join(dir, d.Event, name)
-		raw, err := os.ReadFile(path)
-		if err != nil || done[path] {
-			continue
-		}
-		done[path] = true
-		var want, got map[string]any
-		if err := json.Unmarshal(raw, &want); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		if err := json.Unmarshal(d.Payload, &got); err != nil {
-			t.Fatal(err)
-		}
-		if missing := missingKeys(want, got, "", 2); len(missing) > 0 {
-			t.Errorf("%s.%s lacks keys GitHub sends: %s", d.Event, d.Action, strings.Join(missing, ", "))
+		paths, _ := filepath.Glob(filepath.Join(dir, d.Event, pattern))
+		for _, path := range paths {
+			if done[path] || skipFixture[d.Event+"/"+filepath.Base(path)] {
+				continue
+			}
+			done[path] = true
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want, got map[string]any
+			if err := json.Unmarshal(raw, &want); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if err := json.Unmarshal(d.Payload, &got); err != nil {
+				t.Fatal(err)
+			}
+			if missing := shapeDiff(want, got, "", 4); len(missing) > 0 {
+				t.Errorf("%s.%s differs from %s: %s", d.Event, d.Action, filepath.Base(path), strings.Join(missing, ", "))
+			}
 		}
 	}
-	if len(done) < 10 {
-		t.Errorf("only %d payloads had a fixture to compare with", len(done))
+	if len(done) < 30 {
+		t.Errorf("only %d recorded payloads had a delivery to compare with", len(done))
+	}
+	for _, want := range []string{"pull_request/labeled.payload.json", "pull_request/reopened.payload.json",
+		"issues/edited.payload.json", "issues/unlabeled.payload.json", "issues/demilestoned.payload.json",
+		"push/with-new-branch.payload.json", "issues/reopened.payload.json"} {
+		if !done[filepath.Join(dir, filepath.FromSlash(want))] {
+			t.Errorf("the story emitted nothing to compare with %s", want)
+		}
 	}
 }
 
-// missingKeys lists keys of want absent from got, down to depth levels
-// (enterprise and organization-only keys excepted, and issue.pull_request,
-// which only a pull request's issue has).
-func missingKeys(want, got map[string]any, prefix string, depth int) []string {
-	var out []string
-	for k, v := range want {
-		if k == "enterprise" || (prefix == "" && k == "organization") || (prefix == "issue." && k == "pull_request") {
-			continue
-		}
-		gv, ok := got[k]
-		if !ok {
-			out = append(out, prefix+k)
-			continue
-		}
-		wm, wok := v.(map[string]any)
-		gm, gok := gv.(map[string]any)
-		if wok && gok && depth > 1 {
-			out = append(out, missingKeys(wm, gm, prefix+k+".", depth-1)...)
-		}
+// skipFixture names recorded payloads of situations the fake does not
+// model (an issue transferred from another repository).
+var skipFixture = map[string]bool{"issues/opened.with-transfer.payload.json": true}
+
+// shapeDiff lists keys of want absent from got (and keys whose JSON type
+// differs), down to depth levels; arrays compare their first elements.
+// Keys that depend on the recording rather than on GitHub's shape are
+// skipped: enterprise, top-level organization (org repos only),
+// issue.pull_request (pull requests' issues only), an App's permissions
+// (what that App was granted), release.discussion_url (repos with
+// discussions) and check_suite.deployment (deployment-triggered suites).
+func shapeDiff(want, got any, prefix string, depth int) []string {
+	if depth == 0 {
+		return nil
 	}
-	sort.Strings(out)
-	return out
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return nil
+		}
+		var out []string
+		for k, v := range w {
+			if k == "enterprise" || (prefix == "" && k == "organization") || (prefix == "issue." && k == "pull_request") ||
+				strings.HasSuffix(prefix, "app.") && k == "permissions" || k == "discussion_url" ||
+				strings.HasSuffix(prefix, "check_suite.") && k == "deployment" {
+				continue
+			}
+			gv, ok := g[k]
+			if !ok {
+				out = append(out, prefix+k)
+				continue
+			}
+			if wk, gk := jsonKind(v), jsonKind(gv); wk != "" && gk != "" && wk != gk {
+				out = append(out, prefix+k+" (a "+gk+", GitHub sends a "+wk+")")
+			}
+			out = append(out, shapeDiff(v, gv, prefix+k+".", depth-1)...)
+		}
+		sort.Strings(out)
+		return out
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(w) == 0 || len(g) == 0 {
+			return nil
+		}
+		return shapeDiff(w[0], g[0], prefix+"[].", depth)
+	}
+	return nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "bool"
+	}
+	return ""
+}
+
+// missingKeys lists keys of want absent from got, down to depth levels
+// (see shapeDiff).
+func missingKeys(want, got map[string]any, prefix string, depth int) []string {
+	return shapeDiff(want, got, prefix, depth)
 }
 
 func TestWebhooksPostedToReceiver(t *testing.T) {
