@@ -2,6 +2,7 @@ package canonical
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -110,4 +111,14 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("canonical form not stable: %q vs %q", out, out2)
 		}
 	})
+}
+
+// Empty and truncated input say so in words, not as a decoder's "EOF".
+func TestParseSaysEmptyOrTruncated(t *testing.T) {
+	for in, want := range map[string]string{"": "the input is empty", " \n": "the input is empty", `{"a":`: "ends inside the JSON value", `[1,`: "ends inside the JSON value"} {
+		_, err := Parse([]byte(in), Options{})
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "EOF") {
+			t.Errorf("Parse(%q) = %v, want an error saying %q", in, err, want)
+		}
+	}
 }

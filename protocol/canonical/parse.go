@@ -39,6 +39,9 @@ func Parse(raw []byte, opt Options) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	v, err := value(dec, opt, 0)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fmt.Errorf("%w: the input ends inside the JSON value", ErrNotStrict)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotStrict, err)
 	}
