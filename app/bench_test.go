@@ -19,38 +19,34 @@ import (
 // loadClient keeps connections alive like GitHub's delivery fleet would.
 var loadClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 256}, Timeout: 10 * time.Second}
 
-// benchBodies are realistic deliveries: GitHub's recorded pull_request
-// payload (about 28 KB) retargeted at the fake's pull requests 1000–1199.
-var (
-	benchBodiesOnce sync.Once
-	benchBodies     [][]byte
-)
-
-func realisticBodies(b *testing.B) [][]byte {
-	benchBodiesOnce.Do(func() {
-		raw, err := os.ReadFile(sharedfix.Path(b, "fixtures/github/webhooks/pull_request/opened.payload.json"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for i := range 200 {
-			var p map[string]any
-			json.Unmarshal(raw, &p)
-			p["action"] = "edited"
-			p["installation"] = map[string]any{"id": 1}
-			repo := p["repository"].(map[string]any)
-			repo["name"], repo["owner"] = "app", map[string]any{"login": "acme"}
-			pr := p["pull_request"].(map[string]any)
-			pr["number"], pr["body"] = 1000+i, "Work-unit: #1"
-			body, _ := json.Marshal(p)
-			benchBodies = append(benchBodies, body)
-		}
-	})
-	return benchBodies
+// realisticBodies are realistic deliveries: GitHub's recorded
+// pull_request payload (about 22 KB as re-encoded) retargeted at w's
+// installation and pull requests 1000–1199.
+func realisticBodies(b *testing.B, w *world) [][]byte {
+	raw, err := os.ReadFile(sharedfix.Path(b, "fixtures/github/webhooks/pull_request/opened.payload.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var bodies [][]byte
+	for i := range 200 {
+		var p map[string]any
+		json.Unmarshal(raw, &p)
+		p["action"] = "edited"
+		p["installation"] = map[string]any{"id": w.inst.ID}
+		repo := p["repository"].(map[string]any)
+		repo["name"], repo["full_name"], repo["owner"] = "app", "acme/app", map[string]any{"login": "acme"}
+		pr := p["pull_request"].(map[string]any)
+		pr["number"], pr["body"] = w.prs[1000+i].Number(), "Work-unit: #1"
+		pr["head"].(map[string]any)["sha"] = w.heads[1000+i]
+		body, _ := json.Marshal(p)
+		bodies = append(bodies, body)
+	}
+	return bodies
 }
 
 // post1 sends one signed pull_request delivery and returns its latency.
-func post1(base string, i int, seq int64) (time.Duration, int, error) {
-	body := benchBodies[i%len(benchBodies)]
+func post1(base string, bodies [][]byte, i int, seq int64) (time.Duration, int, error) {
+	body := bodies[i%len(bodies)]
 	event := *benchEventFlag
 	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
 	req.Header.Set("X-GitHub-Event", event)
@@ -73,16 +69,18 @@ var benchSeq atomic.Int64
 // recorded.
 var benchEventFlag = flag.String("bench-event", "pull_request", "event the load benchmarks send (pull_request or ping)")
 
-func benchApp(b *testing.B) string {
-	b.Logf("payload %d bytes", len(realisticBodies(b)[0]))
-	fake := newFakeGitHub(b, testAppID, &appKey(b).PublicKey)
-	seed(fake)
-	addPRs(fake, 200)
-	o := testOptions(b, fake, "")
+func benchApp(b *testing.B) (string, [][]byte) {
+	w := newWorld(b)
+	// A load test, not a rate-limit test: an hour's budget must not run out.
+	w.f.SetRateLimit(1<<30, 1000, 5000)
+	w.addPRs(200)
+	bodies := realisticBodies(b, w)
+	b.Logf("payload %d bytes", len(bodies[0]))
+	o := testOptions(b, w, "")
 	// Production polling: the queue's own chatter is part of the load.
 	o.PollInterval = DefaultPollInterval
 	_, base := startApp(b, o)
-	return base
+	return base, bodies
 }
 
 // BenchmarkWebhookAck300 sends deliveries open-loop at 300 per second (each
@@ -90,7 +88,7 @@ func benchApp(b *testing.B) string {
 // SQLite-backed App whose workers process them meanwhile, and reports the
 // acknowledgement latency's p50 and p99.
 func BenchmarkWebhookAck300(b *testing.B) {
-	base := benchApp(b)
+	base, bodies := benchApp(b)
 	const rate = 300
 	lat := make([]time.Duration, b.N)
 	var wg sync.WaitGroup
@@ -103,7 +101,7 @@ func BenchmarkWebhookAck300(b *testing.B) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d, status, err := post1(base, i, benchSeq.Add(1))
+			d, status, err := post1(base, bodies, i, benchSeq.Add(1))
 			if err != nil || status != http.StatusAccepted {
 				failed.Add(1)
 			}
@@ -124,7 +122,7 @@ func BenchmarkWebhookAck300(b *testing.B) {
 // BenchmarkWebhookThroughput sends deliveries as fast as 32 concurrent
 // senders can and reports sustained deliveries per second.
 func BenchmarkWebhookThroughput(b *testing.B) {
-	base := benchApp(b)
+	base, bodies := benchApp(b)
 	var next atomic.Int64
 	var failed atomic.Int32
 	b.ResetTimer()
@@ -139,7 +137,7 @@ func BenchmarkWebhookThroughput(b *testing.B) {
 				if i >= int64(b.N) {
 					return
 				}
-				if _, status, err := post1(base, int(i), benchSeq.Add(1)); err != nil || status != http.StatusAccepted {
+				if _, status, err := post1(base, bodies, int(i), benchSeq.Add(1)); err != nil || status != http.StatusAccepted {
 					failed.Add(1)
 				}
 			}
@@ -159,29 +157,29 @@ func BenchmarkWebhookThroughput(b *testing.B) {
 // judgement of a head (write), and a re-evaluation that changes nothing (no
 // write).
 func BenchmarkEvaluationAPICalls(b *testing.B) {
-	fake := newFakeGitHub(b, testAppID, &appKey(b).PublicKey)
-	seed(fake)
-	addPRs(fake, b.N)
-	_, base := startApp(b, testOptions(b, fake, ""))
+	w := newWorld(b)
+	w.f.SetRateLimit(1<<30, 1000, 5000)
+	w.addPRs(b.N)
+	_, base := startApp(b, testOptions(b, w, ""))
 	b.ResetTimer()
 	for i := range b.N {
-		deliver(b, base, "pull_request", fmt.Sprintf("e-%d", i), prEvent("opened", 1000+i, "Work-unit: #1"))
+		deliver(b, base, "pull_request", fmt.Sprintf("e-%d", i), w.prEvent("opened", 1000+i, "Work-unit: #1"))
 	}
-	waitFor(b, time.Minute, "all judged", allJudged(fake, b.N))
-	reads, writes, _ := fake.counts()
+	waitFor(b, time.Minute, "all judged", w.allJudged(b.N))
+	reads, writes, _ := w.counts()
 	b.StopTimer()
 	b.ReportMetric(float64(reads)/float64(b.N), "reads/eval")
 	b.ReportMetric(float64(writes)/float64(b.N), "writes/eval")
 	for i := range b.N {
-		deliver(b, base, "pull_request", fmt.Sprintf("e2-%d", i), prEvent("edited", 1000+i, "Work-unit: #1"))
+		deliver(b, base, "pull_request", fmt.Sprintf("e2-%d", i), w.prEvent("edited", 1000+i, "Work-unit: #1"))
 	}
 	time.Sleep(500 * time.Millisecond)
 	waitFor(b, time.Minute, "re-evaluations", func() bool {
-		r, _, _ := fake.counts()
+		r, _, _ := w.counts()
 		return r >= reads+b.N
 	})
 	time.Sleep(200 * time.Millisecond)
-	r2, w2, _ := fake.counts()
+	r2, w2, _ := w.counts()
 	b.ReportMetric(float64(r2-reads)/float64(b.N), "reads/re-eval")
 	b.ReportMetric(float64(w2-writes)/float64(b.N), "writes/re-eval")
 }

@@ -8,7 +8,6 @@ import (
 	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
@@ -42,14 +41,15 @@ func appKey(t testing.TB) *rsa.PrivateKey {
 	return testKey
 }
 
-// testOptions are fast settings for a test App against fake.
-func testOptions(t testing.TB, fake *fakeGitHub, database string) Options {
+// testOptions are fast settings for a test App against w's GitHub (or
+// none, when w is nil).
+func testOptions(t testing.TB, w *world, database string) Options {
 	if database == "" {
 		database = "sqlite:" + filepath.Join(t.TempDir(), "aepgate.db")
 	}
 	url := ""
-	if fake != nil {
-		url = fake.URL()
+	if w != nil {
+		url = w.f.URL()
 	}
 	return Options{
 		Database: database, AppID: testAppID, PrivateKey: appKey(t), WebhookSecrets: [][]byte{[]byte(testSecret)},
@@ -112,26 +112,6 @@ func deliver(t testing.TB, base, event, id string, body []byte) int {
 	return resp.StatusCode
 }
 
-// prEvent is a pull_request payload for PR n of acme/app.
-func prEvent(action string, n int, body string) []byte {
-	b, _ := json.Marshal(map[string]any{
-		"action": action, "installation": map[string]any{"id": 1},
-		"repository":   map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}},
-		"pull_request": map[string]any{"number": n, "body": body},
-	})
-	return b
-}
-
-// issueEvent is an issues payload for issue n of acme/app.
-func issueEvent(action string, n int) []byte {
-	b, _ := json.Marshal(map[string]any{
-		"action": action, "installation": map[string]any{"id": 1},
-		"repository": map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}},
-		"issue":      map[string]any{"number": n},
-	})
-	return b
-}
-
 // waitFor polls cond until it holds or timeout passes.
 func waitFor(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
@@ -159,20 +139,4 @@ func contract(risk, class string, deps ...int) string {
 	return "Story text.\n\n```yaml\ngoal: ship it\nacceptance: [it works]\nnon_goals: [everything else]\nrisk: " + risk + "\nclass: " + class + "\n" + d + "```\n"
 }
 
-// seed fills fake with milestone 1 ("M1", risk medium) holding #1 (open,
-// product, depends on #2) and #2 (closed, contract).
-func seed(f *fakeGitHub) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.milestones[1] = &fakeMilestone{Title: "M1", Open: true, Description: "```yaml\nrisk: medium\ndemonstration: a report is exported\n```"}
-	f.issues[1] = &fakeIssue{Title: "Export reports", Body: contract("medium", "product", 2), Open: true, Milestone: 1}
-	f.issues[2] = &fakeIssue{Title: "Report API", Body: contract("low", "contract"), Open: false, Milestone: 1}
-}
-
 func sha(n int) string { return fmt.Sprintf("%040x", n) }
-
-func (f *fakeGitHub) addPR(n int, body string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.prs[n] = &fakePR{Body: body, Head: sha(n), Open: true}
-}

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,73 +10,67 @@ import (
 )
 
 func TestE2EWorkUnitCheck(t *testing.T) {
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	fake.addPR(10, "Implements the export.\n\nWork-unit: #1")
-	fake.addPR(11, "No unit named here.")
-	_, base := startApp(t, testOptions(t, fake, ""))
+	w := newWorld(t)
+	w.addPR(10, "Implements the export.\n\nWork-unit: #1")
+	w.addPR(11, "No unit named here.")
+	_, base := startApp(t, testOptions(t, w, ""))
 
-	if got := deliver(t, base, "pull_request", "d-10", prEvent("opened", 10, "Work-unit: #1")); got != 202 {
+	if got := deliver(t, base, "pull_request", "d-10", w.prEvent("opened", 10, "Work-unit: #1")); got != 202 {
 		t.Fatalf("status %d, want 202", got)
 	}
-	deliver(t, base, "pull_request", "d-11", prEvent("opened", 11, "No unit named here."))
+	deliver(t, base, "pull_request", "d-11", w.prEvent("opened", 11, "No unit named here."))
 	waitFor(t, 5*time.Second, "both check runs", func() bool {
-		return fake.run(WorkUnitCheck, sha(10)) != nil && fake.run(WorkUnitCheck, sha(11)) != nil
+		return w.run(WorkUnitCheck, 10) != nil && w.run(WorkUnitCheck, 11) != nil
 	})
-	if r := fake.run(WorkUnitCheck, sha(10)); r.Conclusion != "success" || r.Title != "Work unit #1: Export reports" {
+	if r := w.run(WorkUnitCheck, 10); r.Conclusion != "success" || r.Title != "Work unit #1: Export reports" {
 		t.Errorf("PR 10: %s %q\n%s", r.Conclusion, r.Title, r.Summary)
 	}
-	if r := fake.run(WorkUnitCheck, sha(11)); r.Conclusion != "failure" || !strings.Contains(r.Summary, "names no work unit") {
+	if r := w.run(WorkUnitCheck, 11); r.Conclusion != "failure" || !strings.Contains(r.Summary, "names no work unit") {
 		t.Errorf("PR 11: %s %q\n%s", r.Conclusion, r.Title, r.Summary)
 	}
 
 	// A dependency reopens: the issues event re-evaluates PR 10.
-	fake.mu.Lock()
-	fake.issues[2].Open = true
-	fake.mu.Unlock()
-	deliver(t, base, "issues", "d-i2", issueEvent("reopened", 2))
-	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return fake.run(WorkUnitCheck, sha(10)).Conclusion == "failure" })
-	if r := fake.run(WorkUnitCheck, sha(10)); !strings.Contains(r.Summary, "dependency #2 is still open") {
+	w.issues[2].Reopen("alice")
+	deliver(t, base, "issues", "d-i2", w.issueEvent("reopened", 2))
+	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.run(WorkUnitCheck, 10).Conclusion == "failure" })
+	if r := w.run(WorkUnitCheck, 10); !strings.Contains(r.Summary, "dependency #2 is still open") {
 		t.Errorf("PR 10 summary:\n%s", r.Summary)
 	}
-	if d := fake.duplicates(); len(d) > 0 {
+	if d := w.duplicates(); len(d) > 0 {
 		t.Errorf("duplicate check runs: %v", d)
 	}
 }
 
 func TestE2EBrokenConfigFailsClosed(t *testing.T) {
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	bad := "version: 1\nno_such_key: true\n"
-	fake.config = &bad
-	fake.addPR(10, "Work-unit: #1")
-	_, base := startApp(t, testOptions(t, fake, ""))
-	deliver(t, base, "pull_request", "d-1", prEvent("opened", 10, "Work-unit: #1"))
-	waitFor(t, 5*time.Second, "config check", func() bool { return fake.run(ConfigCheck, sha(10)) != nil })
-	if r := fake.run(ConfigCheck, sha(10)); r.Conclusion != "failure" || !strings.Contains(r.Summary, "no_such_key") {
+	w := newWorld(t)
+	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nno_such_key: true\n"})
+	w.addPR(10, "Work-unit: #1")
+	_, base := startApp(t, testOptions(t, w, ""))
+	deliver(t, base, "pull_request", "d-1", w.prEvent("opened", 10, "Work-unit: #1"))
+	waitFor(t, 5*time.Second, "config check", func() bool { return w.run(ConfigCheck, 10) != nil })
+	if r := w.run(ConfigCheck, 10); r.Conclusion != "failure" || !strings.Contains(r.Summary, "no_such_key") {
 		t.Errorf("config run: %s\n%s", r.Conclusion, r.Summary)
 	}
-	waitFor(t, 5*time.Second, "work-unit check", func() bool { return fake.run(WorkUnitCheck, sha(10)) != nil })
-	if r := fake.run(WorkUnitCheck, sha(10)); r.Conclusion != "failure" {
+	waitFor(t, 5*time.Second, "work-unit check", func() bool { return w.run(WorkUnitCheck, 10) != nil })
+	if r := w.run(WorkUnitCheck, 10); r.Conclusion != "failure" {
 		t.Errorf("work-unit with a broken config: %s", r.Conclusion)
 	}
 }
 
 func TestE2EDuplicateDeliveryDoesNothing(t *testing.T) {
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	fake.addPR(10, "Work-unit: #1")
-	_, base := startApp(t, testOptions(t, fake, ""))
-	body := prEvent("opened", 10, "Work-unit: #1")
+	w := newWorld(t)
+	w.addPR(10, "Work-unit: #1")
+	_, base := startApp(t, testOptions(t, w, ""))
+	body := w.prEvent("opened", 10, "Work-unit: #1")
 	if got := deliver(t, base, "pull_request", "same", body); got != 202 {
 		t.Fatalf("first: %d", got)
 	}
 	if got := deliver(t, base, "pull_request", "same", body); got != 200 {
 		t.Fatalf("redelivery: %d, want 200", got)
 	}
-	waitFor(t, 5*time.Second, "check run", func() bool { return fake.run(WorkUnitCheck, sha(10)) != nil })
+	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(WorkUnitCheck, 10) != nil })
 	time.Sleep(200 * time.Millisecond)
-	reads, writes, _ := fake.counts()
+	reads, writes, _ := w.counts()
 	// One evaluation: the snapshot query and the publisher's lookup; one write.
 	if reads > 2 || writes != 1 {
 		t.Errorf("reads=%d writes=%d, want ≤2 and 1", reads, writes)
@@ -85,12 +78,11 @@ func TestE2EDuplicateDeliveryDoesNothing(t *testing.T) {
 }
 
 func TestE2EEndpoints(t *testing.T) {
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	fake.addPR(10, "Work-unit: #1")
-	_, base := startApp(t, testOptions(t, fake, ""))
-	deliver(t, base, "pull_request", "m-1", prEvent("opened", 10, "Work-unit: #1"))
-	waitFor(t, 5*time.Second, "check run", func() bool { return fake.run(WorkUnitCheck, sha(10)) != nil })
+	w := newWorld(t)
+	w.addPR(10, "Work-unit: #1")
+	_, base := startApp(t, testOptions(t, w, ""))
+	deliver(t, base, "pull_request", "m-1", w.prEvent("opened", 10, "Work-unit: #1"))
+	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(WorkUnitCheck, 10) != nil })
 	for path, want := range map[string][]string{
 		"/healthz": {"ok"},
 		"/readyz":  {"ready"},
@@ -117,90 +109,79 @@ func TestE2EEndpoints(t *testing.T) {
 }
 
 func TestE2ECheckRunRerequested(t *testing.T) {
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	fake.addPR(10, "Work-unit: #1")
-	_, base := startApp(t, testOptions(t, fake, ""))
-	body, _ := json.Marshal(map[string]any{"action": "rerequested", "installation": map[string]any{"id": 1},
-		"repository": map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}},
-		"check_run":  map[string]any{"name": WorkUnitCheck, "app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": 10}}}})
+	w := newWorld(t)
+	w.addPR(10, "Work-unit: #1")
+	_, base := startApp(t, testOptions(t, w, ""))
+	body := w.payload("rerequested", map[string]any{
+		"check_run": map[string]any{"name": WorkUnitCheck, "app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": w.prs[10].Number()}}}})
 	deliver(t, base, "check_run", "rr-1", body)
-	waitFor(t, 5*time.Second, "check run", func() bool { return fake.run(WorkUnitCheck, sha(10)) != nil })
-	if r := fake.run(WorkUnitCheck, sha(10)); r.Conclusion != "success" {
+	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(WorkUnitCheck, 10) != nil })
+	if r := w.run(WorkUnitCheck, 10); r.Conclusion != "success" {
 		t.Errorf("conclusion %s", r.Conclusion)
 	}
 }
 
 func TestE2EConcurrentDeliveriesForOnePRWriteOnce(t *testing.T) {
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	fake.addPR(10, "Work-unit: #1")
-	o := testOptions(t, fake, "")
+	w := newWorld(t)
+	w.addPR(10, "Work-unit: #1")
+	o := testOptions(t, w, "")
 	o.Workers = 16
 	_, base := startApp(t, o)
 	for i := range 20 {
-		deliver(t, base, "pull_request", fmt.Sprintf("c-%d", i), prEvent("edited", 10, "Work-unit: #1"))
+		deliver(t, base, "pull_request", fmt.Sprintf("c-%d", i), w.prEvent("edited", 10, "Work-unit: #1"))
 	}
-	waitFor(t, 5*time.Second, "check run", func() bool { return fake.run(WorkUnitCheck, sha(10)) != nil })
+	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(WorkUnitCheck, 10) != nil })
 	time.Sleep(500 * time.Millisecond)
-	if d := fake.duplicates(); len(d) > 0 {
+	if d := w.duplicates(); len(d) > 0 {
 		t.Errorf("concurrent evaluations duplicated the check run: %v", d)
 	}
-	if _, writes, _ := fake.counts(); writes != 1 {
+	if _, writes, _ := w.counts(); writes != 1 {
 		t.Errorf("%d writes for 20 identical evaluations, want 1", writes)
 	}
 }
 
 func TestE2EIssueEventReevaluatesOnlyAffectedPRs(t *testing.T) {
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	fake.mu.Lock()
-	fake.milestones[2] = &fakeMilestone{Title: "M2", Open: true}
-	fake.issues[3] = &fakeIssue{Title: "Other", Body: contract("low", "product"), Open: true, Milestone: 2}
-	fake.mu.Unlock()
-	fake.addPR(10, "Work-unit: #1")
-	fake.addPR(11, "Work-unit: #3")
-	_, base := startApp(t, testOptions(t, fake, ""))
-	deliver(t, base, "pull_request", "a-10", prEvent("opened", 10, "Work-unit: #1"))
-	deliver(t, base, "pull_request", "a-11", prEvent("opened", 11, "Work-unit: #3"))
+	w := newWorld(t)
+	w.openIssue(t, 3, "Other", contract("low", "product"), w.repo.CreateMilestone("M2", ""))
+	w.addPR(10, "Work-unit: #1")
+	w.addPR(11, "Work-unit: #3")
+	_, base := startApp(t, testOptions(t, w, ""))
+	deliver(t, base, "pull_request", "a-10", w.prEvent("opened", 10, "Work-unit: #1"))
+	deliver(t, base, "pull_request", "a-11", w.prEvent("opened", 11, "Work-unit: #3"))
 	waitFor(t, 5*time.Second, "both judged", func() bool {
-		return fake.run(WorkUnitCheck, sha(10)) != nil && fake.run(WorkUnitCheck, sha(11)) != nil
+		return w.run(WorkUnitCheck, 10) != nil && w.run(WorkUnitCheck, 11) != nil
 	})
 	time.Sleep(100 * time.Millisecond)
-	reads0, _, _ := fake.counts()
+	reads0, _, _ := w.counts()
 	// Issue #2 (milestone 1) changes: PR 10 (unit #1, same milestone) is
 	// re-evaluated, PR 11 (unit #3, milestone 2) is not.
-	body, _ := json.Marshal(map[string]any{"action": "reopened", "installation": map[string]any{"id": 1},
-		"repository": map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}},
-		"issue":      map[string]any{"number": 2, "milestone": map[string]any{"number": 1}}})
-	fake.mu.Lock()
-	fake.issues[2].Open = true
-	fake.mu.Unlock()
+	body := w.payload("reopened", map[string]any{"issue": map[string]any{"number": 2, "milestone": map[string]any{"number": 1}}})
+	w.issues[2].Reopen("alice")
 	deliver(t, base, "issues", "a-i2", body)
-	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return fake.run(WorkUnitCheck, sha(10)).Conclusion == "failure" })
+	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.run(WorkUnitCheck, 10).Conclusion == "failure" })
 	time.Sleep(200 * time.Millisecond)
-	reads, _, _ := fake.counts()
+	reads, _, _ := w.counts()
 	// affected-units query + open PR list + PR 10's snapshot + PR 10's run lookup.
 	if got := reads - reads0; got != 4 {
 		t.Errorf("%d reads for the issues event, want 4 (PR 11 must not be re-read)", got)
 	}
 }
 
-// TestE2EStalePayloadBodyIsNotTrusted: the payload's body names #3, but
-// the pull request now names #1; the App judges what GitHub holds now.
+// TestE2EStalePayloadBodyIsNotTrusted: the payload's body names unit #3,
+// but the pull request now names #1; the App judges what GitHub holds now.
 func TestE2EStalePayloadBodyIsNotTrusted(t *testing.T) {
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	fake.addPR(10, "Work-unit: #1")
-	_, base := startApp(t, testOptions(t, fake, ""))
-	deliver(t, base, "pull_request", "stale", prEvent("opened", 10, "Work-unit: #3"))
-	waitFor(t, 5*time.Second, "check run", func() bool { return fake.run(WorkUnitCheck, sha(10)) != nil })
-	if r := fake.run(WorkUnitCheck, sha(10)); r.Conclusion != "success" || !strings.Contains(r.Title, "#1") {
+	w := newWorld(t)
+	w.openIssue(t, 3, "Other", contract("low", "product"), w.repo.CreateMilestone("M2", ""))
+	w.addPR(10, "Work-unit: #1")
+	_, base := startApp(t, testOptions(t, w, ""))
+	deliver(t, base, "pull_request", "stale", w.prEvent("opened", 10, "Work-unit: #3"))
+	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(WorkUnitCheck, 10) != nil })
+	if r := w.run(WorkUnitCheck, 10); r.Conclusion != "success" || !strings.Contains(r.Title, "#1") {
 		t.Errorf("%s %q", r.Conclusion, r.Title)
 	}
 	time.Sleep(100 * time.Millisecond)
 	// Two snapshot queries (the guess missed) and the publisher's lookup.
-	if reads, writes, _ := fake.counts(); reads != 3 || writes != 1 {
+	if reads, writes, _ := w.counts(); reads != 3 || writes != 1 {
 		t.Errorf("reads=%d writes=%d, want 3 and 1", reads, writes)
 	}
 }

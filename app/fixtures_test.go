@@ -46,9 +46,8 @@ func TestParseEveryFixture(t *testing.T) {
 }
 
 func TestE2EEveryFixtureAccepted(t *testing.T) {
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	_, base := startApp(t, testOptions(t, fake, ""))
+	w := newWorld(t)
+	_, base := startApp(t, testOptions(t, w, ""))
 	n := 0
 	for event, files := range fixturePayloads(t) {
 		for _, p := range files {

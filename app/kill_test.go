@@ -26,11 +26,11 @@ type child struct {
 	base string
 }
 
-func startChild(t *testing.T, fake *fakeGitHub, database string) *child {
+func startChild(t *testing.T, w *world, database string) *child {
 	t.Helper()
 	addrFile := filepath.Join(t.TempDir(), "addr")
 	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey(t))})
-	cfg, _ := json.Marshal(childConfig{Database: database, GitHubURL: fake.URL(), AddrFile: addrFile, KeyPEM: string(keyPEM)})
+	cfg, _ := json.Marshal(childConfig{Database: database, GitHubURL: w.f.URL(), AddrFile: addrFile, KeyPEM: string(keyPEM)})
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+string(cfg))
 	var stderr bytes.Buffer
@@ -56,10 +56,10 @@ func startChild(t *testing.T, fake *fakeGitHub, database string) *child {
 
 // sendAll delivers n pull_request events, retrying each (same delivery
 // ID, as GitHub's redelivery does) until some server answers 2xx.
-func sendAll(t *testing.T, base *atomic.Value, n int, sent *atomic.Int32) error {
+func sendAll(w *world, base *atomic.Value, n int, sent *atomic.Int32) error {
 	client := &http.Client{Timeout: 5 * time.Second}
 	for i := range n {
-		body := prEvent("opened", 1000+i, "Work-unit: #1")
+		body := w.prEvent("opened", 1000+i, "Work-unit: #1")
 		deadline := time.Now().Add(30 * time.Second)
 		for {
 			req, _ := http.NewRequest(http.MethodPost, base.Load().(string)+"/webhook", bytes.NewReader(body))
@@ -96,40 +96,43 @@ func TestE2EKilledMidwayLosesNothing(t *testing.T) {
 func runKillTest(t *testing.T, database string, replicas int) {
 	const n = 500
 	begin := time.Now()
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	addPRs(fake, n)
+	w := newWorld(t)
+	w.addPRs(n)
 	// A slow GitHub keeps jobs in flight when the process dies, so the
 	// rescue of jobs a dead process left running is exercised.
-	fake.gqlDelay = 20 * time.Millisecond
-	first := startChild(t, fake, database)
+	w.slowGraphQL(20 * time.Millisecond)
+	t.Logf("%v: %d pull requests on the fake", time.Since(begin).Round(time.Millisecond), n)
+	first := startChild(t, w, database)
 	for range replicas - 1 {
-		startChild(t, fake, database)
+		startChild(t, w, database)
 	}
 	var base atomic.Value
 	base.Store(first.base)
 	var sent atomic.Int32
 	errc := make(chan error, 1)
-	go func() { errc <- sendAll(t, &base, n, &sent) }()
+	go func() { errc <- sendAll(w, &base, n, &sent) }()
 	waitFor(t, 30*time.Second, "half the deliveries", func() bool { return sent.Load() >= n/2 })
 	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	first.cmd.Wait()
 	t.Logf("%v: killed the serve process after %d deliveries", time.Since(begin).Round(time.Millisecond), sent.Load())
-	second := startChild(t, fake, database)
+	second := startChild(t, w, database)
 	base.Store(second.base)
 	if err := <-errc; err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 90*time.Second, "every pull request judged", allJudged(fake, n))
+	waitFor(t, 90*time.Second, "every pull request judged", w.allJudged(n))
 	t.Logf("%v: every pull request judged", time.Since(begin).Round(time.Millisecond))
 	time.Sleep(500 * time.Millisecond)
-	if d := fake.duplicates(); len(d) > 0 {
+	if d := w.duplicates(); len(d) > 0 {
 		t.Errorf("duplicated writes: %v", d)
 	}
-	if _, writes, _ := fake.counts(); writes != n {
-		t.Errorf("%d writes for %d deliveries, want exactly one each", writes, n)
+	if _, writes, _ := w.counts(); writes != n {
+		t.Errorf("%d writes for %d deliveries, want exactly one each:\n%s", writes, n, w.writeLog())
+	}
+	if got := w.f.Calls("POST /repos/{owner}/{repo}/check-runs"); got != n {
+		t.Errorf("%d check runs created for %d deliveries, want exactly one each:\n%s", got, n, w.writeLog())
 	}
 	db, err := store.Open(context.Background(), database)
 	if err != nil {

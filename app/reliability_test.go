@@ -4,52 +4,49 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/internal/ghfake"
 )
-
-// allJudged reports whether each of prs 1000…1000+n−1 carries a
-// successful work-unit run.
-func allJudged(f *fakeGitHub, n int) func() bool {
-	return func() bool {
-		for i := range n {
-			r := f.run(WorkUnitCheck, sha(1000+i))
-			if r == nil || r.Conclusion != "success" {
-				return false
-			}
-		}
-		return true
-	}
-}
-
-func addPRs(f *fakeGitHub, n int) {
-	for i := range n {
-		f.addPR(1000+i, "Work-unit: #1")
-	}
-}
 
 func TestE2EFaultsEventuallyProcessedNoDuplicateWrites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reliability test")
 	}
 	const n = 100
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	addPRs(fake, n)
-	fake.setFaultRate(0.2)
-	o := testOptions(t, fake, "")
+	w := newWorld(t)
+	w.addPRs(n)
+	// One request in five fails, on every route (installation tokens
+	// included): half answer 502, half GitHub's secondary rate limit (403
+	// with Retry-After). Rules are tried in order, so the second's rate is
+	// scaled to hit 10% of all requests too. Seeded: runs repeat.
+	w.f.Seed(1)
+	w.f.InjectFault("*", ghfake.Fault{Kind: ghfake.FaultStatus, Status: 502, Rate: 0.1})
+	w.f.InjectFault("*", ghfake.Fault{Kind: ghfake.FaultSecondary, RetryAfter: 1, Rate: 0.1 / 0.9})
+	o := testOptions(t, w, "")
 	o.Workers = 16
 	_, base := startApp(t, o)
+	begin := time.Now()
 	for i := range n {
-		if got := deliver(t, base, "pull_request", fmt.Sprintf("f-%d", i), prEvent("opened", 1000+i, "Work-unit: #1")); got != 202 {
+		if got := deliver(t, base, "pull_request", fmt.Sprintf("f-%d", i), w.prEvent("opened", 1000+i, "Work-unit: #1")); got != 202 {
 			t.Fatalf("delivery %d: %d", i, got)
 		}
 	}
-	waitFor(t, 60*time.Second, "every pull request judged", allJudged(fake, n))
-	_, _, faults := fake.counts()
+	waitFor(t, 60*time.Second, "every pull request judged", w.allJudged(n))
+	reads, writes, faults := w.counts()
 	if faults == 0 {
 		t.Fatal("no faults were injected")
 	}
-	if d := fake.duplicates(); len(d) > 0 {
+	kinds := map[string]int{}
+	for _, r := range w.f.Requests() {
+		if r.Fault != "" {
+			kinds[r.Fault]++
+		}
+	}
+	if kinds[string(ghfake.FaultStatus)] == 0 || kinds[string(ghfake.FaultSecondary)] == 0 {
+		t.Errorf("faults by kind %v: want both 5xx and secondary rate limits", kinds)
+	}
+	if d := w.duplicates(); len(d) > 0 {
 		t.Errorf("duplicated writes: %v", d)
 	}
-	t.Logf("%d deliveries processed through %d injected faults", n, faults)
+	t.Logf("%v: %d deliveries processed through %d injected faults %v (%d reads, %d writes)", time.Since(begin).Round(time.Millisecond), n, faults, kinds, reads, writes)
 }

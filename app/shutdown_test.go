@@ -11,11 +11,10 @@ import (
 // GitHub: the job is cancelled after the grace period and handed back to the
 // queue, and the next process runs it at once (not after the rescue delay).
 func TestShutdownReturnsInFlightJobs(t *testing.T) {
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	fake.addPR(10, "Work-unit: #1")
-	fake.gqlDelay = 2 * time.Second
-	o := testOptions(t, fake, "")
+	w := newWorld(t)
+	w.addPR(10, "Work-unit: #1")
+	w.slowGraphQL(2 * time.Second)
+	o := testOptions(t, w, "")
 	o.ShutdownGrace = 200 * time.Millisecond
 	o.RescueAfter = time.Hour
 
@@ -27,7 +26,7 @@ func TestShutdownReturnsInFlightJobs(t *testing.T) {
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx, ln) }()
-	deliver(t, "http://"+ln.Addr().String(), "pull_request", "sd-1", prEvent("opened", 10, "Work-unit: #1"))
+	deliver(t, "http://"+ln.Addr().String(), "pull_request", "sd-1", w.prEvent("opened", 10, "Work-unit: #1"))
 	time.Sleep(300 * time.Millisecond) // the job is now waiting on GraphQL
 	start := time.Now()
 	cancel()
@@ -39,27 +38,24 @@ func TestShutdownReturnsInFlightJobs(t *testing.T) {
 	if d := time.Since(start); d < o.ShutdownGrace || d > 3*time.Second {
 		t.Errorf("shutdown took %v with a 200ms grace (running jobs get the grace, then are returned)", d)
 	}
-	if fake.run(WorkUnitCheck, sha(10)) != nil {
+	if w.run(WorkUnitCheck, 10) != nil {
 		t.Fatal("the slow job finished; the test needs it in flight")
 	}
 
-	fake.mu.Lock()
-	fake.gqlDelay = 0
-	fake.mu.Unlock()
+	w.slowGraphQL(0)
 	startApp(t, o)
 	restart := time.Now()
-	waitFor(t, 5*time.Second, "the returned job to run in the next process", func() bool { return fake.run(WorkUnitCheck, sha(10)) != nil })
+	waitFor(t, 5*time.Second, "the returned job to run in the next process", func() bool { return w.run(WorkUnitCheck, 10) != nil })
 	t.Logf("rerun after %v", time.Since(restart))
 }
 
 // TestShutdownFinishesJobsWithinGrace: a job that can finish inside the
 // grace period is finished, not cancelled.
 func TestShutdownFinishesJobsWithinGrace(t *testing.T) {
-	fake := newFakeGitHub(t, testAppID, &appKey(t).PublicKey)
-	seed(fake)
-	fake.addPR(10, "Work-unit: #1")
-	fake.gqlDelay = 300 * time.Millisecond
-	o := testOptions(t, fake, "")
+	w := newWorld(t)
+	w.addPR(10, "Work-unit: #1")
+	w.slowGraphQL(300 * time.Millisecond)
+	o := testOptions(t, w, "")
 	o.ShutdownGrace = 3 * time.Second
 	ctx, cancel := context.WithCancel(context.Background())
 	a, err := New(ctx, o)
@@ -70,13 +66,13 @@ func TestShutdownFinishesJobsWithinGrace(t *testing.T) {
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx, ln) }()
-	deliver(t, "http://"+ln.Addr().String(), "pull_request", "sd-2", prEvent("opened", 10, "Work-unit: #1"))
+	deliver(t, "http://"+ln.Addr().String(), "pull_request", "sd-2", w.prEvent("opened", 10, "Work-unit: #1"))
 	time.Sleep(100 * time.Millisecond)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if fake.run(WorkUnitCheck, sha(10)) == nil {
+	if w.run(WorkUnitCheck, 10) == nil {
 		t.Fatal("the in-flight job was not finished during the grace period")
 	}
 }
