@@ -127,6 +127,9 @@ func TestActionNoTokenDegrades(t *testing.T) {
 	if !strings.Contains(e.stdout.String(), "no token was given") {
 		t.Errorf("no notice about the missing token:\n%s", e.stdout.String())
 	}
+	if !strings.Contains(e.stdout.String(), "aep/lint: success — ") {
+		t.Errorf("the log does not say each unwritten run's result:\n%s", e.stdout.String())
+	}
 	if !strings.Contains(e.file("GITHUB_STEP_SUMMARY"), "pull request's own copy applies") {
 		t.Error("summary does not say the policy came from the PR's own checkout")
 	}

@@ -57,6 +57,9 @@ func (r *runner) publishAll(ctx context.Context, client *github.Client, runs []c
 		note := fmt.Sprintf(degradeNote, reason)
 		r.gha.Warningf("%s", note)
 		r.notes = append(r.notes, note)
+		for _, run := range unwritten {
+			r.gha.Infof("%s: %s — %s (not written as a check run; details in the job summary)", run.Name, run.Conclusion, run.Title)
+		}
 		overflow = r.annotate(unwritten)
 	}
 	summary := checks.JobSummary(runs, r.notes, overflow)
