@@ -11,16 +11,10 @@ import (
 )
 
 func newLedgerCmd(s streams) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "ledger",
 		Short: "Inspect the App's append-only, hash-chained decision ledger",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmd.Help()
-		},
-	}
-	cmd.AddCommand(newLedgerVerifyCmd(s))
-	return cmd
+	}, newLedgerVerifyCmd(s))
 }
 
 func newLedgerVerifyCmd(s streams) *cobra.Command {

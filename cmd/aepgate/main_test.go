@@ -53,6 +53,7 @@ func TestGroupNeedsSubcommand(t *testing.T) {
 		{"gate"}, {"gate", "evaluate"},
 		{"release"}, {"release", "verfy"},
 		{"config"}, {"config", "check"},
+		{"ledger"}, {"ledger", "verfy"},
 	} {
 		code, out, errOut := runCLI(t, args...)
 		if code != 2 || out != "" || !strings.HasPrefix(errOut, "error: ") {
