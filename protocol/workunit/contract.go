@@ -1,6 +1,10 @@
 package workunit
 
-import "slices"
+import (
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // Risk is a story's risk contribution or an increment's risk tier.
 type Risk string
@@ -46,20 +50,8 @@ func ParseContract(body string) (Contract, []Problem) {
 	if !ok {
 		return Contract{}, []Problem{{Message: "the issue body has no fenced yaml block (```yaml … ```) with the contract: goal, acceptance, non_goals, risk, class"}}
 	}
-	pairs, probs := mapping(b.text, b.line)
-	if probs != nil {
-		return Contract{}, probs
-	}
-	d := &fieldDecoder{base: b.line}
 	var c Contract
-	seen := map[string]bool{}
-	for _, kv := range pairs {
-		k, v := kv[0], kv[1]
-		if seen[k.Value] {
-			d.fail(k, k.Value, "appears twice")
-			continue
-		}
-		seen[k.Value] = true
+	d, seen, ok := decodeFields(b, func(d *fieldDecoder, k, v *yaml.Node) {
 		switch k.Value {
 		case "goal":
 			c.Goal, _ = d.text(v, "goal")
@@ -78,6 +70,9 @@ func ParseContract(body string) (Contract, []Problem) {
 		default:
 			d.fail(k, k.Value, "unknown field (allowed: goal, acceptance, non_goals, risk, class, depends_on)")
 		}
+	})
+	if !ok {
+		return Contract{}, d.problems
 	}
 	for _, f := range []string{"goal", "acceptance", "non_goals", "risk", "class"} {
 		if !seen[f] {

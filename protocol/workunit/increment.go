@@ -1,5 +1,7 @@
 package workunit
 
+import "go.yaml.in/yaml/v3"
+
 // IncrementSpec is the optional fenced yaml block of a milestone
 // description: what the increment demonstrates, its risk tier and what it
 // leaves out.
@@ -17,20 +19,8 @@ func ParseIncrement(description string) (IncrementSpec, []Problem) {
 	if !ok {
 		return IncrementSpec{}, nil
 	}
-	pairs, probs := mapping(b.text, b.line)
-	if probs != nil {
-		return IncrementSpec{}, probs
-	}
-	d := &fieldDecoder{base: b.line}
 	var s IncrementSpec
-	seen := map[string]bool{}
-	for _, kv := range pairs {
-		k, v := kv[0], kv[1]
-		if seen[k.Value] {
-			d.fail(k, k.Value, "appears twice")
-			continue
-		}
-		seen[k.Value] = true
+	d, _, ok := decodeFields(b, func(d *fieldDecoder, k, v *yaml.Node) {
 		switch k.Value {
 		case "demonstration":
 			s.Demonstration, _ = d.text(v, "demonstration")
@@ -42,6 +32,9 @@ func ParseIncrement(description string) (IncrementSpec, []Problem) {
 		default:
 			d.fail(k, k.Value, "unknown field (allowed: demonstration, risk, non_goals)")
 		}
+	})
+	if !ok {
+		return IncrementSpec{}, d.problems
 	}
 	return s, d.problems
 }

@@ -61,6 +61,30 @@ func mapping(text string, base int) ([][2]*yaml.Node, []Problem) {
 }
 
 // fieldDecoder decodes typed fields from YAML nodes, collecting problems.
+// decodeFields decodes block b as a yaml mapping and calls field once for
+// each distinct key, in order; a repeated key is a problem. ok is false when
+// b is not a mapping, and then field is never called. The returned decoder
+// holds every problem found; seen holds the keys met.
+func decodeFields(b block, field func(d *fieldDecoder, k, v *yaml.Node)) (d *fieldDecoder, seen map[string]bool, ok bool) {
+	d = &fieldDecoder{base: b.line}
+	pairs, probs := mapping(b.text, b.line)
+	if probs != nil {
+		d.problems = probs
+		return d, nil, false
+	}
+	seen = map[string]bool{}
+	for _, kv := range pairs {
+		k, v := kv[0], kv[1]
+		if seen[k.Value] {
+			d.fail(k, k.Value, "appears twice")
+			continue
+		}
+		seen[k.Value] = true
+		field(d, k, v)
+	}
+	return d, seen, true
+}
+
 type fieldDecoder struct {
 	base     int
 	problems []Problem
