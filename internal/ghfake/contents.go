@@ -34,20 +34,9 @@ func getContents(c *call) (int, any) {
 
 // dirEntries lists directory p of cm, or nil if p is not a directory.
 func (f *Fake) dirEntries(s *repoState, cm *commitObj, p, ref string) []any {
-	tree := cm.tree
-	if p != "" {
-		for _, part := range strings.Split(p, "/") {
-			next := ""
-			for _, e := range s.git.trees[tree] {
-				if e.name == part && e.typ() == "tree" {
-					next = e.sha
-				}
-			}
-			if next == "" {
-				return nil
-			}
-			tree = next
-		}
+	tree, ok := s.git.subtree(cm.tree, p)
+	if !ok {
+		return nil
 	}
 	out := []any{}
 	for _, e := range s.git.trees[tree] {

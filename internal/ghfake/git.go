@@ -265,3 +265,25 @@ func cleanPath(p string) string {
 	}
 	return path.Clean(p)
 }
+
+// subtree returns the tree at slash-separated path p below tree root ("" is
+// the root itself), and false when p does not name a directory.
+func (g *gitStore) subtree(root, p string) (string, bool) {
+	tree := root
+	if p == "" {
+		return tree, true
+	}
+	for _, part := range strings.Split(p, "/") {
+		next := ""
+		for _, e := range g.trees[tree] {
+			if e.name == part && e.typ() == "tree" {
+				next = e.sha
+			}
+		}
+		if next == "" {
+			return "", false
+		}
+		tree = next
+	}
+	return tree, true
+}

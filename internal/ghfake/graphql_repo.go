@@ -166,20 +166,9 @@ func pathObject(s *repoState, c *commitObj, p string) resolver {
 	if blob, ok := c.files[p]; ok {
 		return &blobRes{s: s, sha: blob}
 	}
-	tree := c.tree
-	if p != "" {
-		for _, part := range strings.Split(p, "/") {
-			next := ""
-			for _, e := range s.git.trees[tree] {
-				if e.name == part && e.typ() == "tree" {
-					next = e.sha
-				}
-			}
-			if next == "" {
-				return nil
-			}
-			tree = next
-		}
+	tree, ok := s.git.subtree(c.tree, p)
+	if !ok {
+		return nil
 	}
 	return mapRes{"Tree", map[string]any{"oid": tree, "abbreviatedOid": tree[:7]}}
 }
