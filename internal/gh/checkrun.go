@@ -196,20 +196,9 @@ func (p *CheckPublisher) now() time.Time {
 // publisher (across Publish calls), or until ctx ends, and then records the
 // coming write.
 func (p *CheckPublisher) pause(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	wait := time.Until(p.lastWrite.Add(p.WritePause))
 	defer func() { p.lastWrite = time.Now() }()
-	if p.WritePause <= 0 || wait <= 0 {
-		return nil
-	}
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
+	if p.WritePause <= 0 {
 		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
+	return sleepCtx(ctx, time.Until(p.lastWrite.Add(p.WritePause)))
 }
