@@ -70,6 +70,11 @@ func graphQLPartial(ctx context.Context, hc *http.Client, url, query string, var
 		return nil, fmt.Errorf("graphql: read answer: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
+		// A secondary limit may come as a bare 403 whose message says so
+		// (the transport already typed those carrying rate-limit headers).
+		if resp.StatusCode == http.StatusForbidden && strings.Contains(strings.ToLower(string(data)), "rate limit") {
+			return nil, limitError(req, resp)
+		}
 		return nil, &HTTPError{Status: resp.StatusCode, Body: truncate(string(data), 300)}
 	}
 	var env struct {
@@ -82,6 +87,10 @@ func graphQLPartial(ctx context.Context, hc *http.Client, url, query string, var
 	var denied []gqlErr
 	for _, e := range env.Errors {
 		switch {
+		case e.kind() == "RATE_LIMITED":
+			// GraphQL's primary limit answers 200 with this error: wait for
+			// the reset rather than retrying at once.
+			return nil, limitError(req, resp)
 		case e.objectLevel("NOT_FOUND"):
 		case e.objectLevel("FORBIDDEN"):
 			denied = append(denied, e)
@@ -119,11 +128,15 @@ type gqlErr struct {
 // NOT_FOUND there means the object does not exist: a fact to judge, not a
 // failure to retry.
 func (e gqlErr) objectLevel(kind string) bool {
-	k := e.Type
-	if k == "" {
-		k = e.Extensions.Type
+	return e.kind() == kind && len(e.Path) >= 2
+}
+
+// kind is the error's type, wherever the server put it.
+func (e gqlErr) kind() string {
+	if e.Type != "" {
+		return e.Type
 	}
-	return k == kind && len(e.Path) >= 2
+	return e.Extensions.Type
 }
 
 // alias is the second path element (the field under repository).

@@ -77,6 +77,13 @@ func rateLimited(req *http.Request, resp *http.Response) *RateLimitError {
 	if !limited {
 		return nil
 	}
+	return limitError(req, resp)
+}
+
+// limitError is the *RateLimitError of an answer known to be a rate limit,
+// with GitHub's Retry-After and, when the primary limit is spent, its reset.
+func limitError(req *http.Request, resp *http.Response) *RateLimitError {
+	h := resp.Header
 	e := &RateLimitError{Method: req.Method, URL: req.URL.Path, Status: resp.StatusCode}
 	if s, err := strconv.Atoi(h.Get("Retry-After")); err == nil && s >= 0 {
 		e.RetryAfter = time.Duration(s) * time.Second
