@@ -70,7 +70,8 @@ func (r *jsonRepo) UnmarshalJSON(data []byte) error {
 
 type jsonDeps struct {
 	BlockedBy *struct {
-		Nodes []struct {
+		TotalCount int
+		Nodes      []struct {
 			Number     int
 			State      string
 			Repository struct{ NameWithOwner string }
@@ -145,6 +146,9 @@ func (r *jsonRepo) unit(n int) *workunit.Issue {
 		return &workunit.Issue{Number: n, IsPullRequest: true}
 	}
 	u := &workunit.Issue{Number: ji.Number, Title: ji.Title, Open: ji.State == "OPEN", Body: ji.Body, BlockedBy: ji.deps(r.NameWithOwner)}
+	if b := ji.BlockedBy; b != nil && b.TotalCount > len(b.Nodes) {
+		u.BlockersUnlisted = b.TotalCount - len(b.Nodes)
+	}
 	if m := ji.Milestone; m != nil {
 		wm := &workunit.Milestone{Number: m.Number, Title: m.Title, Open: m.State == "OPEN", Truncated: m.Issues.TotalCount > len(m.Issues.Nodes)}
 		if m.Description != nil {

@@ -132,7 +132,7 @@ func snapshotQuery(pr int, appID int64, guesses []int, blockers bool) string {
 	}
 	deps := ""
 	if blockers {
-		deps = " blockedBy(first: 50) { nodes { number state repository { nameWithOwner } } }"
+		deps = " blockedBy(first: 50) { totalCount nodes { number state repository { nameWithOwner } } }"
 	}
 	for _, n := range guesses {
 		fmt.Fprintf(&b, `  u%d: issueOrPullRequest(number: %d) { __typename ... on Issue { number title body state%s

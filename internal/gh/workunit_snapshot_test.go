@@ -98,7 +98,7 @@ const snapshotAnswer = `{"data":{"repository":{"nameWithOwner":"acme/app",
    "commits":{"nodes":[{"commit":{"oid":"beef","checkSuites":{"nodes":[{"checkRuns":{"nodes":[
      {"databaseId":77,"name":"aepgate/work-unit","status":"COMPLETED","conclusion":"SUCCESS","title":"t","summary":"s","text":null,"externalId":""}]}}]}}}]}},
  "u3":{"__typename":"Issue","number":3,"title":"Export","body":"b","state":"OPEN",
-   "blockedBy":{"nodes":[{"number":9,"state":"OPEN","repository":{"nameWithOwner":"other/lib"}}]},
+   "blockedBy":{"totalCount":3,"nodes":[{"number":9,"state":"OPEN","repository":{"nameWithOwner":"other/lib"}}]},
    "milestone":{"number":1,"title":"M1","state":"OPEN","description":null,"issues":{"totalCount":21,"nodes":[
      {"number":3,"state":"OPEN","body":"b","blockedBy":{"nodes":[]}}]}}},
  "u4":{"__typename":"PullRequest"},
@@ -116,7 +116,7 @@ func TestWorkUnitSnapshotDecodes(t *testing.T) {
 		PR: &PullRequest{Number: 12, Body: "Work-unit: #3", State: "OPEN", HeadSHA: "beef", RunsKnown: true,
 			Runs: []ExistingRun{{ID: 77, Name: "aepgate/work-unit", Status: "completed", Conclusion: "success", Title: "t", Summary: "s"}}},
 		Units: map[int]*workunit.Issue{
-			3: {Number: 3, Title: "Export", Open: true, Body: "b", BlockedBy: []workunit.Dep{{Repo: "other/lib", Number: 9, Open: true}},
+			3: {Number: 3, Title: "Export", Open: true, Body: "b", BlockedBy: []workunit.Dep{{Repo: "other/lib", Number: 9, Open: true}}, BlockersUnlisted: 2,
 				Milestone: &workunit.Milestone{Number: 1, Title: "M1", Open: true, Truncated: true, Stories: []workunit.Story{{Number: 3, Open: true, Body: "b"}}}},
 			4: {Number: 4, IsPullRequest: true},
 			5: nil,
@@ -130,7 +130,7 @@ func TestWorkUnitSnapshotDecodes(t *testing.T) {
 
 func TestWorkUnitSnapshotFeatureDetectsBlockedBy(t *testing.T) {
 	missing := `{"errors":[{"message":"Field 'blockedBy' doesn't exist on type 'Issue'"}]}`
-	plain := strings.ReplaceAll(snapshotAnswer, `"blockedBy":{"nodes":[{"number":9,"state":"OPEN","repository":{"nameWithOwner":"other/lib"}}]},`, "")
+	plain := strings.ReplaceAll(snapshotAnswer, `"blockedBy":{"totalCount":3,"nodes":[{"number":9,"state":"OPEN","repository":{"nameWithOwner":"other/lib"}}]},`, "")
 	in, queries := gqlServer(t, missing, plain, plain)
 	snap, err := in.WorkUnitSnapshot(context.Background(), "acme", "app", 12, []int{3})
 	if err != nil {

@@ -46,7 +46,10 @@ type Issue struct {
 	IsPullRequest bool
 	Body          string
 	BlockedBy     []Dep
-	Milestone     *Milestone
+	// BlockersUnlisted counts blocking issues GitHub holds beyond those in
+	// BlockedBy (the list was cut short); their state is unknown.
+	BlockersUnlisted int
+	Milestone        *Milestone
 	// Unreadable, when set, is why GitHub refused to show the issue (the App
 	// may lack Issues: read); nothing else about it is known.
 	Unreadable string
@@ -153,6 +156,9 @@ func dependencyReasons(u *Issue, c Contract, m Milestone, contractOK bool) []str
 		if d.Open {
 			out = append(out, fmt.Sprintf("#%d is blocked by %s%s, which is still open", u.Number, d.Repo, "#"+fmt.Sprint(d.Number)))
 		}
+	}
+	if u.BlockersUnlisted > 0 {
+		out = append(out, fmt.Sprintf("#%d is blocked by %d more issues than the App reads (%d); it cannot tell whether they are closed", u.Number, u.BlockersUnlisted, len(u.BlockedBy)))
 	}
 	return out
 }

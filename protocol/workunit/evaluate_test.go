@@ -51,6 +51,11 @@ func TestEvaluate(t *testing.T) {
 		{"no milestone", one, func(u *Issue) *Issue { u.Milestone = nil; return u }, []string{"#1 is in no milestone; a work unit is a story of a milestone (its product increment)"}},
 		{"open dependency", one, func(u *Issue) *Issue { u.Milestone.Stories[1].Open = true; return u }, []string{"dependency #2 is still open; finish it before this unit"}},
 		{"native blocker", one, func(u *Issue) *Issue { u.BlockedBy = []Dep{{Number: 9, Open: true}, {Number: 8}}; return u }, []string{"#1 is blocked by #9, which is still open"}},
+		{"blockers cut short", one, func(u *Issue) *Issue {
+			u.BlockedBy = []Dep{{Number: 8}}
+			u.BlockersUnlisted = 3
+			return u
+		}, []string{"#1 is blocked by 3 more issues than the App reads (1); it cannot tell whether they are closed"}},
 		{"unknown dependency", one, func(u *Issue) *Issue {
 			u.Body = contractBody("medium", "product", 5)
 			u.Milestone.Stories[0].Body = u.Body
