@@ -320,3 +320,31 @@ func TestGhfakeReconcileUsesConditionalRequests(t *testing.T) {
 		t.Errorf("no 304 answers in two sweeps: %v", st.ByRoute)
 	}
 }
+
+// TestGhfakeReconcileStopsOnRateLimit: once GitHub rate-limits an
+// installation, its sweep ends at once instead of going on to its other
+// repositories (persisting while limited can get an App banned, §3.4).
+// Other installations have limits of their own, so the sweep goes on.
+func TestGhfakeReconcileStopsOnRateLimit(t *testing.T) {
+	ghfake.RequireGraphQL(t)
+	f := ghfake.New(t)
+	ghApp := f.App(testAppID, appKey(t))
+	repos := []*ghfake.Repo{f.CreateRepo("acme/one"), f.CreateRepo("acme/two"), f.CreateRepo("acme/three")}
+	ghApp.Install("acme", worldPerms, repos...)
+	o := testOptions(t, nil, "")
+	o.GitHubURL = f.URL()
+	a, _ := startApp(t, o)
+	f.InjectFault("POST /graphql", ghfake.Fault{Kind: ghfake.FaultSecondary, RetryAfter: 30})
+	if err := a.runReconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	graphql := 0
+	for _, r := range f.Requests() {
+		if r.Pattern == "POST /graphql" {
+			graphql++
+		}
+	}
+	if graphql != 1 {
+		t.Errorf("%d GraphQL requests after the first was rate limited, want 1 (the sweep must stop)", graphql)
+	}
+}

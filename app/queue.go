@@ -16,6 +16,7 @@ import (
 	"github.com/riverqueue/river/rivermigrate"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 )
 
@@ -71,7 +72,7 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &deliveryWorker{run: run})
-	river.AddWorker(workers, &reconcileWorker{run: run})
+	river.AddWorker(workers, &reconcileWorker{run: run, timeout: o.ReconcileEvery})
 	periodic := river.NewPeriodicJob(river.PeriodicInterval(o.ReconcileEvery),
 		func() (river.JobArgs, *river.InsertOpts) {
 			return reconcileArgs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: o.ReconcileEvery}}
@@ -199,12 +200,22 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs])
 	return w.run.runDelivery(ctx, job.Args, job.Attempt)
 }
 
-// reconcileWorker runs the periodic sweep.
+// reconcileWorker runs the periodic sweep. A sweep over every
+// installation outlasts a delivery's JobTimeout, so it gets its period.
 type reconcileWorker struct {
 	river.WorkerDefaults[reconcileArgs]
-	run jobRunner
+	run     jobRunner
+	timeout time.Duration
 }
 
+// Timeout bounds one sweep by the reconcile period.
+func (w *reconcileWorker) Timeout(*river.Job[reconcileArgs]) time.Duration { return w.timeout }
+
 func (w *reconcileWorker) Work(ctx context.Context, _ *river.Job[reconcileArgs]) error {
-	return w.run.runReconcile(ctx)
+	err := w.run.runReconcile(ctx)
+	if wait, ok := gh.RetryWait(err, time.Now()); ok {
+		// GitHub limited the App itself: wait as long as it asked.
+		return river.JobSnooze(max(wait, 0))
+	}
+	return err
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/go-github/v62/github"
+
+	"github.com/aepgate/aepgate/internal/gh"
 )
 
 // deliveryMemory is how long delivery IDs are kept: GitHub redelivers for
@@ -15,10 +17,19 @@ const deliveryMemory = 4 * 24 * time.Hour
 // runReconcile is the periodic sweep: for every installation and every
 // repository it can see, re-evaluate the open pull requests, which repairs
 // whatever lost or failed deliveries left behind; then forget old delivery
-// IDs. A failing installation is logged and the sweep goes on.
-func (a *App) runReconcile(ctx context.Context) error {
+// IDs. A failing installation is logged and the sweep goes on; a rate limit
+// ends that installation's sweep at once.
+func (a *App) runReconcile(ctx context.Context) (err error) {
 	start := time.Now()
-	defer func() { a.metrics.job(reconcileArgs{}.Kind(), "ok", time.Since(start)) }()
+	defer func() {
+		result := "ok"
+		if _, limited := gh.RetryWait(err, time.Now()); limited {
+			result = "snoozed"
+		} else if err != nil {
+			result = "retry"
+		}
+		a.metrics.job(reconcileArgs{}.Kind(), result, time.Since(start))
+	}()
 	if n, err := a.db.ForgetDeliveries(ctx, time.Now().Add(-deliveryMemory)); err != nil {
 		a.log.Warn("forget old deliveries", "err", err)
 	} else if n > 0 {
@@ -36,6 +47,9 @@ func (a *App) runReconcile(ctx context.Context) error {
 		}
 		for _, in := range insts {
 			if err := a.reconcileInstallation(ctx, in.GetID()); err != nil {
+				if ctx.Err() != nil {
+					return fmt.Errorf("reconcile: %w", ctx.Err())
+				}
 				a.log.Warn("reconcile installation", "installation", in.GetID(), "err", err)
 			}
 		}
@@ -65,6 +79,11 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 		for _, r := range repos.Repositories {
 			j := job{Installation: id, Owner: r.GetOwner().GetLogin(), Repo: r.GetName()}
 			if err := a.runTarget(ctx, ev, deliveryArgs{Event: "reconcile"}, j, target{AllOpen: true}); err != nil {
+				// A rate limit covers the whole installation: going on
+				// would only hammer GitHub (§3.4), so its sweep ends here.
+				if _, limited := gh.RetryWait(err, time.Now()); limited || ctx.Err() != nil {
+					return fmt.Errorf("repository %s: %w", r.GetFullName(), err)
+				}
 				log.Warn("reconcile repository", "repo", r.GetFullName(), "err", err)
 			}
 		}
