@@ -2,10 +2,13 @@ package gh
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -143,5 +146,87 @@ func TestGraphQLURL(t *testing.T) {
 		if got := GraphQLURL(c.BaseURL); got != want {
 			t.Errorf("GraphQLURL(%q) = %q, want %q", base, got, want)
 		}
+	}
+}
+
+// TestETagCacheIsPerInstallation: two installations reading the same URL
+// never share a cached answer (the cache is keyed on installation + URL,
+// spec/github-facts.md §3.5): a second installation's first read is
+// unconditional, so it can never be answered with the first one's body.
+func TestETagCacheIsPerInstallation(t *testing.T) {
+	key := testKey(t)
+	var conditional atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/access_tokens") {
+			json.NewEncoder(w).Encode(map[string]any{"token": "tok-" + r.URL.Path, "expires_at": time.Now().Add(time.Hour).Format(time.RFC3339)})
+			return
+		}
+		if r.Header.Get("If-None-Match") != "" {
+			conditional.Add(1)
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("ETag", `"same"`)
+		io.WriteString(w, `{"private":"`+r.Header.Get("Authorization")+`"}`)
+	}))
+	defer srv.Close()
+	cs := NewClients(NewAppAuth(1, key, srv.URL+"/", nil), srv.URL+"/")
+	read := func(id int64) {
+		t.Helper()
+		in, err := cs.Installation(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := in.hc.Get(srv.URL + "/repos/o/r")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	read(1)
+	read(2)
+	if n := conditional.Load(); n != 0 {
+		t.Fatalf("installation 2's first read was conditional on installation 1's ETag (%d conditional reads)", n)
+	}
+	read(1)
+	if n := conditional.Load(); n != 1 {
+		t.Fatalf("installation 1's repeated read was not conditional (%d conditional reads)", n)
+	}
+}
+
+// TestUnauthorizedForgetsToken: a 401 drops the cached installation token,
+// so the next request mints a new one instead of failing for an hour.
+func TestUnauthorizedForgetsToken(t *testing.T) {
+	key := testKey(t)
+	var minted atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/access_tokens") {
+			n := minted.Add(1)
+			json.NewEncoder(w).Encode(map[string]any{"token": fmt.Sprintf("tok-%d", n), "expires_at": time.Now().Add(time.Hour).Format(time.RFC3339)})
+			return
+		}
+		if r.Header.Get("Authorization") == "Bearer tok-1" {
+			w.WriteHeader(http.StatusUnauthorized) // revoked early
+			return
+		}
+		io.WriteString(w, "{}")
+	}))
+	defer srv.Close()
+	in, err := NewClients(NewAppAuth(1, key, srv.URL+"/", nil), srv.URL+"/").Installation(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{http.StatusUnauthorized, http.StatusOK} {
+		resp, err := in.hc.Get(srv.URL + "/repos/o/r")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Fatalf("request %d: status %d, want %d", i, resp.StatusCode, want)
+		}
+	}
+	if n := minted.Load(); n != 2 {
+		t.Errorf("%d tokens minted, want 2 (the 401 must drop the first)", n)
 	}
 }
