@@ -72,7 +72,9 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &deliveryWorker{run: run})
-	river.AddWorker(workers, &reconcileWorker{run: run, timeout: o.ReconcileEvery})
+	// A sweep may outlast a delivery's JobTimeout, but not RescueAfter: a
+	// job running longer is taken for dead and started a second time.
+	river.AddWorker(workers, &reconcileWorker{run: run, timeout: max(o.JobTimeout, min(o.ReconcileEvery, o.RescueAfter))})
 	periodic := river.NewPeriodicJob(river.PeriodicInterval(o.ReconcileEvery),
 		func() (river.JobArgs, *river.InsertOpts) {
 			return reconcileArgs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: o.ReconcileEvery}}
@@ -200,15 +202,15 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs])
 	return w.run.runDelivery(ctx, job.Args, job.Attempt)
 }
 
-// reconcileWorker runs the periodic sweep. A sweep over every
-// installation outlasts a delivery's JobTimeout, so it gets its period.
+// reconcileWorker runs the periodic sweep, which visits every
+// installation and so gets longer than one delivery's job.
 type reconcileWorker struct {
 	river.WorkerDefaults[reconcileArgs]
 	run     jobRunner
 	timeout time.Duration
 }
 
-// Timeout bounds one sweep by the reconcile period.
+// Timeout bounds one sweep.
 func (w *reconcileWorker) Timeout(*river.Job[reconcileArgs]) time.Duration { return w.timeout }
 
 func (w *reconcileWorker) Work(ctx context.Context, _ *river.Job[reconcileArgs]) error {
