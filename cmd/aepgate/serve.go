@@ -14,6 +14,7 @@ import (
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/store"
 )
 
 // serveFlags are serve's settings; each flag also reads AEPGATE_<NAME>.
@@ -121,7 +122,7 @@ func (f serveFlags) options() (app.Options, error) {
 		o.WritePause = -1 // explicit zero: no pause
 	}
 	if !strings.HasPrefix(f.database, "sqlite:") && !strings.HasPrefix(f.database, "postgres://") && !strings.HasPrefix(f.database, "postgresql://") {
-		return o, fmt.Errorf("--database %q: use sqlite:PATH or postgres://USER@HOST/DB", f.database)
+		return o, fmt.Errorf("--database %q: use sqlite:PATH or postgres://USER@HOST/DB", store.Redact(f.database))
 	}
 	if f.appID <= 0 {
 		return o, fmt.Errorf("--app-id (AEPGATE_APP_ID) is required: the GitHub App's numeric ID")

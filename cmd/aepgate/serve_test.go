@@ -48,6 +48,7 @@ func TestServeStartupErrorsNameTheFlag(t *testing.T) {
 		{"empty secret", nil, []string{"serve", "--app-id", "1", "--private-key-file", key, "--webhook-secret-file", empty}, "--webhook-secret-file " + empty + ": the file is empty"},
 		{"missing previous secret", nil, []string{"serve", "--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--previous-webhook-secret-file", filepath.Join(dir, "old")}, "--previous-webhook-secret-file: open"},
 		{"bad database", nil, []string{"serve", "--app-id", "1", "--database", "mysql://x"}, `--database "mysql://x": use sqlite:PATH or postgres://`},
+		{"bad database keeps the password out", nil, []string{"serve", "--app-id", "1", "--database", "postgress://u:hunter2@h/db"}, `--database "postgress://u:***@h/db"`},
 		{"bad log format", nil, []string{"serve", "--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--log-format", "xml"}, `--log-format "xml": use json or text`},
 		{"env app id", map[string]string{"AEPGATE_APP_ID": "7"}, []string{"serve"}, "--private-key-file is required"},
 		{"bad env", map[string]string{"AEPGATE_APP_ID": "seven"}, []string{"serve"}, `AEPGATE_APP_ID="seven"`},
@@ -96,8 +97,12 @@ func TestLedgerVerify(t *testing.T) {
 			return err
 		})
 	}
+	var head string
+	if err := db.SQL.QueryRow(`SELECT hash FROM aepgate_ledger WHERE seq = 3`).Scan(&head); err != nil {
+		t.Fatal(err)
+	}
 	code, out, _ := runCLI(t, "ledger", "verify", "--database", url)
-	if code != 0 || out != "ledger intact: 3 rows\n" {
+	if code != 0 || out != "ledger intact: 3 rows, head "+head+"\n" {
 		t.Errorf("intact: exit %d, %q", code, out)
 	}
 	db.SQL.Exec(`UPDATE aepgate_ledger SET body = '9' WHERE seq = 2`)

@@ -99,6 +99,10 @@ type VerifyResult struct {
 	BadSeq int64
 	// Problem says how it breaks.
 	Problem string
+	// Head is the hash of the last row that verified (genesis when none):
+	// kept elsewhere, it shows later whether the newest rows were cut off
+	// or the whole chain rewritten, which the chain alone cannot.
+	Head string
 }
 
 // OK reports whether the chain is intact.
@@ -122,7 +126,7 @@ func (db *DB) VerifyLedger(ctx context.Context) (VerifyResult, error) {
 		}
 		res.Rows++
 		if p := rowProblem(r, want, prev); p != "" {
-			res.BadSeq, res.Problem = r.Seq, p
+			res.BadSeq, res.Problem, res.Head = r.Seq, p, prev
 			return res, nil
 		}
 		prev, want = r.Hash, r.Seq+1
@@ -130,6 +134,7 @@ func (db *DB) VerifyLedger(ctx context.Context) (VerifyResult, error) {
 	if err := rows.Err(); err != nil {
 		return res, fmt.Errorf("ledger verify: %w", err)
 	}
+	res.Head = prev
 	return res, nil
 }
 

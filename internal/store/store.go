@@ -47,7 +47,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
 		return openPostgres(ctx, url)
 	default:
-		return nil, fmt.Errorf("database %q: use sqlite:PATH or postgres://USER@HOST/DB", redact(url))
+		return nil, fmt.Errorf("database %q: use sqlite:PATH or postgres://USER@HOST/DB", Redact(url))
 	}
 }
 
@@ -95,34 +95,47 @@ const defaultPoolSize = 40
 func openPostgres(ctx context.Context, url string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return nil, fmt.Errorf("open postgres %s: %w", redact(url), err)
+		return nil, fmt.Errorf("open postgres %s: %w", Redact(url), err)
 	}
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = defaultPoolSize
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("open postgres %s: %w", redact(url), err)
+		return nil, fmt.Errorf("open postgres %s: %w", Redact(url), err)
 	}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("open postgres %s: %w", redact(url), err)
+		return nil, fmt.Errorf("open postgres %s: %w", Redact(url), err)
 	}
-	return &DB{Dialect: Postgres, Pool: pool, Where: redact(url)}, nil
+	return &DB{Dialect: Postgres, Pool: pool, Where: Redact(url)}, nil
 }
 
-// redact drops a password from a URL for messages.
-func redact(url string) string {
-	at := strings.LastIndex(url, "@")
-	scheme := strings.Index(url, "://")
-	if at < 0 || scheme < 0 || at < scheme {
-		return url
+// Redact drops the passwords from a database URL for messages: the one in
+// its user info and any *password* parameter (pgx reads password= and
+// sslpassword= from the query).
+func Redact(url string) string {
+	rest, query, hasQuery := strings.Cut(url, "?")
+	if hasQuery {
+		params := strings.Split(query, "&")
+		for i, p := range params {
+			if k, _, ok := strings.Cut(p, "="); ok && strings.Contains(strings.ToLower(k), "password") {
+				params[i] = k + "=***"
+			}
+		}
+		query = strings.Join(params, "&")
 	}
-	cred := url[scheme+3 : at]
-	if user, _, ok := strings.Cut(cred, ":"); ok {
-		return url[:scheme+3] + user + ":***" + url[at:]
+	at := strings.LastIndex(rest, "@")
+	scheme := strings.Index(rest, "://")
+	if at >= 0 && scheme >= 0 && at > scheme {
+		if user, _, ok := strings.Cut(rest[scheme+3:at], ":"); ok {
+			rest = rest[:scheme+3] + user + ":***" + rest[at:]
+		}
 	}
-	return url
+	if hasQuery {
+		return rest + "?" + query
+	}
+	return rest
 }
 
 // Close releases the connections.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -29,8 +30,16 @@ func TestOpenRefusesUnknownURL(t *testing.T) {
 			t.Errorf("Open(%q) succeeded", url)
 		}
 	}
-	if got, want := redact("postgres://u:secret@h/db"), "postgres://u:***@h/db"; got != want {
-		t.Errorf("redact = %q, want %q", got, want)
+	for in, want := range map[string]string{
+		"postgres://u:secret@h/db":                                       "postgres://u:***@h/db",
+		"postgres://u@h/db?sslmode=require&password=secret":              "postgres://u@h/db?sslmode=require&password=***",
+		"postgresql://u:secret@h/db?sslpassword=secret&pool_max_conns=4": "postgresql://u:***@h/db?sslpassword=***&pool_max_conns=4",
+		"postgress://u:secret@h/db":                                      "postgress://u:***@h/db",
+		"sqlite:aepgate.db":                                              "sqlite:aepgate.db",
+	} {
+		if got := Redact(in); got != want || strings.Contains(got, "secret") {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
@@ -97,6 +106,15 @@ func TestLedgerVerify(t *testing.T) {
 			}
 			if res.BadSeq != tt.wantBad {
 				t.Errorf("BadSeq = %d (%s), want %d", res.BadSeq, res.Problem, tt.wantBad)
+			}
+			if tt.tamper == "" {
+				var last string
+				if err := db.SQL.QueryRow(`SELECT hash FROM aepgate_ledger ORDER BY seq DESC LIMIT 1`).Scan(&last); err != nil {
+					t.Fatal(err)
+				}
+				if res.Head != last {
+					t.Errorf("Head = %q, want the last row's hash %q", res.Head, last)
+				}
 			}
 		})
 	}
