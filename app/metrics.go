@@ -27,7 +27,7 @@ func newMetrics() *metrics {
 			Name: "aepgate_webhook_deliveries_total", Help: "Webhook deliveries by event and result (accepted, duplicate, bad_signature, malformed, too_large, store_error).",
 		}, []string{"event", "result"}),
 		jobs: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "aepgate_job_duration_seconds", Help: "Job run time by kind and result (ok, retry, snoozed).",
+			Name: "aepgate_job_duration_seconds", Help: "Job run time by kind and result (ok, retry, snoozed, returned).",
 			Buckets: prometheus.ExponentialBuckets(0.005, 2, 14),
 		}, []string{"kind", "result"}),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
