@@ -51,7 +51,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a.webhook = &webhookHandler{secrets: opts.WebhookSecrets, queue: a.queue, metrics: a.metrics, log: a.log}
+	a.webhook = &webhookHandler{secrets: opts.WebhookSecrets, queue: a.queue, metrics: a.metrics, log: a.log, budget: newByteBudget(maxBuffered)}
 	return a, nil
 }
 

@@ -12,11 +12,17 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // MaxPayload is GitHub's webhook payload cap: larger events are never
 // delivered (spec/github-facts.md §3.2), so a larger body is refused.
 const MaxPayload = 25 << 20
+
+// maxBuffered bounds the webhook bytes held in memory at once, verified or
+// not: bodies are read whole before their signature can be checked, so
+// without a bound concurrent unsigned 25 MB posts could exhaust memory.
+const maxBuffered = 4 * MaxPayload
 
 // unverifiedEvent is the metrics label of a request whose signature has not
 // verified (yet).
@@ -40,6 +46,8 @@ type webhookHandler struct {
 	queue   enqueuer
 	metrics *metrics
 	log     *slog.Logger
+	// budget bounds the bytes of bodies being held (nil: no bound).
+	budget *byteBudget
 
 	// Negative-control hooks: tests switch a protection off to show the
 	// attack it stops then succeeds. Production never sets them.
@@ -65,7 +73,23 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var src io.Reader = r.Body
 	if !h.skipSizeCap {
+		if r.ContentLength > MaxPayload {
+			h.answer(w, event, http.StatusRequestEntityTooLarge, "too_large", "payload over 25 MB")
+			return
+		}
 		src = http.MaxBytesReader(w, r.Body, MaxPayload)
+	}
+	if h.budget != nil {
+		// A body of unknown length may take up to the cap.
+		n := int64(MaxPayload)
+		if r.ContentLength >= 0 && r.ContentLength < n {
+			n = r.ContentLength
+		}
+		if err := h.budget.acquire(r.Context(), n); err != nil {
+			h.answer(w, event, http.StatusServiceUnavailable, "busy", "too many deliveries in flight; redeliver later")
+			return
+		}
+		defer h.budget.release(n)
 	}
 	body, err := io.ReadAll(src)
 	if err != nil {
@@ -141,4 +165,45 @@ func (h *webhookHandler) answer(w http.ResponseWriter, event string, status int,
 func isJSONObject(b []byte) bool {
 	s := strings.TrimLeft(string(b[:min(len(b), 64)]), " \t\r\n")
 	return strings.HasPrefix(s, "{") && json.Valid(b)
+}
+
+// byteBudget is a weighted semaphore over bytes that honours context
+// cancellation. One request larger than the whole budget may still run
+// alone.
+type byteBudget struct {
+	max int64
+
+	mu    sync.Mutex
+	used  int64
+	freed chan struct{} // closed and replaced at each release
+}
+
+func newByteBudget(max int64) *byteBudget {
+	return &byteBudget{max: max, freed: make(chan struct{})}
+}
+
+func (b *byteBudget) acquire(ctx context.Context, n int64) error {
+	for {
+		b.mu.Lock()
+		if b.used == 0 || b.used+n <= b.max {
+			b.used += n
+			b.mu.Unlock()
+			return nil
+		}
+		freed := b.freed
+		b.mu.Unlock()
+		select {
+		case <-freed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (b *byteBudget) release(n int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.used -= n
+	close(b.freed)
+	b.freed = make(chan struct{})
 }

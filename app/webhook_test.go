@@ -3,11 +3,13 @@ package app
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // memQueue is an in-memory enqueuer.
@@ -182,4 +184,78 @@ func FuzzWebhookEdge(f *testing.F) {
 			t.Fatalf("queued with status %d and signature %q", code, sig)
 		}
 	})
+}
+
+// TestWebhookBodiesShareAByteBudget: bodies are held whole before their
+// signature can be checked, so the bytes held at once are bounded; a
+// request that cannot get its share waits, and is refused when its client
+// gives up. Without the budget (the negative control) it is read at once.
+func TestWebhookBodiesShareAByteBudget(t *testing.T) {
+	body := []byte(`{"zen":"Keep it logically awesome."}`)
+	n := int64(len(body))
+	for _, tt := range []struct {
+		name   string
+		budget *byteBudget
+		want   int
+	}{
+		{"bounded", newByteBudget(n + n/2), http.StatusServiceUnavailable},
+		{"unbounded", nil, http.StatusAccepted},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			q := &memQueue{}
+			h := newEdge(q)
+			h.budget = tt.budget
+			// A slow sender holds its share while its body trickles in.
+			pr, pw := io.Pipe()
+			slow := httptest.NewRequest(http.MethodPost, "/webhook", pr)
+			slow.ContentLength = n
+			slow.Header.Set("X-GitHub-Event", "ping")
+			slow.Header.Set("X-GitHub-Delivery", "slow")
+			slow.Header.Set("X-Hub-Signature-256", sign("current", body))
+			slowRec := httptest.NewRecorder()
+			done := make(chan struct{})
+			go func() { defer close(done); h.ServeHTTP(slowRec, slow) }()
+			pw.Write(body[:1]) // the handler is now reading
+
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/webhook", bytes.NewReader(body))
+			req.Header.Set("X-GitHub-Event", "ping")
+			req.Header.Set("X-GitHub-Delivery", "second")
+			req.Header.Set("X-Hub-Signature-256", sign("current", body))
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tt.want {
+				t.Errorf("second delivery while the first holds the budget: %d, want %d", rec.Code, tt.want)
+			}
+
+			pw.Write(body[1:])
+			pw.Close()
+			<-done
+			if slowRec.Code != http.StatusAccepted {
+				t.Errorf("slow delivery: %d, want 202", slowRec.Code)
+			}
+			// The budget is free again.
+			if got := post(h, hook{event: "ping", id: "third", sig: sign("current", body), body: body}); got != http.StatusAccepted {
+				t.Errorf("delivery after the slow one finished: %d, want 202", got)
+			}
+		})
+	}
+}
+
+// TestWebhookDeclaredOversizeRefusedUnread: a Content-Length over the cap is
+// refused before any of the body is read.
+func TestWebhookDeclaredOversizeRefusedUnread(t *testing.T) {
+	q := &memQueue{}
+	body := []byte(`{}`)
+	req := httptest.NewRequest(http.MethodPost, "/webhook", bytes.NewReader(body))
+	req.ContentLength = MaxPayload + 1
+	req.Header.Set("X-GitHub-Event", "ping")
+	req.Header.Set("X-GitHub-Delivery", "liar")
+	req.Header.Set("X-Hub-Signature-256", sign("current", body))
+	rec := httptest.NewRecorder()
+	newEdge(q).ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge || len(q.jobs) != 0 {
+		t.Fatalf("declared %d bytes: status %d, %d jobs; want 413 and none", req.ContentLength, rec.Code, len(q.jobs))
+	}
 }
