@@ -65,7 +65,7 @@ Endpoints: POST /webhook, GET /healthz, GET /readyz, GET /metrics.`,
 	fl.DurationVar(&f.writePause, "write-pause", app.DefaultWritePause, "pause between two GitHub writes of one installation (GitHub asks for ≥1s)")
 	fl.DurationVar(&f.retryBase, "retry-base", app.DefaultRetryBase, "first retry delay of a failed job; doubles per attempt (rate limits wait as GitHub says)")
 	fl.DurationVar(&f.reconcile, "reconcile-interval", app.DefaultReconcileEvery, "period of the sweep that re-evaluates every open pull request")
-	fl.DurationVar(&f.rescueAfter, "rescue-after", app.DefaultRescueAfter, "when a job left running by a dead process is run again")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", app.DefaultRescueAfter, "when a job left running by a dead process is run again; also bounds one reconcile sweep")
 	fl.DurationVar(&f.pollInterval, "poll-interval", app.DefaultPollInterval, "how often an idle worker looks for new jobs")
 	fl.DurationVar(&f.shutdownGrace, "shutdown-grace", app.DefaultShutdownGrace, "how long running jobs may finish on shutdown before they are returned to the queue")
 	return cmd
