@@ -95,8 +95,7 @@ func limitError(req *http.Request, resp *http.Response) *RateLimitError {
 }
 
 // rateLimitTransport reports every call to an observer and turns
-// rate-limit answers into *RateLimitError, for REST and GraphQL alike
-// (githubv4 would otherwise return an untyped error).
+// rate-limit answers into *RateLimitError, for REST and GraphQL alike.
 type rateLimitTransport struct {
 	base    http.RoundTripper
 	observe Observer

@@ -10,16 +10,15 @@ import (
 	"time"
 
 	"github.com/google/go-github/v62/github"
-	"github.com/shurcooL/githubv4"
 )
 
 // Installation holds the clients of one App installation: REST (go-github)
-// and GraphQL (githubv4), sharing one transport stack — installation token,
-// conditional-request cache, rate-limit typing and paced, serial writes.
+// and GraphQL (graphQL over hc), sharing one transport stack — installation
+// token, conditional-request cache, rate-limit typing and paced, serial
+// writes.
 type Installation struct {
-	ID      int64
-	REST    *github.Client
-	GraphQL *githubv4.Client
+	ID   int64
+	REST *github.Client
 
 	hc         *http.Client
 	graphqlURL string
@@ -68,8 +67,7 @@ func (c *Clients) Installation(id int64) (*Installation, error) {
 	if err != nil {
 		return nil, err
 	}
-	gql := GraphQLURL(rest.BaseURL)
-	in := &Installation{ID: id, REST: rest, GraphQL: githubv4.NewEnterpriseClient(gql, hc), hc: hc, graphqlURL: gql, appID: c.auth.appID}
+	in := &Installation{ID: id, REST: rest, hc: hc, graphqlURL: GraphQLURL(rest.BaseURL), appID: c.auth.appID}
 	c.insts[id] = in
 	return in, nil
 }
