@@ -205,7 +205,10 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 		return nil, err
 	}
 	pub := gh.NewCheckPublisher(in.REST, a.opts.AppID)
-	pub.WritePause = a.opts.WritePause
+	// The installation's transport already paces every write (across all
+	// evaluations of the installation); a second pause here would only wait
+	// on the same clock.
+	pub.WritePause = 0
 	return &evaluator{snap: in, pub: pub, ledger: dbLedger{a.db}, locks: a.locks, metrics: a.metrics, log: log}, nil
 }
 
