@@ -224,7 +224,7 @@ func (w *ghfakeWorld) redeliver(t *testing.T, event, action string) {
 
 func TestGhfakeFaultsLoseNothingAndDuplicateNothing(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reliability test")
+		t.Skip("reliability test: runs without -short")
 	}
 	w := newGhfakeWorld(t)
 	w.f.Seed(7)

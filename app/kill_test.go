@@ -85,7 +85,7 @@ func sendAll(w *world, base *atomic.Value, n int, sent *atomic.Int32) error {
 
 func TestE2EKilledMidwayLosesNothing(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reliability test")
+		t.Skip("reliability test: runs without -short")
 	}
 	runKillTest(t, "sqlite:"+filepath.Join(t.TempDir(), "aepgate.db"), 1)
 }
@@ -152,7 +152,7 @@ func runKillTest(t *testing.T, database string, replicas int) {
 
 func TestE2EPostgresTwoReplicasKilledMidway(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reliability test")
+		t.Skip("reliability test: runs without -short")
 	}
 	runKillTest(t, pgtest.Start(t), 2)
 }

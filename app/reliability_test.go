@@ -10,7 +10,7 @@ import (
 
 func TestE2EFaultsEventuallyProcessedNoDuplicateWrites(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reliability test")
+		t.Skip("reliability test: runs without -short")
 	}
 	const n = 100
 	w := newWorld(t)
