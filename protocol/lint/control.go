@@ -64,12 +64,17 @@ var (
 // StatesNegativeControl reports whether a gate's body states a negative
 // control in earnest: no excuse anywhere, and at least one mention followed
 // by a concrete action and the failure it causes. Matching ignores case.
-func StatesNegativeControl(body string) bool {
+func StatesNegativeControl(body string) bool { return statesControl(body, true) }
+
+// statesControl is StatesNegativeControl with the excuse veto applied only
+// when veto is set; the negative-control test passes false to show that the
+// veto is what rejects excuses.
+func statesControl(body string, veto bool) bool {
 	body = strings.ToLower(body)
 	if !strings.Contains(body, "control") {
 		return false // every mention and every veto names a control
 	}
-	if !vetoDisabled && vetoed(body) {
+	if veto && vetoed(body) {
 		return false
 	}
 	for _, loc := range mentionRE.FindAllStringIndex(body, maxMentions) {
@@ -83,10 +88,6 @@ func StatesNegativeControl(body string) bool {
 // maxMentions bounds how many mentions of a control are judged. A real gate
 // has one to three; past the bound the gate fails closed (not stated).
 const maxMentions = 64
-
-// vetoDisabled turns the excuse veto off; only the negative-control test
-// sets it, to show that the veto is what rejects excuses.
-var vetoDisabled = false
 
 // vetoed reports whether the body excuses itself from a control anywhere.
 func vetoed(body string) bool {
