@@ -77,8 +77,10 @@ type BoardRow struct {
 
 // ParseLog parses a compliance log. Headings inside fenced blocks (pasted
 // output) are content.
-func ParseLog(file string, b []byte) *Log {
-	t := newText(b)
+func ParseLog(file string, b []byte) *Log { return parseLog(file, newText(b)) }
+
+// parseLog parses a compliance log already split into lines.
+func parseLog(file string, t *text) *Log {
 	l := &Log{File: file, Headings: make([]Heading, 0, t.count("###"))}
 	for i := 0; i < t.n; i++ {
 		line := t.line(i)

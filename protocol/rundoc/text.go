@@ -87,7 +87,14 @@ type Fence struct {
 	Closed  bool
 }
 
-func newText(b []byte) *text {
+// newText splits b into lines and locates its fenced blocks.
+func newText(b []byte) *text { return splitText(b, true) }
+
+// splitText splits b into lines and, when fences is set, locates its fenced
+// blocks; with fences false every line reads as unfenced, which the
+// negative-control test uses to show that fences keep pasted output from
+// becoming structure.
+func splitText(b []byte, fences bool) *text {
 	s := string(b)
 	s = strings.TrimPrefix(s, "\ufeff")
 	if strings.Contains(s, "\r") {
@@ -109,7 +116,9 @@ func newText(b []byte) *text {
 		}
 	}
 	t.starts[n] = int32(off)
-	t.scanFences()
+	if fences {
+		t.scanFences()
+	}
 	return t
 }
 
@@ -141,15 +150,8 @@ func fenceClose(line string, ch byte, n int) bool {
 	return k >= n && IsBlank(s[k:])
 }
 
-// fencesIgnored turns fence detection off; only the negative-control test
-// sets it, to show that fences are what keep pasted output from becoming
-// structure.
-var fencesIgnored = false
-
+// scanFences marks the lines of every fenced block and records the blocks.
 func (t *text) scanFences() {
-	if fencesIgnored {
-		return
-	}
 	t.fences = make([]Fence, 0, (t.count("```")+t.count("~~~"))/2+1)
 	for i := 0; i < t.n; i++ {
 		ch, n, ok := fenceOpen(t.line(i))
