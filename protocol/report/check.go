@@ -22,7 +22,17 @@ type Facts struct {
 // (or none), VERIFY items each a command with its result, and PRESERVATION
 // "clean + pushed at" the pull request's full head SHA. Problems come in
 // body order, absences first.
-func Check(r Report, f Facts) []Problem {
+func Check(r Report, f Facts) []Problem { return check(r, f, checkOptions{bindHead: true}) }
+
+// checkOptions are the rules Check applies. Check sets every one; the
+// negative-control test turns one off to show the attack it stops passing.
+type checkOptions struct {
+	// bindHead binds PRESERVATION to the pull request's head SHA.
+	bindHead bool
+}
+
+// check is Check under opts.
+func check(r Report, f Facts, opts checkOptions) []Problem {
 	if !r.Found {
 		return []Problem{{Code: "no-report", Message: "the pull request body has no worker report: add one starting with a line 'STATUS: done | needs-rework | blocked' followed by WORK-UNIT, ATTEMPT, BRANCH, PR, DONE, NOT DONE / OPEN, FILES, VERIFY and PRESERVATION"}}
 	}
@@ -40,7 +50,7 @@ func Check(r Report, f Facts) []Problem {
 		if !ok {
 			continue
 		}
-		if p, bad := checkField(r, fld, f); bad {
+		if p, bad := checkField(r, fld, f, opts); bad {
 			ps = append(ps, p...)
 		}
 	}
@@ -48,7 +58,7 @@ func Check(r Report, f Facts) []Problem {
 }
 
 // checkField judges one present field.
-func checkField(r Report, fld Field, f Facts) ([]Problem, bool) {
+func checkField(r Report, fld Field, f Facts, opts checkOptions) ([]Problem, bool) {
 	at := func(code, format string, args ...any) []Problem {
 		return []Problem{{Code: code, Field: fld.Name, Line: fld.Line, Message: fmt.Sprintf(format, args...)}}
 	}
@@ -75,15 +85,10 @@ func checkField(r Report, fld Field, f Facts) ([]Problem, bool) {
 	case FieldVerify:
 		return checkVerify(r.Verify), true
 	case FieldPreservation:
-		return checkPreservation(r.Preservation, fld, f)
+		return checkPreservation(r.Preservation, fld, f, opts.bindHead)
 	}
 	return nil, false
 }
-
-// bindHead turns on the binding of PRESERVATION to the pull request's head
-// SHA; tests switch it off to show a stale report then passes (the negative
-// control of that check).
-var bindHead = true
 
 // checkPR accepts "none", #N, or a URL ending in /pull/N, where N must be
 // this pull request.
@@ -117,7 +122,9 @@ func checkVerify(steps []VerifyStep) []Problem {
 	return ps
 }
 
-func checkPreservation(p Preservation, fld Field, f Facts) ([]Problem, bool) {
+// checkPreservation wants "clean + pushed at" a commit; with bindHead that
+// commit must be the pull request's full head SHA.
+func checkPreservation(p Preservation, fld Field, f Facts, bindHead bool) ([]Problem, bool) {
 	at := func(code, format string, args ...any) ([]Problem, bool) {
 		return []Problem{{Code: code, Field: FieldPreservation, Line: fld.Line, Message: fmt.Sprintf(format, args...)}}, true
 	}

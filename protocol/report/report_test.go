@@ -102,9 +102,7 @@ func TestHeadBindingNegativeControl(t *testing.T) {
 	if ps := Check(Parse(stale), facts); len(ps) != 1 {
 		t.Fatalf("with the binding on: %d problems, want 1", len(ps))
 	}
-	bindHead = false
-	defer func() { bindHead = true }()
-	if ps := Check(Parse(stale), facts); len(ps) != 0 {
+	if ps := check(Parse(stale), facts, checkOptions{bindHead: false}); len(ps) != 0 {
 		t.Fatalf("with the binding off the stale report still fails: %v", ps)
 	}
 }
