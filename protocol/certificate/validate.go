@@ -35,17 +35,23 @@ type Result struct {
 // rule adds the refusals one aspect of the certificate earns.
 type rule func(m map[string]any) []refusal.Refusal
 
-// rules are every check Validate runs; tests remove one to show that the
-// attack it stops then passes (the negative-control rule).
-var rules = []rule{
-	ruleRequired, ruleSchemaVersion, ruleShas, ruleHeadMatch, ruleVerdict,
-	ruleRunLists, ruleSuccessFlags, ruleGates, ruleClosure, ruleExtras,
+// allRules returns every check Validate and ValidateObject run. The
+// negative-control test validates with one removed to show that the attack
+// it stops then passes.
+func allRules() []rule {
+	return []rule{
+		ruleRequired, ruleSchemaVersion, ruleShas, ruleHeadMatch, ruleVerdict,
+		ruleRunLists, ruleSuccessFlags, ruleGates, ruleClosure, ruleExtras,
+	}
 }
 
 // Validate parses raw as strict JSON and checks it as a completion
 // certificate. Input that is not exactly one non-empty JSON object is
 // refused with the single token "invalid-json".
-func Validate(raw []byte) Result {
+func Validate(raw []byte) Result { return validate(raw, allRules()) }
+
+// validate is Validate checking only the given rules.
+func validate(raw []byte, rules []rule) Result {
 	m, err := canonical.ParseObject(raw, canonical.Options{})
 	if err != nil || len(m) == 0 {
 		seen := "an empty object"
@@ -55,13 +61,16 @@ func Validate(raw []byte) Result {
 		r := refusal.Refusal{Token: TokenInvalidJSON, Expected: "one non-empty strict JSON object", Seen: seen}
 		return Result{Errors: []string{TokenInvalidJSON}, Refusals: []refusal.Refusal{r}}
 	}
-	rs := ValidateObject(m)
+	rs := applyRules(m, rules)
 	return Result{Valid: len(rs) == 0, Errors: refusal.Tokens(rs), Refusals: rs, Certificate: m}
 }
 
 // ValidateObject checks a parsed certificate object and returns every
 // refusal (unsorted, possibly repeating a token; see Tokens).
-func ValidateObject(m map[string]any) []refusal.Refusal {
+func ValidateObject(m map[string]any) []refusal.Refusal { return applyRules(m, allRules()) }
+
+// applyRules returns the refusals every rule in rules gives m.
+func applyRules(m map[string]any, rules []rule) []refusal.Refusal {
 	var out []refusal.Refusal
 	for _, r := range rules {
 		out = append(out, r(m)...)
