@@ -46,15 +46,23 @@ type Decision struct {
 // Evaluate replays the log and decides req. An unknown action or authority
 // source is an error (bad input), never a pass.
 func Evaluate(log Log, req Request) (Decision, State, error) {
-	st := Replay(log)
-	d, err := Check(st, req)
+	return evaluate(log, req, allProtections())
+}
+
+// evaluate is Evaluate under p.
+func evaluate(log Log, req Request, p protections) (Decision, State, error) {
+	st := replay(log, p)
+	d, err := p.check(st, req)
 	return d, st, err
 }
 
 // Check decides req against replayed gates (§3.6), failing closed: every
 // malformed event blocks, and a gate answered with HOLD or its safe default
 // still blocks.
-func Check(st State, req Request) (Decision, error) {
+func Check(st State, req Request) (Decision, error) { return allProtections().check(st, req) }
+
+// check is Check under p.
+func (p protections) check(st State, req Request) (Decision, error) {
 	if !checkActions[req.Action] {
 		return Decision{}, fmt.Errorf("gate check: action %q: expected one of %s", req.Action, list(checkActions))
 	}
@@ -75,31 +83,31 @@ func Check(st State, req Request) (Decision, error) {
 		d.ExternalEffect = &eff
 	}
 	for _, m := range st.Malformed {
-		if !protections.malformedBlocks {
+		if !p.malformedBlocks {
 			break
 		}
 		d.Blockers = append(d.Blockers, Blocker{Token: fmt.Sprintf("gate-event-malformed:%d", m.Index),
 			Reason: "an unreadable gate event blocks everything until it is fixed: " + m.Message})
 	}
 	for _, g := range st.Gates {
-		if b, ok := blocks(g, req); ok {
+		if b, ok := p.blocks(g, req); ok {
 			d.Blockers = append(d.Blockers, b)
 		}
 	}
-	authorityChecks(st, req, src, &d)
+	p.authorityChecks(st, req, src, &d)
 	d.Allowed = len(d.Blockers) == 0 && len(d.AuthorityRefusals) == 0
 	return d, nil
 }
 
 // blocks reports whether g stops req: an open gate, or one answered with
 // HOLD or its safe default, whose scope and target match.
-func blocks(g Gate, req Request) (Blocker, bool) {
+func (p protections) blocks(g Gate, req Request) (Blocker, bool) {
 	b := Blocker{GateID: g.GateID, WorkUnit: g.WorkUnit, BlockingScope: g.BlockingScope, Question: g.Question, Choices: g.Choices, Choice: g.Choice}
 	switch {
 	case g.State == StateOpen:
 		b.Token = "gate-open:" + g.GateID
 		b.Reason = fmt.Sprintf("gate %s is open: the owner answers one of %s", g.GateID, strings.Join(g.Choices, ", "))
-	case g.answeredSafe():
+	case p.safeAnswerBlocks && g.answeredSafe():
 		b.Token = "gate-answered-safe-default:" + g.GateID
 		b.Reason = fmt.Sprintf("the owner answered gate %s with %q, which keeps it blocking", g.GateID, *g.Choice)
 	default:
@@ -124,7 +132,7 @@ func matches(g Gate, req Request) bool {
 	return *g.WorkUnit == req.WorkUnit
 }
 
-func authorityChecks(st State, req Request, src string, d *Decision) {
+func (p protections) authorityChecks(st State, req Request, src string, d *Decision) {
 	if src == AuthorityPlanDerived {
 		d.AuthorityRefusals = append(d.AuthorityRefusals, "plan-derived-dangerous-effect-without-plan-receipt")
 		d.Explanations = append(d.Explanations, "plan-derived authority needs an owner plan receipt, which aepgate does not accept for external effects")
@@ -138,7 +146,7 @@ func authorityChecks(st State, req Request, src string, d *Decision) {
 		return
 	}
 	for _, g := range st.Gates {
-		if grants(g, req) {
+		if p.grants(g, req) {
 			return
 		}
 	}
@@ -149,8 +157,8 @@ func authorityChecks(st State, req Request, src string, d *Decision) {
 // grants reports whether g is the direct owner's exact answer authorising
 // req's external effect. An answer of HOLD or the safe default grants
 // nothing.
-func grants(g Gate, req Request) bool {
-	if g.State != StateResolved || g.Authority == nil || *g.Authority != AuthorityDirectOwner || g.answeredSafe() {
+func (p protections) grants(g Gate, req Request) bool {
+	if g.State != StateResolved || g.Authority == nil || *g.Authority != AuthorityDirectOwner || p.safeAnswerBlocks && g.answeredSafe() {
 		return false
 	}
 	if g.ExternalEffect != req.ExternalEffect {

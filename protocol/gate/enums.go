@@ -60,9 +60,23 @@ func set(vals ...string) map[string]bool {
 	return m
 }
 
-// protections are the authorization rules a test may switch off, one at a
-// time, to show that each is what stops its attack (the negative-control
-// rule). Production code never changes them.
-var protections = struct {
-	directOwner, exactResume, safeAnswerBlocks, malformedBlocks bool
-}{true, true, true, true}
+// protections are the authorization rules replaying and checking gates
+// apply. Replay, Check and Evaluate apply all of them (allProtections); the
+// negative-control test turns one off at a time to show that each is what
+// stops its attack.
+type protections struct {
+	// directOwner: only the direct owner may answer a gate.
+	directOwner bool
+	// exactResume: a HOLD is lifted only by exactly RESUME.
+	exactResume bool
+	// safeAnswerBlocks: a gate answered with HOLD or its safe default
+	// keeps blocking and grants nothing.
+	safeAnswerBlocks bool
+	// malformedBlocks: an unreadable gate event blocks every action.
+	malformedBlocks bool
+}
+
+// allProtections is every rule on: what the exported functions apply.
+func allProtections() protections {
+	return protections{directOwner: true, exactResume: true, safeAnswerBlocks: true, malformedBlocks: true}
+}

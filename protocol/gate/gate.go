@@ -52,7 +52,7 @@ func isHoldID(id string) bool { return id == HoldID || strings.HasPrefix(id, Hol
 // safe default: such an answer keeps the gate blocking (craft ignores the
 // chosen value; aepgate does not).
 func (g Gate) answeredSafe() bool {
-	if !protections.safeAnswerBlocks || g.State != StateResolved || g.Choice == nil {
+	if g.State != StateResolved || g.Choice == nil {
 		return false
 	}
 	return *g.Choice == holdDefault || *g.Choice == g.SafeDefault

@@ -42,12 +42,16 @@ type State struct {
 type replayer struct {
 	st    State
 	index map[string]int
+	p     protections
 }
 
 // Replay applies the log's events in time order (equal times keep input
 // order) and returns the resulting gates and what each event did. Refused
 // events change nothing; malformed events are kept so that they block.
-func Replay(log Log) State {
+func Replay(log Log) State { return replay(log, allProtections()) }
+
+// replay is Replay under p.
+func replay(log Log, p protections) State {
 	order := make([]int, len(log.Events))
 	for i := range order {
 		order[i] = i
@@ -55,7 +59,7 @@ func Replay(log Log) State {
 	sort.SliceStable(order, func(a, b int) bool {
 		return log.Events[order[a]].Time.Before(log.Events[order[b]].Time)
 	})
-	r := &replayer{st: State{Project: log.Project, Gates: []Gate{}, Outcomes: []Outcome{}, Malformed: []Outcome{}}, index: map[string]int{}}
+	r := &replayer{st: State{Project: log.Project, Gates: []Gate{}, Outcomes: []Outcome{}, Malformed: []Outcome{}}, index: map[string]int{}, p: p}
 	for _, i := range order {
 		o := r.apply(i, log.Events[i])
 		r.st.Outcomes = append(r.st.Outcomes, o)

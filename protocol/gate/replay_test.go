@@ -142,24 +142,24 @@ func TestCleanID(t *testing.T) {
 	}
 }
 
-// TestNegativeControls switches off each protection and shows the attack
-// it stops then succeeds.
+// TestNegativeControls turns off each protection in turn and shows the
+// attack it stops then succeeds.
 func TestNegativeControls(t *testing.T) {
 	coordinatorResolve := resolve(2, "g1", "SHIP")
 	coordinatorResolve.Authority = "coordinator"
 	attacks := []struct {
 		name   string
-		off    func()
+		off    func(p *protections)
 		events []Event
 		req    Request
 	}{
-		{"coordinator answers an owner gate", func() { protections.directOwner = false },
+		{"coordinator answers an owner gate", func(p *protections) { p.directOwner = false },
 			[]Event{create(1, "g1", "merge", ptr("7")), coordinatorResolve}, Request{Action: "merge", WorkUnit: "7"}},
-		{"HOLD lifted with GO", func() { protections.exactResume = false },
+		{"HOLD lifted with GO", func(p *protections) { p.exactResume = false },
 			[]Event{hold(1, "c"), resolve(2, HoldID, "GO")}, Request{Action: "spawn"}},
-		{"owner's HOLD answer ignored", func() { protections.safeAnswerBlocks = false },
+		{"owner's HOLD answer ignored", func(p *protections) { p.safeAnswerBlocks = false },
 			[]Event{create(1, "g1", "merge", ptr("7")), resolve(2, "g1", "HOLD")}, Request{Action: "merge", WorkUnit: "7"}},
-		{"unreadable event skipped", func() { protections.malformedBlocks = false },
+		{"unreadable event skipped", func(p *protections) { p.malformedBlocks = false },
 			[]Event{{Malformed: "event 0: unreadable"}}, Request{Action: "merge"}},
 	}
 	for _, a := range attacks {
@@ -167,10 +167,13 @@ func TestNegativeControls(t *testing.T) {
 			if d, _ := decide(t, a.events, a.req); d.Allowed {
 				t.Fatal("attack allowed with the protection in place")
 			}
-			saved := protections
-			defer func() { protections = saved }()
-			a.off()
-			if d, _ := decide(t, a.events, a.req); !d.Allowed {
+			weakened := allProtections()
+			a.off(&weakened)
+			d, _, err := evaluate(Log{Project: "demo", Events: a.events}, a.req, weakened)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !d.Allowed {
 				t.Errorf("with the protection off the attack should succeed; blockers %v", tokens(d.Blockers))
 			}
 		})

@@ -25,13 +25,13 @@ func (r *replayer) resolve(e Event) Outcome {
 		}
 		return refused(id, "gate-already-resolved", "gate %q is already resolved with %q; saw %q", id, deref(g.Choice), e.Choice)
 	}
-	if o, bad := checkOwner(id, e); bad {
+	if o, bad := r.checkOwner(id, e); bad {
 		return o
 	}
-	if protections.exactResume && g.IsHold() && e.Choice != ResumeChoice {
+	if r.p.exactResume && g.IsHold() && e.Choice != ResumeChoice {
 		return refused(id, "hold-needs-exact-resume", "a HOLD is lifted only by exactly %q; saw %q", ResumeChoice, e.Choice)
 	}
-	if !contains(g.Choices, e.Choice) && !(g.IsHold() && !protections.exactResume) {
+	if !contains(g.Choices, e.Choice) && !(g.IsHold() && !r.p.exactResume) {
 		return refused(id, "choice-not-listed", "choice %q is not one of %s", e.Choice, strings.Join(g.Choices, ", "))
 	}
 	settle(g, e, e.Choice)
@@ -45,10 +45,10 @@ func (r *replayer) resume(e Event) Outcome {
 		return refused("", "no-open-hold", "there is no open HOLD to resume")
 	}
 	g := &r.st.Gates[i]
-	if o, bad := checkOwner(g.GateID, e); bad {
+	if o, bad := r.checkOwner(g.GateID, e); bad {
 		return o
 	}
-	if protections.exactResume && e.Choice != "" && e.Choice != ResumeChoice {
+	if r.p.exactResume && e.Choice != "" && e.Choice != ResumeChoice {
 		return refused(g.GateID, "hold-needs-exact-resume", "a HOLD is lifted only by exactly %q; saw %q", ResumeChoice, e.Choice)
 	}
 	settle(g, e, ResumeChoice)
@@ -57,8 +57,8 @@ func (r *replayer) resume(e Event) Outcome {
 
 // checkOwner refuses an answer that is not the direct owner's or carries no
 // evidence.
-func checkOwner(id string, e Event) (Outcome, bool) {
-	if protections.directOwner && e.Authority != AuthorityDirectOwner {
+func (r *replayer) checkOwner(id string, e Event) (Outcome, bool) {
+	if r.p.directOwner && e.Authority != AuthorityDirectOwner {
 		return refused(id, "authority-not-direct-owner", "only the direct owner may answer a gate; saw authority %q", e.Authority), true
 	}
 	if strings.TrimSpace(e.Evidence) == "" {
