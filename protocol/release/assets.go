@@ -2,18 +2,29 @@ package release
 
 import "github.com/aepgate/aepgate/protocol/refusal"
 
-// protections lets this package's tests switch off a rule to show it is
-// what stops its attack (the negative-control rule). Production code never
-// changes them.
-var protections = struct{ assetHashes, annotatedTag, tagAtMain bool }{true, true, true}
+// protections are the release-closure rules verify applies. Verify applies
+// all of them (allProtections); the negative-control test turns one off at a
+// time to show that each is what stops its attack.
+type protections struct {
+	// assetHashes: every asset matches the file at the tag, the manifest
+	// and GitHub's digest.
+	assetHashes bool
+	// annotatedTag: the tag is an annotated tag object, not a lightweight
+	// ref to a commit.
+	annotatedTag bool
+	// tagAtMain: the tag peels to the default branch head.
+	tagAtMain bool
+}
+
+// allProtections is every rule on: what Verify applies.
+func allProtections() protections {
+	return protections{assetHashes: true, annotatedTag: true, tagAtMain: true}
+}
 
 // checkAssets downloads' hashes must equal the file at the tag, the
 // manifest entry (unless the asset is the manifest) and GitHub's digest
 // when it reports one (§8.2).
 func checkAssets(s Snapshot) []refusal.Refusal {
-	if !protections.assetHashes {
-		return nil
-	}
 	manifest, _ := remoteManifest(s)
 	var rs []refusal.Refusal
 	for _, name := range s.AssetNames {

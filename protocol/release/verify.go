@@ -73,7 +73,10 @@ func Early(tag, repo string, tokenOK bool) (Result, bool) {
 }
 
 // Verify decides release closure from a snapshot (§2.1 steps 5–7, §8.2).
-func Verify(s Snapshot) Result {
+func Verify(s Snapshot) Result { return verify(s, allProtections()) }
+
+// verify is Verify under p.
+func verify(s Snapshot, p protections) Result {
 	version, _ := ParseTag(s.Tag)
 	res := Result{Version: version, Tag: s.Tag, Repository: s.Repository}
 	var rs []refusal.Refusal
@@ -83,20 +86,20 @@ func Verify(s Snapshot) Result {
 		rs = append(rs, refusal.Refusal{Token: TokenMainUnreadable, Expected: "the default branch head as 40 hex", Seen: show(s.MainSha)})
 	}
 	peeled := ""
-	if !protections.annotatedTag && s.TagObjectType == "commit" {
+	if !p.annotatedTag && s.TagObjectType == "commit" {
 		s.PeeledType, s.PeeledSha = "commit", s.TagObjectSha
 	}
-	if (s.TagObjectType == "tag" || !protections.annotatedTag) && sha40.MatchString(s.TagObjectSha) && s.PeeledType == "commit" && sha40.MatchString(s.PeeledSha) {
+	if (s.TagObjectType == "tag" || !p.annotatedTag) && sha40.MatchString(s.TagObjectSha) && s.PeeledType == "commit" && sha40.MatchString(s.PeeledSha) {
 		peeled = s.PeeledSha
 		res.TagSha = &peeled
-		if protections.tagAtMain && res.RemoteMainSha != nil && peeled != s.MainSha {
+		if p.tagAtMain && res.RemoteMainSha != nil && peeled != s.MainSha {
 			rs = append(rs, refusal.Refusal{Token: TokenTagNotMain, Expected: "tag peeled to the default branch head " + s.MainSha, Seen: peeled})
 		}
 	} else {
 		rs = append(rs, refusal.Refusal{Token: TokenTagUnreadable, Expected: "an annotated tag peeling to a commit",
 			Seen: "ref object " + show(s.TagObjectType) + " " + show(s.TagObjectSha) + ", target " + show(s.PeeledType) + " " + show(s.PeeledSha)})
 	}
-	final, releaseRs := checkRelease(s, peeled)
+	final, releaseRs := checkRelease(s, peeled, p.assetHashes)
 	rs = append(rs, releaseRs...)
 	if peeled != "" {
 		rs = append(rs, checkManifests(s)...)
@@ -110,9 +113,10 @@ func Verify(s Snapshot) Result {
 	return res
 }
 
-// checkRelease applies §2.1 step 6; final reports a final release (right
-// tag, not draft, not prerelease, published, Latest).
-func checkRelease(s Snapshot, peeled string) (final bool, rs []refusal.Refusal) {
+// checkRelease applies §2.1 step 6, comparing asset hashes when
+// assetHashes is set; final reports a final release (right tag, not draft,
+// not prerelease, published, Latest).
+func checkRelease(s Snapshot, peeled string, assetHashes bool) (final bool, rs []refusal.Refusal) {
 	r := s.Release
 	if r == nil {
 		return false, []refusal.Refusal{{Token: TokenReleaseMissing, Expected: "a release for " + s.Tag, Seen: "none"}}
@@ -135,7 +139,9 @@ func checkRelease(s Snapshot, peeled string) (final bool, rs []refusal.Refusal) 
 	if r.TargetCommitish == "" || (r.TargetCommitish != peeled && r.TargetCommitish != s.DefaultBranch) {
 		rs = append(rs, refusal.Refusal{Token: TokenReleaseTarget, Expected: "target_commitish " + show(peeled) + " or " + show(s.DefaultBranch), Seen: show(r.TargetCommitish)})
 	}
-	rs = append(rs, checkAssets(s)...)
+	if assetHashes {
+		rs = append(rs, checkAssets(s)...)
+	}
 	final = r.TagName == s.Tag && !r.Draft && !r.Prerelease && strings.TrimSpace(r.PublishedAt) != "" && latest
 	return final, rs
 }

@@ -198,22 +198,22 @@ func TestParseRepository(t *testing.T) {
 	}
 }
 
-// TestNegativeControls switches off each protection and shows the attack it
-// stops then closes the release.
+// TestNegativeControls turns off each protection in turn and shows the
+// attack it stops then closes the release.
 func TestNegativeControls(t *testing.T) {
 	attacks := []struct {
 		name   string
-		off    func()
+		off    func(p *protections)
 		attack func(s *Snapshot)
 	}{
-		{"tampered asset with a matching digest", func() { protections.assetHashes = false }, func(s *Snapshot) {
+		{"tampered asset with a matching digest", func(p *protections) { p.assetHashes = false }, func(s *Snapshot) {
 			s.Downloads["install.sh"] = Download{OK: true, Sha256: Sum([]byte("evil"))}
 			s.Release.Assets[1].Digest = "sha256:" + Sum([]byte("evil"))
 		}},
-		{"lightweight tag", func() { protections.annotatedTag = false }, func(s *Snapshot) {
+		{"lightweight tag", func(p *protections) { p.annotatedTag = false }, func(s *Snapshot) {
 			s.TagObjectType, s.TagObjectSha, s.PeeledType, s.PeeledSha = "commit", mainSha, "", ""
 		}},
-		{"tag on an old commit", func() { protections.tagAtMain = false }, func(s *Snapshot) { s.MainSha = strings.Repeat("e", 40) }},
+		{"tag on an old commit", func(p *protections) { p.tagAtMain = false }, func(s *Snapshot) { s.MainSha = strings.Repeat("e", 40) }},
 	}
 	for _, a := range attacks {
 		t.Run(a.name, func(t *testing.T) {
@@ -222,10 +222,9 @@ func TestNegativeControls(t *testing.T) {
 			if Verify(s).Closed {
 				t.Fatal("attack closed the release with the protection in place")
 			}
-			saved := protections
-			defer func() { protections = saved }()
-			a.off()
-			if got := Verify(s); !got.Closed {
+			weakened := allProtections()
+			a.off(&weakened)
+			if got := verify(s, weakened); !got.Closed {
 				t.Errorf("with the protection off the attack should close the release: %v", got.Errors)
 			}
 		})
