@@ -6,18 +6,26 @@ import (
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
-// protections lets this package's tests switch off a rule to show it is
-// what stops its attack (the negative-control rule).
-var protections = struct{ headUnchanged, distinctFromCI bool }{true, true}
+// protections are the readback rules decide applies. Decide applies both
+// (allProtections); the negative-control tests turn one off to show that
+// it is what stops its attack.
+type protections struct {
+	// headUnchanged: the audited head reached the default branch unchanged.
+	headUnchanged bool
+	// distinctFromCI: readback runs are not the PR's own CI runs.
+	distinctFromCI bool
+}
+
+// allProtections is every rule on: what Decide applies.
+func allProtections() protections {
+	return protections{headUnchanged: true, distinctFromCI: true}
+}
 
 // headUnchanged proves the audited head reached the default branch
 // unchanged: for a merge commit its second parent is the audited head; for
 // squash or rebase the merge commit's tree equals the audited head's tree
 // and the audited head already contained the base it was merged onto.
 func headUnchanged(m Merge) []refusal.Refusal {
-	if !protections.headUnchanged {
-		return nil
-	}
 	fail := func(expected, seen string) []refusal.Refusal {
 		return []refusal.Refusal{{Token: "head-not-proven-unchanged", Expected: expected, Seen: seen}}
 	}

@@ -69,7 +69,10 @@ type Result struct {
 var sha40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // Decide applies the readback rules to in.
-func Decide(in Input) Result {
+func Decide(in Input) Result { return decide(in, allProtections()) }
+
+// decide is Decide under p.
+func decide(in Input, p protections) Result {
 	var rs []refusal.Refusal
 	required := uniqueSorted(in.RequiredWorkflows)
 	if len(required) == 0 {
@@ -84,14 +87,20 @@ func Decide(in Input) Result {
 	rs = append(rs, bad...)
 	ciRuns, ciRefusals := judge("ci", required, atSha(pr, in.Merge.AuditedSha, ""))
 	rs = append(rs, ciRefusals...)
-	reused := reusedIDs(pr, main)
+	var reused []int64
+	if p.distinctFromCI {
+		reused = reusedIDs(pr, main)
+	}
 	for _, id := range reused {
 		rs = append(rs, refusal.Refusal{Token: "reused-ci-as-readback", Expected: "readback run IDs distinct from PR CI run IDs", Seen: "run " + strconv.FormatInt(id, 10) + " in both"})
 	}
 	candidates := without(atSha(main, in.Merge.MergeSha, orNone(in.DefaultBranch)), reused)
 	mainRuns, mainRefusals := judge("readback", required, candidates)
 	rs = append(rs, mainRefusals...)
-	headRefusals := headUnchanged(in.Merge)
+	var headRefusals []refusal.Refusal
+	if p.headUnchanged {
+		headRefusals = headUnchanged(in.Merge)
+	}
 	rs = append(rs, headRefusals...)
 	return Result{
 		Verified: len(rs) == 0, Reasons: refusal.Tokens(rs), Refusals: rs,
@@ -139,9 +148,6 @@ func atSha(runs map[int64]Run, sha, branch string) []Run {
 
 func reusedIDs(pr, main map[int64]Run) []int64 {
 	var out []int64
-	if !protections.distinctFromCI {
-		return nil
-	}
 	for id := range main {
 		if _, ok := pr[id]; ok {
 			out = append(out, id)

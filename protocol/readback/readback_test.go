@@ -124,9 +124,7 @@ func TestNegativeControlHeadUnchanged(t *testing.T) {
 	if Decide(in).Verified {
 		t.Fatal("changed head accepted with the rule in place")
 	}
-	protections.headUnchanged = false
-	defer func() { protections.headUnchanged = true }()
-	if !Decide(in).Verified {
+	if !decide(in, protections{headUnchanged: false, distinctFromCI: true}).Verified {
 		t.Error("with the rule off the changed head should pass")
 	}
 }
@@ -137,9 +135,7 @@ func TestNegativeControlDistinctFromCI(t *testing.T) {
 	if Decide(in).Verified {
 		t.Fatal("reused run accepted with the rule in place")
 	}
-	protections.distinctFromCI = false
-	defer func() { protections.distinctFromCI = true }()
-	if got := Decide(in); !got.Verified {
+	if got := decide(in, protections{headUnchanged: true, distinctFromCI: false}); !got.Verified {
 		t.Errorf("with the rule off the reused run should pass: %v", got.Reasons)
 	}
 }
