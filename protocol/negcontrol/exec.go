@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"time"
 )
@@ -25,10 +26,10 @@ const (
 // pipe open forever.
 const drainWait = 2 * time.Second
 
-// kill ends a command and everything it started. It is a variable only so
-// that a test can weaken it to prove the group kill is what protects the
-// file (the negative control of TestTimeoutKillsGrandchildren).
-var kill = killGroup
+// killer ends a command and everything it started. Run uses killGroup; the
+// negative-control test passes one that kills only the shell, to show that
+// the group kill is what protects the file.
+type killer func(cmd *exec.Cmd)
 
 // outcome is what one command did.
 type outcome struct {
@@ -41,8 +42,8 @@ type outcome struct {
 // runShell runs command through the shell in its own process group, with
 // stdout and stderr merged into one stream. When the command exits, times
 // out or ctx is done, every process left in its group is killed, so nothing
-// it started can change a file afterwards.
-func runShell(ctx context.Context, command, dir string, env []string, timeout time.Duration) outcome {
+// it started can change a file afterwards (kill does the killing).
+func runShell(ctx context.Context, command, dir string, env []string, timeout time.Duration, kill killer) outcome {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return outcome{code: 127, output: fmt.Sprintf("aepgate: cannot create a pipe: %v", err)}

@@ -62,13 +62,16 @@ func (r Result) ExitCode() int {
 // even when ctx is cancelled mid-run (SIGINT/SIGTERM): the command in
 // flight is killed with its process group, the protection is put back, and
 // the remaining steps are skipped.
-func Run(ctx context.Context, s Spec) Result {
+func Run(ctx context.Context, s Spec) Result { return run(ctx, s, killGroup) }
+
+// run is Run ending commands with kill.
+func run(ctx context.Context, s Spec, kill killer) Result {
 	start := time.Now()
 	if err := Validate(s); err != nil {
 		return Result{Err: err}
 	}
 	re, _ := compileExpect(s.Expect)
-	r := &runner{ctx: ctx, spec: s}
+	r := &runner{ctx: ctx, spec: s, kill: kill}
 	res := r.run(re)
 	res.Seconds = time.Since(start).Seconds()
 	return res
@@ -78,6 +81,7 @@ func Run(ctx context.Context, s Spec) Result {
 type runner struct {
 	ctx     context.Context
 	spec    Spec
+	kill    killer
 	lines   []string
 	notices []string
 	backup  string
@@ -94,7 +98,7 @@ func (r *runner) stopped() bool { return r.ctx.Err() != nil }
 // transcript.
 func (r *runner) exec(ctx context.Context, header, command string, timeout time.Duration) outcome {
 	r.line("$ %s", header)
-	o := runShell(ctx, command, r.spec.Dir, r.spec.Env, timeout)
+	o := runShell(ctx, command, r.spec.Dir, r.spec.Env, timeout, r.kill)
 	r.lines = append(r.lines, trimOutput(o.output))
 	return o
 }

@@ -205,15 +205,16 @@ func TestTimeoutKillsGrandchildren(t *testing.T) {
 // timeout and breaks the file after the run declared it restored.
 func TestGroupKillCanFail(t *testing.T) {
 	late := "exec >/dev/null 2>&1; (sleep 0.6; echo late > guard.txt) & sleep 5"
+	leaderOnly := func(cmd *exec.Cmd) { cmd.Process.Kill() }
 	for _, weakened := range []bool{false, true} {
 		t.Run(map[bool]string{false: "group kill", true: "leader only"}[weakened], func(t *testing.T) {
+			kill := killer(killGroup)
 			if weakened {
-				kill = func(cmd *exec.Cmd) { cmd.Process.Kill() }
-				defer func() { kill = killGroup }()
+				kill = leaderOnly
 			}
 			dir := fixture(t)
-			res := Run(context.Background(), Spec{Dir: dir, BackupDir: t.TempDir(), File: "guard.txt",
-				Break: late, Test: testCmd, Timeout: 200 * time.Millisecond})
+			res := run(context.Background(), Spec{Dir: dir, BackupDir: t.TempDir(), File: "guard.txt",
+				Break: late, Test: testCmd, Timeout: 200 * time.Millisecond}, kill)
 			time.Sleep(800 * time.Millisecond)
 			if got := readGuard(t, dir); (got != guardOn) != weakened {
 				t.Fatalf("weakened=%v: guard.txt = %q after the run\n%s", weakened, got, res.Transcript)
@@ -280,12 +281,12 @@ func TestByteCheckCanFail(t *testing.T) {
 	if got := readGuard(t, dir); got != guardOn || !strings.Contains(res.Transcript, "using the backup") {
 		t.Fatalf("byte check did not repair the file: %q\n%s", got, res.Transcript)
 	}
-	r := &runner{ctx: context.Background(), spec: spec}
+	r := &runner{ctx: context.Background(), spec: spec, kill: killGroup}
 	if err := r.takeBackup(); err != nil {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(filepath.Dir(r.backup))
-	runShell(context.Background(), breakCmd, dir, nil, 0)
+	runShell(context.Background(), breakCmd, dir, nil, 0, killGroup)
 	r.orig, _ = fingerprintOf(filepath.Join(dir, "guard.txt")) // the check now compares against the broken file
 	if !r.restore() || readGuard(t, dir) == guardOn {
 		t.Fatal("control did not reproduce the unnoticed broken restore")
