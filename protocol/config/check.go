@@ -47,11 +47,6 @@ func isAlnum(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
 
-// pathCheck is checkPath; a variable only so that a test can remove it and
-// show a path escaping the repository getting through (its negative
-// control).
-var pathCheck = checkPath
-
 // checkPath validates a repository-relative path (or glob, when glob is
 // set): not empty, not absolute, no ".." segment, no backslashes.
 func checkPath(s string, glob bool) string {

@@ -60,7 +60,7 @@ func (d *decoder) control(item *yaml.Node, f string) (NegativeControl, *yaml.Nod
 		"file": func(v *yaml.Node, f string) {
 			if s, ok := d.str(v, f); ok {
 				nc.File = s
-				d.check(v, f, pathCheck(s, false))
+				d.check(v, f, d.pathRule(s, false))
 			}
 		},
 		"break":   text(&nc.Break),

@@ -141,7 +141,7 @@ func (d *decoder) logins(v *yaml.Node, field string, allowBot bool) []string {
 // paths decodes a list of repository-relative paths or globs.
 func (d *decoder) paths(v *yaml.Node, field string, glob bool) []string {
 	return d.list(v, field, func(item *yaml.Node, f, s string) {
-		d.check(item, f, pathCheck(s, glob))
+		d.check(item, f, d.pathRule(s, glob))
 	})
 }
 

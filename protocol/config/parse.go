@@ -21,8 +21,11 @@ import (
 // all-defaults config: "version: 1" is required, so a file that says nothing
 // is taken for a mistake. A repository without the file at all is the
 // caller's case to handle, usually with Default().
-func Parse(filename string, data []byte) (*Config, error) {
-	d := &decoder{file: filename}
+func Parse(filename string, data []byte) (*Config, error) { return parse(filename, data, checkPath) }
+
+// parse is Parse validating every repository path with pathRule.
+func parse(filename string, data []byte, pathRule func(s string, glob bool) string) (*Config, error) {
+	d := &decoder{file: filename, pathRule: pathRule}
 	if len(data) > MaxSize {
 		return nil, Errors{{File: filename, Message: fmt.Sprintf("%d bytes is more than a config file needs (limit %d)", len(data), MaxSize)}}
 	}
@@ -46,6 +49,10 @@ const MaxSize = 1 << 20
 type decoder struct {
 	file string
 	errs Errors
+	// pathRule validates a repository path or glob, returning the problem
+	// or "": checkPath when Parse decodes; the negative-control test passes
+	// one that accepts every path.
+	pathRule func(s string, glob bool) string
 }
 
 func (d *decoder) errorf(n *yaml.Node, field, format string, args ...any) {
