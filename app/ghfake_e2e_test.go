@@ -323,7 +323,8 @@ func TestGhfakeReconcileUsesConditionalRequests(t *testing.T) {
 
 // TestGhfakeReconcileStopsOnRateLimit: once GitHub rate-limits an
 // installation, its sweep ends at once instead of going on to its other
-// repositories (persisting while limited can get an App banned, §3.4).
+// repositories (persisting while limited can get an App banned: GitHub docs,
+// Rate limits for the REST API).
 // Other installations have limits of their own, so the sweep goes on.
 func TestGhfakeReconcileStopsOnRateLimit(t *testing.T) {
 	ghfake.RequireGraphQL(t)

@@ -16,7 +16,8 @@ import (
 )
 
 // MaxPayload is GitHub's webhook payload cap: larger events are never
-// delivered (spec/github-facts.md §3.2), so a larger body is refused.
+// delivered (GitHub docs: Webhook events and payloads, "Payloads are capped
+// at 25 MB"), so a larger body is refused.
 const MaxPayload = 25 << 20
 
 // maxBuffered bounds the webhook bytes held in memory at once, verified or
