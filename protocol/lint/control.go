@@ -8,8 +8,9 @@ import (
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
 
-// The negative-control heuristic (spec §3.1). Patterns use rundoc.Compile's
-// shorthands: \s \w \W are Unicode-aware, ⟨ and ⟩ are word boundaries.
+// The negative-control heuristic (aepkit's lint rule L5; docs/run-documents.md).
+// Patterns use rundoc.Compile's shorthands: \s \w \W are Unicode-aware,
+// ⟨ and ⟩ are word boundaries.
 // They are written in lowercase and applied to lowercased text, which is
 // faster than case-folding every pattern.
 

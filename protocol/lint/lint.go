@@ -1,8 +1,9 @@
 // Package lint cross-checks a run's documents for the gaps the
-// Auditor/Executor protocol names (spec §3): IDs missing from one document,
-// gates without a negative control, DONE without pasted evidence, work out
-// of phase order, duplicated log paragraphs, too many annexes and, once work
-// is reported, an unfilled plan or an open deferred item.
+// Auditor/Executor protocol names (aepkit's lint rules; docs/run-documents.md):
+// IDs missing from one document, gates without a negative control, DONE
+// without pasted evidence, work out of phase order, duplicated log
+// paragraphs, too many annexes and, once work is reported, an unfilled plan
+// or an open deferred item.
 //
 // Check is pure; Result.Text renders aepkit's report byte for byte.
 package lint

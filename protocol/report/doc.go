@@ -1,5 +1,5 @@
 // Package report parses and checks the worker's structured handoff report
-// that a pull request's body carries (spec/craft-rules.md §6.2):
+// that a pull request's body carries (craft-rules §6.2):
 //
 //	STATUS: done | needs-rework | blocked
 //	WORK-UNIT: #12

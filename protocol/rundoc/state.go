@@ -7,7 +7,7 @@ const (
 )
 
 // Item is what the log says about one ID once the status board and the
-// report headings are combined (spec §4.2).
+// report headings are combined (aepkit's status rules; docs/run-documents.md).
 type Item struct {
 	ID string
 	// Report is the last non-verdict heading word ("" when none).

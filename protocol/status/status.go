@@ -1,7 +1,8 @@
 // Package status computes the effective state of every task and gate in a
-// run's compliance log (spec §4): the status board's verdicts combined with
-// the report headings, where only APPROVED closes an item. Text renders
-// aepkit's output; Report marshals to the stable `status --json` schema.
+// run's compliance log (aepkit's status rules; docs/run-documents.md): the
+// status board's verdicts combined with the report headings, where only
+// APPROVED closes an item. Text renders aepkit's output; Report marshals to
+// the stable `status --json` schema.
 package status
 
 import (
