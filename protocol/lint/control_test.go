@@ -8,7 +8,7 @@ func TestStatesNegativeControl(t *testing.T) {
 		body string
 		want bool
 	}{
-		// Genuine controls in free wording (spec §7 lint 4, 21, 26, 28).
+		// Genuine controls in free wording (cases mirrored from aepkit's lint tests).
 		{"remove observe restore", "**Negative control:** a negative control — remove the check, observe it fail, restore, observe it pass.", true},
 		{"short real control", "**Negative control:** revert the guard and watch test_auth fail.", true},
 		{"expired token 401", "**Negative control:** send an expired token to /v1/ledger and get a 401 back.", true},
@@ -44,7 +44,7 @@ func TestStatesNegativeControl(t *testing.T) {
 		{"N. A.", "**Negative control:** N. A. for this gate", false},
 		{"ellipsis", "**Negative control:** ...", false},
 
-		// Negations and deferrals (spec §7 lint 14, 17, 18, 20, 22, 23, 25).
+		// Negations and deferrals (cases mirrored from aepkit's lint tests).
 		{"n/a", "Negative control: n/a", false},
 		{"no control needed", "No negative control needed.", false},
 		{"dash none", "negative control - none", false},
@@ -70,7 +70,7 @@ func TestStatesNegativeControl(t *testing.T) {
 		{"coming soon", "**Negative control:** coming soon — remove guard, test fails", false},
 		{"planned", "**Negative control:** planned for the next release: remove guard, test fails", false},
 
-		// Refusals and waivers (spec §7 lint 27).
+		// Refusals and waivers (cases mirrored from aepkit's lint tests).
 		{"docs only", "**Negative control:** No control; docs only.", false},
 		{"deliberately omitted", "**Negative control:** deliberately omitted for this gate, removing it would fail", false},
 		{"could not break", "**Negative control:** could not break it in a way that fails, nothing to show", false},

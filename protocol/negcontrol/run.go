@@ -140,7 +140,8 @@ func (r *runner) run(re *regexp.Regexp) Result {
 	return res
 }
 
-// verdict picks the first matching verdict (spec §5.2 step 6).
+// verdict picks the first matching verdict, in aepkit's order
+// (docs/negative-controls.md).
 func verdict(restored, interrupted bool, broken, healed outcome, re *regexp.Regexp, expect string) (string, string) {
 	switch {
 	case !restored:

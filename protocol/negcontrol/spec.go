@@ -2,11 +2,12 @@
 // break the protection, watch the test fail, restore the protection (and
 // verify the file byte for byte), watch the test pass, and print a
 // paste-ready transcript. It is the one protocol package that runs
-// processes and touches files (DESIGN.md).
+// processes and touches files (the import rules internal/archtest checks).
 //
 // The behaviour, messages and exit codes follow aepkit's negcontrol
-// (spec/aepkit-compat.md §5); each command runs in its own process group,
-// and a timeout or an interrupt kills the whole group.
+// (docs/negative-controls.md lists the differences); each command runs in
+// its own process group, and a timeout or an interrupt kills the whole
+// group.
 package negcontrol
 
 import (

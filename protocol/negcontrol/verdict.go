@@ -2,7 +2,7 @@ package negcontrol
 
 import "strings"
 
-// Verdict lines, as aepkit prints them (spec §5.2 step 6).
+// Verdict lines, as aepkit prints them (docs/negative-controls.md).
 const (
 	verdictOK           = "OK: negative control verified — the check fails without the protection and passes with it."
 	verdictNotRestored  = "FAIL: the protection was not restored. Check the tree before continuing."
@@ -14,7 +14,8 @@ const (
 )
 
 // crashSignatures are case-sensitive substrings of a failing output that
-// usually mean the test never ran (spec §5.4, plus Go, Rust, Java and Node).
+// usually mean the test never ran (aepkit's list, plus Go, Rust, Java and
+// Node).
 var crashSignatures = []string{
 	// Python, pytest, Node, POSIX shell, Windows cmd (aepkit).
 	"SyntaxError", "IndentationError", "ImportError", "ModuleNotFoundError",
