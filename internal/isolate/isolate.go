@@ -44,6 +44,31 @@ type Options struct {
 // (SIGINT/SIGTERM) stops the controls after restoring their copies; the
 // copies are removed before RunAll returns.
 func RunAll(ctx context.Context, root string, controls []config.NegativeControl, opts Options) ([]negcontrol.Result, error) {
+	return runAll(ctx, root, controls, opts, isolated())
+}
+
+// sandbox is what keeps a control away from the original tree: the copy it
+// runs in and the environment its commands get. RunAll uses isolated(); the
+// negative-control tests pass a weakened sandbox to show that each part is
+// what protects the original.
+type sandbox struct {
+	copy func(ctx context.Context, src *source, tmp, name string) (*workCopy, error)
+	env  func(env []string) []string
+}
+
+// isolated is RunAll's sandbox: a fresh copy of the tree per control, and
+// an environment without git's repository bindings.
+func isolated() sandbox {
+	return sandbox{
+		copy: func(ctx context.Context, src *source, tmp, name string) (*workCopy, error) {
+			return src.copy(ctx, tmp, name)
+		},
+		env: repoFreeEnv,
+	}
+}
+
+// runAll is RunAll running every control in sb.
+func runAll(ctx context.Context, root string, controls []config.NegativeControl, opts Options, sb sandbox) ([]negcontrol.Result, error) {
 	src, err := inspect(ctx, root)
 	if err != nil {
 		return nil, err
@@ -70,7 +95,7 @@ func RunAll(ctx context.Context, root string, controls []config.NegativeControl,
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = runOne(ctx, src, tmp, i, controls[i], controlEnv(opts.Env))
+				results[i] = sb.runOne(ctx, src, tmp, i, controls[i], sb.env(opts.Env))
 			}
 		}()
 	}
@@ -83,12 +108,12 @@ func RunAll(ctx context.Context, root string, controls []config.NegativeControl,
 }
 
 // runOne makes a copy for one control, runs it there and removes the copy.
-func runOne(ctx context.Context, src *source, tmp string, i int, nc config.NegativeControl, env []string) negcontrol.Result {
+func (sb sandbox) runOne(ctx context.Context, src *source, tmp string, i int, nc config.NegativeControl, env []string) negcontrol.Result {
 	start := time.Now()
 	if ctx.Err() != nil {
 		return failed(nc.Name, start, true, "FAIL: interrupted before the control started.")
 	}
-	cp, err := makeCopy(ctx, src, tmp, fmt.Sprintf("%02d-%s", i, nc.Name))
+	cp, err := sb.copy(ctx, src, tmp, fmt.Sprintf("%02d-%s", i, nc.Name))
 	if cp != nil {
 		defer cp.remove()
 	}
@@ -103,19 +128,6 @@ func runOne(ctx context.Context, src *source, tmp string, i int, nc config.Negat
 	res.Seconds = time.Since(start).Seconds() // including the copy
 	return res
 }
-
-// makeCopy makes a control's copy of the tree. It is a variable only so
-// that a test can replace the copy with the original tree and show the
-// original being changed (the negative control of isolation).
-var makeCopy = func(ctx context.Context, src *source, tmp, name string) (*workCopy, error) {
-	return src.copy(ctx, tmp, name)
-}
-
-// controlEnv is the environment the controls' commands get. It is a
-// variable only so that a test can leave git's repository bindings in and
-// show them reaching the original repository (the negative control of
-// repoFreeEnv).
-var controlEnv = repoFreeEnv
 
 // failed is the result of a control that could not run.
 func failed(name string, start time.Time, interrupted bool, verdict string) negcontrol.Result {

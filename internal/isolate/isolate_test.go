@@ -179,22 +179,19 @@ func assertCleaned(t *testing.T, dir, tmp string) {
 func TestIsolationCanFail(t *testing.T) {
 	litter := []config.NegativeControl{{Name: "litter", File: "guard.txt",
 		Break: "sed -i 's/guard=on/guard=off/' guard.txt; echo x > litter.txt", Test: guardTest}}
+	inPlaceCopy := func(_ context.Context, src *source, tmp, name string) (*workCopy, error) {
+		backups := filepath.Join(tmp, name)
+		return &workCopy{src: src, base: backups, top: src.root, dir: src.root, backups: backups}, os.MkdirAll(backups, 0o700)
+	}
 	for _, inPlace := range []bool{false, true} {
 		t.Run(map[bool]string{false: "isolated", true: "in place"}[inPlace], func(t *testing.T) {
+			sb := isolated()
 			if inPlace {
-				makeCopy = func(_ context.Context, src *source, tmp, name string) (*workCopy, error) {
-					backups := filepath.Join(tmp, name)
-					return &workCopy{src: src, base: backups, top: src.root, dir: src.root, backups: backups}, os.MkdirAll(backups, 0o700)
-				}
-				defer func() {
-					makeCopy = func(ctx context.Context, src *source, tmp, name string) (*workCopy, error) {
-						return src.copy(ctx, tmp, name)
-					}
-				}()
+				sb.copy = inPlaceCopy
 			}
 			dir := gitRepo(t)
 			before := treeHash(t, dir)
-			results, err := RunAll(context.Background(), dir, litter, Options{TempDir: t.TempDir()})
+			results, err := runAll(context.Background(), dir, litter, Options{TempDir: t.TempDir()}, sb)
 			if err != nil || !results[0].OK {
 				t.Fatalf("err %v, result:\n%s", err, results[0].Transcript)
 			}
@@ -248,9 +245,9 @@ func TestRunAllSubdirectory(t *testing.T) {
 func TestRunAllFromGitHook(t *testing.T) {
 	for _, weakened := range []bool{false, true} {
 		t.Run(map[bool]string{false: "bindings removed", true: "bindings kept"}[weakened], func(t *testing.T) {
+			sb := isolated()
 			if weakened {
-				controlEnv = func(env []string) []string { return os.Environ() }
-				defer func() { controlEnv = repoFreeEnv }()
+				sb.env = func([]string) []string { return os.Environ() }
 			}
 			dir := gitRepo(t)
 			before := treeHash(t, dir)
@@ -259,7 +256,7 @@ func TestRunAllFromGitHook(t *testing.T) {
 			t.Setenv("GIT_WORK_TREE", dir)
 			ctl := config.NegativeControl{Name: "git-restore", Break: "sed -i 's/guard=on/guard=off/' guard.txt",
 				Restore: "git checkout -- guard.txt; git add -A", Test: guardTest}
-			results, err := RunAll(context.Background(), dir, []config.NegativeControl{ctl}, Options{TempDir: t.TempDir()})
+			results, err := runAll(context.Background(), dir, []config.NegativeControl{ctl}, Options{TempDir: t.TempDir()}, sb)
 			if err != nil {
 				t.Fatal(err)
 			}
