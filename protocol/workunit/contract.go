@@ -22,7 +22,7 @@ func (r Risk) rank() int { return slices.Index([]Risk{RiskLow, RiskMedium, RiskH
 // Class is a story's deliverable class.
 type Class string
 
-// The deliverable classes (spec/craft-rules.md §5.3).
+// The deliverable classes (craft-rules §5.3).
 const (
 	ClassProduct      Class = "product"
 	ClassContract     Class = "contract"

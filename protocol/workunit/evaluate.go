@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Limits of an increment (spec/craft-rules.md §5.2: 1…8 stories).
+// Limits of an increment (craft-rules §5.2: 1…8 stories).
 const (
 	minStories = 1
 	maxStories = 8

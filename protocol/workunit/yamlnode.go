@@ -10,7 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Limits from the craft protocol (spec/craft-rules.md §5.2): customer text is
+// Limits from the craft protocol (craft-rules §5.2): customer text is
 // at most 800 characters, lists hold at most 32 entries.
 const (
 	maxText  = 800
