@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// Limits of workflow commands and the job summary (spec/github-facts.md §5,
-// "go-githubactions v1.3.0").
+// Limits of workflow commands and the job summary (GitHub docs: Workflow
+// commands for GitHub Actions; go-githubactions v1.3.0's AddStepSummary).
 const (
 	// MaxWorkflowAnnotationsPerLevel: "Caps: 10 errors + 10 warnings + 10
 	// notices per step, 50 per job."

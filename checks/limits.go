@@ -1,8 +1,8 @@
 package checks
 
 // GitHub's limits on check runs, as documented for the Checks API
-// (https://docs.github.com/rest/checks/runs#create-a-check-run) and collected
-// in spec/github-facts.md §3.1. Each constant quotes its source line.
+// (https://docs.github.com/rest/checks/runs#create-a-check-run). Each
+// constant quotes its source line.
 const (
 	// MaxSummaryBytes: "output.summary: The summary of the check run. This
 	// parameter supports Markdown. Maximum length: 65535 characters." GitHub

@@ -1,7 +1,7 @@
 package checks
 
-// Names of the check runs the Action keeps on a pull request's head
-// (DESIGN.md, "Check runs the App keeps on a PR head").
+// Names of the check runs the Action writes (docs/action.md): the first four
+// on a pull request's head, aep/release-closure on a release's tagged commit.
 const (
 	NameLint             = "aep/lint"
 	NameStatus           = "aep/status"

@@ -7,7 +7,7 @@ import (
 )
 
 // ReleaseRun renders the aep/release-closure check run for a release
-// closure verdict (spec/craft-rules.md §2): success when closed, failure
+// closure verdict (craft-rules §2): success when closed, failure
 // otherwise, with every refusal (token, what was expected, what was seen)
 // and every GitHub read that failed. sha is the commit to attach the run to:
 // the tag's commit when known.
