@@ -15,8 +15,8 @@ import (
 
 // loadConfig reads the repository config. On a pull request with a token it
 // reads the file at the base commit through the API, so a pull request can
-// never change the policy that judges it (DESIGN.md); otherwise it reads the
-// checked-out file. A missing file means the defaults; a file that does not
+// never change the policy that judges it (docs/action.md); otherwise it
+// reads the checked-out file. A missing file means the defaults; a file that does not
 // parse is an error. The note says where the policy came from.
 //
 // policyFromBase switches the base-commit read off in tests, to show that

@@ -18,7 +18,7 @@ type output struct{ name, value string }
 // block early and inject another output: it would have to guess 128 random
 // bits, and a value that contains the delimiter anyway is refused.
 // go-githubactions' SetOutput uses one fixed delimiter, which a value can
-// simply contain (spec/github-facts.md §3.9).
+// simply contain (go-githubactions v1.3.0, SetOutput).
 func formatOutputs(outs []output, rnd io.Reader) (string, error) {
 	var b strings.Builder
 	for _, o := range outs {

@@ -130,7 +130,7 @@ func (r *runner) writeOutputs(runs []checks.Run) error {
 }
 
 // MaxStatusJSONBytes bounds the status-json output: a job's outputs share
-// 1 MB (spec/github-facts.md §5).
+// 1 MB (GitHub docs: Metadata syntax for GitHub Actions; docs/action.md).
 const MaxStatusJSONBytes = 512 << 10
 
 // statusOutput marshals the status entries; when that exceeds
