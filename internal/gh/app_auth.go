@@ -14,8 +14,9 @@ import (
 	"github.com/google/go-github/v62/github"
 )
 
-// JWT timing (spec/github-facts.md §3.3): issued a minute in the past for
-// clock drift, expiring well inside GitHub's ten-minute cap.
+// JWT timing (GitHub docs: Generating a JSON Web Token (JWT) for a GitHub
+// App): issued a minute in the past for clock drift, expiring well inside
+// GitHub's ten-minute cap.
 const (
 	jwtBackdate = 60 * time.Second
 	jwtLifetime = 9 * time.Minute

@@ -12,7 +12,8 @@ import (
 
 // DefaultWritePause is the pause between two write requests of a publisher:
 // GitHub asks integrations to make writes serially with at least a second
-// between them (spec/github-facts.md §3.4, secondary rate limits).
+// between them (GitHub docs: Best practices for using the REST API; Rate
+// limits for the REST API, secondary rate limits).
 const DefaultWritePause = time.Second
 
 // CheckPublisher writes checks.Run values to GitHub as check runs,

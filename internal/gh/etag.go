@@ -10,13 +10,13 @@ import (
 // maxETagEntries bounds the conditional-request cache of one installation.
 const maxETagEntries = 2048
 
-// etagTransport makes repeated GETs conditional (spec/github-facts.md §3.5):
-// it remembers each 200 answer that carried an ETag, keyed by URL (the
-// transport belongs to one installation, so the key is installation + URL;
-// GitHub's ETag folds in the Authorization header, so the first read after
-// a token refresh may miss), sends If-None-Match, and turns a 304 — which
-// does not count against the primary rate limit — back into the remembered
-// 200.
+// etagTransport makes repeated GETs conditional (GitHub docs: Best practices
+// for using the REST API, conditional requests): it remembers each 200
+// answer that carried an ETag, keyed by URL (the transport belongs to one
+// installation, so the key is installation + URL; GitHub's ETag folds in
+// the Authorization header, so the first read after a token refresh may
+// miss), sends If-None-Match, and turns a 304 — which does not count
+// against the primary rate limit — back into the remembered 200.
 type etagTransport struct {
 	base http.RoundTripper
 

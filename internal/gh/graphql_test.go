@@ -13,7 +13,8 @@ import (
 // TestGraphQLRateLimitsAreTyped: GraphQL's primary limit answers 200 with a
 // RATE_LIMITED error, and a secondary limit may be a bare 403 saying so;
 // both must become *RateLimitError so the job waits instead of retrying at
-// once (spec/github-facts.md §3.4). Other errors must not.
+// once (GitHub docs: Rate limits and query limits for the GraphQL API).
+// Other errors must not.
 func TestGraphQLRateLimitsAreTyped(t *testing.T) {
 	tests := []struct {
 		name    string

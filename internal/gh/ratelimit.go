@@ -12,8 +12,8 @@ import (
 )
 
 // RateLimitError says GitHub refused a request for rate limiting
-// (spec/github-facts.md §3.4). The caller waits Wait(now) before trying
-// again; nothing here retries by itself.
+// (GitHub docs: Rate limits for the REST API). The caller waits Wait(now)
+// before trying again; nothing here retries by itself.
 type RateLimitError struct {
 	// Method and URL name the refused request.
 	Method, URL string

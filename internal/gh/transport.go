@@ -87,8 +87,8 @@ func GraphQLURL(rest *url.URL) string {
 }
 
 // pacedTransport makes one installation's writes serial and at least pause
-// apart (spec/github-facts.md §3.4). Reads, including GraphQL queries, pass
-// freely.
+// apart (GitHub docs: Best practices for using the REST API). Reads,
+// including GraphQL queries, pass freely.
 type pacedTransport struct {
 	base  http.RoundTripper
 	pause time.Duration

@@ -151,8 +151,8 @@ func TestGraphQLURL(t *testing.T) {
 
 // TestETagCacheIsPerInstallation: two installations reading the same URL
 // never share a cached answer (the cache is keyed on installation + URL,
-// spec/github-facts.md §3.5): a second installation's first read is
-// unconditional, so it can never be answered with the first one's body.
+// since GitHub's ETags depend on the Authorization header): a second
+// installation's first read is unconditional, so it can never be answered with the first one's body.
 func TestETagCacheIsPerInstallation(t *testing.T) {
 	key := testKey(t)
 	var conditional atomic.Int32
