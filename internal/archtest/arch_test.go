@@ -59,8 +59,8 @@ var forbiddenDeps = []string{
 	"github.com/sethvargo/go-githubactions",
 }
 
-// processPackages may run processes and touch files (DESIGN.md: "no os,
-// except protocol/negcontrol, which runs processes").
+// processPackages may run processes and touch files (the README's import
+// rules: no os, except protocol/negcontrol, which runs processes).
 var processPackages = map[string]bool{"protocol/negcontrol": true}
 
 // forbiddenDirect are not imported directly by a pure package (fmt imports
