@@ -128,9 +128,11 @@ func TestLedgerNegativeControl(t *testing.T) {
 	if _, err := db.SQL.Exec(`UPDATE aepgate_ledger SET body = '{"i":9}' WHERE seq = 3`); err != nil {
 		t.Fatal(err)
 	}
-	checkContent = false
-	defer func() { checkContent = true }()
-	res, err := db.VerifyLedger(context.Background())
+	if res, err := db.VerifyLedger(context.Background()); err != nil || res.BadSeq != 3 {
+		t.Fatalf("with the content check the altered row 3 should fail; got %+v %v", res, err)
+	}
+	storedHash := func(r LedgerRow) string { return r.Hash }
+	res, err := db.verifyLedger(context.Background(), storedHash)
 	if err != nil || !res.OK() {
 		t.Fatalf("without the content check the altered last row should pass; got %+v %v", res, err)
 	}
