@@ -39,11 +39,6 @@ func NewActionsClient(apiURL, token string, hc *http.Client) (*github.Client, er
 	return c, nil
 }
 
-// confirmNotFound turns on the root-listing check behind a 404; the negative
-// control test turns it off to show that a token without access then makes
-// the file look absent.
-var confirmNotFound = true
-
 // ReadRepoFile returns the file at path in owner/repo at ref through the
 // contents API. found is false (and err nil) only when the file does not
 // exist at ref. GitHub also answers 404 when the token may not read the
@@ -53,14 +48,29 @@ var confirmNotFound = true
 //
 // https://docs.github.com/rest/repos/contents#get-repository-content
 func ReadRepoFile(ctx context.Context, c *github.Client, owner, repo, path, ref string) (data []byte, found bool, err error) {
+	return readRepoFile(ctx, c, owner, repo, path, ref, listRoot)
+}
+
+// absenceCheck decides what a 404 on a file at ref means: nil when the
+// file is absent, an error when the repository's contents cannot be read.
+type absenceCheck func(ctx context.Context, c *github.Client, owner, repo, ref string) error
+
+// listRoot is the absenceCheck ReadRepoFile uses: the root folder at ref
+// must be readable.
+func listRoot(ctx context.Context, c *github.Client, owner, repo, ref string) error {
+	if _, _, _, err := c.Repositories.GetContents(ctx, owner, repo, "", &github.RepositoryContentGetOptions{Ref: ref}); err != nil {
+		return classify("list the root folder", err)
+	}
+	return nil
+}
+
+// readRepoFile is ReadRepoFile with the check behind a 404 given.
+func readRepoFile(ctx context.Context, c *github.Client, owner, repo, path, ref string, absent absenceCheck) ([]byte, bool, error) {
 	file, _, resp, err := c.Repositories.GetContents(ctx, owner, repo, path, &github.RepositoryContentGetOptions{Ref: ref})
 	if err != nil {
 		if resp != nil && resp.StatusCode == http.StatusNotFound {
-			if !confirmNotFound {
-				return nil, false, nil
-			}
-			if _, _, _, rerr := c.Repositories.GetContents(ctx, owner, repo, "", &github.RepositoryContentGetOptions{Ref: ref}); rerr != nil {
-				return nil, false, fmt.Errorf("read %s at %s: cannot read the repository's contents at that commit (the token needs contents: read): %w", path, ref, classify("list the root folder", rerr))
+			if cerr := absent(ctx, c, owner, repo, ref); cerr != nil {
+				return nil, false, fmt.Errorf("read %s at %s: cannot read the repository's contents at that commit (the token needs contents: read): %w", path, ref, cerr)
 			}
 			return nil, false, nil
 		}

@@ -12,9 +12,6 @@ import (
 // maxTokenChars bounds a token file's content (craft-rules §2.1 step 3).
 const maxTokenChars = 4096
 
-// currentUID is the user a token file must belong to; tests replace it.
-var currentUID = os.Getuid
-
 // ErrTokenFile is wrapped by every ReadTokenFile error: the file is not a
 // usable token file (github-auth-token-file-unavailable).
 var ErrTokenFile = errors.New("token file unavailable")
@@ -24,6 +21,11 @@ var ErrTokenFile = errors.New("token file unavailable")
 // (mode & 0o077 == 0), holding 1–4096 characters after trimming surrounding
 // whitespace, with no NUL. The token is never put in an error.
 func ReadTokenFile(path string) (string, error) {
+	return readTokenFile(path, os.Getuid())
+}
+
+// readTokenFile is ReadTokenFile for a file that must belong to uid.
+func readTokenFile(path string, uid int) (string, error) {
 	if path == "" {
 		return "", fmt.Errorf("%w: no --token-file given", ErrTokenFile)
 	}
@@ -34,7 +36,7 @@ func ReadTokenFile(path string) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("%w: %s is not a regular file", ErrTokenFile, path)
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != currentUID() {
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != uid {
 		return "", fmt.Errorf("%w: %s is not owned by you", ErrTokenFile, path)
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {

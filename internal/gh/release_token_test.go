@@ -59,10 +59,7 @@ func TestReadTokenFileOtherOwner(t *testing.T) {
 	if err := os.WriteFile(p, []byte("tok"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	saved := currentUID
-	defer func() { currentUID = saved }()
-	currentUID = func() int { return saved() + 1 }
-	if _, err := ReadTokenFile(p); !errors.Is(err, ErrTokenFile) || !strings.Contains(err.Error(), "not owned by you") {
+	if _, err := readTokenFile(p, os.Getuid()+1); !errors.Is(err, ErrTokenFile) || !strings.Contains(err.Error(), "not owned by you") {
 		t.Errorf("a file owned by another uid: err = %v", err)
 	}
 }
