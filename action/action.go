@@ -5,14 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"time"
 
-	"github.com/google/go-github/v62/github"
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/isolate"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/negcontrol"
@@ -31,24 +27,16 @@ type Options struct {
 	Getenv func(string) string
 	// Stdout receives workflow commands and the log.
 	Stdout io.Writer
-	// HTTPClient carries GitHub requests; nil means http.DefaultClient.
-	HTTPClient *http.Client
+	// GitHub opens GitHub for the step's token (NewConnector in
+	// production); it is called only when a token is given, and must then
+	// be set.
+	GitHub Connector
 	// RunControls runs the declared negative controls from root; nil means
 	// isolate.RunAll (each control in its own copy of the tree).
 	RunControls func(ctx context.Context, root string, controls []config.NegativeControl) ([]negcontrol.Result, error)
 	// Rand feeds the output delimiters; nil means crypto/rand.
 	Rand io.Reader
-	// WritePause separates check-run writes (gh.DefaultWritePause in
-	// production, 0 in tests).
-	WritePause time.Duration
 }
-
-// Publisher writes one check run; *gh.CheckPublisher is the real one.
-type Publisher interface {
-	Publish(ctx context.Context, owner, repo string, run checks.Run) (int64, error)
-}
-
-var _ Publisher = (*gh.CheckPublisher)(nil)
 
 // runner holds one step's state.
 type runner struct {
@@ -56,6 +44,7 @@ type runner struct {
 	gha    *githubactions.Action
 	in     Inputs
 	ev     Event
+	api    GitHub // the token's capabilities; empty without a token
 	cfg    *config.Config
 	notes  []string // said once in the job summary
 	status []statusJSON
@@ -101,19 +90,18 @@ func (r *runner) run(ctx context.Context) (int, error) {
 	if r.ev, err = readEvent(r.gha); err != nil {
 		return ExitInput, err
 	}
-	client, err := r.client()
-	if err != nil {
+	if r.api, err = r.connect(); err != nil {
 		return ExitInput, err
 	}
-	cfg, where, err := r.loadConfig(ctx, client)
+	cfg, where, err := r.loadConfig(ctx)
 	if err != nil {
 		r.configErrors(err)
 		return ExitInput, err
 	}
 	r.cfg = cfg
 	r.notes = append(r.notes, "Policy: "+where+".")
-	runs := r.evaluate(ctx, client)
-	pubErr := r.publishAll(ctx, client, runs)
+	runs := r.evaluate(ctx)
+	pubErr := r.publishAll(ctx, runs)
 	if err := r.writeOutputs(runs); err != nil {
 		return ExitFailed, err
 	}
@@ -126,16 +114,19 @@ func (r *runner) run(ctx context.Context) (int, error) {
 	return ExitOK, nil
 }
 
-// client returns a GitHub client for the token, or nil without one.
-func (r *runner) client() (*github.Client, error) {
+// connect opens GitHub for the token, or returns nothing without one.
+func (r *runner) connect() (GitHub, error) {
 	if r.in.Token == "" {
-		return nil, nil
+		return GitHub{}, nil
 	}
-	c, err := gh.NewActionsClient(r.ev.APIURL, r.in.Token, r.o.HTTPClient)
+	if r.o.GitHub == nil {
+		return GitHub{}, errors.New("action: a token was given but no GitHub connector")
+	}
+	g, err := r.o.GitHub(r.ev.APIURL, r.in.Token)
 	if err != nil {
-		return nil, &InputError{err.Error()}
+		return GitHub{}, &InputError{err.Error()}
 	}
-	return c, nil
+	return g, nil
 }
 
 // configErrors prints positioned config errors as workflow errors on the
@@ -151,7 +142,7 @@ func (r *runner) configErrors(err error) {
 }
 
 // evaluate runs every check that applies, in the order of knownChecks.
-func (r *runner) evaluate(ctx context.Context, client *github.Client) []checks.Run {
+func (r *runner) evaluate(ctx context.Context) []checks.Run {
 	var runs []checks.Run
 	folders := r.folders()
 	if r.in.wants(CheckLint) && (len(folders) > 0 || r.in.explicit(CheckLint)) {
@@ -171,7 +162,7 @@ func (r *runner) evaluate(ctx context.Context, client *github.Client) []checks.R
 		}
 	}
 	if r.in.explicit(CheckRelease) {
-		runs = append(runs, r.releaseRun(ctx, client))
+		runs = append(runs, r.releaseRun(ctx))
 	}
 	return runs
 }

@@ -7,9 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/go-github/v62/github"
-
-	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/config"
 )
 
@@ -18,13 +15,10 @@ import (
 // never change the policy that judges it (docs/action.md); otherwise it
 // reads the checked-out file. A missing file means the defaults; a file that does not
 // parse is an error. The note says where the policy came from.
-//
-// policyFromBase switches the base-commit read off in tests, to show that
-// the pull request's own copy would otherwise judge it (negative control).
-func (r *runner) loadConfig(ctx context.Context, client *github.Client) (*config.Config, string, error) {
+func (r *runner) loadConfig(ctx context.Context) (*config.Config, string, error) {
 	name := r.in.Config
-	if pr := r.ev.PR; pr != nil && client != nil && pr.BaseSHA != "" && policyFromBase {
-		data, found, err := gh.ReadRepoFile(ctx, client, r.ev.Owner, r.ev.Repo, name, pr.BaseSHA)
+	if pr := r.ev.PR; pr != nil && r.api.Files != nil && pr.BaseSHA != "" {
+		data, found, err := r.api.Files.ReadFile(ctx, r.ev.Owner, r.ev.Repo, name, pr.BaseSHA)
 		if err != nil {
 			return nil, "", fmt.Errorf("read the config from the base commit: %w", err)
 		}
@@ -43,14 +37,16 @@ func (r *runner) loadConfig(ctx context.Context, client *github.Client) (*config
 		return nil, "", fmt.Errorf("read the config: %w", err)
 	}
 	where := name + " from the workspace"
-	if r.ev.PR != nil {
+	switch {
+	case r.ev.PR == nil:
+	case r.in.Token == "":
 		where += " (no token to read the base commit's copy, so the pull request's own copy applies)"
+	default:
+		where += " (the base commit's copy was not read, so the pull request's own copy applies)"
 	}
 	cfg, err := config.Parse(name, data)
 	return cfg, where, err
 }
-
-var policyFromBase = true
 
 func shortSHA(s string) string {
 	if len(s) > 12 {

@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/internal/fixtures"
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/ghfake"
-	"github.com/aepgate/aepgate/internal/sharedfix"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/negcontrol"
 	"github.com/aepgate/aepgate/protocol/scaffold"
@@ -84,10 +85,7 @@ func newStepEnv(t *testing.T, perms ghfake.Permissions, extraGuide, body string)
 
 // event rewrites the real pull_request.opened payload for this repository.
 func (e *stepEnv) event(body string) string {
-	raw, err := os.ReadFile(sharedfix.Path(e.t, "fixtures/github/webhooks/pull_request/opened.payload.json"))
-	if err != nil {
-		e.t.Fatal(err)
-	}
+	raw := fixtures.Payload(e.t, "pull_request", "opened")
 	var ev map[string]any
 	if err := json.Unmarshal(raw, &ev); err != nil {
 		e.t.Fatal(err)
@@ -108,12 +106,17 @@ func (e *stepEnv) run() int {
 	e.stdout.Reset()
 	code, err := Run(context.Background(), Options{
 		Getenv: func(k string) string { return e.vars[k] }, Stdout: &e.stdout,
-		HTTPClient: e.f.HTTPClient(), RunControls: e.controls,
+		GitHub: e.connect(), RunControls: e.controls,
 	})
 	if err != nil {
 		e.t.Logf("Run: %v", err)
 	}
 	return code
+}
+
+// connect opens the fake GitHub, without a pause between writes.
+func (e *stepEnv) connect() Connector {
+	return NewConnector(gh.ActionClientOptions{HTTPClient: e.f.HTTPClient()})
 }
 
 func (e *stepEnv) runs() map[string]ghfake.CheckRun {

@@ -159,22 +159,36 @@ func TestActionFailOnNever(t *testing.T) {
 
 func TestActionPolicyFromBaseCommit(t *testing.T) {
 	// The pull request deletes the negative control from its own copy of
-	// the config; the base commit's copy still judges it.
-	e := newStepEnv(t, writable, "", goodBody)
-	write(t, filepath.Join(e.ws, ".github/aepgate.yml"), "version: 1\nrun_documents: [docs/run]\n")
-	e.run()
-	if _, ok := e.runs()["aep/negative-controls"]; !ok {
-		t.Error("the PR's own config removed aep/negative-controls; the base commit's policy must apply")
+	// the config; the base commit's copy still judges it. The negative
+	// control gives the step no FileReader, so the policy comes from the
+	// checkout and the pull request's deletion takes effect.
+	workspaceOnly := func(e *stepEnv) Connector {
+		return func(apiURL, token string) (GitHub, error) {
+			g, err := e.connect()(apiURL, token)
+			g.Files = nil
+			return g, err
+		}
 	}
-	// Negative control: read the policy from the checkout and the pull
-	// request's deletion takes effect.
-	policyFromBase = false
-	defer func() { policyFromBase = true }()
-	e2 := newStepEnv(t, writable, "", goodBody)
-	write(t, filepath.Join(e2.ws, ".github/aepgate.yml"), "version: 1\nrun_documents: [docs/run]\n")
-	e2.run()
-	if _, ok := e2.runs()["aep/negative-controls"]; ok {
-		t.Error("with the base-commit read off, the PR's own config still kept the control; the test proves nothing")
+	tests := []struct {
+		name        string
+		connect     func(*stepEnv) Connector
+		wantControl bool
+	}{
+		{"base commit", (*stepEnv).connect, true},
+		{"negative control: workspace copy", workspaceOnly, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newStepEnv(t, writable, "", goodBody)
+			write(t, filepath.Join(e.ws, ".github/aepgate.yml"), "version: 1\nrun_documents: [docs/run]\n")
+			Run(context.Background(), Options{
+				Getenv: func(k string) string { return e.vars[k] }, Stdout: &e.stdout,
+				GitHub: tt.connect(e), RunControls: e.controls,
+			})
+			if _, got := e.runs()["aep/negative-controls"]; got != tt.wantControl {
+				t.Errorf("aep/negative-controls written: %v, want %v", got, tt.wantControl)
+			}
+		})
 	}
 }
 
@@ -212,7 +226,7 @@ func TestActionInputErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newStepEnv(t, writable, "", goodBody)
 			e.vars[tt.key] = tt.value
-			code, err := Run(context.Background(), Options{Getenv: func(k string) string { return e.vars[k] }, Stdout: &e.stdout, HTTPClient: e.f.HTTPClient()})
+			code, err := Run(context.Background(), Options{Getenv: func(k string) string { return e.vars[k] }, Stdout: &e.stdout, GitHub: e.connect()})
 			if code != ExitInput || err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("code %d, err %v; want 2 and an error naming %q", code, err, tt.want)
 			}
@@ -260,7 +274,7 @@ func TestActionRateLimitedWriteFails(t *testing.T) {
 	e.f.InjectFault("POST /repos/{owner}/{repo}/check-runs", ghfake.Fault{Kind: ghfake.FaultSecondary, RetryAfter: 90})
 	code, err := Run(context.Background(), Options{
 		Getenv: func(k string) string { return e.vars[k] }, Stdout: &e.stdout,
-		HTTPClient: e.f.HTTPClient(), RunControls: e.controls,
+		GitHub: e.connect(), RunControls: e.controls,
 	})
 	if code != ExitFailed || err == nil || !strings.Contains(err.Error(), "retry after 1m30s") {
 		t.Fatalf("code %d, err %v; want 1 and a rate-limit error saying when to retry", code, err)

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/google/go-github/v62/github"
-
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 )
@@ -22,14 +20,9 @@ const degradeNote = "aepgate could not write check runs: %s. It reports through 
 // write), it says so once and reports the runs that were not written as
 // workflow annotations; the job summary is written in every case. Any other
 // failure to write (a rate limit included) is returned, after the summary.
-func (r *runner) publishAll(ctx context.Context, client *github.Client, runs []checks.Run) error {
-	var pub Publisher
+func (r *runner) publishAll(ctx context.Context, runs []checks.Run) error {
+	pub := r.api.Checks
 	reason := "no token was given (set the action's token input)"
-	if client != nil {
-		p := gh.NewCheckPublisher(client, 0)
-		p.WritePause = r.o.WritePause
-		pub = p
-	}
 	var unwritten []checks.Run
 	var failure error
 	for i, run := range runs {

@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/go-github/v62/github"
-
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/refusal"
@@ -16,20 +14,20 @@ import (
 )
 
 // releaseRun verifies release closure for the tag (the tag input, else the
-// event's) through gh.VerifyRelease, read-only, and builds
+// event's) through the step's ReleaseVerifier, read-only, and builds
 // aep/release-closure on the tag's commit. The local manifest is the file
 // at the manifest path in the workspace (the release workflow's checkout).
 // Without a token, or with a tag that is not vX.Y.Z, no request is made
 // and the refusal says why.
-func (r *runner) releaseRun(ctx context.Context, client *github.Client) checks.Run {
+func (r *runner) releaseRun(ctx context.Context) checks.Run {
 	tag := r.in.Tag
 	if tag == "" {
 		tag = r.ev.Tag
 	}
 	repo := r.ev.Owner + "/" + r.ev.Repo
-	res, stop := release.Early(tag, repo, client != nil)
+	res, stop := release.Early(tag, repo, r.api.Releases != nil)
 	if !stop {
-		res = r.verifyRelease(ctx, client, repo, tag)
+		res = r.verifyRelease(ctx, repo, tag)
 	}
 	if !res.Closed {
 		r.problems += max(len(res.Errors), 1)
@@ -43,7 +41,7 @@ func (r *runner) releaseRun(ctx context.Context, client *github.Client) checks.R
 	return run
 }
 
-func (r *runner) verifyRelease(ctx context.Context, client *github.Client, repo, tag string) release.Result {
+func (r *runner) verifyRelease(ctx context.Context, repo, tag string) release.Result {
 	opts := gh.ReleaseOptions{Repo: repo, Tag: tag, ManifestPath: r.in.Manifest, AssetNames: r.in.Assets}
 	for _, p := range append([]string{r.in.Manifest}, r.in.Assets...) {
 		if err := release.SafePath(p); err != nil {
@@ -56,7 +54,7 @@ func (r *runner) verifyRelease(ctx context.Context, client *github.Client, repo,
 		r.notes = append(r.notes, "Local manifest: "+err.Error())
 	}
 	opts.LocalManifest = local
-	res, err := gh.VerifyRelease(ctx, client, opts)
+	res, err := r.api.Releases.VerifyRelease(ctx, opts)
 	if err != nil {
 		return release.Result{Tag: tag, Repository: repo, Errors: []string{"verification-interrupted"},
 			Refusals: []refusal.Refusal{{Token: "verification-interrupted", Expected: "a finished verification", Seen: err.Error()}}}

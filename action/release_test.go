@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/ghfake"
 )
 
@@ -49,7 +50,7 @@ func releaseStep(t *testing.T, tamper bool) (*ghfake.Repo, string, func() (int, 
 	}
 	return repo, commit, func() (int, string) {
 		var out bytes.Buffer
-		code, err := Run(context.Background(), Options{Getenv: func(k string) string { return vars[k] }, Stdout: &out, HTTPClient: f.HTTPClient()})
+		code, err := Run(context.Background(), Options{Getenv: func(k string) string { return vars[k] }, Stdout: &out, GitHub: NewConnector(gh.ActionClientOptions{HTTPClient: f.HTTPClient()})})
 		if err != nil {
 			t.Logf("Run: %v", err)
 		}

@@ -47,7 +47,8 @@ GitHub refused a write, 2 a bad input, event or config.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			code, err := action.Run(cmd.Context(), action.Options{
-				Getenv: os.Getenv, Stdout: s.out, WritePause: gh.DefaultWritePause,
+				Getenv: os.Getenv, Stdout: s.out,
+				GitHub: action.NewConnector(gh.ActionClientOptions{WritePause: gh.DefaultWritePause}),
 			})
 			if err != nil {
 				return failf(code, "%v", err)
