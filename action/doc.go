@@ -7,5 +7,7 @@
 // head commit. When the token may not write checks (a fork's pull request,
 // a read-only token) it says so once and reports through workflow
 // annotations and the job summary instead. Outputs are written to
-// $GITHUB_OUTPUT with a random delimiter.
+// $GITHUB_OUTPUT with a random delimiter. It reaches GitHub only through
+// the interfaces it declares (Publisher, FileReader, ReleaseVerifier),
+// which gh.ActionClient implements and a Connector opens per token.
 package action
