@@ -25,7 +25,8 @@ type App struct {
 	metrics *metrics
 	log     *slog.Logger
 	webhook *webhookHandler
-	locks   prLocker
+	// checks are the App's checks, defaultChecks unless a test set others.
+	checks []check
 }
 
 // New opens the database, applies the App's and River's migrations and
@@ -42,7 +43,10 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a := &App{opts: opts, db: db, metrics: newMetrics(), log: opts.Logger, locks: newLocker(db)}
+	a := &App{opts: opts, db: db, metrics: newMetrics(), log: opts.Logger, checks: opts.checks}
+	if a.checks == nil {
+		a.checks = defaultChecks()
+	}
 	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
 	a.clients.WritePause = opts.WritePause
@@ -204,12 +208,7 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 	if err != nil {
 		return nil, err
 	}
-	pub := gh.NewCheckPublisher(in.REST, a.opts.AppID)
-	// The installation's transport already paces every write (across all
-	// evaluations of the installation); a second pause here would only wait
-	// on the same clock.
-	pub.WritePause = 0
-	return &evaluator{snap: in, pub: pub, ledger: dbLedger{a.db}, locks: a.locks, metrics: a.metrics, log: log}, nil
+	return &evaluator{checks: a.checks, snap: in, pub: in.CheckPublisher(), ledger: dbLedger{a.db}, locks: a.db, metrics: a.metrics, log: log}, nil
 }
 
 // dbLedger appends to the ledger table.

@@ -28,6 +28,12 @@ func newGhfakeWorld(t *testing.T) *ghfakeWorld {
 // newGhfakeWorldWith builds the world; send=false only collects the
 // webhooks (as if GitHub lost them).
 func newGhfakeWorldWith(t *testing.T, send bool) *ghfakeWorld {
+	return newGhfakeWorldOpts(t, send, nil)
+}
+
+// newGhfakeWorldOpts is newGhfakeWorldWith with the App's options changed
+// by edit (nil: unchanged).
+func newGhfakeWorldOpts(t *testing.T, send bool, edit func(*Options)) *ghfakeWorld {
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
 	key := appKey(t)
@@ -36,6 +42,9 @@ func newGhfakeWorldWith(t *testing.T, send bool) *ghfakeWorld {
 	ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "read", "pull_requests": "read", "metadata": "read"}, repo)
 	o := testOptions(t, nil, "")
 	o.GitHubURL = f.URL()
+	if edit != nil {
+		edit(&o)
+	}
 	a, base := startApp(t, o)
 	if send {
 		f.SendWebhooks(base+"/webhook", testSecret, ghApp)

@@ -46,6 +46,10 @@ type Options struct {
 	// ShutdownGrace bounds graceful shutdown: in-flight jobs get this long
 	// to finish before they are cancelled and returned to the queue.
 	ShutdownGrace time.Duration
+
+	// checks replaces the App's list of checks (defaultChecks) when set;
+	// tests add a check through it.
+	checks []check
 }
 
 // Defaults.

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/google/go-github/v62/github"
-
 	"github.com/aepgate/aepgate/internal/gh"
 )
 
@@ -35,29 +33,19 @@ func (a *App) runReconcile(ctx context.Context) (err error) {
 	} else if n > 0 {
 		a.log.Info("forgot old deliveries", "count", n)
 	}
-	appClient, err := a.clients.Auth().AppClient()
+	ids, err := a.clients.Installations(ctx)
 	if err != nil {
-		return err
+		return fmt.Errorf("reconcile: %w", err)
 	}
-	opts := &github.ListOptions{PerPage: 100}
-	for {
-		insts, resp, err := appClient.Apps.ListInstallations(ctx, opts)
-		if err != nil {
-			return fmt.Errorf("reconcile: list installations: %w", err)
-		}
-		for _, in := range insts {
-			if err := a.reconcileInstallation(ctx, in.GetID()); err != nil {
-				if ctx.Err() != nil {
-					return fmt.Errorf("reconcile: %w", ctx.Err())
-				}
-				a.log.Warn("reconcile installation", "installation", in.GetID(), "err", err)
+	for _, id := range ids {
+		if err := a.reconcileInstallation(ctx, id); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("reconcile: %w", ctx.Err())
 			}
+			a.log.Warn("reconcile installation", "installation", id, "err", err)
 		}
-		if resp.NextPage == 0 {
-			return nil
-		}
-		opts.Page = resp.NextPage
 	}
+	return nil
 }
 
 func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
@@ -70,26 +58,20 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 	if err != nil {
 		return err
 	}
-	opts := &github.ListOptions{PerPage: 100}
-	for {
-		repos, resp, err := in.REST.Apps.ListRepos(ctx, opts)
-		if err != nil {
-			return fmt.Errorf("list repositories: %w", err)
-		}
-		for _, r := range repos.Repositories {
-			j := job{Installation: id, Owner: r.GetOwner().GetLogin(), Repo: r.GetName()}
-			if err := a.runTarget(ctx, ev, deliveryArgs{Event: "reconcile"}, j, target{AllOpen: true}); err != nil {
-				// A rate limit covers the whole installation: going on
-				// would only hammer GitHub (§3.4), so its sweep ends here.
-				if _, limited := gh.RetryWait(err, time.Now()); limited || ctx.Err() != nil {
-					return fmt.Errorf("repository %s: %w", r.GetFullName(), err)
-				}
-				log.Warn("reconcile repository", "repo", r.GetFullName(), "err", err)
-			}
-		}
-		if resp.NextPage == 0 {
-			return nil
-		}
-		opts.Page = resp.NextPage
+	repos, err := in.Repositories(ctx)
+	if err != nil {
+		return err
 	}
+	for _, r := range repos {
+		j := job{Installation: id, Owner: r.Owner, Repo: r.Name}
+		if err := a.runTarget(ctx, ev, deliveryArgs{Event: "reconcile"}, j, target{AllOpen: true}); err != nil {
+			// A rate limit covers the whole installation: going on
+			// would only hammer GitHub (§3.4), so its sweep ends here.
+			if _, limited := gh.RetryWait(err, time.Now()); limited || ctx.Err() != nil {
+				return fmt.Errorf("repository %s: %w", r.FullName(), err)
+			}
+			log.Warn("reconcile repository", "repo", r.FullName(), "err", err)
+		}
+	}
+	return nil
 }

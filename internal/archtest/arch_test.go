@@ -171,3 +171,53 @@ func TestRulesCanFail(t *testing.T) {
 		t.Fatalf("rules caught %d of 3 planted violations", hits)
 	}
 }
+
+// githubClients are the client libraries that speak the GitHub API.
+var githubClients = []string{"github.com/google/go-github", "github.com/shurcooL/githubv4"}
+
+// githubSpeakers are the packages allowed to import them (the README's
+// import rules: internal/gh is the one place that speaks the GitHub API;
+// the fake answers it).
+var githubSpeakers = []string{"internal/gh", "internal/ghfake"}
+
+// speaksGitHub returns the GitHub client imports of p that the README's
+// import rules forbid: every direct import of go-github or githubv4 outside internal/gh
+// and internal/ghfake.
+func speaksGitHub(p pkgInfo) []string {
+	r := rel(p.ImportPath)
+	for _, s := range githubSpeakers {
+		if under(r, s) {
+			return nil
+		}
+	}
+	var out []string
+	for _, d := range p.Imports {
+		for _, c := range githubClients {
+			if d == c || strings.HasPrefix(d, c+"/") {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+func TestOnlyInternalGHSpeaksGitHub(t *testing.T) {
+	for _, p := range listPackages(t) {
+		for _, d := range speaksGitHub(p) {
+			t.Errorf("%s imports %s; only internal/gh speaks to GitHub (README, import rules): give it a method there and a small interface here", rel(p.ImportPath), d)
+		}
+	}
+}
+
+// TestOnlyInternalGHSpeaksGitHubCanFail plants app/ importing go-github and
+// githubv4 and expects both caught, and internal/gh's own import allowed.
+func TestOnlyInternalGHSpeaksGitHubCanFail(t *testing.T) {
+	planted := pkgInfo{ImportPath: module + "/app", Imports: []string{"context", "github.com/google/go-github/v62/github", "github.com/shurcooL/githubv4"}}
+	if got := speaksGitHub(planted); len(got) != 2 {
+		t.Errorf("app importing both clients: caught %v, want both", got)
+	}
+	allowed := pkgInfo{ImportPath: module + "/internal/gh", Imports: planted.Imports}
+	if got := speaksGitHub(allowed); got != nil {
+		t.Errorf("internal/gh refused its own imports: %v", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
 // updatePlan says how to bring an earlier run up to date.
@@ -52,16 +53,18 @@ func (p *CheckPublisher) planUpdate(ctx context.Context, owner, repo string, old
 	return plan, nil
 }
 
-// sameState reports whether old already shows run's status, conclusion,
-// output and details URL. Actions are not returned by GitHub, so a run with
-// actions is always rewritten.
+// sameState reports whether old already shows run, by checks.Unchanged
+// (aepgate's one "unchanged" rule); the publisher found old by name, head
+// and external ID.
 func sameState(old *github.CheckRun, run checks.Run) bool {
-	out := old.GetOutput()
-	return len(run.Actions) == 0 &&
-		old.GetStatus() == string(run.EffectiveStatus()) &&
-		old.GetConclusion() == string(run.Conclusion) &&
-		out.GetTitle() == outputTitle(run) && out.GetSummary() == run.Summary && out.GetText() == run.Text &&
-		(run.DetailsURL == "" || old.GetDetailsURL() == run.DetailsURL)
+	return checks.Unchanged(existingRun(old), run)
+}
+
+// existingRun is what a REST check run says, in the snapshot's terms.
+func existingRun(r *github.CheckRun) snapshot.ExistingRun {
+	out := r.GetOutput()
+	return snapshot.ExistingRun{ID: r.GetID(), Name: r.GetName(), Status: r.GetStatus(), Conclusion: r.GetConclusion(),
+		Title: out.GetTitle(), Summary: out.GetSummary(), Text: out.GetText(), ExternalID: r.GetExternalID(), DetailsURL: r.GetDetailsURL()}
 }
 
 func (p *CheckPublisher) listAnnotations(ctx context.Context, owner, repo string, id int64) ([]*github.CheckRunAnnotation, error) {
@@ -101,7 +104,7 @@ func keyOfGitHub(a *github.CheckRunAnnotation) annotationKey {
 // requires title and summary whenever output is sent.
 func output(run checks.Run, anns []checks.Annotation) *github.CheckRunOutput {
 	out := &github.CheckRunOutput{
-		Title:   github.String(outputTitle(run)),
+		Title:   github.String(checks.OutputTitle(run)),
 		Summary: github.String(run.Summary),
 		Text:    optional(run.Text),
 	}
@@ -119,15 +122,6 @@ func output(run checks.Run, anns []checks.Annotation) *github.CheckRunOutput {
 		})
 	}
 	return out
-}
-
-// outputTitle is the title written: the run's, or its name when it has
-// none (GitHub requires one whenever output is sent).
-func outputTitle(run checks.Run) string {
-	if run.Title == "" {
-		return run.Name
-	}
-	return run.Title
 }
 
 func actions(as []checks.Action) []*github.CheckRunAction {

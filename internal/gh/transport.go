@@ -12,13 +12,14 @@ import (
 	"github.com/google/go-github/v62/github"
 )
 
-// Installation holds the clients of one App installation: REST (go-github)
-// and GraphQL (graphQL over hc), sharing one transport stack — installation
+// Installation holds the clients of one App installation: REST (go-github,
+// unexported so that GitHub is spoken only here) and GraphQL (graphQL over
+// hc), sharing one transport stack — installation
 // token, conditional-request cache, rate-limit typing and paced, serial
 // writes.
 type Installation struct {
 	ID   int64
-	REST *github.Client
+	rest *github.Client
 
 	hc         *http.Client
 	graphqlURL string
@@ -67,7 +68,7 @@ func (c *Clients) Installation(id int64) (*Installation, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Installation{ID: id, REST: rest, hc: hc, graphqlURL: GraphQLURL(rest.BaseURL), appID: c.auth.appID}
+	in := &Installation{ID: id, rest: rest, hc: hc, graphqlURL: GraphQLURL(rest.BaseURL), appID: c.auth.appID}
 	c.insts[id] = in
 	return in, nil
 }

@@ -19,15 +19,15 @@ func TestProjectClientsAgainstFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := in.WorkUnitSnapshot(ctx, "acme", "widgets", 3, []int{1})
+	snap, err := in.Snapshot(ctx, gh.SnapshotRequest{Owner: "acme", Repo: "widgets", PR: 3, Guesses: []int{1}})
 	if err != nil {
-		t.Fatalf("WorkUnitSnapshot: %v", err)
+		t.Fatalf("Snapshot: %v", err)
 	}
-	if snap.DefaultBranch != "main" || !snap.Config.Found || snap.PR == nil || snap.PR.HeadSHA == "" || snap.Units[1] == nil || !snap.NativeBlockers {
+	if snap.DefaultBranch != "main" || !snap.Config.Found || snap.Pull == nil || snap.Pull.HeadSHA == "" || snap.Units[1] == nil || !snap.NativeBlockers {
 		t.Errorf("snapshot = %+v", snap)
 	}
 	prs, err := in.OpenPullRequests(ctx, "acme", "widgets")
-	if err != nil || len(prs) != 1 || prs[0].Number != 3 || prs[0].State != "OPEN" {
+	if err != nil || len(prs) != 1 || prs[0].Number != 3 || prs[0].HeadSHA == "" {
 		t.Errorf("OpenPullRequests = %+v, %v", prs, err)
 	}
 	if got := f.Calls("POST /app/installations/{installation_id}/access_tokens"); got != 1 {

@@ -35,6 +35,7 @@ type DB struct {
 	Where string
 
 	checkpoint *checkpointer
+	locks      keyedMutex
 }
 
 // Open connects to the database named by url: "sqlite:PATH" (also

@@ -18,6 +18,7 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 
 	"github.com/aepgate/aepgate/internal/sharedfix"
+	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
@@ -31,12 +32,20 @@ func TestSnapshotQueriesMatchGitHubSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	schema := loadSchema(t, string(data))
-	for _, q := range []string{snapshotQuery(12, 4242, []int{3, 4}, false), snapshotQuery(0, 0, []int{3}, false), openPullRequestsQuery, affectedQuery(5, []int{1, 2}, false)} {
+	all := snapshot.Needs{Conversation: true, Files: true, Commits: true, HeadChecks: true}
+	queries := []string{
+		queryPlan{pr: 12, appID: 4242, guesses: []int{3, 4}}.query(),
+		queryPlan{guesses: []int{3}}.query(),
+		queryPlan{pr: 12, appID: 4242, guesses: []int{3}, needs: all}.query(),
+		queryPlan{pr: 12, appID: 4242, needs: snapshot.Needs{Conversation: true}}.query(),
+		openPullRequestsQuery, affectedQuery(5, []int{1, 2}, false),
+	}
+	for _, q := range queries {
 		if _, errs := gqlparser.LoadQuery(schema, q); len(errs) > 0 {
 			t.Errorf("query invalid: %v\n%s", errs, q)
 		}
 	}
-	_, errs := gqlparser.LoadQuery(schema, snapshotQuery(12, 4242, []int{3}, true))
+	_, errs := gqlparser.LoadQuery(schema, queryPlan{pr: 12, appID: 4242, guesses: []int{3}, blockers: true}.query())
 	if len(errs) == 0 {
 		t.Error("the blockedBy variant validated against a schema without blockedBy: the validation checks nothing")
 	}
@@ -95,7 +104,7 @@ func gqlServer(t *testing.T, answers ...string) (*Installation, *[]string) {
 const snapshotAnswer = `{"data":{"repository":{"nameWithOwner":"acme/app",
  "defaultBranchRef":{"name":"main","target":{"oid":"cafe","file":{"object":{"text":"version: 1\n","isTruncated":false}}}},
  "pullRequest":{"number":12,"body":"Work-unit: #3","state":"OPEN","headRefOid":"beef",
-   "commits":{"nodes":[{"commit":{"oid":"beef","checkSuites":{"nodes":[{"checkRuns":{"nodes":[
+   "head":{"nodes":[{"commit":{"oid":"beef","checkSuites":{"nodes":[{"checkRuns":{"nodes":[
      {"databaseId":77,"name":"aepgate/work-unit","status":"COMPLETED","conclusion":"SUCCESS","title":"t","summary":"s","text":null,"externalId":""}]}}]}}}]}},
  "u3":{"__typename":"Issue","number":3,"title":"Export","body":"b","state":"OPEN",
    "blockedBy":{"totalCount":3,"nodes":[{"number":9,"state":"OPEN","repository":{"nameWithOwner":"other/lib"}}]},
@@ -104,23 +113,25 @@ const snapshotAnswer = `{"data":{"repository":{"nameWithOwner":"acme/app",
  "u4":{"__typename":"PullRequest"},
  "u5":null}}}`
 
-func TestWorkUnitSnapshotDecodes(t *testing.T) {
+func TestSnapshotDecodes(t *testing.T) {
 	in, _ := gqlServer(t, snapshotAnswer)
-	got, err := in.WorkUnitSnapshot(context.Background(), "acme", "app", 12, []int{3, 4, 5})
+	got, err := in.Snapshot(context.Background(), SnapshotRequest{Owner: "acme", Repo: "app", PR: 12, Guesses: []int{3, 4, 5}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &WorkUnitSnapshot{
+	want := &snapshot.PR{
+		Repo:          "acme/app",
 		DefaultBranch: "main",
-		Config:        ConfigFile{Found: true, Text: "version: 1\n", CommitSHA: "cafe"},
-		PR: &PullRequest{Number: 12, Body: "Work-unit: #3", State: "OPEN", HeadSHA: "beef", RunsKnown: true,
-			Runs: []ExistingRun{{ID: 77, Name: "aepgate/work-unit", Status: "completed", Conclusion: "success", Title: "t", Summary: "s"}}},
+		Config:        snapshot.ConfigFile{Found: true, Text: "version: 1\n", CommitSHA: "cafe"},
+		Pull: &snapshot.Pull{Number: 12, Body: "Work-unit: #3", State: "OPEN", HeadSHA: "beef", RunsKnown: true,
+			Runs: []snapshot.ExistingRun{{ID: 77, Name: "aepgate/work-unit", Status: "completed", Conclusion: "success", Title: "t", Summary: "s"}}},
 		Units: map[int]*workunit.Issue{
 			3: {Number: 3, Title: "Export", Open: true, Body: "b", BlockedBy: []workunit.Dep{{Repo: "other/lib", Number: 9, Open: true}}, BlockersUnlisted: 2,
 				Milestone: &workunit.Milestone{Number: 1, Title: "M1", Open: true, Truncated: true, Stories: []workunit.Story{{Number: 3, Open: true, Body: "b"}}}},
 			4: {Number: 4, IsPullRequest: true},
 			5: nil,
 		},
+		UnitComments:   map[int]snapshot.Thread{},
 		NativeBlockers: true,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -128,38 +139,38 @@ func TestWorkUnitSnapshotDecodes(t *testing.T) {
 	}
 }
 
-func TestWorkUnitSnapshotFeatureDetectsBlockedBy(t *testing.T) {
+func TestSnapshotFeatureDetectsBlockedBy(t *testing.T) {
 	missing := `{"errors":[{"message":"Field 'blockedBy' doesn't exist on type 'Issue'"}]}`
 	plain := strings.ReplaceAll(snapshotAnswer, `"blockedBy":{"totalCount":3,"nodes":[{"number":9,"state":"OPEN","repository":{"nameWithOwner":"other/lib"}}]},`, "")
 	in, queries := gqlServer(t, missing, plain, plain)
-	snap, err := in.WorkUnitSnapshot(context.Background(), "acme", "app", 12, []int{3})
+	snap, err := in.Snapshot(context.Background(), SnapshotRequest{Owner: "acme", Repo: "app", PR: 12, Guesses: []int{3}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if snap.NativeBlockers || len(*queries) != 2 || strings.Contains((*queries)[1], "blockedBy") {
 		t.Fatalf("fallback not taken: native=%v queries=%d", snap.NativeBlockers, len(*queries))
 	}
-	if _, err := in.WorkUnitSnapshot(context.Background(), "acme", "app", 12, []int{3}); err != nil || len(*queries) != 3 || strings.Contains((*queries)[2], "blockedBy") {
+	if _, err := in.Snapshot(context.Background(), SnapshotRequest{Owner: "acme", Repo: "app", PR: 12, Guesses: []int{3}}); err != nil || len(*queries) != 3 || strings.Contains((*queries)[2], "blockedBy") {
 		t.Fatalf("detection not remembered: %v", err)
 	}
 }
 
-func TestWorkUnitSnapshotErrors(t *testing.T) {
+func TestSnapshotErrors(t *testing.T) {
 	in, _ := gqlServer(t, `{"data":{"repository":null},"errors":[{"message":"Could not resolve to a Repository with the name 'acme/gone'."}]}`)
-	_, err := in.WorkUnitSnapshot(context.Background(), "acme", "gone", 1, nil)
+	_, err := in.Snapshot(context.Background(), SnapshotRequest{Owner: "acme", Repo: "gone", PR: 1})
 	if err == nil || !IsNotFound(err) {
 		t.Fatalf("err = %v, want not found", err)
 	}
 	in, _ = gqlServer(t, `oops`)
-	if _, err := in.WorkUnitSnapshot(context.Background(), "acme", "app", 1, nil); err == nil {
+	if _, err := in.Snapshot(context.Background(), SnapshotRequest{Owner: "acme", Repo: "app", PR: 1}); err == nil {
 		t.Fatal("garbage answer accepted")
 	}
 }
 
 func TestOpenPullRequestsPages(t *testing.T) {
 	in, queries := gqlServer(t,
-		`{"data":{"repository":{"pullRequests":{"nodes":[{"number":1,"body":"a","state":"OPEN","headRefOid":"x"}],"pageInfo":{"hasNextPage":true,"endCursor":"c1"}}}}}`,
-		`{"data":{"repository":{"pullRequests":{"nodes":[{"number":2,"body":"b","state":"OPEN","headRefOid":"y"}],"pageInfo":{"hasNextPage":false,"endCursor":"c2"}}}}}`)
+		`{"data":{"repository":{"pullRequests":{"nodes":[{"number":1,"body":"a","headRefOid":"x"}],"pageInfo":{"hasNextPage":true,"endCursor":"c1"}}}}}`,
+		`{"data":{"repository":{"pullRequests":{"nodes":[{"number":2,"body":"b","headRefOid":"y"}],"pageInfo":{"hasNextPage":false,"endCursor":"c2"}}}}}`)
 	got, err := in.OpenPullRequests(context.Background(), "acme", "app")
 	if err != nil {
 		t.Fatal(err)
@@ -189,23 +200,23 @@ func TestAffectedUnits(t *testing.T) {
 	}
 }
 
-func TestWorkUnitSnapshotMissingUnitIsNil(t *testing.T) {
+func TestSnapshotMissingUnitIsNil(t *testing.T) {
 	for _, where := range []string{`"type":"NOT_FOUND"`, `"extensions":{"type":"NOT_FOUND"}`} {
 		answer := `{"data":{"repository":{"nameWithOwner":"acme/app","defaultBranchRef":null,
-			"pullRequest":{"number":1,"body":"Work-unit: #999","state":"OPEN","headRefOid":"beef","commits":{"nodes":[]}},"u999":null}},
+			"pullRequest":{"number":1,"body":"Work-unit: #999","state":"OPEN","headRefOid":"beef","head":{"nodes":[]}},"u999":null}},
 			"errors":[{` + where + `,"path":["repository","u999"],"message":"Could not resolve to an Issue with the number of 999."}]}`
 		in, _ := gqlServer(t, answer)
-		snap, err := in.WorkUnitSnapshot(context.Background(), "acme", "app", 1, []int{999})
+		snap, err := in.Snapshot(context.Background(), SnapshotRequest{Owner: "acme", Repo: "app", PR: 1, Guesses: []int{999}})
 		if err != nil {
 			t.Fatalf("%s: %v", where, err)
 		}
-		if u, ok := snap.Units[999]; !ok || u != nil || snap.PR == nil {
-			t.Errorf("%s: units %v, PR %v", where, snap.Units, snap.PR)
+		if u, ok := snap.Units[999]; !ok || u != nil || snap.Pull == nil {
+			t.Errorf("%s: units %v, PR %v", where, snap.Units, snap.Pull)
 		}
 	}
 	// A missing repository is a failure, not a fact.
 	in, _ := gqlServer(t, `{"data":{"repository":null},"errors":[{"type":"NOT_FOUND","path":["repository"],"message":"Could not resolve to a Repository"}]}`)
-	if _, err := in.WorkUnitSnapshot(context.Background(), "acme", "gone", 1, nil); err == nil {
+	if _, err := in.Snapshot(context.Background(), SnapshotRequest{Owner: "acme", Repo: "gone", PR: 1}); err == nil {
 		t.Error("a missing repository was accepted")
 	}
 }

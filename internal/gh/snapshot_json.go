@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
@@ -24,27 +26,12 @@ type jsonRepo struct {
 			}
 		}
 	}
-	PullRequest *struct {
-		Number     int
-		Body       string
-		State      string
-		HeadRefOid string
-		Commits    struct {
-			Nodes []struct {
-				Commit struct {
-					Oid         string
-					CheckSuites struct {
-						Nodes []struct {
-							CheckRuns struct {
-								Nodes []struct {
-									DatabaseID                                                 int64
-									Name, Status, Conclusion, Title, Summary, Text, ExternalID *string
-								}
-							}
-						}
-					}
-				}
-			}
+	PullRequest *jsonPull
+	Control     *struct {
+		Nodes []struct {
+			Number   int
+			URL      string
+			Comments jsonComments
 		}
 	}
 	units map[string]json.RawMessage
@@ -68,6 +55,41 @@ func (r *jsonRepo) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// jsonActor is an author: GraphQL's __typename is the account type.
+type jsonActor struct {
+	Typename string `json:"__typename"`
+	Login    string
+}
+
+func (a *jsonActor) actor() snapshot.Actor {
+	if a == nil {
+		return snapshot.Actor{} // a deleted account ("ghost")
+	}
+	return snapshot.Actor{Login: a.Login, Type: a.Typename}
+}
+
+type jsonComments struct {
+	TotalCount int
+	Nodes      []struct {
+		DatabaseID   int64
+		URL          string
+		Body         string
+		CreatedAt    time.Time
+		UpdatedAt    time.Time
+		LastEditedAt *time.Time
+		Author       *jsonActor
+	}
+}
+
+func (c jsonComments) thread() snapshot.Thread {
+	t := snapshot.Thread{Truncated: c.TotalCount > len(c.Nodes)}
+	for _, n := range c.Nodes {
+		t.Comments = append(t.Comments, snapshot.Comment{ID: n.DatabaseID, URL: n.URL, Body: n.Body, Author: n.Author.actor(),
+			Created: n.CreatedAt, Updated: n.UpdatedAt, Edited: n.LastEditedAt != nil})
+	}
+	return t
+}
+
 type jsonDeps struct {
 	BlockedBy *struct {
 		TotalCount int
@@ -85,6 +107,7 @@ type jsonIssue struct {
 	Title     string
 	Body      string
 	State     string
+	Comments  *jsonComments
 	Milestone *struct {
 		Number      int
 		Title       string
@@ -103,47 +126,44 @@ type jsonIssue struct {
 	jsonDeps
 }
 
-func (r *jsonRepo) snapshot(guesses []int, blockers bool) *WorkUnitSnapshot {
-	s := &WorkUnitSnapshot{Units: map[int]*workunit.Issue{}, NativeBlockers: blockers}
+func (r *jsonRepo) snapshot(p queryPlan) *snapshot.PR {
+	s := &snapshot.PR{Repo: r.NameWithOwner, Units: map[int]*workunit.Issue{}, UnitComments: map[int]snapshot.Thread{},
+		NativeBlockers: p.blockers, Has: p.needs}
 	if d := r.DefaultBranchRef; d != nil {
 		s.DefaultBranch = d.Name
 		s.Config.CommitSHA = d.Target.Oid
 		if f := d.Target.File; f != nil && f.Object != nil && f.Object.Text != nil {
-			s.Config = ConfigFile{Found: true, Text: *f.Object.Text, Truncated: f.Object.IsTruncated, CommitSHA: d.Target.Oid}
+			s.Config = snapshot.ConfigFile{Found: true, Text: *f.Object.Text, Truncated: f.Object.IsTruncated, CommitSHA: d.Target.Oid}
 		}
 	}
-	if p := r.PullRequest; p != nil {
-		s.PR = &PullRequest{Number: p.Number, Body: p.Body, State: p.State, HeadSHA: p.HeadRefOid}
-		for _, c := range p.Commits.Nodes {
-			if c.Commit.Oid != p.HeadRefOid {
-				continue
-			}
-			s.PR.RunsKnown = true
-			for _, suite := range c.Commit.CheckSuites.Nodes {
-				for _, r := range suite.CheckRuns.Nodes {
-					s.PR.Runs = append(s.PR.Runs, ExistingRun{ID: r.DatabaseID, Name: str(r.Name), Status: lower(r.Status), Conclusion: lower(r.Conclusion),
-						Title: str(r.Title), Summary: str(r.Summary), Text: str(r.Text), ExternalID: str(r.ExternalID)})
-				}
-			}
-		}
+	if r.PullRequest != nil {
+		s.Pull = r.PullRequest.pull(p)
 	}
-	for _, n := range guesses {
-		s.Units[n] = r.unit(n)
+	if c := r.Control; c != nil && len(c.Nodes) > 0 {
+		n := c.Nodes[0]
+		s.Control = &snapshot.ControlIssue{Number: n.Number, URL: n.URL, Thread: n.Comments.thread()}
+	}
+	for _, n := range sortedGuesses(p.guesses) {
+		u, comments := r.unit(n)
+		s.Units[n] = u
+		if comments != nil {
+			s.UnitComments[n] = comments.thread()
+		}
 	}
 	return s
 }
 
-func (r *jsonRepo) unit(n int) *workunit.Issue {
+func (r *jsonRepo) unit(n int) (*workunit.Issue, *jsonComments) {
 	raw, ok := r.units["u"+strconv.Itoa(n)]
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	var ji *jsonIssue
 	if err := json.Unmarshal(raw, &ji); err != nil || ji == nil {
-		return nil
+		return nil, nil
 	}
 	if ji.Typename == "PullRequest" {
-		return &workunit.Issue{Number: n, IsPullRequest: true}
+		return &workunit.Issue{Number: n, IsPullRequest: true}, nil
 	}
 	u := &workunit.Issue{Number: ji.Number, Title: ji.Title, Open: ji.State == "OPEN", Body: ji.Body, BlockedBy: ji.deps(r.NameWithOwner)}
 	if b := ji.BlockedBy; b != nil && b.TotalCount > len(b.Nodes) {
@@ -159,7 +179,7 @@ func (r *jsonRepo) unit(n int) *workunit.Issue {
 		}
 		u.Milestone = wm
 	}
-	return u
+	return u, ji.Comments
 }
 
 func (d jsonDeps) deps(self string) []workunit.Dep {

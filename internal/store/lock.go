@@ -1,39 +1,36 @@
-package app
+package store
 
 import (
 	"context"
 	"fmt"
 	"hash/fnv"
 	"sync"
-
-	"github.com/aepgate/aepgate/internal/store"
 )
 
-// prLocker serialises evaluations of one pull request, so two jobs never
-// race to write the same check run (each evaluation then reads what the
-// one before it wrote).
-type prLocker interface {
-	lock(ctx context.Context, key string) (unlock func(), err error)
-}
-
-// newLocker returns an in-process lock for SQLite (one process owns the
-// file) and a PostgreSQL advisory lock, shared by every replica, otherwise.
-func newLocker(db *store.DB) prLocker {
-	if db.Dialect == store.Postgres {
-		return &pgLocker{db: db}
+// Lock takes the lock named key, waiting until it is free or ctx ends, and
+// returns the function that releases it. On PostgreSQL it is a session
+// advisory lock on a dedicated connection, shared by every replica on the
+// database; on SQLite (one process owns the file) an in-process keyed mutex.
+// The App serialises the evaluations of one pull request with it.
+func (db *DB) Lock(ctx context.Context, key string) (unlock func(), err error) {
+	if db.Dialect == Postgres {
+		return db.advisoryLock(ctx, key)
 	}
-	return &memLocker{held: map[string]chan struct{}{}}
+	return db.locks.lock(ctx, key)
 }
 
-// memLocker is a keyed mutex that honours context cancellation.
-type memLocker struct {
+// keyedMutex is a keyed mutex that honours context cancellation.
+type keyedMutex struct {
 	mu   sync.Mutex
 	held map[string]chan struct{}
 }
 
-func (l *memLocker) lock(ctx context.Context, key string) (func(), error) {
+func (l *keyedMutex) lock(ctx context.Context, key string) (func(), error) {
 	for {
 		l.mu.Lock()
+		if l.held == nil {
+			l.held = map[string]chan struct{}{}
+		}
 		ch, busy := l.held[key]
 		if !busy {
 			ch = make(chan struct{})
@@ -55,11 +52,9 @@ func (l *memLocker) lock(ctx context.Context, key string) (func(), error) {
 	}
 }
 
-// pgLocker takes a session advisory lock on a dedicated connection.
-type pgLocker struct{ db *store.DB }
-
-func (l *pgLocker) lock(ctx context.Context, key string) (func(), error) {
-	conn, err := l.db.Pool.Acquire(ctx)
+// advisoryLock takes a session advisory lock on a dedicated connection.
+func (db *DB) advisoryLock(ctx context.Context, key string) (func(), error) {
+	conn, err := db.Pool.Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", key, err)
 	}

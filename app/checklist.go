@@ -1,0 +1,123 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+	"github.com/aepgate/aepgate/protocol/workunit"
+)
+
+// Check-run names the App writes here.
+const (
+	WorkUnitCheck = checks.NameWorkUnit
+	ConfigCheck   = checks.NameConfig
+)
+
+const configPath = gh.ConfigPath
+
+// check is one of the App's checks on a pull request head: its name, the
+// optional parts of the snapshot it reads, and its pure evaluation.
+// Adding a check is one entry in defaultChecks (docs/app.md).
+type check struct {
+	name  string
+	needs snapshot.Needs
+	eval  func(ev *evaluation) outcome
+}
+
+// outcome is what one check decided about one head.
+type outcome struct {
+	// run is the check run to show; ignored when skip is set.
+	run checks.Run
+	// skip says there is nothing to show (e.g. aepgate/config while the
+	// config is valid and no failure was ever shown).
+	skip bool
+	// facts are the check's own fields for its ledger row.
+	facts map[string]any
+}
+
+// defaultChecks is the App's list of checks, evaluated in this order on
+// every open pull request's head.
+func defaultChecks() []check {
+	return []check{
+		{name: WorkUnitCheck, eval: evalWorkUnit},
+		{name: ConfigCheck, eval: evalConfig},
+	}
+}
+
+// evaluation is what every check of one pull request head is judged on:
+// the snapshot and the repository config, parsed once.
+type evaluation struct {
+	snap *snapshot.PR
+	// cfg is the parsed config (defaults when the file is absent); nil when
+	// the file is invalid or unreadable, and then cfgErrs or cfgOther say why.
+	cfg      *config.Config
+	cfgErrs  config.Errors
+	cfgOther error
+}
+
+// newEvaluation parses the snapshot's config file.
+func newEvaluation(snap *snapshot.PR) *evaluation {
+	ev := &evaluation{snap: snap}
+	f := snap.Config
+	switch {
+	case f.Unreadable != "":
+		ev.cfgOther = fmt.Errorf("the App cannot read it (%s); grant the App \"Contents: read\" on this repository", f.Unreadable)
+	case f.Truncated:
+		ev.cfgOther = errors.New("the file is too large for GitHub to return inline")
+	case !f.Found:
+		ev.cfg = config.Default() // no file: the defaults apply
+	default:
+		cfg, err := config.Parse(configPath, []byte(f.Text))
+		if err == nil {
+			ev.cfg = cfg
+		} else if !errors.As(err, &ev.cfgErrs) {
+			ev.cfgOther = err
+		}
+	}
+	return ev
+}
+
+// configValid reports whether the config could be read and is valid.
+func (ev *evaluation) configValid() bool { return ev.cfgErrs == nil && ev.cfgOther == nil }
+
+// evalWorkUnit judges whether the pull request names exactly one open unit
+// with a valid contract and closed dependencies; an invalid config fails it.
+func evalWorkUnit(ev *evaluation) outcome {
+	pull := ev.snap.Pull
+	refs := workunit.ParseRefs(pull.Body, ev.snap.Repo)
+	var unit *workunit.Issue
+	if len(refs) == 1 && refs[0].Repo == "" {
+		unit = ev.snap.Units[refs[0].Number]
+	}
+	v := workunit.Evaluate(workunit.Input{Refs: refs, Unit: unit})
+	if !ev.configValid() {
+		v.OK = false
+		v.Reasons = append(v.Reasons, fmt.Sprintf("the repository config %s on %s is invalid or unreadable; see the %s check", configPath, ev.snap.DefaultBranch, ConfigCheck))
+	}
+	title := ""
+	if unit != nil {
+		title = unit.Title
+	}
+	return outcome{
+		run:   checks.WorkUnit(pull.HeadSHA, v, title, ev.snap.NativeBlockers),
+		facts: map[string]any{"unit": v.Unit, "reasons": v.Reasons},
+	}
+}
+
+// evalConfig shows a broken config as a failure, and a success over an
+// earlier failure once it is fixed; a valid config on a head that never
+// showed a failure needs no run.
+func evalConfig(ev *evaluation) outcome {
+	pull := ev.snap.Pull
+	if ev.configValid() && pull.RunsKnown && pull.Latest(ConfigCheck) == nil {
+		return outcome{skip: true}
+	}
+	return outcome{
+		run:   checks.Config(pull.HeadSHA, configPath, ev.snap.DefaultBranch, ev.cfgErrs, ev.cfgOther),
+		facts: map[string]any{"errors": len(ev.cfgErrs)},
+	}
+}

@@ -1,0 +1,66 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/ghfake"
+)
+
+// TestToyCheckJoinsThePipeline shows what adding an App check costs: one
+// entry in the list with a pure evaluation. The toy check is published on
+// the head beside the real ones and gets its own ledger row.
+func TestToyCheckJoinsThePipeline(t *testing.T) {
+	toy := check{name: "aepgate/toy", eval: func(ev *evaluation) outcome {
+		p := ev.snap.Pull
+		return outcome{
+			run:   checks.Run{Name: "aepgate/toy", HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionNeutral, Title: "toy saw #" + strconv.Itoa(p.Number), Summary: "A toy.\n"},
+			facts: map[string]any{"toy": p.Number},
+		}
+	}}
+	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.checks = append(defaultChecks(), toy) })
+	ms := w.repo.CreateMilestone("M", "")
+	u := w.repo.OpenIssue("alice", "Unit", contract("low", "product"), ghfake.InMilestone(ms))
+	w.repo.Branch("toy", "main")
+	w.repo.Commit("toy", "toy", map[string]string{"toy.go": "package toy\n"})
+	pr := w.repo.OpenPR("bob", "toy", "main", "Toy", "Work-unit: #"+strconv.Itoa(u.Number()))
+	head := pr.Head()
+	names := func() map[string]string {
+		out := map[string]string{}
+		for _, r := range w.repo.CheckRuns(head) {
+			out[r.Name] = r.Title
+		}
+		return out
+	}
+	waitFor(t, 10*time.Second, "the toy check", func() bool { return names()["aepgate/toy"] != "" })
+	if got := names(); got["aepgate/toy"] != "toy saw #"+strconv.Itoa(pr.Number()) || got[WorkUnitCheck] == "" {
+		t.Fatalf("runs on the head: %v", got)
+	}
+	rows, err := w.app.db.SQL.QueryContext(context.Background(), `SELECT body FROM aepgate_ledger WHERE kind = 'check_run:aepgate/toy'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var body string
+		if err := rows.Scan(&body); err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(body), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["toy"] != float64(pr.Number()) || m["head_sha"] != head || m["conclusion"] != "neutral" {
+			t.Errorf("ledger row %v", m)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Error("no ledger row for the toy check")
+	}
+}
