@@ -148,6 +148,7 @@ func (a *App) runDelivery(ctx context.Context, d deliveryArgs, attempt int) erro
 		}
 	}
 	a.metrics.job(deliveryArgs{}.Kind(), result, time.Since(start))
+	log.Info("delivery processed", "result", result, "duration", time.Since(start).Round(time.Millisecond))
 	return err
 }
 
