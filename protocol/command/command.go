@@ -1,0 +1,116 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DefaultPrefix starts every command when the repository config names none.
+const DefaultPrefix = "/aep"
+
+// Verbs of the commands.
+const (
+	VerbHold    = "hold"
+	VerbResume  = "resume"
+	VerbResolve = "resolve"
+	VerbStatus  = "status"
+	VerbRecheck = "recheck"
+)
+
+// Command is one command line of a comment. A malformed line (unknown verb,
+// missing or extra arguments) is a Command too, with Err saying what is
+// wrong and naming the valid forms; its other fields then say only what
+// could be read.
+type Command struct {
+	// Line is the 1-based line of the command in the comment.
+	Line int
+	// Raw is the line as written, without surrounding spaces.
+	Raw string
+	// Verb is one of the Verb constants; empty when missing or unknown.
+	Verb string
+	// Reason is the text after "hold".
+	Reason string
+	// GateID and Choice are the arguments of "resolve".
+	GateID, Choice string
+	// Err says why the command is malformed; nil when it is well formed.
+	Err error
+}
+
+// Parse returns the commands in a comment body, in line order: every line
+// that starts in its first column with prefix followed by whitespace or
+// the end of the line, outside fenced and indented code, block quotes, list
+// items, tables and HTML (each with the lines that continue it). Matching is exact and case-sensitive, for the
+// prefix and the verbs. An empty prefix means DefaultPrefix.
+func Parse(body, prefix string) []Command {
+	if prefix == "" {
+		prefix = DefaultPrefix
+	}
+	if !strings.Contains(body, prefix) {
+		return nil
+	}
+	sc := scan(body)
+	var out []Command
+	for i, line := range sc.lines {
+		if sc.classes[i] != classText {
+			continue
+		}
+		if rest, ok := afterPrefix(line, prefix); ok {
+			c := parseLine(rest, prefix)
+			c.Line, c.Raw = i+1, strings.TrimSpace(line)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// afterPrefix returns what follows prefix when line starts with it (in the
+// first column) and the prefix ends there or at whitespace.
+func afterPrefix(line, prefix string) (string, bool) {
+	if !strings.HasPrefix(line, prefix) {
+		return "", false
+	}
+	rest := line[len(prefix):]
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return "", false
+	}
+	return rest, true
+}
+
+// parseLine reads the verb and arguments after the prefix.
+func parseLine(rest, prefix string) Command {
+	args := strings.Fields(rest)
+	if len(args) == 0 {
+		return Command{Err: usageErr(prefix, "%s alone is not a command", prefix)}
+	}
+	c := Command{Verb: args[0]}
+	switch c.Verb {
+	case VerbHold:
+		c.Reason = strings.TrimSpace(strings.TrimSpace(rest)[len(VerbHold):])
+		if c.Reason == "" {
+			c.Err = usageErr(prefix, "hold needs a reason")
+		}
+	case VerbResolve:
+		if len(args) > 1 {
+			c.GateID = args[1]
+		}
+		if len(args) > 2 {
+			c.Choice = args[2]
+		}
+		if len(args) != 3 {
+			c.Err = usageErr(prefix, "resolve takes exactly a gate id and a choice")
+		}
+	case VerbResume, VerbStatus, VerbRecheck:
+		if len(args) > 1 {
+			c.Err = usageErr(prefix, "%s takes no arguments", c.Verb)
+		}
+	default:
+		c.Verb = ""
+		c.Err = usageErr(prefix, "%q is not a command", args[0])
+	}
+	return c
+}
+
+// usageErr says what is wrong and names the valid forms.
+func usageErr(prefix, format string, args ...any) error {
+	return fmt.Errorf("%s; the valid forms are %s", fmt.Sprintf(format, args...), strings.Join(Forms(prefix), ", "))
+}

@@ -1,0 +1,37 @@
+package command
+
+import "strings"
+
+// form is one valid command and what it does.
+type form struct{ syntax, meaning string }
+
+var forms = []form{
+	{"hold <reason>", "put this work unit (or, on the control issue, the whole project) on HOLD"},
+	{"resume", "lift the HOLD (owners only)"},
+	{"resolve <gate-id> <choice>", "answer an open gate with one of its choices (owners only)"},
+	{"status", "show the gates and HOLD that apply here"},
+	{"recheck", "evaluate the gates again now"},
+}
+
+// Forms returns the valid command forms with prefix, e.g.
+// "/aep resolve <gate-id> <choice>". An empty prefix means DefaultPrefix.
+func Forms(prefix string) []string {
+	if prefix == "" {
+		prefix = DefaultPrefix
+	}
+	out := make([]string, len(forms))
+	for i, f := range forms {
+		out[i] = prefix + " " + f.syntax
+	}
+	return out
+}
+
+// Usage is the Markdown list of valid commands for a reply: one bullet per
+// form, the command in a code span. No line of it is itself a command.
+func Usage(prefix string) string {
+	var b strings.Builder
+	for i, f := range Forms(prefix) {
+		b.WriteString("- `" + f + "`: " + forms[i].meaning + "\n")
+	}
+	return b.String()
+}
