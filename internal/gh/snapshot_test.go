@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,7 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
 
-	"github.com/aepgate/aepgate/internal/sharedfix"
+	"github.com/aepgate/aepgate/internal/fixtures"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -27,10 +26,7 @@ import (
 // the blockedBy variant must fail there on blockedBy alone — which is what
 // the feature detection relies on).
 func TestSnapshotQueriesMatchGitHubSchema(t *testing.T) {
-	data, err := os.ReadFile(sharedfix.Path(t, "fixtures/github/schema.graphql"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := fixtures.Schema(t)
 	schema := loadSchema(t, string(data))
 	all := snapshot.Needs{Conversation: true, Files: true, Commits: true, HeadChecks: true}
 	queries := []string{
