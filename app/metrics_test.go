@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"net/http"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -31,7 +32,9 @@ func TestForgedEventsDoNotMintSeries(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newEdge(&memQueue{})
-			h.labelUnverified = tt.labelUnverified
+			if tt.labelUnverified {
+				h.edge.unverifiedLabel = func(r *http.Request) string { return r.Header.Get("X-GitHub-Event") }
+			}
 			for i := range 50 {
 				post(h, hook{event: fmt.Sprintf("invented_%d", i), id: fmt.Sprint(i), sig: sign("guess", body), body: body})
 			}

@@ -145,14 +145,12 @@ func migrateRiver[TTx any](ctx context.Context, db *store.DB, driver riverdriver
 	return nil
 }
 
-func (q *riverQueue[TTx]) enqueue(ctx context.Context, d deliveryArgs, dedupe bool) (bool, error) {
-	fresh := true
+func (q *riverQueue[TTx]) enqueue(ctx context.Context, d deliveryArgs) (bool, error) {
+	var fresh bool
 	err := q.db.InTx(ctx, func(tx store.Tx) error {
-		if dedupe {
-			var err error
-			if fresh, err = store.RecordDelivery(ctx, tx, d.DeliveryID, d.Event, time.Now()); err != nil || !fresh {
-				return err
-			}
+		var err error
+		if fresh, err = store.RecordDelivery(ctx, tx, d.DeliveryID, d.Event, time.Now()); err != nil || !fresh {
+			return err
 		}
 		if !handled(d.Event) {
 			return nil

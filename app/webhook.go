@@ -2,17 +2,11 @@ package app
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
-	"regexp"
-	"strings"
-	"sync"
 )
 
 // MaxPayload is GitHub's webhook payload cap: larger events are never
@@ -29,19 +23,16 @@ const maxBuffered = 4 * MaxPayload
 // verified (yet).
 const unverifiedEvent = "unverified"
 
-var (
-	eventName  = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
-	deliveryID = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
-)
-
 // enqueuer records a verified delivery and queues its job durably, in one
-// transaction; fresh is false when the delivery ID was seen before (checked
-// only when dedupe is set).
+// transaction; fresh is false when the delivery ID was seen before.
 type enqueuer interface {
-	enqueue(ctx context.Context, d deliveryArgs, dedupe bool) (fresh bool, err error)
+	enqueue(ctx context.Context, d deliveryArgs) (fresh bool, err error)
 }
 
-// webhookHandler is the HTTP edge: POST /webhook.
+// webhookHandler is the HTTP edge: POST /webhook. Every accepted delivery
+// is logged at info (event, action, delivery ID, result) and every refused
+// request at warn (reason, status); bodies, secrets and signatures never
+// are.
 type webhookHandler struct {
 	secrets [][]byte
 	queue   enqueuer
@@ -49,109 +40,126 @@ type webhookHandler struct {
 	log     *slog.Logger
 	// budget bounds the bytes of bodies being held (nil: no bound).
 	budget *byteBudget
-
-	// Negative-control hooks: tests switch a protection off to show the
-	// attack it stops then succeeds. Production never sets them.
-	skipSignature bool
-	skipSizeCap   bool
-	skipDedupe    bool
-	// labelUnverified labels metrics with the unverified event header.
-	labelUnverified bool
+	// edge replaces parts of the edge; its zero value is the App's own.
+	edge edgeOptions
 }
 
+// edgeOptions replace parts of the webhook edge. The zero value is the
+// App's own edge; a negative-control test puts a broken variant in one
+// field to show the attack it stops then gets through.
+type edgeOptions struct {
+	// verify checks an X-Hub-Signature-256 value against the body; nil
+	// means HMAC-SHA256 with the handler's secrets.
+	verify func(sig string, body []byte) bool
+	// maxPayload caps a body in bytes; 0 means MaxPayload.
+	maxPayload int64
+	// unverifiedLabel is the metrics event label of a request whose
+	// signature has not verified (yet); nil means "unverified".
+	unverifiedLabel func(r *http.Request) string
+}
+
+// refusal is a request the edge answers without queueing anything.
+type refusal struct {
+	status      int
+	reason, msg string
+}
+
+// ServeHTTP reads the body within the cap, verifies its signature, checks
+// the headers and the payload, then records and queues the delivery.
 func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		h.answer(w, "", http.StatusMethodNotAllowed, "method_not_allowed", "POST only")
-		return
-	}
 	// Until the signature verifies, the event header is the sender's word:
 	// metrics label it "unverified", so forged requests cannot mint one
 	// Prometheus series per invented event name.
-	event := unverifiedEvent
-	if h.labelUnverified {
-		event = r.Header.Get("X-GitHub-Event")
+	label := unverifiedEvent
+	if h.edge.unverifiedLabel != nil {
+		label = h.edge.unverifiedLabel(r)
 	}
-	var src io.Reader = r.Body
-	if !h.skipSizeCap {
-		if r.ContentLength > MaxPayload {
-			h.answer(w, event, http.StatusRequestEntityTooLarge, "too_large", "payload over 25 MB")
-			return
-		}
-		src = http.MaxBytesReader(w, r.Body, MaxPayload)
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		h.refuse(w, label, refusal{http.StatusMethodNotAllowed, "method_not_allowed", "POST only"})
+		return
+	}
+	body, release, ref := h.readBody(w, r)
+	defer release()
+	if ref == nil && !h.verified(r.Header.Get("X-Hub-Signature-256"), body) {
+		ref = &refusal{http.StatusUnauthorized, "bad_signature", "missing or invalid X-Hub-Signature-256"}
+	}
+	if ref != nil {
+		h.refuse(w, label, *ref)
+		return
+	}
+	d, action, ref := checkHeaders(r.Header, body)
+	if ref != nil {
+		h.refuse(w, d.Event, *ref)
+		return
+	}
+	h.accept(r.Context(), w, d, action)
+}
+
+// readBody reads the body within the size cap and the byte budget; release
+// gives its share of the budget back and is never nil.
+func (h *webhookHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), ref *refusal) {
+	release = func() {}
+	tooLarge := &refusal{http.StatusRequestEntityTooLarge, "too_large", "payload over 25 MB"}
+	limit := h.edge.maxPayload
+	if limit == 0 {
+		limit = MaxPayload
+	}
+	if r.ContentLength > limit {
+		return nil, release, tooLarge
 	}
 	if h.budget != nil {
 		// A body of unknown length may take up to the cap.
-		n := int64(MaxPayload)
+		n := limit
 		if r.ContentLength >= 0 && r.ContentLength < n {
 			n = r.ContentLength
 		}
 		if err := h.budget.acquire(r.Context(), n); err != nil {
-			h.answer(w, event, http.StatusServiceUnavailable, "busy", "too many deliveries in flight; redeliver later")
-			return
+			return nil, release, &refusal{http.StatusServiceUnavailable, "busy", "too many deliveries in flight; redeliver later"}
 		}
-		defer h.budget.release(n)
+		release = func() { h.budget.release(n) }
 	}
-	body, err := io.ReadAll(src)
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			h.answer(w, event, http.StatusRequestEntityTooLarge, "too_large", "payload over 25 MB")
-			return
-		}
-		h.answer(w, event, http.StatusBadRequest, "unreadable", "body could not be read")
-		return
-	}
-	if !h.skipSignature && !h.verify(r.Header.Get("X-Hub-Signature-256"), body) {
-		h.answer(w, event, http.StatusUnauthorized, "bad_signature", "missing or invalid X-Hub-Signature-256")
-		return
-	}
-	event = r.Header.Get("X-GitHub-Event")
-	id := r.Header.Get("X-GitHub-Delivery")
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var tooBig *http.MaxBytesError
 	switch {
-	case !eventName.MatchString(event):
-		h.answer(w, event, http.StatusBadRequest, "malformed", "missing or invalid X-GitHub-Event")
-		return
-	case !deliveryID.MatchString(id):
-		h.answer(w, event, http.StatusBadRequest, "malformed", "missing or invalid X-GitHub-Delivery")
-		return
-	case !isJSONObject(body):
-		h.answer(w, event, http.StatusBadRequest, "malformed", "body is not a JSON object")
-		return
-	}
-	fresh, err := h.queue.enqueue(r.Context(), deliveryArgs{DeliveryID: id, Event: event, Payload: body}, !h.skipDedupe)
-	switch {
+	case errors.As(err, &tooBig):
+		return nil, release, tooLarge
 	case err != nil:
-		h.log.Error("enqueue delivery", "delivery", id, "event", event, "err", err)
-		h.answer(w, event, http.StatusServiceUnavailable, "store_error", "could not record the delivery; redeliver later")
+		return nil, release, &refusal{http.StatusBadRequest, "unreadable", "body could not be read"}
+	}
+	return body, release, nil
+}
+
+// accept records and queues a verified delivery and logs the result:
+// queued, duplicate (the delivery ID was seen before) or ignored (an event
+// that starts no work, recorded only).
+func (h *webhookHandler) accept(ctx context.Context, w http.ResponseWriter, d deliveryArgs, action string) {
+	fresh, err := h.queue.enqueue(ctx, d)
+	if err != nil {
+		h.log.Error("webhook refused", "reason", "store_error", "status", http.StatusServiceUnavailable,
+			"delivery", d.DeliveryID, "event", d.Event, "err", err)
+		h.answer(w, d.Event, http.StatusServiceUnavailable, "store_error", "could not record the delivery; redeliver later")
+		return
+	}
+	log := h.log.With("event", d.Event, "action", action, "delivery", d.DeliveryID)
+	switch {
 	case !fresh:
-		h.answer(w, event, http.StatusOK, "duplicate", "delivery already received")
+		log.Info("webhook delivery", "result", "duplicate")
+		h.answer(w, d.Event, http.StatusOK, "duplicate", "delivery already received")
+	case !handled(d.Event):
+		log.Info("webhook delivery", "result", "ignored")
+		h.answer(w, d.Event, http.StatusAccepted, "accepted", "recorded; this event starts no work")
 	default:
-		h.log.Debug("delivery accepted", "delivery", id, "event", event)
-		h.answer(w, event, http.StatusAccepted, "accepted", "queued")
+		log.Info("webhook delivery", "result", "queued")
+		h.answer(w, d.Event, http.StatusAccepted, "accepted", "queued")
 	}
 }
 
-// verify checks sig ("sha256=<hex>") against each secret in constant time.
-func (h *webhookHandler) verify(sig string, body []byte) bool {
-	hexSig, ok := strings.CutPrefix(sig, "sha256=")
-	if !ok {
-		return false
-	}
-	got, err := hex.DecodeString(hexSig)
-	if err != nil || len(got) != sha256.Size {
-		return false
-	}
-	valid := false
-	for _, s := range h.secrets {
-		m := hmac.New(sha256.New, s)
-		m.Write(body)
-		// Every secret is tried, so timing does not say which matched.
-		if hmac.Equal(got, m.Sum(nil)) {
-			valid = true
-		}
-	}
-	return valid
+// refuse logs a refused request at warn, by reason and status only, and
+// answers it.
+func (h *webhookHandler) refuse(w http.ResponseWriter, label string, ref refusal) {
+	h.log.Warn("webhook refused", "reason", ref.reason, "status", ref.status)
+	h.answer(w, label, ref.status, ref.reason, ref.msg)
 }
 
 func (h *webhookHandler) answer(w http.ResponseWriter, event string, status int, result, msg string) {
@@ -161,50 +169,4 @@ func (h *webhookHandler) answer(w http.ResponseWriter, event string, status int,
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(map[string]string{"result": result, "message": msg})
-}
-
-func isJSONObject(b []byte) bool {
-	s := strings.TrimLeft(string(b[:min(len(b), 64)]), " \t\r\n")
-	return strings.HasPrefix(s, "{") && json.Valid(b)
-}
-
-// byteBudget is a weighted semaphore over bytes that honours context
-// cancellation. One request larger than the whole budget may still run
-// alone.
-type byteBudget struct {
-	max int64
-
-	mu    sync.Mutex
-	used  int64
-	freed chan struct{} // closed and replaced at each release
-}
-
-func newByteBudget(max int64) *byteBudget {
-	return &byteBudget{max: max, freed: make(chan struct{})}
-}
-
-func (b *byteBudget) acquire(ctx context.Context, n int64) error {
-	for {
-		b.mu.Lock()
-		if b.used == 0 || b.used+n <= b.max {
-			b.used += n
-			b.mu.Unlock()
-			return nil
-		}
-		freed := b.freed
-		b.mu.Unlock()
-		select {
-		case <-freed:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-}
-
-func (b *byteBudget) release(n int64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.used -= n
-	close(b.freed)
-	b.freed = make(chan struct{})
 }

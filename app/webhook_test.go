@@ -3,29 +3,38 @@ package app
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
-// memQueue is an in-memory enqueuer.
+// memQueue is an in-memory enqueuer that records delivery IDs as the
+// App's queue does; with replay set it forgets them (the negative control
+// of dedupe).
 type memQueue struct {
-	mu   sync.Mutex
-	seen map[string]bool
-	jobs []deliveryArgs
+	mu     sync.Mutex
+	seen   map[string]bool
+	jobs   []deliveryArgs
+	replay bool
 }
 
-func (q *memQueue) enqueue(_ context.Context, d deliveryArgs, dedupe bool) (bool, error) {
+func (q *memQueue) enqueue(_ context.Context, d deliveryArgs) (bool, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.seen == nil {
 		q.seen = map[string]bool{}
 	}
-	if dedupe && q.seen[d.DeliveryID] {
+	if !q.replay && q.seen[d.DeliveryID] {
 		return false, nil
 	}
 	q.seen[d.DeliveryID] = true
@@ -138,37 +147,49 @@ func TestWebhookOversizedRefused(t *testing.T) {
 	}
 }
 
-// TestWebhookNegativeControls removes each protection through its hook and
-// shows the attack it stops then gets through.
+// TestWebhookNegativeControls shows each protection refusing its attack,
+// and the attack getting through once the protection is replaced by a
+// broken variant.
 func TestWebhookNegativeControls(t *testing.T) {
 	body := []byte(`{"action":"opened"}`)
-	t.Run("signature", func(t *testing.T) {
-		q := &memQueue{}
-		h := newEdge(q)
-		h.skipSignature = true
-		if got := post(h, hook{event: "ping", id: "forged", sig: sign("guess", body), body: body}); got != 202 || len(q.jobs) != 1 {
-			t.Fatalf("without verification a forged delivery should be queued; got %d, %d jobs", got, len(q.jobs))
+	big := oversized()
+	tests := []struct {
+		name   string
+		broken func(h *webhookHandler, q *memQueue)
+		posts  []hook
+		want   []int
+	}{
+		{"signature", func(h *webhookHandler, _ *memQueue) {
+			h.edge.verify = func(string, []byte) bool { return true }
+		}, []hook{{event: "ping", id: "forged", sig: sign("guess", body), body: body}}, []int{401, 202}},
+		{"size cap", func(h *webhookHandler, _ *memQueue) {
+			h.edge.maxPayload = math.MaxInt64
+		}, []hook{{event: "ping", id: "big", sig: sign("current", big), body: big}}, []int{413, 202}},
+		{"dedupe", func(_ *webhookHandler, q *memQueue) {
+			q.replay = true
+		}, []hook{
+			{event: "ping", id: "replayed", sig: sign("current", body), body: body},
+			{event: "ping", id: "replayed", sig: sign("current", body), body: body},
+		}, []int{200, 202}},
+	}
+	for _, tt := range tests {
+		for i, broken := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/broken=%v", tt.name, broken), func(t *testing.T) {
+				q := &memQueue{}
+				h := newEdge(q)
+				if broken {
+					tt.broken(h, q)
+				}
+				var got int
+				for _, k := range tt.posts {
+					got = post(h, k)
+				}
+				if got != tt.want[i] {
+					t.Errorf("last status %d, want %d", got, tt.want[i])
+				}
+			})
 		}
-	})
-	t.Run("size cap", func(t *testing.T) {
-		q := &memQueue{}
-		h := newEdge(q)
-		h.skipSizeCap = true
-		big := oversized()
-		if got := post(h, hook{event: "ping", id: "big", sig: sign("current", big), body: big}); got != 202 {
-			t.Fatalf("without the cap an oversized body should be accepted; got %d", got)
-		}
-	})
-	t.Run("dedupe", func(t *testing.T) {
-		q := &memQueue{}
-		h := newEdge(q)
-		h.skipDedupe = true
-		k := hook{event: "ping", id: "replayed", sig: sign("current", body), body: body}
-		post(h, k)
-		if got := post(h, k); got != 202 || len(q.jobs) != 2 {
-			t.Fatalf("without dedupe a replay should be queued again; got %d, %d jobs", got, len(q.jobs))
-		}
-	})
+	}
 }
 
 func FuzzWebhookEdge(f *testing.F) {
@@ -257,5 +278,101 @@ func TestWebhookDeclaredOversizeRefusedUnread(t *testing.T) {
 	newEdge(q).ServeHTTP(rec, req)
 	if rec.Code != http.StatusRequestEntityTooLarge || len(q.jobs) != 0 {
 		t.Fatalf("declared %d bytes: status %d, %d jobs; want 413 and none", req.ContentLength, rec.Code, len(q.jobs))
+	}
+}
+
+// TestWebhookLogs: every accepted delivery is logged at info with its
+// event, action, delivery ID and result, every refused request at warn
+// with its reason and status, and no line carries the body, a secret or a
+// signature.
+func TestWebhookLogs(t *testing.T) {
+	body := []byte(`{"action":"opened","number":7,"note":"BODY-MARK"}`)
+	oversize := httptest.NewRequest(http.MethodPost, "/webhook", bytes.NewReader(body))
+	oversize.ContentLength = MaxPayload + 1
+	tests := []struct {
+		name string
+		req  *http.Request
+		want map[string]any
+	}{
+		{"queued", signed("pull_request", "d1", sign("current", body), body),
+			map[string]any{"level": "INFO", "msg": "webhook delivery", "event": "pull_request", "action": "opened", "delivery": "d1", "result": "queued"}},
+		{"duplicate", signed("pull_request", "d1", sign("current", body), body),
+			map[string]any{"level": "INFO", "msg": "webhook delivery", "event": "pull_request", "action": "opened", "delivery": "d1", "result": "duplicate"}},
+		{"ignored", signed("ping", "d2", sign("previous", []byte(`{"zen":"BODY-MARK"}`)), []byte(`{"zen":"BODY-MARK"}`)),
+			map[string]any{"level": "INFO", "msg": "webhook delivery", "event": "ping", "action": "", "delivery": "d2", "result": "ignored"}},
+		{"forged", signed("pull_request", "d3", sign("guess", body), body),
+			map[string]any{"level": "WARN", "msg": "webhook refused", "reason": "bad_signature", "status": float64(401)}},
+		{"malformed", signed("pull_request", "", sign("current", body), body),
+			map[string]any{"level": "WARN", "msg": "webhook refused", "reason": "malformed", "status": float64(400)}},
+		{"declared oversize", oversize,
+			map[string]any{"level": "WARN", "msg": "webhook refused", "reason": "too_large", "status": float64(413)}},
+		{"GET", httptest.NewRequest(http.MethodGet, "/webhook", nil),
+			map[string]any{"level": "WARN", "msg": "webhook refused", "reason": "method_not_allowed", "status": float64(405)}},
+	}
+	var buf bytes.Buffer
+	h := newEdge(&memQueue{})
+	h.log = slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			buf.Reset()
+			h.ServeHTTP(httptest.NewRecorder(), tt.req)
+			lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+			if len(lines) != 1 {
+				t.Fatalf("%d log lines, want 1:\n%s", len(lines), buf.String())
+			}
+			var got map[string]any
+			if err := json.Unmarshal([]byte(lines[0]), &got); err != nil {
+				t.Fatal(err)
+			}
+			delete(got, "time")
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("log line (-want +got):\n%s", diff)
+			}
+			sig := strings.TrimPrefix(tt.req.Header.Get("X-Hub-Signature-256"), "sha256=")
+			for _, leak := range []string{"BODY-MARK", "current", "previous", "sha256", sig} {
+				if leak != "" && strings.Contains(lines[0], leak) {
+					t.Errorf("log line carries %q: %s", leak, lines[0])
+				}
+			}
+		})
+	}
+}
+
+// signed is a POST /webhook carrying body with the given headers (an empty
+// id is left out).
+func signed(event, id, sig string, body []byte) *http.Request {
+	req := httptest.NewRequest(http.MethodPost, "/webhook", bytes.NewReader(body))
+	req.Header.Set("X-GitHub-Event", event)
+	req.Header.Set("X-Hub-Signature-256", sig)
+	if id != "" {
+		req.Header.Set("X-GitHub-Delivery", id)
+	}
+	return req
+}
+
+func TestPayloadAction(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       string
+		wantOK     bool
+	}{
+		{"action", `{"action":"opened","number":1}`, "opened", true},
+		{"leading space", " \n{\"action\":\"ready_for_review\"}", "ready_for_review", true},
+		{"no action", `{"zen":"x"}`, "", true},
+		{"not a string", `{"action":7}`, "", true},
+		{"not a word", `{"action":"Opened; rm -rf"}`, "", true},
+		{"too long", `{"action":"` + strings.Repeat("a", 65) + `"}`, "", true},
+		{"array", `[{"action":"opened"}]`, "", false},
+		{"null", `null`, "", false},
+		{"invalid", `{"action":"opened"`, "", false},
+		{"empty", ``, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := payloadAction([]byte(tt.body))
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("payloadAction(%q) = %q, %v; want %q, %v", tt.body, got, ok, tt.want, tt.wantOK)
+			}
+		})
 	}
 }
