@@ -27,6 +27,7 @@ type workflowRun struct {
 	updated    time.Time
 	started    time.Time
 	attempts   []runAttempt // earlier attempts, oldest first
+	suite      *checkSuite  // its own check suite, kept across attempts
 }
 
 type runAttempt struct {
@@ -97,6 +98,8 @@ func (f *Fake) newRun(s *repoState, o RunOptions) (*workflowRun, error) {
 		}
 	}
 	run.number++
+	run.suite = f.newSuite(s, f.actionsApp(), sha, branch)
+	run.suite.run = run
 	s.runs = append(s.runs, run)
 	f.emitRun(s, run, "requested")
 	f.emitRun(s, run, "in_progress")
@@ -121,7 +124,7 @@ func (f *Fake) workflowID(s *repoState, path string) int64 {
 func (f *Fake) finishRun(s *repoState, run *workflowRun, conclusion string) {
 	run.status, run.conclusion, run.updated = "completed", conclusion, f.clock()
 	app := f.actionsApp()
-	cr := &checkRun{id: f.nextID(), suite: f.suiteFor(s, app, run.headSHA), app: app, name: run.name,
+	cr := &checkRun{id: f.nextID(), suite: run.suite, app: app, name: run.name,
 		headSHA: run.headSHA, status: "completed", conclusion: conclusion, started: run.started, completed: f.clock(),
 		detailsURL: "https://github.com/" + s.fullName + "/actions/runs/" + itoa(run.id)}
 	s.checks.runs = append(s.checks.runs, cr)
@@ -178,12 +181,12 @@ func (f *Fake) runJSON(s *repoState, run *workflowRun) obj {
 		"id": run.id, "name": run.name, "node_id": nodeID("WorkflowRun", run.id), "head_branch": run.headBranch,
 		"head_sha": run.headSHA, "path": run.path, "display_title": run.name, "run_number": run.number,
 		"event": run.event, "status": run.status, "conclusion": nilIfEmpty(run.conclusion), "workflow_id": run.workflowID,
-		"check_suite_id": f.suiteFor(s, f.actionsApp(), run.headSHA).id, "url": api,
-		"check_suite_node_id": nodeID("CheckSuite", f.suiteFor(s, f.actionsApp(), run.headSHA).id), "html_url": html,
+		"check_suite_id": run.suite.id, "url": api,
+		"check_suite_node_id": nodeID("CheckSuite", run.suite.id), "html_url": html,
 		"pull_requests": prs, "created_at": ts(run.created), "updated_at": ts(run.updated),
 		"actor": f.userJSON(run.actor), "triggering_actor": f.userJSON(run.actor), "run_attempt": run.attempt,
 		"run_started_at": ts(run.started), "jobs_url": api + "/jobs", "logs_url": api + "/logs",
-		"check_suite_url": f.api(s) + "/check-suites/" + itoa(f.suiteFor(s, f.actionsApp(), run.headSHA).id),
+		"check_suite_url": f.api(s) + "/check-suites/" + itoa(run.suite.id),
 		"artifacts_url":   api + "/artifacts", "cancel_url": api + "/cancel", "rerun_url": api + "/rerun",
 		"previous_attempt_url": nil, "workflow_url": f.api(s) + "/actions/workflows/" + itoa(run.workflowID),
 		"head_commit": f.headCommitJSON(s, run.headSHA), "repository": f.repoJSON(s), "head_repository": f.repoJSON(s),

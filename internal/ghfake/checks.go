@@ -77,6 +77,7 @@ type checkSuite struct {
 	created    time.Time
 	updated    time.Time
 	rerequests int
+	run        *workflowRun // the Actions workflow run it belongs to; nil for other Apps
 }
 
 // checkInput is the body of a check-run create or update.
@@ -208,14 +209,21 @@ func (in *checkInput) apply(run *checkRun, now time.Time) {
 	}
 }
 
-// suiteFor finds or creates the check suite of app at sha; callers hold mu.
+// suiteFor finds or creates the check suite of app at sha (an App has one
+// per commit; Actions has one per workflow run, and a run created with a
+// GITHUB_TOKEN joins the first of them); callers hold mu.
 func (f *Fake) suiteFor(s *repoState, app *App, sha string) *checkSuite {
 	for _, su := range s.checks.suites {
 		if su.app == app && su.headSHA == sha {
 			return su
 		}
 	}
-	su := &checkSuite{id: f.nextID(), app: app, headSHA: sha, headBranch: s.branchOf(sha), created: f.clock(), updated: f.clock()}
+	return f.newSuite(s, app, sha, s.branchOf(sha))
+}
+
+// newSuite records a new check suite of app at sha; callers hold mu.
+func (f *Fake) newSuite(s *repoState, app *App, sha, branch string) *checkSuite {
+	su := &checkSuite{id: f.nextID(), app: app, headSHA: sha, headBranch: branch, created: f.clock(), updated: f.clock()}
 	s.checks.suites = append(s.checks.suites, su)
 	return su
 }
@@ -251,6 +259,9 @@ func (s *repoState) suiteStatus(su *checkSuite) (status, conclusion string) {
 		if rank[r.conclusion] > best {
 			best, conclusion = rank[r.conclusion], r.conclusion
 		}
+	}
+	if n == 0 && su.run != nil {
+		return su.run.status, su.run.conclusion
 	}
 	if n == 0 {
 		return "queued", ""

@@ -53,7 +53,7 @@ func (f *Fake) commitJSON(s *repoState, c *commitObj, withFiles bool) obj {
 	o := obj{
 		"sha": c.sha, "node_id": g["node_id"], "commit": inner, "url": f.api(s) + "/commits/" + c.sha,
 		"html_url": g["html_url"], "comments_url": f.api(s) + "/commits/" + c.sha + "/comments",
-		"author": f.userJSON(f.users[strings.ToLower(c.author.Name)]), "committer": f.userJSON(f.users[strings.ToLower(c.committer.Name)]),
+		"author": f.userJSON(f.emailUser(c.author.Email)), "committer": f.userJSON(f.emailUser(c.committer.Email)),
 		"parents": parents,
 	}
 	if withFiles {
@@ -68,8 +68,10 @@ func (f *Fake) commitJSON(s *repoState, c *commitObj, withFiles bool) obj {
 	return o
 }
 
-// diffFiles lists the changed files between two flat trees, GitHub-style.
+// diffFiles lists the changed files between two flat trees, GitHub-style:
+// a file moved unchanged is one "renamed" entry with previous_filename.
 func (f *Fake) diffFiles(s *repoState, from, to map[string]string) ([]any, int, int) {
+	byNew, moved := renames(s, from, to)
 	var paths []string
 	for p := range to {
 		if from[p] != to[p] {
@@ -77,7 +79,7 @@ func (f *Fake) diffFiles(s *repoState, from, to map[string]string) ([]any, int, 
 		}
 	}
 	for p := range from {
-		if _, ok := to[p]; !ok {
+		if _, ok := to[p]; !ok && !moved[p] {
 			paths = append(paths, p)
 		}
 	}
@@ -93,16 +95,59 @@ func (f *Fake) diffFiles(s *repoState, from, to map[string]string) ([]any, int, 
 		case to[p] == "":
 			status, sha, add = "removed", from[p], 0
 		}
+		prev, isRename := byNew[p]
+		if isRename {
+			status, add = "renamed", 0
+		}
 		totalAdd += add
 		totalDel += del
-		out = append(out, obj{
-			"sha": sha, "filename": p, "status": status, "additions": add, "deletions": del, "changes": add + del,
-			"blob_url":     "https://github.com/" + s.fullName + "/blob/" + sha + "/" + p,
-			"raw_url":      "https://github.com/" + s.fullName + "/raw/" + sha + "/" + p,
-			"contents_url": f.api(s) + "/contents/" + p,
-		})
+		o := f.fileJSON(s, p, sha, status, add, del)
+		if isRename {
+			o["previous_filename"] = prev
+		}
+		out = append(out, o)
 	}
 	return out, totalAdd, totalDel
+}
+
+// fileJSON is one changed-file entry of a commit, comparison or pull request.
+func (f *Fake) fileJSON(s *repoState, p, sha, status string, add, del int) obj {
+	return obj{
+		"sha": sha, "filename": p, "status": status, "additions": add, "deletions": del, "changes": add + del,
+		"blob_url":     "https://github.com/" + s.fullName + "/blob/" + sha + "/" + p,
+		"raw_url":      "https://github.com/" + s.fullName + "/raw/" + sha + "/" + p,
+		"contents_url": f.api(s) + "/contents/" + p,
+	}
+}
+
+// renames pairs files gone from `from` with files new in `to` that hold
+// the same non-empty blob (git's exact renames): new path → old path, and
+// the set of old paths.
+func renames(s *repoState, from, to map[string]string) (map[string]string, map[string]bool) {
+	var gone []string
+	for p, sha := range from {
+		if _, ok := to[p]; !ok && len(s.git.blobs[sha]) > 0 {
+			gone = append(gone, p)
+		}
+	}
+	sort.Strings(gone)
+	var added []string
+	for p := range to {
+		if _, ok := from[p]; !ok {
+			added = append(added, p)
+		}
+	}
+	sort.Strings(added)
+	byNew, moved := map[string]string{}, map[string]bool{}
+	for _, n := range added {
+		for _, o := range gone {
+			if !moved[o] && from[o] == to[n] {
+				byNew[n], moved[o] = o, true
+				break
+			}
+		}
+	}
+	return byNew, moved
 }
 
 func lines(b []byte) int {

@@ -123,7 +123,7 @@ func (x *gqlExec) selection(obj resolver, set ast.SelectionSet, path ast.Path) m
 	for _, sel := range set {
 		switch s := sel.(type) {
 		case *ast.Field:
-			out[s.Alias] = x.resolveField(obj, s, append(path, ast.PathName(s.Alias)))
+			out[s.Alias] = x.resolveField(obj, s, extend(path, ast.PathName(s.Alias)))
 		case *ast.InlineFragment:
 			if x.applies(obj, s.TypeCondition) {
 				for k, v := range x.selection(obj, s.SelectionSet, path) {
@@ -139,6 +139,13 @@ func (x *gqlExec) selection(obj resolver, set ast.SelectionSet, path ast.Path) m
 		}
 	}
 	return out
+}
+
+// extend is path with el appended, in a fresh slice: siblings must not
+// share (and overwrite) one backing array, or error paths name the wrong
+// field.
+func extend(path ast.Path, el ast.PathElement) ast.Path {
+	return append(path[:len(path):len(path)], el)
 }
 
 // applies reports whether a fragment on cond applies to obj.
@@ -188,7 +195,7 @@ func (x *gqlExec) complete(v any, set ast.SelectionSet, path ast.Path) any {
 	case []any:
 		out := make([]any, len(val))
 		for i, item := range val {
-			out[i] = x.complete(item, set, append(path, ast.PathIndex(i)))
+			out[i] = x.complete(item, set, extend(path, ast.PathIndex(i)))
 		}
 		return out
 	default:

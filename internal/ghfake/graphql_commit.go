@@ -35,7 +35,7 @@ func (r *commitRes) field(x *gqlExec, name string, args map[string]any) (any, er
 	case "author", "committer":
 		sig := map[string]Signature{"author": c.author, "committer": c.committer}[name]
 		return mapRes{"GitActor", map[string]any{"name": sig.Name, "email": sig.Email, "date": ts(sig.Date),
-			"user": actor(x.c.f, x.c.f.users[strings.ToLower(sig.Name)])}}, nil
+			"user": gitUser(x.c.f, sig)}}, nil
 	case "parents":
 		var items []any
 		for _, p := range c.parents {
@@ -62,6 +62,15 @@ func (r *commitRes) field(x *gqlExec, name string, args map[string]any) (any, er
 		return r.statusCheckRollup(x)
 	}
 	return nil, unknownField("Commit", name)
+}
+
+// gitUser is GitActor.user: the User the e-mail belongs to, or null (a
+// Bot or Organization is no User).
+func gitUser(f *Fake, sig Signature) any {
+	if u := f.emailUser(sig.Email); u != nil && u.typ == "User" {
+		return actor(f, u)
+	}
+	return nil
 }
 
 func extOf(name string) any {
@@ -125,6 +134,14 @@ func (r *suiteRes) field(x *gqlExec, name string, args map[string]any) (any, err
 		return mapRes{"App", map[string]any{"databaseId": a.ID, "slug": a.Slug, "name": a.Name, "id": nodeID("App", a.ID)}}, nil
 	case "commit":
 		return &commitRes{s: r.s, c: r.s.git.commits[r.su.headSHA]}, nil
+	case "workflowRun":
+		if err := x.need("actions"); err != nil {
+			return nil, err
+		}
+		if r.su.run == nil {
+			return nil, nil
+		}
+		return &workflowRunRes{s: r.s, run: r.su.run}, nil
 	case "createdAt":
 		return ts(r.su.created), nil
 	case "updatedAt":

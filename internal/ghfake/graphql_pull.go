@@ -66,6 +66,16 @@ func (r *prRes) field(x *gqlExec, name string, args map[string]any) (any, error)
 			items = append(items, mapRes{"ReviewRequest", map[string]any{"requestedReviewer": actor(x.c.f, u)}})
 		}
 		return newConn("ReviewRequestConnection", "reviewRequests", items, args)
+	case "files":
+		files, _, _ := x.c.f.prFiles(s, p)
+		var items []any
+		for _, fl := range files {
+			items = append(items, changedFile(fl.(obj)))
+		}
+		return newConn("PullRequestChangedFileConnection", "files", items, args)
+	case "changedFiles", "additions", "deletions":
+		files, add, del := x.c.f.prFiles(s, p)
+		return map[string]int{"changedFiles": len(files), "additions": add, "deletions": del}[name], nil
 	case "closingIssuesReferences":
 		var items []any
 		for _, n := range closingRefs(i.body) {
@@ -77,3 +87,16 @@ func (r *prRes) field(x *gqlExec, name string, args map[string]any) (any, error)
 	}
 	return nil, unknownField("PullRequest", name)
 }
+
+// changeTypes maps REST's file status to GraphQL's PatchStatus.
+var changeTypes = map[string]string{"added": "ADDED", "removed": "DELETED", "modified": "MODIFIED",
+	"renamed": "RENAMED", "copied": "COPIED", "changed": "CHANGED"}
+
+// changedFile is a PullRequestChangedFile from a REST file entry: GraphQL
+// names only the new path of a rename.
+func changedFile(fl obj) resolver {
+	return mapRes{"PullRequestChangedFile", map[string]any{"path": fl["filename"], "changeType": changeTypes[fl["status"].(string)],
+		"additions": fl["additions"], "deletions": fl["deletions"], "viewerViewedState": "UNVIEWED"}}
+}
+
+func (r *prRes) issue() *issue { return r.i }

@@ -96,51 +96,6 @@ func issueOrPR(s *repoState, i *issue) resolver {
 	return &issueRes{s: s, i: i}
 }
 
-// issueList serves Repository.issues / pullRequests with states, labels,
-// headRefName and baseRefName.
-func (r *repoRes) issueList(x *gqlExec, name string, args map[string]any) (any, error) {
-	wantPR := name == "pullRequests"
-	if err := x.need(map[bool]string{true: "pull_requests", false: "issues"}[wantPR]); err != nil {
-		return nil, err
-	}
-	states := stringSet(args, "states")
-	labels := stringSet(args, "labels")
-	head, _ := args["headRefName"].(string)
-	base, _ := args["baseRefName"].(string)
-	var items []any
-	for _, i := range r.s.issues {
-		if (i.pr != nil) != wantPR || (states != nil && !states[gqlState(i)]) || !hasAll(i.labels, labels) {
-			continue
-		}
-		if wantPR && (!matchQ(head, i.pr.headRef) || !matchQ(base, i.pr.baseRef)) {
-			continue
-		}
-		items = append(items, issueOrPR(r.s, i))
-	}
-	return newConn(map[bool]string{true: "PullRequestConnection", false: "IssueConnection"}[wantPR], name, items, args)
-}
-
-// gqlState is the GraphQL state enum of an issue or pull request.
-func gqlState(i *issue) string {
-	if i.pr != nil && i.pr.merged {
-		return "MERGED"
-	}
-	return strings.ToUpper(i.state)
-}
-
-func hasAll(have []string, want map[string]bool) bool {
-	for w := range want {
-		found := false
-		for _, h := range have {
-			found = found || strings.EqualFold(h, w)
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
-
 // object serves Repository.object(oid:) and (expression: "ref:path").
 func (r *repoRes) object(x *gqlExec, args map[string]any) (any, error) {
 	if err := x.need("contents"); err != nil {

@@ -178,21 +178,38 @@ func (r actorRes) typeName() string { return r.u.typ }
 func (r actorRes) field(_ *gqlExec, name string, _ map[string]any) (any, error) {
 	switch name {
 	case "login":
-		return r.u.login, nil
+		return r.login(), nil
 	case "databaseId":
 		return r.u.id, nil
 	case "id":
 		return nodeID(r.u.typ, r.u.id), nil
 	case "url":
-		return "https://github.com/" + r.u.login, nil
+		return "https://github.com" + r.path(), nil
 	case "avatarUrl":
 		return "https://avatars.githubusercontent.com/u/" + itoa(r.u.id) + "?v=4", nil
 	case "resourcePath":
-		return "/" + r.u.login, nil
+		return r.path(), nil
 	case "name":
 		return r.u.login, nil
 	}
 	return nil, unknownField(r.u.typ, name)
+}
+
+// login is the account's GraphQL login: a Bot's has no "[bot]" suffix
+// (REST's "github-actions[bot]" is "github-actions" here), as on GitHub.
+func (r actorRes) login() string {
+	if r.u.typ == "Bot" {
+		return strings.TrimSuffix(r.u.login, "[bot]")
+	}
+	return r.u.login
+}
+
+// path is the account's page: /apps/<slug> for a Bot, /<login> otherwise.
+func (r actorRes) path() string {
+	if r.u.typ == "Bot" {
+		return "/apps/" + r.login()
+	}
+	return "/" + r.u.login
 }
 
 func actor(f *Fake, u *user) any {

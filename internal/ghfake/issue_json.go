@@ -150,12 +150,22 @@ func (s *repoState) blocking(i *issue) ([]*issue, int) {
 func (f *Fake) commentJSON(s *repoState, c *comment) obj {
 	api := f.api(s) + "/issues/comments/" + itoa(c.id)
 	return obj{
-		"url": api, "html_url": "https://github.com/" + s.fullName + "/issues/" + itoa(int64(c.issue)) + "#issuecomment-" + itoa(c.id),
+		"url": api, "html_url": s.commentURL(c),
 		"issue_url": f.api(s) + "/issues/" + itoa(int64(c.issue)), "id": c.id, "node_id": nodeID("IssueComment", c.id),
 		"user": f.userJSON(c.author), "created_at": ts(c.created), "updated_at": ts(c.updated),
 		"author_association": f.association(s, c.author), "body": c.body,
 		"reactions": reactionsJSON(api+"/reactions", c.reactions), "performed_via_github_app": nil,
 	}
+}
+
+// commentURL is a comment's page: under /pull/ when its issue is a pull
+// request, as GitHub links it.
+func (s *repoState) commentURL(c *comment) string {
+	kind := "/issues/"
+	if i := s.issue(c.issue); i != nil && i.pr != nil {
+		kind = "/pull/"
+	}
+	return "https://github.com/" + s.fullName + kind + itoa(int64(c.issue)) + "#issuecomment-" + itoa(c.id)
 }
 
 // emitIssue sends an issues event (extra merged into the payload), or the

@@ -118,7 +118,7 @@ func (c *Comment) Edit(by, body string) {
 func (f *Fake) editComment(s *repoState, id int64, by *user, body string) {
 	is, cm := s.comment(id)
 	old := cm.body
-	cm.body, cm.updated = body, f.clock()
+	cm.body, cm.updated, cm.edited = body, f.clock(), f.clock()
 	f.emit(s, "issue_comment", "edited", by, obj{"issue": f.issueJSON(s, is), "comment": f.commentJSON(s, cm),
 		"changes": obj{"body": obj{"from": old}}})
 }

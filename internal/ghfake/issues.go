@@ -39,6 +39,7 @@ type comment struct {
 	author    *user
 	created   time.Time
 	updated   time.Time
+	edited    time.Time // last body edit; zero until edited
 	reactions []*reaction
 }
 

@@ -28,11 +28,7 @@ func (f *Fake) pullJSON(s *repoState, i *issue) obj {
 		}
 	}
 	commits := s.prCommits(p)
-	var files []any
-	add, del := 0, 0
-	if mb := s.git.mergeBase(s.baseHead(p), p.headSHA); mb != "" {
-		files, add, del = f.diffFiles(s, s.git.commits[mb].files, s.git.commits[p.headSHA].files)
-	}
+	files, add, del := f.prFiles(s, p)
 	var mergedBy any
 	if p.merged {
 		mergedBy = f.userJSON(p.mergedBy)
@@ -97,4 +93,14 @@ func (f *Fake) prRefsForSHA(s *repoState, sha string) []any {
 			"head": ref(i.pr.headRef, i.pr.headSHA), "base": ref(i.pr.baseRef, i.pr.baseSHA)})
 	}
 	return out
+}
+
+// prFiles is the pull request's changed files (REST's …/files entries)
+// against the merge base, with their added and deleted line totals.
+func (f *Fake) prFiles(s *repoState, p *pull) (files []any, add, del int) {
+	mb := s.git.mergeBase(s.baseHead(p), p.headSHA)
+	if mb == "" {
+		return nil, 0, 0
+	}
+	return f.diffFiles(s, s.git.commits[mb].files, s.git.commits[p.headSHA].files)
 }

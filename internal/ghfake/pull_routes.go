@@ -33,8 +33,7 @@ func (f *Fake) pullRoutes() {
 		if is == nil {
 			return notFound()
 		}
-		mb := c.repo.git.mergeBase(c.repo.baseHead(is.pr), is.pr.headSHA)
-		files, _, _ := c.f.diffFiles(c.repo, c.repo.git.commits[mb].files, c.repo.git.commits[is.pr.headSHA].files)
+		files, _, _ := c.f.prFiles(c.repo, is.pr)
 		return http.StatusOK, c.page(files)
 	})
 	f.handle("GET /repos/{owner}/{repo}/pulls/{pull_number}/merge", read("pull_requests"), func(c *call) (int, any) {

@@ -37,7 +37,9 @@ type review struct {
 	body      string
 	state     string // APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED, PENDING
 	commitID  string
-	submitted time.Time
+	created   time.Time
+	submitted time.Time // zero while PENDING
+	edited    time.Time // last body edit; zero until edited
 }
 
 // PR is the scenario handle of a pull request; its Issue half carries
@@ -162,7 +164,7 @@ func (f *Fake) addReview(s *repoState, is *issue, by *user, state, body, commitI
 	if s.git.commits[commitID] == nil {
 		return nil, fmt.Errorf("commit_id %s is not part of the pull request", commitID)
 	}
-	rv := &review{id: f.nextID(), user: by, body: body, state: state, commitID: commitID}
+	rv := &review{id: f.nextID(), user: by, body: body, state: state, commitID: commitID, created: f.clock()}
 	is.pr.reviews = append(is.pr.reviews, rv)
 	if state != "PENDING" {
 		rv.submitted = f.clock()

@@ -45,6 +45,26 @@ func (f *Fake) UserID(login string) int64 {
 	return f.ensureUser(login).id
 }
 
+// emailUser is the account a commit e-mail belongs to, as GitHub links
+// commits to users: the fake knows only GitHub's noreply addresses
+// ("<id>+<login>@users.noreply.github.com" or "<login>@users.noreply…"), so
+// any other e-mail, or an unknown login, is nil. Callers hold mu.
+func (f *Fake) emailUser(email string) *user {
+	local, ok := strings.CutSuffix(strings.ToLower(email), "@users.noreply.github.com")
+	if !ok {
+		return nil
+	}
+	id, login, hasID := strings.Cut(local, "+")
+	if !hasID {
+		login = local
+	}
+	u := f.users[login]
+	if u == nil || (hasID && id != itoa(u.id)) {
+		return nil
+	}
+	return u
+}
+
 // userJSON is GitHub's "simple user" object.
 func (f *Fake) userJSON(u *user) obj {
 	if u == nil {
