@@ -6,14 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/sharedfix"
+	"github.com/aepgate/aepgate/internal/fixtures"
 )
 
 // loadClient keeps connections alive like GitHub's delivery fleet would.
@@ -23,10 +22,7 @@ var loadClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 25
 // pull_request payload (about 22 KB as re-encoded) retargeted at w's
 // installation and pull requests 1000–1199.
 func realisticBodies(b *testing.B, w *world) [][]byte {
-	raw, err := os.ReadFile(sharedfix.Path(b, "fixtures/github/webhooks/pull_request/opened.payload.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	raw := fixtures.Payload(b, "pull_request", "opened")
 	var bodies [][]byte
 	for i := range 200 {
 		var p map[string]any

@@ -1,61 +1,47 @@
 package app
 
 import (
-	"io/fs"
+	"encoding/json"
+	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/sharedfix"
+	"github.com/aepgate/aepgate/internal/fixtures"
 )
 
-// fixturePayloads returns every real webhook payload, keyed by event.
-func fixturePayloads(t *testing.T) map[string][]string {
-	dir := sharedfix.Path(t, "fixtures/github/webhooks")
-	out := map[string][]string{}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
-			rel, _ := filepath.Rel(dir, p)
-			event := strings.Split(filepath.ToSlash(rel), "/")[0]
-			out[event] = append(out[event], p)
-		}
-		return nil
-	})
-	return out
-}
-
 func TestParseEveryFixture(t *testing.T) {
-	for event, files := range fixturePayloads(t) {
-		for _, p := range files {
-			body, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			j, err := parseDelivery(event, body, testAppID)
-			if err != nil {
-				t.Errorf("%s: %v", p, err)
-			}
-			if event == "pull_request" && strings.Contains(p, "opened") && len(j.Targets) != 1 {
-				t.Errorf("%s: %d targets, want 1", p, len(j.Targets))
-			}
+	for _, w := range fixtures.Webhooks(t) {
+		j, err := parseDelivery(w.Event, w.Body, testAppID)
+		if err != nil {
+			t.Errorf("%s: %v", w.Name, err)
+		}
+		if w.Event == "pull_request" && w.Action == "opened" && toInstallation(t, w) && len(j.Targets) != 1 {
+			t.Errorf("%s: %d targets, want 1", w.Name, len(j.Targets))
 		}
 	}
+}
+
+// toInstallation reports whether w was delivered to an App installation
+// (the npm fixtures also hold older recordings made without one).
+func toInstallation(t *testing.T, w fixtures.Webhook) bool {
+	var p struct {
+		Installation json.RawMessage `json:"installation"`
+	}
+	if err := json.Unmarshal(w.Body, &p); err != nil {
+		t.Fatalf("%s: %v", w.Name, err)
+	}
+	return p.Installation != nil
 }
 
 func TestE2EEveryFixtureAccepted(t *testing.T) {
 	w := newWorld(t)
 	_, base := startApp(t, testOptions(t, w, ""))
 	n := 0
-	for event, files := range fixturePayloads(t) {
-		for _, p := range files {
-			body, _ := os.ReadFile(p)
-			n++
-			if got := deliver(t, base, event, "fx-"+strings.ReplaceAll(filepath.Base(p), ".", "-")+"-"+event, body); got != http.StatusAccepted {
-				t.Errorf("%s: status %d, want 202", p, got)
-			}
+	for i, fx := range fixtures.Webhooks(t) {
+		n++
+		if got := deliver(t, base, fx.Event, fmt.Sprintf("fx-%d-%s", i, fx.Event), fx.Body); got != http.StatusAccepted {
+			t.Errorf("%s: status %d, want 202", fx.Name, got)
 		}
 	}
 	time.Sleep(300 * time.Millisecond)

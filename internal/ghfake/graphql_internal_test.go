@@ -10,6 +10,7 @@ import (
 // saying what is missing) when the schema cannot be found.
 func TestGraphQLWithoutSharedFolder(t *testing.T) {
 	t.Setenv("AEPGATE_SHARED", t.TempDir()+"/absent")
+	t.Setenv("AEPGATE_NODE_MODULES", t.TempDir()+"/absent")
 	old := schemaLoader
 	schemaLoader = readSchema
 	t.Cleanup(func() { schemaLoader = old })
@@ -26,7 +27,7 @@ func TestGraphQLWithoutSharedFolder(t *testing.T) {
 	if resp.StatusCode != http.StatusNotImplemented {
 		t.Errorf("status = %d, want 501", resp.StatusCode)
 	}
-	if _, err := readSchema(); err == nil || !strings.Contains(err.Error(), "shared folder not found") {
+	if _, err := readSchema(); err == nil || !strings.Contains(err.Error(), "GitHub fixtures not found") {
 		t.Errorf("readSchema error = %v", err)
 	}
 }

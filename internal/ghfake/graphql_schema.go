@@ -3,11 +3,10 @@ package ghfake
 import (
 	_ "embed"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
+	"testing"
 
-	"github.com/aepgate/aepgate/internal/sharedfix"
+	"github.com/aepgate/aepgate/internal/fixtures"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
@@ -19,10 +18,6 @@ import (
 //go:embed graphql_overlay.graphql
 var overlay string
 
-// SchemaPath is where the GraphQL schema is read from, inside the shared
-// folder (../shared beside the repository, or $AEPGATE_SHARED).
-const SchemaPath = "fixtures/github/schema.graphql"
-
 var (
 	schemaOnce sync.Once
 	schema     *ast.Schema
@@ -30,8 +25,9 @@ var (
 )
 
 // GraphQLAvailable reports whether the GraphQL endpoint can serve: it
-// needs GitHub's schema from the shared folder. When it cannot, the reason
-// says why; tests that use GraphQL should skip with it.
+// needs GitHub's schema, which internal/fixtures finds (the npm package
+// @octokit/graphql-schema, else the shared folder). When it cannot, the
+// reason says why; tests that use GraphQL should skip with it.
 func GraphQLAvailable() (bool, string) {
 	if _, err := loadSchema(); err != nil {
 		return false, err.Error()
@@ -39,14 +35,12 @@ func GraphQLAvailable() (bool, string) {
 	return true, ""
 }
 
-// RequireGraphQL skips t when GraphQL cannot be served.
-func RequireGraphQL(t interface {
-	Helper()
-	Skip(args ...any)
-}) {
+// RequireGraphQL skips t when GraphQL cannot be served, or fails it under
+// CI=true (fixtures.Missing).
+func RequireGraphQL(t testing.TB) {
 	t.Helper()
 	if ok, why := GraphQLAvailable(); !ok {
-		t.Skip(why)
+		fixtures.Missing(t, why)
 	}
 }
 
@@ -57,12 +51,7 @@ func loadSchema() (*ast.Schema, error) {
 }
 
 func readSchema() (*ast.Schema, error) {
-	root, ok := sharedfix.Root()
-	if !ok {
-		return nil, fmt.Errorf("ghfake: GraphQL unavailable: shared folder not found (expected ../shared beside the repository root, or AEPGATE_SHARED) holding %s", SchemaPath)
-	}
-	path := filepath.Join(root, filepath.FromSlash(SchemaPath))
-	b, err := os.ReadFile(path)
+	path, b, err := fixtures.LoadSchema()
 	if err != nil {
 		return nil, fmt.Errorf("ghfake: GraphQL unavailable: %w", err)
 	}

@@ -2,20 +2,18 @@ package ghfake_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/internal/fixtures"
 	"github.com/aepgate/aepgate/internal/ghfake"
-	"github.com/aepgate/aepgate/internal/sharedfix"
 	"github.com/google/go-github/v62/github"
 )
 
 // TestRESTShapesMatchFixtures compares REST answers with the same objects
 // in GitHub's recorded webhook payloads: every key GitHub sends must be there.
 func TestRESTShapesMatchFixtures(t *testing.T) {
-	dir := sharedfix.Path(t, "fixtures/github/webhooks")
+	fixtures.Webhooks(t)
 	f, repo, _, c := installed(t)
 	ms := repo.CreateMilestone("m", "")
 	is := repo.OpenIssue("alice", "Story", "b", ghfake.InMilestone(ms), ghfake.WithLabels("product"))
@@ -33,43 +31,46 @@ func TestRESTShapesMatchFixtures(t *testing.T) {
 	rel := repo.PublishRelease("v1", ghfake.ReleaseOptions{Assets: map[string][]byte{"a": []byte("a")}})
 	_ = f
 	tests := []struct {
-		path    string // REST path
-		fixture string // fixture file under webhooks/
-		object  string // the object in the fixture
-		depth   int    // how deep to compare (REST check runs carry only check_suite.id)
+		path   string // REST path
+		event  string // the recorded webhook payloads to compare with:
+		action string // every one of this event and action
+		object string // the object in the payload
+		depth  int    // how deep to compare (REST check runs carry only check_suite.id)
 	}{
-		{"repos/acme/widgets", "issues/opened.payload.json", "repository", 2},
-		{"repos/acme/widgets/issues/1", "issues/opened.payload.json", "issue", 2},
-		{"repos/acme/widgets/issues/comments/" + itoa(cm.ID()), "issue_comment/created.payload.json", "comment", 2},
-		{"repos/acme/widgets/milestones/1", "milestone/created.payload.json", "milestone", 2},
-		{"repos/acme/widgets/pulls/2", "pull_request/opened.payload.json", "pull_request", 2},
-		{"repos/acme/widgets/pulls/2/reviews/" + itoa(rv), "pull_request_review/submitted.payload.json", "review", 2},
-		{"repos/acme/widgets/check-runs/" + itoa(run.GetID()), "check_run/created.payload.json", "check_run", 1},
-		{"repos/acme/widgets/check-suites/" + itoa(run.GetCheckSuite().GetID()), "check_suite/completed.payload.json", "check_suite", 2},
-		{"repos/acme/widgets/actions/runs/" + itoa(wr.ID()), "workflow_run/completed.payload.json", "workflow_run", 2},
-		{"repos/acme/widgets/releases/" + itoa(rel.ID()), "release/published.payload.json", "release", 2},
+		{"repos/acme/widgets", "issues", "opened", "repository", 2},
+		{"repos/acme/widgets/issues/1", "issues", "opened", "issue", 2},
+		{"repos/acme/widgets/issues/comments/" + itoa(cm.ID()), "issue_comment", "created", "comment", 2},
+		{"repos/acme/widgets/milestones/1", "milestone", "created", "milestone", 2},
+		{"repos/acme/widgets/pulls/2", "pull_request", "opened", "pull_request", 2},
+		{"repos/acme/widgets/pulls/2/reviews/" + itoa(rv), "pull_request_review", "submitted", "review", 2},
+		{"repos/acme/widgets/check-runs/" + itoa(run.GetID()), "check_run", "created", "check_run", 1},
+		{"repos/acme/widgets/check-suites/" + itoa(run.GetCheckSuite().GetID()), "check_suite", "completed", "check_suite", 2},
+		{"repos/acme/widgets/actions/runs/" + itoa(wr.ID()), "workflow_run", "completed", "workflow_run", 2},
+		{"repos/acme/widgets/releases/" + itoa(rel.ID()), "release", "published", "release", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.object, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(tt.fixture)))
-			if err != nil {
-				t.Skipf("fixture: %v", err)
-			}
-			var fix map[string]json.RawMessage
-			if err := json.Unmarshal(raw, &fix); err != nil {
-				t.Fatal(err)
-			}
-			var want map[string]any
-			if err := json.Unmarshal(fix[tt.object], &want); err != nil {
-				t.Fatal(err)
-			}
 			req, _ := c.NewRequest("GET", tt.path, nil)
 			var got map[string]any
 			if _, err := c.Do(ctx, req, &got); err != nil {
 				t.Fatalf("GET %s: %v", tt.path, err)
 			}
-			if missing := missingKeys(want, got, "", tt.depth); len(missing) > 0 {
-				t.Errorf("GET %s lacks keys GitHub sends in %s: %s", tt.path, tt.object, strings.Join(missing, ", "))
+			recorded := fixtures.WebhooksFor(t, tt.event, tt.action)
+			if len(recorded) == 0 {
+				t.Fatalf("no recorded %s.%s payload", tt.event, tt.action)
+			}
+			for _, w := range recorded {
+				var fix map[string]json.RawMessage
+				if err := json.Unmarshal(w.Body, &fix); err != nil {
+					t.Fatal(err)
+				}
+				var want map[string]any
+				if err := json.Unmarshal(fix[tt.object], &want); err != nil {
+					t.Fatalf("%s: %v", w.Name, err)
+				}
+				if missing := missingKeys(want, got, tt.object+".", tt.depth); len(missing) > 0 {
+					t.Errorf("GET %s lacks keys GitHub sends in %s (%s): %s", tt.path, tt.object, w.Name, strings.Join(missing, ", "))
+				}
 			}
 		})
 	}

@@ -6,15 +6,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/aepgate/aepgate/internal/fixtures"
 	"github.com/aepgate/aepgate/internal/ghfake"
-	"github.com/aepgate/aepgate/internal/sharedfix"
 	"github.com/google/go-github/v62/github"
 )
 
@@ -171,59 +169,63 @@ func checkTyped(t *testing.T, key string, ev any) {
 // every key GitHub sends must be there, four levels deep (arrays through
 // their first element), with the same JSON type where both are non-null.
 func TestWebhookShapesMatchFixtures(t *testing.T) {
-	dir := sharedfix.Path(t, "fixtures/github/webhooks")
+	fixtures.Webhooks(t)
 	_, ds := story(t)
-	done := map[string]bool{}
+	done, kinds := map[string]bool{}, map[string]bool{}
 	for _, d := range ds {
-		pattern := d.Action + ".*json"
-		if d.Action == "" {
-			pattern = "*.json"
-		}
-		paths, _ := filepath.Glob(filepath.Join(dir, d.Event, pattern))
-		for _, path := range paths {
-			if done[path] || skipFixture[d.Event+"/"+filepath.Base(path)] {
+		for _, w := range fixtures.WebhooksFor(t, d.Event, d.Action) {
+			if done[w.Name] || transferred(t, w) {
 				continue
 			}
-			done[path] = true
-			raw, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			done[w.Name], kinds[w.Event+"."+w.Action] = true, true
 			var want, got map[string]any
-			if err := json.Unmarshal(raw, &want); err != nil {
-				t.Fatalf("%s: %v", path, err)
+			if err := json.Unmarshal(w.Body, &want); err != nil {
+				t.Fatalf("%s: %v", w.Name, err)
 			}
 			if err := json.Unmarshal(d.Payload, &got); err != nil {
 				t.Fatal(err)
 			}
 			if missing := shapeDiff(want, got, "", 4); len(missing) > 0 {
-				t.Errorf("%s.%s differs from %s: %s", d.Event, d.Action, filepath.Base(path), strings.Join(missing, ", "))
+				t.Errorf("%s.%s differs from %s: %s", d.Event, d.Action, w.Name, strings.Join(missing, ", "))
 			}
 		}
 	}
 	if len(done) < 30 {
 		t.Errorf("only %d recorded payloads had a delivery to compare with", len(done))
 	}
-	for _, want := range []string{"pull_request/labeled.payload.json", "pull_request/reopened.payload.json",
-		"issues/edited.payload.json", "issues/unlabeled.payload.json", "issues/demilestoned.payload.json",
-		"push/with-new-branch.payload.json", "issues/reopened.payload.json"} {
-		if !done[filepath.Join(dir, filepath.FromSlash(want))] {
-			t.Errorf("the story emitted nothing to compare with %s", want)
+	for _, want := range []string{"pull_request.labeled", "pull_request.reopened",
+		"issues.edited", "issues.unlabeled", "issues.demilestoned", "push.", "issues.reopened"} {
+		if !kinds[want] {
+			t.Errorf("the story emitted nothing to compare with a recorded %s", want)
 		}
 	}
 }
 
-// skipFixture names recorded payloads of situations the fake does not
-// model (an issue transferred from another repository).
-var skipFixture = map[string]bool{"issues/opened.with-transfer.payload.json": true}
+// transferred reports whether w records an issue transferred from another
+// repository, a situation the fake does not model.
+func transferred(t *testing.T, w fixtures.Webhook) bool {
+	var p struct {
+		Changes struct {
+			OldRepository json.RawMessage `json:"old_repository"`
+		} `json:"changes"`
+	}
+	if err := json.Unmarshal(w.Body, &p); err != nil {
+		t.Fatalf("%s: %v", w.Name, err)
+	}
+	return p.Changes.OldRepository != nil
+}
 
 // shapeDiff lists keys of want absent from got (and keys whose JSON type
 // differs), down to depth levels; arrays compare their first elements.
 // Keys that depend on the recording rather than on GitHub's shape are
-// skipped: enterprise, top-level organization (org repos only),
-// issue.pull_request (pull requests' issues only), an App's permissions
-// (what that App was granted), release.discussion_url (repos with
-// discussions) and check_suite.deployment (deployment-triggered suites).
+// skipped: enterprise, top-level organization (org repos only), top-level
+// requester (installations requested by a non-owner), issue.pull_request
+// (pull requests' issues only), an App's permissions (what that App was
+// granted), release.discussion_url (repos with discussions),
+// check_suite.deployment and check_run.deployment (deployment-triggered
+// suites and runs), and a repository's merge settings (allow_*_merge*,
+// delete_branch_on_merge: in some recordings of a pull request's
+// base.repo and head.repo only).
 func shapeDiff(want, got any, prefix string, depth int) []string {
 	if depth == 0 {
 		return nil
@@ -236,9 +238,7 @@ func shapeDiff(want, got any, prefix string, depth int) []string {
 		}
 		var out []string
 		for k, v := range w {
-			if k == "enterprise" || (prefix == "" && k == "organization") || (prefix == "issue." && k == "pull_request") ||
-				strings.HasSuffix(prefix, "app.") && k == "permissions" || k == "discussion_url" ||
-				strings.HasSuffix(prefix, "check_suite.") && k == "deployment" {
+			if recordingDependent(prefix, k) {
 				continue
 			}
 			gv, ok := g[k]
@@ -261,6 +261,26 @@ func shapeDiff(want, got any, prefix string, depth int) []string {
 		return shapeDiff(w[0], g[0], prefix+"[].", depth)
 	}
 	return nil
+}
+
+// recordingDependent reports whether the key k under prefix is one
+// shapeDiff skips (see there).
+func recordingDependent(prefix, k string) bool {
+	switch {
+	case k == "enterprise" || k == "discussion_url":
+		return true
+	case prefix == "":
+		return k == "organization" || k == "requester"
+	case prefix == "issue.":
+		return k == "pull_request"
+	case strings.HasSuffix(prefix, "app."):
+		return k == "permissions"
+	case strings.HasSuffix(prefix, "check_suite.") || strings.HasSuffix(prefix, "check_run."):
+		return k == "deployment"
+	case strings.HasSuffix(prefix, "repo."):
+		return k == "allow_merge_commit" || k == "allow_rebase_merge" || k == "allow_squash_merge" || k == "delete_branch_on_merge"
+	}
+	return false
 }
 
 func jsonKind(v any) string {
@@ -396,22 +416,12 @@ func TestInstallationCreatedDelivery(t *testing.T) {
 	if !ok || ie.GetAction() != "created" || ie.GetInstallation().GetID() != inst.ID || len(ie.Repositories) != 1 {
 		t.Errorf("event = %T %+v", ev, ev)
 	}
-	if p, ok := sharedfixPath(t, "fixtures/github/webhooks/installation/created.payload.json"); ok {
+	for _, w := range fixtures.WebhooksFor(t, "installation", "created") {
 		var want, got map[string]any
-		raw, _ := os.ReadFile(p)
-		_ = json.Unmarshal(raw, &want)
+		_ = json.Unmarshal(w.Body, &want)
 		_ = json.Unmarshal(ds[0].Payload, &got)
 		if missing := missingKeys(want, got, "", 2); len(missing) > 0 {
-			t.Errorf("installation.created lacks %v", missing)
+			t.Errorf("installation.created lacks %v (keys of %s)", missing, w.Name)
 		}
 	}
-}
-
-// sharedfixPath finds a shared fixture without skipping the whole test.
-func sharedfixPath(t *testing.T, rel string) (string, bool) {
-	root, ok := sharedfix.Root()
-	if !ok {
-		return "", false
-	}
-	return filepath.Join(root, filepath.FromSlash(rel)), true
 }
