@@ -61,6 +61,7 @@ certificates. The same binary is the CLI, the GitHub Action and the GitHub App.`
 		newActionCmd(s),
 		newServeCmd(s),
 		newLedgerCmd(s),
+		newVersionCmd(s),
 	)
 	return root
 }
