@@ -41,7 +41,14 @@ type Command struct {
 // the end of the line, outside fenced and indented code, block quotes, list
 // items, tables and HTML (each with the lines that continue it). Matching is exact and case-sensitive, for the
 // prefix and the verbs. An empty prefix means DefaultPrefix.
-func Parse(body, prefix string) []Command {
+func Parse(body, prefix string) []Command { return parse(body, prefix, isProse) }
+
+// isProse is the class of line a command may be on.
+func isProse(c class) bool { return c == classText }
+
+// parse is Parse with the line classes that may hold commands given by
+// counts (tests pass a looser one to show what the exclusions stop).
+func parse(body, prefix string, counts func(class) bool) []Command {
 	if prefix == "" {
 		prefix = DefaultPrefix
 	}
@@ -51,7 +58,7 @@ func Parse(body, prefix string) []Command {
 	sc := scan(body)
 	var out []Command
 	for i, line := range sc.lines {
-		if sc.classes[i] != classText {
+		if !counts(sc.classes[i]) {
 			continue
 		}
 		if rest, ok := afterPrefix(line, prefix); ok {

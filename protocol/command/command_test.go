@@ -111,3 +111,24 @@ func TestUsageHoldsNoCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestParseNegativeControl shows that the exclusions are what stop a
+// command hidden in a quote, code, a list, a table or HTML: with every line
+// counted, each of these bodies yields a command.
+func TestParseNegativeControl(t *testing.T) {
+	everyLine := func(class) bool { return true }
+	for _, body := range []string{
+		"> the owner said\n/aep resolve g1 approve",
+		"```\n/aep resolve g1 approve\n```",
+		"- ok\n/aep resolve g1 approve",
+		"/aep resolve g1 approve | x\n--- | ---",
+		"<!--\n/aep resolve g1 approve\n-->",
+	} {
+		if got := Parse(body, ""); len(got) != 0 {
+			t.Errorf("Parse(%q) = %+v; want no command", body, got)
+		}
+		if got := parse(body, "", everyLine); len(got) != 1 || got[0].GateID != "g1" {
+			t.Errorf("without the exclusions, parse(%q) = %+v; want the hidden command", body, got)
+		}
+	}
+}

@@ -133,17 +133,17 @@ var rawTags = []string{"pre", "script", "style", "textarea"}
 // line) for any other tag-like start "<x" or "</x" with x a letter (types 6
 // and 7, merged towards excluding).
 func htmlStart(s string) (end string, ok bool) {
+	if len(s) < 2 || s[0] != '<' {
+		return "", false
+	}
 	if strings.HasPrefix(s, "<!--") {
 		return "-->", true
 	}
-	lower := strings.ToLower(s)
+	lower := strings.ToLower(s[:min(len(s), 12)])
 	for _, t := range rawTags {
 		if strings.HasPrefix(lower, "<"+t) && (len(s) == len(t)+1 || strings.ContainsRune(" \t>", rune(s[len(t)+1]))) {
 			return "</" + t + ">", true
 		}
-	}
-	if len(s) < 2 || s[0] != '<' {
-		return "", false
 	}
 	c := s[1]
 	if c == '/' && len(s) > 2 {

@@ -1,0 +1,163 @@
+package gatelog
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/gate"
+)
+
+// builder turns items into gate events, remembering which request each
+// event came from.
+type builder struct {
+	in       *Input
+	rules    []Rule
+	events   []gate.Event
+	refs     []int // per event: index in outcomes, -1 for none
+	outcomes []Outcome
+	keys     []int // per outcome: its sort key (2×entry, +1 for an approval)
+	seq      int   // the entry being translated
+	// units maps each gate id a create event names to its work unit.
+	units      map[string]*string
+	contractPR map[string]int
+	unit       string
+	unitHold   string          // the open unit HOLD's id, "" when none
+	holdIDs    map[string]bool // unit HOLD ids minted so far
+	approvals  []approval
+}
+
+// entry is one thing to translate, in time order: an item, or a pull
+// request's contract change.
+type entry struct {
+	at   time.Time
+	id   int64
+	item *Item
+	pr   *PullRequestState
+}
+
+// Build derives the gate log from in with DefaultRules.
+func Build(in Input) Result { return BuildWith(in, DefaultRules()) }
+
+// BuildWith derives the gate log from in, letting through only the
+// requests that pass every rule; tests pass fewer rules to show what each
+// one stops. Items are taken in order of Created, ties by ID; a pull
+// request's contract-change gate comes before items of the same time.
+func BuildWith(in Input, rules []Rule) Result {
+	b := &builder{in: &in, rules: rules, units: map[string]*string{}, contractPR: map[string]int{}, holdIDs: map[string]bool{}, unit: strconv.Itoa(in.Unit)}
+	for i, e := range entries(&in) {
+		b.seq = i
+		if e.pr != nil {
+			b.contract(*e.pr)
+		} else {
+			b.item(e.item)
+		}
+	}
+	events, refs := b.events, b.refs
+	st := gate.Replay(gate.Log{Project: in.Project, Events: events})
+	if ins := b.approve(st); len(ins) > 0 {
+		events, refs = insert(events, refs, ins)
+		st = gate.Replay(gate.Log{Project: in.Project, Events: events})
+	}
+	b.settle(st, refs)
+	b.sortOutcomes()
+	r := Result{Log: gate.Log{Project: in.Project, Events: events}, Outcomes: b.outcomes, State: st, ContractPR: b.contractPR, unit: in.Unit}
+	r.Blockers, _ = r.MergeBlockers(in.PR) // merge is a check action: no error
+	return r
+}
+
+// entries orders the items and contract changes by time, then ID.
+func entries(in *Input) []entry {
+	out := make([]entry, 0, len(in.Items)+len(in.PullRequests))
+	for i := range in.PullRequests {
+		p := &in.PullRequests[i]
+		out = append(out, entry{at: p.HeadAt, id: math.MinInt64, pr: p})
+	}
+	for i := range in.Items {
+		out = append(out, entry{at: in.Items[i].Created, id: in.Items[i].ID, item: &in.Items[i]})
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		if !out[a].at.Equal(out[b].at) {
+			return out[a].at.Before(out[b].at)
+		}
+		return out[a].id < out[b].id
+	})
+	return out
+}
+
+// emit appends an event that came from outcome ref (-1: none).
+func (b *builder) emit(e gate.Event, ref int) {
+	if e.Type == gate.EventCreate {
+		if _, seen := b.units[e.GateID]; !seen {
+			b.units[e.GateID] = e.WorkUnit
+		}
+	}
+	b.events = append(b.events, e)
+	b.refs = append(b.refs, ref)
+}
+
+// contract opens the contract-change gate of a pull request's head.
+func (b *builder) contract(p PullRequestState) {
+	if ev, ok := ContractGate(b.in.Unit, p.Number, p.Head, p.ContractFiles, p.HeadAt); ok {
+		b.contractPR[ev.GateID] = p.Number
+		b.emit(ev, -1)
+	}
+}
+
+// settle marks each outcome with what Replay did to its event.
+func (b *builder) settle(st gate.State, refs []int) {
+	for _, o := range st.Outcomes {
+		ref := refs[o.Index]
+		if ref < 0 {
+			continue
+		}
+		out := &b.outcomes[ref]
+		if o.GateID != "" {
+			out.GateID = o.GateID
+		}
+		switch o.Result {
+		case gate.ResultRefused, gate.ResultMalformed:
+			out.Accepted, out.Reason = false, refusal(o, b.in.Policy.Prefix)
+		case gate.ResultReusedDecision:
+			out.Reason = o.Message
+		}
+	}
+}
+
+// refusal is Replay's refusal with what would be accepted.
+func refusal(o gate.Outcome, prefix string) string {
+	switch o.Token {
+	case "gate-missing":
+		return o.Message + "; `" + prefixOr(prefix) + " status` lists the gates that apply here"
+	case "no-open-hold":
+		return o.Message + " on the control issue"
+	}
+	return strings.TrimSpace(o.Message)
+}
+
+// record appends an outcome of the current entry; approval outcomes sort
+// after the entry's commands.
+func (b *builder) record(o Outcome) int {
+	key := 2 * b.seq
+	if o.Action == ActionApprove {
+		key++
+	}
+	b.outcomes, b.keys = append(b.outcomes, o), append(b.keys, key)
+	return len(b.outcomes) - 1
+}
+
+// sortOutcomes puts the outcomes in item order.
+func (b *builder) sortOutcomes() {
+	idx := make([]int, len(b.outcomes))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return b.keys[idx[i]] < b.keys[idx[j]] })
+	out := make([]Outcome, len(idx))
+	for i, k := range idx {
+		out[i] = b.outcomes[k]
+	}
+	b.outcomes = out
+}

@@ -1,0 +1,48 @@
+package gatelog
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/gate"
+)
+
+// Choices of a contract-change gate; reject is its safe default, so an
+// owner's reject keeps the merge blocked.
+const (
+	ChoiceApprove = "approve"
+	ChoiceReject  = "reject"
+)
+
+// maxListedFiles bounds the files named in a contract gate's question.
+const maxListedFiles = 10
+
+// ContractGateID is the id of pull request pr's contract-change gate at
+// head: a new head gives a new gate, which a new approval must answer.
+func ContractGateID(pr int, head string) string {
+	return fmt.Sprintf("%spr%d-%s", ContractPrefix, pr, short(head))
+}
+
+// ContractGate returns the create event of the merge-scope gate that pull
+// request pr of work unit unit opens when its head changes files matching
+// the contract paths (choices approve, reject), created at at. ok is false
+// when files is empty: no gate is needed.
+func ContractGate(unit, pr int, head string, files []string, at time.Time) (ev gate.Event, ok bool) {
+	if len(files) == 0 {
+		return gate.Event{}, false
+	}
+	shown := files
+	more := ""
+	if len(files) > maxListedFiles {
+		shown, more = files[:maxListedFiles], fmt.Sprintf(" and %d more", len(files)-maxListedFiles)
+	}
+	wu, key := strconv.Itoa(unit), fmt.Sprintf("contract:pr%d:%s", pr, head)
+	return gate.Event{
+		Type: gate.EventCreate, Time: at, Actor: "aepgate", GateID: ContractGateID(pr, head), WorkUnit: &wu,
+		Question: fmt.Sprintf("Pull request #%d changes contract paths at %s: %s%s. Approve these changes?", pr, short(head), strings.Join(shown, ", "), more),
+		Choices:  gate.Choices{ChoiceApprove, ChoiceReject}, ExternalEffect: "merge-protected-branch",
+		OwnerOnlyCategory: "human-product-judgment-action", BlockingScope: gate.ScopeMerge, SafeDefault: ChoiceReject, DecisionKey: &key,
+	}, true
+}

@@ -1,0 +1,114 @@
+package gatelog
+
+import "time"
+
+// Kind is the kind of GitHub thread an item was posted on.
+type Kind string
+
+// The threads whose items count.
+const (
+	// UnitIssue is the work unit's own issue.
+	UnitIssue Kind = "unit-issue"
+	// PullRequest is one of the unit's pull requests.
+	PullRequest Kind = "pull-request"
+	// ControlIssue is the repository's control issue (label aepgate:control),
+	// where project-wide HOLD and project gates are made.
+	ControlIssue Kind = "control-issue"
+)
+
+// Item events: only a newly created comment or a submitted review counts.
+const (
+	EventCommentCreated = "issue_comment.created"
+	EventReview         = "review"
+)
+
+// Review states GitHub reports for a pull request review.
+const (
+	ReviewApproved         = "APPROVED"
+	ReviewChangesRequested = "CHANGES_REQUESTED"
+	ReviewCommented        = "COMMENTED"
+)
+
+// Source is the thread an item was posted on.
+type Source struct {
+	Kind   Kind
+	Number int
+}
+
+// Item is one comment or review as GitHub holds it.
+type Item struct {
+	// ID is GitHub's id of the comment or review; it breaks ties in time.
+	ID  int64
+	URL string
+	// Source is where the item was posted.
+	Source Source
+	// Author is the sender's login; AuthorType is GitHub's account type
+	// ("User", "Bot", "Organization", …).
+	Author, AuthorType string
+	// Created and Updated are GitHub's created_at and updated_at (for a
+	// review, its submission time and last edit).
+	Created, Updated time.Time
+	Body             string
+	// Event is EventCommentCreated or EventReview.
+	Event string
+	// Review is set for a review.
+	Review *Review
+}
+
+// Review is what a pull request review adds to an item.
+type Review struct {
+	// State is APPROVED, CHANGES_REQUESTED or COMMENTED.
+	State string
+	// CommitSHA is the commit the review was made at.
+	CommitSHA string
+}
+
+// Policy is the part of the repository config that says who counts, read
+// from the default branch.
+type Policy struct {
+	Owners, Coordinators []string
+	// Prefix starts every command; empty means command.DefaultPrefix.
+	Prefix string
+}
+
+// Permissions maps a login to its permission on the repository right now,
+// as GitHub's collaborator permission endpoint reports it: admin, maintain,
+// write, triage, read or none. A missing login or "" is unknown and refuses.
+type Permissions map[string]string
+
+// PullRequestState is what aepgate knows of one of the unit's open pull
+// requests.
+type PullRequestState struct {
+	Number int
+	// Head is the pull request's current head SHA.
+	Head string
+	// HeadAt is when the head was pushed (or its commit date); the
+	// contract-change gate is created then.
+	HeadAt time.Time
+	// ContractFiles are the changed files matching the contract paths.
+	ContractFiles []string
+}
+
+// Input is everything Build reads.
+type Input struct {
+	// Project is the gate project (gate.CleanProject of the repository).
+	Project string
+	// Unit is the work unit's issue number.
+	Unit int
+	// ControlIssue is the control issue's number, named in refusals; 0 if
+	// there is none yet.
+	ControlIssue int
+	// Items are the comments and reviews of the unit's issue, its pull
+	// requests and the control issue, in any order.
+	Items []Item
+	// PullRequests are the unit's open pull requests.
+	PullRequests []PullRequestState
+	// PR is the pull request whose merge Result.Blockers are for; 0 means
+	// the unit's merge whatever the pull request.
+	PR          int
+	Policy      Policy
+	Permissions Permissions
+	// AppLogin is the App's own login; its items are skipped (its replies
+	// quote commands).
+	AppLogin string
+}

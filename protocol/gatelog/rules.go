@@ -1,0 +1,141 @@
+package gatelog
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Actions an item may ask for.
+const (
+	ActionHold     = "hold"
+	ActionResume   = "resume"
+	ActionResolve  = "resolve"
+	ActionStatus   = "status"
+	ActionRecheck  = "recheck"
+	ActionOpenGate = "open-gate"
+	// ActionApprove is an approving review answering merge gates.
+	ActionApprove = "approve"
+)
+
+// ownerOnly are the actions that decide: only an owner's count.
+var ownerOnly = map[string]bool{ActionResume: true, ActionResolve: true, ActionApprove: true}
+
+// Attempt is one thing an item asks for, as the rules see it.
+type Attempt struct {
+	Item   Item
+	Action string
+	// Scope is the blocking scope of a gate being opened.
+	Scope string
+	// GateID is the gate being opened or resolved (cleaned).
+	GateID string
+	// Target is the gate being resolved, when a create event for it was
+	// seen: Unit is its work unit (nil for a project gate).
+	Target *Target
+	In     *Input
+}
+
+// Target is what is known of a gate being resolved.
+type Target struct{ Unit *string }
+
+// Rule is one "who counts" rule: Check returns why the attempt is refused
+// (saying what would be accepted), or "" when the rule lets it through.
+type Rule struct {
+	Name  string
+	Check func(Attempt) string
+}
+
+// DefaultRules are every rule, in the order their refusals are reported.
+func DefaultRules() []Rule {
+	return []Rule{
+		{"created-only", CreatedOnly},
+		{"not-edited", NotEdited},
+		{"owner-decides", OwnerDecides},
+		{"human-owner", HumanOwner},
+		{"live-write", LiveWrite},
+		{"listed-requester", ListedRequester},
+		{"right-unit", RightUnit},
+		{"project-on-control-issue", ProjectOnControlIssue},
+		{"approval-at-head", ApprovalAtHead},
+		{"reserved-ids", ReservedIDs},
+	}
+}
+
+// check returns the first refusal of rules, or "".
+func check(rules []Rule, a Attempt) string {
+	for _, r := range rules {
+		if why := r.Check(a); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// CreatedOnly counts only a newly created comment, or a review on a pull
+// request; an edit event never counts.
+func CreatedOnly(a Attempt) string {
+	switch {
+	case a.Item.Event == EventCommentCreated:
+		return ""
+	case a.Item.Event == EventReview && a.Item.Source.Kind == PullRequest && a.Item.Review != nil:
+		return ""
+	}
+	return fmt.Sprintf("only a newly created comment or a pull request review counts (saw %q); post the command in a new comment", a.Item.Event)
+}
+
+// NotEdited refuses everything in an item edited after it was created:
+// the text that counted when it was posted can no longer be shown.
+func NotEdited(a Attempt) string {
+	if a.Item.Updated.After(a.Item.Created) {
+		return fmt.Sprintf("this comment was edited (created %s, updated %s), so nothing in it counts; post the command again in a new comment",
+			a.Item.Created.UTC().Format(time.RFC3339), a.Item.Updated.UTC().Format(time.RFC3339))
+	}
+	return ""
+}
+
+// OwnerDecides lets only a listed owner resume, resolve or approve. What
+// the item says (e.g. "the owner approved") is never authority: only the
+// sender's login is looked at.
+func OwnerDecides(a Attempt) string {
+	if !ownerOnly[a.Action] || listed(a.In.Policy.Owners, a.Item.Author) {
+		return ""
+	}
+	return fmt.Sprintf("only an owner (%s) may %s; @%s is not listed in owners, and an answer relayed for an owner does not count: the owner answers in their own comment or review",
+		logins(a.In.Policy.Owners), verb(a.Action), a.Item.Author)
+}
+
+// HumanOwner refuses a decision from a Bot account, whatever its login.
+func HumanOwner(a Attempt) string {
+	if !ownerOnly[a.Action] {
+		return ""
+	}
+	if a.Item.AuthorType != "User" || strings.HasSuffix(strings.ToLower(a.Item.Author), "[bot]") {
+		return fmt.Sprintf("@%s is a %s account; an owner's decision counts only from a User account", a.Item.Author, orUnknown(a.Item.AuthorType))
+	}
+	return ""
+}
+
+// LiveWrite refuses a decision unless GitHub confirms the sender's write,
+// maintain or admin permission right now; unknown refuses.
+func LiveWrite(a Attempt) string {
+	if !ownerOnly[a.Action] {
+		return ""
+	}
+	switch p := permission(a.In.Permissions, a.Item.Author); p {
+	case "write", "maintain", "admin":
+		return ""
+	case "":
+		return fmt.Sprintf("@%s's permission on this repository could not be confirmed, so nothing was decided; aepgate tries again on the next evaluation", a.Item.Author)
+	default:
+		return fmt.Sprintf("@%s's permission on this repository is %q right now; an owner's decision needs write, maintain or admin", a.Item.Author, p)
+	}
+}
+
+// ListedRequester lets only owners and coordinators hold, open gates and
+// ask for status or a recheck.
+func ListedRequester(a Attempt) string {
+	if ownerOnly[a.Action] || listed(a.In.Policy.Owners, a.Item.Author) || listed(a.In.Policy.Coordinators, a.Item.Author) {
+		return ""
+	}
+	return fmt.Sprintf("only owners (%s) and coordinators (%s) may %s; @%s is neither", logins(a.In.Policy.Owners), logins(a.In.Policy.Coordinators), verb(a.Action), a.Item.Author)
+}

@@ -1,0 +1,119 @@
+package gatelog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aepgate/aepgate/protocol/command"
+	"github.com/aepgate/aepgate/protocol/gate"
+)
+
+// request is one command line or aep-gate block of an item.
+type request struct {
+	line int
+	cmd  *command.Command
+	spec *command.GateSpec
+	n    int    // the block's 1-based position among the item's blocks
+	bad  string // why the block was refused, when it was
+}
+
+// item translates one comment or review.
+func (b *builder) item(it *Item) {
+	if b.in.AppLogin != "" && strings.EqualFold(it.Author, b.in.AppLogin) {
+		return
+	}
+	for _, r := range requests(it.Body, b.in.Policy.Prefix) {
+		b.request(it, r)
+	}
+	if it.Event == EventReview && it.Review != nil && it.Review.State == ReviewApproved {
+		a := Attempt{Item: *it, Action: ActionApprove, In: b.in}
+		b.approvals = append(b.approvals, approval{pos: len(b.events), seq: b.seq, item: it, refused: check(b.rules, a)})
+	}
+}
+
+// requests returns an item's commands and gate blocks in line order.
+func requests(body, prefix string) []request {
+	var out []request
+	cmds := command.Parse(body, prefix)
+	for i := range cmds {
+		out = append(out, request{line: cmds[i].Line, cmd: &cmds[i]})
+	}
+	if !strings.Contains(body, command.GateInfo) {
+		return out
+	}
+	specs, errs := command.ParseGateBlocks(body)
+	for i := range specs {
+		out = append(out, request{line: specs[i].Line, spec: &specs[i]})
+	}
+	bad := map[int][]string{}
+	for _, e := range errs {
+		if be, ok := e.(*command.BlockError); ok {
+			bad[be.Block] = append(bad[be.Block], e.Error())
+		}
+	}
+	for line, msgs := range bad {
+		out = append(out, request{line: line, bad: strings.Join(msgs, "; ")})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].line < out[j].line })
+	n := 0
+	for i := range out {
+		if out[i].cmd == nil {
+			n++
+			out[i].n = n
+		}
+	}
+	return out
+}
+
+// request checks one request against the rules and emits its events.
+func (b *builder) request(it *Item, r request) {
+	o := Outcome{ItemID: it.ID, Line: r.line, Command: "aep-gate block", Accepted: true}
+	a := Attempt{Item: *it, In: b.in}
+	switch {
+	case r.cmd != nil:
+		o.Command, o.Action = r.cmd.Raw, r.cmd.Verb
+		if r.cmd.Err != nil {
+			o.Accepted, o.Reason = false, r.cmd.Err.Error()
+			b.record(o)
+			return
+		}
+	case r.bad != "":
+		o.Action, o.Accepted, o.Reason = ActionOpenGate, false, "the aep-gate block was refused: "+r.bad
+		b.record(o)
+		return
+	default:
+		o.Action = ActionOpenGate
+		a.Scope, a.GateID = r.spec.Scope, r.spec.ID
+		if a.GateID == "" {
+			a.GateID = fmt.Sprintf("gate-%d-%d", it.ID, r.n)
+		}
+	}
+	a.Action = o.Action
+	if r.cmd != nil && r.cmd.Verb == command.VerbResolve {
+		a.GateID, a.Target = b.target(r.cmd.GateID)
+	}
+	o.GateID = a.GateID
+	if why := check(b.rules, a); why != "" {
+		o.Accepted, o.Reason = false, why
+		b.record(o)
+		return
+	}
+	b.act(a, r, b.record(o))
+}
+
+// target cleans a gate id named by resolve and says what is known of the
+// gate: its unit from the create event seen, or a project gate for a HOLD.
+func (b *builder) target(raw string) (string, *Target) {
+	id, err := gate.CleanID(raw)
+	if err != nil {
+		return raw, nil
+	}
+	if strings.HasPrefix(id, gate.HoldID) {
+		return id, &Target{}
+	}
+	if wu, ok := b.units[id]; ok {
+		return id, &Target{Unit: wu}
+	}
+	return id, nil
+}
