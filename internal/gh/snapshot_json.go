@@ -61,11 +61,17 @@ type jsonActor struct {
 	Login    string
 }
 
+// actor is the author in REST's terms: GraphQL names a Bot without the
+// "[bot]" suffix that REST, webhooks and the config use, so it is added back.
 func (a *jsonActor) actor() snapshot.Actor {
 	if a == nil {
 		return snapshot.Actor{} // a deleted account ("ghost")
 	}
-	return snapshot.Actor{Login: a.Login, Type: a.Typename}
+	login := a.Login
+	if a.Typename == "Bot" && !strings.HasSuffix(login, "[bot]") {
+		login += "[bot]"
+	}
+	return snapshot.Actor{Login: login, Type: a.Typename}
 }
 
 type jsonComments struct {

@@ -38,6 +38,7 @@ type snapStory struct {
 	botCm                      int64
 	approved, commented, runID int64
 	ciRun, mergeRun            int64 // Actions' check run and the App's
+	inst                       int64 // the App's installation
 }
 
 var t0 = time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
@@ -54,8 +55,9 @@ func snapshotStory(t *testing.T) snapStory {
 	s.f = ghfake.New(t)
 	s.f.SetNow(t0)
 	s.repo = s.f.CreateRepo("acme/widgets")
-	s.tok = s.f.App(42, testKey()).Install("acme", ghfake.Permissions{
-		"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write", "actions": "read"}).Token()
+	inst := s.f.App(42, testKey()).Install("acme", ghfake.Permissions{
+		"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write", "actions": "read"})
+	s.tok, s.inst = inst.Token(), inst.ID
 	s.c = client(t, s.f, s.tok)
 	s.config = s.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "owners: [olivia]\n"})
 	unit := s.repo.OpenIssue("olivia", "Story A", "```yaml\ngoal: a\n```")
