@@ -119,5 +119,9 @@ func parseLine(rest, prefix string) Command {
 
 // usageErr says what is wrong and names the valid forms.
 func usageErr(prefix, format string, args ...any) error {
-	return fmt.Errorf("%s; the valid forms are %s", fmt.Sprintf(format, args...), strings.Join(Forms(prefix), ", "))
+	forms := Forms(prefix)
+	for i, f := range forms {
+		forms[i] = "`" + f + "`"
+	}
+	return fmt.Errorf("%s; the valid forms are %s", fmt.Sprintf(format, args...), strings.Join(forms, ", "))
 }

@@ -35,7 +35,7 @@ func logins(l []string) string {
 	}
 	out := make([]string, len(l))
 	for i, s := range l {
-		out[i] = "@" + s
+		out[i] = s
 	}
 	return strings.Join(out, ", ")
 }

@@ -100,7 +100,7 @@ func OwnerDecides(a Attempt) string {
 	if !ownerOnly[a.Action] || listed(a.In.Policy.Owners, a.Item.Author) {
 		return ""
 	}
-	return fmt.Sprintf("only an owner (%s) may %s; @%s is not listed in owners, and an answer relayed for an owner does not count: the owner answers in their own comment or review",
+	return fmt.Sprintf("only an owner (%s) may %s; %s is not listed in owners, and an answer relayed for an owner does not count: the owner answers in their own comment or review",
 		logins(a.In.Policy.Owners), verb(a.Action), a.Item.Author)
 }
 
@@ -110,7 +110,7 @@ func HumanOwner(a Attempt) string {
 		return ""
 	}
 	if a.Item.AuthorType != "User" || strings.HasSuffix(strings.ToLower(a.Item.Author), "[bot]") {
-		return fmt.Sprintf("@%s is a %s account; an owner's decision counts only from a User account", a.Item.Author, orUnknown(a.Item.AuthorType))
+		return fmt.Sprintf("%s is a %s account; an owner's decision counts only from a User account", a.Item.Author, orUnknown(a.Item.AuthorType))
 	}
 	return ""
 }
@@ -125,9 +125,9 @@ func LiveWrite(a Attempt) string {
 	case "write", "maintain", "admin":
 		return ""
 	case "":
-		return fmt.Sprintf("@%s's permission on this repository could not be confirmed, so nothing was decided; aepgate tries again on the next evaluation", a.Item.Author)
+		return fmt.Sprintf("%s's permission on this repository could not be confirmed, so nothing was decided; aepgate tries again on the next evaluation", a.Item.Author)
 	default:
-		return fmt.Sprintf("@%s's permission on this repository is %q right now; an owner's decision needs write, maintain or admin", a.Item.Author, p)
+		return fmt.Sprintf("%s's permission on this repository is %q right now; an owner's decision needs write, maintain or admin", a.Item.Author, p)
 	}
 }
 
@@ -137,5 +137,5 @@ func ListedRequester(a Attempt) string {
 	if ownerOnly[a.Action] || listed(a.In.Policy.Owners, a.Item.Author) || listed(a.In.Policy.Coordinators, a.Item.Author) {
 		return ""
 	}
-	return fmt.Sprintf("only owners (%s) and coordinators (%s) may %s; @%s is neither", logins(a.In.Policy.Owners), logins(a.In.Policy.Coordinators), verb(a.Action), a.Item.Author)
+	return fmt.Sprintf("only owners (%s) and coordinators (%s) may %s; %s is neither", logins(a.In.Policy.Owners), logins(a.In.Policy.Coordinators), verb(a.Action), a.Item.Author)
 }

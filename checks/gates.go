@@ -1,0 +1,149 @@
+package checks
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/aepgate/aepgate/protocol/command"
+	"github.com/aepgate/aepgate/protocol/gate"
+	"github.com/aepgate/aepgate/protocol/gatelog"
+)
+
+// NameGates is the App's check run that says whether a gate or HOLD blocks
+// the merge of a pull request (DESIGN.md, "Check runs the App keeps on a
+// PR head").
+const NameGates = "aepgate/gates"
+
+// GatesContext is what the gates renderers say about where they are.
+type GatesContext struct {
+	// Unit is the work unit; PR the pull request (0 on the unit's issue).
+	Unit, PR int
+	// Owners are the logins who may answer.
+	Owners []string
+	// Prefix starts commands; empty means command.DefaultPrefix.
+	Prefix string
+	// ControlIssueURL is where project-wide commands go; empty if none yet.
+	ControlIssueURL string
+	// PRURL is the pull request's page, the run's details link when no
+	// blocking gate has one.
+	PRURL string
+}
+
+// Gates renders the aepgate/gates check run on head: success when
+// nothing blocks, action_required while a HOLD or gate does, with each
+// blocker's question, choices, category, who may answer, the exact reply
+// to type and a link to where it was opened. It has no buttons: any writer
+// can press a button, and an owner's decision is the owner's own comment.
+func Gates(head string, c GatesContext, st gate.State, blockers []gate.Blocker) Run {
+	r := Run{Name: NameGates, HeadSHA: head}
+	var b strings.Builder
+	if len(blockers) == 0 {
+		r.Conclusion, r.Title = ConclusionSuccess, "No gate or HOLD blocks this merge"
+		fmt.Fprintf(&b, "No gate or HOLD blocks the merge of %s.\n", c.subject())
+		gatesWriter{b: &b, c: c, at: "@"}.answered(st)
+		r.Summary = b.String()
+		return r
+	}
+	r.Conclusion, r.Title = ConclusionActionRequired, gatesTitle(blockers)
+	w := gatesWriter{b: &b, c: c, at: "@"}
+	fmt.Fprintf(&b, "The merge of %s waits for the owner. Only %s can answer, each in a new comment or review of their own; an edited comment does not count.\n",
+		c.subject(), w.owners())
+	w.blockers(st, blockers)
+	w.answered(st)
+	r.Summary = b.String()
+	r.DetailsURL = c.PRURL
+	if g, ok := findGate(st, blockers[0].GateID); ok && isURL(g.Evidence) {
+		r.DetailsURL = g.Evidence
+	}
+	return r
+}
+
+// gatesTitle counts HOLDs and gates: "Blocked: 1 HOLD, 2 open gates".
+func gatesTitle(bs []gate.Blocker) string {
+	holds := 0
+	for _, b := range bs {
+		if isHold(b.GateID) {
+			holds++
+		}
+	}
+	var parts []string
+	if holds > 0 {
+		parts = append(parts, plural(holds, "HOLD", "HOLDs"))
+	}
+	if n := len(bs) - holds; n > 0 {
+		parts = append(parts, plural(n, "gate", "gates"))
+	}
+	return "Blocked by " + strings.Join(parts, " and ")
+}
+
+// gatesWriter writes the gates' Markdown. at prefixes logins: "@" in a
+// check run (which notifies nobody), "" in a comment (where a mention
+// would notify each owner on every update).
+type gatesWriter struct {
+	b  *strings.Builder
+	c  GatesContext
+	at string
+}
+
+// blockers writes one section per blocker.
+func (w gatesWriter) blockers(st gate.State, bs []gate.Blocker) {
+	for i, bl := range bs {
+		g, known := findGate(st, bl.GateID)
+		if !known {
+			fmt.Fprintf(w.b, "\n### %d. %s\n\n%s\n", i+1, cell(bl.Token), bl.Reason)
+			continue
+		}
+		fmt.Fprintf(w.b, "\n### %d. %s\n\n", i+1, cell(oneLine(g.Question, maxQuestion)))
+		table(w.b, []string{"Field", "Value"}, w.rows(g, bl))
+	}
+}
+
+// rows are the facts of one blocking gate.
+func (w gatesWriter) rows(g gate.Gate, bl gate.Blocker) [][]string {
+	choices := make([]string, len(g.Choices))
+	for i, ch := range g.Choices {
+		choices[i] = code(ch)
+	}
+	rows := [][]string{
+		{"Gate", code(g.GateID)},
+		{"Choices", strings.Join(choices, ", ")},
+		{"Category", g.OwnerOnlyCategory},
+		{"Blocks", scopeText(g)},
+		{"Who may answer", w.owners()},
+	}
+	if bl.Choice != nil {
+		rows = append(rows, []string{"Answered", fmt.Sprintf("%s by %s, which keeps it blocking (the safe default or HOLD); a new gate is needed to decide again", code(*bl.Choice), w.at+g.ResolvedBy)})
+	} else {
+		rows = append(rows, []string{"Reply", w.reply(g)})
+	}
+	return append(rows, []string{"Opened", w.opened(g)})
+}
+
+// reply is the exact text the owner types, and where.
+func (w gatesWriter) reply(g gate.Gate) string {
+	p := prefix(w.c.Prefix)
+	if isHold(g.GateID) {
+		return code(p+" "+command.VerbResume) + " " + w.where(g)
+	}
+	forms := make([]string, len(g.Choices))
+	for i, ch := range g.Choices {
+		forms[i] = code(p + " " + command.VerbResolve + " " + g.GateID + " " + ch)
+	}
+	out := strings.Join(forms, " or ") + " " + w.where(g)
+	if g.BlockingScope == gate.ScopeMerge && slices.Contains(g.Choices, gatelog.ChoiceApprove) {
+		out += "; an owner's approving review at the pull request's current head also answers " + code(gatelog.ChoiceApprove)
+	}
+	return out
+}
+
+// where says on which thread the reply counts.
+func (w gatesWriter) where(g gate.Gate) string {
+	if g.WorkUnit != nil {
+		return fmt.Sprintf("on work unit #%s's issue or one of its pull requests", *g.WorkUnit)
+	}
+	if w.c.ControlIssueURL != "" {
+		return "on [the control issue](" + w.c.ControlIssueURL + ")"
+	}
+	return "on the control issue (label `aepgate:control`)"
+}
