@@ -138,5 +138,3 @@ func contract(risk, class string, deps ...int) string {
 	}
 	return "Story text.\n\n```yaml\ngoal: ship it\nacceptance: [it works]\nnon_goals: [everything else]\nrisk: " + risk + "\nclass: " + class + "\n" + d + "```\n"
 }
-
-func sha(n int) string { return fmt.Sprintf("%040x", n) }

@@ -37,11 +37,11 @@ func TestSnapshotQueriesMatchGitHubSchema(t *testing.T) {
 		openPullRequestsQuery, affectedQuery(5, []int{1, 2}, false),
 	}
 	for _, q := range queries {
-		if _, errs := gqlparser.LoadQuery(schema, q); len(errs) > 0 {
+		if _, errs := gqlparser.LoadQueryWithRules(schema, q, nil); len(errs) > 0 {
 			t.Errorf("query invalid: %v\n%s", errs, q)
 		}
 	}
-	_, errs := gqlparser.LoadQuery(schema, queryPlan{pr: 12, appID: 4242, guesses: []int{3}, blockers: true}.query())
+	_, errs := gqlparser.LoadQueryWithRules(schema, queryPlan{pr: 12, appID: 4242, guesses: []int{3}, blockers: true}.query(), nil)
 	if len(errs) == 0 {
 		t.Error("the blockedBy variant validated against a schema without blockedBy: the validation checks nothing")
 	}

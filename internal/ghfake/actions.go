@@ -170,10 +170,7 @@ func (s *repoState) run(id int64) *workflowRun {
 func (f *Fake) runJSON(s *repoState, run *workflowRun) obj {
 	api := f.api(s) + "/actions/runs/" + itoa(run.id)
 	html := "https://github.com/" + s.fullName + "/actions/runs/" + itoa(run.id)
-	var prs []any
-	for _, p := range f.prRefsForSHA(s, run.headSHA) {
-		prs = append(prs, p)
-	}
+	prs := f.prRefsForSHA(s, run.headSHA)
 	if prs == nil {
 		prs = []any{}
 	}

@@ -2,7 +2,6 @@ package negcontrol
 
 import (
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -103,6 +102,3 @@ func sameContent(path string, want fingerprint) bool {
 	got, err := fingerprintOf(path)
 	return err == nil && got.size == want.size && got.sum == want.sum
 }
-
-// isNotExist reports whether err means a missing file.
-func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
