@@ -68,38 +68,43 @@ func requests(body, prefix string) []request {
 
 // request checks one request against the rules and emits its events.
 func (b *builder) request(it *Item, r request) {
-	o := Outcome{ItemID: it.ID, Line: r.line, Command: "aep-gate block", Accepted: true}
-	a := Attempt{Item: *it, In: b.in}
-	switch {
-	case r.cmd != nil:
-		o.Command, o.Action = r.cmd.Raw, r.cmd.Verb
-		if r.cmd.Err != nil {
-			o.Accepted, o.Reason = false, r.cmd.Err.Error()
-			b.record(o)
-			return
+	o, a, done := b.attempt(it, r)
+	if !done {
+		if why := check(b.rules, a); why != "" {
+			o.Accepted, o.Reason, done = false, why, true
 		}
+	}
+	ref := b.record(o)
+	if !done {
+		b.act(a, r, ref)
+	}
+}
+
+// attempt reads what a request asks for; done is set (with the outcome's
+// reason) when it is malformed and goes no further.
+func (b *builder) attempt(it *Item, r request) (o Outcome, a Attempt, done bool) {
+	o = Outcome{ItemID: it.ID, Line: r.line, Command: "aep-gate block", Action: ActionOpenGate, Accepted: true}
+	a = Attempt{Item: *it, In: b.in, Action: ActionOpenGate}
+	switch {
+	case r.cmd != nil && r.cmd.Err != nil:
+		o.Command, o.Action, o.Accepted, o.Reason = r.cmd.Raw, r.cmd.Verb, false, r.cmd.Err.Error()
+		return o, a, true
 	case r.bad != "":
-		o.Action, o.Accepted, o.Reason = ActionOpenGate, false, "the aep-gate block was refused: "+r.bad
-		b.record(o)
-		return
+		o.Accepted, o.Reason = false, "the aep-gate block was refused: "+r.bad
+		return o, a, true
+	case r.cmd != nil:
+		o.Command, o.Action, a.Action = r.cmd.Raw, r.cmd.Verb, r.cmd.Verb
+		if r.cmd.Verb == command.VerbResolve {
+			a.GateID, a.Target = b.target(r.cmd.GateID)
+		}
 	default:
-		o.Action = ActionOpenGate
 		a.Scope, a.GateID = r.spec.Scope, r.spec.ID
 		if a.GateID == "" {
 			a.GateID = fmt.Sprintf("gate-%d-%d", it.ID, r.n)
 		}
 	}
-	a.Action = o.Action
-	if r.cmd != nil && r.cmd.Verb == command.VerbResolve {
-		a.GateID, a.Target = b.target(r.cmd.GateID)
-	}
 	o.GateID = a.GateID
-	if why := check(b.rules, a); why != "" {
-		o.Accepted, o.Reason = false, why
-		b.record(o)
-		return
-	}
-	b.act(a, r, b.record(o))
+	return o, a, false
 }
 
 // target cleans a gate id named by resolve and says what is known of the
