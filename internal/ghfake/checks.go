@@ -2,6 +2,7 @@ package ghfake
 
 import (
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -234,7 +235,7 @@ func (s *repoState) branchOf(sha string) string {
 		return s.defaultBranch
 	}
 	for _, r := range s.sortedRefs() {
-		if b, ok := cutPrefix(r, "refs/heads/"); ok && s.refs[r] == sha {
+		if b, ok := strings.CutPrefix(r, "refs/heads/"); ok && s.refs[r] == sha {
 			return b
 		}
 	}

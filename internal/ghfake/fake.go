@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v62/github"
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // Fake is one fake GitHub: its HTTP server and all the state behind it.
@@ -23,6 +24,8 @@ type Fake struct {
 	t   testing.TB
 	srv *httptest.Server
 	mux *router
+	// schema loads GitHub's GraphQL schema (loadSchema: once per process).
+	schema func() (*ast.Schema, error)
 
 	mu      sync.Mutex
 	now     time.Time // zero means the wall clock
@@ -55,6 +58,7 @@ func New(t testing.TB) *Fake {
 		apps:   map[int64]*App{},
 		insts:  map[int64]*Installation{},
 		tokens: map[string]*token{},
+		schema: loadSchema,
 	}
 	f.knobs.init()
 	f.routes()

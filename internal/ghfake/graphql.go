@@ -35,9 +35,6 @@ func (f *Fake) graphRoutes() {
 	f.handle(graphQLPattern, access{scope: "graphql"}, serveGraphQL)
 }
 
-// schemaLoader loads the schema; tests swap it to see the fake without one.
-var schemaLoader = loadSchema
-
 type gqlRequest struct {
 	Query         string         `json:"query"`
 	Variables     map[string]any `json:"variables"`
@@ -48,7 +45,7 @@ type gqlRequest struct {
 // (a query GitHub would reject fails the same way) and resolves it from the
 // fake's state.
 func serveGraphQL(c *call) (int, any) {
-	s, err := schemaLoader()
+	s, err := c.f.schema()
 	if err != nil {
 		return apiError(http.StatusNotImplemented, err.Error())
 	}

@@ -11,10 +11,8 @@ import (
 func TestGraphQLWithoutSharedFolder(t *testing.T) {
 	t.Setenv("AEPGATE_SHARED", t.TempDir()+"/absent")
 	t.Setenv("AEPGATE_NODE_MODULES", t.TempDir()+"/absent")
-	old := schemaLoader
-	schemaLoader = readSchema
-	t.Cleanup(func() { schemaLoader = old })
 	f := New(t)
+	f.schema = readSchema // read afresh, not the copy loaded once per process
 	repo := f.CreateRepo("acme/widgets")
 	tok := f.ActionsToken(repo, Permissions{"issues": "read"})
 	req, _ := http.NewRequest("POST", f.GraphQLURL(), strings.NewReader(`{"query":"{ rateLimit { cost } }"}`))

@@ -1,7 +1,5 @@
 package ghfake
 
-import "strings"
-
 // routes registers every route: REST, uploads, downloads and GraphQL.
 func (f *Fake) routes() {
 	f.appRoutes()
@@ -15,5 +13,3 @@ func (f *Fake) routes() {
 	f.hookRoutes()
 	f.graphRoutes()
 }
-
-var cutPrefix = strings.CutPrefix

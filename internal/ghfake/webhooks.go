@@ -277,7 +277,7 @@ func (f *Fake) emitCheckSuite(s *repoState, su *checkSuite, action string) {
 
 // pushed emits push (and create for a new ref) after a ref moved.
 func (f *Fake) pushed(s *repoState, ref, before, after string, by *user) {
-	if branch, ok := cutPrefix(ref, "refs/heads/"); ok {
+	if branch, ok := strings.CutPrefix(ref, "refs/heads/"); ok {
 		f.synchronize(s, branch, before, after, by)
 	}
 	if !f.hooks.on {
@@ -336,10 +336,10 @@ func (f *Fake) pushed(s *repoState, ref, before, after string, by *user) {
 }
 
 func refKind(ref string) (kind, name string, ok bool) {
-	if n, ok := cutPrefix(ref, "refs/heads/"); ok {
+	if n, ok := strings.CutPrefix(ref, "refs/heads/"); ok {
 		return "branch", n, true
 	}
-	if n, ok := cutPrefix(ref, "refs/tags/"); ok {
+	if n, ok := strings.CutPrefix(ref, "refs/tags/"); ok {
 		return "tag", n, true
 	}
 	return "", "", false
