@@ -11,8 +11,7 @@ import (
 )
 
 // NameGates is the App's check run that says whether a gate or HOLD blocks
-// the merge of a pull request (DESIGN.md, "Check runs the App keeps on a
-// PR head").
+// the merge of a pull request.
 const NameGates = "aepgate/gates"
 
 // GatesContext is what the gates renderers say about where they are.

@@ -51,7 +51,7 @@ func (d *blockDecoder) enum(n *yaml.Node, field string, valid func(string) bool,
 }
 
 // effect decodes the external effect with gate's reasons for a refused or
-// unknown one (§3.2).
+// unknown one (craft-rules §3.2).
 func (d *blockDecoder) effect(n *yaml.Node) string {
 	if n.Kind != yaml.ScalarNode {
 		d.fail(n, "effect", "must be one of %s", strings.Join(gate.ExternalEffects(), ", "))
