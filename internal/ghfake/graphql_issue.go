@@ -110,6 +110,9 @@ func (r *issueRes) common(x *gqlExec, name string, args map[string]any) (any, bo
 	case "reactions":
 		c, err := reactionConn(f, i.reactions, args)
 		return c, true, err
+	case "timelineItems":
+		c, err := r.timelineItems(x, args)
+		return c, true, err
 	case "comments":
 		var items []any
 		for _, cm := range i.comments {

@@ -86,7 +86,11 @@ query { repository(owner: "acme", name: "widgets") {
 	if dig(node, "data", "node", "number") != float64(2) {
 		t.Errorf("node = %v", node)
 	}
-	notImpl := post(t, f, tok, `{ repository(owner: "acme", name: "widgets") { issue(number: 1) { timelineItems(first: 1) { totalCount } } } }`, nil)
+	xrefs := post(t, f, tok, `{ repository(owner: "acme", name: "widgets") { issue(number: 1) { timelineItems(itemTypes: [CROSS_REFERENCED_EVENT], first: 1) { totalCount } } } }`, nil)
+	if n := dig(xrefs, "data", "repository", "issue", "timelineItems", "totalCount"); n != float64(1) {
+		t.Errorf("cross-references of #1 = %v (errors %v)", n, xrefs["errors"])
+	}
+	notImpl := post(t, f, tok, `{ repository(owner: "acme", name: "widgets") { issue(number: 1) { timelineItems(itemTypes: [LABELED_EVENT], first: 1) { totalCount } } } }`, nil)
 	if msg := dig(notImpl, "errors", 0, "message"); msg == nil || !strings.Contains(msg.(string), "not implemented by the fake") {
 		t.Errorf("unimplemented field error = %v", msg)
 	}

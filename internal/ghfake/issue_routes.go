@@ -18,6 +18,7 @@ func (f *Fake) issueRoutes() {
 		return notFound()
 	})
 	f.handle("PATCH /repos/{owner}/{repo}/issues/{issue_number}", write("issues"), editIssue)
+	f.handle("GET /repos/{owner}/{repo}/issues/{issue_number}/timeline", read("issues"), listTimeline)
 	f.commentRoutes()
 	f.labelRoutes()
 	f.milestoneRoutes()
@@ -125,6 +126,9 @@ func editIssue(c *call) (int, any) {
 	oldTitle, oldBody := is.title, is.body
 	if status, body := c.applyIssue(is, &req, by, true); status != 0 {
 		return status, body
+	}
+	if is.body != oldBody {
+		c.f.mention(c.repo, is, by, is.body)
 	}
 	if ch := editChanges(oldTitle, is.title, oldBody, is.body); len(ch) > 0 {
 		c.f.emitIssue(c.repo, is, "edited", by, obj{"changes": ch})

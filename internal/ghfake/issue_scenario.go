@@ -102,6 +102,7 @@ func (f *Fake) addComment(s *repoState, is *issue, by *user, body string) *comme
 	c := &comment{id: f.nextID(), issue: is.number, body: body, author: by, created: now, updated: now}
 	is.comments = append(is.comments, c)
 	is.updated = now
+	f.mention(s, is, by, body)
 	f.emit(s, "issue_comment", "created", by, obj{"issue": f.issueJSON(s, is), "comment": f.commentJSON(s, c)})
 	return c
 }
@@ -119,6 +120,7 @@ func (f *Fake) editComment(s *repoState, id int64, by *user, body string) {
 	is, cm := s.comment(id)
 	old := cm.body
 	cm.body, cm.updated, cm.edited = body, f.clock(), f.clock()
+	f.mention(s, is, by, body)
 	f.emit(s, "issue_comment", "edited", by, obj{"issue": f.issueJSON(s, is), "comment": f.commentJSON(s, cm),
 		"changes": obj{"body": obj{"from": old}}})
 }
@@ -146,6 +148,7 @@ func (i *Issue) Edit(by, body string) {
 	i.do(func(f *Fake, s *repoState, is *issue) {
 		old := is.body
 		is.body, is.updated = body, f.clock()
+		f.mention(s, is, f.ensureUser(by), body)
 		f.emitIssue(s, is, "edited", f.ensureUser(by), obj{"changes": editChanges(is.title, is.title, old, body)})
 	})
 }

@@ -29,6 +29,7 @@ type issue struct {
 	blockedBy   []int // issue numbers in the same repository
 	parent      int
 	subIssues   []int
+	xrefs       []*xref // cross-references to this issue, oldest first
 	pr          *pull
 }
 
@@ -176,6 +177,7 @@ func (f *Fake) newIssue(s *repoState, by *user, title, body string, opts []Issue
 		f.ensureLabel(s, l)
 	}
 	s.issues = append(s.issues, i)
+	f.mention(s, i, by, body)
 	return i
 }
 

@@ -125,6 +125,9 @@ func editPull(c *call) (int, any) {
 	oldTitle, oldBody := is.title, is.body
 	set(&is.title, req.Title)
 	set(&is.body, req.Body)
+	if is.body != oldBody {
+		c.f.mention(c.repo, is, by, is.body)
+	}
 	ch := editChanges(oldTitle, is.title, oldBody, is.body)
 	if req.Base != nil && *req.Base != is.pr.baseRef {
 		ch["base"] = obj{"ref": obj{"from": is.pr.baseRef}, "sha": obj{"from": is.pr.baseSHA}}

@@ -168,6 +168,7 @@ func (f *Fake) addReview(s *repoState, is *issue, by *user, state, body, commitI
 	is.pr.reviews = append(is.pr.reviews, rv)
 	if state != "PENDING" {
 		rv.submitted = f.clock()
+		f.mention(s, is, by, body)
 		is.pr.requested = removeUser(is.pr.requested, by)
 		f.emit(s, "pull_request_review", "submitted", by, obj{"review": f.reviewJSON(s, is, rv), "pull_request": f.pullJSON(s, is)})
 	}
