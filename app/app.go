@@ -175,10 +175,14 @@ func (a *App) handleDelivery(ctx context.Context, d deliveryArgs, log *slog.Logg
 }
 
 func (a *App) runTarget(ctx context.Context, ev *evaluator, d deliveryArgs, j job, t target) error {
-	in := evalInput{delivery: d.DeliveryID, event: d.Event, owner: j.Owner, repo: j.Repo, pr: t.PR, guesses: t.Guesses}
-	if !t.AllOpen {
+	in := evalInput{delivery: d.DeliveryID, event: d.Event, owner: j.Owner, repo: j.Repo, pr: t.PR, guesses: t.Guesses, answer: t.Answer}
+	switch {
+	case t.Thread > 0:
+		return ev.answerThread(ctx, in, t.Thread, t.Control)
+	case !t.AllOpen:
 		return ev.evaluatePR(ctx, in)
 	}
+	in.answer = 0
 	var affected map[int]bool
 	if t.Issue > 0 || len(t.Milestones) > 0 {
 		var err error
@@ -209,7 +213,7 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 	if err != nil {
 		return nil, err
 	}
-	return &evaluator{checks: a.checks, snap: in, pub: in.CheckPublisher(), ledger: dbLedger{a.db}, locks: a.db, metrics: a.metrics, log: log}, nil
+	return &evaluator{checks: a.checks, snap: in, pub: in.CheckPublisher(), perm: in, ans: in, appLogin: a.clients.AppLogin, ledger: dbLedger{a.db}, locks: a.db, metrics: a.metrics, log: log}, nil
 }
 
 // dbLedger appends to the ledger table.

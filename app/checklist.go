@@ -7,6 +7,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -44,6 +45,7 @@ type outcome struct {
 func defaultChecks() []check {
 	return []check{
 		{name: WorkUnitCheck, eval: evalWorkUnit},
+		{name: GatesCheck, needs: gatesNeeds, eval: evalGates},
 		{name: ConfigCheck, eval: evalConfig},
 	}
 }
@@ -57,6 +59,17 @@ type evaluation struct {
 	cfg      *config.Config
 	cfgErrs  config.Errors
 	cfgOther error
+	// unit is the one same-repository unit the pull request names, or the
+	// unit whose issue is evaluated; 0 when none.
+	unit int
+	// perms are the live permissions of the owners who wrote in the
+	// conversation, and appLogin is the App's own login (both read only
+	// when a check needs the conversation).
+	perms    gatelog.Permissions
+	appLogin string
+	// gates is the gate log the gates check derived, for the answers to
+	// commands that follow the checks; nil when it was not derived.
+	gates *gatelog.Result
 }
 
 // newEvaluation parses the snapshot's config file.

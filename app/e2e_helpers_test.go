@@ -19,6 +19,10 @@ import (
 	"time"
 )
 
+// checksOnNewHead is how many check runs the App writes on a new head of a
+// pull request whose config is valid: aepgate/work-unit and aepgate/gates.
+const checksOnNewHead = 2
+
 const (
 	testAppID  = 4242
 	testSecret = "e2e-secret"

@@ -71,9 +71,10 @@ func TestE2EDuplicateDeliveryDoesNothing(t *testing.T) {
 	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(WorkUnitCheck, 10) != nil })
 	time.Sleep(200 * time.Millisecond)
 	reads, writes, _ := w.counts()
-	// One evaluation: the snapshot query and the publisher's lookup; one write.
-	if reads > 2 || writes != 1 {
-		t.Errorf("reads=%d writes=%d, want ≤2 and 1", reads, writes)
+	// One evaluation: the snapshot query (and the App's login, read once
+	// per process); one write per check run on the new head.
+	if reads > 2 || writes != checksOnNewHead {
+		t.Errorf("reads=%d writes=%d, want ≤2 and %d", reads, writes, checksOnNewHead)
 	}
 }
 
@@ -82,14 +83,14 @@ func TestE2EEndpoints(t *testing.T) {
 	w.addPR(10, "Work-unit: #1")
 	_, base := startApp(t, testOptions(t, w, ""))
 	deliver(t, base, "pull_request", "m-1", w.prEvent("opened", 10, "Work-unit: #1"))
-	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(WorkUnitCheck, 10) != nil })
+	waitFor(t, 5*time.Second, "check runs", func() bool { return w.run(WorkUnitCheck, 10) != nil && w.run(GatesCheck, 10) != nil })
 	for path, want := range map[string][]string{
 		"/healthz": {"ok"},
 		"/readyz":  {"ready"},
 		"/metrics": {
 			`aepgate_webhook_deliveries_total{event="pull_request",result="accepted"} 1`,
 			`aepgate_github_calls_total{method="POST",route="/graphql",status="200"}`,
-			`aepgate_github_calls_total{method="POST",route="/repos/{owner}/{repo}/check-runs",status="201"} 1`,
+			`aepgate_github_calls_total{method="POST",route="/repos/{owner}/{repo}/check-runs",status="201"} 2`,
 			`aepgate_check_runs_total{name="aepgate/work-unit",outcome="written"} 1`,
 			`aepgate_job_duration_seconds_count{kind="aepgate_delivery",result="ok"} 1`,
 		},
@@ -135,8 +136,8 @@ func TestE2EConcurrentDeliveriesForOnePRWriteOnce(t *testing.T) {
 	if d := w.duplicates(); len(d) > 0 {
 		t.Errorf("concurrent evaluations duplicated the check run: %v", d)
 	}
-	if _, writes, _ := w.counts(); writes != 1 {
-		t.Errorf("%d writes for 20 identical evaluations, want 1", writes)
+	if _, writes, _ := w.counts(); writes != checksOnNewHead {
+		t.Errorf("%d writes for 20 identical evaluations, want %d (one per check)", writes, checksOnNewHead)
 	}
 }
 
@@ -180,8 +181,9 @@ func TestE2EStalePayloadBodyIsNotTrusted(t *testing.T) {
 		t.Errorf("%s %q", r.Conclusion, r.Title)
 	}
 	time.Sleep(100 * time.Millisecond)
-	// Two snapshot queries (the guess missed) and the publisher's lookup.
-	if reads, writes, _ := w.counts(); reads != 3 || writes != 1 {
-		t.Errorf("reads=%d writes=%d, want 3 and 1", reads, writes)
+	// Two snapshot queries (the guess missed) and the App's login; the
+	// snapshot showed no runs, so the publisher looks for none.
+	if reads, writes, _ := w.counts(); reads != 3 || writes != checksOnNewHead {
+		t.Errorf("reads=%d writes=%d, want 3 and %d", reads, writes, checksOnNewHead)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -20,9 +21,12 @@ type snapshotter interface {
 	AffectedUnits(ctx context.Context, owner, repo string, issue int, milestones []int) (map[int]bool, error)
 }
 
-// publisher writes one check run idempotently (gh.CheckPublisher).
+// publisher writes one check run idempotently (gh.CheckPublisher):
+// Publish finds an earlier run to update, PublishNew creates one when the
+// snapshot showed none.
 type publisher interface {
 	Publish(ctx context.Context, owner, repo string, run checks.Run) (int64, error)
+	PublishNew(ctx context.Context, owner, repo string, run checks.Run) (int64, error)
 }
 
 // ledger appends one decision.
@@ -37,15 +41,25 @@ type prLocker interface {
 	Lock(ctx context.Context, key string) (unlock func(), err error)
 }
 
+// permissioner reads a user's live permission on a repository
+// (gh.Installation).
+type permissioner interface {
+	Permission(ctx context.Context, owner, repo, login string) (string, error)
+}
+
 // evaluator judges pull requests for one installation with its checks.
 type evaluator struct {
-	checks  []check
-	snap    snapshotter
-	pub     publisher
-	ledger  ledger
-	locks   prLocker
-	metrics *metrics
-	log     *slog.Logger
+	checks []check
+	snap   snapshotter
+	pub    publisher
+	perm   permissioner
+	ans    answerer
+	// appLogin returns the App's own login.
+	appLogin func(ctx context.Context) (string, error)
+	ledger   ledger
+	locks    prLocker
+	metrics  *metrics
+	log      *slog.Logger
 }
 
 // guessUnits returns the same-repository units a body names, as the
@@ -68,6 +82,9 @@ type evalInput struct {
 	delivery, event, owner, repo string
 	pr                           int
 	guesses                      []int
+	// answer is the comment or review whose requests this evaluation
+	// answers (0: none), the one the delivery was about.
+	answer int64
 }
 
 // needs is what the evaluator's checks read together.
@@ -97,7 +114,10 @@ func (e *evaluator) evaluatePR(ctx context.Context, in evalInput) error {
 		log.Debug("pull request not open; nothing to judge")
 		return nil
 	}
-	ev := newEvaluation(snap)
+	ev, err := e.prepare(ctx, in, snap, unitOf(snap))
+	if err != nil {
+		return err
+	}
 	var judged []string
 	for _, c := range e.checks {
 		out := c.eval(ev)
@@ -110,13 +130,42 @@ func (e *evaluator) evaluatePR(ctx context.Context, in evalInput) error {
 		if err := e.ledger.record(ctx, entry(in, ev, c.name, out, write)); err != nil {
 			return err
 		}
-		if err := e.publish(ctx, in, out.run, write); err != nil {
+		if err := e.publish(ctx, in, out.run, write, absent(snap.Pull, out.run)); err != nil {
 			return err
 		}
 		judged = append(judged, fmt.Sprintf("%s=%s", c.name, out.run.Conclusion))
 	}
+	if err := e.afterGates(ctx, in, ev); err != nil {
+		return err
+	}
 	log.Info("pull request judged", "head", snap.Pull.HeadSHA, "checks", strings.Join(judged, " "))
 	return nil
+}
+
+// prepare parses the config and, when the snapshot holds the
+// conversation, reads the App's login and the live permission of every
+// owner who wrote in it (once per evaluation). A failed look-up fails the
+// evaluation, to be retried: it never counts as permission.
+func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR, unit int) (*evaluation, error) {
+	ev := newEvaluation(snap)
+	ev.unit = unit
+	if !snap.Has.Conversation || ev.cfg == nil {
+		return ev, nil
+	}
+	login, err := e.appLogin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ev.appLogin = login
+	ev.perms = gatelog.Permissions{}
+	for _, o := range ownerAuthors(snap, ev.cfg.Owners, unit) {
+		p, err := e.perm.Permission(ctx, in.owner, in.repo, o)
+		if err != nil {
+			return nil, err
+		}
+		ev.perms[o] = p
+	}
+	return ev, nil
 }
 
 // mustWrite reports whether run must be published: unless the head's
@@ -162,14 +211,32 @@ func entry(in evalInput, ev *evaluation, name string, out outcome, write bool) s
 	}
 }
 
+// absent reports whether the snapshot showed that the head has no run of
+// run's name and external ID, so publishing needs no search for one.
+func absent(pull *snapshot.Pull, run checks.Run) bool {
+	if !pull.RunsKnown {
+		return false
+	}
+	for _, r := range pull.Runs {
+		if r.Name == run.Name && r.ExternalID == run.ExternalID {
+			return false
+		}
+	}
+	return true
+}
+
 // publish writes run when write is set (the head does not already show
-// exactly it).
-func (e *evaluator) publish(ctx context.Context, in evalInput, run checks.Run, write bool) error {
+// exactly it); fresh says the head has no such run yet.
+func (e *evaluator) publish(ctx context.Context, in evalInput, run checks.Run, write, fresh bool) error {
 	if !write {
 		e.metrics.writes.WithLabelValues(run.Name, "unchanged").Inc()
 		return nil
 	}
-	if _, err := e.pub.Publish(ctx, in.owner, in.repo, run); err != nil {
+	publish := e.pub.Publish
+	if fresh {
+		publish = e.pub.PublishNew
+	}
+	if _, err := publish(ctx, in.owner, in.repo, run); err != nil {
 		return fmt.Errorf("publish %s on %s/%s#%d: %w", run.Name, in.owner, in.repo, in.pr, err)
 	}
 	e.metrics.writes.WithLabelValues(run.Name, "written").Inc()

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/aepgate/aepgate/internal/gh"
 )
 
 // payload is the part of a webhook payload the App reads.
@@ -33,7 +35,17 @@ type payload struct {
 		Number      int              `json:"number"`
 		PullRequest *json.RawMessage `json:"pull_request"`
 		Milestone   *numbered        `json:"milestone"`
+		Labels      []struct {
+			Name string `json:"name"`
+		} `json:"labels"`
 	} `json:"issue"`
+	Comment *struct {
+		ID  int64    `json:"id"`
+		App *appInfo `json:"performed_via_github_app"`
+	} `json:"comment"`
+	Review *struct {
+		ID int64 `json:"id"`
+	} `json:"review"`
 	Milestone *numbered `json:"milestone"`
 	CheckRun  *struct {
 		Name         string   `json:"name"`
@@ -60,7 +72,7 @@ type appInfo struct {
 
 // handledEvents are the events that start work; every other verified
 // delivery is recorded and acknowledged, and nothing more.
-var handledEvents = []string{"pull_request", "issues", "milestone", "check_run", "check_suite", "push"}
+var handledEvents = []string{"pull_request", "issues", "milestone", "check_run", "check_suite", "push", "issue_comment", "pull_request_review"}
 
 func handled(event string) bool { return slices.Contains(handledEvents, event) }
 
@@ -79,6 +91,14 @@ type target struct {
 	AllOpen    bool
 	Issue      int
 	Milestones []int
+	// Answer is the comment or review whose commands the evaluation
+	// answers (reactions and a refusal reply), 0 for none.
+	Answer int64
+	// Thread, when set without PR, evaluates the gates of an issue's
+	// conversation to answer a comment there: the unit's issue, or the
+	// control issue when Control is set.
+	Thread  int
+	Control bool
 }
 
 // vanishing actions make an issue or milestone unreadable, so what it
@@ -124,6 +144,19 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 		if p.CheckRun != nil && p.Action == "rerequested" && ours(p.CheckRun.App, appID) {
 			j.Targets = prTargets(p.CheckRun.PullRequests)
 		}
+	case "issue_comment":
+		if p.Comment != nil && p.Comment.App != nil && p.Comment.App.ID == appID {
+			break // the App's own reply or status comment changes no replay
+		}
+		j.Targets = commentTargets(p)
+	case "pull_request_review":
+		if p.PullRequest != nil && p.PullRequest.Number > 0 && p.Review != nil && slices.Contains(reviewActions, p.Action) {
+			t := target{PR: p.PullRequest.Number}
+			if p.Action == "submitted" {
+				t.Answer = p.Review.ID
+			}
+			j.Targets = []target{t}
+		}
 	case "push":
 		if configChanged(p) {
 			j.Targets = []target{{AllOpen: true}}
@@ -135,6 +168,46 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 	}
 	return j, nil
 }
+
+// reviewActions change what a pull request's reviews say; only a
+// submitted review is answered.
+var reviewActions = []string{"submitted", "edited", "dismissed"}
+
+// commentTargets says what a comment changes: a created comment is
+// answered where it was made; an edited or deleted one only changes the
+// replay (an edited command counts for nothing). On a pull request the pull
+// request is evaluated; on the control issue every open pull request; on
+// any other issue the pull requests of the units it affects, and the
+// issue's own conversation to answer the comment.
+func commentTargets(p payload) []target {
+	if p.Issue == nil || p.Issue.Number <= 0 || p.Comment == nil || !slices.Contains(commentActions, p.Action) {
+		return nil
+	}
+	var answer int64
+	if p.Action == "created" {
+		answer = p.Comment.ID
+	}
+	n := p.Issue.Number
+	if p.Issue.PullRequest != nil {
+		return []target{{PR: n, Answer: answer}}
+	}
+	control := slices.ContainsFunc(p.Issue.Labels, func(l struct {
+		Name string `json:"name"`
+	}) bool {
+		return l.Name == gh.ControlLabel
+	})
+	all := target{AllOpen: true}
+	if !control {
+		all.Issue = n
+	}
+	if answer == 0 {
+		return []target{all}
+	}
+	return []target{{Thread: n, Control: control, Answer: answer}, all}
+}
+
+// commentActions are the issue_comment actions that change a replay.
+var commentActions = []string{"created", "edited", "deleted"}
 
 func ours(a *appInfo, appID int64) bool { return a == nil || a.ID == appID }
 

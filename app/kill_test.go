@@ -128,11 +128,12 @@ func runKillTest(t *testing.T, database string, replicas int) {
 	if d := w.duplicates(); len(d) > 0 {
 		t.Errorf("duplicated writes: %v", d)
 	}
-	if _, writes, _ := w.counts(); writes != n {
-		t.Errorf("%d writes for %d deliveries, want exactly one each:\n%s", writes, n, w.writeLog())
+	// Each delivery opens a new pull request: one run per check, once.
+	if _, writes, _ := w.counts(); writes != n*checksOnNewHead {
+		t.Errorf("%d writes for %d deliveries, want exactly %d each:\n%s", writes, n, checksOnNewHead, w.writeLog())
 	}
-	if got := w.f.Calls("POST /repos/{owner}/{repo}/check-runs"); got != n {
-		t.Errorf("%d check runs created for %d deliveries, want exactly one each:\n%s", got, n, w.writeLog())
+	if got := w.f.Calls("POST /repos/{owner}/{repo}/check-runs"); got != n*checksOnNewHead {
+		t.Errorf("%d check runs created for %d deliveries, want exactly %d each:\n%s", got, n, checksOnNewHead, w.writeLog())
 	}
 	db, err := store.Open(context.Background(), database)
 	if err != nil {

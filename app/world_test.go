@@ -27,7 +27,7 @@ type world struct {
 }
 
 // worldPerms are the permissions the App asks for.
-var worldPerms = ghfake.Permissions{"checks": "write", "contents": "read", "issues": "read", "pull_requests": "read", "metadata": "read"}
+var worldPerms = ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write", "metadata": "read"}
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
@@ -163,14 +163,15 @@ func (w *world) slowGraphQL(d time.Duration) {
 	}
 }
 
-// allJudged reports whether each of pull requests 1000…1000+n−1 carries a
-// successful work-unit run.
+// allJudged reports whether each of pull requests 1000…1000+n−1 carries
+// successful work-unit and gates runs.
 func (w *world) allJudged(n int) func() bool {
 	return func() bool {
 		for i := range n {
-			r := w.run(WorkUnitCheck, 1000+i)
-			if r == nil || r.Conclusion != "success" {
-				return false
+			for _, name := range []string{WorkUnitCheck, GatesCheck} {
+				if r := w.run(name, 1000+i); r == nil || r.Conclusion != "success" {
+					return false
+				}
 			}
 		}
 		return true

@@ -60,13 +60,28 @@ func NewCheckPublisher(client *github.Client, appID int64) *CheckPublisher {
 //
 // https://docs.github.com/rest/checks/runs
 func (p *CheckPublisher) Publish(ctx context.Context, owner, repo string, run checks.Run) (int64, error) {
+	return p.publish(ctx, owner, repo, run, true)
+}
+
+// PublishNew is Publish without looking for an earlier run: for a caller
+// that has just read the head's runs and seen none of run's name and
+// external ID (it saves one read per new run). Under a lock on the pull
+// request, as the App holds, nobody can have written one meanwhile.
+func (p *CheckPublisher) PublishNew(ctx context.Context, owner, repo string, run checks.Run) (int64, error) {
+	return p.publish(ctx, owner, repo, run, false)
+}
+
+func (p *CheckPublisher) publish(ctx context.Context, owner, repo string, run checks.Run, lookup bool) (int64, error) {
 	run = checks.Fit(run)
 	if err := checks.Validate(run); err != nil {
 		return 0, fmt.Errorf("publish check run: %w", err)
 	}
-	existing, err := p.find(ctx, owner, repo, run)
-	if err != nil {
-		return 0, err
+	var existing *github.CheckRun
+	if lookup {
+		var err error
+		if existing, err = p.find(ctx, owner, repo, run); err != nil {
+			return 0, err
+		}
 	}
 	pending := run.Annotations
 	if existing != nil {
@@ -86,6 +101,7 @@ func (p *CheckPublisher) Publish(ctx context.Context, owner, repo string, run ch
 	pages := checks.AnnotationPages(pending)
 	first := firstPage(pages)
 	var id int64
+	var err error
 	if err := p.pause(ctx); err != nil {
 		return 0, fmt.Errorf("publish check run %q: %w", run.Name, err)
 	}

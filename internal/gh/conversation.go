@@ -70,19 +70,19 @@ func (in *Installation) RequestReviews(ctx context.Context, owner, repo string, 
 
 // CreateControlIssue opens the repository's control issue, labelled
 // ControlLabel (the label is created first when missing), and returns its
-// number.
+// number and web address.
 //
 // https://docs.github.com/rest/issues/issues#create-an-issue
-func (in *Installation) CreateControlIssue(ctx context.Context, owner, repo, title, body string) (int, error) {
+func (in *Installation) CreateControlIssue(ctx context.Context, owner, repo, title, body string) (int, string, error) {
 	_, _, err := in.rest.Issues.CreateLabel(ctx, owner, repo, &github.Label{Name: github.String(ControlLabel), Color: github.String("5319e7"),
 		Description: github.String("aepgate: project-wide HOLD and project gates")})
 	var ge *github.ErrorResponse
 	if err != nil && !(errors.As(err, &ge) && ge.Response != nil && ge.Response.StatusCode == http.StatusUnprocessableEntity) {
-		return 0, classify("create the control label", err) // 422: it exists already
+		return 0, "", classify("create the control label", err) // 422: it exists already
 	}
 	is, _, err := in.rest.Issues.Create(ctx, owner, repo, &github.IssueRequest{Title: github.String(title), Body: github.String(body), Labels: &[]string{ControlLabel}})
 	if err != nil {
-		return 0, classify(fmt.Sprintf("create the control issue of %s/%s", owner, repo), err)
+		return 0, "", classify(fmt.Sprintf("create the control issue of %s/%s", owner, repo), err)
 	}
-	return is.GetNumber(), nil
+	return is.GetNumber(), is.GetHTMLURL(), nil
 }

@@ -72,8 +72,8 @@ func TestConversationWrites(t *testing.T) {
 	if err := in.RequestReviews(ctx, "acme", "widgets", pr.Number(), []string{"owner1"}); err != nil {
 		t.Fatal(err)
 	}
-	n, err := in.CreateControlIssue(ctx, "acme", "widgets", "aepgate control", "HOLDs go here")
-	if err != nil {
+	n, url, err := in.CreateControlIssue(ctx, "acme", "widgets", "aepgate control", "HOLDs go here")
+	if err != nil || url == "" {
 		t.Fatal(err)
 	}
 	client := f.Client(token)
@@ -94,7 +94,7 @@ func TestConversationWrites(t *testing.T) {
 		t.Errorf("control issue = %+v, %v", is, err)
 	}
 	// A second control issue finds the label already there.
-	if _, err := in.CreateControlIssue(ctx, "acme", "widgets", "again", ""); err != nil {
+	if _, _, err := in.CreateControlIssue(ctx, "acme", "widgets", "again", ""); err != nil {
 		t.Errorf("label already present: %v", err)
 	}
 }

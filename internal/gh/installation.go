@@ -70,3 +70,33 @@ func (c *Clients) Installations(ctx context.Context) ([]int64, error) {
 		opts.Page = resp.NextPage
 	}
 }
+
+// AppLogin is the login the App acts as in comments and reviews: its slug
+// followed by "[bot]", as REST and webhooks spell it. It is read once (as
+// the App, GET /app) and then remembered.
+//
+// https://docs.github.com/rest/apps/apps#get-the-authenticated-app
+func (c *Clients) AppLogin(ctx context.Context) (string, error) {
+	c.mu.Lock()
+	login := c.appLogin
+	c.mu.Unlock()
+	if login != "" {
+		return login, nil
+	}
+	client, err := c.auth.AppClient()
+	if err != nil {
+		return "", err
+	}
+	app, _, err := client.Apps.Get(ctx, "")
+	if err != nil {
+		return "", fmt.Errorf("read the App: %w", err)
+	}
+	if app.GetSlug() == "" {
+		return "", fmt.Errorf("read the App: GitHub gave no slug")
+	}
+	login = app.GetSlug() + "[bot]"
+	c.mu.Lock()
+	c.appLogin = login
+	c.mu.Unlock()
+	return login, nil
+}

@@ -96,6 +96,8 @@ func markDenied(s *snapshot.PR, denied []gqlErr) error {
 		switch {
 		case a == "defaultBranchRef":
 			s.Config = snapshot.ConfigFile{Unreadable: e.Message}
+		case a == "control":
+			s.IssuesUnreadable = e.Message
 		case strings.HasPrefix(a, "u"):
 			n, err := strconv.Atoi(a[1:])
 			if err != nil {

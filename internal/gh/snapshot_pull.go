@@ -9,6 +9,7 @@ import (
 // jsonPull is the pull request of the snapshot query.
 type jsonPull struct {
 	Number      int
+	URL         string
 	Body        string
 	State       string
 	HeadRefOid  string
@@ -50,8 +51,9 @@ type jsonPull struct {
 	Head struct {
 		Nodes []struct {
 			Commit struct {
-				Oid         string
-				CheckSuites struct {
+				Oid           string
+				CommittedDate time.Time
+				CheckSuites   struct {
 					Nodes []jsonSuite
 				}
 			}
@@ -89,7 +91,7 @@ type jsonSuite struct {
 }
 
 func (p *jsonPull) pull(plan queryPlan) *snapshot.Pull {
-	out := &snapshot.Pull{Number: p.Number, Body: p.Body, State: p.State, HeadSHA: p.HeadRefOid, BaseRef: p.BaseRefName, Author: p.Author.actor()}
+	out := &snapshot.Pull{Number: p.Number, URL: p.URL, Body: p.Body, State: p.State, HeadSHA: p.HeadRefOid, BaseRef: p.BaseRefName, Author: p.Author.actor()}
 	p.headRuns(out, plan)
 	if c := p.Commits; c != nil {
 		for _, n := range c.Nodes {
@@ -146,6 +148,7 @@ func (p *jsonPull) headRuns(out *snapshot.Pull, plan queryPlan) {
 			continue
 		}
 		out.RunsKnown = true
+		out.HeadAt = c.Commit.CommittedDate
 		for _, suite := range c.Commit.CheckSuites.Nodes {
 			own := !plan.needs.HeadChecks || plan.appID == 0 || (suite.App != nil && suite.App.DatabaseID == plan.appID)
 			for _, r := range suite.CheckRuns.Nodes {

@@ -73,7 +73,7 @@ func (p queryPlan) query() string {
 // writePull adds the pull request and its head commit's check runs: only
 // the App's own unless every head check is needed.
 func (p queryPlan) writePull(b *strings.Builder) {
-	fmt.Fprintf(b, "  pullRequest(number: %d) { number body state headRefOid baseRefName author { __typename login }\n", p.pr)
+	fmt.Fprintf(b, "  pullRequest(number: %d) { number url body state headRefOid baseRefName author { __typename login }\n", p.pr)
 	if p.needs.Commits {
 		fmt.Fprintf(b, "    commits(last: %d) { totalCount nodes { commit { oid author { name email user { login } } committer { name email user { login } } } } }\n", commitsPage)
 	}
@@ -92,6 +92,6 @@ func (p queryPlan) writePull(b *strings.Builder) {
 	} else if p.appID > 0 {
 		filter = fmt.Sprintf(", filterBy: {appId: %d}", p.appID)
 	}
-	fmt.Fprintf(b, "    head: commits(last: 1) { nodes { commit { oid checkSuites(%s%s) { nodes {%s checkRuns(first: %d) { nodes { databaseId name status conclusion title summary text externalId detailsUrl } } } } } } }\n  }\n",
+	fmt.Fprintf(b, "    head: commits(last: 1) { nodes { commit { oid committedDate checkSuites(%s%s) { nodes {%s checkRuns(first: %d) { nodes { databaseId name status conclusion title summary text externalId detailsUrl } } } } } } }\n  }\n",
 		suites, filter, app, runsPage)
 }

@@ -40,8 +40,9 @@ type Clients struct {
 	// Observe, when set, is told about every call; set before first use.
 	Observe Observer
 
-	mu    sync.Mutex
-	insts map[int64]*Installation
+	mu       sync.Mutex
+	insts    map[int64]*Installation
+	appLogin string
 }
 
 // NewClients returns the client factory for auth's App.

@@ -43,10 +43,20 @@ func matchSegments(pat, name []string) bool {
 	return next[0]
 }
 
-// IsContractPath reports whether a changed file is under a contract path,
-// so that its change needs an owner's approval.
+// builtinContractPaths are contract paths whatever the config says: the
+// config itself, and executor plans' immutable contracts (docs/config.md).
+var builtinContractPaths = []string{".github/aepgate.yml", "plans/*/progress.json"}
+
+// BuiltinContractPaths returns the contract paths that apply whatever the
+// config says.
+func BuiltinContractPaths() []string { return slices.Clone(builtinContractPaths) }
+
+// IsContractPath reports whether a changed file is under a contract path
+// (the configured ones or BuiltinContractPaths), so that its change needs
+// an owner's approval.
 func (c *Config) IsContractPath(name string) bool {
-	return slices.ContainsFunc(c.ContractPaths, func(p string) bool { return MatchPath(p, name) })
+	match := func(p string) bool { return MatchPath(p, name) }
+	return slices.ContainsFunc(builtinContractPaths, match) || slices.ContainsFunc(c.ContractPaths, match)
 }
 
 // IsRunDocumentDir reports whether dir is one of the run-document folders.

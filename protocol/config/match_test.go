@@ -86,3 +86,17 @@ func containsAny(s, chars string) bool {
 	}
 	return false
 }
+
+func TestBuiltinContractPaths(t *testing.T) {
+	c := Default()
+	for _, name := range []string{".github/aepgate.yml", "plans/export/progress.json"} {
+		if !c.IsContractPath(name) {
+			t.Errorf("%s is not a contract path with the defaults", name)
+		}
+	}
+	for _, name := range []string{"plans/export/state/phase-1.json", "README.md", ".github/workflows/ci.yml"} {
+		if c.IsContractPath(name) {
+			t.Errorf("%s is a contract path with the defaults", name)
+		}
+	}
+}

@@ -31,6 +31,10 @@ type PR struct {
 	// Control is the repository's control issue (label aepgate:control);
 	// nil when it does not exist or Has.Conversation is false.
 	Control *ControlIssue
+	// IssuesUnreadable is GitHub's refusal when the App may not read
+	// issues (it lacks Issues: read), so the control issue could not be
+	// looked for; empty otherwise.
+	IssuesUnreadable string
 	// NativeBlockers is false when the server has no issue dependencies
 	// (blocked-by), so only a contract's depends_on could be checked.
 	NativeBlockers bool
@@ -81,10 +85,15 @@ type ConfigFile struct {
 // Pull is a pull request as the checks need it.
 type Pull struct {
 	Number int
-	Body   string
+	// URL is the pull request's web page.
+	URL  string
+	Body string
 	// State is OPEN, CLOSED or MERGED.
 	State   string
 	HeadSHA string
+	// HeadAt is the head commit's committer date (set by whoever made the
+	// commit, so never evidence of when it was pushed).
+	HeadAt  time.Time
 	BaseRef string
 	Author  Actor
 	// Runs are this App's check runs on the head commit, so a run that

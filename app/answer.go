@@ -1,0 +1,189 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+)
+
+// answerer writes the App's answers to commands (gh.Installation).
+type answerer interface {
+	React(ctx context.Context, owner, repo string, commentID int64, content string) error
+	Comment(ctx context.Context, owner, repo string, number int, body string) (int64, error)
+	EditComment(ctx context.Context, owner, repo string, id int64, body string) error
+	RequestReviews(ctx context.Context, owner, repo string, number int, logins []string) error
+	CreateControlIssue(ctx context.Context, owner, repo, title, body string) (number int, url string, err error)
+}
+
+// controlIssueTitle and controlIssueBody open the control issue.
+const (
+	controlIssueTitle = "aepgate control"
+	controlIssueBody  = "This issue is where the owners of this repository make project-wide decisions with aepgate: " +
+		"`/aep hold <reason>` here stops every pull request of the repository until an owner answers `/aep resume`, " +
+		"and an `aep-gate` block with `scope: project` opens a gate that blocks them all. " +
+		"aepgate created it (label `aepgate:control`) and reads its comments on every evaluation; see the project's docs/gates.md.\n"
+)
+
+// thread is where an item was posted: the issue or pull request number and
+// the item's comments (to find the App's earlier reply).
+type thread struct {
+	number int
+	t      snapshot.Thread
+}
+
+// findItem locates item id in the snapshot: its thread, and whether it is
+// a review (reviews take no reactions).
+func findItem(snap *snapshot.PR, unit int, id int64) (th thread, review bool, ok bool) {
+	has := func(t snapshot.Thread) bool {
+		for _, c := range t.Comments {
+			if c.ID == id {
+				return true
+			}
+		}
+		return false
+	}
+	if p := snap.Pull; p != nil {
+		if has(p.Conversation) {
+			return thread{p.Number, p.Conversation}, false, true
+		}
+		for _, r := range p.Reviews {
+			if r.ID == id {
+				return thread{p.Number, p.Conversation}, true, true
+			}
+		}
+	}
+	if t, found := snap.UnitComments[unit]; found && has(t) {
+		return thread{unit, t}, false, true
+	}
+	if c := snap.Control; c != nil && has(c.Thread) {
+		return thread{c.Number, c.Thread}, false, true
+	}
+	return thread{}, false, false
+}
+
+// answer reacts to comment or review id (👍 when a request in it was
+// accepted, 👎 and one reply when one was refused) and records every
+// request's outcome in the ledger. A redelivered event finds the reply
+// already there. It returns the item's thread, and whether the item asked
+// for the status comment.
+func (e *evaluator) answer(ctx context.Context, in evalInput, ev *evaluation, id int64) (thread, bool, error) {
+	th, review, ok := findItem(ev.snap, ev.unit, id)
+	if !ok || ev.gates == nil {
+		return th, false, nil // gone, or not a conversation this evaluation read
+	}
+	var accepted, refused []gatelog.Outcome
+	status := false
+	for _, o := range ev.gates.Outcomes {
+		if o.ItemID != id || o.Implicit {
+			continue
+		}
+		if err := e.ledger.record(ctx, commandEntry(in, ev, th.number, o)); err != nil {
+			return th, false, err
+		}
+		if o.Accepted {
+			accepted = append(accepted, o)
+			status = status || o.Action == gatelog.ActionStatus
+		} else {
+			refused = append(refused, o)
+		}
+	}
+	if !review {
+		for content, any := range map[string]bool{"+1": len(accepted) > 0, "-1": len(refused) > 0} {
+			if any {
+				if err := e.ans.React(ctx, in.owner, in.repo, id, content); err != nil {
+					return th, false, err
+				}
+			}
+		}
+	}
+	if len(refused) > 0 && e.appComment(ev, th.t, checks.ReplyMarker(id)) == nil {
+		body := checks.RefusalReply(id, authorOf(ev.snap, id), ev.cfg.CommandPrefix, refused)
+		if _, err := e.ans.Comment(ctx, in.owner, in.repo, th.number, body); err != nil {
+			return th, false, err
+		}
+	}
+	return th, status, nil
+}
+
+// keepStatus writes the thread's one status comment: created when asked
+// for (create), edited when it exists and no longer says what is true.
+func (e *evaluator) keepStatus(ctx context.Context, in evalInput, ev *evaluation, th thread, create bool) error {
+	c := ev.gatesContext()
+	if th.number != c.PR {
+		c.PR = 0 // a status asked for on the unit's issue speaks of the unit
+	}
+	body := checks.StatusComment(c, ev.gates.State, ev.gates.Blockers)
+	old := e.appComment(ev, th.t, checks.StatusMarker)
+	switch {
+	case old == nil && create:
+		_, err := e.ans.Comment(ctx, in.owner, in.repo, th.number, body)
+		return err
+	case old != nil && old.Body != body:
+		return e.ans.EditComment(ctx, in.owner, in.repo, old.ID, body)
+	}
+	return nil
+}
+
+// appComment is the App's own comment in t that starts with marker, or nil.
+func (e *evaluator) appComment(ev *evaluation, t snapshot.Thread, marker string) *snapshot.Comment {
+	for i, c := range t.Comments {
+		if strings.EqualFold(c.Author.Login, ev.appLogin) && strings.HasPrefix(c.Body, marker) {
+			return &t.Comments[i]
+		}
+	}
+	return nil
+}
+
+// authorOf is the login that wrote item id.
+func authorOf(snap *snapshot.PR, id int64) string {
+	threads := []snapshot.Thread{}
+	for _, t := range snap.UnitComments {
+		threads = append(threads, t)
+	}
+	if snap.Control != nil {
+		threads = append(threads, snap.Control.Thread)
+	}
+	if p := snap.Pull; p != nil {
+		threads = append(threads, p.Conversation)
+		for _, r := range p.Reviews {
+			if r.ID == id {
+				return r.Author.Login
+			}
+		}
+	}
+	for _, t := range threads {
+		for _, c := range t.Comments {
+			if c.ID == id {
+				return c.Author.Login
+			}
+		}
+	}
+	return ""
+}
+
+// commandEntry is the ledger row of one request's outcome.
+func commandEntry(in evalInput, ev *evaluation, number int, o gatelog.Outcome) store.Entry {
+	verdict := "refused"
+	if o.Accepted {
+		verdict = "accepted"
+	}
+	return store.Entry{
+		Kind: "command:" + verdict, DeliveryID: in.delivery,
+		Subject: fmt.Sprintf("%s/%s#%d/%d:%d", in.owner, in.repo, number, o.ItemID, o.Line),
+		Body: map[string]any{
+			"event": in.event, "repository": in.owner + "/" + in.repo, "thread": number, "item": o.ItemID, "line": o.Line,
+			"author": authorOf(ev.snap, o.ItemID), "command": o.Command, "action": o.Action, "gate": o.GateID,
+			"accepted": o.Accepted, "reason": o.Reason, "unit": ev.unit, "config_commit": ev.snap.Config.CommitSHA,
+		},
+	}
+}
+
+// newControl is a control issue just created: no comments yet.
+func newControl(n int, url string) *snapshot.ControlIssue {
+	return &snapshot.ControlIssue{Number: n, URL: url}
+}

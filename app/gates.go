@@ -1,0 +1,217 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/protocol/gate"
+	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+	"github.com/aepgate/aepgate/protocol/workunit"
+)
+
+// GatesCheck is the App's owner-gates check run.
+const GatesCheck = checks.NameGates
+
+// gatesNeeds is what the gates check reads: every comment and review that
+// may hold a command, and the changed files for contract paths.
+var gatesNeeds = snapshot.Needs{Conversation: true, Files: true}
+
+// filesUnlisted stands for the changed files GitHub did not list: a pull
+// request changing more than that is treated as changing a contract path.
+const filesUnlisted = "(files beyond the first 100 GitHub lists)"
+
+// evalGates judges whether a HOLD or an open gate blocks the merge of the
+// pull request (docs/gates.md). It fails closed: an invalid config or a
+// conversation too long to replay whole is a failure, never a pass.
+func evalGates(ev *evaluation) outcome {
+	pull := ev.snap.Pull
+	if !ev.configValid() {
+		return outcome{run: gatesFailure(pull.HeadSHA, fmt.Sprintf("The repository config on %s is invalid or unreadable, so nobody's authority can be judged; see the %s check.", ev.snap.DefaultBranch, ConfigCheck))}
+	}
+	if why := ev.unreadableThreads(); why != "" {
+		return outcome{run: gatesFailure(pull.HeadSHA, fmt.Sprintf("The App cannot read %s, so owner decisions made there cannot be seen; grant the App \"Issues: read\" on this repository.", why))}
+	}
+	if cut := ev.truncatedThreads(); len(cut) > 0 {
+		return outcome{run: gatesFailure(pull.HeadSHA, fmt.Sprintf("GitHub holds more %s than aepgate reads in one evaluation, so the gates cannot be replayed whole; owner decisions are never judged on part of a conversation. Move the discussion to a new pull request or issue.", strings.Join(cut, ", ")))}
+	}
+	res := gatelog.Build(ev.gatesInput())
+	ev.gates = &res
+	run := checks.Gates(pull.HeadSHA, ev.gatesContext(), res.State, res.Blockers)
+	ids := make([]string, 0, len(res.Blockers))
+	for _, b := range res.Blockers {
+		ids = append(ids, b.Token)
+	}
+	return outcome{run: run, facts: map[string]any{"unit": ev.unit, "blockers": ids}}
+}
+
+// gatesFailure is the gates check when the gates cannot be judged.
+func gatesFailure(head, why string) checks.Run {
+	return checks.Run{Name: GatesCheck, HeadSHA: head, Conclusion: checks.ConclusionFailure,
+		Title: "Owner gates cannot be judged", Summary: why + "\n"}
+}
+
+// unitOf is the one same-repository unit the pull request names, or 0.
+func unitOf(snap *snapshot.PR) int {
+	if snap.Pull == nil {
+		return 0
+	}
+	refs := workunit.ParseRefs(snap.Pull.Body, snap.Repo)
+	if len(refs) != 1 || refs[0].Repo != "" {
+		return 0
+	}
+	return refs[0].Number
+}
+
+// unreadableThreads names the conversations GitHub refused to show, or "".
+func (ev *evaluation) unreadableThreads() string {
+	if why := ev.snap.IssuesUnreadable; why != "" {
+		return "the repository's issues (" + why + ")"
+	}
+	if u := ev.snap.Units[ev.unit]; ev.unit > 0 && u != nil && u.Unreadable != "" {
+		return fmt.Sprintf("issue #%d (%s)", ev.unit, u.Unreadable)
+	}
+	return ""
+}
+
+// truncatedThreads names the conversations GitHub held more of than the
+// snapshot read.
+func (ev *evaluation) truncatedThreads() []string {
+	var out []string
+	if p := ev.snap.Pull; p != nil {
+		for _, l := range []string{"comments", "reviews"} {
+			if p.IsTruncated(l) {
+				out = append(out, "pull request "+l)
+			}
+		}
+	}
+	if ev.unit > 0 && ev.snap.UnitComments[ev.unit].Truncated {
+		out = append(out, fmt.Sprintf("comments on #%d", ev.unit))
+	}
+	if c := ev.snap.Control; c != nil && c.Thread.Truncated {
+		out = append(out, "comments on the control issue")
+	}
+	return out
+}
+
+// gatesInput gathers what the gate log is derived from: the control issue,
+// the unit's issue, and the pull request's comments, reviews and
+// contract-path changes.
+func (ev *evaluation) gatesInput() gatelog.Input {
+	cfg := ev.cfg
+	project, _ := gate.CleanProject(ev.snap.Repo)
+	in := gatelog.Input{Project: project, Unit: ev.unit, Permissions: ev.perms, AppLogin: ev.appLogin,
+		Policy: gatelog.Policy{Owners: cfg.Owners, Coordinators: cfg.Coordinators, Prefix: cfg.CommandPrefix}}
+	if c := ev.snap.Control; c != nil {
+		in.ControlIssue = c.Number
+		in.Items = append(in.Items, threadItems(c.Thread, gatelog.Source{Kind: gatelog.ControlIssue, Number: c.Number})...)
+	}
+	if ev.unit > 0 {
+		in.Items = append(in.Items, threadItems(ev.snap.UnitComments[ev.unit], gatelog.Source{Kind: gatelog.UnitIssue, Number: ev.unit})...)
+	}
+	if p := ev.snap.Pull; p != nil {
+		src := gatelog.Source{Kind: gatelog.PullRequest, Number: p.Number}
+		in.PR = p.Number
+		in.Items = append(in.Items, threadItems(p.Conversation, src)...)
+		in.Items = append(in.Items, reviewItems(p.Reviews, src)...)
+		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: ev.contractFiles()}}
+	}
+	return in
+}
+
+// contractFiles are the pull request's changed files under contract paths;
+// when GitHub listed only some files, the rest count as one.
+func (ev *evaluation) contractFiles() []string {
+	p := ev.snap.Pull
+	if ev.unit == 0 {
+		return nil // no unit to bind a contract gate to; work-unit fails anyway
+	}
+	var out []string
+	for _, f := range p.Files {
+		if ev.cfg.IsContractPath(f.Path) {
+			out = append(out, f.Path)
+		}
+	}
+	if p.IsTruncated("files") {
+		out = append(out, filesUnlisted)
+	}
+	return out
+}
+
+// threadItems turns comments into gate-log items. A comment GitHub marks
+// edited counts as edited even when its updatedAt was not moved.
+func threadItems(t snapshot.Thread, src gatelog.Source) []gatelog.Item {
+	out := make([]gatelog.Item, 0, len(t.Comments))
+	for _, c := range t.Comments {
+		updated := c.Updated
+		if c.Edited && !updated.After(c.Created) {
+			updated = c.Created.Add(time.Nanosecond)
+		}
+		out = append(out, gatelog.Item{ID: c.ID, URL: c.URL, Source: src, Author: c.Author.Login, AuthorType: c.Author.Type,
+			Created: c.Created, Updated: updated, Body: c.Body, Event: gatelog.EventCommentCreated})
+	}
+	return out
+}
+
+// reviewItems turns submitted reviews into gate-log items (a pending
+// review has not been submitted and counts for nothing).
+func reviewItems(rs []snapshot.Review, src gatelog.Source) []gatelog.Item {
+	var out []gatelog.Item
+	for _, r := range rs {
+		if r.State == "PENDING" || r.Submitted.IsZero() {
+			continue
+		}
+		updated := r.Submitted
+		if r.Edited {
+			updated = updated.Add(time.Nanosecond)
+		}
+		out = append(out, gatelog.Item{ID: r.ID, URL: r.URL, Source: src, Author: r.Author.Login, AuthorType: r.Author.Type,
+			Created: r.Submitted, Updated: updated, Body: r.Body, Event: gatelog.EventReview,
+			Review: &gatelog.Review{State: r.State, CommitSHA: r.CommitSHA}})
+	}
+	return out
+}
+
+// gatesContext is what the gates renderers say about where they are.
+func (ev *evaluation) gatesContext() checks.GatesContext {
+	c := checks.GatesContext{Unit: ev.unit, Owners: ev.cfg.Owners, Prefix: ev.cfg.CommandPrefix}
+	if p := ev.snap.Pull; p != nil {
+		c.PR = p.Number
+		c.PRURL = p.URL
+	}
+	if ctl := ev.snap.Control; ctl != nil {
+		c.ControlIssueURL = ctl.URL
+	}
+	return c
+}
+
+// ownerAuthors are the listed owners who wrote a comment or review the
+// gates replay reads: the only logins whose permission matters.
+func ownerAuthors(snap *snapshot.PR, owners []string, unit int) []string {
+	var out []string
+	add := func(a snapshot.Actor) {
+		if a.Type == "User" && slices.ContainsFunc(owners, func(o string) bool { return strings.EqualFold(o, a.Login) }) &&
+			!slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, a.Login) }) {
+			out = append(out, a.Login)
+		}
+	}
+	threads := []snapshot.Thread{snap.UnitComments[unit]}
+	if snap.Control != nil {
+		threads = append(threads, snap.Control.Thread)
+	}
+	if p := snap.Pull; p != nil {
+		threads = append(threads, p.Conversation)
+		for _, r := range p.Reviews {
+			add(r.Author)
+		}
+	}
+	for _, t := range threads {
+		for _, c := range t.Comments {
+			add(c.Author)
+		}
+	}
+	return out
+}

@@ -1,0 +1,299 @@
+package app
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-github/v62/github"
+
+	"github.com/aepgate/aepgate/internal/ghfake"
+)
+
+// gatesConfig makes olivia the owner and cody a coordinator.
+const gatesConfig = "version: 1\nowners: [olivia]\ncoordinators: [cody]\n"
+
+// gatesWorld is a ghfake world whose default branch names olivia owner and
+// cody coordinator, both with write access, and mallory a writer who is
+// neither; plus one unit with an open pull request.
+type gatesWorld struct {
+	*ghfakeWorld
+	unit *ghfake.Issue
+	pr   *ghfake.PR
+	gh   *github.Client
+}
+
+func newGatesWorld(t *testing.T) *gatesWorld {
+	t.Helper()
+	w := newGhfakeWorld(t)
+	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
+	w.repo.Grant("olivia", "admin")
+	w.repo.Grant("cody", "write")
+	w.repo.Grant("mallory", "write")
+	g := &gatesWorld{ghfakeWorld: w, gh: w.f.Client(w.inst.Token())}
+	g.unit, g.pr = g.unitAndPR("gates")
+	g.waitGates(t, "success")
+	return g
+}
+
+// unitAndPR opens a milestone with one product unit and a pull request
+// naming it, on branch name.
+func (g *gatesWorld) unitAndPR(name string) (*ghfake.Issue, *ghfake.PR) {
+	ms := g.repo.CreateMilestone("M-"+name, "")
+	u := g.repo.OpenIssue("alice", "Unit "+name, contract("low", "product"), ghfake.InMilestone(ms))
+	g.repo.Branch(name, "main")
+	g.repo.Commit(name, "work", map[string]string{name + ".go": "package x\n"})
+	return u, g.repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(u.Number()))
+}
+
+// gates is the newest aepgate/gates run on the pull request's head.
+func (g *gatesWorld) gates() *ghfake.CheckRun {
+	var found *ghfake.CheckRun
+	for _, r := range g.repo.CheckRuns(g.pr.Head()) {
+		if r.Name == GatesCheck {
+			found = &r
+		}
+	}
+	return found
+}
+
+// waitGates waits until the gates check concludes want.
+func (g *gatesWorld) waitGates(t *testing.T, want string) *ghfake.CheckRun {
+	t.Helper()
+	waitFor(t, 10*time.Second, "aepgate/gates "+want, func() bool { r := g.gates(); return r != nil && r.Conclusion == want })
+	return g.gates()
+}
+
+// reactions are the contents of the reactions on comment id.
+func (g *gatesWorld) reactions(t *testing.T, id int64) []string {
+	t.Helper()
+	rs, _, err := g.gh.Reactions.ListIssueCommentReactions(context.Background(), "acme", "widgets", id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.GetContent())
+	}
+	return out
+}
+
+// waitReaction waits for a reaction on comment id and returns them all.
+func (g *gatesWorld) waitReaction(t *testing.T, id int64) []string {
+	t.Helper()
+	waitFor(t, 10*time.Second, "a reaction", func() bool { return len(g.reactions(t, id)) > 0 })
+	time.Sleep(100 * time.Millisecond) // a 👎 comes with its reply
+	return g.reactions(t, id)
+}
+
+// replies are the App's comments on issue n that answer comment id.
+func (g *gatesWorld) replies(t *testing.T, n int, id int64) []string {
+	t.Helper()
+	cs, _, err := g.gh.Issues.ListComments(context.Background(), "acme", "widgets", n, &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range cs {
+		if strings.HasPrefix(c.GetBody(), "<!-- aepgate:reply:"+strconv.FormatInt(id, 10)+" -->") {
+			out = append(out, c.GetBody())
+		}
+	}
+	return out
+}
+
+func TestGatesHoldResumeOnTheUnit(t *testing.T) {
+	g := newGatesWorld(t)
+	hold := g.unit.Comment("olivia", "Legal has not signed off.\n\n/aep hold waiting for legal")
+	r := g.waitGates(t, "action_required")
+	if !strings.Contains(r.Summary, "waiting for legal") || !strings.Contains(r.Summary, "/aep resume") {
+		t.Errorf("blocked summary:\n%s", r.Summary)
+	}
+	if got := g.waitReaction(t, hold.ID()); len(got) != 1 || got[0] != "+1" {
+		t.Errorf("reactions on the HOLD = %v, want [+1]", got)
+	}
+	g.unit.Comment("olivia", "/aep resume")
+	g.waitGates(t, "success")
+	g.unit.Comment("olivia", "/aep hold again")
+	r = g.waitGates(t, "action_required")
+	first, second := "`unit-hold-"+strconv.Itoa(g.unit.Number())+"`", "`unit-hold-"+strconv.Itoa(g.unit.Number())+"-"
+	if !strings.Contains(r.Summary, first) || !strings.Contains(r.Summary, second) {
+		t.Errorf("a re-HOLD must mint a new gate beside the resumed one:\n%s", r.Summary)
+	}
+}
+
+func TestGatesProjectHoldBlocksEveryPullRequest(t *testing.T) {
+	g := newGatesWorld(t)
+	other := g.unitPR("other")
+	ctl := g.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+	ctl.Comment("olivia", "/aep hold release freeze")
+	g.waitGates(t, "action_required")
+	waitFor(t, 10*time.Second, "the other pull request blocked", func() bool {
+		for _, r := range g.repo.CheckRuns(other.Head()) {
+			if r.Name == GatesCheck && r.Conclusion == "action_required" {
+				return true
+			}
+		}
+		return false
+	})
+	ctl.Comment("olivia", "/aep resume")
+	g.waitGates(t, "success")
+}
+
+func TestGatesCoordinatorGateNeedsTheOwner(t *testing.T) {
+	g := newGatesWorld(t)
+	block := "Before merging:\n\n```aep-gate\nid: schema-change\nquestion: Drop the legacy column?\nchoices: [approve, reject]\ncategory: irreversible-destructive\neffect: irreversible-data-change\nscope: merge\n```\n"
+	opened := g.pr.Comment("cody", block)
+	r := g.waitGates(t, "action_required")
+	if !strings.Contains(r.Summary, "Drop the legacy column?") || !strings.Contains(r.Summary, "/aep resolve schema-change approve") {
+		t.Errorf("summary:\n%s", r.Summary)
+	}
+	if got := g.waitReaction(t, opened.ID()); len(got) != 1 || got[0] != "+1" {
+		t.Errorf("reactions on the gate = %v", got)
+	}
+	// The coordinator cannot answer it, nor can a choice not offered.
+	self := g.pr.Comment("cody", "/aep resolve schema-change approve")
+	if got := g.waitReaction(t, self.ID()); len(got) != 1 || got[0] != "-1" {
+		t.Errorf("coordinator's resolve reactions = %v, want [-1]", got)
+	}
+	odd := g.pr.Comment("olivia", "/aep resolve schema-change maybe")
+	if got := g.waitReaction(t, odd.ID()); len(got) != 1 || got[0] != "-1" {
+		t.Errorf("unlisted choice reactions = %v, want [-1]", got)
+	}
+	if g.gates().Conclusion != "action_required" {
+		t.Fatal("a refused answer unblocked the merge")
+	}
+	g.pr.Comment("olivia", "/aep resolve schema-change approve")
+	g.waitGates(t, "success")
+	if n := len(g.replies(t, g.pr.Number(), self.ID())); n != 1 {
+		t.Errorf("%d replies to the refused resolve, want 1", n)
+	}
+}
+
+func TestGatesApprovingReviewMustBeAtTheHead(t *testing.T) {
+	g := newGatesWorld(t)
+	g.pr.Comment("cody", "```aep-gate\nid: ship-it\nquestion: Ship the new export format?\nchoices: [approve, reject]\ncategory: human-product-judgment-action\neffect: product-direction-decision\nscope: merge\n```\n")
+	g.waitGates(t, "action_required")
+	old := g.pr.Head()
+	g.pr.Commit("more", map[string]string{"more.go": "package x\n"})
+	g.pr.SubmitReviewAt("olivia", "APPROVED", "Looks good.", old)
+	g.waitGates(t, "action_required")
+	time.Sleep(300 * time.Millisecond)
+	if r := g.gates(); r.Conclusion != "action_required" {
+		t.Fatalf("an approval at an older head unblocked the merge: %s", r.Conclusion)
+	}
+	g.pr.SubmitReview("olivia", "APPROVED", "Now it is good.")
+	g.waitGates(t, "success")
+}
+
+// TestGatesRefusals: each attack is refused on GitHub, with a 👎 and one
+// reply saying why; none unblocks the merge. (protocol/gatelog's
+// TestRulesNegativeControls shows each passing with its rule removed.)
+func TestGatesRefusals(t *testing.T) {
+	g := newGatesWorld(t)
+	g.unit.Comment("olivia", "/aep hold until the audit")
+	g.waitGates(t, "action_required")
+	other := g.repo.OpenIssue("alice", "Other unit", contract("low", "product"))
+	other.Comment("cody", "```aep-gate\nid: other-gate\nquestion: Other?\nchoices: [approve, reject]\ncategory: human-product-judgment-action\neffect: product-direction-decision\n```\n")
+	tests := []struct {
+		name, who, body string
+		on              *ghfake.Issue
+	}{
+		{"non-owner", "mallory", "/aep resume", g.unit},
+		{"owner login on a Bot account", "olivia[bot]", "/aep resume", g.unit},
+		{"relayed approval", "cody", "The owner approved on Slack.\n/aep resume", g.unit},
+		{"coordinator RESUME", "cody", "/aep resume", g.unit},
+		{"gate of another unit", "olivia", "/aep resolve other-gate approve", g.unit},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.on.Comment(tt.who, tt.body)
+			if got := g.waitReaction(t, c.ID()); len(got) != 1 || got[0] != "-1" {
+				t.Errorf("reactions = %v, want [-1]", got)
+			}
+			waitFor(t, 5*time.Second, "a reply", func() bool { return len(g.replies(t, tt.on.Number(), c.ID())) == 1 })
+			if r := g.gates(); r.Conclusion != "action_required" {
+				t.Fatalf("the attack unblocked the merge")
+			}
+		})
+	}
+	t.Run("edited comment", func(t *testing.T) {
+		c := g.unit.Comment("olivia", "thinking about it")
+		c.Edit("olivia", "/aep resume")
+		time.Sleep(500 * time.Millisecond)
+		if r := g.gates(); r.Conclusion != "action_required" {
+			t.Fatal("an edited comment resumed")
+		}
+	})
+	t.Run("inside a quote or code block", func(t *testing.T) {
+		g.unit.Comment("olivia", "> /aep resume\n\n```\n/aep resume\n```\n")
+		time.Sleep(500 * time.Millisecond)
+		if r := g.gates(); r.Conclusion != "action_required" {
+			t.Fatal("a quoted command resumed")
+		}
+	})
+	// Permission is read live at every evaluation: an owner lowered to read
+	// is refused; restored, their own unedited comments count again.
+	t.Run("lowered permission", func(t *testing.T) {
+		g.repo.Grant("olivia", "read")
+		c := g.unit.Comment("olivia", "/aep resume")
+		if got := g.waitReaction(t, c.ID()); len(got) != 1 || got[0] != "-1" {
+			t.Errorf("reactions = %v, want [-1]", got)
+		}
+		if r := g.gates(); r.Conclusion != "action_required" {
+			t.Fatal("an owner with read permission resumed")
+		}
+	})
+	g.repo.Grant("olivia", "admin")
+	g.unit.Comment("olivia", "/aep resume")
+	g.waitGates(t, "success")
+}
+
+func TestGatesStatusCommentIsKeptNotRepeated(t *testing.T) {
+	g := newGatesWorld(t)
+	g.pr.Comment("olivia", "/aep status")
+	status := func() []*github.IssueComment {
+		cs, _, err := g.gh.Issues.ListComments(context.Background(), "acme", "widgets", g.pr.Number(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []*github.IssueComment
+		for _, c := range cs {
+			if strings.HasPrefix(c.GetBody(), "<!-- aepgate:status -->") {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	waitFor(t, 10*time.Second, "the status comment", func() bool { return len(status()) == 1 })
+	if !strings.Contains(status()[0].GetBody(), "Nothing blocks") {
+		t.Errorf("status:\n%s", status()[0].GetBody())
+	}
+	g.unit.Comment("olivia", "/aep hold pause")
+	g.waitGates(t, "action_required")
+	waitFor(t, 10*time.Second, "the status comment to follow", func() bool {
+		s := status()
+		return len(s) == 1 && strings.Contains(s[0].GetBody(), "pause")
+	})
+	g.pr.Comment("olivia", "/aep status")
+	time.Sleep(500 * time.Millisecond)
+	if n := len(status()); n != 1 {
+		t.Errorf("%d status comments, want 1", n)
+	}
+}
+
+func TestGatesContractChangeNeedsApproval(t *testing.T) {
+	g := newGatesWorld(t)
+	head := g.pr.Commit("tighten the policy", map[string]string{".github/aepgate.yml": gatesConfig + "command_prefix: /aep\n"})
+	r := g.waitGates(t, "action_required")
+	if !strings.Contains(r.Summary, "contract-pr"+strconv.Itoa(g.pr.Number())+"-"+head[:12]) {
+		t.Errorf("summary:\n%s", r.Summary)
+	}
+	g.pr.SubmitReview("olivia", "APPROVED", "")
+	g.waitGates(t, "success")
+	// A later push to a contract path reopens it for the new head.
+	g.pr.Commit("again", map[string]string{".github/aepgate.yml": gatesConfig + "command_prefix: /aep\n# reviewed\n"})
+	g.waitGates(t, "action_required")
+}

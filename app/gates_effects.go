@@ -1,0 +1,177 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+)
+
+// afterGates does what the gates replay asks beyond the check run: answer
+// the delivery's comment or review, ask the owners to review a blocked pull
+// request, and keep the status comment true. Each writes only what GitHub
+// does not already show.
+func (e *evaluator) afterGates(ctx context.Context, in evalInput, ev *evaluation) error {
+	if ev.gates == nil {
+		return nil
+	}
+	statusThread := thread{number: -1}
+	if in.answer != 0 {
+		if err := e.ensureControl(ctx, in, ev); err != nil {
+			return err
+		}
+		th, status, err := e.answer(ctx, in, ev, in.answer)
+		if err != nil {
+			return err
+		}
+		if status {
+			statusThread = th
+		}
+	}
+	if p := ev.snap.Pull; p != nil {
+		if err := e.requestOwnerReviews(ctx, in, ev); err != nil {
+			return err
+		}
+		if statusThread.number != p.Number {
+			if err := e.keepStatus(ctx, in, ev, thread{p.Number, p.Conversation}, false); err != nil {
+				return err
+			}
+		}
+	}
+	if statusThread.number >= 0 {
+		return e.keepStatus(ctx, in, ev, statusThread, true)
+	}
+	return nil
+}
+
+// ensureControl creates the repository's control issue the first time a
+// command or gate is answered and none exists, so that replies can link it;
+// the gate log is then derived again with it. Under the repository's lock,
+// a second read makes sure no other evaluation created it meanwhile.
+func (e *evaluator) ensureControl(ctx context.Context, in evalInput, ev *evaluation) error {
+	if ev.snap.Control != nil || !answersRequests(ev, in.answer) {
+		return nil
+	}
+	unlock, err := e.locks.Lock(ctx, "control:"+in.owner+"/"+in.repo)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	again, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, Needs: gatesNeeds})
+	if err != nil {
+		return err
+	}
+	if again.Control == nil {
+		n, url, err := e.ans.CreateControlIssue(ctx, in.owner, in.repo, controlIssueTitle, controlIssueBody)
+		if err != nil {
+			return err
+		}
+		again.Control = newControl(n, url)
+		e.log.Info("control issue created", "repo", in.owner+"/"+in.repo, "issue", n)
+	}
+	ev.snap.Control = again.Control
+	res := gatelog.Build(ev.gatesInput())
+	ev.gates = &res
+	return nil
+}
+
+// answersRequests reports whether item id holds a command or gate block.
+func answersRequests(ev *evaluation, id int64) bool {
+	for _, o := range ev.gates.Outcomes {
+		if o.ItemID == id && !o.Implicit {
+			return true
+		}
+	}
+	return false
+}
+
+// requestOwnerReviews asks the owners to review a pull request that a HOLD
+// or gate blocks: never its author, never one already asked, never one who
+// reviewed its current head. A refusal by GitHub (e.g. an owner who is not a
+// collaborator) is logged and the rest are asked one by one; only a rate
+// limit fails the evaluation.
+func (e *evaluator) requestOwnerReviews(ctx context.Context, in evalInput, ev *evaluation) error {
+	p := ev.snap.Pull
+	if len(ev.gates.Blockers) == 0 {
+		return nil
+	}
+	same := func(a string) func(string) bool { return func(b string) bool { return strings.EqualFold(a, b) } }
+	var want []string
+	for _, o := range ev.cfg.Owners {
+		reviewed := slices.ContainsFunc(p.Reviews, func(r snapshot.Review) bool { return strings.EqualFold(r.Author.Login, o) && r.CommitSHA == p.HeadSHA })
+		if strings.EqualFold(o, p.Author.Login) || slices.ContainsFunc(p.ReviewRequests, same(o)) || reviewed {
+			continue
+		}
+		want = append(want, o)
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	err := e.ans.RequestReviews(ctx, in.owner, in.repo, p.Number, want)
+	if err == nil || len(want) == 1 {
+		return e.reviewRequestFailed(err, want)
+	}
+	for _, o := range want {
+		if err := e.reviewRequestFailed(e.ans.RequestReviews(ctx, in.owner, in.repo, p.Number, []string{o}), []string{o}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reviewRequestFailed returns err when it is a rate limit (retry later);
+// any other failure is logged and dropped (review requests are a courtesy).
+func (e *evaluator) reviewRequestFailed(err error, logins []string) error {
+	if err == nil {
+		return nil
+	}
+	if _, limited := gh.RetryWait(err, time.Now()); limited {
+		return err
+	}
+	e.log.Warn("review request refused by GitHub", "owners", logins, "err", err)
+	return nil
+}
+
+// answerThread answers a comment on an issue that is not a pull request:
+// a unit's issue (its gates replayed with the control issue's) or the
+// control issue (project gates only). The pull requests' checks are
+// evaluated by their own targets.
+func (e *evaluator) answerThread(ctx context.Context, in evalInput, number int, control bool) error {
+	unlock, err := e.locks.Lock(ctx, fmt.Sprintf("%s/%s#%d", in.owner, in.repo, number))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	req := gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, Needs: gatesNeeds}
+	unit := 0
+	if !control {
+		req.Guesses, unit = []int{number}, number
+	}
+	snap, err := e.snap.Snapshot(ctx, req)
+	if err != nil {
+		return err
+	}
+	ev, err := e.prepare(ctx, in, snap, unit)
+	if err != nil {
+		return err
+	}
+	if why := ev.unreadableThreads(); !ev.configValid() || why != "" || len(ev.truncatedThreads()) > 0 {
+		e.log.Warn("comment not answered: the gates cannot be judged", "thread", number, "config_valid", ev.configValid(), "unreadable", why)
+		return nil
+	}
+	res := gatelog.Build(ev.gatesInput())
+	ev.gates = &res
+	if err := e.ensureControl(ctx, in, ev); err != nil {
+		return err
+	}
+	th, status, err := e.answer(ctx, in, ev, in.answer)
+	if err != nil || !status {
+		return err
+	}
+	return e.keepStatus(ctx, in, ev, th, true)
+}
