@@ -85,6 +85,9 @@ type evalInput struct {
 	// answer is the comment or review whose requests this evaluation
 	// answers (0: none), the one the delivery was about.
 	answer int64
+	// siblings asks for the unit's other open pull requests to be judged
+	// after this one (the conversation changed).
+	siblings bool
 }
 
 // needs is what the evaluator's checks read together.
@@ -96,27 +99,47 @@ func (e *evaluator) needs() snapshot.Needs {
 	return n
 }
 
-// evaluatePR runs every check on the pull request's head: lock, one
-// snapshot, evaluate each check, write only what changed, one ledger row per
-// decision. A closed pull request is left alone.
+// evaluatePR runs every check on the pull request's head (judgePR). When
+// in.siblings is set (a comment or review changed the conversation), the
+// unit's other open pull requests the snapshot found are judged next, each
+// under its own lock once this one is released.
 func (e *evaluator) evaluatePR(ctx context.Context, in evalInput) error {
+	others, err := e.judgePR(ctx, in)
+	if err != nil || !in.siblings {
+		return err
+	}
+	for _, n := range others {
+		next := in
+		next.pr, next.answer, next.siblings = n, 0, false
+		if _, err := e.judgePR(ctx, next); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// judgePR runs every check on the pull request's head: lock, one snapshot,
+// evaluate each check, write only what changed, one ledger row per
+// decision. A closed pull request is left alone. It returns the unit's other
+// open pull requests the snapshot saw.
+func (e *evaluator) judgePR(ctx context.Context, in evalInput) ([]int, error) {
 	log := e.log.With("pr", in.pr)
 	unlock, err := e.locks.Lock(ctx, fmt.Sprintf("%s/%s#%d", in.owner, in.repo, in.pr))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer unlock()
 	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, PR: in.pr, Guesses: in.guesses, Needs: e.needs()})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if snap.Pull == nil || snap.Pull.State != "OPEN" {
 		log.Debug("pull request not open; nothing to judge")
-		return nil
+		return nil, nil
 	}
 	ev, err := e.prepare(ctx, in, snap, unitOf(snap))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var judged []string
 	for _, c := range e.checks {
@@ -128,18 +151,27 @@ func (e *evaluator) evaluatePR(ctx context.Context, in evalInput) error {
 		// The decision is recorded before it is acted on, so a crash between
 		// the two leaves the ledger saying what was decided.
 		if err := e.ledger.record(ctx, entry(in, ev, c.name, out, write)); err != nil {
-			return err
+			return nil, err
 		}
 		if err := e.publish(ctx, in, out.run, write, absent(snap.Pull, out.run)); err != nil {
-			return err
+			return nil, err
 		}
 		judged = append(judged, fmt.Sprintf("%s=%s", c.name, out.run.Conclusion))
 	}
 	if err := e.afterGates(ctx, in, ev); err != nil {
-		return err
+		return nil, err
 	}
 	log.Info("pull request judged", "head", snap.Pull.HeadSHA, "checks", strings.Join(judged, " "))
-	return nil
+	return attemptNumbers(ev), nil
+}
+
+// attemptNumbers are the unit's other open pull requests the evaluation saw.
+func attemptNumbers(ev *evaluation) []int {
+	var out []int
+	for _, a := range ev.attempts() {
+		out = append(out, a.Number)
+	}
+	return out
 }
 
 // prepare parses the config and, when the snapshot holds the

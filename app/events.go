@@ -33,6 +33,7 @@ type payload struct {
 	} `json:"pull_request"`
 	Issue *struct {
 		Number      int              `json:"number"`
+		Body        string           `json:"body"`
 		PullRequest *json.RawMessage `json:"pull_request"`
 		Milestone   *numbered        `json:"milestone"`
 		Labels      []struct {
@@ -99,6 +100,9 @@ type target struct {
 	// control issue when Control is set.
 	Thread  int
 	Control bool
+	// Siblings asks, with PR, for the unit's other open pull requests to
+	// be evaluated too (a comment or review changed the conversation).
+	Siblings bool
 }
 
 // vanishing actions make an issue or milestone unreadable, so what it
@@ -148,13 +152,14 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 		if p.Comment != nil && p.Comment.App != nil && p.Comment.App.ID == appID {
 			break // the App's own reply or status comment changes no replay
 		}
-		j.Targets = commentTargets(p)
+		j.Targets = commentTargets(p, j.Owner+"/"+j.Repo)
 	case "pull_request_review":
 		if p.PullRequest != nil && p.PullRequest.Number > 0 && p.Review != nil && slices.Contains(reviewActions, p.Action) {
-			t := target{PR: p.PullRequest.Number}
+			t := target{PR: p.PullRequest.Number, Guesses: guessUnits(p.PullRequest.Body, j.Owner+"/"+j.Repo)}
 			if p.Action == "submitted" {
 				t.Answer = p.Review.ID
 			}
+			t.Siblings = true
 			j.Targets = []target{t}
 		}
 	case "push":
@@ -175,11 +180,10 @@ var reviewActions = []string{"submitted", "edited", "dismissed"}
 
 // commentTargets says what a comment changes: a created comment is
 // answered where it was made; an edited or deleted one only changes the
-// replay (an edited command counts for nothing). On a pull request the pull
-// request is evaluated; on the control issue every open pull request; on
-// any other issue the pull requests of the units it affects, and the
-// issue's own conversation to answer the comment.
-func commentTargets(p payload) []target {
+// replay (an edited command counts for nothing). On a pull request, that
+// pull request and its unit's other attempts are evaluated; on a unit's
+// issue, the unit's attempts; on the control issue, every open pull request.
+func commentTargets(p payload, repo string) []target {
 	if p.Issue == nil || p.Issue.Number <= 0 || p.Comment == nil || !slices.Contains(commentActions, p.Action) {
 		return nil
 	}
@@ -189,21 +193,17 @@ func commentTargets(p payload) []target {
 	}
 	n := p.Issue.Number
 	if p.Issue.PullRequest != nil {
-		return []target{{PR: n, Answer: answer}}
+		return []target{{PR: n, Answer: answer, Guesses: guessUnits(p.Issue.Body, repo), Siblings: true}}
 	}
 	control := slices.ContainsFunc(p.Issue.Labels, func(l struct {
 		Name string `json:"name"`
 	}) bool {
 		return l.Name == gh.ControlLabel
 	})
-	all := target{AllOpen: true}
 	if !control {
-		all.Issue = n
+		return []target{{Thread: n, Answer: answer}} // then the unit's attempts
 	}
-	if answer == 0 {
-		return []target{all}
-	}
-	return []target{{Thread: n, Control: control, Answer: answer}, all}
+	return []target{{Thread: n, Control: true, Answer: answer}, {AllOpen: true}}
 }
 
 // commentActions are the issue_comment actions that change a replay.

@@ -94,6 +94,31 @@ func (ev *evaluation) truncatedThreads() []string {
 	if c := ev.snap.Control; c != nil && c.Thread.Truncated {
 		out = append(out, "comments on the control issue")
 	}
+	if ev.unit > 0 && ev.snap.UnitAttempts[ev.unit].Truncated {
+		out = append(out, fmt.Sprintf("mentions of #%d", ev.unit))
+	}
+	for _, a := range ev.attempts() {
+		if a.Conversation.Truncated || a.ReviewsTruncated {
+			out = append(out, fmt.Sprintf("comments or reviews on pull request #%d", a.Number))
+		}
+	}
+	return out
+}
+
+// attempts are the unit's other open pull requests in this repository: the
+// ones GitHub recorded as mentioning the unit whose body names it as their
+// one unit. A HOLD or gate made on one of them applies to the unit.
+func (ev *evaluation) attempts() []snapshot.Attempt {
+	var out []snapshot.Attempt
+	for _, a := range ev.snap.UnitAttempts[ev.unit].Pulls {
+		if a.CrossRepository || a.State != "OPEN" || (ev.snap.Pull != nil && a.Number == ev.snap.Pull.Number) {
+			continue
+		}
+		refs := workunit.ParseRefs(a.Body, ev.snap.Repo)
+		if len(refs) == 1 && refs[0].Repo == "" && refs[0].Number == ev.unit {
+			out = append(out, a)
+		}
+	}
 	return out
 }
 
@@ -118,6 +143,12 @@ func (ev *evaluation) gatesInput() gatelog.Input {
 		in.Items = append(in.Items, threadItems(p.Conversation, src)...)
 		in.Items = append(in.Items, reviewItems(p.Reviews, src)...)
 		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: ev.contractFiles()}}
+	}
+	for _, a := range ev.attempts() {
+		src := gatelog.Source{Kind: gatelog.PullRequest, Number: a.Number}
+		in.Items = append(in.Items, threadItems(a.Conversation, src)...)
+		in.Items = append(in.Items, reviewItems(a.Reviews, src)...)
+		in.PullRequests = append(in.PullRequests, gatelog.PullRequestState{Number: a.Number, Head: a.HeadSHA})
 	}
 	return in
 }
@@ -205,6 +236,12 @@ func ownerAuthors(snap *snapshot.PR, owners []string, unit int) []string {
 	if p := snap.Pull; p != nil {
 		threads = append(threads, p.Conversation)
 		for _, r := range p.Reviews {
+			add(r.Author)
+		}
+	}
+	for _, a := range snap.UnitAttempts[unit].Pulls {
+		threads = append(threads, a.Conversation)
+		for _, r := range a.Reviews {
 			add(r.Author)
 		}
 	}

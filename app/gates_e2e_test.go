@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/internal/ghfake"
@@ -296,4 +297,56 @@ func TestGatesContractChangeNeedsApproval(t *testing.T) {
 	// A later push to a contract path reopens it for the new head.
 	g.pr.Commit("again", map[string]string{".github/aepgate.yml": gatesConfig + "command_prefix: /aep\n# reviewed\n"})
 	g.waitGates(t, "action_required")
+}
+
+// TestGatesHoldOnOneAttemptBlocksTheUnitsOthers: a HOLD made on one pull
+// request of a unit blocks its other pull requests too (the App finds them
+// through GitHub's cross-references on the unit's issue), and a RESUME on
+// the second lifts it for both.
+func TestGatesHoldOnOneAttemptBlocksTheUnitsOthers(t *testing.T) {
+	g := newGatesWorld(t)
+	g.repo.Branch("second", "main")
+	g.repo.Commit("second", "another try", map[string]string{"second.go": "package x\n"})
+	second := g.repo.OpenPR("bob", "second", "main", "Second try", "Work-unit: #"+strconv.Itoa(g.unit.Number()))
+	secondGates := func() string {
+		c := ""
+		for _, r := range g.repo.CheckRuns(second.Head()) {
+			if r.Name == GatesCheck {
+				c = r.Conclusion
+			}
+		}
+		return c
+	}
+	waitFor(t, 10*time.Second, "the second attempt judged", func() bool { return secondGates() == "success" })
+	g.pr.Comment("olivia", "/aep hold rethink the approach")
+	g.waitGates(t, "action_required")
+	waitFor(t, 10*time.Second, "the second attempt held", func() bool { return secondGates() == "action_required" })
+	second.Comment("olivia", "/aep resume")
+	waitFor(t, 10*time.Second, "the second attempt resumed", func() bool { return secondGates() == "success" })
+	g.waitGates(t, "success")
+}
+
+// TestGatesAPICallsPerEvaluation: judging a pull request's gates after an
+// owner's comment costs two reads (the snapshot query and the owner's live
+// permission) and writes only what changed: here the 👍 on the comment.
+func TestGatesAPICallsPerEvaluation(t *testing.T) {
+	g := newGatesWorld(t)
+	g.pr.Comment("olivia", "/aep hold wait")
+	g.waitGates(t, "action_required")
+	time.Sleep(300 * time.Millisecond)
+	g.f.ResetLog()
+	g.pr.Comment("olivia", "/aep recheck")
+	waitFor(t, 10*time.Second, "the answer", func() bool {
+		return g.f.Stats().ByRoute["POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions"] == 1
+	})
+	time.Sleep(300 * time.Millisecond)
+	st := g.f.Stats()
+	want := map[string]int{
+		"POST /graphql": 1,
+		"GET /repos/{owner}/{repo}/collaborators/{username}/permission":     1,
+		"POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions": 1,
+	}
+	if diff := cmp.Diff(want, st.ByRoute); diff != "" {
+		t.Errorf("API calls of one evaluation (-want +got):\n%s", diff)
+	}
 }

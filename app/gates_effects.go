@@ -137,14 +137,32 @@ func (e *evaluator) reviewRequestFailed(err error, logins []string) error {
 	return nil
 }
 
-// answerThread answers a comment on an issue that is not a pull request:
-// a unit's issue (its gates replayed with the control issue's) or the
-// control issue (project gates only). The pull requests' checks are
-// evaluated by their own targets.
+// answerThread answers a comment on an issue that is not a pull request
+// (in.answer; 0 when the conversation only changed): a unit's issue (its
+// gates replayed with the control issue's and its attempts') or the control
+// issue (project gates only). A unit's open pull requests are judged next;
+// the control issue's delivery has its own target for all of them.
 func (e *evaluator) answerThread(ctx context.Context, in evalInput, number int, control bool) error {
-	unlock, err := e.locks.Lock(ctx, fmt.Sprintf("%s/%s#%d", in.owner, in.repo, number))
+	attempts, err := e.answerIn(ctx, in, number, control)
 	if err != nil {
 		return err
+	}
+	for _, n := range attempts {
+		next := in
+		next.pr, next.guesses, next.answer = n, []int{number}, 0
+		if _, err := e.judgePR(ctx, next); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// answerIn answers in.answer in the conversation of issue number and
+// returns the unit's open pull requests.
+func (e *evaluator) answerIn(ctx context.Context, in evalInput, number int, control bool) ([]int, error) {
+	unlock, err := e.locks.Lock(ctx, fmt.Sprintf("%s/%s#%d", in.owner, in.repo, number))
+	if err != nil {
+		return nil, err
 	}
 	defer unlock()
 	req := gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, Needs: gatesNeeds}
@@ -154,24 +172,27 @@ func (e *evaluator) answerThread(ctx context.Context, in evalInput, number int, 
 	}
 	snap, err := e.snap.Snapshot(ctx, req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ev, err := e.prepare(ctx, in, snap, unit)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if in.answer == 0 {
+		return attemptNumbers(ev), nil
 	}
 	if why := ev.unreadableThreads(); !ev.configValid() || why != "" || len(ev.truncatedThreads()) > 0 {
 		e.log.Warn("comment not answered: the gates cannot be judged", "thread", number, "config_valid", ev.configValid(), "unreadable", why)
-		return nil
+		return attemptNumbers(ev), nil
 	}
 	res := gatelog.Build(ev.gatesInput())
 	ev.gates = &res
 	if err := e.ensureControl(ctx, in, ev); err != nil {
-		return err
+		return nil, err
 	}
 	th, status, err := e.answer(ctx, in, ev, in.answer)
-	if err != nil || !status {
-		return err
+	if err == nil && status {
+		err = e.keepStatus(ctx, in, ev, th, true)
 	}
-	return e.keepStatus(ctx, in, ev, th, true)
+	return attemptNumbers(ev), err
 }

@@ -30,7 +30,7 @@ func startChild(t *testing.T, w *world, database string) *child {
 	t.Helper()
 	addrFile := filepath.Join(t.TempDir(), "addr")
 	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey(t))})
-	cfg, _ := json.Marshal(childConfig{Database: database, GitHubURL: w.f.URL(), AddrFile: addrFile, KeyPEM: string(keyPEM)})
+	cfg, _ := json.Marshal(childConfig{Database: database, GitHubURL: w.f.URL(), AddrFile: addrFile, KeyPEM: string(keyPEM), Pipeline: true})
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+string(cfg))
 	var stderr bytes.Buffer
@@ -128,12 +128,11 @@ func runKillTest(t *testing.T, database string, replicas int) {
 	if d := w.duplicates(); len(d) > 0 {
 		t.Errorf("duplicated writes: %v", d)
 	}
-	// Each delivery opens a new pull request: one run per check, once.
-	if _, writes, _ := w.counts(); writes != n*checksOnNewHead {
-		t.Errorf("%d writes for %d deliveries, want exactly %d each:\n%s", writes, n, checksOnNewHead, w.writeLog())
+	if _, writes, _ := w.counts(); writes != n {
+		t.Errorf("%d writes for %d deliveries, want exactly one each:\n%s", writes, n, w.writeLog())
 	}
-	if got := w.f.Calls("POST /repos/{owner}/{repo}/check-runs"); got != n*checksOnNewHead {
-		t.Errorf("%d check runs created for %d deliveries, want exactly %d each:\n%s", got, n, checksOnNewHead, w.writeLog())
+	if got := w.f.Calls("POST /repos/{owner}/{repo}/check-runs"); got != n {
+		t.Errorf("%d check runs created for %d deliveries, want exactly one each:\n%s", got, n, w.writeLog())
 	}
 	db, err := store.Open(context.Background(), database)
 	if err != nil {

@@ -20,6 +20,8 @@ const childEnv = "AEPGATE_APP_TEST_CHILD"
 
 type childConfig struct {
 	Database, GitHubURL, AddrFile, KeyPEM string
+	// Pipeline runs the child with pipelineChecks.
+	Pipeline bool
 }
 
 func TestMain(m *testing.M) {
@@ -45,6 +47,9 @@ func runChild(raw string) int {
 	o := Options{Database: c.Database, AppID: testAppID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(testSecret)},
 		GitHubURL: c.GitHubURL, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond,
 		JobTimeout: 2 * time.Second, RescueAfter: 3 * time.Second, Workers: 8, Logger: testLogger(nil)}
+	if c.Pipeline {
+		o.checks = pipelineChecks()
+	}
 	a, err := New(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -24,6 +24,7 @@ func TestE2EFaultsEventuallyProcessedNoDuplicateWrites(t *testing.T) {
 	w.f.InjectFault("*", ghfake.Fault{Kind: ghfake.FaultSecondary, RetryAfter: 1, Rate: 0.1 / 0.9})
 	o := testOptions(t, w, "")
 	o.Workers = 16
+	o.checks = pipelineChecks()
 	_, base := startApp(t, o)
 	begin := time.Now()
 	for i := range n {

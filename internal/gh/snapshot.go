@@ -59,6 +59,9 @@ func (in *Installation) Snapshot(ctx context.Context, req SnapshotRequest) (*sna
 	if t, ok := again.UnitComments[n]; ok {
 		s.UnitComments[n] = t
 	}
+	if a, ok := again.UnitAttempts[n]; ok {
+		s.UnitAttempts[n] = a
+	}
 	return s, nil
 }
 

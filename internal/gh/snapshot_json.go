@@ -108,13 +108,14 @@ type jsonDeps struct {
 }
 
 type jsonIssue struct {
-	Typename  string `json:"__typename"`
-	Number    int
-	Title     string
-	Body      string
-	State     string
-	Comments  *jsonComments
-	Milestone *struct {
+	Typename      string `json:"__typename"`
+	Number        int
+	Title         string
+	Body          string
+	State         string
+	Comments      *jsonComments
+	TimelineItems *jsonAttempts
+	Milestone     *struct {
 		Number      int
 		Title       string
 		State       string
@@ -133,7 +134,7 @@ type jsonIssue struct {
 }
 
 func (r *jsonRepo) snapshot(p queryPlan) *snapshot.PR {
-	s := &snapshot.PR{Repo: r.NameWithOwner, Units: map[int]*workunit.Issue{}, UnitComments: map[int]snapshot.Thread{},
+	s := &snapshot.PR{Repo: r.NameWithOwner, Units: map[int]*workunit.Issue{}, UnitComments: map[int]snapshot.Thread{}, UnitAttempts: map[int]snapshot.Attempts{},
 		NativeBlockers: p.blockers, Has: p.needs}
 	if d := r.DefaultBranchRef; d != nil {
 		s.DefaultBranch = d.Name
@@ -150,16 +151,19 @@ func (r *jsonRepo) snapshot(p queryPlan) *snapshot.PR {
 		s.Control = &snapshot.ControlIssue{Number: n.Number, URL: n.URL, Thread: n.Comments.thread()}
 	}
 	for _, n := range sortedGuesses(p.guesses) {
-		u, comments := r.unit(n)
+		u, ji := r.unit(n)
 		s.Units[n] = u
-		if comments != nil {
-			s.UnitComments[n] = comments.thread()
+		if ji != nil && ji.Comments != nil {
+			s.UnitComments[n] = ji.Comments.thread()
+		}
+		if ji != nil && ji.TimelineItems != nil {
+			s.UnitAttempts[n] = ji.TimelineItems.attempts()
 		}
 	}
 	return s
 }
 
-func (r *jsonRepo) unit(n int) (*workunit.Issue, *jsonComments) {
+func (r *jsonRepo) unit(n int) (*workunit.Issue, *jsonIssue) {
 	raw, ok := r.units["u"+strconv.Itoa(n)]
 	if !ok {
 		return nil, nil
@@ -185,7 +189,7 @@ func (r *jsonRepo) unit(n int) (*workunit.Issue, *jsonComments) {
 		}
 		u.Milestone = wm
 	}
-	return u, ji.Comments
+	return u, ji
 }
 
 func (d jsonDeps) deps(self string) []workunit.Dep {

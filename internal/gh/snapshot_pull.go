@@ -29,20 +29,8 @@ type jsonPull struct {
 		TotalCount int
 		Nodes      []struct{ Path, ChangeType string }
 	}
-	Comments *jsonComments
-	Reviews  *struct {
-		TotalCount int
-		Nodes      []struct {
-			DatabaseID   int64
-			URL          string
-			Body         string
-			State        string
-			SubmittedAt  *time.Time
-			LastEditedAt *time.Time
-			Author       *jsonActor
-			Commit       *struct{ Oid string }
-		}
-	}
+	Comments       *jsonComments
+	Reviews        *jsonReviews
 	ReviewRequests *struct {
 		Nodes []struct {
 			RequestedReviewer *jsonActor
@@ -118,16 +106,7 @@ func (p *jsonPull) pull(plan queryPlan) *snapshot.Pull {
 
 func (p *jsonPull) reviews(out *snapshot.Pull) {
 	if r := p.Reviews; r != nil {
-		for _, n := range r.Nodes {
-			rv := snapshot.Review{ID: n.DatabaseID, URL: n.URL, Body: n.Body, State: n.State, Author: n.Author.actor(), Edited: n.LastEditedAt != nil}
-			if n.SubmittedAt != nil {
-				rv.Submitted = *n.SubmittedAt
-			}
-			if n.Commit != nil {
-				rv.CommitSHA = n.Commit.Oid
-			}
-			out.Reviews = append(out.Reviews, rv)
-		}
+		out.Reviews = r.reviews()
 		markCut(out, "reviews", r.TotalCount > len(r.Nodes))
 	}
 	if rr := p.ReviewRequests; rr != nil {
@@ -181,4 +160,65 @@ func markCut(out *snapshot.Pull, name string, cut bool) {
 	if cut {
 		out.Truncated = append(out.Truncated, name)
 	}
+}
+
+// jsonReviews is a connection of reviews.
+type jsonReviews struct {
+	TotalCount int
+	Nodes      []struct {
+		DatabaseID   int64
+		URL          string
+		Body         string
+		State        string
+		SubmittedAt  *time.Time
+		LastEditedAt *time.Time
+		Author       *jsonActor
+		Commit       *struct{ Oid string }
+	}
+}
+
+func (r *jsonReviews) reviews() []snapshot.Review {
+	var out []snapshot.Review
+	for _, n := range r.Nodes {
+		rv := snapshot.Review{ID: n.DatabaseID, URL: n.URL, Body: n.Body, State: n.State, Author: n.Author.actor(), Edited: n.LastEditedAt != nil}
+		if n.SubmittedAt != nil {
+			rv.Submitted = *n.SubmittedAt
+		}
+		if n.Commit != nil {
+			rv.CommitSHA = n.Commit.Oid
+		}
+		out = append(out, rv)
+	}
+	return out
+}
+
+// jsonAttempts is the cross-references on a unit's issue.
+type jsonAttempts struct {
+	TotalCount int
+	Nodes      []struct {
+		IsCrossRepository bool
+		Source            *struct {
+			Typename   string `json:"__typename"`
+			Number     int
+			State      string
+			Body       string
+			HeadRefOid string
+			Comments   jsonComments
+			Reviews    jsonReviews
+		}
+	}
+}
+
+func (a *jsonAttempts) attempts() snapshot.Attempts {
+	out := snapshot.Attempts{Truncated: a.TotalCount > len(a.Nodes)}
+	for _, n := range a.Nodes {
+		s := n.Source
+		if s == nil || s.Typename != "PullRequest" {
+			continue
+		}
+		out.Pulls = append(out.Pulls, snapshot.Attempt{Number: s.Number, State: s.State, Body: s.Body, HeadSHA: s.HeadRefOid,
+			CrossRepository: n.IsCrossRepository, Conversation: s.Comments.thread(), Reviews: s.Reviews.reviews(),
+			ReviewsTruncated: s.Reviews.TotalCount > len(s.Reviews.Nodes)})
+	}
+	return out
 }

@@ -24,6 +24,10 @@ const (
 	suitesPage    = 20
 	allSuitesPage = 50
 	runsPage      = 50
+	// attemptsPage bounds the cross-references read on a unit's issue, and
+	// attemptCommentsPage the comments and reviews of each other attempt.
+	attemptsPage        = 50
+	attemptCommentsPage = 50
 )
 
 // queryPlan is one snapshot query's shape.
@@ -37,6 +41,15 @@ type queryPlan struct {
 
 // commentFields are the fields read of every issue or pull-request comment.
 const commentFields = `totalCount nodes { databaseId url body createdAt updatedAt lastEditedAt author { __typename login } }`
+
+// attemptsQuery reads, on a unit's issue, the pull requests that mention
+// it (GitHub records a cross-reference for each) with their conversations:
+// a HOLD or gate made on one attempt applies to the unit's others.
+var attemptsQuery = fmt.Sprintf(`timelineItems(itemTypes: [CROSS_REFERENCED_EVENT], last: %d) { totalCount nodes { ... on CrossReferencedEvent { isCrossRepository source { __typename ... on PullRequest { number state body headRefOid comments(last: %d) { %s } reviews(last: %d) { totalCount nodes { %s } } } } } } }`,
+	attemptsPage, attemptCommentsPage, commentFields, attemptCommentsPage, reviewFields)
+
+// reviewFields are the fields read of every review.
+const reviewFields = `databaseId url body state submittedAt lastEditedAt author { __typename login } commit { oid }`
 
 // query builds the GraphQL query. Optional parts appear only when needs
 // names them, so a check nobody enabled costs nothing.
@@ -59,7 +72,7 @@ func (p queryPlan) query() string {
 	}
 	conv := ""
 	if p.needs.Conversation {
-		conv = fmt.Sprintf(" url comments(last: %d) { %s }", commentsPage, commentFields)
+		conv = fmt.Sprintf(" url comments(last: %d) { %s }\n    %s", commentsPage, commentFields, attemptsQuery)
 	}
 	for _, n := range sortedGuesses(p.guesses) {
 		fmt.Fprintf(&b, `  u%d: issueOrPullRequest(number: %d) { __typename ... on Issue { number title body state%s%s
@@ -82,7 +95,7 @@ func (p queryPlan) writePull(b *strings.Builder) {
 	}
 	if p.needs.Conversation {
 		fmt.Fprintf(b, "    comments(last: %d) { %s }\n", commentsPage, commentFields)
-		fmt.Fprintf(b, "    reviews(last: %d) { totalCount nodes { databaseId url body state submittedAt lastEditedAt author { __typename login } commit { oid } } }\n", reviewsPage)
+		fmt.Fprintf(b, "    reviews(last: %d) { totalCount nodes { %s } }\n", reviewsPage, reviewFields)
 		b.WriteString("    reviewRequests(first: 50) { nodes { requestedReviewer { __typename ... on User { login } } } }\n")
 	}
 	suites, filter, app := fmt.Sprintf("first: %d", suitesPage), "", ""

@@ -128,6 +128,7 @@ func TestSnapshotDecodes(t *testing.T) {
 			5: nil,
 		},
 		UnitComments:   map[int]snapshot.Thread{},
+		UnitAttempts:   map[int]snapshot.Attempts{},
 		NativeBlockers: true,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -28,6 +28,10 @@ type PR struct {
 	// UnitComments are the comments of each unit issue in Units (read only
 	// when Has.Conversation).
 	UnitComments map[int]Thread
+	// UnitAttempts are, for each unit issue in Units, the pull requests
+	// GitHub recorded as mentioning it, with their conversations (read only
+	// when Has.Conversation). They include the evaluated pull request.
+	UnitAttempts map[int]Attempts
 	// Control is the repository's control issue (label aepgate:control);
 	// nil when it does not exist or Has.Conversation is false.
 	Control *ControlIssue
@@ -207,6 +211,28 @@ type Review struct {
 	CommitSHA string
 	Submitted time.Time
 	Edited    bool
+}
+
+// Attempts are the pull requests that mention a unit's issue.
+type Attempts struct {
+	Pulls []Attempt
+	// Truncated is set when GitHub held more mentions than were read.
+	Truncated bool
+}
+
+// Attempt is a pull request that mentions a unit, as the gates replay
+// needs it.
+type Attempt struct {
+	Number int
+	// State is OPEN, CLOSED or MERGED.
+	State, Body, HeadSHA string
+	// CrossRepository is set when the pull request is in another
+	// repository.
+	CrossRepository bool
+	Conversation    Thread
+	Reviews         []Review
+	// ReviewsTruncated is set when GitHub held more reviews than were read.
+	ReviewsTruncated bool
 }
 
 // ControlIssue is the repository's control issue, where project-wide HOLDs
