@@ -33,11 +33,7 @@ func logins(l []string) string {
 	if len(l) == 0 {
 		return "none listed"
 	}
-	out := make([]string, len(l))
-	for i, s := range l {
-		out[i] = s
-	}
-	return strings.Join(out, ", ")
+	return strings.Join(l, ", ")
 }
 
 func verb(action string) string {
