@@ -165,12 +165,14 @@ func (c *call) canSee(repo *repoState) bool {
 	}
 }
 
-// enforcePermissions and verifySignatures exist only so the negative-control
-// tests can remove a protection and watch the attack it stops succeed.
-var (
-	enforcePermissions = true
-	verifySignatures   = true
-)
+// protections are the fake's checks a negative-control test may remove to
+// watch the attack they stop succeed; New turns them all on.
+type protections struct {
+	// permissions refuses a token's call outside its permissions.
+	permissions bool
+	// signatures verifies App JWTs against the App's key.
+	signatures bool
+}
 
 // authorize checks the route's permission against the caller's token.
 func (c *call) authorize(need access) (int, any) {
@@ -189,7 +191,7 @@ func (c *call) authorize(need access) (int, any) {
 		}
 		return apiError(http.StatusForbidden, "Must have write access to this repository.")
 	}
-	if enforcePermissions && !c.tok.perms.allows(need) && !c.prAsIssue(need) {
+	if c.f.protect.permissions && !c.tok.perms.allows(need) && !c.prAsIssue(need) {
 		return apiError(http.StatusForbidden, "Resource not accessible by integration")
 	}
 	return 0, nil
@@ -217,7 +219,7 @@ func (f *Fake) verifyJWT(raw string) (*App, string) {
 	}
 	var app *App
 	claims := jwt.MapClaims{}
-	if !verifySignatures {
+	if !f.protect.signatures {
 		_, _, err := jwt.NewParser().ParseUnverified(raw, claims)
 		iss, _ := claims.GetIssuer()
 		if app = f.appByIssuer(iss); err != nil || app == nil {

@@ -26,6 +26,8 @@ type Fake struct {
 	mux *router
 	// schema loads GitHub's GraphQL schema (loadSchema: once per process).
 	schema func() (*ast.Schema, error)
+	// protect holds the checks negative-control tests may remove.
+	protect protections
 
 	mu      sync.Mutex
 	now     time.Time // zero means the wall clock
@@ -50,15 +52,16 @@ func New(t testing.TB) *Fake {
 		t.Helper()
 	}
 	f := &Fake{
-		t:      t,
-		mux:    &router{},
-		lastID: 1000,
-		users:  map[string]*user{},
-		repos:  map[string]*repoState{},
-		apps:   map[int64]*App{},
-		insts:  map[int64]*Installation{},
-		tokens: map[string]*token{},
-		schema: loadSchema,
+		t:       t,
+		mux:     &router{},
+		lastID:  1000,
+		users:   map[string]*user{},
+		repos:   map[string]*repoState{},
+		apps:    map[int64]*App{},
+		insts:   map[int64]*Installation{},
+		tokens:  map[string]*token{},
+		schema:  loadSchema,
+		protect: protections{permissions: true, signatures: true},
 	}
 	f.knobs.init()
 	f.routes()

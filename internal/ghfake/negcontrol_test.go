@@ -22,10 +22,9 @@ func TestNegativeControlPermissions(t *testing.T) {
 		f := New(t)
 		repo := f.CreateRepo("acme/widgets")
 		tok := f.ActionsToken(repo, Permissions{"checks": "read"})
-		enforcePermissions = tt.enforce
+		f.protect.permissions = tt.enforce
 		body := `{"name":"forged","head_sha":"` + repo.Head("main") + `"}`
 		got := do(t, f, "POST", "repos/acme/widgets/check-runs", tok, body)
-		enforcePermissions = true
 		if got != tt.want {
 			t.Errorf("enforce=%v: read-only token creating a check run = %d, want %d", tt.enforce, got, tt.want)
 		}
@@ -46,9 +45,8 @@ func TestNegativeControlJWTSignature(t *testing.T) {
 		app := f.App(42, NewAppKey())
 		inst := app.Install("acme", Permissions{"checks": "write"})
 		forged := SignAppJWT(NewAppKey(), 42, time.Now())
-		verifySignatures = tt.verify
+		f.protect.signatures = tt.verify
 		got := do(t, f, "POST", "app/installations/"+itoa(inst.ID)+"/access_tokens", forged, "")
-		verifySignatures = true
 		if got != tt.want {
 			t.Errorf("verify=%v: token for a JWT signed by the wrong key = %d, want %d", tt.verify, got, tt.want)
 		}
