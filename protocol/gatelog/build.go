@@ -36,6 +36,8 @@ type entry struct {
 	id   int64
 	item *Item
 	pr   *PullRequestState
+	// auto is one of pr's own gates (PullRequestState.Auto).
+	auto *gate.Event
 }
 
 // Build derives the gate log from in with DefaultRules.
@@ -49,9 +51,13 @@ func BuildWith(in Input, rules []Rule) Result {
 	b := &builder{in: &in, rules: rules, units: map[string]*string{}, contractPR: map[string]int{}, holdIDs: map[string]bool{}, unit: strconv.Itoa(in.Unit)}
 	for i, e := range entries(&in) {
 		b.seq = i
-		if e.pr != nil {
+		switch {
+		case e.auto != nil:
+			b.contractPR[e.auto.GateID] = e.pr.Number
+			b.emit(*e.auto, -1)
+		case e.pr != nil:
 			b.contract(*e.pr)
-		} else {
+		default:
 			b.item(e.item)
 		}
 	}
@@ -74,6 +80,9 @@ func entries(in *Input) []entry {
 	for i := range in.PullRequests {
 		p := &in.PullRequests[i]
 		out = append(out, entry{at: p.HeadAt, id: math.MinInt64, pr: p})
+		for j := range p.Auto {
+			out = append(out, entry{at: p.Auto[j].Time, id: math.MinInt64 + 1, pr: p, auto: &p.Auto[j]})
+		}
 	}
 	for i := range in.Items {
 		out = append(out, entry{at: in.Items[i].Created, id: in.Items[i].ID, item: &in.Items[i]})

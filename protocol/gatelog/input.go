@@ -1,6 +1,10 @@
 package gatelog
 
-import "time"
+import (
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/gate"
+)
 
 // Kind is the kind of GitHub thread an item was posted on.
 type Kind string
@@ -87,6 +91,10 @@ type PullRequestState struct {
 	HeadAt time.Time
 	// ContractFiles are the changed files matching the contract paths.
 	ContractFiles []string
+	// Auto are aepgate's own gates bound to this pull request, besides the
+	// contract-change gate (e.g. an audit's owner decision): create events,
+	// each taking effect at its Time, with ids under a reserved prefix.
+	Auto []gate.Event
 }
 
 // Input is everything Build reads.

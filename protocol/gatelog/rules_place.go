@@ -66,6 +66,9 @@ func ApprovalAtHead(a Attempt) string {
 const (
 	UnitHoldPrefix = "unit-hold-"
 	ContractPrefix = "contract-"
+	// AutoPrefix starts the ids of the other gates aepgate opens itself
+	// (PullRequestState.Auto), e.g. "auto-audit-…".
+	AutoPrefix = "auto-"
 )
 
 // ReservedIDs refuses an aep-gate block whose id would take the place of a
@@ -74,7 +77,7 @@ func ReservedIDs(a Attempt) string {
 	if a.Action != ActionOpenGate {
 		return ""
 	}
-	for _, p := range []string{gate.HoldID, UnitHoldPrefix, ContractPrefix} {
+	for _, p := range []string{gate.HoldID, UnitHoldPrefix, ContractPrefix, AutoPrefix} {
 		if strings.HasPrefix(a.GateID, p) {
 			return fmt.Sprintf("gate ids starting %q are reserved for aepgate's own gates; pick another id", p)
 		}
