@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -166,11 +168,45 @@ func TestGatesCoordinatorGateNeedsTheOwner(t *testing.T) {
 	if g.gates().Conclusion != "action_required" {
 		t.Fatal("a refused answer unblocked the merge")
 	}
+	// The owner was asked to review the blocked pull request.
+	reviewers, _, err := g.gh.PullRequests.ListReviewers(context.Background(), "acme", "widgets", g.pr.Number(), nil)
+	if err != nil || len(reviewers.Users) != 1 || reviewers.Users[0].GetLogin() != "olivia" {
+		t.Errorf("requested reviewers = %+v, %v; want olivia", reviewers, err)
+	}
 	g.pr.Comment("olivia", "/aep resolve schema-change approve")
 	g.waitGates(t, "success")
+	// A redelivered comment is answered once: still one reply.
+	g.redeliverComment(t, self.ID())
+	time.Sleep(500 * time.Millisecond)
 	if n := len(g.replies(t, g.pr.Number(), self.ID())); n != 1 {
 		t.Errorf("%d replies to the refused resolve, want 1", n)
 	}
+	// Every accepted and refused request is a ledger row.
+	var accepted, refused int
+	row := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT
+		(SELECT COUNT(*) FROM aepgate_ledger WHERE kind = 'command:accepted'),
+		(SELECT COUNT(*) FROM aepgate_ledger WHERE kind = 'command:refused')`)
+	if err := row.Scan(&accepted, &refused); err != nil || accepted < 2 || refused < 2 {
+		t.Errorf("ledger: %d accepted and %d refused command rows (%v), want at least 2 each", accepted, refused, err)
+	}
+}
+
+// redeliverComment sends the issue_comment.created delivery of comment id
+// again under a new delivery ID, as GitHub's "Redeliver" with a new GUID.
+func (g *gatesWorld) redeliverComment(t *testing.T, id int64) {
+	t.Helper()
+	for _, d := range g.f.Deliveries() {
+		var p struct {
+			Comment struct{ ID int64 } `json:"comment"`
+		}
+		if d.Event == "issue_comment" && d.Action == "created" && json.Unmarshal(d.Payload, &p) == nil && p.Comment.ID == id {
+			if got := deliver(t, g.base, "issue_comment", fmt.Sprintf("again-%d", id), d.Payload); got != 202 {
+				t.Fatalf("redelivery: %d", got)
+			}
+			return
+		}
+	}
+	t.Fatalf("no delivery of comment %d", id)
 }
 
 func TestGatesApprovingReviewMustBeAtTheHead(t *testing.T) {
