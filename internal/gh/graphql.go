@@ -139,6 +139,16 @@ func (e gqlErr) kind() string {
 	return e.Extensions.Type
 }
 
+// at reports whether field is one of the error's path elements.
+func (e gqlErr) at(field string) bool {
+	for _, p := range e.Path {
+		if p == field {
+			return true
+		}
+	}
+	return false
+}
+
 // alias is the second path element (the field under repository).
 func (e gqlErr) alias() string {
 	if len(e.Path) < 2 {

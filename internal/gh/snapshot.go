@@ -97,6 +97,8 @@ func markDenied(s *snapshot.PR, denied []gqlErr) error {
 	for _, e := range denied {
 		a := e.alias()
 		switch {
+		case e.at("workflowRun") && s.Pull != nil:
+			s.Pull.WorkflowsUnreadable = e.Message
 		case a == "defaultBranchRef":
 			s.Config = snapshot.ConfigFile{Unreadable: e.Message}
 		case a == "control":

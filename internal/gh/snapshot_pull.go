@@ -13,6 +13,7 @@ type jsonPull struct {
 	Body        string
 	State       string
 	HeadRefOid  string
+	HeadRefName string
 	BaseRefName string
 	Author      *jsonActor
 	Commits     *struct {
@@ -66,8 +67,10 @@ type jsonSuite struct {
 		DatabaseID int64
 		Slug       string
 	}
-	WorkflowRun *struct {
+	Status, Conclusion *string
+	WorkflowRun        *struct {
 		DatabaseID int64
+		URL, Event string
 		Workflow   struct{ Name string }
 	}
 	CheckRuns struct {
@@ -79,7 +82,7 @@ type jsonSuite struct {
 }
 
 func (p *jsonPull) pull(plan queryPlan) *snapshot.Pull {
-	out := &snapshot.Pull{Number: p.Number, URL: p.URL, Body: p.Body, State: p.State, HeadSHA: p.HeadRefOid, BaseRef: p.BaseRefName, Author: p.Author.actor()}
+	out := &snapshot.Pull{Number: p.Number, URL: p.URL, Body: p.Body, State: p.State, HeadSHA: p.HeadRefOid, HeadRef: p.HeadRefName, BaseRef: p.BaseRefName, Author: p.Author.actor()}
 	p.headRuns(out, plan)
 	if c := p.Commits; c != nil {
 		for _, n := range c.Nodes {
@@ -129,6 +132,10 @@ func (p *jsonPull) headRuns(out *snapshot.Pull, plan queryPlan) {
 		out.RunsKnown = true
 		out.HeadAt = c.Commit.CommittedDate
 		for _, suite := range c.Commit.CheckSuites.Nodes {
+			if w := suite.WorkflowRun; w != nil {
+				out.Workflows = append(out.Workflows, snapshot.WorkflowRun{ID: w.DatabaseID, Workflow: w.Workflow.Name, Event: w.Event, URL: w.URL,
+					Status: lower(suite.Status), Conclusion: lower(suite.Conclusion)})
+			}
 			own := !plan.needs.HeadChecks || plan.appID == 0 || (suite.App != nil && suite.App.DatabaseID == plan.appID)
 			for _, r := range suite.CheckRuns.Nodes {
 				run := snapshot.ExistingRun{ID: r.DatabaseID, Name: str(r.Name), Status: lower(r.Status), Conclusion: lower(r.Conclusion),

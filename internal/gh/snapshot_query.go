@@ -86,7 +86,7 @@ func (p queryPlan) query() string {
 // writePull adds the pull request and its head commit's check runs: only
 // the App's own unless every head check is needed.
 func (p queryPlan) writePull(b *strings.Builder) {
-	fmt.Fprintf(b, "  pullRequest(number: %d) { number url body state headRefOid baseRefName author { __typename login }\n", p.pr)
+	fmt.Fprintf(b, "  pullRequest(number: %d) { number url body state headRefOid headRefName baseRefName author { __typename login }\n", p.pr)
 	if p.needs.Commits {
 		fmt.Fprintf(b, "    commits(last: %d) { totalCount nodes { commit { oid author { name email user { login } } committer { name email user { login } } } } }\n", commitsPage)
 	}
@@ -101,7 +101,7 @@ func (p queryPlan) writePull(b *strings.Builder) {
 	suites, filter, app := fmt.Sprintf("first: %d", suitesPage), "", ""
 	if p.needs.HeadChecks {
 		suites = fmt.Sprintf("first: %d", allSuitesPage)
-		app = " app { databaseId slug } workflowRun { databaseId workflow { name } }"
+		app = " app { databaseId slug } status conclusion workflowRun { databaseId url event workflow { name } }"
 	} else if p.appID > 0 {
 		filter = fmt.Sprintf(", filterBy: {appId: %d}", p.appID)
 	}

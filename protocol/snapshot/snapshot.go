@@ -98,6 +98,7 @@ type Pull struct {
 	// HeadAt is the head commit's committer date (set by whoever made the
 	// commit, so never evidence of when it was pushed).
 	HeadAt  time.Time
+	HeadRef string
 	BaseRef string
 	Author  Actor
 	// Runs are this App's check runs on the head commit, so a run that
@@ -108,6 +109,12 @@ type Pull struct {
 	RunsKnown bool
 	// HeadChecks are all check runs at the head (Has.HeadChecks).
 	HeadChecks []HeadCheck
+	// Workflows are the GitHub Actions workflow runs at the head
+	// (Has.HeadChecks), each with its newest attempt's state.
+	Workflows []WorkflowRun
+	// WorkflowsUnreadable is GitHub's refusal when the App may not read
+	// workflow runs (it lacks Actions: read); empty otherwise.
+	WorkflowsUnreadable string
 	// Commits are the pull request's commits, oldest first (Has.Commits).
 	Commits []Commit
 	// Files are the changed paths (Has.Files).
@@ -163,6 +170,15 @@ type HeadCheck struct {
 	// Workflow is its workflow's name.
 	WorkflowRunID int64
 	Workflow      string
+}
+
+// WorkflowRun is one GitHub Actions workflow run: its immutable ID (a
+// re-run keeps it), its workflow's name and its newest attempt's status and
+// conclusion (lower case).
+type WorkflowRun struct {
+	ID                                  int64
+	Workflow, Event, Status, Conclusion string
+	URL                                 string
 }
 
 // Commit is one commit of a pull request.
