@@ -76,7 +76,7 @@ func TestPurePackages(t *testing.T) {
 		for _, d := range p.Deps {
 			for _, f := range forbiddenDeps {
 				if d == f || strings.HasPrefix(d, f+"/") {
-					t.Errorf("%s depends on %s; pure packages take values in and give values out (DESIGN.md)", r, d)
+					t.Errorf("%s depends on %s; pure packages take values in and give values out (README, import rules)", r, d)
 				}
 			}
 		}
@@ -86,7 +86,7 @@ func TestPurePackages(t *testing.T) {
 		for _, d := range p.Imports {
 			for _, f := range forbiddenDirect {
 				if d == f {
-					t.Errorf("%s imports %s; only protocol/negcontrol may (DESIGN.md)", r, d)
+					t.Errorf("%s imports %s; only protocol/negcontrol may (README, import rules)", r, d)
 				}
 			}
 		}
@@ -119,7 +119,7 @@ func TestImportDirection(t *testing.T) {
 				}
 				for _, b := range banned {
 					if under(rel(d), b) {
-						t.Errorf("%s depends on %s; DESIGN.md's import direction forbids %s → %s", r, rel(d), layer, b)
+						t.Errorf("%s depends on %s; the README's import rules forbid %s → %s", r, rel(d), layer, b)
 					}
 				}
 			}
