@@ -28,10 +28,12 @@ type Command struct {
 	Raw string
 	// Verb is one of the Verb constants; empty when missing or unknown.
 	Verb string
-	// Reason is the text after "hold".
+	// Reason is the text after "hold", or after "--" in "dispose".
 	Reason string
 	// GateID and Choice are the arguments of "resolve".
 	GateID, Choice string
+	// FindingID and Kind are the ledger ID and the kind of "dispose".
+	FindingID, Kind string
 	// Err says why the command is malformed; nil when it is well formed.
 	Err error
 }
@@ -106,6 +108,8 @@ func parseLine(rest, prefix string) Command {
 		if len(args) != 3 {
 			c.Err = usageErr(prefix, "resolve takes exactly a gate id and a choice")
 		}
+	case VerbDispose:
+		parseDispose(&c, rest, prefix)
 	case VerbResume, VerbStatus, VerbRecheck:
 		if len(args) > 1 {
 			c.Err = usageErr(prefix, "%s takes no arguments", c.Verb)
