@@ -1,0 +1,105 @@
+package checks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// NameCertificate is the check run the App writes on a merge SHA once
+// readback succeeded: the completion certificate (docs/evidence.md).
+const NameCertificate = "aepgate/certificate"
+
+// CertificateExternalIDPrefix starts a certificate run's external_id; the
+// lowercase hex SHA-256 of the canonical JSON follows it.
+const CertificateExternalIDPrefix = "sha256:"
+
+// certificateHeading opens every certificate summary.
+const certificateHeading = "## aepgate completion certificate\n\n"
+
+// CertificateTitle is the title of the certificate run whose canonical JSON
+// has the lowercase hex SHA-256 sum.
+func CertificateTitle(sum string) string { return "completion certificate sha256:" + sum }
+
+// CertificateExternalID is the external_id of the certificate run whose
+// canonical JSON has the lowercase hex SHA-256 sum.
+func CertificateExternalID(sum string) string { return CertificateExternalIDPrefix + sum }
+
+// CertificateRun renders the aepgate/certificate check run on head (the
+// merge SHA): conclusion success, title CertificateTitle(sum), external_id
+// CertificateExternalID(sum), and a summary of a short header followed by
+// canonical in one fenced json block, the summary's last line being the
+// closing fence. canonical is the certificate's canonical JSON
+// (certificate.Certificate.Canonical) and sum its lowercase hex SHA-256
+// (Certificate.Fingerprint); CertificateFromSummary reads the summary back.
+// Canonical JSON is one ASCII line, far below GitHub's summary limit.
+func CertificateRun(head string, canonical []byte, sum string) Run {
+	return Run{
+		Name:       NameCertificate,
+		HeadSHA:    head,
+		ExternalID: CertificateExternalID(sum),
+		Conclusion: ConclusionSuccess,
+		Title:      CertificateTitle(sum),
+		Summary:    certificateSummary(string(canonical), sum),
+	}
+}
+
+// certificateSummary is the summary holding body, whose SHA-256 is sum.
+func certificateSummary(body, sum string) string {
+	var b strings.Builder
+	b.WriteString(certificateHeading)
+	b.WriteString("The completion certificate below is canonical JSON (sorted keys, no whitespace). ")
+	b.WriteString("Its SHA-256 is " + code(sum) + ", also this check run's title and external ID. ")
+	b.WriteString("Only the aepgate App writes this check; re-check it with ")
+	b.WriteString("`aepgate certificate fetch --repo OWNER/REPO --sha <this commit> --app-slug <the App's slug>`.\n\n")
+	fenced(&b, "json", body)
+	return b.String()
+}
+
+// CertificateFromSummary returns the canonical JSON a certificate run's
+// summary holds. It is strict: the summary must be exactly what
+// CertificateRun renders for those bytes (same header, one fenced json
+// block holding one non-empty line and nothing after it), so an edited
+// header, a second block or text after the block is an error. It does not
+// check that the bytes are valid or canonical JSON.
+func CertificateFromSummary(summary string) ([]byte, error) {
+	rest, ok := strings.CutPrefix(summary, certificateHeading)
+	if !ok {
+		return nil, errors.New("certificate summary: does not start with the aepgate certificate heading")
+	}
+	i := strings.Index(rest, "\n```")
+	if i < 0 {
+		return nil, errors.New("certificate summary: no fenced json block")
+	}
+	fence, body, ok := strings.Cut(rest[i+1:], "json\n")
+	if !ok || strings.Trim(fence, "`") != "" {
+		return nil, errors.New("certificate summary: the fenced block is not opened with a json info string")
+	}
+	body, ok = strings.CutSuffix(body, "\n"+fence+"\n")
+	if !ok || body == "" || strings.Contains(body, "\n") {
+		return nil, errors.New("certificate summary: the json block is not one line closing the summary")
+	}
+	if want := certificateSummary(body, sha256Hex(body)); summary != want {
+		return nil, fmt.Errorf("certificate summary: differs from the rendering of its json block (first difference at byte %d)", firstDiff(summary, want))
+	}
+	return []byte(body), nil
+}
+
+// sha256Hex is the lowercase hex SHA-256 of s.
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// firstDiff is the index of the first byte where a and b differ.
+func firstDiff(a, b string) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
