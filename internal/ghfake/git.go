@@ -24,14 +24,18 @@ func (s Signature) git() string {
 
 // treeEntry is one line of a git tree object.
 type treeEntry struct {
-	mode string // "100644", "100755", "40000"
+	mode string // "100644", "100755", "120000", "40000"
 	name string
 	sha  string
 }
 
+// typ is the kind of object the entry names, as git ls-tree prints it.
 func (e treeEntry) typ() string {
-	if e.mode == "40000" {
+	switch e.mode {
+	case modeTree:
 		return "tree"
+	case modeSubmodule:
+		return "commit"
 	}
 	return "blob"
 }
@@ -45,6 +49,7 @@ type commitObj struct {
 	committer Signature
 	message   string
 	files     map[string]string // path → blob SHA
+	modes     map[string]string // path → git mode of files that are not 100644
 }
 
 // tagObj is an annotated git tag object.
@@ -98,18 +103,19 @@ func (g *gitStore) putTree(entries []treeEntry) string {
 }
 
 func sortKey(e treeEntry) string {
-	if e.mode == "40000" {
+	if e.mode == modeTree {
 		return e.name + "/"
 	}
 	return e.name
 }
 
-// treeFromFiles builds nested trees from a flat path → blob SHA map.
-func (g *gitStore) treeFromFiles(files map[string]string) string {
-	return g.buildDir(files, "")
+// treeFromFiles builds nested trees from a flat path → blob SHA map and
+// the modes of files that are not 100644.
+func (g *gitStore) treeFromFiles(files, modes map[string]string) string {
+	return g.buildDir(files, modes, "")
 }
 
-func (g *gitStore) buildDir(files map[string]string, dir string) string {
+func (g *gitStore) buildDir(files, modes map[string]string, dir string) string {
 	var entries []treeEntry
 	subdirs := map[string]bool{}
 	for p, sha := range files {
@@ -121,20 +127,29 @@ func (g *gitStore) buildDir(files map[string]string, dir string) string {
 			subdirs[rest[:i]] = true
 			continue
 		}
-		entries = append(entries, treeEntry{mode: "100644", name: rest, sha: sha})
+		mode := modes[p]
+		if mode == "" {
+			mode = modeFile
+		}
+		entries = append(entries, treeEntry{mode: mode, name: rest, sha: sha})
 	}
 	for d := range subdirs {
-		entries = append(entries, treeEntry{mode: "40000", name: d, sha: g.buildDir(files, dir+d+"/")})
+		entries = append(entries, treeEntry{mode: modeTree, name: d, sha: g.buildDir(files, modes, dir+d+"/")})
 	}
 	return g.putTree(entries)
 }
 
-// flatten lists every file under tree as path → blob SHA.
-func (g *gitStore) flatten(tree, prefix string, out map[string]string) {
+// flatten lists every file under tree as path → blob SHA, and the modes
+// of those that are not 100644 as path → mode.
+func (g *gitStore) flatten(tree, prefix string, out, modes map[string]string) {
 	for _, e := range g.trees[tree] {
-		if e.typ() == "tree" {
-			g.flatten(e.sha, prefix+e.name+"/", out)
-		} else {
+		switch {
+		case e.typ() == "tree":
+			g.flatten(e.sha, prefix+e.name+"/", out, modes)
+		case e.mode != modeFile:
+			modes[prefix+e.name] = e.mode
+			fallthrough
+		default:
 			out[prefix+e.name] = e.sha
 		}
 	}
@@ -149,8 +164,8 @@ func (g *gitStore) putCommit(c *commitObj) string {
 	fmt.Fprintf(&buf, "author %s\ncommitter %s\n\n%s", c.author.git(), c.committer.git(), c.message)
 	c.sha = hashObject("commit", buf.Bytes())
 	if c.files == nil {
-		c.files = map[string]string{}
-		g.flatten(c.tree, "", c.files)
+		c.files, c.modes = map[string]string{}, map[string]string{}
+		g.flatten(c.tree, "", c.files, c.modes)
 	}
 	g.commits[c.sha] = c
 	return c.sha

@@ -79,17 +79,34 @@ func gitTreeSHA(t *testing.T, files map[string]string) string {
 		return strings.TrimSpace(string(out))
 	}
 	run("init", "-q")
+	run("config", "core.fileMode", "true")
+	run("config", "core.symlinks", "true")
 	for p, content := range files {
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		if err := writeWorkFile(full, content); err != nil {
 			t.Fatal(err)
 		}
 	}
 	run("add", "-A")
 	return run("write-tree")
+}
+
+// writeWorkFile writes a Commit content to disk as git would check it out:
+// ghfake.Symlink as a symbolic link, ghfake.Executable with mode 0755.
+func writeWorkFile(full, content string) error {
+	if target, ok := strings.CutPrefix(content, ghfake.Symlink("")); ok {
+		return os.Symlink(target, full)
+	}
+	if body, ok := strings.CutPrefix(content, ghfake.Executable("")); ok {
+		if err := os.WriteFile(full, []byte(body), 0o755); err != nil {
+			return err
+		}
+		return os.Chmod(full, 0o755) // past the umask
+	}
+	return os.WriteFile(full, []byte(content), 0o644)
 }
 
 func TestContentsBase64WrappedAt60(t *testing.T) {

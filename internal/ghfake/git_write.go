@@ -44,43 +44,69 @@ func createBlob(c *call) (int, any) {
 	return http.StatusCreated, obj{"sha": sha, "url": c.f.api(c.repo) + "/git/blobs/" + sha}
 }
 
+// treeItem is one entry of a create-tree request.
+type treeItem struct {
+	Path    string  `json:"path"`
+	Mode    string  `json:"mode"`
+	Type    string  `json:"type"`
+	SHA     *string `json:"sha"`
+	Content *string `json:"content"`
+}
+
 func createTree(c *call) (int, any) {
 	var req struct {
-		BaseTree string `json:"base_tree"`
-		Tree     []struct {
-			Path    string  `json:"path"`
-			Mode    string  `json:"mode"`
-			Type    string  `json:"type"`
-			SHA     *string `json:"sha"`
-			Content *string `json:"content"`
-		} `json:"tree"`
+		BaseTree string     `json:"base_tree"`
+		Tree     []treeItem `json:"tree"`
 	}
 	if err := c.decode(&req); err != nil {
 		return badJSON(err)
 	}
 	g := c.repo.git
-	files := map[string]string{}
+	files, modes := map[string]string{}, map[string]string{}
 	if req.BaseTree != "" {
 		if g.trees[req.BaseTree] == nil {
 			return invalid("Tree", "base_tree", "invalid", "base_tree is not a tree")
 		}
-		g.flatten(req.BaseTree, "", files)
+		g.flatten(req.BaseTree, "", files, modes)
 	}
 	for _, e := range req.Tree {
-		p := cleanPath(e.Path)
-		switch {
-		case e.Content != nil:
-			files[p] = g.putBlob([]byte(*e.Content))
-		case e.SHA == nil:
-			delete(files, p)
-		case g.blobs[*e.SHA] != nil:
-			files[p] = *e.SHA
-		default:
-			return invalid("Tree", "tree.sha", "invalid", "tree.sha "+*e.SHA+" is not a valid blob")
+		if field, msg := applyTreeItem(g, e, files, modes); msg != "" {
+			return invalid("Tree", field, "invalid", msg)
 		}
 	}
-	sha := g.treeFromFiles(files)
+	sha := g.treeFromFiles(files, modes)
 	return http.StatusCreated, c.f.treeJSON(c.repo, sha, false)
+}
+
+// applyTreeItem sets, replaces or (sha null) removes one file of a
+// create-tree request; it returns the field and why the entry is refused,
+// or "" when it is taken. Blob modes 100644 (also when unset), 100755 and
+// 120000 are served; directory and submodule entries are not.
+func applyTreeItem(g *gitStore, e treeItem, files, modes map[string]string) (field, msg string) {
+	p := cleanPath(e.Path)
+	switch e.Mode {
+	case "", modeFile, modeExecutable, modeSymlink:
+	case "040000", modeSubmodule:
+		return "tree.mode", "ghfake: tree entries of mode " + e.Mode + " are valid on GitHub but not implemented by the fake"
+	default:
+		return "tree.mode", "tree.mode " + e.Mode + " is not a valid mode"
+	}
+	delete(modes, p)
+	switch {
+	case e.Content != nil:
+		files[p] = g.putBlob([]byte(*e.Content))
+	case e.SHA == nil:
+		delete(files, p)
+		return "", ""
+	case g.blobs[*e.SHA] != nil:
+		files[p] = *e.SHA
+	default:
+		return "tree.sha", "tree.sha " + *e.SHA + " is not a valid blob"
+	}
+	if e.Mode == modeExecutable || e.Mode == modeSymlink {
+		modes[p] = e.Mode
+	}
+	return "", ""
 }
 
 func createGitCommit(c *call) (int, any) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 )
 
@@ -32,6 +33,24 @@ func threeWay(mb, base, head map[string]string) (map[string]string, []string) {
 	return out, conflicts
 }
 
+// mergeTrees merges head's changes since mb onto base, file contents and
+// modes alike; conflicts lists paths both sides changed differently.
+func mergeTrees(mb, base, head *commitObj) (files, modes map[string]string, conflicts []string) {
+	files, conflicts = threeWay(mb.files, base.files, head.files)
+	modes, modeConflicts := threeWay(mb.modes, base.modes, head.modes)
+	for p := range modes {
+		if _, ok := files[p]; !ok {
+			delete(modes, p)
+		}
+	}
+	for _, p := range modeConflicts {
+		if !slices.Contains(conflicts, p) {
+			conflicts = append(conflicts, p)
+		}
+	}
+	return files, modes, conflicts
+}
+
 func unionKeys(a, b map[string]string) []string {
 	m := map[string]bool{}
 	for k := range a {
@@ -51,7 +70,7 @@ func (s *repoState) mergeable(p *pull) bool {
 	if mb == "" {
 		return false
 	}
-	_, conflicts := threeWay(g.commits[mb].files, g.commits[base].files, g.commits[p.headSHA].files)
+	_, _, conflicts := mergeTrees(g.commits[mb], g.commits[base], g.commits[p.headSHA])
 	return len(conflicts) == 0
 }
 
@@ -99,7 +118,7 @@ func (f *Fake) merge(s *repoState, is *issue, by *user, method MergeMethod, expe
 	p.baseSHA = s.refs["refs/heads/"+p.baseRef]
 	g := s.git
 	mb := g.mergeBase(p.baseSHA, p.headSHA)
-	files, conflicts := threeWay(g.commits[mb].files, g.commits[p.baseSHA].files, g.commits[p.headSHA].files)
+	files, modes, conflicts := mergeTrees(g.commits[mb], g.commits[p.baseSHA], g.commits[p.headSHA])
 	if len(conflicts) > 0 {
 		return "", &mergeError{http.StatusMethodNotAllowed, "Pull Request is not mergeable"}
 	}
@@ -109,15 +128,15 @@ func (f *Fake) merge(s *repoState, is *issue, by *user, method MergeMethod, expe
 	switch method {
 	case MergeCommit, "":
 		msg := fmt.Sprintf("Merge pull request #%d from %s/%s\n\n%s", is.number, s.owner.login, p.headRef, is.title)
-		sha = g.putCommit(&commitObj{tree: g.treeFromFiles(files), parents: []string{p.baseSHA, p.headSHA},
-			author: f.signature(by), committer: web, message: pick(message, msg), files: files})
+		sha = g.putCommit(&commitObj{tree: g.treeFromFiles(files, modes), parents: []string{p.baseSHA, p.headSHA},
+			author: f.signature(by), committer: web, message: pick(message, msg), files: files, modes: modes})
 	case Squash:
 		msg := fmt.Sprintf("%s (#%d)\n", is.title, is.number)
 		for _, c := range g.between(mb, p.headSHA) {
 			msg += "\n* " + c.message + "\n"
 		}
-		sha = g.putCommit(&commitObj{tree: g.treeFromFiles(files), parents: []string{p.baseSHA},
-			author: f.signature(is.author), committer: web, message: pick(message, msg), files: files})
+		sha = g.putCommit(&commitObj{tree: g.treeFromFiles(files, modes), parents: []string{p.baseSHA},
+			author: f.signature(is.author), committer: web, message: pick(message, msg), files: files, modes: modes})
 	case Rebase:
 		var err error
 		if sha, err = f.replay(s, mb, p, web); err != nil {
@@ -157,12 +176,12 @@ func (f *Fake) replay(s *repoState, mb string, p *pull, web Signature) (string, 
 		if len(c.parents) != 1 {
 			return "", &mergeError{http.StatusMethodNotAllowed, "This branch can't be rebased"}
 		}
-		files, conflicts := threeWay(g.commits[c.parents[0]].files, g.commits[cur].files, c.files)
+		files, modes, conflicts := mergeTrees(g.commits[c.parents[0]], g.commits[cur], c)
 		if len(conflicts) > 0 {
 			return "", &mergeError{http.StatusMethodNotAllowed, "This branch can't be rebased"}
 		}
-		cur = g.putCommit(&commitObj{tree: g.treeFromFiles(files), parents: []string{cur}, author: c.author,
-			committer: web, message: c.message, files: files})
+		cur = g.putCommit(&commitObj{tree: g.treeFromFiles(files, modes), parents: []string{cur}, author: c.author,
+			committer: web, message: c.message, files: files, modes: modes})
 	}
 	return cur, nil
 }

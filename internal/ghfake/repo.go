@@ -2,6 +2,7 @@ package ghfake
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -145,8 +146,10 @@ func (r *Repo) Grant(login, role string) {
 }
 
 // Commit adds a commit on branch (created from the default branch if new)
-// with files changed (content Deleted removes a file), authored by the
-// repository owner; it returns the new commit's SHA.
+// with files changed (content Deleted removes a file, Symlink(target) makes
+// a symbolic link, Executable(content) an executable file; any other
+// content is a regular file), authored by the repository owner; it returns
+// the new commit's SHA.
 func (r *Repo) Commit(branch, message string, files map[string]string) string {
 	return r.CommitBy(r.s.owner.login, branch, message, files)
 }
@@ -165,25 +168,30 @@ func (f *Fake) commitLocked(s *repoState, branch string, by *user, message strin
 	if parent == "" {
 		parent = s.refs["refs/heads/"+s.defaultBranch]
 	}
-	next := map[string]string{}
+	next, modes := map[string]string{}, map[string]string{}
 	var parents []string
 	if parent != "" {
 		parents = []string{parent}
-		for p, sha := range s.git.commits[parent].files {
-			next[p] = sha
-		}
+		maps.Copy(next, s.git.commits[parent].files)
+		maps.Copy(modes, s.git.commits[parent].modes)
 	}
 	for p, content := range files {
 		p = cleanPath(p)
+		delete(modes, p)
 		if content == Deleted {
 			delete(next, p)
 			continue
 		}
-		next[p] = s.git.putBlob([]byte(content))
+		mode, data := fileMode(content)
+		next[p] = s.git.putBlob([]byte(data))
+		if mode != modeFile {
+			modes[p] = mode
+		}
 	}
 	sig := f.signature(by)
 	sha := s.git.putCommit(&commitObj{
-		tree: s.git.treeFromFiles(next), parents: parents, author: sig, committer: sig, message: message, files: next,
+		tree: s.git.treeFromFiles(next, modes), parents: parents, author: sig, committer: sig, message: message,
+		files: next, modes: modes,
 	})
 	before := s.refs[ref]
 	f.setRef(s, ref, sha)
