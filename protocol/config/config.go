@@ -43,6 +43,8 @@ type Config struct {
 	Limits Limits `json:"limits"`
 	// CommandPrefix starts every comment command, e.g. "/aep hold".
 	CommandPrefix string `json:"command_prefix"`
+	// Release holds what the App's release-closure check verifies.
+	Release Release `json:"release"`
 }
 
 // NegativeControl is one declared control: break the protection, watch the
@@ -106,5 +108,6 @@ func Default() *Config {
 		Risk:          Risk{Default: RiskMedium},
 		Limits:        Limits{Corrections: 1, Exchanges: 3},
 		CommandPrefix: "/aep",
+		Release:       Release{Manifest: DefaultManifest},
 	}
 }

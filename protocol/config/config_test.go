@@ -78,6 +78,7 @@ func TestParseFull(t *testing.T) {
 		Risk:              Risk{Default: RiskHigh},
 		Limits:            Limits{Corrections: 0, Exchanges: 5},
 		CommandPrefix:     "/gate",
+		Release:           Release{Manifest: "dist/manifest.sha256", Assets: []string{"dist/manifest.sha256", "install.sh"}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Parse mismatch (-want +got):\n%s", diff)
