@@ -31,7 +31,7 @@ func (r *commitRes) field(x *gqlExec, name string, args map[string]any) (any, er
 	case "url":
 		return "https://github.com/" + s.fullName + "/commit/" + c.sha, nil
 	case "tree":
-		return mapRes{"Tree", map[string]any{"oid": c.tree, "abbreviatedOid": c.tree[:7]}}, nil
+		return &treeRes{s: s, sha: c.tree}, nil
 	case "author", "committer":
 		sig := map[string]Signature{"author": c.author, "committer": c.committer}[name]
 		return mapRes{"GitActor", map[string]any{"name": sig.Name, "email": sig.Email, "date": ts(sig.Date),
@@ -48,14 +48,11 @@ func (r *commitRes) field(x *gqlExec, name string, args map[string]any) (any, er
 		}
 		p, _ := args["path"].(string)
 		p = cleanPath(p)
-		obj := pathObject(s, c, p)
-		if obj == nil {
+		e, ok := s.git.entryAt(c.tree, p)
+		if !ok || p == "" {
 			return nil, nil
 		}
-		base := p[strings.LastIndex(p, "/")+1:]
-		typ := map[string]string{"Blob": "blob", "Tree": "tree"}[obj.typeName()]
-		return mapRes{"TreeEntry", map[string]any{"name": base, "path": p, "type": typ, "object": obj,
-			"oid": c.files[p], "extension": extOf(base), "mode": 33188}}, nil
+		return &treeEntryRes{s: s, e: e, path: p}, nil
 	case "checkSuites":
 		return r.checkSuites(x, args)
 	case "statusCheckRollup":

@@ -96,7 +96,10 @@ func issueOrPR(s *repoState, i *issue) resolver {
 	return &issueRes{s: s, i: i}
 }
 
-// object serves Repository.object(oid:) and (expression: "ref:path").
+// object serves Repository.object(oid:) and (expression: "rev:path"), the
+// path resolved as git resolves it ("rev:" is the root tree, "rev:dir/" a
+// directory, and a path through a symbolic link is null, as git does not
+// follow links).
 func (r *repoRes) object(x *gqlExec, args map[string]any) (any, error) {
 	if err := x.need("contents"); err != nil {
 		return nil, err
@@ -113,19 +116,15 @@ func (r *repoRes) object(x *gqlExec, args map[string]any) (any, error) {
 	if !hasPath {
 		return gitObject(r.s, sha, ""), nil
 	}
-	return pathObject(r.s, r.s.git.commits[sha], cleanPath(p)), nil
-}
-
-// pathObject is the blob or tree at p in commit c, or nil.
-func pathObject(s *repoState, c *commitObj, p string) resolver {
-	if blob, ok := c.files[p]; ok {
-		return &blobRes{s: s, sha: blob}
+	c := r.s.git.commits[sha]
+	if c == nil {
+		return nil, nil
 	}
-	tree, ok := s.git.subtree(c.tree, p)
+	e, ok := r.s.git.entryAt(c.tree, p)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	return mapRes{"Tree", map[string]any{"oid": tree, "abbreviatedOid": tree[:7]}}
+	return entryObject(r.s, e, strings.TrimSuffix(p, "/")), nil
 }
 
 func gitObject(s *repoState, sha, _ string) resolver {
@@ -138,7 +137,7 @@ func gitObject(s *repoState, sha, _ string) resolver {
 		t := s.git.tags[sha]
 		return mapRes{"Tag", map[string]any{"oid": t.sha, "name": t.name, "message": t.message, "target": gitObject(s, t.object, "")}}
 	case "tree":
-		return mapRes{"Tree", map[string]any{"oid": sha, "abbreviatedOid": sha[:7]}}
+		return &treeRes{s: s, sha: sha}
 	}
 	return nil
 }
