@@ -17,10 +17,13 @@ func newConfigCmd(s streams) *cobra.Command {
 	return group(&cobra.Command{
 		Use:   "config",
 		Short: "Work with the repository config (" + config.DefaultPath + ")",
-		Long: `The repository config, ` + config.DefaultPath + `, holds the policy aepgate enforces:
-owners, auditors, run-document folders, declared negative controls, required
-workflows, contract paths, risk defaults, limits and the command prefix. The
-App reads it from the default branch only. See docs/config.md.`,
+		Long: `The repository config, ` + config.DefaultPath + `, holds the policy aepgate is
+meant to enforce: owners, coordinators, auditors, run-document folders, declared
+negative controls, required workflows, contract paths, risk defaults, limits and
+the command prefix. Today the Action acts on the run-document folders, the CLI
+and the Action on the negative controls, and the App on owners, coordinators,
+contract paths and the command prefix; the other keys are validated only. The
+App reads the file from the default branch only. See docs/config.md.`,
 	}, newConfigValidateCmd(s))
 }
 

@@ -34,10 +34,21 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "aepgate",
 		Short: "Enforce the Auditor/Executor delivery protocol locally, in CI and on GitHub",
-		Long: `aepgate checks the Auditor/Executor protocol's evidence: run documents that agree
-with each other, negative controls watched failing, audits bound to the exact
-commit, owner gates, merged-main readback, release closure and completion
-certificates. The same binary is the CLI, the GitHub Action and the GitHub App.`,
+		Long: `aepgate checks the Auditor/Executor protocol's evidence. One binary has three
+faces:
+
+  CLI     lints and cross-checks run documents, watches negative controls fail
+          and pass, validates the repository config and completion certificate
+          files, replays owner-gate event files, verifies release closure.
+  Action  (aepgate action) reports lint, status, negative controls and the
+          worker's report as check runs on a pull request, and release closure
+          in release workflows.
+  App     (aepgate serve) keeps the aepgate/work-unit, aepgate/gates (owner
+          gates and HOLD, answered in comments and reviews) and aepgate/config
+          check runs on every open pull request.
+
+Audits, merge readiness, merged-main readback, completion certificates and
+release closure are not checked by the App yet.`,
 		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
