@@ -70,6 +70,8 @@ type evaluation struct {
 	// gates is the gate log the gates check derived, for the answers to
 	// commands that follow the checks; nil when it was not derived.
 	gates *gatelog.Result
+	// workUnit is what the work-unit check decided, for the merge check.
+	workUnit *workunit.Verdict
 }
 
 // newEvaluation parses the snapshot's config file.
@@ -115,6 +117,7 @@ func evalWorkUnit(ev *evaluation) outcome {
 	if unit != nil {
 		title = unit.Title
 	}
+	ev.workUnit = &v
 	return outcome{
 		run:   checks.WorkUnit(pull.HeadSHA, v, title, ev.snap.NativeBlockers),
 		facts: map[string]any{"unit": v.Unit, "reasons": v.Reasons},

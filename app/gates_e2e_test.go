@@ -141,6 +141,13 @@ func TestGatesProjectHoldBlocksEveryPullRequest(t *testing.T) {
 		}
 		return false
 	})
+	// Closing the control issue (anyone with triage can) lifts nothing.
+	ctl.Close("mallory")
+	g.pr.Comment("mallory", "/aep recheck")
+	time.Sleep(500 * time.Millisecond)
+	if r := g.gates(); r.Conclusion != "action_required" {
+		t.Fatal("closing the control issue lifted the project HOLD")
+	}
 	ctl.Comment("olivia", "/aep resume")
 	g.waitGates(t, "success")
 }

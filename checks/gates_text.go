@@ -29,10 +29,15 @@ func (w gatesWriter) answered(st gate.State) {
 }
 
 func (c GatesContext) subject() string {
-	if c.PR > 0 {
+	switch {
+	case c.PR > 0 && c.Unit > 0:
 		return fmt.Sprintf("pull request #%d (work unit #%d)", c.PR, c.Unit)
+	case c.PR > 0:
+		return fmt.Sprintf("pull request #%d", c.PR)
+	case c.Unit > 0:
+		return fmt.Sprintf("work unit #%d", c.Unit)
 	}
-	return fmt.Sprintf("work unit #%d", c.Unit)
+	return "the project's pull requests"
 }
 
 // opened says who opened a gate and links to where.

@@ -63,7 +63,7 @@ func (p queryPlan) query() string {
 		p.writePull(&b)
 	}
 	if p.needs.Conversation {
-		fmt.Fprintf(&b, "  control: issues(labels: [%q], states: OPEN, first: 1, orderBy: {field: CREATED_AT, direction: ASC}) { nodes { number url comments(last: %d) { %s } } }\n",
+		fmt.Fprintf(&b, "  control: issues(labels: [%q], states: [OPEN, CLOSED], first: 1, orderBy: {field: CREATED_AT, direction: ASC}) { nodes { number url comments(last: %d) { %s } } }\n",
 			ControlLabel, commentsPage, commentFields)
 	}
 	deps := ""
