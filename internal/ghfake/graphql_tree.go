@@ -3,7 +3,9 @@ package ghfake
 import "encoding/base64"
 
 // treeRes is a Tree; dir is its path in the commit it was reached from
-// ("" for the root, or when reached by oid).
+// ("" for the root, or when reached by oid). Its entries need the contents
+// permission, as file contents do (a Commit is also reached through pull
+// requests).
 type treeRes struct {
 	s   *repoState
 	sha string
@@ -12,7 +14,7 @@ type treeRes struct {
 
 func (r *treeRes) typeName() string { return "Tree" }
 
-func (r *treeRes) field(_ *gqlExec, name string, _ map[string]any) (any, error) {
+func (r *treeRes) field(x *gqlExec, name string, _ map[string]any) (any, error) {
 	switch name {
 	case "oid":
 		return r.sha, nil
@@ -23,6 +25,9 @@ func (r *treeRes) field(_ *gqlExec, name string, _ map[string]any) (any, error) 
 	case "repository":
 		return &repoRes{s: r.s}, nil
 	case "entries":
+		if err := x.need("contents"); err != nil {
+			return nil, err
+		}
 		out := []any{}
 		for _, e := range r.s.git.trees[r.sha] {
 			out = append(out, &treeEntryRes{s: r.s, e: e, path: joinPath(r.dir, e.name)})

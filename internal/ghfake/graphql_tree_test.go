@@ -3,6 +3,7 @@ package ghfake_test
 import (
 	"testing"
 
+	"github.com/aepgate/aepgate/internal/ghfake"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -112,5 +113,22 @@ func TestGraphQLExpressionPaths(t *testing.T) {
 		if v := dig(got, "data", "repository", "object", "__typename"); v != tc.want {
 			t.Errorf("%q: __typename = %v, want %v", tc.path, v, tc.want)
 		}
+	}
+}
+
+// TestGraphQLTreeNeedsContents reaches a commit's tree through a pull
+// request with a token that may read pull requests but not contents: the
+// tree's oid is readable, its entries are FORBIDDEN.
+func TestGraphQLTreeNeedsContents(t *testing.T) {
+	f, repo, _ := gqlStory(t)
+	tok := f.ActionsToken(repo, ghfake.Permissions{"pull_requests": "read"})
+	got := post(t, f, tok, `{ repository(owner: "acme", name: "widgets") { pullRequest(number: 3) {
+  commits(first: 1) { nodes { commit { tree { oid entries { name } } } } } } } }`, nil)
+	tree := dig(got, "data", "repository", "pullRequest", "commits", "nodes", 0, "commit", "tree")
+	if oid, _ := dig(tree, "oid").(string); oid == "" || dig(tree, "entries") != nil {
+		t.Errorf("tree = %v, want its oid and no entries", tree)
+	}
+	if kind := dig(got, "errors", 0, "type"); kind != "FORBIDDEN" {
+		t.Errorf("errors = %v, want FORBIDDEN", got["errors"])
 	}
 }
