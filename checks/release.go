@@ -57,3 +57,53 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// NameAppRelease is the App's release-closure check run, on the tagged
+// commit (docs/app.md).
+const NameAppRelease = "aepgate/release"
+
+// AppReleaseExternalID keys the App's run for tag, so two tags on one
+// commit keep one run each.
+func AppReleaseExternalID(tag string) string { return "aepgate-release:" + tag }
+
+// ReleaseInputs are what the App verified a release against.
+type ReleaseInputs struct {
+	// Manifest is the manifest's path; Assets the assets compared.
+	Manifest string
+	Assets   []string
+	// ConfigFound is set when the default branch holds the repository
+	// config (its release keys, or their defaults, apply); clear when it
+	// holds none (the defaults apply).
+	ConfigFound bool
+}
+
+// AppReleaseRun renders the App's aepgate/release run: ReleaseRun's verdict
+// on sha, the tagged commit, followed by what it was verified against. The
+// App has no working directory, so the manifest on the default branch head
+// is the local manifest.
+func AppReleaseRun(sha string, res release.Result, in ReleaseInputs) Run {
+	r := ReleaseRun(sha, res)
+	r.Name, r.ExternalID = NameAppRelease, AppReleaseExternalID(res.Tag)
+	source := "the defaults (no `.github/aepgate.yml` on the default branch)"
+	if in.ConfigFound {
+		source = "`release` in `.github/aepgate.yml` on the default branch (defaults for keys it leaves out)"
+	}
+	assets := make([]string, 0, len(in.Assets))
+	for _, a := range in.Assets {
+		assets = append(assets, code(a))
+	}
+	if len(assets) == 0 {
+		assets = append(assets, code(in.Manifest)+" (the manifest alone)")
+	}
+	var b strings.Builder
+	b.WriteString(r.Summary)
+	b.WriteString("\n### Verified against\n\n")
+	table(&b, []string{"Input", "Value"}, [][]string{
+		{"Manifest", code(in.Manifest)},
+		{"Assets", strings.Join(assets, ", ")},
+		{"Local manifest", code(in.Manifest) + " on the default branch head"},
+		{"Taken from", source},
+	})
+	r.Summary = b.String()
+	return r
+}
