@@ -45,6 +45,8 @@ type Config struct {
 	CommandPrefix string `json:"command_prefix"`
 	// Release holds what the App's release-closure check verifies.
 	Release Release `json:"release"`
+	// Readback bounds the App's merged-main readback.
+	Readback Readback `json:"readback"`
 }
 
 // NegativeControl is one declared control: break the protection, watch the
@@ -109,5 +111,6 @@ func Default() *Config {
 		Limits:        Limits{Corrections: 1, Exchanges: 3},
 		CommandPrefix: "/aep",
 		Release:       Release{Manifest: DefaultManifest},
+		Readback:      Readback{Timeout: DefaultReadbackTimeout},
 	}
 }

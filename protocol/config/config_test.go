@@ -79,6 +79,7 @@ func TestParseFull(t *testing.T) {
 		Limits:            Limits{Corrections: 0, Exchanges: 5},
 		CommandPrefix:     "/gate",
 		Release:           Release{Manifest: "dist/manifest.sha256", Assets: []string{"dist/manifest.sha256", "install.sh"}},
+		Readback:          Readback{Timeout: 2 * time.Hour},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Parse mismatch (-want +got):\n%s", diff)

@@ -48,7 +48,8 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 				"exchanges":   func(v *yaml.Node, f string) { c.Limits.Exchanges = d.bounded(v, f, 1, 100) },
 			})
 		},
-		"release": func(v *yaml.Node, f string) { d.release(v, f, &c.Release) },
+		"release":  func(v *yaml.Node, f string) { d.release(v, f, &c.Release) },
+		"readback": func(v *yaml.Node, f string) { d.readback(v, f, &c.Readback) },
 		"command_prefix": func(v *yaml.Node, f string) {
 			if s, ok := d.str(v, f); ok {
 				c.CommandPrefix = s
