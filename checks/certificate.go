@@ -60,31 +60,47 @@ func certificateSummary(body, sum string) string {
 
 // CertificateFromSummary returns the canonical JSON a certificate run's
 // summary holds. It is strict: the summary must be exactly what
-// CertificateRun renders for those bytes (same header, one fenced json
-// block holding one non-empty line and nothing after it), so an edited
-// header, a second block or text after the block is an error. It does not
-// check that the bytes are valid or canonical JSON.
+// CertificateRun renders for those bytes and their SHA-256 (same header,
+// one fenced json block holding one non-empty line and nothing after it),
+// so an edited header or block, a second block or text after the block is
+// an error. It does not check that the bytes are valid or canonical JSON.
 func CertificateFromSummary(summary string) ([]byte, error) {
+	body, headerSum, err := parseCertificateSummary(summary)
+	if err != nil {
+		return nil, err
+	}
+	if sum := sha256Hex(body); headerSum != sum {
+		return nil, fmt.Errorf("certificate summary: the header names SHA-256 %s, the json block's is %s", headerSum, sum)
+	}
+	return []byte(body), nil
+}
+
+// parseCertificateSummary returns the json block of a summary laid out as
+// CertificateRun renders it and the SHA-256 its header names, which it does
+// not compare with the block's.
+func parseCertificateSummary(summary string) (body, headerSum string, err error) {
 	rest, ok := strings.CutPrefix(summary, certificateHeading)
 	if !ok {
-		return nil, errors.New("certificate summary: does not start with the aepgate certificate heading")
+		return "", "", errors.New("certificate summary: does not start with the aepgate certificate heading")
 	}
+	_, afterSum, _ := strings.Cut(rest, "Its SHA-256 is `")
+	headerSum, _, _ = strings.Cut(afterSum, "`")
 	i := strings.Index(rest, "\n```")
 	if i < 0 {
-		return nil, errors.New("certificate summary: no fenced json block")
+		return "", "", errors.New("certificate summary: no fenced json block")
 	}
 	fence, body, ok := strings.Cut(rest[i+1:], "json\n")
 	if !ok || strings.Trim(fence, "`") != "" {
-		return nil, errors.New("certificate summary: the fenced block is not opened with a json info string")
+		return "", "", errors.New("certificate summary: the fenced block is not opened with a json info string")
 	}
 	body, ok = strings.CutSuffix(body, "\n"+fence+"\n")
 	if !ok || body == "" || strings.Contains(body, "\n") {
-		return nil, errors.New("certificate summary: the json block is not one line closing the summary")
+		return "", "", errors.New("certificate summary: the json block is not one line closing the summary")
 	}
-	if want := certificateSummary(body, sha256Hex(body)); summary != want {
-		return nil, fmt.Errorf("certificate summary: differs from the rendering of its json block (first difference at byte %d)", firstDiff(summary, want))
+	if want := certificateSummary(body, headerSum); summary != want {
+		return "", "", fmt.Errorf("certificate summary: differs from the rendering of its json block (first difference at byte %d)", firstDiff(summary, want))
 	}
-	return []byte(body), nil
+	return body, headerSum, nil
 }
 
 // sha256Hex is the lowercase hex SHA-256 of s.

@@ -120,7 +120,10 @@ func TestVerifyCertificateRun(t *testing.T) {
 		{"summary swapped, title and id kept", func(r *Run) { r.Summary = CertificateRun(certSHA, other, otherSum).Summary },
 			[]string{TokenCertificateExternalID, TokenCertificateMergeSha, TokenCertificateTitle}},
 		{"swapped consistently, on another commit", func(r *Run) { *r = CertificateRun(certSHA, other, otherSum) }, []string{TokenCertificateMergeSha}},
-		{"summary tampered", func(r *Run) { r.Summary = strings.Replace(r.Summary, `"2001"`, `"2002"`, 2) }, []string{TokenCertificateSummary}},
+		{"json tampered", func(r *Run) { r.Summary = strings.Replace(r.Summary, `"2001"`, `"2002"`, 2) },
+			[]string{TokenCertificateExternalID, TokenCertificateSummarySum, TokenCertificateTitle}},
+		{"header names another sum", func(r *Run) { r.Summary = CertificateRun(certSHA, raw, otherSum).Summary }, []string{TokenCertificateSummarySum}},
+		{"header edited", func(r *Run) { r.Summary = strings.Replace(r.Summary, "Only", "Anyone", 1) }, []string{TokenCertificateSummary}},
 		{"not canonical, hashed as given", func(r *Run) { *r = CertificateRun(certSHA, []byte(spaced), sha256Hex(spaced)) }, []string{TokenCertificateNotCanonical}},
 		{"failure conclusion", func(r *Run) { r.Conclusion = ConclusionFailure }, []string{TokenCertificateConclusion}},
 		{"in progress", func(r *Run) { r.Status, r.Conclusion = StatusInProgress, "" }, []string{TokenCertificateConclusion}},
@@ -152,6 +155,7 @@ func TestCertificateNegativeControls(t *testing.T) {
 	}{
 		{ruleCertificateConclusion, withConclusion(CertificateRun(certSHA, raw, sum), ConclusionNeutral)},
 		{ruleCertificateCanonical, CertificateRun(certSHA, []byte(spaced), sha256Hex(spaced))},
+		{ruleCertificateSummarySum, withSummary(CertificateRun(certSHA, raw, sum), CertificateRun(certSHA, raw, otherSum).Summary)},
 		{ruleCertificateTitle, withTitle(CertificateRun(certSHA, raw, sum), CertificateTitle(otherSum))},
 		{ruleCertificateExternalID, withExternalID(CertificateRun(certSHA, raw, sum), CertificateExternalID(otherSum))},
 		{ruleCertificateMergeSha, CertificateRun(certSHA, other, otherSum)},
@@ -182,6 +186,7 @@ func without(rules []certificateRule, drop certificateRule) []certificateRule {
 func withConclusion(r Run, c Conclusion) Run { r.Conclusion = c; return r }
 func withTitle(r Run, s string) Run          { r.Title = s; return r }
 func withExternalID(r Run, s string) Run     { r.ExternalID = s; return r }
+func withSummary(r Run, s string) Run        { r.Summary = s; return r }
 
 func FuzzCertificateFromSummary(f *testing.F) {
 	raw, sum := sampleCertificate(f, certSHA, "demo")
@@ -195,6 +200,23 @@ func FuzzCertificateFromSummary(f *testing.F) {
 		}
 		if want := CertificateRun(certSHA, got, sha256Hex(string(got))).Summary; want != summary {
 			t.Errorf("accepted a summary that is not the rendering of its block:\n%q\nwant\n%q", summary, want)
+		}
+	})
+}
+
+func FuzzVerifyCertificateRun(f *testing.F) {
+	raw, sum := sampleCertificate(f, certSHA, "demo")
+	good := CertificateRun(certSHA, raw, sum)
+	f.Add(good.Title, good.ExternalID, good.Summary)
+	f.Add("", "", "")
+	f.Fuzz(func(t *testing.T, title, externalID, summary string) {
+		run := Run{Name: NameCertificate, HeadSHA: certSHA, Conclusion: ConclusionSuccess, Title: title, ExternalID: externalID, Summary: summary}
+		got, rs := VerifyCertificateRun(run)
+		if len(rs) > 0 {
+			return
+		}
+		if want := CertificateRun(certSHA, got, sha256Hex(string(got))); !reflect.DeepEqual(run, want) {
+			t.Errorf("accepted a run that is not the rendering of its certificate:\n%+v\nwant\n%+v", run, want)
 		}
 	})
 }
