@@ -3,6 +3,7 @@ package gh
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	"github.com/google/go-github/v62/github"
 )
@@ -75,4 +76,14 @@ func checkRunRecord(cr *github.CheckRun) CheckRunRecord {
 		Title: cr.GetOutput().GetTitle(), Summary: cr.GetOutput().GetSummary(),
 		AppID: cr.GetApp().GetID(), AppSlug: cr.GetApp().GetSlug(),
 	}
+}
+
+// NewReadClient is NewTokenClient for reads that may go without
+// credentials: an empty token gives an anonymous client, which GitHub
+// serves public repositories' reads (at a lower rate limit).
+func NewReadClient(baseURL, token string, hc *http.Client) (*github.Client, error) {
+	if token == "" {
+		return NewClient(baseURL, hc)
+	}
+	return NewTokenClient(baseURL, token, hc)
 }
