@@ -17,11 +17,13 @@ import (
 func newCertificateCmd(s streams) *cobra.Command {
 	return group(&cobra.Command{
 		Use:   "certificate",
-		Short: "Validate completion certificates",
+		Short: "Validate completion certificates, in files or on GitHub",
 		Long: `Completion certificates bind an audited head, its CI runs, the merge and the
-merged-main readback runs. These commands check certificate files with
-craft-protocol's refusal tokens under aepgate's stricter rules.`,
-	}, newCertificateValidateCmd(s), newCertificateScanCmd(s))
+merged-main readback runs. validate and scan check certificate files with
+craft-protocol's refusal tokens under aepgate's stricter rules; fetch reads
+the certificate the aepgate App posted as the aepgate/certificate check run
+on a merge commit and checks it the same way.`,
+	}, newCertificateValidateCmd(s), newCertificateScanCmd(s), newCertificateFetchCmd(s))
 }
 
 func newCertificateValidateCmd(s streams) *cobra.Command {
