@@ -34,7 +34,8 @@ func CertificateExternalID(sum string) string { return CertificateExternalIDPref
 // closing fence. canonical is the certificate's canonical JSON
 // (certificate.Certificate.Canonical) and sum its lowercase hex SHA-256
 // (Certificate.Fingerprint); CertificateFromSummary reads the summary back.
-// Canonical JSON is one ASCII line, far below GitHub's summary limit.
+// Canonical JSON is one ASCII line; a certificate too long for
+// MaxSummaryBytes would be cut by Fit, and a cut summary is refused.
 func CertificateRun(head string, canonical []byte, sum string) Run {
 	return Run{
 		Name:       NameCertificate,
