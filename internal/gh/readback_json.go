@@ -1,0 +1,111 @@
+package gh
+
+import (
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+)
+
+// jsonMergedRepo is the repository of the readback query.
+type jsonMergedRepo struct {
+	DefaultBranchRef *struct {
+		Name   string
+		Target struct {
+			Oid  string
+			File *struct {
+				Object *struct {
+					Text        *string
+					IsTruncated bool
+				}
+			}
+		}
+	}
+	PullRequest *struct {
+		Number      int
+		URL         string
+		Body        string
+		State       string
+		Merged      bool
+		MergedAt    *time.Time
+		HeadRefOid  string
+		BaseRefName string
+		MergeCommit *struct {
+			Oid     string
+			Tree    struct{ Oid string }
+			Parents struct {
+				Nodes []struct{ Oid string }
+			}
+			Own jsonOwnSuites
+		}
+		Head struct {
+			Nodes []struct {
+				Commit struct {
+					Oid  string
+					Tree struct{ Oid string }
+					CI   struct {
+						Nodes []jsonSuite
+					}
+					Own jsonOwnSuites
+				}
+			}
+		}
+	}
+}
+
+// jsonOwnSuites is the App's own check suites on a commit.
+type jsonOwnSuites struct {
+	Nodes []jsonSuite
+}
+
+// runs lists the check runs of the suites.
+func (s jsonOwnSuites) runs() []snapshot.ExistingRun {
+	var out []snapshot.ExistingRun
+	for _, suite := range s.Nodes {
+		for _, r := range suite.CheckRuns.Nodes {
+			out = append(out, snapshot.ExistingRun{ID: r.DatabaseID, Name: str(r.Name), Status: lower(r.Status), Conclusion: lower(r.Conclusion),
+				Title: str(r.Title), Summary: str(r.Summary), Text: str(r.Text), ExternalID: str(r.ExternalID), DetailsURL: str(r.DetailsURL)})
+		}
+	}
+	return out
+}
+
+// merged is the observation, nil when the pull request does not exist.
+func (r *jsonMergedRepo) merged() *MergedPull {
+	p := r.PullRequest
+	if p == nil {
+		return nil
+	}
+	m := &MergedPull{Number: p.Number, URL: p.URL, Body: p.Body, State: p.State, Merged: p.Merged,
+		HeadSHA: p.HeadRefOid, BaseRef: p.BaseRefName}
+	if p.MergedAt != nil {
+		m.MergedAt = *p.MergedAt
+	}
+	if d := r.DefaultBranchRef; d != nil {
+		m.DefaultBranch = d.Name
+		m.Config.CommitSHA = d.Target.Oid
+		if f := d.Target.File; f != nil && f.Object != nil && f.Object.Text != nil {
+			m.Config = snapshot.ConfigFile{Found: true, Text: *f.Object.Text, Truncated: f.Object.IsTruncated, CommitSHA: d.Target.Oid}
+		}
+	}
+	if c := p.MergeCommit; c != nil {
+		m.MergeSHA, m.MergeTree, m.MergeRuns = c.Oid, c.Tree.Oid, c.Own.runs()
+		for _, n := range c.Parents.Nodes {
+			m.MergeParents = append(m.MergeParents, n.Oid)
+		}
+	}
+	for _, n := range p.Head.Nodes {
+		c := n.Commit
+		if c.Oid != p.HeadRefOid {
+			continue
+		}
+		m.HeadKnown, m.HeadTree, m.HeadRuns = true, c.Tree.Oid, c.Own.runs()
+		for _, s := range c.CI.Nodes {
+			if w := s.WorkflowRun; w != nil {
+				m.PRRuns = append(m.PRRuns, readback.Run{ID: w.DatabaseID, Workflow: w.Workflow.Name, HeadSHA: c.Oid,
+					Event: w.Event, Status: lower(s.Status), Conclusion: lower(s.Conclusion)})
+			}
+		}
+	}
+	return m
+}
