@@ -45,3 +45,12 @@ func TestAutoGates(t *testing.T) {
 		t.Errorf("a hand-made gate under the auto- prefix: %+v", res.Outcomes)
 	}
 }
+
+// TestDisposeIsNotAGateCommand: a dispose command belongs to the audit; the
+// gate log neither acts on it nor refuses it.
+func TestDisposeIsNotAGateCommand(t *testing.T) {
+	res := Build(input(comment(1, "mallory", onPR, 2, "/aep dispose F1@r7 fixed -- renamed the field")))
+	if len(res.Outcomes) != 0 || len(res.Log.Events) != 0 {
+		t.Errorf("outcomes %+v, events %+v; want none", res.Outcomes, res.Log.Events)
+	}
+}

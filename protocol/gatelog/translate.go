@@ -37,6 +37,9 @@ func requests(body, prefix string) []request {
 	var out []request
 	cmds := command.Parse(body, prefix)
 	for i := range cmds {
+		if cmds[i].Verb == command.VerbDispose {
+			continue // a finding's disposition is the audit's business (review.Dispositions)
+		}
 		out = append(out, request{line: cmds[i].Line, cmd: &cmds[i]})
 	}
 	if !strings.Contains(body, command.GateInfo) {
