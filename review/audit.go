@@ -77,10 +77,10 @@ type Audit struct {
 	WorkUnit         string         `json:"work_unit"`
 	Verdict          string         `json:"verdict"`
 	Summary          string         `json:"summary"`
-	Findings         []Finding      `json:"findings"`
-	Verification     []Verification `json:"verification"`
-	Verdicts         []Judgement    `json:"verdicts"`
-	EvidenceRequests []string       `json:"evidence_requests"`
+	Findings         []Finding      `json:"findings,omitempty"`
+	Verification     []Verification `json:"verification,omitempty"`
+	Verdicts         []Judgement    `json:"verdicts,omitempty"`
+	EvidenceRequests []string       `json:"evidence_requests,omitempty"`
 }
 
 // Unit is the work unit's number from work_unit ("#42" → 42), or 0 when

@@ -1,6 +1,9 @@
 package review
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Owner gate choices; reject is the safe default.
 const (
@@ -26,7 +29,8 @@ type cause struct{ kind, text string }
 // dispute, or a dispute past the exchange limit.
 func (w *walk) ownerCause() *cause {
 	if c := max(w.in.Corrections, 0); len(w.failSHAs) > c {
-		return &cause{causeBounds, fmt.Sprintf("the audit failed at %s, and %s allowed", plural(len(w.failSHAs), "commit"), plural(c, "correction"))}
+		return &cause{causeBounds, fmt.Sprintf("the audit failed at %s (%s), and limits.corrections allows %s, each with one re-audit",
+			plural(len(w.failSHAs), "commit"), shortSHAs(w.failSHAs), plural(c, "correction"))}
 	}
 	if w.rootCause != "" {
 		return &cause{causeBounds, "a new finding repeats the root cause of an earlier one: " + w.rootCause}
@@ -90,4 +94,12 @@ func (w *walk) question(c *cause) string {
 		return fmt.Sprintf("The audit of %s passed at %s, and %s. Approve merging this head?", what, shortSHA(w.in.Head), c.text)
 	}
 	return fmt.Sprintf("The audit of %s needs the owner instead of another attempt: %s. Accept the change at %s as it is (approve), or reject it?", what, c.text, shortSHA(w.in.Head))
+}
+
+func shortSHAs(shas []string) string {
+	out := make([]string, len(shas))
+	for i, s := range shas {
+		out[i] = shortSHA(s)
+	}
+	return strings.Join(out, ", ")
 }

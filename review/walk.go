@@ -73,9 +73,9 @@ func (w *walk) review(r *Review) {
 		w.ignored = append(w.ignored, Ignored{ReviewID: r.ID, Author: r.Author.Login, Reason: reason, URL: r.URL})
 		return
 	}
-	if reason := w.o.Binding(*r, w.in); reason != "" {
+	if w.o.Binding(*r, w.in) != "" {
 		w.ignored = append(w.ignored, Ignored{ReviewID: r.ID, Author: r.Author.Login, URL: r.URL,
-			Reason: reason + "; its verdict does not apply to the head, and its findings stay in the ledger"})
+			Reason: fmt.Sprintf("for another commit (%s), so its verdict does not apply to the head; its findings stay in the ledger", shortSHA(orNone(r.CommitSHA)))})
 	}
 	au := &audited{r: r}
 	w.counting = append(w.counting, au)
