@@ -11,6 +11,7 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/ghfake"
 	"github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
 var readbackPerms = ghfake.Permissions{"metadata": "read", "checks": "write", "contents": "read", "issues": "write", "pull_requests": "read", "actions": "read"}
@@ -109,12 +110,18 @@ func TestRecentMerges(t *testing.T) {
 	repo.Branch("g", "main")
 	repo.Commit("g", "open", map[string]string{"z.go": "package z\n"})
 	repo.OpenPR("bob", "g", "main", "Open", "")
-	got, err := in.RecentMerges(context.Background(), "acme", "widgets", since)
-	if err != nil || len(got) != 1 || got[0].Number != pr.Number() || got[0].MergeSHA != repo.Head("main") || got[0].BaseRef != "main" {
+	at := func(t time.Time) func(snapshot.ConfigFile) time.Time {
+		return func(snapshot.ConfigFile) time.Time { return t }
+	}
+	got, err := in.RecentMerges(context.Background(), "acme", "widgets", at(since))
+	if err != nil || got.DefaultBranch != "main" || len(got.Merges) != 1 {
 		t.Fatalf("RecentMerges = %+v, %v", got, err)
 	}
-	later, err := in.RecentMerges(context.Background(), "acme", "widgets", f.Now().Add(time.Hour))
-	if err != nil || len(later) != 0 {
+	if m := got.Merges[0]; m.Number != pr.Number() || m.MergeSHA != repo.Head("main") || m.BaseRef != "main" {
+		t.Errorf("merge %+v", m)
+	}
+	later, err := in.RecentMerges(context.Background(), "acme", "widgets", at(f.Now().Add(time.Hour)))
+	if err != nil || len(later.Merges) != 0 {
 		t.Errorf("RecentMerges after the merge = %+v, %v", later, err)
 	}
 }

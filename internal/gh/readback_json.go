@@ -9,19 +9,8 @@ import (
 
 // jsonMergedRepo is the repository of the readback query.
 type jsonMergedRepo struct {
-	DefaultBranchRef *struct {
-		Name   string
-		Target struct {
-			Oid  string
-			File *struct {
-				Object *struct {
-					Text        *string
-					IsTruncated bool
-				}
-			}
-		}
-	}
-	PullRequest *struct {
+	DefaultBranchRef *jsonBranchRef
+	PullRequest      *struct {
 		Number      int
 		URL         string
 		Body        string
@@ -48,6 +37,20 @@ type jsonMergedRepo struct {
 					}
 					Own jsonOwnSuites
 				}
+			}
+		}
+	}
+}
+
+// jsonBranchRef is the default branch with the config file on it.
+type jsonBranchRef struct {
+	Name   string
+	Target struct {
+		Oid  string
+		File *struct {
+			Object *struct {
+				Text        *string
+				IsTruncated bool
 			}
 		}
 	}
@@ -81,13 +84,7 @@ func (r *jsonMergedRepo) merged() *MergedPull {
 	if p.MergedAt != nil {
 		m.MergedAt = *p.MergedAt
 	}
-	if d := r.DefaultBranchRef; d != nil {
-		m.DefaultBranch = d.Name
-		m.Config.CommitSHA = d.Target.Oid
-		if f := d.Target.File; f != nil && f.Object != nil && f.Object.Text != nil {
-			m.Config = snapshot.ConfigFile{Found: true, Text: *f.Object.Text, Truncated: f.Object.IsTruncated, CommitSHA: d.Target.Oid}
-		}
-	}
+	m.DefaultBranch, m.Config = r.DefaultBranchRef.branch()
 	if c := p.MergeCommit; c != nil {
 		m.MergeSHA, m.MergeTree, m.MergeRuns = c.Oid, c.Tree.Oid, c.Own.runs()
 		for _, n := range c.Parents.Nodes {
