@@ -51,7 +51,7 @@ func Dispositions(body, prefix string) ([]Disposition, []error) {
 	}
 	for i := range out {
 		out[i].Evidence = ev
-		if out[i].Kind == command.DisposeRefuted && len(ev) == 0 {
+		if out[i].Kind == command.DisposeRefuted && len(ev) == 0 && err == nil {
 			errs = append(errs, fmt.Errorf("%s: a refuted disposition quotes its evidence in an %s block", out[i].FindingID, EvidenceInfo))
 		}
 	}

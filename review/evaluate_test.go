@@ -162,7 +162,11 @@ func TestEvaluateInvalid(t *testing.T) {
 		want []string
 	}{
 		{"quote that does not occur", rev(5, "ann", head, badQuote, 1), []string{`$.verification[0].evidence[0].quote: does not occur verbatim in "src/auth.go" at the audited commit (one contiguous run; whitespace and line endings count, nothing is normalised)`}},
-		{"quote from .env", func() Review { r := rev(5, "ann", head, env, 1); r.Bundle = Bundle{{Path: ".env", Content: []byte("TOKEN=abc\n")}}; return r }(),
+		{"quote from .env", func() Review {
+			r := rev(5, "ann", head, env, 1)
+			r.Bundle = Bundle{{Path: ".env", Content: []byte("TOKEN=abc\n")}}
+			return r
+		}(),
 			[]string{`$.verification[0].evidence[0].path: ".env" is a private or credential path (.env*); evidence never quotes it`}},
 		{"bundle unreadable", unread, []string{"$: the evidence could not be read at cccccccccccc: GitHub answered 502"}},
 		{"another work unit", rev(5, "ann", head, otherUnit, 1), []string{"$.work_unit: names #41, but this pull request is an attempt at work unit #42"}},

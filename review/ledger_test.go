@@ -55,7 +55,7 @@ func TestEvaluateLedger(t *testing.T) {
 					`r0 c102 exec: "F1" is not a finding's ledger ID`, `r0 c103 exec: "wontfix" is not a disposition`}}},
 		{"an ignored review's findings are not in the ledger", with(med, []Review{rev(1, "carl", shaA, failing(f1), 1), rev(2, "ann", head, pass(judge("F1@r1", Agree)), 10)}),
 			brief{Outcome: OutcomeInvalid,
-				Reason: "Review 2 by ann breaks the audit contract (1 problem, first $.verdicts[0].finding_id: F1@r1 is not a finding of an earlier counting audit of this pull request); the auditor submits a new review that fixes it.",
+				Reason:  "Review 2 by ann breaks the audit contract (1 problem, first $.verdicts[0].finding_id: F1@r1 is not a finding of an earlier counting audit of this pull request); the auditor submits a new review that fixes it.",
 				Ignored: []string{"r1 c0 carl: carl is the committer of commit aaaaaaaaaaaa in this pull request; whoever wrote the change cannot audit it"}}},
 	}
 	for _, tt := range tests {
