@@ -55,7 +55,7 @@ func (w *walk) verdict(d *Decision, au *audited) {
 			d.Outcome, d.Reason = OutcomePassed, fmt.Sprintf("Independent PASS by %s at %s.", who, at)
 			return
 		}
-		w.owner(d, &cause{kind: causePass, text: fmt.Sprintf("work unit risk is %s and %s's independent PASS at %s needs the owner's approval", riskName(w.in.Risk), who, at)})
+		w.owner(d, &cause{kind: CausePass, text: fmt.Sprintf("work unit risk is %s and %s's independent PASS at %s needs the owner's approval", riskName(w.in.Risk), who, at)})
 	}
 }
 

@@ -91,10 +91,13 @@ type Ignored struct {
 // OwnerGate is an owner gate the App opens when the owner must decide.
 // Its fields are those of an aep-gate block (docs/gates.md).
 type OwnerGate struct {
-	// ID is stable for one pull request, head and cause (see gateID).
-	ID, Question, Reason string
-	Choices              []string
-	Category             string
+	// ID is stable for one pull request, head and cause: audit-pr<PR>-<cause>-<head12>.
+	ID string
+	// Cause is CausePass, CauseBounds or CauseDispute.
+	Cause            string
+	Question, Reason string
+	Choices          []string
+	Category         string
 	// Effect, Scope and SafeDefault complete the gate: merging is what
 	// waits, and reject keeps it waiting.
 	Effect, Scope, SafeDefault string

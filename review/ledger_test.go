@@ -174,7 +174,7 @@ func TestEvaluateDisputes(t *testing.T) {
 func TestOwnerGate(t *testing.T) {
 	in := fixture(RiskHigh)
 	d := Evaluate(with(in, []Review{rev(1, "ann", head, pass(), 1)}))
-	want := &OwnerGate{ID: "audit-pr21-pass-cccccccccccc",
+	want := &OwnerGate{ID: "audit-pr21-pass-cccccccccccc", Cause: CausePass,
 		Question: "The audit of pull request #21 (work unit #42) passed at cccccccccccc, and work unit risk is high and ann's independent PASS at cccccccccccc needs the owner's approval. Approve merging this head?",
 		Reason:   "work unit risk is high and ann's independent PASS at cccccccccccc needs the owner's approval",
 		Choices:  []string{"approve", "reject"}, Category: "human-product-judgment-action", Effect: "merge-protected-branch", Scope: "merge", SafeDefault: "reject"}

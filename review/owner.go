@@ -14,11 +14,14 @@ const (
 // OwnerCategory is the owner-only category of the audit's owner gates.
 const OwnerCategory = "human-product-judgment-action"
 
-// Causes of an owner decision; each names its gate.
+// Causes of an owner decision (OwnerGate.Cause); each names its gate.
 const (
-	causePass    = "pass"
-	causeBounds  = "bounds"
-	causeDispute = "dispute"
+	// CausePass: a high-risk unit's PASS needs the owner's approval.
+	CausePass = "pass"
+	// CauseBounds: a second FAIL, or a repeated root cause.
+	CauseBounds = "bounds"
+	// CauseDispute: an UNRESOLVED dispute, or one past the exchange limit.
+	CauseDispute = "dispute"
 )
 
 // cause is why the owner must decide.
@@ -29,11 +32,11 @@ type cause struct{ kind, text string }
 // dispute, or a dispute past the exchange limit.
 func (w *walk) ownerCause() *cause {
 	if c := max(w.in.Corrections, 0); len(w.failSHAs) > c {
-		return &cause{causeBounds, fmt.Sprintf("the audit failed at %s (%s), and limits.corrections allows %s, each with one re-audit",
+		return &cause{CauseBounds, fmt.Sprintf("the audit failed at %s (%s), and limits.corrections allows %s, each with one re-audit",
 			plural(len(w.failSHAs), "commit"), shortSHAs(w.failSHAs), plural(c, "correction"))}
 	}
 	if w.rootCause != "" {
-		return &cause{causeBounds, "a new finding repeats the root cause of an earlier one: " + w.rootCause}
+		return &cause{CauseBounds, "a new finding repeats the root cause of an earlier one: " + w.rootCause}
 	}
 	limit := w.in.Exchanges
 	if limit <= 0 {
@@ -43,9 +46,9 @@ func (w *walk) ownerCause() *cause {
 		switch {
 		case e.Closed:
 		case e.unresolved:
-			return &cause{causeDispute, fmt.Sprintf("the dispute over %s is UNRESOLVED: its disposition was rejected with no new commit since", e.LedgerID)}
+			return &cause{CauseDispute, fmt.Sprintf("the dispute over %s is UNRESOLVED: its disposition was rejected with no new commit since", e.LedgerID)}
 		case e.exchanges > limit:
-			return &cause{causeDispute, fmt.Sprintf("the dispute over %s has had %d exchanges; at most %d are allowed", e.LedgerID, e.exchanges, limit)}
+			return &cause{CauseDispute, fmt.Sprintf("the dispute over %s has had %d exchanges; at most %d are allowed", e.LedgerID, e.exchanges, limit)}
 		}
 	}
 	return nil
@@ -76,7 +79,7 @@ func (w *walk) gate(c *cause) *OwnerGate {
 		id = fmt.Sprintf("audit-pr%d-%s-%s", w.in.PR, c.kind, shortSHA(w.in.Head))
 	}
 	return &OwnerGate{
-		ID: id, Question: w.question(c), Reason: c.text,
+		ID: id, Cause: c.kind, Question: w.question(c), Reason: c.text,
 		Choices: []string{ChoiceApprove, ChoiceReject}, Category: OwnerCategory,
 		Effect: "merge-protected-branch", Scope: "merge", SafeDefault: ChoiceReject,
 	}
@@ -90,7 +93,7 @@ func (w *walk) question(c *cause) string {
 	if w.in.Unit > 0 {
 		what += fmt.Sprintf(" (work unit #%d)", w.in.Unit)
 	}
-	if c.kind == causePass {
+	if c.kind == CausePass {
 		return fmt.Sprintf("The audit of %s passed at %s, and %s. Approve merging this head?", what, shortSHA(w.in.Head), c.text)
 	}
 	return fmt.Sprintf("The audit of %s needs the owner instead of another attempt: %s. Accept the change at %s as it is (approve), or reject it?", what, c.text, shortSHA(w.in.Head))

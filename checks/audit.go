@@ -1,0 +1,131 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aepgate/aepgate/review"
+)
+
+// NameAudit is the App's check run that says whether the audit the unit's
+// risk tier requires holds at the pull request's head.
+const NameAudit = "aepgate/audit"
+
+// AuditContext is what the audit renderer says about where it is.
+type AuditContext struct {
+	// Unit is the work unit; PR the pull request.
+	Unit, PR int
+	// Risk is the unit's risk tier.
+	Risk string
+	// PRURL is the pull request's page, the run's details link.
+	PRURL string
+}
+
+// Audit renders an audit decision as the aepgate/audit check run on head:
+// success when the audit passed or is not required; action_required when
+// the owner decides or the auditor needs evidence; failure otherwise
+// (failed, invalid, stale, missing, or an outcome it does not know). The
+// summary shows the verdict, auditor, audited commit, bundle identity, the
+// findings with their dispositions and the reviews that do not count; each
+// open finding with a location is an annotation on the quoted lines.
+func Audit(head string, c AuditContext, d review.Decision) Run {
+	r := Run{Name: NameAudit, HeadSHA: head, DetailsURL: c.PRURL}
+	r.Conclusion, r.Title = auditConclusion(head, d)
+	var b strings.Builder
+	b.WriteString(escapeHTML(d.Reason) + "\n")
+	if d.Outcome == review.OutcomeStale {
+		fmt.Fprintf(&b, "\nA verdict counts only for the commit it was given at: an auditor reviews %s with an aep-audit block.\n", code(shortSHA(head)))
+	}
+	w := auditWriter{b: &b, head: head}
+	w.facts(c, d)
+	w.problems(d.Problems)
+	w.requests(d)
+	w.owner(d.OwnerGate)
+	w.findings(d.Findings)
+	w.ignored(d.Ignored)
+	b.WriteString("\n_A structurally valid review never means consensus or permission to merge; only aepgate/merge decides that._\n")
+	r.Summary = b.String()
+	r.Annotations = auditAnnotations(head, d.Findings)
+	return r
+}
+
+// auditConclusion maps the outcome to the run's conclusion and title.
+func auditConclusion(head string, d review.Decision) (Conclusion, string) {
+	at := shortSHA(head)
+	switch d.Outcome {
+	case review.OutcomeNotRequired:
+		return ConclusionSuccess, "No audit required: work unit risk is low"
+	case review.OutcomePassed:
+		return ConclusionSuccess, "Audit passed at " + at
+	case review.OutcomeMissing:
+		return ConclusionFailure, "No independent audit of " + at + " yet"
+	case review.OutcomeStale:
+		return ConclusionFailure, fmt.Sprintf("Audit is for %s, not the head %s", shortSHA(d.AuditedSHA), at)
+	case review.OutcomeFailed:
+		return ConclusionFailure, fmt.Sprintf("Audit failed: %s open", plural(openFindings(d.Findings), "finding", "findings"))
+	case review.OutcomeInvalid:
+		return ConclusionFailure, fmt.Sprintf("Audit review is invalid: %s", plural(len(d.Problems), "problem", "problems"))
+	case review.OutcomeNeedsEvidence:
+		n := 0
+		if d.Audit != nil {
+			n = len(d.Audit.EvidenceRequests)
+		}
+		return ConclusionActionRequired, fmt.Sprintf("Action required: the auditor needs evidence (%s)", plural(n, "request", "requests"))
+	case review.OutcomeOwner:
+		return ConclusionActionRequired, "Action required: " + ownerTitle(d.OwnerGate)
+	}
+	return ConclusionFailure, fmt.Sprintf("Audit outcome %q is not known, so it does not pass", d.Outcome)
+}
+
+func ownerTitle(g *review.OwnerGate) string {
+	switch {
+	case g == nil:
+		return "the owner decides"
+	case g.Cause == review.CausePass:
+		return "the owner approves this high-risk change"
+	case g.Cause == review.CauseBounds:
+		return "the owner decides instead of another attempt"
+	}
+	return "the owner decides an unresolved dispute"
+}
+
+func openFindings(fs []review.OpenFinding) int {
+	n := 0
+	for _, f := range fs {
+		if !f.Closed {
+			n++
+		}
+	}
+	return n
+}
+
+// auditAnnotations puts each open finding with a location on its lines.
+func auditAnnotations(head string, fs []review.OpenFinding) []Annotation {
+	var out []Annotation
+	for _, f := range fs {
+		if f.Closed || f.Location == nil {
+			continue
+		}
+		msg := f.Requirement + "\nRemedy: " + f.Remedy
+		if f.Status != review.StatusOpen {
+			msg += "\nState: " + findingState(f, "")
+		}
+		if !strings.EqualFold(f.AuditedSHA, head) {
+			msg += fmt.Sprintf("\nFound at %s; the lines may have moved since.", shortSHA(f.AuditedSHA))
+		}
+		out = append(out, Annotation{Path: f.Location.Path, StartLine: f.Location.StartLine, EndLine: f.Location.EndLine,
+			Level: severityLevel(f.Severity), Title: fmt.Sprintf("%s (%s)", f.LedgerID, f.Severity), Message: msg})
+	}
+	return out
+}
+
+// severityLevel maps a finding's severity to an annotation level.
+func severityLevel(s string) Level {
+	switch s {
+	case "critical", "high":
+		return LevelFailure
+	case "medium":
+		return LevelWarning
+	}
+	return LevelNotice
+}
