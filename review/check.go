@@ -42,17 +42,10 @@ func CheckBundleWith(a *Audit, b Bundle, rules []BundleRule) (Checked, Problems)
 	}
 	slices.Sort(cited)
 	cited = slices.Compact(cited)
-	var ps Problems
-	for _, r := range rules {
-		if r.Bundle != nil {
-			if why := r.Bundle(cited, b); why != "" {
-				ps.add("$", "%s", why)
-			}
-		}
-	}
-	if len(ps) > 0 {
+	if ps := bundleRefusals(rules, cited, b); len(ps) > 0 {
 		return c, ps
 	}
+	var ps Problems
 	files := map[string]*File{}
 	for i := range b {
 		files[b[i].Path] = &b[i]
@@ -71,6 +64,19 @@ func CheckBundleWith(a *Audit, b Bundle, rules []BundleRule) (Checked, Problems)
 		}
 	}
 	return c, ps
+}
+
+// bundleRefusals applies the rules that judge the bundle as a whole.
+func bundleRefusals(rules []BundleRule, cited []string, b Bundle) Problems {
+	var ps Problems
+	for _, r := range rules {
+		if r.Bundle != nil {
+			if why := r.Bundle(cited, b); why != "" {
+				ps.add("$", "%s", why)
+			}
+		}
+	}
+	return ps
 }
 
 func fileRefusal(rules []BundleRule, path string, f *File) string {

@@ -37,11 +37,15 @@
 //
 // The newest counting review decides, bound to its commit: for an older
 // commit the audit is stale. Before that, the bounds: more commits with a
-// FAIL than limits.corrections allows, a FAIL's finding that repeats the
-// root cause of a finding made at another commit (the same requirement
-// after folding case and spacing, or the same quote of the same file), a
-// rejected disposition with no new commit since the previous review of
-// the finding (an UNRESOLVED dispute), or more than limits.exchanges
-// exchanges on an open finding (the finding, each disposition, each
-// judgement) send the decision to the owner through an owner gate.
+// FAIL than limits.corrections allows (a FAIL counts once its block
+// parses, whatever its evidence, and a dismissed one still counts), a
+// FAIL's finding that repeats the root cause of a finding made at another
+// commit (the same requirement after folding case and spacing, or the
+// same quote of the same file), a rejected disposition of a blocking
+// finding with no new commit since the previous review of the finding (an
+// UNRESOLVED dispute), or more than limits.exchanges exchanges on an open
+// blocking finding (the finding, each disposition, each judgement) send
+// the decision to the owner through an owner gate (OwnerGate). A high-risk
+// unit's PASS goes to the owner too. Input.Answers carries the owner's
+// answers: approve passes the head, reject fails it.
 package review

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -29,7 +30,9 @@ type cause struct{ kind, text string }
 
 // ownerCause is the first bound the ledger exceeds, or nil: more failed
 // commits than corrections allow, a repeated root cause, an unresolved
-// dispute, or a dispute past the exchange limit.
+// dispute, or a dispute past the exchange limit. Only disputes over open
+// findings at a blocking severity go to the owner: the others do not
+// block a PASS.
 func (w *walk) ownerCause() *cause {
 	if c := max(w.in.Corrections, 0); len(w.failSHAs) > c {
 		return &cause{CauseBounds, fmt.Sprintf("the audit failed at %s (%s), and limits.corrections allows %s, each with one re-audit",
@@ -44,7 +47,7 @@ func (w *walk) ownerCause() *cause {
 	}
 	for _, e := range w.ledger.order {
 		switch {
-		case e.Closed:
+		case e.Closed || !slices.Contains(w.blocking, e.Severity):
 		case e.unresolved:
 			return &cause{CauseDispute, fmt.Sprintf("the dispute over %s is UNRESOLVED: its disposition was rejected with no new commit since", e.LedgerID)}
 		case e.exchanges > limit:

@@ -71,6 +71,7 @@ func dispositionRefusal(d Disposition) string {
 func (w *walk) review(r *Review) {
 	if reason := why(w.o.Rules, *r, w.in); reason != "" {
 		w.ignored = append(w.ignored, Ignored{ReviewID: r.ID, Author: r.Author.Login, Reason: reason, URL: r.URL})
+		w.dismissedFail(r)
 		return
 	}
 	if w.o.Binding(*r, w.in) != "" {
@@ -90,6 +91,23 @@ func (w *walk) review(r *Review) {
 	au.probs = append(au.probs, w.ledgerProblems(r, au.a)...)
 	if len(au.probs) == 0 {
 		w.ledger.apply(r, au.a, au.checked)
+	}
+}
+
+// dismissedFail counts a dismissed FAIL toward the bound when the rules
+// would have counted the review before it was dismissed: dismissing a
+// review (which anyone with write access may do) never erases a failure.
+func (w *walk) dismissedFail(r *Review) {
+	if r.State != StateDismissed {
+		return
+	}
+	before := *r
+	before.State = StateCommented
+	if why(w.o.Rules, before, w.in) != "" {
+		return
+	}
+	if a, ps := Parse(r.Body); len(ps) == 0 && a.Verdict == VerdictFail {
+		w.fail(r, a)
 	}
 }
 
