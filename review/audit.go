@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/command"
 )
 
 // Info is the info string of the fenced block that holds an audit.
@@ -144,12 +146,12 @@ func LedgerID(findingID string, reviewID int64) string {
 // SplitLedgerID returns the finding ID and the review ID of a ledger ID;
 // ok is false when s is not one.
 func SplitLedgerID(s string) (findingID string, reviewID int64, ok bool) {
-	i := strings.LastIndex(s, "@r")
-	if i <= 0 {
+	if !command.IsLedgerID(s) {
 		return "", 0, false
 	}
+	i := strings.LastIndex(s, "@r")
 	n, err := strconv.ParseInt(s[i+2:], 10, 64)
-	if err != nil || n <= 0 || strconv.FormatInt(n, 10) != s[i+2:] || !validID(s[:i]) {
+	if err != nil {
 		return "", 0, false
 	}
 	return s[:i], n, true

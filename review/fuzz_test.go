@@ -80,3 +80,29 @@ func FuzzLocate(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDispositions checks that reading dispose comments never panics and
+// that every disposition it returns is well formed.
+func FuzzDispositions(f *testing.F) {
+	f.Add("/aep dispose F1@r7 refuted -- x\n```aep-evidence\n- path: a.go\n  quote: q\n```")
+	f.Add("/aep dispose F1@r7 fixed -- done\n/aep dispose F2@r7 duplicate --\n```aep-evidence\n[{\"path\": \".env\", \"quote\": \"x\"}]\n```")
+	f.Fuzz(func(t *testing.T, body string) {
+		ds, errs := Dispositions(body, "")
+		if len(ds) > 0 && len(errs) > 0 {
+			t.Fatalf("dispositions %+v returned with errors %v", ds, errs)
+		}
+		for _, d := range ds {
+			if _, _, ok := SplitLedgerID(d.FindingID); !ok {
+				t.Fatalf("finding %q is not a ledger ID", d.FindingID)
+			}
+			if d.Reason == "" || (d.Kind == "refuted" && len(d.Evidence) == 0) {
+				t.Fatalf("disposition %+v lacks a reason or evidence", d)
+			}
+			for _, e := range d.Evidence {
+				if CheckPath(e.Path) != nil || e.Quote == "" {
+					t.Fatalf("evidence %+v is not valid", e)
+				}
+			}
+		}
+	})
+}
