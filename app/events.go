@@ -57,6 +57,9 @@ type payload struct {
 		PullRequests []prRef  `json:"pull_requests"`
 		App          *appInfo `json:"app"`
 	} `json:"check_suite"`
+	Release *struct {
+		TagName string `json:"tag_name"`
+	} `json:"release"`
 }
 
 type numbered struct {
@@ -73,7 +76,7 @@ type appInfo struct {
 
 // handledEvents are the events that start work; every other verified
 // delivery is recorded and acknowledged, and nothing more.
-var handledEvents = []string{"pull_request", "issues", "milestone", "check_run", "check_suite", "push", "issue_comment", "pull_request_review"}
+var handledEvents = []string{"pull_request", "issues", "milestone", "check_run", "check_suite", "push", "issue_comment", "pull_request_review", "release"}
 
 func handled(event string) bool { return slices.Contains(handledEvents, event) }
 
@@ -103,6 +106,10 @@ type target struct {
 	// Siblings asks, with PR, for the unit's other open pull requests to
 	// be evaluated too (a comment or review changed the conversation).
 	Siblings bool
+	// Release, set alone, is a release's tag whose closure is verified
+	// (aepgate/release); LatestRelease asks for the Latest release's.
+	Release       string
+	LatestRelease bool
 }
 
 // vanishing actions make an issue or milestone unreadable, so what it
@@ -165,6 +172,10 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 	case "push":
 		if configChanged(p) {
 			j.Targets = []target{{AllOpen: true}}
+		}
+	case "release":
+		if p.Release != nil && p.Release.TagName != "" && slices.Contains(releaseActions, p.Action) {
+			j.Targets = []target{{Release: p.Release.TagName}}
 		}
 	case "check_suite":
 		if p.CheckSuite != nil && p.Action == "rerequested" && ours(p.CheckSuite.App, appID) {

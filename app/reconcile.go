@@ -13,8 +13,9 @@ import (
 const deliveryMemory = 4 * 24 * time.Hour
 
 // runReconcile is the periodic sweep: for every installation and every
-// repository it can see, re-evaluate the open pull requests, which repairs
-// whatever lost or failed deliveries left behind; then forget old delivery
+// repository it can see, re-evaluate the open pull requests and re-verify
+// the Latest release, which repairs whatever lost or failed deliveries (or
+// asset changes, which send none) left behind; then forget old delivery
 // IDs. A failing installation is logged and the sweep goes on; a rate limit
 // ends that installation's sweep at once.
 func (a *App) runReconcile(ctx context.Context) (err error) {
@@ -63,14 +64,26 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 		return err
 	}
 	for _, r := range repos {
-		j := job{Installation: id, Owner: r.Owner, Repo: r.Name}
-		if err := a.runTarget(ctx, ev, deliveryArgs{Event: "reconcile"}, j, target{AllOpen: true}); err != nil {
+		// The open pull requests, then the Latest release (GitHub sends no
+		// event when a release asset changes).
+		j := job{Installation: id, Owner: r.Owner, Repo: r.Name, Targets: []target{{AllOpen: true}, {LatestRelease: true}}}
+		if err := a.runTargets(ctx, ev, deliveryArgs{Event: "reconcile"}, j); err != nil {
 			// A rate limit covers the whole installation: going on
 			// would only hammer GitHub (§3.4), so its sweep ends here.
 			if _, limited := gh.RetryWait(err, time.Now()); limited || ctx.Err() != nil {
 				return fmt.Errorf("repository %s: %w", r.FullName(), err)
 			}
 			log.Warn("reconcile repository", "repo", r.FullName(), "err", err)
+		}
+	}
+	return nil
+}
+
+// runTargets runs j's targets in order, stopping at the first error.
+func (a *App) runTargets(ctx context.Context, ev *evaluator, d deliveryArgs, j job) error {
+	for _, t := range j.Targets {
+		if err := a.runTarget(ctx, ev, d, j, t); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -71,9 +71,9 @@ type ReleaseInputs struct {
 	// Manifest is the manifest's path; Assets the assets compared.
 	Manifest string
 	Assets   []string
-	// ConfigFound is set when the default branch holds the repository
-	// config (its release keys, or their defaults, apply); clear when it
-	// holds none (the defaults apply).
+	// ConfigFound is set when the default branch holds a usable
+	// repository config (its release keys, or their defaults, apply);
+	// clear when it holds none or a broken one (the defaults apply).
 	ConfigFound bool
 }
 
@@ -84,7 +84,7 @@ type ReleaseInputs struct {
 func AppReleaseRun(sha string, res release.Result, in ReleaseInputs) Run {
 	r := ReleaseRun(sha, res)
 	r.Name, r.ExternalID = NameAppRelease, AppReleaseExternalID(res.Tag)
-	source := "the defaults (no `.github/aepgate.yml` on the default branch)"
+	source := "the defaults (no usable `.github/aepgate.yml` on the default branch)"
 	if in.ConfigFound {
 		source = "`release` in `.github/aepgate.yml` on the default branch (defaults for keys it leaves out)"
 	}

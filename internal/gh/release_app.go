@@ -135,3 +135,18 @@ func (in *Installation) AppCheckRuns(ctx context.Context, owner, repo, sha, name
 		opts.Page = resp.NextPage
 	}
 }
+
+// LatestReleaseTag is the tag of owner/repo's Latest release, "" when it
+// has none (GitHub answers 404).
+//
+// https://docs.github.com/rest/releases/releases#get-the-latest-release
+func (in *Installation) LatestReleaseTag(ctx context.Context, owner, repo string) (string, error) {
+	rel, resp, err := in.rest.Repositories.GetLatestRelease(ctx, owner, repo)
+	if resp != nil && resp.StatusCode == http.StatusNotFound {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read the latest release of %s/%s: %w", owner, repo, err)
+	}
+	return rel.GetTagName(), nil
+}

@@ -1,0 +1,65 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/config"
+)
+
+// releaseConfig is what the repository config says to verify a release
+// against.
+type releaseConfig struct {
+	inputs checks.ReleaseInputs
+	// commit is the default-branch commit the config was read at.
+	commit string
+	// problem says why the config cannot be used ("" when it can); the
+	// defaults then stand in, and the release cannot pass.
+	problem string
+}
+
+// config reads the repository config from the default branch (one query)
+// and takes the release keys from it, or the defaults when the file is
+// absent.
+func (r *releaseJudge) config(ctx context.Context, in releaseInput) (releaseConfig, error) {
+	snap, err := r.src.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo})
+	if err != nil {
+		return releaseConfig{}, err
+	}
+	f := snap.Config
+	out := releaseConfig{commit: f.CommitSHA}
+	cfg := config.Default()
+	switch {
+	case f.Unreadable != "":
+		out.problem = "the App may not read it (grant Contents: read): " + f.Unreadable
+	case f.Truncated:
+		out.problem = "GitHub would not return the whole file"
+	case f.Found:
+		parsed, err := config.Parse(config.DefaultPath, []byte(f.Text))
+		if err != nil {
+			out.problem = configProblem(err)
+		} else {
+			cfg = parsed
+		}
+	}
+	out.inputs = checks.ReleaseInputs{Manifest: cfg.Release.Manifest, Assets: cfg.Release.Assets, ConfigFound: f.Found && out.problem == ""}
+	return out, nil
+}
+
+// configProblem names a parse failure by its first error and how many
+// there are.
+func configProblem(err error) string {
+	var es config.Errors
+	if !errors.As(err, &es) || len(es) == 0 {
+		return err.Error()
+	}
+	first, _, _ := strings.Cut(es[0].Error(), "\n")
+	if len(es) == 1 {
+		return first
+	}
+	return fmt.Sprintf("%s (and %d more)", first, len(es)-1)
+}
