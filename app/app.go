@@ -27,6 +27,8 @@ type App struct {
 	webhook *webhookHandler
 	// checks are the App's checks, defaultChecks unless a test set others.
 	checks []check
+	// ancestry remembers which commit contains which, for readback.
+	ancestry ancestryCache
 }
 
 // New opens the database, applies the App's and River's migrations and
@@ -179,6 +181,8 @@ func (a *App) runTarget(ctx context.Context, ev *evaluator, d deliveryArgs, j jo
 	switch {
 	case t.Release != "" || t.LatestRelease:
 		return a.judgeRelease(ctx, d, j, t, ev.log)
+	case t.Readback != nil:
+		return a.runReadback(ctx, ev, d, j, *t.Readback)
 	case t.Thread > 0:
 		return ev.answerThread(ctx, in, t.Thread, t.Control)
 	case !t.AllOpen:

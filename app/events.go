@@ -76,7 +76,7 @@ type appInfo struct {
 
 // handledEvents are the events that start work; every other verified
 // delivery is recorded and acknowledged, and nothing more.
-var handledEvents = []string{"pull_request", "issues", "milestone", "check_run", "check_suite", "push", "issue_comment", "pull_request_review", "release"}
+var handledEvents = []string{"pull_request", "issues", "milestone", "check_run", "check_suite", "push", "issue_comment", "pull_request_review", "release", "workflow_run"}
 
 func handled(event string) bool { return slices.Contains(handledEvents, event) }
 
@@ -110,6 +110,9 @@ type target struct {
 	// (aepgate/release); LatestRelease asks for the Latest release's.
 	Release       string
 	LatestRelease bool
+	// Readback, set alone, is a merge to read back on the default branch
+	// (aepgate/readback, aepgate/certificate).
+	Readback *readbackTarget
 }
 
 // vanishing actions make an issue or milestone unreadable, so what it
@@ -182,6 +185,7 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 			j.Targets = prTargets(p.CheckSuite.PullRequests)
 		}
 	}
+	j.Targets = append(j.Targets, readbackTargets(event, raw)...)
 	return j, nil
 }
 

@@ -50,6 +50,9 @@ type Options struct {
 	// checks replaces the App's list of checks (defaultChecks) when set;
 	// tests add a check through it.
 	checks []check
+	// readback injects readback's clock, audit record and reads (zero:
+	// as the App runs).
+	readback readbackOptions
 }
 
 // Defaults.

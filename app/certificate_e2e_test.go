@@ -1,0 +1,152 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/protocol/certificate"
+)
+
+// TestReadbackCertificateLifecycle: merged → readback waits for ci on main
+// → the main run completes → readback succeeds → the certificate is posted
+// and valid, and the unit's issue is labelled, not closed.
+func TestReadbackCertificateLifecycle(t *testing.T) {
+	w := newReadbackWorld(t, readbackYAML, nil)
+	merge := w.pr.Merge(ghfake.MergeCommit)
+	waiting := w.waitReadback(t, merge, "")
+	if !strings.Contains(waiting.Title, "Waiting for ci on main") {
+		t.Errorf("waiting title %q", waiting.Title)
+	}
+	main := w.mainCI(merge, "success")
+	done := w.waitReadback(t, merge, "success")
+	if !strings.Contains(done.Summary, "ci "+strconv.FormatInt(main.ID(), 10)) || !strings.Contains(done.Summary, "ci "+strconv.FormatInt(w.ciID, 10)) {
+		t.Errorf("readback summary lacks the run IDs:\n%s", done.Summary)
+	}
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, CertificateCheck) != nil })
+	cr := w.latest(merge, CertificateCheck)
+	run := checks.Run{Name: cr.Name, HeadSHA: cr.HeadSHA, ExternalID: cr.ExternalID, Status: checks.Status(cr.Status),
+		Conclusion: checks.Conclusion(cr.Conclusion), Title: cr.Title, Summary: cr.Summary}
+	raw, refused := checks.VerifyCertificateRun(run)
+	if len(refused) > 0 {
+		t.Fatalf("certificate run refused: %v", refused)
+	}
+	v := certificate.Validate(raw)
+	if !v.Valid {
+		t.Fatalf("certificate invalid: %v", v.Errors)
+	}
+	c := v.Certificate
+	if c["mergeSha"] != merge || c["auditedSha"] != w.pr.Head() || c["workUnit"] != strconv.Itoa(w.unit.Number()) || c["auditorSessionId"] != "carol" {
+		t.Errorf("certificate %s", raw)
+	}
+	if !strings.Contains(done.Summary, certificate.FileFingerprint(raw)) {
+		t.Errorf("readback summary does not name the certificate:\n%s", done.Summary)
+	}
+	waitFor(t, 5*time.Second, "label", func() bool { return slices.Contains(w.labels(t), CertifiedLabel) })
+	var rows int
+	if err := w.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = 'check_run:aepgate/readback'`).Scan(&rows); err != nil || rows < 2 {
+		t.Errorf("%d readback ledger rows (%v), want one per decision (≥ 2)", rows, err)
+	}
+}
+
+// TestReadbackNoAuditNoCertificate: with the auditedSHA seam as the App
+// ships it (no audit decision yet), readback succeeds and no certificate
+// is issued: protocol/certificate requires a PASS.
+func TestReadbackNoAuditNoCertificate(t *testing.T) {
+	w := newReadbackWorld(t, readbackYAML, func(o *readbackOptions) { o.audited = nil })
+	merge := w.pr.Merge(ghfake.MergeCommit)
+	w.mainCI(merge, "success")
+	done := w.waitReadback(t, merge, "success")
+	if !strings.Contains(done.Summary, "No completion certificate: ") || !strings.Contains(done.Summary, "audit-not-pass") {
+		t.Errorf("summary does not say why no certificate:\n%s", done.Summary)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := w.count(merge, CertificateCheck); n != 0 || slices.Contains(w.labels(t), CertifiedLabel) {
+		t.Errorf("%d certificates without an audit", n)
+	}
+}
+
+// TestReadbackSquashOfUpToDateHead: a squash merge of a head that
+// contains its base has the head's tree, so readback verifies it.
+func TestReadbackSquashOfUpToDateHead(t *testing.T) {
+	w := newReadbackWorld(t, readbackYAML, nil)
+	merge := w.pr.Merge(ghfake.Squash)
+	w.mainCI(merge, "success")
+	w.waitReadback(t, merge, "success")
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, CertificateCheck) != nil })
+}
+
+// TestReadbackEventsTwiceAndOutOfOrder: every delivery of the story,
+// delivered in reverse order and then again, leaves one readback and one
+// certificate, and the second pass writes nothing.
+func TestReadbackEventsTwiceAndOutOfOrder(t *testing.T) {
+	w := newReadbackWorld(t, readbackYAML, nil)
+	time.Sleep(300 * time.Millisecond)
+	w.f.CollectWebhooks(testSecret, w.ghApp)
+	before := len(w.f.Deliveries())
+	merge := w.pr.Merge(ghfake.MergeCommit)
+	w.mainCI(merge, "success")
+	ds := w.f.Deliveries()[before:]
+	pass := func(round string) {
+		for i := len(ds) - 1; i >= 0; i-- {
+			if got := deliver(t, w.base, ds[i].Event, round+"-"+ds[i].GUID, ds[i].Payload); got != 202 && got != 200 {
+				t.Fatalf("delivery %s: %d", ds[i].Event, got)
+			}
+		}
+	}
+	pass("first")
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, CertificateCheck) != nil })
+	time.Sleep(500 * time.Millisecond)
+	first := w.repo.CheckRuns(merge)
+	w.f.ResetLog()
+	pass("second")
+	time.Sleep(700 * time.Millisecond)
+	for _, wr := range w.f.Writes() {
+		if strings.Contains(wr.Pattern, "check-runs") || strings.Contains(wr.Pattern, "labels") {
+			t.Errorf("second pass wrote: %s %s", wr.Method, wr.Path)
+		}
+	}
+	if n, m := w.count(merge, ReadbackCheck), w.count(merge, CertificateCheck); n != 1 || m != 1 {
+		t.Errorf("%d readback and %d certificate runs, want 1 each", n, m)
+	}
+	if got := w.repo.CheckRuns(merge); len(got) != len(first) {
+		t.Errorf("check runs on the merge went from %d to %d", len(first), len(got))
+	}
+}
+
+// TestReadbackAPICallsPerWorkflowRun reports what one workflow_run
+// delivery costs: while waiting, when nothing changed, and once final.
+func TestReadbackAPICallsPerWorkflowRun(t *testing.T) {
+	w := newReadbackWorld(t, "version: 1\nowners: [olivia]\nrequired_workflows:\n  readback: [ci, lint]\n", nil)
+	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "lint", SHA: w.pr.Head(), Branch: "work", Event: "pull_request"})
+	merge := w.pr.Merge(ghfake.MergeCommit)
+	w.waitReadback(t, merge, "")
+	time.Sleep(300 * time.Millisecond)
+	cost := func(what string, maxReads, wantWrites int) {
+		t.Helper()
+		time.Sleep(500 * time.Millisecond)
+		reads, writes := apiCalls(w.f.Stats())
+		t.Logf("%s: %d reads, %d writes %v", what, reads, writes, w.f.Stats().ByRoute)
+		if reads > maxReads || (wantWrites >= 0 && writes != wantWrites) {
+			t.Errorf("%s cost %d reads and %d writes (want ≤ %d and %d)", what, reads, writes, maxReads, wantWrites)
+		}
+	}
+	w.f.ResetLog()
+	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "lint", SHA: merge, Branch: "main", Event: "push"})
+	waitFor(t, 10*time.Second, "waiting for ci only", func() bool { return strings.HasPrefix(w.latest(merge, ReadbackCheck).Title, "Waiting for ci ") })
+	cost("a workflow_run that changes what is awaited", 3, 1)
+	w.f.ResetLog()
+	w.redeliver(t, "workflow_run", "completed")
+	cost("the same workflow_run again", 2, 0)
+	w.mainCI(merge, "success")
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, CertificateCheck) != nil })
+	time.Sleep(300 * time.Millisecond)
+	w.f.ResetLog()
+	w.redeliver(t, "workflow_run", "completed")
+	cost("a workflow_run once readback is final", 1, 0)
+}

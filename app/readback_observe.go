@@ -1,0 +1,169 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/readback"
+	refusals "github.com/aepgate/aepgate/protocol/refusal"
+)
+
+// auditRecord is what the audit decided for a merged pull request: the
+// head it passed, the auditor's login, the review that carried it and the
+// verdict.
+type auditRecord struct {
+	SHA      string
+	Auditor  string
+	ReviewID int64
+	Verdict  string
+}
+
+// auditedSHA is where the audit decision enters readback: the head the
+// audit passed, which readback proves merged unchanged and the
+// certificate names. The App does not evaluate audits yet, so it is the
+// pull request's final head with no auditor and no verdict: readback then
+// proves that head merged unchanged, and no certificate is issued
+// (protocol/certificate requires a PASS).
+func auditedSHA(m *gh.MergedPull) auditRecord { return auditRecord{SHA: m.HeadSHA} }
+
+// judgement is one readback decision with what it was made from.
+type judgement struct {
+	audit  auditRecord
+	result readback.Result
+	view   checks.ReadbackView
+}
+
+// Refusal tokens the App adds to protocol/readback's.
+const (
+	tokenTimeout        = "readback-timeout"
+	tokenRunsUnreadable = "workflow-runs-unreadable"
+	tokenConfigInvalid  = "config-invalid"
+)
+
+// observe reads the runs on the default branch at the merge SHA (and, for
+// a one-parent merge whose tree is the audited head's, whether the
+// audited head contains the base) and decides.
+func (rb *readbacker) observe(ctx context.Context, in readbackInput, m *gh.MergedPull, cfg *config.Config, cfgErr error, timeout time.Duration) (judgement, error) {
+	a := rb.audited(m)
+	rin := readback.Input{DefaultBranch: m.DefaultBranch, PRRuns: m.PRRuns,
+		Merge: readback.Merge{AuditedSha: a.SHA, PRHeadSha: m.HeadSHA, MergeSha: m.MergeSHA, Parents: m.MergeParents, MergeTree: m.MergeTree}}
+	if a.SHA == m.HeadSHA {
+		rin.Merge.AuditedTree = m.HeadTree
+	}
+	var extra []refusals.Refusal
+	if cfg != nil {
+		rin.RequiredWorkflows = cfg.RequiredWorkflows.Readback
+	} else {
+		extra = append(extra, refusals.Refusal{Token: tokenConfigInvalid, Expected: "a valid " + configPath + " on " + m.DefaultBranch, Seen: cfgErr.Error()})
+	}
+	if m.RunsUnreadable != "" {
+		extra = append(extra, unreadable(m.RunsUnreadable))
+	}
+	runs, err := rb.read.MainRuns(ctx, in.owner, in.repo, m.MergeSHA, m.DefaultBranch)
+	switch {
+	case errors.Is(err, gh.ErrRunsForbidden):
+		extra = append(extra, unreadable(err.Error()))
+	case err != nil:
+		return judgement{}, err
+	}
+	rin.MainRuns = pushRuns(runs)
+	if rin.Merge.AuditedContainsBase, err = rb.containsBase(ctx, in, rin.Merge); err != nil {
+		return judgement{}, err
+	}
+	res := readback.Decide(rin)
+	view := checks.ReadbackView{PR: m.Number, MergeSHA: m.MergeSHA, AuditedSHA: a.SHA, Branch: m.DefaultBranch, Result: res, Extra: extra}
+	view.State, view.Awaited = state(res, extra)
+	if view.State == checks.ReadbackWaiting && rb.now().After(m.MergedAt.Add(timeout)) {
+		view.State = checks.ReadbackFailed
+		view.Extra = append(view.Extra, refusals.Refusal{Token: tokenTimeout, Expected: "readback within " + timeout.String() + " of the merge at " + m.MergedAt.UTC().Format(time.RFC3339),
+			Seen: "still waiting for " + strings.Join(view.Awaited, ", ")})
+	}
+	return judgement{audit: a, result: res, view: view}, nil
+}
+
+func unreadable(why string) refusals.Refusal {
+	return refusals.Refusal{Token: tokenRunsUnreadable, Expected: "the workflow runs (grant the App Actions: read)", Seen: why}
+}
+
+// readbackEvents are the events a readback run may come from: a push to
+// the default branch, or a workflow dispatched on it.
+var readbackEvents = map[string]bool{"push": true, "workflow_dispatch": true}
+
+// pushRuns keeps the runs started by a push or a dispatch: a pull request
+// whose head is the default branch also runs there, and is no readback.
+func pushRuns(runs []readback.Run) []readback.Run {
+	var out []readback.Run
+	for _, r := range runs {
+		if readbackEvents[r.Event] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// containsBase asks GitHub whether the audited head contains the commit a
+// one-parent merge was applied onto, when the answer matters: the merge
+// tree is the audited head's. Answers are cached (history is immutable).
+func (rb *readbacker) containsBase(ctx context.Context, in readbackInput, m readback.Merge) (bool, error) {
+	if len(m.Parents) != 1 || m.MergeTree == "" || m.MergeTree != m.AuditedTree {
+		return false, nil
+	}
+	key := in.owner + "/" + in.repo + ":" + m.Parents[0] + "..." + m.AuditedSha
+	if v, ok := rb.cache.get(key); ok {
+		return v, nil
+	}
+	v, err := rb.read.ContainsCommit(ctx, in.owner, in.repo, m.Parents[0], m.AuditedSha)
+	if err != nil {
+		return false, err
+	}
+	rb.cache.put(key, v)
+	return v, nil
+}
+
+// waitPrefixes are the refusals that only mean "not yet": a run still
+// missing or still running.
+var waitPrefixes = []string{"readback-missing:", "readback-not-complete:", "ci-not-complete:"}
+
+// state says where the readback stands: verified, waiting (every refusal
+// is one that time may lift; the awaited workflows are named), or failed.
+func state(res readback.Result, extra []refusals.Refusal) (checks.ReadbackState, []string) {
+	if res.Verified && len(extra) == 0 {
+		return checks.ReadbackVerified, nil
+	}
+	var awaited []string
+	for _, r := range append(append([]refusals.Refusal(nil), res.Refusals...), extra...) {
+		if r.Token == tokenRunsUnreadable {
+			awaited = appendOnce(awaited, "readable workflow runs")
+			continue
+		}
+		name, ok := cutAny(r.Token, waitPrefixes)
+		if !ok {
+			return checks.ReadbackFailed, nil
+		}
+		awaited = appendOnce(awaited, name)
+	}
+	return checks.ReadbackWaiting, awaited
+}
+
+func cutAny(s string, prefixes []string) (string, bool) {
+	for _, p := range prefixes {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return rest, true
+		}
+	}
+	return "", false
+}
+
+func appendOnce(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}

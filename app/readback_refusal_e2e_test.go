@@ -1,0 +1,132 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/protocol/readback"
+)
+
+// reusingReader reports the pull request's own CI run as a run on the
+// default branch at the merge SHA, as GitHub does when the merge SHA is
+// the pull request's head (a fast-forward); ghfake's merges always make a
+// new commit, so the test hands the observation in.
+type reusingReader struct {
+	mergeReader
+	id *atomic.Int64
+}
+
+func (r reusingReader) MainRuns(ctx context.Context, owner, repo, sha, branch string) ([]readback.Run, error) {
+	runs, err := r.mergeReader.MainRuns(ctx, owner, repo, sha, branch)
+	return append(runs, readback.Run{ID: r.id.Load(), Workflow: "ci", HeadSHA: sha, Branch: branch, Event: "push",
+		Status: "completed", Conclusion: "success", Attempt: 1}), err
+}
+
+func TestReadbackRefusesReusedCIRun(t *testing.T) {
+	id := &atomic.Int64{}
+	w := newReadbackWorld(t, readbackYAML, func(o *readbackOptions) {
+		o.reader = func(r mergeReader) mergeReader { return reusingReader{mergeReader: r, id: id} }
+	})
+	id.Store(w.ciID)
+	merge := w.pr.Merge(ghfake.MergeCommit)
+	w.wantRefused(t, merge, w.waitReadback(t, merge, "failure"), "reused-ci-as-readback")
+}
+
+func TestReadbackRefusesHeadPushedAfterAudit(t *testing.T) {
+	var audited atomic.Value
+	w := newReadbackWorld(t, readbackYAML, func(o *readbackOptions) {
+		o.audited = func(m *gh.MergedPull) auditRecord {
+			a := passAudit(m)
+			a.SHA, _ = audited.Load().(string)
+			return a
+		}
+	})
+	audited.Store(w.pr.Head())
+	head := w.pr.Commit("after the audit", map[string]string{"late.go": "package x\n"})
+	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request"})
+	merge := w.pr.Merge(ghfake.MergeCommit)
+	w.mainCI(merge, "success")
+	w.wantRefused(t, merge, w.waitReadback(t, merge, "failure"), "head-not-proven-unchanged")
+}
+
+func TestReadbackRefusesSquashWithOtherTree(t *testing.T) {
+	w := newReadbackWorld(t, readbackYAML, nil)
+	w.repo.Commit("main", "meanwhile", map[string]string{"other.go": "package y\n"})
+	merge := w.pr.Merge(ghfake.Squash)
+	w.mainCI(merge, "success")
+	run := w.waitReadback(t, merge, "failure")
+	w.wantRefused(t, merge, run, "head-not-proven-unchanged")
+	if !strings.Contains(run.Summary, "merge tree equal to the audited head's tree") {
+		t.Errorf("summary does not say the trees differ:\n%s", run.Summary)
+	}
+}
+
+// TestReadbackRefusesFailedRun: a failed run on main fails readback; a
+// re-run (same run ID) that succeeds within the timeout turns it green.
+func TestReadbackRefusesFailedRun(t *testing.T) {
+	w := newReadbackWorld(t, readbackYAML, nil)
+	merge := w.pr.Merge(ghfake.MergeCommit)
+	run := w.mainCI(merge, "failure")
+	w.wantRefused(t, merge, w.waitReadback(t, merge, "failure"), "readback-failed:ci")
+	run.Rerun("success")
+	w.waitReadback(t, merge, "success")
+	waitFor(t, 10*time.Second, "certificate after the re-run", func() bool { return w.latest(merge, CertificateCheck) != nil })
+}
+
+// TestReadbackRunAtAnotherSHA: a green run on main at another commit does
+// not count; readback keeps waiting and, past the timeout, fails.
+func TestReadbackRunAtAnotherSHA(t *testing.T) {
+	w := newReadbackWorld(t, readbackYAML, nil)
+	before := w.repo.Head("main")
+	merge := w.pr.Merge(ghfake.MergeCommit)
+	w.mainCI(before, "success")
+	time.Sleep(300 * time.Millisecond)
+	if r := w.waitReadback(t, merge, ""); !strings.Contains(r.Title, "Waiting for ci") {
+		t.Errorf("a run at another SHA changed the readback: %s", r.Title)
+	}
+	w.skew.Store(int64(7 * time.Hour))
+	w.sweep(t)
+	run := w.waitReadback(t, merge, "failure")
+	w.wantRefused(t, merge, run, "readback-missing:ci")
+	w.wantRefused(t, merge, run, "readback-timeout")
+}
+
+// TestReadbackTimeout: no run on main within readback.timeout fails the
+// readback (found by the sweep, with no event); a green run after that
+// does not pass it.
+func TestReadbackTimeout(t *testing.T) {
+	w := newReadbackWorld(t, readbackYAML+"readback:\n  timeout: 2h\n", nil)
+	merge := w.pr.Merge(ghfake.MergeCommit)
+	w.waitReadback(t, merge, "")
+	w.skew.Store(int64(3 * time.Hour))
+	w.sweep(t)
+	run := w.waitReadback(t, merge, "failure")
+	w.wantRefused(t, merge, run, "readback-timeout")
+	if !strings.Contains(run.Summary, "readback within 2h0m0s of the merge") {
+		t.Errorf("summary does not name the configured timeout:\n%s", run.Summary)
+	}
+	w.mainCI(merge, "success")
+	w.sweep(t)
+	time.Sleep(300 * time.Millisecond)
+	if r := w.latest(merge, ReadbackCheck); r.Conclusion != "failure" || w.count(merge, ReadbackCheck) != 1 {
+		t.Errorf("a late run changed a timed-out readback: %s (%d runs)", r.Conclusion, w.count(merge, ReadbackCheck))
+	}
+}
+
+// TestReadbackSweepFindsLostMerge: a merge whose events were all lost is
+// read back by the sweep.
+func TestReadbackSweepFindsLostMerge(t *testing.T) {
+	w := newReadbackWorld(t, readbackYAML, nil)
+	time.Sleep(300 * time.Millisecond)
+	w.f.CollectWebhooks(testSecret, w.ghApp)
+	merge := w.pr.Merge(ghfake.MergeCommit)
+	w.mainCI(merge, "success")
+	w.sweep(t)
+	w.waitReadback(t, merge, "success")
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, CertificateCheck) != nil })
+}

@@ -1,0 +1,36 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+)
+
+// sweep reads back the recent merges into the default branch whose
+// readback is not final: merged within readback.timeout and two sweeps,
+// so a wait that ran out is failed, and a merge whose events were lost is
+// found. Merges whose readback is final cost nothing beyond the listing.
+func (rb *readbacker) sweep(ctx context.Context, in readbackInput) error {
+	now := rb.now()
+	timeout := config.DefaultReadbackTimeout
+	recent, err := rb.find.RecentMerges(ctx, in.owner, in.repo, func(f snapshot.ConfigFile) time.Time {
+		if cfg, _ := readbackConfig(f); cfg != nil {
+			timeout = cfg.Readback.Timeout
+		}
+		return now.Add(-timeout - rb.horizon)
+	})
+	if err != nil {
+		return err
+	}
+	for _, m := range recent.Merges {
+		if m.BaseRef != recent.DefaultBranch || final(m.Runs, m.MergedAt.Add(timeout), now) {
+			continue
+		}
+		if err := rb.judge(ctx, in, m.Number, m.MergeSHA); err != nil {
+			return err
+		}
+	}
+	return nil
+}
