@@ -2,7 +2,9 @@ package gh_test
 
 import (
 	"context"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -188,4 +190,66 @@ func repoWrites(f *ghfake.Fake) []ghfake.Request {
 		}
 	}
 	return out
+}
+
+// TestReleaseDownloadsCarryNoToken: GitHub redirects asset downloads to
+// storage, which must never see the installation's token. The negative
+// control hands the verification a download client that carries a token,
+// and the storage requests show it.
+func TestReleaseDownloadsCarryNoToken(t *testing.T) {
+	tests := []struct {
+		name      string
+		tokenSent bool
+	}{
+		{"the App's download client", false},
+		{"control: a client carrying a token", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fx := newReleaseFixture(t, nil)
+			rec := &authRecorder{}
+			key := ghfake.NewAppKey()
+			inst := fx.f.App(42, key).Install("octo", ghfake.Permissions{"metadata": "read", "contents": "read"}, fx.repo)
+			clients := gh.NewClients(gh.NewAppAuth(42, key, fx.f.URL(), rec), fx.f.URL())
+			in, err := clients.Installation(inst.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dl := clients.DownloadClient()
+			if tt.tokenSent {
+				c, err := gh.NewTokenClient(fx.f.URL(), fx.f.UserToken("octo"), &http.Client{Transport: rec})
+				if err != nil {
+					t.Fatal(err)
+				}
+				dl = c.Client()
+			}
+			got, err := in.VerifyReleaseClosure(context.Background(), gh.ReleaseOptions{Repo: "octo/demo", Tag: relTag,
+				AssetNames: []string{"manifest.sha256", "install.sh"}, DownloadClient: dl})
+			if err != nil || !got.Result.Closed {
+				t.Fatalf("closed %v, err %v, errors %v", got.Result.Closed, err, got.Result.Errors)
+			}
+			if rec.downloads != 2 || (rec.withToken > 0) != tt.tokenSent {
+				t.Errorf("%d downloads, %d with a token; want 2, token sent %v", rec.downloads, rec.withToken, tt.tokenSent)
+			}
+		})
+	}
+}
+
+// authRecorder counts the storage downloads it carries, and those that
+// carried an Authorization header.
+type authRecorder struct {
+	mu                   sync.Mutex
+	downloads, withToken int
+}
+
+func (a *authRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	if strings.HasPrefix(req.URL.Path, "/_ghfake/download/") {
+		a.mu.Lock()
+		a.downloads++
+		if req.Header.Get("Authorization") != "" {
+			a.withToken++
+		}
+		a.mu.Unlock()
+	}
+	return http.DefaultTransport.RoundTrip(req)
 }
