@@ -10,6 +10,7 @@ import (
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
+	"github.com/aepgate/aepgate/review"
 )
 
 // Check-run names the App writes here.
@@ -45,7 +46,9 @@ type outcome struct {
 func defaultChecks() []check {
 	return []check{
 		{name: WorkUnitCheck, eval: evalWorkUnit},
+		{name: AuditCheck, needs: auditNeeds, eval: evalAudit},
 		{name: GatesCheck, needs: gatesNeeds, eval: evalGates},
+		{name: MergeCheck, needs: mergeNeeds, eval: evalMerge},
 		{name: ConfigCheck, eval: evalConfig},
 	}
 }
@@ -72,6 +75,19 @@ type evaluation struct {
 	gates *gatelog.Result
 	// workUnit is what the work-unit check decided, for the merge check.
 	workUnit *workunit.Verdict
+	// gatesDone says the gate log was derived (gates nil: it could not be).
+	gatesDone bool
+	// audit is the audit's decision, derived once (auditDecision).
+	audit *review.Decision
+	// bundles are the evidence bundles of the reviews that may count, by
+	// review ID, read at each review's commit.
+	bundles map[int64]bundle
+}
+
+// bundle is one review's evidence as read, or why it could not be.
+type bundle struct {
+	files review.Bundle
+	err   string
 }
 
 // newEvaluation parses the snapshot's config file.

@@ -20,8 +20,9 @@ import (
 )
 
 // checksOnNewHead is how many check runs the App writes on a new head of a
-// pull request whose config is valid: aepgate/work-unit and aepgate/gates.
-const checksOnNewHead = 2
+// pull request whose config is valid: aepgate/work-unit, /audit, /gates and
+// /merge.
+const checksOnNewHead = 4
 
 const (
 	testAppID  = 4242

@@ -83,14 +83,14 @@ func TestE2EEndpoints(t *testing.T) {
 	w.addPR(10, "Work-unit: #1")
 	_, base := startApp(t, testOptions(t, w, ""))
 	deliver(t, base, "pull_request", "m-1", w.prEvent("opened", 10, "Work-unit: #1"))
-	waitFor(t, 5*time.Second, "check runs", func() bool { return w.run(WorkUnitCheck, 10) != nil && w.run(GatesCheck, 10) != nil })
+	waitFor(t, 5*time.Second, "check runs", func() bool { return w.run(WorkUnitCheck, 10) != nil && w.run(MergeCheck, 10) != nil })
 	for path, want := range map[string][]string{
 		"/healthz": {"ok"},
 		"/readyz":  {"ready"},
 		"/metrics": {
 			`aepgate_webhook_deliveries_total{event="pull_request",result="accepted"} 1`,
 			`aepgate_github_calls_total{method="POST",route="/graphql",status="200"}`,
-			`aepgate_github_calls_total{method="POST",route="/repos/{owner}/{repo}/check-runs",status="201"} 2`,
+			fmt.Sprintf(`aepgate_github_calls_total{method="POST",route="/repos/{owner}/{repo}/check-runs",status="201"} %d`, checksOnNewHead),
 			`aepgate_check_runs_total{name="aepgate/work-unit",outcome="written"} 1`,
 			`aepgate_job_duration_seconds_count{kind="aepgate_delivery",result="ok"} 1`,
 		},
@@ -162,9 +162,10 @@ func TestE2EIssueEventReevaluatesOnlyAffectedPRs(t *testing.T) {
 	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.run(WorkUnitCheck, 10).Conclusion == "failure" })
 	time.Sleep(200 * time.Millisecond)
 	reads, _, _ := w.counts()
-	// affected-units query + open PR list + PR 10's snapshot + PR 10's run lookup.
-	if got := reads - reads0; got != 4 {
-		t.Errorf("%d reads for the issues event, want 4 (PR 11 must not be re-read)", got)
+	// affected-units query + open PR list + PR 10's snapshot + the lookups
+	// of PR 10's two changed runs (work-unit and merge).
+	if got := reads - reads0; got != 5 {
+		t.Errorf("%d reads for the issues event, want 5 (PR 11 must not be re-read)", got)
 	}
 }
 

@@ -54,6 +54,7 @@ type evaluator struct {
 	pub    publisher
 	perm   permissioner
 	ans    answerer
+	files  fileReader
 	// appLogin returns the App's own login.
 	appLogin func(ctx context.Context) (string, error)
 	ledger   ledger
@@ -183,6 +184,9 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 	ev.unit = unit
 	if !snap.Has.Conversation || ev.cfg == nil {
 		return ev, nil
+	}
+	if err := e.fetchBundles(ctx, in, ev); err != nil {
+		return nil, err
 	}
 	login, err := e.appLogin(ctx)
 	if err != nil {

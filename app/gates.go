@@ -38,14 +38,29 @@ func evalGates(ev *evaluation) outcome {
 	if cut := ev.truncatedThreads(); len(cut) > 0 {
 		return outcome{run: gatesFailure(pull.HeadSHA, fmt.Sprintf("GitHub holds more %s than aepgate reads in one evaluation, so the gates cannot be replayed whole; owner decisions are never judged on part of a conversation. Move the discussion to a new pull request or issue.", strings.Join(cut, ", ")))}
 	}
-	res := gatelog.Build(ev.gatesInput())
-	ev.gates = &res
+	res := *ev.gateLog()
 	run := checks.Gates(pull.HeadSHA, ev.gatesContext(), res.State, res.Blockers)
 	ids := make([]string, 0, len(res.Blockers))
 	for _, b := range res.Blockers {
 		ids = append(ids, b.Token)
 	}
 	return outcome{run: run, facts: map[string]any{"unit": ev.unit, "blockers": ids}}
+}
+
+// gateLog is the gate log derived from the conversation, once per
+// evaluation; nil when the gates cannot be judged (invalid config, a
+// conversation unreadable or too long).
+func (ev *evaluation) gateLog() *gatelog.Result {
+	if ev.gatesDone {
+		return ev.gates
+	}
+	ev.gatesDone = true
+	if !ev.configValid() || ev.unreadableThreads() != "" || len(ev.truncatedThreads()) > 0 {
+		return nil
+	}
+	res := gatelog.Build(ev.gatesInput())
+	ev.gates = &res
+	return ev.gates
 }
 
 // gatesFailure is the gates check when the gates cannot be judged.
@@ -142,7 +157,7 @@ func (ev *evaluation) gatesInput() gatelog.Input {
 		in.PR = p.Number
 		in.Items = append(in.Items, threadItems(p.Conversation, src)...)
 		in.Items = append(in.Items, reviewItems(p.Reviews, src)...)
-		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: ev.contractFiles()}}
+		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: ev.contractFiles(), Auto: ev.autoGates()}}
 	}
 	for _, a := range ev.attempts() {
 		src := gatelog.Source{Kind: gatelog.PullRequest, Number: a.Number}
@@ -151,6 +166,16 @@ func (ev *evaluation) gatesInput() gatelog.Input {
 		in.PullRequests = append(in.PullRequests, gatelog.PullRequestState{Number: a.Number, Head: a.HeadSHA})
 	}
 	return in
+}
+
+// autoGates are the pull request's own gates: the audit's owner decision,
+// opened when the review it rests on was submitted.
+func (ev *evaluation) autoGates() []gate.Event {
+	d := ev.preAudit()
+	if d == nil || d.OwnerGate == nil {
+		return nil
+	}
+	return []gate.Event{ev.autoGate(d)}
 }
 
 // contractFiles are the pull request's changed files under contract paths;

@@ -27,7 +27,7 @@ type world struct {
 }
 
 // worldPerms are the permissions the App asks for.
-var worldPerms = ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write", "metadata": "read"}
+var worldPerms = ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write", "metadata": "read", "actions": "read"}
 
 func newWorld(t testing.TB) *world {
 	t.Helper()

@@ -1,0 +1,165 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/protocol/gate"
+	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/merge"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+	"github.com/aepgate/aepgate/protocol/workunit"
+	"github.com/aepgate/aepgate/review"
+)
+
+// AuditCheck is the App's independent-audit check run.
+const AuditCheck = checks.NameAudit
+
+// auditNeeds: the audit reads the reviews (and dispose comments) and the
+// commits, whose authors and committers may not audit.
+var auditNeeds = snapshot.Needs{Conversation: true, Commits: true}
+
+// evalAudit judges whether the audit the unit's risk tier needs holds at
+// the head (docs/audit.md), from the reviews and their evidence bundles.
+func evalAudit(ev *evaluation) outcome {
+	p := ev.snap.Pull
+	if !ev.configValid() {
+		return outcome{run: checks.Run{Name: AuditCheck, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,
+			Title: "The audit cannot be judged", Summary: fmt.Sprintf("The repository config on %s is invalid or unreadable, so the auditors cannot be known; see the %s check.\n", ev.snap.DefaultBranch, ConfigCheck)}}
+	}
+	if p.IsTruncated("reviews") || p.IsTruncated("commits") {
+		return outcome{run: checks.Run{Name: AuditCheck, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,
+			Title: "The audit cannot be judged", Summary: "GitHub holds more reviews or commits on this pull request than aepgate reads in one evaluation (100), so independence cannot be shown; audits are never judged on part of them.\n"}}
+	}
+	d := ev.auditDecision()
+	run := checks.Audit(p.HeadSHA, checks.AuditContext{Unit: ev.unit, PR: p.Number, Risk: ev.risk(), PRURL: p.URL}, *d)
+	return outcome{run: run, facts: map[string]any{"unit": ev.unit, "outcome": d.Outcome, "audited_sha": d.AuditedSHA, "bundle": d.BundleID, "reason": d.Reason}}
+}
+
+// risk is the unit's risk tier from its contract; "" when unknown (the
+// audit rules then demand the most).
+func (ev *evaluation) risk() string {
+	u := ev.snap.Units[ev.unit]
+	if ev.unit == 0 || u == nil {
+		return ""
+	}
+	c, _ := workunit.ParseContract(u.Body)
+	return string(c.Risk)
+}
+
+// auditDecision is the audit's final decision: the reviews judged with the
+// owner's answers to the audit's own gates, as the gates replay accepted
+// them. Derived once per evaluation.
+func (ev *evaluation) auditDecision() *review.Decision {
+	if ev.audit != nil {
+		return ev.audit
+	}
+	in := ev.auditInput()
+	if g := ev.gateLog(); g != nil {
+		in.Answers = answers(g.State)
+	}
+	d := review.Evaluate(in)
+	ev.audit = &d
+	return ev.audit
+}
+
+// preAudit is the audit's decision before the owner's answers are known:
+// the owner gate it asks for is what the gates replay opens. nil when the
+// snapshot lacks what the audit reads.
+func (ev *evaluation) preAudit() *review.Decision {
+	if ev.snap.Pull == nil || !ev.snap.Has.Commits || ev.cfg == nil {
+		return nil
+	}
+	d := review.Evaluate(ev.auditInput())
+	return &d
+}
+
+// answers are the owners' direct choices on resolved gates, by gate ID
+// (an automatic gate also under its ID without the auto- prefix, as the
+// audit named it).
+func answers(st gate.State) map[string]string {
+	out := map[string]string{}
+	for _, g := range st.Gates {
+		if g.State != gate.StateResolved || g.Choice == nil || g.Authority == nil || *g.Authority != gate.AuthorityDirectOwner {
+			continue
+		}
+		out[g.GateID] = *g.Choice
+		if id, ok := strings.CutPrefix(g.GateID, gatelog.AutoPrefix); ok {
+			out[id] = *g.Choice
+		}
+	}
+	return out
+}
+
+// autoGate turns the audit's owner gate into the pull request's own gate
+// for the replay, opened when the review the decision rests on was
+// submitted.
+func (ev *evaluation) autoGate(d *review.Decision) gate.Event {
+	og := d.OwnerGate
+	wu := fmt.Sprint(ev.unit)
+	id := og.ID
+	if !strings.HasPrefix(id, gatelog.AutoPrefix) {
+		id = gatelog.AutoPrefix + id
+	}
+	ev0 := gate.Event{Type: gate.EventCreate, Actor: "aepgate", GateID: id, WorkUnit: &wu,
+		Question: og.Question, Choices: gate.Choices(og.Choices), ExternalEffect: og.Effect, OwnerOnlyCategory: og.Category,
+		BlockingScope: og.Scope, SafeDefault: og.SafeDefault}
+	if r := d.Review; r != nil {
+		ev0.Time, ev0.Evidence = r.Submitted, r.URL
+	}
+	return ev0
+}
+
+// auditInput gathers the audit's facts from the snapshot.
+func (ev *evaluation) auditInput() review.Input {
+	p := ev.snap.Pull
+	in := review.Input{Risk: ev.risk(), Head: p.HeadSHA, Unit: ev.unit, PR: p.Number, PRAuthor: review.Actor(p.Author),
+		Auditors: ev.cfg.Auditors, Exchanges: ev.cfg.Limits.Exchanges, Corrections: ev.cfg.Limits.Corrections}
+	for _, c := range p.Commits {
+		in.Commits = append(in.Commits, review.Commit{SHA: c.SHA, AuthorLogin: c.AuthorLogin, AuthorEmail: c.AuthorEmail, AuthorName: c.AuthorName,
+			CommitterLogin: c.CommitterLogin, CommitterEmail: c.CommitterEmail, CommitterName: c.CommitterName})
+	}
+	for _, r := range p.Reviews {
+		rv := review.Review{ID: r.ID, URL: r.URL, Author: review.Actor(r.Author), CommitSHA: r.CommitSHA, State: r.State, Body: r.Body,
+			Submitted: r.Submitted, Edited: r.Edited}
+		if b, ok := ev.bundles[r.ID]; ok {
+			rv.Bundle, rv.BundleErr = b.files, b.err
+		}
+		in.Reviews = append(in.Reviews, rv)
+	}
+	for _, c := range p.Conversation.Comments {
+		ds, errs := review.Dispositions(c.Body, ev.cfg.CommandPrefix)
+		if len(errs) > 0 {
+			continue // answered as refused; counts for nothing
+		}
+		for _, d := range ds {
+			d.CommentID, d.URL, d.Author, d.Created, d.Edited = c.ID, c.URL, review.Actor(c.Author), c.Created, c.Edited
+			in.Dispositions = append(in.Dispositions, d)
+		}
+	}
+	return in
+}
+
+// auditVerdict is what the audit says for the merge check: it holds when
+// passed, or when no audit is needed.
+func (ev *evaluation) auditVerdict() merge.Verdict {
+	if ev.snap.Pull == nil || ev.cfg == nil {
+		return merge.Verdict{Reasons: []string{"the audit could not be judged; see " + AuditCheck}}
+	}
+	d := ev.auditDecision()
+	switch d.Outcome {
+	case review.OutcomePassed:
+		return merge.Verdict{OK: true, Evidence: fmt.Sprintf("independent PASS at %s (bundle %s)", short12(d.AuditedSHA), short12(d.BundleID))}
+	case review.OutcomeNotRequired:
+		return merge.Verdict{OK: true, Evidence: "no audit is needed at risk low"}
+	}
+	return merge.Verdict{Reasons: []string{d.Reason}}
+}
+
+func short12(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}

@@ -1,0 +1,174 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/ghfake"
+)
+
+// auditSource is the file the audits quote, committed on the pull request.
+const auditSource = "package export\n\n// Export writes the rows as CSV.\nfunc Export(rows []Row) error {\n\treturn writeCSV(rows)\n}\n"
+
+// auditWorld is a unit of the given risk with a pull request by bob whose
+// only commit bob authored; carol and dave have write access and wrote
+// nothing on it.
+type auditWorld struct {
+	*ghfakeWorld
+	unit *ghfake.Issue
+	pr   *ghfake.PR
+}
+
+func newAuditWorld(t *testing.T, risk string) *auditWorld {
+	t.Helper()
+	w := newGhfakeWorld(t)
+	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\n"})
+	for _, u := range []string{"olivia", "carol", "dave", "bob"} {
+		w.repo.Grant(u, "write")
+	}
+	ms := w.repo.CreateMilestone("M", "")
+	unit := w.repo.OpenIssue("alice", "Export", contract(risk, "product"), ghfake.InMilestone(ms))
+	w.repo.Branch("export", "main")
+	w.repo.CommitBy("bob", "export", "export", map[string]string{"export/export.go": auditSource, ".env": "TOKEN=s3cret\n"})
+	pr := w.repo.OpenPR("bob", "export", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
+	return &auditWorld{ghfakeWorld: w, unit: unit, pr: pr}
+}
+
+// audit is the newest aepgate/audit run on the head.
+func (a *auditWorld) audit() *ghfake.CheckRun {
+	var found *ghfake.CheckRun
+	for _, r := range a.repo.CheckRuns(a.pr.Head()) {
+		if r.Name == AuditCheck {
+			found = &r
+		}
+	}
+	return found
+}
+
+func (a *auditWorld) waitAudit(t *testing.T, want string) *ghfake.CheckRun {
+	t.Helper()
+	waitFor(t, 10*time.Second, "aepgate/audit "+want, func() bool { r := a.audit(); return r != nil && r.Conclusion == want })
+	return a.audit()
+}
+
+// auditBody is a review body holding one aep-audit block.
+func auditBody(unit int, verdict, evidence string) string {
+	findings := "[]"
+	if verdict == "FAIL" {
+		findings = `[{"id": "F1", "severity": "high", "requirement": "errors are wrapped", "evidence": [` + evidence + `], "remedy": "wrap the error"}]`
+	}
+	return fmt.Sprintf("Audit notes.\n\n```aep-audit\n"+`{"schema_version": 1, "work_unit": "#%d", "verdict": %q, "summary": "checked the export path",
+ "findings": %s,
+ "verification": [{"check": "go test ./export/...", "outcome": "pass", "evidence": [%s]}],
+ "verdicts": [], "evidence_requests": []}`+"\n```\n", unit, verdict, findings, evidence)
+}
+
+const goodQuote = `{"path": "export/export.go", "quote": "func Export(rows []Row) error {\n\treturn writeCSV(rows)\n}"}`
+
+func TestAuditIndependentPassAtHead(t *testing.T) {
+	a := newAuditWorld(t, "medium")
+	r := a.waitAudit(t, "failure")
+	if !strings.Contains(r.Title+r.Summary, "audit") {
+		t.Errorf("before any audit: %s\n%s", r.Title, r.Summary)
+	}
+	a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
+	r = a.waitAudit(t, "success")
+	if !strings.Contains(r.Summary, "carol") || !strings.Contains(r.Summary, a.pr.Head()[:12]) {
+		t.Errorf("summary names neither the auditor nor the audited SHA:\n%s", r.Summary)
+	}
+	// A push makes it stale.
+	a.pr.Commit("more", map[string]string{"export/more.go": "package export\n"})
+	r = a.waitAudit(t, "failure")
+	if !strings.Contains(r.Title+r.Summary, "audit is for") {
+		t.Errorf("after a push: %s\n%s", r.Title, r.Summary)
+	}
+}
+
+func TestAuditLowRiskNeedsNone(t *testing.T) {
+	a := newAuditWorld(t, "low")
+	a.waitAudit(t, "success")
+}
+
+// TestAuditRefusals: each review fails the audit with its reason
+// (review's own tests show each passing with its rule removed).
+func TestAuditRefusals(t *testing.T) {
+	many := make([]string, 65)
+	for i := range many {
+		many[i] = fmt.Sprintf(`{"path": "f%d.go", "quote": "x"}`, i)
+	}
+	tests := []struct {
+		name, who, body, want string
+	}{
+		{"the pull request's author", "bob", "", "author"},
+		{"a quote that does not occur", "carol", `{"path": "export/export.go", "quote": "func Import("}`, "quote"},
+		{"a quote from a .env file", "carol", `{"path": ".env", "quote": "TOKEN=s3cret"}`, ".env"},
+		{"a 65-file bundle", "carol", strings.Join(many, ", "), "64"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newAuditWorld(t, "medium")
+			a.waitAudit(t, "failure")
+			ev := tt.body
+			if ev == "" {
+				ev = goodQuote
+			}
+			a.pr.SubmitReview(tt.who, "COMMENTED", auditBody(a.unit.Number(), "PASS", ev))
+			time.Sleep(700 * time.Millisecond)
+			r := a.audit()
+			if r.Conclusion == "success" {
+				t.Fatalf("the audit passed:\n%s", r.Summary)
+			}
+			if !strings.Contains(r.Title+r.Summary, tt.want) {
+				t.Errorf("the reason does not mention %q: %s\n%s", tt.want, r.Title, r.Summary)
+			}
+		})
+	}
+	t.Run("a commit's author", func(t *testing.T) {
+		a := newAuditWorld(t, "medium")
+		a.repo.CommitBy("dave", "export", "help", map[string]string{"export/help.go": "package export\n"})
+		waitFor(t, 10*time.Second, "the new head judged", func() bool { return a.audit() != nil })
+		a.pr.SubmitReview("dave", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
+		time.Sleep(700 * time.Millisecond)
+		if r := a.audit(); r.Conclusion == "success" || !strings.Contains(r.Summary, "dave") {
+			t.Errorf("a commit author's audit: %s\n%s", r.Conclusion, r.Summary)
+		}
+	})
+	t.Run("a review at an older head", func(t *testing.T) {
+		a := newAuditWorld(t, "medium")
+		old := a.pr.Head()
+		a.pr.Commit("more", map[string]string{"export/more.go": "package export\n"})
+		waitFor(t, 10*time.Second, "the new head judged", func() bool { return a.audit() != nil })
+		a.pr.SubmitReviewAt("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote), old)
+		time.Sleep(700 * time.Millisecond)
+		if r := a.audit(); r.Conclusion == "success" || !strings.Contains(r.Title+r.Summary, "audit is for") {
+			t.Errorf("an audit of an older head: %s\n%s", r.Conclusion, r.Summary)
+		}
+	})
+}
+
+// TestAuditHighRiskNeedsTheOwner: a high-risk unit's PASS opens an owner
+// gate that blocks the merge until the owner answers it.
+func TestAuditHighRiskNeedsTheOwner(t *testing.T) {
+	a := newAuditWorld(t, "high")
+	a.waitAudit(t, "failure")
+	a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
+	r := a.waitAudit(t, "action_required")
+	gates := func() string {
+		c := ""
+		for _, r := range a.repo.CheckRuns(a.pr.Head()) {
+			if r.Name == GatesCheck {
+				c = r.Conclusion
+			}
+		}
+		return c
+	}
+	waitFor(t, 10*time.Second, "the owner gate", func() bool { return gates() == "action_required" })
+	a.pr.SubmitReview("olivia", "APPROVED", "Accepted.")
+	waitFor(t, 10*time.Second, "the owner's answer", func() bool { return gates() == "success" })
+	if r = a.waitAudit(t, "success"); r == nil {
+		t.Fatal("no audit run")
+	}
+}

@@ -1,0 +1,77 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/merge"
+	"github.com/aepgate/aepgate/protocol/report"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+)
+
+// MergeCheck is the App's merge-readiness check run, the one to require in
+// branch protection.
+const MergeCheck = checks.NameMerge
+
+// mergeNeeds: the merge check reads every workflow run at the head besides
+// what the checks it sums up read.
+var mergeNeeds = snapshot.Needs{HeadChecks: true}
+
+// evalMerge sums up, at the head, the worker report, the work unit, the
+// owner gates and contract-path approvals, the audit and the required
+// workflows (docs/app.md). It runs after the checks it sums up, and fails
+// closed on whatever they could not judge.
+func evalMerge(ev *evaluation) outcome {
+	p := ev.snap.Pull
+	in := merge.Input{Head: p.HeadSHA, WorkUnit: ev.workUnitVerdict(), Audit: ev.auditVerdict(), RunsUnreadable: p.WorkflowsUnreadable}
+	rep := report.Parse(p.Body)
+	for _, pr := range report.Check(rep, report.Facts{HeadSHA: p.HeadSHA, Number: p.Number, HeadBranch: p.HeadRef}) {
+		in.Report = append(in.Report, pr.Message)
+	}
+	in.Gates, in.Contract = ev.gateBlockers()
+	if ev.cfg != nil {
+		in.Required = ev.cfg.RequiredWorkflows.PullRequest
+	} else {
+		in.Report = append(in.Report, "the repository config is invalid or unreadable; see "+ConfigCheck)
+	}
+	for _, w := range p.Workflows {
+		in.Runs = append(in.Runs, merge.Run{ID: w.ID, Workflow: w.Workflow, Status: w.Status, Conclusion: w.Conclusion, URL: w.URL})
+	}
+	d := merge.Decide(in)
+	return outcome{run: checks.Merge(p.HeadSHA, p.Number, d), facts: map[string]any{"ready": d.Ready, "run_ids": d.RunIDs, "unit": ev.unit}}
+}
+
+// workUnitVerdict is what aepgate/work-unit decided, for the merge check.
+func (ev *evaluation) workUnitVerdict() merge.Verdict {
+	v := ev.workUnit
+	if v == nil {
+		return merge.Verdict{Reasons: []string{"the work unit was not judged"}}
+	}
+	if !v.OK {
+		return merge.Verdict{Reasons: v.Reasons}
+	}
+	return merge.Verdict{OK: true, Evidence: fmt.Sprintf("work unit #%d: contract valid, dependencies closed", v.Unit)}
+}
+
+// gateBlockers splits what the gates replay says blocks the merge into
+// HOLDs and owner gates, and unapproved contract-path changes; when the
+// gates could not be replayed, that is the reason.
+func (ev *evaluation) gateBlockers() (gates, contract []string) {
+	if ev.gates == nil {
+		return []string{"the owner gates could not be judged; see " + GatesCheck}, nil
+	}
+	for _, b := range ev.gates.Blockers {
+		line := b.Reason
+		if b.GateID != "" {
+			line = fmt.Sprintf("%s (gate %s)", strings.TrimSuffix(b.Reason, "."), b.GateID)
+		}
+		if strings.HasPrefix(b.GateID, gatelog.ContractPrefix) {
+			contract = append(contract, line)
+		} else {
+			gates = append(gates, line)
+		}
+	}
+	return gates, contract
+}
