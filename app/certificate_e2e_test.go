@@ -54,9 +54,9 @@ func TestReadbackCertificateLifecycle(t *testing.T) {
 	}
 }
 
-// TestReadbackNoAuditNoCertificate: with the auditedSHA seam as the App
-// ships it (no audit decision yet), readback succeeds and no certificate
-// is issued: protocol/certificate requires a PASS.
+// TestReadbackNoAuditNoCertificate: a low-risk unit needs no audit, so
+// readback succeeds and no certificate is issued: protocol/certificate
+// requires a PASS.
 func TestReadbackNoAuditNoCertificate(t *testing.T) {
 	w := newReadbackWorld(t, readbackYAML, func(o *readbackOptions) { o.audited = nil })
 	merge := w.pr.Merge(ghfake.MergeCommit)

@@ -42,7 +42,8 @@ type readbacker struct {
 	metrics *metrics
 	log     *slog.Logger
 	now     func() time.Time
-	audited func(m *gh.MergedPull) auditRecord
+	// audited says what the audit decided for a merged pull request.
+	audited func(ctx context.Context, owner, repo string, m *gh.MergedPull) (auditRecord, error)
 	cache   *ancestryCache
 	// horizon is how long after a readback's deadline the sweep still
 	// looks at a merge (two sweeps).
@@ -62,7 +63,7 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, d deliveryArgs, j 
 		return err
 	}
 	rb := &readbacker{read: in, find: in, label: in, pub: ev.pub, ledger: ev.ledger, locks: ev.locks, metrics: ev.metrics, log: ev.log,
-		now: time.Now, audited: auditedSHA, cache: &a.ancestry, horizon: 2 * a.opts.ReconcileEvery}
+		now: time.Now, audited: ev.auditOf, cache: &a.ancestry, horizon: 2 * a.opts.ReconcileEvery}
 	o := a.opts.readback
 	if o.now != nil {
 		rb.now = o.now

@@ -23,14 +23,6 @@ type auditRecord struct {
 	Verdict  string
 }
 
-// auditedSHA is where the audit decision enters readback: the head the
-// audit passed, which readback proves merged unchanged and the
-// certificate names. The App does not evaluate audits yet, so it is the
-// pull request's final head with no auditor and no verdict: readback then
-// proves that head merged unchanged, and no certificate is issued
-// (protocol/certificate requires a PASS).
-func auditedSHA(m *gh.MergedPull) auditRecord { return auditRecord{SHA: m.HeadSHA} }
-
 // judgement is one readback decision with what it was made from.
 type judgement struct {
 	audit  auditRecord
@@ -49,7 +41,10 @@ const (
 // a one-parent merge whose tree is the audited head's, whether the
 // audited head contains the base) and decides.
 func (rb *readbacker) observe(ctx context.Context, in readbackInput, m *gh.MergedPull, cfg *config.Config, cfgErr error, timeout time.Duration) (judgement, error) {
-	a := rb.audited(m)
+	a, err := rb.audited(ctx, in.owner, in.repo, m)
+	if err != nil {
+		return judgement{}, err
+	}
 	rin := readback.Input{DefaultBranch: m.DefaultBranch, PRRuns: m.PRRuns,
 		Merge: readback.Merge{AuditedSha: a.SHA, PRHeadSha: m.HeadSHA, MergeSha: m.MergeSHA, Parents: m.MergeParents, MergeTree: m.MergeTree}}
 	if a.SHA == m.HeadSHA {

@@ -15,8 +15,9 @@ import (
 type readbackOptions struct {
 	// now is the clock readback deadlines are judged by (nil: time.Now).
 	now func() time.Time
-	// audited replaces auditedSHA (nil: auditedSHA).
-	audited func(m *gh.MergedPull) auditRecord
+	// audited replaces the audit judged from the pull request's reviews
+	// (nil: evaluator.auditOf).
+	audited func(ctx context.Context, owner, repo string, m *gh.MergedPull) (auditRecord, error)
 	// reader wraps the installation's reads (nil: used as they are); a
 	// test hands in observations GitHub can give but the fake cannot make.
 	reader func(mergeReader) mergeReader

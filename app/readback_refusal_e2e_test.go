@@ -40,10 +40,10 @@ func TestReadbackRefusesReusedCIRun(t *testing.T) {
 func TestReadbackRefusesHeadPushedAfterAudit(t *testing.T) {
 	var audited atomic.Value
 	w := newReadbackWorld(t, readbackYAML, func(o *readbackOptions) {
-		o.audited = func(m *gh.MergedPull) auditRecord {
-			a := passAudit(m)
+		o.audited = func(ctx context.Context, owner, repo string, m *gh.MergedPull) (auditRecord, error) {
+			a, err := passAudit(ctx, owner, repo, m)
 			a.SHA, _ = audited.Load().(string)
-			return a
+			return a, err
 		}
 	})
 	audited.Store(w.pr.Head())

@@ -1,0 +1,67 @@
+package app
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/protocol/certificate"
+)
+
+// lifecycleYAML requires ci on the pull request and on main.
+const lifecycleYAML = "version: 1\nowners: [olivia]\nrequired_workflows:\n  pull_request: [ci]\n  readback: [ci]\n"
+
+// TestUnitFromPullRequestToCertificate walks one medium-risk unit through
+// the whole App with no seam: aepgate/merge blocks until the worker report,
+// the audit and CI hold at the head; an owner's HOLD blocks it again; then
+// the merge, the readback on main and the completion certificate, whose
+// audited SHA and auditor come from the real audit review.
+func TestUnitFromPullRequestToCertificate(t *testing.T) {
+	w := newReadbackWorld(t, lifecycleYAML, func(o *readbackOptions) { o.audited = nil })
+	w.repo.Grant("carol", "write")
+	w.unit.Edit("alice", contract("medium", "product"))
+	head := w.pr.Commit("export", map[string]string{"export/export.go": auditSource})
+	merge := func() *ghfake.CheckRun { return w.latest(w.pr.Head(), MergeCheck) }
+	waitFor(t, 10*time.Second, "aepgate/merge on the head", func() bool { return merge() != nil })
+	if r := merge(); r.Conclusion != "failure" || !strings.Contains(r.Summary, "worker report") || !strings.Contains(r.Summary, `no run of workflow "ci"`) {
+		t.Fatalf("merge before anything holds: %s\n%s", r.Conclusion, r.Summary)
+	}
+	// The worker report, CI at the head and an independent PASS.
+	w.pr.Edit("bob", "Work-unit: #"+strconv.Itoa(w.unit.Number())+"\n\n"+workerReport(w.pr.Number(), head))
+	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request"})
+	w.pr.SubmitReview("carol", "COMMENTED", auditBody(w.unit.Number(), "PASS", goodQuote))
+	waitFor(t, 10*time.Second, "ready to merge", func() bool { r := merge(); return r != nil && r.Conclusion == "success" })
+	// A HOLD blocks the merge again until the owner resumes.
+	w.unit.Comment("olivia", "/aep hold one more look")
+	waitFor(t, 10*time.Second, "held", func() bool { return merge().Conclusion == "failure" })
+	w.unit.Comment("olivia", "/aep resume")
+	waitFor(t, 10*time.Second, "ready again", func() bool { return merge().Conclusion == "success" })
+
+	sha := w.pr.Merge(ghfake.MergeCommit)
+	w.waitReadback(t, sha, "")
+	w.mainCI(sha, "success")
+	w.waitReadback(t, sha, "success")
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(sha, CertificateCheck) != nil })
+	cr := w.latest(sha, CertificateCheck)
+	raw, refused := checks.VerifyCertificateRun(checks.Run{Name: cr.Name, HeadSHA: cr.HeadSHA, ExternalID: cr.ExternalID,
+		Status: checks.Status(cr.Status), Conclusion: checks.Conclusion(cr.Conclusion), Title: cr.Title, Summary: cr.Summary})
+	if len(refused) > 0 {
+		t.Fatalf("certificate run refused: %v", refused)
+	}
+	v := certificate.Validate(raw)
+	if !v.Valid {
+		t.Fatalf("certificate invalid: %v", v.Errors)
+	}
+	if c := v.Certificate; c["auditedSha"] != head || c["auditorSessionId"] != "carol" || c["mergeSha"] != sha {
+		t.Errorf("certificate %s", raw)
+	}
+}
+
+// workerReport is a valid worker report for pull request pr at head.
+func workerReport(pr int, head string) string {
+	return "STATUS: done\nWORK-UNIT: export\nATTEMPT: 1\nBRANCH: work\nPR: #" + strconv.Itoa(pr) +
+		"\nDONE: CSV export\nNOT DONE / OPEN: none\nFILES: export/export.go\nVERIFY: go test ./export/... → ok\nPRESERVATION: clean + pushed at " + head + "\n"
+}
