@@ -183,6 +183,8 @@ func (a *App) runTarget(ctx context.Context, ev *evaluator, d deliveryArgs, j jo
 		return a.judgeRelease(ctx, d, j, t, ev.log)
 	case t.Readback != nil:
 		return a.runReadback(ctx, ev, d, j, *t.Readback)
+	case t.Group != nil:
+		return ev.judgeGroup(ctx, in, *t.Group)
 	case t.Thread > 0:
 		return ev.answerThread(ctx, in, t.Thread, t.Control)
 	case !t.AllOpen:
@@ -219,7 +221,7 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 	if err != nil {
 		return nil, err
 	}
-	return &evaluator{checks: a.checks, snap: in, pub: in.CheckPublisher(), perm: in, ans: in, files: in, appLogin: a.clients.AppLogin, ledger: dbLedger{a.db}, locks: a.db, metrics: a.metrics, log: log}, nil
+	return &evaluator{checks: a.checks, snap: in, pub: in.CheckPublisher(), perm: in, ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, ledger: dbLedger{a.db}, locks: a.db, metrics: a.metrics, log: log}, nil
 }
 
 // dbLedger appends to the ledger table.

@@ -55,6 +55,7 @@ type evaluator struct {
 	perm   permissioner
 	ans    answerer
 	files  fileReader
+	groups groupReader
 	// appLogin returns the App's own login.
 	appLogin func(ctx context.Context) (string, error)
 	ledger   ledger

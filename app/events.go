@@ -47,8 +47,12 @@ type payload struct {
 	Review *struct {
 		ID int64 `json:"id"`
 	} `json:"review"`
-	Milestone *numbered `json:"milestone"`
-	CheckRun  *struct {
+	Milestone  *numbered `json:"milestone"`
+	MergeGroup *struct {
+		HeadSHA string `json:"head_sha"`
+		HeadRef string `json:"head_ref"`
+	} `json:"merge_group"`
+	CheckRun *struct {
 		Name         string   `json:"name"`
 		PullRequests []prRef  `json:"pull_requests"`
 		App          *appInfo `json:"app"`
@@ -76,7 +80,7 @@ type appInfo struct {
 
 // handledEvents are the events that start work; every other verified
 // delivery is recorded and acknowledged, and nothing more.
-var handledEvents = []string{"pull_request", "issues", "milestone", "check_run", "check_suite", "push", "issue_comment", "pull_request_review", "release", "workflow_run"}
+var handledEvents = []string{"merge_group", "pull_request", "issues", "milestone", "check_run", "check_suite", "push", "issue_comment", "pull_request_review", "release", "workflow_run"}
 
 func handled(event string) bool { return slices.Contains(handledEvents, event) }
 
@@ -113,6 +117,9 @@ type target struct {
 	// Readback, set alone, is a merge to read back on the default branch
 	// (aepgate/readback, aepgate/certificate).
 	Readback *readbackTarget
+	// Group, set alone, is a merge queue's group commit to judge for the
+	// pull request it queues (aepgate/merge on the group's head).
+	Group *mergeGroup
 }
 
 // vanishing actions make an issue or milestone unreadable, so what it
@@ -179,6 +186,10 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 	case "release":
 		if p.Release != nil && p.Release.TagName != "" && slices.Contains(releaseActions, p.Action) {
 			j.Targets = []target{{Release: p.Release.TagName}}
+		}
+	case "merge_group":
+		if g, ok := groupOf(p); ok && p.Action == "checks_requested" {
+			j.Targets = []target{{Group: &g}}
 		}
 	case "check_suite":
 		if p.CheckSuite != nil && p.Action == "rerequested" && ours(p.CheckSuite.App, appID) {

@@ -25,7 +25,15 @@ var mergeNeeds = snapshot.Needs{HeadChecks: true}
 // closed on whatever they could not judge.
 func evalMerge(ev *evaluation) outcome {
 	p := ev.snap.Pull
-	in := merge.Input{Head: p.HeadSHA, WorkUnit: ev.workUnitVerdict(), Audit: ev.auditVerdict(), RunsUnreadable: p.WorkflowsUnreadable}
+	d := ev.mergeDecision(p.HeadSHA, p.Workflows, p.WorkflowsUnreadable)
+	return outcome{run: checks.Merge(p.HeadSHA, p.Number, d), facts: map[string]any{"ready": d.Ready, "run_ids": d.RunIDs, "unit": ev.unit}}
+}
+
+// mergeDecision judges the pull request's merge with the required
+// workflows' runs at sha: its head, or a merge queue's group commit.
+func (ev *evaluation) mergeDecision(sha string, runs []snapshot.WorkflowRun, unreadable string) merge.Decision {
+	p := ev.snap.Pull
+	in := merge.Input{Head: sha, WorkUnit: ev.workUnitVerdict(), Audit: ev.auditVerdict(), RunsUnreadable: unreadable}
 	rep := report.Parse(p.Body)
 	for _, pr := range report.Check(rep, report.Facts{HeadSHA: p.HeadSHA, Number: p.Number, HeadBranch: p.HeadRef}) {
 		in.Report = append(in.Report, pr.Message)
@@ -36,11 +44,10 @@ func evalMerge(ev *evaluation) outcome {
 	} else {
 		in.Report = append(in.Report, "the repository config is invalid or unreadable; see "+ConfigCheck)
 	}
-	for _, w := range p.Workflows {
+	for _, w := range runs {
 		in.Runs = append(in.Runs, merge.Run{ID: w.ID, Workflow: w.Workflow, Status: w.Status, Conclusion: w.Conclusion, URL: w.URL})
 	}
-	d := merge.Decide(in)
-	return outcome{run: checks.Merge(p.HeadSHA, p.Number, d), facts: map[string]any{"ready": d.Ready, "run_ids": d.RunIDs, "unit": ev.unit}}
+	return merge.Decide(in)
 }
 
 // workUnitVerdict is what aepgate/work-unit decided, for the merge check.

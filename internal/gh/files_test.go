@@ -59,3 +59,10 @@ func TestFilesQueryMatchesGitHubSchema(t *testing.T) {
 		t.Errorf("query invalid: %v\n%s", errs, q)
 	}
 }
+
+func TestWorkflowRunsAtQueryMatchesGitHubSchema(t *testing.T) {
+	schema := loadSchema(t, string(fixtures.Schema(t)))
+	if _, errs := gqlparser.LoadQueryWithRules(schema, workflowRunsAtQuery, nil); len(errs) > 0 {
+		t.Errorf("query invalid: %v", errs)
+	}
+}

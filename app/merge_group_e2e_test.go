@@ -1,0 +1,95 @@
+package app
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/fixtures"
+	"github.com/aepgate/aepgate/internal/ghfake"
+)
+
+// groupPayload is GitHub's recorded merge_group.checks_requested payload
+// with the group's head, branch, installation and repository set to the
+// test's.
+func groupPayload(t *testing.T, w *readbackWorld, groupSHA, ref string) []byte {
+	t.Helper()
+	var p map[string]any
+	if err := json.Unmarshal(fixtures.Payload(t, "merge_group", "checks_requested"), &p); err != nil {
+		t.Fatal(err)
+	}
+	mg := p["merge_group"].(map[string]any)
+	mg["head_sha"], mg["head_ref"] = groupSHA, ref
+	p["installation"] = map[string]any{"id": w.inst.ID}
+	p["repository"] = map[string]any{"name": "widgets", "full_name": "acme/widgets", "owner": map[string]any{"login": "acme"}, "default_branch": "main"}
+	b, _ := json.Marshal(p)
+	return b
+}
+
+// TestMergeGroupJudgedOnTheGroupCommit: a merge queue's group commit gets
+// aepgate/merge from the queued pull request's report, unit, gates and
+// audit, with the required workflows' runs at the group commit; a group
+// queued for an older head is not ready.
+func TestMergeGroupJudgedOnTheGroupCommit(t *testing.T) {
+	w := newReadbackWorld(t, lifecycleYAML, func(o *readbackOptions) { o.audited = nil })
+	head := w.pr.Head()
+	w.pr.Edit("bob", "Work-unit: #"+strconv.Itoa(w.unit.Number())+"\n\n"+workerReport(w.pr.Number(), head))
+	waitFor(t, 10*time.Second, "the edit judged", func() bool {
+		r := w.latest(head, MergeCheck)
+		return r != nil && !strings.Contains(r.Summary, "worker report | ❌")
+	})
+	ref := "gh-readonly-queue/main/pr-" + strconv.Itoa(w.pr.Number()) + "-" + head
+	group := w.repo.CommitBy("bob", ref, "Merge queue group", map[string]string{"queued.txt": "group\n"})
+	merged := func() *ghfake.CheckRun { return w.latest(group, MergeCheck) }
+	if got := deliver(t, w.base, "merge_group", "g-1", groupPayload(t, w, group, "refs/heads/"+ref)); got != 202 {
+		t.Fatalf("merge_group delivery: %d", got)
+	}
+	waitFor(t, 10*time.Second, "aepgate/merge on the group", func() bool { return merged() != nil })
+	if r := merged(); r.Conclusion != "failure" || !strings.Contains(r.Summary, `no run of workflow "ci" at `+group[:12]) {
+		t.Fatalf("group before its CI: %s\n%s", r.Conclusion, r.Summary)
+	}
+	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: group, Branch: ref, Event: "merge_group"})
+	deliver(t, w.base, "merge_group", "g-2", groupPayload(t, w, group, "refs/heads/"+ref))
+	waitFor(t, 10*time.Second, "the group ready", func() bool { return merged().Conclusion == "success" })
+
+	// Queued for an older head: not ready, whatever the group's CI says.
+	stale := "gh-readonly-queue/main/pr-" + strconv.Itoa(w.pr.Number()) + "-" + strings.Repeat("e", 40)
+	other := w.repo.CommitBy("bob", stale, "Merge queue group", map[string]string{"queued.txt": "other\n"})
+	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: other, Branch: stale, Event: "merge_group"})
+	deliver(t, w.base, "merge_group", "g-3", groupPayload(t, w, other, "refs/heads/"+stale))
+	waitFor(t, 10*time.Second, "the stale group judged", func() bool { return w.latest(other, MergeCheck) != nil })
+	if r := w.latest(other, MergeCheck); r.Conclusion != "failure" || !strings.Contains(r.Summary, "the queue holds eeeeeeeeeeee") {
+		t.Errorf("stale group: %s\n%s", r.Conclusion, r.Summary)
+	}
+}
+
+func TestGroupOf(t *testing.T) {
+	sha := strings.Repeat("a", 40)
+	tests := []struct {
+		name, ref, head string
+		want            mergeGroup
+		ok              bool
+	}{
+		{"GitHub's recorded ref", "refs/heads/gh-readonly-queue/main/pr-104-929f8209d40f77f4abc622a499c93a83babdbe64", sha,
+			mergeGroup{GroupSHA: sha, PR: 104, PRHead: "929f8209d40f77f4abc622a499c93a83babdbe64"}, true},
+		{"a base branch with slashes", "refs/heads/gh-readonly-queue/release/v2/pr-7-" + sha, sha, mergeGroup{GroupSHA: sha, PR: 7, PRHead: sha}, true},
+		{"not a queue branch", "refs/heads/main", sha, mergeGroup{}, false},
+		{"a short head", "refs/heads/gh-readonly-queue/main/pr-7-abc", sha, mergeGroup{}, false},
+		{"no group head", "refs/heads/gh-readonly-queue/main/pr-7-" + sha, "", mergeGroup{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p payload
+			p.MergeGroup = &struct {
+				HeadSHA string `json:"head_sha"`
+				HeadRef string `json:"head_ref"`
+			}{tt.head, tt.ref}
+			got, ok := groupOf(p)
+			if ok != tt.ok || got != tt.want {
+				t.Errorf("groupOf = %+v, %v; want %+v, %v", got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
