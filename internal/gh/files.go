@@ -35,7 +35,9 @@ type BlobFile struct {
 
 // ReadFiles reads paths at commit sha in one GraphQL query: each file's
 // blob by expression, and each parent directory's entries, which tell a
-// symlink (mode 120000) from a file. At most MaxFilesRead paths.
+// symlink (mode 120000) from a file. At most MaxFilesRead paths. Files are
+// remembered per installation (a path at a commit never changes), so a
+// re-evaluation reads nothing again.
 //
 // https://docs.github.com/graphql/reference/objects#blob
 func (in *Installation) ReadFiles(ctx context.Context, owner, repo, sha string, paths []string) ([]BlobFile, error) {
@@ -45,6 +47,34 @@ func (in *Installation) ReadFiles(ctx context.Context, owner, repo, sha string, 
 	if len(paths) == 0 {
 		return nil, nil
 	}
+	out := make([]BlobFile, len(paths))
+	var missing []string
+	for i, p := range paths {
+		if f, ok := in.files.get(fileKey(owner, repo, sha, p)); ok {
+			out[i] = f
+		} else {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil // files at a commit never change
+	}
+	read, err := in.readFiles(ctx, owner, repo, sha, missing)
+	if err != nil {
+		return nil, err
+	}
+	for i, j := 0, 0; i < len(paths); i++ {
+		if out[i].Path == "" {
+			out[i] = read[j]
+			in.files.put(fileKey(owner, repo, sha, paths[i]), read[j])
+			j++
+		}
+	}
+	return out, nil
+}
+
+// readFiles is ReadFiles without the cache: one GraphQL query.
+func (in *Installation) readFiles(ctx context.Context, owner, repo, sha string, paths []string) ([]BlobFile, error) {
 	q, vars, dirs := filesQuery(owner, repo, sha, paths)
 	var data struct {
 		Repository map[string]json.RawMessage

@@ -66,3 +66,24 @@ func TestWorkflowRunsAtQueryMatchesGitHubSchema(t *testing.T) {
 		t.Errorf("query invalid: %v", errs)
 	}
 }
+
+func TestReadFilesRemembersFilesAtACommit(t *testing.T) {
+	in, queries := gqlServer(t,
+		`{"data":{"repository":{"f0":{"__typename":"Blob","isBinary":false,"isTruncated":false,"text":"a\n"},"d0":{"entries":[]}}}}`,
+		`{"data":{"repository":{"f0":{"__typename":"Blob","isBinary":false,"isTruncated":false,"text":"b\n"},"d0":{"entries":[]}}}}`)
+	ctx := context.Background()
+	sha := strings.Repeat("1", 40)
+	for range 2 {
+		got, err := in.ReadFiles(ctx, "acme", "app", sha, []string{"a.go"})
+		if err != nil || len(got) != 1 || string(got[0].Content) != "a\n" {
+			t.Fatalf("ReadFiles = %+v, %v", got, err)
+		}
+	}
+	got, err := in.ReadFiles(ctx, "acme", "app", sha, []string{"a.go", "b.go"})
+	if err != nil || string(got[0].Content) != "a\n" || string(got[1].Content) != "b\n" || got[1].Path != "b.go" {
+		t.Fatalf("ReadFiles = %+v, %v", got, err)
+	}
+	if len(*queries) != 2 || !strings.Contains((*queries)[1], "f0") || strings.Contains((*queries)[1], "f1") {
+		t.Errorf("%d queries; the second must ask only for the file not read before:\n%v", len(*queries), *queries)
+	}
+}

@@ -27,6 +27,8 @@ type Installation struct {
 	// noBlockedBy is set once the server's schema proved to lack
 	// Issue.blockedBy (older GHES).
 	noBlockedBy atomicBool
+	// files remembers files read at commits (ReadFiles).
+	files fileCache
 }
 
 // Clients hands out per-installation clients, built once and reused so
