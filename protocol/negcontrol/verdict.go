@@ -10,7 +10,7 @@ const (
 	verdictDidNotFail   = "FAIL: the test did not fail when the protection was removed. Either the break command didn't do what you meant, or the protection isn't real."
 	verdictNotGreen     = "FAIL: the test did not return to passing after restore. The tree may be dirty."
 	verdictInterrupted  = "FAIL: interrupted before the control was verified. The protection was restored; run it again."
-	verdictExpectFormat = "FAIL: the test failed, but its output does not match --expect /%s/. It may have failed for an unrelated reason (a crash, a missing dependency, a typo) rather than the break; read the output above."
+	verdictExpectFormat = "FAIL: the test failed, but its output does not match --expect /%s/. It may have failed for an unrelated reason (a syntax error, a missing import, a wrong command); read the output above."
 )
 
 // crashSignatures are case-sensitive substrings of a failing output that
