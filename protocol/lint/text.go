@@ -44,7 +44,7 @@ var rules = []struct {
 }
 
 // evidenceHint follows the L6 list.
-const evidenceHint = "  Paste the literal output under **Verify output:** inside a ``` code block; a sentence about the result is not output."
+const evidenceHint = "  Paste the literal command output under **Verify output:** inside a ``` code block; a sentence about the result is not output."
 
 // annexAdvice follows the L9 count.
 const annexAdvice = "This usually means a phase's plan was under-verified before work started, not that it hit unusual surprises. Worth naming as a planning finding, not only fixing task by task."

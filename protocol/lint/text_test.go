@@ -94,3 +94,13 @@ func TestPlanRulesNeedStartedWork(t *testing.T) {
 		t.Errorf("fresh run with empty plan flagged: %v", got)
 	}
 }
+
+// TestEvidenceHintSaysCommandOutput: the line after the L6 list is aepkit
+// 0.5.1's hint, word for word ("the literal command output").
+func TestEvidenceHintSaysCommandOutput(t *testing.T) {
+	const want = "  Paste the literal command output under **Verify output:** inside a ``` code block; a sentence about the result is not output.\n"
+	got := Check(newRun(task("P0-T1"), "### P0-T1 — DONE\n\n**Verify output:** it works\n"), DefaultOptions()).Text()
+	if !strings.Contains(got, "\n"+want) {
+		t.Errorf("L6 report lacks aepkit's hint line %q:\n%s", want, got)
+	}
+}
