@@ -10,53 +10,50 @@ import (
 )
 
 // planFields are the plan fields L10 requires once work is reported, in
-// report order.
-var planFields = []string{"Target outcome", "Problem", "Cost of doing nothing", "Options", "Riskiest assumption", "Non-goals"}
+// report order, each with the template section that holds it.
+var planFields = []struct{ name, section string }{
+	{"Target outcome", "Opportunity"}, {"Problem", "Opportunity"}, {"Cost of doing nothing", "Opportunity"},
+	{"Options", "Shaping"}, {"Riskiest assumption", "Shaping"}, {"Non-goals", "Non-goals"},
+}
 
 // planUnfilled is L10: opportunity, shaping or non-goal fields of the plan
-// still empty while some log item is DONE or judged. A run without a plan,
-// or a fresh one, is never flagged.
+// still empty while some log item is DONE or judged. Only a field the plan
+// has (its label, or the template section that holds it) can be unfilled, so
+// a plan of another shape (aepkit 0.5's numbered sections) is never flagged.
+// A run without a plan, or a fresh one, is never flagged.
 func (c *checker) planUnfilled() []Problem {
 	if c.plan == nil || !c.workStarted() {
 		return nil
 	}
 	var out []Problem
-	for _, name := range planFields {
-		ok, line := c.planFieldFilled(name)
-		if ok {
+	for _, f := range planFields {
+		had, filled, line := c.planField(f.name, f.section)
+		if !had || filled {
 			continue
 		}
-		out = append(out, Problem{Rule: "L10", Tag: "[plan unfilled]", ID: name, File: c.plan.File, Line: line,
-			Message: fmt.Sprintf("%q is unfilled in %s although work has been reported", name, c.plan.File)})
+		out = append(out, Problem{Rule: "L10", Tag: "[plan unfilled]", ID: f.name, File: c.plan.File, Line: line,
+			Message: fmt.Sprintf("%q is unfilled in %s although work has been reported", f.name, c.plan.File)})
 	}
 	return out
 }
 
-// planFieldFilled reports whether a plan field has content, and the line
-// where it was found (1 when absent).
-func (c *checker) planFieldFilled(name string) (bool, int) {
-	switch name {
-	case "Non-goals":
-		s, ok := c.plan.Section("Non-goals")
-		if !ok {
-			return false, 1
-		}
-		return hasContent(s.Body), s.Line
-	case "Options":
-		if f, ok := c.plan.Field("Options"); ok && hasContent(f.Value) {
-			return true, f.Line
-		}
-		s, ok := c.plan.Section("Shaping")
-		if !ok {
-			return false, 1
-		}
-		return shapingTableFilled(c.plan, s), s.Line
+// planField reports whether the plan has a field (its bold label, or the
+// template section that holds it), whether it has content, and the line to
+// report: the label's, else the section's.
+func (c *checker) planField(name, section string) (had, filled bool, line int) {
+	f, hasLabel := c.plan.Field(name)
+	s, hasSection := c.plan.Section(section)
+	switch {
+	case name == "Non-goals":
+		return hasSection, hasSection && hasContent(s.Body), s.Line
+	case hasLabel && hasContent(f.Value):
+		return true, true, f.Line
+	case name == "Options" && hasSection:
+		return true, shapingTableFilled(c.plan, s), s.Line
+	case hasLabel:
+		return true, false, f.Line
 	}
-	f, ok := c.plan.Field(name)
-	if !ok {
-		return false, 1
-	}
-	return hasContent(f.Value), f.Line
+	return hasSection, false, s.Line
 }
 
 // shapingTableFilled reports whether a table inside the Shaping section has
