@@ -38,15 +38,7 @@ func newAuditWorld(t *testing.T, risk string) *auditWorld {
 }
 
 // audit is the newest aepgate/audit run on the head.
-func (a *auditWorld) audit() *ghfake.CheckRun {
-	var found *ghfake.CheckRun
-	for _, r := range a.repo.CheckRuns(a.pr.Head()) {
-		if r.Name == AuditCheck {
-			found = &r
-		}
-	}
-	return found
-}
+func (a *auditWorld) audit() *ghfake.CheckRun { return newestRunOn(a.repo, a.pr.Head(), AuditCheck) }
 
 func (a *auditWorld) waitAudit(t *testing.T, want string) *ghfake.CheckRun {
 	t.Helper()
@@ -158,15 +150,7 @@ func TestAuditHighRiskNeedsTheOwner(t *testing.T) {
 	if r := a.waitAudit(t, "action_required"); !strings.Contains(r.Title+r.Summary, "owner") {
 		t.Errorf("a high-risk PASS does not say it waits for the owner: %s\n%s", r.Title, r.Summary)
 	}
-	gates := func() string {
-		c := ""
-		for _, r := range a.repo.CheckRuns(a.pr.Head()) {
-			if r.Name == GatesCheck {
-				c = r.Conclusion
-			}
-		}
-		return c
-	}
+	gates := func() string { return conclusionOf(a.repo, a.pr.Head(), GatesCheck) }
 	waitFor(t, 10*time.Second, "the owner gate", func() bool { return gates() == "action_required" })
 	a.pr.SubmitReview("olivia", "APPROVED", "Accepted.")
 	waitFor(t, 10*time.Second, "the owner's answer", func() bool { return gates() == "success" })

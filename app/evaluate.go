@@ -265,17 +265,28 @@ func absent(pull *snapshot.Pull, run checks.Run) bool {
 // publish writes run when write is set (the head does not already show
 // exactly it); fresh says the head has no such run yet.
 func (e *evaluator) publish(ctx context.Context, in evalInput, run checks.Run, write, fresh bool) error {
-	if !write {
-		e.metrics.writes.WithLabelValues(run.Name, "unchanged").Inc()
-		return nil
-	}
-	publish := e.pub.Publish
-	if fresh {
-		publish = e.pub.PublishNew
-	}
-	if _, err := publish(ctx, in.owner, in.repo, run); err != nil {
+	if err := publishRun(ctx, e.pub, e.metrics, in.owner, in.repo, run, write, fresh); err != nil {
 		return fmt.Errorf("publish %s on %s/%s#%d: %w", run.Name, in.owner, in.repo, in.pr, err)
 	}
-	e.metrics.writes.WithLabelValues(run.Name, "written").Inc()
+	return nil
+}
+
+// publishRun is the one way the App writes a check run: nothing when write
+// is false (GitHub already shows it, by checks.Unchanged), a create without
+// searching when fresh (the caller saw no such run), else the publisher's
+// find-and-update. Each outcome is counted.
+func publishRun(ctx context.Context, pub publisher, m *metrics, owner, repo string, run checks.Run, write, fresh bool) error {
+	if !write {
+		m.writes.WithLabelValues(run.Name, "unchanged").Inc()
+		return nil
+	}
+	publish := pub.Publish
+	if fresh {
+		publish = pub.PublishNew
+	}
+	if _, err := publish(ctx, owner, repo, run); err != nil {
+		return err
+	}
+	m.writes.WithLabelValues(run.Name, "written").Inc()
 	return nil
 }

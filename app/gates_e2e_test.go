@@ -52,15 +52,7 @@ func (g *gatesWorld) unitAndPR(name string) (*ghfake.Issue, *ghfake.PR) {
 }
 
 // gates is the newest aepgate/gates run on the pull request's head.
-func (g *gatesWorld) gates() *ghfake.CheckRun {
-	var found *ghfake.CheckRun
-	for _, r := range g.repo.CheckRuns(g.pr.Head()) {
-		if r.Name == GatesCheck {
-			found = &r
-		}
-	}
-	return found
-}
+func (g *gatesWorld) gates() *ghfake.CheckRun { return newestRunOn(g.repo, g.pr.Head(), GatesCheck) }
 
 // waitGates waits until the gates check concludes want.
 func (g *gatesWorld) waitGates(t *testing.T, want string) *ghfake.CheckRun {
@@ -134,12 +126,7 @@ func TestGatesProjectHoldBlocksEveryPullRequest(t *testing.T) {
 	ctl.Comment("olivia", "/aep hold release freeze")
 	g.waitGates(t, "action_required")
 	waitFor(t, 10*time.Second, "the other pull request blocked", func() bool {
-		for _, r := range g.repo.CheckRuns(other.Head()) {
-			if r.Name == GatesCheck && r.Conclusion == "action_required" {
-				return true
-			}
-		}
-		return false
+		return conclusionOf(g.repo, other.Head(), GatesCheck) == "action_required"
 	})
 	// Closing the control issue (anyone with triage can) lifts nothing.
 	ctl.Close("mallory")
@@ -351,15 +338,7 @@ func TestGatesHoldOnOneAttemptBlocksTheUnitsOthers(t *testing.T) {
 	g.repo.Branch("second", "main")
 	g.repo.Commit("second", "another try", map[string]string{"second.go": "package x\n"})
 	second := g.repo.OpenPR("bob", "second", "main", "Second try", "Work-unit: #"+strconv.Itoa(g.unit.Number()))
-	secondGates := func() string {
-		c := ""
-		for _, r := range g.repo.CheckRuns(second.Head()) {
-			if r.Name == GatesCheck {
-				c = r.Conclusion
-			}
-		}
-		return c
-	}
+	secondGates := func() string { return conclusionOf(g.repo, second.Head(), GatesCheck) }
 	waitFor(t, 10*time.Second, "the second attempt judged", func() bool { return secondGates() == "success" })
 	g.pr.Comment("olivia", "/aep hold rethink the approach")
 	g.waitGates(t, "action_required")

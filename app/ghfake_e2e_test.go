@@ -57,14 +57,27 @@ func newGhfakeWorldOpts(t *testing.T, send bool, edit func(*Options)) *ghfakeWor
 
 // workUnitRun returns the newest aepgate/work-unit run on sha, or nil.
 func (w *ghfakeWorld) workUnitRun(sha string) *ghfake.CheckRun {
+	return newestRunOn(w.repo, sha, WorkUnitCheck)
+}
+
+// newestRunOn is the newest check run called name on sha (the one GitHub
+// shows), or nil.
+func newestRunOn(repo *ghfake.Repo, sha, name string) *ghfake.CheckRun {
 	var found *ghfake.CheckRun
-	for _, r := range w.repo.CheckRuns(sha) {
-		if r.Name == WorkUnitCheck {
-			r := r
+	for _, r := range repo.CheckRuns(sha) {
+		if r.Name == name {
 			found = &r
 		}
 	}
 	return found
+}
+
+// conclusionOf is the newest run's conclusion, "" when there is none.
+func conclusionOf(repo *ghfake.Repo, sha, name string) string {
+	if r := newestRunOn(repo, sha, name); r != nil {
+		return r.Conclusion
+	}
+	return ""
 }
 
 func TestGhfakeWorkUnitLifecycle(t *testing.T) {

@@ -185,17 +185,9 @@ func (rb *readbacker) record(ctx context.Context, in readbackInput, m *gh.Merged
 // publish writes run unless existing already shows it; existing nil means
 // the merge commit has no such run yet.
 func (rb *readbacker) publish(ctx context.Context, in readbackInput, run checks.Run, existing *snapshot.ExistingRun) error {
-	if existing != nil && checks.Unchanged(*existing, run) {
-		rb.metrics.writes.WithLabelValues(run.Name, "unchanged").Inc()
-		return nil
-	}
-	publish := rb.pub.Publish
-	if existing == nil {
-		publish = rb.pub.PublishNew
-	}
-	if _, err := publish(ctx, in.owner, in.repo, run); err != nil {
+	write := existing == nil || !checks.Unchanged(*existing, run)
+	if err := publishRun(ctx, rb.pub, rb.metrics, in.owner, in.repo, run, write, existing == nil); err != nil {
 		return fmt.Errorf("publish %s on %s/%s@%s: %w", run.Name, in.owner, in.repo, run.HeadSHA, err)
 	}
-	rb.metrics.writes.WithLabelValues(run.Name, "written").Inc()
 	return nil
 }

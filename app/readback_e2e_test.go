@@ -68,13 +68,7 @@ func newReadbackWorld(t *testing.T, yaml string, edit func(*readbackOptions)) *r
 
 // latest is the newest check run called name on sha, or nil.
 func (w *readbackWorld) latest(sha, name string) *ghfake.CheckRun {
-	var found *ghfake.CheckRun
-	for _, r := range w.repo.CheckRuns(sha) {
-		if r.Name == name {
-			found = &r
-		}
-	}
-	return found
+	return newestRunOn(w.repo, sha, name)
 }
 
 // count is how many check runs called name are on sha.

@@ -134,18 +134,9 @@ func (r *releaseJudge) post(ctx context.Context, in releaseInput, cfg releaseCon
 		return err
 	}
 	r.log.Info("release judged", "tag", in.tag, "commit", closure.Commit, "conclusion", run.Conclusion, "write", write)
-	if !write {
-		r.metrics.writes.WithLabelValues(run.Name, "unchanged").Inc()
-		return nil
-	}
-	publish := r.pub.Publish
-	if old == nil {
-		publish = r.pub.PublishNew
-	}
-	if _, err := publish(ctx, in.owner, in.repo, run); err != nil {
+	if err := publishRun(ctx, r.pub, r.metrics, in.owner, in.repo, run, write, old == nil); err != nil {
 		return fmt.Errorf("publish %s for %s/%s %s: %w", run.Name, in.owner, in.repo, in.tag, err)
 	}
-	r.metrics.writes.WithLabelValues(run.Name, "written").Inc()
 	return nil
 }
 
