@@ -121,6 +121,9 @@ func ruleShas(m map[string]any) []refusal.Refusal {
 	for _, k := range []string{"candidateSha", "auditedSha", "mergeSha"} {
 		v, ok := m[k]
 		if !ok {
+			if k != "mergeSha" { // craft's hex pattern fails on an absent value too
+				out = append(out, refusal.Refusal{Token: "invalid:" + k, Expected: "40 lowercase hex characters", Seen: "no such key"})
+			}
 			continue
 		}
 		if s, isStr := v.(string); isStr && sha40.MatchString(s) {
@@ -131,13 +134,26 @@ func ruleShas(m map[string]any) []refusal.Refusal {
 	return out
 }
 
+// ruleHeadMatch refuses a certificate whose audited head is not its
+// candidate. As in craft-protocol, it applies when both values are truthy
+// and compares craft's text of each; an array or object never matches.
 func ruleHeadMatch(m map[string]any) []refusal.Refusal {
-	c, _ := m["candidateSha"].(string)
-	a, _ := m["auditedSha"].(string)
-	if c == "" || a == "" || c == a {
+	c, a := m["candidateSha"], m["auditedSha"]
+	if !truthy(c) || !truthy(a) {
 		return nil
 	}
-	return []refusal.Refusal{{Token: "audited-head-mismatch", Expected: "auditedSha equal to candidateSha " + c, Seen: a}}
+	ct, cExact := craftText(c)
+	at, aExact := craftText(a)
+	if cExact && aExact && ct == at {
+		return nil
+	}
+	if !cExact {
+		ct = show(c)
+	}
+	if !aExact {
+		at = show(a)
+	}
+	return []refusal.Refusal{{Token: "audited-head-mismatch", Expected: "auditedSha equal to candidateSha " + ct, Seen: at}}
 }
 
 func ruleVerdict(m map[string]any) []refusal.Refusal {

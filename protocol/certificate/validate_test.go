@@ -69,6 +69,23 @@ func TestValidate(t *testing.T) {
 		{"green as run id", func(m map[string]any) { m["requiredCiRunIds"] = []any{"green"} }, []string{"non-immutable-run-id"}},
 		{"SUCCESS as run id", func(m map[string]any) { m["mergedMainRunIds"] = []any{"SUCCESS"} }, []string{"non-immutable-run-id"}},
 		{"blank run id", func(m map[string]any) { m["mergedMainRunIds"] = []any{""} }, []string{"non-immutable-run-id"}},
+		{"repeated green is also a duplicate", func(m map[string]any) { m["requiredCiRunIds"] = []any{"green", "green"} },
+			[]string{"duplicate:requiredCiRunIds", "non-immutable-run-id"}},
+		{"green in both lists is also a reuse", func(m map[string]any) {
+			m["requiredCiRunIds"] = []any{"run-1", "green"}
+			m["mergedMainRunIds"] = []any{"green"}
+		}, []string{"non-immutable-run-id", "reused-ci-as-readback"}},
+		{"repeated null is also a duplicate", func(m map[string]any) { m["mergedMainRunIds"] = []any{nil, nil} },
+			[]string{"duplicate:mergedMainRunIds", "non-immutable-run-id"}},
+		{"float and its Python text collide", func(m map[string]any) { m["mergedMainRunIds"] = []any{json.Number("1e2"), "100.0"} },
+			[]string{"duplicate:mergedMainRunIds", "non-immutable-run-id"}},
+		{"minus zero and zero collide", func(m map[string]any) { m["requiredCiRunIds"] = []any{json.Number("-0"), "0"} },
+			[]string{"duplicate:requiredCiRunIds"}},
+		{"number candidate unlike audited mismatches", func(m map[string]any) { m["candidateSha"] = json.Number("1234567") },
+			[]string{"audited-head-mismatch", "invalid:candidateSha"}},
+		{"equal number heads do not mismatch", func(m map[string]any) {
+			m["candidateSha"], m["auditedSha"] = json.Number("1234567"), json.Number("1234567")
+		}, []string{"invalid:auditedSha", "invalid:candidateSha"}},
 		{"null and bool run ids", func(m map[string]any) { m["requiredCiRunIds"] = []any{nil, true, 1.5} }, []string{"non-immutable-run-id"}},
 		{"string true success flag", func(m map[string]any) { m["requiredCiAllSuccess"] = "true" }, []string{"required-ci-not-green"}},
 		{"readback red", func(m map[string]any) { m["mergedMainAllSuccess"] = false }, []string{"merged-main-not-green"}},
@@ -107,6 +124,8 @@ func TestValidate(t *testing.T) {
 		switch k {
 		case "auditVerdict":
 			want = []string{"audit-not-pass", "missing:auditVerdict"}
+		case "candidateSha", "auditedSha":
+			want = []string{"invalid:" + k, "missing:" + k}
 		}
 		tests = append(tests, struct {
 			name   string
