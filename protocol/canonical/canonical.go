@@ -34,6 +34,13 @@ func Marshal(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// Write appends v in canonical form to b. v must be made of the values a
+// JSON decoder gives (nil, bool, json.Number, string, []any and
+// map[string]any); Marshal is Write after a JSON round trip of any Go
+// value, and Write is for callers that build such a value themselves and
+// need no round trip.
+func Write(b *bytes.Buffer, v any) error { return write(b, v) }
+
 func write(b *bytes.Buffer, v any) error {
 	switch x := v.(type) {
 	case nil:

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -125,11 +126,32 @@ func Fingerprint(g Gate) string {
 	if id.Choices == nil {
 		id.Choices = []string{}
 	}
-	b, err := canonical.Marshal(id)
-	if err != nil {
-		// Unreachable: identity holds only strings and string slices.
+	var b bytes.Buffer
+	if err := canonical.Write(&b, id.value()); err != nil {
+		// Unreachable: the value holds only strings, nils and string lists.
 		return ""
 	}
-	sum := sha256.Sum256(b)
+	sum := sha256.Sum256(b.Bytes())
 	return hex.EncodeToString(sum[:])
+}
+
+// value is the identity as the JSON value canonical.Write takes: what a
+// JSON round trip of the struct gives, built directly (Fingerprint runs
+// once per gate of every replay).
+func (id identity) value() map[string]any {
+	choices := make([]any, len(id.Choices))
+	for i, c := range id.Choices {
+		choices[i] = c
+	}
+	opt := func(s *string) any {
+		if s == nil {
+			return nil
+		}
+		return *s
+	}
+	return map[string]any{
+		"project": id.Project, "workUnit": opt(id.WorkUnit), "question": id.Question, "choices": choices,
+		"externalEffect": id.ExternalEffect, "ownerOnlyCategory": id.OwnerOnlyCategory, "blockingScope": id.BlockingScope,
+		"safeDefault": id.SafeDefault, "decisionKey": opt(id.DecisionKey),
+	}
 }
