@@ -39,16 +39,16 @@ faces:
 
   CLI     lints and cross-checks run documents, watches negative controls fail
           and pass, validates the repository config and completion certificate
-          files, replays owner-gate event files, verifies release closure.
+          files, checks an audit review before it is posted, replays
+          owner-gate event files, verifies release closure.
   Action  (aepgate action) reports lint, status, negative controls and the
           worker's report as check runs on a pull request, and release closure
           in release workflows.
-  App     (aepgate serve) keeps the aepgate/work-unit, aepgate/gates (owner
-          gates and HOLD, answered in comments and reviews) and aepgate/config
-          check runs on every open pull request.
-
-Audits, merge readiness, merged-main readback, completion certificates and
-release closure are not checked by the App yet.`,
+  App     (aepgate serve) keeps the aepgate/work-unit, aepgate/audit,
+          aepgate/gates (owner gates and HOLD, answered in comments and
+          reviews), aepgate/merge and aepgate/config check runs on every open
+          pull request, reads merges back and posts completion certificates,
+          and verifies release closure.`,
 		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
