@@ -39,9 +39,10 @@ const DefaultManifestPath = "manifest.sha256"
 // VerifyRelease checks release closure for opts.Tag in opts.Repo through
 // client, read-only (craft-rules §2, §8.2): the default branch head, the
 // annotated tag peeled to a commit, the release and Latest, every listed
-// asset downloaded and hashed against the file at the tag and the manifest,
-// the manifest at the tag against the local one, and the release-body
-// receipt. A GitHub read that fails counts as absent and earns its refusal
+// asset downloaded and hashed against GitHub's digest, the file at the tag
+// and the manifest (each only when it could be read: one refusal per
+// cause), the manifest at the tag against the local one, and the
+// release-body receipt. A GitHub read that fails counts as absent and earns its refusal
 // token (fail closed); Result.Notes says what failed. The only error is a
 // cancelled context.
 //

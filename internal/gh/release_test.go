@@ -152,6 +152,73 @@ func TestVerifyReleaseLightweightTag(t *testing.T) {
 	}
 }
 
+// TestVerifyReleaseUnpeeledTagAlone checks that a release whose assets and
+// manifest are sound but whose tag does not peel (lightweight or deleted)
+// is refused for the tag alone: nothing is compared with files at a tag
+// that cannot be read.
+func TestVerifyReleaseUnpeeledTagAlone(t *testing.T) {
+	tests := []struct {
+		name     string
+		breakTag func(t *testing.T, fx *releaseFixture)
+	}{
+		{"lightweight tag", func(_ *testing.T, fx *releaseFixture) { fx.repo.LightweightTag(relTag, "main") }},
+		{"deleted tag", func(t *testing.T, fx *releaseFixture) {
+			tok := fx.f.ActionsToken(fx.repo, ghfake.Permissions{"contents": "write"})
+			c, err := gh.NewTokenClient(fx.f.URL(), tok, fx.f.HTTPClient())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Git.DeleteRef(context.Background(), "octo", "demo", "tags/"+relTag); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fx := newReleaseFixture(t, nil)
+			tt.breakTag(t, fx)
+			got, notes := fx.verify(t)
+			if diff := cmp.Diff([]string{"remote-annotated-tag-missing-or-unreadable"}, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s\nnotes: %v", diff, notes)
+			}
+		})
+	}
+}
+
+// TestVerifyReleaseManifestRootCause checks that a missing or invalid
+// manifest at the tag is refused once, not again against every asset.
+func TestVerifyReleaseManifestRootCause(t *testing.T) {
+	tests := []struct {
+		name     string
+		manifest string // the manifest committed at the tag; "" leaves it out
+		want     []string
+	}{
+		{"manifest missing", "", []string{"github-release-asset-hash-mismatch:manifest.sha256", "remote-manifest-missing"}},
+		{"manifest invalid", "not a manifest\n", []string{"remote-manifest-invalid"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := ghfake.New(t)
+			fx := &releaseFixture{f: f, repo: f.CreateRepo("octo/demo")}
+			install := "#!/bin/sh\necho v1.2.3\n"
+			files := map[string]string{"install.sh": install, "README.md": "# demo\n"}
+			fx.manifest = sum(files["README.md"]) + "  README.md\n" + sum(install) + "  install.sh\n"
+			assets := map[string][]byte{"install.sh": []byte(install), "manifest.sha256": []byte(fx.manifest)}
+			if tt.manifest != "" {
+				files["manifest.sha256"] = tt.manifest
+				assets["manifest.sha256"] = []byte(tt.manifest)
+			}
+			fx.commit = fx.repo.Commit("main", "release 1.2.3", files)
+			fx.repo.Tag(relTag, "main", "release "+relTag)
+			fx.rel = fx.repo.PublishRelease(relTag, ghfake.ReleaseOptions{Body: receiptBody(t, fx.commit), Assets: assets})
+			got, notes := fx.verify(t)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s\nnotes: %v", diff, notes)
+			}
+		})
+	}
+}
+
 // TestVerifyReleaseCallCount measures the API calls for a release with
 // three assets (reported to the lead; not asserted as a timing).
 func TestVerifyReleaseCallCount(t *testing.T) {

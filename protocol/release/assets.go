@@ -21,21 +21,41 @@ func allProtections() protections {
 	return protections{assetHashes: true, annotatedTag: true, tagAtMain: true}
 }
 
-// checkAssets downloads' hashes must equal the file at the tag, the
-// manifest entry (unless the asset is the manifest) and GitHub's digest
-// when it reports one (§8.2).
-func checkAssets(s Snapshot) []refusal.Refusal {
-	manifest, _ := remoteManifest(s)
+// checkAssets compares each asset's downloaded hash with GitHub's digest
+// when it reports one, with the file at the tag when the tag peeled, and
+// with the manifest entry (unless the asset is the manifest) when the
+// manifest at the tag is valid (§8.2). Only what could be read is compared:
+// an unpeeled tag or a missing or invalid manifest is its own refusal, not
+// one more per asset.
+func checkAssets(s Snapshot, peeled string) []refusal.Refusal {
+	var manifest Manifest
+	if peeled != "" {
+		manifest, _ = remoteManifest(s)
+	}
 	var rs []refusal.Refusal
 	for _, name := range s.AssetNames {
-		if problem := assetProblem(s, manifest, name); problem != "" {
-			rs = append(rs, refusal.Refusal{Token: TokenAssetMismatch + name, Expected: "asset " + name + " identical to the file at the tag and the manifest", Seen: problem})
+		if problem := assetProblem(s, peeled != "", manifest, name); problem != "" {
+			rs = append(rs, refusal.Refusal{Token: TokenAssetMismatch + name, Expected: assetExpected(name, peeled != "", manifest != nil), Seen: problem})
 		}
 	}
 	return rs
 }
 
-func assetProblem(s Snapshot, manifest Manifest, name string) string {
+// assetExpected says what an asset was compared with.
+func assetExpected(name string, atTag, withManifest bool) string {
+	switch {
+	case !atTag:
+		return "asset " + name + " downloadable and matching GitHub's digest"
+	case !withManifest:
+		return "asset " + name + " identical to the file at the tag"
+	}
+	return "asset " + name + " identical to the file at the tag and the manifest"
+}
+
+// assetProblem says how the named asset fails its comparisons, or "".
+// atTag says the tag peeled (Files hold the files at the tag); manifest is
+// nil when the manifest at the tag is missing or invalid.
+func assetProblem(s Snapshot, atTag bool, manifest Manifest, name string) string {
 	var asset *Asset
 	for i := range s.Release.Assets {
 		if s.Release.Assets[i].Name == name {
@@ -53,6 +73,9 @@ func assetProblem(s Snapshot, manifest Manifest, name string) string {
 	if asset.Digest != "" && asset.Digest != "sha256:"+got {
 		return "GitHub digest " + asset.Digest + ", downloaded sha256:" + got
 	}
+	if !atTag {
+		return ""
+	}
 	f := s.Files[name]
 	if !f.Found {
 		return "no file " + name + " at the tag"
@@ -60,11 +83,8 @@ func assetProblem(s Snapshot, manifest Manifest, name string) string {
 	if at := Sum(f.Content); at != got {
 		return "file at the tag sha256:" + at + ", downloaded sha256:" + got
 	}
-	if name == s.ManifestPath {
+	if name == s.ManifestPath || manifest == nil {
 		return ""
-	}
-	if manifest == nil {
-		return "no valid manifest at the tag to compare with"
 	}
 	if want, ok := manifest[name]; !ok {
 		return "no manifest entry for " + name

@@ -136,14 +136,28 @@ func checkRelease(s Snapshot, peeled string, assetHashes bool) (final bool, rs [
 		}
 		rs = append(rs, refusal.Refusal{Token: TokenReleaseNotLatest, Expected: s.Tag + " as the Latest release", Seen: seen})
 	}
-	if r.TargetCommitish == "" || (r.TargetCommitish != peeled && r.TargetCommitish != s.DefaultBranch) {
+	if targetMismatch(r.TargetCommitish, peeled, s.DefaultBranch) {
 		rs = append(rs, refusal.Refusal{Token: TokenReleaseTarget, Expected: "target_commitish " + show(peeled) + " or " + show(s.DefaultBranch), Seen: show(r.TargetCommitish)})
 	}
 	if assetHashes {
-		rs = append(rs, checkAssets(s)...)
+		rs = append(rs, checkAssets(s, peeled)...)
 	}
 	final = r.TagName == s.Tag && !r.Draft && !r.Prerelease && strings.TrimSpace(r.PublishedAt) != "" && latest
 	return final, rs
+}
+
+// targetMismatch reports a target_commitish that is neither the peeled tag
+// commit nor the default branch. A commit SHA is not judged when the tag
+// did not peel: there is nothing to compare it with, and the tag's own
+// refusal is the cause.
+func targetMismatch(target, peeled, defaultBranch string) bool {
+	switch {
+	case target == "":
+		return true
+	case target == peeled || target == defaultBranch:
+		return false
+	}
+	return peeled != "" || !sha40.MatchString(target)
 }
 
 func draftText(r *Object) string {

@@ -100,14 +100,14 @@ func TestVerify(t *testing.T) {
 		{"local manifest invalid", func(s *Snapshot) { s.LocalManifest = []byte("x") }, []string{TokenLocalManifest}},
 		{"remote manifest missing", func(s *Snapshot) {
 			delete(s.Files, "manifest.sha256")
-		}, []string{TokenAssetMismatch + "install.sh", TokenAssetMismatch + "manifest.sha256", TokenRemoteManifestGone}},
+		}, []string{TokenAssetMismatch + "manifest.sha256", TokenRemoteManifestGone}},
 		{"remote manifest omits a row", func(s *Snapshot) { setRemoteManifest(s, []byte(Sum(installSh)+"  install.sh\n")) }, []string{TokenCoverage}},
 		{"remote manifest has an extra row", func(s *Snapshot) {
 			setRemoteManifest(s, append(manifestBytes(), []byte(Sum(readme)+"  docs/extra.md\n")...))
 		}, []string{TokenCoverage}},
 		{"remote manifest duplicate row", func(s *Snapshot) {
 			setRemoteManifest(s, append(manifestBytes(), []byte(Sum(readme)+"  README.md\n")...))
-		}, []string{TokenAssetMismatch + "install.sh", TokenRemoteManifestBad}},
+		}, []string{TokenRemoteManifestBad}},
 		{"file at the tag differs from its digest", func(s *Snapshot) { s.Files["README.md"] = File{Found: true, Content: []byte("changed")} }, []string{TokenManifestMismatch + "README.md"}},
 		{"file missing at the tag", func(s *Snapshot) { delete(s.Files, "README.md") }, []string{TokenManifestMismatch + "README.md"}},
 	}
@@ -121,6 +121,63 @@ func TestVerify(t *testing.T) {
 			}
 			if got.Closed != (len(tt.want) == 0) {
 				t.Errorf("closed = %v", got.Closed)
+			}
+		})
+	}
+}
+
+// TestVerifyRootCausesOnly checks that each cause is refused once: an
+// unpeeled tag or a missing or invalid manifest at the tag is not also
+// reported against every asset.
+func TestVerifyRootCausesOnly(t *testing.T) {
+	unpeeled := func(objType, objSha string) func(s *Snapshot) {
+		return func(s *Snapshot) {
+			s.TagObjectType, s.TagObjectSha, s.PeeledType, s.PeeledSha = objType, objSha, "", ""
+			s.Files = map[string]File{} // nothing is read at a tag that does not peel
+		}
+	}
+	tests := []struct {
+		name   string
+		change func(s *Snapshot)
+		want   []string
+	}{
+		{"lightweight tag alone", unpeeled("commit", mainSha), []string{TokenTagUnreadable}},
+		{"missing tag alone", unpeeled("", ""), []string{TokenTagUnreadable}},
+		{"missing tag with a commit target alone", func(s *Snapshot) {
+			unpeeled("", "")(s)
+			s.Release.TargetCommitish = mainSha
+		}, []string{TokenTagUnreadable}},
+		{"missing tag with a branch target is still judged", func(s *Snapshot) {
+			unpeeled("", "")(s)
+			s.Release.TargetCommitish = "dev"
+		}, []string{TokenReleaseTarget, TokenTagUnreadable}},
+		{"missing tag still compares GitHub's digest", func(s *Snapshot) {
+			unpeeled("", "")(s)
+			s.Release.Assets[1].Digest = "sha256:" + strings.Repeat("0", 64)
+		}, []string{TokenAssetMismatch + "install.sh", TokenTagUnreadable}},
+		{"manifest missing adds only the manifest asset's mismatch", func(s *Snapshot) { delete(s.Files, "manifest.sha256") },
+			[]string{TokenAssetMismatch + "manifest.sha256", TokenRemoteManifestGone}},
+		{"manifest unparsable alone", func(s *Snapshot) { setRemoteManifest(s, []byte("not a manifest\n")) }, []string{TokenRemoteManifestBad}},
+		{"manifest with a duplicate row alone", func(s *Snapshot) {
+			setRemoteManifest(s, append(manifestBytes(), []byte(Sum(installSh)+"  install.sh\n")...))
+		}, []string{TokenRemoteManifestBad}},
+		{"manifest invalid still compares the file at the tag", func(s *Snapshot) {
+			setRemoteManifest(s, []byte("not a manifest\n"))
+			s.Files["install.sh"] = File{Found: true, Content: []byte("other")}
+		}, []string{TokenAssetMismatch + "install.sh", TokenRemoteManifestBad}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := closedSnapshot(t)
+			tt.change(&s)
+			got := Verify(s)
+			if diff := cmp.Diff(tt.want, got.Errors); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			for _, r := range got.Refusals {
+				if strings.HasPrefix(r.Token, TokenAssetMismatch) && !strings.HasPrefix(r.Seen, "file at the tag") && !strings.HasPrefix(r.Seen, "GitHub digest") && !strings.HasPrefix(r.Seen, "no file") {
+					t.Errorf("asset refusal compared with something unread: %+v", r)
+				}
 			}
 		})
 	}
