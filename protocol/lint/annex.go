@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -11,7 +10,7 @@ import (
 
 // annexPhaseRE: an annex's phase from its file stem: P<n>… or phase<n>,
 // phase-<n>, phase_<n>.
-var annexPhaseRE = regexp.MustCompile(`(?i)^(?:p([0-9]+)|phase[-_]?([0-9]+))`)
+var annexPhaseRE = rundoc.LazyRaw(`(?i)^(?:p([0-9]+)|phase[-_]?([0-9]+))`)
 
 // annexes is L9: more annexes in total than the threshold.
 func (c *checker) annexes(r *Result, threshold int) {
@@ -42,7 +41,7 @@ func annexGroup(name string) string {
 	if i := strings.LastIndexByte(name, '.'); i > 0 {
 		stem = name[:i]
 	}
-	m := annexPhaseRE.FindStringSubmatch(stem)
+	m := annexPhaseRE().FindStringSubmatch(stem)
 	if m == nil {
 		return "General"
 	}

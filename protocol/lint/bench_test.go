@@ -61,3 +61,51 @@ func BenchmarkLintStatus(b *testing.B) {
 	}
 	b.ReportMetric(float64(size), "input-bytes") // after the loop: b.Loop resets metrics
 }
+
+// benchSizes are the run sizes (tasks) the scaling benchmarks compare: the
+// time and bytes per input byte should not grow with size.
+var benchSizes = []int{2000, 100000}
+
+// BenchmarkLint parses a clean generated run and renders lint's report, as
+// `aepgate lint` does after reading disk.
+func BenchmarkLint(b *testing.B) {
+	for _, n := range benchSizes {
+		files := bigRun(n/100, 100)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchRun(b, files, func(run *rundoc.Run) { _ = Check(run, DefaultOptions()).Text() })
+		})
+	}
+}
+
+// BenchmarkStatus parses a clean generated run and renders status's text,
+// as `aepgate status` does after reading disk.
+func BenchmarkStatus(b *testing.B) {
+	for _, n := range benchSizes {
+		files := bigRun(n/100, 100)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchRun(b, files, func(run *rundoc.Run) { _ = status.Compute(run, "big").Text() })
+		})
+	}
+}
+
+// BenchmarkLintMessy is BenchmarkLint on a run that trips every rule.
+func BenchmarkLintMessy(b *testing.B) {
+	for _, n := range benchSizes {
+		files := messyRun(n, 1)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchRun(b, files, func(run *rundoc.Run) { _ = Check(run, DefaultOptions()).Text() })
+		})
+	}
+}
+
+func benchRun(b *testing.B, files rundoc.Files, f func(*rundoc.Run)) {
+	size := 0
+	for _, d := range files.Docs {
+		size += len(d)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		f(rundoc.Parse(files))
+	}
+}

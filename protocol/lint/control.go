@@ -25,19 +25,19 @@ const mention = `negative\s+controls?`
 var (
 	// vetoBeforeRE is veto (a), "no/without/skip/omit (the) negative
 	// control", matched on the text just before each mention.
-	vetoBeforeRE = rundoc.Compile(`⟨(?:no|without|skip|skipped|omit|omitted)\s+(?:the\s+)?$`)
+	vetoBeforeRE = rundoc.Lazy(`⟨(?:no|without|skip|skipped|omit|omitted)\s+(?:the\s+)?$`)
 	// vetoRE are vetoes (b) and (c): a deferral right after a mention, or
 	// "was/is/were/are" + a deferral shortly after it.
-	vetoRE = []*regexp.Regexp{
-		rundoc.Compile(mention + `[^\p{L}\p{N}\n]{0,10}` + deferTerms + `⟩`),
-		rundoc.Compile(mention + `(?:[^.\n]{0,39}[^\p{L}\p{N}_.\n])?(?:was|is|were|are)\s+` + deferTerms + `⟩`),
+	vetoRE = []func() *regexp.Regexp{
+		rundoc.Lazy(mention + `[^\p{L}\p{N}\n]{0,10}` + deferTerms + `⟩`),
+		rundoc.Lazy(mention + `(?:[^.\n]{0,39}[^\p{L}\p{N}_.\n])?(?:was|is|were|are)\s+` + deferTerms + `⟩`),
 	}
-	mentionRE = rundoc.Compile(mention)
+	mentionRE = rundoc.Lazy(mention)
 	// segmentEndRE: where the text about one mention stops.
-	segmentEndRE = rundoc.Compile(`\n[ \t]*(?:[-*][ \t]*)?(?:\*\*|__)[^*_\n]+:|\n#|\n[ \t\r\f\v\p{Zs}]*\n`)
-	wordRE       = rundoc.Compile(`\w+`)
+	segmentEndRE = rundoc.Lazy(`\n[ \t]*(?:[-*][ \t]*)?(?:\*\*|__)[^*_\n]+:|\n#|\n[ \t\r\f\v\p{Zs}]*\n`)
+	wordRE       = rundoc.Lazy(`\w+`)
 
-	deferPhraseRE = rundoc.Compile(`⟨(?:` + deferTerms + `|tba|tbc` +
+	deferPhraseRE = rundoc.Lazy(`⟨(?:` + deferTerms + `|tba|tbc` +
 		`|will\s+(?:be\s+)?(?:add|writ|do|defin|document|creat|implement|provid|decid)\w*` +
 		`|see\s+(?:above|below)|to\s+follow|coming\s+soon|planned\s+(?:for|in)|in\s+a\s+later` +
 		`|once\s+(?:\S+\s+){0,4}?(?:is|are|lands?)|next\s+(?:sprint|release|phase|iteration)` +
@@ -51,13 +51,13 @@ var (
 		`|unable|not\s+(?:relevant|worth)|(?:does|do)\s+not\s+(?:apply|have)|(?:doesn|don)['’]?t\s+(?:apply|have)` +
 		`)⟩`)
 
-	actionRE = rundoc.Compile(`⟨(?:remov|revert|delet|disabl|comment\w*\s+(?:\S+\s+){0,3}?out|drop|bypass|flip|mutat|replac` +
+	actionRE = rundoc.Lazy(`⟨(?:remov|revert|delet|disabl|comment\w*\s+(?:\S+\s+){0,3}?out|drop|bypass|flip|mutat|replac` +
 		`|strip|undo|roll\s*back|swap|corrupt|tamper|chang|patch|turn\s+off|unset|send|feed|submit|pass|call` +
 		`|request|post|inject|use|set|break|weaken|loosen|invert|negat|stub|mock|add|insert|introduc|stash)`)
-	failureRE = rundoc.Compile(`⟨(?:fail\w*|error\w*|reject\w*|red|non-?zero|exit(?:s|ed)?\s+(?:code\s+)?0*[1-9][0-9]*` +
+	failureRE = rundoc.Lazy(`⟨(?:fail\w*|error\w*|reject\w*|red|non-?zero|exit(?:s|ed)?\s+(?:code\s+)?0*[1-9][0-9]*` +
 		`|rais\w*|throw\w*|crash\w*|deny|denies|denied|block\w*|refus\w*|[45][0-9][0-9]|assert\w*|catch\w*|caught|flag\w*|trip\w*)⟩`)
-	negFailureRE = rundoc.Compile(`(?:⟨(?:not|never|no|nothing|without)|n['’]t)(?:\s+\S+){0,2}?\s+(?:fail|error|reject|rais|throw|crash|block)`)
-	negActionRE  = rundoc.Compile(`(?:⟨(?:not|never|no|without)|n['’]t)(?:\s+\S+){0,3}?\s+(?:remov|revert|delet|disabl|drop|bypass|flip` +
+	negFailureRE = rundoc.Lazy(`(?:⟨(?:not|never|no|nothing|without)|n['’]t)(?:\s+\S+){0,2}?\s+(?:fail|error|reject|rais|throw|crash|block)`)
+	negActionRE  = rundoc.Lazy(`(?:⟨(?:not|never|no|without)|n['’]t)(?:\s+\S+){0,3}?\s+(?:remov|revert|delet|disabl|drop|bypass|flip` +
 		`|mutat|replac|strip|undo|rollback|swap|corrupt|tamper|chang|patch|unset|send|feed|submit|pass|call|request|post` +
 		`|inject|break|weaken|loosen|invert|negat|stub|mock|add|insert|introduc|stash)`)
 )
@@ -78,7 +78,7 @@ func statesControl(body string, veto bool) bool {
 	if veto && vetoed(body) {
 		return false
 	}
-	for _, loc := range mentionRE.FindAllStringIndex(body, maxMentions) {
+	for _, loc := range mentionRE().FindAllStringIndex(body, maxMentions) {
 		if statedControl(segmentAfter(body[loc[1]:])) {
 			return true
 		}
@@ -93,12 +93,12 @@ const maxMentions = 64
 // vetoed reports whether the body excuses itself from a control anywhere.
 func vetoed(body string) bool {
 	for _, re := range vetoRE {
-		if re.MatchString(body) {
+		if re().MatchString(body) {
 			return true
 		}
 	}
-	for _, loc := range mentionRE.FindAllStringIndex(body, -1) {
-		if w := before(body, loc[0]); mayVetoBefore(w) && vetoBeforeRE.MatchString(w) {
+	for _, loc := range mentionRE().FindAllStringIndex(body, -1) {
+		if w := before(body, loc[0]); mayVetoBefore(w) && vetoBeforeRE().MatchString(w) {
 			return true
 		}
 	}
@@ -137,7 +137,7 @@ func segmentAfter(s string) string {
 		}
 		s = s[:k]
 	}
-	if loc := segmentEndRE.FindStringIndex(s); loc != nil {
+	if loc := segmentEndRE().FindStringIndex(s); loc != nil {
 		s = s[:loc[0]]
 	}
 	return rundoc.TrimSpace(rundoc.StripPlaceholders(s))
@@ -146,10 +146,10 @@ func segmentAfter(s string) string {
 // statedControl judges the text after one mention (lowercased). The cheap
 // tests run first.
 func statedControl(s string) bool {
-	return len(wordRE.FindAllStringIndex(s, 4)) >= 4 &&
-		actionRE.MatchString(s) &&
-		failureRE.MatchString(s) &&
-		!negFailureRE.MatchString(s) &&
-		!negActionRE.MatchString(s) &&
-		!deferPhraseRE.MatchString(s)
+	return len(wordRE().FindAllStringIndex(s, 4)) >= 4 &&
+		actionRE().MatchString(s) &&
+		failureRE().MatchString(s) &&
+		!negFailureRE().MatchString(s) &&
+		!negActionRE().MatchString(s) &&
+		!deferPhraseRE().MatchString(s)
 }

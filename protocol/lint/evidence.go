@@ -8,7 +8,7 @@ import (
 
 // deferralOnlyRE: nothing but non-alphanumerics around at most one deferral
 // term ("-", "…", "n/a", "TBD", "None yet").
-var deferralOnlyRE = rundoc.Compile(`(?i)^[^\p{L}\p{N}]*(?:` + deferTerms + `)?[^\p{L}\p{N}]*$`)
+var deferralOnlyRE = rundoc.Lazy(`(?i)^[^\p{L}\p{N}]*(?:` + deferTerms + `)?[^\p{L}\p{N}]*$`)
 
 // doneWithoutEvidence is L6: every DONE heading needs a fenced block of real
 // output under **Verify output:**.
@@ -30,7 +30,7 @@ func hasEvidence(e rundoc.Evidence) bool {
 	}
 	for _, f := range e.Fences {
 		s := rundoc.TrimSpace(rundoc.StripPlaceholders(f.Content))
-		if s != "" && !deferralOnlyRE.MatchString(s) {
+		if s != "" && !deferralOnlyRE().MatchString(s) {
 			return true
 		}
 	}

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -83,7 +82,7 @@ func hasContent(s string) bool {
 	}) >= 0
 }
 
-var deferredPhaseRE = regexp.MustCompile(`(?i)^(?:p|phase\s*)?([0-9]+)$`)
+var deferredPhaseRE = rundoc.LazyRaw(`(?i)^(?:p|phase\s*)?([0-9]+)$`)
 
 // deferredOpen is L11: a deferred-ledger row still open while the phase it
 // was deferred to is being closed (a gate of that phase is DONE or judged).
@@ -102,7 +101,7 @@ func (c *checker) deferredOpen() []Problem {
 		if len(row) <= max(idc, toc, byc) || rundoc.IsRuleCell(row[idc]) {
 			continue
 		}
-		m := deferredPhaseRE.FindStringSubmatch(row[toc])
+		m := deferredPhaseRE().FindStringSubmatch(row[toc])
 		if m == nil || !openCell(row[byc]) || !closing[rundoc.NormNumber(m[1])] {
 			continue
 		}

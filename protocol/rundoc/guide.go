@@ -11,12 +11,12 @@ const sep = `[—–-]`
 var (
 	// guideHeadingRE: "### <ID> <sep> <title>", whitespace before the
 	// separator required, after it optional.
-	guideHeadingRE = Compile(`^###\s+(` + IDChars + `)\s+` + sep + `\s*(.*)$`)
+	guideHeadingRE = Lazy(`^###\s+(` + IDChars + `)\s+` + sep + `\s*(.*)$`)
 	// reportRefRE: "**Report:**", optional spaces on the same line, an
 	// optionally backticked ID.
-	reportRefRE = Compile("\\*\\*Report:\\*\\*[ \\t\\p{Zs}]*`?(" + IDChars + ")`?")
+	reportRefRE = Lazy("\\*\\*Report:\\*\\*[ \\t\\p{Zs}]*`?(" + IDChars + ")`?")
 	// phaseHeadingRE: "# Phase <n> — <title>".
-	phaseHeadingRE = Compile(`(?i)^#\s+phase\s+([0-9]+)(?:\s*` + sep + `\s*(.*))?$`)
+	phaseHeadingRE = Lazy(`(?i)^#\s+phase\s+([0-9]+)(?:\s*` + sep + `\s*(.*))?$`)
 )
 
 // Guide is a parsed execution-guide.md.
@@ -81,7 +81,7 @@ func ParseGuide(file string, b []byte) *Guide {
 			continue
 		}
 		if strings.HasPrefix(line, "###") {
-			if m := guideHeadingRE.FindStringSubmatch(line); m != nil {
+			if m := guideHeadingRE().FindStringSubmatch(line); m != nil {
 				closeSection(i)
 				g.Sections = append(g.Sections, Section{ID: m[1], Title: TrimSpace(m[2]), Line: i + 1})
 				cur, bodyStart = len(g.Sections)-1, i+1
@@ -89,7 +89,7 @@ func ParseGuide(file string, b []byte) *Guide {
 			}
 		}
 		if strings.HasPrefix(line, "#") {
-			if m := phaseHeadingRE.FindStringSubmatch(line); m != nil {
+			if m := phaseHeadingRE().FindStringSubmatch(line); m != nil {
 				g.Phases = append(g.Phases, PhaseTitle{Phase: NormNumber(m[1]), Title: TrimSpace(m[2]), Line: i + 1})
 			}
 		}
@@ -112,7 +112,7 @@ func ParseGuide(file string, b []byte) *Guide {
 // not part of it.
 func reportRefs(line string, n int) []ReportRef {
 	var refs []ReportRef
-	for _, m := range reportRefRE.FindAllStringSubmatch(line, -1) {
+	for _, m := range reportRefRE().FindAllStringSubmatch(line, -1) {
 		id := strings.TrimRight(m[1], ".")
 		if HasDigit(id) {
 			refs = append(refs, ReportRef{ID: id, Line: n})

@@ -1,7 +1,6 @@
 package rundoc
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -9,9 +8,9 @@ import (
 const IDChars = `[A-Za-z0-9_.\-]+`
 
 var (
-	phasePrefixRE = regexp.MustCompile(`^[Pp]([0-9]+)-`)
-	gateIDRE      = regexp.MustCompile(`(?i)(?:-G[0-9]+$|^G[0-9]+$)`)
-	gateWordRE    = Compile(`(?i)⟨gates?⟩`)
+	phasePrefixRE = LazyRaw(`^[Pp]([0-9]+)-`)
+	gateIDRE      = LazyRaw(`(?i)(?:-G[0-9]+$|^G[0-9]+$)`)
+	gateWordRE    = Lazy(`(?i)⟨gates?⟩`)
 )
 
 // HasDigit reports whether an ID contains a digit: only such headings are
@@ -21,7 +20,7 @@ func HasDigit(id string) bool { return strings.ContainsAny(id, "0123456789") }
 // PhaseOf returns the phase number of an ID with a P<n>- prefix, as a digit
 // string without leading zeros ("P01-T1" → "1"), and false without one.
 func PhaseOf(id string) (string, bool) {
-	m := phasePrefixRE.FindStringSubmatch(id)
+	m := phasePrefixRE().FindStringSubmatch(id)
 	if m == nil {
 		return "", false
 	}
@@ -48,9 +47,9 @@ func LessNumber(a, b string) bool {
 
 // IsGateID reports whether an ID has the gate form: it ends in -G<digits> or
 // is exactly G<digits>, in any case.
-func IsGateID(id string) bool { return gateIDRE.MatchString(id) }
+func IsGateID(id string) bool { return gateIDRE().MatchString(id) }
 
 // IsGate reports whether a section is a gate: its ID has the gate form, or
 // its title contains the word "gate" (aepgate matches the word; aepkit
 // matches the substring, so "Investigate" was a gate there).
-func IsGate(id, title string) bool { return IsGateID(id) || gateWordRE.MatchString(title) }
+func IsGate(id, title string) bool { return IsGateID(id) || gateWordRE().MatchString(title) }

@@ -9,11 +9,11 @@ var (
 	// logHeadingRE: "### <ID> <sep> <WORD>", whitespace required on both
 	// sides of the separator, WORD letters and underscores, then the line
 	// ends.
-	logHeadingRE = Compile(`^###\s+(` + IDChars + `)\s+` + sep + `\s+([A-Za-z_]+)\s*$`)
+	logHeadingRE = Lazy(`^###\s+(` + IDChars + `)\s+` + sep + `\s+([A-Za-z_]+)\s*$`)
 	// bodyEndRE: a heading line (1–6 '#' then whitespace or end of line).
-	bodyEndRE = Compile(`^#{1,6}(?:\s|$)`)
+	bodyEndRE = Lazy(`^#{1,6}(?:\s|$)`)
 	// boldFieldRE: a line-start bold field such as "**Changed:**".
-	boldFieldRE = Compile(`^\*\*[^*\n]+:\*\*`)
+	boldFieldRE = Lazy(`^\*\*[^*\n]+:\*\*`)
 )
 
 // Verdict words, as the Auditor writes them.
@@ -87,7 +87,7 @@ func parseLog(file string, t *text) *Log {
 		if t.fenced[i] || !strings.HasPrefix(line, "###") {
 			continue
 		}
-		m := logHeadingRE.FindStringSubmatch(line)
+		m := logHeadingRE().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
@@ -112,7 +112,7 @@ func reportEnd(t *text, from int) int {
 			continue
 		}
 		line := t.line(i)
-		if strings.HasPrefix(line, "#") && bodyEndRE.MatchString(line) {
+		if strings.HasPrefix(line, "#") && bodyEndRE().MatchString(line) {
 			return i
 		}
 		if strings.HasPrefix(line, "---") && strings.TrimRight(line, " \t") == "---" {
@@ -130,7 +130,7 @@ func evidence(t *text, from, to int) Evidence {
 		}
 		end := to
 		for k := i + 1; k < to; k++ {
-			if !t.fenced[k] && strings.HasPrefix(t.line(k), "**") && boldFieldRE.MatchString(t.line(k)) {
+			if !t.fenced[k] && strings.HasPrefix(t.line(k), "**") && boldFieldRE().MatchString(t.line(k)) {
 				end = k
 				break
 			}

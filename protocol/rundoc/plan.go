@@ -6,9 +6,9 @@ import (
 
 var (
 	// planFieldRE: a line-start bold field "**Label:** value".
-	planFieldRE = Compile(`^\*\*([^*\n]+?):\*\*(.*)$`)
+	planFieldRE = Lazy(`^\*\*([^*\n]+?):\*\*(.*)$`)
 	// planSectionRE: a "## " heading, optionally numbered ("## 3. Decisions").
-	planSectionRE = Compile(`^##\s+(?:[0-9]+[.)]?\s+)?(.*?)\s*$`)
+	planSectionRE = Lazy(`^##\s+(?:[0-9]+[.)]?\s+)?(.*?)\s*$`)
 )
 
 // Plan is a parsed plan-of-record.md.
@@ -54,14 +54,14 @@ func ParsePlan(file string, b []byte) *Plan {
 		if isH1orH2(line) {
 			closeSec(i)
 			sec = -1
-			if m := planSectionRE.FindStringSubmatch(line); m != nil && strings.HasPrefix(line, "##") {
+			if m := planSectionRE().FindStringSubmatch(line); m != nil && strings.HasPrefix(line, "##") {
 				p.Sections = append(p.Sections, PlanSection{Title: m[1], Line: i + 1})
 				sec, secStart = len(p.Sections)-1, i+1
 			}
 			continue
 		}
 		if strings.HasPrefix(line, "**") {
-			if m := planFieldRE.FindStringSubmatch(line); m != nil {
+			if m := planFieldRE().FindStringSubmatch(line); m != nil {
 				p.Fields = append(p.Fields, Field{Label: TrimSpace(m[1]), Value: fieldValue(t, m[2], i+1), Line: i + 1})
 			}
 		}
@@ -80,7 +80,7 @@ func fieldValue(t *text, first string, from int) string {
 	parts := []string{first}
 	for i := from; i < t.n; i++ {
 		line := t.line(i)
-		if IsBlank(line) || strings.HasPrefix(line, "#") || (!t.fenced[i] && planFieldRE.MatchString(line)) {
+		if IsBlank(line) || strings.HasPrefix(line, "#") || (!t.fenced[i] && planFieldRE().MatchString(line)) {
 			break
 		}
 		parts = append(parts, line)

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -35,6 +36,18 @@ func Compile(pattern string) *regexp.Regexp {
 	return regexp.MustCompile(shorthand.Replace(pattern))
 }
 
+// Lazy returns a function that compiles pattern as Compile does on its first
+// call and returns the same *regexp.Regexp ever after, so that a program pays
+// for a pattern only when it uses one (nothing is compiled at start-up).
+func Lazy(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return Compile(pattern) })
+}
+
+// LazyRaw is Lazy for a plain RE2 pattern, without the shorthands.
+func LazyRaw(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
+
 // IsSpace reports whether r is whitespace in Python's sense.
 func IsSpace(r rune) bool {
 	if r < 0x80 {
@@ -50,20 +63,20 @@ func TrimSpace(s string) string { return strings.TrimFunc(s, IsSpace) }
 func IsBlank(s string) bool { return TrimSpace(s) == "" }
 
 // placeholderRE matches a template placeholder: <...> on one line.
-var placeholderRE = regexp.MustCompile(`<[^>\n]*>`)
+var placeholderRE = LazyRaw(`<[^>\n]*>`)
 
 // StripPlaceholders deletes every <...> placeholder from s.
 func StripPlaceholders(s string) string {
 	if !strings.Contains(s, "<") {
 		return s
 	}
-	return placeholderRE.ReplaceAllString(s, "")
+	return placeholderRE().ReplaceAllString(s, "")
 }
 
 // IsPlaceholder reports whether s, trimmed, is exactly one placeholder.
 func IsPlaceholder(s string) bool {
 	s = TrimSpace(s)
-	return len(s) >= 2 && placeholderRE.FindString(s) == s
+	return len(s) >= 2 && placeholderRE().FindString(s) == s
 }
 
 // text is a document split into lines (CRLF and lone CR read as LF, as

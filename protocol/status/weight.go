@@ -2,7 +2,6 @@ package status
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 
 	"github.com/aepgate/aepgate/protocol/rundoc"
@@ -10,7 +9,7 @@ import (
 
 // phaseCellRE reads a phases-table Phase cell: "P0", "0" or "Phase 0"
 // (a title may follow: "P1 — Ledger core").
-var phaseCellRE = regexp.MustCompile(`(?i)^(?:p|phase\s*)?([0-9]+)(?:$|[^0-9])`)
+var phaseCellRE = rundoc.LazyRaw(`(?i)^(?:p|phase\s*)?([0-9]+)(?:$|[^0-9])`)
 
 // planPhases reads the plan's phases table (the first table with a Phase
 // column): the phase numbers it lists and, from its optional Weight column,
@@ -30,7 +29,7 @@ func planPhases(p *rundoc.Plan) (listed []string, weights map[string]float64) {
 		if len(row) <= pc {
 			continue
 		}
-		m := phaseCellRE.FindStringSubmatch(row[pc])
+		m := phaseCellRE().FindStringSubmatch(row[pc])
 		if m == nil {
 			continue
 		}
