@@ -4,17 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 
+	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/protocol/config"
 )
 
 // loadConfig reads the repository config. On a pull request with a token it
 // reads the file at the base commit through the API, so a pull request can
 // never change the policy that judges it (docs/action.md); otherwise it
-// reads the checked-out file. A missing file means the defaults; a file that does not
-// parse is an error. The note says where the policy came from.
+// reads the checked-out file (a regular file of at most 1 MB, through
+// internal/readfile). A missing file means the defaults; a file that does
+// not parse, or cannot be read, is an error. The note says where the policy came from.
 func (r *runner) loadConfig(ctx context.Context) (*config.Config, string, error) {
 	name := r.in.Config
 	if pr := r.ev.PR; pr != nil && r.api.Files != nil && pr.BaseSHA != "" {
@@ -29,8 +31,8 @@ func (r *runner) loadConfig(ctx context.Context) (*config.Config, string, error)
 		cfg, err := config.Parse(name, data)
 		return cfg, where, err
 	}
-	data, err := os.ReadFile(filepath.Join(r.ev.Workspace, filepath.FromSlash(name)))
-	if errors.Is(err, os.ErrNotExist) {
+	data, err := readfile.File(ctx, filepath.Join(r.ev.Workspace, filepath.FromSlash(name)), readfile.Config)
+	if errors.Is(err, fs.ErrNotExist) {
 		return config.Default(), fmt.Sprintf("no %s in the workspace: defaults apply", name), nil
 	}
 	if err != nil {

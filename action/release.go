@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/protocol/refusal"
 	"github.com/aepgate/aepgate/protocol/release"
 )
@@ -49,7 +49,7 @@ func (r *runner) verifyRelease(ctx context.Context, repo, tag string) release.Re
 				Refusals: []refusal.Refusal{{Token: "local-manifest-invalid", Expected: "a path inside the repository", Seen: err.Error()}}}
 		}
 	}
-	local, err := os.ReadFile(filepath.Join(r.ev.Workspace, filepath.FromSlash(r.in.Manifest)))
+	local, err := readfile.File(ctx, filepath.Join(r.ev.Workspace, filepath.FromSlash(r.in.Manifest)), readfile.Manifest)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		r.notes = append(r.notes, "Local manifest: "+err.Error())
 	}

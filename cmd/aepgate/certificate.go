@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/protocol/certificate"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
@@ -32,17 +35,18 @@ func newCertificateValidateCmd(s streams) *cobra.Command {
 		Short: "Check one certificate file",
 		Long: `Prints {valid, errors, certificate} as JSON: errors are refusal tokens, sorted
 and unique; what each one expected and saw goes to stderr. Input that is not
-one non-empty strict JSON object is ["invalid-json"]. The file is only read;
-"-" reads standard input.
-Exit 0 valid, 2 invalid or unreadable.`,
+one non-empty strict JSON object is ["invalid-json"], and so is a file that
+cannot be read (missing, too large, not a regular file), with the reason on
+stderr. The file is only read; "-" reads standard input. ` + inputLimits("A certificate", readfile.Certificate) + `.
+
+Exit codes: 0 valid; 2 invalid or unreadable; 130 interrupted.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			raw, err := readInput(s.in, args[0])
+		RunE: func(c *cobra.Command, args []string) error {
+			res, err := validateInput(c.Context(), s.in, args[0])
 			if err != nil {
-				return failf(2, "certificate validate: %w", err)
+				return readFailed("certificate validate", err)
 			}
-			res := certificate.Validate(raw)
-			explainRefusals(s.err, args[0], res.Refusals)
+			explainRefusals(s.err, shown(args[0]), res.Refusals)
 			if err := writeEvidenceJSON(s.out, res); err != nil {
 				return failf(2, "certificate validate: %w", err)
 			}
@@ -76,12 +80,16 @@ func newCertificateScanCmd(s streams) *cobra.Command {
 		Long: `Validates every file matching <dir>/*/*.json (a completion-certificates folder
 with one sub-folder per project), in sorted order, and prints
 {healthy, count, certificates:[{path, valid, errors}]}. An empty folder is
-healthy. Exit 0 healthy, 2 otherwise (or when <dir> cannot be read).`,
+healthy. A file that cannot be read (over the ` + fmt.Sprint(readfile.Certificate.Max()>>20) + ` MB limit, not a regular
+file) is ["invalid-json"], with the reason on stderr.
+
+Exit codes: 0 healthy; 2 otherwise (or when <dir> cannot be read); 130
+interrupted.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			rep, err := scan(s.err, args[0])
+		RunE: func(c *cobra.Command, args []string) error {
+			rep, err := scan(c.Context(), s.err, args[0])
 			if err != nil {
-				return failf(2, "certificate scan: %w", err)
+				return readFailed("certificate scan", err)
 			}
 			if err := writeEvidenceJSON(s.out, rep); err != nil {
 				return failf(2, "certificate scan: %w", err)
@@ -94,13 +102,13 @@ healthy. Exit 0 healthy, 2 otherwise (or when <dir> cannot be read).`,
 	}
 }
 
-func scan(stderr io.Writer, dir string) (scanReport, error) {
+func scan(ctx context.Context, stderr io.Writer, dir string) (scanReport, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
 		return scanReport{}, err
 	}
 	if !fi.IsDir() {
-		return scanReport{}, fmt.Errorf("%s is not a directory", dir)
+		return scanReport{}, fmt.Errorf("%s is not a directory", shown(dir))
 	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
 	if err != nil {
@@ -110,15 +118,12 @@ func scan(stderr io.Writer, dir string) (scanReport, error) {
 	rep := scanReport{Healthy: true, Certificates: []scanRow{}}
 	for _, p := range paths {
 		row := scanRow{Path: p}
-		raw, err := os.ReadFile(p)
+		res, err := validateInput(ctx, nil, p)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: unreadable: %v\n", p, err)
-			row.Errors = []string{certificate.TokenInvalidJSON}
-		} else {
-			res := certificate.Validate(raw)
-			explainRefusals(stderr, p, res.Refusals)
-			row.Valid, row.Errors = res.Valid, res.Errors
+			return scanReport{}, err
 		}
+		explainRefusals(stderr, shown(p), res.Refusals)
+		row.Valid, row.Errors = res.Valid, res.Errors
 		rep.Healthy = rep.Healthy && row.Valid
 		rep.Certificates = append(rep.Certificates, row)
 	}
@@ -142,10 +147,22 @@ func writeEvidenceJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// readInput reads path, or standard input when path is "-".
-func readInput(stdin io.Reader, path string) ([]byte, error) {
-	if path == "-" {
-		return io.ReadAll(stdin)
+// validateInput validates the certificate at path ("-": stdin). A file
+// that cannot be read is refused as invalid-json, the refusal saying why,
+// so a missing file prints the same JSON as a malformed one; only an
+// interrupted read is an error.
+func validateInput(ctx context.Context, stdin io.Reader, path string) (certificate.Result, error) {
+	raw, err := readInput(ctx, stdin, path, readfile.Certificate)
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return certificate.Result{}, err
 	}
-	return os.ReadFile(path)
+	if err != nil {
+		var re *readfile.Error
+		if errors.As(err, &re) {
+			err = re.Err // the path is printed in front of the refusal
+		}
+		r := refusal.Refusal{Token: certificate.TokenInvalidJSON, Expected: "a readable certificate file", Seen: err.Error()}
+		return certificate.Result{Errors: []string{certificate.TokenInvalidJSON}, Refusals: []refusal.Refusal{r}}, nil
+	}
+	return certificate.Validate(raw), nil
 }

@@ -63,10 +63,18 @@ func TestCertificateValidateStdin(t *testing.T) {
 	}
 }
 
-func TestCertificateValidateMissingFile(t *testing.T) {
-	code, _, errOut := runCLI(t, "certificate", "validate", "testdata/evidence/nope.json")
-	if code != 2 || !strings.Contains(errOut, "error: certificate validate:") {
-		t.Errorf("exit %d, stderr %q", code, errOut)
+// TestCertificateValidateMissingFilePrintsInvalidJSON: a file that cannot
+// be read prints the same JSON as a malformed one, the reason on stderr.
+func TestCertificateValidateMissingFilePrintsInvalidJSON(t *testing.T) {
+	_, bad, _ := runCLI(t, "certificate", "validate", "testdata/evidence/certificate-array.json")
+	for _, path := range []string{"testdata/evidence/nope.json", "/dev/zero", "testdata/evidence"} {
+		code, out, errOut := runCLI(t, "certificate", "validate", path)
+		if code != 2 || out != bad {
+			t.Errorf("%s: exit %d, stdout %q; want 2 and %q", path, code, out, bad)
+		}
+		if want := path + ": invalid-json: expected a readable certificate file, saw "; !strings.HasPrefix(errOut, want) {
+			t.Errorf("%s: stderr %q, want it to start %q", path, errOut, want)
+		}
 	}
 }
 

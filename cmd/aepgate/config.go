@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/aepgate/aepgate/internal/isolate"
+	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/protocol/config"
 )
 
@@ -36,9 +39,11 @@ Every problem is printed as "file:line:col: field: message"; an unknown key,
 a wrong type or an invalid value is an error, never a silent default.
 
 file defaults to ` + config.DefaultPath + ` at the repository root (the git
-top-level directory, or the current directory outside git).
+top-level directory, or the current directory outside git). ` + inputLimits("The file", readfile.Config) + `;
+a named pipe or a device is refused.
 
-Exit codes: 0 valid; 2 invalid, unreadable or missing.`,
+Exit codes: 0 valid; 2 invalid, unreadable, too large or missing; 130
+interrupted.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			path := ""
@@ -47,10 +52,10 @@ Exit codes: 0 valid; 2 invalid, unreadable or missing.`,
 			} else {
 				path = cfgDisplayPath(".", filepath.Join(cfgRepoRoot(c.Context()), config.DefaultPath))
 			}
-			if _, err := cfgLoad(path, s.out); err != nil {
+			if _, err := cfgLoad(c.Context(), path, s.out); err != nil {
 				return err
 			}
-			fmt.Fprintf(s.out, "%s: ok\n", path)
+			fmt.Fprintf(s.out, "%s: ok\n", shown(path))
 			return nil
 		},
 	}
@@ -66,18 +71,19 @@ func cfgRepoRoot(ctx context.Context) string {
 	return isolate.Root(ctx, wd)
 }
 
-// cfgLoad reads and parses a repository config, printing each problem
-// ("file:line:col: field: message") to w; any problem ends the command
-// with exit 2.
-func cfgLoad(path string, w io.Writer) (*config.Config, error) {
-	data, err := os.ReadFile(path)
+// cfgLoad reads (through internal/readfile, at most 1 MB) and parses a
+// repository config, printing each problem ("file:line:col: field:
+// message") to w; any problem ends the command with exit 2, an interrupted
+// read with 130.
+func cfgLoad(ctx context.Context, path string, w io.Writer) (*config.Config, error) {
+	data, err := readfile.File(ctx, path, readfile.Config)
 	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, failf(2, "%s: not found", path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, failf(2, "%s: not found", shown(path))
 		}
-		return nil, failf(2, "read config: %w", err)
+		return nil, readFailed("read config", err)
 	}
-	cfg, err := config.Parse(path, data)
+	cfg, err := config.Parse(shown(path), data)
 	if err != nil {
 		fmt.Fprintln(w, err)
 		return nil, exitCode(2)

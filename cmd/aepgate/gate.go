@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/protocol/gate"
 )
 
@@ -43,11 +45,14 @@ and refused event on stderr.
 Fails closed: an event that cannot be read blocks every action, and a gate
 the owner answered with HOLD or its safe default keeps blocking.
 
-Exit 0 allowed, 4 refused, 2 bad input (unreadable file, not the events
-format, unknown action).`,
+` + inputLimits("<events.json>", readfile.Events) + `; a named pipe or a
+device is refused (pipe a stream to "-" instead).
+
+Exit codes: 0 allowed; 4 refused; 2 bad input (unreadable or too large
+file, not the events format, unknown action); 130 interrupted.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			return gateEval(s, args[0], req)
+		RunE: func(c *cobra.Command, args []string) error {
+			return gateEval(c.Context(), s, args[0], req)
 		},
 	}
 	f := cmd.Flags()
@@ -59,14 +64,14 @@ format, unknown action).`,
 	return cmd
 }
 
-func gateEval(s streams, path string, req gate.Request) error {
-	raw, err := readInput(s.in, path)
+func gateEval(ctx context.Context, s streams, path string, req gate.Request) error {
+	raw, err := readInput(ctx, s.in, path, readfile.Events)
 	if err != nil {
-		return failf(2, "gate eval: %w", err)
+		return readFailed("gate eval", err)
 	}
 	log, err := gate.ParseLog(raw)
 	if err != nil {
-		return failf(2, "gate eval: %s: %w", path, err)
+		return failf(2, "gate eval: %s: %w", shown(path), err)
 	}
 	d, st, err := gate.Evaluate(log, req)
 	if err != nil {

@@ -148,7 +148,7 @@ func (o *negcontrolOptions) runAll(c *cobra.Command, s streams) error {
 	if path == "" {
 		path = filepath.Join(root, config.DefaultPath)
 	}
-	cfg, err := cfgLoad(path, s.err)
+	cfg, err := cfgLoad(ctx, path, s.err)
 	if err != nil {
 		return err
 	}

@@ -6,13 +6,13 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/protocol/release"
 )
 
@@ -44,13 +44,14 @@ refusal tokens, sorted and unique; what each expected and saw, and any API
 read that failed, go to stderr.
 
 Run it in the release's checkout: the file at --manifest in the working
-directory is the local manifest that the manifest at the tag must equal.
+directory is the local manifest that the manifest at the tag must equal
+(` + inputLimits("it", readfile.Manifest) + `).
 
 The token is read only from --token-file: a regular file you own with no
 group or other permission bits (chmod 600), 1-4096 characters. Environment
 variables are never read. Without a usable token nothing is requested.
 
-Exit 0 closed, 2 not closed or bad usage.`,
+Exit codes: 0 closed; 2 not closed or bad usage.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return releaseVerify(c, s, fl)
@@ -81,7 +82,7 @@ func releaseVerify(c *cobra.Command, s streams, fl releaseVerifyFlags) error {
 		}
 		return printRelease(s, res)
 	}
-	local, err := os.ReadFile(fl.manifest)
+	local, err := readfile.File(c.Context(), fl.manifest, readfile.Manifest)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(s.err, "local manifest: %v\n", err)

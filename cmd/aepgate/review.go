@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aepgate/aepgate/internal/gitobj"
+	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/review"
 )
 
@@ -69,11 +70,11 @@ func (o reviewCheckOptions) run(c *cobra.Command, s streams, file string) error 
 	if o.format != "text" && o.format != "json" {
 		return failf(2, "--format must be text or json, not %q", o.format)
 	}
-	raw, err := readInput(s.in, file)
-	if err != nil {
-		return failf(2, "review check: read %s: %w", file, err)
-	}
 	ctx := c.Context()
+	raw, err := readInput(ctx, s.in, file, readfile.Review)
+	if err != nil {
+		return readFailed("review check", err)
+	}
 	repo, err := gitobj.Open(ctx, o.repoDir)
 	if err != nil {
 		return failf(2, "review check: --repo-dir %w", err)
