@@ -4,7 +4,6 @@
 package rundir
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -15,11 +14,13 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
 
-// MaxFileSize is the largest run document aepgate reads (50 MB).
-const MaxFileSize = 50 << 20
+// MaxFileSize is the largest run document aepgate reads (50 MB, the cap
+// of internal/readfile's RunDocument).
+const MaxFileSize = readfile.RunDocument_Max
 
 // MissingError reports that required documents (the guide and/or the log)
 // are not regular files in Dir. Load returns it together with a Run holding
@@ -31,7 +32,7 @@ type MissingError struct {
 
 // Error lists the missing documents.
 func (e *MissingError) Error() string {
-	return fmt.Sprintf("%s is missing %s", e.Dir, strings.Join(e.Names, ", "))
+	return fmt.Sprintf("%s is missing %s", readfile.Quote(e.Dir), strings.Join(e.Names, ", "))
 }
 
 // Has reports whether name is among the missing documents.
@@ -55,9 +56,9 @@ type InputError struct {
 // Error names the path and why it was refused.
 func (e *InputError) Error() string {
 	if e.Err != nil {
-		return fmt.Sprintf("%s: %s: %v", e.Path, e.Reason, e.Err)
+		return fmt.Sprintf("%s: %s: %v", readfile.Quote(e.Path), e.Reason, e.Err)
 	}
-	return fmt.Sprintf("%s: %s", e.Path, e.Reason)
+	return fmt.Sprintf("%s: %s", readfile.Quote(e.Path), e.Reason)
 }
 
 // Unwrap returns the underlying I/O error, if any.
@@ -68,7 +69,7 @@ func (e *InputError) Unwrap() error { return e.Err }
 // log). A missing plan or annexes folder is not an error. Any other problem
 // is an *InputError and a nil Run.
 func Load(dir string) (*rundoc.Run, error) {
-	files := rundoc.Files{Docs: map[string][]byte{}}
+	files := rundoc.Files{Docs: map[string]string{}}
 	var missing []string
 	for _, name := range []string{rundoc.GuideFile, rundoc.LogFile, rundoc.PlanFile} {
 		b, ok, err := readDoc(filepath.Join(dir, name))
@@ -94,7 +95,11 @@ func Load(dir string) (*rundoc.Run, error) {
 }
 
 // readDoc reads a document. ok is false when path is not a regular file
-// (absent, or a folder), as aepkit's is_file() test has it.
+// (absent, or a folder), as aepkit's is_file() test has it. The read goes
+// through internal/readfile, which judges the opened file (a named pipe
+// swapped in after the Stat is refused, not waited on) and caps it at 50 MB
+// before reading; a regular file needs no cancelling, so it runs under a
+// background context.
 func readDoc(path string) (b []byte, ok bool, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -106,12 +111,16 @@ func readDoc(path string) (b []byte, ok bool, err error) {
 	if !st.Mode().IsRegular() {
 		return nil, false, nil
 	}
-	if st.Size() > MaxFileSize {
-		return nil, false, &InputError{Path: path, Reason: fmt.Sprintf("file is %d bytes, larger than the %d MB limit", st.Size(), MaxFileSize>>20)}
+	b, err = readfile.File(context.Background(), path, readfile.RunDocument)
+	if errors.Is(err, readfile.ErrTooLarge) {
+		return nil, false, &InputError{Path: path, Reason: fmt.Sprintf("file is larger than the %d MB limit", MaxFileSize>>20)}
 	}
-	b, err = readCapped(path)
 	if err != nil {
-		return nil, false, err
+		var re *readfile.Error
+		if errors.As(err, &re) {
+			err = re.Err
+		}
+		return nil, false, &InputError{Path: path, Reason: "cannot read", Err: err}
 	}
 	if err := checkText(path, b); err != nil {
 		return nil, false, err
@@ -122,39 +131,21 @@ func readDoc(path string) (b []byte, ok bool, err error) {
 // isNotDir reports an error from a path whose parent is a file.
 func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
-// readCapped reads at most MaxFileSize bytes, failing if the file grew past
-// the cap after it was measured.
-func readCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, &InputError{Path: path, Reason: "cannot read", Err: err}
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, &InputError{Path: path, Reason: "cannot read", Err: err}
-	}
-	if len(b) > MaxFileSize {
-		return nil, &InputError{Path: path, Reason: fmt.Sprintf("file is larger than the %d MB limit", MaxFileSize>>20)}
-	}
-	return b, nil
-}
-
 // checkText refuses binary input: NUL bytes or invalid UTF-8.
-func checkText(path string, b []byte) error {
-	if i := bytes.IndexByte(b, 0); i >= 0 {
+func checkText(path string, b string) error {
+	if i := strings.IndexByte(b, 0); i >= 0 {
 		return &InputError{Path: path, Reason: fmt.Sprintf("binary file (NUL byte on line %d); run documents are UTF-8 Markdown", lineAt(b, i))}
 	}
-	if !utf8.Valid(b) {
+	if !utf8.ValidString(b) {
 		i := firstInvalid(b)
 		return &InputError{Path: path, Reason: fmt.Sprintf("not valid UTF-8 (line %d); run documents are UTF-8 Markdown", lineAt(b, i))}
 	}
 	return nil
 }
 
-func firstInvalid(b []byte) int {
+func firstInvalid(b string) int {
 	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
+		r, size := utf8.DecodeRuneInString(b[i:])
 		if r == utf8.RuneError && size <= 1 {
 			return i
 		}
@@ -163,7 +154,7 @@ func firstInvalid(b []byte) int {
 	return len(b)
 }
 
-func lineAt(b []byte, i int) int { return bytes.Count(b[:i], []byte("\n")) + 1 }
+func lineAt(b string, i int) int { return strings.Count(b[:i], "\n") + 1 }
 
 // annexNames lists the regular files in the annexes folder (following
 // symlinks, as aepkit's is_file() does). A missing folder has none; a path

@@ -38,7 +38,7 @@ func bigRun(phases, perPhase int) rundoc.Files {
 	}
 	l.WriteString("\n## Reports\n\n")
 	l.WriteString(reports.String())
-	return rundoc.Files{Docs: map[string][]byte{rundoc.GuideFile: []byte(g.String()), rundoc.LogFile: []byte(l.String())}}
+	return rundoc.Files{Docs: map[string]string{rundoc.GuideFile: g.String(), rundoc.LogFile: l.String()}}
 }
 
 // BenchmarkLintStatus parses a 2,000-item run and computes lint and status,

@@ -14,7 +14,7 @@ func FuzzCheck(f *testing.F) {
 	f.Add("**Report:** `P1-T1`", "| id | verdict |\n|--|--|\n| P1-T1 | APPROVED |\n### P1-T1 — REJECTED", "", ".gitkeep")
 	f.Fuzz(func(t *testing.T, guide, log, plan, annex string) {
 		run := rundoc.Parse(rundoc.Files{
-			Docs:    map[string][]byte{rundoc.GuideFile: []byte(guide), rundoc.LogFile: []byte(log), rundoc.PlanFile: []byte(plan)},
+			Docs:    map[string]string{rundoc.GuideFile: guide, rundoc.LogFile: log, rundoc.PlanFile: plan},
 			Annexes: strings.Split(annex, "/"),
 		})
 		res := Check(run, Options{AnnexThreshold: 1})

@@ -38,8 +38,8 @@ func messyRun(tasks int, seed uint64) rundoc.Files {
 	log := "# Messy — Compliance Log\n\n## Status board\n\n| ID | Delivery | Verdict | Executor | Notes |\n|---|---|---|---|---|\n" +
 		board.String() + "\n## Reports\n\n" + reports.String()
 	annexes := []string{".gitkeep", "P1-a.md", "phase-2-b.md", "notes.md", "P01-c.md", ".DS_Store", "phase_3.md", "x.md"}
-	return rundoc.Files{Docs: map[string][]byte{
-		rundoc.GuideFile: []byte(g.String()), rundoc.LogFile: []byte(log), rundoc.PlanFile: []byte(messyPlan(tasks / perPhase)),
+	return rundoc.Files{Docs: map[string]string{
+		rundoc.GuideFile: g.String(), rundoc.LogFile: log, rundoc.PlanFile: messyPlan(tasks / perPhase),
 	}, Annexes: annexes}
 }
 
@@ -148,7 +148,7 @@ func TestWriteRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, b := range files.Docs {
-		if err := os.WriteFile(filepath.Join(*genDir, name), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(*genDir, name), []byte(b), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

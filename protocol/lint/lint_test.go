@@ -34,8 +34,8 @@ func entry(id, word string) string {
 }
 
 func newRun(guide, log string, annexes ...string) *rundoc.Run {
-	return rundoc.Parse(rundoc.Files{Docs: map[string][]byte{
-		rundoc.GuideFile: []byte(guide), rundoc.LogFile: []byte(log),
+	return rundoc.Parse(rundoc.Files{Docs: map[string]string{
+		rundoc.GuideFile: guide, rundoc.LogFile: log,
 	}, Annexes: annexes})
 }
 

@@ -90,7 +90,7 @@ func checkOutputs(t *testing.T, name string, out map[string]string) {
 // crlf rewrites every document with CRLF line ends.
 func crlf(f rundoc.Files) rundoc.Files {
 	for name, b := range f.Docs {
-		f.Docs[name] = bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))
+		f.Docs[name] = strings.ReplaceAll(b, "\n", "\r\n")
 	}
 	return f
 }

@@ -76,7 +76,7 @@ func TestText(t *testing.T) {
 }
 
 func withPlan(r *rundoc.Run, plan string) *rundoc.Run {
-	r.Plan = rundoc.ParsePlan(rundoc.PlanFile, []byte(plan))
+	r.Plan = rundoc.ParsePlan(rundoc.PlanFile, plan)
 	return r
 }
 

@@ -9,8 +9,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("````\n### P0-T1 — x\n```\n"), []byte("| ID | Verdict |\n|--|--|\n| a | APPROVED |\n"), []byte("| Phase | Weight |\n| P0 | 1e999 |\n"))
 	f.Add([]byte("\r\n\r### \u00a0P-1 –"), []byte("~~~\n### P1-T1 — DONE\r\n"), []byte("**Options:**"))
 	f.Fuzz(func(t *testing.T, guide, log, plan []byte) {
-		r := Parse(Files{Docs: map[string][]byte{GuideFile: guide, LogFile: log, PlanFile: plan}})
-		lines := func(b []byte) int { return newText(b).n }
+		r := Parse(Files{Docs: map[string]string{GuideFile: string(guide), LogFile: string(log), PlanFile: string(plan)}})
+		lines := func(b []byte) int { return newText(string(b)).n }
 		gl, ll := lines(guide), lines(log)
 		for _, s := range r.Guide.Sections {
 			if s.Line < 1 || s.Line > gl || !HasDigit(s.ID) && s.IsGate() {

@@ -65,7 +65,7 @@ type PhaseTitle struct {
 
 // ParseGuide parses an execution guide. Headings and Report lines inside
 // fenced blocks are content, not structure.
-func ParseGuide(file string, b []byte) *Guide {
+func ParseGuide(file, b string) *Guide {
 	t := newText(b)
 	g := &Guide{File: file, Sections: make([]Section, 0, t.count("###"))}
 	cur := -1 // index into g.Sections

@@ -77,7 +77,7 @@ type BoardRow struct {
 
 // ParseLog parses a compliance log. Headings inside fenced blocks (pasted
 // output) are content.
-func ParseLog(file string, b []byte) *Log { return parseLog(file, newText(b)) }
+func ParseLog(file, b string) *Log { return parseLog(file, newText(b)) }
 
 // parseLog parses a compliance log already split into lines.
 func parseLog(file string, t *text) *Log {

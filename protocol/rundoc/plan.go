@@ -36,7 +36,7 @@ type PlanSection struct {
 }
 
 // ParsePlan parses a plan of record.
-func ParsePlan(file string, b []byte) *Plan {
+func ParsePlan(file, b string) *Plan {
 	t := newText(b)
 	p := &Plan{File: file, Tables: t.tables()}
 	sec := -1

@@ -22,7 +22,7 @@ const (
 // regular files in annexes/. Each document must be smaller than 2 GiB
 // (internal/rundir refuses anything over 50 MB).
 type Files struct {
-	Docs    map[string][]byte
+	Docs    map[string]string
 	Annexes []string
 }
 

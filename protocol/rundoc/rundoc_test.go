@@ -15,7 +15,7 @@ func TestParseGuide(t *testing.T) {
 		"### Notes – context\r\n\r\n**Report:** the task\r\n\r\n" +
 		"### P0-G1\u00a0-\u2003Gate: it holds\r\n\r\n**Report:** P0-G1.\r\n" +
 		"### P0-T2 —\r\nnext line is not the title\r\n"
-	g := ParseGuide(GuideFile, []byte("\ufeff"+src))
+	g := ParseGuide(GuideFile, "\ufeff"+src)
 	type sec struct {
 		ID, Title string
 		Line      int
@@ -48,7 +48,7 @@ func TestParseLog(t *testing.T) {
 		"### P0-T1 — done\n\n**Verify output:**\n```text\n### P0-T7 — DONE\n---\n**Field:** x\n```\n**Observations:** none\n\n" +
 		"### P0-T1 — DONE (again)\n" +
 		"### P0-G1 - Pending  \n\n---\n\n**Verify output:**\n```\nlate\n```\n"
-	l := ParseLog(LogFile, []byte(src))
+	l := ParseLog(LogFile, src)
 	type head struct {
 		ID, State                           string
 		Line, EndLine, EvidenceLine, Fences int
@@ -90,7 +90,7 @@ func TestFences(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, newText([]byte(tt.src)).fences, cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.want, newText(tt.src).fences, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("fences (-want +got):\n%s", diff)
 			}
 		})
@@ -99,7 +99,7 @@ func TestFences(t *testing.T) {
 
 func TestParsePlan(t *testing.T) {
 	src := "# P\n\n## 1. Opportunity\n\n**Target outcome:** faster\nclose\n\n**Problem:** <problem>\n\n## Non-goals\n\n- none of that\n\n## Phases\n\n| Phase | Weight |\n|---|---|\n| P0 | 2 |\n"
-	p := ParsePlan(PlanFile, []byte(src))
+	p := ParsePlan(PlanFile, src)
 	if f, ok := p.Field("target outcome"); !ok || f.Value != "faster\nclose" || f.Line != 5 {
 		t.Errorf("Field(target outcome) = %+v, %v", f, ok)
 	}
@@ -116,7 +116,7 @@ func TestParsePlan(t *testing.T) {
 }
 
 func TestItems(t *testing.T) {
-	l := ParseLog(LogFile, []byte("| ID | Verdict |\n|--|--|\n| A1 | APPROVED |\n| A1 | PENDING |\n\n### A1 — DONE\n### B2 — REJECTED\n### B2 — DONE\n"))
+	l := ParseLog(LogFile, "| ID | Verdict |\n|--|--|\n| A1 | APPROVED |\n| A1 | PENDING |\n\n### A1 — DONE\n### B2 — REJECTED\n### B2 — DONE\n")
 	got := l.Items()
 	want := []Item{{ID: "A1", Report: "DONE", Line: 3}, {ID: "B2", Report: "DONE", HeaderVerdict: "REJECTED", Line: 7}}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -152,7 +152,7 @@ func TestLines(t *testing.T) {
 		"\ufeffa\n": {"a"},
 	}
 	for src, want := range tests {
-		tx := newText([]byte(src))
+		tx := newText(src)
 		var got []string
 		for i := 0; i < tx.n; i++ {
 			got = append(got, tx.line(i))
@@ -167,7 +167,7 @@ func TestLines(t *testing.T) {
 // pasted inside a fenced block becomes a real verdict. Fences are the
 // protection that stops pasted output from approving itself.
 func TestFenceNegativeControl(t *testing.T) {
-	src := []byte("### P0-T1 — DONE\n\n**Verify output:**\n```\n### P0-T1 — APPROVED\n```\n")
+	src := "### P0-T1 — DONE\n\n**Verify output:**\n```\n### P0-T1 — APPROVED\n```\n"
 	if got := ParseLog(LogFile, src).Items()[0].State(); got != AwaitingAudit {
 		t.Fatalf("with fences, state = %s, want %s", got, AwaitingAudit)
 	}
@@ -177,14 +177,14 @@ func TestFenceNegativeControl(t *testing.T) {
 }
 
 func TestUnclosed(t *testing.T) {
-	if l := ParseLog(LogFile, []byte("```\nok\n```\n")); l.Unclosed != nil {
+	if l := ParseLog(LogFile, "```\nok\n```\n"); l.Unclosed != nil {
 		t.Errorf("closed fence reported unclosed: %+v", l.Unclosed)
 	}
-	l := ParseLog(LogFile, []byte("a\n```\nok\n```\n~~~\nrest\n"))
+	l := ParseLog(LogFile, "a\n```\nok\n```\n~~~\nrest\n")
 	if l.Unclosed == nil || l.Unclosed.Line != 5 {
 		t.Errorf("Unclosed = %+v, want the fence on line 5", l.Unclosed)
 	}
-	if g := ParseGuide(GuideFile, []byte("````\n```\n")); g.Unclosed == nil || g.Unclosed.Line != 1 {
+	if g := ParseGuide(GuideFile, "````\n```\n"); g.Unclosed == nil || g.Unclosed.Line != 1 {
 		t.Errorf("guide Unclosed = %+v, want line 1", g.Unclosed)
 	}
 }

@@ -101,14 +101,13 @@ type Fence struct {
 }
 
 // newText splits b into lines and locates its fenced blocks.
-func newText(b []byte) *text { return splitText(b, true) }
+func newText(s string) *text { return splitText(s, true) }
 
 // splitText splits b into lines and, when fences is set, locates its fenced
 // blocks; with fences false every line reads as unfenced, which the
 // negative-control test uses to show that fences keep pasted output from
 // becoming structure.
-func splitText(b []byte, fences bool) *text {
-	s := string(b)
+func splitText(s string, fences bool) *text {
 	s = strings.TrimPrefix(s, "\ufeff")
 	if strings.Contains(s, "\r") {
 		s = strings.ReplaceAll(s, "\r\n", "\n")

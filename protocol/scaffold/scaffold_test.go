@@ -12,9 +12,9 @@ import (
 )
 
 func render(name string) rundoc.Files {
-	f := rundoc.Files{Docs: map[string][]byte{}, Annexes: []string{rundoc.KeepFile}}
+	f := rundoc.Files{Docs: map[string]string{}, Annexes: []string{rundoc.KeepFile}}
 	for _, file := range Render(name) {
-		f.Docs[file.Path] = file.Content
+		f.Docs[file.Path] = string(file.Content)
 	}
 	return f
 }
@@ -65,7 +65,7 @@ func TestFreshScaffoldIsCleanWithTwoOpen(t *testing.T) {
 // unfilled plan.
 func TestScaffoldFlagsOnceWorkIsReported(t *testing.T) {
 	f := render("demo")
-	f.Docs[rundoc.LogFile] = []byte(strings.ReplaceAll(string(f.Docs[rundoc.LogFile]), "— PENDING", "— DONE"))
+	f.Docs[rundoc.LogFile] = strings.ReplaceAll(f.Docs[rundoc.LogFile], "— PENDING", "— DONE")
 	res := lint.Check(rundoc.Parse(f), lint.DefaultOptions())
 	rules := map[string]int{}
 	for _, p := range res.Problems {

@@ -12,8 +12,8 @@ func FuzzCompute(f *testing.F) {
 	f.Add("# Phase 0 — a\n", "| ID | Verdict |\n|--|--|\n| P0-T1 | APPROVED |\n### P0-T1 — REJECTED\n", "| Phase | Weight |\n| P0 | 2 |\n")
 	f.Add("", "### P9-T1 — DONE\n```\n### P9-T1 — APPROVED\n", "| Phase | Weight |\n| Phase 9 | NaN |\n")
 	f.Fuzz(func(t *testing.T, guide, log, plan string) {
-		run := rundoc.Parse(rundoc.Files{Docs: map[string][]byte{
-			rundoc.GuideFile: []byte(guide), rundoc.LogFile: []byte(log), rundoc.PlanFile: []byte(plan),
+		run := rundoc.Parse(rundoc.Files{Docs: map[string]string{
+			rundoc.GuideFile: guide, rundoc.LogFile: log, rundoc.PlanFile: plan,
 		}})
 		rep := Compute(run, "d")
 		text := rep.Text()

@@ -12,7 +12,7 @@ import (
 )
 
 func logRun(log string) *rundoc.Run {
-	return rundoc.Parse(rundoc.Files{Docs: map[string][]byte{rundoc.LogFile: []byte(log)}})
+	return rundoc.Parse(rundoc.Files{Docs: map[string]string{rundoc.LogFile: log}})
 }
 
 func h(id, word string) string { return "### " + id + " — " + word + "\n\nbody\n\n" }
@@ -81,8 +81,8 @@ func TestJSON(t *testing.T) {
 	guide := "# Phase 0 — Foundations\n\n### P0-T1 — a\n\n# Phase 1 – Ledger core\n"
 	plan := "## Phases\n\n| Phase | Delivers | Risk | Weight |\n|---|---|---|---|\n| P0 | x | low | 1 |\n| Phase 1 | y | high | 3 |\n| 2 | z | low | lots |\n"
 	log := "| ID | Verdict | Executor |\n|---|---|---|\n| P0-T1 | APPROVED | sonnet |\n\n" + h("P0-T1", "DONE") + h("P1-T1", "DONE") + h("P2-T1", "PENDING") + h("NOTES-1", "PENDING")
-	run := rundoc.Parse(rundoc.Files{Docs: map[string][]byte{
-		rundoc.GuideFile: []byte(guide), rundoc.LogFile: []byte(log), rundoc.PlanFile: []byte(plan),
+	run := rundoc.Parse(rundoc.Files{Docs: map[string]string{
+		rundoc.GuideFile: guide, rundoc.LogFile: log, rundoc.PlanFile: plan,
 	}})
 	rep := Compute(run, "docs/run")
 	b, err := json.MarshalIndent(rep, "", "  ")
