@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"unsafe"
 )
 
 // Stdin is the path that means standard input.
@@ -45,6 +46,18 @@ func File(ctx context.Context, path string, k Kind) ([]byte, error) {
 	return safe().file(ctx, path, k)
 }
 
+// Text is File returning a string that shares the read buffer, so a large
+// document is held once. The buffer is sized from the opened file, so a
+// file that does not grow while it is read is read into one allocation.
+func Text(ctx context.Context, path string, k Kind) (string, error) {
+	b, err := File(ctx, path, k)
+	if err != nil {
+		return "", err
+	}
+	// b is referenced nowhere else and never written again.
+	return unsafe.String(unsafe.SliceData(b), len(b)), nil
+}
+
 // Input reads path like File, or stdin (at most k.Max() bytes) when path
 // is "-". A read from stdin that has not finished when ctx is done is
 // abandoned: Input returns the context's error at once.
@@ -60,8 +73,8 @@ type reader struct {
 	// regular file.
 	open func(path string) (*os.File, int64, error)
 	// drain reads at most max+1 bytes of r, returning early when ctx is
-	// done.
-	drain func(ctx context.Context, r io.Reader, max int64) ([]byte, error)
+	// done; size is what r is expected to hold (0: unknown).
+	drain func(ctx context.Context, r io.Reader, size, max int64) ([]byte, error)
 }
 
 func safe() reader { return reader{open: openRegular, drain: drainInterruptible} }
@@ -73,7 +86,7 @@ func (rd reader) input(ctx context.Context, stdin io.Reader, path string, k Kind
 	if stdin == nil {
 		stdin = eofReader{}
 	}
-	b, err := rd.drain(ctx, stdin, k.Max())
+	b, err := rd.drain(ctx, stdin, 0, k.Max())
 	return capped(b, err, "standard input", k)
 }
 
@@ -93,7 +106,7 @@ func (rd reader) file(ctx context.Context, path string, k Kind) ([]byte, error) 
 	if size > k.Max() {
 		return nil, &Error{Path: path, Err: fmt.Errorf("%w: %d bytes, over the %s limit for %s", ErrTooLarge, size, k.limit(), k)}
 	}
-	b, err := rd.drain(ctx, f, k.Max())
+	b, err := rd.drain(ctx, f, size, k.Max())
 	return capped(b, err, path, k)
 }
 
@@ -150,14 +163,14 @@ func describe(m fs.FileMode) string {
 // returns when it finishes or ctx is done, whichever comes first. A read
 // blocked in the kernel (a terminal, a pipe) cannot be cancelled; it is
 // left to end with the process.
-func drainInterruptible(ctx context.Context, r io.Reader, max int64) ([]byte, error) {
+func drainInterruptible(ctx context.Context, r io.Reader, size, max int64) ([]byte, error) {
 	type result struct {
 		b   []byte
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		b, err := io.ReadAll(io.LimitReader(ctxReader{ctx, r}, max+1))
+		b, err := readAll(ctxReader{ctx, r}, min(size, max)+1, max+1)
 		done <- result{b, err}
 	}()
 	select {
@@ -166,6 +179,27 @@ func drainInterruptible(ctx context.Context, r io.Reader, max int64) ([]byte, er
 	case <-ctx.Done():
 		return nil, fmt.Errorf("interrupted: %w", ctx.Err())
 	}
+}
+
+// readAll reads r to its end or to limit bytes into a buffer that starts
+// at capacity hint (one more than the expected size, so reaching the end
+// needs no second buffer) and grows as io.ReadAll's does past it.
+func readAll(r io.Reader, hint, limit int64) ([]byte, error) {
+	b := make([]byte, 0, max(hint, 512))
+	for int64(len(b)) < limit {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):min(int64(cap(b)), limit)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 // ctxReader stops reading once ctx is done, between two reads.

@@ -100,8 +100,8 @@ func TestFileChecksSizeBeforeReading(t *testing.T) {
 	big := filepath.Join(t.TempDir(), "big.json")
 	os.WriteFile(big, bytes.Repeat([]byte("x"), int(Config.Max())+1), 0o644)
 	var read int64
-	counting := reader{open: openRegular, drain: func(ctx context.Context, r io.Reader, max int64) ([]byte, error) {
-		b, err := drainInterruptible(ctx, r, max)
+	counting := reader{open: openRegular, drain: func(ctx context.Context, r io.Reader, size, max int64) ([]byte, error) {
+		b, err := drainInterruptible(ctx, r, size, max)
 		read += int64(len(b))
 		return b, err
 	}}
@@ -158,8 +158,8 @@ func TestFileDevZeroReadWithoutTheCheck(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var read int64
-			rd := reader{open: tc.open, drain: func(ctx context.Context, r io.Reader, max int64) ([]byte, error) {
-				b, err := drainInterruptible(ctx, r, max)
+			rd := reader{open: tc.open, drain: func(ctx context.Context, r io.Reader, size, max int64) ([]byte, error) {
+				b, err := drainInterruptible(ctx, r, size, max)
 				read += int64(len(b))
 				return b, err
 			}}
@@ -239,7 +239,7 @@ func TestInputStdinStalledHangsWithoutTheWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	plain := reader{open: openRegular, drain: func(_ context.Context, r io.Reader, max int64) ([]byte, error) {
+	plain := reader{open: openRegular, drain: func(_ context.Context, r io.Reader, _, max int64) ([]byte, error) {
 		return io.ReadAll(io.LimitReader(r, max+1))
 	}}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -281,5 +281,18 @@ func TestKindCaps(t *testing.T) {
 		"an audit review": 1 << 20, "a release manifest": 10 << 20, "a run document": 50 << 20}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("caps (-want +got):\n%s", diff)
+	}
+}
+
+func TestTextReadsTheWholeFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "log.md")
+	want := strings.Repeat("### P0-T1 — DONE\n", 10000)
+	os.WriteFile(p, []byte(want), 0o644)
+	got, err := Text(context.Background(), p, RunDocument)
+	if err != nil || got != want {
+		t.Fatalf("Text = %d bytes, %v; want %d bytes", len(got), err, len(want))
+	}
+	if _, err := Text(context.Background(), "/dev/zero", RunDocument); !errors.Is(err, ErrNotRegular) {
+		t.Fatalf("Text(/dev/zero) = %v, want ErrNotRegular", err)
 	}
 }

@@ -4,9 +4,9 @@
 package rundir
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,7 +20,7 @@ import (
 
 // MaxFileSize is the largest run document aepgate reads (50 MB, the cap
 // of internal/readfile's RunDocument).
-const MaxFileSize = readfile.RunDocument_Max
+const MaxFileSize = 50 << 20
 
 // MissingError reports that required documents (the guide and/or the log)
 // are not regular files in Dir. Load returns it together with a Run holding
@@ -100,30 +100,30 @@ func Load(dir string) (*rundoc.Run, error) {
 // swapped in after the Stat is refused, not waited on) and caps it at 50 MB
 // before reading; a regular file needs no cancelling, so it runs under a
 // background context.
-func readDoc(path string) (b []byte, ok bool, err error) {
+func readDoc(path string) (b string, ok bool, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) || isNotDir(err) {
-			return nil, false, nil
+			return "", false, nil
 		}
-		return nil, false, &InputError{Path: path, Reason: "cannot read", Err: err}
+		return "", false, &InputError{Path: path, Reason: "cannot read", Err: err}
 	}
 	if !st.Mode().IsRegular() {
-		return nil, false, nil
+		return "", false, nil
 	}
-	b, err = readfile.File(context.Background(), path, readfile.RunDocument)
+	b, err = readfile.Text(context.Background(), path, readfile.RunDocument)
 	if errors.Is(err, readfile.ErrTooLarge) {
-		return nil, false, &InputError{Path: path, Reason: fmt.Sprintf("file is larger than the %d MB limit", MaxFileSize>>20)}
+		return "", false, &InputError{Path: path, Reason: fmt.Sprintf("file is larger than the %d MB limit", MaxFileSize>>20)}
 	}
 	if err != nil {
 		var re *readfile.Error
 		if errors.As(err, &re) {
 			err = re.Err
 		}
-		return nil, false, &InputError{Path: path, Reason: "cannot read", Err: err}
+		return "", false, &InputError{Path: path, Reason: "cannot read", Err: err}
 	}
 	if err := checkText(path, b); err != nil {
-		return nil, false, err
+		return "", false, err
 	}
 	return b, true, nil
 }
