@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
 // Facts are what GitHub says about the pull request the report sits on.
@@ -14,21 +16,40 @@ type Facts struct {
 	Number int
 	// HeadBranch is the head ref's name; empty skips the BRANCH check.
 	HeadBranch string
+	// Repo is the pull request's repository, "owner/name"; empty skips the
+	// WORK-UNIT check.
+	Repo string
+	// Units are the work units the pull request's body names
+	// (workunit.ParseRefs: "Work-unit: #N" lines, the report's own
+	// WORK-UNIT line among them, and closing keywords).
+	Units []workunit.Ref
+	// Files are the paths the pull request changes. FilesKnown says they
+	// were read in full; false skips the FILES check and its warnings.
+	Files      []string
+	FilesKnown bool
 }
 
 // Check judges r against the pull request: every required field present
 // and filled, no field given twice, STATUS one of done/needs-rework/blocked,
-// ATTEMPT a positive number, BRANCH the head branch, PR this pull request
-// (or none), VERIFY items each a command with its result, and PRESERVATION
-// "clean + pushed at" the pull request's full head SHA. Problems come in
-// body order, absences first.
-func Check(r Report, f Facts) []Problem { return check(r, f, checkOptions{bindHead: true}) }
+// WORK-UNIT the one work unit the pull request names, ATTEMPT a positive
+// number, BRANCH the head branch, PR this pull request (or none), FILES
+// only files the pull request changes, VERIFY items each a command with its
+// result, and PRESERVATION "clean + pushed at" the pull request's full head
+// SHA. Problems come in body order, absences first. Changed files that
+// FILES leaves out are Warnings, not problems.
+func Check(r Report, f Facts) []Problem {
+	return check(r, f, checkOptions{bindHead: true, bindUnit: true, bindFiles: true})
+}
 
 // checkOptions are the rules Check applies. Check sets every one; the
-// negative-control test turns one off to show the attack it stops passing.
+// negative-control tests turn one off to show the attack it stops passing.
 type checkOptions struct {
 	// bindHead binds PRESERVATION to the pull request's head SHA.
 	bindHead bool
+	// bindUnit binds WORK-UNIT to the work unit the pull request names.
+	bindUnit bool
+	// bindFiles binds FILES to the files the pull request changes.
+	bindFiles bool
 }
 
 // check is Check under opts.
@@ -71,6 +92,14 @@ func checkField(r Report, fld Field, f Facts, opts checkOptions) ([]Problem, boo
 		case StatusDone, StatusNeedsRework, StatusBlocked:
 		default:
 			return at("invalid-status", "STATUS is %q; it must be exactly one of done, needs-rework, blocked", fld.Inline), true
+		}
+	case FieldWorkUnit:
+		if opts.bindUnit {
+			return checkUnit(fld, f)
+		}
+	case FieldFiles:
+		if opts.bindFiles {
+			return checkFiles(fld, f)
 		}
 	case FieldAttempt:
 		if r.Attempt < 1 {
