@@ -22,11 +22,14 @@ func newInitCmd(s streams) *cobra.Command {
 		Short: "Scaffold a new run: plan of record, execution guide, compliance log and annexes/",
 		Long: `init creates <dir> (and its parents) with plan-of-record.md, execution-guide.md,
 compliance-log.md and an annexes/ folder, written from aepgate's own templates.
-Existing documents are kept unless --force is given. A fresh run lints clean and
-shows two open items (P0-T1 and P0-G1, both PENDING).
+It prints "wrote  <path>" for each file written (annexes/.gitkeep included) and
+"skip   <path>" for each document kept. Existing documents are kept unless
+--force is given; when every file already exists, it says nothing was written.
+A fresh run lints clean and shows two open items (P0-T1 and P0-G1, both
+PENDING).
 
-Exit status: 0 on success, 2 when <dir> exists and is not a folder or a file
-cannot be written.`,
+Exit codes: 0 on success (also when nothing needed writing); 2 when <dir>
+exists and is not a folder or a file cannot be written.`,
 		Example: "  aepgate init docs/my-run\n  aepgate init docs/my-run --name \"Ledger service\" --force",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -40,12 +43,12 @@ cannot be written.`,
 
 func runInit(s streams, dir, name string, force bool) error {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return failf(2, "%s exists and is not a directory.", dir)
+		return failf(2, "%s exists and is not a directory.", shown(dir))
 	}
 	if name == "" {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
-			return failf(2, "resolve %s: %v", dir, err)
+			return failf(2, "resolve %s: %v", shown(dir), err)
 		}
 		name = filepath.Base(abs)
 	}
@@ -55,13 +58,33 @@ func runInit(s streams, dir, name string, force bool) error {
 	for _, f := range files {
 		path := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-			return failf(2, "%s exists and is not a file.", path)
+			return failf(2, "%s exists and is not a file.", shown(path))
 		}
 	}
+	wrote, skipped, err := writeScaffold(s, dir, files, force)
+	if err != nil {
+		return err
+	}
+	for _, path := range skipped {
+		fmt.Fprintf(s.out, "skip   %s  (exists, use --force to overwrite)\n", shown(path))
+	}
+	if wrote == 0 {
+		fmt.Fprintf(s.out, "\nNothing was written: %s/ already holds every file (use --force to overwrite the documents).\n", shown(filepath.Clean(dir)))
+		return nil
+	}
+	fmt.Fprintf(s.out, "\n%s/ scaffolded. Read execution-guide.md's Rules of engagement first.\n", shown(filepath.Clean(dir)))
+	return nil
+}
+
+// writeScaffold writes the documents (existing ones only with force) and
+// annexes/.gitkeep (only when missing), printing "wrote  <path>" for each,
+// and returns how many it wrote and the documents it skipped.
+func writeScaffold(s streams, dir string, files []scaffold.File, force bool) (int, []string, error) {
 	annexes := filepath.Join(dir, filepath.FromSlash(filepath.Dir(scaffold.KeepPath)))
 	if err := os.MkdirAll(annexes, 0o755); err != nil {
-		return failf(2, "create %s: %v", annexes, err)
+		return 0, nil, failf(2, "create %s: %v", shown(annexes), err)
 	}
+	wrote := 0
 	var skipped []string
 	for _, f := range files {
 		path := filepath.Join(dir, filepath.FromSlash(f.Path))
@@ -70,19 +93,21 @@ func runInit(s streams, dir, name string, force bool) error {
 			continue
 		}
 		if err := writeAtomic(path, f.Content); err != nil {
-			return failf(2, "write %s: %v", path, err)
+			return 0, nil, failf(2, "write %s: %v", shown(path), err)
 		}
-		fmt.Fprintf(s.out, "wrote  %s\n", path)
-	}
-	for _, path := range skipped {
-		fmt.Fprintf(s.out, "skip   %s  (exists, use --force to overwrite)\n", path)
+		fmt.Fprintf(s.out, "wrote  %s\n", shown(path))
+		wrote++
 	}
 	keep := filepath.Join(dir, filepath.FromSlash(scaffold.KeepPath))
-	if err := createEmpty(keep); err != nil {
-		return failf(2, "create %s: %v", keep, err)
+	created, err := createEmpty(keep)
+	if err != nil {
+		return 0, nil, failf(2, "create %s: %v", shown(keep), err)
 	}
-	fmt.Fprintf(s.out, "\n%s/ scaffolded. Read execution-guide.md's Rules of engagement first.\n", filepath.Clean(dir))
-	return nil
+	if created {
+		fmt.Fprintf(s.out, "wrote  %s\n", shown(keep))
+		wrote++
+	}
+	return wrote, skipped, nil
 }
 
 // writeAtomic writes b to path through a temporary file in the same folder,
@@ -109,14 +134,15 @@ func writeAtomic(path string, b []byte) error {
 	return nil
 }
 
-// createEmpty creates an empty file unless something already exists there.
-func createEmpty(path string) error {
+// createEmpty creates an empty file unless something already exists
+// there, and reports whether it did.
+func createEmpty(path string) (bool, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
-	return f.Close()
+	return true, f.Close()
 }

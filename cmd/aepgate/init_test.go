@@ -19,6 +19,7 @@ func TestInitCreatesRun(t *testing.T) {
 	want := "wrote  " + filepath.Join(dir, "plan-of-record.md") + "\n" +
 		"wrote  " + filepath.Join(dir, "execution-guide.md") + "\n" +
 		"wrote  " + filepath.Join(dir, "compliance-log.md") + "\n" +
+		"wrote  " + filepath.Join(dir, "annexes", ".gitkeep") + "\n" +
 		"\n" + dir + "/ scaffolded. Read execution-guide.md's Rules of engagement first.\n"
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)
@@ -36,6 +37,28 @@ func TestInitCreatesRun(t *testing.T) {
 	guide, _ := os.ReadFile(filepath.Join(dir, "execution-guide.md"))
 	if !strings.HasPrefix(string(guide), "# ledger-api — Execution Guide\n") {
 		t.Errorf("default name is not the folder's: %q", strings.SplitN(string(guide), "\n", 2)[0])
+	}
+}
+
+// TestInitSaysNothingWasWritten: run again on a complete run, init skips
+// every file and says that nothing was written instead of "scaffolded".
+func TestInitSaysNothingWasWritten(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	runCLI(t, "init", dir)
+	code, out, errOut := runCLI(t, "init", dir)
+	skip := func(name string) string {
+		return "skip   " + filepath.Join(dir, name) + "  (exists, use --force to overwrite)\n"
+	}
+	want := skip("plan-of-record.md") + skip("execution-guide.md") + skip("compliance-log.md") +
+		"\nNothing was written: " + dir + "/ already holds every file (use --force to overwrite the documents).\n"
+	if diff := cmp.Diff(want, out); code != 0 || errOut != "" || diff != "" {
+		t.Errorf("exit %d, stderr %q, output (-want +got):\n%s", code, errOut, diff)
+	}
+	// A missing .gitkeep alone is written, and the run is scaffolded.
+	os.Remove(filepath.Join(dir, "annexes", ".gitkeep"))
+	_, out, _ = runCLI(t, "init", dir)
+	if !strings.Contains(out, "wrote  "+filepath.Join(dir, "annexes", ".gitkeep")+"\n") || !strings.Contains(out, "scaffolded") {
+		t.Errorf("with .gitkeep missing:\n%s", out)
 	}
 }
 

@@ -57,10 +57,11 @@ func runLint(s streams, dir string, opts lint.Options, format string) error {
 	case errors.As(err, &missing):
 		// aepkit prints the folder as a normalized path ("run/" → "run").
 		clean := filepath.Clean(dir)
-		return failf(2, "%s is missing %s (run `aepgate init %s`).", clean, strings.Join(missing.Names, ", "), clean)
+		return failf(2, "%s is missing %s (run `aepgate init %s`).", shown(clean), strings.Join(missing.Names, ", "), shown(clean))
 	case err != nil:
 		return failf(2, "%v", err)
 	}
+	warnOutside(s, dir)
 	warnUnclosed(s, dir, run.Guide.File, run.Guide.Unclosed)
 	warnUnclosed(s, dir, run.Log.File, run.Log.Unclosed)
 	res := lint.Check(run, opts)
@@ -84,5 +85,15 @@ func warnUnclosed(s streams, dir, file string, f *rundoc.Fence) {
 		return
 	}
 	fmt.Fprintf(s.err, "warning: %s:%d: this fenced block is never closed, so everything after it is read as code (as GitHub shows it).\n",
-		filepath.Join(dir, file), f.Line)
+		shown(filepath.Join(dir, file)), f.Line)
+}
+
+// warnOutside tells the user, on stderr, about each run document that is
+// a symlink leading out of the run folder: it is read, but its text comes
+// from elsewhere.
+func warnOutside(s streams, dir string) {
+	for _, o := range rundir.OutsideLinks(dir) {
+		fmt.Fprintf(s.err, "warning: %s is a symlink to %s, outside %s; it is read all the same.\n",
+			shown(filepath.Join(dir, o.Name)), shown(o.Target), shown(filepath.Clean(dir)))
+	}
 }

@@ -42,12 +42,13 @@ func runStatus(s streams, dir string, asJSON bool) error {
 	var missing *rundir.MissingError
 	switch {
 	case errors.As(err, &missing) && missing.Has(rundoc.LogFile):
-		return failf(2, "%s not found.", filepath.Join(dir, rundoc.LogFile))
+		return failf(2, "%s not found.", shown(filepath.Join(dir, rundoc.LogFile)))
 	case errors.As(err, &missing):
 		// The guide is optional for status: it only adds phase titles.
 	case err != nil:
 		return failf(2, "%v", err)
 	}
+	warnOutside(s, dir)
 	warnUnclosed(s, dir, run.Log.File, run.Log.Unclosed)
 	rep := status.Compute(run, dir)
 	if !asJSON {
