@@ -4,21 +4,6 @@ import (
 	"strings"
 )
 
-// Separators accepted between an ID and the rest of a heading: em dash, en
-// dash and ASCII hyphen.
-const sep = `[—–-]`
-
-var (
-	// guideHeadingRE: "### <ID> <sep> <title>", whitespace before the
-	// separator required, after it optional.
-	guideHeadingRE = Lazy(`^###\s+(` + IDChars + `)\s+` + sep + `\s*(.*)$`)
-	// reportRefRE: "**Report:**", optional spaces on the same line, an
-	// optionally backticked ID.
-	reportRefRE = Lazy("\\*\\*Report:\\*\\*[ \\t\\p{Zs}]*`?(" + IDChars + ")`?")
-	// phaseHeadingRE: "# Phase <n> — <title>".
-	phaseHeadingRE = Lazy(`(?i)^#\s+phase\s+([0-9]+)(?:\s*` + sep + `\s*(.*))?$`)
-)
-
 // Guide is a parsed execution-guide.md.
 type Guide struct {
 	File     string
@@ -81,16 +66,16 @@ func ParseGuide(file, b string) *Guide {
 			continue
 		}
 		if strings.HasPrefix(line, "###") {
-			if m := guideHeadingRE().FindStringSubmatch(line); m != nil {
+			if id, title, ok := guideHeading(line); ok {
 				closeSection(i)
-				g.Sections = append(g.Sections, Section{ID: m[1], Title: TrimSpace(m[2]), Line: i + 1})
+				g.Sections = append(g.Sections, Section{ID: id, Title: TrimSpace(title), Line: i + 1})
 				cur, bodyStart = len(g.Sections)-1, i+1
 				continue
 			}
 		}
 		if strings.HasPrefix(line, "#") {
-			if m := phaseHeadingRE().FindStringSubmatch(line); m != nil {
-				g.Phases = append(g.Phases, PhaseTitle{Phase: NormNumber(m[1]), Title: TrimSpace(m[2]), Line: i + 1})
+			if num, title, ok := phaseHeading(line); ok {
+				g.Phases = append(g.Phases, PhaseTitle{Phase: NormNumber(num), Title: TrimSpace(title), Line: i + 1})
 			}
 		}
 		if strings.Contains(line, "**Report:**") {
@@ -112,8 +97,8 @@ func ParseGuide(file, b string) *Guide {
 // not part of it.
 func reportRefs(line string, n int) []ReportRef {
 	var refs []ReportRef
-	for _, m := range reportRefRE().FindAllStringSubmatch(line, -1) {
-		id := strings.TrimRight(m[1], ".")
+	for _, id := range appendReportIDs(nil, line) {
+		id = strings.TrimRight(id, ".")
 		if HasDigit(id) {
 			refs = append(refs, ReportRef{ID: id, Line: n})
 		}

@@ -7,12 +7,6 @@ import (
 // IDChars is the character set of a task, gate or report ID.
 const IDChars = `[A-Za-z0-9_.\-]+`
 
-var (
-	phasePrefixRE = LazyRaw(`^[Pp]([0-9]+)-`)
-	gateIDRE      = LazyRaw(`(?i)(?:-G[0-9]+$|^G[0-9]+$)`)
-	gateWordRE    = Lazy(`(?i)⟨gates?⟩`)
-)
-
 // HasDigit reports whether an ID contains a digit: only such headings are
 // tasks or gates.
 func HasDigit(id string) bool { return strings.ContainsAny(id, "0123456789") }
@@ -20,11 +14,11 @@ func HasDigit(id string) bool { return strings.ContainsAny(id, "0123456789") }
 // PhaseOf returns the phase number of an ID with a P<n>- prefix, as a digit
 // string without leading zeros ("P01-T1" → "1"), and false without one.
 func PhaseOf(id string) (string, bool) {
-	m := phasePrefixRE().FindStringSubmatch(id)
-	if m == nil {
+	d, ok := phasePrefix(id)
+	if !ok {
 		return "", false
 	}
-	return NormNumber(m[1]), true
+	return NormNumber(d), true
 }
 
 // NormNumber strips leading zeros from a digit string ("007" → "7", "0" → "0").
@@ -47,9 +41,9 @@ func LessNumber(a, b string) bool {
 
 // IsGateID reports whether an ID has the gate form: it ends in -G<digits> or
 // is exactly G<digits>, in any case.
-func IsGateID(id string) bool { return gateIDRE().MatchString(id) }
+func IsGateID(id string) bool { return isGateID(id) }
 
 // IsGate reports whether a section is a gate: its ID has the gate form, or
 // its title contains the word "gate" (aepgate matches the word; aepkit
 // matches the substring, so "Investigate" was a gate there).
-func IsGate(id, title string) bool { return IsGateID(id) || gateWordRE().MatchString(title) }
+func IsGate(id, title string) bool { return IsGateID(id) || hasGateWord(title) }

@@ -5,17 +5,6 @@ import (
 	"strings"
 )
 
-var (
-	// logHeadingRE: "### <ID> <sep> <WORD>", whitespace required on both
-	// sides of the separator, WORD letters and underscores, then the line
-	// ends.
-	logHeadingRE = Lazy(`^###\s+(` + IDChars + `)\s+` + sep + `\s+([A-Za-z_]+)\s*$`)
-	// bodyEndRE: a heading line (1–6 '#' then whitespace or end of line).
-	bodyEndRE = Lazy(`^#{1,6}(?:\s|$)`)
-	// boldFieldRE: a line-start bold field such as "**Changed:**".
-	boldFieldRE = Lazy(`^\*\*[^*\n]+:\*\*`)
-)
-
 // Verdict words, as the Auditor writes them.
 const (
 	Approved    = "APPROVED"
@@ -87,11 +76,11 @@ func parseLog(file string, t *text) *Log {
 		if t.fenced[i] || !strings.HasPrefix(line, "###") {
 			continue
 		}
-		m := logHeadingRE().FindStringSubmatch(line)
-		if m == nil {
+		id, word, ok := logHeading(line)
+		if !ok {
 			continue
 		}
-		h := Heading{ID: m[1], State: strings.ToUpper(m[2]), Line: i + 1}
+		h := Heading{ID: id, State: strings.ToUpper(word), Line: i + 1}
 		end := reportEnd(t, i+1)
 		h.EndLine = end + 1
 		h.Evidence = evidence(t, i+1, end)
@@ -112,7 +101,7 @@ func reportEnd(t *text, from int) int {
 			continue
 		}
 		line := t.line(i)
-		if strings.HasPrefix(line, "#") && bodyEndRE().MatchString(line) {
+		if isBodyEnd(line) {
 			return i
 		}
 		if strings.HasPrefix(line, "---") && strings.TrimRight(line, " \t") == "---" {
@@ -130,7 +119,7 @@ func evidence(t *text, from, to int) Evidence {
 		}
 		end := to
 		for k := i + 1; k < to; k++ {
-			if !t.fenced[k] && strings.HasPrefix(t.line(k), "**") && boldFieldRE().MatchString(t.line(k)) {
+			if !t.fenced[k] && isBoldField(t.line(k)) {
 				end = k
 				break
 			}

@@ -5,8 +5,6 @@ import (
 )
 
 var (
-	// planFieldRE: a line-start bold field "**Label:** value".
-	planFieldRE = Lazy(`^\*\*([^*\n]+?):\*\*(.*)$`)
 	// planSectionRE: a "## " heading, optionally numbered ("## 3. Decisions").
 	planSectionRE = Lazy(`^##\s+(?:[0-9]+[.)]?\s+)?(.*?)\s*$`)
 )
@@ -61,8 +59,8 @@ func ParsePlan(file, b string) *Plan {
 			continue
 		}
 		if strings.HasPrefix(line, "**") {
-			if m := planFieldRE().FindStringSubmatch(line); m != nil {
-				p.Fields = append(p.Fields, Field{Label: TrimSpace(m[1]), Value: fieldValue(t, m[2], i+1), Line: i + 1})
+			if label, value, ok := boldField(line); ok {
+				p.Fields = append(p.Fields, Field{Label: TrimSpace(label), Value: fieldValue(t, value, i+1), Line: i + 1})
 			}
 		}
 	}
@@ -80,7 +78,7 @@ func fieldValue(t *text, first string, from int) string {
 	parts := []string{first}
 	for i := from; i < t.n; i++ {
 		line := t.line(i)
-		if IsBlank(line) || strings.HasPrefix(line, "#") || (!t.fenced[i] && planFieldRE().MatchString(line)) {
+		if IsBlank(line) || strings.HasPrefix(line, "#") || (!t.fenced[i] && isBoldField(line)) {
 			break
 		}
 		parts = append(parts, line)

@@ -62,21 +62,29 @@ func TrimSpace(s string) string { return strings.TrimFunc(s, IsSpace) }
 // IsBlank reports whether a line holds only whitespace.
 func IsBlank(s string) bool { return TrimSpace(s) == "" }
 
-// placeholderRE matches a template placeholder: <...> on one line.
-var placeholderRE = LazyRaw(`<[^>\n]*>`)
-
-// StripPlaceholders deletes every <...> placeholder from s.
+// StripPlaceholders deletes every template placeholder (<...> on one line)
+// from s.
 func StripPlaceholders(s string) string {
-	if !strings.Contains(s, "<") {
+	i, j, ok := nextPlaceholder(s)
+	if !ok {
 		return s
 	}
-	return placeholderRE().ReplaceAllString(s, "")
+	var b strings.Builder
+	b.Grow(len(s))
+	for ok {
+		b.WriteString(s[:i])
+		s = s[j:]
+		i, j, ok = nextPlaceholder(s)
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // IsPlaceholder reports whether s, trimmed, is exactly one placeholder.
 func IsPlaceholder(s string) bool {
 	s = TrimSpace(s)
-	return len(s) >= 2 && placeholderRE().FindString(s) == s
+	i, j, ok := nextPlaceholder(s)
+	return ok && i == 0 && j == len(s)
 }
 
 // text is a document split into lines (CRLF and lone CR read as LF, as
