@@ -1,7 +1,8 @@
 // Package isolate runs a repository's declared negative controls, each in
 // its own copy of the working tree, in parallel. The original tree is never
-// modified: a control breaks and restores files in its copy only, and the
-// copies are removed afterwards, also when a control fails, hangs or the
+// modified: a control breaks and restores files in its copy only (a
+// declared file or working directory whose symlinks lead out of the copy is
+// refused), and the copies are removed afterwards, also when a control fails, hangs or the
 // run is interrupted.
 //
 // Inside a git repository a copy is a detached git worktree at HEAD plus
@@ -48,22 +49,28 @@ func RunAll(ctx context.Context, root string, controls []config.NegativeControl,
 }
 
 // sandbox is what keeps a control away from the original tree: the copy it
-// runs in and the environment its commands get. RunAll uses isolated(); the
+// runs in, the folder its declared file and working directory must resolve
+// inside, and the environment its commands get. RunAll uses isolated(); the
 // negative-control tests pass a weakened sandbox to show that each part is
 // what protects the original.
 type sandbox struct {
-	copy func(ctx context.Context, src *source, tmp, name string) (*workCopy, error)
-	env  func(env []string) []string
+	copy    func(ctx context.Context, src *source, tmp, name string) (*workCopy, error)
+	confine func(cp *workCopy) string
+	env     func(env []string) []string
 }
 
-// isolated is RunAll's sandbox: a fresh copy of the tree per control, and
-// an environment without git's repository bindings.
+// isolated is RunAll's sandbox: a fresh copy of the tree per control, a
+// declared file and working directory that must resolve inside that copy
+// (a symlink to an absolute path, or a "..", would otherwise lead the
+// break and the restore back into the original), and an environment
+// without git's repository bindings.
 func isolated() sandbox {
 	return sandbox{
 		copy: func(ctx context.Context, src *source, tmp, name string) (*workCopy, error) {
 			return src.copy(ctx, tmp, name)
 		},
-		env: repoFreeEnv,
+		confine: func(cp *workCopy) string { return cp.top },
+		env:     repoFreeEnv,
 	}
 }
 
@@ -122,7 +129,7 @@ func (sb sandbox) runOne(ctx context.Context, src *source, tmp string, i int, nc
 	}
 	res := negcontrol.Run(ctx, negcontrol.Spec{
 		Test: nc.Test, Break: nc.Break, Restore: nc.Restore, File: nc.File, Expect: nc.Expect,
-		Timeout: nc.Timeout, Dir: cp.dir, Env: env, BackupDir: cp.backups,
+		Timeout: nc.Timeout, Dir: cp.dir, Env: env, BackupDir: cp.backups, Confine: sb.confine(cp),
 	})
 	res.Name = nc.Name
 	res.Seconds = time.Since(start).Seconds() // including the copy

@@ -206,6 +206,12 @@ func (r *runner) restore() bool {
 // restoreFile makes File byte-identical to the backup again.
 func (r *runner) restoreFile() bool {
 	s := r.spec
+	if s.Confine != "" {
+		if err := insideForWrite(s.Confine, s.path()); err != nil {
+			r.line("ERROR: %s now %v; not restored through it.", s.File, err)
+			return false
+		}
+	}
 	if sameContent(s.path(), r.orig) {
 		r.line("$ %s is byte-identical to the backup", s.File)
 		return r.restoreMode()

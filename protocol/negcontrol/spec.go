@@ -11,7 +11,9 @@
 package negcontrol
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -49,6 +51,12 @@ type Spec struct {
 	// BackupDir is where the backup directory is created; empty means the
 	// system's temporary directory.
 	BackupDir string
+	// Confine, when set, is the directory Dir and File must stay inside
+	// once their symlinks are resolved (an isolated copy of a tree): a
+	// File or Dir that leads outside it, through a symlink to an absolute
+	// path or a "..", is refused before anything runs, and File is checked
+	// again before it is copied back from the backup.
+	Confine string
 }
 
 // UsageError is a Spec that cannot run. Nothing was run and no file was
@@ -82,6 +90,54 @@ func Validate(s Spec) error {
 		if fi, err := os.Stat(s.path()); err != nil || !fi.Mode().IsRegular() {
 			return &UsageError{fmt.Sprintf("%s is not an existing file.", s.File)}
 		}
+	}
+	return s.confined()
+}
+
+// confined checks that Dir and File resolve inside Confine (when set).
+func (s Spec) confined() error {
+	if s.Confine == "" {
+		return nil
+	}
+	dir := s.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if err := inside(s.Confine, dir); err != nil {
+		return &UsageError{fmt.Sprintf("the working directory %v; refused, so nothing outside the copy is changed.", err)}
+	}
+	if s.File != "" {
+		if err := inside(s.Confine, s.path()); err != nil {
+			return &UsageError{fmt.Sprintf("%q %v; refused, so nothing outside the copy is changed.", s.File, err)}
+		}
+	}
+	return nil
+}
+
+// insideForWrite is inside for a path about to be written: when nothing is
+// at path (the break deleted it), its nearest existing ancestor must be
+// inside root. A dangling symlink cannot be resolved, so it is refused.
+func insideForWrite(root, path string) error {
+	for p := path; ; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil || !errors.Is(err, fs.ErrNotExist) || p == filepath.Dir(p) {
+			return inside(root, p)
+		}
+	}
+}
+
+// inside reports, as an error, a path that does not resolve (symlinks
+// followed) to root or a path below it.
+func inside(root, path string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return fmt.Errorf("cannot be checked: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fmt.Errorf("cannot be resolved: %w", err)
+	}
+	if rel, err := filepath.Rel(realRoot, real); err != nil || !(rel == "." || filepath.IsLocal(rel)) {
+		return fmt.Errorf("leads outside %q (to %q)", root, real)
 	}
 	return nil
 }
