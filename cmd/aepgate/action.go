@@ -42,8 +42,8 @@ Outputs (written to $GITHUB_OUTPUT with a random delimiter): conclusion
 (success, failure or neutral), problems (a count), status-json (a JSON array,
 one entry per run folder). The job summary goes to $GITHUB_STEP_SUMMARY.
 
-Exit status: 0 all checks passed (or fail-on is never), 1 a check failed or
-GitHub refused a write, 2 a bad input, event or config.`,
+Exit codes: 0 all checks passed (or fail-on is never); 1 a check failed or
+GitHub refused a write; 2 a bad input, event or config.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			code, err := action.Run(cmd.Context(), action.Options{

@@ -57,7 +57,7 @@ group or other permission bits (chmod 600), 1-4096 characters. Environment
 variables are never read. Without --token-file the request is anonymous,
 which GitHub answers for public repositories only.
 
-Exit 0 certified, 2 refused, unreadable or bad usage.`,
+Exit codes: 0 certified; 2 refused, unreadable or bad usage.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return certificateFetch(c, s, fl)

@@ -69,7 +69,7 @@ func TestCertificateFetchAnonymous(t *testing.T) {
 func TestCertificateFetchHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "certificate", "fetch", "--help")
 	for _, want := range []string{"--app-id", "--app-slug", "--token-file", "--github-url", "There is no default App",
-		"never trusted", "sha256:<hex>", "chmod 600", "Exit 0 certified, 2"} {
+		"never trusted", "sha256:<hex>", "chmod 600", "Exit codes: 0 certified; 2"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help lacks %q:\n%s", want, out)
 		}

@@ -145,8 +145,8 @@ func TestInitDocumentIsFolder(t *testing.T) {
 func TestRundocsHelp(t *testing.T) {
 	tests := map[string][]string{
 		"init":   {"--name", "--force", "project name", "overwrite"},
-		"lint":   {"--annex-threshold", "--format", "more than this many annexes", `"json"`, "Exit status"},
-		"status": {"--json", "phases with titles and weights", "Exit status"},
+		"lint":   {"--annex-threshold", "--format", "more than this many annexes", `"json"`, "Exit codes"},
+		"status": {"--json", "phases with titles and weights", "Exit codes"},
 	}
 	for cmd, wants := range tests {
 		t.Run(cmd, func(t *testing.T) {

@@ -30,7 +30,7 @@ SHA-256 of the row before it and that its own hash matches its content.
 It prints the newest row's hash (the head): keep it elsewhere, and a later
 run showing a different chain up to that row, or a shorter one, reveals
 rows cut off or rewritten.
-Exit status: 0 intact, 1 broken (the first bad row is named), 2 when the
+Exit codes: 0 intact; 1 broken (the first bad row is named); 2 when the
 database cannot be read.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

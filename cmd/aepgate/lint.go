@@ -29,7 +29,7 @@ reported before the earlier phase was APPROVED, repeated paragraphs, too many
 annexes, an unfilled plan once work is reported, and deferred items left open
 when their phase closes.
 
-Exit status: 0 clean, 1 problems found, 2 a document is missing or unreadable
+Exit codes: 0 clean; 1 problems found; 2 a document is missing or unreadable
 (or the command line is wrong).`,
 		Example: "  aepgate lint docs/my-run\n  aepgate lint docs/my-run --annex-threshold 10 --format json",
 		Args:    cobra.ExactArgs(1),

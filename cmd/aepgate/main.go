@@ -25,7 +25,7 @@ func main() {
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdin, stdout, stderr)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return 0
 	}
@@ -36,9 +36,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return ee.code
 	}
-	// Anything else is a usage problem found by cobra (unknown flag, wrong
-	// argument count): exit 2, as argparse does for aepkit.
-	fmt.Fprintf(stderr, "error: %v\n", err)
+	// Anything else is a usage problem found by cobra (a wrong argument
+	// count, an unknown subcommand): exit 2, as argparse does for aepkit,
+	// with the same hint as a flag error.
+	if cmd == nil {
+		cmd = root
+	}
+	fmt.Fprintf(stderr, "error: %v (see '%s --help')\n", err, cmd.CommandPath())
 	return 2
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 // negcontrolOptions are the flags of aepgate negcontrol.
 type negcontrolOptions struct {
 	test, file, brk, restore, expect string
-	timeout                          float64
+	timeout                          string
 	all                              bool
 	configPath, root, format         string
 	jobs                             int
@@ -51,13 +52,13 @@ Exit codes: 0 verified; 1 a control failed; 2 usage or config error;
 func newNegcontrolCmd(s streams) *cobra.Command {
 	var o negcontrolOptions
 	cmd := &cobra.Command{
-		Use: "negcontrol --test-cmd CMD [--file PATH] [--break-cmd CMD] [--restore-cmd CMD] [--expect RE] [--timeout S]\n" +
+		Use: "negcontrol --test-cmd CMD [--file PATH] [--break-cmd CMD] [--restore-cmd CMD] [--expect RE] [--timeout DURATION]\n" +
 			"  aepgate negcontrol --all [--config PATH] [--jobs N] [--format text|json]",
 		Short: "Watch a test fail without its protection and pass with it",
 		Long:  negcontrolLong,
 		Example: `  aepgate negcontrol --file internal/auth/guard.go \
     --break-cmd "sed -i 's/return false/return true/' internal/auth/guard.go" \
-    --test-cmd "go test ./internal/auth/" --expect 'TestGuard' --timeout 120
+    --test-cmd "go test ./internal/auth/" --expect 'TestGuard' --timeout 2m
   aepgate negcontrol --all --jobs 4 --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return o.run(c, s) },
@@ -68,7 +69,7 @@ func newNegcontrolCmd(s streams) *cobra.Command {
 	f.StringVar(&o.brk, "break-cmd", "", "shell command that removes the protection")
 	f.StringVar(&o.restore, "restore-cmd", "", "shell command that restores the protection (with --file, the backup is still used if the file differs)")
 	f.StringVar(&o.expect, "expect", "", "RE2 regular expression, multi-line mode ((?m): ^ and $ match at line breaks), that the failing output must contain; no lookarounds or back-references")
-	f.Float64Var(&o.timeout, "timeout", 0, "seconds each command may run before its process group is killed (exit 124); default: no limit")
+	f.StringVar(&o.timeout, "timeout", "", `how long each command may run before its process group is killed (exit 124): a Go duration ("90s", "2m") or a number of seconds ("120"), as in the config; default: no limit`)
 	f.BoolVar(&o.all, "all", false, "run every control declared under negative_controls: in the repository config, each in an isolated copy of the tree")
 	f.StringVar(&o.configPath, "config", "", "with --all: the repository config (default: <repository root>/"+config.DefaultPath+")")
 	f.StringVar(&o.root, "root", "", "with --all: the directory the declared paths are relative to (default: the git top-level, or the current directory)")
@@ -117,16 +118,25 @@ func (o *negcontrolOptions) run(c *cobra.Command, s streams) error {
 	return exitCode(res.ExitCode())
 }
 
-// timeoutFlag converts --timeout seconds to a duration; an explicit value
-// must be positive.
-func timeoutFlag(c *cobra.Command, secs float64) (time.Duration, error) {
+// timeoutFlag converts --timeout to a duration: a Go duration ("2m") or a
+// number of seconds ("120", "0.5"), as the config's timeout: accepts. An
+// explicit value must be above 0 and at most config.MaxTimeout.
+func timeoutFlag(c *cobra.Command, v string) (time.Duration, error) {
 	if !c.Flags().Changed("timeout") {
 		return 0, nil
 	}
-	if !(secs > 0) || math.IsInf(secs, 0) || secs > config.MaxTimeout.Seconds() {
-		return 0, failf(2, "--timeout must be a number of seconds above 0 and at most %g", config.MaxTimeout.Seconds())
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		secs, ferr := strconv.ParseFloat(v, 64)
+		if ferr != nil || math.IsNaN(secs) || math.IsInf(secs, 0) || secs > config.MaxTimeout.Seconds() {
+			return 0, failf(2, "--timeout must be a Go duration like 90s or 2m, or a number of seconds, above 0 and at most %s, not %q", config.MaxTimeout, v)
+		}
+		d = time.Duration(secs * float64(time.Second))
 	}
-	return time.Duration(secs * float64(time.Second)), nil
+	if d <= 0 || d > config.MaxTimeout {
+		return 0, failf(2, "--timeout must be above 0 and at most %s, not %q", config.MaxTimeout, v)
+	}
+	return d, nil
 }
 
 // runAll runs the declared controls in isolated copies of the tree.

@@ -40,7 +40,11 @@ Every flag can also be set with an AEPGATE_* environment variable named after it
 (--app-id is AEPGATE_APP_ID); a flag on the command line wins. The database is
 embedded SQLite by default; several replicas share one PostgreSQL database.
 
-Endpoints: POST /webhook, GET /healthz, GET /readyz, GET /metrics.`,
+Endpoints: POST /webhook, GET /healthz, GET /readyz, GET /metrics.
+
+Exit codes: 0 after a clean shutdown (SIGINT/SIGTERM); 1 the App could not
+start (database, listener) or stopped with an error; 2 a bad flag or an
+unreadable key or secret file.`,
 		Example: `  aepgate serve --app-id 12345 --private-key-file app.pem --webhook-secret-file secret
   AEPGATE_DATABASE=postgres://aepgate@db/aepgate aepgate serve`,
 		Args: cobra.NoArgs,

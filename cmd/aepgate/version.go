@@ -31,7 +31,9 @@ toolchain that built the binary), module (its module path), vcs_revision
 (the commit it was built from) and vcs_modified (true when the working tree
 had uncommitted changes). The last four come from the build information Go
 embeds in the binary and are left out when the build did not record them
-(test binaries and builds with -buildvcs=false carry no VCS stamp).`,
+(test binaries and builds with -buildvcs=false carry no VCS stamp).
+
+Exit codes: 0 always, but 2 for a bad flag.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if !asJSON {
