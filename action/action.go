@@ -156,7 +156,7 @@ func (r *runner) evaluate(ctx context.Context) []checks.Run {
 	}
 	if r.in.wants(CheckReport) {
 		if r.ev.PR != nil {
-			runs = append(runs, r.workerReport())
+			runs = append(runs, r.workerReport(ctx))
 		} else if r.in.explicit(CheckReport) {
 			r.notes = append(r.notes, fmt.Sprintf("The report check applies to pull requests only; this is a %s event.", r.ev.Name))
 		}

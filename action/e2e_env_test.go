@@ -62,6 +62,10 @@ func newStepEnv(t *testing.T, perms ghfake.Permissions, extraGuide, body string)
 	write(t, filepath.Join(e.ws, ".github/aepgate.yml"), baseConfig)
 	e.head = e.repo.Commit("unit-12", "work", files)
 	body = strings.ReplaceAll(body, "HEAD", e.head)
+	for range prNumber - 1 {
+		e.repo.OpenIssue("octo", "earlier issue", "")
+	}
+	e.repo.OpenPR("octo", "unit-12", "main", "Add the widget", body)
 	event := e.event(body)
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "event.json"), event)
@@ -91,7 +95,7 @@ func (e *stepEnv) event(body string) string {
 		e.t.Fatal(err)
 	}
 	pr := ev["pull_request"].(map[string]any)
-	pr["number"], pr["body"] = 34, body
+	pr["number"], pr["body"] = prNumber, body
 	head, base := pr["head"].(map[string]any), pr["base"].(map[string]any)
 	head["sha"], head["ref"], base["sha"], base["ref"] = e.head, "unit-12", e.base, "main"
 	head["repo"].(map[string]any)["full_name"] = "acme/widgets"
@@ -145,6 +149,9 @@ func write(t *testing.T, path, content string) {
 	}
 }
 
+// prNumber is the pull request's number in the fake and in the event.
+const prNumber = 34
+
 const goodBody = `Adds the widget.
 
 STATUS: done
@@ -156,7 +163,7 @@ DONE:
 - widget added
 NOT DONE / OPEN: none
 FILES:
-- docs/run/compliance-log.md
+- docs/run/
 VERIFY:
 - ` + "`go test ./...`" + ` → ok
 PRESERVATION: clean + pushed at HEAD
@@ -171,7 +178,9 @@ func manyTasks() string {
 	return b.String()
 }
 
-var writable = ghfake.Permissions{"checks": "write", "contents": "read"}
+// writable is the README workflow's token: checks written, contents and
+// pull requests read.
+var writable = ghfake.Permissions{"checks": "write", "contents": "read", "pull_requests": "read"}
 
 func writeEvent(t *testing.T, e *stepEnv, base string) string {
 	e.base = base

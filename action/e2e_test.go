@@ -251,7 +251,7 @@ func TestActionBadConfig(t *testing.T) {
 }
 
 func TestActionForkPullRequestDegrades(t *testing.T) {
-	e := newStepEnv(t, ghfake.Permissions{"checks": "read", "contents": "read"}, "", goodBody)
+	e := newStepEnv(t, ghfake.Permissions{"checks": "read", "contents": "read", "pull_requests": "read"}, "", goodBody)
 	var ev map[string]any
 	b, _ := os.ReadFile(e.vars["GITHUB_EVENT_PATH"])
 	json.Unmarshal(b, &ev)

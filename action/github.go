@@ -23,6 +23,13 @@ type FileReader interface {
 	ReadFile(ctx context.Context, owner, repo, path, ref string) (data []byte, found bool, err error)
 }
 
+// PullFiles lists a pull request's changed files.
+type PullFiles interface {
+	// PullFiles returns the paths pull request n in owner/repo changes;
+	// complete is false when GitHub may hold more than it lists.
+	PullFiles(ctx context.Context, owner, repo string, n int) (paths []string, complete bool, err error)
+}
+
 // ReleaseVerifier checks release closure through the API, read-only.
 type ReleaseVerifier interface {
 	// VerifyRelease checks opts.Tag in opts.Repo; its only error is a
@@ -33,10 +40,12 @@ type ReleaseVerifier interface {
 // GitHub is what the step may do on GitHub with its token. A nil member is
 // a capability the step does without: no Checks reports through workflow
 // annotations and the job summary, no Files reads the config from the
-// workspace, no Releases refuses the release check.
+// workspace, no Pulls leaves the report's FILES unchecked, no Releases
+// refuses the release check.
 type GitHub struct {
 	Checks   Publisher
 	Files    FileReader
+	Pulls    PullFiles
 	Releases ReleaseVerifier
 }
 
@@ -47,17 +56,18 @@ type Connector func(apiURL, token string) (GitHub, error)
 var (
 	_ Publisher       = (*gh.ActionClient)(nil)
 	_ FileReader      = (*gh.ActionClient)(nil)
+	_ PullFiles       = (*gh.ActionClient)(nil)
 	_ ReleaseVerifier = (*gh.ActionClient)(nil)
 )
 
 // NewConnector returns the Connector that opens one gh.ActionClient with o
-// for all three capabilities.
+// for every capability.
 func NewConnector(o gh.ActionClientOptions) Connector {
 	return func(apiURL, token string) (GitHub, error) {
 		c, err := gh.NewActionClient(apiURL, token, o)
 		if err != nil {
 			return GitHub{}, err
 		}
-		return GitHub{Checks: c, Files: c, Releases: c}, nil
+		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c}, nil
 	}
 }

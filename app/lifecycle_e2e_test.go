@@ -30,7 +30,7 @@ func TestUnitFromPullRequestToCertificate(t *testing.T) {
 		t.Fatalf("merge before anything holds: %s\n%s", r.Conclusion, r.Summary)
 	}
 	// The worker report, CI at the head and an independent PASS.
-	w.pr.Edit("bob", "Work-unit: #"+strconv.Itoa(w.unit.Number())+"\n\n"+workerReport(w.pr.Number(), head))
+	w.pr.Edit("bob", "Work-unit: #"+strconv.Itoa(w.unit.Number())+"\n\n"+workerReport(w.unit.Number(), w.pr.Number(), head))
 	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request"})
 	w.pr.SubmitReview("carol", "COMMENTED", auditBody(w.unit.Number(), "PASS", goodQuote))
 	waitFor(t, 10*time.Second, "ready to merge", func() bool { r := merge(); return r != nil && r.Conclusion == "success" })
@@ -60,8 +60,9 @@ func TestUnitFromPullRequestToCertificate(t *testing.T) {
 	}
 }
 
-// workerReport is a valid worker report for pull request pr at head.
-func workerReport(pr int, head string) string {
-	return "STATUS: done\nWORK-UNIT: export\nATTEMPT: 1\nBRANCH: work\nPR: #" + strconv.Itoa(pr) +
-		"\nDONE: CSV export\nNOT DONE / OPEN: none\nFILES: export/export.go\nVERIFY: go test ./export/... → ok\nPRESERVATION: clean + pushed at " + head + "\n"
+// workerReport is a valid worker report for pull request pr at head: it
+// names unit and lists work.go, which every test pull request changes.
+func workerReport(unit, pr int, head string) string {
+	return "STATUS: done\nWORK-UNIT: #" + strconv.Itoa(unit) + "\nATTEMPT: 1\nBRANCH: work\nPR: #" + strconv.Itoa(pr) +
+		"\nDONE: CSV export\nNOT DONE / OPEN: none\nFILES: work.go\nVERIFY: go test ./export/... → ok\nPRESERVATION: clean + pushed at " + head + "\n"
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/aepgate/aepgate/protocol/merge"
 	"github.com/aepgate/aepgate/protocol/report"
 	"github.com/aepgate/aepgate/protocol/snapshot"
+	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
 // MergeCheck is the App's merge-readiness check run, the one to require in
@@ -35,7 +36,7 @@ func (ev *evaluation) mergeDecision(sha string, runs []snapshot.WorkflowRun, unr
 	p := ev.snap.Pull
 	in := merge.Input{Head: sha, WorkUnit: ev.workUnitVerdict(), Audit: ev.auditVerdict(), RunsUnreadable: unreadable}
 	rep := report.Parse(p.Body)
-	for _, pr := range report.Check(rep, report.Facts{HeadSHA: p.HeadSHA, Number: p.Number, HeadBranch: p.HeadRef}) {
+	for _, pr := range report.Check(rep, ev.reportFacts()) {
 		in.Report = append(in.Report, pr.Message)
 	}
 	in.Gates, in.Contract = ev.gateBlockers()
@@ -48,6 +49,23 @@ func (ev *evaluation) mergeDecision(sha string, runs []snapshot.WorkflowRun, unr
 		in.Runs = append(in.Runs, merge.Run{ID: w.ID, Workflow: w.Workflow, Status: w.Status, Conclusion: w.Conclusion, URL: w.URL})
 	}
 	return merge.Decide(in)
+}
+
+// reportFacts are what the snapshot says about the pull request for its
+// worker report: head, number and branch, the units its body names and,
+// when the snapshot holds them in full, the files it changes (else FILES is
+// not compared).
+func (ev *evaluation) reportFacts() report.Facts {
+	p := ev.snap.Pull
+	f := report.Facts{HeadSHA: p.HeadSHA, Number: p.Number, HeadBranch: p.HeadRef,
+		Repo: ev.snap.Repo, Units: workunit.ParseRefs(p.Body, ev.snap.Repo)}
+	if ev.snap.Has.Files && !p.IsTruncated("files") {
+		for _, file := range p.Files {
+			f.Files = append(f.Files, file.Path)
+		}
+		f.FilesKnown = true
+	}
+	return f
 }
 
 // workUnitVerdict is what aepgate/work-unit decided, for the merge check.

@@ -35,7 +35,7 @@ func groupPayload(t *testing.T, w *readbackWorld, groupSHA, ref string) []byte {
 func TestMergeGroupJudgedOnTheGroupCommit(t *testing.T) {
 	w := newReadbackWorld(t, lifecycleYAML, func(o *readbackOptions) { o.audited = nil })
 	head := w.pr.Head()
-	w.pr.Edit("bob", "Work-unit: #"+strconv.Itoa(w.unit.Number())+"\n\n"+workerReport(w.pr.Number(), head))
+	w.pr.Edit("bob", "Work-unit: #"+strconv.Itoa(w.unit.Number())+"\n\n"+workerReport(w.unit.Number(), w.pr.Number(), head))
 	waitFor(t, 10*time.Second, "the edit judged", func() bool {
 		r := w.latest(head, MergeCheck)
 		return r != nil && !strings.Contains(r.Summary, "worker report | ❌")

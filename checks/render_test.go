@@ -11,6 +11,7 @@ import (
 	"github.com/aepgate/aepgate/protocol/refusal"
 	"github.com/aepgate/aepgate/protocol/release"
 	"github.com/aepgate/aepgate/protocol/report"
+	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
 const sha = "89abcdef0123456789abcdef0123456789abcdef"
@@ -54,6 +55,10 @@ func TestRenderGolden(t *testing.T) {
 	}
 	body := "STATUS: done\nWORK-UNIT: #12\nATTEMPT: 1\nBRANCH: b\nPR: none\nDONE:\n- x\nNOT DONE / OPEN: none\nFILES:\n- a.go\nVERIFY:\n- go test\nPRESERVATION: clean + pushed at " + strings.Repeat("0", 40) + "\n"
 	rep := report.Parse(body)
+	// scopeFacts: the pull request names unit #13 and changes b.go, not a.go.
+	scopeFacts := report.Facts{HeadSHA: sha, Number: 34, Repo: "acme/widgets",
+		Units: []workunit.Ref{{Number: 13}}, Files: []string{"b.go"}, FilesKnown: true}
+	bothFiles := report.Facts{Files: []string{"a.go", "b.go"}, FilesKnown: true}
 	tests := []struct {
 		name string
 		run  Run
@@ -65,13 +70,15 @@ func TestRenderGolden(t *testing.T) {
 		{"status-none", StatusRun(sha, nil)},
 		{"negcontrol", NegControlRun(sha, ".github/aepgate.yml", controls)},
 		{"negcontrol-none", NegControlRun(sha, ".github/aepgate.yml", nil)},
-		{"report-problems", ReportRun(sha, 34, rep, report.Check(rep, report.Facts{HeadSHA: sha, Number: 34}))},
+		{"report-problems", ReportRun(sha, 34, rep, report.Check(rep, report.Facts{HeadSHA: sha, Number: 34}), nil)},
+		{"report-scope", ReportRun(sha, 34, rep, report.Check(rep, scopeFacts), report.Warnings(rep, scopeFacts))},
+		{"report-done-with-warnings", ReportRun(sha, 34, rep, nil, report.Warnings(rep, bothFiles))},
 		{"release-closed", ReleaseRun(sha, release.Result{Closed: true, Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha), RemoteMainSha: ptr(sha), Errors: []string{}})},
 		{"release-open", ReleaseRun(sha, release.Result{Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha),
 			Errors:   []string{"github-release-asset-hash-mismatch:app.tar.gz", "remote-main-mismatch"},
 			Refusals: []refusal.Refusal{{Token: "github-release-asset-hash-mismatch:app.tar.gz", Expected: "sha256 abc | from the manifest", Seen: "sha256 def"}, {Token: "remote-main-mismatch", Expected: "tag at main", Seen: "main moved"}},
 			Notes:    []string{"GET releases/latest: 404"}})},
-		{"report-missing", ReportRun(sha, 34, report.Parse("hello"), report.Check(report.Parse("hello"), report.Facts{HeadSHA: sha}))},
+		{"report-missing", ReportRun(sha, 34, report.Parse("hello"), report.Check(report.Parse("hello"), report.Facts{HeadSHA: sha}), nil)},
 	}
 	var runs []Run
 	for _, tt := range tests {

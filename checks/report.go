@@ -13,19 +13,15 @@ import (
 func ReportPath(n int) string { return fmt.Sprintf("PR #%d body", n) }
 
 // ReportRun renders the aep/report check run for the worker report in pull
-// request n's body: each problem becomes a failure annotation at its body
-// line, and the summary tables the fields found. Problems fail the check; a
-// valid report that says needs-rework or blocked is neutral (the worker
-// itself says the attempt is not done); a valid "done" report succeeds.
-func ReportRun(sha string, n int, r report.Report, problems []report.Problem) Run {
+// request n's body: each problem becomes a failure annotation and each
+// warning (report.Warnings) a warning annotation at its body line, and the
+// summary tables them and the fields found. Problems fail the check;
+// warnings do not. A valid report that says needs-rework or blocked is
+// neutral (the worker itself says the attempt is not done); a valid "done"
+// report succeeds.
+func ReportRun(sha string, n int, r report.Report, problems, warnings []report.Problem) Run {
 	run := Run{Name: NameReport, HeadSHA: sha, ExternalID: ActionExternalID(NameReport, sha)}
-	for _, p := range problems {
-		line := max(p.Line, 1)
-		run.Annotations = append(run.Annotations, Annotation{
-			Path: ReportPath(n), StartLine: line, EndLine: line, Level: LevelFailure,
-			Title: strings.TrimSpace("worker report: " + p.Code), Message: p.Message,
-		})
-	}
+	run.Annotations = append(reportAnnotations(n, problems, LevelFailure), reportAnnotations(n, warnings, LevelWarning)...)
 	switch {
 	case len(problems) > 0:
 		run.Conclusion = ConclusionFailure
@@ -35,25 +31,31 @@ func ReportRun(sha string, n int, r report.Report, problems []report.Problem) Ru
 	default:
 		run.Conclusion, run.Title = ConclusionNeutral, "worker report: "+string(r.Status)
 	}
-	run.Summary = reportSummary(n, r, problems)
+	if len(warnings) > 0 {
+		run.Title += ", " + plural(len(warnings), "warning", "warnings")
+	}
+	run.Summary = reportSummary(n, r, problems, warnings)
 	return run
 }
 
-func reportSummary(n int, r report.Report, problems []report.Problem) string {
+// reportAnnotations places each problem on its body line at level.
+func reportAnnotations(n int, ps []report.Problem, level Level) []Annotation {
+	var out []Annotation
+	for _, p := range ps {
+		line := max(p.Line, 1)
+		out = append(out, Annotation{
+			Path: ReportPath(n), StartLine: line, EndLine: line, Level: level,
+			Title: strings.TrimSpace("worker report: " + p.Code), Message: p.Message,
+		})
+	}
+	return out
+}
+
+func reportSummary(n int, r report.Report, problems, warnings []report.Problem) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Worker report in pull request #%d\n\n", n)
-	if len(problems) > 0 {
-		rows := make([][]string, 0, len(problems))
-		for _, p := range problems {
-			where := "–"
-			if p.Line > 0 {
-				where = fmt.Sprintf("line %d", p.Line)
-			}
-			rows = append(rows, []string{where, p.Field, p.Message})
-		}
-		table(&b, []string{"Where", "Field", "Problem"}, rows)
-		b.WriteString("\n")
-	}
+	problemTable(&b, "Problem", problems)
+	problemTable(&b, "Warning", warnings)
 	if !r.Found {
 		b.WriteString("The body holds no report. The worker's handoff (spec/craft-rules.md §6.2) reads:\n\n")
 		fenced(&b, "text", "STATUS: done | needs-rework | blocked\nWORK-UNIT: #<issue>\nATTEMPT: <n>\nBRANCH: <branch>\nPR: <url or none>\nDONE:\n- <verified fact>\nNOT DONE / OPEN: <items or none>\nFILES:\n- <path>\nVERIFY:\n- `<command>` → <exact result>\nPRESERVATION: clean + pushed at <full head SHA>\n")
@@ -70,4 +72,21 @@ func reportSummary(n int, r report.Report, problems []report.Problem) string {
 	}
 	table(&b, []string{"Field", "Value"}, rows)
 	return b.String()
+}
+
+// problemTable tables ps (where, field, message) under a column named kind.
+func problemTable(b *strings.Builder, kind string, ps []report.Problem) {
+	if len(ps) == 0 {
+		return
+	}
+	rows := make([][]string, 0, len(ps))
+	for _, p := range ps {
+		where := "–"
+		if p.Line > 0 {
+			where = fmt.Sprintf("line %d", p.Line)
+		}
+		rows = append(rows, []string{where, p.Field, p.Message})
+	}
+	table(b, []string{"Where", "Field", kind}, rows)
+	b.WriteString("\n")
 }
