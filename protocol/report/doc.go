@@ -17,5 +17,7 @@
 //
 // Parse reads the fields out of Markdown (labels may be bold or headings;
 // the report may sit in a fenced block); Check judges a parsed report
-// against the pull request it sits on. Both are pure.
+// against the pull request it sits on (its head, branch, number, the work
+// unit its body names and the files it changes), and Warnings lists the
+// changed files FILES leaves out. All are pure.
 package report
