@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
+	"net"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -14,6 +18,7 @@ import (
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/internal/store"
 )
 
@@ -38,7 +43,10 @@ evaluates pull requests against their work units and posts check runs.
 
 Every flag can also be set with an AEPGATE_* environment variable named after it
 (--app-id is AEPGATE_APP_ID); a flag on the command line wins. The database is
-embedded SQLite by default; several replicas share one PostgreSQL database.
+embedded SQLite by default (its file is created mode 0600, once the listen
+address is bound); several replicas share one PostgreSQL database. A key or
+secret file is a regular file of at most 1 MB; one readable by group or
+others is logged as a warning.
 
 Endpoints: POST /webhook, GET /healthz, GET /readyz, GET /metrics.
 
@@ -69,7 +77,7 @@ unreadable key or secret file.`,
 	fl.DurationVar(&f.writePause, "write-pause", app.DefaultWritePause, "pause between two GitHub writes of one installation (GitHub asks for ≥1s)")
 	fl.DurationVar(&f.retryBase, "retry-base", app.DefaultRetryBase, "first retry delay of a failed job; doubles per attempt (rate limits wait as GitHub says)")
 	fl.DurationVar(&f.reconcile, "reconcile-interval", app.DefaultReconcileEvery, "period of the sweep that re-evaluates every open pull request")
-	fl.DurationVar(&f.rescueAfter, "rescue-after", app.DefaultRescueAfter, "when a job left running by a dead process is run again; also bounds one reconcile sweep")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", app.DefaultRescueAfter, "when a job left running by a dead process is run again (at least "+app.DefaultJobTimeout.String()+", a job's timeout); also bounds one reconcile sweep")
 	fl.DurationVar(&f.pollInterval, "poll-interval", app.DefaultPollInterval, "how often an idle worker looks for new jobs")
 	fl.DurationVar(&f.shutdownGrace, "shutdown-grace", app.DefaultShutdownGrace, "how long running jobs may finish on shutdown before they are returned to the queue")
 	return cmd
@@ -94,29 +102,37 @@ func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
 }
 
 func runServe(cmd *cobra.Command, s streams, f serveFlags) error {
-	opts, err := f.options()
-	if err != nil {
-		return failf(2, "%v", err)
-	}
 	logger, err := newLogger(s.err, f.logFormat, f.logLevel)
 	if err != nil {
 		return failf(2, "%v", err)
 	}
-	opts.Logger = logger
 	ctx := cmd.Context()
+	opts, err := f.options(ctx, logger)
+	if err != nil {
+		return failf(2, "%v", err)
+	}
+	opts.Logger = logger
+	// Listen first: a port already taken fails before the database file is
+	// created.
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return failf(1, "listen on %s: %v", opts.Addr, err)
+	}
 	a, err := app.New(ctx, opts)
 	if err != nil {
+		ln.Close()
 		return failf(1, "%v", err)
 	}
 	defer a.Close()
-	if err := a.Run(ctx, nil); err != nil {
+	if err := a.Run(ctx, ln); err != nil {
 		return failf(1, "%v", err)
 	}
 	return nil
 }
 
-// options turns the flags into app.Options, reading the key and secrets.
-func (f serveFlags) options() (app.Options, error) {
+// options turns the flags into app.Options, reading the key and secrets
+// (a file readable by group or others is logged as a warning on log).
+func (f serveFlags) options(ctx context.Context, log *slog.Logger) (app.Options, error) {
 	o := app.Options{
 		Addr: f.addr, Database: f.database, AppID: f.appID, GitHubURL: f.githubURL,
 		Workers: f.workers, WritePause: f.writePause, RetryBase: f.retryBase, ReconcileEvery: f.reconcile,
@@ -131,20 +147,23 @@ func (f serveFlags) options() (app.Options, error) {
 	if f.appID <= 0 {
 		return o, fmt.Errorf("--app-id (AEPGATE_APP_ID) is required: the GitHub App's numeric ID")
 	}
-	pem, err := readSecretFile("--private-key-file", f.privateKeyFile)
+	if f.rescueAfter < app.DefaultJobTimeout {
+		return o, fmt.Errorf("--rescue-after %s: must be at least %s, a job's timeout (River rescues a job only after it could have timed out)", f.rescueAfter, app.DefaultJobTimeout)
+	}
+	pem, err := readSecretFile(ctx, log, "--private-key-file", f.privateKeyFile)
 	if err != nil {
 		return o, err
 	}
 	if o.PrivateKey, err = gh.ParsePrivateKey(pem); err != nil {
-		return o, fmt.Errorf("--private-key-file %s: not an RSA private key in PEM form: %v", f.privateKeyFile, err)
+		return o, fmt.Errorf("--private-key-file %s: not an RSA private key in PEM form: %v", shown(f.privateKeyFile), err)
 	}
-	secret, err := readSecretFile("--webhook-secret-file", f.secretFile)
+	secret, err := readSecretFile(ctx, log, "--webhook-secret-file", f.secretFile)
 	if err != nil {
 		return o, err
 	}
 	o.WebhookSecrets = [][]byte{secret}
 	if f.previousSecretFile != "" {
-		prev, err := readSecretFile("--previous-webhook-secret-file", f.previousSecretFile)
+		prev, err := readSecretFile(ctx, log, "--previous-webhook-secret-file", f.previousSecretFile)
 		if err != nil {
 			return o, err
 		}
@@ -153,20 +172,36 @@ func (f serveFlags) options() (app.Options, error) {
 	return o, nil
 }
 
-// readSecretFile reads a key or secret, dropping one trailing newline.
-func readSecretFile(flag, path string) ([]byte, error) {
+// readSecretFile reads a key or secret (a regular file of at most 1 MB,
+// through internal/readfile), dropping one trailing newline. A file that
+// group or others may read is logged as a warning: the secret is as safe
+// as the file.
+func readSecretFile(ctx context.Context, log *slog.Logger, flag, path string) ([]byte, error) {
 	if path == "" {
 		return nil, fmt.Errorf("%s is required", flag)
 	}
-	b, err := os.ReadFile(path)
+	b, err := readfile.File(ctx, path, readfile.Secret)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", flag, err)
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	if perm, loose := looseMode(path); loose {
+		log.Warn("key or secret file is readable by group or others; chmod 600 it", "flag", flag, "path", path, "mode", perm.String())
 	}
 	b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
 	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, fmt.Errorf("%s %s: the file is empty", flag, path)
+		return nil, fmt.Errorf("%s %s: the file is empty", flag, shown(path))
 	}
 	return b, nil
+}
+
+// looseMode reports whether the file at path grants group or others any
+// permission (outside Windows, whose permission bits say nothing of it).
+func looseMode(path string) (fs.FileMode, bool) {
+	fi, err := os.Stat(path)
+	if err != nil || runtime.GOOS == "windows" {
+		return 0, false
+	}
+	return fi.Mode().Perm(), fi.Mode().Perm()&0o077 != 0
 }
 
 func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {

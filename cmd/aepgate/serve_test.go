@@ -42,17 +42,19 @@ func TestServeStartupErrorsNameTheFlag(t *testing.T) {
 	}{
 		{"no app id", nil, []string{"serve"}, "--app-id (AEPGATE_APP_ID) is required"},
 		{"no key", nil, []string{"serve", "--app-id", "1"}, "--private-key-file is required"},
-		{"missing key", nil, []string{"serve", "--app-id", "1", "--private-key-file", filepath.Join(dir, "nope")}, "--private-key-file: open"},
+		{"missing key", nil, []string{"serve", "--app-id", "1", "--private-key-file", filepath.Join(dir, "nope")}, "--private-key-file: " + filepath.Join(dir, "nope") + ": no such file"},
 		{"not a key", nil, []string{"serve", "--app-id", "1", "--private-key-file", notKey}, "--private-key-file " + notKey + ": not an RSA private key"},
 		{"no secret", nil, []string{"serve", "--app-id", "1", "--private-key-file", key}, "--webhook-secret-file is required"},
 		{"empty secret", nil, []string{"serve", "--app-id", "1", "--private-key-file", key, "--webhook-secret-file", empty}, "--webhook-secret-file " + empty + ": the file is empty"},
-		{"missing previous secret", nil, []string{"serve", "--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--previous-webhook-secret-file", filepath.Join(dir, "old")}, "--previous-webhook-secret-file: open"},
+		{"missing previous secret", nil, []string{"serve", "--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--previous-webhook-secret-file", filepath.Join(dir, "old")}, "--previous-webhook-secret-file: " + filepath.Join(dir, "old") + ": no such file"},
 		{"bad database", nil, []string{"serve", "--app-id", "1", "--database", "mysql://x"}, `--database "mysql://x": use sqlite:PATH or postgres://`},
 		{"bad database keeps the password out", nil, []string{"serve", "--app-id", "1", "--database", "postgress://u:hunter2@h/db"}, `--database "postgress://u:***@h/db"`},
 		{"bad log format", nil, []string{"serve", "--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--log-format", "xml"}, `--log-format "xml": use json or text`},
 		{"env app id", map[string]string{"AEPGATE_APP_ID": "7"}, []string{"serve"}, "--private-key-file is required"},
 		{"bad env", map[string]string{"AEPGATE_APP_ID": "seven"}, []string{"serve"}, `AEPGATE_APP_ID="seven"`},
-		{"flag beats env", map[string]string{"AEPGATE_APP_ID": "7", "AEPGATE_PRIVATE_KEY_FILE": key}, []string{"serve", "--private-key-file", filepath.Join(dir, "other")}, "--private-key-file: open " + filepath.Join(dir, "other")},
+		{"flag beats env", map[string]string{"AEPGATE_APP_ID": "7", "AEPGATE_PRIVATE_KEY_FILE": key}, []string{"serve", "--private-key-file", filepath.Join(dir, "other")}, "--private-key-file: " + filepath.Join(dir, "other") + ": no such file"},
+		{"key is a device", nil, []string{"serve", "--app-id", "1", "--private-key-file", "/dev/zero"}, "--private-key-file: /dev/zero: not a regular file"},
+		{"rescue-after under River's minimum", nil, []string{"serve", "--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--rescue-after", "90s"}, "--rescue-after 1m30s: must be at least 2m0s"},
 		{"unknown flag", nil, []string{"serve", "--nope"}, "unknown flag: --nope"},
 	}
 	for _, tt := range tests {

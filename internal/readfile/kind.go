@@ -24,6 +24,8 @@ const (
 	Manifest
 	// RunDocument is a run document (plan, guide, log): 50 MB.
 	RunDocument
+	// Secret is a private key or webhook secret file: 1 MB.
+	Secret
 )
 
 var kinds = [...]struct {
@@ -36,6 +38,7 @@ var kinds = [...]struct {
 	Review:      {"an audit review", 1},
 	Manifest:    {"a release manifest", 10},
 	RunDocument: {"a run document", 50},
+	Secret:      {"a key or secret file", 1},
 }
 
 // Max is the most bytes a file of kind k may hold.

@@ -274,11 +274,12 @@ func TestQuote(t *testing.T) {
 
 func TestKindCaps(t *testing.T) {
 	got := map[string]int64{}
-	for _, k := range []Kind{Config, Certificate, Events, Review, Manifest, RunDocument} {
+	for _, k := range []Kind{Config, Certificate, Events, Review, Manifest, RunDocument, Secret} {
 		got[k.String()] = k.Max()
 	}
 	want := map[string]int64{"a config file": 1 << 20, "a certificate": 10 << 20, "a gate events file": 50 << 20,
-		"an audit review": 1 << 20, "a release manifest": 10 << 20, "a run document": 50 << 20}
+		"an audit review": 1 << 20, "a release manifest": 10 << 20, "a run document": 50 << 20,
+		"a key or secret file": 1 << 20}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("caps (-want +got):\n%s", diff)
 	}

@@ -9,6 +9,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -44,7 +46,7 @@ type DB struct {
 func Open(ctx context.Context, url string) (*DB, error) {
 	switch {
 	case strings.HasPrefix(url, "sqlite:"):
-		return openSQLite(ctx, strings.TrimPrefix(strings.TrimPrefix(url, "sqlite:"), "//"))
+		return openSQLite(ctx, strings.TrimPrefix(strings.TrimPrefix(url, "sqlite:"), "//"), createPrivate)
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
 		return openPostgres(ctx, url)
 	default:
@@ -52,9 +54,17 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	}
 }
 
-func openSQLite(ctx context.Context, path string) (*DB, error) {
+// openSQLite opens the SQLite database at path, calling create first for
+// a file database (Open passes createPrivate; the negative-control test a
+// create that does nothing).
+func openSQLite(ctx context.Context, path string, create func(path string) error) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("database sqlite: a path is required, e.g. sqlite:aepgate.db")
+	}
+	if path != ":memory:" {
+		if err := create(path); err != nil {
+			return nil, err
+		}
 	}
 	// Checkpoints are taken off the connection that serves requests (see
 	// checkpointer): a commit that also copied the WAL back into the
@@ -85,6 +95,22 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		out.checkpoint = cp
 	}
 	return out, nil
+}
+
+// createPrivate creates the database file empty with mode 0600 unless
+// something is already there. Left to SQLite, it would be created with
+// whatever the umask allows (0644, usually), and its -wal and -shm files
+// take the database file's mode: the ledger and stored deliveries would
+// be readable by every local user.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("create sqlite %s: %w", path, err)
+	}
+	return f.Close()
 }
 
 // defaultPoolSize is the PostgreSQL pool size unless the URL sets
