@@ -30,6 +30,9 @@ func (c *checker) duplicates() []Problem {
 	var order []uint64
 	var buf []byte
 	for line, text := range c.log.Paragraphs() {
+		if len(text) < minDuplicateLen {
+			continue // normalizing never adds characters
+		}
 		buf = appendNormalized(buf[:0], text)
 		if len(buf) < minDuplicateLen || utf8.RuneCount(buf) < minDuplicateLen {
 			continue
@@ -71,7 +74,12 @@ func appendNormalized(dst []byte, p string) []byte {
 		if isHeading3(line) {
 			continue
 		}
-		for _, r := range line {
+		for i := 0; i < len(line); {
+			r, size := rune(line[i]), 1
+			if r >= utf8.RuneSelf {
+				r, size = utf8.DecodeRuneInString(line[i:])
+			}
+			i += size
 			if rundoc.IsSpace(r) {
 				space = len(dst) > base
 				continue
@@ -80,7 +88,11 @@ func appendNormalized(dst []byte, p string) []byte {
 				dst = append(dst, ' ')
 				space = false
 			}
-			dst = utf8.AppendRune(dst, r)
+			if size == 1 && r < utf8.RuneSelf {
+				dst = append(dst, byte(r))
+			} else {
+				dst = utf8.AppendRune(dst, r)
+			}
 		}
 		space = len(dst) > base
 	}

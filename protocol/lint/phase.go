@@ -12,7 +12,7 @@ import (
 // status reads them.
 func (c *checker) phaseOrder() []Problem {
 	phases := map[string][]string{}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(c.guide.Sections)+len(c.items))
 	add := func(id string) {
 		if seen[id] {
 			return

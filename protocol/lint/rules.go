@@ -48,7 +48,7 @@ func (c *checker) missingReportLines() []Problem {
 
 // orphanReports is L4: a log heading ID the guide neither reports nor heads.
 func (c *checker) orphanReports() []Problem {
-	known := map[string]bool{}
+	known := make(map[string]bool, len(c.guide.Reports)+len(c.guide.Sections))
 	for _, ref := range c.guide.Reports {
 		known[ref.ID] = true
 	}
@@ -78,7 +78,7 @@ func (c *checker) orphanReports() []Problem {
 // gatesWithoutControl is L5. A scaffolded gate (placeholder claim) is not
 // flagged until its last log heading is DONE.
 func (c *checker) gatesWithoutControl() []Problem {
-	last := map[string]string{}
+	last := make(map[string]string, len(c.items))
 	for _, h := range c.log.Headings {
 		last[h.ID] = h.State
 	}

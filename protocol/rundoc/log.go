@@ -129,27 +129,33 @@ func evidence(t *text, from, to int) Evidence {
 	return Evidence{}
 }
 
+// board reads the status board: the first table with "id" and "verdict"
+// columns. Rows are read into one reused cell buffer.
 func board(t *text) *Board {
-	for _, tb := range t.tables() {
+	var b *Board
+	t.tableSpans(func(hdr, end int) bool {
+		tb := Table{Header: t.header(hdr)}
 		id, verdict := tb.Col("id"), tb.Col("verdict")
 		if id < 0 || verdict < 0 {
-			continue
+			return true
 		}
 		exec := tb.Col("executor", "model")
-		b := &Board{Line: tb.Line}
-		for k, row := range tb.Rows {
+		b = &Board{Line: hdr + 1, Rows: make([]BoardRow, 0, end-hdr-1)}
+		var row []string
+		for i := hdr + 1; i < end; i++ {
+			row = appendRow(row[:0], t.line(i))
 			if len(row) <= max(id, verdict) || IsRuleCell(row[id]) {
 				continue
 			}
-			r := BoardRow{ID: row[id], Verdict: strings.ToUpper(row[verdict]), Line: tb.RowLines[k]}
+			r := BoardRow{ID: row[id], Verdict: strings.ToUpper(row[verdict]), Line: i + 1}
 			if exec >= 0 && exec < len(row) {
 				r.Executor = row[exec]
 			}
 			b.Rows = append(b.Rows, r)
 		}
-		return b
-	}
-	return nil
+		return false
+	})
+	return b
 }
 
 // Paragraphs yields each run of non-blank lines: its 1-based first line and

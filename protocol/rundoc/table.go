@@ -35,37 +35,63 @@ func isTableLine(line string) bool {
 	return strings.HasPrefix(strings.TrimLeft(line, " \t"), "|")
 }
 
-func splitRow(line string) []string {
+func splitRow(line string) []string { return appendRow(nil, line) }
+
+// appendRow appends the normalized cells of a table row to cells.
+func appendRow(cells []string, line string) []string {
 	s := strings.TrimSpace(line)
 	s = strings.TrimPrefix(s, "|")
 	s = strings.TrimSuffix(s, "|")
-	cells := strings.Split(s, "|")
-	for i, c := range cells {
-		cells[i] = NormCell(c)
+	for {
+		c, rest, more := strings.Cut(s, "|")
+		cells = append(cells, NormCell(c))
+		if !more {
+			return cells
+		}
+		s = rest
 	}
-	return cells
 }
 
-// tables finds every pipe table: a run of consecutive lines starting with
-// "|" outside fenced blocks. The first line is the header.
-func (t *text) tables() []Table {
-	var out []Table
+// tableSpans yields each pipe table, a run of consecutive lines starting
+// with "|" outside fenced blocks, as its header line index and the index
+// after its last row, until yield returns false.
+func (t *text) tableSpans(yield func(hdr, end int) bool) {
 	for i := 0; i < t.n; i++ {
 		if t.fenced[i] || !isTableLine(t.line(i)) {
 			continue
 		}
-		hdr := splitRow(t.line(i))
-		for k := range hdr {
-			hdr[k] = strings.ToLower(hdr[k])
+		end := i + 1
+		for end < t.n && !t.fenced[end] && isTableLine(t.line(end)) {
+			end++
 		}
-		tb := Table{Line: i + 1, Header: hdr}
-		for i++; i < t.n && !t.fenced[i] && isTableLine(t.line(i)); i++ {
+		if !yield(i, end) {
+			return
+		}
+		i = end - 1
+	}
+}
+
+// header returns the lowercased, normalized cells of line i.
+func (t *text) header(i int) []string {
+	hdr := splitRow(t.line(i))
+	for k := range hdr {
+		hdr[k] = strings.ToLower(hdr[k])
+	}
+	return hdr
+}
+
+// tables returns every pipe table.
+func (t *text) tables() []Table {
+	var out []Table
+	t.tableSpans(func(hdr, end int) bool {
+		tb := Table{Line: hdr + 1, Header: t.header(hdr)}
+		for i := hdr + 1; i < end; i++ {
 			tb.Rows = append(tb.Rows, splitRow(t.line(i)))
 			tb.RowLines = append(tb.RowLines, i+1)
 		}
 		out = append(out, tb)
-		i--
-	}
+		return true
+	})
 	return out
 }
 

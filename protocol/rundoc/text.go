@@ -60,7 +60,7 @@ func IsSpace(r rune) bool {
 func TrimSpace(s string) string { return strings.TrimFunc(s, IsSpace) }
 
 // IsBlank reports whether a line holds only whitespace.
-func IsBlank(s string) bool { return TrimSpace(s) == "" }
+func IsBlank(s string) bool { return skipSpace(s) == "" }
 
 // StripPlaceholders deletes every template placeholder (<...> on one line)
 // from s.
@@ -146,7 +146,7 @@ func splitText(s string, fences bool) *text {
 // more backticks or tildes; a backtick fence's info string has no backtick).
 // Indentation of any depth is accepted so that fences inside list items work.
 func fenceOpen(line string) (ch byte, n int, ok bool) {
-	s := strings.TrimLeft(line, " \t")
+	s := trimIndent(line)
 	if len(s) < 3 || (s[0] != '`' && s[0] != '~') {
 		return 0, 0, false
 	}
@@ -162,12 +162,21 @@ func fenceOpen(line string) (ch byte, n int, ok bool) {
 
 // fenceClose reports whether line closes a block opened with n chars ch.
 func fenceClose(line string, ch byte, n int) bool {
-	s := strings.TrimLeft(line, " \t")
+	s := trimIndent(line)
 	k := 0
 	for k < len(s) && s[k] == ch {
 		k++
 	}
 	return k >= n && IsBlank(s[k:])
+}
+
+// trimIndent removes leading spaces and tabs.
+func trimIndent(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[i:]
 }
 
 // scanFences marks the lines of every fenced block and records the blocks.
@@ -201,9 +210,11 @@ func (t *text) scanFences() {
 // count returns how many lines start with prefix (an upper bound used to
 // size slices).
 func (t *text) count(prefix string) int {
-	n := strings.Count(t.src, "\n"+prefix)
-	if strings.HasPrefix(t.src, prefix) {
-		n++
+	n := 0
+	for i := 0; i < t.n; i++ {
+		if strings.HasPrefix(t.src[t.starts[i]:], prefix) {
+			n++
+		}
 	}
 	return n
 }
