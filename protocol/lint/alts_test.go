@@ -76,3 +76,12 @@ func checkAlternatives(t *testing.T, s string) {
 		}
 	}
 }
+
+// TestASCIISpace holds the table to rundoc.IsSpace.
+func TestASCIISpace(t *testing.T) {
+	for c := range rune(len(asciiSpace)) {
+		if asciiSpace[c] != rundoc.IsSpace(c) {
+			t.Errorf("asciiSpace[%#x] = %v, rundoc.IsSpace = %v", c, asciiSpace[c], rundoc.IsSpace(c))
+		}
+	}
+}

@@ -59,6 +59,10 @@ func (c *checker) duplicates() []Problem {
 	return out
 }
 
+// asciiSpace marks the ASCII characters rundoc.IsSpace accepts.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true,
+	0x1c: true, 0x1d: true, 0x1e: true, 0x1f: true}
+
 // appendNormalized appends p to dst with "###" heading lines deleted,
 // whitespace runs collapsed to one space and the ends trimmed.
 func appendNormalized(dst []byte, p string) []byte {
@@ -75,10 +79,20 @@ func appendNormalized(dst []byte, p string) []byte {
 			continue
 		}
 		for i := 0; i < len(line); {
-			r, size := rune(line[i]), 1
-			if r >= utf8.RuneSelf {
-				r, size = utf8.DecodeRuneInString(line[i:])
+			if c := line[i]; c < utf8.RuneSelf {
+				i++
+				if asciiSpace[c] {
+					space = len(dst) > base
+					continue
+				}
+				if space {
+					dst = append(dst, ' ')
+					space = false
+				}
+				dst = append(dst, c)
+				continue
 			}
+			r, size := utf8.DecodeRuneInString(line[i:])
 			i += size
 			if rundoc.IsSpace(r) {
 				space = len(dst) > base
@@ -88,11 +102,7 @@ func appendNormalized(dst []byte, p string) []byte {
 				dst = append(dst, ' ')
 				space = false
 			}
-			if size == 1 && r < utf8.RuneSelf {
-				dst = append(dst, byte(r))
-			} else {
-				dst = utf8.AppendRune(dst, r)
-			}
+			dst = utf8.AppendRune(dst, r)
 		}
 		space = len(dst) > base
 	}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/aepgate/aepgate/protocol/rundoc"
@@ -12,12 +13,7 @@ import (
 // status reads them.
 func (c *checker) phaseOrder() []Problem {
 	phases := map[string][]string{}
-	seen := make(map[string]bool, len(c.guide.Sections)+len(c.items))
 	add := func(id string) {
-		if seen[id] {
-			return
-		}
-		seen[id] = true
 		if p, ok := rundoc.PhaseOf(id); ok {
 			phases[p] = append(phases[p], id)
 		}
@@ -27,8 +23,10 @@ func (c *checker) phaseOrder() []Problem {
 			add(s.ID)
 		}
 	}
-	for _, h := range c.log.Headings {
-		add(h.ID)
+	for _, it := range c.items {
+		if it.Report != "" || it.HeaderVerdict != "" { // the ID has a heading
+			add(it.ID)
+		}
 	}
 	order := make([]string, 0, len(phases))
 	for p := range phases {
@@ -40,7 +38,8 @@ func (c *checker) phaseOrder() []Problem {
 	earlierOpen := ""
 	for _, p := range order {
 		ids := phases[p]
-		sort.Strings(ids)
+		slices.Sort(ids)
+		ids = slices.Compact(ids) // an ID in both the guide and the log
 		if earlierOpen != "" {
 			out = append(out, c.outOfOrder(ids, earlierOpen)...)
 		}

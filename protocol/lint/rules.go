@@ -9,13 +9,9 @@ import (
 
 // missingReports is L1: a **Report:** ID with no log heading, per occurrence.
 func (c *checker) missingReports() []Problem {
-	have := make(map[string]bool, len(c.log.Headings))
-	for _, h := range c.log.Headings {
-		have[h.ID] = true
-	}
 	var out []Problem
 	for _, ref := range c.guide.Reports {
-		if !have[ref.ID] {
+		if it, ok := c.item(ref.ID); !ok || it.Report == "" && it.HeaderVerdict == "" {
 			out = append(out, Problem{Rule: "L1", Tag: "[missing report]", ID: ref.ID, File: c.guide.File, Line: ref.Line,
 				Message: fmt.Sprintf("%s has a **Report:** line in %s but no entry in %s", ref.ID, c.guide.File, c.log.File)})
 		}
