@@ -65,3 +65,49 @@ func TestRunAllDeclaredFileLinkedOutside(t *testing.T) {
 		})
 	}
 }
+
+// TestCopyDoesNotWriteThroughACommittedLink: HEAD holds a symlink "d" to a
+// folder outside the tree, the working tree a real folder "d" with an
+// untracked file. Making the copy must not write that file through the
+// worktree's link; with plain mirroring (the protection removed) the
+// outside file is replaced.
+func TestCopyDoesNotWriteThroughACommittedLink(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		place       placer
+		wantChanged bool
+	}{
+		{"placeInside", placeInside, false},
+		{"plain mirror", func(src, top, rel string) error { return mirror(src, filepath.Join(top, rel)) }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			outside := t.TempDir()
+			writeFiles(t, outside, map[string]string{"x.txt": "precious\n"})
+			dir := gitRepo(t)
+			if err := os.Symlink(outside, filepath.Join(dir, "d")); err != nil {
+				t.Skipf("symlinks unavailable: %v", err)
+			}
+			run(t, dir, "git", "add", "d")
+			run(t, dir, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "link")
+			os.Remove(filepath.Join(dir, "d"))
+			writeFiles(t, dir, map[string]string{"d/x.txt": "from the tree\n"})
+			sb := isolated()
+			sb.copy = func(ctx context.Context, src *source, tmp, name string) (*workCopy, error) {
+				return src.copyWith(ctx, tmp, name, tc.place)
+			}
+			ctl := config.NegativeControl{Name: "d", File: "d/x.txt", Break: "echo off > d/x.txt",
+				Test: "grep -q 'from the tree' d/x.txt"}
+			results, err := runAll(context.Background(), dir, []config.NegativeControl{ctl}, Options{TempDir: t.TempDir()}, sb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := os.ReadFile(filepath.Join(outside, "x.txt"))
+			if changed := string(b) != "precious\n"; changed != tc.wantChanged {
+				t.Fatalf("outside file changed = %v (%q), want %v\n%s", changed, b, tc.wantChanged, results[0].Transcript)
+			}
+			if !tc.wantChanged && !results[0].OK {
+				t.Errorf("the control should run in a real folder d/:\n%s %v", results[0].Transcript, results[0].Err)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // copyTree copies the directory src to dst: directories, regular files
@@ -31,6 +32,35 @@ func copyTree(src, dst, skip string) error {
 		}
 		return err
 	})
+}
+
+// placer makes top/rel in a worktree what src is.
+type placer func(src, top, rel string) error
+
+// placeInside is mirror kept inside top: a symlink the worktree holds where
+// the original now has a folder (HEAD committed a link, the working tree
+// replaced it) is replaced by a folder, and a path below a symlink is
+// refused. Mirrored through such a link, a file would be removed and
+// written wherever the link points, outside the copy.
+func placeInside(src, top, rel string) error {
+	dir := top
+	for _, part := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
+		if part == "." {
+			break
+		}
+		dir = filepath.Join(dir, part)
+		if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			linked, _ := filepath.Rel(top, dir)
+			return fmt.Errorf("%q is a symlink in the copy; refusing to write through it", linked)
+		}
+	}
+	dst := filepath.Join(top, rel)
+	if fi, err := os.Lstat(src); err == nil && fi.IsDir() {
+		if err := removeFile(dst); err != nil {
+			return err
+		}
+	}
+	return mirror(src, dst)
 }
 
 // mirror makes dst what src is: a copy of a regular file or a symlink, an

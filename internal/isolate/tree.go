@@ -63,6 +63,12 @@ func inspect(ctx context.Context, root string) (*source, error) {
 // copy makes a copy named name under tmp. On error the returned copy, if
 // not nil, still needs removing.
 func (s *source) copy(ctx context.Context, tmp, name string) (*workCopy, error) {
+	return s.copyWith(ctx, tmp, name, placeInside)
+}
+
+// copyWith is copy laying uncommitted files into a worktree with place
+// (copy uses placeInside; the negative-control test passes plain mirroring).
+func (s *source) copyWith(ctx context.Context, tmp, name string, place placer) (*workCopy, error) {
 	base := filepath.Join(tmp, name)
 	if err := os.MkdirAll(filepath.Join(base, "backup"), 0o700); err != nil {
 		return nil, err
@@ -81,12 +87,12 @@ func (s *source) copy(ctx context.Context, tmp, name string) (*workCopy, error) 
 	if err != nil {
 		return c, err
 	}
-	return c, s.overlay(ctx, c.top)
+	return c, s.overlay(ctx, c.top, place)
 }
 
 // overlay copies the uncommitted changes (staged or not, deletions
 // included) and the untracked files that are not ignored into a worktree.
-func (s *source) overlay(ctx context.Context, top string) error {
+func (s *source) overlay(ctx context.Context, top string, place placer) error {
 	changed, err := git(ctx, s.repo, "diff", "--name-only", "--no-renames", "-z", "HEAD", "--")
 	if err != nil {
 		return err
@@ -99,7 +105,7 @@ func (s *source) overlay(ctx context.Context, top string) error {
 		if rel == "" {
 			continue
 		}
-		if err := mirror(filepath.Join(s.repo, rel), filepath.Join(top, rel)); err != nil {
+		if err := place(filepath.Join(s.repo, rel), top, rel); err != nil {
 			return fmt.Errorf("copy uncommitted %s: %w", rel, err)
 		}
 	}
