@@ -2,13 +2,17 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
+	"github.com/aepgate/aepgate/review"
 )
 
 // answerer writes the App's answers to commands (gh.Installation).
@@ -78,7 +82,11 @@ func (e *evaluator) answer(ctx context.Context, in evalInput, ev *evaluation, id
 	}
 	var accepted, refused []gatelog.Outcome
 	status := false
-	for _, o := range ev.gates.Outcomes {
+	outcomes := ev.gates.Outcomes
+	if !review {
+		outcomes = append(slices.Clone(outcomes), disposeOutcomes(id, th.t, ev.cfg.CommandPrefix)...)
+	}
+	for _, o := range outcomes {
 		if o.ItemID != id || o.Implicit {
 			continue
 		}
@@ -186,4 +194,36 @@ func commandEntry(in evalInput, ev *evaluation, number int, o gatelog.Outcome) s
 // newControl is a control issue just created: no comments yet.
 func newControl(n int, url string) *snapshot.ControlIssue {
 	return &snapshot.ControlIssue{Number: n, URL: url}
+}
+
+// disposeOutcomes are the answers to comment id's dispose commands (the
+// audit's business, not the gate log's): accepted when the comment's
+// dispositions can be read, each refused with its reason otherwise. Whether
+// a disposition closes a finding is the audit's to say, later.
+func disposeOutcomes(id int64, t snapshot.Thread, prefix string) []gatelog.Outcome {
+	var body string
+	for _, c := range t.Comments {
+		if c.ID == id {
+			body = c.Body
+		}
+	}
+	var cmds []command.Command
+	for _, c := range command.Parse(body, prefix) {
+		if c.Verb == command.VerbDispose {
+			cmds = append(cmds, c)
+		}
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	_, errs := review.Dispositions(body, prefix)
+	var out []gatelog.Outcome
+	for _, c := range cmds {
+		o := gatelog.Outcome{ItemID: id, Line: c.Line, Command: c.Raw, Action: command.VerbDispose, Accepted: len(errs) == 0}
+		if !o.Accepted {
+			o.Reason = errors.Join(errs...).Error()
+		}
+		out = append(out, o)
+	}
+	return out
 }

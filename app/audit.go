@@ -2,11 +2,9 @@ package app
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/protocol/gate"
-	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/merge"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
@@ -75,9 +73,7 @@ func (ev *evaluation) preAudit() *review.Decision {
 	return &d
 }
 
-// answers are the owners' direct choices on resolved gates, by gate ID
-// (an automatic gate also under its ID without the auto- prefix, as the
-// audit named it).
+// answers are the owners' direct choices on resolved gates, by gate ID.
 func answers(st gate.State) map[string]string {
 	out := map[string]string{}
 	for _, g := range st.Gates {
@@ -85,9 +81,6 @@ func answers(st gate.State) map[string]string {
 			continue
 		}
 		out[g.GateID] = *g.Choice
-		if id, ok := strings.CutPrefix(g.GateID, gatelog.AutoPrefix); ok {
-			out[id] = *g.Choice
-		}
 	}
 	return out
 }
@@ -98,11 +91,7 @@ func answers(st gate.State) map[string]string {
 func (ev *evaluation) autoGate(d *review.Decision) gate.Event {
 	og := d.OwnerGate
 	wu := fmt.Sprint(ev.unit)
-	id := og.ID
-	if !strings.HasPrefix(id, gatelog.AutoPrefix) {
-		id = gatelog.AutoPrefix + id
-	}
-	ev0 := gate.Event{Type: gate.EventCreate, Actor: "aepgate", GateID: id, WorkUnit: &wu,
+	ev0 := gate.Event{Type: gate.EventCreate, Actor: "aepgate", GateID: og.ID, WorkUnit: &wu,
 		Question: og.Question, Choices: gate.Choices(og.Choices), ExternalEffect: og.Effect, OwnerOnlyCategory: og.Category,
 		BlockingScope: og.Scope, SafeDefault: og.SafeDefault}
 	if r := d.Review; r != nil {

@@ -76,7 +76,9 @@ func (ev *evaluation) bundleWants() []bundleWant {
 		}
 		paths := a.EvidencePaths()
 		if len(paths) > review.MaxBundleFiles {
-			ev.bundles[r.ID] = bundle{err: fmt.Sprintf("the review cites %d files; a bundle holds at most %d", len(paths), review.MaxBundleFiles)}
+			// Nothing is read; the bundle rules refuse the review in their
+			// own words (the same as aepgate review check).
+			ev.bundles[r.ID] = bundle{files: review.Bundle{}}
 			continue
 		}
 		w := bundleWant{id: r.ID, sha: r.CommitSHA}

@@ -156,3 +156,25 @@ func TestAuditHighRiskNeedsTheOwner(t *testing.T) {
 	waitFor(t, 10*time.Second, "the owner's answer", func() bool { return gates() == "success" })
 	a.waitAudit(t, "success")
 }
+
+// TestAuditDisposeIsAnswered: a dispose command that can be read gets a 👍
+// (only an auditor's later AGREE closes the finding), a malformed one a 👎
+// and a reply saying why.
+func TestAuditDisposeIsAnswered(t *testing.T) {
+	a := newAuditWorld(t, "medium")
+	a.waitAudit(t, "failure")
+	id := a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "FAIL", goodQuote))
+	g := &gatesWorld{ghfakeWorld: a.ghfakeWorld, unit: a.unit, pr: a.pr, gh: a.f.Client(a.inst.Token())}
+	good := a.pr.Comment("bob", "/aep dispose F1@r"+strconv.FormatInt(id, 10)+" fixed -- the error is wrapped now")
+	if got := g.waitReaction(t, good.ID()); len(got) != 1 || got[0] != "+1" {
+		t.Errorf("reactions on a readable dispose = %v, want [+1]", got)
+	}
+	bad := a.pr.Comment("bob", "/aep dispose F1 done")
+	if got := g.waitReaction(t, bad.ID()); len(got) != 1 || got[0] != "-1" {
+		t.Errorf("reactions on a malformed dispose = %v, want [-1]", got)
+	}
+	waitFor(t, 5*time.Second, "a reply", func() bool { return len(g.replies(t, a.pr.Number(), bad.ID())) == 1 })
+	if r := a.audit(); r.Conclusion == "success" {
+		t.Errorf("a disposition closed the finding by itself:\n%s", r.Summary)
+	}
+}

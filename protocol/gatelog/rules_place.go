@@ -66,9 +66,11 @@ func ApprovalAtHead(a Attempt) string {
 const (
 	UnitHoldPrefix = "unit-hold-"
 	ContractPrefix = "contract-"
-	// AutoPrefix starts the ids of the other gates aepgate opens itself
-	// (PullRequestState.Auto), e.g. "auto-audit-…".
-	AutoPrefix = "auto-"
+	// AutoPrefix and AuditPrefix start the ids of the other gates aepgate
+	// opens itself (PullRequestState.Auto): an audit's owner decision is
+	// "audit-pr<N>-<cause>-<head>".
+	AutoPrefix  = "auto-"
+	AuditPrefix = "audit-"
 )
 
 // ReservedIDs refuses an aep-gate block whose id would take the place of a
@@ -77,7 +79,7 @@ func ReservedIDs(a Attempt) string {
 	if a.Action != ActionOpenGate {
 		return ""
 	}
-	for _, p := range []string{gate.HoldID, UnitHoldPrefix, ContractPrefix, AutoPrefix} {
+	for _, p := range []string{gate.HoldID, UnitHoldPrefix, ContractPrefix, AutoPrefix, AuditPrefix} {
 		if strings.HasPrefix(a.GateID, p) {
 			return fmt.Sprintf("gate ids starting %q are reserved for aepgate's own gates; pick another id", p)
 		}
