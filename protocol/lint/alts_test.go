@@ -1,10 +1,16 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/aepgate/aepgate/protocol/rundoc"
+)
+
+var (
+	mentionRE = rundoc.Compile(mention)
+	wordRE    = rundoc.Compile(`\w+`)
 )
 
 // The negative-control heuristic as single regular expressions, the form
@@ -42,6 +48,7 @@ var alternativeSeeds = []string{
 	"we do not remove anything", "it doesn't fail", "remove the lock; nothing fails", "exits with code 02",
 	"exited 0", "returns 404", "1404", "tripwire", "étbd", "_may", "may_", "x\nremove\nnothing", "don’t know",
 	"nan", "final", "snot fail", "without  x  y blocking", "n't   fail", "\u00a0would\u00a0",
+	"negative controls: negative\u00a0control, negativenegative\ncontrolled", "negative  x control", "a b c d", "a_b c",
 	"—", "none yet", "- n/a -", "N/A", "not  performed.", "skipped", "ok: 3 passed", "<>", "TBD\nTBD",
 }
 
@@ -70,10 +77,19 @@ func checkAlternatives(t *testing.T, s string) {
 		"negFailures":  {negFailures.match(low), negFailureRE.MatchString(low)},
 		"negActions":   {negActions.match(low), negActionRE.MatchString(low)},
 		"deferralOnly": {deferralOnly(s), deferralOnlyRE().MatchString(s)},
+		"hasWords":     {hasWords(low, 4), len(wordRE.FindAllStringIndex(low, 4)) >= 4},
 	} {
 		if pair[0] != pair[1] {
 			t.Errorf("%s(%q) = %v; pattern gives %v", name, s, pair[0], pair[1])
 		}
+	}
+	var got [][]int
+	mentions(low, -1, func(start, end int) bool {
+		got = append(got, []int{start, end})
+		return true
+	})
+	if want := mentionRE.FindAllStringIndex(low, -1); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("mentions(%q) = %v; pattern gives %v", low, got, want)
 	}
 }
 

@@ -38,10 +38,8 @@ var (
 		rundoc.Lazy(mention + `[^\p{L}\p{N}\n]{0,10}` + deferTerms + `⟩`),
 		rundoc.Lazy(mention + `(?:[^.\n]{0,39}[^\p{L}\p{N}_.\n])?(?:was|is|were|are)\s+` + deferTerms + `⟩`),
 	}
-	mentionRE = rundoc.Lazy(mention)
 	// segmentEndRE: where the text about one mention stops.
 	segmentEndRE = rundoc.Lazy(`\n[ \t]*(?:[-*][ \t]*)?(?:\*\*|__)[^*_\n]+:|\n#|\n[ \t\r\f\v\p{Zs}]*\n`)
-	wordRE       = rundoc.Lazy(`\w+`)
 
 	// deferPhrases: an excuse or a hedge anywhere after the mention.
 	deferPhrases = newAlternatives(wordAlts(`⟩`, slices.Concat(deferTermList, []string{`tba`, `tbc`,
@@ -95,12 +93,39 @@ func statesControl(body string, veto bool) bool {
 	if veto && vetoed(body) {
 		return false
 	}
-	for _, loc := range mentionRE().FindAllStringIndex(body, maxMentions) {
-		if statedControl(segmentAfter(body[loc[1]:])) {
-			return true
+	stated := false
+	mentions(body, maxMentions, func(_, end int) bool {
+		stated = statedControl(segmentAfter(body[end:]))
+		return !stated
+	})
+	return stated
+}
+
+// mentions calls yield with the bounds of each of the first max mentions
+// of a control in body (lowercased), as `negative\s+controls?` finds them,
+// until yield returns false; max < 0 means all.
+func mentions(body string, max int, yield func(start, end int) bool) {
+	for off := 0; max != 0; {
+		i := strings.Index(body[off:], "negative")
+		if i < 0 {
+			return
 		}
+		start := off + i
+		rest := body[start+len("negative"):]
+		s := rundoc.TrimLeftSpace(rest)
+		after, ok := strings.CutPrefix(s, "control")
+		if len(s) == len(rest) || !ok {
+			off = start + 1
+			continue
+		}
+		after = strings.TrimPrefix(after, "s")
+		end := len(body) - len(after)
+		if !yield(start, end) {
+			return
+		}
+		max--
+		off = end
 	}
-	return false
 }
 
 // maxMentions bounds how many mentions of a control are judged. A real gate
@@ -114,12 +139,13 @@ func vetoed(body string) bool {
 			return true
 		}
 	}
-	for _, loc := range mentionRE().FindAllStringIndex(body, -1) {
-		if w := before(body, loc[0]); mayVetoBefore(w) && vetoBeforeRE().MatchString(w) {
-			return true
-		}
-	}
-	return false
+	vetoed := false
+	mentions(body, -1, func(start, _ int) bool {
+		w := before(body, start)
+		vetoed = mayVetoBefore(w) && vetoBeforeRE().MatchString(w)
+		return !vetoed
+	})
+	return vetoed
 }
 
 // mayVetoBefore is a cheap filter for vetoBeforeRE: the window must hold one
@@ -163,10 +189,25 @@ func segmentAfter(s string) string {
 // statedControl judges the text after one mention (lowercased). The cheap
 // tests run first.
 func statedControl(s string) bool {
-	return len(wordRE().FindAllStringIndex(s, 4)) >= 4 &&
+	return hasWords(s, 4) &&
 		actions.match(s) &&
 		failures.match(s) &&
 		!negFailures.match(s) &&
 		!negActions.match(s) &&
 		!deferPhrases.match(s)
+}
+
+// hasWords reports whether s holds at least n words (runs of \w).
+func hasWords(s string, n int) bool {
+	in := false
+	for _, r := range s {
+		w := rundoc.IsWordRune(r)
+		if w && !in {
+			if n--; n == 0 {
+				return true
+			}
+		}
+		in = w
+	}
+	return n <= 0
 }

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -26,29 +27,28 @@ func (c *checker) duplicates() []Problem {
 		first       string // the first occurrence, as written
 	}
 	seed := maphash.MakeSeed()
-	counts := map[uint64]*dup{}
-	var order []uint64
+	index := map[uint64]int{} // hash → position in dups
+	var dups []dup            // in order of first appearance
 	var buf []byte
 	for line, text := range c.log.Paragraphs() {
 		if len(text) < minDuplicateLen {
 			continue // normalizing never adds characters
 		}
-		buf = appendNormalized(buf[:0], text)
+		buf = appendNormalized(slices.Grow(buf[:0], len(text)), text)
 		if len(buf) < minDuplicateLen || utf8.RuneCount(buf) < minDuplicateLen {
 			continue
 		}
 		key := maphash.Bytes(seed, buf)
-		d, ok := counts[key]
+		k, ok := index[key]
 		if !ok {
-			d = &dup{line: line, first: text}
-			counts[key] = d
-			order = append(order, key)
+			k = len(dups)
+			index[key] = k
+			dups = append(dups, dup{line: line, first: text})
 		}
-		d.count++
+		dups[k].count++
 	}
 	var out []Problem
-	for _, key := range order {
-		d := counts[key]
+	for _, d := range dups {
 		if d.count < 2 {
 			continue
 		}

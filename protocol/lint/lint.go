@@ -92,7 +92,6 @@ type checker struct {
 	plan  *rundoc.Plan
 	run   *rundoc.Run
 	items []rundoc.Item
-	byID  map[string]int // index into items
 }
 
 func newChecker(run *rundoc.Run) *checker {
@@ -104,19 +103,12 @@ func newChecker(run *rundoc.Run) *checker {
 		c.log = &rundoc.Log{File: rundoc.LogFile}
 	}
 	c.items = c.log.Items()
-	c.byID = make(map[string]int, len(c.items))
-	for i, it := range c.items {
-		c.byID[it.ID] = i
-	}
 	return c
 }
 
 // item returns what the log says about id (an empty Item when nothing).
 func (c *checker) item(id string) (rundoc.Item, bool) {
-	if i, ok := c.byID[id]; ok {
-		return c.items[i], true
-	}
-	return rundoc.Item{ID: id}, false
+	return c.log.Lookup(id)
 }
 
 // workStarted reports whether any log item is DONE or carries a verdict.

@@ -52,12 +52,17 @@ type PhaseTitle struct {
 // fenced blocks are content, not structure.
 func ParseGuide(file, b string) *Guide {
 	t := newText(b)
-	g := &Guide{File: file, Sections: make([]Section, 0, t.count("###"))}
+	g := &Guide{File: file, Sections: make([]Section, 0, t.count("###")),
+		Reports: make([]ReportRef, 0, strings.Count(t.src, "**Report:**"))}
 	cur := -1 // index into g.Sections
 	bodyStart := 0
+	// refs[k] is the range of g.Reports that section k holds; the sections
+	// take their subslices once g.Reports has stopped growing.
+	refs := make([][2]int, 0, cap(g.Sections))
 	closeSection := func(end int) {
 		if cur >= 0 {
 			g.Sections[cur].Body = t.join(bodyStart, end)
+			refs[cur][1] = len(g.Reports)
 		}
 	}
 	for i := 0; i < t.n; i++ {
@@ -69,6 +74,7 @@ func ParseGuide(file, b string) *Guide {
 			if id, title, ok := guideHeading(line); ok {
 				closeSection(i)
 				g.Sections = append(g.Sections, Section{ID: id, Title: TrimSpace(title), Line: i + 1})
+				refs = append(refs, [2]int{len(g.Reports), len(g.Reports)})
 				cur, bodyStart = len(g.Sections)-1, i+1
 				continue
 			}
@@ -79,25 +85,25 @@ func ParseGuide(file, b string) *Guide {
 			}
 		}
 		if strings.Contains(line, "**Report:**") {
-			for _, ref := range reportRefs(line, i+1) {
-				g.Reports = append(g.Reports, ref)
-				if cur >= 0 {
-					g.Sections[cur].Reports = append(g.Sections[cur].Reports, ref)
-				}
-			}
+			g.Reports = appendReportRefs(g.Reports, line, i+1)
 		}
 	}
 	closeSection(t.n)
+	for k, r := range refs {
+		if r[1] > r[0] {
+			g.Sections[k].Reports = g.Reports[r[0]:r[1]:r[1]]
+		}
+	}
 	g.Unclosed = t.unclosed()
 	return g
 }
 
-// reportRefs finds the Report references on one line. The ID must follow
-// the label on the same line and contain a digit; trailing sentence dots are
-// not part of it.
-func reportRefs(line string, n int) []ReportRef {
-	var refs []ReportRef
-	for _, id := range appendReportIDs(nil, line) {
+// appendReportRefs appends the Report references on one line. The ID must
+// follow the label on the same line and contain a digit; trailing sentence
+// dots are not part of it.
+func appendReportRefs(refs []ReportRef, line string, n int) []ReportRef {
+	var buf [4]string
+	for _, id := range appendReportIDs(buf[:0], line) {
 		id = strings.TrimRight(id, ".")
 		if HasDigit(id) {
 			refs = append(refs, ReportRef{ID: id, Line: n})

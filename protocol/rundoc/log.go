@@ -27,6 +27,7 @@ type Log struct {
 	// is code, as GitHub renders it. Nil when every fence closes.
 	Unclosed *Fence
 	items    []Item
+	index    map[string]int // ID → position in items
 	text     *text
 }
 
@@ -89,7 +90,7 @@ func parseLog(file string, t *text) *Log {
 	l.Board = board(t)
 	l.Unclosed = t.unclosed()
 	l.text = t
-	l.items = l.combine()
+	l.items, l.index = l.combine()
 	return l
 }
 

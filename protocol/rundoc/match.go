@@ -85,6 +85,9 @@ func idLen(s string) int {
 
 func isWordLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' }
 
+// TrimLeftSpace returns s without its leading whitespace (Python's \s).
+func TrimLeftSpace(s string) string { return skipSpace(s) }
+
 // skipSpace returns s without its leading whitespace.
 func skipSpace(s string) string {
 	for len(s) > 0 {

@@ -63,7 +63,18 @@ func (l *Log) Items() []Item {
 	return l.items
 }
 
-func (l *Log) combine() []Item {
+// Lookup returns the Item for id, and false when the log never names it.
+func (l *Log) Lookup(id string) (Item, bool) {
+	if l == nil {
+		return Item{ID: id}, false
+	}
+	if k, ok := l.index[id]; ok {
+		return l.items[k], true
+	}
+	return Item{ID: id}, false
+}
+
+func (l *Log) combine() ([]Item, map[string]int) {
 	n := len(l.Headings) / 2
 	if l.Board != nil {
 		n = max(n, len(l.Board.Rows))
@@ -99,5 +110,5 @@ func (l *Log) combine() []Item {
 			it.Report = h.State
 		}
 	}
-	return items
+	return items, idx
 }

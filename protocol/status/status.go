@@ -57,13 +57,16 @@ type Phase struct {
 // Compute builds the status of a run. dir is reported as given. A run
 // without a log has no items.
 func Compute(run *rundoc.Run, dir string) Report {
-	r := Report{Version: SchemaVersion, Dir: dir, Items: []Item{}, Counts: map[string]int{}, Open: []string{}}
 	var items []rundoc.Item
 	if run.Log != nil {
 		items = run.Log.Items()
 	}
+	r := Report{Version: SchemaVersion, Dir: dir, Items: make([]Item, 0, len(items)), Counts: map[string]int{}, Open: []string{}}
+	// The optional fields point into one block of strings, not one
+	// allocation each.
+	strs := make(stringArena, 0, 3*len(items))
 	for _, it := range items {
-		r.Items = append(r.Items, newItem(it))
+		r.Items = append(r.Items, newItem(it, &strs))
 		r.Counts[it.State()]++
 		if !it.Closed() {
 			r.Open = append(r.Open, it.ID)
@@ -76,27 +79,43 @@ func Compute(run *rundoc.Run, dir string) Report {
 	return r
 }
 
-func newItem(it rundoc.Item) Item {
-	out := Item{ID: it.ID, State: it.State(), Report: optional(it.Report), Executor: optional(it.Executor)}
+func newItem(it rundoc.Item, strs *stringArena) Item {
+	out := Item{ID: it.ID, State: it.State(), Report: strs.optional(it.Report), Executor: strs.optional(it.Executor)}
 	if p, ok := rundoc.PhaseOf(it.ID); ok {
-		id := "P" + p
-		out.Phase = &id
+		out.Phase = strs.optional(phaseID(it.ID, p))
 	}
 	switch v := it.Verdict(); v {
 	case rundoc.Conflict:
 		out.Conflict = &Conflict{StatusBoard: it.BoardVerdict, ReportHeader: it.HeaderVerdict}
 	case "":
 	default:
-		out.Verdict = &v
+		out.Verdict = strs.optional(v)
 	}
 	return out
 }
 
-func optional(s string) *string {
+// phaseID is "P" + p for an ID whose phase is p: the ID's own prefix when
+// it is spelled that way already ("P3-T1" → "P3"), so nothing is copied.
+func phaseID(id, p string) string {
+	if len(id) > len(p) && id[0] == 'P' && id[1:1+len(p)] == p {
+		return id[:1+len(p)]
+	}
+	return "P" + p
+}
+
+// stringArena hands out pointers to strings kept in one growing block.
+type stringArena []string
+
+// optional returns a pointer to a copy of s, or nil for "".
+func (a *stringArena) optional(s string) *string {
 	if s == "" {
 		return nil
 	}
-	return &s
+	if len(*a) == cap(*a) {
+		*a = make(stringArena, 0, max(64, cap(*a)))
+	}
+	*a = append(*a, s)
+	return &(*a)[len(*a)-1]
 }
 
 // mostRecent is the last heading's ID, or the last board ID without

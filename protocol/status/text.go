@@ -24,7 +24,9 @@ func (r Report) Text() string {
 	fmt.Fprintf(&b, "\n%d open (not APPROVED):\n", len(r.Open))
 	for _, it := range r.Items {
 		if it.State != rundoc.Approved {
-			fmt.Fprintf(&b, "  - %s: %s%s\n", it.ID, it.State, detail(it))
+			for _, part := range [...]string{"  - ", it.ID, ": ", it.State, detail(it), "\n"} {
+				b.WriteString(part)
+			}
 		}
 	}
 	if r.MostRecent != nil {
