@@ -31,7 +31,7 @@ func (c *checker) annexes(r *Result, threshold int) {
 		r.AnnexGroups = append(r.AnnexGroups, AnnexGroup{Name: name, Count: n})
 	}
 	sort.Slice(r.AnnexGroups, func(i, j int) bool { return lessGroup(r.AnnexGroups[i].Name, r.AnnexGroups[j].Name) })
-	r.Problems = append(r.Problems, Problem{Rule: "L9", Tag: "[annex count]", File: rundoc.AnnexDir, Line: 0,
+	c.add(Problem{Rule: "L9", Tag: "[annex count]", File: rundoc.AnnexDir, Line: 0,
 		Message: fmt.Sprintf("%d annexes exceeds the threshold of %d", total, threshold)})
 }
 

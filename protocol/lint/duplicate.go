@@ -21,7 +21,7 @@ const (
 // that occurs more than once, reported once per distinct paragraph in order
 // of first appearance. Paragraphs are counted by a hash of their normalized
 // text so that only the duplicated ones are kept as strings.
-func (c *checker) duplicates() []Problem {
+func (c *checker) duplicates() {
 	type dup struct {
 		line, count int
 		first       string // the first occurrence, as written
@@ -47,16 +47,14 @@ func (c *checker) duplicates() []Problem {
 		}
 		dups[k].count++
 	}
-	var out []Problem
 	for _, d := range dups {
 		if d.count < 2 {
 			continue
 		}
-		out = append(out, Problem{Rule: "L8", Tag: "[duplicate content]", File: c.log.File, Line: d.line,
+		c.add(Problem{Rule: "L8", Tag: "[duplicate content]", File: c.log.File, Line: d.line,
 			Count: d.count, Excerpt: preview(string(appendNormalized(nil, d.first))),
 			Message: fmt.Sprintf("paragraph repeated %d times verbatim", d.count)})
 	}
-	return out
 }
 
 // asciiSpace marks the ASCII characters rundoc.IsSpace accepts.

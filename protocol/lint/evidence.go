@@ -37,16 +37,14 @@ func deferralOnly(s string) bool {
 
 // doneWithoutEvidence is L6: every DONE heading needs a fenced block of real
 // output under **Verify output:**.
-func (c *checker) doneWithoutEvidence() []Problem {
-	var out []Problem
+func (c *checker) doneWithoutEvidence() {
 	for _, h := range c.log.Headings {
 		if h.State != rundoc.Done || hasEvidence(h.Evidence) {
 			continue
 		}
-		out = append(out, Problem{Rule: "L6", Tag: "[done without evidence]", ID: h.ID, File: c.log.File, Line: h.Line,
+		c.add(Problem{Rule: "L6", Tag: "[done without evidence]", ID: h.ID, File: c.log.File, Line: h.Line,
 			Message: fmt.Sprintf("%s is marked DONE without pasted Verify output in a fenced block (recorded as FAILED)", h.ID)})
 	}
-	return out
 }
 
 func hasEvidence(e rundoc.Evidence) bool {

@@ -70,18 +70,20 @@ func (r Result) ExitCode() int {
 // that must refuse a run without them check run.Missing() first.
 func Check(run *rundoc.Run, opts Options) Result {
 	c := newChecker(run)
+	// Each rule adds its problems in turn, so they come in report order.
+	c.missingReports()
+	c.emptyGuide()
+	c.missingReportLines()
+	c.orphanReports()
+	c.gatesWithoutControl()
+	c.doneWithoutEvidence()
+	c.phaseOrder()
+	c.duplicates()
 	var r Result
-	r.Problems = append(r.Problems, c.missingReports()...)
-	r.Problems = append(r.Problems, c.emptyGuide()...)
-	r.Problems = append(r.Problems, c.missingReportLines()...)
-	r.Problems = append(r.Problems, c.orphanReports()...)
-	r.Problems = append(r.Problems, c.gatesWithoutControl()...)
-	r.Problems = append(r.Problems, c.doneWithoutEvidence()...)
-	r.Problems = append(r.Problems, c.phaseOrder()...)
-	r.Problems = append(r.Problems, c.duplicates()...)
 	c.annexes(&r, opts.AnnexThreshold)
-	r.Problems = append(r.Problems, c.planUnfilled()...)
-	r.Problems = append(r.Problems, c.deferredOpen()...)
+	c.planUnfilled()
+	c.deferredOpen()
+	r.Problems = c.problems()
 	return r
 }
 
@@ -92,6 +94,32 @@ type checker struct {
 	plan  *rundoc.Plan
 	run   *rundoc.Run
 	items []rundoc.Item
+	// found holds the problems in blocks, so that tens of thousands of
+	// them are copied once, into the slice Result holds.
+	found [][]Problem
+	count int
+}
+
+// add records a problem.
+func (c *checker) add(p Problem) {
+	if k := len(c.found); k == 0 || len(c.found[k-1]) == cap(c.found[k-1]) {
+		c.found = append(c.found, make([]Problem, 0, 16<<min(k, 8)))
+	}
+	k := len(c.found) - 1
+	c.found[k] = append(c.found[k], p)
+	c.count++
+}
+
+// problems returns every problem added, in order (nil when none).
+func (c *checker) problems() []Problem {
+	if c.count == 0 {
+		return nil
+	}
+	out := make([]Problem, 0, c.count)
+	for _, b := range c.found {
+		out = append(out, b...)
+	}
+	return out
 }
 
 func newChecker(run *rundoc.Run) *checker {

@@ -11,7 +11,7 @@ import (
 // phaseOrder is L7: work reported (DONE or judged) in a phase while an ID of
 // an earlier phase is not effectively APPROVED. Verdicts are read exactly as
 // status reads them.
-func (c *checker) phaseOrder() []Problem {
+func (c *checker) phaseOrder() {
 	phases := map[string][]string{}
 	add := func(id string) {
 		if p, ok := rundoc.PhaseOf(id); ok {
@@ -34,14 +34,13 @@ func (c *checker) phaseOrder() []Problem {
 	}
 	sort.Slice(order, func(i, j int) bool { return rundoc.LessNumber(order[i], order[j]) })
 
-	var out []Problem
 	earlierOpen := ""
 	for _, p := range order {
 		ids := phases[p]
 		slices.Sort(ids)
 		ids = slices.Compact(ids) // an ID in both the guide and the log
 		if earlierOpen != "" {
-			out = append(out, c.outOfOrder(ids, earlierOpen)...)
+			c.outOfOrder(ids, earlierOpen)
 		}
 		for _, id := range ids {
 			if it, _ := c.item(id); earlierOpen == "" && !it.Closed() {
@@ -49,18 +48,15 @@ func (c *checker) phaseOrder() []Problem {
 			}
 		}
 	}
-	return out
 }
 
-func (c *checker) outOfOrder(ids []string, open string) []Problem {
-	var out []Problem
+func (c *checker) outOfOrder(ids []string, open string) {
 	for _, id := range ids {
 		it, ok := c.item(id)
 		if !ok || (it.Report != rundoc.Done && it.Verdict() == "") {
 			continue
 		}
-		out = append(out, Problem{Rule: "L7", Tag: "[phase order]", ID: id, File: c.log.File, Line: it.Line,
+		c.add(Problem{Rule: "L7", Tag: "[phase order]", ID: id, File: c.log.File, Line: it.Line,
 			Message: fmt.Sprintf("%s was reported while %s of an earlier phase is not APPROVED", id, open)})
 	}
-	return out
 }

@@ -20,20 +20,18 @@ var planFields = []struct{ name, section string }{
 // has (its label, or the template section that holds it) can be unfilled, so
 // a plan of another shape (aepkit 0.5's numbered sections) is never flagged.
 // A run without a plan, or a fresh one, is never flagged.
-func (c *checker) planUnfilled() []Problem {
+func (c *checker) planUnfilled() {
 	if c.plan == nil || !c.workStarted() {
-		return nil
+		return
 	}
-	var out []Problem
 	for _, f := range planFields {
 		had, filled, line := c.planField(f.name, f.section)
 		if !had || filled {
 			continue
 		}
-		out = append(out, Problem{Rule: "L10", Tag: "[plan unfilled]", ID: f.name, File: c.plan.File, Line: line,
+		c.add(Problem{Rule: "L10", Tag: "[plan unfilled]", ID: f.name, File: c.plan.File, Line: line,
 			Message: fmt.Sprintf("%q is unfilled in %s although work has been reported", f.name, c.plan.File)})
 	}
-	return out
 }
 
 // planField reports whether the plan has a field (its bold label, or the
@@ -86,17 +84,16 @@ var deferredPhaseRE = rundoc.LazyRaw(`(?i)^(?:p|phase\s*)?([0-9]+)$`)
 
 // deferredOpen is L11: a deferred-ledger row still open while the phase it
 // was deferred to is being closed (a gate of that phase is DONE or judged).
-func (c *checker) deferredOpen() []Problem {
+func (c *checker) deferredOpen() {
 	if c.plan == nil {
-		return nil
+		return
 	}
 	tb, ok := c.plan.TableWith("id", "deferred to", "closed by")
 	if !ok {
-		return nil
+		return
 	}
 	idc, toc, byc := tb.Col("id"), tb.Col("deferred to"), tb.Col("closed by")
 	closing := c.closingPhases()
-	var out []Problem
 	for k, row := range tb.Rows {
 		if len(row) <= max(idc, toc, byc) || rundoc.IsRuleCell(row[idc]) {
 			continue
@@ -105,10 +102,9 @@ func (c *checker) deferredOpen() []Problem {
 		if m == nil || !openCell(row[byc]) || !closing[rundoc.NormNumber(m[1])] {
 			continue
 		}
-		out = append(out, Problem{Rule: "L11", Tag: "[deferred open]", ID: row[idc], File: c.plan.File, Line: tb.RowLines[k],
+		c.add(Problem{Rule: "L11", Tag: "[deferred open]", ID: row[idc], File: c.plan.File, Line: tb.RowLines[k],
 			Message: fmt.Sprintf("deferred item %s is still open while phase P%s is being closed", row[idc], rundoc.NormNumber(m[1]))})
 	}
-	return out
 }
 
 func openCell(s string) bool {

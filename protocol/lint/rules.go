@@ -8,42 +8,38 @@ import (
 )
 
 // missingReports is L1: a **Report:** ID with no log heading, per occurrence.
-func (c *checker) missingReports() []Problem {
-	var out []Problem
+func (c *checker) missingReports() {
 	for _, ref := range c.guide.Reports {
 		if it, ok := c.item(ref.ID); !ok || it.Report == "" && it.HeaderVerdict == "" {
-			out = append(out, Problem{Rule: "L1", Tag: "[missing report]", ID: ref.ID, File: c.guide.File, Line: ref.Line,
+			c.add(Problem{Rule: "L1", Tag: "[missing report]", ID: ref.ID, File: c.guide.File, Line: ref.Line,
 				Message: fmt.Sprintf("%s has a **Report:** line in %s but no entry in %s", ref.ID, c.guide.File, c.log.File)})
 		}
 	}
-	return out
 }
 
 // emptyGuide is L2: no heading whose ID contains a digit.
-func (c *checker) emptyGuide() []Problem {
+func (c *checker) emptyGuide() {
 	for _, s := range c.guide.Sections {
 		if s.IsTask() {
-			return nil
+			return
 		}
 	}
-	return []Problem{{Rule: "L2", Tag: "[empty guide]", File: c.guide.File, Line: 1,
-		Message: c.guide.File + " defines no tasks or gates (### <ID> — <title>)."}}
+	c.add(Problem{Rule: "L2", Tag: "[empty guide]", File: c.guide.File, Line: 1,
+		Message: c.guide.File + " defines no tasks or gates (### <ID> — <title>)."})
 }
 
 // missingReportLines is L3: a task or gate section without a Report line.
-func (c *checker) missingReportLines() []Problem {
-	var out []Problem
+func (c *checker) missingReportLines() {
 	for _, s := range c.guide.Sections {
 		if s.IsTask() && len(s.Reports) == 0 {
-			out = append(out, Problem{Rule: "L3", Tag: "[missing report line]", ID: s.ID, File: c.guide.File, Line: s.Line,
+			c.add(Problem{Rule: "L3", Tag: "[missing report line]", ID: s.ID, File: c.guide.File, Line: s.Line,
 				Message: fmt.Sprintf("%s has no **Report:** line naming a task ID", s.ID)})
 		}
 	}
-	return out
 }
 
 // orphanReports is L4: a log heading ID the guide neither reports nor heads.
-func (c *checker) orphanReports() []Problem {
+func (c *checker) orphanReports() {
 	known := make(map[string]bool, len(c.guide.Reports)+len(c.guide.Sections))
 	for _, ref := range c.guide.Reports {
 		known[ref.ID] = true
@@ -63,19 +59,16 @@ func (c *checker) orphanReports() []Problem {
 		}
 	}
 	sort.Strings(ids)
-	out := make([]Problem, 0, len(ids))
 	for _, id := range ids {
-		out = append(out, Problem{Rule: "L4", Tag: "[orphan report]", ID: id, File: c.log.File, Line: first[id],
+		c.add(Problem{Rule: "L4", Tag: "[orphan report]", ID: id, File: c.log.File, Line: first[id],
 			Message: fmt.Sprintf("%s has an entry in %s but no task or gate in %s", id, c.log.File, c.guide.File)})
 	}
-	return out
 }
 
 // gatesWithoutControl is L5. A scaffolded gate (placeholder claim) is not
 // flagged until its last log heading is DONE.
-func (c *checker) gatesWithoutControl() []Problem {
+func (c *checker) gatesWithoutControl() {
 	var last map[string]string // built when a scaffolded gate needs it
-	var out []Problem
 	for _, s := range c.guide.Sections {
 		if !s.IsGate() || StatesNegativeControl(s.Body) {
 			continue
@@ -89,10 +82,9 @@ func (c *checker) gatesWithoutControl() []Problem {
 		if placeholderClaim(s.Title) && last[s.ID] != rundoc.Done {
 			continue
 		}
-		out = append(out, Problem{Rule: "L5", Tag: "[gate w/o negative control]", ID: s.ID, File: c.guide.File, Line: s.Line,
+		c.add(Problem{Rule: "L5", Tag: "[gate w/o negative control]", ID: s.ID, File: c.guide.File, Line: s.Line,
 			Message: fmt.Sprintf("gate %s does not state a negative control (what is broken, and the failure that shows it)", s.ID)})
 	}
-	return out
 }
 
 // placeholderClaim reports whether the title after its first colon (or the

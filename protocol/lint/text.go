@@ -51,15 +51,22 @@ const annexAdvice = "This usually means a phase's plan was under-verified before
 
 // Text renders the result as aepkit prints it, ending with a newline.
 func (r Result) Text() string {
+	if len(r.Problems) == 0 {
+		return "clean — no cross-document gaps found.\n"
+	}
 	var b strings.Builder
-	b.Grow(64 * len(r.Problems))
-	byRule := map[string][]Problem{}
+	n := 0
 	for _, p := range r.Problems {
-		byRule[p.Rule] = append(byRule[p.Rule], p)
+		n += len(p.ID) + len(p.Excerpt) + 16
+	}
+	b.Grow(n + 1024)
+	counts := map[string]int{}
+	for _, p := range r.Problems {
+		counts[p.Rule]++
 	}
 	for _, rule := range rules {
-		ps := byRule[rule.rule]
-		if len(ps) == 0 {
+		count := counts[rule.rule]
+		if count == 0 {
 			continue
 		}
 		switch rule.rule {
@@ -68,27 +75,32 @@ func (r Result) Text() string {
 		case "L9":
 			r.writeAnnex(&b)
 		default:
-			b.WriteString(rule.header(len(ps)) + "\n")
-			for _, p := range ps {
-				b.WriteString("  - " + itemText(p) + "\n")
-			}
+			b.WriteString(rule.header(count) + "\n")
+			r.writeItems(&b, rule.rule)
 			if rule.rule == "L6" {
 				b.WriteString(evidenceHint + "\n")
 			}
 		}
 	}
-	if len(r.Problems) == 0 {
-		return "clean — no cross-document gaps found.\n"
-	}
 	fmt.Fprintf(&b, "\n%d issue(s) found.\n", len(r.Problems))
 	return b.String()
 }
 
-func itemText(p Problem) string {
-	if p.Rule == "L8" {
-		return fmt.Sprintf("x%d: %s", p.Count, p.Excerpt)
+// writeItems writes the "  - " line of every problem of one rule, in the
+// order the problems have.
+func (r Result) writeItems(b *strings.Builder, rule string) {
+	for _, p := range r.Problems {
+		if p.Rule != rule {
+			continue
+		}
+		b.WriteString("  - ")
+		if p.Rule == "L8" {
+			fmt.Fprintf(b, "x%d: %s", p.Count, p.Excerpt)
+		} else {
+			b.WriteString(p.ID)
+		}
+		b.WriteByte('\n')
 	}
-	return p.ID
 }
 
 func (r Result) writeAnnex(b *strings.Builder) {
