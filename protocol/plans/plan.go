@@ -1,0 +1,82 @@
+package plans
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+)
+
+// Plan is one plan folder at one commit, already parsed.
+type Plan struct {
+	// Dir is the folder, repository-relative: "plans/<slug>".
+	Dir      string
+	Progress *Progress // nil when the folder has no progress.json
+	States   map[int]*State
+	Reviews  map[int]*Review
+}
+
+// ProgressPath is the repository-relative path of progress.json.
+func (p Plan) ProgressPath() string { return path.Join(p.Dir, "progress.json") }
+
+// StatePath is the repository-relative path of phase n's state file.
+func (p Plan) StatePath(n int) string {
+	return path.Join(p.Dir, "state", fmt.Sprintf("phase-%d.json", n))
+}
+
+// ReviewPath is the repository-relative path of phase n's review file.
+func (p Plan) ReviewPath(n int) string {
+	return path.Join(p.Dir, "state", fmt.Sprintf("phase-%d.review.json", n))
+}
+
+// approved reports whether phase n has an approving review file.
+func (p Plan) approved(n int) bool {
+	r := p.Reviews[n]
+	return r != nil && r.Verdict == VerdictApproved
+}
+
+// Derived returns phase n's status as aepgate shows it: "done" only when
+// its review file approves, "changes_requested" when the review asks for
+// changes, otherwise the executor's status, or "not_started".
+func (p Plan) Derived(n int) string {
+	if r := p.Reviews[n]; r != nil {
+		if r.Verdict == VerdictApproved {
+			return StatusDone
+		}
+		return VerdictChangesRequested
+	}
+	if s := p.States[n]; s != nil {
+		if s.Status == StatusDone {
+			return StatusNeedsReview // an executor's "done" is not believed
+		}
+		return s.Status
+	}
+	return "not_started"
+}
+
+var (
+	branchRE = regexp.MustCompile(`^plan/([a-z0-9][a-z0-9._-]{0,63})/phase-([1-9][0-9]{0,3})$`)
+	fileRE   = regexp.MustCompile(`^state/phase-([1-9][0-9]{0,3})(\.review)?\.json$`)
+)
+
+// PhaseFromBranch reads "plan/<slug>/phase-<N>"; ok is false for any other
+// branch name.
+func PhaseFromBranch(branch string) (slug string, n int, ok bool) {
+	m := branchRE.FindStringSubmatch(branch)
+	if m == nil {
+		return "", 0, false
+	}
+	n, _ = strconv.Atoi(m[2])
+	return m[1], n, true
+}
+
+// StateFile classifies rel, a path inside a plan folder: the phase of a
+// state or review file; ok is false for any other path.
+func StateFile(rel string) (phase int, review, ok bool) {
+	m := fileRE.FindStringSubmatch(rel)
+	if m == nil {
+		return 0, false, false
+	}
+	phase, _ = strconv.Atoi(m[1])
+	return phase, m[2] != "", true
+}

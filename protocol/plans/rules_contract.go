@@ -1,0 +1,78 @@
+package plans
+
+import (
+	"fmt"
+	"strings"
+)
+
+// checkContract: progress.json changes only with an owner's approval.
+func checkContract(in Input) []Finding {
+	file := in.Head.ProgressPath()
+	if in.Base.Progress == nil || !changed(in, file) || in.PR.ContractApproved {
+		return nil
+	}
+	return []Finding{{Rule: "contract", File: file, Line: 1, Message: fmt.Sprintf(
+		"progress.json is the plan's contract and changed in this pull request: it needs an owner's approval "+
+			"(%s, through the aepgate/gates contract-change gate; see docs/gates.md)", in.Base.Progress.Owner)}}
+}
+
+// checkTaskIDs: every task ID of the base contract is still there, in the
+// same phase.
+func checkTaskIDs(in Input) []Finding {
+	if in.Base.Progress == nil {
+		return nil
+	}
+	head := map[string]int{}
+	for _, ph := range in.Head.Progress.Phases {
+		for _, t := range ph.Tasks {
+			head[t.ID] = ph.ID
+		}
+	}
+	var out []Finding
+	file := in.Head.ProgressPath()
+	for _, ph := range in.Base.Progress.Phases {
+		for _, t := range ph.Tasks {
+			got, ok := head[t.ID]
+			switch {
+			case !ok:
+				out = append(out, Finding{Rule: "task-ids", File: file, Line: phaseLine(in.Head.Progress, ph.ID),
+					Message: fmt.Sprintf("task %q of phase %d was deleted or renumbered; task IDs are permanent", t.ID, ph.ID)})
+			case got != ph.ID:
+				out = append(out, Finding{Rule: "task-ids", File: file, Line: taskLine(in.Head.Progress, t.ID),
+					Message: fmt.Sprintf("task %q moved from phase %d to phase %d; task IDs are permanent", t.ID, ph.ID, got)})
+			}
+		}
+	}
+	return out
+}
+
+// phaseLine is the line of phase id in p, or of "phases".
+func phaseLine(p *Progress, id int) int {
+	for i, ph := range p.Phases {
+		if ph.ID == id {
+			return p.Line(fmt.Sprintf("phases[%d]", i))
+		}
+	}
+	return p.Line("phases")
+}
+
+// taskLine is the line of task id in p.
+func taskLine(p *Progress, id string) int {
+	for i, ph := range p.Phases {
+		for j, t := range ph.Tasks {
+			if t.ID == id {
+				return p.Line(fmt.Sprintf("phases[%d].tasks[%d].id", i, j))
+			}
+		}
+	}
+	return 1
+}
+
+// inside returns the path of file relative to dir, or "" when outside.
+func inside(dir, file string) string {
+	rel, ok := strings.CutPrefix(file, dir+"/")
+	if !ok {
+		return ""
+	}
+	return rel
+}

@@ -1,0 +1,116 @@
+package plans
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+)
+
+var (
+	slugRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+	taskIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$`)
+	shaRE    = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
+)
+
+func checkVersion(e *errs, v int) {
+	if v != Version {
+		e.add("version", "version %d is not supported (want %d)", v, Version)
+	}
+}
+
+func validateProgress(e *errs, p *Progress) {
+	checkVersion(e, p.Version)
+	if !slugRE.MatchString(p.Slug) {
+		e.add("slug", "want a slug of lowercase letters, digits, '.', '_' or '-', got %q", p.Slug)
+	}
+	if p.Owner == "" {
+		e.add("owner", "required: the login who approves contract changes")
+	}
+	if len(p.Phases) == 0 {
+		e.add("phases", "required: at least one phase")
+	}
+	seenTask := map[string]bool{}
+	for i, ph := range p.Phases {
+		f := fmt.Sprintf("phases[%d]", i)
+		if ph.ID != i+1 {
+			e.add(f+".id", "phases are numbered 1, 2, … in order: want %d, got %d", i+1, ph.ID)
+		}
+		for j, d := range ph.DependsOn {
+			if d < 1 || d >= ph.ID {
+				e.add(fmt.Sprintf("%s.depends_on[%d]", f, j), "phase %d may depend only on an earlier phase, got %d", ph.ID, d)
+			}
+		}
+		for j, t := range ph.Tasks {
+			tf := fmt.Sprintf("%s.tasks[%d].id", f, j)
+			switch {
+			case !taskIDRE.MatchString(t.ID):
+				e.add(tf, "want a task ID of letters, digits, '.', '_' or '-', got %q", t.ID)
+			case seenTask[t.ID]:
+				e.add(tf, "task ID %q is used twice", t.ID)
+			}
+			seenTask[t.ID] = true
+		}
+	}
+}
+
+func validateState(e *errs, s *State) {
+	checkVersion(e, s.Version)
+	if s.Phase < 1 {
+		e.add("phase", "want the phase number (1 or more), got %d", s.Phase)
+	}
+	if s.Executor == "" {
+		e.add("executor", "required: who executes this phase")
+	}
+	if !slices.Contains([]string{StatusClaimed, StatusInProgress, StatusNeedsReview, StatusDone}, s.Status) {
+		e.add("status", "want claimed, in_progress or needs_review, got %q", s.Status)
+	}
+	seen := map[string]bool{}
+	for i, t := range s.Tasks {
+		f := fmt.Sprintf("tasks[%d]", i)
+		if seen[t.ID] {
+			e.add(f+".id", "task %q is listed twice", t.ID)
+		}
+		seen[t.ID] = true
+		validateTaskState(e, f, t)
+	}
+	for i, v := range s.Verification {
+		f := fmt.Sprintf("verification[%d]", i)
+		if v.Command == "" {
+			e.add(f+".command", "required: the command that was run")
+		}
+		if v.ExitCode == nil {
+			e.add(f+".exit_code", "required: the command's exit code as observed")
+		}
+	}
+}
+
+func validateTaskState(e *errs, f string, t TaskState) {
+	switch t.Status {
+	case TaskDone:
+		if !shaRE.MatchString(t.Commit) {
+			e.add(f+".commit", "a done task names its commit as a full lowercase SHA, got %q", t.Commit)
+		}
+	case TaskTodo, TaskInProgress:
+		if t.Commit != "" && !shaRE.MatchString(t.Commit) {
+			e.add(f+".commit", "want a full lowercase SHA, got %q", t.Commit)
+		}
+	default:
+		e.add(f+".status", "want todo, in_progress or done, got %q", t.Status)
+	}
+}
+
+func validateReview(e *errs, r *Review) {
+	checkVersion(e, r.Version)
+	if r.Phase < 1 {
+		e.add("phase", "want the phase number (1 or more), got %d", r.Phase)
+	}
+	if r.Reviewer == "" {
+		e.add("reviewer", "required: the reviewer's login")
+	}
+	if r.Verdict != VerdictApproved && r.Verdict != VerdictChangesRequested {
+		e.add("verdict", "want approved or changes_requested, got %q", r.Verdict)
+	}
+	if !shaRE.MatchString(r.Commit) {
+		e.add("commit", "want the reviewed commit as a full lowercase SHA, got %q", r.Commit)
+	}
+}
