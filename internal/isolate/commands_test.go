@@ -1,0 +1,64 @@
+package isolate
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// scribble writes, deletes and commits in the tree it runs in, then fails.
+const scribble = "echo x > litter.txt; rm -f guard.txt; echo strict-seen; grep strict mode.txt; exit 3"
+
+func TestCommandsLeaveTreeUntouched(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dir  func(*testing.T) string
+	}{{"git", gitRepo}, {"plain", plainDir}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := tc.dir(t)
+			before := treeHash(t, dir)
+			got, err := Commands(context.Background(), dir, []string{scribble, "true"}, Options{TempDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []Outcome{{ExitCode: 3, OutputTail: "strict-seen\nstrict\n"}, {ExitCode: 0}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("outcomes (-want +got):\n%s", diff)
+			}
+			if after := treeHash(t, dir); after != before {
+				t.Errorf("the original tree changed")
+			}
+		})
+	}
+}
+
+// TestCommandsNegativeControl runs the same command in place: the tree
+// hash then changes, so the copy is what protects the original.
+func TestCommandsNegativeControl(t *testing.T) {
+	inPlace := isolated()
+	inPlace.copy = func(_ context.Context, src *source, tmp, name string) (*workCopy, error) {
+		base := filepath.Join(tmp, name)
+		return &workCopy{src: src, base: base, top: src.root, dir: src.root, backups: base}, os.MkdirAll(base, 0o700)
+	}
+	dir := gitRepo(t)
+	before := treeHash(t, dir)
+	if _, err := commandsIn(context.Background(), dir, []string{scribble}, Options{TempDir: t.TempDir()}, inPlace); err != nil {
+		t.Fatal(err)
+	}
+	if treeHash(t, dir) == before {
+		t.Errorf("in place: the tree did not change, so the test cannot see a leak")
+	}
+}
+
+func TestTailWriter(t *testing.T) {
+	w := &tailWriter{}
+	w.Write([]byte(strings.Repeat("a", tailBytes)))
+	w.Write([]byte("end"))
+	if got := w.String(); len(got) != tailBytes || !strings.HasSuffix(got, "aend") {
+		t.Errorf("tail = %d bytes ending %q", len(got), got[len(got)-4:])
+	}
+}
