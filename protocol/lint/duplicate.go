@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"slices"
@@ -20,15 +21,12 @@ const (
 // duplicates is L8: a normalized log paragraph of at least 120 characters
 // that occurs more than once, reported once per distinct paragraph in order
 // of first appearance. Paragraphs are counted by a hash of their normalized
-// text so that only the duplicated ones are kept as strings.
+// text and the line where each first appears; only the repeated ones are
+// read again for their text.
 func (c *checker) duplicates() {
-	type dup struct {
-		line, count int
-		first       string // the first occurrence, as written
-	}
 	seed := maphash.MakeSeed()
-	index := map[uint64]int{} // hash → position in dups
-	var dups []dup            // in order of first appearance
+	first := map[uint64]int32{} // hash → first line (documents are under 2 GiB)
+	repeats := map[uint64]int{} // hash → occurrences, once it repeats
 	var buf []byte
 	for line, text := range c.log.Paragraphs() {
 		if len(text) < minDuplicateLen {
@@ -39,22 +37,45 @@ func (c *checker) duplicates() {
 			continue
 		}
 		key := maphash.Bytes(seed, buf)
-		k, ok := index[key]
-		if !ok {
-			k = len(dups)
-			index[key] = k
-			dups = append(dups, dup{line: line, first: text})
+		if _, seen := first[key]; !seen {
+			first[key] = int32(line)
+		} else {
+			repeats[key] = max(repeats[key], 1) + 1
 		}
-		dups[k].count++
 	}
-	for _, d := range dups {
-		if d.count < 2 {
-			continue
-		}
+	for _, d := range c.repeated(first, repeats) {
 		c.add(Problem{Rule: "L8", Tag: "[duplicate content]", File: c.log.File, Line: d.line,
 			Count: d.count, Excerpt: preview(string(appendNormalized(nil, d.first))),
 			Message: fmt.Sprintf("paragraph repeated %d times verbatim", d.count)})
 	}
+}
+
+// dup is a repeated paragraph: where it first appears, how often, and its
+// first occurrence as written.
+type dup struct {
+	line, count int
+	first       string
+}
+
+// repeated returns the repeated paragraphs in order of first appearance,
+// with their text.
+func (c *checker) repeated(first map[uint64]int32, repeats map[uint64]int) []dup {
+	if len(repeats) == 0 {
+		return nil
+	}
+	dups := make([]dup, 0, len(repeats))
+	at := make(map[int]int, len(repeats)) // first line → index in dups
+	for key, n := range repeats {
+		at[int(first[key])] = len(dups)
+		dups = append(dups, dup{line: int(first[key]), count: n})
+	}
+	for line, text := range c.log.Paragraphs() {
+		if k, ok := at[line]; ok {
+			dups[k].first = text
+		}
+	}
+	slices.SortFunc(dups, func(a, b dup) int { return cmp.Compare(a.line, b.line) })
+	return dups
 }
 
 // asciiSpace marks the ASCII characters rundoc.IsSpace accepts.

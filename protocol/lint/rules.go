@@ -2,7 +2,8 @@ package lint
 
 import (
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
@@ -39,29 +40,34 @@ func (c *checker) missingReportLines() {
 }
 
 // orphanReports is L4: a log heading ID the guide neither reports nor heads.
+// Guide IDs are marked on the log's own items, so no second index is built.
 func (c *checker) orphanReports() {
-	known := make(map[string]bool, len(c.guide.Reports)+len(c.guide.Sections))
+	known := make([]bool, len(c.items)) // by item: the guide names it
 	for _, ref := range c.guide.Reports {
-		known[ref.ID] = true
+		if k, ok := c.log.Index(ref.ID); ok {
+			known[k] = true
+		}
 	}
 	for _, s := range c.guide.Sections {
-		known[s.ID] = true
+		if k, ok := c.log.Index(s.ID); ok {
+			known[k] = true
+		}
 	}
-	first := map[string]int{}
-	var ids []string
+	type orphan struct {
+		id   string
+		line int
+	}
+	var orphans []orphan
 	for _, h := range c.log.Headings {
-		if known[h.ID] {
-			continue
-		}
-		if _, seen := first[h.ID]; !seen {
-			first[h.ID] = h.Line
-			ids = append(ids, h.ID)
+		if k, _ := c.log.Index(h.ID); !known[k] {
+			known[k] = true // report each ID once, at its first heading
+			orphans = append(orphans, orphan{h.ID, h.Line})
 		}
 	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		c.add(Problem{Rule: "L4", Tag: "[orphan report]", ID: id, File: c.log.File, Line: first[id],
-			Message: fmt.Sprintf("%s has an entry in %s but no task or gate in %s", id, c.log.File, c.guide.File)})
+	slices.SortFunc(orphans, func(a, b orphan) int { return strings.Compare(a.id, b.id) })
+	for _, o := range orphans {
+		c.add(Problem{Rule: "L4", Tag: "[orphan report]", ID: o.id, File: c.log.File, Line: o.line,
+			Message: fmt.Sprintf("%s has an entry in %s but no task or gate in %s", o.id, c.log.File, c.guide.File)})
 	}
 }
 

@@ -1,6 +1,8 @@
 package rundoc
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -26,5 +28,40 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("unclosed fence %+v out of range (lines %d)", u, ll)
 		}
 		_ = r.Log.Items()
+		checkParagraphs(t, string(log))
 	})
+}
+
+// checkParagraphs compares Log.Paragraphs with the runs of non-blank lines
+// that the line index gives.
+func checkParagraphs(t *testing.T, src string) {
+	t.Helper()
+	tx := newText(src)
+	var want []string
+	start := -1
+	for i := 0; i <= tx.n; i++ {
+		if i < tx.n && !IsBlank(tx.line(i)) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			want = append(want, fmt.Sprint(start+1, ":", tx.join(start, i)))
+			start = -1
+		}
+	}
+	var got []string
+	for line, text := range ParseLog(LogFile, src).Paragraphs() {
+		got = append(got, fmt.Sprint(line, ":", text))
+	}
+	if strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+		t.Fatalf("Paragraphs(%q) = %q, want %q", src, got, want)
+	}
+}
+
+func TestParagraphs(t *testing.T) {
+	for _, src := range []string{"", "\n", "a", "a\n", "a\n\n", "\n\na\nb\n \n\tc\r\nd\r\re", "\ufeffx\n\u00a0\ny", "a\n\n\n"} {
+		checkParagraphs(t, src)
+	}
 }

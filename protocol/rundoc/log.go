@@ -28,7 +28,7 @@ type Log struct {
 	Unclosed *Fence
 	items    []Item
 	index    map[string]int // ID → position in items
-	text     *text
+	src      string         // the normalized document, for Paragraphs
 }
 
 // Heading is one "### <ID> — <WORD>" report or verdict heading. State is the
@@ -89,7 +89,7 @@ func parseLog(file string, t *text) *Log {
 	}
 	l.Board = board(t)
 	l.Unclosed = t.unclosed()
-	l.text = t
+	l.src = t.src
 	l.items, l.index = l.combine()
 	return l
 }
@@ -163,24 +163,35 @@ func board(t *text) *Board {
 // its text (a substring of the document, newlines kept).
 func (l *Log) Paragraphs() iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
-		if l == nil || l.text == nil {
+		if l == nil {
 			return
 		}
-		t := l.text
-		start := -1
-		for i := 0; i <= t.n; i++ {
-			if i < t.n && !IsBlank(t.line(i)) {
-				if start < 0 {
-					start = i
-				}
-				continue
+		src := l.src
+		start, first, end := -1, 0, 0 // paragraph's offset, first line, end offset
+		for off, n := 0, 1; off <= len(src); n++ {
+			line, next := src[off:], len(src)+1
+			if i := strings.IndexByte(line, '\n'); i >= 0 {
+				line, next = line[:i], off+i+1
 			}
-			if start >= 0 {
-				if !yield(start+1, t.join(start, i)) {
+			switch {
+			case !IsBlank(line):
+				if start < 0 {
+					start, first = off, n
+				}
+				end = off + len(line)
+			case start >= 0:
+				if !yield(first, src[start:end]) {
 					return
 				}
 				start = -1
 			}
+			if next == len(src) {
+				break // a final newline ends the last line; it does not start another
+			}
+			off = next
+		}
+		if start >= 0 {
+			yield(first, src[start:end])
 		}
 	}
 }

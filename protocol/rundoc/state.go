@@ -74,6 +74,16 @@ func (l *Log) Lookup(id string) (Item, bool) {
 	return Item{ID: id}, false
 }
 
+// Index returns the position of id's Item in Items, and false when the log
+// never names it.
+func (l *Log) Index(id string) (int, bool) {
+	if l == nil {
+		return 0, false
+	}
+	k, ok := l.index[id]
+	return k, ok
+}
+
 func (l *Log) combine() ([]Item, map[string]int) {
 	n := len(l.Headings) / 2
 	if l.Board != nil {
