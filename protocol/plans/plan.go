@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Plan is one plan folder at one commit, already parsed.
@@ -79,4 +80,44 @@ func StateFile(rel string) (phase int, review, ok bool) {
 	}
 	phase, _ = strconv.Atoi(m[1])
 	return phase, m[2] != "", true
+}
+
+// Add parses data as the file at the repository-relative path file inside
+// the folder and adds it to p: progress.json, a state file or a review
+// file. Any other path is ignored. The error is Errors.
+func (p *Plan) Add(file string, data []byte) error {
+	rel, ok := strings.CutPrefix(file, p.Dir+"/")
+	if !ok {
+		return nil
+	}
+	if rel == "progress.json" {
+		pr, err := ParseProgress(file, data)
+		if err == nil {
+			p.Progress = pr
+		}
+		return err
+	}
+	n, review, ok := StateFile(rel)
+	switch {
+	case !ok:
+		return nil
+	case review:
+		return addParsed(p.Reviews, n, file, data, ParseReview, func(r *Review) int { return r.Phase })
+	default:
+		return addParsed(p.States, n, file, data, ParseState, func(s *State) int { return s.Phase })
+	}
+}
+
+// addParsed parses one phase file into m[n]; a file whose "phase" is not n
+// is an error.
+func addParsed[T any](m map[int]*T, n int, file string, data []byte, parse func(string, []byte) (*T, error), phase func(*T) int) error {
+	v, err := parse(file, data)
+	if err != nil {
+		return err
+	}
+	if got := phase(v); got != n {
+		return Errors{{File: file, Line: 1, Field: "phase", Message: fmt.Sprintf("the file of phase %d says phase %d", n, got)}}
+	}
+	m[n] = v
+	return nil
 }
