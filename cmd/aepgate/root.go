@@ -72,7 +72,10 @@ faces:
 		newReviewCmd(s),
 		newActionCmd(s),
 		newServeCmd(s),
+		newAppCmd(s),
+		newHealthcheckCmd(s),
 		newLedgerCmd(s),
+		newPlansCmd(s),
 		newVersionCmd(s),
 	)
 	return root
