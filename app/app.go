@@ -57,7 +57,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a.webhook = &webhookHandler{secrets: opts.WebhookSecrets, queue: a.queue, metrics: a.metrics, log: a.log, budget: newByteBudget(maxBuffered)}
+	a.webhook = &webhookHandler{secrets: opts.WebhookSecrets, queue: a.queue, metrics: a.metrics, log: a.log, budget: newByteBudget(maxBuffered), edge: opts.edge}
 	return a, nil
 }
 

@@ -21,7 +21,7 @@ var loadClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 25
 // realisticBodies are realistic deliveries: GitHub's recorded
 // pull_request payload (about 22 KB as re-encoded) retargeted at w's
 // installation and pull requests 1000–1199.
-func realisticBodies(b *testing.B, w *world) [][]byte {
+func realisticBodies(b testing.TB, w *world) [][]byte {
 	raw := fixtures.Payload(b, "pull_request", "opened")
 	var bodies [][]byte
 	for i := range 200 {

@@ -18,13 +18,15 @@ type metrics struct {
 	calls      *prometheus.CounterVec
 	remaining  prometheus.Gauge
 	writes     *prometheus.CounterVec
+	// inflight counts the webhook bodies being read, not yet verified.
+	inflight prometheus.Gauge
 }
 
 func newMetrics() *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "aepgate_webhook_deliveries_total", Help: "Webhook deliveries by event and result (accepted, duplicate, bad_signature, malformed, too_large, busy, store_error).",
+			Name: "aepgate_webhook_deliveries_total", Help: "Webhook deliveries by event and result (accepted, duplicate, bad_signature, malformed, too_deep, too_large, too_slow, too_many, busy, unreadable, spool_error, store_error, method_not_allowed); event is \"unverified\" until the signature verifies.",
 		}, []string{"event", "result"}),
 		jobs: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "aepgate_job_duration_seconds", Help: "Job run time by kind and result (ok, retry, snoozed, returned).",
@@ -39,8 +41,11 @@ func newMetrics() *metrics {
 		writes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "aepgate_check_runs_total", Help: "Check-run decisions by name and outcome (written, unchanged).",
 		}, []string{"name", "outcome"}),
+		inflight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "aepgate_webhook_unverified_bodies", Help: "Webhook bodies being received whose signature is not checked yet (slow senders show here).",
+		}),
 	}
-	m.reg.MustRegister(m.deliveries, m.jobs, m.calls, m.remaining, m.writes,
+	m.reg.MustRegister(m.deliveries, m.jobs, m.calls, m.remaining, m.writes, m.inflight,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -53,6 +58,13 @@ func (m *metrics) delivery(event, result string) {
 		event = "invalid"
 	}
 	m.deliveries.WithLabelValues(event, result).Inc()
+}
+
+// unverified moves the unverified-bodies gauge by d; a nil m does nothing.
+func (m *metrics) unverified(d float64) {
+	if m != nil {
+		m.inflight.Add(d)
+	}
 }
 
 func (m *metrics) job(kind, result string, d time.Duration) {

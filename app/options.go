@@ -53,6 +53,8 @@ type Options struct {
 	// readback injects readback's clock, audit record and reads (zero:
 	// as the App runs).
 	readback readbackOptions
+	// edge replaces parts of the webhook edge (zero: the App's own).
+	edge edgeOptions
 }
 
 // Defaults.

@@ -1,12 +1,12 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"log/slog"
 	"net/http"
+	"time"
 )
 
 // MaxPayload is GitHub's webhook payload cap: larger events are never
@@ -14,9 +14,9 @@ import (
 // at 25 MB"), so a larger body is refused.
 const MaxPayload = 25 << 20
 
-// maxBuffered bounds the webhook bytes held in memory at once, verified or
-// not: bodies are read whole before their signature can be checked, so
-// without a bound concurrent unsigned 25 MB posts could exhaust memory.
+// maxBuffered bounds the webhook bytes held at once, verified or not, in
+// memory or spooled to disk. Bytes count as they arrive, so only senders
+// that really send hold any of it.
 const maxBuffered = 4 * MaxPayload
 
 // unverifiedEvent is the metrics label of a request whose signature has not
@@ -31,8 +31,8 @@ type enqueuer interface {
 
 // webhookHandler is the HTTP edge: POST /webhook. Every accepted delivery
 // is logged at info (event, action, delivery ID, result) and every refused
-// request at warn (reason, status); bodies, secrets and signatures never
-// are.
+// request at warn (reason, status, client address); bodies, secrets and
+// signatures never are.
 type webhookHandler struct {
 	secrets [][]byte
 	queue   enqueuer
@@ -40,6 +40,8 @@ type webhookHandler struct {
 	log     *slog.Logger
 	// budget bounds the bytes of bodies being held (nil: no bound).
 	budget *byteBudget
+	// slots counts each client address's unverified bodies.
+	slots clientSlots
 	// edge replaces parts of the edge; its zero value is the App's own.
 	edge edgeOptions
 }
@@ -48,14 +50,31 @@ type webhookHandler struct {
 // App's own edge; a negative-control test puts a broken variant in one
 // field to show the attack it stops then gets through.
 type edgeOptions struct {
-	// verify checks an X-Hub-Signature-256 value against the body; nil
-	// means HMAC-SHA256 with the handler's secrets.
-	verify func(sig string, body []byte) bool
+	// verify checks an X-Hub-Signature-256 value against the body's
+	// HMAC-SHA256 under each secret; nil means a constant-time comparison.
+	verify func(sig string, macs [][]byte) bool
 	// maxPayload caps a body in bytes; 0 means MaxPayload.
 	maxPayload int64
 	// unverifiedLabel is the metrics event label of a request whose
 	// signature has not verified (yet); nil means "unverified".
 	unverifiedLabel func(r *http.Request) string
+	// reserve is how many bytes a request takes from the budget before its
+	// body is read; nil means none: the budget is charged as bytes arrive.
+	reserve func(r *http.Request, limit int64) int64
+	// rate is the time by which a body that began at start and has brought
+	// received bytes must bring more; nil means rateDeadline.
+	rate func(start time.Time, received int64) time.Time
+	// perClient caps the unverified bodies one client address sends at
+	// once; 0 means DefaultPerClient.
+	perClient int
+	// maxDepth caps a body's JSON nesting; 0 means MaxDepth.
+	maxDepth int
+	// spoolAt is the size past which a body goes to a temporary file; 0
+	// means spoolThreshold.
+	spoolAt int64
+	// store is what a job keeps of a verified body; nil means
+	// storedPayload.
+	store func(body []byte) (json.RawMessage, error)
 }
 
 // refusal is a request the edge answers without queueing anything.
@@ -64,8 +83,9 @@ type refusal struct {
 	reason, msg string
 }
 
-// ServeHTTP reads the body within the cap, verifies its signature, checks
-// the headers and the payload, then records and queues the delivery.
+// ServeHTTP streams the body within the cap, the budget and the minimum
+// rate while computing its signature, verifies it, checks the headers and
+// the payload, then records and queues the delivery.
 func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Until the signature verifies, the event header is the sender's word:
 	// metrics label it "unverified", so forged requests cannot mint one
@@ -76,58 +96,66 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		h.refuse(w, label, refusal{http.StatusMethodNotAllowed, "method_not_allowed", "POST only"})
+		h.refuse(w, r, label, refusal{http.StatusMethodNotAllowed, "method_not_allowed", "POST only"})
 		return
 	}
 	body, release, ref := h.readBody(w, r)
 	defer release()
-	if ref == nil && !h.verified(r.Header.Get("X-Hub-Signature-256"), body) {
+	if ref == nil && !h.verified(r.Header.Get("X-Hub-Signature-256"), body.macs) {
 		ref = &refusal{http.StatusUnauthorized, "bad_signature", "missing or invalid X-Hub-Signature-256"}
 	}
 	if ref != nil {
-		h.refuse(w, label, *ref)
+		h.refuse(w, r, label, *ref)
 		return
 	}
-	d, action, ref := checkHeaders(r.Header, body)
+	d, action, ref := h.delivery(r.Header, body)
 	if ref != nil {
-		h.refuse(w, d.Event, *ref)
+		h.refuse(w, r, d.Event, *ref)
 		return
 	}
 	h.accept(r.Context(), w, d, action)
 }
 
-// readBody reads the body within the size cap and the byte budget; release
-// gives its share of the budget back and is never nil.
-func (h *webhookHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), ref *refusal) {
-	release = func() {}
-	tooLarge := &refusal{http.StatusRequestEntityTooLarge, "too_large", "payload over 25 MB"}
-	limit := h.edge.maxPayload
-	if limit == 0 {
-		limit = MaxPayload
+// readBody reads the body within the size cap, the client's slots and the
+// byte budget; release gives back what it took and is never nil. A body
+// refused before its end is not read further.
+func (h *webhookHandler) readBody(w http.ResponseWriter, r *http.Request) (body *spooled, release func(), ref *refusal) {
+	limit := cmp.Or(h.edge.maxPayload, MaxPayload)
+	p := newPacer(w, h.edge.rate)
+	var held int64
+	sp := newSpooler(h.secrets, h.edge.spoolAt)
+	release = func() {
+		if h.budget != nil {
+			h.budget.release(held)
+		}
+		sp.s.close()
 	}
+	defer func() {
+		if ref != nil {
+			p.cut()
+		} else {
+			p.finish()
+		}
+	}()
 	if r.ContentLength > limit {
-		return nil, release, tooLarge
+		return nil, release, &refTooLarge
 	}
-	if h.budget != nil {
-		// A body of unknown length may take up to the cap.
-		n := limit
-		if r.ContentLength >= 0 && r.ContentLength < n {
-			n = r.ContentLength
+	addr := clientAddr(r)
+	if !h.slots.take(addr, cmp.Or(h.edge.perClient, DefaultPerClient)) {
+		return nil, release, &refTooMany
+	}
+	h.metrics.unverified(1)
+	defer func() { h.slots.give(addr); h.metrics.unverified(-1) }()
+	if h.edge.reserve != nil && h.budget != nil {
+		n := h.edge.reserve(r, limit)
+		if !h.budget.take(n) {
+			return nil, release, &refBusy
 		}
-		if err := h.budget.acquire(r.Context(), n); err != nil {
-			return nil, release, &refusal{http.StatusServiceUnavailable, "busy", "too many deliveries in flight; redeliver later"}
-		}
-		release = func() { h.budget.release(n) }
+		held = n
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		return nil, release, tooLarge
-	case err != nil:
-		return nil, release, &refusal{http.StatusBadRequest, "unreadable", "body could not be read"}
-	}
-	return body, release, nil
+	n, ref := h.stream(r, p, sp, limit, held)
+	held += n
+	return sp.done(), release, ref
 }
 
 // accept records and queues a verified delivery and logs the result:
@@ -155,10 +183,10 @@ func (h *webhookHandler) accept(ctx context.Context, w http.ResponseWriter, d de
 	}
 }
 
-// refuse logs a refused request at warn, by reason and status only, and
-// answers it.
-func (h *webhookHandler) refuse(w http.ResponseWriter, label string, ref refusal) {
-	h.log.Warn("webhook refused", "reason", ref.reason, "status", ref.status)
+// refuse logs a refused request at warn, by reason, status and client
+// address only, and answers it.
+func (h *webhookHandler) refuse(w http.ResponseWriter, r *http.Request, label string, ref refusal) {
+	h.log.Warn("webhook refused", "reason", ref.reason, "status", ref.status, "client", clientAddr(r))
 	h.answer(w, label, ref.status, ref.reason, ref.msg)
 }
 

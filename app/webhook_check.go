@@ -1,10 +1,13 @@
 package app
 
 import (
+	"bytes"
+	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -17,15 +20,16 @@ var (
 )
 
 // verified checks sig with edge.verify, else h.verify.
-func (h *webhookHandler) verified(sig string, body []byte) bool {
+func (h *webhookHandler) verified(sig string, macs [][]byte) bool {
 	if h.edge.verify != nil {
-		return h.edge.verify(sig, body)
+		return h.edge.verify(sig, macs)
 	}
-	return h.verify(sig, body)
+	return verify(sig, macs)
 }
 
-// verify checks sig ("sha256=<hex>") against each secret in constant time.
-func (h *webhookHandler) verify(sig string, body []byte) bool {
+// verify checks sig ("sha256=<hex>") against the body's HMAC under each
+// secret in constant time.
+func verify(sig string, macs [][]byte) bool {
 	hexSig, ok := strings.CutPrefix(sig, "sha256=")
 	if !ok {
 		return false
@@ -35,46 +39,72 @@ func (h *webhookHandler) verify(sig string, body []byte) bool {
 		return false
 	}
 	valid := false
-	for _, s := range h.secrets {
-		m := hmac.New(sha256.New, s)
-		m.Write(body)
+	for _, m := range macs {
 		// Every secret is tried, so timing does not say which matched.
-		if hmac.Equal(got, m.Sum(nil)) {
+		if hmac.Equal(got, m) {
 			valid = true
 		}
 	}
 	return valid
 }
 
-// checkHeaders checks a verified request's headers and body and returns
-// the delivery and the payload's "action" ("" when it has none).
-func checkHeaders(hd http.Header, body []byte) (deliveryArgs, string, *refusal) {
-	d := deliveryArgs{DeliveryID: hd.Get("X-GitHub-Delivery"), Event: hd.Get("X-GitHub-Event"), Payload: body}
-	malformed := func(msg string) *refusal { return &refusal{http.StatusBadRequest, "malformed", msg} }
-	if !eventName.MatchString(d.Event) {
-		return d, "", malformed("missing or invalid X-GitHub-Event")
+// delivery checks a verified request's headers and body and returns the
+// delivery, with the payload its job keeps when its event starts work, and
+// the payload's "action" ("" when it has none).
+func (h *webhookHandler) delivery(hd http.Header, body *spooled) (deliveryArgs, string, *refusal) {
+	d, ref := checkHeaders(hd)
+	if ref != nil {
+		return d, "", ref
 	}
-	if !deliveryID.MatchString(d.DeliveryID) {
-		return d, "", malformed("missing or invalid X-GitHub-Delivery")
+	if limit := cmp.Or(h.edge.maxDepth, MaxDepth); body.shape.maxDepth > limit {
+		return d, "", &refusal{http.StatusBadRequest, "too_deep", fmt.Sprintf("JSON nested deeper than %d levels", limit)}
 	}
-	action, ok := payloadAction(body)
+	raw, err := body.bytes()
+	if err != nil {
+		h.log.Error("webhook body not read back", "delivery", d.DeliveryID, "err", err)
+		return d, "", &refSpool
+	}
+	action, ok := payloadAction(raw)
 	if !ok {
 		return d, "", malformed("body is not a JSON object")
 	}
+	if handled(d.Event) {
+		store := h.edge.store
+		if store == nil {
+			store = storedPayload
+		}
+		if d.Payload, err = store(raw); err != nil {
+			return d, "", malformed("body's fields do not have the types of a GitHub " + d.Event + " payload")
+		}
+	}
 	return d, action, nil
+}
+
+func malformed(msg string) *refusal { return &refusal{http.StatusBadRequest, "malformed", msg} }
+
+// checkHeaders checks a verified request's event and delivery ID headers.
+func checkHeaders(hd http.Header) (deliveryArgs, *refusal) {
+	d := deliveryArgs{DeliveryID: hd.Get("X-GitHub-Delivery"), Event: hd.Get("X-GitHub-Event")}
+	if !eventName.MatchString(d.Event) {
+		return d, malformed("missing or invalid X-GitHub-Event")
+	}
+	if !deliveryID.MatchString(d.DeliveryID) {
+		return d, malformed("missing or invalid X-GitHub-Delivery")
+	}
+	return d, nil
 }
 
 // payloadAction returns the top-level "action" of a JSON object body: ""
 // when it has none, or when it is not a string of up to 64 lowercase
 // letters, digits and underscores (GitHub's actions all are), so a log line
-// never carries more. ok is false when body is not a JSON object. The whole
-// body is validated; only that field is decoded.
+// never carries more. ok is false when body is not a JSON object, however
+// much whitespace leads it. The whole body is validated; only that field
+// is decoded.
 func payloadAction(b []byte) (action string, ok bool) {
-	s := strings.TrimLeft(string(b[:min(len(b), 64)]), " \t\r\n")
 	var p struct {
 		Action json.RawMessage `json:"action"`
 	}
-	if !strings.HasPrefix(s, "{") || json.Unmarshal(b, &p) != nil {
+	if !bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte("{")) || json.Unmarshal(b, &p) != nil {
 		return "", false
 	}
 	if json.Unmarshal(p.Action, &action) != nil || !eventName.MatchString(action) {

@@ -1,0 +1,166 @@
+package app
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"net/http"
+	"os"
+)
+
+// spoolThreshold is the size up to which a body is held in memory; a
+// larger one is written to a temporary file as it arrives, so a 25 MB body
+// costs memory only once its signature has verified.
+const spoolThreshold = 1 << 20
+
+// readChunk is how much of a body is read at a time.
+const readChunk = 32 << 10
+
+// spooled is a request body as the edge received it, with the HMAC under
+// each secret and its JSON shape, computed as it streamed past.
+type spooled struct {
+	mem   []byte
+	file  *os.File
+	size  int64
+	macs  [][]byte
+	shape jsonShape
+}
+
+// bytes returns the whole body, from memory or read back from its file.
+func (s *spooled) bytes() ([]byte, error) {
+	if s.file == nil {
+		return s.mem, nil
+	}
+	b := make([]byte, s.size)
+	if _, err := s.file.ReadAt(b, 0); err != nil {
+		return nil, fmt.Errorf("read spooled body: %w", err)
+	}
+	return b, nil
+}
+
+// close removes the body's file, if it has one.
+func (s *spooled) close() {
+	if s.file != nil {
+		s.file.Close()
+		os.Remove(s.file.Name())
+	}
+}
+
+// spooler writes a body into a spooled as it arrives.
+type spooler struct {
+	s         *spooled
+	macs      []hash.Hash
+	threshold int64
+}
+
+func newSpooler(secrets [][]byte, threshold int64) *spooler {
+	if threshold <= 0 {
+		threshold = spoolThreshold
+	}
+	sp := &spooler{s: &spooled{}, threshold: threshold}
+	for _, k := range secrets {
+		sp.macs = append(sp.macs, hmac.New(sha256.New, k))
+	}
+	return sp
+}
+
+// write adds p to the body, moving it to a temporary file once it grows
+// past the threshold.
+func (sp *spooler) write(p []byte) error {
+	s := sp.s
+	for _, m := range sp.macs {
+		m.Write(p)
+	}
+	s.shape.Write(p)
+	s.size += int64(len(p))
+	if s.file == nil && s.size > sp.threshold {
+		f, err := os.CreateTemp("", "aepgate-webhook-*")
+		if err != nil {
+			return fmt.Errorf("spool body: %w", err)
+		}
+		s.file = f
+		// Unlinked at once where the system allows it, so a crash leaves no
+		// file behind; close removes it otherwise.
+		os.Remove(f.Name())
+		if _, err := f.Write(s.mem); err != nil {
+			return fmt.Errorf("spool body: %w", err)
+		}
+		s.mem = nil
+	}
+	if s.file == nil {
+		s.mem = append(s.mem, p...)
+		return nil
+	}
+	if _, err := s.file.Write(p); err != nil {
+		return fmt.Errorf("spool body: %w", err)
+	}
+	return nil
+}
+
+// done sums the HMACs and returns the body.
+func (sp *spooler) done() *spooled {
+	for _, m := range sp.macs {
+		sp.s.macs = append(sp.s.macs, m.Sum(nil))
+	}
+	return sp.s
+}
+
+// Refusals of a body while it is read.
+var (
+	refTooLarge = refusal{http.StatusRequestEntityTooLarge, "too_large", "payload over 25 MB"}
+	refTooSlow  = refusal{http.StatusRequestTimeout, "too_slow", "body arrived slower than 32 KiB/s after 2 s; send it faster"}
+	refBusy     = refusal{http.StatusServiceUnavailable, "busy", "too many bytes of deliveries in flight; redeliver later"}
+	refTooMany  = refusal{http.StatusTooManyRequests, "too_many", "too many bodies in flight from this address; retry later"}
+	refUnread   = refusal{http.StatusBadRequest, "unreadable", "body could not be read"}
+	refSpool    = refusal{http.StatusServiceUnavailable, "spool_error", "could not hold the body; redeliver later"}
+)
+
+// stream reads r's body through the spooler within limit bytes, charging
+// the budget for each chunk past the reserved bytes as it arrives and
+// pacing the reads; held is what it took from the budget, to give back
+// when the request is done.
+func (h *webhookHandler) stream(r *http.Request, p *pacer, sp *spooler, limit, reserved int64) (held int64, ref *refusal) {
+	buf := make([]byte, readChunk)
+	for {
+		p.arm(sp.s.size)
+		n, err := r.Body.Read(buf)
+		if n > 0 {
+			took, ref := h.charge(sp, int64(n), limit, reserved)
+			held += took
+			if ref != nil {
+				return held, ref
+			}
+			if err := sp.write(buf[:n]); err != nil {
+				h.log.Error("webhook body not spooled", "err", err)
+				return held, &refSpool
+			}
+		}
+		switch {
+		case errors.Is(err, io.EOF):
+			return held, nil
+		case err != nil && p.tooSlow(err), err == nil && p.unsupported && p.tooSlow(nil):
+			return held, &refTooSlow
+		case err != nil:
+			return held, &refUnread
+		}
+	}
+}
+
+// charge checks n more bytes against the size cap and takes those past
+// the reserved bytes from the budget; took is what it took.
+func (h *webhookHandler) charge(sp *spooler, n, limit, reserved int64) (took int64, ref *refusal) {
+	if sp.s.size+n > limit {
+		return 0, &refTooLarge
+	}
+	over := min(n, sp.s.size+n-reserved)
+	if h.budget == nil || over <= 0 {
+		return 0, nil
+	}
+	if !h.budget.take(over) {
+		return 0, &refBusy
+	}
+	return over, nil
+}
