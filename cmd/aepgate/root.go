@@ -72,8 +72,6 @@ faces:
 		newReviewCmd(s),
 		newActionCmd(s),
 		newServeCmd(s),
-		newAppCmd(s),
-		newHealthcheckCmd(s),
 		newLedgerCmd(s),
 		newPlansCmd(s),
 		newVersionCmd(s),
