@@ -34,6 +34,9 @@ type Options struct {
 	// RunControls runs the declared negative controls from root; nil means
 	// isolate.RunAll (each control in its own copy of the tree).
 	RunControls func(ctx context.Context, root string, controls []config.NegativeControl) ([]negcontrol.Result, error)
+	// RunCommands runs the plans check's recorded verification commands,
+	// each in its own copy of the tree at root; nil means isolate.Commands.
+	RunCommands func(ctx context.Context, root string, commands []string) ([]isolate.Outcome, error)
 	// Rand feeds the output delimiters; nil means crypto/rand.
 	Rand io.Reader
 }
@@ -74,6 +77,9 @@ func newRunner(o Options) *runner {
 		o.RunControls = func(ctx context.Context, root string, cs []config.NegativeControl) ([]negcontrol.Result, error) {
 			return isolate.RunAll(ctx, root, cs, isolate.Options{})
 		}
+	}
+	if o.RunCommands == nil {
+		o.RunCommands = defaultRunCommands
 	}
 	return &runner{o: o, gha: githubactions.New(githubactions.WithGetenv(o.Getenv), githubactions.WithWriter(o.Stdout))}
 }
@@ -159,6 +165,11 @@ func (r *runner) evaluate(ctx context.Context) []checks.Run {
 			runs = append(runs, r.workerReport(ctx))
 		} else if r.in.explicit(CheckReport) {
 			r.notes = append(r.notes, fmt.Sprintf("The report check applies to pull requests only; this is a %s event.", r.ev.Name))
+		}
+	}
+	if r.in.wants(CheckPlans) && (r.ev.PR != nil || r.in.explicit(CheckPlans)) {
+		if run, ok := r.plansRun(ctx); ok {
+			runs = append(runs, run)
 		}
 	}
 	if r.in.explicit(CheckRelease) {

@@ -37,6 +37,11 @@ type PullRequest struct {
 	HeadRepo         string
 	BaseSHA, BaseRef string
 	BaseRepo         string
+	// Author is the login that opened the pull request.
+	Author string
+	// Before is the head before this push (synchronize events); empty
+	// otherwise.
+	Before string
 }
 
 // Fork reports whether the head lives in another repository.
@@ -46,6 +51,7 @@ func (p *PullRequest) Fork() bool {
 
 // eventPayload is the part of a webhook payload the step reads.
 type eventPayload struct {
+	Before  string `json:"before"`
 	Release *struct {
 		TagName string `json:"tag_name"`
 	} `json:"release"`
@@ -54,6 +60,9 @@ type eventPayload struct {
 		Body   string `json:"body"`
 		Head   ref    `json:"head"`
 		Base   ref    `json:"base"`
+		User   struct {
+			Login string `json:"login"`
+		} `json:"user"`
 	} `json:"pull_request"`
 }
 
@@ -136,6 +145,7 @@ func (ev *Event) readPR(raw map[string]any) error {
 	ev.PR = &PullRequest{
 		Number: pr.Number, Body: pr.Body, HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref, HeadRepo: pr.Head.repo(),
 		BaseSHA: pr.Base.SHA, BaseRef: pr.Base.Ref, BaseRepo: pr.Base.repo(),
+		Author: pr.User.Login, Before: p.Before,
 	}
 	if pr.Head.SHA != "" {
 		ev.SHA = pr.Head.SHA

@@ -18,10 +18,11 @@ const (
 	CheckNegcontrol = "negcontrol"
 	CheckReport     = "report"
 	CheckRelease    = "release"
+	CheckPlans      = "plans"
 )
 
 // knownChecks are the `checks` input's values, in the order runs are made.
-var knownChecks = []string{CheckLint, CheckStatus, CheckNegcontrol, CheckReport, CheckRelease}
+var knownChecks = []string{CheckLint, CheckStatus, CheckNegcontrol, CheckReport, CheckPlans, CheckRelease}
 
 // Fail-on policies.
 const (
@@ -49,6 +50,9 @@ type Inputs struct {
 	Assets []string
 	// Manifest is the manifest's path in the repository.
 	Manifest string
+	// Rerun makes the plans check re-run the recorded verification
+	// commands (input rerun: true).
+	Rerun bool
 }
 
 // InputError is a bad input; the step exits 2.
@@ -66,6 +70,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		Tag:      a.GetInput("tag"),
 		Assets:   splitList(a.GetInput("assets")),
 		Manifest: a.GetInput("manifest"),
+		Rerun:    strings.EqualFold(strings.TrimSpace(a.GetInput("rerun")), "true"),
 	}
 	if in.Manifest == "" {
 		in.Manifest = gh.DefaultManifestPath
