@@ -65,98 +65,142 @@ type BoardRow struct {
 	Line     int
 }
 
-// ParseLog parses a compliance log. Headings inside fenced blocks (pasted
-// output) are content.
-func ParseLog(file, b string) *Log { return parseLog(file, newText(b)) }
+// ParseLog parses a compliance log in one pass. Headings inside fenced
+// blocks (pasted output) are content.
+func ParseLog(file, b string) *Log { return parseLog(file, normalize(b), true) }
 
-// parseLog parses a compliance log already split into lines.
-func parseLog(file string, t *text) *Log {
-	l := &Log{File: file, Headings: make([]Heading, 0, t.count("###"))}
-	for i := 0; i < t.n; i++ {
-		line := t.line(i)
-		if t.fenced[i] || !strings.HasPrefix(line, "###") {
-			continue
-		}
-		id, word, ok := logHeading(line)
-		if !ok {
-			continue
-		}
-		h := Heading{ID: id, State: strings.ToUpper(word), Line: i + 1}
-		end := reportEnd(t, i+1)
-		h.EndLine = end + 1
-		h.Evidence = evidence(t, i+1, end)
-		l.Headings = append(l.Headings, h)
+// parseLog parses a normalized compliance log; with fences false every line
+// reads as unfenced, which the negative-control test uses to show that
+// fences keep pasted output from becoming structure.
+func parseLog(file, src string, fences bool) *Log {
+	// Counting the markers first sizes the slices once (upper bounds).
+	headings := strings.Count(src, "###")
+	l := &Log{File: file, src: src, Headings: make([]Heading, 0, headings)}
+	p := logParser{log: l, sc: newScanner(src, fences, true), cur: -1, ranges: make([][2]int, 0, headings)}
+	if fences {
+		p.sc.found = make([]Fence, 0, (strings.Count(src, "```")+strings.Count(src, "~~~"))/2+1)
 	}
-	l.Board = board(t)
-	l.Unclosed = t.unclosed()
-	l.src = t.src
+	for p.sc.scan() {
+		p.line()
+	}
+	found, unclosed := p.sc.finish()
+	p.endReport(p.sc.i + 1)
+	for k, r := range p.ranges {
+		l.Headings[k].Evidence.Fences = found[r[0]:r[1]:r[1]]
+	}
+	l.Unclosed = unclosed
 	l.items, l.index = l.combine()
 	return l
 }
 
-// reportEnd returns the index of the first line at or after from that ends
-// a report: a heading or a "---" line, outside fenced blocks.
-func reportEnd(t *text, from int) int {
-	for i := from; i < t.n; i++ {
-		if t.fenced[i] {
-			continue
-		}
-		line := t.line(i)
-		if isBodyEnd(line) {
-			return i
-		}
-		if strings.HasPrefix(line, "---") && strings.TrimRight(line, " \t") == "---" {
-			return i
-		}
-	}
-	return t.n
+// logParser is the state of one pass over a log: the report still open
+// (its body runs to the next heading or "---" line outside fenced blocks),
+// its Verify output field, and the status board's table.
+type logParser struct {
+	log    *Log
+	sc     *scanner
+	ranges [][2]int // per heading: its evidence fences, as indexes into the scan's fences
+	cur    int      // open report (index into Headings), -1 when none
+	field  int      // state of the open report's Verify output: 0 none yet, 1 open, 2 closed
+	board  boardReader
 }
 
-// evidence finds the Verify output field in lines [from, to).
-func evidence(t *text, from, to int) Evidence {
-	for i := from; i < to; i++ {
-		if t.fenced[i] || !strings.HasPrefix(t.line(i), "**Verify output:**") {
-			continue
-		}
-		end := to
-		for k := i + 1; k < to; k++ {
-			if !t.fenced[k] && isBoldField(t.line(k)) {
-				end = k
-				break
-			}
-		}
-		return Evidence{Line: i + 1, Fences: t.fencesIn(i+1, end)}
+// line handles the current line.
+func (p *logParser) line() {
+	sc, line := p.sc, p.sc.line
+	p.board.line(p.log, sc)
+	if sc.fenced {
+		return
 	}
-	return Evidence{}
+	if p.cur >= 0 {
+		if isBodyEnd(line) || strings.HasPrefix(line, "---") && strings.TrimRight(line, " \t") == "---" {
+			p.endReport(sc.i)
+		} else {
+			p.evidenceLine(line)
+		}
+	}
+	if !strings.HasPrefix(line, "###") {
+		return
+	}
+	if id, word, ok := logHeading(line); ok {
+		l := p.log
+		l.Headings = grow(l.Headings)
+		l.Headings = append(l.Headings, Heading{ID: id, State: strings.ToUpper(word), Line: sc.i + 1})
+		p.ranges = append(grow(p.ranges), [2]int{})
+		p.cur, p.field = len(l.Headings)-1, 0
+	}
 }
 
-// board reads the status board: the first table with "id" and "verdict"
-// columns. Rows are read into one reused cell buffer.
-func board(t *text) *Board {
-	var b *Board
-	t.tableSpans(func(hdr, end int) bool {
-		tb := Table{Header: t.header(hdr)}
-		id, verdict := tb.Col("id"), tb.Col("verdict")
-		if id < 0 || verdict < 0 {
-			return true
+// evidenceLine follows the open report's Verify output field: it starts at
+// the first "**Verify output:**" line and ends at the next bold field; the
+// fenced blocks opened in between are its evidence.
+func (p *logParser) evidenceLine(line string) {
+	h := &p.log.Headings[p.cur]
+	switch {
+	case p.field == 1 && isBoldField(line):
+		p.ranges[p.cur][1] = len(p.sc.found)
+		p.field = 2
+	case p.field == 0 && strings.HasPrefix(line, "**Verify output:**"):
+		h.Evidence.Line = p.sc.i + 1
+		p.ranges[p.cur] = [2]int{len(p.sc.found), len(p.sc.found)}
+		p.field = 1
+	}
+}
+
+// endReport ends the open report at line index end.
+func (p *logParser) endReport(end int) {
+	if p.cur < 0 {
+		return
+	}
+	p.log.Headings[p.cur].EndLine = end + 1
+	if p.field == 1 {
+		p.ranges[p.cur][1] = len(p.sc.found)
+	}
+	p.cur = -1
+}
+
+// boardReader finds the status board: the first table whose header has
+// "id" and "verdict" columns. A table is a run of lines starting with "|"
+// outside fenced blocks.
+type boardReader struct {
+	inTable           bool // the previous line was a table line
+	reading           bool // the current table is the board
+	done              bool // the board has been read
+	id, verdict, exec int
+	row               []string
+}
+
+// line handles the current line.
+func (r *boardReader) line(l *Log, sc *scanner) {
+	if r.done {
+		return
+	}
+	if sc.fenced || !isTableLine(sc.line) {
+		r.inTable = false
+		r.done = r.reading
+		return
+	}
+	if !r.inTable {
+		r.inTable = true
+		tb := Table{Header: splitHeader(sc.line)}
+		r.id, r.verdict, r.exec = tb.Col("id"), tb.Col("verdict"), tb.Col("executor", "model")
+		if r.reading = r.id >= 0 && r.verdict >= 0; r.reading {
+			l.Board = &Board{Line: sc.i + 1}
 		}
-		exec := tb.Col("executor", "model")
-		b = &Board{Line: hdr + 1, Rows: make([]BoardRow, 0, end-hdr-1)}
-		var row []string
-		for i := hdr + 1; i < end; i++ {
-			row = appendRow(row[:0], t.line(i))
-			if len(row) <= max(id, verdict) || IsRuleCell(row[id]) {
-				continue
-			}
-			r := BoardRow{ID: row[id], Verdict: strings.ToUpper(row[verdict]), Line: i + 1}
-			if exec >= 0 && exec < len(row) {
-				r.Executor = row[exec]
-			}
-			b.Rows = append(b.Rows, r)
-		}
-		return false
-	})
-	return b
+		return
+	}
+	if !r.reading {
+		return
+	}
+	r.row = appendRow(r.row[:0], sc.line)
+	if len(r.row) <= max(r.id, r.verdict) || IsRuleCell(r.row[r.id]) {
+		return
+	}
+	row := BoardRow{ID: r.row[r.id], Verdict: strings.ToUpper(r.row[r.verdict]), Line: sc.i + 1}
+	if r.exec >= 0 && r.exec < len(r.row) {
+		row.Executor = r.row[r.exec]
+	}
+	l.Board.Rows = append(grow(l.Board.Rows), row)
 }
 
 // Paragraphs yields each run of non-blank lines: its 1-based first line and

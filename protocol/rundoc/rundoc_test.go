@@ -171,7 +171,7 @@ func TestFenceNegativeControl(t *testing.T) {
 	if got := ParseLog(LogFile, src).Items()[0].State(); got != AwaitingAudit {
 		t.Fatalf("with fences, state = %s, want %s", got, AwaitingAudit)
 	}
-	if got := parseLog(LogFile, splitText(src, false)).Items()[0].State(); got != Approved {
+	if got := parseLog(LogFile, src, false).Items()[0].State(); got != Approved {
 		t.Errorf("without fences, state = %s; the pasted verdict should have counted", got)
 	}
 }

@@ -72,8 +72,11 @@ func (t *text) tableSpans(yield func(hdr, end int) bool) {
 }
 
 // header returns the lowercased, normalized cells of line i.
-func (t *text) header(i int) []string {
-	hdr := splitRow(t.line(i))
+func (t *text) header(i int) []string { return splitHeader(t.line(i)) }
+
+// splitHeader returns the lowercased, normalized cells of a header row.
+func splitHeader(line string) []string {
+	hdr := splitRow(line)
 	for k := range hdr {
 		hdr[k] = strings.ToLower(hdr[k])
 	}

@@ -2,7 +2,6 @@ package rundoc
 
 import (
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"unicode"
@@ -116,11 +115,7 @@ func newText(s string) *text { return splitText(s, true) }
 // negative-control test uses to show that fences keep pasted output from
 // becoming structure.
 func splitText(s string, fences bool) *text {
-	s = strings.TrimPrefix(s, "\ufeff")
-	if strings.Contains(s, "\r") {
-		s = strings.ReplaceAll(s, "\r\n", "\n")
-		s = strings.ReplaceAll(s, "\r", "\n")
-	}
+	s = normalize(s)
 	n := strings.Count(s, "\n") + 1
 	if n > 1 && strings.HasSuffix(s, "\n") {
 		n-- // a final newline ends the last line; it does not start another
@@ -222,16 +217,6 @@ func (t *text) count(prefix string) int {
 // line returns line i without its newline.
 func (t *text) line(i int) string { return t.src[t.starts[i] : t.starts[i+1]-1] }
 
-// unclosed returns the fence that is never closed, if any (only the last
-// fence of a document can be unclosed).
-func (t *text) unclosed() *Fence {
-	if k := len(t.fences); k > 0 && !t.fences[k-1].Closed {
-		f := t.fences[k-1]
-		return &f
-	}
-	return nil
-}
-
 // join returns lines [from, to) joined with newlines, as a substring of the
 // document (no copy).
 func (t *text) join(from, to int) string {
@@ -239,14 +224,4 @@ func (t *text) join(from, to int) string {
 		return ""
 	}
 	return t.src[t.starts[from] : t.starts[to]-1]
-}
-
-// fencesIn returns the fences whose opening line index is in [from, to).
-func (t *text) fencesIn(from, to int) []Fence {
-	i := sort.Search(len(t.fences), func(k int) bool { return t.fences[k].Line-1 >= from })
-	j := i
-	for j < len(t.fences) && t.fences[j].Line-1 < to {
-		j++
-	}
-	return t.fences[i:j:j]
 }
