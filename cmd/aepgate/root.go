@@ -74,6 +74,7 @@ faces:
 		newServeCmd(s),
 		newLedgerCmd(s),
 		newPlansCmd(s),
+		newInstallSkillCmd(s),
 		newVersionCmd(s),
 	)
 	return root
