@@ -54,6 +54,10 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	}
 }
 
+// walSizeLimit is the size SQLite's write-ahead log is cut back to once
+// it has been checkpointed.
+const walSizeLimit = 16 << 20
+
 // openSQLite opens the SQLite database at path, calling create first for
 // a file database (Open passes createPrivate; the negative-control test a
 // create that does nothing).
@@ -69,7 +73,10 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 	// Checkpoints are taken off the connection that serves requests (see
 	// checkpointer): a commit that also copied the WAL back into the
 	// database and synced it would stall every webhook queued behind it.
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+	// The first commit after a complete checkpoint cuts the WAL file back
+	// to walSizeLimit, so a burst does not leave it large for good.
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=wal_autocheckpoint(0)" +
+		fmt.Sprintf("&_pragma=journal_size_limit(%d)", walSizeLimit) + "&_txlock=immediate"
 	memory := path == ":memory:"
 	if memory {
 		dsn = "file::memory:?_pragma=busy_timeout(10000)&_txlock=immediate"

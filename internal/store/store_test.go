@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -152,4 +153,45 @@ func TestCheckpointsRunOffTheRequestConnection(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// TestWALShrinksAfterCheckpoint: a 32 MiB burst grows the WAL past
+// walSizeLimit; once the checkpointer has copied it back, the next commit
+// cuts the file back to the limit.
+func TestWALShrinksAfterCheckpoint(t *testing.T) {
+	db := openTemp(t)
+	wal := db.Where[len("sqlite:"):] + "-wal"
+	ctx := context.Background()
+	if _, err := db.SQL.ExecContext(ctx, `CREATE TABLE burst (b BLOB)`); err != nil {
+		t.Fatal(err)
+	}
+	for range 32 {
+		if _, err := db.SQL.ExecContext(ctx, `INSERT INTO burst VALUES (randomblob(1048576))`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	grown := fileSize(t, wal)
+	passes := db.checkpoint.passes.Load()
+	deadline := time.Now().Add(5 * time.Second)
+	for db.checkpoint.passes.Load() < passes+2 {
+		if time.Now().After(deadline) {
+			t.Fatal("no checkpoint after the burst")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := db.SQL.ExecContext(ctx, `INSERT INTO burst VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	if got := fileSize(t, wal); grown <= walSizeLimit || got > walSizeLimit {
+		t.Errorf("WAL %d bytes after the burst, %d after a checkpoint and a commit; want over and then at most %d", grown, got, walSizeLimit)
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
 }
