@@ -22,9 +22,11 @@ import (
 
 // deliveryArgs is the durable job of one verified webhook delivery.
 type deliveryArgs struct {
-	DeliveryID string          `json:"delivery_id"`
-	Event      string          `json:"event"`
-	Payload    json.RawMessage `json:"payload"`
+	DeliveryID string `json:"delivery_id"`
+	Event      string `json:"event"`
+	// Payload is what the job keeps of the body: the fields its handlers
+	// read (storedPayload), not the whole body.
+	Payload json.RawMessage `json:"payload"`
 }
 
 // Kind names the job kind in River's table.
@@ -88,7 +90,7 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 		RescueStuckJobsAfter:        o.RescueAfter,
 		FetchPollInterval:           o.PollInterval,
 		FetchCooldown:               min(o.PollInterval, 100*time.Millisecond),
-		CompletedJobRetentionPeriod: 4 * 24 * time.Hour,
+		CompletedJobRetentionPeriod: completedRetention(o),
 		Logger:                      riverLogger(o.Logger),
 	})
 	if err != nil {
@@ -96,6 +98,12 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 	}
 	return &riverQueue[TTx]{db: db, client: client}, nil
 }
+
+// completedRetention is how long River keeps a completed job, and with it
+// the payload its delivery stored: an hour, or one reconcile period when
+// that is longer, so the sweep's once-per-period uniqueness still sees the
+// last sweep. Delivery IDs are remembered apart from jobs (deliveryMemory).
+func completedRetention(o *Options) time.Duration { return max(time.Hour, o.ReconcileEvery) }
 
 // riverLogger passes River's warnings and errors through; its routine
 // chatter stays out of the App's log.
