@@ -2,6 +2,7 @@ package plans
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -17,10 +18,11 @@ func checkContract(in Input) []Finding {
 }
 
 // checkTaskIDs: every task ID of the base contract is still there, in the
-// same phase.
+// same phase, and a changed state file reports only its phase's tasks.
 func checkTaskIDs(in Input) []Finding {
+	out := checkStateTasks(in)
 	if in.Base.Progress == nil {
-		return nil
+		return out
 	}
 	head := map[string]int{}
 	for _, ph := range in.Head.Progress.Phases {
@@ -28,7 +30,6 @@ func checkTaskIDs(in Input) []Finding {
 			head[t.ID] = ph.ID
 		}
 	}
-	var out []Finding
 	file := in.Head.ProgressPath()
 	for _, ph := range in.Base.Progress.Phases {
 		for _, t := range ph.Tasks {
@@ -40,6 +41,31 @@ func checkTaskIDs(in Input) []Finding {
 			case got != ph.ID:
 				out = append(out, Finding{Rule: "task-ids", File: file, Line: taskLine(in.Head.Progress, t.ID),
 					Message: fmt.Sprintf("task %q moved from phase %d to phase %d; task IDs are permanent", t.ID, ph.ID, got)})
+			}
+		}
+	}
+	return out
+}
+
+// checkStateTasks: each changed state file's phase is in the contract and
+// its tasks are that phase's.
+func checkStateTasks(in Input) []Finding {
+	var out []Finding
+	for n, s := range in.Head.States {
+		file := in.Head.StatePath(n)
+		if !changed(in, file) {
+			continue
+		}
+		ph := in.Head.Progress.phase(n)
+		if ph == nil {
+			out = append(out, Finding{Rule: "task-ids", File: file, Line: s.Line("phase"),
+				Message: fmt.Sprintf("phase %d is not in progress.json", n)})
+			continue
+		}
+		for i, t := range s.Tasks {
+			if !slices.ContainsFunc(ph.Tasks, func(c Task) bool { return c.ID == t.ID }) {
+				out = append(out, Finding{Rule: "task-ids", File: file, Line: s.Line(fmt.Sprintf("tasks[%d].id", i)),
+					Message: fmt.Sprintf("task %q is not a task of phase %d in progress.json", t.ID, n)})
 			}
 		}
 	}

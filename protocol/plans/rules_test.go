@@ -46,6 +46,11 @@ var lies = []struct {
 	{"task renumbered", "task-ids", func(t *testing.T, in *Input) {
 		in.Head.Progress = progressFixture(t, func(p *Progress) { p.Phases[2].Tasks[0].ID = "3.10" })
 	}},
+	{"state reports a task the contract lacks", "task-ids", func(t *testing.T, in *Input) {
+		s := *in.Head.States[2]
+		s.Tasks = append(append([]TaskState(nil), s.Tasks...), TaskState{"9.9", TaskTodo, ""})
+		in.Head.States[2] = stateFixture(t, s)
+	}},
 	{"dependency not approved", "dependencies", func(t *testing.T, in *Input) { in.Base.Reviews = nil }},
 	{"runs beside a phase that is not parallel_safe", "parallel", func(t *testing.T, in *Input) {
 		in.Head.Progress = progressFixture(t, func(p *Progress) { p.Phases[2].ParallelSafe = false })
