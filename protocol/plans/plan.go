@@ -30,17 +30,29 @@ func (p Plan) ReviewPath(n int) string {
 	return path.Join(p.Dir, "state", fmt.Sprintf("phase-%d.review.json", n))
 }
 
-// approved reports whether phase n has an approving review file.
+// approved reports whether phase n has an approving review file written
+// in the name of the phase's reviewer.
 func (p Plan) approved(n int) bool {
-	r := p.Reviews[n]
+	r := p.review(n)
 	return r != nil && r.Verdict == VerdictApproved
 }
 
+// review returns phase n's review file when it names the phase's reviewer
+// (progress.json's phase reviewer, else its owner); nil otherwise.
+func (p Plan) review(n int) *Review {
+	r := p.Reviews[n]
+	if r == nil || p.Progress == nil || r.Reviewer != p.Progress.reviewer(n) {
+		return nil
+	}
+	return r
+}
+
 // Derived returns phase n's status as aepgate shows it: "done" only when
-// its review file approves, "changes_requested" when the review asks for
-// changes, otherwise the executor's status, or "not_started".
+// its review file, in the name of the phase's reviewer, approves;
+// "changes_requested" when that review asks for changes; otherwise the
+// executor's status, or "not_started".
 func (p Plan) Derived(n int) string {
-	if r := p.Reviews[n]; r != nil {
+	if r := p.review(n); r != nil {
 		if r.Verdict == VerdictApproved {
 			return StatusDone
 		}

@@ -52,6 +52,11 @@ var lies = []struct {
 		in.Head.States[2] = stateFixture(t, s)
 	}},
 	{"dependency not approved", "dependencies", func(t *testing.T, in *Input) { in.Base.Reviews = nil }},
+	{"dependency approved in someone else's name", "dependencies", func(t *testing.T, in *Input) {
+		r := *in.Base.Reviews[1]
+		r.Reviewer = "exec-bot"
+		in.Base.Reviews = map[int]*Review{1: &r}
+	}},
 	{"runs beside a phase that is not parallel_safe", "parallel", func(t *testing.T, in *Input) {
 		in.Head.Progress = progressFixture(t, func(p *Progress) { p.Phases[2].ParallelSafe = false })
 		in.Head.States[3] = stateFixture(t, State{Version: 1, Phase: 3, Executor: "exec-3", Status: StatusClaimed})
