@@ -117,14 +117,19 @@ func (o *plansVerifyOptions) resolve(ctx context.Context, arg string) (*plansTar
 	}
 	t.phase, t.phaseFrom = o.phase, "--phase"
 	if o.phase == 0 {
-		branch := t.repo.Branch(ctx)
-		if slug, n, ok := plans.PhaseFromBranch(branch); ok && slug == filepath.Base(t.dir) {
-			t.phase, t.phaseFrom = n, "branch "+branch
-		} else {
-			t.phaseFrom = "none: the branch is not plan/" + filepath.Base(t.dir) + "/phase-<N>"
-		}
+		t.phase, t.phaseFrom = t.branchPhase(ctx)
 	}
 	return t, nil
+}
+
+// branchPhase reads the phase from the checked-out branch
+// plan/<slug>/phase-<N>, where <slug> is the folder's name.
+func (t *plansTarget) branchPhase(ctx context.Context) (int, string) {
+	branch := t.repo.Branch(ctx)
+	if slug, n, ok := plans.PhaseFromBranch(branch); ok && slug == filepath.Base(t.dir) {
+		return n, "branch " + branch
+	}
+	return 0, "none: the branch is not plan/" + filepath.Base(t.dir) + "/phase-<N>"
 }
 
 // load reads both ends; a file that does not parse becomes a finding.
