@@ -122,40 +122,44 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *webhookHandler) readBody(w http.ResponseWriter, r *http.Request) (body *spooled, release func(), ref *refusal) {
 	limit := cmp.Or(h.edge.maxPayload, MaxPayload)
 	p := newPacer(w, h.edge.rate)
-	var held int64
 	sp := newSpooler(h.secrets, h.edge.spoolAt)
+	var held int64
 	release = func() {
 		if h.budget != nil {
 			h.budget.release(held)
 		}
 		sp.s.close()
 	}
-	defer func() {
-		if ref != nil {
-			p.cut()
-		} else {
-			p.finish()
-		}
-	}()
 	if r.ContentLength > limit {
-		return nil, release, &refTooLarge
+		ref = &refTooLarge
+	} else {
+		held, ref = h.readAsClient(r, p, sp, limit)
 	}
+	if ref != nil {
+		p.cut()
+		return nil, release, ref
+	}
+	p.finish()
+	return sp.done(), release, nil
+}
+
+// readAsClient streams the body holding one of its client address's
+// slots, and returns the bytes it took from the budget.
+func (h *webhookHandler) readAsClient(r *http.Request, p *pacer, sp *spooler, limit int64) (held int64, ref *refusal) {
 	addr := clientAddr(r)
 	if !h.slots.take(addr, cmp.Or(h.edge.perClient, DefaultPerClient)) {
-		return nil, release, &refTooMany
+		return 0, &refTooMany
 	}
 	h.metrics.unverified(1)
 	defer func() { h.slots.give(addr); h.metrics.unverified(-1) }()
 	if h.edge.reserve != nil && h.budget != nil {
-		n := h.edge.reserve(r, limit)
-		if !h.budget.take(n) {
-			return nil, release, &refBusy
+		held = h.edge.reserve(r, limit)
+		if !h.budget.take(held) {
+			return 0, &refBusy
 		}
-		held = n
 	}
 	n, ref := h.stream(r, p, sp, limit, held)
-	held += n
-	return sp.done(), release, ref
+	return held + n, ref
 }
 
 // accept records and queues a verified delivery and logs the result:

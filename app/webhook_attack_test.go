@@ -121,6 +121,11 @@ func TestWebhookPerClientCap(t *testing.T) {
 			if got, want := counter(t, h, "too_many"), map[bool]float64{true: 1, false: 0}[tt.perClient == 0]; got != want {
 				t.Errorf("too_many refusals counted %v, want %v", got, want)
 			}
+			var m dto.Metric
+			h.metrics.inflight.Write(&m)
+			if got := m.GetGauge().GetValue(); got != DefaultPerClient {
+				t.Errorf("unverified bodies gauge %v while %d slow senders are connected", got, DefaultPerClient)
+			}
 		})
 	}
 }
