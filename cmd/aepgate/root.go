@@ -72,6 +72,8 @@ faces:
 		newReviewCmd(s),
 		newActionCmd(s),
 		newServeCmd(s),
+		newAppCmd(s),
+		newHealthcheckCmd(s),
 		newLedgerCmd(s),
 		newPlansCmd(s),
 		newInstallSkillCmd(s),

@@ -1,0 +1,166 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aepgate/aepgate/internal/fixtures"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+	"github.com/google/go-cmp/cmp"
+)
+
+// needsPermissions are the permissions reading each optional part of a
+// snapshot takes (snapshot.Needs's fields, by name).
+var needsPermissions = map[string][]Permission{
+	"Conversation": {Issues, PullRequests},
+	"Files":        {PullRequests},
+	"Commits":      {PullRequests},
+	"HeadChecks":   {Checks, Actions},
+}
+
+// eventPermissions are the permissions GitHub requires before an App may
+// subscribe to each event (any one of them suffices).
+var eventPermissions = map[string][]Permission{
+	"check_run": {Checks}, "check_suite": {Checks},
+	"issue_comment": {Issues, PullRequests}, "issues": {Issues},
+	"merge_group": {MergeQueues}, "milestone": {Issues, PullRequests},
+	"pull_request": {PullRequests}, "pull_request_review": {PullRequests},
+	"push": {Contents}, "release": {Contents}, "workflow_run": {Actions},
+}
+
+// missingPermissions lists what the checks read (their snapshot.Needs,
+// plus Checks: write and Contents: read for the config every check is
+// judged with) that their entry in features does not grant.
+func missingPermissions(checks []check, features []Feature) []string {
+	byName := map[string]Feature{}
+	for _, f := range features {
+		byName[f.Name] = f
+	}
+	var missing []string
+	for _, c := range checks {
+		f, ok := byName[c.name]
+		if !ok {
+			missing = append(missing, c.name+": no feature")
+			continue
+		}
+		want := map[Permission]Access{Checks: Write, Contents: Read}
+		v := reflect.ValueOf(c.needs)
+		for i := range v.NumField() {
+			field := v.Type().Field(i).Name
+			ps, known := needsPermissions[field]
+			if !known {
+				missing = append(missing, fmt.Sprintf("snapshot.Needs.%s: no permissions known", field))
+			}
+			if v.Field(i).Bool() {
+				for _, p := range ps {
+					want[p] = Read
+				}
+			}
+		}
+		for _, p := range SortedPermissions(want) {
+			if got := f.Needs[p]; got == "" || (want[p] == Write && got != Write) {
+				missing = append(missing, fmt.Sprintf("%s: %s %s", c.name, p, want[p]))
+			}
+		}
+	}
+	return missing
+}
+
+func TestFeaturesGrantWhatChecksRead(t *testing.T) {
+	if got := missingPermissions(defaultChecks(), Features()); len(got) != 0 {
+		t.Errorf("Features() lacks what the checks read:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// A check that starts reading the workflow runs at the head without its
+// feature granting Actions: read is caught.
+func TestFeaturesGrantWhatChecksReadNegativeControl(t *testing.T) {
+	checks := append(defaultChecks(), check{name: "aepgate/new", needs: snapshot.Needs{HeadChecks: true}})
+	features := append(Features(), Feature{Name: "aepgate/new", Needs: map[Permission]Access{Checks: Write, Contents: Read}})
+	want := []string{"aepgate/new: actions read"}
+	if diff := cmp.Diff(want, missingPermissions(checks, features)); diff != "" {
+		t.Errorf("missingPermissions (-want +got):\n%s", diff)
+	}
+}
+
+func TestEveryCheckRunIsAFeature(t *testing.T) {
+	var want []string
+	for _, c := range defaultChecks() {
+		want = append(want, c.name)
+	}
+	want = append(want, ReadbackCheck, CertificateCheck, ReleaseCheck)
+	var got []string
+	for _, f := range Features() {
+		got = append(got, f.Name)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Features() names (-checks the App writes +features):\n%s", diff)
+	}
+}
+
+func TestHandledEventsAreSubscribed(t *testing.T) {
+	want := slices.Sorted(slices.Values(handledEvents))
+	if diff := cmp.Diff(want, Events()); diff != "" {
+		t.Errorf("Events() (-handledEvents +subscribed):\n%s", diff)
+	}
+}
+
+// Every subscribed event is one GitHub sends (it has recorded examples) and
+// the permissions grant what GitHub requires to subscribe to it.
+func TestEventsAreSubscribable(t *testing.T) {
+	sent := map[string]bool{}
+	for _, w := range fixtures.Webhooks(t) {
+		sent[w.Event] = true
+	}
+	perms := Permissions()
+	for _, e := range Events() {
+		if !sent[e] {
+			t.Errorf("event %q: GitHub's webhook examples have none", e)
+		}
+		if !slices.ContainsFunc(eventPermissions[e], func(p Permission) bool { return perms[p] != "" }) {
+			t.Errorf("event %q needs one of %v, which Permissions() lacks", e, eventPermissions[e])
+		}
+	}
+}
+
+var (
+	docsPermRow = regexp.MustCompile(`(?m)^\| (\S[^|]*?) \| (Read-only|Read and write) \|`)
+	docsEvents  = regexp.MustCompile(`\*\*Subscribe to events:\*\* ([^.]+)\.`)
+)
+
+// docs/app.md's permission table and event list say what Features says.
+func TestDocsAgreeWithFeatures(t *testing.T) {
+	b, err := os.ReadFile("../docs/app.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for p, a := range Permissions() {
+		want[p.Title()] = map[Access]string{Read: "Read-only", Write: "Read and write"}[a]
+	}
+	got := map[string]string{}
+	for _, m := range docsPermRow.FindAllStringSubmatch(string(b), -1) {
+		got[m[1]] = m[2]
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("docs/app.md permission table (-Permissions() +docs):\n%s", diff)
+	}
+	var wantEvents []string
+	for _, e := range Events() {
+		title := strings.ReplaceAll(e, "_", " ")
+		wantEvents = append(wantEvents, strings.ToUpper(title[:1])+title[1:])
+	}
+	m := docsEvents.FindSubmatch(b)
+	if m == nil {
+		t.Fatal("docs/app.md has no **Subscribe to events:** line")
+	}
+	gotEvents := strings.Split(strings.Join(strings.Fields(string(m[1])), " "), ", ")
+	if diff := cmp.Diff(wantEvents, gotEvents); diff != "" {
+		t.Errorf("docs/app.md events (-Events() +docs):\n%s", diff)
+	}
+}
