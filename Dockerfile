@@ -1,18 +1,24 @@
 # syntax=docker/dockerfile:1
 # aepgate as a small static image, for running the GitHub App:
-#   docker build -t aepgate .
+#   docker build --build-arg VERSION=v1.2.3 --build-arg REVISION=$(git rev-parse HEAD) -t aepgate .
 #   docker run -p 8080:8080 -e ... aepgate            # aepgate serve
 #   docker run --rm aepgate lint --help               # any other subcommand
 # The GitHub Action does not use this image: it runs the binary on the
-# runner host (see action.yml).
+# runner host (see action.yml). Releases build their image with GoReleaser
+# (.goreleaser.yaml) from the same distroless base.
 
 FROM golang:1.26.8-bookworm AS build
 WORKDIR /src
-COPY go.mod go.sum ./
-RUN go mod download
-COPY . .
+# BuildKit cache mounts keep the module and build caches between builds.
+RUN --mount=type=cache,target=/go/pkg/mod \
+    --mount=type=bind,source=go.mod,target=go.mod \
+    --mount=type=bind,source=go.sum,target=go.sum \
+    go mod download
 ARG VERSION=devel
-RUN CGO_ENABLED=0 GOOS=linux go build -trimpath \
+RUN --mount=type=cache,target=/go/pkg/mod \
+    --mount=type=cache,target=/root/.cache/go-build \
+    --mount=type=bind,target=. \
+    CGO_ENABLED=0 GOOS=linux go build -trimpath \
       -ldflags "-s -w -X main.version=${VERSION}" \
       -o /out/aepgate ./cmd/aepgate
 # The embedded SQLite database lives in /data (mount a volume there).
@@ -21,6 +27,15 @@ RUN mkdir -p /out/data
 # distroless static: CA certificates, /etc/passwd with nonroot (65532), no
 # shell, no package manager.
 FROM gcr.io/distroless/static-debian12:nonroot
+ARG VERSION=devel
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="aepgate" \
+      org.opencontainers.image.description="Enforces the Auditor/Executor delivery protocol: CLI, GitHub Action and GitHub App" \
+      org.opencontainers.image.source="https://github.com/aepgate/aepgate" \
+      org.opencontainers.image.url="https://github.com/aepgate/aepgate" \
+      org.opencontainers.image.documentation="https://github.com/aepgate/aepgate/blob/main/docs/app.md" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}"
 COPY --from=build /out/aepgate /usr/local/bin/aepgate
 COPY --from=build --chown=65532:65532 /out/data /data
 USER nonroot:nonroot
@@ -28,5 +43,8 @@ WORKDIR /data
 VOLUME /data
 ENV AEPGATE_DATABASE=sqlite:/data/aepgate.db
 EXPOSE 8080
+# No shell in the image: aepgate itself GETs /readyz (database and queue up).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+  CMD ["/usr/local/bin/aepgate", "healthcheck", "--url", "http://127.0.0.1:8080/readyz", "--timeout", "3s"]
 ENTRYPOINT ["/usr/local/bin/aepgate"]
 CMD ["serve"]
