@@ -11,6 +11,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/isolate"
 	"github.com/aepgate/aepgate/internal/plangit"
+	"github.com/aepgate/aepgate/protocol/negcontrol"
 	"github.com/aepgate/aepgate/protocol/plans"
 )
 
@@ -42,7 +43,8 @@ isolated copy of the tree (as negcontrol --all does; the working tree is never
 modified), and its real exit code is compared with the recorded one: a
 recorded 0 that is really non-zero is a "false green".
 
-Exit codes: 0 every rule holds; 1 a finding; 2 usage, git or read error.`
+Exit codes: 0 every rule holds; 1 a finding; 2 usage, git or read error;
+130 interrupted (the isolated copies are removed first).`
 
 // plansVerifyOptions are the flags of aepgate plans verify.
 type plansVerifyOptions struct {
@@ -70,7 +72,13 @@ func newPlansVerifyCmd(s streams) *cobra.Command {
 		Example: `  aepgate plans verify plans/billing
   aepgate plans verify plans/billing --base origin/main --rerun`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error { return o.run(c.Context(), s, args[0]) },
+		RunE: func(c *cobra.Command, args []string) error {
+			err := o.run(c.Context(), s, args[0])
+			if c.Context().Err() != nil {
+				return failf(negcontrol.ExitInterrupted, "plans verify: interrupted")
+			}
+			return err
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.base, "base", "", "git ref whose contract and task IDs HEAD must keep (default: the merge base with the default branch)")

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
@@ -10,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 const plansProgress = `{
@@ -206,5 +209,20 @@ func TestPlansVerifyHelp(t *testing.T) {
 		if code != 0 || !strings.Contains(out, w) {
 			t.Errorf("help (exit %d) lacks %q", code, w)
 		}
+	}
+}
+
+func TestPlansVerifyInterrupted(t *testing.T) {
+	r := newPlansRepo(t)
+	c1 := r.commit("model", map[string]string{"src/model.go": "package src\n"})
+	c2 := r.commit("api", map[string]string{"src/api.go": "package src\n"})
+	r.commit("state", map[string]string{"plans/billing/state/phase-1.json": plansState(c1, c2, "sleep 30", "0")})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	var out, errb bytes.Buffer
+	start := time.Now()
+	code := run(ctx, []string{"plans", "verify", filepath.Join(r.dir, "plans/billing"), "--rerun"}, strings.NewReader(""), &out, &errb)
+	if code != 130 || time.Since(start) > 20*time.Second {
+		t.Errorf("exit %d after %v, want 130 promptly\n%s%s", code, time.Since(start), out.String(), errb.String())
 	}
 }

@@ -53,6 +53,7 @@ func commandsIn(ctx context.Context, root string, commands []string, opts Option
 }
 
 // runCommand makes a copy, runs command there with sh -c and removes it.
+// When ctx ends, the command's whole process group is killed.
 func (sb sandbox) runCommand(ctx context.Context, src *source, tmp string, i int, command string, env []string) Outcome {
 	cp, err := sb.copy(ctx, src, tmp, fmt.Sprintf("cmd-%02d", i))
 	if cp != nil {
@@ -63,6 +64,7 @@ func (sb sandbox) runCommand(ctx context.Context, src *source, tmp string, i int
 	}
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
 	cmd.Dir, cmd.Env, cmd.WaitDelay = cp.dir, env, 5*time.Second
+	killTree(cmd)
 	tail := &tailWriter{}
 	cmd.Stdout, cmd.Stderr = tail, tail
 	err = cmd.Run()

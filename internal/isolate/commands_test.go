@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -60,5 +61,25 @@ func TestTailWriter(t *testing.T) {
 	w.Write([]byte("end"))
 	if got := w.String(); len(got) != tailBytes || !strings.HasSuffix(got, "aend") {
 		t.Errorf("tail = %d bytes ending %q", len(got), got[len(got)-4:])
+	}
+}
+
+// TestCommandsInterrupted: cancelling kills the command and the children
+// it started, and the copy is removed.
+func TestCommandsInterrupted(t *testing.T) {
+	dir := gitRepo(t)
+	tmp := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	got, err := Commands(ctx, dir, []string{"sleep 30 & sleep 30"}, Options{TempDir: tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 3*time.Second || got[0].ExitCode == 0 {
+		t.Errorf("outcome %+v after %v, want a non-zero exit within 3s", got[0], d)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("copies left in %s: %v", tmp, left)
 	}
 }
