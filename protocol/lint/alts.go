@@ -58,27 +58,42 @@ type compiledAlt struct {
 	wordStart bool
 }
 
-// newAlternatives compiles alts on first use.
+// newAlternatives compiles alts on first use, each once: anchored when it
+// starts a word with a literal, for a scan otherwise.
 func newAlternatives(alts []alt) alternatives {
 	return alternatives{compiled: sync.OnceValue(func() altSet {
 		var set altSet
 		for _, a := range alts {
-			re := rundoc.Compile(a.pattern)
-			prefix, _ := re.LiteralPrefix()
-			c := compiledAlt{re: re, prefix: prefix, wordStart: a.wordStart}
+			prefix := literalPrefix(strings.TrimPrefix(a.pattern, `(?:`))
 			if !a.wordStart || prefix == "" {
-				set.rest = append(set.rest, c)
+				re := compileASCII(a.pattern)
+				prefix, _ = re.LiteralPrefix()
+				set.rest = append(set.rest, compiledAlt{re: re, prefix: prefix, wordStart: a.wordStart})
 				continue
 			}
-			c.anchored = rundoc.Compile(`^(?:` + a.pattern + `)`)
+			c := compiledAlt{anchored: compileASCII(`^(?:` + a.pattern + `)`), prefix: prefix, wordStart: true}
 			set.byFirst[prefix[0]] = append(set.byFirst[prefix[0]], c)
 		}
 		return set
 	})}
 }
 
-// match reports whether any alternative matches s.
+// literalPrefix returns the letters, digits and slashes every match of
+// pattern starts with (a character a quantifier makes optional is not one).
+func literalPrefix(pattern string) string {
+	n := 0
+	for n < len(pattern) && (pattern[n] >= 'a' && pattern[n] <= 'z' || pattern[n] >= '0' && pattern[n] <= '9' || pattern[n] == '/') {
+		n++
+	}
+	if n < len(pattern) && strings.IndexByte("?*{", pattern[n]) >= 0 {
+		n--
+	}
+	return pattern[:max(n, 0)]
+}
+
+// match reports whether any alternative matches s (lowercased).
 func (a alternatives) match(s string) bool {
+	s = foldASCII(s)
 	set := a.compiled()
 	for _, c := range set.rest {
 		if c.match(s) {

@@ -49,6 +49,7 @@ var alternativeSeeds = []string{
 	"exited 0", "returns 404", "1404", "tripwire", "étbd", "_may", "may_", "x\nremove\nnothing", "don’t know",
 	"nan", "final", "snot fail", "without  x  y blocking", "n't   fail", "\u00a0would\u00a0",
 	"negative controls: negative\u00a0control, negativenegative\ncontrolled", "negative  x control", "a b c d", "a_b c",
+	"nothing\u00a0to\u2003test", "can’t\u0085be tested", "ñot fail", "fail² x", "exit 1٣", "x\u2028would", "omit—ted", "_would",
 	"—", "none yet", "- n/a -", "N/A", "not  performed.", "skipped", "ok: 3 passed", "<>", "TBD\nTBD",
 }
 

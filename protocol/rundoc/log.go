@@ -159,50 +159,6 @@ func (p *logParser) endReport(end int) {
 	p.cur = -1
 }
 
-// boardReader finds the status board: the first table whose header has
-// "id" and "verdict" columns. A table is a run of lines starting with "|"
-// outside fenced blocks.
-type boardReader struct {
-	inTable           bool // the previous line was a table line
-	reading           bool // the current table is the board
-	done              bool // the board has been read
-	id, verdict, exec int
-	row               []string
-}
-
-// line handles the current line.
-func (r *boardReader) line(l *Log, sc *scanner) {
-	if r.done {
-		return
-	}
-	if sc.fenced || !isTableLine(sc.line) {
-		r.inTable = false
-		r.done = r.reading
-		return
-	}
-	if !r.inTable {
-		r.inTable = true
-		tb := Table{Header: splitHeader(sc.line)}
-		r.id, r.verdict, r.exec = tb.Col("id"), tb.Col("verdict"), tb.Col("executor", "model")
-		if r.reading = r.id >= 0 && r.verdict >= 0; r.reading {
-			l.Board = &Board{Line: sc.i + 1}
-		}
-		return
-	}
-	if !r.reading {
-		return
-	}
-	r.row = appendRow(r.row[:0], sc.line)
-	if len(r.row) <= max(r.id, r.verdict) || IsRuleCell(r.row[r.id]) {
-		return
-	}
-	row := BoardRow{ID: r.row[r.id], Verdict: strings.ToUpper(r.row[r.verdict]), Line: sc.i + 1}
-	if r.exec >= 0 && r.exec < len(r.row) {
-		row.Executor = r.row[r.exec]
-	}
-	l.Board.Rows = append(grow(l.Board.Rows), row)
-}
-
 // Paragraphs yields each run of non-blank lines: its 1-based first line and
 // its text (a substring of the document, newlines kept).
 func (l *Log) Paragraphs() iter.Seq2[int, string] {
