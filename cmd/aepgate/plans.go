@@ -49,6 +49,7 @@ Exit codes: 0 every rule holds; 1 a finding; 2 usage, git or read error;
 // plansVerifyOptions are the flags of aepgate plans verify.
 type plansVerifyOptions struct {
 	base, author string
+	format       string
 	phase        int
 	rerun        bool
 }
@@ -66,7 +67,7 @@ checks them against the contract and the git history. See docs/plans.md.`,
 func newPlansVerifyCmd(s streams) *cobra.Command {
 	var o plansVerifyOptions
 	cmd := &cobra.Command{
-		Use:   "verify <dir> [--base REF] [--rerun] [--phase N] [--author LOGIN]",
+		Use:   "verify <dir> [--base REF] [--rerun] [--phase N] [--author LOGIN] [--format text|json]",
 		Short: "Check a plan folder's state files against its contract and git history",
 		Long:  plansVerifyLong,
 		Example: `  aepgate plans verify plans/billing
@@ -84,6 +85,7 @@ func newPlansVerifyCmd(s streams) *cobra.Command {
 	f.StringVar(&o.base, "base", "", "git ref whose contract and task IDs HEAD must keep (default: the merge base with the default branch)")
 	f.BoolVar(&o.rerun, "rerun", false, "re-run the recorded verification commands in isolated copies and compare exit codes")
 	f.IntVar(&o.phase, "phase", 0, "the phase this branch works on (default: from the branch name plan/<slug>/phase-<N>)")
+	f.StringVar(&o.format, "format", "text", "output format: text or json")
 	f.StringVar(&o.author, "author", "", "the GitHub login making the change (a review file may be written only by the phase's reviewer)")
 	return cmd
 }
@@ -171,6 +173,9 @@ func (o *plansVerifyOptions) run(ctx context.Context, s streams, arg string) err
 	if o.phase < 0 {
 		return failf(2, "--phase must be 1 or more, not %d", o.phase)
 	}
+	if o.format != "text" && o.format != "json" {
+		return failf(2, "--format must be text or json, not %q", o.format)
+	}
 	t, err := o.resolve(ctx, arg)
 	if err != nil {
 		return err
@@ -180,7 +185,6 @@ func (o *plansVerifyOptions) run(ctx context.Context, s streams, arg string) err
 		return err
 	}
 	in.PR.Author = o.author
-	fmt.Fprintf(s.out, "%s: base %.12s, head %.12s, phase %s\n", t.dir, t.base, t.head, t.phaseName())
 	if len(findings) == 0 {
 		findings = plans.Check(in, plans.Rules())
 		if o.rerun {
@@ -190,9 +194,17 @@ func (o *plansVerifyOptions) run(ctx context.Context, s streams, arg string) err
 			}
 			findings = append(findings, reruns...)
 		}
-		plansWriteDerived(s, in.Head)
 	}
-	return plansReport(s, findings)
+	if o.format == "json" {
+		plansWriteJSON(s, t, in.Head, findings)
+	} else {
+		fmt.Fprintf(s.out, "%s: base %.12s, head %.12s, phase %s\n", t.dir, t.base, t.head, t.phaseName())
+		plansWriteText(s, in.Head, findings)
+	}
+	if len(findings) > 0 {
+		return exitCode(1)
+	}
+	return nil
 }
 
 func (t *plansTarget) phaseName() string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -55,30 +56,71 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// plansWriteDerived prints each phase's status as aepgate derives it.
-func plansWriteDerived(s streams, p plans.Plan) {
-	if p.Progress == nil {
-		return
-	}
-	for _, ph := range p.Progress.Phases {
-		fmt.Fprintf(s.out, "  phase %d  %-17s %s\n", ph.ID, p.Derived(ph.ID), ph.Title)
-	}
-}
-
-// plansReport prints the findings and returns the exit status.
-func plansReport(s streams, findings []plans.Finding) error {
+// plansWriteText prints the findings ("file:line: rule: message"), each
+// phase's derived status when the files parsed, and OK or FAIL.
+func plansWriteText(s streams, head plans.Plan, findings []plans.Finding) {
 	for _, f := range findings {
-		msg := f.Message
 		if f.Rule == "schema" {
-			fmt.Fprintln(s.out, msg)
+			fmt.Fprintln(s.out, f.Message)
 			continue
 		}
-		fmt.Fprintf(s.out, "%s:%d: %s: %s\n", f.File, f.Line, f.Rule, msg)
+		fmt.Fprintf(s.out, "%s:%d: %s: %s\n", f.File, f.Line, f.Rule, f.Message)
+	}
+	if !plansUnparsed(findings) && head.Progress != nil {
+		for _, ph := range head.Progress.Phases {
+			fmt.Fprintf(s.out, "  phase %d  %-17s %s\n", ph.ID, head.Derived(ph.ID), ph.Title)
+		}
 	}
 	if len(findings) > 0 {
 		fmt.Fprintf(s.out, "FAIL: %d finding(s)\n", len(findings))
-		return exitCode(1)
+		return
 	}
 	fmt.Fprintln(s.out, "OK: every rule holds")
-	return nil
+}
+
+// plansJSON is the --format json report (version 1; fields may be added).
+type plansJSON struct {
+	Version  int                `json:"version"`
+	Dir      string             `json:"dir"`
+	Base     string             `json:"base"`
+	Head     string             `json:"head"`
+	Phase    int                `json:"phase"`
+	OK       bool               `json:"ok"`
+	Phases   []plansPhaseJSON   `json:"phases"`
+	Findings []plansFindingJSON `json:"findings"`
+}
+
+type plansPhaseJSON struct {
+	ID     int    `json:"id"`
+	Title  string `json:"title"`
+	Status string `json:"status"`
+}
+
+type plansFindingJSON struct {
+	Rule    string `json:"rule"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+func plansWriteJSON(s streams, t *plansTarget, head plans.Plan, findings []plans.Finding) {
+	out := plansJSON{Version: 1, Dir: t.dir, Base: t.base, Head: t.head, Phase: t.phase, OK: len(findings) == 0,
+		Phases: []plansPhaseJSON{}, Findings: []plansFindingJSON{}}
+	if !plansUnparsed(findings) && head.Progress != nil {
+		for _, ph := range head.Progress.Phases {
+			out.Phases = append(out.Phases, plansPhaseJSON{ph.ID, ph.Title, head.Derived(ph.ID)})
+		}
+	}
+	for _, f := range findings {
+		out.Findings = append(out.Findings, plansFindingJSON{f.Rule, f.File, f.Line, f.Message})
+	}
+	enc := json.NewEncoder(s.out)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(out)
+}
+
+// plansUnparsed reports whether a file did not parse; the derived statuses
+// are then not shown, since they would ignore that file.
+func plansUnparsed(findings []plans.Finding) bool {
+	return slices.ContainsFunc(findings, func(f plans.Finding) bool { return f.Rule == "schema" })
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -224,5 +225,34 @@ func TestPlansVerifyInterrupted(t *testing.T) {
 	code := run(ctx, []string{"plans", "verify", filepath.Join(r.dir, "plans/billing"), "--rerun"}, strings.NewReader(""), &out, &errb)
 	if code != 130 || time.Since(start) > 20*time.Second {
 		t.Errorf("exit %d after %v, want 130 promptly\n%s%s", code, time.Since(start), out.String(), errb.String())
+	}
+}
+
+func TestPlansVerifyJSON(t *testing.T) {
+	r := newPlansRepo(t)
+	c1 := r.commit("model", map[string]string{"src/model.go": "package src\n"})
+	r.commit("state", map[string]string{"plans/billing/state/phase-1.json": plansState(c1, c1, "true", "0")})
+	code, out, errOut := runCLI(t, "plans", "verify", filepath.Join(r.dir, "plans/billing"), "--format", "json")
+	var got struct {
+		Phase  int  `json:"phase"`
+		OK     bool `json:"ok"`
+		Phases []struct {
+			ID     int    `json:"id"`
+			Status string `json:"status"`
+		} `json:"phases"`
+		Findings []struct {
+			Rule string `json:"rule"`
+			Line int    `json:"line"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 1 {
+		t.Fatalf("exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	if got.Phase != 1 || got.OK || len(got.Phases) != 2 || got.Phases[0].Status != "needs_review" ||
+		len(got.Findings) != 1 || got.Findings[0].Rule != "task-commits" || got.Findings[0].Line != 9 {
+		t.Errorf("report = %+v", got)
+	}
+	if code, _, errOut := runCLI(t, "plans", "verify", filepath.Join(r.dir, "plans/billing"), "--format", "yaml"); code != 2 {
+		t.Errorf("--format yaml: exit %d, stderr %q", code, errOut)
 	}
 }
