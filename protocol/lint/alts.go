@@ -39,7 +39,7 @@ func negated(rest string, words ...string) []alt {
 // inside it, so matching a suffix of the text never sees a false start of
 // text.
 type alternatives struct {
-	compiled func() altSet
+	compiled func() *altSet
 }
 
 // altSet is a compiled set of alternatives.
@@ -61,8 +61,8 @@ type compiledAlt struct {
 // newAlternatives compiles alts on first use, each once: anchored when it
 // starts a word with a literal, for a scan otherwise.
 func newAlternatives(alts []alt) alternatives {
-	return alternatives{compiled: sync.OnceValue(func() altSet {
-		var set altSet
+	return alternatives{compiled: sync.OnceValue(func() *altSet {
+		set := new(altSet)
 		for _, a := range alts {
 			prefix := literalPrefix(strings.TrimPrefix(a.pattern, `(?:`))
 			if !a.wordStart || prefix == "" {
