@@ -1,0 +1,19 @@
+# syntax=docker/dockerfile:1
+# The release image: GoReleaser (.goreleaser.yaml, dockers_v2) puts the
+# binaries it built in the build context as <os>/<arch>/aepgate and builds
+# this file once per platform. Dockerfile builds the same image from source.
+FROM gcr.io/distroless/static-debian12:nonroot
+ARG TARGETPLATFORM
+COPY ${TARGETPLATFORM}/aepgate /usr/local/bin/aepgate
+USER nonroot:nonroot
+# The embedded SQLite database lives in /data (mount a volume there; the
+# nonroot user owns its working directory).
+WORKDIR /data
+VOLUME /data
+ENV AEPGATE_DATABASE=sqlite:/data/aepgate.db
+EXPOSE 8080
+# No shell in the image: aepgate itself GETs /readyz (database and queue up).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+  CMD ["/usr/local/bin/aepgate", "healthcheck", "--url", "http://127.0.0.1:8080/readyz", "--timeout", "3s"]
+ENTRYPOINT ["/usr/local/bin/aepgate"]
+CMD ["serve"]
