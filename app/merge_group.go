@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -20,14 +21,16 @@ type mergeGroup struct {
 	PR               int
 }
 
-var groupRef = regexp.MustCompile(`^refs/heads/gh-readonly-queue/.+/pr-([0-9]+)-([0-9a-f]{40})$`)
+var groupRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^refs/heads/gh-readonly-queue/.+/pr-([0-9]+)-([0-9a-f]{40})$`)
+})
 
 // groupOf reads a merge_group payload's group.
 func groupOf(p payload) (mergeGroup, bool) {
 	if p.MergeGroup == nil || len(p.MergeGroup.HeadSHA) != 40 {
 		return mergeGroup{}, false
 	}
-	m := groupRef.FindStringSubmatch(p.MergeGroup.HeadRef)
+	m := groupRef().FindStringSubmatch(p.MergeGroup.HeadRef)
 	if m == nil {
 		return mergeGroup{}, false
 	}

@@ -54,7 +54,7 @@ func (m *metrics) delivery(event, result string) {
 	if event == "" {
 		event = "unknown"
 	}
-	if !eventName.MatchString(event) {
+	if !eventName().MatchString(event) {
 		event = "invalid"
 	}
 	m.deliveries.WithLabelValues(event, result).Inc()

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // readbackPayload is the part of a pull_request or workflow_run payload
@@ -55,8 +56,8 @@ func readbackTargets(event string, raw []byte) []target {
 }
 
 var (
-	mergeMessage  = regexp.MustCompile(`^Merge pull request #([0-9]{1,9}) from `)
-	squashMessage = regexp.MustCompile(`\(#([0-9]{1,9})\)$`)
+	mergeMessage  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Merge pull request #([0-9]{1,9}) from `) })
+	squashMessage = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(#([0-9]{1,9})\)$`) })
 )
 
 // mergeGuesses is the pull request a merge commit's first line names:
@@ -64,7 +65,7 @@ var (
 func mergeGuesses(message string) []int {
 	first, _, _ := strings.Cut(message, "\n")
 	first = strings.TrimSpace(first)
-	for _, re := range []*regexp.Regexp{mergeMessage, squashMessage} {
+	for _, re := range []*regexp.Regexp{mergeMessage(), squashMessage()} {
 		if m := re.FindStringSubmatch(first); m != nil {
 			n, err := strconv.Atoi(m[1])
 			if err == nil && n > 0 {

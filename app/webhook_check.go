@@ -11,12 +11,13 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // eventName also bounds a logged payload action.
 var (
-	eventName  = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
-	deliveryID = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+	eventName  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9_]{1,64}$`) })
+	deliveryID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`) })
 )
 
 // verified checks sig with edge.verify, else h.verify.
@@ -85,10 +86,10 @@ func malformed(msg string) *refusal { return &refusal{http.StatusBadRequest, "ma
 // checkHeaders checks a verified request's event and delivery ID headers.
 func checkHeaders(hd http.Header) (deliveryArgs, *refusal) {
 	d := deliveryArgs{DeliveryID: hd.Get("X-GitHub-Delivery"), Event: hd.Get("X-GitHub-Event")}
-	if !eventName.MatchString(d.Event) {
+	if !eventName().MatchString(d.Event) {
 		return d, malformed("missing or invalid X-GitHub-Event")
 	}
-	if !deliveryID.MatchString(d.DeliveryID) {
+	if !deliveryID().MatchString(d.DeliveryID) {
 		return d, malformed("missing or invalid X-GitHub-Delivery")
 	}
 	return d, nil
@@ -107,7 +108,7 @@ func payloadAction(b []byte) (action string, ok bool) {
 	if !bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte("{")) || json.Unmarshal(b, &p) != nil {
 		return "", false
 	}
-	if json.Unmarshal(p.Action, &action) != nil || !eventName.MatchString(action) {
+	if json.Unmarshal(p.Action, &action) != nil || !eventName().MatchString(action) {
 		return "", true
 	}
 	return action, true

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -36,11 +37,11 @@ func (y yamlReader) read(text string) (*value, error) {
 }
 
 // yamlLine matches the line number of a YAML error message.
-var yamlLine = regexp.MustCompile(`^line (\d+):`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^line (\d+):`) })
 
 // shift adds off to the line number a YAML error message starts with.
 func (y yamlReader) shift(msg string) string {
-	m := yamlLine.FindStringSubmatch(msg)
+	m := yamlLine().FindStringSubmatch(msg)
 	if m == nil {
 		return msg
 	}

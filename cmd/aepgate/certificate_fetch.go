@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,8 +24,8 @@ type certificateFetchFlags struct {
 }
 
 var (
-	ownerName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$`)
-	commitSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	ownerName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$`) })
+	commitSHA = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
 )
 
 func newCertificateFetchCmd(s streams) *cobra.Command {
@@ -104,9 +105,9 @@ func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags) err
 // fetchUsage checks the flags before any request and splits --repo.
 func fetchUsage(fl certificateFetchFlags) (owner, name string, err error) {
 	switch {
-	case !ownerName.MatchString(fl.repo):
+	case !ownerName().MatchString(fl.repo):
 		return "", "", fmt.Errorf("--repo %q is not owner/name", fl.repo)
-	case !commitSHA.MatchString(fl.sha):
+	case !commitSHA().MatchString(fl.sha):
 		return "", "", fmt.Errorf("--sha %q is not 40 lowercase hex characters (a full commit SHA)", fl.sha)
 	case fl.appID < 0:
 		return "", "", fmt.Errorf("--app-id %d is not a GitHub App ID", fl.appID)

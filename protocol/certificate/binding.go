@@ -2,6 +2,7 @@ package certificate
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
@@ -24,8 +25,8 @@ type Expectation struct {
 }
 
 var (
-	certID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
-	hex64  = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	certID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`) })
+	hex64  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 )
 
 // CheckBinding checks a completion's certificate binding against the
@@ -39,7 +40,7 @@ func CheckBinding(files map[string][]byte, ref *Ref, want Expectation) []refusal
 	if ref == nil {
 		return []refusal.Refusal{{Token: "certificate-ref-missing", Expected: "a certificateRef: strict completion requires a consumed completion certificate", Seen: "none"}}
 	}
-	if !certID.MatchString(ref.CertificateID) || !hex64.MatchString(ref.Fingerprint) {
+	if !certID().MatchString(ref.CertificateID) || !hex64().MatchString(ref.Fingerprint) {
 		return []refusal.Refusal{{Token: "certificate-ref-malformed", Expected: "certificateId [A-Za-z0-9._-]{1,128} and a 64-hex fingerprint", Seen: show(map[string]any{"certificateId": ref.CertificateID, "fingerprint": ref.Fingerprint})}}
 	}
 	raw, ok := files[ref.CertificateID]

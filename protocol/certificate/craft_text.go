@@ -33,7 +33,7 @@ func craftText(v any) (text string, exact bool) {
 // of n.
 func craftNumber(n json.Number) string {
 	s := n.String()
-	if integerText.MatchString(s) {
+	if integerText().MatchString(s) {
 		if s == "-0" {
 			return "0"
 		}

@@ -5,13 +5,14 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 var (
-	repoName    = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
-	positiveInt = regexp.MustCompile(`^[1-9][0-9]{0,18}$`)
+	repoName    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`) })
+	positiveInt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[1-9][0-9]{0,18}$`) })
 )
 
 // ruleExtras checks aepgate's additions when they are present: repository
@@ -21,13 +22,13 @@ var (
 func ruleExtras(m map[string]any) []refusal.Refusal {
 	var out []refusal.Refusal
 	if v, ok := m["repository"]; ok {
-		if s, isStr := v.(string); !isStr || !repoName.MatchString(s) {
+		if s, isStr := v.(string); !isStr || !repoName().MatchString(s) {
 			out = append(out, refusal.Refusal{Token: "invalid:repository", Expected: "owner/name", Seen: show(v)})
 		}
 	}
 	for _, k := range []string{"pullRequest", "auditReviewId"} {
 		if v, ok := m[k]; ok {
-			if n, isNum := v.(json.Number); !isNum || !positiveInt.MatchString(n.String()) {
+			if n, isNum := v.(json.Number); !isNum || !positiveInt().MatchString(n.String()) {
 				out = append(out, refusal.Refusal{Token: "invalid:" + k, Expected: "a positive integer", Seen: show(v)})
 			}
 		}

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
-var integerText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+var integerText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`) })
 
 // runID returns the run ID an element of a run list stands for: a non-blank
 // string or an integer, compared by its decimal text. ok is false for null,
@@ -24,7 +25,7 @@ func runID(v any) (id string, ok bool) {
 		}
 		return x, true
 	case json.Number:
-		if integerText.MatchString(x.String()) {
+		if integerText().MatchString(x.String()) {
 			return x.String(), true
 		}
 	}

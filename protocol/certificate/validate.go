@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aepgate/aepgate/protocol/canonical"
 	"github.com/aepgate/aepgate/protocol/refusal"
@@ -20,7 +21,7 @@ var requiredKeys = []string{
 	"auditVerdict", "requiredCiRunIds", "mergeSha", "mergedMainRunIds", "unresolvedGates",
 }
 
-var sha40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
+var sha40 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
 
 // Result is the outcome of Validate: Errors holds the refusal tokens, sorted
 // and unique; Refusals explains each; Certificate is the parsed object (nil
@@ -126,7 +127,7 @@ func ruleShas(m map[string]any) []refusal.Refusal {
 			}
 			continue
 		}
-		if s, isStr := v.(string); isStr && sha40.MatchString(s) {
+		if s, isStr := v.(string); isStr && sha40().MatchString(s) {
 			continue
 		}
 		out = append(out, refusal.Refusal{Token: "invalid:" + k, Expected: "40 lowercase hex characters", Seen: show(v)})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // VerbDispose proposes how an audit finding is settled (docs/audit.md).
@@ -22,13 +23,13 @@ const (
 var DisposeKinds = []string{DisposeFixed, DisposeRefuted, DisposeDuplicate, DisposeOutsideScope}
 
 // ledgerID is a finding's ledger ID: <id>@r<review-id>.
-var ledgerID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}@r[1-9][0-9]{0,17}$`)
+var ledgerID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}@r[1-9][0-9]{0,17}$`) })
 
 // IsLedgerID reports whether s has the form of a finding's ledger ID,
 // <id>@r<review-id>, e.g. F1@r7: the id is 1 to 64 letters, digits, dots,
 // dashes or underscores; the review id is a positive number of at most 18
 // digits.
-func IsLedgerID(s string) bool { return ledgerID.MatchString(s) }
+func IsLedgerID(s string) bool { return ledgerID().MatchString(s) }
 
 // ParseDisposeArgs reads the arguments of a dispose command, the text after
 // the verb: "<finding> <kind> -- <reason>". The finding is a ledger ID,

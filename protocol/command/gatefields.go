@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"go.yaml.in/yaml/v3"
@@ -105,13 +106,13 @@ func (d *blockDecoder) mapping(text string) *yaml.Node {
 	return nil
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // yamlError positions a YAML syntax error on the comment's line.
 func (d *blockDecoder) yamlError(err error) {
 	msg := err.Error()
 	line := d.f.open
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		line, msg = d.f.body0+n-1, msg[len(m[0]):]
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -63,13 +64,13 @@ func (d *decoder) errorf(n *yaml.Node, field, format string, args ...any) {
 	d.errs = append(d.errs, e)
 }
 
-var syntaxLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var syntaxLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // syntaxError turns a YAML parser error into a positioned Error.
 func (d *decoder) syntaxError(err error) {
 	msg := err.Error()
 	e := Error{File: d.file, Message: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
-	if m := syntaxLine.FindStringSubmatch(msg); m != nil {
+	if m := syntaxLine().FindStringSubmatch(msg); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Message = "invalid YAML: " + m[2]
 		// yaml.v3 reports parser errors (unlike scanner errors) with a

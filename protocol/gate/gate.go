@@ -7,6 +7,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aepgate/aepgate/protocol/canonical"
 )
@@ -59,7 +60,7 @@ func (g Gate) answeredSafe() bool {
 	return *g.Choice == holdDefault || *g.Choice == g.SafeDefault
 }
 
-var idJunk = regexp.MustCompile(`[^a-zA-Z0-9._-]+`)
+var idJunk = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9._-]+`) })
 
 // ErrEmptyID is returned by CleanID when nothing usable is left.
 var ErrEmptyID = errors.New("id is empty after cleaning")
@@ -67,7 +68,7 @@ var ErrEmptyID = errors.New("id is empty after cleaning")
 // CleanID cleans a gate or project id as craft does: each run of characters
 // outside [a-zA-Z0-9._-] becomes "-" and edge dashes are stripped.
 func CleanID(s string) (string, error) {
-	out := strings.Trim(idJunk.ReplaceAllString(s, "-"), "-")
+	out := strings.Trim(idJunk().ReplaceAllString(s, "-"), "-")
 	if out == "" {
 		return "", ErrEmptyID
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Plan is one plan folder at one commit, already parsed.
@@ -68,14 +69,16 @@ func (p Plan) Derived(n int) string {
 }
 
 var (
-	branchRE = regexp.MustCompile(`^plan/([a-z0-9][a-z0-9._-]{0,63})/phase-([1-9][0-9]{0,3})$`)
-	fileRE   = regexp.MustCompile(`^state/phase-([1-9][0-9]{0,3})(\.review)?\.json$`)
+	branchRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^plan/([a-z0-9][a-z0-9._-]{0,63})/phase-([1-9][0-9]{0,3})$`)
+	})
+	fileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^state/phase-([1-9][0-9]{0,3})(\.review)?\.json$`) })
 )
 
 // PhaseFromBranch reads "plan/<slug>/phase-<N>"; ok is false for any other
 // branch name.
 func PhaseFromBranch(branch string) (slug string, n int, ok bool) {
-	m := branchRE.FindStringSubmatch(branch)
+	m := branchRE().FindStringSubmatch(branch)
 	if m == nil {
 		return "", 0, false
 	}
@@ -86,7 +89,7 @@ func PhaseFromBranch(branch string) (slug string, n int, ok bool) {
 // StateFile classifies rel, a path inside a plan folder: the phase of a
 // state or review file; ok is false for any other path.
 func StateFile(rel string) (phase int, review, ok bool) {
-	m := fileRE.FindStringSubmatch(rel)
+	m := fileRE().FindStringSubmatch(rel)
 	if m == nil {
 		return 0, false, false
 	}

@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sync"
 )
 
 var (
-	slugRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
-	taskIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$`)
-	shaRE    = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
+	slugRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
+	taskIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$`) })
+	shaRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`) })
 )
 
 func checkVersion(e *errs, v int) {
@@ -20,7 +21,7 @@ func checkVersion(e *errs, v int) {
 
 func validateProgress(e *errs, p *Progress) {
 	checkVersion(e, p.Version)
-	if !slugRE.MatchString(p.Slug) {
+	if !slugRE().MatchString(p.Slug) {
 		e.add("slug", "want a slug of lowercase letters, digits, '.', '_' or '-', got %q", p.Slug)
 	}
 	if p.Owner == "" {
@@ -43,7 +44,7 @@ func validateProgress(e *errs, p *Progress) {
 		for j, t := range ph.Tasks {
 			tf := fmt.Sprintf("%s.tasks[%d].id", f, j)
 			switch {
-			case !taskIDRE.MatchString(t.ID):
+			case !taskIDRE().MatchString(t.ID):
 				e.add(tf, "want a task ID of letters, digits, '.', '_' or '-', got %q", t.ID)
 			case seenTask[t.ID]:
 				e.add(tf, "task ID %q is used twice", t.ID)
@@ -87,11 +88,11 @@ func validateState(e *errs, s *State) {
 func validateTaskState(e *errs, f string, t TaskState) {
 	switch t.Status {
 	case TaskDone:
-		if !shaRE.MatchString(t.Commit) {
+		if !shaRE().MatchString(t.Commit) {
 			e.add(f+".commit", "a done task names its commit as a full lowercase SHA, got %q", t.Commit)
 		}
 	case TaskTodo, TaskInProgress:
-		if t.Commit != "" && !shaRE.MatchString(t.Commit) {
+		if t.Commit != "" && !shaRE().MatchString(t.Commit) {
 			e.add(f+".commit", "want a full lowercase SHA, got %q", t.Commit)
 		}
 	default:
@@ -110,7 +111,7 @@ func validateReview(e *errs, r *Review) {
 	if r.Verdict != VerdictApproved && r.Verdict != VerdictChangesRequested {
 		e.add("verdict", "want approved or changes_requested, got %q", r.Verdict)
 	}
-	if !shaRE.MatchString(r.Commit) {
+	if !shaRE().MatchString(r.Commit) {
 		e.add("commit", "want the reviewed commit as a full lowercase SHA, got %q", r.Commit)
 	}
 }

@@ -29,7 +29,7 @@ func headUnchanged(m Merge) []refusal.Refusal {
 	fail := func(expected, seen string) []refusal.Refusal {
 		return []refusal.Refusal{{Token: "head-not-proven-unchanged", Expected: expected, Seen: seen}}
 	}
-	if !sha40.MatchString(m.AuditedSha) || !sha40.MatchString(m.MergeSha) {
+	if !sha40().MatchString(m.AuditedSha) || !sha40().MatchString(m.MergeSha) {
 		return fail("40-hex audited and merge SHAs", "audited "+show(m.AuditedSha)+", merge "+show(m.MergeSha))
 	}
 	if m.PRHeadSha != "" && m.PRHeadSha != m.AuditedSha {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
@@ -66,7 +67,7 @@ type Result struct {
 	HeadUnchanged        bool              `json:"headUnchanged"`
 }
 
-var sha40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
+var sha40 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
 
 // Decide applies the readback rules to in.
 func Decide(in Input) Result { return decide(in, allProtections()) }

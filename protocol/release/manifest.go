@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -21,7 +22,7 @@ func (m Manifest) Paths() []string {
 	return out
 }
 
-var manifestLine = regexp.MustCompile(`^([0-9a-f]{64})  (.+)$`)
+var manifestLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9a-f]{64})  (.+)$`) })
 
 // ParseManifest reads a manifest.sha256 (§2.3): strict UTF-8, one line per
 // file, each exactly "<64 lowercase hex><two spaces><path>", a final
@@ -37,7 +38,7 @@ func ParseManifest(raw []byte) (Manifest, error) {
 	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
 	m := Manifest{}
 	for i, line := range lines {
-		sub := manifestLine.FindStringSubmatch(line)
+		sub := manifestLine().FindStringSubmatch(line)
 		if sub == nil {
 			return nil, fmt.Errorf("manifest: line %d: expected \"<64 lowercase hex>  <path>\", got %q", i+1, clip(line))
 		}

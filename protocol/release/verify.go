@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
@@ -31,9 +32,11 @@ const (
 )
 
 var (
-	sha40    = regexp.MustCompile(`^[0-9a-f]{40}$`)
-	repoName = regexp.MustCompile(`^([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)$`)
-	repoURL  = regexp.MustCompile(`^(?:https://github\.com/|git@github\.com:)([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?$`)
+	sha40    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
+	repoName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)$`) })
+	repoURL  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:https://github\.com/|git@github\.com:)([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?$`)
+	})
 )
 
 // ParseRepository returns "owner/name" for "owner/name" or a github.com
@@ -41,7 +44,7 @@ var (
 // git@github.com:o/r[.git][/]); anything else — another host, an API
 // override — is github-origin-identity-unreadable.
 func ParseRepository(r string) (string, bool) {
-	for _, re := range []*regexp.Regexp{repoName, repoURL} {
+	for _, re := range []*regexp.Regexp{repoName(), repoURL()} {
 		if m := re.FindStringSubmatch(r); m != nil && m[1] != "." && m[1] != ".." && m[2] != "." && m[2] != ".." {
 			return m[1] + "/" + m[2], true
 		}
@@ -80,7 +83,7 @@ func verify(s Snapshot, p protections) Result {
 	version, _ := ParseTag(s.Tag)
 	res := Result{Version: version, Tag: s.Tag, Repository: s.Repository}
 	var rs []refusal.Refusal
-	if sha40.MatchString(s.MainSha) {
+	if sha40().MatchString(s.MainSha) {
 		res.RemoteMainSha = &s.MainSha
 	} else {
 		rs = append(rs, refusal.Refusal{Token: TokenMainUnreadable, Expected: "the default branch head as 40 hex", Seen: show(s.MainSha)})
@@ -89,7 +92,7 @@ func verify(s Snapshot, p protections) Result {
 	if !p.annotatedTag && s.TagObjectType == "commit" {
 		s.PeeledType, s.PeeledSha = "commit", s.TagObjectSha
 	}
-	if (s.TagObjectType == "tag" || !p.annotatedTag) && sha40.MatchString(s.TagObjectSha) && s.PeeledType == "commit" && sha40.MatchString(s.PeeledSha) {
+	if (s.TagObjectType == "tag" || !p.annotatedTag) && sha40().MatchString(s.TagObjectSha) && s.PeeledType == "commit" && sha40().MatchString(s.PeeledSha) {
 		peeled = s.PeeledSha
 		res.TagSha = &peeled
 		if p.tagAtMain && res.RemoteMainSha != nil && peeled != s.MainSha {
@@ -157,7 +160,7 @@ func targetMismatch(target, peeled, defaultBranch string) bool {
 	case target == peeled || target == defaultBranch:
 		return false
 	}
-	return peeled != "" || !sha40.MatchString(target)
+	return peeled != "" || !sha40().MatchString(target)
 }
 
 func draftText(r *Object) string {

@@ -5,15 +5,16 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
 )
 
-var versionRe = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
+var versionRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`) })
 
 // ParseTag returns the version of a tag "v<major>.<minor>.<patch>" (digits
 // only; "v3.4" and "3.4.1" are refused).
 func ParseTag(tag string) (version string, ok bool) {
 	v, found := strings.CutPrefix(tag, "v")
-	if !found || !versionRe.MatchString(v) {
+	if !found || !versionRe().MatchString(v) {
 		return "", false
 	}
 	return v, true

@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // maxUnlisted is how many unlisted changed files Warnings names one by one;
@@ -12,7 +13,7 @@ import (
 const maxUnlisted = 20
 
 // codeSpan matches a `code span` in a FILES item.
-var codeSpan = regexp.MustCompile("`([^`]+)`")
+var codeSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`]+)`") })
 
 // listedFile is one path FILES lists and the body line it is on.
 type listedFile struct {
@@ -27,7 +28,7 @@ func listedFiles(fld Field) []listedFile {
 	var out []listedFile
 	add := func(text string, line int) {
 		var words []string
-		if spans := codeSpan.FindAllStringSubmatch(text, -1); spans != nil {
+		if spans := codeSpan().FindAllStringSubmatch(text, -1); spans != nil {
 			for _, s := range spans {
 				words = append(words, s[1])
 			}

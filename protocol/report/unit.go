@@ -5,13 +5,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
 // unitValue matches a WORK-UNIT value's issue: "#12", "12",
 // "owner/name#12" or an issue URL ".../owner/name/issues/12".
-var unitValue = regexp.MustCompile(`^(?:https?://[^/\s]+/([\w.-]+/[\w.-]+)/issues/(\d+)|(?:([\w.-]+/[\w.-]+)#|#)?(\d+))$`)
+var unitValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:https?://[^/\s]+/([\w.-]+/[\w.-]+)/issues/(\d+)|(?:([\w.-]+/[\w.-]+)#|#)?(\d+))$`)
+})
 
 // parseUnit reads the issue a WORK-UNIT value names: its first word, with
 // code marks, emphasis and trailing punctuation removed. A reference to
@@ -20,7 +23,7 @@ var unitValue = regexp.MustCompile(`^(?:https?://[^/\s]+/([\w.-]+/[\w.-]+)/issue
 func parseUnit(v, repo string) (workunit.Ref, bool) {
 	word, _, _ := strings.Cut(strings.TrimSpace(strings.Trim(strings.TrimSpace(v), "`*_<>")), " ")
 	word = strings.TrimRight(strings.Trim(word, "`*_<>"), ".,;:)/")
-	m := unitValue.FindStringSubmatch(word)
+	m := unitValue().FindStringSubmatch(word)
 	if m == nil {
 		return workunit.Ref{}, false
 	}

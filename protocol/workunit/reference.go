@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Ref is an issue a pull request names as its work unit.
@@ -21,10 +22,14 @@ func (r Ref) String() string { return r.Repo + "#" + strconv.Itoa(r.Number) }
 var (
 	// workUnitLine matches "Work-unit: #12" (any case, as the worker's
 	// structured report writes WORK-UNIT:), optionally in a list item.
-	workUnitLine = regexp.MustCompile(`(?i)^\s*(?:[-*]\s+)?\**work[-_ ]unit\**\s*:\s*\**\s*((?:[\w.-]+/[\w.-]+)?#\d+)\b`)
+	workUnitLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s*(?:[-*]\s+)?\**work[-_ ]unit\**\s*:\s*\**\s*((?:[\w.-]+/[\w.-]+)?#\d+)\b`)
+	})
 	// closingRef matches GitHub's closing keywords followed by an issue
 	// reference (docs: "Linking a pull request to an issue").
-	closingRef = regexp.MustCompile(`(?i)(?:^|[^\w/-])(?:close|closes|closed|fix|fixes|fixed|resolve|resolves|resolved)\s*:?\s+((?:[\w.-]+/[\w.-]+)?#\d+)\b`)
+	closingRef = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:^|[^\w/-])(?:close|closes|closed|fix|fixes|fixed|resolve|resolves|resolved)\s*:?\s+((?:[\w.-]+/[\w.-]+)?#\d+)\b`)
+	})
 )
 
 // ParseRefs returns the distinct issues a pull request body names as its
@@ -41,10 +46,10 @@ func ParseRefs(body, repo string) []Ref {
 		}
 	}
 	for _, line := range proseLines(body) {
-		if m := workUnitLine.FindStringSubmatch(line); m != nil {
+		if m := workUnitLine().FindStringSubmatch(line); m != nil {
 			add(m[1])
 		}
-		for _, m := range closingRef.FindAllStringSubmatch(line, -1) {
+		for _, m := range closingRef().FindAllStringSubmatch(line, -1) {
 			add(m[1])
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"go.yaml.in/yaml/v3"
@@ -185,12 +186,12 @@ func (d *fieldDecoder) issueRefs(n *yaml.Node, field string) []int {
 	return out
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // yamlError turns a YAML syntax error into a problem on the body's line.
 func yamlError(err error, base int) Problem {
 	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return Problem{Line: base + n - 1, Message: "not valid YAML: " + msg[len(m[0]):]}
 	}
