@@ -130,7 +130,7 @@ func (f manifestFlags) registerURL() string {
 // fragment, and returns it without a trailing slash.
 func serviceURL(flag, raw string) (string, error) {
 	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
 		return "", fmt.Errorf("%s must be an https URL such as https://aepgate.example.com (no query, fragment or user), got %q", flag, raw)
 	}
 	return strings.TrimRight(u.String(), "/"), nil

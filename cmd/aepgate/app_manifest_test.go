@@ -77,6 +77,7 @@ func TestAppManifestRefuses(t *testing.T) {
 		{"--url", "http://aepgate.example.com"},
 		{"--url", "aepgate.example.com"},
 		{"--url", "https://aepgate.example.com/?x=1"},
+		{"--url", "https://aepgate.example.com/?"},
 		{"--url", "https://user@aepgate.example.com"},
 		{"--url", "https://aepgate.example.com", "--name", ""},
 		{"--url", "https://aepgate.example.com", "--name", strings.Repeat("a", 35)},
