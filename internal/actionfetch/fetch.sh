@@ -43,8 +43,8 @@ archive="aepgate_${version}_${os}_${arch}.${ext}"
 mkdir -p "$DEST"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-curl -fsSL --retry 3 -o "$tmp/checksums.txt" "$base/$ref/checksums.txt"
-curl -fsSL --retry 3 -o "$tmp/$archive" "$base/$ref/$archive"
+curl -fsSL --show-error --retry 3 -o "$tmp/checksums.txt" "$base/$ref/checksums.txt"
+curl -fsSL --show-error --retry 3 -o "$tmp/$archive" "$base/$ref/$archive"
 
 want=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1 }' "$tmp/checksums.txt")
 if command -v sha256sum >/dev/null; then

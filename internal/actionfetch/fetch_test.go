@@ -145,6 +145,13 @@ func TestFetch(t *testing.T) {
 			t.Errorf("exit %d, bin %q, output:\n%s\nwant exit 1, no bin, %q", r.code, r.bin, r.output, want)
 		}
 	})
+	t.Run("a release without the runner's archive fails", func(t *testing.T) {
+		url, _ := release(t, right)
+		r := run(t, map[string]string{"RELEASES_URL": url, "ACTION_REF": tag, "RUNNER_OS": "Linux", "RUNNER_ARCH": "ARM64"}, nil)
+		if r.code == 0 || r.bin != "" || !strings.Contains(r.output, "404") {
+			t.Errorf("linux/arm64 (not in the release): exit %d, bin %q:\n%s", r.code, r.bin, r.output)
+		}
+	})
 	t.Run("unknown OS or arch falls back to building", func(t *testing.T) {
 		url, hits := release(t, right)
 		for _, env := range []map[string]string{
