@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"syscall"
 	"unicode/utf8"
 )
 
@@ -36,7 +35,7 @@ func readTokenFile(path string, uid int) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("%w: %s is not a regular file", ErrTokenFile, path)
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != uid {
+	if owner, ok := fileOwner(fi); !ok || owner != uid {
 		return "", fmt.Errorf("%w: %s is not owned by you", ErrTokenFile, path)
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
