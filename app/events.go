@@ -57,6 +57,11 @@ type payload struct {
 		PullRequests []prRef  `json:"pull_requests"`
 		App          *appInfo `json:"app"`
 	} `json:"check_run"`
+	// WorkflowRun names the pull requests a completed workflow run was for
+	// (same-repository pull requests whose head is the run's head).
+	WorkflowRun *struct {
+		PullRequests []prRef `json:"pull_requests"`
+	} `json:"workflow_run"`
 	CheckSuite *struct {
 		PullRequests []prRef  `json:"pull_requests"`
 		App          *appInfo `json:"app"`
@@ -186,6 +191,11 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 	case "release":
 		if p.Release != nil && p.Release.TagName != "" && slices.Contains(releaseActions, p.Action) {
 			j.Targets = []target{{Release: p.Release.TagName}}
+		}
+	case "workflow_run":
+		// A finished run may be what aepgate/merge waits for at a head.
+		if p.WorkflowRun != nil && p.Action == "completed" {
+			j.Targets = prTargets(p.WorkflowRun.PullRequests)
 		}
 	case "merge_group":
 		if g, ok := groupOf(p); ok && p.Action == "checks_requested" {

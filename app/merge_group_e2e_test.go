@@ -93,3 +93,24 @@ func TestGroupOf(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeFollowsTheRequiredWorkflow: aepgate/merge waits for the required
+// workflow at the head and turns ready when its run completes (the
+// workflow_run delivery names the pull request), with no other event.
+func TestMergeFollowsTheRequiredWorkflow(t *testing.T) {
+	w := newReadbackWorld(t, lifecycleYAML, func(o *readbackOptions) { o.audited = nil })
+	head := w.pr.Head()
+	w.pr.Edit("bob", "Work-unit: #"+strconv.Itoa(w.unit.Number())+"\n\n"+workerReport(w.unit.Number(), w.pr.Number(), head))
+	// The world's CI run at the head completed before the report was
+	// fixed; a new one is what the merge now waits for.
+	waitFor(t, 10*time.Second, "judged without the report problem", func() bool {
+		r := w.latest(head, MergeCheck)
+		return r != nil && !strings.Contains(r.Summary, "worker report | ❌")
+	})
+	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request", Conclusion: "failure"})
+	waitFor(t, 10*time.Second, "the failed run seen", func() bool {
+		return strings.Contains(w.latest(head, MergeCheck).Summary, "concluded failure")
+	})
+	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request"})
+	waitFor(t, 10*time.Second, "ready after the green re-run", func() bool { return w.latest(head, MergeCheck).Conclusion == "success" })
+}
