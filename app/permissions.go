@@ -68,7 +68,7 @@ func Features() []Feature {
 			Events: []string{"issue_comment", "pull_request_review", "issues", "milestone"}},
 		// Every check run and workflow run at the head; merge queue groups.
 		{Name: MergeCheck, Needs: needs(w, Actions, Contents, MergeQueues, PullRequests),
-			Events: []string{"pull_request", "check_run", "check_suite", "merge_group"}},
+			Events: []string{"pull_request", "check_run", "check_suite", "workflow_run", "merge_group"}},
 		{Name: ConfigCheck, Needs: needs(w, Contents), Events: []string{"push"}},
 		// Runs on the default branch at the merge SHA; the audited head,
 		// judged again from its reviews.
