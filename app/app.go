@@ -29,6 +29,8 @@ type App struct {
 	checks []check
 	// ancestry remembers which commit contains which, for readback.
 	ancestry ancestryCache
+	// audits remembers briefly the audits judged for merged heads.
+	audits auditMemory
 }
 
 // New opens the database, applies the App's and River's migrations and

@@ -63,7 +63,7 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, d deliveryArgs, j 
 		return err
 	}
 	rb := &readbacker{read: in, find: in, label: in, pub: ev.pub, ledger: ev.ledger, locks: ev.locks, metrics: ev.metrics, log: ev.log,
-		now: time.Now, audited: ev.auditOf, cache: &a.ancestry, horizon: 2 * a.opts.ReconcileEvery}
+		now: time.Now, audited: a.audits.wrap(ev.auditOf, time.Now), cache: &a.ancestry, horizon: 2 * a.opts.ReconcileEvery}
 	o := a.opts.readback
 	if o.now != nil {
 		rb.now = o.now
