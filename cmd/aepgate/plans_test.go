@@ -3,14 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"io/fs"
+	"github.com/aepgate/aepgate/internal/treehash"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -89,42 +86,8 @@ func plansState(commit1, commit2, command string, exit string) string {
 `
 }
 
-// plansTreeHash hashes every path, mode and content under dir except
-// .git/objects (worktrees share it).
-func plansTreeHash(t *testing.T, dir string) string {
-	t.Helper()
-	var lines []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == filepath.Join(".git", "objects") {
-			return filepath.SkipDir
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		line := rel + " " + fi.Mode().String()
-		if fi.Mode().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(b)
-			line += " " + hex.EncodeToString(sum[:])
-		}
-		lines = append(lines, line)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(lines)
-	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
-	return hex.EncodeToString(sum[:])
-}
+// plansTreeHash is treehash.Sum of dir.
+func plansTreeHash(t *testing.T, dir string) string { return treehash.Sum(t, dir) }
 
 func TestPlansVerify(t *testing.T) {
 	tests := []struct {

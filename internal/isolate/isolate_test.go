@@ -2,13 +2,10 @@ package isolate
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"io/fs"
+	"github.com/aepgate/aepgate/internal/treehash"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -84,43 +81,9 @@ func plainDir(t *testing.T) string {
 	return dir
 }
 
-// treeHash hashes every path, mode and file content under dir, .git
-// included except its object store (which worktrees share: a control that
-// runs "git add" adds objects there, changing nothing any ref or index sees).
-func treeHash(t *testing.T, dir string) string {
-	t.Helper()
-	var lines []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == filepath.Join(".git", "objects") {
-			return filepath.SkipDir
-		}
-		line := rel + " " + fi.Mode().String()
-		if fi.Mode().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(b)
-			line += " " + hex.EncodeToString(sum[:])
-		}
-		lines = append(lines, line)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(lines)
-	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
-	return hex.EncodeToString(sum[:])
-}
+// treeHash is treehash.Sum (every path, mode and content, .git included
+// except its shared object store).
+func treeHash(t *testing.T, dir string) string { return treehash.Sum(t, dir) }
 
 func TestRunAllLeavesTreeUntouched(t *testing.T) {
 	for _, tc := range []struct {
