@@ -29,6 +29,9 @@ reported before the earlier phase was APPROVED, repeated paragraphs, too many
 annexes, an unfilled plan once work is reported, and deferred items left open
 when their phase closes.
 
+Agents that write these documents: 'aepgate install-skill' installs short
+instructions for executors, auditors and coordinators.
+
 Exit codes: 0 clean; 1 problems found; 2 a document is missing or unreadable
 (or the command line is wrong).`,
 		Example: "  aepgate lint docs/my-run\n  aepgate lint docs/my-run --annex-threshold 10 --format json",

@@ -24,6 +24,9 @@ into one effective state per ID: a verdict (APPROVED, CONDITIONAL, REJECTED),
 CONFLICT when the board and the last verdict heading disagree, AWAITING AUDIT for
 a DONE report without a verdict, or the report word. Only APPROVED closes an item.
 
+Agents that write these documents: 'aepgate install-skill' installs short
+instructions for executors, auditors and coordinators.
+
 Exit codes: 0 whenever the log exists (findings never change it); 2 when it
 is missing or unreadable.`,
 		Example: "  aepgate status docs/my-run\n  aepgate status docs/my-run --json",
