@@ -28,7 +28,7 @@ func evalAudit(ev *evaluation) outcome {
 	}
 	if p.IsTruncated("reviews") || p.IsTruncated("commits") {
 		return outcome{run: checks.Run{Name: AuditCheck, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,
-			Title: "The audit cannot be judged", Summary: "GitHub holds more reviews or commits on this pull request than aepgate reads in one evaluation (100), so independence cannot be shown; audits are never judged on part of them.\n"}}
+			Title: "The audit cannot be judged", Summary: "GitHub holds more reviews or commits on this pull request than aepgate reads in one evaluation (2,000 reviews or 100 commits), so independence cannot be shown; audits are never judged on part of them.\n"}}
 	}
 	d := ev.auditDecision()
 	run := checks.Audit(p.HeadSHA, checks.AuditContext{Unit: ev.unit, PR: p.Number, Risk: ev.risk(), PRURL: p.URL}, *d)

@@ -87,3 +87,12 @@ func TestReadFilesRemembersFilesAtACommit(t *testing.T) {
 		t.Errorf("%d queries; the second must ask only for the file not read before:\n%v", len(*queries), *queries)
 	}
 }
+
+func TestThreadPageQueriesMatchGitHubSchema(t *testing.T) {
+	schema := loadSchema(t, string(fixtures.Schema(t)))
+	for _, q := range []string{threadPageQuery, reviewPageQuery} {
+		if _, errs := gqlparser.LoadQueryWithRules(schema, q, nil); len(errs) > 0 {
+			t.Errorf("query invalid: %v\n%s", errs, q)
+		}
+	}
+}

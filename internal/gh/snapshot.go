@@ -87,6 +87,9 @@ func (in *Installation) snapshotOnce(ctx context.Context, req SnapshotRequest) (
 	if err := markDenied(s, denied); err != nil {
 		return nil, fmt.Errorf("snapshot of %s/%s#%d: %w", req.Owner, req.Repo, req.PR, err)
 	}
+	if err := in.completeThreads(ctx, req.Owner, req.Repo, s); err != nil {
+		return nil, fmt.Errorf("snapshot of %s/%s#%d: %w", req.Owner, req.Repo, req.PR, err)
+	}
 	return s, nil
 }
 

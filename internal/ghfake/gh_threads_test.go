@@ -1,0 +1,50 @@
+package ghfake_test
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+)
+
+// TestSnapshotReadsLongConversationsWhole: threads longer than the
+// snapshot query's 100 are read again page by page, so the gates replay
+// sees every comment, oldest first.
+func TestSnapshotReadsLongConversationsWhole(t *testing.T) {
+	ghfake.RequireGraphQL(t)
+	f := ghfake.New(t)
+	repo := f.CreateRepo("acme/widgets")
+	key := testKey()
+	inst := f.App(42, key).Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "read", "pull_requests": "read"}, repo)
+	unit := repo.OpenIssue("olivia", "Unit", "```yaml\ngoal: a\n```")
+	for i := range 120 {
+		unit.Comment("olivia", fmt.Sprintf("unit note %d", i))
+	}
+	repo.Branch("f", "main")
+	repo.Commit("f", "c", map[string]string{"x.go": "package x\n"})
+	pr := repo.OpenPR("bob", "f", "main", "PR", "Work-unit: #"+strconv.Itoa(unit.Number()))
+	for i := range 250 {
+		pr.Comment("bob", fmt.Sprintf("pr note %d", i))
+	}
+	clients := gh.NewClients(gh.NewAppAuth(42, key, f.URL(), nil), f.URL())
+	clients.WritePause = 0
+	in, err := clients.Installation(inst.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := in.Snapshot(ctx, gh.SnapshotRequest{Owner: "acme", Repo: "widgets", PR: pr.Number(), Guesses: []int{unit.Number()}, Needs: snapshot.Needs{Conversation: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := snap.Pull.Conversation
+	if len(c.Comments) != 250 || c.Truncated || snap.Pull.IsTruncated("comments") || c.Comments[0].Body != "pr note 0" || c.Comments[249].Body != "pr note 249" {
+		t.Errorf("PR thread: %d comments, truncated %v, first %q", len(c.Comments), c.Truncated, c.Comments[0].Body)
+	}
+	u := snap.UnitComments[unit.Number()]
+	if len(u.Comments) != 120 || u.Truncated || u.Comments[0].Body != "unit note 0" {
+		t.Errorf("unit thread: %d comments, truncated %v", len(u.Comments), u.Truncated)
+	}
+}
