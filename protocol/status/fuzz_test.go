@@ -1,7 +1,7 @@
 package status
 
 import (
-	"encoding/json"
+	"bytes"
 	"strings"
 	"testing"
 
@@ -29,8 +29,12 @@ func FuzzCompute(f *testing.F) {
 		if closed+len(rep.Open) != len(rep.Items) {
 			t.Fatalf("open %d + closed %d != items %d", len(rep.Open), closed, len(rep.Items))
 		}
-		if _, err := json.Marshal(rep); err != nil {
+		got, err := rep.AppendJSON(nil)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if want := encodingJSON(t, rep); !bytes.Equal(got, want) {
+			t.Fatalf("AppendJSON differs from encoding/json:\n%s\nwant:\n%s", got, want)
 		}
 	})
 }
