@@ -177,10 +177,11 @@ func (w *world) allJudged(n int) func() bool {
 }
 
 // pipelineChecks is the check list of the world-scale reliability tests
-// (addPRs): their hundreds of pull requests all attempt unit #1, more than
-// the 50 mentions of one unit the gates check reads (it fails closed on
-// every one of them), so these tests drive the pipeline with aepgate/config
-// and aepgate/work-unit alone. The gates check has its own end-to-end tests.
+// (addPRs): their hundreds of pull requests all attempt unit #1, so every
+// gates evaluation would read all their conversations (ten pages of
+// mentions), which is not what these tests measure; they drive the
+// pipeline with aepgate/config and aepgate/work-unit alone. The gates check
+// has its own end-to-end tests.
 func pipelineChecks() []check {
 	return []check{{name: WorkUnitCheck, eval: evalWorkUnit}, {name: ConfigCheck, eval: evalConfig}}
 }

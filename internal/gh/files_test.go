@@ -90,7 +90,7 @@ func TestReadFilesRemembersFilesAtACommit(t *testing.T) {
 
 func TestThreadPageQueriesMatchGitHubSchema(t *testing.T) {
 	schema := loadSchema(t, string(fixtures.Schema(t)))
-	for _, q := range []string{threadPageQuery, reviewPageQuery} {
+	for _, q := range []string{threadPageQuery, reviewPageQuery, attemptsPageQuery} {
 		if _, errs := gqlparser.LoadQueryWithRules(schema, q, nil); len(errs) > 0 {
 			t.Errorf("query invalid: %v\n%s", errs, q)
 		}

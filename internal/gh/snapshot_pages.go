@@ -54,6 +54,15 @@ func (in *Installation) completeThreads(ctx context.Context, owner, repo string,
 			s.UnitComments[n] = full
 		}
 	}
+	for n, a := range s.UnitAttempts {
+		if a.Truncated {
+			all, err := in.allAttempts(ctx, owner, repo, n)
+			if err != nil {
+				return err
+			}
+			s.UnitAttempts[n] = all
+		}
+	}
 	if c := s.Control; c != nil && c.Thread.Truncated {
 		full, err := in.thread(ctx, owner, repo, c.Number)
 		if err != nil {
@@ -137,4 +146,60 @@ func (in *Installation) reviews(ctx context.Context, owner, repo string, number 
 type pageInfo struct {
 	HasNextPage bool
 	EndCursor   string
+}
+
+// attemptsPageQuery reads one page of a unit's cross-references, newest
+// first, going back with before.
+var attemptsPageQuery = fmt.Sprintf(`query($owner: String!, $name: String!, $number: Int!, $before: String) { repository(owner: $owner, name: $name) {
+  issue(number: $number) { timelineItems(itemTypes: [CROSS_REFERENCED_EVENT], last: %d, before: $before) { totalCount pageInfo { hasPreviousPage startCursor } nodes { ... on CrossReferencedEvent { isCrossRepository source { __typename ... on PullRequest { number state body headRefOid comments(last: %d) { %s } reviews(last: %d) { totalCount nodes { %s } } } } } } } } } }`,
+	attemptsPage, attemptCommentsPage, commentFields, attemptCommentsPage, reviewFields)
+
+// allAttempts reads every pull request that mentions unit issue number,
+// 50 mentions a page back from the newest, up to maxThreadPages pages;
+// Truncated when more remain.
+func (in *Installation) allAttempts(ctx context.Context, owner, repo string, number int) (snapshot.Attempts, error) {
+	var pages []snapshot.Attempts
+	var before any
+	for page := 0; ; page++ {
+		if page == maxThreadPages {
+			return joinAttempts(pages, true), nil
+		}
+		var data struct {
+			Repository *struct {
+				Issue *struct {
+					TimelineItems *struct {
+						jsonAttempts
+						PageInfo struct {
+							HasPreviousPage bool
+							StartCursor     string
+						}
+					}
+				}
+			}
+		}
+		vars := map[string]any{"owner": owner, "name": repo, "number": number, "before": before}
+		if err := graphQL(ctx, in.hc, in.graphqlURL, attemptsPageQuery, vars, &data); err != nil {
+			return snapshot.Attempts{}, fmt.Errorf("mentions of %s/%s#%d: %w", owner, repo, number, err)
+		}
+		if data.Repository == nil || data.Repository.Issue == nil || data.Repository.Issue.TimelineItems == nil {
+			return snapshot.Attempts{}, fmt.Errorf("mentions of %s/%s#%d: not visible", owner, repo, number)
+		}
+		ti := data.Repository.Issue.TimelineItems
+		a := ti.attempts()
+		a.Truncated = false
+		pages = append(pages, a)
+		if !ti.PageInfo.HasPreviousPage || ti.PageInfo.StartCursor == "" {
+			return joinAttempts(pages, false), nil
+		}
+		before = ti.PageInfo.StartCursor
+	}
+}
+
+// joinAttempts puts pages read newest first back in time order.
+func joinAttempts(pages []snapshot.Attempts, cut bool) snapshot.Attempts {
+	out := snapshot.Attempts{Truncated: cut}
+	for i := len(pages) - 1; i >= 0; i-- {
+		out.Pulls = append(out.Pulls, pages[i].Pulls...)
+	}
+	return out
 }

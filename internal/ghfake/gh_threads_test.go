@@ -48,3 +48,39 @@ func TestSnapshotReadsLongConversationsWhole(t *testing.T) {
 		t.Errorf("unit thread: %d comments, truncated %v", len(u.Comments), u.Truncated)
 	}
 }
+
+// TestSnapshotReadsEveryMentionOfAUnit: a unit mentioned by more pull
+// requests than one page holds has them all read, oldest first.
+func TestSnapshotReadsEveryMentionOfAUnit(t *testing.T) {
+	ghfake.RequireGraphQL(t)
+	f := ghfake.New(t)
+	repo := f.CreateRepo("acme/widgets")
+	key := testKey()
+	inst := f.App(42, key).Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "read", "pull_requests": "read"}, repo)
+	unit := repo.OpenIssue("olivia", "Unit", "```yaml\ngoal: a\n```")
+	var first int
+	for i := range 60 {
+		b := fmt.Sprintf("try-%d", i)
+		repo.Branch(b, "main")
+		repo.Commit(b, "c", map[string]string{b + ".go": "package x\n"})
+		pr := repo.OpenPR("bob", b, "main", b, "Work-unit: #"+strconv.Itoa(unit.Number()))
+		if i == 0 {
+			first = pr.Number()
+			pr.Comment("olivia", "/aep hold on the first try")
+		}
+	}
+	clients := gh.NewClients(gh.NewAppAuth(42, key, f.URL(), nil), f.URL())
+	clients.WritePause = 0
+	in, err := clients.Installation(inst.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := in.Snapshot(ctx, gh.SnapshotRequest{Owner: "acme", Repo: "widgets", Guesses: []int{unit.Number()}, Needs: snapshot.Needs{Conversation: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := snap.UnitAttempts[unit.Number()]
+	if len(a.Pulls) != 60 || a.Truncated || a.Pulls[0].Number != first || len(a.Pulls[0].Conversation.Comments) != 1 {
+		t.Errorf("attempts: %d, truncated %v, first #%d", len(a.Pulls), a.Truncated, a.Pulls[0].Number)
+	}
+}
