@@ -60,8 +60,12 @@ func (in *Installation) completeThreads(ctx context.Context, owner, repo string,
 			if err != nil {
 				return err
 			}
-			s.UnitAttempts[n] = all
+			a = all
 		}
+		if err := in.completeAttempts(ctx, owner, repo, a.Pulls); err != nil {
+			return err
+		}
+		s.UnitAttempts[n] = a
 	}
 	if c := s.Control; c != nil && c.Thread.Truncated {
 		full, err := in.thread(ctx, owner, repo, c.Number)
@@ -202,4 +206,30 @@ func joinAttempts(pages []snapshot.Attempts, cut bool) snapshot.Attempts {
 		out.Pulls = append(out.Pulls, pages[i].Pulls...)
 	}
 	return out
+}
+
+// completeAttempts reads whole the open attempts' conversations the
+// mentions query read only the newest 50 of.
+func (in *Installation) completeAttempts(ctx context.Context, owner, repo string, pulls []snapshot.Attempt) error {
+	for i := range pulls {
+		a := &pulls[i]
+		if a.State != "OPEN" || a.CrossRepository {
+			continue
+		}
+		if a.Conversation.Truncated {
+			t, err := in.thread(ctx, owner, repo, a.Number)
+			if err != nil {
+				return err
+			}
+			a.Conversation = t
+		}
+		if a.ReviewsTruncated {
+			rs, cut, err := in.reviews(ctx, owner, repo, a.Number)
+			if err != nil {
+				return err
+			}
+			a.Reviews, a.ReviewsTruncated = rs, cut
+		}
+	}
+	return nil
 }

@@ -84,3 +84,35 @@ func TestSnapshotReadsEveryMentionOfAUnit(t *testing.T) {
 		t.Errorf("attempts: %d, truncated %v, first #%d", len(a.Pulls), a.Truncated, a.Pulls[0].Number)
 	}
 }
+
+// TestSnapshotReadsLongAttemptsWhole: another open attempt's conversation
+// longer than the mentions query's 50 is read whole.
+func TestSnapshotReadsLongAttemptsWhole(t *testing.T) {
+	ghfake.RequireGraphQL(t)
+	f := ghfake.New(t)
+	repo := f.CreateRepo("acme/widgets")
+	key := testKey()
+	inst := f.App(42, key).Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "read", "pull_requests": "read"}, repo)
+	unit := repo.OpenIssue("olivia", "Unit", "```yaml\ngoal: a\n```")
+	repo.Branch("a", "main")
+	repo.Commit("a", "c", map[string]string{"a.go": "package x\n"})
+	pr := repo.OpenPR("bob", "a", "main", "A", "Work-unit: #"+strconv.Itoa(unit.Number()))
+	pr.Comment("olivia", "/aep hold oldest")
+	for i := range 70 {
+		pr.Comment("bob", fmt.Sprintf("note %d", i))
+	}
+	clients := gh.NewClients(gh.NewAppAuth(42, key, f.URL(), nil), f.URL())
+	clients.WritePause = 0
+	in, err := clients.Installation(inst.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := in.Snapshot(ctx, gh.SnapshotRequest{Owner: "acme", Repo: "widgets", Guesses: []int{unit.Number()}, Needs: snapshot.Needs{Conversation: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := snap.UnitAttempts[unit.Number()]
+	if len(a.Pulls) != 1 || len(a.Pulls[0].Conversation.Comments) != 71 || a.Pulls[0].Conversation.Truncated || a.Pulls[0].Conversation.Comments[0].Body != "/aep hold oldest" {
+		t.Errorf("attempt conversation: %+v", a.Pulls)
+	}
+}
