@@ -56,6 +56,27 @@ type compiledAlt struct {
 	anchored  *regexp.Regexp // re anchored at the start of the text
 	prefix    string
 	wordStart bool
+	// needs is a word every match ends with (see neededWord), "" if none.
+	needs string
+}
+
+// neededWord returns the word an alternative such as `remov\w*[^\n]*?⟨nothing`
+// ends with: the letters after a final `*?⟨`, outside any group, which every
+// match holds after its prefix. It returns "" for other alternatives.
+func neededWord(pattern string) string {
+	i := strings.LastIndex(pattern, `*?⟨`)
+	if i < 0 {
+		return ""
+	}
+	w := pattern[i+len(`*?⟨`):]
+	n := 0
+	for n < len(w) && w[n] >= 'a' && w[n] <= 'z' {
+		n++
+	}
+	if n == 0 || strings.ContainsAny(w[n:], "|?*{") || strings.Count(pattern[:i], "(") != strings.Count(pattern[:i], ")")+1 {
+		return ""
+	}
+	return w[:n]
 }
 
 // newAlternatives compiles alts on first use, each once: anchored when it
@@ -71,7 +92,8 @@ func newAlternatives(alts []alt) alternatives {
 				set.rest = append(set.rest, compiledAlt{re: re, prefix: prefix, wordStart: a.wordStart})
 				continue
 			}
-			c := compiledAlt{anchored: compileASCII(`^(?:` + a.pattern + `)`), prefix: prefix, wordStart: true}
+			c := compiledAlt{anchored: compileASCII(`^(?:` + a.pattern + `)`), prefix: prefix, wordStart: true,
+				needs: neededWord(a.pattern)}
 			set.byFirst[prefix[0]] = append(set.byFirst[prefix[0]], c)
 		}
 		return set
@@ -95,11 +117,6 @@ func literalPrefix(pattern string) string {
 func (a alternatives) match(s string) bool {
 	s = foldASCII(s)
 	set := a.compiled()
-	for _, c := range set.rest {
-		if c.match(s) {
-			return true
-		}
-	}
 	prevWord := false
 	for p := 0; p < len(s); {
 		r, size := rune(s[p]), 1
@@ -108,13 +125,19 @@ func (a alternatives) match(s string) bool {
 		}
 		if !prevWord {
 			for _, c := range set.byFirst[s[p]] {
-				if strings.HasPrefix(s[p:], c.prefix) && c.anchored.MatchString(s[p:]) {
+				if strings.HasPrefix(s[p:], c.prefix) && (c.needs == "" || strings.Contains(s[p+len(c.prefix):], c.needs)) &&
+					c.anchored.MatchString(s[p:]) {
 					return true
 				}
 			}
 		}
 		prevWord = rundoc.IsWordRune(r)
 		p += size
+	}
+	for _, c := range set.rest {
+		if c.match(s) {
+			return true
+		}
 	}
 	return false
 }

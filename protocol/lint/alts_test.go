@@ -50,6 +50,10 @@ var alternativeSeeds = []string{
 	"nan", "final", "snot fail", "without  x  y blocking", "n't   fail", "\u00a0would\u00a0",
 	"negative controls: negative\u00a0control, negativenegative\ncontrolled", "negative  x control", "a b c d", "a_b c",
 	"nothing\u00a0to\u2003test", "can’t\u0085be tested", "ñot fail", "fail² x", "exit 1٣", "x\u2028would", "omit—ted", "_would",
+	"negative control: n/a", "negative controls — was not yet done", "the negative control is tbd",
+	"negative controlskip", "negative control was\u00a0skipped", "negative control.  is pending", "negative control_ n/a",
+	"negative control, 3 later", "negative control\nis pending", "negative control. it is pending", "no negative control",
+	"negative control, which in theory is to be\ndecided", "negative control ——————————— n/a", "negative controlé n/a",
 	"—", "none yet", "- n/a -", "N/A", "not  performed.", "skipped", "ok: 3 passed", "<>", "TBD\nTBD",
 }
 
@@ -79,6 +83,7 @@ func checkAlternatives(t *testing.T, s string) {
 		"negActions":   {negActions.match(low), negActionRE.MatchString(low)},
 		"deferralOnly": {deferralOnly(s), deferralOnlyRE().MatchString(s)},
 		"hasWords":     {hasWords(low, 4), len(wordRE.FindAllStringIndex(low, 4)) >= 4},
+		"vetoed":       {vetoed(low), vetoedByPatterns(low)},
 	} {
 		if pair[0] != pair[1] {
 			t.Errorf("%s(%q) = %v; pattern gives %v", name, s, pair[0], pair[1])
@@ -101,4 +106,20 @@ func TestASCIISpace(t *testing.T) {
 			t.Errorf("asciiSpace[%#x] = %v, rundoc.IsSpace = %v", c, asciiSpace[c], rundoc.IsSpace(c))
 		}
 	}
+}
+
+// vetoedByPatterns is vetoed without the filter in front of vetoRE: the
+// oracle that shows the filter never hides a veto.
+func vetoedByPatterns(body string) bool {
+	for _, re := range vetoRE {
+		if re().MatchString(body) {
+			return true
+		}
+	}
+	v := false
+	mentions(body, -1, func(start, _ int) bool {
+		v = vetoBeforeRE().MatchString(before(body, start))
+		return !v
+	})
+	return v
 }

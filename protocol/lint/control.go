@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/aepgate/aepgate/protocol/rundoc"
@@ -133,19 +134,48 @@ func mentions(body string, max int, yield func(start, end int) bool) {
 const maxMentions = 64
 
 // vetoed reports whether the body excuses itself from a control anywhere.
+// vetoRE runs only when a mention is followed by what its match needs.
 func vetoed(body string) bool {
+	vetoed, after := false, false
+	mentions(body, -1, func(start, end int) bool {
+		after = after || mayVetoAfter(body, end)
+		w := before(body, start)
+		vetoed = mayVetoBefore(w) && vetoBeforeRE().MatchString(w)
+		return !vetoed
+	})
+	if vetoed || !after {
+		return vetoed
+	}
 	for _, re := range vetoRE {
 		if re().MatchString(body) {
 			return true
 		}
 	}
-	vetoed := false
-	mentions(body, -1, func(start, _ int) bool {
-		w := before(body, start)
-		vetoed = mayVetoBefore(w) && vetoBeforeRE().MatchString(w)
-		return !vetoed
-	})
-	return vetoed
+	return false
+}
+
+// mayVetoAfter is a cheap filter for vetoRE on the mention ending at end:
+// before the line ends, either the first letter or number after "control"
+// starts a deferral term, or "was", "is", "were" or "are" comes before a
+// full stop. Every match of vetoRE passes it.
+func mayVetoAfter(body string, end int) bool {
+	rest := body[strings.LastIndex(body[:end], "control")+len("control"):]
+	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	for _, r := range rest {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) {
+			if strings.ContainsRune("ntlpsdm", r) {
+				return true
+			}
+			break
+		}
+	}
+	if dot := strings.IndexByte(rest, '.'); dot >= 0 {
+		rest = rest[:dot]
+	}
+	return strings.Contains(rest, "is") || strings.Contains(rest, "are") ||
+		strings.Contains(rest, "was") || strings.Contains(rest, "were")
 }
 
 // mayVetoBefore is a cheap filter for vetoBeforeRE: the window must hold one
