@@ -17,8 +17,6 @@ func TestSnapshotReadsLongConversationsWhole(t *testing.T) {
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
 	repo := f.CreateRepo("acme/widgets")
-	key := testKey()
-	inst := f.App(42, key).Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "read", "pull_requests": "read"}, repo)
 	unit := repo.OpenIssue("olivia", "Unit", "```yaml\ngoal: a\n```")
 	for i := range 120 {
 		unit.Comment("olivia", fmt.Sprintf("unit note %d", i))
@@ -29,12 +27,7 @@ func TestSnapshotReadsLongConversationsWhole(t *testing.T) {
 	for i := range 250 {
 		pr.Comment("bob", fmt.Sprintf("pr note %d", i))
 	}
-	clients := gh.NewClients(gh.NewAppAuth(42, key, f.URL(), nil), f.URL())
-	clients.WritePause = 0
-	in, err := clients.Installation(inst.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := projectInstallation(t, f, repo)
 	snap, err := in.Snapshot(ctx, gh.SnapshotRequest{Owner: "acme", Repo: "widgets", PR: pr.Number(), Guesses: []int{unit.Number()}, Needs: snapshot.Needs{Conversation: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -55,8 +48,6 @@ func TestSnapshotReadsEveryMentionOfAUnit(t *testing.T) {
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
 	repo := f.CreateRepo("acme/widgets")
-	key := testKey()
-	inst := f.App(42, key).Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "read", "pull_requests": "read"}, repo)
 	unit := repo.OpenIssue("olivia", "Unit", "```yaml\ngoal: a\n```")
 	var first int
 	for i := range 60 {
@@ -69,12 +60,7 @@ func TestSnapshotReadsEveryMentionOfAUnit(t *testing.T) {
 			pr.Comment("olivia", "/aep hold on the first try")
 		}
 	}
-	clients := gh.NewClients(gh.NewAppAuth(42, key, f.URL(), nil), f.URL())
-	clients.WritePause = 0
-	in, err := clients.Installation(inst.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := projectInstallation(t, f, repo)
 	snap, err := in.Snapshot(ctx, gh.SnapshotRequest{Owner: "acme", Repo: "widgets", Guesses: []int{unit.Number()}, Needs: snapshot.Needs{Conversation: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -91,8 +77,6 @@ func TestSnapshotReadsLongAttemptsWhole(t *testing.T) {
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
 	repo := f.CreateRepo("acme/widgets")
-	key := testKey()
-	inst := f.App(42, key).Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "read", "pull_requests": "read"}, repo)
 	unit := repo.OpenIssue("olivia", "Unit", "```yaml\ngoal: a\n```")
 	repo.Branch("a", "main")
 	repo.Commit("a", "c", map[string]string{"a.go": "package x\n"})
@@ -101,12 +85,7 @@ func TestSnapshotReadsLongAttemptsWhole(t *testing.T) {
 	for i := range 70 {
 		pr.Comment("bob", fmt.Sprintf("note %d", i))
 	}
-	clients := gh.NewClients(gh.NewAppAuth(42, key, f.URL(), nil), f.URL())
-	clients.WritePause = 0
-	in, err := clients.Installation(inst.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := projectInstallation(t, f, repo)
 	snap, err := in.Snapshot(ctx, gh.SnapshotRequest{Owner: "acme", Repo: "widgets", Guesses: []int{unit.Number()}, Needs: snapshot.Needs{Conversation: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -115,4 +94,19 @@ func TestSnapshotReadsLongAttemptsWhole(t *testing.T) {
 	if len(a.Pulls) != 1 || len(a.Pulls[0].Conversation.Comments) != 71 || a.Pulls[0].Conversation.Truncated || a.Pulls[0].Conversation.Comments[0].Body != "/aep hold oldest" {
 		t.Errorf("attempt conversation: %+v", a.Pulls)
 	}
+}
+
+// projectInstallation installs App 42 on repo, reading issues and pull
+// requests, and returns internal/gh's clients for it.
+func projectInstallation(t *testing.T, f *ghfake.Fake, repo *ghfake.Repo) *gh.Installation {
+	t.Helper()
+	key := testKey()
+	inst := f.App(42, key).Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "read", "pull_requests": "read"}, repo)
+	clients := gh.NewClients(gh.NewAppAuth(42, key, f.URL(), nil), f.URL())
+	clients.WritePause = 0
+	in, err := clients.Installation(inst.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
 }
