@@ -94,6 +94,7 @@ type checker struct {
 	plan  *rundoc.Plan
 	run   *rundoc.Run
 	items []rundoc.Item
+	near  int // the position item found last
 	// found holds the problems in blocks, so that tens of thousands of
 	// them are copied once, into the slice Result holds.
 	found [][]Problem
@@ -135,8 +136,15 @@ func newChecker(run *rundoc.Run) *checker {
 }
 
 // item returns what the log says about id (an empty Item when nothing).
+// Callers mostly ask in log order, so the last position found is tried
+// first.
 func (c *checker) item(id string) (rundoc.Item, bool) {
-	return c.log.Lookup(id)
+	k, ok := c.log.IndexNear(id, c.near)
+	if !ok {
+		return rundoc.Item{ID: id}, false
+	}
+	c.near = k
+	return c.items[k], true
 }
 
 // workStarted reports whether any log item is DONE or carries a verdict.

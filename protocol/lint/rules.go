@@ -43,14 +43,16 @@ func (c *checker) missingReportLines() {
 // Guide IDs are marked on the log's own items, so no second index is built.
 func (c *checker) orphanReports() {
 	known := make([]bool, len(c.items)) // by item: the guide names it
+	near := 0
 	for _, ref := range c.guide.Reports {
-		if k, ok := c.log.Index(ref.ID); ok {
-			known[k] = true
+		if k, ok := c.log.IndexNear(ref.ID, near); ok {
+			known[k], near = true, k
 		}
 	}
+	near = 0
 	for _, s := range c.guide.Sections {
-		if k, ok := c.log.Index(s.ID); ok {
-			known[k] = true
+		if k, ok := c.log.IndexNear(s.ID, near); ok {
+			known[k], near = true, k
 		}
 	}
 	type orphan struct {
@@ -58,8 +60,10 @@ func (c *checker) orphanReports() {
 		line int
 	}
 	var orphans []orphan
+	near = 0
 	for _, h := range c.log.Headings {
-		if k, _ := c.log.Index(h.ID); !known[k] {
+		k, _ := c.log.IndexNear(h.ID, near)
+		if near = k; !known[k] {
 			known[k] = true // report each ID once, at its first heading
 			orphans = append(orphans, orphan{h.ID, h.Line})
 		}
