@@ -98,17 +98,18 @@ func appendNormalized(dst []byte, p string) []byte {
 			continue
 		}
 		for i := 0; i < len(line); {
-			if c := line[i]; c < utf8.RuneSelf {
-				i++
-				if asciiSpace[c] {
-					space = len(dst) > base
-					continue
-				}
+			if j := plainRun(line, i); j > i { // copied whole
 				if space {
 					dst = append(dst, ' ')
 					space = false
 				}
-				dst = append(dst, c)
+				dst = append(dst, line[i:j]...)
+				i = j
+				continue
+			}
+			if line[i] < utf8.RuneSelf { // an ASCII space
+				i++
+				space = len(dst) > base
 				continue
 			}
 			r, size := utf8.DecodeRuneInString(line[i:])
@@ -126,6 +127,15 @@ func appendNormalized(dst []byte, p string) []byte {
 		space = len(dst) > base
 	}
 	return dst
+}
+
+// plainRun returns the end of the run of ASCII characters other than
+// whitespace that starts at i.
+func plainRun(s string, i int) int {
+	for i < len(s) && s[i] < utf8.RuneSelf && !asciiSpace[s[i]] {
+		i++
+	}
+	return i
 }
 
 func isHeading3(line string) bool {
