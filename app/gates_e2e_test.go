@@ -353,16 +353,21 @@ func TestGatesHoldOnOneAttemptBlocksTheUnitsOthers(t *testing.T) {
 // permission) and writes only what changed: here the 👍 on the comment.
 func TestGatesAPICallsPerEvaluation(t *testing.T) {
 	g := newGatesWorld(t)
-	g.pr.Comment("olivia", "/aep hold wait")
+	hold := g.pr.Comment("olivia", "/aep hold wait")
 	g.waitGates(t, "action_required")
-	time.Sleep(300 * time.Millisecond)
-	g.f.ResetLog()
-	g.pr.Comment("olivia", "/aep recheck")
-	waitFor(t, 10*time.Second, "the answer", func() bool {
-		return g.f.Stats().ByRoute["POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions"] == 1
+	// The HOLD's evaluation ends with its answer and the review request.
+	g.waitReaction(t, hold.ID())
+	waitFor(t, 10*time.Second, "the review request", func() bool {
+		rs, _, err := g.gh.PullRequests.ListReviewers(context.Background(), "acme", "widgets", g.pr.Number(), nil)
+		return err == nil && len(rs.Users) == 1
 	})
 	time.Sleep(300 * time.Millisecond)
+	g.f.ResetLog()
+	c := g.pr.Comment("olivia", "/aep recheck")
+	g.waitReaction(t, c.ID())
+	time.Sleep(300 * time.Millisecond)
 	st := g.f.Stats()
+	delete(st.ByRoute, "GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions") // the test's own reads
 	want := map[string]int{
 		"POST /graphql": 1,
 		"GET /repos/{owner}/{repo}/collaborators/{username}/permission":     1,
