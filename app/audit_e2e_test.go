@@ -108,7 +108,7 @@ func TestAuditRefusals(t *testing.T) {
 				ev = goodQuote
 			}
 			a.pr.SubmitReview(tt.who, "COMMENTED", auditBody(a.unit.Number(), "PASS", ev))
-			time.Sleep(700 * time.Millisecond)
+			waitFor(t, 10*time.Second, "the review judged", func() bool { r := a.audit(); return strings.Contains(r.Title+r.Summary, tt.want) })
 			r := a.audit()
 			if r.Conclusion == "success" {
 				t.Fatalf("the audit passed:\n%s", r.Summary)
@@ -123,7 +123,7 @@ func TestAuditRefusals(t *testing.T) {
 		a.repo.CommitBy("dave", "export", "help", map[string]string{"export/help.go": "package export\n"})
 		waitFor(t, 10*time.Second, "the new head judged", func() bool { return a.audit() != nil })
 		a.pr.SubmitReview("dave", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-		time.Sleep(700 * time.Millisecond)
+		waitFor(t, 10*time.Second, "the review judged", func() bool { return strings.Contains(a.audit().Summary, "dave") })
 		if r := a.audit(); r.Conclusion == "success" || !strings.Contains(r.Summary, "dave") {
 			t.Errorf("a commit author's audit: %s\n%s", r.Conclusion, r.Summary)
 		}
@@ -134,7 +134,7 @@ func TestAuditRefusals(t *testing.T) {
 		a.pr.Commit("more", map[string]string{"export/more.go": "package export\n"})
 		waitFor(t, 10*time.Second, "the new head judged", func() bool { return a.audit() != nil })
 		a.pr.SubmitReviewAt("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote), old)
-		time.Sleep(700 * time.Millisecond)
+		waitFor(t, 10*time.Second, "the review judged", func() bool { r := a.audit(); return strings.Contains(r.Title+r.Summary, "audit is for") })
 		if r := a.audit(); r.Conclusion == "success" || !strings.Contains(r.Title+r.Summary, "audit is for") {
 			t.Errorf("an audit of an older head: %s\n%s", r.Conclusion, r.Summary)
 		}
