@@ -6,6 +6,8 @@
 // Reading a directory from disk is internal/rundir's job.
 package rundoc
 
+import "sync"
+
 // File names of the run documents, as aepkit writes them.
 const (
 	GuideFile = "execution-guide.md"
@@ -35,11 +37,13 @@ type Run struct {
 }
 
 // Parse builds the model of a run from its files. It never fails: text that
-// does not follow the format is simply not recognised, as in aepkit.
+// does not follow the format is simply not recognised, as in aepkit. The
+// guide is parsed on a goroutine of its own while the log is parsed.
 func Parse(f Files) *Run {
 	r := &Run{Annexes: append([]string(nil), f.Annexes...)}
+	var wg sync.WaitGroup
 	if b, ok := f.Docs[GuideFile]; ok {
-		r.Guide = ParseGuide(GuideFile, b)
+		wg.Go(func() { r.Guide = ParseGuide(GuideFile, b) })
 	}
 	if b, ok := f.Docs[LogFile]; ok {
 		r.Log = ParseLog(LogFile, b)
@@ -47,6 +51,7 @@ func Parse(f Files) *Run {
 	if b, ok := f.Docs[PlanFile]; ok {
 		r.Plan = ParsePlan(PlanFile, b)
 	}
+	wg.Wait()
 	return r
 }
 
