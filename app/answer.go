@@ -115,7 +115,20 @@ func (e *evaluator) answer(ctx context.Context, in evalInput, ev *evaluation, id
 			return th, false, err
 		}
 	}
+	if len(accepted)+len(refused) > 0 {
+		// Recorded once answered, so the sweep knows not to answer again.
+		if err := e.ledger.record(ctx, store.Entry{Kind: "answered", DeliveryID: in.delivery, Subject: answeredSubject(in, id),
+			Body: map[string]any{"item": id, "thread": th.number, "accepted": len(accepted), "refused": len(refused)}}); err != nil {
+			return th, false, err
+		}
+	}
 	return th, status, nil
+}
+
+// answeredSubject names the ledger row that says comment or review id was
+// answered.
+func answeredSubject(in evalInput, id int64) string {
+	return fmt.Sprintf("%s/%s/answered/%d", in.owner, in.repo, id)
 }
 
 // keepStatus writes the thread's one status comment: created when asked

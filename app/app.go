@@ -229,6 +229,11 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 // dbLedger appends to the ledger table.
 type dbLedger struct{ db *store.DB }
 
+// has reports whether a ledger row is about subject.
+func (l dbLedger) has(ctx context.Context, subject string) (bool, error) {
+	return l.db.LedgerHasSubject(ctx, subject)
+}
+
 func (l dbLedger) record(ctx context.Context, e store.Entry) error {
 	return l.db.InTx(ctx, func(tx store.Tx) error {
 		_, err := store.Append(ctx, tx, l.db.Dialect, e, time.Now())

@@ -29,9 +29,11 @@ type publisher interface {
 	PublishNew(ctx context.Context, owner, repo string, run checks.Run) (int64, error)
 }
 
-// ledger appends one decision.
+// ledger appends one decision, and says whether one about a subject was
+// recorded.
 type ledger interface {
 	record(ctx context.Context, e store.Entry) error
+	has(ctx context.Context, subject string) (bool, error)
 }
 
 // prLocker serialises evaluations of one pull request, so two jobs never

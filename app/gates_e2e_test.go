@@ -377,3 +377,31 @@ func TestGatesAPICallsPerEvaluation(t *testing.T) {
 		t.Errorf("API calls of one evaluation (-want +got):\n%s", diff)
 	}
 }
+
+// TestGatesSweepAnswersMissedComments: an owner's command whose webhook was
+// lost is answered by the reconcile sweep, once; a second sweep writes
+// nothing.
+func TestGatesSweepAnswersMissedComments(t *testing.T) {
+	w := newGhfakeWorldWith(t, false) // webhooks recorded, never sent
+	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
+	w.repo.Grant("olivia", "admin")
+	g := &gatesWorld{ghfakeWorld: w, gh: w.f.Client(w.inst.Token())}
+	g.unit, g.pr = g.unitAndPR("missed")
+	c := g.pr.Comment("olivia", "/aep hold lost webhook")
+	if err := w.app.runReconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.reactions(t, c.ID()); len(got) != 1 || got[0] != "+1" {
+		t.Errorf("reactions after the sweep = %v, want [+1]", got)
+	}
+	if r := g.gates(); r == nil || r.Conclusion != "action_required" {
+		t.Errorf("gates after the sweep: %+v", r)
+	}
+	w.f.ResetLog()
+	if err := w.app.runReconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, writes := apiCalls(w.f.Stats()); writes != 0 {
+		t.Errorf("a second sweep wrote %d times: %v", writes, w.f.Stats().ByRoute)
+	}
+}

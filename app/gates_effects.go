@@ -33,6 +33,11 @@ func (e *evaluator) afterGates(ctx context.Context, in evalInput, ev *evaluation
 			statusThread = th
 		}
 	}
+	if in.event == reconcileEvent {
+		if err := e.answerMissed(ctx, in, ev); err != nil {
+			return err
+		}
+	}
 	if p := ev.snap.Pull; p != nil {
 		if err := e.requestOwnerReviews(ctx, in, ev); err != nil {
 			return err
@@ -195,4 +200,71 @@ func (e *evaluator) answerIn(ctx context.Context, in evalInput, number int, cont
 		err = e.keepStatus(ctx, in, ev, th, true)
 	}
 	return attemptNumbers(ev), err
+}
+
+// reconcileEvent is the event name of the periodic sweep's evaluations.
+const reconcileEvent = "reconcile"
+
+// maxRepairs bounds the comments one sweep evaluation answers.
+const maxRepairs = 20
+
+// answerMissed answers, in the sweep, the recent comments and reviews with
+// requests whose answer the ledger does not hold (their webhook was lost):
+// those GitHub redelivers for at most deliveryMemory. A gate decision is
+// replayed whether or not it was answered; this repairs only the answer.
+func (e *evaluator) answerMissed(ctx context.Context, in evalInput, ev *evaluation) error {
+	seen := map[int64]bool{}
+	repaired := 0
+	for _, o := range ev.gates.Outcomes {
+		if o.Implicit || seen[o.ItemID] || repaired == maxRepairs {
+			continue
+		}
+		seen[o.ItemID] = true
+		at, ok := itemTime(ev.snap, o.ItemID)
+		if !ok || time.Since(at) > deliveryMemory {
+			continue
+		}
+		done, err := e.ledger.has(ctx, answeredSubject(in, o.ItemID))
+		if err != nil {
+			return err
+		}
+		if done {
+			continue
+		}
+		next := in
+		next.answer = o.ItemID
+		if _, _, err := e.answer(ctx, next, ev, o.ItemID); err != nil {
+			return err
+		}
+		repaired++
+		e.log.Info("answered a comment whose webhook was missed", "item", o.ItemID)
+	}
+	return nil
+}
+
+// itemTime is when comment or review id was made.
+func itemTime(snap *snapshot.PR, id int64) (time.Time, bool) {
+	threads := []snapshot.Thread{}
+	for _, t := range snap.UnitComments {
+		threads = append(threads, t)
+	}
+	if snap.Control != nil {
+		threads = append(threads, snap.Control.Thread)
+	}
+	if p := snap.Pull; p != nil {
+		threads = append(threads, p.Conversation)
+		for _, r := range p.Reviews {
+			if r.ID == id {
+				return r.Submitted, true
+			}
+		}
+	}
+	for _, t := range threads {
+		for _, c := range t.Comments {
+			if c.ID == id {
+				return c.Created, true
+			}
+		}
+	}
+	return time.Time{}, false
 }

@@ -67,7 +67,7 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 		// The open pull requests, then the Latest release (GitHub sends no
 		// event when a release asset changes).
 		j := job{Installation: id, Owner: r.Owner, Repo: r.Name, Targets: []target{{AllOpen: true}, {LatestRelease: true}, {Readback: &readbackTarget{Sweep: true}}}}
-		if err := a.runTargets(ctx, ev, deliveryArgs{Event: "reconcile"}, j); err != nil {
+		if err := a.runTargets(ctx, ev, deliveryArgs{Event: reconcileEvent}, j); err != nil {
 			// A rate limit covers the whole installation: going on
 			// would only hammer GitHub (§3.4), so its sweep ends here.
 			if _, limited := gh.RetryWait(err, time.Now()); limited || ctx.Err() != nil {

@@ -163,3 +163,15 @@ func short(h string) string {
 	}
 	return h
 }
+
+// LedgerHasSubject reports whether any ledger row is about subject
+// (indexed), e.g. whether the App already answered a comment.
+func (db *DB) LedgerHasSubject(ctx context.Context, subject string) (bool, error) {
+	rows, err := db.read(ctx, `SELECT 1 FROM aepgate_ledger WHERE subject = $1 LIMIT 1`, subject)
+	if err != nil {
+		return false, fmt.Errorf("ledger look-up: %w", err)
+	}
+	defer rows.Close()
+	found := rows.Next()
+	return found, rows.Err()
+}

@@ -45,6 +45,11 @@ var migrations = []migration{
 				hash TEXT NOT NULL)`,
 		},
 	},
+	{
+		// Ledger look-ups by subject (LedgerHasSubject).
+		sqlite:   []string{`CREATE INDEX aepgate_ledger_subject ON aepgate_ledger (subject)`},
+		postgres: []string{`CREATE INDEX aepgate_ledger_subject ON aepgate_ledger (subject)`},
+	},
 }
 
 // migrateLock is the PostgreSQL advisory lock key that keeps two replicas

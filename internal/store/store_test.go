@@ -195,3 +195,20 @@ func fileSize(t *testing.T, path string) int64 {
 	}
 	return fi.Size()
 }
+
+func TestLedgerHasSubject(t *testing.T) {
+	db := openTemp(t)
+	ctx := context.Background()
+	err := db.InTx(ctx, func(tx Tx) error {
+		_, err := Append(ctx, tx, db.Dialect, Entry{Kind: "answered", DeliveryID: "d", Subject: "acme/w/item/7", Body: map[string]any{}}, time.Now())
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for subject, want := range map[string]bool{"acme/w/item/7": true, "acme/w/item/70": false, "acme/w/item/": false} {
+		if got, err := db.LedgerHasSubject(ctx, subject); err != nil || got != want {
+			t.Errorf("LedgerHasSubject(%q) = %v, %v; want %v", subject, got, err, want)
+		}
+	}
+}
