@@ -48,7 +48,7 @@ func TestAppendJSON(t *testing.T) {
 		{"empty", Report{Items: []Item{}, Phases: []Phase{}, Counts: map[string]int{}, Open: []string{}}},
 		{"plain", oddReport("P2-G1", 2.5)},
 		{"escapes", oddReport("a\"b\\c\n\r\t\b\f\x00\x1f\x7f<p>&", 0)},
-		{"unicode", oddReport("é — \u2028\u2029 \xff\xfe ok \U0001F600", -0.0)},
+		{"unicode", oddReport("é — \u2028\u2029 \xff\xfe ok \U0001F600", math.Copysign(0, -1))},
 		{"tiny", oddReport("x", 1e-7)},
 		{"huge", oddReport("x", 1e21)},
 		{"edge", oddReport("x", 1e-6)},
