@@ -55,7 +55,7 @@ func fileInputCommands(t *testing.T, path string) map[string][]string {
 func TestFileInputsRefuseNamedPipesAndDevices(t *testing.T) {
 	pipe := filepath.Join(t.TempDir(), "pipe")
 	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
-		t.Skip(err)
+		t.Fatalf("make the named pipe: %v", err) // every unix has them: never skip a security check
 	}
 	for _, path := range []string{pipe, "/dev/zero"} {
 		for name, args := range fileInputCommands(t, path) {
@@ -109,7 +109,7 @@ func TestStdinInputsEndOnInterrupt(t *testing.T) {
 func TestStdinDevZeroIsCapped(t *testing.T) {
 	zero, err := os.Open("/dev/zero")
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	defer zero.Close()
 	code, _, errOut := runWithin(t, context.Background(), 20*time.Second, zero, "gate", "eval", "-", "--action", "merge")

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -45,9 +46,12 @@ func TestLintStatusReportDocumentLinkedOutsideTheRun(t *testing.T) {
 // TestErrorPathsAreQuoted: a newline in a path cannot forge a line of
 // output: each error is one line, the path Go-quoted.
 func TestErrorPathsAreQuoted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows file names cannot hold a newline")
+	}
 	dir := filepath.Join(t.TempDir(), "run\nerror: forged")
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	for _, args := range [][]string{
 		{"lint", dir},
