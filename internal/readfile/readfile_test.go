@@ -23,7 +23,7 @@ func fifo(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "pipe")
 	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
+		t.Fatalf("mkfifo: %v", err) // every unix has named pipes
 	}
 	return p
 }
