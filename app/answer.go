@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
@@ -162,6 +163,13 @@ func (e *evaluator) appComment(ev *evaluation, t snapshot.Thread, marker string)
 
 // authorOf is the login that wrote item id.
 func authorOf(snap *snapshot.PR, id int64) string {
+	a, _, _ := itemOf(snap, id)
+	return a.Login
+}
+
+// itemOf finds comment or review id in the snapshot's conversations: its
+// author and when it was made.
+func itemOf(snap *snapshot.PR, id int64) (snapshot.Actor, time.Time, bool) {
 	threads := []snapshot.Thread{}
 	for _, t := range snap.UnitComments {
 		threads = append(threads, t)
@@ -173,18 +181,18 @@ func authorOf(snap *snapshot.PR, id int64) string {
 		threads = append(threads, p.Conversation)
 		for _, r := range p.Reviews {
 			if r.ID == id {
-				return r.Author.Login
+				return r.Author, r.Submitted, true
 			}
 		}
 	}
 	for _, t := range threads {
 		for _, c := range t.Comments {
 			if c.ID == id {
-				return c.Author.Login
+				return c.Author, c.Created, true
 			}
 		}
 	}
-	return ""
+	return snapshot.Actor{}, time.Time{}, false
 }
 
 // commandEntry is the ledger row of one request's outcome.

@@ -220,7 +220,7 @@ func (e *evaluator) answerMissed(ctx context.Context, in evalInput, ev *evaluati
 			continue
 		}
 		seen[o.ItemID] = true
-		at, ok := itemTime(ev.snap, o.ItemID)
+		_, at, ok := itemOf(ev.snap, o.ItemID)
 		if !ok || time.Since(at) > deliveryMemory {
 			continue
 		}
@@ -240,31 +240,4 @@ func (e *evaluator) answerMissed(ctx context.Context, in evalInput, ev *evaluati
 		e.log.Info("answered a comment whose webhook was missed", "item", o.ItemID)
 	}
 	return nil
-}
-
-// itemTime is when comment or review id was made.
-func itemTime(snap *snapshot.PR, id int64) (time.Time, bool) {
-	threads := []snapshot.Thread{}
-	for _, t := range snap.UnitComments {
-		threads = append(threads, t)
-	}
-	if snap.Control != nil {
-		threads = append(threads, snap.Control.Thread)
-	}
-	if p := snap.Pull; p != nil {
-		threads = append(threads, p.Conversation)
-		for _, r := range p.Reviews {
-			if r.ID == id {
-				return r.Submitted, true
-			}
-		}
-	}
-	for _, t := range threads {
-		for _, c := range t.Comments {
-			if c.ID == id {
-				return c.Created, true
-			}
-		}
-	}
-	return time.Time{}, false
 }
