@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"time"
 )
 
@@ -32,19 +30,11 @@ func Commands(ctx context.Context, root string, commands []string, opts Options)
 
 // commandsIn is Commands using sb's copies and environment.
 func commandsIn(ctx context.Context, root string, commands []string, opts Options, sb sandbox) ([]Outcome, error) {
-	src, err := inspect(ctx, root)
+	src, tmp, done, err := setUp(ctx, root, opts)
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(opts.TempDir, TempPrefix)
-	if err != nil {
-		return nil, fmt.Errorf("isolate: create temporary directory: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	if abs, err := filepath.Abs(tmp); err == nil {
-		tmp = abs
-	}
-	defer src.prune()
+	defer done()
 	out := make([]Outcome, len(commands))
 	for i, c := range commands {
 		out[i] = sb.runCommand(ctx, src, tmp, i, c, sb.env(opts.Env))

@@ -76,19 +76,11 @@ func isolated() sandbox {
 
 // runAll is RunAll running every control in sb.
 func runAll(ctx context.Context, root string, controls []config.NegativeControl, opts Options, sb sandbox) ([]negcontrol.Result, error) {
-	src, err := inspect(ctx, root)
+	src, tmp, done, err := setUp(ctx, root, opts)
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(opts.TempDir, TempPrefix)
-	if err != nil {
-		return nil, fmt.Errorf("isolate: create temporary directory: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	if abs, err := filepath.Abs(tmp); err == nil {
-		tmp = abs
-	}
-	defer src.prune()
+	defer done()
 
 	jobs := opts.Jobs
 	if jobs <= 0 {
@@ -142,4 +134,23 @@ func failed(name string, start time.Time, interrupted bool, verdict string) negc
 		Name: name, Verdict: verdict, Transcript: verdict + "\n", Interrupted: interrupted,
 		Seconds: time.Since(start).Seconds(),
 	}
+}
+
+// setUp inspects root and makes the temporary folder the copies go in;
+// done removes the folder and prunes what inspect registered.
+func setUp(ctx context.Context, root string, opts Options) (src *source, tmp string, done func(), err error) {
+	if src, err = inspect(ctx, root); err != nil {
+		return nil, "", nil, err
+	}
+	if tmp, err = os.MkdirTemp(opts.TempDir, TempPrefix); err != nil {
+		src.prune()
+		return nil, "", nil, fmt.Errorf("isolate: create temporary directory: %w", err)
+	}
+	if abs, err := filepath.Abs(tmp); err == nil {
+		tmp = abs
+	}
+	return src, tmp, func() {
+		src.prune()
+		os.RemoveAll(tmp)
+	}, nil
 }
