@@ -53,6 +53,10 @@ func (ev *evaluation) auditDecision() *review.Decision {
 	if ev.audit != nil {
 		return ev.audit
 	}
+	if pre := ev.preAudit(); pre != nil && pre.OwnerGate == nil {
+		ev.audit = pre // no owner gate: the owner's answers change nothing
+		return ev.audit
+	}
 	in := ev.auditInput()
 	if g := ev.gateLog(); g != nil {
 		in.Answers = answers(g.State)
@@ -66,11 +70,12 @@ func (ev *evaluation) auditDecision() *review.Decision {
 // the owner gate it asks for is what the gates replay opens. nil when the
 // snapshot lacks what the audit reads.
 func (ev *evaluation) preAudit() *review.Decision {
-	if ev.snap.Pull == nil || !ev.snap.Has.Commits || ev.cfg == nil {
-		return nil
+	if ev.pre != nil || ev.snap.Pull == nil || !ev.snap.Has.Commits || ev.cfg == nil {
+		return ev.pre
 	}
 	d := review.Evaluate(ev.auditInput())
-	return &d
+	ev.pre = &d
+	return ev.pre
 }
 
 // answers are the owners' direct choices on resolved gates, by gate ID.

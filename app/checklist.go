@@ -77,8 +77,9 @@ type evaluation struct {
 	workUnit *workunit.Verdict
 	// gatesDone says the gate log was derived (gates nil: it could not be).
 	gatesDone bool
-	// audit is the audit's decision, derived once (auditDecision).
-	audit *review.Decision
+	// audit is the audit's decision, derived once (auditDecision); pre is
+	// the decision before the owner's answers (preAudit).
+	audit, pre *review.Decision
 	// bundles are the evidence bundles of the reviews that may count, by
 	// review ID, read at each review's commit.
 	bundles map[int64]bundle
