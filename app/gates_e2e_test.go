@@ -130,8 +130,7 @@ func TestGatesProjectHoldBlocksEveryPullRequest(t *testing.T) {
 	})
 	// Closing the control issue (anyone with triage can) lifts nothing.
 	ctl.Close("mallory")
-	g.pr.Comment("mallory", "/aep recheck")
-	time.Sleep(500 * time.Millisecond)
+	g.settle(t)
 	if r := g.gates(); r.Conclusion != "action_required" {
 		t.Fatal("closing the control issue lifted the project HOLD")
 	}
@@ -171,7 +170,7 @@ func TestGatesCoordinatorGateNeedsTheOwner(t *testing.T) {
 	g.waitGates(t, "success")
 	// A redelivered comment is answered once: still one reply.
 	g.redeliverComment(t, self.ID())
-	time.Sleep(500 * time.Millisecond)
+	waitFor(t, 10*time.Second, "the redelivery judged", func() bool { return g.commandRows(t, self.ID()) >= 2 })
 	if n := len(g.replies(t, g.pr.Number(), self.ID())); n != 1 {
 		t.Errorf("%d replies to the refused resolve, want 1", n)
 	}
@@ -253,14 +252,14 @@ func TestGatesRefusals(t *testing.T) {
 	t.Run("edited comment", func(t *testing.T) {
 		c := g.unit.Comment("olivia", "thinking about it")
 		c.Edit("olivia", "/aep resume")
-		time.Sleep(500 * time.Millisecond)
+		g.settle(t)
 		if r := g.gates(); r.Conclusion != "action_required" {
 			t.Fatal("an edited comment resumed")
 		}
 	})
 	t.Run("inside a quote or code block", func(t *testing.T) {
 		g.unit.Comment("olivia", "> /aep resume\n\n```\n/aep resume\n```\n")
-		time.Sleep(500 * time.Millisecond)
+		g.settle(t)
 		if r := g.gates(); r.Conclusion != "action_required" {
 			t.Fatal("a quoted command resumed")
 		}
@@ -308,8 +307,9 @@ func TestGatesStatusCommentIsKeptNotRepeated(t *testing.T) {
 		s := status()
 		return len(s) == 1 && strings.Contains(s[0].GetBody(), "pause")
 	})
-	g.pr.Comment("olivia", "/aep status")
-	time.Sleep(500 * time.Millisecond)
+	again := g.pr.Comment("olivia", "/aep status")
+	g.waitReaction(t, again.ID()) // its evaluation holds the pull request's lock…
+	g.settle(t)                   // …so this one ends after it
 	if n := len(status()); n != 1 {
 		t.Errorf("%d status comments, want 1", n)
 	}
@@ -404,4 +404,26 @@ func TestGatesSweepAnswersMissedComments(t *testing.T) {
 	if _, writes := apiCalls(w.f.Stats()); writes != 0 {
 		t.Errorf("a second sweep wrote %d times: %v", writes, w.f.Stats().ByRoute)
 	}
+}
+
+// settle makes sure an evaluation has read everything posted so far: the
+// owner's /aep recheck is answered only after an evaluation that read the
+// whole conversation as GitHub holds it now.
+func (g *gatesWorld) settle(t *testing.T) {
+	t.Helper()
+	c := g.pr.Comment("olivia", "/aep recheck")
+	g.waitReaction(t, c.ID())
+}
+
+// commandRows counts the ledger's command rows about comment id (one per
+// request each time it is judged on its own delivery).
+func (g *gatesWorld) commandRows(t *testing.T, id int64) int {
+	t.Helper()
+	var n int
+	err := g.app.db.SQL.QueryRowContext(context.Background(),
+		`SELECT COUNT(*) FROM aepgate_ledger WHERE kind LIKE 'command:%' AND subject LIKE '%/' || ? || ':%'`, strconv.FormatInt(id, 10)).Scan(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
