@@ -102,9 +102,12 @@ func (e *evaluator) answer(ctx context.Context, in evalInput, ev *evaluation, id
 		}
 	}
 	if !review {
-		for content, any := range map[string]bool{"+1": len(accepted) > 0, "-1": len(refused) > 0} {
-			if any {
-				if err := e.ans.React(ctx, in.owner, in.repo, id, content); err != nil {
+		for _, r := range []struct {
+			content string
+			due     bool
+		}{{"+1", len(accepted) > 0}, {"-1", len(refused) > 0}} {
+			if r.due {
+				if err := e.ans.React(ctx, in.owner, in.repo, id, r.content); err != nil {
 					return th, false, err
 				}
 			}

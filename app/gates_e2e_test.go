@@ -209,8 +209,7 @@ func TestGatesApprovingReviewMustBeAtTheHead(t *testing.T) {
 	old := g.pr.Head()
 	g.pr.Commit("more", map[string]string{"more.go": "package x\n"})
 	g.pr.SubmitReviewAt("olivia", "APPROVED", "Looks good.", old)
-	g.waitGates(t, "action_required")
-	time.Sleep(300 * time.Millisecond)
+	g.settle(t)
 	if r := g.gates(); r.Conclusion != "action_required" {
 		t.Fatalf("an approval at an older head unblocked the merge: %s", r.Conclusion)
 	}
