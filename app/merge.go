@@ -84,10 +84,11 @@ func (ev *evaluation) workUnitVerdict() merge.Verdict {
 // HOLDs and owner gates, and unapproved contract-path changes; when the
 // gates could not be replayed, that is the reason.
 func (ev *evaluation) gateBlockers() (gates, contract []string) {
-	if ev.gates == nil {
+	g := ev.gateLog()
+	if g == nil {
 		return []string{"the owner gates could not be judged; see " + GatesCheck}, nil
 	}
-	for _, b := range ev.gates.Blockers {
+	for _, b := range g.Blockers {
 		line := b.Reason
 		if b.GateID != "" {
 			line = fmt.Sprintf("%s (gate %s)", strings.TrimSuffix(b.Reason, "."), b.GateID)
