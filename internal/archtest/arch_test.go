@@ -127,16 +127,23 @@ func TestImportDirection(t *testing.T) {
 	}
 }
 
-// TestFakeIsTestOnly keeps internal/ghfake out of every production package.
+// testOnly are the packages of test infrastructure: no production package
+// may depend on them.
+var testOnly = []string{"internal/ghfake", "internal/browser"}
+
+// TestFakeIsTestOnly keeps the test infrastructure out of every production
+// package.
 func TestFakeIsTestOnly(t *testing.T) {
 	for _, p := range listPackages(t) {
 		r := rel(p.ImportPath)
-		if under(r, "internal/ghfake") {
-			continue
-		}
-		for _, d := range p.Deps {
-			if under(rel(d), "internal/ghfake") && strings.HasPrefix(d, module+"/") {
-				t.Errorf("%s depends on internal/ghfake, which is test infrastructure", r)
+		for _, infra := range testOnly {
+			if under(r, infra) {
+				continue
+			}
+			for _, d := range p.Deps {
+				if under(rel(d), infra) && strings.HasPrefix(d, module+"/") {
+					t.Errorf("%s depends on %s, which is test infrastructure", r, infra)
+				}
 			}
 		}
 	}
