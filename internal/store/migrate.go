@@ -50,6 +50,26 @@ var migrations = []migration{
 		sqlite:   []string{`CREATE INDEX aepgate_ledger_subject ON aepgate_ledger (subject)`},
 		postgres: []string{`CREATE INDEX aepgate_ledger_subject ON aepgate_ledger (subject)`},
 	},
+	{
+		// The owner's board: the latest board per repository and each
+		// pull request's board facts (board.go).
+		sqlite:   boardTables,
+		postgres: boardTables,
+	},
+}
+
+// boardTables are the board's tables, the same on both engines.
+var boardTables = []string{
+	`CREATE TABLE aepgate_board (
+		repo TEXT PRIMARY KEY,
+		board TEXT NOT NULL,
+		saved_at TEXT NOT NULL)`,
+	`CREATE TABLE aepgate_board_fact (
+		repo TEXT NOT NULL,
+		pr INTEGER NOT NULL,
+		fact TEXT NOT NULL,
+		saved_at TEXT NOT NULL,
+		PRIMARY KEY (repo, pr))`,
 }
 
 // migrateLock is the PostgreSQL advisory lock key that keeps two replicas
