@@ -2,7 +2,9 @@ package archtest
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -128,24 +130,91 @@ func TestImportDirection(t *testing.T) {
 }
 
 // testOnly are the packages of test infrastructure: no production package
-// may depend on them.
+// may depend on them, except as fakeUsers allows.
 var testOnly = []string{"internal/ghfake", "internal/browser"}
 
+// fakeUsers are the production packages allowed to depend on a test-only
+// package, and how: internal/demo (aepgate demo runs the App against the
+// fake GitHub in-process) may import internal/ghfake; cmd/aepgate may reach
+// it only through internal/demo, never by importing it.
+var fakeUsers = map[string]fakeUse{
+	"internal/demo": {infra: "internal/ghfake", direct: true},
+	"cmd/aepgate":   {infra: "internal/ghfake", via: "internal/demo"},
+}
+
+// fakeUse is one allowance: the test-only package a production package may
+// depend on, whether it may import it directly, and else the package it
+// must reach it through.
+type fakeUse struct {
+	infra  string
+	direct bool
+	via    string
+}
+
 // TestFakeIsTestOnly keeps the test infrastructure out of every production
-// package.
+// package but the demo's, and the testing package out of the binary.
 func TestFakeIsTestOnly(t *testing.T) {
-	for _, p := range listPackages(t) {
+	for _, v := range testOnlyViolations(listPackages(t), fakeUsers) {
+		t.Error(v)
+	}
+}
+
+// testOnlyViolations lists the dependencies on test infrastructure that
+// allowed does not permit, and any dependency of cmd/aepgate on testing.
+func testOnlyViolations(pkgs []pkgInfo, allowed map[string]fakeUse) []string {
+	var out []string
+	for _, p := range pkgs {
 		r := rel(p.ImportPath)
+		if r == "cmd/aepgate" && slices.Contains(p.Deps, "testing") {
+			out = append(out, "cmd/aepgate depends on testing: the binary must not link test code")
+		}
 		for _, infra := range testOnly {
-			if under(r, infra) {
+			if under(r, infra) || !slices.Contains(p.Deps, module+"/"+infra) {
 				continue
 			}
-			for _, d := range p.Deps {
-				if under(rel(d), infra) && strings.HasPrefix(d, module+"/") {
-					t.Errorf("%s depends on %s, which is test infrastructure", r, infra)
-				}
+			if u, ok := allowed[r]; ok && u.infra == infra && allowedUse(p, u) {
+				continue
 			}
+			out = append(out, fmt.Sprintf("%s depends on %s, which is test infrastructure", r, infra))
 		}
+	}
+	return out
+}
+
+// allowedUse reports whether p's dependency on u.infra is the one u permits.
+func allowedUse(p pkgInfo, u fakeUse) bool {
+	imports := slices.Contains(p.Imports, module+"/"+u.infra)
+	if u.direct {
+		return true
+	}
+	return !imports && u.via != "" && slices.Contains(p.Imports, module+"/"+u.via)
+}
+
+// TestTestOnlyRuleCanFail is TestFakeIsTestOnly's negative control: planted
+// listings that break the rule are caught, and with the demo's allowance
+// removed the demo itself is flagged.
+func TestTestOnlyRuleCanFail(t *testing.T) {
+	fake, browser, demo := module+"/internal/ghfake", module+"/internal/browser", module+"/internal/demo"
+	tests := []struct {
+		name    string
+		pkg     pkgInfo
+		allowed map[string]fakeUse
+		want    int
+	}{
+		{"app imports the fake", pkgInfo{ImportPath: module + "/app", Imports: []string{fake}, Deps: []string{fake}}, fakeUsers, 1},
+		{"demo imports the browser", pkgInfo{ImportPath: demo, Imports: []string{browser}, Deps: []string{browser, fake}}, fakeUsers, 1},
+		{"cmd imports the fake directly", pkgInfo{ImportPath: module + "/cmd/aepgate", Imports: []string{fake, demo}, Deps: []string{fake, demo}}, fakeUsers, 1},
+		{"cmd links testing", pkgInfo{ImportPath: module + "/cmd/aepgate", Imports: []string{demo}, Deps: []string{fake, demo, "testing"}}, fakeUsers, 1},
+		{"demo allowed", pkgInfo{ImportPath: demo, Imports: []string{fake}, Deps: []string{fake}}, fakeUsers, 0},
+		{"cmd through the demo allowed", pkgInfo{ImportPath: module + "/cmd/aepgate", Imports: []string{demo}, Deps: []string{fake, demo}}, fakeUsers, 0},
+		{"demo without its allowance", pkgInfo{ImportPath: demo, Imports: []string{fake}, Deps: []string{fake}}, nil, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := testOnlyViolations([]pkgInfo{tt.pkg}, tt.allowed); len(got) != tt.want {
+				t.Errorf("violations = %q, want %d", got, tt.want)
+			}
+		})
 	}
 }
 

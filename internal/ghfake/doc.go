@@ -14,5 +14,12 @@
 // reads and writes) so tests can assert what an evaluation cost and list every
 // write it made. All state sits behind one mutex.
 //
-// It is test infrastructure: no production package may import it.
+// It is test infrastructure. The one production package that may import it
+// is internal/demo, behind `aepgate demo`, which runs the App against it
+// in-process; internal/archtest enforces this. That is why the fake does
+// not import the testing package (New takes a TB) and carries GitHub's
+// GraphQL schema embedded. The knobs negative-control tests use to remove
+// the fake's own protections are unexported, so the demo cannot reach them;
+// fault injection (InjectFault) is exported and the demo's outage scenario
+// uses it.
 package ghfake

@@ -11,7 +11,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/google/go-github/v62/github"
@@ -21,7 +20,7 @@ import (
 // Fake is one fake GitHub: its HTTP server and all the state behind it.
 // Create it with New; every method is safe for concurrent use.
 type Fake struct {
-	t   testing.TB
+	t   TB
 	srv *httptest.Server
 	mux *router
 	// schema loads GitHub's GraphQL schema (loadSchema: once per process).
@@ -46,8 +45,9 @@ type Fake struct {
 }
 
 // New starts a fake GitHub for t and stops it when t ends. With a nil t
-// (examples, benchmarks of other tools) the caller must Close it.
-func New(t testing.TB) *Fake {
+// (examples, benchmarks of other tools, aepgate demo) the caller must
+// Close it.
+func New(t TB) *Fake {
 	if t != nil {
 		t.Helper()
 	}

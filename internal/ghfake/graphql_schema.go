@@ -1,12 +1,13 @@
 package ghfake
 
 import (
+	"bytes"
+	"compress/gzip"
 	_ "embed"
 	"fmt"
+	"io"
 	"sync"
-	"testing"
 
-	"github.com/aepgate/aepgate/internal/fixtures"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
@@ -18,16 +19,26 @@ import (
 //go:embed graphql_overlay.graphql
 var overlay string
 
+// schemaGz is GitHub's published GraphQL schema: schema.graphql of the npm
+// package @octokit/graphql-schema 15.26.1 (MIT, see
+// graphql_schema.LICENSE.md), gzipped, so the fake serves GraphQL with no
+// file beside it. A test checks it against the npm package when that is
+// installed.
+//
+//go:embed graphql_schema.graphql.gz
+var schemaGz []byte
+
+// SchemaSource names the schema the fake serves, for error positions.
+const SchemaSource = "@octokit/graphql-schema@15.26.1/schema.graphql"
+
 var (
 	schemaOnce sync.Once
 	schema     *ast.Schema
 	schemaErr  error
 )
 
-// GraphQLAvailable reports whether the GraphQL endpoint can serve: it
-// needs GitHub's schema, which internal/fixtures finds (the npm package
-// @octokit/graphql-schema, else the shared folder). When it cannot, the
-// reason says why; tests that use GraphQL should skip with it.
+// GraphQLAvailable reports whether the GraphQL endpoint can serve: the
+// embedded schema must load. When it cannot, the reason says why.
 func GraphQLAvailable() (bool, string) {
 	if _, err := loadSchema(); err != nil {
 		return false, err.Error()
@@ -35,13 +46,27 @@ func GraphQLAvailable() (bool, string) {
 	return true, ""
 }
 
-// RequireGraphQL skips t when GraphQL cannot be served, or fails it under
-// CI=true (fixtures.Missing).
-func RequireGraphQL(t testing.TB) {
+// RequireGraphQL fails t when GraphQL cannot be served (the embedded
+// schema is always there, so that is a bug in the fake, never a missing
+// fixture).
+func RequireGraphQL(t fataler) {
 	t.Helper()
 	if ok, why := GraphQLAvailable(); !ok {
-		fixtures.Missing(t, why)
+		t.Fatalf("%s", why)
 	}
+}
+
+// EmbeddedSchema returns the embedded schema's SDL, uncompressed.
+func EmbeddedSchema() ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(schemaGz))
+	if err != nil {
+		return nil, fmt.Errorf("ghfake: embedded GraphQL schema: %w", err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("ghfake: embedded GraphQL schema: %w", err)
+	}
+	return b, nil
 }
 
 // loadSchema reads, patches and validates the schema once per process.
@@ -51,12 +76,12 @@ func loadSchema() (*ast.Schema, error) {
 }
 
 func readSchema() (*ast.Schema, error) {
-	path, b, err := fixtures.LoadSchema()
+	b, err := EmbeddedSchema()
 	if err != nil {
 		return nil, fmt.Errorf("ghfake: GraphQL unavailable: %w", err)
 	}
 	doc, err := parser.ParseSchemas(validator.Prelude,
-		&ast.Source{Name: path, Input: string(b)},
+		&ast.Source{Name: SchemaSource, Input: string(b)},
 		&ast.Source{Name: "graphql_overlay.graphql", Input: overlay})
 	if err != nil {
 		return nil, fmt.Errorf("ghfake: parse GraphQL schema: %w", err)

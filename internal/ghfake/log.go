@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"testing"
 	"time"
 )
 
@@ -104,7 +103,7 @@ func (f *Fake) WriteLog() string {
 
 // VerifyWrites fails t unless the writes made so far are exactly patterns
 // (route patterns, in order), listing what was written when they differ.
-func (f *Fake) VerifyWrites(t testing.TB, patterns ...string) {
+func (f *Fake) VerifyWrites(t TB, patterns ...string) {
 	t.Helper()
 	ws := f.Writes()
 	ok := len(ws) == len(patterns)
