@@ -39,8 +39,11 @@ type Config struct {
 	ContractPaths []string `json:"contract_paths"`
 	// Risk holds the risk defaults.
 	Risk Risk `json:"risk"`
-	// Limits bounds corrections and exchanges.
+	// Limits bounds corrections, exchanges and work in progress.
 	Limits Limits `json:"limits"`
+	// Stall says when an open attempt's newest evidence is old enough to
+	// show it as suspect or stalled on the owner's board.
+	Stall Stall `json:"stall"`
 	// CommandPrefix starts every comment command, e.g. "/aep hold".
 	CommandPrefix string `json:"command_prefix"`
 	// Release holds what the App's release-closure check verifies.
@@ -92,6 +95,12 @@ type Limits struct {
 	Corrections int `json:"corrections"`
 	// Exchanges is how many review/dispute exchanges a stage allows.
 	Exchanges int `json:"exchanges"`
+	// AttemptsPerUnit is how many attempt pull requests of one unit may be
+	// open at once.
+	AttemptsPerUnit int `json:"attempts_per_unit"`
+	// LanesPerIncrement is how many units of one increment may be in
+	// progress (have an open attempt) at once.
+	LanesPerIncrement int `json:"lanes_per_increment"`
 }
 
 // Risk tiers.
@@ -108,7 +117,8 @@ func Default() *Config {
 	return &Config{
 		Version:       1,
 		Risk:          Risk{Default: RiskMedium},
-		Limits:        Limits{Corrections: 1, Exchanges: 3},
+		Limits:        Limits{Corrections: 1, Exchanges: 3, AttemptsPerUnit: 1, LanesPerIncrement: 2},
+		Stall:         Stall{SuspectAfter: DefaultSuspectAfter, StalledAfter: DefaultStalledAfter},
 		CommandPrefix: "/aep",
 		Release:       Release{Manifest: DefaultManifest},
 		Readback:      Readback{Timeout: DefaultReadbackTimeout},

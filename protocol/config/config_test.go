@@ -76,7 +76,8 @@ func TestParseFull(t *testing.T) {
 		RequiredWorkflows: RequiredWorkflows{PullRequest: []string{"ci"}, Readback: []string{"ci", "release checks"}},
 		ContractPaths:     []string{"docs/contract/**"},
 		Risk:              Risk{Default: RiskHigh},
-		Limits:            Limits{Corrections: 0, Exchanges: 5},
+		Limits:            Limits{Corrections: 0, Exchanges: 5, AttemptsPerUnit: 1, LanesPerIncrement: 2},
+		Stall:             Stall{SuspectAfter: DefaultSuspectAfter, StalledAfter: DefaultStalledAfter},
 		CommandPrefix:     "/gate",
 		Release:           Release{Manifest: "dist/manifest.sha256", Assets: []string{"dist/manifest.sha256", "install.sh"}},
 		Readback:          Readback{Timeout: 2 * time.Hour},
@@ -95,7 +96,8 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("minimal file differs from Default (-want +got):\n%s", diff)
 	}
 	d := Default()
-	if d.Risk.Default != RiskMedium || d.Limits.Corrections != 1 || d.Limits.Exchanges != 3 || d.CommandPrefix != "/aep" {
+	if d.Risk.Default != RiskMedium || d.Limits.Corrections != 1 || d.Limits.Exchanges != 3 || d.CommandPrefix != "/aep" ||
+		d.Limits.AttemptsPerUnit != 1 || d.Limits.LanesPerIncrement != 2 || d.Stall.SuspectAfter != 15*time.Minute || d.Stall.StalledAfter != 30*time.Minute {
 		t.Errorf("Default() = %+v", d)
 	}
 }

@@ -46,8 +46,15 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 			d.fields(v, f, fieldSetters{
 				"corrections": func(v *yaml.Node, f string) { c.Limits.Corrections = d.bounded(v, f, 0, 100) },
 				"exchanges":   func(v *yaml.Node, f string) { c.Limits.Exchanges = d.bounded(v, f, 1, 100) },
+				"attempts_per_unit": func(v *yaml.Node, f string) {
+					c.Limits.AttemptsPerUnit = d.bounded(v, f, 1, maxAttemptsPerUnit)
+				},
+				"lanes_per_increment": func(v *yaml.Node, f string) {
+					c.Limits.LanesPerIncrement = d.bounded(v, f, 1, maxLanesPerIncrement)
+				},
 			})
 		},
+		"stall":    func(v *yaml.Node, f string) { d.stall(v, f, &c.Stall) },
 		"release":  func(v *yaml.Node, f string) { d.release(v, f, &c.Release) },
 		"readback": func(v *yaml.Node, f string) { d.readback(v, f, &c.Readback) },
 		"command_prefix": func(v *yaml.Node, f string) {
