@@ -42,6 +42,7 @@ type Fake struct {
 	hooks   hookConfig
 	knobs   knobs
 	table   []route
+	oauth   oauthState // the OAuth web flow (oauth.go)
 }
 
 // New starts a fake GitHub for t and stops it when t ends. With a nil t

@@ -12,4 +12,5 @@ func (f *Fake) routes() {
 	f.statusRoutes()
 	f.hookRoutes()
 	f.graphRoutes()
+	f.oauthRoutes()
 }
