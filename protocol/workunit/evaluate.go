@@ -61,6 +61,12 @@ type Issue struct {
 type Input struct {
 	Refs []Ref
 	Unit *Issue
+	// PR is the pull request judged. Lanes are the open attempts of the
+	// unit's increment, it among them, judged against Limits (OverLimits);
+	// nil Lanes are not judged.
+	PR     int
+	Lanes  []Lane
+	Limits Limits
 }
 
 // Verdict is the answer for one pull request: OK when it names exactly one
@@ -113,6 +119,9 @@ func Evaluate(in Input) Verdict {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("#%d contract: %s", u.Number, p))
 	}
 	v.Reasons = append(v.Reasons, incrementReasons(u, c, len(probs) == 0)...)
+	if over, ok := OverLimits(in.Lanes, in.Limits)[in.PR]; ok && in.Lanes != nil {
+		v.Reasons = append(v.Reasons, over.Reason)
+	}
 	v.OK = len(v.Reasons) == 0
 	return v
 }
