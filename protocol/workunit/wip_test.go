@@ -7,7 +7,9 @@ import (
 )
 
 func TestOverLimits(t *testing.T) {
-	lane := func(pr, unit int) Lane { return Lane{PR: pr, Unit: unit, URL: "https://github.test/acme/app/pull/" + itoa(pr)} }
+	lane := func(pr, unit int) Lane {
+		return Lane{PR: pr, Unit: unit, URL: "https://github.test/acme/app/pull/" + itoa(pr)}
+	}
 	tests := []struct {
 		name string
 		open []Lane
