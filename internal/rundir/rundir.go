@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"unicode/utf8"
 
@@ -67,27 +68,46 @@ func (e *InputError) Unwrap() error { return e.Err }
 // Load reads the run in dir. A missing guide or log yields a *MissingError
 // and a non-nil Run with the documents that do exist (status needs only the
 // log). A missing plan or annexes folder is not an error. Any other problem
-// is an *InputError and a nil Run.
+// is an *InputError and a nil Run, the first in document order (guide, log,
+// plan). Each document is read and parsed on a goroutine of its own, so a
+// large log is parsed while the guide is still being read and parsed.
 func Load(dir string) (*rundoc.Run, error) {
-	files := rundoc.Files{Docs: map[string]string{}}
+	docs := []struct {
+		name  string
+		parse func(run *rundoc.Run, text string)
+	}{
+		{rundoc.GuideFile, func(run *rundoc.Run, text string) { run.Guide = rundoc.ParseGuide(rundoc.GuideFile, text) }},
+		{rundoc.LogFile, func(run *rundoc.Run, text string) { run.Log = rundoc.ParseLog(rundoc.LogFile, text) }},
+		{rundoc.PlanFile, func(run *rundoc.Run, text string) { run.Plan = rundoc.ParsePlan(rundoc.PlanFile, text) }},
+	}
+	run := &rundoc.Run{}
+	found := make([]bool, len(docs))
+	errs := make([]error, len(docs))
+	var wg sync.WaitGroup
+	for i, d := range docs {
+		wg.Go(func() {
+			text, ok, err := readDoc(filepath.Join(dir, d.name))
+			found[i], errs[i] = ok, err
+			if ok && err == nil {
+				d.parse(run, text) // each document sets its own field
+			}
+		})
+	}
+	wg.Wait()
 	var missing []string
-	for _, name := range []string{rundoc.GuideFile, rundoc.LogFile, rundoc.PlanFile} {
-		b, ok, err := readDoc(filepath.Join(dir, name))
-		if err != nil {
-			return nil, err
+	for i, d := range docs {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		if ok {
-			files.Docs[name] = b
-		} else if name != rundoc.PlanFile {
-			missing = append(missing, name)
+		if !found[i] && d.name != rundoc.PlanFile {
+			missing = append(missing, d.name)
 		}
 	}
 	annexes, err := annexNames(filepath.Join(dir, rundoc.AnnexDir))
 	if err != nil {
 		return nil, err
 	}
-	files.Annexes = annexes
-	run := rundoc.Parse(files)
+	run.Annexes = annexes
 	if len(missing) > 0 {
 		return run, &MissingError{Dir: dir, Names: missing}
 	}

@@ -9,6 +9,8 @@
 package lint
 
 import (
+	"sync"
+
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
 
@@ -71,14 +73,23 @@ func (r Result) ExitCode() int {
 func Check(run *rundoc.Run, opts Options) Result {
 	c := newChecker(run)
 	// Each rule adds its problems in turn, so they come in report order.
+	// L7 and L8 (phase order, repeated paragraphs) are the costliest rules
+	// on a large run; they run beside L1–L6 on a checker of their own, and
+	// their problems join the report in their place.
+	late := c.fork()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		late.phaseOrder()
+		late.duplicates()
+	})
 	c.missingReports()
 	c.emptyGuide()
 	c.missingReportLines()
 	c.orphanReports()
 	c.gatesWithoutControl()
 	c.doneWithoutEvidence()
-	c.phaseOrder()
-	c.duplicates()
+	wg.Wait()
+	c.join(late)
 	var r Result
 	c.annexes(&r, opts.AnnexThreshold)
 	c.planUnfilled()
@@ -109,6 +120,20 @@ func (c *checker) add(p Problem) {
 	k := len(c.found) - 1
 	c.found[k] = append(c.found[k], p)
 	c.count++
+}
+
+// fork returns a checker of the same run with no problems yet, for rules
+// that run beside c's; the run and its indexes are only read.
+func (c *checker) fork() *checker {
+	f := *c
+	f.found, f.count, f.near = nil, 0, 0
+	return &f
+}
+
+// join adds the problems f found after c's, keeping their order.
+func (c *checker) join(f *checker) {
+	c.found = append(c.found, f.found...)
+	c.count += f.count
 }
 
 // problems returns every problem added, in order (nil when none).
