@@ -58,19 +58,11 @@ func runStatus(s streams, dir string, asJSON bool) error {
 		fmt.Fprint(s.out, rep.Text())
 		return nil
 	}
-	b, err := rep.AppendJSON(make([]byte, 0, jsonSizeHint*len(rep.Items)))
-	if err == nil {
-		_, err = s.out.Write(b)
-	}
-	if err != nil {
+	if err := rep.WriteJSON(s.out); err != nil {
 		return failf(2, "encode status: %v", err)
 	}
 	return nil
 }
-
-// jsonSizeHint is about the size of one item in `status --json`, so the
-// document is built in one allocation most of the time.
-const jsonSizeHint = 200
 
 // writeJSON writes v as indented JSON without HTML escaping (placeholders
 // such as <phase name> stay readable).

@@ -2,6 +2,7 @@ package status
 
 import (
 	"errors"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -13,12 +14,42 @@ import (
 // second copy of the document. It fails, like encoding/json, on a weight
 // that is not finite (Compute never produces one).
 func (r Report) AppendJSON(b []byte) ([]byte, error) {
+	return r.appendJSON(b, func(b []byte) []byte { return b })
+}
+
+// streamChunk is how much of the document WriteJSON holds before writing it.
+const streamChunk = 64 << 10
+
+// WriteJSON writes AppendJSON's bytes to w in chunks of about 64 KB, so a
+// report of a hundred thousand items is never held whole in memory.
+func (r Report) WriteJSON(w io.Writer) error {
+	var werr error
+	flush := func(b []byte) []byte {
+		if len(b) < streamChunk || werr != nil {
+			return b
+		}
+		_, werr = w.Write(b)
+		return b[:0]
+	}
+	b, err := r.appendJSON(make([]byte, 0, 2*streamChunk), flush)
+	if err != nil {
+		return err
+	}
+	if werr == nil {
+		_, werr = w.Write(b)
+	}
+	return werr
+}
+
+// appendJSON is AppendJSON with flush called between list elements: it
+// returns the buffer to go on with (b itself, or b emptied once written).
+func (r Report) appendJSON(b []byte, flush func([]byte) []byte) ([]byte, error) {
 	b = append(b, "{\n  \"version\": "...)
 	b = strconv.AppendInt(b, int64(r.Version), 10)
 	b = appendKey(b, 1, "dir")
 	b = appendString(b, r.Dir)
 	b = appendKey(b, 1, "items")
-	b = appendList(b, 1, r.Items, appendItem)
+	b = appendList(b, 1, r.Items, func(b []byte, it Item) []byte { return flush(appendItem(b, it)) })
 	b = appendKey(b, 1, "phases")
 	var err error
 	b = appendList(b, 1, r.Phases, func(b []byte, p Phase) []byte {

@@ -3,7 +3,10 @@ package status
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -91,4 +94,50 @@ func FuzzAppendJSON(f *testing.F) {
 			t.Fatalf("AppendJSON differs from encoding/json:\n%s\nwant:\n%s", got, want)
 		}
 	})
+}
+
+// chunkWriter records the size of each write, and fails after failAfter
+// writes when that is positive.
+type chunkWriter struct {
+	bytes.Buffer
+	sizes     []int
+	failAfter int
+}
+
+func (w *chunkWriter) Write(p []byte) (int, error) {
+	if w.failAfter > 0 && len(w.sizes) == w.failAfter {
+		return 0, errWrite
+	}
+	w.sizes = append(w.sizes, len(p))
+	return w.Buffer.Write(p)
+}
+
+var errWrite = errors.New("disk full")
+
+// TestWriteJSONStreamsTheSameBytes: WriteJSON writes exactly AppendJSON's
+// bytes, in chunks (no write is the whole document of a large report), and
+// a failed write is its error.
+func TestWriteJSONStreamsTheSameBytes(t *testing.T) {
+	r := oddReport("P1-T1 <&> \"q\"", 2.5)
+	for i := range 5000 {
+		r.Items = append(r.Items, Item{ID: fmt.Sprintf("P9-T%d", i), State: "PENDING"})
+	}
+	want, err := r.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w chunkWriter
+	if err := r.WriteJSON(&w); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), w.String()); diff != "" {
+		t.Fatalf("WriteJSON differs from AppendJSON (-want +got):\n%s", diff)
+	}
+	if len(w.sizes) < 2 || slices.Max(w.sizes) >= len(want) {
+		t.Errorf("writes of %v bytes for a %d-byte document, want it in chunks", w.sizes, len(want))
+	}
+	bad := chunkWriter{failAfter: 1}
+	if err := r.WriteJSON(&bad); !errors.Is(err, errWrite) {
+		t.Errorf("WriteJSON to a failing writer: %v, want %v", err, errWrite)
+	}
 }
