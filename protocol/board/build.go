@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/aepgate/aepgate/protocol/workunit"
@@ -80,9 +81,19 @@ func (in Input) increment(m Milestone) Increment {
 		inc.Stories = append(inc.Stories, in.story(is, over))
 	}
 	for _, pr := range sortedKeys(over) {
-		inc.Problems = append(inc.Problems, fmt.Sprintf("#%d: %s", pr, over[pr].Reason))
+		inc.Problems = append(inc.Problems, overText(pr, over[pr]))
 	}
 	return inc
+}
+
+// overText says in plain text which limit an attempt exceeds and which
+// attempts are within it.
+func overText(pr int, o workunit.Over) string {
+	names := make([]string, len(o.Within))
+	for i, l := range o.Within {
+		names[i] = fmt.Sprintf("#%d (work unit #%d)", l.PR, l.Unit)
+	}
+	return fmt.Sprintf("#%d exceeds %s; open within it: %s", pr, o.Limit, strings.Join(names, ", "))
 }
 
 func sortedKeys[V any](m map[int]V) []int {

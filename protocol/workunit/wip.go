@@ -35,6 +35,9 @@ type Over struct {
 	Limit string
 	// Reason names the open attempts or lanes within the limit.
 	Reason string
+	// Within are the open attempts within the limit: the unit's, or the
+	// first attempt of each open lane.
+	Within []Lane
 }
 
 // OverLimits judges the open attempts of one increment against lim and
@@ -60,21 +63,23 @@ func OverLimits(open []Lane, lim Limits) map[int]Over {
 			within := byUnit[u][:min(lim.AttemptsPerUnit, len(byUnit[u]))]
 			for _, l := range byUnit[u][len(within):] {
 				out[l.PR] = Over{LimitAttempts, fmt.Sprintf("%s is %d: work unit #%d already has %s open; finish or close it before another attempt",
-					LimitAttempts, lim.AttemptsPerUnit, u, laneLinks(within))}
+					LimitAttempts, lim.AttemptsPerUnit, u, laneLinks(within)), within}
 			}
 		}
 	}
 	if lim.LanesPerIncrement > 0 && len(units) > lim.LanesPerIncrement {
 		within := units[:lim.LanesPerIncrement]
 		var names []string
+		var first []Lane
 		for _, u := range within {
 			names = append(names, fmt.Sprintf("#%d (%s)", u, laneLinks(byUnit[u])))
+			first = append(first, byUnit[u][0])
 		}
 		for _, u := range units[lim.LanesPerIncrement:] {
 			for _, l := range byUnit[u] {
 				if _, over := out[l.PR]; !over {
 					out[l.PR] = Over{LimitLanes, fmt.Sprintf("%s is %d: the increment's open lanes are %s; finish one before starting work unit #%d",
-						LimitLanes, lim.LanesPerIncrement, strings.Join(names, ", "), u)}
+						LimitLanes, lim.LanesPerIncrement, strings.Join(names, ", "), u), first}
 				}
 			}
 		}
