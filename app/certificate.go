@@ -15,7 +15,7 @@ import (
 
 // CertifiedLabel marks a work unit's issue once its completion certificate
 // is on the merge SHA. The App never closes the issue: that is the owner's.
-const CertifiedLabel = "aepgate:certified"
+const CertifiedLabel = gh.CertifiedLabel
 
 // act shows a readback decision: the certificate first decides its note,
 // then aepgate/readback is written unless it already says the same, each

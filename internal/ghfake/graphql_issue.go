@@ -22,6 +22,8 @@ func (r *issueRes) field(x *gqlExec, name string, args map[string]any) (any, err
 		return strings.ToUpper(i.state), nil
 	case "stateReason":
 		return upper(i.stateReason), nil
+	case "isPinned":
+		return i.pinned, nil
 	case "blockedBy":
 		return newConn("IssueConnection", "blockedBy", r.issues(i.blockedBy), args)
 	case "blocking":

@@ -15,6 +15,8 @@ func (mutationRes) field(x *gqlExec, name string, args map[string]any) (any, err
 		return x.addSubIssue(input)
 	case "addComment":
 		return x.addComment(input)
+	case "pinIssue":
+		return x.pinIssue(input)
 	}
 	return nil, unknownField("Mutation", name)
 }

@@ -31,6 +31,7 @@ type issue struct {
 	subIssues   []int
 	xrefs       []*xref // cross-references to this issue, oldest first
 	pr          *pull
+	pinned      bool // pinned to the repository's issue list (graphql_pin.go)
 }
 
 type comment struct {

@@ -1,0 +1,154 @@
+package gh
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/workunit"
+)
+
+// Page sizes of the board query: more milestones than boardMilestonesPage
+// show the newest; an increment holds at most 8 stories, so
+// milestoneIssuesPage (20) shows an over-full one as such.
+const (
+	boardMilestonesPage = 20
+	boardXrefsPage      = 20
+	boardLabelsPage     = 20
+)
+
+// CertifiedLabel marks a work unit's issue once its completion certificate
+// is on the merge SHA.
+const CertifiedLabel = "aepgate:certified"
+
+// BoardRead is what one board update reads of a repository: its
+// milestones with their issues and attempts, and the board issue.
+type BoardRead struct {
+	URL        string
+	Milestones []board.Milestone
+	// Issue is the board issue (label checks.BoardLabel), nil when none.
+	Issue *BoardIssue
+}
+
+// BoardIssue is the repository's board issue.
+type BoardIssue struct {
+	NodeID string
+	Number int
+	URL    string
+	Body   string
+}
+
+// boardQuery reads the milestones (newest first), each issue with its
+// labels and the pull requests that mention it, and the oldest issue
+// labelled checks.BoardLabel.
+var boardQuery = fmt.Sprintf(`query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) {
+  url
+  milestones(first: %d, states: [OPEN, CLOSED], orderBy: {field: NUMBER, direction: DESC}) { nodes { number title url state
+    issues(first: %d) { nodes { number title url state body labels(first: %d) { nodes { name } }
+      timelineItems(itemTypes: [CROSS_REFERENCED_EVENT], last: %d) { nodes { ... on CrossReferencedEvent { isCrossRepository
+        source { __typename ... on PullRequest { number title url state body headRefOid mergedAt mergeCommit { oid } } } } } } } } } }
+  board: issues(labels: [%q], states: [OPEN, CLOSED], first: 1, orderBy: {field: CREATED_AT, direction: ASC}) { nodes { id number url body } }
+} }`, boardMilestonesPage, milestoneIssuesPage, boardLabelsPage, boardXrefsPage, checks.BoardLabel)
+
+type boardData struct {
+	Repository *struct {
+		URL        string
+		Milestones struct{ Nodes []boardMilestone }
+		Board      struct {
+			Nodes []struct {
+				ID     string
+				Number int
+				URL    string
+				Body   string
+			}
+		}
+	}
+}
+
+type boardMilestone struct {
+	Number     int
+	Title, URL string
+	State      string
+	Issues     struct{ Nodes []boardIssue }
+}
+
+type boardIssue struct {
+	Number           int
+	Title, URL, Body string
+	State            string
+	Labels           struct{ Nodes []struct{ Name string } }
+	TimelineItems    struct {
+		Nodes []struct {
+			IsCrossRepository bool
+			Source            *struct {
+				Typename    string `json:"__typename"`
+				Number      int
+				Title, URL  string
+				State       string
+				Body        string
+				HeadRefOid  string
+				MergedAt    *time.Time
+				MergeCommit *struct{ Oid string }
+			}
+		}
+	}
+}
+
+// Board reads what a board update needs of owner/repo in one GraphQL query.
+//
+// https://docs.github.com/graphql/reference/objects#repository
+func (in *Installation) Board(ctx context.Context, owner, repo string) (*BoardRead, error) {
+	var data boardData
+	if err := graphQL(ctx, in.hc, in.graphqlURL, boardQuery, map[string]any{"owner": owner, "name": repo}, &data); err != nil {
+		return nil, fmt.Errorf("board of %s/%s: %w", owner, repo, err)
+	}
+	r := data.Repository
+	if r == nil {
+		return nil, fmt.Errorf("board of %s/%s: the repository is not visible to the App", owner, repo)
+	}
+	out := &BoardRead{URL: r.URL}
+	for _, m := range r.Milestones.Nodes {
+		bm := board.Milestone{Number: m.Number, Title: m.Title, URL: m.URL, Open: m.State == "OPEN"}
+		for _, is := range m.Issues.Nodes {
+			bm.Issues = append(bm.Issues, is.story(owner+"/"+repo))
+		}
+		out.Milestones = append(out.Milestones, bm)
+	}
+	if n := r.Board.Nodes; len(n) > 0 {
+		out.Issue = &BoardIssue{NodeID: n[0].ID, Number: n[0].Number, URL: n[0].URL, Body: n[0].Body}
+	}
+	return out, nil
+}
+
+// story converts one issue: its certified label and the same-repository
+// pull requests whose description names it as their one work unit.
+func (is boardIssue) story(repo string) board.Issue {
+	out := board.Issue{Number: is.Number, Title: is.Title, URL: is.URL, Open: is.State == "OPEN", Body: is.Body}
+	for _, l := range is.Labels.Nodes {
+		if l.Name == CertifiedLabel {
+			out.Certified = true
+		}
+	}
+	for _, x := range is.TimelineItems.Nodes {
+		s := x.Source
+		if s == nil || s.Typename != "PullRequest" || x.IsCrossRepository || slices.ContainsFunc(out.Pulls, func(p board.Pull) bool { return p.Number == s.Number }) {
+			continue
+		}
+		refs := workunit.ParseRefs(s.Body, repo)
+		if len(refs) != 1 || refs[0].Repo != "" || refs[0].Number != is.Number {
+			continue
+		}
+		p := board.Pull{Number: s.Number, Title: s.Title, URL: s.URL, State: s.State, Head: s.HeadRefOid}
+		if s.MergedAt != nil {
+			p.MergedAt = *s.MergedAt
+		}
+		if s.MergeCommit != nil && s.State == "MERGED" {
+			p.MergeSHA = s.MergeCommit.Oid
+		}
+		out.Pulls = append(out.Pulls, p)
+	}
+	return out
+}
