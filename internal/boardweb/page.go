@@ -12,7 +12,7 @@ import (
 const pageTitle = "aepgate board"
 
 // board serves GET /board: the signed-in person's repositories with their
-// kept boards; without a session, a sign-in button; with an expired one, a
+// kept boards (those without one yet last); without a session, a sign-in button; with an expired one, a
 // new sign-in at once; with a cookie this server did not sign, a refusal.
 func (p *Page) board(w http.ResponseWriter, r *http.Request) {
 	c, err := r.Cookie(sessionCookie)
@@ -31,6 +31,7 @@ func (p *Page) board(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page := checks.BoardPage{Title: pageTitle, Login: s.Login, LogoutPath: "/board/logout", Generated: p.opts.Now()}
+	var none []checks.BoardPageRepo // repositories without a board yet go last
 	for _, repo := range s.Repos {
 		b, ok, err := p.opts.Source.Board(r.Context(), repo)
 		if err != nil {
@@ -38,8 +39,13 @@ func (p *Page) board(w http.ResponseWriter, r *http.Request) {
 			p.fail(w, http.StatusInternalServerError, "The board could not be read", "The App could not read the board of "+repo+"; try again shortly.")
 			return
 		}
-		page.Repos = append(page.Repos, checks.BoardPageRepo{Repo: repo, Kept: ok, Board: b})
+		if !ok {
+			none = append(none, checks.BoardPageRepo{Repo: repo})
+			continue
+		}
+		page.Repos = append(page.Repos, checks.BoardPageRepo{Repo: repo, Kept: true, Board: b})
 	}
+	page.Repos = append(page.Repos, none...)
 	if len(page.Repos) == 0 {
 		page.Notice = &checks.BoardNotice{Heading: "No repository to show",
 			Lines: []string{"GitHub lists no repository of this App's installations that " + s.Login + " can read."}}

@@ -80,6 +80,10 @@ func testKey() *rsa.PrivateKey {
 	return key
 }
 
+// forgePath is a route of the test server alone: it sets the session
+// cookie to its v parameter, as a person editing their cookie would.
+const forgePath = "/board/_forge"
+
 // newWorld builds the world; change adjusts the page's options.
 func newWorld(t testing.TB, change func(*Options)) *world {
 	t.Helper()
@@ -94,7 +98,14 @@ func newWorld(t testing.TB, change func(*Options)) *world {
 		boards: map[string]board.Board{"acme/ledger": ledgerBoard(), "acme/secret": secretBoard()},
 	}
 	w := &world{f: f, app: app, clock: &testClock{now: time.Date(2026, 11, 12, 9, 30, 0, 0, time.UTC)}}
-	w.srv = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) { w.page.ServeHTTP(rw, r) }))
+	w.srv = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == forgePath { // the test's own route: a browser holding a forged cookie
+			http.SetCookie(rw, &http.Cookie{Name: sessionCookie, Value: r.URL.Query().Get("v"), Path: "/board", HttpOnly: true})
+			http.Redirect(rw, r, "/board", http.StatusFound)
+			return
+		}
+		w.page.ServeHTTP(rw, r)
+	}))
 	t.Cleanup(w.srv.Close)
 	o, err := gh.NewOAuth(f.URL(), app.ClientID, app.ClientSecret(), nil)
 	if err != nil {
