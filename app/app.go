@@ -75,6 +75,7 @@ func (a *App) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /readyz", a.ready)
 	mux.Handle("GET /metrics", a.metrics.handler())
+	a.mountBoard(mux)
 	return mux
 }
 

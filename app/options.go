@@ -27,6 +27,8 @@ type Options struct {
 	Logger *slog.Logger
 	// Transport carries GitHub requests; nil means http.DefaultTransport.
 	Transport http.RoundTripper
+	// Board configures the signed-in /board page (zero: off).
+	Board BoardPage
 
 	// WritePause separates two GitHub writes of one installation.
 	WritePause time.Duration
