@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -45,7 +46,7 @@ type outcome struct {
 // every open pull request's head.
 func defaultChecks() []check {
 	return []check{
-		{name: WorkUnitCheck, eval: evalWorkUnit},
+		{name: WorkUnitCheck, needs: snapshot.Needs{Lanes: true}, eval: evalWorkUnit},
 		{name: AuditCheck, needs: auditNeeds, eval: evalAudit},
 		{name: GatesCheck, needs: gatesNeeds, eval: evalGates},
 		{name: MergeCheck, needs: mergeNeeds, eval: evalMerge},
@@ -125,7 +126,12 @@ func evalWorkUnit(ev *evaluation) outcome {
 	if len(refs) == 1 && refs[0].Repo == "" {
 		unit = ev.snap.Units[refs[0].Number]
 	}
-	v := workunit.Evaluate(workunit.Input{Refs: refs, Unit: unit})
+	in := workunit.Input{Refs: refs, Unit: unit, PR: pull.Number}
+	if ev.cfg != nil && ev.snap.Lanes != nil && len(refs) == 1 {
+		in.Lanes = withLane(ev.snap.Lanes, workunit.Lane{PR: pull.Number, Unit: refs[0].Number, URL: pull.URL})
+		in.Limits = workunit.Limits{AttemptsPerUnit: ev.cfg.Limits.AttemptsPerUnit, LanesPerIncrement: ev.cfg.Limits.LanesPerIncrement}
+	}
+	v := workunit.Evaluate(in)
 	if !ev.configValid() {
 		v.OK = false
 		v.Reasons = append(v.Reasons, fmt.Sprintf("the repository config %s on %s is invalid or unreadable; see the %s check", configPath, ev.snap.DefaultBranch, ConfigCheck))
@@ -139,6 +145,17 @@ func evalWorkUnit(ev *evaluation) outcome {
 		run:   checks.WorkUnit(pull.HeadSHA, v, title, ev.snap.NativeBlockers),
 		facts: map[string]any{"unit": v.Unit, "reasons": v.Reasons},
 	}
+}
+
+// withLane is lanes with l among them: GitHub may not have recorded the
+// evaluated pull request's mention yet.
+func withLane(lanes []workunit.Lane, l workunit.Lane) []workunit.Lane {
+	for _, o := range lanes {
+		if o.PR == l.PR {
+			return lanes
+		}
+	}
+	return append(slices.Clone(lanes), l)
 }
 
 // evalConfig shows a broken config as a failure, and a success over an

@@ -21,6 +21,7 @@ var needsPermissions = map[string][]Permission{
 	"Files":        {PullRequests},
 	"Commits":      {PullRequests},
 	"HeadChecks":   {Checks, Actions},
+	"Lanes":        {Issues, PullRequests},
 }
 
 // eventPermissions are the permissions GitHub requires before an App may

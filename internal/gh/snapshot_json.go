@@ -126,6 +126,7 @@ type jsonIssue struct {
 				Number int
 				State  string
 				Body   string
+				Lanes  *jsonLanes
 				jsonDeps
 			}
 		}
@@ -158,6 +159,12 @@ func (r *jsonRepo) snapshot(p queryPlan) *snapshot.PR {
 		}
 		if ji != nil && ji.TimelineItems != nil {
 			s.UnitAttempts[n] = ji.TimelineItems.attempts()
+		}
+		if p.needs.Lanes && ji != nil && ji.Milestone != nil {
+			s.Lanes = []workunit.Lane{}
+			for _, st := range ji.Milestone.Issues.Nodes {
+				s.Lanes = st.Lanes.lanes(r.NameWithOwner, st.Number, s.Lanes)
+			}
 		}
 	}
 	return s

@@ -70,14 +70,18 @@ func (p queryPlan) query() string {
 	if p.blockers {
 		deps = " blockedBy(first: 50) { totalCount nodes { number state repository { nameWithOwner } } }"
 	}
+	lanes := ""
+	if p.needs.Lanes {
+		lanes = lanesQuery
+	}
 	conv := ""
 	if p.needs.Conversation {
 		conv = fmt.Sprintf(" url comments(last: %d) { %s }\n    %s", commentsPage, commentFields, attemptsQuery)
 	}
 	for _, n := range sortedGuesses(p.guesses) {
 		fmt.Fprintf(&b, `  u%d: issueOrPullRequest(number: %d) { __typename ... on Issue { number title body state%s%s
-    milestone { number title state description issues(first: %d) { totalCount nodes { number state body%s } } } } }
-`, n, n, deps, conv, milestoneIssuesPage, deps)
+    milestone { number title state description issues(first: %d) { totalCount nodes { number state body%s%s } } } } }
+`, n, n, deps, conv, milestoneIssuesPage, deps, lanes)
 	}
 	b.WriteString("} }")
 	return b.String()

@@ -39,6 +39,10 @@ type PR struct {
 	// issues (it lacks Issues: read), so the control issue could not be
 	// looked for; empty otherwise.
 	IssuesUnreadable string
+	// Lanes are the open same-repository pull requests that name a story of
+	// the unit's milestone as their one work unit, the evaluated one among
+	// them (read only when Has.Lanes; nil when the unit has no milestone).
+	Lanes []workunit.Lane
 	// NativeBlockers is false when the server has no issue dependencies
 	// (blocked-by), so only a contract's depends_on could be checked.
 	NativeBlockers bool
@@ -59,6 +63,9 @@ type Needs struct {
 	// HeadChecks: every check run and workflow run at the head, not only the
 	// App's own.
 	HeadChecks bool
+	// Lanes: the open attempts of every story of the unit's milestone, for
+	// the WIP limits.
+	Lanes bool
 }
 
 // Union is what n and o need together.
@@ -68,6 +75,7 @@ func (n Needs) Union(o Needs) Needs {
 		Files:        n.Files || o.Files,
 		Commits:      n.Commits || o.Commits,
 		HeadChecks:   n.HeadChecks || o.HeadChecks,
+		Lanes:        n.Lanes || o.Lanes,
 	}
 }
 
