@@ -64,6 +64,7 @@ faces:
 		newInitCmd(s),
 		newLintCmd(s),
 		newStatusCmd(s),
+		newBoardCmd(s),
 		newNegcontrolCmd(s),
 		newConfigCmd(s),
 		newCertificateCmd(s),

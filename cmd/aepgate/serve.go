@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"runtime"
 	"strings"
@@ -26,6 +27,7 @@ import (
 type serveFlags struct {
 	addr, database, privateKeyFile, secretFile, previousSecretFile string
 	githubURL, logFormat, logLevel                                 string
+	clientID, clientSecretFile, publicURL                          string
 	appID                                                          int64
 	workers                                                        int
 	writePause, retryBase, reconcile, rescueAfter, pollInterval    time.Duration
@@ -48,7 +50,11 @@ address is bound); several replicas share one PostgreSQL database. A key or
 secret file is a regular file of at most 1 MB; one readable by group or
 others is logged as a warning.
 
-Endpoints: POST /webhook, GET /healthz, GET /readyz, GET /metrics.
+Endpoints: POST /webhook, GET /healthz, GET /readyz, GET /metrics, and the
+owner's board at GET /board: signed in through GitHub with the App's OAuth
+client (--client-id, --client-secret-file, --public-url; set the App's
+callback URL to <public URL>/board/callback). Without those flags /board
+says the page is off.
 
 Exit codes: 0 after a clean shutdown (SIGINT/SIGTERM); 1 the App could not
 start (database, listener) or stopped with an error; 2 a bad flag or an
@@ -71,6 +77,9 @@ unreadable key or secret file.`,
 	fl.StringVar(&f.secretFile, "webhook-secret-file", "", "file holding the webhook secret (required)")
 	fl.StringVar(&f.previousSecretFile, "previous-webhook-secret-file", "", "file holding the previous webhook secret, accepted too while rotating")
 	fl.StringVar(&f.githubURL, "github-url", gh.DefaultBaseURL, "GitHub REST API root (GHES: https://HOST/api/v3/)")
+	fl.StringVar(&f.clientID, "client-id", "", "the GitHub App's client ID, for the signed-in /board page")
+	fl.StringVar(&f.clientSecretFile, "client-secret-file", "", "file holding one of the App's client secrets, for the /board page")
+	fl.StringVar(&f.publicURL, "public-url", "", "where browsers reach this App, e.g. https://aepgate.example (the /board page's callback is <public URL>/board/callback)")
 	fl.StringVar(&f.logFormat, "log-format", "json", "log format: json or text")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fl.IntVar(&f.workers, "workers", app.DefaultWorkers, "jobs run at once by this process")
@@ -169,7 +178,28 @@ func (f serveFlags) options(ctx context.Context, log *slog.Logger) (app.Options,
 		}
 		o.WebhookSecrets = append(o.WebhookSecrets, prev)
 	}
-	return o, nil
+	o.Board, err = f.boardPage(ctx, log)
+	return o, err
+}
+
+// boardPage reads the /board page's flags: none (the page is off) or all
+// three.
+func (f serveFlags) boardPage(ctx context.Context, log *slog.Logger) (app.BoardPage, error) {
+	if f.clientID == "" && f.clientSecretFile == "" && f.publicURL == "" {
+		return app.BoardPage{}, nil
+	}
+	if f.clientID == "" || f.clientSecretFile == "" || f.publicURL == "" {
+		return app.BoardPage{}, fmt.Errorf("the /board page needs --client-id, --client-secret-file and --public-url together")
+	}
+	u, err := url.Parse(f.publicURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		return app.BoardPage{}, fmt.Errorf("--public-url %q: give the App's address as https://HOST[:PORT], without a path", f.publicURL)
+	}
+	secret, err := readSecretFile(ctx, log, "--client-secret-file", f.clientSecretFile)
+	if err != nil {
+		return app.BoardPage{}, err
+	}
+	return app.BoardPage{ClientID: f.clientID, ClientSecret: secret, PublicURL: strings.TrimSuffix(f.publicURL, "/")}, nil
 }
 
 // readSecretFile reads a key or secret (a regular file of at most 1 MB,
