@@ -94,12 +94,8 @@ func statusPhases(rep status.Report) []statusPhase {
 	index := map[string]int{}
 	var out []statusPhase
 	for _, p := range rep.Phases {
-		t := p.ID
-		if p.Title != nil && *p.Title != "" {
-			t += " — " + *p.Title
-		}
 		index[p.ID] = len(out)
-		out = append(out, statusPhase{title: t})
+		out = append(out, statusPhase{title: phaseTitle(p)})
 	}
 	open := map[string]bool{}
 	for _, id := range rep.Open {
@@ -122,6 +118,14 @@ func statusPhases(rep status.Report) []statusPhase {
 		}
 	}
 	return out
+}
+
+// phaseTitle is "P1 — title", or the ID alone when the guide gives none.
+func phaseTitle(p status.Phase) string {
+	if p.Title != nil && *p.Title != "" {
+		return p.ID + " — " + *p.Title
+	}
+	return p.ID
 }
 
 func phaseMeta(ph statusPhase) string {

@@ -53,6 +53,18 @@ func BoardGraphSVG(id string, nodes []BoardGraphNode) template.HTML {
 	if len(nodes) == 0 {
 		return ""
 	}
+	g := svgLayout(id, nodes)
+	var buf bytes.Buffer
+	if err := boardGraphTemplate.Execute(&buf, g); err != nil {
+		return template.HTML("<p>graph: " + template.HTMLEscapeString(err.Error()) + "</p>")
+	}
+	return template.HTML(buf.String()) // the template escaped every value
+}
+
+// svgLayout places the nodes, a column per layer and a row per node of a
+// layer in the nodes' order, and draws an edge from each dependency in an
+// earlier layer.
+func svgLayout(id string, nodes []BoardGraphNode) svgGraph {
 	layer := svgLayers(nodes)
 	g := svgGraph{ID: id}
 	rows := map[int]int{}
@@ -62,26 +74,18 @@ func BoardGraphSVG(id string, nodes []BoardGraphNode) template.HTML {
 		x, y := svgPad+l*(svgNodeW+svgGapX), svgPad+rows[l]*(svgNodeH+svgGapY)
 		rows[l]++
 		at[n.ID] = [2]int{x, y}
-		g.Width = max(g.Width, x+svgNodeW+svgPad)
-		g.Height = max(g.Height, y+svgNodeH+svgPad)
+		g.Width, g.Height = max(g.Width, x+svgNodeW+svgPad), max(g.Height, y+svgNodeH+svgPad)
 		g.Nodes = append(g.Nodes, svgNode{X: x, Y: y, Label: n.Label, Title: svgCut(n.Title), Full: n.Label + " " + n.Title + " (" + n.State + ")",
 			State: n.State, Class: htmlStateClass(n.State), URL: n.URL})
 	}
 	for _, n := range nodes {
 		for _, d := range n.Deps {
-			from, ok := at[d]
-			if !ok || layer[d] >= layer[n.ID] {
-				continue
+			if from, ok := at[d]; ok && layer[d] < layer[n.ID] {
+				g.Edges = append(g.Edges, svgEdge(from, at[n.ID]))
 			}
-			to := at[n.ID]
-			g.Edges = append(g.Edges, svgEdge(from, to))
 		}
 	}
-	var buf bytes.Buffer
-	if err := boardGraphTemplate.Execute(&buf, g); err != nil {
-		return template.HTML("<p>graph: " + template.HTMLEscapeString(err.Error()) + "</p>")
-	}
-	return template.HTML(buf.String()) // the template escaped every value
+	return g
 }
 
 // svgLayers gives each node its layer: 0 without dependencies in the

@@ -1,7 +1,9 @@
 package boardweb
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -12,8 +14,9 @@ import (
 const pageTitle = "aepgate board"
 
 // board serves GET /board: the signed-in person's repositories with their
-// kept boards (those without one yet last); without a session, a sign-in button; with an expired one, a
-// new sign-in at once; with a cookie this server did not sign, a refusal.
+// kept boards (those without one yet last); without a session, a sign-in
+// button; with an expired one, a new sign-in at once; with a cookie this
+// server did not sign, a refusal.
 func (p *Page) board(w http.ResponseWriter, r *http.Request) {
 	c, err := r.Cookie(sessionCookie)
 	if err != nil {
@@ -30,27 +33,37 @@ func (p *Page) board(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, http.StatusForbidden, "Session refused", "This browser's board session was not signed by this server. Sign in again.")
 		return
 	}
+	page, err := p.boardsOf(r.Context(), s)
+	if err != nil {
+		p.opts.Logger.Warn("board page: read a kept board", "err", err)
+		p.fail(w, http.StatusInternalServerError, "The board could not be read", "The App could not read a kept board; try again shortly.")
+		return
+	}
+	writePage(w, http.StatusOK, page)
+}
+
+// boardsOf is the page of session s: its repositories' kept boards, those
+// without one yet last.
+func (p *Page) boardsOf(ctx context.Context, s session) (checks.BoardPage, error) {
 	page := checks.BoardPage{Title: pageTitle, Login: s.Login, LogoutPath: "/board/logout", Generated: p.opts.Now()}
-	var none []checks.BoardPageRepo // repositories without a board yet go last
+	var none []checks.BoardPageRepo
 	for _, repo := range s.Repos {
-		b, ok, err := p.opts.Source.Board(r.Context(), repo)
-		if err != nil {
-			p.opts.Logger.Warn("board page: read a kept board", "repo", repo, "err", err)
-			p.fail(w, http.StatusInternalServerError, "The board could not be read", "The App could not read the board of "+repo+"; try again shortly.")
-			return
-		}
-		if !ok {
+		b, ok, err := p.opts.Source.Board(ctx, repo)
+		switch {
+		case err != nil:
+			return page, fmt.Errorf("board of %s: %w", repo, err)
+		case ok:
+			page.Repos = append(page.Repos, checks.BoardPageRepo{Repo: repo, Kept: true, Board: b})
+		default:
 			none = append(none, checks.BoardPageRepo{Repo: repo})
-			continue
 		}
-		page.Repos = append(page.Repos, checks.BoardPageRepo{Repo: repo, Kept: true, Board: b})
 	}
 	page.Repos = append(page.Repos, none...)
 	if len(page.Repos) == 0 {
 		page.Notice = &checks.BoardNotice{Heading: "No repository to show",
 			Lines: []string{"GitHub lists no repository of this App's installations that " + s.Login + " can read."}}
 	}
-	writePage(w, http.StatusOK, page)
+	return page, nil
 }
 
 // signInPage invites the person to sign in.
