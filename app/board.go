@@ -3,9 +3,15 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
+	"time"
 
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/config"
 )
 
 // Board returns the latest board the App kept for repo ("owner/name"), and false when it has none yet.
@@ -19,4 +25,115 @@ func (a *App) Board(ctx context.Context, repo string) (board.Board, bool, error)
 		return board.Board{}, false, fmt.Errorf("board %s: decode: %w", repo, err)
 	}
 	return b, true, nil
+}
+
+// boardGitHub is what a board update reads and writes (gh.Installation).
+type boardGitHub interface {
+	Board(ctx context.Context, owner, repo string) (*gh.BoardRead, error)
+	CreateBoardIssue(ctx context.Context, owner, repo, body string) (*gh.BoardIssue, error)
+	PinIssue(ctx context.Context, id string) error
+	EditIssueBody(ctx context.Context, owner, repo string, number int, body string) error
+}
+
+// updateBoard rebuilds one repository's board under its lock, so two
+// updates never both create the board issue.
+func (a *App) updateBoard(ctx context.Context, args boardArgs, log *slog.Logger) error {
+	in, err := a.clients.Installation(args.Installation)
+	if err != nil {
+		return err
+	}
+	unlock, err := a.db.Lock(ctx, "board:"+args.Owner+"/"+args.Repo)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return a.keepBoard(ctx, in, args.Owner, args.Repo, time.Now(), log)
+}
+
+// keepBoard is one board update: one read of the repository, the board
+// built from it and the stored facts and saved for the web page, then at
+// most one write: the board issue created (labelled and pinned, once) or
+// its marked region rewritten, and nothing when the region is unchanged.
+// A repository without milestones or attempts gets no board issue.
+func (a *App) keepBoard(ctx context.Context, hub boardGitHub, owner, repo string, now time.Time, log *slog.Logger) error {
+	read, err := hub.Board(ctx, owner, repo)
+	if err != nil {
+		return err
+	}
+	facts, err := a.boardFacts(ctx, owner+"/"+repo)
+	if err != nil {
+		return err
+	}
+	b := board.Build(boardInput(owner+"/"+repo, read, facts, now, log))
+	raw, err := json.Marshal(b)
+	if err != nil {
+		return fmt.Errorf("board %s/%s: encode: %w", owner, repo, err)
+	}
+	if err := a.db.SaveBoard(ctx, owner+"/"+repo, raw, now); err != nil {
+		return err
+	}
+	region := checks.BoardRegion(b)
+	switch {
+	case read.Issue == nil && len(read.Milestones) == 0 && len(facts) == 0:
+		return nil
+	case read.Issue == nil:
+		return createBoardIssue(ctx, hub, owner, repo, region, log)
+	case checks.BoardUnchanged(read.Issue.Body, region):
+		log.Debug("board unchanged", "issue", read.Issue.Number)
+		return nil
+	}
+	log.Info("board rewritten", "issue", read.Issue.Number)
+	return hub.EditIssueBody(ctx, owner, repo, read.Issue.Number, checks.MergeBoard(read.Issue.Body, region))
+}
+
+// createBoardIssue opens the board issue and pins it. Pinning is best
+// effort (GitHub pins at most three issues): a failure is logged.
+func createBoardIssue(ctx context.Context, hub boardGitHub, owner, repo, region string, log *slog.Logger) error {
+	is, err := hub.CreateBoardIssue(ctx, owner, repo, checks.BoardIssueBody(region))
+	if err != nil {
+		return err
+	}
+	log.Info("board issue created", "issue", is.Number)
+	if err := hub.PinIssue(ctx, is.NodeID); err != nil {
+		var ge *gh.GraphQLError
+		if !errors.As(err, &ge) {
+			return err
+		}
+		log.Warn("board issue not pinned", "issue", is.Number, "err", err)
+	}
+	return nil
+}
+
+// boardFacts decodes the stored facts of repo's attempts; an unreadable
+// one is skipped (the next evaluation writes it again).
+func (a *App) boardFacts(ctx context.Context, repo string) (map[int]board.Fact, error) {
+	raw, err := a.db.BoardFacts(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int]board.Fact, len(raw))
+	for pr, r := range raw {
+		var f board.Fact
+		if json.Unmarshal(r, &f) == nil {
+			out[pr] = f
+		}
+	}
+	return out, nil
+}
+
+// boardInput is Build's input: the WIP limits and stall thresholds of the
+// repository config, or the defaults while it is absent or invalid (the
+// pull requests' aepgate/config says why).
+func boardInput(repo string, read *gh.BoardRead, facts map[int]board.Fact, now time.Time, log *slog.Logger) board.Input {
+	cfg := config.Default()
+	if read.Config.Found {
+		if c, err := config.Parse(config.DefaultPath, []byte(read.Config.Text)); err == nil {
+			cfg = c
+		} else {
+			log.Warn("board uses the default limits: the config is invalid", "err", err)
+		}
+	}
+	return board.Input{Repo: repo, URL: read.URL, Milestones: read.Milestones, Facts: facts,
+		AttemptsPerUnit: cfg.Limits.AttemptsPerUnit, LanesPerIncrement: cfg.Limits.LanesPerIncrement,
+		Stall: board.StallRule{SuspectAfter: cfg.Stall.SuspectAfter, StalledAfter: cfg.Stall.StalledAfter}, Now: now}
 }

@@ -64,6 +64,8 @@ type evaluator struct {
 	locks    prLocker
 	metrics  *metrics
 	log      *slog.Logger
+	// boards keeps the board's facts; nil keeps none.
+	boards boardKeeper
 }
 
 // guessUnits returns the same-repository units a body names, as the
@@ -146,6 +148,7 @@ func (e *evaluator) judgePR(ctx context.Context, in evalInput) ([]int, error) {
 		return nil, err
 	}
 	var judged []string
+	var shown []shownRun
 	for _, c := range e.checks {
 		out := c.eval(ev)
 		if out.skip {
@@ -157,14 +160,17 @@ func (e *evaluator) judgePR(ctx context.Context, in evalInput) ([]int, error) {
 		if err := e.ledger.record(ctx, entry(in, ev, c.name, out, write)); err != nil {
 			return nil, err
 		}
-		if err := e.publish(ctx, in, out.run, write, absent(snap.Pull, out.run)); err != nil {
+		id, err := e.publishID(ctx, in, out.run, write, absent(snap.Pull, out.run))
+		if err != nil {
 			return nil, err
 		}
+		shown = append(shown, shownRun{run: out.run, id: id})
 		judged = append(judged, fmt.Sprintf("%s=%s", c.name, out.run.Conclusion))
 	}
 	if err := e.afterGates(ctx, in, ev); err != nil {
 		return nil, err
 	}
+	e.keepBoardFact(ctx, in, ev, shown)
 	log.Info("pull request judged", "head", snap.Pull.HeadSHA, "checks", strings.Join(judged, " "))
 	return attemptNumbers(ev), nil
 }
@@ -267,10 +273,18 @@ func absent(pull *snapshot.Pull, run checks.Run) bool {
 // publish writes run when write is set (the head does not already show
 // exactly it); fresh says the head has no such run yet.
 func (e *evaluator) publish(ctx context.Context, in evalInput, run checks.Run, write, fresh bool) error {
-	if err := publishRun(ctx, e.pub, e.metrics, in.owner, in.repo, run, write, fresh); err != nil {
-		return fmt.Errorf("publish %s on %s/%s#%d: %w", run.Name, in.owner, in.repo, in.pr, err)
+	_, err := e.publishID(ctx, in, run, write, fresh)
+	return err
+}
+
+// publishID is publish that returns the written run's ID (0 when nothing
+// was written).
+func (e *evaluator) publishID(ctx context.Context, in evalInput, run checks.Run, write, fresh bool) (int64, error) {
+	id, err := publishRunID(ctx, e.pub, e.metrics, in.owner, in.repo, run, write, fresh)
+	if err != nil {
+		return 0, fmt.Errorf("publish %s on %s/%s#%d: %w", run.Name, in.owner, in.repo, in.pr, err)
 	}
-	return nil
+	return id, nil
 }
 
 // publishRun is the one way the App writes a check run: nothing when write
@@ -278,17 +292,25 @@ func (e *evaluator) publish(ctx context.Context, in evalInput, run checks.Run, w
 // searching when fresh (the caller saw no such run), else the publisher's
 // find-and-update. Each outcome is counted.
 func publishRun(ctx context.Context, pub publisher, m *metrics, owner, repo string, run checks.Run, write, fresh bool) error {
+	_, err := publishRunID(ctx, pub, m, owner, repo, run, write, fresh)
+	return err
+}
+
+// publishRunID is publishRun that returns the written run's ID (0 when
+// nothing was written).
+func publishRunID(ctx context.Context, pub publisher, m *metrics, owner, repo string, run checks.Run, write, fresh bool) (int64, error) {
 	if !write {
 		m.writes.WithLabelValues(run.Name, "unchanged").Inc()
-		return nil
+		return 0, nil
 	}
 	publish := pub.Publish
 	if fresh {
 		publish = pub.PublishNew
 	}
-	if _, err := publish(ctx, owner, repo, run); err != nil {
-		return err
+	id, err := publish(ctx, owner, repo, run)
+	if err != nil {
+		return 0, err
 	}
 	m.writes.WithLabelValues(run.Name, "written").Inc()
-	return nil
+	return id, nil
 }

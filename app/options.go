@@ -48,6 +48,9 @@ type Options struct {
 	// ShutdownGrace bounds graceful shutdown: in-flight jobs get this long
 	// to finish before they are cancelled and returned to the queue.
 	ShutdownGrace time.Duration
+	// BoardDelay is how long after the first evaluation of a burst the
+	// board is updated: one update per burst (docs/board.md).
+	BoardDelay time.Duration
 
 	// checks replaces the App's list of checks (defaultChecks) when set;
 	// tests add a check through it.
@@ -70,6 +73,7 @@ const (
 	DefaultWorkers        = 8
 	DefaultPollInterval   = 200 * time.Millisecond
 	DefaultShutdownGrace  = 20 * time.Second
+	DefaultBoardDelay     = 5 * time.Second
 )
 
 func (o *Options) setDefaults() error {
@@ -105,6 +109,7 @@ func (o *Options) setDefaults() error {
 	def(&o.RescueAfter, DefaultRescueAfter)
 	def(&o.PollInterval, DefaultPollInterval)
 	def(&o.ShutdownGrace, DefaultShutdownGrace)
+	def(&o.BoardDelay, DefaultBoardDelay)
 	if o.Workers <= 0 {
 		o.Workers = DefaultWorkers
 	}

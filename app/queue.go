@@ -46,6 +46,8 @@ type queue interface {
 	// which River returns to the queue.
 	stop(ctx context.Context) error
 	ping(ctx context.Context) error
+	// scheduleBoard asks for a board update at at (board_job.go).
+	scheduleBoard(ctx context.Context, args boardArgs, at time.Time) error
 }
 
 // riverQueue is River on either engine; TTx is the engine's transaction.
@@ -58,6 +60,7 @@ type riverQueue[TTx any] struct {
 type jobRunner interface {
 	runDelivery(ctx context.Context, d deliveryArgs, attempt int) error
 	runReconcile(ctx context.Context) error
+	runBoard(ctx context.Context, args boardArgs) error
 }
 
 // newQueue migrates River's tables and builds its client for db.
@@ -74,6 +77,7 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &deliveryWorker{run: run})
+	river.AddWorker(workers, &boardWorker{run: run})
 	// A sweep may outlast a delivery's JobTimeout, but not RescueAfter: a
 	// job running longer is taken for dead and started a second time.
 	river.AddWorker(workers, &reconcileWorker{run: run, timeout: max(o.JobTimeout, min(o.ReconcileEvery, o.RescueAfter))})

@@ -15,7 +15,8 @@ const deliveryMemory = 4 * 24 * time.Hour
 // runReconcile is the periodic sweep: for every installation and every
 // repository it can see, re-evaluate the open pull requests and re-verify
 // the Latest release, which repairs whatever lost or failed deliveries (or
-// asset changes, which send none) left behind; then forget old delivery
+// asset changes, which send none) left behind, and update its board
+// (each open attempt's health moves with time); then forget old delivery
 // IDs. A failing installation is logged and the sweep goes on; a rate limit
 // ends that installation's sweep at once.
 func (a *App) runReconcile(ctx context.Context) (err error) {
@@ -74,6 +75,11 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 				return fmt.Errorf("repository %s: %w", r.FullName(), err)
 			}
 			log.Warn("reconcile repository", "repo", r.FullName(), "err", err)
+		}
+		// The board shows each open attempt's health as of its update, so
+		// the sweep updates it too (nothing is written when it is the same).
+		if err := a.queue.scheduleBoard(ctx, boardArgs{Installation: id, Owner: r.Owner, Repo: r.Name}, time.Now()); err != nil {
+			log.Warn("reconcile board", "repo", r.FullName(), "err", err)
 		}
 	}
 	return nil

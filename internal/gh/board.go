@@ -8,6 +8,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
@@ -27,7 +28,10 @@ const CertifiedLabel = "aepgate:certified"
 // BoardRead is what one board update reads of a repository: its
 // milestones with their issues and attempts, and the board issue.
 type BoardRead struct {
-	URL        string
+	URL string
+	// Config is the repository config file on the default branch; Found is
+	// false when there is none.
+	Config     snapshot.ConfigFile
 	Milestones []board.Milestone
 	// Issue is the board issue (label checks.BoardLabel), nil when none.
 	Issue *BoardIssue
@@ -46,6 +50,7 @@ type BoardIssue struct {
 // labelled checks.BoardLabel.
 var boardQuery = fmt.Sprintf(`query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) {
   url
+  defaultBranchRef { target { ... on Commit { oid file(path: "`+ConfigPath+`") { object { ... on Blob { text isTruncated } } } } } }
   milestones(first: %d, states: [OPEN, CLOSED], orderBy: {field: NUMBER, direction: DESC}) { nodes { number title url state
     issues(first: %d) { nodes { number title url state body labels(first: %d) { nodes { name } }
       timelineItems(itemTypes: [CROSS_REFERENCED_EVENT], last: %d) { nodes { ... on CrossReferencedEvent { isCrossRepository
@@ -55,7 +60,17 @@ var boardQuery = fmt.Sprintf(`query($owner: String!, $name: String!) { repositor
 
 type boardData struct {
 	Repository *struct {
-		URL        string
+		URL              string
+		DefaultBranchRef *struct {
+			Target struct {
+				File *struct {
+					Object *struct {
+						Text        *string
+						IsTruncated bool
+					}
+				}
+			}
+		}
 		Milestones struct{ Nodes []boardMilestone }
 		Board      struct {
 			Nodes []struct {
@@ -110,6 +125,10 @@ func (in *Installation) Board(ctx context.Context, owner, repo string) (*BoardRe
 		return nil, fmt.Errorf("board of %s/%s: the repository is not visible to the App", owner, repo)
 	}
 	out := &BoardRead{URL: r.URL}
+	if d := r.DefaultBranchRef; d != nil && d.Target.File != nil && d.Target.File.Object != nil && d.Target.File.Object.Text != nil {
+		o := d.Target.File.Object
+		out.Config = snapshot.ConfigFile{Found: true, Text: *o.Text, Truncated: o.IsTruncated}
+	}
 	for _, m := range r.Milestones.Nodes {
 		bm := board.Milestone{Number: m.Number, Title: m.Title, URL: m.URL, Open: m.State == "OPEN"}
 		for _, is := range m.Issues.Nodes {

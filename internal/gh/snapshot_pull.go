@@ -72,6 +72,7 @@ type jsonSuite struct {
 		DatabaseID int64
 		URL, Event string
 		Workflow   struct{ Name string }
+		UpdatedAt  time.Time
 	}
 	CheckRuns struct {
 		Nodes []struct {
@@ -134,7 +135,7 @@ func (p *jsonPull) headRuns(out *snapshot.Pull, plan queryPlan) {
 		for _, suite := range c.Commit.CheckSuites.Nodes {
 			if w := suite.WorkflowRun; w != nil {
 				out.Workflows = append(out.Workflows, snapshot.WorkflowRun{ID: w.DatabaseID, Workflow: w.Workflow.Name, Event: w.Event, URL: w.URL,
-					Status: lower(suite.Status), Conclusion: lower(suite.Conclusion)})
+					Status: lower(suite.Status), Conclusion: lower(suite.Conclusion), Updated: w.UpdatedAt})
 			}
 			own := !plan.needs.HeadChecks || plan.appID == 0 || (suite.App != nil && suite.App.DatabaseID == plan.appID)
 			for _, r := range suite.CheckRuns.Nodes {

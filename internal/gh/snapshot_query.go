@@ -105,7 +105,7 @@ func (p queryPlan) writePull(b *strings.Builder) {
 	suites, filter, app := fmt.Sprintf("first: %d", suitesPage), "", ""
 	if p.needs.HeadChecks {
 		suites = fmt.Sprintf("first: %d", allSuitesPage)
-		app = " app { databaseId slug } status conclusion workflowRun { databaseId url event workflow { name } }"
+		app = " app { databaseId slug } status conclusion workflowRun { databaseId url event updatedAt workflow { name } }"
 	} else if p.appID > 0 {
 		filter = fmt.Sprintf(", filterBy: {appId: %d}", p.appID)
 	}

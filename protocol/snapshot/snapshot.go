@@ -187,6 +187,8 @@ type WorkflowRun struct {
 	ID                                  int64
 	Workflow, Event, Status, Conclusion string
 	URL                                 string
+	// Updated is when the run last changed (GitHub's updatedAt).
+	Updated time.Time
 }
 
 // Commit is one commit of a pull request.
