@@ -18,21 +18,30 @@ type boardArgs struct {
 	Installation int64  `json:"installation"`
 	Owner        string `json:"owner"`
 	Repo         string `json:"repo"`
+	// Slot numbers the BoardDelay-long window the job was asked for in:
+	// one job per repository and window (boardUnique).
+	Slot int64 `json:"slot"`
+}
+
+// boardSlot is the number of the BoardDelay-long window now falls in.
+func boardSlot(now time.Time, delay time.Duration) int64 {
+	return now.UnixNano() / int64(max(delay, time.Millisecond))
 }
 
 // Kind names the job kind in River's table.
 func (boardArgs) Kind() string { return "aepgate_board" }
 
-// boardUnique makes a board job unique by repository while it waits or
-// runs: the evaluations of one burst schedule one update. A fact saved
-// while it runs makes it run once more (runBoard).
+// boardUnique makes a board job unique by its arguments (repository and
+// window) while it waits or runs: the evaluations of one window ask for
+// one update, which runs after the window ended (runBoard) and so sees
+// them all.
 var boardUnique = river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
 	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled, rivertype.JobStateRetryable}}
 
-// scheduleBoard inserts the board job of args to run at at, unless one is
-// already waiting or running.
-func (q *riverQueue[TTx]) scheduleBoard(ctx context.Context, args boardArgs, at time.Time) error {
-	if _, err := q.client.Insert(ctx, args, &river.InsertOpts{ScheduledAt: at, UniqueOpts: boardUnique}); err != nil {
+// scheduleBoard inserts the board job of args, unless one for the same
+// window is already waiting or running.
+func (q *riverQueue[TTx]) scheduleBoard(ctx context.Context, args boardArgs) error {
+	if _, err := q.client.Insert(ctx, args, &river.InsertOpts{UniqueOpts: boardUnique}); err != nil {
 		return fmt.Errorf("schedule the board of %s/%s: %w", args.Owner, args.Repo, err)
 	}
 	return nil
@@ -64,25 +73,39 @@ func (b boardJobs) saveFact(ctx context.Context, repo string, f board.Fact) (boo
 }
 
 func (b boardJobs) schedule(ctx context.Context, owner, repo string) error {
-	return b.a.queue.scheduleBoard(ctx, boardArgs{Installation: b.installation, Owner: owner, Repo: repo}, time.Now().Add(b.a.opts.BoardDelay))
+	return b.a.queue.scheduleBoard(ctx, boardArgs{Installation: b.installation, Owner: owner, Repo: repo, Slot: boardSlot(time.Now(), b.a.opts.BoardDelay)})
 }
 
-// runBoard updates one repository's board (updateBoard). A rate limit
-// snoozes the job as long as GitHub asked; facts saved while it ran make
-// it run once more after BoardDelay.
+// runBoard waits BoardDelay, past the end of the window it was asked in,
+// so that the evaluations of one burst are shown by one update, then
+// updates the board (updateBoard). A rate limit snoozes the job as long as
+// GitHub asked.
 func (a *App) runBoard(ctx context.Context, args boardArgs) error {
 	start := time.Now()
 	log := a.log.With("installation", args.Installation, "repo", args.Owner+"/"+args.Repo, "job", "board")
-	err := a.updateBoard(ctx, args, log)
+	err := sleepCtx(ctx, a.opts.BoardDelay)
+	if err == nil {
+		err = a.updateBoard(ctx, args, log)
+	}
 	result := "ok"
 	if wait, ok := gh.RetryWait(err, time.Now()); ok {
 		result, err = "snoozed", river.JobSnooze(max(wait, 0))
 	} else if err != nil {
 		result = "retry"
 		log.Warn("board update failed; will retry", "err", err)
-	} else if again, cerr := a.db.BoardFactsChangedSince(ctx, args.Owner+"/"+args.Repo, start); cerr == nil && again {
-		result, err = "again", river.JobSnooze(a.opts.BoardDelay)
 	}
 	a.metrics.job(boardArgs{}.Kind(), result, time.Since(start))
 	return err
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }

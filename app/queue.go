@@ -46,8 +46,8 @@ type queue interface {
 	// which River returns to the queue.
 	stop(ctx context.Context) error
 	ping(ctx context.Context) error
-	// scheduleBoard asks for a board update at at (board_job.go).
-	scheduleBoard(ctx context.Context, args boardArgs, at time.Time) error
+	// scheduleBoard asks for a board update (board_job.go).
+	scheduleBoard(ctx context.Context, args boardArgs) error
 }
 
 // riverQueue is River on either engine; TTx is the engine's transaction.

@@ -78,7 +78,7 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 		}
 		// The board shows each open attempt's health as of its update, so
 		// the sweep updates it too (nothing is written when it is the same).
-		if err := a.queue.scheduleBoard(ctx, boardArgs{Installation: id, Owner: r.Owner, Repo: r.Name}, time.Now()); err != nil {
+		if err := a.queue.scheduleBoard(ctx, boardArgs{Installation: id, Owner: r.Owner, Repo: r.Name, Slot: boardSlot(time.Now(), a.opts.BoardDelay)}); err != nil {
 			log.Warn("reconcile board", "repo", r.FullName(), "err", err)
 		}
 	}

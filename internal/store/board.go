@@ -86,15 +86,3 @@ func (db *DB) BoardFacts(ctx context.Context, repo string) (map[int][]byte, erro
 	}
 	return out, rows.Err()
 }
-
-// BoardFactsChangedSince reports whether any board fact of repo changed
-// after t.
-func (db *DB) BoardFactsChangedSince(ctx context.Context, repo string, t time.Time) (bool, error) {
-	rows, err := db.read(ctx, `SELECT 1 FROM aepgate_board_fact WHERE repo = $1 AND saved_at > $2 LIMIT 1`, repo, t.UTC().Format(timeFormat))
-	if err != nil {
-		return false, fmt.Errorf("board facts %s: %w", repo, err)
-	}
-	defer rows.Close()
-	found := rows.Next()
-	return found, rows.Err()
-}

@@ -53,13 +53,6 @@ func TestBoardFacts(t *testing.T) {
 			t.Errorf("SaveBoardFact(%d, %q) changed = %v, want %v", s.pr, s.fact, changed, s.wantChanged)
 		}
 	}
-	later := time.Now()
-	if changed, err := db.BoardFactsChangedSince(ctx, "acme/app", later); err != nil || changed {
-		t.Errorf("BoardFactsChangedSince(now) = %v, %v; want false", changed, err)
-	}
-	if changed, _ := db.BoardFactsChangedSince(ctx, "acme/app", later.Add(-time.Hour)); !changed {
-		t.Error("BoardFactsChangedSince(an hour ago) = false, want true")
-	}
 	got, err := db.BoardFacts(ctx, "acme/app")
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,164 @@
+package app
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-github/v62/github"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/protocol/board"
+)
+
+// boardWorld is a ghfake world with olivia the owner, a milestone holding
+// one product unit, and board updates 100 ms after an evaluation.
+type boardWorld struct {
+	*ghfakeWorld
+	ms   *ghfake.Milestone
+	unit *ghfake.Issue
+	gh   *github.Client
+}
+
+func newBoardWorld(t *testing.T) *boardWorld {
+	t.Helper()
+	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.BoardDelay = 100 * time.Millisecond })
+	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
+	w.repo.Grant("olivia", "admin")
+	ms := w.repo.CreateMilestone("Reports", "")
+	unit := w.repo.OpenIssue("alice", "Export reports", contract("low", "product"), ghfake.InMilestone(ms))
+	return &boardWorld{ghfakeWorld: w, ms: ms, unit: unit, gh: w.f.Client(w.inst.Token())}
+}
+
+// attempt opens a pull request naming the unit on branch name.
+func (b *boardWorld) attempt(name string) *ghfake.PR {
+	b.repo.Branch(name, "main")
+	b.repo.Commit(name, "work", map[string]string{name + ".go": "package x\n"})
+	return b.repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(b.unit.Number()))
+}
+
+// boardIssue is the repository's board issue, or nil.
+func (b *boardWorld) boardIssue(t *testing.T) *github.Issue {
+	t.Helper()
+	is, _, err := b.gh.Issues.ListByRepo(context.Background(), "acme", "widgets", &github.IssueListByRepoOptions{Labels: []string{checks.BoardLabel}, State: "all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(is) > 1 {
+		t.Fatalf("%d board issues, want one", len(is))
+	}
+	if len(is) == 0 {
+		return nil
+	}
+	return is[0]
+}
+
+// waitBoard waits until the board issue's body holds every want.
+func (b *boardWorld) waitBoard(t *testing.T, want ...string) *github.Issue {
+	t.Helper()
+	var last *github.Issue
+	waitFor(t, 10*time.Second, "the board holding "+strings.Join(want, ", "), func() bool {
+		last = b.boardIssue(t)
+		if last == nil {
+			return false
+		}
+		for _, s := range want {
+			if !strings.Contains(last.GetBody(), s) {
+				return false
+			}
+		}
+		return true
+	})
+	return last
+}
+
+// TestBoardEndToEnd: two attempts at one unit (the second fails
+// aepgate/work-unit naming the first); the board issue appears labelled
+// and pinned; an owner's HOLD reaches its inbox; a person's notes outside
+// the markers survive the next rewrite.
+func TestBoardEndToEnd(t *testing.T) {
+	b := newBoardWorld(t)
+	first := b.attempt("first")
+	waitFor(t, 10*time.Second, "the first attempt judged", func() bool { return conclusionOf(b.repo, first.Head(), WorkUnitCheck) == "success" })
+	second := b.attempt("second")
+	waitFor(t, 10*time.Second, "the second attempt failed", func() bool { return conclusionOf(b.repo, second.Head(), WorkUnitCheck) == "failure" })
+	if s := newestRunOn(b.repo, second.Head(), WorkUnitCheck).Summary; !strings.Contains(s, "limits.attempts_per_unit is 1") || !strings.Contains(s, "/pull/"+strconv.Itoa(first.Number())) {
+		t.Errorf("the second attempt's work-unit run does not name the first:\n%s", s)
+	}
+	if c := conclusionOf(b.repo, first.Head(), WorkUnitCheck); c != "success" {
+		t.Errorf("the first attempt's work-unit = %s, want success", c)
+	}
+
+	is := b.waitBoard(t, "over `limits.attempts_per_unit`", "Export reports")
+	waitFor(t, 5*time.Second, "the board issue pinned", func() bool { return b.repo.Issue(is.GetNumber()).Pinned() })
+	if is.GetTitle() != checks.BoardTitle {
+		t.Errorf("board issue title = %q", is.GetTitle())
+	}
+
+	b.unit.Comment("olivia", "/aep hold waiting for legal")
+	body := b.waitBoard(t, "⏸️ HOLD", "waiting for legal", "`/aep resume`").GetBody()
+
+	b.repo.Issue(is.GetNumber()).Edit("olivia", "My notes on top.\n\n"+body+"\nA footer of mine.\n")
+	b.unit.Comment("olivia", "/aep resume")
+	waitFor(t, 10*time.Second, "the inbox emptied", func() bool {
+		ok := strings.Contains(b.boardIssue(t).GetBody(), "Nothing waits for the owner.")
+		if !ok && testing.Verbose() {
+			t.Log(b.boardIssue(t).GetBody())
+		}
+		return ok
+	})
+	got := b.boardIssue(t).GetBody()
+	if !strings.HasPrefix(got, "My notes on top.\n\n") || !strings.HasSuffix(got, "\nA footer of mine.\n") {
+		t.Errorf("a person's notes were lost:\n%s", got)
+	}
+
+	kept, ok, err := b.app.Board(context.Background(), "acme/widgets")
+	if err != nil || !ok {
+		t.Fatalf("App.Board = %v, %v", ok, err)
+	}
+	if s := kept.Increments[0].Stories[0]; s.State != board.StateBlocked || len(s.Attempts) != 2 || s.Attempts[1].OverLimit != "limits.attempts_per_unit" {
+		t.Errorf("kept board's story = %+v", s)
+	}
+}
+
+// TestBoardAPICallsPerUpdate: a board update costs one read and one write
+// when the board changed, one read and no write when it did not.
+func TestBoardAPICallsPerUpdate(t *testing.T) {
+	b := newBoardWorld(t)
+	pr := b.attempt("only")
+	b.waitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
+	time.Sleep(300 * time.Millisecond) // evaluations and board jobs settle
+	in, err := b.app.clients.Installation(b.inst.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, log := context.Background(), testLogger(t)
+	tests := []struct {
+		name   string
+		change func()
+		want   map[string]int
+	}{
+		{"unchanged", func() {}, map[string]int{"POST /graphql": 1}},
+		{"a new story", func() {
+			b.repo.OpenIssue("alice", "Charts", contract("low", "product"), ghfake.InMilestone(b.ms))
+		}, map[string]int{"POST /graphql": 1, "PATCH /repos/{owner}/{repo}/issues/{issue_number}": 1}},
+		{"unchanged again", func() {}, map[string]int{"POST /graphql": 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.change()
+			time.Sleep(300 * time.Millisecond)
+			b.f.ResetLog()
+			if err := b.app.keepBoard(ctx, in, "acme", "widgets", time.Now(), log); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, b.f.Stats().ByRoute); diff != "" {
+				t.Errorf("API calls of one board update (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
