@@ -73,6 +73,7 @@ faces:
 		newReviewCmd(s),
 		newActionCmd(s),
 		newServeCmd(s),
+		newDemoCmd(s),
 		newAppCmd(s),
 		newHealthcheckCmd(s),
 		newLedgerCmd(s),

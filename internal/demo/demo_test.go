@@ -1,0 +1,179 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// played caches one run per scenario: the browser test reads the report
+// the scenario test wrote.
+var played sync.Map // scenario name → *playedRun
+
+type playedRun struct {
+	once sync.Once
+	res  *Result
+	out  string
+	took time.Duration
+	err  error
+}
+
+// play runs scenario at fast speed once per test process.
+func play(t *testing.T, scenario string) (*Result, string) {
+	t.Helper()
+	v, _ := played.LoadOrStore(scenario, &playedRun{})
+	p := v.(*playedRun)
+	p.once.Do(func() {
+		p.out = filepath.Join(os.TempDir(), "aepgate-demo-test-"+scenario+"-"+randomHex(4))
+		start := time.Now()
+		p.res, p.err = Run(context.Background(), Options{Out: p.out, Scenario: scenario, Speed: Fast})
+		p.took = time.Since(start)
+	})
+	if p.err != nil {
+		t.Fatalf("demo %s: %v", scenario, p.err)
+	}
+	t.Logf("demo %s took %v; report in %s", scenario, p.took.Round(time.Millisecond), p.out)
+	return p.res, p.out
+}
+
+// finalRuns maps "label name" to each watched commit's newest run's
+// conclusion (or status while running).
+func finalRuns(res *Result) map[string]string {
+	out := map[string]string{}
+	for _, c := range res.Commits {
+		for _, r := range c.Runs {
+			s := r.Conclusion
+			if s == "" {
+				s = r.Status
+			}
+			out[c.Label+" "+r.Name] = s
+		}
+	}
+	return out
+}
+
+// TestScenarios plays each scenario at fast speed and checks its final
+// state: every check run's conclusion, the certificate, no duplicated
+// write, an intact ledger, the timeline.
+func TestScenarios(t *testing.T) {
+	tests := []struct {
+		scenario string
+		head     string // the pull request's last head
+		refused  int    // steps refused on purpose
+	}{
+		{"happy", "PR head 3", 1},
+		{"attacks", "PR head 2", 6},
+		{"outage", "PR head 3", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.scenario, func(t *testing.T) {
+			res, out := play(t, tt.scenario)
+			if len(res.Problems) > 0 {
+				t.Errorf("problems:\n  %s", strings.Join(res.Problems, "\n  "))
+			}
+			if got, want := len(res.Steps), scenarios[tt.scenario].steps; got != want {
+				t.Errorf("%d steps played, want %d", got, want)
+			}
+			runs := finalRuns(res)
+			for _, name := range []string{"aepgate/work-unit", "aepgate/gates", "aepgate/audit", "aepgate/merge"} {
+				if got := runs[tt.head+" "+name]; got != "success" {
+					t.Errorf("%s on %s = %q, want success", name, tt.head, got)
+				}
+			}
+			for _, name := range []string{"aepgate/readback", "aepgate/certificate"} {
+				if got := runs["merge commit "+name]; got != "success" {
+					t.Errorf("%s on the merge commit = %q, want success", name, got)
+				}
+			}
+			if _, err := certificateOf(res); err != nil {
+				t.Error(err)
+			}
+			if !res.Ledger.Intact || len(res.Ledger.Rows) == 0 {
+				t.Errorf("ledger: %s (%d rows)", res.Ledger.Verdict, len(res.Ledger.Rows))
+			}
+			refused := 0
+			for _, s := range res.Steps {
+				if s.Refused {
+					refused++
+					if s.Detail == "" {
+						t.Errorf("refused step %d shows no refusal", s.N)
+					}
+				}
+			}
+			if refused != tt.refused {
+				t.Errorf("%d refused steps, want %d", refused, tt.refused)
+			}
+			checkTimeline(t, out, res)
+		})
+	}
+}
+
+// certificateOf checks the report's certificate is canonical JSON naming
+// the merge commit.
+func certificateOf(res *Result) (map[string]any, error) {
+	var c map[string]any
+	if err := json.Unmarshal([]byte(res.Certificate), &c); err != nil {
+		return nil, errors.New("no certificate JSON in the report: " + err.Error())
+	}
+	for _, cr := range res.Commits {
+		if cr.Label == "merge commit" && c["mergeSha"] != cr.SHA {
+			return nil, errors.New("certificate mergeSha is not the merge commit")
+		}
+	}
+	return c, nil
+}
+
+// checkTimeline reads timeline.json back: the same result, version 1.
+func checkTimeline(t *testing.T, out string, res *Result) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(out, "timeline.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Result
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Version != TimelineVersion {
+		t.Errorf("timeline version %d, want %d", got.Version, TimelineVersion)
+	}
+	if diff := cmp.Diff(res.Steps, got.Steps); diff != "" {
+		t.Errorf("timeline.json steps differ (-run +file):\n%s", diff)
+	}
+}
+
+// TestOutageInjectsFaults: the outage scenario's App met real failures.
+func TestOutageInjectsFaults(t *testing.T) {
+	res, _ := play(t, "outage")
+	if res.Figures.Faults == 0 {
+		t.Error("no request failed on purpose")
+	}
+}
+
+func TestRunRefusesBadUsage(t *testing.T) {
+	tests := []struct {
+		name string
+		o    Options
+		want string
+	}{
+		{"scenario", Options{Out: t.TempDir(), Scenario: "sunny"}, `--scenario "sunny": use one of happy, attacks, outage`},
+		{"speed", Options{Out: t.TempDir(), Speed: "warp"}, `--speed "warp": use fast or real`},
+		{"out", Options{}, "an output folder is required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Run(context.Background(), tt.o)
+			if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Run = %v, want ErrUsage saying %q", err, tt.want)
+			}
+		})
+	}
+}

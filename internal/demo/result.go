@@ -1,0 +1,155 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/store"
+)
+
+// TimelineVersion is the version of timeline.json's shape.
+const TimelineVersion = 1
+
+// Result is what a demo run did, as timeline.json holds it.
+type Result struct {
+	Version  int    `json:"version"`
+	Scenario string `json:"scenario"`
+	Speed    string `json:"speed"`
+	// Steps is the timeline, one entry per step played.
+	Steps []Step `json:"steps"`
+	// Commits are the commits the story watched, with the check runs on
+	// each as GitHub shows them (the newest run per name).
+	Commits []CommitRuns `json:"commits"`
+	// Ledger is the App's ledger and `ledger verify`'s verdict on it.
+	Ledger Ledger `json:"ledger"`
+	// Certificate is the canonical certificate JSON ("" when none).
+	Certificate string  `json:"certificate,omitempty"`
+	Figures     Figures `json:"figures"`
+	// Problems lists every way the final state differs from what the
+	// scenario must end with; empty when the demo ran as it should.
+	Problems []string `json:"problems"`
+}
+
+// CommitRuns are the check runs on one commit.
+type CommitRuns struct {
+	Label string    `json:"label"`
+	SHA   string    `json:"sha"`
+	Runs  []RunView `json:"runs"`
+}
+
+// RunView is a check run as a user sees it on GitHub.
+type RunView struct {
+	ID          int64        `json:"id"`
+	Name        string       `json:"name"`
+	By          string       `json:"by"` // "aepgate App" or "GitHub Actions"
+	Status      string       `json:"status"`
+	Conclusion  string       `json:"conclusion"`
+	Title       string       `json:"title"`
+	Summary     string       `json:"summary"`
+	Annotations []Annotation `json:"annotations"`
+	// Versions counts the runs of this name on the commit: more than one
+	// when the App replaced a run whose annotations changed (GitHub cannot
+	// remove annotations, so the App writes a fresh run instead).
+	Versions int `json:"versions"`
+}
+
+// Annotation is one annotation of a check run.
+type Annotation struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Level   string `json:"level"`
+	Title   string `json:"title,omitempty"`
+	Message string `json:"message"`
+}
+
+// Ledger is the App's ledger after the run.
+type Ledger struct {
+	Intact  bool        `json:"intact"`
+	Verdict string      `json:"verdict"` // what `ledger verify` printed
+	Head    string      `json:"head"`
+	Rows    []LedgerRow `json:"rows"`
+}
+
+// LedgerRow is one ledger row.
+type LedgerRow struct {
+	Seq     int64  `json:"seq"`
+	Kind    string `json:"kind"`
+	Subject string `json:"subject"`
+	Hash    string `json:"hash"`
+}
+
+// finish stops the App, then gathers the check runs, the ledger, the
+// figures and the final-state problems.
+func (w *world) finish(ctx context.Context, wall time.Duration) *Result {
+	res := &Result{Version: TimelineVersion, Scenario: w.o.Scenario, Speed: string(w.o.Speed), Steps: w.rec.steps}
+	res.Figures = w.figures(wall)
+	res.Commits = w.commitRuns()
+	if err := w.stopApp(); err != nil {
+		res.Problems = append(res.Problems, err.Error())
+	}
+	ledger, err := w.ledger(ctx)
+	if err != nil {
+		res.Problems = append(res.Problems, err.Error())
+	}
+	res.Ledger = ledger
+	if st := w.story; st != nil && st.merge != "" {
+		if raw, err := verifyCertificate(w.newest(st.merge, "aepgate/certificate")); err == nil {
+			res.Certificate = string(raw)
+		}
+	}
+	res.Problems = append(res.Problems, w.problems(res)...)
+	if err := copyFile(w.logFile.Name(), filepath.Join(w.o.Out, "app.log")); err != nil {
+		res.Problems = append(res.Problems, err.Error())
+	}
+	return res
+}
+
+// ledger reads the App's ledger and verifies its chain, through `ledger
+// verify` when the binary's CLI is given and the store otherwise.
+func (w *world) ledger(ctx context.Context) (Ledger, error) {
+	db, err := store.Open(ctx, "sqlite:"+w.dbPath)
+	if err != nil {
+		return Ledger{}, fmt.Errorf("demo: open the ledger: %w", err)
+	}
+	defer db.Close()
+	v, err := db.VerifyLedger(ctx)
+	if err != nil {
+		return Ledger{}, fmt.Errorf("demo: verify the ledger: %w", err)
+	}
+	l := Ledger{Intact: v.OK(), Head: v.Head, Verdict: fmt.Sprintf("ledger intact: %d rows, head %s", v.Rows, v.Head)}
+	if !v.OK() {
+		l.Verdict = fmt.Sprintf("ledger broken at row %d: %s (%d rows read)", v.BadSeq, v.Problem, v.Rows)
+	}
+	if w.o.CLI != nil {
+		out, errOut, code := w.o.CLI(ctx, []string{"ledger", "verify", "--database", "sqlite:" + w.dbPath})
+		l.Verdict = "$ aepgate ledger verify\n" + out + errOut
+		l.Intact = l.Intact && code == 0
+	}
+	rows, err := db.SQL.QueryContext(ctx, `SELECT seq, kind, subject, hash FROM aepgate_ledger ORDER BY seq`)
+	if err != nil {
+		return l, fmt.Errorf("demo: read the ledger: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r LedgerRow
+		if err := rows.Scan(&r.Seq, &r.Kind, &r.Subject, &r.Hash); err != nil {
+			return l, fmt.Errorf("demo: read the ledger: %w", err)
+		}
+		l.Rows = append(l.Rows, r)
+	}
+	return l, rows.Err()
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return fmt.Errorf("demo: copy %s: %w", from, err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		return fmt.Errorf("demo: copy %s: %w", from, err)
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// scenario is one story the demo can play.
+type scenario struct {
+	about string
+	// steps is how many steps it plays (for the progress indicator).
+	steps int
+	play  func(ctx context.Context, w *world) error
+}
+
+// scenarios are the demo's stories, by name.
+var scenarios = map[string]scenario{
+	"happy":   {about: "one increment from its first issue to a certificate and a release", steps: 19, play: playHappy},
+	"attacks": {about: "six attacks on the gates, audit and readback, each refused", steps: 17, play: playAttacks},
+	"outage":  {about: "GitHub fails for a while; the App catches up and duplicates nothing", steps: 21, play: playOutage},
+}
+
+// Scenarios lists the scenario names in the order the help gives them.
+func Scenarios() []string { return []string{"happy", "attacks", "outage"} }
+
+// playBeats plays the beats in order, stopping at the first that fails.
+func (st *story) playBeats(beats ...beat) error {
+	for _, b := range beats {
+		if err := st.w.rec.play(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// toPass is the story up to an independent PASS on the corrected head:
+// increment, pull request, the Action, a contract change the owner
+// approves, a HOLD, a coordinator's refused RESUME, the owner's RESUME,
+// an audit FAIL and its correction.
+func (st *story) toPass() []beat {
+	return []beat{st.setup(), st.increment(), st.openPR(), st.action(), st.contractChange(),
+		st.ownerApproves("olivia (owner) approves the pull request: the contract change is decided for this head"), st.hold(),
+		st.commandRefused("cody (coordinator) comments '/aep resume': refused, only the owner lifts her HOLD", coord, 1, "/aep resume"),
+		st.resume(), st.auditFail(), st.correction(), st.action(),
+		st.ownerApproves("olivia approves the corrected head (an owner's approval binds to the commit it was given on)"),
+		st.dispose(), st.auditPass()}
+}
+
+// playHappy is the whole delivery: to PASS, then merge, readback,
+// certificate, certificate fetch and the release.
+func playHappy(ctx context.Context, w *world) error {
+	st := newStory(ctx, w)
+	w.story = st
+	err := st.playBeats(append(st.toPass(), st.mergePR(), st.mainCI(), st.fetchCertificate(), st.release())...)
+	st.expects = append(st.headExpects("PR head 3"), st.deliveredExpects()...)
+	return err
+}
+
+// fetchCertificate runs `aepgate certificate fetch` against the simulated
+// GitHub (or, without the binary's CLI, the same verification).
+func (st *story) fetchCertificate() beat {
+	title := "olivia runs aepgate certificate fetch --repo acme/widgets --sha <merge> --app-id " + strconv.Itoa(appID) + ": certified"
+	return beat{title: title,
+		act: func() error {
+			raw, err := verifyCertificate(st.w.newest(st.merge, "aepgate/certificate"))
+			if err != nil {
+				return err
+			}
+			st.certificate = raw
+			if st.w.o.CLI == nil {
+				return nil
+			}
+			tokenFile := filepath.Join(st.w.tmp, "reader.token")
+			if err := os.WriteFile(tokenFile, []byte(st.w.f.UserToken(owner)), 0o600); err != nil {
+				return fmt.Errorf("token file: %w", err)
+			}
+			out, errOut, code := st.w.o.CLI(st.ctx, []string{"certificate", "fetch", "--repo", repoName, "--sha", st.merge,
+				"--app-id", strconv.Itoa(appID), "--github-url", st.w.f.URL(), "--token-file", tokenFile})
+			if code != 0 || out != string(raw) {
+				return fmt.Errorf("certificate fetch exited %d (%s)", code, strings.TrimSpace(errOut))
+			}
+			st.w.fetchLog = strings.TrimSpace(errOut)
+			return nil
+		},
+		detail: func() (string, error) {
+			d := "sha256:" + sum(string(st.certificate)) + " (" + strconv.Itoa(len(st.certificate)) + " bytes of canonical JSON)"
+			if st.w.fetchLog != "" {
+				d = st.w.fetchLog
+			}
+			return d, nil
+		}}
+}
