@@ -39,20 +39,9 @@ func (w *world) runAction(ctx context.Context, s *scene, tree map[string]string)
 			return 0, "", err
 		}
 	}
-	event, err := w.prEvent(s)
+	vars, err := w.actionEnv(s, dir, ws)
 	if err != nil {
 		return 0, "", err
-	}
-	if err := writeFile(filepath.Join(dir, "event.json"), string(event)); err != nil {
-		return 0, "", err
-	}
-	vars := map[string]string{
-		"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": repoName, "GITHUB_EVENT_NAME": "pull_request",
-		"GITHUB_EVENT_PATH": filepath.Join(dir, "event.json"), "GITHUB_SHA": s.pr.Head(),
-		"GITHUB_API_URL": strings.TrimSuffix(w.f.URL(), "/"), "GITHUB_WORKSPACE": ws,
-		"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
-		"GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "7001",
-		"INPUT_TOKEN": w.f.ActionsToken(w.repo, map[string]string{"checks": "write", "contents": "read", "pull_requests": "read"}),
 	}
 	o := gh.ActionClientOptions{HTTPClient: w.f.HTTPClient()}
 	if w.o.Speed == Real {
@@ -64,6 +53,26 @@ func (w *world) runAction(ctx context.Context, s *scene, tree map[string]string)
 		return code, log.String(), fmt.Errorf("the Action: %w", err)
 	}
 	return code, log.String(), nil
+}
+
+// actionEnv writes the event file into dir and returns the step's
+// environment: the GITHUB_* variables a workflow sets and the token input.
+func (w *world) actionEnv(s *scene, dir, ws string) (map[string]string, error) {
+	event, err := w.prEvent(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFile(filepath.Join(dir, "event.json"), string(event)); err != nil {
+		return nil, err
+	}
+	return map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": repoName, "GITHUB_EVENT_NAME": "pull_request",
+		"GITHUB_EVENT_PATH": filepath.Join(dir, "event.json"), "GITHUB_SHA": s.pr.Head(),
+		"GITHUB_API_URL": strings.TrimSuffix(w.f.URL(), "/"), "GITHUB_WORKSPACE": ws,
+		"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
+		"GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "7001",
+		"INPUT_TOKEN": w.f.ActionsToken(w.repo, map[string]string{"checks": "write", "contents": "read", "pull_requests": "read"}),
+	}, nil
 }
 
 // prEvent is the pull_request.synchronize payload a workflow gets.

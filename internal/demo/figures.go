@@ -53,7 +53,20 @@ func (w *world) figures(wall time.Duration) Figures {
 			fg.Accepted++
 		}
 	}
-	names := w.runNames(fg.ByCheck)
+	w.countRequests(&fg, w.runNames(fg.ByCheck))
+	for _, c := range fg.ByCheck {
+		fg.AppCheckRuns += c.Created
+	}
+	if fg.AppCheckRuns > 0 {
+		fg.ReadsPerCheckRun = float64(fg.AppReads) / float64(fg.AppCheckRuns)
+		fg.WritesPerCheckRun = float64(fg.AppWrites) / float64(fg.AppCheckRuns)
+	}
+	return fg
+}
+
+// countRequests counts the faults and the App's reads, writes and token
+// mints, and its check-run updates by name.
+func (w *world) countRequests(fg *Figures, names map[string]string) {
 	for _, r := range w.f.Requests() {
 		if r.Fault != "" {
 			fg.Faults++
@@ -71,14 +84,6 @@ func (w *world) figures(wall time.Duration) Figures {
 			w.countCheckWrite(fg.ByCheck, names, r)
 		}
 	}
-	for _, c := range fg.ByCheck {
-		fg.AppCheckRuns += c.Created
-	}
-	if fg.AppCheckRuns > 0 {
-		fg.ReadsPerCheckRun = float64(fg.AppReads) / float64(fg.AppCheckRuns)
-		fg.WritesPerCheckRun = float64(fg.AppWrites) / float64(fg.AppCheckRuns)
-	}
-	return fg
 }
 
 // countCheckWrite counts a served check-run create or update by name.

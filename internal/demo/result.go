@@ -128,19 +128,26 @@ func (w *world) ledger(ctx context.Context) (Ledger, error) {
 		l.Verdict = "$ aepgate ledger verify\n" + out + errOut
 		l.Intact = l.Intact && code == 0
 	}
+	l.Rows, err = ledgerRows(ctx, db)
+	return l, err
+}
+
+// ledgerRows reads every ledger row, oldest first.
+func ledgerRows(ctx context.Context, db *store.DB) ([]LedgerRow, error) {
 	rows, err := db.SQL.QueryContext(ctx, `SELECT seq, kind, subject, hash FROM aepgate_ledger ORDER BY seq`)
 	if err != nil {
-		return l, fmt.Errorf("demo: read the ledger: %w", err)
+		return nil, fmt.Errorf("demo: read the ledger: %w", err)
 	}
 	defer rows.Close()
+	var out []LedgerRow
 	for rows.Next() {
 		var r LedgerRow
 		if err := rows.Scan(&r.Seq, &r.Kind, &r.Subject, &r.Hash); err != nil {
-			return l, fmt.Errorf("demo: read the ledger: %w", err)
+			return nil, fmt.Errorf("demo: read the ledger: %w", err)
 		}
-		l.Rows = append(l.Rows, r)
+		out = append(out, r)
 	}
-	return l, rows.Err()
+	return out, rows.Err()
 }
 
 func copyFile(from, to string) error {

@@ -71,20 +71,7 @@ func (st *story) fetchCertificate() beat {
 				return err
 			}
 			st.certificate = raw
-			if st.w.o.CLI == nil {
-				return nil
-			}
-			tokenFile := filepath.Join(st.w.tmp, "reader.token")
-			if err := os.WriteFile(tokenFile, []byte(st.w.f.UserToken(owner)), 0o600); err != nil {
-				return fmt.Errorf("token file: %w", err)
-			}
-			out, errOut, code := st.w.o.CLI(st.ctx, []string{"certificate", "fetch", "--repo", repoName, "--sha", st.merge,
-				"--app-id", strconv.Itoa(appID), "--github-url", st.w.f.URL(), "--token-file", tokenFile})
-			if code != 0 || out != string(raw) {
-				return fmt.Errorf("certificate fetch exited %d (%s)", code, strings.TrimSpace(errOut))
-			}
-			st.w.fetchLog = strings.TrimSpace(errOut)
-			return nil
+			return st.fetchWithCLI(raw)
 		},
 		detail: func() (string, error) {
 			d := "sha256:" + sum(string(st.certificate)) + " (" + strconv.Itoa(len(st.certificate)) + " bytes of canonical JSON)"
@@ -93,4 +80,24 @@ func (st *story) fetchCertificate() beat {
 			}
 			return d, nil
 		}}
+}
+
+// fetchWithCLI runs `aepgate certificate fetch` as olivia (a token file
+// holding her token) when the binary's CLI is given, and requires it to
+// print the certificate byte for byte.
+func (st *story) fetchWithCLI(raw []byte) error {
+	if st.w.o.CLI == nil {
+		return nil
+	}
+	tokenFile := filepath.Join(st.w.tmp, "reader.token")
+	if err := os.WriteFile(tokenFile, []byte(st.w.f.UserToken(owner)), 0o600); err != nil {
+		return fmt.Errorf("token file: %w", err)
+	}
+	out, errOut, code := st.w.o.CLI(st.ctx, []string{"certificate", "fetch", "--repo", repoName, "--sha", st.merge,
+		"--app-id", strconv.Itoa(appID), "--github-url", st.w.f.URL(), "--token-file", tokenFile})
+	if code != 0 || out != string(raw) {
+		return fmt.Errorf("certificate fetch exited %d (%s)", code, strings.TrimSpace(errOut))
+	}
+	st.w.fetchLog = strings.TrimSpace(errOut)
+	return nil
 }

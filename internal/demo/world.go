@@ -93,14 +93,7 @@ func (w *world) startApp(ctx context.Context, key *rsa.PrivateKey) error {
 		return fmt.Errorf("demo: app log: %w", err)
 	}
 	w.logFile = logFile
-	o := app.Options{
-		Database: "sqlite:" + w.dbPath, AppID: appID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(w.secret)},
-		GitHubURL: w.f.URL(), Logger: slog.New(slog.NewJSONHandler(logFile, nil)), Addr: "127.0.0.1:0",
-	}
-	if w.o.Speed == Fast {
-		o.WritePause, o.RetryBase, o.PollInterval = -1, 20*time.Millisecond, 20*time.Millisecond
-		o.JobTimeout, o.RescueAfter, o.ShutdownGrace = 10*time.Second, 12*time.Second, 5*time.Second
-	}
+	o := w.appOptions(key, slog.New(slog.NewJSONHandler(logFile, nil)))
 	actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	a, err := app.New(actx, o)
 	if err != nil {
@@ -116,6 +109,21 @@ func (w *world) startApp(ctx context.Context, key *rsa.PrivateKey) error {
 	w.a, w.stop, w.done, w.base = a, cancel, make(chan error, 1), "http://"+ln.Addr().String()
 	go func() { w.done <- a.Run(actx, ln) }()
 	return nil
+}
+
+// appOptions are `aepgate serve`'s options for the demo: its database in
+// tmp, the throwaway key and secret, the fake as GitHub, a loopback port,
+// and at fast speed short pauses, retries and polls.
+func (w *world) appOptions(key *rsa.PrivateKey, log *slog.Logger) app.Options {
+	o := app.Options{
+		Database: "sqlite:" + w.dbPath, AppID: appID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(w.secret)},
+		GitHubURL: w.f.URL(), Logger: log, Addr: "127.0.0.1:0",
+	}
+	if w.o.Speed == Fast {
+		o.WritePause, o.RetryBase, o.PollInterval = -1, 20*time.Millisecond, 20*time.Millisecond
+		o.JobTimeout, o.RescueAfter, o.ShutdownGrace = 10*time.Second, 12*time.Second, 5*time.Second
+	}
+	return o
 }
 
 // stopApp shuts the App down (idempotent) so its database can be read.
