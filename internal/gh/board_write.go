@@ -30,15 +30,17 @@ func (in *Installation) CreateBoardIssue(ctx context.Context, owner, repo, body 
 	return &BoardIssue{NodeID: is.GetNodeID(), Number: is.GetNumber(), URL: is.GetHTMLURL(), Body: is.GetBody()}, nil
 }
 
+// pinIssueMutation pins one issue by node ID.
+const pinIssueMutation = `mutation($id: ID!) { pinIssue(input: {issueId: $id}) { issue { number } } }`
+
 // PinIssue pins the issue with node ID id to its repository's issue list.
 //
 // https://docs.github.com/graphql/reference/mutations#pinissue
 func (in *Installation) PinIssue(ctx context.Context, id string) error {
-	const m = `mutation($id: ID!) { pinIssue(input: {issueId: $id}) { issue { number } } }`
 	var out struct {
 		PinIssue *struct{ Issue *struct{ Number int } }
 	}
-	if err := graphQL(ctx, in.hc, in.graphqlURL, m, map[string]any{"id": id}, &out); err != nil {
+	if err := graphQL(ctx, in.hc, in.graphqlURL, pinIssueMutation, map[string]any{"id": id}, &out); err != nil {
 		return fmt.Errorf("pin issue %s: %w", id, err)
 	}
 	return nil

@@ -28,7 +28,7 @@ import (
 func TestSnapshotQueriesMatchGitHubSchema(t *testing.T) {
 	data := fixtures.Schema(t)
 	schema := loadSchema(t, string(data))
-	all := snapshot.Needs{Conversation: true, Files: true, Commits: true, HeadChecks: true}
+	all := snapshot.Needs{Conversation: true, Files: true, Commits: true, HeadChecks: true, Lanes: true}
 	queries := []string{
 		queryPlan{pr: 12, appID: 4242, guesses: []int{3, 4}}.query(),
 		queryPlan{guesses: []int{3}}.query(),
