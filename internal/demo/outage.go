@@ -9,8 +9,7 @@ import (
 
 // appRoutes are the routes only the App calls in the story (its snapshot
 // query, its check-run writes, the owner's live permission and its
-// reactions and replies), so the outage hits the App and not the Action
-// or the demo's own reads.
+// reactions and replies), so the outage hits the App and not the Action.
 var appRoutes = []string{
 	"POST /graphql",
 	"POST /repos/{owner}/{repo}/check-runs",

@@ -1,56 +1,44 @@
 package demo
 
 import (
-	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/google/go-github/v62/github"
+	"github.com/aepgate/aepgate/internal/ghfake"
 )
 
-// reader reads what a person sees on GitHub (reactions, the App's
-// replies) with a user token, so the App's own API calls stay countable.
-func (w *world) reader() *github.Client { return w.f.Client(w.f.UserToken(owner)) }
+// The demo reads what a person sees on GitHub (reactions, the App's
+// replies) through the simulated GitHub's scenario API, so none of it
+// counts as an API call in the figures.
 
-// reactions are the reactions on comment id ("+1", "-1", …); a read that
-// fails (the outage scenario injects failures) reads as none yet.
+// reactions are the reactions on comment id ("+1", "-1", …).
 func (w *world) reactions(id int64) []string {
-	rs, _, err := w.reader().Reactions.ListIssueCommentReactions(context.Background(), "acme", "widgets", id, nil)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, r := range rs {
-		out = append(out, r.GetContent())
-	}
-	return out
+	c, _ := w.repo.CommentByID(id)
+	return c.Reactions
 }
 
 // reacted holds once comment id carries the reaction want.
 func (w *world) reacted(id int64, want string) func() bool {
-	return func() bool {
-		for _, r := range w.reactions(id) {
-			if r == want {
-				return true
-			}
-		}
-		return false
-	}
+	return func() bool { return slices.Contains(w.reactions(id), want) }
 }
 
 // replyPrefix starts the App's reply to comment id.
 func replyPrefix(id int64) string { return "<!-- aepgate:reply:" + strconv.FormatInt(id, 10) + " -->" }
 
+// conversation is issue or pull request n's comments.
+func (w *world) conversation(n int) []ghfake.CommentView {
+	if is := w.repo.Issue(n); is != nil {
+		return is.Comments()
+	}
+	return nil
+}
+
 // reply is the App's reply on issue n to comment id, without its marker.
 func (w *world) reply(n int, id int64) (string, error) {
-	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	cs, _, err := w.reader().Issues.ListComments(context.Background(), "acme", "widgets", n, opt)
-	if err != nil {
-		return "", fmt.Errorf("read the replies on #%d: %w", n, err)
-	}
-	for _, c := range cs {
-		if body, ok := strings.CutPrefix(c.GetBody(), replyPrefix(id)); ok {
+	for _, c := range w.conversation(n) {
+		if body, ok := strings.CutPrefix(c.Body, replyPrefix(id)); ok {
 			return "aepgate replied: " + strings.TrimSpace(body), nil
 		}
 	}
@@ -67,15 +55,9 @@ func (w *world) replied(n int, id int64) func() bool {
 func (w *world) duplicateReplies() []string {
 	var out []string
 	for _, n := range w.story.conversations() {
-		opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-		cs, _, err := w.reader().Issues.ListComments(context.Background(), "acme", "widgets", n, opt)
-		if err != nil {
-			out = append(out, fmt.Sprintf("read the comments on #%d: %v", n, err))
-			continue
-		}
 		seen := map[string]int{}
-		for _, c := range cs {
-			if marker, _, ok := strings.Cut(c.GetBody(), " -->"); ok && strings.HasPrefix(marker, "<!-- aepgate:reply:") {
+		for _, c := range w.conversation(n) {
+			if marker, _, ok := strings.Cut(c.Body, " -->"); ok && strings.HasPrefix(marker, "<!-- aepgate:reply:") {
 				seen[marker]++
 			}
 		}
