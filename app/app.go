@@ -31,6 +31,9 @@ type App struct {
 	ancestry ancestryCache
 	// audits remembers briefly the audits judged for merged heads.
 	audits auditMemory
+	// stopping is closed when Run starts shutting down, which ends the
+	// wait of board jobs (runBoard) at once.
+	stopping chan struct{}
 }
 
 // New opens the database, applies the App's and River's migrations and
@@ -47,7 +50,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a := &App{opts: opts, db: db, metrics: newMetrics(), log: opts.Logger, checks: opts.checks}
+	a := &App{opts: opts, db: db, metrics: newMetrics(), log: opts.Logger, checks: opts.checks, stopping: make(chan struct{})}
 	if a.checks == nil {
 		a.checks = defaultChecks()
 	}
@@ -119,6 +122,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.opts.ShutdownGrace)
 	defer cancel()
 	a.log.Info("shutting down")
+	close(a.stopping)
 	if err := srv.Shutdown(sctx); err != nil {
 		a.log.Warn("http shutdown", "err", err)
 	}

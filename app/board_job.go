@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -83,12 +84,15 @@ func (b boardJobs) schedule(ctx context.Context, owner, repo string) error {
 func (a *App) runBoard(ctx context.Context, args boardArgs) error {
 	start := time.Now()
 	log := a.log.With("installation", args.Installation, "repo", args.Owner+"/"+args.Repo, "job", "board")
-	err := sleepCtx(ctx, a.opts.BoardDelay)
+	err := sleepCtx(ctx, a.stopping, a.opts.BoardDelay)
 	if err == nil {
 		err = a.updateBoard(ctx, args, log)
 	}
 	result := "ok"
-	if wait, ok := gh.RetryWait(err, time.Now()); ok {
+	if errors.Is(err, errStopping) {
+		// Shutdown: hand the job back untouched for the next process.
+		result, err = "returned", river.JobSnooze(0)
+	} else if wait, ok := gh.RetryWait(err, time.Now()); ok {
 		result, err = "snoozed", river.JobSnooze(max(wait, 0))
 	} else if err != nil {
 		result = "retry"
@@ -98,13 +102,18 @@ func (a *App) runBoard(ctx context.Context, args boardArgs) error {
 	return err
 }
 
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// errStopping ends a board job's wait when the App shuts down.
+var errStopping = errors.New("the App is shutting down")
+
+// sleepCtx waits d, or until ctx ends or stopping is closed.
+func sleepCtx(ctx context.Context, stopping <-chan struct{}, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-stopping:
+		return errStopping
 	case <-t.C:
 		return nil
 	}
