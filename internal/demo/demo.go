@@ -94,7 +94,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	fmt.Fprintf(o.Progress, "aepgate demo: scenario %s (%s), speed %s; GitHub simulated at %s, App at %s\n",
 		o.Scenario, sc.about, o.Speed, w.f.URL(), w.base)
 	storyErr := sc.play(ctx, w)
-	res := w.finish(ctx, time.Since(start))
+	res := w.finish(context.WithoutCancel(ctx), time.Since(start))
 	if storyErr != nil {
 		res.Problems = append(res.Problems, storyErr.Error())
 	}

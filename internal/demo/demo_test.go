@@ -44,6 +44,16 @@ func play(t *testing.T, scenario string) (*Result, string) {
 	return p.res, p.out
 }
 
+// TestMain removes the reports the scenario tests wrote.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	played.Range(func(_, v any) bool {
+		_ = os.RemoveAll(v.(*playedRun).out)
+		return true
+	})
+	os.Exit(code)
+}
+
 // finalRuns maps "label name" to each watched commit's newest run's
 // conclusion (or status while running).
 func finalRuns(res *Result) map[string]string {

@@ -93,6 +93,9 @@ func (r *recorder) play(b beat) error {
 		}
 	}
 	if b.until != nil && !r.w.waitFor(b.until) {
+		if err := r.w.ctx.Err(); err != nil {
+			return fmt.Errorf("step %d (%s): interrupted: %w", n, b.title, err)
+		}
 		return fmt.Errorf("step %d (%s): timed out after %v waiting for %s; check runs now: %s", n, b.title, r.w.wait, b.what, r.describe())
 	}
 	after := r.settled()
@@ -226,11 +229,12 @@ func (w *world) tick() {
 	w.f.SetNow(next)
 }
 
-// waitFor polls cond until it holds or w.wait passes.
+// waitFor polls cond until it holds, w.wait passes or the run is
+// interrupted.
 func (w *world) waitFor(cond func() bool) bool {
 	deadline := time.Now().Add(w.wait)
 	for !cond() {
-		if time.Now().After(deadline) {
+		if time.Now().After(deadline) || w.ctx.Err() != nil {
 			return false
 		}
 		time.Sleep(20 * time.Millisecond)

@@ -34,6 +34,7 @@ var appPerms = ghfake.Permissions{"checks": "write", "contents": "read", "issues
 // world is one demo run: the simulated GitHub, the App serving on a
 // loopback port, and the story's record.
 type world struct {
+	ctx     context.Context // the run's: cancelled, the story stops
 	o       Options
 	f       *ghfake.Fake
 	repo    *ghfake.Repo
@@ -63,7 +64,7 @@ func newWorld(ctx context.Context, o Options) (*world, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo: temp folder: %w", err)
 	}
-	w := &world{o: o, tmp: tmp, dbPath: filepath.Join(tmp, "aepgate.db"), secret: randomHex(32)}
+	w := &world{ctx: ctx, o: o, tmp: tmp, dbPath: filepath.Join(tmp, "aepgate.db"), secret: randomHex(32)}
 	w.wait, w.settle = 20*time.Second, 250*time.Millisecond
 	if o.Speed == Real {
 		w.wait, w.settle = 3*time.Minute, 2500*time.Millisecond
