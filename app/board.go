@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
@@ -47,15 +48,37 @@ func (a *App) updateBoard(ctx context.Context, args boardArgs, log *slog.Logger)
 		return err
 	}
 	defer unlock()
-	return a.keepBoard(ctx, in, args.Owner, args.Repo, time.Now(), log)
+	login, err := a.clients.AppLogin(ctx)
+	if err != nil {
+		return err
+	}
+	return a.keepBoard(ctx, in, args.Owner, args.Repo, time.Now(), authoredBy(login), log)
+}
+
+// authoredBy accepts a labelled issue as the board issue only when login
+// opened it: anyone who may label issues can label one, and the App
+// rewrites no issue but its own.
+func authoredBy(login string) func(gh.BoardIssue) bool {
+	return func(is gh.BoardIssue) bool { return strings.EqualFold(is.Author, login) }
+}
+
+// boardIssue is the oldest labelled issue owns accepts, or nil.
+func boardIssue(labelled []gh.BoardIssue, owns func(gh.BoardIssue) bool) *gh.BoardIssue {
+	for i := range labelled {
+		if owns(labelled[i]) {
+			return &labelled[i]
+		}
+	}
+	return nil
 }
 
 // keepBoard is one board update: one read of the repository, the board
 // built from it and the stored facts and saved for the web page, then at
 // most one write: the board issue created (labelled and pinned, once) or
 // its marked region rewritten, and nothing when the region is unchanged.
+// The board issue is the oldest labelled issue owns accepts (authoredBy).
 // A repository without milestones or attempts gets no board issue.
-func (a *App) keepBoard(ctx context.Context, hub boardGitHub, owner, repo string, now time.Time, log *slog.Logger) error {
+func (a *App) keepBoard(ctx context.Context, hub boardGitHub, owner, repo string, now time.Time, owns func(gh.BoardIssue) bool, log *slog.Logger) error {
 	read, err := hub.Board(ctx, owner, repo)
 	if err != nil {
 		return err
@@ -72,18 +95,18 @@ func (a *App) keepBoard(ctx context.Context, hub boardGitHub, owner, repo string
 	if err := a.db.SaveBoard(ctx, owner+"/"+repo, raw, now); err != nil {
 		return err
 	}
-	region := checks.BoardRegion(b)
+	region, is := checks.BoardRegion(b), boardIssue(read.Labelled, owns)
 	switch {
-	case read.Issue == nil && len(read.Milestones) == 0 && len(facts) == 0:
+	case is == nil && len(read.Milestones) == 0 && len(facts) == 0:
 		return nil
-	case read.Issue == nil:
+	case is == nil:
 		return createBoardIssue(ctx, hub, owner, repo, region, log)
-	case checks.BoardUnchanged(read.Issue.Body, region):
-		log.Debug("board unchanged", "issue", read.Issue.Number)
+	case checks.BoardUnchanged(is.Body, region):
+		log.Debug("board unchanged", "issue", is.Number)
 		return nil
 	}
-	log.Info("board rewritten", "issue", read.Issue.Number)
-	return hub.EditIssueBody(ctx, owner, repo, read.Issue.Number, checks.MergeBoard(read.Issue.Body, region))
+	log.Info("board rewritten", "issue", is.Number)
+	return hub.EditIssueBody(ctx, owner, repo, is.Number, checks.MergeBoard(is.Body, region))
 }
 
 // createBoardIssue opens the board issue and pins it. Pinning is best

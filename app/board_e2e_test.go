@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/ghfake"
 	"github.com/aepgate/aepgate/protocol/board"
 )
@@ -105,11 +106,7 @@ func TestBoardEndToEnd(t *testing.T) {
 	b.repo.Issue(is.GetNumber()).Edit("olivia", "My notes on top.\n\n"+body+"\nA footer of mine.\n")
 	b.unit.Comment("olivia", "/aep resume")
 	waitFor(t, 10*time.Second, "the inbox emptied", func() bool {
-		ok := strings.Contains(b.boardIssue(t).GetBody(), "Nothing waits for the owner.")
-		if !ok && testing.Verbose() {
-			t.Log(b.boardIssue(t).GetBody())
-		}
-		return ok
+		return strings.Contains(b.boardIssue(t).GetBody(), "Nothing waits for the owner.")
 	})
 	got := b.boardIssue(t).GetBody()
 	if !strings.HasPrefix(got, "My notes on top.\n\n") || !strings.HasSuffix(got, "\nA footer of mine.\n") {
@@ -137,6 +134,10 @@ func TestBoardAPICallsPerUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, log := context.Background(), testLogger(t)
+	login, err := b.app.clients.AppLogin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name   string
 		change func()
@@ -153,11 +154,58 @@ func TestBoardAPICallsPerUpdate(t *testing.T) {
 			tt.change()
 			time.Sleep(300 * time.Millisecond)
 			b.f.ResetLog()
-			if err := b.app.keepBoard(ctx, in, "acme", "widgets", time.Now(), log); err != nil {
+			if err := b.app.keepBoard(ctx, in, "acme", "widgets", time.Now(), authoredBy(login), log); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, b.f.Stats().ByRoute); diff != "" {
 				t.Errorf("API calls of one board update (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestBoardRewritesOnlyItsOwnIssue: an issue someone else opened and
+// labelled aepgate:board, older than the App's, is left alone; the App
+// opens its own. The negative control accepts any labelled issue, and the
+// App then writes its board into the person's issue.
+func TestBoardRewritesOnlyItsOwnIssue(t *testing.T) {
+	tests := []struct {
+		name       string
+		owns       func(login string) func(gh.BoardIssue) bool
+		wantTheirs bool
+	}{
+		{"the App's own only", authoredBy, false},
+		{"negative control: any labelled issue", func(string) func(gh.BoardIssue) bool { return func(gh.BoardIssue) bool { return true } }, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := newBoardWorld(t)
+			theirs := b.repo.OpenIssue("mallory", "Roadmap", "Our plans.", ghfake.WithLabels(checks.BoardLabel))
+			ctx := context.Background()
+			in, err := b.app.clients.Installation(b.inst.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			login, err := b.app.clients.AppLogin(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := b.app.keepBoard(ctx, in, "acme", "widgets", time.Now(), tt.owns(login), testLogger(t)); err != nil {
+				t.Fatal(err)
+			}
+			is, _, err := b.gh.Issues.Get(ctx, "acme", "widgets", theirs.Number())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(is.GetBody(), checks.BoardBegin); got != tt.wantTheirs {
+				t.Errorf("the board written into the person's issue: %v, want %v", got, tt.wantTheirs)
+			}
+			mine, _, err := b.gh.Issues.ListByRepo(ctx, "acme", "widgets", &github.IssueListByRepoOptions{Labels: []string{checks.BoardLabel}, State: "all"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]int{false: 2, true: 1}[tt.wantTheirs]; len(mine) != want {
+				t.Errorf("%d issues labelled %s, want %d", len(mine), checks.BoardLabel, want)
 			}
 		})
 	}

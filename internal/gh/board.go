@@ -19,6 +19,9 @@ const (
 	boardMilestonesPage = 20
 	boardXrefsPage      = 20
 	boardLabelsPage     = 20
+	// boardIssuesPage bounds the issues labelled checks.BoardLabel read:
+	// the App's own is among the first unless people labelled more.
+	boardIssuesPage = 10
 )
 
 // CertifiedLabel marks a work unit's issue once its completion certificate
@@ -33,8 +36,9 @@ type BoardRead struct {
 	// false when there is none.
 	Config     snapshot.ConfigFile
 	Milestones []board.Milestone
-	// Issue is the board issue (label checks.BoardLabel), nil when none.
-	Issue *BoardIssue
+	// Labelled are the issues labelled checks.BoardLabel, oldest first:
+	// the board issue is the first the App wrote (BoardIssue.Author).
+	Labelled []BoardIssue
 }
 
 // BoardIssue is the repository's board issue.
@@ -43,6 +47,8 @@ type BoardIssue struct {
 	Number int
 	URL    string
 	Body   string
+	// Author is who opened it, "[bot]" included for an App.
+	Author string
 }
 
 // boardQuery reads the milestones (newest first), each issue with its
@@ -55,8 +61,8 @@ var boardQuery = fmt.Sprintf(`query($owner: String!, $name: String!) { repositor
     issues(first: %d) { nodes { number title url state body labels(first: %d) { nodes { name } }
       timelineItems(itemTypes: [CROSS_REFERENCED_EVENT], last: %d) { nodes { ... on CrossReferencedEvent { isCrossRepository
         source { __typename ... on PullRequest { number title url state body headRefOid mergedAt mergeCommit { oid } } } } } } } } } }
-  board: issues(labels: [%q], states: [OPEN, CLOSED], first: 1, orderBy: {field: CREATED_AT, direction: ASC}) { nodes { id number url body } }
-} }`, boardMilestonesPage, milestoneIssuesPage, boardLabelsPage, boardXrefsPage, checks.BoardLabel)
+  board: issues(labels: [%q], states: [OPEN, CLOSED], first: %d, orderBy: {field: CREATED_AT, direction: ASC}) { nodes { id number url body author { __typename login } } }
+} }`, boardMilestonesPage, milestoneIssuesPage, boardLabelsPage, boardXrefsPage, checks.BoardLabel, boardIssuesPage)
 
 type boardData struct {
 	Repository *struct {
@@ -78,6 +84,7 @@ type boardData struct {
 				Number int
 				URL    string
 				Body   string
+				Author *jsonActor
 			}
 		}
 	}
@@ -136,8 +143,8 @@ func (in *Installation) Board(ctx context.Context, owner, repo string) (*BoardRe
 		}
 		out.Milestones = append(out.Milestones, bm)
 	}
-	if n := r.Board.Nodes; len(n) > 0 {
-		out.Issue = &BoardIssue{NodeID: n[0].ID, Number: n[0].Number, URL: n[0].URL, Body: n[0].Body}
+	for _, n := range r.Board.Nodes {
+		out.Labelled = append(out.Labelled, BoardIssue{NodeID: n.ID, Number: n.Number, URL: n.URL, Body: n.Body, Author: n.Author.actor().Login})
 	}
 	return out, nil
 }

@@ -37,8 +37,8 @@ func TestBoardReadAndWrite(t *testing.T) {
 	if n := f.Calls("POST /graphql"); n != 1 {
 		t.Errorf("the board read made %d GraphQL calls, want 1", n)
 	}
-	if got.Issue != nil {
-		t.Errorf("board issue = %+v before one was created", got.Issue)
+	if got.Labelled != nil {
+		t.Errorf("labelled issues = %+v before one was created", got.Labelled)
 	}
 	u := "https://github.com/acme/widgets"
 	want := []board.Milestone{{Number: 1, Title: "Reports", URL: u + "/milestone/1", Open: true, Issues: []board.Issue{
@@ -67,8 +67,9 @@ func TestBoardReadAndWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Issue == nil || again.Issue.Number != created.Number || again.Issue.Body != "second" || !strings.HasSuffix(again.Issue.URL, "/issues/6") {
-		t.Errorf("board issue = %+v, want #%d with the edited body", again.Issue, created.Number)
+	if len(again.Labelled) != 1 || again.Labelled[0].Number != created.Number || again.Labelled[0].Body != "second" ||
+		!strings.HasSuffix(again.Labelled[0].URL, "/issues/6") || !strings.HasSuffix(again.Labelled[0].Author, "[bot]") {
+		t.Errorf("labelled issues = %+v, want #%d by the App with the edited body", again.Labelled, created.Number)
 	}
 	is, _, err := f.Client(token).Issues.Get(ctx, "acme", "widgets", created.Number)
 	if err != nil {
