@@ -1,0 +1,113 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/gate"
+	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+	"github.com/aepgate/aepgate/protocol/workunit"
+)
+
+var factT0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+
+func TestLastEvidence(t *testing.T) {
+	tests := []struct {
+		name string
+		p    snapshot.Pull
+		want time.Time
+	}{
+		{"head commit only", snapshot.Pull{HeadAt: factT0}, factT0},
+		{"a newer workflow run", snapshot.Pull{HeadAt: factT0, Workflows: []snapshot.WorkflowRun{{Updated: factT0.Add(time.Minute)}}}, factT0.Add(time.Minute)},
+		{"a newer report comment", snapshot.Pull{HeadAt: factT0, Conversation: snapshot.Thread{Comments: []snapshot.Comment{
+			{Body: "STATUS: DONE\nWORK-UNIT: #1", Created: factT0.Add(2 * time.Minute)}}}}, factT0.Add(2 * time.Minute)},
+		{"a newer comment that is no report", snapshot.Pull{HeadAt: factT0, Conversation: snapshot.Thread{Comments: []snapshot.Comment{
+			{Body: "looks good", Created: factT0.Add(2 * time.Minute)}}}}, factT0},
+		{"an older workflow run", snapshot.Pull{HeadAt: factT0, Workflows: []snapshot.WorkflowRun{{Updated: factT0.Add(-time.Hour)}}}, factT0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lastEvidence(&tt.p); !got.Equal(tt.want) {
+				t.Errorf("lastEvidence = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// factEvaluation is an evaluation of pull request 7 on unit 1.
+func factEvaluation(mut func(ev *evaluation)) *evaluation {
+	ev := &evaluation{unit: 1, cfg: config.Default(), snap: &snapshot.PR{Pull: &snapshot.Pull{Number: 7, URL: "https://github.com/acme/app/pull/7",
+		HeadSHA: "abc", HeadAt: factT0, RunsKnown: true, Runs: []snapshot.ExistingRun{{ID: 55, Name: WorkUnitCheck}}}}}
+	ev.workUnit = &workunit.Verdict{OK: true, Unit: 1}
+	if mut != nil {
+		mut(ev)
+	}
+	return ev
+}
+
+func TestFactState(t *testing.T) {
+	unit := "1"
+	hold := gatelog.Result{State: gate.State{Gates: []gate.Gate{{GateID: gatelog.UnitHoldPrefix + "1", WorkUnit: &unit, Question: "HOLD: legal"}}},
+		Blockers: []gate.Blocker{{GateID: gatelog.UnitHoldPrefix + "1"}}}
+	tests := []struct {
+		name       string
+		mut        func(ev *evaluation)
+		want       board.State
+		wantReason string
+	}{
+		{"in progress", nil, board.StateInProgress, ""},
+		{"in review: a review request", func(ev *evaluation) { ev.snap.Pull.ReviewRequests = []string{"carol"} }, board.StateInReview, ""},
+		{"blocked: the work unit fails", func(ev *evaluation) {
+			ev.workUnit = &workunit.Verdict{Reasons: []string{"dependency #2 is still open"}}
+		}, board.StateBlocked, "dependency #2 is still open"},
+		{"blocked: gates cannot be judged", func(ev *evaluation) { ev.gatesDone = true }, board.StateBlocked, "the owner gates cannot be judged"},
+		{"held beats blocked", func(ev *evaluation) {
+			ev.workUnit = &workunit.Verdict{Reasons: []string{"x"}}
+			ev.gates, ev.gatesDone = &hold, true
+		}, board.StateHeld, "HOLD: legal"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, reason := factState(factEvaluation(tt.mut))
+			if got != tt.want || reason != tt.wantReason {
+				t.Errorf("factState = %q (%q), want %q (%q)", got, reason, tt.want, tt.wantReason)
+			}
+		})
+	}
+}
+
+func TestBoardFact(t *testing.T) {
+	unit := "1"
+	res := gatelog.Result{
+		State: gate.State{Gates: []gate.Gate{
+			{GateID: "ship", WorkUnit: &unit, Question: "Ship it?", Choices: []string{"yes", "no"}, CreatedAt: factT0.UnixMilli(), Evidence: "https://github.com/acme/app/issues/1#issuecomment-3"},
+			{GateID: gate.HoldID, Question: "HOLD: freeze", CreatedAt: factT0.Add(time.Minute).UnixMilli()},
+		}},
+		Blockers: []gate.Blocker{{GateID: "ship"}, {GateID: gate.HoldID}},
+	}
+	ev := factEvaluation(func(ev *evaluation) { ev.gates, ev.gatesDone = &res, true })
+	shown := []shownRun{
+		{run: checks.Run{Name: WorkUnitCheck, Conclusion: checks.ConclusionSuccess}},           // unchanged: the head's run 55
+		{run: checks.Run{Name: GatesCheck, Conclusion: checks.ConclusionActionRequired}, id: 56}, // written now
+	}
+	got := boardFact(ev, shown)
+	want := board.Fact{PR: 7, Unit: 1, Head: "abc", State: board.StateHeld, Reason: "Ship it?", LastEvidence: factT0,
+		Checks: []board.Check{
+			{Name: WorkUnitCheck, Status: "completed", Conclusion: "success", URL: "https://github.com/acme/app/runs/55"},
+			{Name: GatesCheck, Status: "completed", Conclusion: "action_required", URL: "https://github.com/acme/app/runs/56"},
+		},
+		Inbox: []board.InboxItem{
+			{Kind: "gate", Subject: "work unit #1", Question: "Ship it?", Choices: []string{"yes", "no"}, Reply: "/aep resolve ship <choice>",
+				URL: "https://github.com/acme/app/issues/1#issuecomment-3", Since: factT0},
+			{Kind: "hold", Subject: "project", Question: "HOLD: freeze", Reply: "/aep resume", URL: "https://github.com/acme/app/pull/7", Since: factT0.Add(time.Minute)},
+		}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("boardFact (-want +got):\n%s", diff)
+	}
+}
