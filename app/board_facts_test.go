@@ -93,7 +93,7 @@ func TestBoardFact(t *testing.T) {
 	}
 	ev := factEvaluation(func(ev *evaluation) { ev.gates, ev.gatesDone = &res, true })
 	shown := []shownRun{
-		{run: checks.Run{Name: WorkUnitCheck, Conclusion: checks.ConclusionSuccess}},           // unchanged: the head's run 55
+		{run: checks.Run{Name: WorkUnitCheck, Conclusion: checks.ConclusionSuccess}},             // unchanged: the head's run 55
 		{run: checks.Run{Name: GatesCheck, Conclusion: checks.ConclusionActionRequired}, id: 56}, // written now
 	}
 	got := boardFact(ev, shown)
