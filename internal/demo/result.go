@@ -84,7 +84,8 @@ type LedgerRow struct {
 // finish stops the App, then gathers the check runs, the ledger, the
 // figures and the final-state problems.
 func (w *world) finish(ctx context.Context, wall time.Duration) *Result {
-	res := &Result{Version: TimelineVersion, Scenario: w.o.Scenario, Speed: string(w.o.Speed), Steps: w.rec.steps}
+	res := &Result{Version: TimelineVersion, Scenario: w.o.Scenario, Speed: string(w.o.Speed),
+		Steps: append([]Step{}, w.rec.steps...), Problems: []string{}}
 	res.Figures = w.figures(wall)
 	res.Commits = w.commitRuns()
 	if err := w.stopApp(); err != nil {
@@ -93,6 +94,9 @@ func (w *world) finish(ctx context.Context, wall time.Duration) *Result {
 	ledger, err := w.ledger(ctx)
 	if err != nil {
 		res.Problems = append(res.Problems, err.Error())
+	}
+	if ledger.Rows == nil {
+		ledger.Rows = []LedgerRow{}
 	}
 	res.Ledger = ledger
 	if st := w.story; st != nil && st.merge != "" {
