@@ -48,7 +48,10 @@ func (st *story) dispose() beat {
 			id = st.s.pr.Comment(worker, "/aep dispose "+st.finding+" fixed -- the error is wrapped now").ID()
 			return nil
 		},
-		until: func() bool { return st.w.reacted(id, "+1")() }, what: "a 👍 on the disposition"}
+		until: func() bool { return st.w.reacted(id, "+1")() }, what: "a 👍 on the disposition",
+		detail: func() (string, error) {
+			return "aepgate reacted 👍: the disposition stands until the auditor judges it", nil
+		}}
 }
 
 // auditPass is carol's PASS bound to the corrected head.

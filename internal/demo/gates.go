@@ -27,14 +27,21 @@ func (st *story) ownerApproves(title string) beat {
 
 // hold is the owner's HOLD on the unit.
 func (st *story) hold() beat {
+	var id int64
 	return beat{title: "olivia comments '/aep hold waiting for legal' on story #1",
 		act: func() error {
-			st.s.unit.Comment(owner, "Legal has not signed off yet.\n\n/aep hold waiting for legal")
+			id = st.s.unit.Comment(owner, "Legal has not signed off yet.\n\n/aep hold waiting for legal").ID()
 			return nil
 		},
-		until: func() bool { return st.w.is(st.s.pr.Head(), "aepgate/gates", "action_required")() },
-		what:  "aepgate/gates action_required"}
+		until: func() bool {
+			return st.w.reacted(id, "+1")() && st.w.is(st.s.pr.Head(), "aepgate/gates", "action_required")()
+		},
+		what:   "a 👍 and aepgate/gates action_required",
+		detail: accepted}
 }
+
+// accepted is the detail of a command the App accepted.
+func accepted() (string, error) { return "aepgate reacted 👍", nil }
 
 // commandRefused is a command by login on issue n that the App must refuse
 // with a 👎 and a reply saying why.
@@ -81,7 +88,7 @@ func (st *story) resume() beat {
 		until: func() bool {
 			return st.w.reacted(id, "+1")() && st.w.is(st.s.pr.Head(), "aepgate/gates", "success")()
 		},
-		what: "a 👍 and aepgate/gates success"}
+		what: "a 👍 and aepgate/gates success", detail: accepted}
 }
 
 // annotations lists the newest run's annotations on the head, one a line.
