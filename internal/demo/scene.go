@@ -29,7 +29,7 @@ const exportV1 = "package export\n\n// Export writes the rows as CSV.\nfunc Expo
 // exportV2 is the correction: the error is wrapped.
 const exportV2 = "package export\n\nimport \"fmt\"\n\n// Export writes the rows as CSV.\nfunc Export(rows []Row) error {\n\tif err := writeCSV(rows); err != nil {\n\t\treturn fmt.Errorf(\"export: %w\", err)\n\t}\n\treturn nil\n}\n"
 
-// scene is the story's GitHub objects once set up.
+// scene holds the story's GitHub objects once they exist.
 type scene struct {
 	unit, api *ghfake.Issue
 	pr        *ghfake.PR
@@ -58,9 +58,9 @@ func (s *scene) workerReport(head string) string {
 		strings.Join(files, ", ") + "\nVERIFY: go test ./export/... → ok\nPRESERVATION: clean + pushed at " + head + "\n"
 }
 
-// auditBody is a review body holding one aep-audit block; a FAIL quotes
-// the bare return as its finding's evidence.
-// A PASS agrees with the disposition of each finding in agree.
+// auditBody is a review body holding one aep-audit block: a FAIL's finding
+// F1 quotes the unwrapped return as its evidence, and the review agrees
+// with the disposition of each finding in agree.
 func auditBody(unit int, verdict string, agree ...string) string {
 	findings, evidence, verdicts := "[]", `{"path": "export/export.go", "quote": "Export writes the rows as CSV."}`, []string{}
 	for _, id := range agree {
