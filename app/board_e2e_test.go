@@ -120,6 +120,11 @@ func TestBoardEndToEnd(t *testing.T) {
 	if s := kept.Increments[0].Stories[0]; s.State != board.StateBlocked || len(s.Attempts) != 2 || s.Attempts[1].OverLimit != "limits.attempts_per_unit" {
 		t.Errorf("kept board's story = %+v", s)
 	}
+
+	// Closing the first attempt lets the second through; nothing closed it.
+	first.ClosePR("bob")
+	waitFor(t, 10*time.Second, "the second attempt within the limit", func() bool { return conclusionOf(b.repo, second.Head(), WorkUnitCheck) == "success" })
+	b.waitBoard(t, "/pull/"+strconv.Itoa(first.Number())+") closed")
 }
 
 // TestBoardAPICallsPerUpdate: a board update costs one read and one write

@@ -93,6 +93,14 @@ func handled(event string) bool { return slices.Contains(handledEvents, event) }
 // work-unit check says.
 var pullRequestActions = []string{"opened", "synchronize", "edited", "reopened"}
 
+// pullBody is the body of the payload's pull request, "" without one.
+func pullBody(p payload) string {
+	if p.PullRequest == nil {
+		return ""
+	}
+	return p.PullRequest.Body
+}
+
 // target is one pull request to evaluate, with the units its body named
 // when the payload carried the body (a guess, checked against GitHub).
 type target struct {
@@ -155,6 +163,11 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 	case "pull_request":
 		if p.PullRequest != nil && p.PullRequest.Number > 0 && slices.Contains(pullRequestActions, p.Action) {
 			j.Targets = []target{{PR: p.PullRequest.Number, Guesses: guessUnits(p.PullRequest.Body, j.Owner+"/"+j.Repo)}}
+		}
+		if u := guessUnits(pullBody(p), j.Owner+"/"+j.Repo); p.Action == "closed" && len(u) == 1 {
+			// A lane closed: the increment's other attempts may now be
+			// within the WIP limits (board.md).
+			j.Targets = []target{{AllOpen: true, Issue: u[0]}}
 		}
 	case "issues":
 		if p.Issue != nil && p.Issue.PullRequest == nil {
