@@ -49,8 +49,8 @@ func runView(r ghfake.CheckRun, versions int) RunView {
 }
 
 // problems compares the final state with what the scenario must end with:
-// every expected conclusion, one run per name and commit, one reply per
-// command, an intact ledger and, when the story reached it, a valid
+// every expected conclusion, every delivery accepted, no run and no reply
+// written twice, an intact ledger and, when the story reached it, a valid
 // certificate.
 func (w *world) problems(res *Result) []string {
 	var out []string
@@ -65,6 +65,9 @@ func (w *world) problems(res *Result) []string {
 		case r.Conclusion != e.conclusion:
 			out = append(out, fmt.Sprintf("%s: %s is %s/%s, want %s", e.label, e.name, r.Status, r.Conclusion, e.conclusion))
 		}
+	}
+	if f := res.Figures; f.Accepted != f.Deliveries {
+		out = append(out, fmt.Sprintf("the App refused %d of %d webhook deliveries", f.Deliveries-f.Accepted, f.Deliveries))
 	}
 	out = append(out, w.duplicateRuns()...)
 	out = append(out, w.duplicateReplies()...)

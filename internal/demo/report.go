@@ -25,6 +25,7 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"pretty":   prettyJSON,
 	"state":    func(s string) string { return strings.ReplaceAll(s, "_", " ") },
 	"divf":     func(ms int64) float64 { return float64(ms) / 1000 },
+	"sub":      func(a, b int) int { return a - b },
 }).Parse(reportHTML))
 
 // writeReport writes dir/index.html and dir/timeline.json.

@@ -26,7 +26,7 @@ func sampleResult() *Result {
 		Commits: []CommitRuns{{Label: "PR head 1", SHA: sha, Runs: []RunView{{
 			ID: 1042, Name: "aepgate/audit", By: "aepgate App", Status: "completed", Conclusion: "failure", Title: "Audit failed: 1 finding open",
 			Summary:     "<!-- aepgate -->\n| Field | Value |\n| --- | --- |\n| Verdict | FAIL |\n\n<script>alert(1)</script>\n\n_Only aepgate/merge decides._\n",
-			Annotations: []Annotation{{Path: "export/export.go", Line: 4, Level: "failure", Title: "F1", Message: "errors are wrapped"}}, Versions: 1,
+			Annotations: []Annotation{{Path: "export/export.go", Line: 4, Level: "failure", Title: "F1", Message: "errors are wrapped"}}, Versions: 2,
 		}}}},
 		Ledger:      Ledger{Intact: true, Verdict: "ledger intact: 1 rows, head ab12", Head: "ab12", Rows: []LedgerRow{{Seq: 1, Kind: "check_run:aepgate/audit", Subject: "acme/widgets#3@" + sha, Hash: "ab12"}}},
 		Certificate: `{"mergeSha":"` + sha + `","schemaVersion":1}`,
