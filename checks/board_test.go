@@ -27,7 +27,7 @@ func sampleBoard() board.Board {
 		},
 		Increments: []board.Increment{
 			{Number: 2, Title: "Reports v1", URL: u + "/milestone/2", Open: true,
-				Problems: []string{"#24: limits.lanes_per_increment is 2: the increment's open lanes are #12 ([#21](" + u + "/pull/21)), #14 ([#23](" + u + "/pull/23)); finish one before starting work unit #15"},
+				Problems: []string{"#24 exceeds limits.lanes_per_increment; open within it: #21 (work unit #12), #23 (work unit #14)"},
 				Stories: []board.Story{
 					{Number: 11, Title: "Report model", URL: u + "/issues/11", Class: "contract", Risk: "low", State: board.StateCertified,
 						Attempts: []board.Attempt{{PR: 20, URL: u + "/pull/20", Merged: true}}},
