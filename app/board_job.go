@@ -29,6 +29,16 @@ func boardSlot(now time.Time, delay time.Duration) int64 {
 	return now.UnixNano() / int64(max(delay, time.Millisecond))
 }
 
+// slotEnd is when window slot ends.
+func slotEnd(slot int64, delay time.Duration) time.Time {
+	return time.Unix(0, (slot+1)*int64(max(delay, time.Millisecond)))
+}
+
+// boardQueue is the River queue of board jobs: apart from deliveries, so
+// that board jobs waiting for their window's end never hold a delivery's
+// worker.
+const boardQueue = "aepgate_board"
+
 // Kind names the job kind in River's table.
 func (boardArgs) Kind() string { return "aepgate_board" }
 
@@ -42,17 +52,22 @@ var boardUnique = river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
 // scheduleBoard inserts the board job of args, unless one for the same
 // window is already waiting or running.
 func (q *riverQueue[TTx]) scheduleBoard(ctx context.Context, args boardArgs) error {
-	if _, err := q.client.Insert(ctx, args, &river.InsertOpts{UniqueOpts: boardUnique}); err != nil {
+	if _, err := q.client.Insert(ctx, args, &river.InsertOpts{Queue: boardQueue, UniqueOpts: boardUnique}); err != nil {
 		return fmt.Errorf("schedule the board of %s/%s: %w", args.Owner, args.Repo, err)
 	}
 	return nil
 }
 
-// boardWorker runs board jobs.
+// boardWorker runs board jobs, each of which waits up to delay for its
+// window's end before its update, which gets the timeout of a delivery.
 type boardWorker struct {
 	river.WorkerDefaults[boardArgs]
-	run jobRunner
+	run            jobRunner
+	delay, timeout time.Duration
 }
+
+// Timeout bounds one board job: its wait and its update.
+func (w *boardWorker) Timeout(*river.Job[boardArgs]) time.Duration { return w.delay + w.timeout }
 
 func (w *boardWorker) Work(ctx context.Context, job *river.Job[boardArgs]) error {
 	return w.run.runBoard(ctx, job.Args)
@@ -77,14 +92,13 @@ func (b boardJobs) schedule(ctx context.Context, owner, repo string) error {
 	return b.a.queue.scheduleBoard(ctx, boardArgs{Installation: b.installation, Owner: owner, Repo: repo, Slot: boardSlot(time.Now(), b.a.opts.BoardDelay)})
 }
 
-// runBoard waits BoardDelay, past the end of the window it was asked in,
-// so that the evaluations of one burst are shown by one update, then
-// updates the board (updateBoard). A rate limit snoozes the job as long as
-// GitHub asked.
+// runBoard waits for the end of the window it was asked in, so that the
+// evaluations of one burst are shown by one update, then updates the board
+// (updateBoard). A rate limit snoozes the job as long as GitHub asked.
 func (a *App) runBoard(ctx context.Context, args boardArgs) error {
 	start := time.Now()
 	log := a.log.With("installation", args.Installation, "repo", args.Owner+"/"+args.Repo, "job", "board")
-	err := sleepCtx(ctx, a.stopping, a.opts.BoardDelay)
+	err := sleepCtx(ctx, a.stopping, time.Until(slotEnd(args.Slot, a.opts.BoardDelay)))
 	if err == nil {
 		err = a.updateBoard(ctx, args, log)
 	}

@@ -60,9 +60,10 @@ func testOptions(t testing.TB, w *world, database string) Options {
 		Database: database, AppID: testAppID, PrivateKey: appKey(t), WebhookSecrets: [][]byte{[]byte(testSecret)},
 		GitHubURL: url, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond,
 		JobTimeout: 5 * time.Second, RescueAfter: 6 * time.Second, ShutdownGrace: 5 * time.Second,
-		// Board updates wait past the end of a test: the tests that count an
-		// evaluation's API calls do not count them. The board's own tests
-		// shorten it (board_e2e_test.go).
+		// Board updates asked by evaluations wait past the end of a test:
+		// the tests that count an evaluation's API calls do not count them
+		// (a sweep's run at once). The board's own tests shorten it
+		// (board_e2e_test.go).
 		BoardDelay: time.Hour,
 		Logger:     testLogger(t),
 	}

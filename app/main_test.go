@@ -46,7 +46,8 @@ func runChild(raw string) int {
 	defer stop()
 	o := Options{Database: c.Database, AppID: testAppID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(testSecret)},
 		GitHubURL: c.GitHubURL, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond,
-		JobTimeout: 2 * time.Second, RescueAfter: 3 * time.Second, Workers: 8, Logger: testLogger(nil)}
+		JobTimeout: 2 * time.Second, RescueAfter: 3 * time.Second, Workers: 8, Logger: testLogger(nil),
+		BoardDelay: time.Hour} // board updates past the test's end, as testOptions
 	if c.Pipeline {
 		o.checks = pipelineChecks()
 	}

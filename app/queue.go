@@ -77,7 +77,7 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &deliveryWorker{run: run})
-	river.AddWorker(workers, &boardWorker{run: run})
+	river.AddWorker(workers, &boardWorker{run: run, delay: o.BoardDelay, timeout: o.JobTimeout})
 	// A sweep may outlast a delivery's JobTimeout, but not RescueAfter: a
 	// job running longer is taken for dead and started a second time.
 	river.AddWorker(workers, &reconcileWorker{run: run, timeout: max(o.JobTimeout, min(o.ReconcileEvery, o.RescueAfter))})
@@ -86,7 +86,7 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 			return reconcileArgs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: o.ReconcileEvery}}
 		}, nil)
 	client, err := river.NewClient(driver, &river.Config{
-		Queues:                      map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: o.Workers}},
+		Queues:                      map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: o.Workers}, boardQueue: {MaxWorkers: o.Workers}},
 		Workers:                     workers,
 		PeriodicJobs:                []*river.PeriodicJob{periodic},
 		RetryPolicy:                 &retryPolicy{base: o.RetryBase},

@@ -77,8 +77,9 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 			log.Warn("reconcile repository", "repo", r.FullName(), "err", err)
 		}
 		// The board shows each open attempt's health as of its update, so
-		// the sweep updates it too (nothing is written when it is the same).
-		if err := a.queue.scheduleBoard(ctx, boardArgs{Installation: id, Owner: r.Owner, Repo: r.Name, Slot: boardSlot(time.Now(), a.opts.BoardDelay)}); err != nil {
+		// the sweep updates it too, at once: its window (the one before
+		// now) has ended. Nothing is written when the board is the same.
+		if err := a.queue.scheduleBoard(ctx, boardArgs{Installation: id, Owner: r.Owner, Repo: r.Name, Slot: boardSlot(time.Now(), a.opts.BoardDelay) - 1}); err != nil {
 			log.Warn("reconcile board", "repo", r.FullName(), "err", err)
 		}
 	}
