@@ -24,6 +24,9 @@ type boardArgs struct {
 	Slot int64 `json:"slot"`
 }
 
+// Kind names the job kind in River's table.
+func (boardArgs) Kind() string { return "aepgate_board" }
+
 // boardSlot is the number of the BoardDelay-long window now falls in.
 func boardSlot(now time.Time, delay time.Duration) int64 {
 	return now.UnixNano() / int64(max(delay, time.Millisecond))
@@ -38,9 +41,6 @@ func slotEnd(slot int64, delay time.Duration) time.Time {
 // that board jobs waiting for their window's end never hold a delivery's
 // worker.
 const boardQueue = "aepgate_board"
-
-// Kind names the job kind in River's table.
-func (boardArgs) Kind() string { return "aepgate_board" }
 
 // boardUnique makes a board job unique by its arguments (repository and
 // window) while it waits or runs: the evaluations of one window ask for
