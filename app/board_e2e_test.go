@@ -215,3 +215,34 @@ func TestBoardRewritesOnlyItsOwnIssue(t *testing.T) {
 		})
 	}
 }
+
+// TestBoardEvaluationWithNothingChangedWritesNothing: an owner's second
+// recheck evaluates the attempt again; its board facts are the same, so no
+// board update is asked for: its only write is the 👍 on the comment.
+func TestBoardEvaluationWithNothingChangedWritesNothing(t *testing.T) {
+	b := newBoardWorld(t)
+	pr := b.attempt("only")
+	b.waitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
+	recheck := func() {
+		c := pr.Comment("olivia", "/aep recheck")
+		waitFor(t, 10*time.Second, "the recheck answered", func() bool {
+			rs, _, err := b.gh.Reactions.ListIssueCommentReactions(context.Background(), "acme", "widgets", c.ID(), nil)
+			return err == nil && len(rs) > 0
+		})
+		time.Sleep(500 * time.Millisecond) // past the board's window
+	}
+	recheck() // the first command also opens the control issue
+	b.f.ResetLog()
+	recheck()
+	writes := map[string]int{}
+	for _, r := range b.f.Writes() {
+		if r.Pattern != "POST /graphql" && r.Pattern != tokenRoute {
+			writes[r.Pattern]++
+		}
+	}
+	want := map[string]int{"POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions": 1}
+	if diff := cmp.Diff(want, writes); diff != "" {
+		t.Errorf("writes of an evaluation that changed nothing (-want +got):\n%s", diff)
+	}
+	b.boardIssue(t) // still one board issue
+}
