@@ -13,7 +13,8 @@ import (
 )
 
 // playAttacks: the pull request of the happy story meets six attacks,
-// each refused with the refusal shown, and still ends certified.
+// each refused with the refusal shown, and still ends certified, as the
+// owner's board shows.
 func playAttacks(ctx context.Context, w *world) error {
 	st := newStory(ctx, w)
 	w.story = st
@@ -29,7 +30,7 @@ func playAttacks(ctx context.Context, w *world) error {
 		st.passAt("carol audits PR head 1: PASS"),
 		st.staleAudit(),
 		st.passAt("carol audits PR head 2: PASS, bound to the new head"),
-		st.mergePR(), st.prCIAsReadback(), st.mainCI())
+		st.mergePR(), st.prCIAsReadback(), st.mainCI(), st.keepsBoard())
 	st.expects = append(st.headExpects("PR head 2")[:4], st.deliveredExpects()...)
 	return err
 }

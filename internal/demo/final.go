@@ -78,6 +78,9 @@ func (w *world) problems(res *Result) []string {
 		if _, err := verifyCertificate(w.newest(w.story.merge, "aepgate/certificate")); err != nil {
 			out = append(out, err.Error())
 		}
+		if p := boardProblem(res.Board, w.story.s.unit.Number(), w.story.merge); p != "" {
+			out = append(out, p)
+		}
 	}
 	return out
 }

@@ -31,7 +31,7 @@ func playOutage(ctx context.Context, w *world) error {
 	story = append(story, beats[4:10]...)
 	story = append(story, st.outageEnds())
 	story = append(story, beats[10:]...)
-	err := st.playBeats(append(story, st.mergePR(), st.mainCI(), st.fetchCertificate(), st.release())...)
+	err := st.playBeats(append(story, st.mergePR(), st.mainCI(), st.fetchCertificate(), st.release(), st.keepsBoard())...)
 	st.expects = append(st.headExpects("PR head 3"), st.deliveredExpects()...)
 	if err == nil && w.f.Stats().Faults == 0 {
 		return fmt.Errorf("the outage injected no fault")

@@ -15,7 +15,8 @@ import (
 
 // sampleResult is a small, fixed result: one refused step, one run with a
 // Markdown summary (a table, a comment GitHub hides, a script tag) and an
-// annotation, a ledger and a certificate.
+// annotation, a ledger, a certificate and a board issue with a Mermaid
+// block.
 func sampleResult() *Result {
 	sha := strings.Repeat("a1", 20)
 	return &Result{Version: TimelineVersion, Scenario: "happy", Speed: "fast",
@@ -30,8 +31,10 @@ func sampleResult() *Result {
 		}}}},
 		Ledger:      Ledger{Intact: true, Verdict: "ledger intact: 1 rows, head ab12", Head: "ab12", Rows: []LedgerRow{{Seq: 1, Kind: "check_run:aepgate/audit", Subject: "acme/widgets#3@" + sha, Hash: "ab12"}}},
 		Certificate: `{"mergeSha":"` + sha + `","schemaVersion":1}`,
-		Figures:     Figures{Deliveries: 3, Accepted: 3, AppReads: 4, AppWrites: 2, TokenMints: 1, AppCheckRuns: 1, ReadsPerCheckRun: 4, WritesPerCheckRun: 2, ByCheck: map[string]CheckWrites{"aepgate/audit": {Created: 1, Updated: 1}}, WallMS: 1500},
-		Problems:    []string{},
+		Board: &BoardView{Number: 4, Title: "aepgate board", URL: "https://github.com/acme/widgets/issues/4", Pinned: true, Labels: []string{"aepgate:board"},
+			Body: "<!-- aepgate:board:begin -->\n## Increments\n\n| story | state |\n| --- | --- |\n| [\\#1](https://github.com/acme/widgets/issues/1) Export | ✅ certified |\n\n```mermaid\ngraph LR\n  s1[\"#35;1 Export\"]:::certified\n```\n<!-- aepgate:board:end -->\n"},
+		Figures:  Figures{Deliveries: 3, Accepted: 3, AppReads: 4, AppWrites: 2, TokenMints: 1, AppCheckRuns: 1, ReadsPerCheckRun: 4, WritesPerCheckRun: 2, ByCheck: map[string]CheckWrites{"aepgate/audit": {Created: 1, Updated: 1}}, WallMS: 1500},
+		Problems: []string{},
 	}
 }
 

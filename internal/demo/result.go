@@ -26,8 +26,10 @@ type Result struct {
 	// Ledger is the App's ledger and `ledger verify`'s verdict on it.
 	Ledger Ledger `json:"ledger"`
 	// Certificate is the canonical certificate JSON ("" when none).
-	Certificate string  `json:"certificate,omitempty"`
-	Figures     Figures `json:"figures"`
+	Certificate string `json:"certificate,omitempty"`
+	// Board is the owner's board issue the App keeps (nil when none).
+	Board   *BoardView `json:"board,omitempty"`
+	Figures Figures    `json:"figures"`
 	// Problems lists every way the final state differs from what the
 	// scenario must end with; empty when the demo ran as it should.
 	Problems []string `json:"problems"`
@@ -81,13 +83,18 @@ type LedgerRow struct {
 	Hash    string `json:"hash"`
 }
 
-// finish stops the App, then gathers the check runs, the ledger, the
-// figures and the final-state problems.
+// finish waits until the App is quiet and stops it, then gathers the
+// check runs, the board, the ledger, the figures and the final-state
+// problems.
 func (w *world) finish(ctx context.Context, wall time.Duration) *Result {
 	res := &Result{Version: TimelineVersion, Scenario: w.o.Scenario, Speed: string(w.o.Speed),
 		Steps: append([]Step{}, w.rec.steps...), Problems: []string{}}
+	if err := w.awaitQuiet(ctx); err != nil {
+		res.Problems = append(res.Problems, err.Error())
+	}
 	res.Figures = w.figures(wall)
 	res.Commits = w.commitRuns()
+	res.Board = w.board()
 	if err := w.stopApp(); err != nil {
 		res.Problems = append(res.Problems, err.Error())
 	}

@@ -19,9 +19,9 @@ type scenario struct {
 
 // scenarios are the demo's stories, by name.
 var scenarios = map[string]scenario{
-	"happy":   {about: "one increment from its first issue to a certificate and a release", steps: 19, play: playHappy},
-	"attacks": {about: "six attacks on the gates, audit and readback, each refused", steps: 17, play: playAttacks},
-	"outage":  {about: "GitHub fails for a while; the App catches up and duplicates nothing", steps: 21, play: playOutage},
+	"happy":   {about: "one increment from its first issue to a certificate and a release", steps: 20, play: playHappy},
+	"attacks": {about: "six attacks on the gates, audit and readback, each refused", steps: 18, play: playAttacks},
+	"outage":  {about: "GitHub fails for a while; the App catches up and duplicates nothing", steps: 22, play: playOutage},
 }
 
 // Scenarios lists the scenario names in the order the help gives them.
@@ -51,11 +51,11 @@ func (st *story) toPass() []beat {
 }
 
 // playHappy is the whole delivery: to PASS, then merge, readback,
-// certificate, certificate fetch and the release.
+// certificate, certificate fetch, the release and the owner's board.
 func playHappy(ctx context.Context, w *world) error {
 	st := newStory(ctx, w)
 	w.story = st
-	err := st.playBeats(append(st.toPass(), st.mergePR(), st.mainCI(), st.fetchCertificate(), st.release())...)
+	err := st.playBeats(append(st.toPass(), st.mergePR(), st.mainCI(), st.fetchCertificate(), st.release(), st.keepsBoard())...)
 	st.expects = append(st.headExpects("PR head 3"), st.deliveredExpects()...)
 	return err
 }

@@ -45,6 +45,9 @@ type beat struct {
 	// detail, when set, reads what GitHub shows once the step settled.
 	detail  func() (string, error)
 	refused bool
+	// titled, when set, names the step once it settled (its title says
+	// what the step found).
+	titled func() string
 }
 
 // recorder keeps the commits the story watches and the steps played.
@@ -100,6 +103,9 @@ func (r *recorder) play(b beat) error {
 	}
 	after := r.settled()
 	st := Step{N: n, Title: b.title, Refused: b.refused, Changes: r.diff(before, after)}
+	if b.titled != nil {
+		st.Title = b.titled()
+	}
 	if b.detail != nil {
 		d, err := b.detail()
 		if err != nil {

@@ -114,7 +114,7 @@ func (w *world) startApp(ctx context.Context, key *rsa.PrivateKey) error {
 
 // appOptions are `aepgate serve`'s options for the demo: its database in
 // tmp, the throwaway key and secret, the fake as GitHub, a loopback port,
-// and at fast speed short pauses, retries and polls.
+// and at fast speed short pauses, retries, polls and board delay.
 func (w *world) appOptions(key *rsa.PrivateKey, log *slog.Logger) app.Options {
 	o := app.Options{
 		Database: "sqlite:" + w.dbPath, AppID: appID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(w.secret)},
@@ -123,9 +123,18 @@ func (w *world) appOptions(key *rsa.PrivateKey, log *slog.Logger) app.Options {
 	if w.o.Speed == Fast {
 		o.WritePause, o.RetryBase, o.PollInterval = -1, 20*time.Millisecond, 20*time.Millisecond
 		o.JobTimeout, o.RescueAfter, o.ShutdownGrace = 10*time.Second, 12*time.Second, 5*time.Second
+		o.BoardDelay = 250 * time.Millisecond
 	}
+	// The App updates the board after evaluations of open attempts and on
+	// its reconcile sweep; a merged attempt's certificate reaches the board
+	// only through the sweep, so the demo runs it often enough for the
+	// board step.
+	o.ReconcileEvery = boardSweep[w.o.Speed]
 	return o
 }
+
+// boardSweep is the App's reconcile period at each speed.
+var boardSweep = map[Speed]time.Duration{Fast: time.Second, Real: 30 * time.Second}
 
 // stopApp shuts the App down (idempotent) so its database can be read.
 func (w *world) stopApp() error {
