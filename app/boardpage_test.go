@@ -30,21 +30,7 @@ func startBoardApp(t *testing.T, f *ghfake.Fake, c BoardPage) (*App, string) {
 	}
 	o := testOptions(t, nil, "")
 	o.GitHubURL, o.Board = f.URL(), c
-	ctx, cancel := context.WithCancel(context.Background())
-	a, err := New(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- a.Run(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("app run: %v", err)
-		}
-		a.Close()
-	})
-	return a, base
+	return startAppOn(t, o, ln)
 }
 
 func getPage(t *testing.T, c *http.Client, url string) (int, string) {

@@ -80,13 +80,21 @@ func testLogger(testing.TB) *slog.Logger {
 // the test ends.
 func startApp(t testing.TB, o Options) (*App, string) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	a, err := New(ctx, o)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return startAppOn(t, o, ln)
+}
+
+// startAppOn is startApp on a listener the test opened (to know the App's
+// address before it starts).
+func startAppOn(t testing.TB, o Options, ln net.Listener) (*App, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := New(ctx, o)
 	if err != nil {
+		ln.Close()
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
