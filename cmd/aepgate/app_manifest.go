@@ -57,8 +57,10 @@ func newAppManifestCmd(s streams) *cobra.Command {
 		Use:   "manifest --url https://HOST",
 		Short: "Print the GitHub App manifest for an aepgate served at a URL",
 		Long: `manifest prints GitHub's App manifest for an aepgate App served at --url:
-its webhook (<url>/webhook), the repository permissions and the webhook events
-every check of the App needs (docs/app.md lists them), and no secret: GitHub
+its webhook (<url>/webhook), the OAuth callback of the signed-in board page
+(<url>/board/callback, used when serve runs with --public-url <url>; see
+docs/board.md), the repository permissions and the webhook events every
+check of the App needs (docs/app.md lists them), and no secret: GitHub
 generates the webhook secret and the private key when it registers the App.
 Post the JSON as the form field "manifest" to the address printed on stderr;
 GitHub then redirects to --redirect-url (default: --url) with a one-time code
@@ -111,6 +113,7 @@ func (f manifestFlags) manifest() (appManifest, error) {
 		URL:                homepage,
 		HookAttributes:     hookAttributes{URL: base + "/webhook", Active: true},
 		RedirectURL:        redirect,
+		CallbackURLs:       []string{base + "/board/callback"},
 		Description:        "Enforces the Auditor/Executor delivery protocol: work units, audits, owner gates, merge readiness, merged-main readback, completion certificates and release closure.",
 		DefaultEvents:      app.Events(),
 		DefaultPermissions: app.Permissions(),
