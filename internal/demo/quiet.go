@@ -17,8 +17,9 @@ const activeJobs = `SELECT count(*) FROM river_job WHERE state NOT IN ('complete
 // every delivery the simulated GitHub sent has been answered and no River
 // job waits or runs, with no delivery sent in between: the App queues a
 // delivery's job before it answers, and only a job writes to GitHub, so
-// once both hold at one moment nothing can start again (the reconcile
-// sweep runs hourly).
+// once both hold at one moment no write is on its way. A reconcile sweep
+// that starts later finds everything written already and writes nothing
+// (the App writes nothing twice), so it sends no delivery either.
 func (w *world) awaitQuiet(ctx context.Context) error {
 	db, err := store.Open(ctx, "sqlite:"+w.dbPath)
 	if err != nil {

@@ -108,6 +108,9 @@ func (st *story) openPR() beat {
 			st.s.heads = append(st.s.heads, head)
 			st.w.rec.watch("PR head 1", head)
 			st.s.pr = st.w.repo.OpenPR(worker, st.s.branch, "main", "Export reports as CSV", "")
+			if n := st.s.pr.Number(); n != 3 {
+				return fmt.Errorf("the pull request is #%d, want #3 (the App's board issue came first: its reconcile sweep ran before the pull request)", n)
+			}
 			st.s.pr.Edit(worker, st.s.workerReport(head))
 			st.ci(head)
 			return nil
