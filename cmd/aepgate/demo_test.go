@@ -59,7 +59,7 @@ func TestDemoHappyThroughTheBinary(t *testing.T) {
 	if got := run(context.Background(), []string{"demo", "--out", out}, strings.NewReader(""), &stdout, &stderr); got != 0 {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", got, stdout.String(), stderr.String())
 	}
-	for _, want := range []string{"[19/19 ██████████]", "certificate: check run", "$ aepgate ledger verify\nledger intact:", "Figures:", "index.html"} {
+	for _, want := range []string{"[20/20 ██████████]", "certificate: check run", "$ aepgate ledger verify\nledger intact:", "Figures:", "index.html"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
 		}
