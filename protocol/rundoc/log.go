@@ -66,31 +66,65 @@ type BoardRow struct {
 }
 
 // ParseLog parses a compliance log in one pass. Headings inside fenced
-// blocks (pasted output) are content.
-func ParseLog(file, b string) *Log { return parseLog(file, normalize(b), true) }
+// blocks (pasted output) are content. A log of splitLogMin bytes or more is
+// parsed in two halves at once (splitLog), with the same result.
+func ParseLog(file, b string) *Log { return parseLogSplit(file, normalize(b), splitLogMin) }
+
+// splitLogMin is the size from which ParseLog parses a log in two halves.
+const splitLogMin = 1 << 20
+
+// parseLogSplit is ParseLog on a normalized log with the size from which
+// it splits as a parameter, so that tests split small logs too.
+func parseLogSplit(file, src string, minSize int) *Log {
+	if len(src) >= minSize {
+		if l, ok := splitLog(file, src); ok {
+			return l
+		}
+	}
+	return parseLog(file, src, true)
+}
 
 // parseLog parses a normalized compliance log; with fences false every line
 // reads as unfenced, which the negative-control test uses to show that
 // fences keep pasted output from becoming structure.
 func parseLog(file, src string, fences bool) *Log {
-	// Counting the markers first sizes the slices once (upper bounds).
-	headings := strings.Count(src, "###")
-	l := &Log{File: file, src: src, Headings: make([]Heading, 0, headings)}
-	p := logParser{log: l, sc: newScanner(src, fences, true), cur: -1, ranges: make([][2]int, 0, headings)}
+	l := &Log{File: file, src: src}
+	p := newLogParser(l, newScanner(src, fences, true), strings.Count(src, "###"))
 	if fences {
-		p.sc.found = make([]Fence, 0, (strings.Count(src, "```")+strings.Count(src, "~~~"))/2+1)
+		p.sc.found = make([]Fence, 0, fenceBound(src))
 	}
+	p.run()
+	found, unclosed := p.sc.finish()
+	p.endReport(p.sc.i + 1)
+	p.finish(found, unclosed)
+	return l
+}
+
+// fenceBound is an upper bound of the fenced blocks in src: each takes two
+// fence lines, but for the last, which may be left open.
+func fenceBound(src string) int {
+	return (strings.Count(src, "```")+strings.Count(src, "~~~"))/2 + 1
+}
+
+func newLogParser(l *Log, sc *scanner, headings int) *logParser {
+	l.Headings = make([]Heading, 0, headings)
+	return &logParser{log: l, sc: sc, cur: -1, ranges: make([][2]int, 0, headings)}
+}
+
+func (p *logParser) run() {
 	for p.sc.scan() {
 		p.line()
 	}
-	found, unclosed := p.sc.finish()
-	p.endReport(p.sc.i + 1)
+}
+
+// finish gives each heading its evidence fences and indexes the items.
+func (p *logParser) finish(found []Fence, unclosed *Fence) {
+	l := p.log
 	for k, r := range p.ranges {
 		l.Headings[k].Evidence.Fences = found[r[0]:r[1]:r[1]]
 	}
 	l.Unclosed = unclosed
 	l.items, l.index = l.combine()
-	return l
 }
 
 // logParser is the state of one pass over a log: the report still open

@@ -11,6 +11,7 @@ type scanner struct {
 	fences bool // locate fenced blocks (off only in the negative-control test)
 	keep   bool // keep every fenced block, not only the last
 
+	end    int    // where the scan stops: len(src), or a line start (splitLog)
 	i      int    // current line index (0-based), -1 before the first
 	off    int    // current line's offset
 	next   int    // next line's offset; len(src)+1 after a last line without newline
@@ -30,7 +31,15 @@ type scanner struct {
 // With keep set, finish returns every fenced block; otherwise only the
 // last is kept (enough to report one left unclosed).
 func newScanner(src string, fences, keep bool) *scanner {
-	return &scanner{src: src, fences: fences, keep: keep, i: -1}
+	return &scanner{src: src, fences: fences, keep: keep, i: -1, end: len(src)}
+}
+
+// from starts the scan at offset off, the start of line index i, and stops
+// it at end, a line start or len(src): a part of the document, with line
+// numbers and offsets as in the whole.
+func (s *scanner) from(off, i, end int) *scanner {
+	s.next, s.i, s.end = off, i-1, end
+	return s
 }
 
 // normalize reads CRLF and lone CR as LF, as Python's universal newlines
@@ -51,12 +60,12 @@ func (s *scanner) scan() bool {
 	}
 	s.i++
 	s.off = s.next
-	s.line, s.next = s.src[s.off:], len(s.src)+1
+	s.line, s.next = s.src[s.off:s.end], s.end+1
 	if k := strings.IndexByte(s.line, '\n'); k >= 0 {
 		s.line, s.next = s.line[:k], s.off+k+1
 	}
 	// A final newline ends the last line; it does not start another.
-	s.last = s.next >= len(s.src)
+	s.last = s.next >= s.end
 	s.opened = false
 	if s.fences {
 		s.fence()
