@@ -72,7 +72,7 @@ func finalRuns(res *Result) map[string]string {
 
 // TestScenarios plays each scenario at fast speed and checks its final
 // state: every check run's conclusion, the certificate, no duplicated
-// write, an intact ledger, the timeline.
+// write, an intact ledger, the owner's board, the timeline.
 func TestScenarios(t *testing.T) {
 	tests := []struct {
 		scenario string
@@ -108,6 +108,12 @@ func TestScenarios(t *testing.T) {
 			}
 			if !res.Ledger.Intact || len(res.Ledger.Rows) == 0 {
 				t.Errorf("ledger: %s (%d rows)", res.Ledger.Verdict, len(res.Ledger.Rows))
+			}
+			if b := res.Board; b == nil || !b.Pinned || !strings.Contains(b.Body, "✅ certified") {
+				t.Errorf("board = %+v, want a pinned board issue showing a certified story", b)
+			}
+			if n := len(res.Steps); n == 0 || !strings.Contains(res.Steps[n-1].Title, "owner's board: issue #4") {
+				t.Errorf("the last step is not the owner's board (issue #4)")
 			}
 			refused := 0
 			for _, s := range res.Steps {
