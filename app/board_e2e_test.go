@@ -246,3 +246,17 @@ func TestBoardEvaluationWithNothingChangedWritesNothing(t *testing.T) {
 	}
 	b.boardIssue(t) // still one board issue
 }
+
+// TestBoardShowsMergedAndCertified: the readback of a merge and its
+// certificate each schedule a board update, so the board shows the story
+// merged, then certified, without waiting for the reconcile sweep (an
+// hour away here).
+func TestBoardShowsMergedAndCertified(t *testing.T) {
+	w := newReadbackWorldWith(t, readbackYAML, nil, func(o *Options) { o.BoardDelay = 100 * time.Millisecond })
+	b := &boardWorld{ghfakeWorld: w.ghfakeWorld, unit: w.unit, gh: w.f.Client(w.inst.Token())}
+	merge := w.pr.Merge(ghfake.MergeCommit)
+	b.waitBoard(t, "🟢 merged")
+	w.mainCI(merge, "success")
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, CertificateCheck) != nil })
+	b.waitBoard(t, "✅ certified", merge[:12])
+}

@@ -48,6 +48,10 @@ type readbacker struct {
 	// horizon is how long after a readback's deadline the sweep still
 	// looks at a merge (two sweeps).
 	horizon time.Duration
+	// boards schedules a board update when a merge's readback or
+	// certificate is written (its story is merged, then certified); nil
+	// schedules none.
+	boards boardKeeper
 }
 
 // readbackInput is one readback evaluation's context for the ledger.
@@ -63,7 +67,7 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, d deliveryArgs, j 
 		return err
 	}
 	rb := &readbacker{read: in, find: in, label: in, pub: ev.pub, ledger: ev.ledger, locks: ev.locks, metrics: ev.metrics, log: ev.log,
-		now: time.Now, audited: a.audits.wrap(ev.auditOf, time.Now), cache: &a.ancestry, horizon: 2 * a.opts.ReconcileEvery}
+		boards: ev.boards, now: time.Now, audited: a.audits.wrap(ev.auditOf, time.Now), cache: &a.ancestry, horizon: 2 * a.opts.ReconcileEvery}
 	o := a.opts.readback
 	if o.now != nil {
 		rb.now = o.now
@@ -188,6 +192,12 @@ func (rb *readbacker) publish(ctx context.Context, in readbackInput, run checks.
 	write := existing == nil || !checks.Unchanged(*existing, run)
 	if err := publishRun(ctx, rb.pub, rb.metrics, in.owner, in.repo, run, write, existing == nil); err != nil {
 		return fmt.Errorf("publish %s on %s/%s@%s: %w", run.Name, in.owner, in.repo, run.HeadSHA, err)
+	}
+	if write && rb.boards != nil {
+		// The board is a view: a failure is logged and the readback goes on.
+		if err := rb.boards.schedule(ctx, in.owner, in.repo); err != nil {
+			rb.log.Warn("board update not scheduled", "err", err)
+		}
 	}
 	return nil
 }

@@ -38,6 +38,13 @@ func passAudit(_ context.Context, _, _ string, m *gh.MergedPull) (auditRecord, e
 // the final head, a clock that tests can move).
 func newReadbackWorld(t *testing.T, yaml string, edit func(*readbackOptions)) *readbackWorld {
 	t.Helper()
+	return newReadbackWorldWith(t, yaml, edit, nil)
+}
+
+// newReadbackWorldWith is newReadbackWorld with the App's options changed
+// by editApp (nil: unchanged).
+func newReadbackWorldWith(t *testing.T, yaml string, edit func(*readbackOptions), editApp func(*Options)) *readbackWorld {
+	t.Helper()
 	ghfake.RequireGraphQL(t)
 	skew := &atomic.Int64{}
 	f := ghfake.New(t)
@@ -52,6 +59,9 @@ func newReadbackWorld(t *testing.T, yaml string, edit func(*readbackOptions)) *r
 	o.readback = readbackOptions{audited: passAudit, now: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }}
 	if edit != nil {
 		edit(&o.readback)
+	}
+	if editApp != nil {
+		editApp(&o)
 	}
 	a, base := startApp(t, o)
 	f.SendWebhooks(base+"/webhook", testSecret, ghApp)
