@@ -125,17 +125,8 @@ func (w *world) appOptions(key *rsa.PrivateKey, log *slog.Logger) app.Options {
 		o.JobTimeout, o.RescueAfter, o.ShutdownGrace = 10*time.Second, 12*time.Second, 5*time.Second
 		o.BoardDelay = 250 * time.Millisecond
 	}
-	// The App updates the board after evaluations of open attempts and on
-	// its reconcile sweep; a merged attempt's certificate reaches the board
-	// only through the sweep, so the demo runs it often enough for the
-	// board step, and not before the pull request is open (the first sweep
-	// would open the board issue, which would take its number).
-	o.ReconcileEvery = boardSweep[w.o.Speed]
 	return o
 }
-
-// boardSweep is the App's reconcile period at each speed.
-var boardSweep = map[Speed]time.Duration{Fast: 3 * time.Second, Real: 30 * time.Second}
 
 // stopApp shuts the App down (idempotent) so its database can be read.
 func (w *world) stopApp() error {
