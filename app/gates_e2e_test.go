@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v62/github"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/ghfake"
 )
 
@@ -396,6 +397,12 @@ func TestGatesSweepAnswersMissedComments(t *testing.T) {
 	if r := g.gates(); r == nil || r.Conclusion != "action_required" {
 		t.Errorf("gates after the sweep: %+v", r)
 	}
+	// The sweep also asked for a board update, which opens the board issue
+	// and pins it last: its writes are the first sweep's.
+	waitFor(t, 10*time.Second, "the board issue, pinned", func() bool {
+		is := w.repo.IssuesLabelled(checks.BoardLabel)
+		return len(is) == 1 && is[0].Pinned
+	})
 	w.f.ResetLog()
 	if err := w.app.runReconcile(context.Background()); err != nil {
 		t.Fatal(err)
