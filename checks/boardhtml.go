@@ -59,7 +59,7 @@ func RenderBoardPage(p BoardPage) ([]byte, error) {
 // renderPageView executes the page template on v.
 func renderPageView(v pageView) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := boardPageTemplate.Execute(&buf, v); err != nil {
+	if err := boardPageTemplate().Execute(&buf, v); err != nil {
 		return nil, fmt.Errorf("render board page: %w", err)
 	}
 	return buf.Bytes(), nil

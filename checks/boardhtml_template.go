@@ -3,6 +3,7 @@ package checks
 import (
 	"html/template"
 	"strings"
+	"sync"
 )
 
 // boardFuncs are the page template's helpers.
@@ -22,10 +23,12 @@ func htmlLink(text, url string) template.HTML {
 	return template.HTML(`<a href="` + template.HTMLEscapeString(url) + `">` + t + `</a>`)
 }
 
-// boardPageTemplate is the board page. Its CSS is inline and it loads
+// boardPageTemplate is the board page, parsed on first use (not at every
+// start of the binary). Its CSS is inline and it loads
 // nothing: the page works offline and under a Content-Security-Policy of
 // default-src 'none'; style-src 'unsafe-inline'; img-src 'self'.
-var boardPageTemplate = template.Must(template.New("board").Funcs(boardFuncs).Parse(`<!DOCTYPE html>
+var boardPageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("board").Funcs(boardFuncs).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -129,9 +132,12 @@ var boardPageTemplate = template.Must(template.New("board").Funcs(boardFuncs).Pa
 <p class="muted">{{.NoCerts}}</p>
 {{- end}}{{end}}
 `))
+})
 
-// boardGraphTemplate draws a laid-out dependency graph as inline SVG.
-var boardGraphTemplate = template.Must(template.New("graph").Parse(`<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="dependency graph" class="dag" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}">
+// boardGraphTemplate draws a laid-out dependency graph as inline SVG (parsed
+// on first use).
+var boardGraphTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("graph").Parse(`<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="dependency graph" class="dag" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}">
 <defs><marker id="{{.ID}}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0 L10 5 L0 10 z" class="arrow"/></marker></defs>
 {{- $id := .ID}}
 {{- range .Edges}}
@@ -141,3 +147,4 @@ var boardGraphTemplate = template.Must(template.New("graph").Parse(`<svg xmlns="
 {{if .URL}}<a href="{{.URL}}">{{end}}<g class="node {{.Class}}"><title>{{.Full}}</title><rect x="{{.X}}" y="{{.Y}}" width="200" height="46" rx="7"/><text x="{{.X}}" y="{{.Y}}" dx="10" dy="18" class="label">{{.Label}} · {{.State}}</text><text x="{{.X}}" y="{{.Y}}" dx="10" dy="36">{{.Title}}</text></g>{{if .URL}}</a>{{end}}
 {{- end}}
 </svg>`))
+})

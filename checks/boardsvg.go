@@ -55,7 +55,7 @@ func BoardGraphSVG(id string, nodes []BoardGraphNode) template.HTML {
 	}
 	g := svgLayout(id, nodes)
 	var buf bytes.Buffer
-	if err := boardGraphTemplate.Execute(&buf, g); err != nil {
+	if err := boardGraphTemplate().Execute(&buf, g); err != nil {
 		return template.HTML("<p>graph: " + template.HTMLEscapeString(err.Error()) + "</p>")
 	}
 	return template.HTML(buf.String()) // the template escaped every value

@@ -81,7 +81,7 @@ func TestMarkdownDropsRawHTML(t *testing.T) {
 		conv   goldmark.Markdown
 		script bool
 	}{
-		{"report's renderer", md, false},
+		{"report's renderer", md(), false},
 		{"negative control: unsafe renderer", unsafe, true},
 	}
 	for _, tt := range tests {
