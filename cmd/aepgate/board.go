@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -9,8 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/rundir"
-	"github.com/aepgate/aepgate/protocol/rundoc"
 	"github.com/aepgate/aepgate/protocol/status"
 )
 
@@ -47,15 +44,9 @@ unreadable, or the file could not be written.`,
 
 // runBoard renders dir's status as HTML made at now and writes it to out.
 func runBoard(s streams, dir, out string, now time.Time) error {
-	run, err := rundir.Load(dir)
-	var missing *rundir.MissingError
-	switch {
-	case errors.As(err, &missing) && missing.Has(rundoc.LogFile):
-		return failf(2, "%s not found.", shown(filepath.Join(dir, rundoc.LogFile)))
-	case errors.As(err, &missing):
-		// The guide is optional, as for status: it only adds phase titles.
-	case err != nil:
-		return failf(2, "%v", err)
+	run, err := loadForStatus(dir)
+	if err != nil {
+		return err
 	}
 	title := "Board of " + filepath.Base(filepath.Clean(dir))
 	html, err := checks.RenderStatusBoard(title, status.Compute(run, dir), now)

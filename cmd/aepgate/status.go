@@ -41,15 +41,9 @@ is missing or unreadable.`,
 }
 
 func runStatus(s streams, dir string, asJSON bool) error {
-	run, err := rundir.Load(dir)
-	var missing *rundir.MissingError
-	switch {
-	case errors.As(err, &missing) && missing.Has(rundoc.LogFile):
-		return failf(2, "%s not found.", shown(filepath.Join(dir, rundoc.LogFile)))
-	case errors.As(err, &missing):
-		// The guide is optional for status: it only adds phase titles.
-	case err != nil:
-		return failf(2, "%v", err)
+	run, err := loadForStatus(dir)
+	if err != nil {
+		return err
 	}
 	warnOutside(s, dir)
 	warnUnclosed(s, dir, run.Log.File, run.Log.Unclosed)
@@ -71,4 +65,20 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// loadForStatus reads the run in dir as status (and board) need it: the
+// log is required, the guide optional (it only adds phase titles). Its
+// error is the command's (exit 2).
+func loadForStatus(dir string) (*rundoc.Run, error) {
+	run, err := rundir.Load(dir)
+	var missing *rundir.MissingError
+	switch {
+	case errors.As(err, &missing) && missing.Has(rundoc.LogFile):
+		return nil, failf(2, "%s not found.", shown(filepath.Join(dir, rundoc.LogFile)))
+	case errors.As(err, &missing):
+	case err != nil:
+		return nil, failf(2, "%v", err)
+	}
+	return run, nil
 }
