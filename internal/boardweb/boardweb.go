@@ -38,6 +38,8 @@ type GitHub interface {
 	// UserAccess reads the login and the installations and repositories
 	// the token can access.
 	UserAccess(ctx context.Context, token string) (gh.UserAccess, error)
+	// Revoke deletes the token once the page is done with it.
+	Revoke(ctx context.Context, token string) error
 }
 
 // Source is what the App knows (app.App).

@@ -199,3 +199,28 @@ func TestOffPage(t *testing.T) {
 		t.Errorf("off page: %d\n%s", rec.Code, rec.Body.String())
 	}
 }
+
+// TestSignInRevokesTheToken: the user token is used for one read of the
+// person's access and then revoked, on GitHub, before the session starts.
+func TestSignInRevokesTheToken(t *testing.T) {
+	w := newWorld(t, nil)
+	w.f.SignIn("alice")
+	if status, body := get(t, client(t), w.srv.URL+"/board/login"); status != http.StatusOK || !strings.Contains(body, "Signed in as <b>alice</b>") {
+		t.Fatalf("after sign-in: %d\n%s", status, body)
+	}
+	var revoked, afterRevoke []string
+	for _, r := range w.f.Requests() {
+		switch {
+		case r.Pattern == "DELETE /applications/{client_id}/token":
+			revoked = append(revoked, r.String())
+		case len(revoked) > 0 && r.User != "":
+			afterRevoke = append(afterRevoke, r.String()) // the user token used after it was revoked
+		}
+	}
+	if len(revoked) != 1 || !strings.HasSuffix(revoked[0], "204") {
+		t.Errorf("revocations: %v, want one answered 204", revoked)
+	}
+	if len(afterRevoke) > 0 {
+		t.Errorf("the user token was used after it was revoked: %v", afterRevoke)
+	}
+}

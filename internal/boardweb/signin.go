@@ -1,6 +1,7 @@
 package boardweb
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
@@ -76,7 +77,13 @@ func (p *Page) signIn(r *http.Request, code string) (session, error) {
 	if err != nil {
 		return session{}, err
 	}
+	// The token is used for this one read and revoked: the session keeps
+	// what it read, never the token, and a token left valid for its eight
+	// hours would be worth stealing from a log or a memory dump.
 	ua, err := p.opts.GitHub.UserAccess(ctx, tok)
+	if rerr := p.opts.GitHub.Revoke(context.WithoutCancel(ctx), tok); rerr != nil {
+		p.opts.Logger.Warn("board sign-in: the user token was not revoked", "err", rerr)
+	}
 	if err != nil {
 		return session{}, err
 	}

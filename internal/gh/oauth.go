@@ -1,6 +1,7 @@
 package gh
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -104,4 +105,38 @@ func (o *OAuth) Exchange(ctx context.Context, code, redirect string) (string, er
 		return "", errors.New("exchange the code: GitHub gave no token")
 	}
 	return a.AccessToken, nil
+}
+
+// Revoke deletes a user access token the App was given, so that it is
+// good for nothing after the caller is done with it (GitHub's "Delete an
+// app token": Basic authentication by the client ID and secret).
+//
+// https://docs.github.com/rest/apps/oauth-applications#delete-an-app-token
+func (o *OAuth) Revoke(ctx context.Context, token string) error {
+	body, err := json.Marshal(map[string]string{"access_token": token})
+	if err != nil {
+		return fmt.Errorf("revoke the token: %w", err)
+	}
+	root := o.apiURL
+	if root == "" {
+		root = DefaultBaseURL
+	}
+	u := strings.TrimSuffix(root, "/") + "/applications/" + url.PathEscape(o.clientID) + "/token"
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, u, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("revoke the token: %w", err)
+	}
+	req.SetBasicAuth(o.clientID, o.clientSecret)
+	req.Header.Set("Accept", "application/vnd.github+json")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := o.hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("revoke the token: %w", err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	if resp.StatusCode != http.StatusNoContent {
+		return fmt.Errorf("revoke the token: GitHub answered %s", resp.Status)
+	}
+	return nil
 }

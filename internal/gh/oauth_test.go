@@ -110,3 +110,42 @@ func TestOAuthWrongSecretRefused(t *testing.T) {
 		t.Errorf("Exchange with a wrong secret: %v, want incorrect_client_credentials", err)
 	}
 }
+
+// TestOAuthRevoke: a revoked token reads nothing more; revoking it again,
+// or with a wrong secret, is an error.
+func TestOAuthRevoke(t *testing.T) {
+	ctx := context.Background()
+	f := ghfake.New(t)
+	f.CreateRepo("acme/r").Grant("alice", "read")
+	app := f.App(902, ghfake.NewAppKey())
+	app.Install("acme", ghfake.Permissions{"issues": "read"})
+	f.SignIn("alice")
+	o, err := gh.NewOAuth(f.URL(), app.ClientID, app.ClientSecret(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const back = "http://board.example/board/callback"
+	tok, err := o.Exchange(ctx, signIn(t, o.AuthorizeURL(back, "st")), back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong, err := gh.NewOAuth(f.URL(), app.ClientID, "not-the-secret", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wrong.Revoke(ctx, tok); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("Revoke with a wrong secret: %v, want 401", err)
+	}
+	if _, err := o.UserAccess(ctx, tok); err != nil {
+		t.Fatalf("the token before revoking: %v", err)
+	}
+	if err := o.Revoke(ctx, tok); err != nil {
+		t.Fatalf("Revoke: %v", err)
+	}
+	if _, err := o.UserAccess(ctx, tok); err == nil {
+		t.Error("the revoked token still reads the user's access")
+	}
+	if err := o.Revoke(ctx, tok); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Errorf("revoking twice: %v, want 404", err)
+	}
+}

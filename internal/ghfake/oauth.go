@@ -78,6 +78,7 @@ func (f *Fake) oauthRoutes() {
 	})
 	f.handle("GET /user/installations", read("metadata"), userInstallations)
 	f.handle("GET /user/installations/{installation_id}/repositories", read("metadata"), userInstallationRepos)
+	f.handle("DELETE /applications/{client_id}/token", access{scope: scopePublic}, revokeToken)
 }
 
 // authorizeApp serves the authorize page: the signed-in user (SignIn)
