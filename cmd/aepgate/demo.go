@@ -41,17 +41,19 @@ Scenarios:
            readback and a stale audit: each refused, with the refusal shown.
   outage   the happy story while GitHub answers 502 and secondary rate limits
            to the App for a while: it catches up and duplicates nothing.
+Each scenario ends with the owner's board: the App's pinned 'aepgate board'
+issue showing the story certified (docs/board.md).
 
 Each step prints one line as it happens: what happened and which check runs
 changed, to what. At the end: webhook deliveries, the App's GitHub reads and
 writes per check run, and the wall time. The report is written to --out:
 index.html (self-contained: open it in a browser, no network needed) with the
-timeline, every check run as GitHub would show it, the ledger with 'ledger
-verify''s verdict and the certificate; timeline.json (the same, versioned);
+timeline, every check run as GitHub would show it, the board issue, the ledger
+with 'ledger verify''s verdict and the certificate; timeline.json (the same, versioned);
 app.log (the App's JSON log).
 
---speed fast shrinks the App's pause between writes, retry base and queue poll
-interval so a scenario takes seconds; real keeps 'aepgate serve''s defaults.
+--speed fast shrinks the App's pause between writes, retry base, queue poll
+interval and board delay so a scenario takes seconds; real keeps 'aepgate serve''s defaults.
 
 Exit codes: 0 the scenario ended as it must; 1 it did not (the report says
 what differs); 2 a bad flag.`,
