@@ -11,6 +11,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/board"
 	"github.com/aepgate/aepgate/protocol/config"
 )
@@ -100,8 +101,19 @@ func (a *App) keepBoard(ctx context.Context, hub boardGitHub, owner, repo string
 	case is == nil && len(read.Milestones) == 0 && len(facts) == 0:
 		return nil
 	case is == nil:
-		return createBoardIssue(ctx, hub, owner, repo, region, log)
-	case checks.BoardUnchanged(is.Body, region):
+		created, err := hub.CreateBoardIssue(ctx, owner, repo, checks.BoardIssueBody(region))
+		if err != nil {
+			return err
+		}
+		log.Info("board issue created", "issue", created.Number)
+		return a.pinBoard(ctx, hub, owner, repo, *created, log)
+	}
+	if !is.Pinned {
+		if err := a.pinBoard(ctx, hub, owner, repo, *is, log); err != nil {
+			return err
+		}
+	}
+	if checks.BoardUnchanged(is.Body, region) {
 		log.Debug("board unchanged", "issue", is.Number)
 		return nil
 	}
@@ -109,22 +121,25 @@ func (a *App) keepBoard(ctx context.Context, hub boardGitHub, owner, repo string
 	return hub.EditIssueBody(ctx, owner, repo, is.Number, checks.MergeBoard(is.Body, region))
 }
 
-// createBoardIssue opens the board issue and pins it. Pinning is best
-// effort (GitHub pins at most three issues): a failure is logged.
-func createBoardIssue(ctx context.Context, hub boardGitHub, owner, repo, region string, log *slog.Logger) error {
-	is, err := hub.CreateBoardIssue(ctx, owner, repo, checks.BoardIssueBody(region))
-	if err != nil {
+// pinBoard pins the board issue is, until GitHub pins it or refuses to
+// (it pins at most three issues per repository). A refusal is recorded in
+// the ledger and never asked again, so an unpinned board costs no write per
+// update; a failure on the way (a 502, a rate limit) fails the board job,
+// which the queue retries, and the next update asks again.
+func (a *App) pinBoard(ctx context.Context, hub boardGitHub, owner, repo string, is gh.BoardIssue, log *slog.Logger) error {
+	subject := fmt.Sprintf("%s/%s#%d", owner, repo, is.Number)
+	refused, err := a.db.LedgerHasSubject(ctx, "board-pin:"+subject)
+	if err != nil || refused {
 		return err
 	}
-	log.Info("board issue created", "issue", is.Number)
-	if err := hub.PinIssue(ctx, is.NodeID); err != nil {
-		var ge *gh.GraphQLError
-		if !errors.As(err, &ge) {
-			return err
-		}
-		log.Warn("board issue not pinned", "issue", is.Number, "err", err)
+	err = hub.PinIssue(ctx, is.NodeID)
+	var ge *gh.GraphQLError
+	if !errors.As(err, &ge) {
+		return err
 	}
-	return nil
+	log.Warn("board issue not pinned: GitHub refused", "issue", is.Number, "err", err)
+	return dbLedger{a.db}.record(ctx, store.Entry{Kind: "board_pin_refused", Subject: "board-pin:" + subject,
+		Body: map[string]any{"repository": owner + "/" + repo, "issue": is.Number, "error": err.Error()}})
 }
 
 // boardFacts decodes the stored facts of repo's attempts; an unreadable

@@ -49,6 +49,8 @@ type BoardIssue struct {
 	Body   string
 	// Author is who opened it, "[bot]" included for an App.
 	Author string
+	// Pinned says the issue is pinned to the repository's issue list.
+	Pinned bool
 }
 
 // boardQuery reads the milestones (newest first), each issue with its
@@ -61,7 +63,7 @@ var boardQuery = fmt.Sprintf(`query($owner: String!, $name: String!) { repositor
     issues(first: %d) { nodes { number title url state body labels(first: %d) { nodes { name } }
       timelineItems(itemTypes: [CROSS_REFERENCED_EVENT], last: %d) { nodes { ... on CrossReferencedEvent { isCrossRepository
         source { __typename ... on PullRequest { number title url state body headRefOid mergedAt mergeCommit { oid } } } } } } } } } }
-  board: issues(labels: [%q], states: [OPEN, CLOSED], first: %d, orderBy: {field: CREATED_AT, direction: ASC}) { nodes { id number url body author { __typename login } } }
+  board: issues(labels: [%q], states: [OPEN, CLOSED], first: %d, orderBy: {field: CREATED_AT, direction: ASC}) { nodes { id number url body isPinned author { __typename login } } }
 } }`, boardMilestonesPage, milestoneIssuesPage, boardLabelsPage, boardXrefsPage, checks.BoardLabel, boardIssuesPage)
 
 type boardData struct {
@@ -80,11 +82,12 @@ type boardData struct {
 		Milestones struct{ Nodes []boardMilestone }
 		Board      struct {
 			Nodes []struct {
-				ID     string
-				Number int
-				URL    string
-				Body   string
-				Author *jsonActor
+				ID       string
+				Number   int
+				URL      string
+				Body     string
+				IsPinned bool
+				Author   *jsonActor
 			}
 		}
 	}
@@ -144,7 +147,7 @@ func (in *Installation) Board(ctx context.Context, owner, repo string) (*BoardRe
 		out.Milestones = append(out.Milestones, bm)
 	}
 	for _, n := range r.Board.Nodes {
-		out.Labelled = append(out.Labelled, BoardIssue{NodeID: n.ID, Number: n.Number, URL: n.URL, Body: n.Body, Author: n.Author.actor().Login})
+		out.Labelled = append(out.Labelled, BoardIssue{NodeID: n.ID, Number: n.Number, URL: n.URL, Body: n.Body, Author: n.Author.actor().Login, Pinned: n.IsPinned})
 	}
 	return out, nil
 }
