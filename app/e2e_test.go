@@ -68,8 +68,11 @@ func TestE2EDuplicateDeliveryDoesNothing(t *testing.T) {
 	if got := deliver(t, base, "pull_request", "same", body); got != 200 {
 		t.Fatalf("redelivery: %d, want 200", got)
 	}
-	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(WorkUnitCheck, 10) != nil })
-	time.Sleep(200 * time.Millisecond)
+	waitFor(t, 10*time.Second, "every check run written", func() bool {
+		_, writes, _ := w.counts()
+		return writes >= checksOnNewHead
+	})
+	time.Sleep(200 * time.Millisecond) // a second evaluation, were there one, would show by now
 	reads, writes, _ := w.counts()
 	// One evaluation: the snapshot query (and the App's login, read once
 	// per process); one write per check run on the new head.
@@ -84,6 +87,16 @@ func TestE2EEndpoints(t *testing.T) {
 	_, base := startApp(t, testOptions(t, w, ""))
 	deliver(t, base, "pull_request", "m-1", w.prEvent("opened", 10, "Work-unit: #1"))
 	waitFor(t, 5*time.Second, "check runs", func() bool { return w.run(WorkUnitCheck, 10) != nil && w.run(MergeCheck, 10) != nil })
+	// The job's metrics are counted when it returns, after its last write.
+	waitFor(t, 10*time.Second, "the delivery's job to end", func() bool {
+		resp, err := http.Get(base + "/metrics")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return strings.Contains(string(b), `aepgate_job_duration_seconds_count{kind="aepgate_delivery",result="ok"} 1`)
+	})
 	for path, want := range map[string][]string{
 		"/healthz": {"ok"},
 		"/readyz":  {"ready"},

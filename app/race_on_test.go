@@ -1,0 +1,8 @@
+//go:build race
+
+package app
+
+// raceDetector says the tests run under the race detector, which
+// multiplies memory and slows everything: bounds on memory are measured
+// without it.
+const raceDetector = true
