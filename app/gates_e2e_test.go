@@ -175,13 +175,19 @@ func TestGatesCoordinatorGateNeedsTheOwner(t *testing.T) {
 	if n := len(g.replies(t, g.pr.Number(), self.ID())); n != 1 {
 		t.Errorf("%d replies to the refused resolve, want 1", n)
 	}
-	// Every accepted and refused request is a ledger row.
+	// Every accepted and refused request is a ledger row (written as its
+	// answer is, after the check runs).
 	var accepted, refused int
-	row := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT
-		(SELECT COUNT(*) FROM aepgate_ledger WHERE kind = 'command:accepted'),
-		(SELECT COUNT(*) FROM aepgate_ledger WHERE kind = 'command:refused')`)
-	if err := row.Scan(&accepted, &refused); err != nil || accepted < 2 || refused < 2 {
-		t.Errorf("ledger: %d accepted and %d refused command rows (%v), want at least 2 each", accepted, refused, err)
+	var err2 error
+	ok := waitUntil(10*time.Second, func() bool {
+		row := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT
+			(SELECT COUNT(*) FROM aepgate_ledger WHERE kind = 'command:accepted'),
+			(SELECT COUNT(*) FROM aepgate_ledger WHERE kind = 'command:refused')`)
+		err2 = row.Scan(&accepted, &refused)
+		return err2 == nil && accepted >= 2 && refused >= 2
+	})
+	if !ok {
+		t.Errorf("ledger: %d accepted and %d refused command rows (%v), want at least 2 each", accepted, refused, err2)
 	}
 }
 
