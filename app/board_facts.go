@@ -11,6 +11,7 @@ import (
 	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/report"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -145,7 +146,7 @@ func choiceOf(choices []string) string {
 
 // lastEvidence is the newest sign of work on the attempt: its head
 // commit's date, a workflow run at the head, or a structured report
-// comment (a line starting "STATUS:").
+// comment (a worker report, as aep/report reads it: report.Parse).
 func lastEvidence(p *snapshot.Pull) time.Time {
 	last := p.HeadAt
 	for _, w := range p.Workflows {
@@ -154,19 +155,9 @@ func lastEvidence(p *snapshot.Pull) time.Time {
 		}
 	}
 	for _, c := range p.Conversation.Comments {
-		if c.Created.After(last) && isReport(c.Body) {
+		if c.Created.After(last) && report.Parse(c.Body).Found {
 			last = c.Created
 		}
 	}
 	return last.UTC()
-}
-
-// isReport reports whether a comment is a worker's structured report.
-func isReport(body string) bool {
-	for _, l := range strings.Split(body, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "STATUS:") {
-			return true
-		}
-	}
-	return false
 }

@@ -27,6 +27,8 @@ func TestLastEvidence(t *testing.T) {
 		{"a newer workflow run", snapshot.Pull{HeadAt: factT0, Workflows: []snapshot.WorkflowRun{{Updated: factT0.Add(time.Minute)}}}, factT0.Add(time.Minute)},
 		{"a newer report comment", snapshot.Pull{HeadAt: factT0, Conversation: snapshot.Thread{Comments: []snapshot.Comment{
 			{Body: "STATUS: DONE\nWORK-UNIT: #1", Created: factT0.Add(2 * time.Minute)}}}}, factT0.Add(2 * time.Minute)},
+		{"a newer report comment in bold, as aep/report accepts", snapshot.Pull{HeadAt: factT0, Conversation: snapshot.Thread{Comments: []snapshot.Comment{
+			{Body: "**STATUS:** done\n**WORK-UNIT:** #1", Created: factT0.Add(3 * time.Minute)}}}}, factT0.Add(3 * time.Minute)},
 		{"a newer comment that is no report", snapshot.Pull{HeadAt: factT0, Conversation: snapshot.Thread{Comments: []snapshot.Comment{
 			{Body: "looks good", Created: factT0.Add(2 * time.Minute)}}}}, factT0},
 		{"an older workflow run", snapshot.Pull{HeadAt: factT0, Workflows: []snapshot.WorkflowRun{{Updated: factT0.Add(-time.Hour)}}}, factT0},
