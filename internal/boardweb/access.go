@@ -3,7 +3,7 @@ package boardweb
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/aepgate/aepgate/internal/gh"
@@ -45,12 +45,6 @@ func (p *Page) repos(ctx context.Context, ua gh.UserAccess) ([]string, error) {
 		candidates = append(candidates, rs...)
 	}
 	kept := p.opts.filter(candidates, ua)
-	sort.Strings(kept)
-	out := kept[:0]
-	for i, r := range kept {
-		if i == 0 || r != kept[i-1] {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	slices.Sort(kept)
+	return slices.Compact(kept), nil
 }

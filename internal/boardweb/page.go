@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"github.com/aepgate/aepgate/checks"
 )
@@ -108,5 +107,3 @@ func Off() http.Handler {
 		}})
 	})
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -60,7 +61,7 @@ func (p *Page) finish(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := encodeSession(p.opts.sign, s)
 	if err != nil {
-		p.fail(w, http.StatusInternalServerError, "Sign-in failed", "You can read more repositories than one session cookie holds ("+itoa(len(s.Repos))+").")
+		p.fail(w, http.StatusInternalServerError, "Sign-in failed", "You can read more repositories than one session cookie holds ("+strconv.Itoa(len(s.Repos))+").")
 		return
 	}
 	p.setCookie(w, sessionCookie, v, p.opts.SessionTTL)
