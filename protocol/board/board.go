@@ -115,6 +115,6 @@ type Certificate struct {
 	Unit int       `json:"unit"`
 	PR   int       `json:"pr"`
 	SHA  string    `json:"sha"` // the merge commit it certifies
-	URL  string    `json:"url"` // the aepgate/certificate check run
-	At   time.Time `json:"at"`
+	URL  string    `json:"url"` // the merge commit's page, where its aepgate/certificate run shows
+	At   time.Time `json:"at"`  // when the attempt merged
 }

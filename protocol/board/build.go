@@ -3,6 +3,7 @@ package board
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -80,7 +81,7 @@ func (in Input) increment(m Milestone) Increment {
 	for _, is := range issues {
 		inc.Stories = append(inc.Stories, in.story(is, over))
 	}
-	for _, pr := range sortedKeys(over) {
+	for _, pr := range slices.Sorted(maps.Keys(over)) {
 		inc.Problems = append(inc.Problems, overText(pr, over[pr]))
 	}
 	return inc
@@ -94,15 +95,6 @@ func overText(pr int, o workunit.Over) string {
 		names[i] = fmt.Sprintf("#%d (work unit #%d)", l.PR, l.Unit)
 	}
 	return fmt.Sprintf("#%d exceeds %s; open within it: %s", pr, o.Limit, strings.Join(names, ", "))
-}
-
-func sortedKeys[V any](m map[int]V) []int {
-	out := make([]int, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // story derives one story: its contract's class, risk and dependencies,
