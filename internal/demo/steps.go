@@ -2,6 +2,7 @@ package demo
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -140,23 +141,11 @@ func (r *recorder) settled() map[[2]string]string {
 	for time.Since(stable) < r.w.settle && time.Now().Before(deadline) {
 		time.Sleep(r.w.settle / 5)
 		next := r.state()
-		if !sameState(cur, next) {
+		if !maps.Equal(cur, next) {
 			cur, stable = next, time.Now()
 		}
 	}
 	return cur
-}
-
-func sameState(a, b map[[2]string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // diff lists what changed, in the order the commits were watched.
