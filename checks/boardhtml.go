@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aepgate/aepgate/protocol/board"
@@ -82,7 +83,6 @@ type repoView struct {
 	Graph             template.HTML // the whole repository's graph (local board)
 	Increments        []incrementView
 	Certificates      []board.Certificate
-	NoCerts           string
 }
 
 type incrementView struct {
@@ -109,8 +109,7 @@ type storyView struct {
 // id makes the graphs' element IDs unique on the page.
 func repoViewOf(r BoardPageRepo, id string) repoView {
 	b := r.Board
-	v := repoView{Name: r.Repo, URL: b.URL, Anchor: id, Kept: r.Kept, Inbox: b.Inbox, Certificates: b.Certificates,
-		NoCerts: "No certificate yet."}
+	v := repoView{Name: r.Repo, URL: b.URL, Anchor: id, Kept: r.Kept, Inbox: b.Inbox, Certificates: b.Certificates}
 	if !r.Kept {
 		v.Empty = "The App has not kept a board for this repository yet; it makes one at its next evaluation of a pull request or the next reconcile sweep."
 		return v
@@ -161,14 +160,11 @@ func storyDetail(s board.Story) string {
 		out = joinNonEmpty(out, s.Risk+" risk")
 	}
 	if len(s.DependsOn) > 0 {
-		deps := ""
+		deps := make([]string, len(s.DependsOn))
 		for i, d := range s.DependsOn {
-			if i > 0 {
-				deps += ", "
-			}
-			deps += "#" + strconv.Itoa(d)
+			deps[i] = "#" + strconv.Itoa(d)
 		}
-		out = joinNonEmpty(out, "after "+deps)
+		out = joinNonEmpty(out, "after "+strings.Join(deps, ", "))
 	}
 	return out
 }

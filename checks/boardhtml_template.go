@@ -129,7 +129,7 @@ var boardPageTemplate = sync.OnceValue(func() *template.Template {
 {{- end}}
 </ul>
 {{- else}}
-<p class="muted">{{.NoCerts}}</p>
+<p class="muted">No certificate yet.</p>
 {{- end}}{{end}}
 `))
 })
