@@ -10,7 +10,6 @@ package browser
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,6 +172,3 @@ func Artifact(t testing.TB, name string, b []byte) string {
 	t.Logf("artefact: %s", path)
 	return path
 }
-
-// String names the page's errors for a failure message.
-func (p *Page) String() string { return fmt.Sprintf("browser page (%d errors)", len(p.Errors())) }
