@@ -1,6 +1,7 @@
 package ghfake
 
 import (
+	"crypto/subtle"
 	"net/http"
 	"net/url"
 	"time"
@@ -55,6 +56,12 @@ func (f *Fake) clientSecret(a *App) string {
 		f.oauth.secrets[a.ID] = randomToken("")
 	}
 	return f.oauth.secrets[a.ID]
+}
+
+// clientSecretOK reports whether secret is a's client secret (a nil a
+// never matches); callers hold mu.
+func (f *Fake) clientSecretOK(a *App, secret string) bool {
+	return a != nil && subtle.ConstantTimeCompare([]byte(secret), []byte(f.clientSecret(a))) == 1
 }
 
 // appByClientID is the App whose client ID is id, or nil; callers hold mu.

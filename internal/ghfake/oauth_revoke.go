@@ -1,9 +1,6 @@
 package ghfake
 
-import (
-	"crypto/subtle"
-	"net/http"
-)
+import "net/http"
 
 // revokeToken serves DELETE /applications/{client_id}/token: with Basic
 // authentication by the App's client ID and secret, it revokes one user
@@ -15,7 +12,7 @@ import (
 func revokeToken(c *call) (int, any) {
 	id, secret, ok := c.r.BasicAuth()
 	a := c.f.appByClientID(c.r.PathValue("client_id"))
-	if !ok || a == nil || id != a.ClientID || subtle.ConstantTimeCompare([]byte(secret), []byte(c.f.clientSecret(a))) != 1 {
+	if !ok || a == nil || id != a.ClientID || !c.f.clientSecretOK(a, secret) {
 		return apiError(http.StatusUnauthorized, "Requires authentication")
 	}
 	var body struct {

@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"crypto/subtle"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -48,7 +47,7 @@ func exchangeCode(c *call) (int, any) {
 // mu.
 func (f *Fake) redeem(form url.Values) obj {
 	a := f.appByClientID(form.Get("client_id"))
-	if a == nil || subtle.ConstantTimeCompare([]byte(form.Get("client_secret")), []byte(f.clientSecret(a))) != 1 {
+	if !f.clientSecretOK(a, form.Get("client_secret")) {
 		return oauthError("incorrect_client_credentials", "The client_id and/or client_secret passed are incorrect.")
 	}
 	code := f.oauth.codes[form.Get("code")]
