@@ -138,17 +138,16 @@ var testOnly = []string{"internal/ghfake", "internal/browser"}
 // fake GitHub in-process) may import internal/ghfake; cmd/aepgate may reach
 // it only through internal/demo, never by importing it.
 var fakeUsers = map[string]fakeUse{
-	"internal/demo": {infra: "internal/ghfake", direct: true},
+	"internal/demo": {infra: "internal/ghfake"},
 	"cmd/aepgate":   {infra: "internal/ghfake", via: "internal/demo"},
 }
 
 // fakeUse is one allowance: the test-only package a production package may
-// depend on, whether it may import it directly, and else the package it
-// must reach it through.
+// depend on, and the package it must reach it through ("" lets it import
+// it directly).
 type fakeUse struct {
-	infra  string
-	direct bool
-	via    string
+	infra string
+	via   string
 }
 
 // TestFakeIsTestOnly keeps the test infrastructure out of every production
@@ -183,11 +182,10 @@ func testOnlyViolations(pkgs []pkgInfo, allowed map[string]fakeUse) []string {
 
 // allowedUse reports whether p's dependency on u.infra is the one u permits.
 func allowedUse(p pkgInfo, u fakeUse) bool {
-	imports := slices.Contains(p.Imports, module+"/"+u.infra)
-	if u.direct {
+	if u.via == "" {
 		return true
 	}
-	return !imports && u.via != "" && slices.Contains(p.Imports, module+"/"+u.via)
+	return !slices.Contains(p.Imports, module+"/"+u.infra) && slices.Contains(p.Imports, module+"/"+u.via)
 }
 
 // TestTestOnlyRuleCanFail is TestFakeIsTestOnly's negative control: planted
