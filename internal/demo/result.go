@@ -106,12 +106,13 @@ func (w *world) finish(ctx context.Context, wall time.Duration) *Result {
 		ledger.Rows = []LedgerRow{}
 	}
 	res.Ledger = ledger
+	var certErr error
 	if st := w.story; st != nil && st.merge != "" {
-		if raw, err := verifyCertificate(w.newest(st.merge, "aepgate/certificate")); err == nil {
-			res.Certificate = string(raw)
-		}
+		var raw []byte
+		raw, certErr = verifyCertificate(w.newest(st.merge, "aepgate/certificate"))
+		res.Certificate = string(raw)
 	}
-	res.Problems = append(res.Problems, w.problems(res)...)
+	res.Problems = append(res.Problems, w.problems(res, certErr)...)
 	if err := copyFile(w.logFile.Name(), filepath.Join(w.o.Out, "app.log")); err != nil {
 		res.Problems = append(res.Problems, err.Error())
 	}
