@@ -84,7 +84,7 @@ type Options struct {
 // Page is the board page's handler.
 type Page struct {
 	opts     Options
-	base     *url.URL
+	base     string // PublicURL without a trailing slash
 	secure   bool
 	callback string
 	mux      *http.ServeMux
@@ -102,7 +102,8 @@ func New(opts Options) (*Page, error) {
 		return nil, errors.New("board page: GitHub and the board source are required")
 	}
 	opts.setDefaults()
-	p := &Page{opts: opts, base: u, secure: u.Scheme == "https", callback: u.String() + "/board/callback", mux: http.NewServeMux()}
+	base := u.String()
+	p := &Page{opts: opts, base: base, secure: u.Scheme == "https", callback: base + "/board/callback", mux: http.NewServeMux()}
 	p.mux.HandleFunc("GET /board", p.board)
 	p.mux.HandleFunc("GET /board/login", p.login)
 	p.mux.HandleFunc("GET /board/callback", p.finish)

@@ -25,7 +25,7 @@ func (p *Page) board(w http.ResponseWriter, r *http.Request) {
 	s, err := decodeSession(p.opts.sign, c.Value, p.opts.Now())
 	switch {
 	case errors.Is(err, errExpired):
-		http.Redirect(w, r, p.base.String()+"/board/login", http.StatusFound)
+		http.Redirect(w, r, p.base+"/board/login", http.StatusFound)
 		return
 	case err != nil:
 		p.clearCookie(w, sessionCookie)

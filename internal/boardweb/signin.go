@@ -65,7 +65,7 @@ func (p *Page) finish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.setCookie(w, sessionCookie, v, p.opts.SessionTTL)
-	http.Redirect(w, r, p.base.String()+"/board", http.StatusSeeOther)
+	http.Redirect(w, r, p.base+"/board", http.StatusSeeOther)
 }
 
 // signIn turns the callback's code into a session.
@@ -98,7 +98,7 @@ func (p *Page) signIn(r *http.Request, code string) (session, error) {
 // logout ends the session.
 func (p *Page) logout(w http.ResponseWriter, r *http.Request) {
 	p.clearCookie(w, sessionCookie)
-	http.Redirect(w, r, p.base.String()+"/board", http.StatusSeeOther)
+	http.Redirect(w, r, p.base+"/board", http.StatusSeeOther)
 }
 
 // equalState compares two states in constant time.
