@@ -1,7 +1,6 @@
 package gh
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/google/go-github/v62/github"
 )
 
 // OAuth is a GitHub App's OAuth web flow: it sends a person to GitHub to
@@ -109,34 +110,19 @@ func (o *OAuth) Exchange(ctx context.Context, code, redirect string) (string, er
 
 // Revoke deletes a user access token the App was given, so that it is
 // good for nothing after the caller is done with it (GitHub's "Delete an
-// app token": Basic authentication by the client ID and secret).
+// app token": Basic authentication by the client ID and secret). The REST
+// root is resolved as NewClient resolves it, so a bare GHES host gets its
+// /api/v3/.
 //
 // https://docs.github.com/rest/apps/oauth-applications#delete-an-app-token
 func (o *OAuth) Revoke(ctx context.Context, token string) error {
-	body, err := json.Marshal(map[string]string{"access_token": token})
+	basic := &github.BasicAuthTransport{Username: o.clientID, Password: o.clientSecret, Transport: o.hc.Transport}
+	c, err := NewClient(o.apiURL, &http.Client{Transport: basic, Timeout: o.hc.Timeout})
 	if err != nil {
 		return fmt.Errorf("revoke the token: %w", err)
 	}
-	root := o.apiURL
-	if root == "" {
-		root = DefaultBaseURL
-	}
-	u := strings.TrimSuffix(root, "/") + "/applications/" + url.PathEscape(o.clientID) + "/token"
-	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, u, bytes.NewReader(body))
-	if err != nil {
+	if _, err := c.Authorizations.Revoke(ctx, o.clientID, token); err != nil {
 		return fmt.Errorf("revoke the token: %w", err)
-	}
-	req.SetBasicAuth(o.clientID, o.clientSecret)
-	req.Header.Set("Accept", "application/vnd.github+json")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := o.hc.Do(req)
-	if err != nil {
-		return fmt.Errorf("revoke the token: %w", err)
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-	if resp.StatusCode != http.StatusNoContent {
-		return fmt.Errorf("revoke the token: GitHub answered %s", resp.Status)
 	}
 	return nil
 }

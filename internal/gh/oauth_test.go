@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -147,5 +148,32 @@ func TestOAuthRevoke(t *testing.T) {
 	}
 	if err := o.Revoke(ctx, tok); err == nil || !strings.Contains(err.Error(), "404") {
 		t.Errorf("revoking twice: %v, want 404", err)
+	}
+}
+
+// TestOAuthRevokePath: Revoke asks the REST root NewClient resolves, so a
+// bare GHES host (as --github-url may give it) is asked under /api/v3/,
+// like every other call, with the client ID and secret as Basic
+// authentication.
+func TestOAuthRevokePath(t *testing.T) {
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, secret, _ := r.BasicAuth()
+		got = append(got, r.Method+" "+r.URL.Path+" "+id+":"+secret)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	for _, root := range []string{srv.URL + "/", srv.URL + "/api/v3/"} {
+		o, err := gh.NewOAuth(root, "Iv1.abc", "s3cret", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Revoke(context.Background(), "tok"); err != nil {
+			t.Errorf("Revoke on %s: %v", root, err)
+		}
+	}
+	want := []string{"DELETE /api/v3/applications/Iv1.abc/token Iv1.abc:s3cret", "DELETE /api/v3/applications/Iv1.abc/token Iv1.abc:s3cret"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("requests (-want +got):\n%s", diff)
 	}
 }
