@@ -30,14 +30,15 @@ func MergeBoard(body, region string) string {
 }
 
 // BoardUnchanged reports whether body's board region is region, line
-// endings aside: then the issue needs no write.
+// endings aside: then the issue needs no write. A region findBoard found
+// holds a hash line, so a region without one never matches.
 func BoardUnchanged(body, region string) bool {
 	start, end, ok := findBoard(body)
 	if !ok {
 		return false
 	}
 	crlf := strings.NewReplacer("\r\n", "\n")
-	return crlf.Replace(body[start:end]) == crlf.Replace(region) && boardHash(region) != ""
+	return crlf.Replace(body[start:end]) == crlf.Replace(region)
 }
 
 // findBoard returns the byte range of body's board region (MergeBoard),
