@@ -76,15 +76,19 @@ func (st *story) mergePR() beat {
 		what:  "aepgate/readback in progress"}
 }
 
-// mainCI is the ci run on main at the merge SHA, and the certificate.
+// mainCI is the ci run on main at the merge SHA, and the certificate. Its
+// wait reads st.merge when it runs: the beat is built before mergePR sets
+// it.
 func (st *story) mainCI() beat {
 	return beat{title: "ci runs on main at the merge commit (push): readback observed, certificate issued",
 		act: func() error {
 			st.w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: st.merge, Branch: "main", Event: "push"})
 			return nil
 		},
-		until: all(st.w.is(st.merge, "aepgate/readback", "success"), st.w.is(st.merge, "aepgate/certificate", "success")),
-		what:  "aepgate/readback and aepgate/certificate success"}
+		until: func() bool {
+			return all(st.w.is(st.merge, "aepgate/readback", "success"), st.w.is(st.merge, "aepgate/certificate", "success"))()
+		},
+		what: "aepgate/readback and aepgate/certificate success"}
 }
 
 // verifyCertificate checks the certificate run as `certificate fetch`
