@@ -53,7 +53,7 @@ func (p *Page) finish(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, http.StatusForbidden, "Sign-in cancelled", "GitHub answered: "+e+".")
 		return
 	}
-	s, err := p.signIn(r, q.Get("code"))
+	s, err := p.signIn(r.Context(), q.Get("code"))
 	if err != nil {
 		p.opts.Logger.Warn("board sign-in failed", "err", err)
 		p.fail(w, http.StatusBadGateway, "Sign-in failed", "GitHub did not confirm the sign-in: "+err.Error())
@@ -69,11 +69,10 @@ func (p *Page) finish(w http.ResponseWriter, r *http.Request) {
 }
 
 // signIn turns the callback's code into a session.
-func (p *Page) signIn(r *http.Request, code string) (session, error) {
+func (p *Page) signIn(ctx context.Context, code string) (session, error) {
 	if code == "" {
 		return session{}, errors.New("the callback carried no code")
 	}
-	ctx := r.Context()
 	tok, err := p.opts.GitHub.Exchange(ctx, code, p.callback)
 	if err != nil {
 		return session{}, err
