@@ -49,3 +49,32 @@ func TestDuplicateRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestDuplicateReplies: the App's reply to one comment written twice on a
+// conversation the story used is a duplicated write; replies to two
+// comments are not. The negative control is the planted second reply.
+func TestDuplicateReplies(t *testing.T) {
+	tests := []struct {
+		name    string
+		replies []string
+		want    []string
+	}{
+		{"one reply each", []string{replyPrefix(7) + " no", replyPrefix(8) + " no"}, nil},
+		{"negative control: a reply written twice", []string{replyPrefix(7) + " no", replyPrefix(7) + " no"},
+			[]string{"duplicate write: #1 holds 2 replies <!-- aepgate:reply:7 -->"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := ghfake.New(t)
+			w := &world{f: f, repo: f.CreateRepo(repoName)}
+			unit := w.repo.OpenIssue(owner, "Export reports as CSV", "")
+			w.story = &story{w: w, s: &scene{unit: unit}}
+			for _, r := range tt.replies {
+				unit.Comment(owner, r)
+			}
+			if diff := cmp.Diff(tt.want, w.duplicateReplies()); diff != "" {
+				t.Errorf("duplicateReplies (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
