@@ -17,7 +17,6 @@ import (
 // owner's board shows.
 func playAttacks(ctx context.Context, w *world) error {
 	st := newStory(ctx, w)
-	w.story = st
 	gate := "```aep-gate\nid: schema-change\nquestion: Drop the legacy export column?\nchoices: [approve, reject]\ncategory: irreversible-destructive\neffect: irreversible-data-change\nscope: merge\n```\n"
 	err := st.playBeats(st.setup(), st.increment(), st.openPR(),
 		st.gateOpened(gate),

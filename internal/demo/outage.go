@@ -24,7 +24,6 @@ var appRoutes = []string{
 // Retry-After, and one check-run create applied whose answer is lost.
 func playOutage(ctx context.Context, w *world) error {
 	st := newStory(ctx, w)
-	w.story = st
 	beats := st.toPass()
 	story := append([]beat{}, beats[:4]...)
 	story = append(story, st.outageStarts())

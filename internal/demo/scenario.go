@@ -54,7 +54,6 @@ func (st *story) toPass() []beat {
 // certificate, certificate fetch, the release and the owner's board.
 func playHappy(ctx context.Context, w *world) error {
 	st := newStory(ctx, w)
-	w.story = st
 	err := st.playBeats(append(st.toPass(), st.mergePR(), st.mainCI(), st.fetchCertificate(), st.release(), st.keepsBoard())...)
 	st.expects = append(st.headExpects("PR head 3"), st.deliveredExpects()...)
 	return err
@@ -75,8 +74,8 @@ func (st *story) fetchCertificate() beat {
 		},
 		detail: func() (string, error) {
 			d := "sha256:" + sum(string(st.certificate)) + " (" + strconv.Itoa(len(st.certificate)) + " bytes of canonical JSON)"
-			if st.w.fetchLog != "" {
-				d = st.w.fetchLog
+			if st.fetchLog != "" {
+				d = st.fetchLog
 			}
 			return d, nil
 		}}
@@ -98,6 +97,6 @@ func (st *story) fetchWithCLI(raw []byte) error {
 	if code != 0 || out != string(raw) {
 		return fmt.Errorf("certificate fetch exited %d (%s)", code, strings.TrimSpace(errOut))
 	}
-	st.w.fetchLog = strings.TrimSpace(errOut)
+	st.fetchLog = strings.TrimSpace(errOut)
 	return nil
 }

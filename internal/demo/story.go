@@ -15,8 +15,10 @@ type story struct {
 	w    *world
 	s    *scene
 	tree map[string]string // the pull request head's files
-	// certificate is the canonical certificate the story fetched.
+	// certificate is the canonical certificate the story fetched;
+	// fetchLog what `certificate fetch` said.
 	certificate []byte
+	fetchLog    string
 	merge       string
 	tagged      string
 	finding     string // the FAIL's finding, by ledger ID
@@ -62,8 +64,10 @@ func (st *story) deliveredExpects() []expect {
 	return out
 }
 
+// newStory starts the story w plays.
 func newStory(ctx context.Context, w *world) *story {
-	return &story{ctx: ctx, w: w, s: &scene{branch: "export", files: map[string]bool{}}, tree: map[string]string{}}
+	w.story = &story{ctx: ctx, w: w, s: &scene{branch: "export", files: map[string]bool{}}, tree: map[string]string{}}
+	return w.story
 }
 
 // setup commits the policy to main (the App reads it from the default

@@ -49,12 +49,9 @@ type world struct {
 	wait    time.Duration // how long one step may take
 	settle  time.Duration // how long check runs must stay unchanged
 	rec     *recorder
-	closed  bool
 	logFile *os.File
-	// story is the scenario being played; fetchLog what certificate
-	// fetch said.
-	story    *story
-	fetchLog string
+	// story is the scenario being played.
+	story *story
 }
 
 // newWorld starts the fake GitHub and the App, and points the fake's
@@ -145,10 +142,6 @@ func (w *world) stopApp() error {
 
 // close stops everything and removes the temporary folder.
 func (w *world) close() {
-	if w.closed {
-		return
-	}
-	w.closed = true
 	_ = w.stopApp()
 	if w.f != nil {
 		w.f.Close()
