@@ -28,6 +28,10 @@ func TestReportInBrowser(t *testing.T) {
 			t.Errorf("the page does not show %q", want)
 		}
 	}
+	board := browser.Get(p, 10*time.Second, chromedp.Text(chromedp.CSS(".summary.board")))
+	if !strings.Contains(board, "certified") {
+		t.Errorf("the board issue's body shows no certified story: %q", board)
+	}
 	resources := browser.Get(p, 10*time.Second, chromedp.Evaluate[[]string](`performance.getEntriesByType("resource").map(e => e.name)`))
 	if len(resources) != 0 {
 		t.Errorf("the report loaded %q; it must be self-contained", resources)
