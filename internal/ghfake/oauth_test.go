@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -120,6 +121,31 @@ func TestOAuthRefusals(t *testing.T) {
 			got := exchange(t, f, form)
 			if got["error"] != tt.want || got["access_token"] != nil {
 				t.Errorf("exchange = %v, want error %s and no token", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOAuthCodeExpires: a code is refused ten minutes after it was issued,
+// and redeemed just before.
+func TestOAuthCodeExpires(t *testing.T) {
+	tests := []struct {
+		name  string
+		after time.Duration
+		want  any // the answer's error field
+	}{
+		{"just in time", 10*time.Minute - time.Second, nil},
+		{"expired", 10 * time.Minute, "bad_verification_code"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, app, _ := oauthWorld(t)
+			f.SignIn("alice")
+			code, _, _ := authorize(t, f, app.ClientID, "http://b.example/cb", "")
+			f.SetNow(f.Now().Add(tt.after))
+			got := exchange(t, f, url.Values{"client_id": {app.ClientID}, "client_secret": {app.ClientSecret()}, "code": {code}})
+			if got["error"] != tt.want || (tt.want == nil) != (got["access_token"] != nil) {
+				t.Errorf("exchange %v after the code = %v, want error %v", tt.after, got, tt.want)
 			}
 		})
 	}
