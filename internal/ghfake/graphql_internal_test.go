@@ -9,11 +9,10 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// TestGraphQLWithoutFixtures: with no fixture folder at all the endpoint
-// still serves, from the embedded schema (as it does inside aepgate demo).
+// TestGraphQLWithoutFixtures: the endpoint serves from the embedded schema
+// alone, read afresh (the fake reads no fixture folder; aepgate demo runs
+// it with none).
 func TestGraphQLWithoutFixtures(t *testing.T) {
-	t.Setenv("AEPGATE_SHARED", t.TempDir()+"/absent")
-	t.Setenv("AEPGATE_NODE_MODULES", t.TempDir()+"/absent")
 	f := New(t)
 	f.schema = readSchema // read afresh, not the copy loaded once per process
 	if got := rateLimitQuery(t, f); got != http.StatusOK {
