@@ -96,16 +96,18 @@ func TestPurePackages(t *testing.T) {
 }
 
 // layers lists, for each layer, the layers it must never import:
-// protocol ← review ← checks ← internal/gh ← app, action ← cmd.
+// protocol ← review ← checks ← internal/gh ← app, action ← internal/cli ← cmd.
+// internal/cli, the commands of the product binary, never imports the demo.
 var layers = map[string][]string{
-	"protocol": {"review", "checks", "internal/gh", "app", "action", "cmd"},
-	"review":   {"checks", "internal/gh", "app", "action", "cmd"},
+	"protocol": {"review", "checks", "internal/gh", "app", "action", "internal/cli", "cmd"},
+	"review":   {"checks", "internal/gh", "app", "action", "internal/cli", "cmd"},
 	// checks renders the domain's results, review's audit decisions
 	// included, so it may import review (never the reverse).
-	"checks":      {"internal/gh", "app", "action", "cmd"},
-	"internal/gh": {"app", "action", "cmd"},
-	"app":         {"action", "cmd"},
-	"action":      {"app", "cmd"},
+	"checks":       {"internal/gh", "app", "action", "internal/cli", "cmd"},
+	"internal/gh":  {"app", "action", "internal/cli", "cmd"},
+	"app":          {"action", "internal/cli", "cmd"},
+	"action":       {"app", "internal/cli", "cmd"},
+	"internal/cli": {"cmd", "internal/demo"},
 }
 
 func TestImportDirection(t *testing.T) {
@@ -134,12 +136,13 @@ func TestImportDirection(t *testing.T) {
 var testOnly = []string{"internal/ghfake", "internal/browser"}
 
 // fakeUsers are the production packages allowed to depend on a test-only
-// package, and how: internal/demo (aepgate demo runs the App against the
-// fake GitHub in-process) may import internal/ghfake; cmd/aepgate may reach
-// it only through internal/demo, never by importing it.
+// package, and how: internal/demo (aepgate-demo runs the App against the
+// fake GitHub in-process) may import internal/ghfake; cmd/aepgate-demo may
+// reach it only through internal/demo, never by importing it. The product
+// binary, cmd/aepgate, may not reach it at all.
 var fakeUsers = map[string]fakeUse{
-	"internal/demo": {infra: "internal/ghfake"},
-	"cmd/aepgate":   {infra: "internal/ghfake", via: "internal/demo"},
+	"internal/demo":    {infra: "internal/ghfake"},
+	"cmd/aepgate-demo": {infra: "internal/ghfake", via: "internal/demo"},
 }
 
 // fakeUse is one allowance: the test-only package a production package may
@@ -159,13 +162,14 @@ func TestFakeIsTestOnly(t *testing.T) {
 }
 
 // testOnlyViolations lists the dependencies on test infrastructure that
-// allowed does not permit, and any dependency of cmd/aepgate on testing.
+// allowed does not permit, and any dependency of a binary (cmd/...) on
+// testing.
 func testOnlyViolations(pkgs []pkgInfo, allowed map[string]fakeUse) []string {
 	var out []string
 	for _, p := range pkgs {
 		r := rel(p.ImportPath)
-		if r == "cmd/aepgate" && slices.Contains(p.Deps, "testing") {
-			out = append(out, "cmd/aepgate depends on testing: the binary must not link test code")
+		if under(r, "cmd") && slices.Contains(p.Deps, "testing") {
+			out = append(out, r+" depends on testing: a binary must not link test code")
 		}
 		for _, infra := range testOnly {
 			if under(r, infra) || !slices.Contains(p.Deps, module+"/"+infra) {
@@ -201,10 +205,12 @@ func TestTestOnlyRuleCanFail(t *testing.T) {
 	}{
 		{"app imports the fake", pkgInfo{ImportPath: module + "/app", Imports: []string{fake}, Deps: []string{fake}}, fakeUsers, 1},
 		{"demo imports the browser", pkgInfo{ImportPath: demo, Imports: []string{browser}, Deps: []string{browser, fake}}, fakeUsers, 1},
-		{"cmd imports the fake directly", pkgInfo{ImportPath: module + "/cmd/aepgate", Imports: []string{fake, demo}, Deps: []string{fake, demo}}, fakeUsers, 1},
-		{"cmd links testing", pkgInfo{ImportPath: module + "/cmd/aepgate", Imports: []string{demo}, Deps: []string{fake, demo, "testing"}}, fakeUsers, 1},
+		{"demo binary imports the fake directly", pkgInfo{ImportPath: module + "/cmd/aepgate-demo", Imports: []string{fake, demo}, Deps: []string{fake, demo}}, fakeUsers, 1},
+		{"demo binary links testing", pkgInfo{ImportPath: module + "/cmd/aepgate-demo", Imports: []string{demo}, Deps: []string{fake, demo, "testing"}}, fakeUsers, 1},
+		{"product binary links testing", pkgInfo{ImportPath: module + "/cmd/aepgate", Deps: []string{"testing"}}, fakeUsers, 1},
+		{"product binary through the demo", pkgInfo{ImportPath: module + "/cmd/aepgate", Imports: []string{demo}, Deps: []string{fake, demo}}, fakeUsers, 1},
 		{"demo allowed", pkgInfo{ImportPath: demo, Imports: []string{fake}, Deps: []string{fake}}, fakeUsers, 0},
-		{"cmd through the demo allowed", pkgInfo{ImportPath: module + "/cmd/aepgate", Imports: []string{demo}, Deps: []string{fake, demo}}, fakeUsers, 0},
+		{"demo binary through the demo allowed", pkgInfo{ImportPath: module + "/cmd/aepgate-demo", Imports: []string{demo}, Deps: []string{fake, demo}}, fakeUsers, 0},
 		{"demo without its allowance", pkgInfo{ImportPath: demo, Imports: []string{fake}, Deps: []string{fake}}, nil, 1},
 	}
 	for _, tt := range tests {

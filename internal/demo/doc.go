@@ -1,4 +1,4 @@
-// Package demo is `aepgate demo`: it runs the real App (the same code as
+// Package demo is `aepgate-demo`: it runs the real App (the same code as
 // `aepgate serve`, River on an embedded SQLite, the same check runs) against
 // the simulated GitHub of internal/ghfake in-process, plays a scripted story
 // through signed webhooks, prints one line per step and writes a

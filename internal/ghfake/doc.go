@@ -15,7 +15,7 @@
 // write it made. All state sits behind one mutex.
 //
 // It is test infrastructure. The one production package that may import it
-// is internal/demo, behind `aepgate demo`, which runs the App against it
+// is internal/demo, behind `aepgate-demo`, which runs the App against it
 // in-process; internal/archtest enforces this. That is why the fake does
 // not import the testing package (New takes a TB) and carries GitHub's
 // GraphQL schema embedded. The knobs negative-control tests use to remove

@@ -46,7 +46,7 @@ type Fake struct {
 }
 
 // New starts a fake GitHub for t and stops it when t ends. With a nil t
-// (examples, benchmarks of other tools, aepgate demo) the caller must
+// (examples, benchmarks of other tools, aepgate-demo) the caller must
 // Close it.
 func New(t TB) *Fake {
 	if t != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // TestGraphQLWithoutFixtures: the endpoint serves from the embedded schema
-// alone, read afresh (the fake reads no fixture folder; aepgate demo runs
+// alone, read afresh (the fake reads no fixture folder; aepgate-demo runs
 // it with none).
 func TestGraphQLWithoutFixtures(t *testing.T) {
 	f := New(t)

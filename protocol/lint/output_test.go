@@ -51,7 +51,7 @@ var outputKinds = []string{"lint.txt", "lint.json", "status.txt", "status.json"}
 func TestOutputUnchanged(t *testing.T) {
 	small := []struct{ name, dir string }{
 		{"ledger-service", "../../examples/ledger-service"},
-		{"cli-problems", "../../cmd/aepgate/testdata/rundocs/problems"},
+		{"cli-problems", "../../internal/cli/testdata/rundocs/problems"},
 	}
 	for _, tt := range small {
 		run, err := rundir.Load(tt.dir)

@@ -1,0 +1,153 @@
+// Command aepgate-demo runs the real aepgate App against a simulated GitHub
+// in one process (package internal/demo, docs/demo.md). It is a binary of
+// its own so that aepgate, the product, links no fake GitHub and starts
+// without initialising the packages only the demo uses.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aepgate/aepgate/internal/cli"
+	"github.com/aepgate/aepgate/internal/demo"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command line and returns the exit code: tests call it
+// with buffers.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmd := newDemoCmd(stdout)
+	cmd.SetArgs(args)
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return failf(2, "%v (see 'aepgate-demo --help')", err)
+	})
+	err := cmd.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		fmt.Fprintf(stderr, "error: %v\n", ee.err)
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "error: %v (see 'aepgate-demo --help')\n", err)
+	return 2
+}
+
+// exitError carries a process exit code out of the command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// failf ends the command with code after printing "error: <message>".
+func failf(code int, format string, args ...any) error {
+	return &exitError{code: code, err: fmt.Errorf(format, args...)}
+}
+
+// demoFlags are demo's options.
+type demoFlags struct {
+	out, speed, scenario string
+}
+
+func newDemoCmd(out io.Writer) *cobra.Command {
+	var f demoFlags
+	cmd := &cobra.Command{
+		Use:   "aepgate-demo [--out DIR] [--speed fast|real] [--scenario happy|attacks|outage]",
+		Short: "Try the App without registering one: the real App against a simulated GitHub, in-process",
+		Long: `aepgate-demo runs the real aepgate App — the same code as 'aepgate serve', its River
+queue on an embedded SQLite database, the same check runs — against a simulated
+GitHub inside this process, and plays a scripted story through signed webhooks.
+Nothing is sent to github.com and nothing outside --out is kept: the App gets a
+throwaway key and webhook secret and listens on a loopback port.
+
+Scenarios:
+  happy    (default) one increment from its first issue to a certificate: a
+           milestone with two stories, a pull request naming its unit, the
+           Action's checks, a contract change the owner approves, the owner's
+           HOLD, a coordinator's refused RESUME, the owner's RESUME, an audit
+           FAIL with a quoted finding, the correction, an independent PASS, the
+           merge, the readback on main, the certificate, 'certificate fetch',
+           and a release that closes.
+  attacks  a forged webhook, a non-owner resolving a gate, a Bot named like the
+           owner, an edited command, a pull-request CI run offered as the
+           readback and a stale audit: each refused, with the refusal shown.
+  outage   the happy story while GitHub answers 502 and secondary rate limits
+           to the App for a while: it catches up and duplicates nothing.
+Each scenario ends with the owner's board: the App's pinned 'aepgate board'
+issue showing the story certified (docs/board.md).
+
+Each step prints one line as it happens: what happened and which check runs
+changed, to what. At the end: webhook deliveries, the App's GitHub reads and
+writes per check run, and the wall time. The report is written to --out:
+index.html (self-contained: open it in a browser, no network needed) with the
+timeline, every check run as GitHub would show it, the board issue, the ledger
+with 'ledger verify''s verdict and the certificate; timeline.json (the same, versioned);
+app.log (the App's JSON log).
+
+--speed fast shrinks the App's pause between writes, retry base, queue poll
+interval and board delay so a scenario takes seconds; real keeps 'aepgate serve''s defaults.
+
+Exit codes: 0 the scenario ended as it must; 1 it did not (the report says
+what differs); 2 a bad flag.`,
+		Example: `  aepgate-demo
+  aepgate-demo --scenario attacks --out /tmp/aepgate-demo
+  go run ./cmd/aepgate-demo --scenario outage --speed real`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE:          func(cmd *cobra.Command, _ []string) error { return runDemo(cmd.Context(), out, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.out, "out", "aepgate-demo", "folder the report is written to (created if missing)")
+	fl.StringVar(&f.speed, "speed", string(demo.Fast), "fast or real")
+	fl.StringVar(&f.scenario, "scenario", "happy", "happy, attacks or outage")
+	return cmd
+}
+
+func runDemo(ctx context.Context, progress io.Writer, f demoFlags) error {
+	out, err := filepath.Abs(f.out)
+	if err != nil {
+		return failf(2, "demo: --out %q: %w", f.out, err)
+	}
+	res, err := demo.Run(ctx, demo.Options{Out: out, Speed: demo.Speed(f.speed), Scenario: f.scenario, Progress: progress, CLI: selfCLI})
+	switch {
+	case errors.Is(err, demo.ErrUsage):
+		return failf(2, "%v (see 'aepgate-demo --help')", err)
+	case err != nil:
+		return failf(1, "%v", err)
+	case len(res.Problems) > 0:
+		return failf(1, "demo: the %s scenario did not end as it must (%d problems; see %s)", f.scenario, len(res.Problems), filepath.Join(out, "index.html"))
+	}
+	return nil
+}
+
+// selfCLI runs one aepgate command line in-process, as the aepgate binary
+// would: the demo's 'certificate fetch' and 'ledger verify' are the real
+// commands (internal/cli).
+func selfCLI(ctx context.Context, args []string) (string, string, int) {
+	var out, errb bytes.Buffer
+	code := cli.Run(ctx, args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}

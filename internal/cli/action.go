@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aepgate/aepgate/action"
+	"github.com/aepgate/aepgate/internal/gh"
+)
+
+// newActionCmd is `aepgate action`, the GitHub Action's entry point.
+func newActionCmd(s streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "action",
+		Short: "Run as the GitHub Action: report lint, status, negative controls and the worker report as check runs",
+		Long: `Run as the GitHub Action (action.yml runs this on the runner host).
+
+Inputs come from INPUT_* variables, as a workflow step's "with:" values:
+  INPUT_DIR      run folders, relative to the repository root; several
+                 separated by newlines or commas; globs allowed ("docs/*",
+                 "docs/**"); default: run_documents from the config
+  INPUT_CHECKS   comma-separated: lint, status, negcontrol, report, release;
+                 default: all that apply (report on pull requests only,
+                 negcontrol when the config declares controls; release only
+                 when named)
+  INPUT_CONFIG   config file, default .github/aepgate.yml (on pull requests it
+                 is read from the base commit when a token is given)
+  INPUT_TOKEN    token that writes check runs (checks: write); without one, or
+                 when GitHub answers 403, results go to workflow annotations
+                 and the job summary instead
+  INPUT_FAIL-ON  error (default: exit 1 when a check fails) or never
+  INPUT_TAG      release check: the tag (vX.Y.Z); default: the release event's
+                 tag_name, or the pushed tag
+  INPUT_ASSETS   release check: assets to download and hash (newlines/commas)
+  INPUT_MANIFEST release check: the manifest's path, default manifest.sha256
+
+The event and repository come from GITHUB_* variables and GITHUB_EVENT_PATH.
+Check runs: aep/lint, aep/status, aep/negative-controls, aep/report, and
+aep/release-closure (on the tagged commit, only when checks names release).
+Outputs (written to $GITHUB_OUTPUT with a random delimiter): conclusion
+(success, failure or neutral), problems (a count), status-json (a JSON array,
+one entry per run folder). The job summary goes to $GITHUB_STEP_SUMMARY.
+
+Exit codes: 0 all checks passed (or fail-on is never); 1 a check failed or
+GitHub refused a write; 2 a bad input, event or config.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			code, err := action.Run(cmd.Context(), action.Options{
+				Getenv: os.Getenv, Stdout: s.out,
+				GitHub: action.NewConnector(gh.ActionClientOptions{WritePause: gh.DefaultWritePause}),
+			})
+			if err != nil {
+				return failf(code, "%v", err)
+			}
+			return exitCode(code)
+		},
+	}
+}

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// actionRun runs `aepgate action` with env set as the runner would.
+func actionRun(t *testing.T, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	for _, k := range []string{"GITHUB_REPOSITORY", "GITHUB_EVENT_NAME", "GITHUB_EVENT_PATH", "GITHUB_SHA",
+		"GITHUB_WORKSPACE", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_RUN_ID", "GITHUB_API_URL",
+		"INPUT_DIR", "INPUT_CHECKS", "INPUT_CONFIG", "INPUT_TOKEN", "INPUT_FAIL-ON", "INPUT_TAG", "INPUT_ASSETS", "INPUT_MANIFEST"} {
+		t.Setenv(k, env[k])
+	}
+	var out, errb bytes.Buffer
+	code := run(context.Background(), append([]string{"action"}, args...), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestActionCommand(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "docs/run"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if c, _, e := runCLI(t, "init", filepath.Join(ws, "docs/run")); c != 0 {
+		t.Fatalf("init: %d %s", c, e)
+	}
+	base := map[string]string{
+		"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_EVENT_NAME": "push", "GITHUB_SHA": strings.Repeat("a", 40),
+		"GITHUB_WORKSPACE": ws, "GITHUB_OUTPUT": filepath.Join(ws, "out"), "GITHUB_STEP_SUMMARY": filepath.Join(ws, "sum"),
+		"INPUT_DIR": "docs/*",
+	}
+	with := func(k, v string) map[string]string {
+		m := map[string]string{}
+		for a, b := range base {
+			m[a] = b
+		}
+		m[k] = v
+		return m
+	}
+	tests := []struct {
+		name       string
+		env        map[string]string
+		args       []string
+		wantCode   int
+		wantStdout string
+		wantStderr string
+	}{
+		{"clean run without token", base, nil, 0, "could not write check runs: no token was given", ""},
+		{"bad fail-on", with("INPUT_FAIL-ON", "maybe"), nil, 2, "::error::aepgate: input fail-on", "error: input fail-on is \"maybe\""},
+		{"outside actions", with("GITHUB_REPOSITORY", ""), nil, 2, "", "GITHUB_REPOSITORY is not set"},
+		{"missing folder fails", with("INPUT_DIR", "docs/none"), nil, 1, "", ""},
+		{"no arguments", base, []string{"extra"}, 2, "", "unknown command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := actionRun(t, tt.env, tt.args...)
+			if code != tt.wantCode || !strings.Contains(stdout, tt.wantStdout) || !strings.Contains(stderr, tt.wantStderr) {
+				t.Errorf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, tt.wantCode, stdout, stderr)
+			}
+		})
+	}
+}
+
+func TestActionHelpNamesEveryInput(t *testing.T) {
+	code, out, _ := runCLI(t, "action", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, s := range []string{"INPUT_DIR", "INPUT_CHECKS", "INPUT_CONFIG", "INPUT_TOKEN", "INPUT_FAIL-ON", "INPUT_TAG", "INPUT_ASSETS", "INPUT_MANIFEST", "status-json", "aep/negative-controls", "aep/release-closure"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("--help does not mention %s", s)
+		}
+	}
+}

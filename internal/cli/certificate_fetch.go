@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/certificate"
+	"github.com/aepgate/aepgate/protocol/refusal"
+)
+
+// certificateFetchFlags are certificate fetch's options.
+type certificateFetchFlags struct {
+	repo, sha, tokenFile, githubURL, appSlug string
+	appID                                    int64
+}
+
+var (
+	ownerName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$`) })
+	commitSHA = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
+)
+
+func newCertificateFetchCmd(s streams) *cobra.Command {
+	var fl certificateFetchFlags
+	cmd := &cobra.Command{
+		Use:   "fetch --repo owner/name --sha SHA (--app-id N | --app-slug S) [flags]",
+		Short: "Read the App's certificate check run on a commit and re-check it (read-only)",
+		Long: `Reads the check runs named aepgate/certificate on --sha (GitHub's "list check
+runs for a Git reference"; nothing is written) and trusts only those the
+aepgate App wrote. GitHub records the App behind every check run; a run counts
+only when that App's numeric ID is --app-id and/or its slug is --app-slug
+(both must match when both are given). There is no default App: name the one
+installed on the repository (its slug ends https://github.com/apps/<slug>,
+its ID is on its settings page). A run of the same name written by another
+App or by GitHub Actions is never trusted.
+
+From the newest run the App wrote it reads the canonical JSON in the
+summary's fenced json block, recomputes its SHA-256 and requires the title
+and the external_id (sha256:<hex>) to carry it, the run to be completed with
+success and the certificate's mergeSha to be --sha; then it validates the
+certificate as 'aepgate certificate validate' does.
+
+Certified: prints the canonical JSON byte for byte as the run holds it (no
+trailing newline, so its SHA-256 is the run's) and exits 0. Otherwise nothing
+is printed on stdout and every reason goes to stderr as "token: expected …,
+saw …" (craft-protocol's tokens for the certificate's content).
+
+The token is read only from --token-file: a regular file you own with no
+group or other permission bits (chmod 600), 1-4096 characters. Environment
+variables are never read. Without --token-file the request is anonymous,
+which GitHub answers for public repositories only.
+
+Exit codes: 0 certified; 2 refused, unreadable or bad usage.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return certificateFetch(c, s, fl)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&fl.repo, "repo", "", "repository as owner/name (required)")
+	f.StringVar(&fl.sha, "sha", "", "the merge commit: 40 lowercase hex characters (required)")
+	f.Int64Var(&fl.appID, "app-id", 0, "numeric ID of the aepgate App whose runs are trusted (no default; this or --app-slug is required)")
+	f.StringVar(&fl.appSlug, "app-slug", "", "slug of the aepgate App whose runs are trusted (no default; this or --app-id is required)")
+	f.StringVar(&fl.tokenFile, "token-file", "", "file holding a GitHub token (mode 0600, owned by you); none: anonymous, public repositories only")
+	f.StringVar(&fl.githubURL, "github-url", "", "GitHub API root for GitHub Enterprise Server (default https://api.github.com/)")
+	_ = cmd.MarkFlagRequired("repo")
+	_ = cmd.MarkFlagRequired("sha")
+	return cmd
+}
+
+func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags) error {
+	owner, name, err := fetchUsage(fl)
+	if err != nil {
+		return failf(2, "certificate fetch: %w", err)
+	}
+	runs, err := fetchRuns(c.Context(), fl, owner, name)
+	if err != nil {
+		return failf(2, "certificate fetch: %w", err)
+	}
+	app := appIdentity{id: fl.appID, slug: fl.appSlug}
+	got := judgeCertificate(runs, app.wrote)
+	if len(got.refusals) > 0 {
+		where := "certificate on " + fl.sha
+		if got.run != nil {
+			where = fmt.Sprintf("check run %d", got.run.ID)
+		}
+		explainRefusals(s.err, where, got.refusals)
+		return failf(2, "certificate fetch: refused: %s", strings.Join(refusal.Tokens(got.refusals), ", "))
+	}
+	fmt.Fprintf(s.err, "certificate: check run %d by %s, sha256 %s\n", got.run.ID, writer(*got.run), certificate.FileFingerprint(got.canonical))
+	if _, err := s.out.Write(got.canonical); err != nil {
+		return failf(2, "certificate fetch: %w", err)
+	}
+	return nil
+}
+
+// fetchUsage checks the flags before any request and splits --repo.
+func fetchUsage(fl certificateFetchFlags) (owner, name string, err error) {
+	switch {
+	case !ownerName().MatchString(fl.repo):
+		return "", "", fmt.Errorf("--repo %q is not owner/name", fl.repo)
+	case !commitSHA().MatchString(fl.sha):
+		return "", "", fmt.Errorf("--sha %q is not 40 lowercase hex characters (a full commit SHA)", fl.sha)
+	case fl.appID < 0:
+		return "", "", fmt.Errorf("--app-id %d is not a GitHub App ID", fl.appID)
+	case fl.appID == 0 && fl.appSlug == "":
+		return "", "", fmt.Errorf("name the aepgate App whose check runs are trusted with --app-id or --app-slug; a check run's name alone proves nothing (see --help)")
+	}
+	owner, name, _ = strings.Cut(fl.repo, "/")
+	return owner, name, nil
+}
+
+// fetchRuns reads the certificate runs on --sha with the token from
+// --token-file, or anonymously when none is given. A given file that is not
+// a usable token file is an error and nothing is requested.
+func fetchRuns(ctx context.Context, fl certificateFetchFlags, owner, name string) ([]gh.CheckRunRecord, error) {
+	token := ""
+	if fl.tokenFile != "" {
+		var err error
+		if token, err = gh.ReadTokenFile(fl.tokenFile); err != nil {
+			return nil, err
+		}
+	}
+	client, err := gh.NewReadClient(fl.githubURL, token, &http.Client{Timeout: 20 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	runs, err := gh.ListCheckRunsNamed(ctx, client, owner, name, fl.sha, checks.NameCertificate)
+	if err != nil && token == "" {
+		return nil, fmt.Errorf("%w (no --token-file was given: anonymous reads see public repositories only)", err)
+	}
+	return runs, err
+}

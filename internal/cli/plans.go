@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aepgate/aepgate/internal/isolate"
+	"github.com/aepgate/aepgate/internal/plangit"
+	"github.com/aepgate/aepgate/protocol/negcontrol"
+	"github.com/aepgate/aepgate/protocol/plans"
+)
+
+const plansVerifyLong = `Check an executor plan folder (plans/<slug>: progress.json, state/phase-<N>.json,
+state/phase-<N>.review.json; docs/plans.md) against the rules, comparing the
+committed HEAD with --base:
+
+  contract        progress.json changed (it needs an owner's approval)
+  task-ids        a task ID of the base contract was deleted or renumbered
+  state-scope     a state file of another phase, or a review file by someone
+                  other than the phase's reviewer, was touched
+  phase-done      an executor set its phase to done (it ends at needs_review;
+                  done comes only from an approving review file)
+  task-commits    a task newly marked done names a commit that is not one of
+                  base..HEAD, changes no file, is the base, or is also an
+                  earlier task's commit
+  dependencies    the phase is claimed before every phase it depends on is
+                  approved at base
+  parallel        the phase runs beside another unapproved phase and not both
+                  are parallel_safe
+  conflict-zones  a file in another phase's conflict_zones was changed
+
+Files are read from git objects, never from the working tree. The phase is
+taken from the branch name plan/<slug>/phase-<N> unless --phase is given.
+
+With --rerun, each verification command recorded in the state files changed
+in base..HEAD (all state files when none changed) runs again, each in its own
+isolated copy of the tree (as negcontrol --all does; the working tree is never
+modified), and its real exit code is compared with the recorded one: a
+recorded 0 that is really non-zero is a "false green".
+
+Exit codes: 0 every rule holds; 1 a finding; 2 usage, git or read error;
+130 interrupted (the isolated copies are removed first).`
+
+// plansVerifyOptions are the flags of aepgate plans verify.
+type plansVerifyOptions struct {
+	base, author string
+	format       string
+	phase        int
+	rerun        bool
+}
+
+func newPlansCmd(s streams) *cobra.Command {
+	return group(&cobra.Command{
+		Use:   "plans",
+		Short: "Check executor plan folders (progress, phase state and review files)",
+		Long: `Executor plan folders (plans/<slug>) hold a contract, progress.json, and the
+state and review file of each phase. These files are self-reported; aepgate
+checks them against the contract and the git history. See docs/plans.md.`,
+	}, newPlansVerifyCmd(s))
+}
+
+func newPlansVerifyCmd(s streams) *cobra.Command {
+	var o plansVerifyOptions
+	cmd := &cobra.Command{
+		Use:   "verify <dir> [--base REF] [--rerun] [--phase N] [--author LOGIN] [--format text|json]",
+		Short: "Check a plan folder's state files against its contract and git history",
+		Long:  plansVerifyLong,
+		Example: `  aepgate plans verify plans/billing
+  aepgate plans verify plans/billing --base origin/main --rerun`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			err := o.run(c.Context(), s, args[0])
+			if c.Context().Err() != nil {
+				return failf(negcontrol.ExitInterrupted, "plans verify: interrupted")
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.base, "base", "", "git ref whose contract and task IDs HEAD must keep (default: the merge base with the default branch)")
+	f.BoolVar(&o.rerun, "rerun", false, "re-run the recorded verification commands in isolated copies and compare exit codes")
+	f.IntVar(&o.phase, "phase", 0, "the phase this branch works on (default: from the branch name plan/<slug>/phase-<N>)")
+	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	f.StringVar(&o.author, "author", "", "the GitHub login making the change (a review file may be written only by the phase's reviewer)")
+	return cmd
+}
+
+// plansTarget is the plan folder and the range verify judges.
+type plansTarget struct {
+	repo       *plangit.Repo
+	top, dir   string // repository top level; folder relative to it
+	base, head string
+	phase      int
+	phaseFrom  string
+}
+
+// resolve finds the repository, the folder and the commits.
+func (o *plansVerifyOptions) resolve(ctx context.Context, arg string) (*plansTarget, error) {
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return nil, failf(2, "%v", err)
+	}
+	t := &plansTarget{top: isolate.Root(ctx, abs)}
+	if t.repo, err = plangit.Open(ctx, t.top); err != nil {
+		return nil, failf(2, "%v", err)
+	}
+	rel, err := filepath.Rel(t.top, abs)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return nil, failf(2, "%s is not a folder inside the repository at %s", arg, t.top)
+	}
+	t.dir = filepath.ToSlash(rel)
+	if t.head, err = t.repo.Resolve(ctx, "HEAD"); err != nil {
+		return nil, failf(2, "%v", err)
+	}
+	if o.base == "" {
+		t.base, err = t.repo.DefaultBase(ctx, t.head)
+	} else {
+		t.base, err = t.repo.Resolve(ctx, o.base)
+	}
+	if err != nil {
+		return nil, failf(2, "%v", err)
+	}
+	t.phase, t.phaseFrom = o.phase, "--phase"
+	if o.phase == 0 {
+		t.phase, t.phaseFrom = t.branchPhase(ctx)
+	}
+	return t, nil
+}
+
+// branchPhase reads the phase from the checked-out branch
+// plan/<slug>/phase-<N>, where <slug> is the folder's name.
+func (t *plansTarget) branchPhase(ctx context.Context) (int, string) {
+	branch := t.repo.Branch(ctx)
+	if slug, n, ok := plans.PhaseFromBranch(branch); ok && slug == filepath.Base(t.dir) {
+		return n, "branch " + branch
+	}
+	return 0, "none: the branch is not plan/" + filepath.Base(t.dir) + "/phase-<N>"
+}
+
+// load reads both ends; a file that does not parse becomes a finding.
+func (t *plansTarget) load(ctx context.Context) (plans.Input, []plans.Finding, error) {
+	in := plans.Input{PR: plans.PR{Phase: t.phase, Base: t.base}}
+	var bad []plans.Finding
+	for _, end := range []struct {
+		sha  string
+		plan *plans.Plan
+	}{{t.base, &in.Base}, {t.head, &in.Head}} {
+		p, err := t.repo.Load(ctx, end.sha, t.dir)
+		var es plans.Errors
+		if errors.As(err, &es) {
+			for _, e := range es {
+				bad = append(bad, plans.Finding{Rule: "schema", File: e.File, Line: e.Line, Message: e.Error()})
+			}
+		} else if err != nil {
+			return in, nil, failf(2, "%v", err)
+		}
+		*end.plan = p
+	}
+	commits, changed, err := t.repo.History(ctx, t.base, t.head)
+	if err != nil {
+		return in, nil, failf(2, "%v", err)
+	}
+	in.PR.Commits, in.PR.Changed = commits, changed
+	return in, bad, nil
+}
+
+func (o *plansVerifyOptions) run(ctx context.Context, s streams, arg string) error {
+	if o.phase < 0 {
+		return failf(2, "--phase must be 1 or more, not %d", o.phase)
+	}
+	if o.format != "text" && o.format != "json" {
+		return failf(2, "--format must be text or json, not %q", o.format)
+	}
+	t, err := o.resolve(ctx, arg)
+	if err != nil {
+		return err
+	}
+	in, findings, err := t.load(ctx)
+	if err != nil {
+		return err
+	}
+	in.PR.Author = o.author
+	if len(findings) == 0 {
+		findings = plans.Check(in, plans.Rules())
+		if o.rerun {
+			reruns, err := t.rerun(ctx, s, in)
+			if err != nil {
+				return err
+			}
+			findings = append(findings, reruns...)
+		}
+	}
+	if o.format == "json" {
+		plansWriteJSON(s, t, in.Head, findings)
+	} else {
+		fmt.Fprintf(s.out, "%s: base %.12s, head %.12s, phase %s\n", t.dir, t.base, t.head, t.phaseName())
+		plansWriteText(s, in.Head, findings)
+	}
+	if len(findings) > 0 {
+		return exitCode(1)
+	}
+	return nil
+}
+
+func (t *plansTarget) phaseName() string {
+	if t.phase == 0 {
+		return "unknown (" + t.phaseFrom + ")"
+	}
+	return fmt.Sprintf("%d (from %s)", t.phase, t.phaseFrom)
+}

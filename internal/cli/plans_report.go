@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/aepgate/aepgate/internal/isolate"
+	"github.com/aepgate/aepgate/protocol/plans"
+)
+
+// rerun runs the recorded verification commands of the state files changed
+// in base..head (all state files when none changed), each in an isolated
+// copy of the tree, and compares the exit codes.
+func (t *plansTarget) rerun(ctx context.Context, s streams, in plans.Input) ([]plans.Finding, error) {
+	phases := slices.Sorted(maps.Keys(in.Head.States))
+	changed := slices.DeleteFunc(slices.Clone(phases), func(n int) bool {
+		return !slices.Contains(in.PR.Changed, in.Head.StatePath(n))
+	})
+	if len(changed) > 0 {
+		phases = changed
+	}
+	var out []plans.Finding
+	for _, n := range phases {
+		st := in.Head.States[n]
+		if len(st.Verification) == 0 {
+			continue
+		}
+		cmds := make([]string, len(st.Verification))
+		for i, v := range st.Verification {
+			cmds[i] = v.Command
+			fmt.Fprintf(s.err, "re-running phase %d: %s\n", n, v.Command)
+		}
+		outcomes, err := isolate.Commands(ctx, t.top, cmds, isolate.Options{})
+		if err != nil {
+			return nil, failf(2, "%v", err)
+		}
+		runs := make([]plans.Run, len(outcomes))
+		for i, o := range outcomes {
+			runs[i] = plans.Run{ExitCode: o.ExitCode, OutputTail: lastLines(o.OutputTail, 20)}
+		}
+		out = append(out, plans.CompareRuns(in.Head.StatePath(n), st, runs)...)
+	}
+	return out, nil
+}
+
+// lastLines returns the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// plansWriteText prints the findings ("file:line: rule: message"), each
+// phase's derived status when the files parsed, and OK or FAIL.
+func plansWriteText(s streams, head plans.Plan, findings []plans.Finding) {
+	for _, f := range findings {
+		if f.Rule == "schema" {
+			fmt.Fprintln(s.out, f.Message)
+			continue
+		}
+		fmt.Fprintf(s.out, "%s:%d: %s: %s\n", f.File, f.Line, f.Rule, f.Message)
+	}
+	if !plansUnparsed(findings) && head.Progress != nil {
+		for _, ph := range head.Progress.Phases {
+			fmt.Fprintf(s.out, "  phase %d  %-17s %s\n", ph.ID, head.Derived(ph.ID), ph.Title)
+		}
+	}
+	if len(findings) > 0 {
+		fmt.Fprintf(s.out, "FAIL: %d finding(s)\n", len(findings))
+		return
+	}
+	fmt.Fprintln(s.out, "OK: every rule holds")
+}
+
+// plansJSON is the --format json report (version 1; fields may be added).
+type plansJSON struct {
+	Version  int                `json:"version"`
+	Dir      string             `json:"dir"`
+	Base     string             `json:"base"`
+	Head     string             `json:"head"`
+	Phase    int                `json:"phase"`
+	OK       bool               `json:"ok"`
+	Phases   []plansPhaseJSON   `json:"phases"`
+	Findings []plansFindingJSON `json:"findings"`
+}
+
+type plansPhaseJSON struct {
+	ID     int    `json:"id"`
+	Title  string `json:"title"`
+	Status string `json:"status"`
+}
+
+type plansFindingJSON struct {
+	Rule    string `json:"rule"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+func plansWriteJSON(s streams, t *plansTarget, head plans.Plan, findings []plans.Finding) {
+	out := plansJSON{Version: 1, Dir: t.dir, Base: t.base, Head: t.head, Phase: t.phase, OK: len(findings) == 0,
+		Phases: []plansPhaseJSON{}, Findings: []plansFindingJSON{}}
+	if !plansUnparsed(findings) && head.Progress != nil {
+		for _, ph := range head.Progress.Phases {
+			out.Phases = append(out.Phases, plansPhaseJSON{ph.ID, ph.Title, head.Derived(ph.ID)})
+		}
+	}
+	for _, f := range findings {
+		out.Findings = append(out.Findings, plansFindingJSON{f.Rule, f.File, f.Line, f.Message})
+	}
+	enc := json.NewEncoder(s.out)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(out)
+}
+
+// plansUnparsed reports whether a file did not parse; the derived statuses
+// are then not shown, since they would ignore that file.
+func plansUnparsed(findings []plans.Finding) bool {
+	return slices.ContainsFunc(findings, func(f plans.Finding) bool { return f.Rule == "schema" })
+}

@@ -1,0 +1,84 @@
+// Package cli is aepgate's command line: every subcommand of the binary
+// (cmd/aepgate), the Action's (aepgate action) and the App's (aepgate
+// serve) included. cmd/aepgate is its main; cmd/aepgate-demo runs Run
+// in-process for the demo's 'certificate fetch' and 'ledger verify'.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Main runs the process's command line and returns its exit code; an
+// interrupt or SIGTERM cancels the command's context. version is the one
+// set at link time in package main ("" when none was).
+func Main(version string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return execute(ctx, version, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// Run executes one command line in-process, as the binary would, and
+// returns its exit code.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return execute(ctx, "", args, stdin, stdout, stderr)
+}
+
+// run is Run: tests call it with buffers.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return execute(ctx, "", args, stdin, stdout, stderr)
+}
+
+// execute is the whole program minus the process.
+func execute(ctx context.Context, version string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd(version, stdin, stdout, stderr)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "error: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	// Anything else is a usage problem found by cobra (a wrong argument
+	// count, an unknown subcommand): exit 2, as argparse does for aepkit,
+	// with the same hint as a flag error.
+	if cmd == nil {
+		cmd = root
+	}
+	fmt.Fprintf(stderr, "error: %v (see '%s --help')\n", err, cmd.CommandPath())
+	return 2
+}
+
+// exitError carries a process exit code out of a command. When err is nil
+// the command has already printed what it had to say.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// exitCode ends the command with code, printing nothing more.
+func exitCode(code int) error { return &exitError{code: code} }
+
+// failf ends the command with code after printing "error: <message>" to stderr.
+func failf(code int, format string, args ...any) error {
+	return &exitError{code: code, err: fmt.Errorf(format, args...)}
+}

@@ -1,0 +1,251 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/readfile"
+	"github.com/aepgate/aepgate/internal/store"
+)
+
+// serveFlags are serve's settings; each flag also reads AEPGATE_<NAME>.
+type serveFlags struct {
+	addr, database, privateKeyFile, secretFile, previousSecretFile string
+	githubURL, logFormat, logLevel                                 string
+	clientID, clientSecretFile, publicURL                          string
+	appID                                                          int64
+	workers                                                        int
+	writePause, retryBase, reconcile, rescueAfter, pollInterval    time.Duration
+	shutdownGrace                                                  time.Duration
+}
+
+func newServeCmd(s streams) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the GitHub App: receive webhooks and keep aepgate's check runs on pull requests",
+		Long: `serve runs the aepgate GitHub App. It verifies each webhook delivery's
+signature, records its delivery ID and queues it durably before answering, then
+evaluates pull requests against their work units and posts check runs.
+
+Every flag can also be set with an AEPGATE_* environment variable named after it
+(--app-id is AEPGATE_APP_ID); a flag on the command line wins. The database is
+embedded SQLite by default (its file is created mode 0600, once the listen
+address is bound); several replicas share one PostgreSQL database. A key or
+secret file is a regular file of at most 1 MB; one readable by group or
+others is logged as a warning.
+
+Endpoints: POST /webhook, GET /healthz, GET /readyz, GET /metrics, and the
+owner's board at GET /board: signed in through GitHub with the App's OAuth
+client (--client-id, --client-secret-file, --public-url; set the App's
+callback URL to <public URL>/board/callback). Without those flags /board
+says the page is off.
+
+Exit codes: 0 after a clean shutdown (SIGINT/SIGTERM); 1 the App could not
+start (database, listener) or stopped with an error; 2 a bad flag or an
+unreadable key or secret file.`,
+		Example: `  aepgate serve --app-id 12345 --private-key-file app.pem --webhook-secret-file secret
+  AEPGATE_DATABASE=postgres://aepgate@db/aepgate aepgate serve`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := applyEnv(cmd.Flags(), os.LookupEnv); err != nil {
+				return failf(2, "%v", err)
+			}
+			return runServe(cmd, s, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", ":8080", "HTTP listen address")
+	fl.StringVar(&f.database, "database", "sqlite:aepgate.db", "database: sqlite:PATH (embedded) or postgres://USER@HOST/DB (several replicas)")
+	fl.Int64Var(&f.appID, "app-id", 0, "the GitHub App's ID (required)")
+	fl.StringVar(&f.privateKeyFile, "private-key-file", "", "file holding the App's PEM private key (required)")
+	fl.StringVar(&f.secretFile, "webhook-secret-file", "", "file holding the webhook secret (required)")
+	fl.StringVar(&f.previousSecretFile, "previous-webhook-secret-file", "", "file holding the previous webhook secret, accepted too while rotating")
+	fl.StringVar(&f.githubURL, "github-url", gh.DefaultBaseURL, "GitHub REST API root (GHES: https://HOST/api/v3/)")
+	fl.StringVar(&f.clientID, "client-id", "", "the GitHub App's client ID, for the signed-in /board page")
+	fl.StringVar(&f.clientSecretFile, "client-secret-file", "", "file holding one of the App's client secrets, for the /board page")
+	fl.StringVar(&f.publicURL, "public-url", "", "where browsers reach this App, e.g. https://aepgate.example (the /board page's callback is <public URL>/board/callback)")
+	fl.StringVar(&f.logFormat, "log-format", "json", "log format: json or text")
+	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fl.IntVar(&f.workers, "workers", app.DefaultWorkers, "jobs run at once by this process")
+	fl.DurationVar(&f.writePause, "write-pause", app.DefaultWritePause, "pause between two GitHub writes of one installation (GitHub asks for ≥1s)")
+	fl.DurationVar(&f.retryBase, "retry-base", app.DefaultRetryBase, "first retry delay of a failed job; doubles per attempt (rate limits wait as GitHub says)")
+	fl.DurationVar(&f.reconcile, "reconcile-interval", app.DefaultReconcileEvery, "period of the sweep that re-evaluates every open pull request")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", app.DefaultRescueAfter, "when a job left running by a dead process is run again (at least "+app.DefaultJobTimeout.String()+", a job's timeout); also bounds one reconcile sweep")
+	fl.DurationVar(&f.pollInterval, "poll-interval", app.DefaultPollInterval, "how often an idle worker looks for new jobs")
+	fl.DurationVar(&f.shutdownGrace, "shutdown-grace", app.DefaultShutdownGrace, "how long running jobs may finish on shutdown before they are returned to the queue")
+	return cmd
+}
+
+// applyEnv sets every flag not given on the command line from
+// AEPGATE_<FLAG_NAME> when that variable is set.
+func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
+	var err error
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if err != nil || fl.Changed || fl.Name == "help" {
+			return
+		}
+		name := "AEPGATE_" + strings.ToUpper(strings.ReplaceAll(fl.Name, "-", "_"))
+		if v, ok := lookup(name); ok {
+			if serr := fs.Set(fl.Name, v); serr != nil {
+				err = fmt.Errorf("%s=%q: %v", name, v, serr)
+			}
+		}
+	})
+	return err
+}
+
+func runServe(cmd *cobra.Command, s streams, f serveFlags) error {
+	logger, err := newLogger(s.err, f.logFormat, f.logLevel)
+	if err != nil {
+		return failf(2, "%v", err)
+	}
+	ctx := cmd.Context()
+	opts, err := f.options(ctx, logger)
+	if err != nil {
+		return failf(2, "%v", err)
+	}
+	opts.Logger = logger
+	// Listen first: a port already taken fails before the database file is
+	// created.
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return failf(1, "listen on %s: %v", opts.Addr, err)
+	}
+	a, err := app.New(ctx, opts)
+	if err != nil {
+		ln.Close()
+		return failf(1, "%v", err)
+	}
+	defer a.Close()
+	if err := a.Run(ctx, ln); err != nil {
+		return failf(1, "%v", err)
+	}
+	return nil
+}
+
+// options turns the flags into app.Options, reading the key and secrets
+// (a file readable by group or others is logged as a warning on log).
+func (f serveFlags) options(ctx context.Context, log *slog.Logger) (app.Options, error) {
+	o := app.Options{
+		Addr: f.addr, Database: f.database, AppID: f.appID, GitHubURL: f.githubURL,
+		Workers: f.workers, WritePause: f.writePause, RetryBase: f.retryBase, ReconcileEvery: f.reconcile,
+		RescueAfter: f.rescueAfter, PollInterval: f.pollInterval, ShutdownGrace: f.shutdownGrace,
+	}
+	if o.WritePause == 0 {
+		o.WritePause = -1 // explicit zero: no pause
+	}
+	if !strings.HasPrefix(f.database, "sqlite:") && !strings.HasPrefix(f.database, "postgres://") && !strings.HasPrefix(f.database, "postgresql://") {
+		return o, fmt.Errorf("--database %q: use sqlite:PATH or postgres://USER@HOST/DB", store.Redact(f.database))
+	}
+	if f.appID <= 0 {
+		return o, fmt.Errorf("--app-id (AEPGATE_APP_ID) is required: the GitHub App's numeric ID")
+	}
+	if f.rescueAfter < app.DefaultJobTimeout {
+		return o, fmt.Errorf("--rescue-after %s: must be at least %s, a job's timeout (River rescues a job only after it could have timed out)", f.rescueAfter, app.DefaultJobTimeout)
+	}
+	pem, err := readSecretFile(ctx, log, "--private-key-file", f.privateKeyFile)
+	if err != nil {
+		return o, err
+	}
+	if o.PrivateKey, err = gh.ParsePrivateKey(pem); err != nil {
+		return o, fmt.Errorf("--private-key-file %s: not an RSA private key in PEM form: %v", shown(f.privateKeyFile), err)
+	}
+	secret, err := readSecretFile(ctx, log, "--webhook-secret-file", f.secretFile)
+	if err != nil {
+		return o, err
+	}
+	o.WebhookSecrets = [][]byte{secret}
+	if f.previousSecretFile != "" {
+		prev, err := readSecretFile(ctx, log, "--previous-webhook-secret-file", f.previousSecretFile)
+		if err != nil {
+			return o, err
+		}
+		o.WebhookSecrets = append(o.WebhookSecrets, prev)
+	}
+	o.Board, err = f.boardPage(ctx, log)
+	return o, err
+}
+
+// boardPage reads the /board page's flags: none (the page is off) or all
+// three.
+func (f serveFlags) boardPage(ctx context.Context, log *slog.Logger) (app.BoardPage, error) {
+	if f.clientID == "" && f.clientSecretFile == "" && f.publicURL == "" {
+		return app.BoardPage{}, nil
+	}
+	if f.clientID == "" || f.clientSecretFile == "" || f.publicURL == "" {
+		return app.BoardPage{}, fmt.Errorf("the /board page needs --client-id, --client-secret-file and --public-url together")
+	}
+	u, err := url.Parse(f.publicURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		return app.BoardPage{}, fmt.Errorf("--public-url %q: give the App's address as https://HOST[:PORT], without a path", f.publicURL)
+	}
+	secret, err := readSecretFile(ctx, log, "--client-secret-file", f.clientSecretFile)
+	if err != nil {
+		return app.BoardPage{}, err
+	}
+	return app.BoardPage{ClientID: f.clientID, ClientSecret: secret, PublicURL: strings.TrimSuffix(f.publicURL, "/")}, nil
+}
+
+// readSecretFile reads a key or secret (a regular file of at most 1 MB,
+// through internal/readfile), dropping one trailing newline. A file that
+// group or others may read is logged as a warning: the secret is as safe
+// as the file.
+func readSecretFile(ctx context.Context, log *slog.Logger, flag, path string) ([]byte, error) {
+	if path == "" {
+		return nil, fmt.Errorf("%s is required", flag)
+	}
+	b, err := readfile.File(ctx, path, readfile.Secret)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	if perm, loose := looseMode(path); loose {
+		log.Warn("key or secret file is readable by group or others; chmod 600 it", "flag", flag, "path", path, "mode", perm.String())
+	}
+	b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, fmt.Errorf("%s %s: the file is empty", flag, shown(path))
+	}
+	return b, nil
+}
+
+// looseMode reports whether the file at path grants group or others any
+// permission (outside Windows, whose permission bits say nothing of it).
+func looseMode(path string) (fs.FileMode, bool) {
+	fi, err := os.Stat(path)
+	if err != nil || runtime.GOOS == "windows" {
+		return 0, false
+	}
+	return fi.Mode().Perm(), fi.Mode().Perm()&0o077 != 0
+}
+
+func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
+	}
+	o := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, o)), nil
+	case "text":
+		return slog.New(slog.NewTextHandler(w, o)), nil
+	default:
+		return nil, fmt.Errorf("--log-format %q: use json or text", format)
+	}
+}
