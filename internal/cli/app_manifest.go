@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/spf13/cobra"
@@ -42,7 +43,9 @@ type manifestFlags struct {
 	url, name, org, redirect string
 }
 
-var githubLogin = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`)
+// githubLogin is an organisation login's form, compiled on first use.
+
+var githubLogin = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`) })
 
 func newAppCmd(s streams) *cobra.Command {
 	return group(&cobra.Command{
@@ -105,7 +108,7 @@ func (f manifestFlags) manifest() (appManifest, error) {
 	if strings.TrimSpace(f.name) == "" || len(f.name) > 34 {
 		return appManifest{}, fmt.Errorf("--name must be 1 to 34 characters (GitHub's limit), got %q", f.name)
 	}
-	if f.org != "" && !githubLogin.MatchString(f.org) {
+	if f.org != "" && !githubLogin().MatchString(f.org) {
 		return appManifest{}, fmt.Errorf("--org %q is not a GitHub organisation login", f.org)
 	}
 	return appManifest{
