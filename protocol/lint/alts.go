@@ -53,11 +53,34 @@ type altSet struct {
 
 type compiledAlt struct {
 	re        *regexp.Regexp
-	anchored  *regexp.Regexp // re anchored at the start of the text
+	anchored  *regexp.Regexp // re anchored at the start of the text; nil for a literal
 	prefix    string
 	wordStart bool
 	// needs is a word every match ends with (see neededWord), "" if none.
 	needs string
+	// wordEnd: a literal alternative (anchored is nil) must also end a word.
+	wordEnd bool
+}
+
+// literalAlt reports whether a word-start alternative of wordAlts's form,
+// (?:inner)suffix, is the literal prefix alone (inner is the prefix, or the
+// prefix then \w*) and whether a match must also end a word there. Such an
+// alternative needs no regexp: about half of them are, and compiling them
+// was most of a small run's lint time. L\w*⟩ is L alone because \w* can
+// always take the rest of the word; L⟩ is L at the end of a word.
+func literalAlt(pattern, prefix string) (literal, wordEnd bool) {
+	inner, ok := strings.CutPrefix(pattern, `(?:`+prefix)
+	if !ok {
+		return false, false
+	}
+	inner = strings.TrimPrefix(inner, `\w*`)
+	switch inner {
+	case `)`:
+		return true, false
+	case `)⟩`:
+		return true, !strings.HasPrefix(pattern[len(`(?:`+prefix):], `\w*`)
+	}
+	return false, false
 }
 
 // neededWord returns the word an alternative such as `remov\w*[^\n]*?⟨nothing`
@@ -92,8 +115,12 @@ func newAlternatives(alts []alt) alternatives {
 				set.rest = append(set.rest, compiledAlt{re: re, prefix: prefix, wordStart: a.wordStart})
 				continue
 			}
-			c := compiledAlt{anchored: compileASCII(`^(?:` + a.pattern + `)`), prefix: prefix, wordStart: true,
-				needs: neededWord(a.pattern)}
+			c := compiledAlt{prefix: prefix, wordStart: true, needs: neededWord(a.pattern)}
+			if lit, end := literalAlt(a.pattern, prefix); lit {
+				c.wordEnd = end
+			} else {
+				c.anchored = compileASCII(`^(?:` + a.pattern + `)`)
+			}
 			set.byFirst[prefix[0]] = append(set.byFirst[prefix[0]], c)
 		}
 		return set
@@ -125,8 +152,7 @@ func (a alternatives) match(s string) bool {
 		}
 		if !prevWord {
 			for _, c := range set.byFirst[s[p]] {
-				if strings.HasPrefix(s[p:], c.prefix) && (c.needs == "" || strings.Contains(s[p+len(c.prefix):], c.needs)) &&
-					c.anchored.MatchString(s[p:]) {
+				if c.matchAt(s, p) {
 					return true
 				}
 			}
@@ -140,6 +166,24 @@ func (a alternatives) match(s string) bool {
 		}
 	}
 	return false
+}
+
+// matchAt reports whether c, which starts a word with its prefix, matches
+// folded text s at byte p.
+func (c compiledAlt) matchAt(s string, p int) bool {
+	if !strings.HasPrefix(s[p:], c.prefix) {
+		return false
+	}
+	if c.anchored == nil {
+		q := p + len(c.prefix)
+		return !c.wordEnd || q == len(s) || !isASCIIWord(s[q])
+	}
+	return (c.needs == "" || strings.Contains(s[p+len(c.prefix):], c.needs)) && c.anchored.MatchString(s[p:])
+}
+
+// isASCIIWord reports whether b is in \w of the ASCII patterns, [0-9A-Za-z_].
+func isASCIIWord(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '_'
 }
 
 func (c compiledAlt) match(s string) bool {

@@ -123,3 +123,31 @@ func vetoedByPatterns(body string) bool {
 	})
 	return v
 }
+
+// TestLiteralAlt: which alternatives need no regexp, and whether a match
+// must end a word. A wrong "literal" answer would change lint's verdicts;
+// FuzzAlternatives holds the result to the patterns.
+func TestLiteralAlt(t *testing.T) {
+	tests := []struct {
+		pattern, prefix  string
+		literal, wordEnd bool
+	}{
+		{`(?:red)⟩`, "red", true, true},
+		{`(?:remov)`, "remov", true, false},
+		{`(?:fail\w*)⟩`, "fail", true, false},
+		{`(?:omit\w*)`, "omit", true, false},
+		{`(?:n/a)⟩`, "n/a", true, true},
+		{`(?:skip(?:ped)?)⟩`, "skip", false, false},
+		{`(?:comment\w*\s+(?:\S+\s+){0,3}?out)`, "comment", false, false},
+		{`(?:non-?zero)⟩`, "non", false, false},
+		{`(?:red)x`, "red", false, false},
+		{`(?:see\s+(?:above|below))⟩`, "see", false, false},
+		{`n['’]t\s+fail`, "n", false, false},
+	}
+	for _, tt := range tests {
+		lit, end := literalAlt(tt.pattern, tt.prefix)
+		if lit != tt.literal || end != tt.wordEnd {
+			t.Errorf("literalAlt(%q, %q) = %v, %v; want %v, %v", tt.pattern, tt.prefix, lit, end, tt.literal, tt.wordEnd)
+		}
+	}
+}
