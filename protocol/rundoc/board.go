@@ -28,7 +28,7 @@ func (r *boardReader) line(l *Log, sc *scanner) {
 		tb := Table{Header: splitHeader(sc.line)}
 		r.id, r.verdict, r.exec = tb.Col("id"), tb.Col("verdict"), tb.Col("executor", "model")
 		if r.reading = r.id >= 0 && r.verdict >= 0; r.reading {
-			l.Board = &Board{Line: sc.i + 1}
+			l.Board = &Board{Line: sc.i + 1, Rows: make([]BoardRow, 0, tableLinesAfter(sc))}
 		}
 		return
 	}
@@ -43,5 +43,24 @@ func (r *boardReader) line(l *Log, sc *scanner) {
 	if r.exec >= 0 && r.exec < len(r.row) {
 		row.Executor = r.row[r.exec]
 	}
-	l.Board.Rows = append(grow(l.Board.Rows), row)
+	l.Board.Rows = append(l.Board.Rows, row)
+}
+
+// tableLinesAfter counts the table lines that follow the current line, up
+// to the first other line or the end of the scan: the rows of the table the
+// current line heads, which sizes Board.Rows once. None of them is fenced,
+// as the header is not: a line starting with "|" opens no fenced block.
+func tableLinesAfter(sc *scanner) int {
+	if sc.last {
+		return 0
+	}
+	n, rest := 0, sc.src[sc.next:sc.end]
+	for rest != "" {
+		line, after, _ := strings.Cut(rest, "\n")
+		if !isTableLine(line) {
+			break
+		}
+		n, rest = n+1, after
+	}
+	return n
 }
