@@ -25,7 +25,8 @@ type Report struct {
 	MostRecent *string        `json:"most_recent"`
 }
 
-// Item is one ID's effective state.
+// Item is one ID's effective state. Items of one Report may share the
+// strings their optional fields point to: treat them as read-only.
 type Item struct {
 	ID    string  `json:"id"`
 	Phase *string `json:"phase"`
@@ -62,11 +63,13 @@ func Compute(run *rundoc.Run, dir string) Report {
 		items = run.Log.Items()
 	}
 	r := Report{Version: SchemaVersion, Dir: dir, Items: make([]Item, 0, len(items)), Counts: map[string]int{}, Open: []string{}}
-	// The optional fields point into one block of strings, not one
-	// allocation each.
-	strs := make(stringArena, 0, 3*len(items))
+	// The optional fields point into blocks of strings, not one allocation
+	// each, and share the previous item's string when it is the same.
+	var strs stringArena
+	prev := Item{}
 	for _, it := range items {
-		r.Items = append(r.Items, newItem(it, &strs))
+		prev = newItem(it, prev, &strs)
+		r.Items = append(r.Items, prev)
 		r.Counts[it.State()]++
 		if !it.Closed() {
 			r.Open = append(r.Open, it.ID)
@@ -79,17 +82,20 @@ func Compute(run *rundoc.Run, dir string) Report {
 	return r
 }
 
-func newItem(it rundoc.Item, strs *stringArena) Item {
-	out := Item{ID: it.ID, State: it.State(), Report: strs.optional(it.Report), Executor: strs.optional(it.Executor)}
+// newItem is the status of it. Its optional fields reuse prev's pointers where
+// they hold the same string: a run of items with one report word, verdict
+// or phase costs one string, not one each.
+func newItem(it rundoc.Item, prev Item, strs *stringArena) Item {
+	out := Item{ID: it.ID, State: it.State(), Report: strs.optional(it.Report, prev.Report), Executor: strs.optional(it.Executor, prev.Executor)}
 	if p, ok := rundoc.PhaseOf(it.ID); ok {
-		out.Phase = strs.optional(phaseID(it.ID, p))
+		out.Phase = strs.optional(phaseID(it.ID, p), prev.Phase)
 	}
 	switch v := it.Verdict(); v {
 	case rundoc.Conflict:
 		out.Conflict = &Conflict{StatusBoard: it.BoardVerdict, ReportHeader: it.HeaderVerdict}
 	case "":
 	default:
-		out.Verdict = strs.optional(v)
+		out.Verdict = strs.optional(v, prev.Verdict)
 	}
 	return out
 }
@@ -103,16 +109,21 @@ func phaseID(id, p string) string {
 	return "P" + p
 }
 
-// stringArena hands out pointers to strings kept in one growing block.
+// stringArena hands out pointers to strings kept in blocks that double in
+// size as they fill (a full block is kept, not copied).
 type stringArena []string
 
-// optional returns a pointer to a copy of s, or nil for "".
-func (a *stringArena) optional(s string) *string {
-	if s == "" {
+// optional returns a pointer to s: same when it already points to s, else
+// a pointer to a copy of s; nil for "".
+func (a *stringArena) optional(s string, same *string) *string {
+	switch {
+	case s == "":
 		return nil
+	case same != nil && *same == s:
+		return same
 	}
 	if len(*a) == cap(*a) {
-		*a = make(stringArena, 0, max(64, cap(*a)))
+		*a = make(stringArena, 0, max(64, 2*cap(*a)))
 	}
 	*a = append(*a, s)
 	return &(*a)[len(*a)-1]
