@@ -71,7 +71,7 @@ func writeJSON(w io.Writer, v any) error {
 // log is required, the guide optional (it only adds phase titles). Its
 // error is the command's (exit 2).
 func loadForStatus(dir string) (*rundoc.Run, error) {
-	run, err := rundir.Load(dir)
+	run, err := rundir.LoadForStatus(dir)
 	var missing *rundir.MissingError
 	switch {
 	case errors.As(err, &missing) && missing.Has(rundoc.LogFile):

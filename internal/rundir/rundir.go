@@ -71,12 +71,20 @@ func (e *InputError) Unwrap() error { return e.Err }
 // is an *InputError and a nil Run, the first in document order (guide, log,
 // plan). Each document is read and parsed on a goroutine of its own, so a
 // large log is parsed while the guide is still being read and parsed.
-func Load(dir string) (*rundoc.Run, error) {
+func Load(dir string) (*rundoc.Run, error) { return load(dir, rundoc.ParseGuide) }
+
+// LoadForStatus is Load for status and the board, which read only the
+// guide's phase titles: the guide is read and refused as Load does, but
+// parsed with rundoc.ParseGuidePhases, so its Sections and Reports are nil.
+func LoadForStatus(dir string) (*rundoc.Run, error) { return load(dir, rundoc.ParseGuidePhases) }
+
+// load is Load with the guide parsed by parseGuide.
+func load(dir string, parseGuide func(file, text string) *rundoc.Guide) (*rundoc.Run, error) {
 	docs := []struct {
 		name  string
 		parse func(run *rundoc.Run, text string)
 	}{
-		{rundoc.GuideFile, func(run *rundoc.Run, text string) { run.Guide = rundoc.ParseGuide(rundoc.GuideFile, text) }},
+		{rundoc.GuideFile, func(run *rundoc.Run, text string) { run.Guide = parseGuide(rundoc.GuideFile, text) }},
 		{rundoc.LogFile, func(run *rundoc.Run, text string) { run.Log = rundoc.ParseLog(rundoc.LogFile, text) }},
 		{rundoc.PlanFile, func(run *rundoc.Run, text string) { run.Plan = rundoc.ParsePlan(rundoc.PlanFile, text) }},
 	}

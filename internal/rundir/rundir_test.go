@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
@@ -102,21 +103,48 @@ func TestLoadRefuses(t *testing.T) {
 			f.Close()
 		}, "larger than the 50 MB limit"},
 	}
+	loaders := map[string]func(string) (*rundoc.Run, error){"Load": Load, "LoadForStatus": LoadForStatus}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			write(t, dir, rundoc.GuideFile, "")
-			write(t, dir, rundoc.LogFile, "")
-			tt.setup(t, dir)
-			run, err := Load(dir)
-			var ie *InputError
-			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("Load error = %v, want *InputError containing %q", err, tt.want)
-			}
-			if run != nil {
-				t.Error("Load returned a run with an InputError")
-			}
-		})
+		for name, load := range loaders {
+			t.Run(tt.name+"/"+name, func(t *testing.T) {
+				dir := t.TempDir()
+				write(t, dir, rundoc.GuideFile, "")
+				write(t, dir, rundoc.LogFile, "")
+				tt.setup(t, dir)
+				run, err := load(dir)
+				var ie *InputError
+				if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("%s error = %v, want *InputError containing %q", name, err, tt.want)
+				}
+				if run != nil {
+					t.Errorf("%s returned a run with an InputError", name)
+				}
+			})
+		}
+	}
+}
+
+// TestLoadForStatus: the shipped example loads as Load loads it, but for
+// the guide's sections and Report references, which status never reads.
+func TestLoadForStatus(t *testing.T) {
+	dir := filepath.Join("..", "..", "examples", "ledger-service")
+	whole, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadForStatus(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole.Guide.Sections) == 0 || len(whole.Guide.Phases) == 0 {
+		t.Fatal("the example's guide has no sections or phases: the comparison would prove nothing")
+	}
+	want := *whole
+	g := *whole.Guide
+	g.Sections, g.Reports = nil, nil
+	want.Guide = &g
+	if diff := cmp.Diff(&want, got, cmpopts.IgnoreUnexported(rundoc.Log{})); diff != "" {
+		t.Errorf("LoadForStatus differs from Load without the guide's sections (-want +got):\n%s", diff)
 	}
 }
 

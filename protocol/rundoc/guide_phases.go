@@ -1,0 +1,25 @@
+package rundoc
+
+import "strings"
+
+// ParseGuidePhases is ParseGuide for a reader that needs only the phase
+// titles, as status does: the same pass over the same lines, fenced blocks
+// included, keeping Phases and Unclosed. Sections and Reports are nil, so
+// neither the sections nor the Report references of a large guide are
+// looked for or kept.
+func ParseGuidePhases(file, b string) *Guide {
+	g := &Guide{File: file}
+	sc := newScanner(normalize(b), true, false)
+	for sc.scan() {
+		// A phase heading is "# Phase <n> …": one '#', then a space
+		// (phaseHeading), so a section heading ("### …") is never one.
+		if sc.fenced || !strings.HasPrefix(sc.line, "#") {
+			continue
+		}
+		if num, title, ok := phaseHeading(sc.line); ok {
+			g.Phases = append(g.Phases, PhaseTitle{Phase: NormNumber(num), Title: TrimSpace(title), Line: sc.i + 1})
+		}
+	}
+	_, g.Unclosed = sc.finish()
+	return g
+}
