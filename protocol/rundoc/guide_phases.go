@@ -6,7 +6,8 @@ import "strings"
 // titles, as status does: the same pass over the same lines, fenced blocks
 // included, keeping Phases and Unclosed. Sections and Reports are nil, so
 // neither the sections nor the Report references of a large guide are
-// looked for or kept.
+// looked for or kept. The strings it keeps are copies, so b is not kept
+// alive by them: a large guide's text can be collected once parsed.
 func ParseGuidePhases(file, b string) *Guide {
 	g := &Guide{File: file}
 	sc := newScanner(normalize(b), true, false)
@@ -17,9 +18,11 @@ func ParseGuidePhases(file, b string) *Guide {
 			continue
 		}
 		if num, title, ok := phaseHeading(sc.line); ok {
-			g.Phases = append(g.Phases, PhaseTitle{Phase: NormNumber(num), Title: TrimSpace(title), Line: sc.i + 1})
+			g.Phases = append(g.Phases, PhaseTitle{Phase: strings.Clone(NormNumber(num)), Title: strings.Clone(TrimSpace(title)), Line: sc.i + 1})
 		}
 	}
-	_, g.Unclosed = sc.finish()
+	if _, g.Unclosed = sc.finish(); g.Unclosed != nil {
+		g.Unclosed.Content = strings.Clone(g.Unclosed.Content)
+	}
 	return g
 }
