@@ -39,7 +39,7 @@ func deferralOnly(s string) bool {
 // output under **Verify output:**.
 func (c *checker) doneWithoutEvidence() {
 	for _, h := range c.log.Headings {
-		if h.State != rundoc.Done || hasEvidence(h.Evidence) {
+		if h.State != rundoc.Done || h.Evidence.Line != 0 && hasEvidence(c.log.EvidenceFences(h)) {
 			continue
 		}
 		c.add(Problem{Rule: "L6", Tag: "[done without evidence]", ID: h.ID, File: c.log.File, Line: h.Line,
@@ -47,11 +47,10 @@ func (c *checker) doneWithoutEvidence() {
 	}
 }
 
-func hasEvidence(e rundoc.Evidence) bool {
-	if e.Line == 0 {
-		return false
-	}
-	for _, f := range e.Fences {
+// hasEvidence reports whether a fenced block of a Verify output field holds
+// real output.
+func hasEvidence(fences []rundoc.Fence) bool {
+	for _, f := range fences {
 		s := rundoc.TrimSpace(rundoc.StripPlaceholders(f.Content))
 		if s != "" && !deferralOnly(s) {
 			return true

@@ -26,9 +26,12 @@ type Log struct {
 	// Unclosed is a fenced block that is never closed: everything after it
 	// is code, as GitHub renders it. Nil when every fence closes.
 	Unclosed *Fence
-	items    []Item
-	index    map[string]int // ID → position in items
-	src      string         // the normalized document, for Paragraphs
+	// Fences are the log's fenced blocks in document order; a report's
+	// evidence is a range of them (EvidenceFences).
+	Fences []Fence
+	items  []Item
+	index  map[string]int // ID → position in items
+	src    string         // the normalized document, for Paragraphs
 }
 
 // Heading is one "### <ID> — <WORD>" report or verdict heading. State is the
@@ -46,8 +49,16 @@ type Heading struct {
 type Evidence struct {
 	// Line is the label's line, 0 when the report has no such field.
 	Line int
-	// Fences are the fenced blocks inside the field.
-	Fences []Fence
+	// From and To delimit the fenced blocks inside the field: the log's
+	// Fences[From:To] (both 0 without the field). A log has fewer fences
+	// than lines, and fewer lines than bytes: under 2 GiB (see Files), so
+	// int32 holds them.
+	From, To int32
+}
+
+// EvidenceFences returns the fenced blocks inside h's Verify output field.
+func (l *Log) EvidenceFences(h Heading) []Fence {
+	return l.Fences[h.Evidence.From:h.Evidence.To:h.Evidence.To]
 }
 
 // Board is the status board: the first table whose header has "id" and
@@ -108,7 +119,7 @@ func fenceBound(src string) int {
 
 func newLogParser(l *Log, sc *scanner, headings int) *logParser {
 	l.Headings = make([]Heading, 0, headings)
-	return &logParser{log: l, sc: sc, cur: -1, ranges: make([][2]int, 0, headings)}
+	return &logParser{log: l, sc: sc, cur: -1}
 }
 
 func (p *logParser) run() {
@@ -117,13 +128,10 @@ func (p *logParser) run() {
 	}
 }
 
-// finish gives each heading its evidence fences and indexes the items.
+// finish keeps the fences and indexes the items.
 func (p *logParser) finish(found []Fence, unclosed *Fence) {
 	l := p.log
-	for k, r := range p.ranges {
-		l.Headings[k].Evidence.Fences = found[r[0]:r[1]:r[1]]
-	}
-	l.Unclosed = unclosed
+	l.Fences, l.Unclosed = found, unclosed
 	l.items, l.index = l.combine()
 }
 
@@ -131,12 +139,11 @@ func (p *logParser) finish(found []Fence, unclosed *Fence) {
 // (its body runs to the next heading or "---" line outside fenced blocks),
 // its Verify output field, and the status board's table.
 type logParser struct {
-	log    *Log
-	sc     *scanner
-	ranges [][2]int // per heading: its evidence fences, as indexes into the scan's fences
-	cur    int      // open report (index into Headings), -1 when none
-	field  int      // state of the open report's Verify output: 0 none yet, 1 open, 2 closed
-	board  boardReader
+	log   *Log
+	sc    *scanner
+	cur   int // open report (index into Headings), -1 when none
+	field int // state of the open report's Verify output: 0 none yet, 1 open, 2 closed
+	board boardReader
 }
 
 // line handles the current line.
@@ -160,7 +167,6 @@ func (p *logParser) line() {
 		l := p.log
 		l.Headings = grow(l.Headings)
 		l.Headings = append(l.Headings, Heading{ID: id, State: strings.ToUpper(word), Line: sc.i + 1})
-		p.ranges = append(grow(p.ranges), [2]int{})
 		p.cur, p.field = len(l.Headings)-1, 0
 	}
 }
@@ -169,14 +175,14 @@ func (p *logParser) line() {
 // the first "**Verify output:**" line and ends at the next bold field; the
 // fenced blocks opened in between are its evidence.
 func (p *logParser) evidenceLine(line string) {
-	h := &p.log.Headings[p.cur]
+	e := &p.log.Headings[p.cur].Evidence
 	switch {
 	case p.field == 1 && isBoldField(line):
-		p.ranges[p.cur][1] = len(p.sc.found)
+		e.To = int32(len(p.sc.found))
 		p.field = 2
 	case p.field == 0 && strings.HasPrefix(line, "**Verify output:**"):
-		h.Evidence.Line = p.sc.i + 1
-		p.ranges[p.cur] = [2]int{len(p.sc.found), len(p.sc.found)}
+		e.Line = p.sc.i + 1
+		e.From, e.To = int32(len(p.sc.found)), int32(len(p.sc.found))
 		p.field = 1
 	}
 }
@@ -188,7 +194,7 @@ func (p *logParser) endReport(end int) {
 	}
 	p.log.Headings[p.cur].EndLine = end + 1
 	if p.field == 1 {
-		p.ranges[p.cur][1] = len(p.sc.found)
+		p.log.Headings[p.cur].Evidence.To = int32(len(p.sc.found))
 	}
 	p.cur = -1
 }

@@ -27,8 +27,7 @@ func splitLog(file, src string) (*Log, bool) {
 // splitAt is splitLog at offset at, the start of line index line, which
 // holds a report heading.
 func splitAt(file, src string, at, line int) (*Log, bool) {
-	// Both halves fill one array each of headings, evidence ranges and
-	// fences: the first from the start, the second from the first's upper
+	// Both halves fill one array each of headings and fences: the first from the start, the second from the first's upper
 	// bound (its count of markers), so joining them is one copy within the
 	// array. The second half counts its own markers and tells the first.
 	type bounds struct{ headings, fences int }
@@ -36,7 +35,6 @@ func splitAt(file, src string, at, line int) (*Log, bool) {
 	first := bounds{strings.Count(src[:at], "###"), fenceBound(src[:at])}
 	var (
 		heads  []Heading
-		ranges [][2]int
 		found  []Fence
 		sized  = make(chan struct{})
 		second = &Log{File: file, src: src}
@@ -46,18 +44,17 @@ func splitAt(file, src string, at, line int) (*Log, bool) {
 	wg.Go(func() {
 		counted <- bounds{strings.Count(src[at:], "###"), fenceBound(src[at:])}
 		<-sized
-		q = &logParser{log: second, sc: newScanner(src, true, true).from(at, line, len(src)), cur: -1, ranges: ranges[first.headings:first.headings]}
+		q = &logParser{log: second, sc: newScanner(src, true, true).from(at, line, len(src)), cur: -1}
 		second.Headings, q.sc.found = heads[first.headings:first.headings], found[first.fences:first.fences]
 		q.board.done = true // assumed: checked against the first half below
 		q.run()
 	})
 	theirs := <-counted
 	heads = make([]Heading, 0, first.headings+theirs.headings)
-	ranges = make([][2]int, 0, first.headings+theirs.headings)
 	found = make([]Fence, 0, first.fences+theirs.fences)
 	close(sized)
 	l := &Log{File: file, src: src, Headings: heads[:0:first.headings]}
-	p := &logParser{log: l, sc: newScanner(src, true, true).from(0, 0, at), cur: -1, ranges: ranges[:0:first.headings]}
+	p := &logParser{log: l, sc: newScanner(src, true, true).from(0, 0, at), cur: -1}
 	p.sc.found = found[:0:first.fences]
 	p.run()
 	wg.Wait()
@@ -70,13 +67,13 @@ func splitAt(file, src string, at, line int) (*Log, bool) {
 	mine, _ := p.sc.finish()
 	theirFences, unclosed := q.sc.finish()
 	q.endReport(q.sc.i + 1)
-	shift := len(mine)
-	for k := range q.ranges {
-		q.ranges[k][0] += shift
-		q.ranges[k][1] += shift
+	shift := int32(len(mine))
+	for k := range second.Headings {
+		if e := &second.Headings[k].Evidence; e.Line != 0 {
+			e.From, e.To = e.From+shift, e.To+shift
+		}
 	}
 	l.Headings = join(heads, first.headings, l.Headings, second.Headings)
-	p.ranges = join(ranges, first.headings, p.ranges, q.ranges)
 	p.finish(join(found, first.fences, mine, theirFences), unclosed)
 	return l, true
 }

@@ -70,7 +70,13 @@ func unchecked(src string, at, line int) *Log {
 	found, unclosed := q.sc.finish()
 	q.endReport(q.sc.i + 1)
 	q.finish(found, unclosed)
+	for k := range second.Headings {
+		if e := &second.Headings[k].Evidence; e.Line != 0 {
+			e.From, e.To = e.From+int32(len(first.Fences)), e.To+int32(len(first.Fences))
+		}
+	}
 	first.Headings = append(first.Headings, second.Headings...)
+	first.Fences = append(first.Fences, second.Fences...)
 	first.Unclosed = second.Unclosed
 	first.items, first.index = first.combine()
 	return first
@@ -116,13 +122,14 @@ func checkSplits(t testing.TB, src string) (splits, taken int) {
 type view struct {
 	Headings []Heading
 	Board    *Board
+	Fences   []Fence
 	Unclosed *Fence
 	Items    []Item
 	Index    map[string]int
 }
 
 func logView(l *Log) view {
-	return view{Headings: l.Headings, Board: l.Board, Unclosed: l.Unclosed, Items: l.items, Index: l.index}
+	return view{Headings: l.Headings, Board: l.Board, Fences: l.Fences, Unclosed: l.Unclosed, Items: l.items, Index: l.index}
 }
 
 func equalLogs(a, b *Log) bool {

@@ -55,7 +55,7 @@ func TestParseLog(t *testing.T) {
 	}
 	var got []head
 	for _, h := range l.Headings {
-		got = append(got, head{h.ID, h.State, h.Line, h.EndLine, h.Evidence.Line, len(h.Evidence.Fences)})
+		got = append(got, head{h.ID, h.State, h.Line, h.EndLine, h.Evidence.Line, len(l.EvidenceFences(h))})
 	}
 	want := []head{
 		{"P0-T1", "DONE", 10, 20, 12, 1}, // a non-matching "###" line still ends the report
@@ -68,7 +68,7 @@ func TestParseLog(t *testing.T) {
 	if diff := cmp.Diff(wantBoard, l.Board); diff != "" {
 		t.Errorf("board (-want +got):\n%s", diff)
 	}
-	if got := l.Headings[0].Evidence.Fences[0].Content; got != "### P0-T7 — DONE\n---\n**Field:** x" {
+	if got := l.EvidenceFences(l.Headings[0])[0].Content; got != "### P0-T7 — DONE\n---\n**Field:** x" {
 		t.Errorf("fence content = %q", got)
 	}
 }

@@ -82,7 +82,7 @@ func oldParseLog(file string, t *text) *Log {
 		l.Headings = append(l.Headings, h)
 	}
 	l.Board = oldBoard(t)
-	l.Unclosed = t.unclosed()
+	l.Fences, l.Unclosed = t.fences, t.unclosed()
 	l.src = t.src
 	l.items, l.index = l.combine()
 	return l
@@ -119,7 +119,8 @@ func oldEvidence(t *text, from, to int) Evidence {
 				break
 			}
 		}
-		return Evidence{Line: i + 1, Fences: t.fencesIn(i+1, end)}
+		from, to := t.fencesIn(i+1, end)
+		return Evidence{Line: i + 1, From: int32(from), To: int32(to)}
 	}
 	return Evidence{}
 }
@@ -202,12 +203,13 @@ func (t *text) unclosed() *Fence {
 	return nil
 }
 
-// fencesIn returns the fences whose opening line index is in [from, to).
-func (t *text) fencesIn(from, to int) []Fence {
-	i := sort.Search(len(t.fences), func(k int) bool { return t.fences[k].Line-1 >= from })
-	j := i
+// fencesIn returns the range of t.fences whose opening line index is in
+// [from, to).
+func (t *text) fencesIn(from, to int) (i, j int) {
+	i = sort.Search(len(t.fences), func(k int) bool { return t.fences[k].Line-1 >= from })
+	j = i
 	for j < len(t.fences) && t.fences[j].Line-1 < to {
 		j++
 	}
-	return t.fences[i:j:j]
+	return i, j
 }
