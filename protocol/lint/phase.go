@@ -12,10 +12,85 @@ import (
 // an earlier phase is not effectively APPROVED. Verdicts are read exactly as
 // status reads them.
 func (c *checker) phaseOrder() {
-	phases := map[string][]string{}
+	g := c.phaseGroups()
+	order := make([]int, len(g.phases))
+	for k := range order {
+		order[k] = k
+	}
+	sort.Slice(order, func(i, j int) bool { return rundoc.LessNumber(g.phases[order[i]], g.phases[order[j]]) })
+
+	// The first phase with an open ID names its smallest open ID; every
+	// later phase is checked against it. IDs are looked up in the order
+	// they were gathered (the log's order, mostly) and sorted only for a
+	// phase that has problems to report.
+	earlierOpen := ""
+	for _, k := range order {
+		ids := g.ids[k]
+		if earlierOpen != "" {
+			c.outOfOrder(ids, earlierOpen)
+			continue
+		}
+		for _, id := range ids {
+			if it, _ := c.item(id); !it.Closed() && (earlierOpen == "" || id < earlierOpen) {
+				earlierOpen = id
+			}
+		}
+	}
+}
+
+// phaseGroups are IDs grouped by phase: phases[k]'s IDs are ids[k], in the
+// order they were met.
+type phaseGroups struct {
+	phases []string
+	ids    [][]string
+}
+
+// phaseGroups groups the guide's task IDs and the log's headed IDs by
+// phase. A first pass counts each phase's IDs, so that one array holds
+// every group, each cut to its size.
+func (c *checker) phaseGroups() phaseGroups {
+	var g phaseGroups
+	index := map[string]int{} // phase → position in g.phases
+	var counts []int
+	lastPhase, last := "", -1
+	c.eachPhaseID(func(p, _ string) {
+		if last < 0 || p != lastPhase { // IDs mostly come phase by phase
+			k, ok := index[p]
+			if !ok {
+				k = len(g.phases)
+				index[p] = k
+				g.phases, counts = append(g.phases, p), append(counts, 0)
+			}
+			lastPhase, last = p, k
+		}
+		counts[last]++
+	})
+	total := 0
+	for _, n := range counts {
+		total += n
+	}
+	all, off := make([]string, total), 0
+	g.ids = make([][]string, len(counts))
+	for k, n := range counts {
+		g.ids[k] = all[off:off:off+n]
+		off += n
+	}
+	lastPhase, last = "", -1
+	c.eachPhaseID(func(p, id string) {
+		if last < 0 || p != lastPhase {
+			lastPhase, last = p, index[p]
+		}
+		g.ids[last] = append(g.ids[last], id)
+	})
+	return g
+}
+
+// eachPhaseID calls f with the phase and ID of every guide task and every
+// log item with a heading, in that order, whose ID has a phase.
+func (c *checker) eachPhaseID(f func(phase, id string)) {
 	add := func(id string) {
 		if p, ok := rundoc.PhaseOf(id); ok {
-			phases[p] = append(phases[p], id)
+			f(p, id)
 		}
 	}
 	for _, s := range c.guide.Sections {
@@ -26,29 +101,6 @@ func (c *checker) phaseOrder() {
 	for _, it := range c.items {
 		if it.Report != "" || it.HeaderVerdict != "" { // the ID has a heading
 			add(it.ID)
-		}
-	}
-	order := make([]string, 0, len(phases))
-	for p := range phases {
-		order = append(order, p)
-	}
-	sort.Slice(order, func(i, j int) bool { return rundoc.LessNumber(order[i], order[j]) })
-
-	// The first phase with an open ID names its smallest open ID; every
-	// later phase is checked against it. IDs are looked up in the order
-	// they were gathered (the log's order, mostly) and sorted only for a
-	// phase that has problems to report.
-	earlierOpen := ""
-	for _, p := range order {
-		ids := phases[p]
-		if earlierOpen != "" {
-			c.outOfOrder(ids, earlierOpen)
-			continue
-		}
-		for _, id := range ids {
-			if it, _ := c.item(id); !it.Closed() && (earlierOpen == "" || id < earlierOpen) {
-				earlierOpen = id
-			}
 		}
 	}
 }
