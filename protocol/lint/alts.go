@@ -52,8 +52,10 @@ type altSet struct {
 }
 
 type compiledAlt struct {
-	re        *regexp.Regexp
-	anchored  *regexp.Regexp // re anchored at the start of the text; nil for a literal
+	re *regexp.Regexp
+	// anchored is re anchored at the start of the text, compiled the first
+	// time text reaches it (prefix and needs found); nil for a literal.
+	anchored  func() *regexp.Regexp
 	prefix    string
 	wordStart bool
 	// needs is a word every match ends with (see neededWord), "" if none.
@@ -119,7 +121,8 @@ func newAlternatives(alts []alt) alternatives {
 			if lit, end := literalAlt(a.pattern, prefix); lit {
 				c.wordEnd = end
 			} else {
-				c.anchored = compileASCII(`^(?:` + a.pattern + `)`)
+				pattern := `^(?:` + a.pattern + `)`
+				c.anchored = sync.OnceValue(func() *regexp.Regexp { return compileASCII(pattern) })
 			}
 			set.byFirst[prefix[0]] = append(set.byFirst[prefix[0]], c)
 		}
@@ -178,7 +181,7 @@ func (c compiledAlt) matchAt(s string, p int) bool {
 		q := p + len(c.prefix)
 		return !c.wordEnd || q == len(s) || !isASCIIWord(s[q])
 	}
-	return (c.needs == "" || strings.Contains(s[p+len(c.prefix):], c.needs)) && c.anchored.MatchString(s[p:])
+	return (c.needs == "" || strings.Contains(s[p+len(c.prefix):], c.needs)) && c.anchored().MatchString(s[p:])
 }
 
 // isASCIIWord reports whether b is in \w of the ASCII patterns, [0-9A-Za-z_].
