@@ -72,7 +72,7 @@ func (c *checker) phaseGroups() phaseGroups {
 	all, off := make([]string, total), 0
 	g.ids = make([][]string, len(counts))
 	for k, n := range counts {
-		g.ids[k] = all[off:off:off+n]
+		g.ids[k] = all[off : off : off+n]
 		off += n
 	}
 	lastPhase, last = "", -1
