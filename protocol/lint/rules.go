@@ -32,7 +32,7 @@ func (c *checker) emptyGuide() {
 // missingReportLines is L3: a task or gate section without a Report line.
 func (c *checker) missingReportLines() {
 	for _, s := range c.guide.Sections {
-		if s.IsTask() && len(s.Reports) == 0 {
+		if s.IsTask() && s.Reports.Len() == 0 {
 			c.add(Problem{Rule: "L3", Tag: "[missing report line]", ID: s.ID, File: c.guide.File, Line: s.Line,
 				Message: fmt.Sprintf("%s has no **Report:** line naming a task ID", s.ID)})
 		}

@@ -21,11 +21,18 @@ type Guide struct {
 // Section is one "### <ID> — <title>" section of the guide. Body is the
 // lines after the heading line up to the next such heading.
 type Section struct {
-	ID      string
-	Title   string
-	Line    int
-	Body    string
-	Reports []ReportRef
+	ID    string
+	Title string
+	Line  int
+	Body  string
+	// Reports are the section's Report references: the guide's Reports in
+	// this span (ReportsOf).
+	Reports Span
+}
+
+// ReportsOf returns the Report references of section s.
+func (g *Guide) ReportsOf(s Section) []ReportRef {
+	return g.Reports[s.Reports.From:s.Reports.To:s.Reports.To]
 }
 
 // IsTask reports whether the section is a task or gate (its ID has a digit).
@@ -59,13 +66,10 @@ func ParseGuide(file, b string) *Guide {
 	g := &Guide{File: file, Sections: make([]Section, 0, headings), Reports: make([]ReportRef, 0, strings.Count(src, reportLabel))}
 	sc := newScanner(src, true, false)
 	cur, bodyStart := -1, 0 // current section; offset of its body
-	// refs[k] is the range of g.Reports that section k holds; the sections
-	// take their subslices once g.Reports has stopped growing.
-	refs := make([][2]int, 0, headings)
 	closeSection := func(end int) {
 		if cur >= 0 {
 			g.Sections[cur].Body = sc.between(bodyStart, end)
-			refs[cur][1] = len(g.Reports)
+			g.Sections[cur].Reports.To = int32(len(g.Reports))
 		}
 	}
 	for sc.scan() {
@@ -77,8 +81,8 @@ func ParseGuide(file, b string) *Guide {
 			if id, title, ok := guideHeading(line); ok {
 				closeSection(sc.off)
 				g.Sections = grow(g.Sections)
-				g.Sections = append(g.Sections, Section{ID: id, Title: TrimSpace(title), Line: sc.i + 1})
-				refs = append(refs, [2]int{len(g.Reports), len(g.Reports)})
+				at := int32(len(g.Reports))
+				g.Sections = append(g.Sections, Section{ID: id, Title: TrimSpace(title), Line: sc.i + 1, Reports: Span{at, at}})
 				cur, bodyStart = len(g.Sections)-1, sc.next
 				continue
 			}
@@ -93,11 +97,6 @@ func ParseGuide(file, b string) *Guide {
 		}
 	}
 	closeSection(sc.next)
-	for k, r := range refs {
-		if r[1] > r[0] {
-			g.Sections[k].Reports = g.Reports[r[0]:r[1]:r[1]]
-		}
-	}
 	_, g.Unclosed = sc.finish()
 	return g
 }

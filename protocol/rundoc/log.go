@@ -49,16 +49,15 @@ type Heading struct {
 type Evidence struct {
 	// Line is the label's line, 0 when the report has no such field.
 	Line int
-	// From and To delimit the fenced blocks inside the field: the log's
-	// Fences[From:To] (both 0 without the field). A log has fewer fences
-	// than lines, and fewer lines than bytes: under 2 GiB (see Files), so
-	// int32 holds them.
-	From, To int32
+	// Fences are the fenced blocks inside the field: the log's Fences in
+	// this span (EvidenceFences); empty without the field.
+	Fences Span
 }
 
 // EvidenceFences returns the fenced blocks inside h's Verify output field.
 func (l *Log) EvidenceFences(h Heading) []Fence {
-	return l.Fences[h.Evidence.From:h.Evidence.To:h.Evidence.To]
+	f := h.Evidence.Fences
+	return l.Fences[f.From:f.To:f.To]
 }
 
 // Board is the status board: the first table whose header has "id" and
@@ -178,11 +177,12 @@ func (p *logParser) evidenceLine(line string) {
 	e := &p.log.Headings[p.cur].Evidence
 	switch {
 	case p.field == 1 && isBoldField(line):
-		e.To = int32(len(p.sc.found))
+		e.Fences.To = int32(len(p.sc.found))
 		p.field = 2
 	case p.field == 0 && strings.HasPrefix(line, "**Verify output:**"):
 		e.Line = p.sc.i + 1
-		e.From, e.To = int32(len(p.sc.found)), int32(len(p.sc.found))
+		at := int32(len(p.sc.found))
+		e.Fences = Span{at, at}
 		p.field = 1
 	}
 }
@@ -194,7 +194,7 @@ func (p *logParser) endReport(end int) {
 	}
 	p.log.Headings[p.cur].EndLine = end + 1
 	if p.field == 1 {
-		p.log.Headings[p.cur].Evidence.To = int32(len(p.sc.found))
+		p.log.Headings[p.cur].Evidence.Fences.To = int32(len(p.sc.found))
 	}
 	p.cur = -1
 }

@@ -70,7 +70,7 @@ func splitAt(file, src string, at, line int) (*Log, bool) {
 	shift := int32(len(mine))
 	for k := range second.Headings {
 		if e := &second.Headings[k].Evidence; e.Line != 0 {
-			e.From, e.To = e.From+shift, e.To+shift
+			e.Fences = Span{e.Fences.From + shift, e.Fences.To + shift}
 		}
 	}
 	l.Headings = join(heads, first.headings, l.Headings, second.Headings)

@@ -72,7 +72,8 @@ func unchecked(src string, at, line int) *Log {
 	q.finish(found, unclosed)
 	for k := range second.Headings {
 		if e := &second.Headings[k].Evidence; e.Line != 0 {
-			e.From, e.To = e.From+int32(len(first.Fences)), e.To+int32(len(first.Fences))
+			shift := int32(len(first.Fences))
+			e.Fences = Span{e.Fences.From + shift, e.Fences.To + shift}
 		}
 	}
 	first.Headings = append(first.Headings, second.Headings...)

@@ -28,6 +28,16 @@ type Files struct {
 	Annexes []string
 }
 
+// Span is a range [From, To) of a slice the parse keeps: a section's
+// Report references in Guide.Reports, a report's evidence in Log.Fences.
+// Such a slice has fewer elements than its document has lines, and a
+// document has fewer lines than bytes: under 2 GiB (see Files), so int32
+// holds the bounds.
+type Span struct{ From, To int32 }
+
+// Len is the number of elements in the span.
+func (s Span) Len() int { return int(s.To - s.From) }
+
 // Run is a parsed run directory. A document that was not supplied is nil.
 type Run struct {
 	Guide   *Guide

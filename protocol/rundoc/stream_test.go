@@ -21,13 +21,10 @@ func oldParseGuide(file, b string) *Guide {
 		Reports: make([]ReportRef, 0, strings.Count(t.src, "**Report:**"))}
 	cur := -1 // index into g.Sections
 	bodyStart := 0
-	// refs[k] is the range of g.Reports that section k holds; the sections
-	// take their subslices once g.Reports has stopped growing.
-	refs := make([][2]int, 0, cap(g.Sections))
 	closeSection := func(end int) {
 		if cur >= 0 {
 			g.Sections[cur].Body = t.join(bodyStart, end)
-			refs[cur][1] = len(g.Reports)
+			g.Sections[cur].Reports.To = int32(len(g.Reports))
 		}
 	}
 	for i := 0; i < t.n; i++ {
@@ -38,8 +35,8 @@ func oldParseGuide(file, b string) *Guide {
 		if strings.HasPrefix(line, "###") {
 			if id, title, ok := guideHeading(line); ok {
 				closeSection(i)
-				g.Sections = append(g.Sections, Section{ID: id, Title: TrimSpace(title), Line: i + 1})
-				refs = append(refs, [2]int{len(g.Reports), len(g.Reports)})
+				at := int32(len(g.Reports))
+				g.Sections = append(g.Sections, Section{ID: id, Title: TrimSpace(title), Line: i + 1, Reports: Span{at, at}})
 				cur, bodyStart = len(g.Sections)-1, i+1
 				continue
 			}
@@ -54,11 +51,6 @@ func oldParseGuide(file, b string) *Guide {
 		}
 	}
 	closeSection(t.n)
-	for k, r := range refs {
-		if r[1] > r[0] {
-			g.Sections[k].Reports = g.Reports[r[0]:r[1]:r[1]]
-		}
-	}
 	g.Unclosed = t.unclosed()
 	return g
 }
@@ -120,7 +112,7 @@ func oldEvidence(t *text, from, to int) Evidence {
 			}
 		}
 		from, to := t.fencesIn(i+1, end)
-		return Evidence{Line: i + 1, From: int32(from), To: int32(to)}
+		return Evidence{Line: i + 1, Fences: Span{int32(from), int32(to)}}
 	}
 	return Evidence{}
 }
