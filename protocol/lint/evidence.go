@@ -42,7 +42,7 @@ func (c *checker) doneWithoutEvidence() {
 		if h.State != rundoc.Done || h.Evidence.Line != 0 && hasEvidence(c.log.EvidenceFences(h)) {
 			continue
 		}
-		c.add(Problem{Rule: "L6", Tag: "[done without evidence]", ID: h.ID, File: c.log.File, Line: h.Line,
+		c.add(Problem{Rule: "L6", Tag: "[done without evidence]", ID: h.ID, File: c.log.File, Line: int(h.Line),
 			Message: fmt.Sprintf("%s is marked DONE without pasted Verify output in a fenced block (recorded as FAILED)", h.ID)})
 	}
 }

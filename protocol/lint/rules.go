@@ -65,7 +65,7 @@ func (c *checker) orphanReports() {
 		k, _ := c.log.IndexNear(h.ID, near)
 		if near = k; !known[k] {
 			known[k] = true // report each ID once, at its first heading
-			orphans = append(orphans, orphan{h.ID, h.Line})
+			orphans = append(orphans, orphan{h.ID, int(h.Line)})
 		}
 	}
 	slices.SortFunc(orphans, func(a, b orphan) int { return strings.Compare(a.id, b.id) })

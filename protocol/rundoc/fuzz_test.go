@@ -14,17 +14,18 @@ func FuzzParse(f *testing.F) {
 		r := Parse(Files{Docs: map[string]string{GuideFile: string(guide), LogFile: string(log), PlanFile: string(plan)}})
 		lines := func(b []byte) int { return newText(string(b)).n }
 		gl, ll := lines(guide), lines(log)
+		ll32 := int32(ll)
 		for _, s := range r.Guide.Sections {
 			if s.Line < 1 || s.Line > gl || !HasDigit(s.ID) && s.IsGate() {
 				t.Fatalf("section %+v out of range (lines %d)", s, gl)
 			}
 		}
 		for _, h := range r.Log.Headings {
-			if h.Line < 1 || h.Line > ll || h.EndLine <= h.Line || h.EndLine > ll+1 {
+			if h.Line < 1 || h.Line > ll32 || h.EndLine <= h.Line || h.EndLine > ll32+1 {
 				t.Fatalf("heading %+v out of range (lines %d)", h, ll)
 			}
 		}
-		if u := r.Log.Unclosed; u != nil && (u.Line < 1 || u.Line > ll || u.Closed) {
+		if u := r.Log.Unclosed; u != nil && (u.Line < 1 || u.Line > ll32 || u.Closed) {
 			t.Fatalf("unclosed fence %+v out of range (lines %d)", u, ll)
 		}
 		_ = r.Log.Items()

@@ -37,18 +37,20 @@ type Log struct {
 // Heading is one "### <ID> — <WORD>" report or verdict heading. State is the
 // word uppercased. Body is the report's extent: the lines after the heading
 // up to the next heading or "---" line outside fenced blocks.
+// Line numbers are int32: a document under 1 GiB (see Files) has fewer
+// lines than that.
 type Heading struct {
 	ID       string
 	State    string
-	Line     int
-	EndLine  int // 1-based line after the body
+	Line     int32
+	EndLine  int32 // 1-based line after the body
 	Evidence Evidence
 }
 
 // Evidence is the "**Verify output:**" field of a report.
 type Evidence struct {
 	// Line is the label's line, 0 when the report has no such field.
-	Line int
+	Line int32
 	// Fences are the fenced blocks inside the field: the log's Fences in
 	// this span (EvidenceFences); empty without the field.
 	Fences Span
@@ -165,7 +167,7 @@ func (p *logParser) line() {
 	if id, word, ok := logHeading(line); ok {
 		l := p.log
 		l.Headings = grow(l.Headings)
-		l.Headings = append(l.Headings, Heading{ID: id, State: strings.ToUpper(word), Line: sc.i + 1})
+		l.Headings = append(l.Headings, Heading{ID: id, State: strings.ToUpper(word), Line: sc.lineNo()})
 		p.cur, p.field = len(l.Headings)-1, 0
 	}
 }
@@ -180,7 +182,7 @@ func (p *logParser) evidenceLine(line string) {
 		e.Fences.To = int32(len(p.sc.found))
 		p.field = 2
 	case p.field == 0 && strings.HasPrefix(line, "**Verify output:**"):
-		e.Line = p.sc.i + 1
+		e.Line = p.sc.lineNo()
 		at := int32(len(p.sc.found))
 		e.Fences = Span{at, at}
 		p.field = 1
@@ -192,7 +194,7 @@ func (p *logParser) endReport(end int) {
 	if p.cur < 0 {
 		return
 	}
-	p.log.Headings[p.cur].EndLine = end + 1
+	p.log.Headings[p.cur].EndLine = int32(end) + 1
 	if p.field == 1 {
 		p.log.Headings[p.cur].Evidence.Fences.To = int32(len(p.sc.found))
 	}

@@ -21,7 +21,8 @@ const (
 
 // Files is the raw input of a run: document contents by file name (GuideFile,
 // LogFile, PlanFile; a missing document has no key) and the names of the
-// regular files in annexes/. Each document must be smaller than 2 GiB
+// regular files in annexes/. Each document must be smaller than 1 GiB, so
+// that its line numbers and the counts of what it holds fit an int32
 // (internal/rundir refuses anything over 50 MB).
 type Files struct {
 	Docs    map[string]string
@@ -30,9 +31,8 @@ type Files struct {
 
 // Span is a range [From, To) of a slice the parse keeps: a section's
 // Report references in Guide.Reports, a report's evidence in Log.Fences.
-// Such a slice has fewer elements than its document has lines, and a
-// document has fewer lines than bytes: under 2 GiB (see Files), so int32
-// holds the bounds.
+// Such a slice has fewer elements than its document has bytes: under 1 GiB
+// (see Files), so int32 holds the bounds.
 type Span struct{ From, To int32 }
 
 // Len is the number of elements in the span.

@@ -55,7 +55,7 @@ func TestParseLog(t *testing.T) {
 	}
 	var got []head
 	for _, h := range l.Headings {
-		got = append(got, head{h.ID, h.State, h.Line, h.EndLine, h.Evidence.Line, len(l.EvidenceFences(h))})
+		got = append(got, head{h.ID, h.State, int(h.Line), int(h.EndLine), int(h.Evidence.Line), len(l.EvidenceFences(h))})
 	}
 	want := []head{
 		{"P0-T1", "DONE", 10, 20, 12, 1}, // a non-matching "###" line still ends the report

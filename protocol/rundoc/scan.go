@@ -81,7 +81,7 @@ func (s *scanner) fence() {
 		s.fenced = true
 		if fenceClose(s.line, s.fch, s.fn) {
 			f := &s.found[len(s.found)-1]
-			f.End, f.Closed, f.Content = s.i+1, true, s.between(s.content, s.off)
+			f.End, f.Closed, f.Content = s.lineNo(), true, s.between(s.content, s.off)
 			s.inFence = false
 		}
 		return
@@ -93,7 +93,7 @@ func (s *scanner) fence() {
 		if !s.keep {
 			s.found = s.found[:0]
 		}
-		s.found = append(grow(s.found), Fence{Line: s.i + 1})
+		s.found = append(grow(s.found), Fence{Line: s.lineNo()})
 	}
 }
 
@@ -102,13 +102,16 @@ func (s *scanner) fence() {
 func (s *scanner) finish() (fences []Fence, unclosed *Fence) {
 	if s.inFence {
 		f := &s.found[len(s.found)-1]
-		f.End, f.Content = s.i+2, s.between(s.content, s.next)
+		f.End, f.Content = s.lineNo()+1, s.between(s.content, s.next)
 		s.inFence = false
 		u := *f
 		return s.found, &u
 	}
 	return s.found, nil
 }
+
+// lineNo is the current line's 1-based number.
+func (s *scanner) lineNo() int32 { return int32(s.i) + 1 }
 
 // between returns the lines from the line at offset from up to the line at
 // offset to, without the newline that ends the last of them ("" when there

@@ -143,7 +143,7 @@ func (l *Log) combine() ([]Item, map[string]int) {
 		}
 	}
 	for _, h := range l.Headings {
-		it := get(h.ID, h.Line)
+		it := get(h.ID, int(h.Line))
 		if IsVerdict(h.State) {
 			it.HeaderVerdict = h.State
 		} else {

@@ -67,9 +67,9 @@ func oldParseLog(file string, t *text) *Log {
 		if !ok {
 			continue
 		}
-		h := Heading{ID: id, State: strings.ToUpper(word), Line: i + 1}
+		h := Heading{ID: id, State: strings.ToUpper(word), Line: int32(i) + 1}
 		end := oldReportEnd(t, i+1)
-		h.EndLine = end + 1
+		h.EndLine = int32(end) + 1
 		h.Evidence = oldEvidence(t, i+1, end)
 		l.Headings = append(l.Headings, h)
 	}
@@ -112,7 +112,7 @@ func oldEvidence(t *text, from, to int) Evidence {
 			}
 		}
 		from, to := t.fencesIn(i+1, end)
-		return Evidence{Line: i + 1, Fences: Span{int32(from), int32(to)}}
+		return Evidence{Line: int32(i) + 1, Fences: Span{int32(from), int32(to)}}
 	}
 	return Evidence{}
 }
@@ -198,9 +198,9 @@ func (t *text) unclosed() *Fence {
 // fencesIn returns the range of t.fences whose opening line index is in
 // [from, to).
 func (t *text) fencesIn(from, to int) (i, j int) {
-	i = sort.Search(len(t.fences), func(k int) bool { return t.fences[k].Line-1 >= from })
+	i = sort.Search(len(t.fences), func(k int) bool { return int(t.fences[k].Line)-1 >= from })
 	j = i
-	for j < len(t.fences) && t.fences[j].Line-1 < to {
+	for j < len(t.fences) && int(t.fences[j].Line)-1 < to {
 		j++
 	}
 	return i, j

@@ -99,10 +99,12 @@ type text struct {
 // Fence is a fenced code block. Line is the 1-based line of the opening
 // fence; Content is the text between the fences; End is the 1-based line of
 // the closing fence, or one past the last line when the fence is never
-// closed (CommonMark: it then runs to the end of the document).
+// closed (CommonMark: it then runs to the end of the document). Line
+// numbers are int32: a document under 1 GiB (see Files) has fewer lines
+// than that.
 type Fence struct {
-	Line    int
-	End     int
+	Line    int32
+	End     int32
 	Content string
 	Closed  bool
 }
@@ -194,8 +196,8 @@ func (t *text) scanFences() {
 		}
 		end := i // index of the closing line, or len(lines)
 		t.fences = append(t.fences, Fence{
-			Line:    start + 1,
-			End:     end + 1,
+			Line:    int32(start) + 1,
+			End:     int32(end) + 1,
 			Content: t.join(start+1, min(end, t.n)),
 			Closed:  closed,
 		})
