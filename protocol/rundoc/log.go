@@ -30,8 +30,8 @@ type Log struct {
 	// evidence is a range of them (EvidenceFences).
 	Fences []Fence
 	items  []Item
-	index  map[string]int // ID → position in items
-	src    string         // the normalized document, for Paragraphs
+	index  idIndex // ID → position in items
+	src    string  // the normalized document, for Paragraphs
 }
 
 // Heading is one "### <ID> — <WORD>" report or verdict heading. State is the

@@ -130,7 +130,20 @@ type view struct {
 }
 
 func logView(l *Log) view {
-	return view{Headings: l.Headings, Board: l.Board, Fences: l.Fences, Unclosed: l.Unclosed, Items: l.items, Index: l.index}
+	return view{Headings: l.Headings, Board: l.Board, Fences: l.Fences, Unclosed: l.Unclosed, Items: l.items, Index: indexView(l)}
+}
+
+// indexView is where Index finds each item's ID.
+func indexView(l *Log) map[string]int {
+	m := make(map[string]int, len(l.items))
+	for _, it := range l.items {
+		k, ok := l.Index(it.ID)
+		if !ok {
+			k = -1
+		}
+		m[it.ID] = k
+	}
+	return m
 }
 
 func equalLogs(a, b *Log) bool {

@@ -68,7 +68,7 @@ func (l *Log) Lookup(id string) (Item, bool) {
 	if l == nil {
 		return Item{ID: id}, false
 	}
-	if k, ok := l.index[id]; ok {
+	if k, ok := l.index.lookup(l.items, id); ok {
 		return l.items[k], true
 	}
 	return Item{ID: id}, false
@@ -80,8 +80,7 @@ func (l *Log) Index(id string) (int, bool) {
 	if l == nil {
 		return 0, false
 	}
-	k, ok := l.index[id]
-	return k, ok
+	return l.index.lookup(l.items, id)
 }
 
 // IndexNear is Index for a caller walking the log in order: it tries
@@ -95,8 +94,7 @@ func (l *Log) IndexNear(id string, near int) (int, bool) {
 	if k, ok := nearIndex(l.items, id, near); ok {
 		return k, true
 	}
-	k, ok := l.index[id]
-	return k, ok
+	return l.index.lookup(l.items, id)
 }
 
 // nearIndex returns whichever of positions k and k+1 holds id's Item.
@@ -109,23 +107,23 @@ func nearIndex(items []Item, id string, k int) (int, bool) {
 	return 0, false
 }
 
-func (l *Log) combine() ([]Item, map[string]int) {
+func (l *Log) combine() ([]Item, idIndex) {
 	n := len(l.Headings) / 2
 	if l.Board != nil {
 		n = max(n, len(l.Board.Rows))
 	}
-	idx := make(map[string]int, n)
+	idx := newIDIndex(n)
 	items := make([]Item, 0, n)
 	last := -1 // the previous ID's position: IDs mostly come in order
 	get := func(id string, line int) *Item {
 		k, ok := nearIndex(items, id, last)
 		if !ok {
-			k, ok = idx[id]
+			k, ok = idx.lookup(items, id)
 		}
 		if !ok {
 			k = len(items)
-			idx[id] = k
 			items = append(items, Item{ID: id, Line: line})
+			idx.add(items, k)
 		}
 		last = k
 		return &items[k]
