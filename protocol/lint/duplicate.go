@@ -24,19 +24,20 @@ const (
 // text and the line where each first appears; only the repeated ones are
 // read again for their text.
 func (c *checker) duplicates() {
-	seed := maphash.MakeSeed()
-	first := map[uint64]int32{} // hash → first line (documents are under 2 GiB)
+	var h maphash.Hash
+	first := map[uint64]int32{} // hash → first line (documents are under 1 GiB)
 	repeats := map[uint64]int{} // hash → occurrences, once it repeats
 	var buf []byte
 	for line, text := range c.log.Paragraphs() {
 		if len(text) < minDuplicateLen {
 			continue // normalizing never adds characters
 		}
-		buf = appendNormalized(slices.Grow(buf[:0], len(text)), text)
-		if len(buf) < minDuplicateLen || utf8.RuneCount(buf) < minDuplicateLen {
+		var size, runes int
+		buf, size, runes = hashNormalized(&h, buf, text, hashChunk)
+		if size < minDuplicateLen || runes < minDuplicateLen {
 			continue
 		}
-		key := maphash.Bytes(seed, buf)
+		key := h.Sum64()
 		if _, seen := first[key]; !seen {
 			first[key] = int32(line)
 		} else {
@@ -76,6 +77,44 @@ func (c *checker) repeated(first map[uint64]int32, repeats map[uint64]int) []dup
 	}
 	slices.SortFunc(dups, func(a, b dup) int { return cmp.Compare(a.line, b.line) })
 	return dups
+}
+
+// hashChunk is about how much of a paragraph duplicates normalizes at a
+// time (hashNormalized).
+const hashChunk = 64 << 10
+
+// hashNormalized writes p's normalized text (appendNormalized) to h, after
+// resetting it, and returns the text's length in bytes and in runes. It
+// normalizes p a run of whole lines of up to chunk bytes at a time, in buf
+// (returned for reuse), so that a paragraph of a hundred thousand lines (a
+// status board) needs no buffer of its size. Lines are joined by
+// whitespace, so p's normalized text is its runs' normalized texts, the
+// non-empty ones joined by a space.
+func hashNormalized(h *maphash.Hash, buf []byte, p string, chunk int) (out []byte, size, runes int) {
+	h.Reset()
+	for p != "" {
+		n := len(p)
+		if n > chunk {
+			if n = strings.LastIndexByte(p[:chunk], '\n'); n < 0 {
+				n = len(p) // one long line: up to its end
+				if i := strings.IndexByte(p, '\n'); i >= 0 {
+					n = i
+				}
+			}
+		}
+		buf = appendNormalized(buf[:0], p[:n])
+		p = p[min(n+1, len(p)):]
+		if len(buf) == 0 {
+			continue
+		}
+		if size > 0 {
+			h.WriteByte(' ')
+			size, runes = size+1, runes+1
+		}
+		h.Write(buf)
+		size, runes = size+len(buf), runes+utf8.RuneCount(buf)
+	}
+	return buf, size, runes
 }
 
 // asciiSpace marks the ASCII characters rundoc.IsSpace accepts.

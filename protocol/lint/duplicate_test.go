@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"hash/maphash"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -46,6 +47,27 @@ func TestAppendNormalized(t *testing.T) {
 		if got, want := string(appendNormalized([]byte("kept"), s)), "kept"+normalizedByRune(s); got != want {
 			t.Errorf("appendNormalized(%q) = %q; want %q", s, got, want)
 		}
+		checkHashNormalized(t, s)
+	}
+	long := strings.Repeat("| P0-T1 | done |  `APPROVED` |\n### P0-T1 — DONE\n\u00a0\n", 3000)
+	checkHashNormalized(t, long)
+	checkHashNormalized(t, strings.Repeat("word ", 30000)+"\n"+long)
+}
+
+// checkHashNormalized holds hashNormalized, at chunk sizes from one byte to
+// the one duplicates uses, to hashing appendNormalized's text whole.
+func checkHashNormalized(t *testing.T, s string) {
+	t.Helper()
+	norm := appendNormalized(nil, s)
+	var h, whole maphash.Hash
+	whole.SetSeed(h.Seed())
+	whole.Write(norm)
+	for _, chunk := range []int{1, 2, 3, 7, 64, hashChunk} {
+		_, size, runes := hashNormalized(&h, []byte("stale"), s, chunk)
+		if h.Sum64() != whole.Sum64() || size != len(norm) || runes != utf8.RuneCount(norm) {
+			t.Fatalf("hashNormalized(%.40q…, chunk %d): size %d, runes %d, hash equal %v; want %d, %d, true",
+				s, chunk, size, runes, h.Sum64() == whole.Sum64(), len(norm), utf8.RuneCount(norm))
+		}
 	}
 }
 
@@ -57,5 +79,6 @@ func FuzzAppendNormalized(f *testing.F) {
 		if got, want := string(appendNormalized(nil, s)), normalizedByRune(s); got != want {
 			t.Errorf("appendNormalized(%q) = %q; want %q", s, got, want)
 		}
+		checkHashNormalized(t, s)
 	})
 }
