@@ -88,10 +88,15 @@ const splitLogMin = 1 << 20
 // parseLogSplit is ParseLog on a normalized log with the size from which
 // it splits as a parameter, so that tests split small logs too.
 func parseLogSplit(file, src string, minSize int) *Log {
-	if len(src) >= minSize {
-		if l, ok := splitLog(file, src); ok {
-			return l
-		}
+	if len(src) < minSize {
+		return parseLog(file, src, true)
+	}
+	l, spare, ok := splitLog(file, src)
+	switch {
+	case ok:
+		return l
+	case spare.heads != nil: // declined after parsing: its arrays are sized
+		return parseLogInto(file, src, true, spare)
 	}
 	return parseLog(file, src, true)
 }
@@ -100,11 +105,25 @@ func parseLogSplit(file, src string, minSize int) *Log {
 // reads as unfenced, which the negative-control test uses to show that
 // fences keep pasted output from becoming structure.
 func parseLog(file, src string, fences bool) *Log {
-	l := &Log{File: file, src: src}
-	p := newLogParser(l, newScanner(src, fences, true), strings.Count(src, "###"))
+	a := logArrays{heads: make([]Heading, 0, strings.Count(src, "###"))}
 	if fences {
-		p.sc.found = make([]Fence, 0, fenceBound(src))
+		a.fences = make([]Fence, 0, fenceBound(src))
 	}
+	return parseLogInto(file, src, fences, a)
+}
+
+// logArrays are the arrays a parse of a log fills, sized beforehand: its
+// headings and, when fences are located, its fences.
+type logArrays struct {
+	heads  []Heading
+	fences []Fence
+}
+
+// parseLogInto is parseLog appending to the empty slices of a.
+func parseLogInto(file, src string, fences bool, a logArrays) *Log {
+	l := &Log{File: file, src: src, Headings: a.heads}
+	p := &logParser{log: l, sc: newScanner(src, fences, true), cur: -1}
+	p.sc.found = a.fences
 	p.run()
 	found, unclosed := p.sc.finish()
 	p.endReport(p.sc.i + 1)
@@ -116,11 +135,6 @@ func parseLog(file, src string, fences bool) *Log {
 // fence lines, but for the last, which may be left open.
 func fenceBound(src string) int {
 	return (strings.Count(src, "```")+strings.Count(src, "~~~"))/2 + 1
-}
-
-func newLogParser(l *Log, sc *scanner, headings int) *logParser {
-	l.Headings = make([]Heading, 0, headings)
-	return &logParser{log: l, sc: sc, cur: -1}
 }
 
 func (p *logParser) run() {

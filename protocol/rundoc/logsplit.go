@@ -15,18 +15,19 @@ import (
 //
 // The halves share nothing but src: each has its own scanner (line numbers
 // and offsets as in the whole document), parser and fences, joined once
-// both are done.
-func splitLog(file, src string) (*Log, bool) {
+// both are done. When it declines after parsing, spare holds the arrays
+// it sized for the whole log, empty, for the one pass to fill.
+func splitLog(file, src string) (l *Log, spare logArrays, ok bool) {
 	at, line, ok := splitPoint(src)
 	if !ok {
-		return nil, false
+		return nil, logArrays{}, false
 	}
 	return splitAt(file, src, at, line)
 }
 
 // splitAt is splitLog at offset at, the start of line index line, which
 // holds a report heading.
-func splitAt(file, src string, at, line int) (*Log, bool) {
+func splitAt(file, src string, at, line int) (*Log, logArrays, bool) {
 	// Both halves fill one array each of headings and fences: the first from the start, the second from the first's upper
 	// bound (its count of markers), so joining them is one copy within the
 	// array. The second half counts its own markers and tells the first.
@@ -59,7 +60,8 @@ func splitAt(file, src string, at, line int) (*Log, bool) {
 	p.run()
 	wg.Wait()
 	if p.sc.inFence || !p.board.done && !p.board.reading {
-		return nil, false // the heading is inside a block, or the board comes later
+		// The heading is inside a block, or the board comes later.
+		return nil, logArrays{heads[:0], found[:0]}, false
 	}
 	// The split line is a report heading: it ends the first half's open
 	// report, as it would in one pass.
@@ -75,7 +77,7 @@ func splitAt(file, src string, at, line int) (*Log, bool) {
 	}
 	l.Headings = join(heads, first.headings, l.Headings, second.Headings)
 	p.finish(join(found, first.fences, mine, theirFences), unclosed)
-	return l, true
+	return l, logArrays{}, true
 }
 
 // join returns a's elements then b's, where a was filled from the start of

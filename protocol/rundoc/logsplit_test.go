@@ -47,7 +47,7 @@ func TestSplitLogDeclines(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			at := strings.Index(tt.src, tt.at)
 			line := strings.Count(tt.src[:at], "\n")
-			if _, ok := splitAt(LogFile, tt.src, at, line); ok {
+			if _, _, ok := splitAt(LogFile, tt.src, at, line); ok {
 				t.Fatalf("splitAt took a split it cannot prove")
 			}
 			// Without the checks (the halves joined as they are), the
@@ -64,7 +64,7 @@ func TestSplitLogDeclines(t *testing.T) {
 func unchecked(src string, at, line int) *Log {
 	first := parseLog(LogFile, src[:at], true)
 	second := &Log{File: LogFile, src: src}
-	q := newLogParser(second, newScanner(src, true, true).from(at, line, len(src)), 0)
+	q := &logParser{log: second, sc: newScanner(src, true, true).from(at, line, len(src)), cur: -1}
 	q.board.done = true
 	q.run()
 	found, unclosed := q.sc.finish()
@@ -107,8 +107,12 @@ func checkSplits(t testing.TB, src string) (splits, taken int) {
 			continue
 		}
 		splits++
-		got, ok := splitAt(LogFile, src, at, strings.Count(src[:at], "\n"))
+		got, spare, ok := splitAt(LogFile, src, at, strings.Count(src[:at], "\n"))
 		if !ok {
+			// Declined: the one pass into the arrays it sized is the one pass.
+			if got := parseLogInto(LogFile, src, true, spare); !equalLogs(got, want) {
+				t.Errorf("one pass into the arrays of a split declined at offset %d of %q differs:\n%s", at, src, cmp.Diff(logView(want), logView(got)))
+			}
 			continue
 		}
 		taken++
