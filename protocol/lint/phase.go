@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
@@ -30,7 +31,8 @@ func (c *checker) phaseOrder() {
 			c.outOfOrder(ids, earlierOpen)
 			continue
 		}
-		for _, id := range ids {
+		for _, at := range ids {
+			id := c.idAt(at)
 			if it, _ := c.item(id); !it.Closed() && (earlierOpen == "" || id < earlierOpen) {
 				earlierOpen = id
 			}
@@ -39,10 +41,20 @@ func (c *checker) phaseOrder() {
 }
 
 // phaseGroups are IDs grouped by phase: phases[k]'s IDs are ids[k], in the
-// order they were met.
+// order they were met, as positions for idAt (int32: fewer than the run's
+// documents have bytes, each under 1 GiB).
 type phaseGroups struct {
 	phases []string
-	ids    [][]string
+	ids    [][]int32
+}
+
+// idAt returns the ID at position k of the guide's sections followed by the
+// log's items.
+func (c *checker) idAt(k int32) string {
+	if n := int32(len(c.guide.Sections)); k >= n {
+		return c.items[k-n].ID
+	}
+	return c.guide.Sections[k].ID
 }
 
 // phaseGroups groups the guide's task IDs and the log's headed IDs by
@@ -53,7 +65,7 @@ func (c *checker) phaseGroups() phaseGroups {
 	index := map[string]int{} // phase → position in g.phases
 	var counts []int
 	lastPhase, last := "", -1
-	c.eachPhaseID(func(p, _ string) {
+	c.eachPhaseID(func(p string, _ int32) {
 		if last < 0 || p != lastPhase { // IDs mostly come phase by phase
 			k, ok := index[p]
 			if !ok {
@@ -69,38 +81,39 @@ func (c *checker) phaseGroups() phaseGroups {
 	for _, n := range counts {
 		total += n
 	}
-	all, off := make([]string, total), 0
-	g.ids = make([][]string, len(counts))
+	all, off := make([]int32, total), 0
+	g.ids = make([][]int32, len(counts))
 	for k, n := range counts {
 		g.ids[k] = all[off : off : off+n]
 		off += n
 	}
 	lastPhase, last = "", -1
-	c.eachPhaseID(func(p, id string) {
+	c.eachPhaseID(func(p string, at int32) {
 		if last < 0 || p != lastPhase {
 			lastPhase, last = p, index[p]
 		}
-		g.ids[last] = append(g.ids[last], id)
+		g.ids[last] = append(g.ids[last], at)
 	})
 	return g
 }
 
-// eachPhaseID calls f with the phase and ID of every guide task and every
-// log item with a heading, in that order, whose ID has a phase.
-func (c *checker) eachPhaseID(f func(phase, id string)) {
-	add := func(id string) {
+// eachPhaseID calls f with the phase and position (idAt) of every guide
+// task and every log item with a heading, in that order, whose ID has a
+// phase.
+func (c *checker) eachPhaseID(f func(phase string, at int32)) {
+	add := func(id string, at int) {
 		if p, ok := rundoc.PhaseOf(id); ok {
-			f(p, id)
+			f(p, int32(at))
 		}
 	}
-	for _, s := range c.guide.Sections {
+	for k, s := range c.guide.Sections {
 		if s.IsTask() {
-			add(s.ID)
+			add(s.ID, k)
 		}
 	}
-	for _, it := range c.items {
+	for k, it := range c.items {
 		if it.Report != "" || it.HeaderVerdict != "" { // the ID has a heading
-			add(it.ID)
+			add(it.ID, len(c.guide.Sections)+k)
 		}
 	}
 }
@@ -112,13 +125,15 @@ func reported(it rundoc.Item, ok bool) bool {
 
 // outOfOrder reports the IDs of one phase that were reported while open, an
 // earlier phase's ID, is not APPROVED, in ID order.
-func (c *checker) outOfOrder(ids []string, open string) {
-	if !slices.ContainsFunc(ids, func(id string) bool { return reported(c.item(id)) }) {
+func (c *checker) outOfOrder(at []int32, open string) {
+	if !slices.ContainsFunc(at, func(k int32) bool { return reported(c.item(c.idAt(k))) }) {
 		return
 	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids) // an ID in both the guide and the log
-	for _, id := range ids {
+	slices.SortFunc(at, func(a, b int32) int { return strings.Compare(c.idAt(a), c.idAt(b)) })
+	// An ID in both the guide and the log is reported once.
+	at = slices.CompactFunc(at, func(a, b int32) bool { return c.idAt(a) == c.idAt(b) })
+	for _, k := range at {
+		id := c.idAt(k)
 		if it, ok := c.item(id); reported(it, ok) {
 			c.add(Problem{Rule: "L7", Tag: "[phase order]", ID: id, File: c.log.File, Line: it.Line,
 				Message: fmt.Sprintf("%s was reported while %s of an earlier phase is not APPROVED", id, open)})
