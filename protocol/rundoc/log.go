@@ -36,9 +36,9 @@ type Log struct {
 
 // Heading is one "### <ID> — <WORD>" report or verdict heading. State is the
 // word uppercased. Body is the report's extent: the lines after the heading
-// up to the next heading or "---" line outside fenced blocks.
-// Line numbers are int32: a document under 1 GiB (see Files) has fewer
-// lines than that.
+// up to the next heading or "---" line outside fenced blocks. Line numbers
+// are int32, which holds any line number of a document under 1 GiB (see
+// Files).
 type Heading struct {
 	ID       string
 	State    string

@@ -100,8 +100,8 @@ type text struct {
 // fence; Content is the text between the fences; End is the 1-based line of
 // the closing fence, or one past the last line when the fence is never
 // closed (CommonMark: it then runs to the end of the document). Line
-// numbers are int32: a document under 1 GiB (see Files) has fewer lines
-// than that.
+// numbers are int32, which holds any line number of a document under 1 GiB
+// (see Files).
 type Fence struct {
 	Line    int32
 	End     int32
