@@ -28,9 +28,10 @@ func splitLog(file, src string) (l *Log, spare logArrays, ok bool) {
 // splitAt is splitLog at offset at, the start of line index line, which
 // holds a report heading.
 func splitAt(file, src string, at, line int) (*Log, logArrays, bool) {
-	// Both halves fill one array each of headings and fences: the first from the start, the second from the first's upper
-	// bound (its count of markers), so joining them is one copy within the
-	// array. The second half counts its own markers and tells the first.
+	// Both halves fill one array each of headings and fences: the first
+	// from the start, the second from the first's upper bound (its count of
+	// markers), so joining them is one copy within the array. The second
+	// half counts its own markers and tells the first.
 	type bounds struct{ headings, fences int }
 	counted := make(chan bounds, 1)
 	first := bounds{strings.Count(src[:at], "###"), fenceBound(src[:at])}
