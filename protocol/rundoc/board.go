@@ -39,7 +39,7 @@ func (r *boardReader) line(l *Log, sc *scanner) {
 	if len(r.row) <= max(r.id, r.verdict) || IsRuleCell(r.row[r.id]) {
 		return
 	}
-	row := BoardRow{ID: r.row[r.id], Verdict: strings.ToUpper(r.row[r.verdict]), Line: sc.i + 1}
+	row := BoardRow{ID: r.row[r.id], Verdict: upperWord(r.row[r.verdict]), Line: sc.i + 1}
 	if r.exec >= 0 && r.exec < len(r.row) {
 		row.Executor = r.row[r.exec]
 	}

@@ -178,7 +178,7 @@ func (p *logParser) line() {
 	if id, word, ok := logHeading(line); ok {
 		l := p.log
 		l.Headings = grow(l.Headings)
-		l.Headings = append(l.Headings, Heading{ID: id, State: strings.ToUpper(word), Line: sc.lineNo()})
+		l.Headings = append(l.Headings, Heading{ID: id, State: upperWord(word), Line: sc.lineNo()})
 		p.cur, p.field = len(l.Headings)-1, 0
 	}
 }

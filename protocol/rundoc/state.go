@@ -1,5 +1,7 @@
 package rundoc
 
+import "strings"
+
 // Effective states that are not report or verdict words.
 const (
 	Conflict      = "CONFLICT"
@@ -149,4 +151,19 @@ func (l *Log) combine() ([]Item, idIndex) {
 		}
 	}
 	return items, idx
+}
+
+// upperWord is w uppercased. A state or verdict word (APPROVED, DONE, …) is
+// returned as its constant, not as a piece of the document: comparing two
+// of them is then a comparison of two identical strings, which Go decides
+// without reading their bytes, so combining and judging a hundred thousand
+// items does not go back to the document's text for each word.
+func upperWord(w string) string {
+	u := strings.ToUpper(w)
+	for _, c := range [...]string{Approved, Done, Pending, Conditional, Rejected} {
+		if u == c {
+			return c
+		}
+	}
+	return u
 }
