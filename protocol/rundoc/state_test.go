@@ -1,6 +1,9 @@
 package rundoc
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // TestIndexNear holds IndexNear to Index for every ID and every hint, in a
 // log whose headings come in and out of board order.
@@ -22,5 +25,26 @@ func TestIndexNear(t *testing.T) {
 	}
 	if got := len(log.Items()); got != 4 {
 		t.Errorf("items = %d; want 4", got)
+	}
+}
+
+// TestUpperWord: a state or verdict word, in any case, comes back as its
+// constant (the same bytes, not a copy or a piece of the input); any other
+// word comes back uppercased.
+func TestUpperWord(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"approved", Approved}, {"Done", Done}, {"PENDING", Pending}, {"conditional", Conditional}, {"REJECTED", Rejected},
+		{"blocked", "BLOCKED"}, {"", ""}, {"approved.", "APPROVED."},
+	}
+	for _, tt := range tests {
+		got := upperWord(tt.in)
+		if got != tt.want {
+			t.Errorf("upperWord(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if IsVerdict(tt.want) || tt.want == Done || tt.want == Pending {
+			if unsafe.StringData(got) != unsafe.StringData(tt.want) {
+				t.Errorf("upperWord(%q) is not the constant %s itself", tt.in, tt.want)
+			}
+		}
 	}
 }
