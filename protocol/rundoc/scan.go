@@ -60,6 +60,14 @@ func (s *scanner) scan() bool {
 	}
 	s.i++
 	s.off = s.next
+	if s.off < s.end && s.src[s.off] == '\n' {
+		// A blank line, a third of a typical log's: nothing to search
+		// for, and it neither opens nor closes a fenced block.
+		s.line, s.next = "", s.off+1
+		s.last = s.next >= s.end
+		s.opened, s.fenced = false, s.inFence
+		return true
+	}
 	s.line, s.next = s.src[s.off:s.end], s.end+1
 	if k := strings.IndexByte(s.line, '\n'); k >= 0 {
 		s.line, s.next = s.line[:k], s.off+k+1
