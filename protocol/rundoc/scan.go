@@ -85,13 +85,24 @@ func (s *scanner) scan() bool {
 // opened by three or more backticks or tildes runs to a closing line of at
 // least as many, or to the end of the document).
 func (s *scanner) fence() {
+	// Most lines start with neither an indent nor a fence character: such
+	// a line opens and closes no block, and is not worth a call to say so.
+	var first byte
+	if s.line != "" {
+		first = s.line[0]
+	}
+	maybe := first == ' ' || first == '\t' || first == '`' || first == '~'
 	if s.inFence {
 		s.fenced = true
-		if fenceClose(s.line, s.fch, s.fn) {
+		if maybe && fenceClose(s.line, s.fch, s.fn) {
 			f := &s.found[len(s.found)-1]
 			f.End, f.Closed, f.Content = s.lineNo(), true, s.between(s.content, s.off)
 			s.inFence = false
 		}
+		return
+	}
+	if !maybe {
+		s.fenced, s.opened = false, false
 		return
 	}
 	ch, n, ok := fenceOpen(s.line)
