@@ -34,7 +34,7 @@ func splitAt(file, src string, at, line int) (*Log, logArrays, bool) {
 	// half counts its own markers and tells the first.
 	type bounds struct{ headings, fences int }
 	counted := make(chan bounds, 1)
-	first := bounds{strings.Count(src[:at], "###"), fenceBound(src[:at])}
+	var first bounds // counted below, while the second half counts its own
 	var (
 		heads  []Heading
 		found  []Fence
@@ -51,6 +51,7 @@ func splitAt(file, src string, at, line int) (*Log, logArrays, bool) {
 		q.board.done = true // assumed: checked against the first half below
 		q.run()
 	})
+	first = bounds{strings.Count(src[:at], "###"), fenceBound(src[:at])}
 	theirs := <-counted
 	heads = make([]Heading, 0, first.headings+theirs.headings)
 	found = make([]Fence, 0, first.fences+theirs.fences)
