@@ -61,3 +61,17 @@ func TestGroupNeedsSubcommand(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoMoved: 'aepgate demo', with or without the flags the demo takes,
+// says where the demo is and exits 2; --help does not list it.
+func TestDemoMoved(t *testing.T) {
+	for _, args := range [][]string{{"demo"}, {"demo", "--scenario", "attacks"}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "aepgate-demo") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 naming aepgate-demo", args, code, out, errOut)
+		}
+	}
+	if _, out, _ := runCLI(t, "--help"); strings.Contains(out, "demo") {
+		t.Errorf("--help lists the demo:\n%s", out)
+	}
+}

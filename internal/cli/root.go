@@ -74,6 +74,7 @@ faces:
 		newReviewCmd(s),
 		newActionCmd(s),
 		newServeCmd(s),
+		newDemoMovedCmd(),
 		newAppCmd(s),
 		newHealthcheckCmd(s),
 		newLedgerCmd(s),
@@ -82,6 +83,25 @@ faces:
 		newVersionCmd(s),
 	)
 	return root
+}
+
+// newDemoMovedCmd answers 'aepgate demo', which earlier versions had: the
+// demo is the binary aepgate-demo, so that this one links no simulated
+// GitHub (docs/demo.md). Hidden from --help; exit 2.
+func newDemoMovedCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "demo",
+		Short: "Moved: the demo is the binary aepgate-demo",
+		Long: `demo says where the demo went: it is the binary aepgate-demo (in every
+release archive, or 'go run ./cmd/aepgate-demo' in a checkout; docs/demo.md).
+
+Exit codes: 2 always.`,
+		Hidden:             true,
+		DisableFlagParsing: true,
+		RunE: func(*cobra.Command, []string) error {
+			return failf(2, "the demo is a binary of its own: aepgate-demo (in every release archive), or 'go run ./cmd/aepgate-demo' in a checkout; see docs/demo.md")
+		},
+	}
 }
 
 // group makes cmd a parent of subs that fails with exit 2 when run without

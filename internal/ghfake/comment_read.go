@@ -3,7 +3,7 @@ package ghfake
 import "time"
 
 // CommentView is an issue or pull request comment as a person reads it on
-// GitHub: for scenarios (and aepgate demo) that look at what an App
+// GitHub: for scenarios (and aepgate-demo) that look at what an App
 // answered without spending API calls the request log would count.
 type CommentView struct {
 	ID      int64

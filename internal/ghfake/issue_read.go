@@ -1,7 +1,7 @@
 package ghfake
 
 // IssueView is an issue (or pull request) as a person reads it on GitHub:
-// for scenarios (and aepgate demo) that look at what an App wrote without
+// for scenarios (and aepgate-demo) that look at what an App wrote without
 // spending API calls the request log would count.
 type IssueView struct {
 	Number int
