@@ -22,6 +22,10 @@ import (
 	"github.com/aepgate/aepgate/internal/demo"
 )
 
+// version is set at link time (-ldflags "-X main.version=v1.2.3"), as the
+// release sets it.
+var version = ""
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
@@ -33,6 +37,7 @@ func main() {
 // with buffers.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd := newDemoCmd(stdout)
+	cmd.SetVersionTemplate("aepgate-demo {{.Version}}\n")
 	cmd.SetArgs(args)
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
@@ -112,15 +117,16 @@ interval and board delay so a scenario takes seconds; real keeps 'aepgate serve'
 Exit codes: 0 the scenario ended as it must; 1 it did not (the report says
 what differs); 2 a bad flag.`,
 		Example: `  aepgate-demo
-  aepgate-demo --scenario attacks --out /tmp/aepgate-demo
+  aepgate-demo --scenario attacks --out /tmp/aepgate-demo-report
   go run ./cmd/aepgate-demo --scenario outage --speed real`,
 		Args:          cobra.NoArgs,
+		Version:       cli.Version(version),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return runDemo(cmd.Context(), out, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.out, "out", "aepgate-demo", "folder the report is written to (created if missing)")
+	fl.StringVar(&f.out, "out", "aepgate-demo-report", "folder the report is written to (created if missing)")
 	fl.StringVar(&f.speed, "speed", string(demo.Fast), "fast or real")
 	fl.StringVar(&f.scenario, "scenario", "happy", "happy, attacks or outage")
 	return cmd

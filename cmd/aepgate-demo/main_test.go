@@ -23,6 +23,7 @@ func TestDemoUsage(t *testing.T) {
 		{"bad scenario", []string{"--scenario", "sunny"}, 2, nil, `--scenario "sunny": use one of happy, attacks, outage (see 'aepgate-demo --help')`},
 		{"bad speed", []string{"--speed", "warp"}, 2, nil, `--speed "warp": use fast or real (see 'aepgate-demo --help')`},
 		{"stray argument", []string{"now"}, 2, nil, "unknown command"},
+		{"version", []string{"--version"}, 0, []string{"aepgate-demo "}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

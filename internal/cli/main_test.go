@@ -18,7 +18,7 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 
 func TestVersion(t *testing.T) {
 	code, out, errOut := runCLI(t, "--version")
-	if want := "aepgate " + buildVersion("") + "\n"; code != 0 || out != want || errOut != "" {
+	if want := "aepgate " + Version("") + "\n"; code != 0 || out != want || errOut != "" {
 		t.Errorf("--version: exit %d, stdout %q, stderr %q; want exit 0, stdout %q, no stderr", code, out, errOut, want)
 	}
 }

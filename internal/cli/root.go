@@ -8,10 +8,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// buildVersion is linked, the version set at link time (-ldflags
-// "-X main.version=v1.2.3", in cmd/aepgate), when there is one; otherwise
-// the module's version from the build information, else "devel".
-func buildVersion(linked string) string {
+// Version returns linked, the version set at link time (-ldflags
+// "-X main.version=v1.2.3" in cmd/aepgate and cmd/aepgate-demo), when there
+// is one; otherwise the module's version from the build information, else
+// "devel".
+func Version(linked string) string {
 	if linked != "" {
 		return linked
 	}
@@ -31,7 +32,7 @@ type streams struct {
 }
 
 func newRootCmd(linked string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	s := streams{in: stdin, out: stdout, err: stderr, version: buildVersion(linked)}
+	s := streams{in: stdin, out: stdout, err: stderr, version: Version(linked)}
 	root := &cobra.Command{
 		Use:   "aepgate",
 		Short: "Enforce the Auditor/Executor delivery protocol locally, in CI and on GitHub",
@@ -92,14 +93,15 @@ func newDemoMovedCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "demo",
 		Short: "Moved: the demo is the binary aepgate-demo",
-		Long: `demo says where the demo went: it is the binary aepgate-demo (in every
-release archive, or 'go run ./cmd/aepgate-demo' in a checkout; docs/demo.md).
+		Long: `demo says where the demo went: it is the binary aepgate-demo, released in
+archives of its own and installed with 'go install
+github.com/aepgate/aepgate/cmd/aepgate-demo@<version>' (docs/demo.md).
 
 Exit codes: 2 always.`,
 		Hidden:             true,
 		DisableFlagParsing: true,
 		RunE: func(*cobra.Command, []string) error {
-			return failf(2, "the demo is a binary of its own: aepgate-demo (in every release archive), or 'go run ./cmd/aepgate-demo' in a checkout; see docs/demo.md")
+			return failf(2, "the demo is a binary of its own: aepgate-demo (release archives aepgate-demo_<version>_<os>_<arch>; 'go install github.com/aepgate/aepgate/cmd/aepgate-demo@<version>'; or 'go run ./cmd/aepgate-demo' in a checkout); see docs/demo.md")
 		},
 	}
 }

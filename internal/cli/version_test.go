@@ -28,7 +28,7 @@ func TestVersionJSON(t *testing.T) {
 		t.Fatalf("version --json printed no JSON object: %v\n%s", err, out)
 	}
 	// Test binaries carry build information but no VCS stamp.
-	want := map[string]any{"version": buildVersion(""), "go_version": runtime.Version(), "module": "github.com/aepgate/aepgate"}
+	want := map[string]any{"version": Version(""), "go_version": runtime.Version(), "module": "github.com/aepgate/aepgate"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("version --json (-want +got):\n%s", diff)
 	}

@@ -47,7 +47,8 @@ type Options struct {
 	CLI CLI
 }
 
-// ErrUsage marks a bad scenario or speed.
+// ErrUsage marks a bad scenario or speed, or a report folder that cannot
+// be made.
 var ErrUsage = errors.New("demo: bad usage")
 
 // check validates and defaults o.
@@ -81,7 +82,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("demo: report folder: %w", err)
+		// A file in the way (a binary named like the folder, say) is the
+		// caller's to move: a usage error, not a failed scenario.
+		return nil, fmt.Errorf("%w: --out %s cannot be the report folder: %v", ErrUsage, o.Out, err)
 	}
 	start := time.Now()
 	w, err := newWorld(ctx, o)
@@ -91,7 +94,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	defer w.close()
 	sc := scenarios[o.Scenario]
 	w.rec.total = sc.steps
-	fmt.Fprintf(o.Progress, "aepgate demo: scenario %s (%s), speed %s; GitHub simulated at %s, App at %s\n",
+	fmt.Fprintf(o.Progress, "aepgate-demo: scenario %s (%s), speed %s; GitHub simulated at %s, App at %s\n",
 		o.Scenario, sc.about, o.Speed, w.f.URL(), w.base)
 	storyErr := sc.play(ctx, w)
 	res := w.finish(context.WithoutCancel(ctx), time.Since(start))

@@ -183,6 +183,7 @@ func TestRunRefusesBadUsage(t *testing.T) {
 		{"scenario", Options{Out: t.TempDir(), Scenario: "sunny"}, `--scenario "sunny": use one of happy, attacks, outage`},
 		{"speed", Options{Out: t.TempDir(), Speed: "warp"}, `--speed "warp": use fast or real`},
 		{"out", Options{}, "an output folder is required"},
+		{"out is a file", Options{Out: fileIn(t)}, "cannot be the report folder"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -192,4 +193,15 @@ func TestRunRefusesBadUsage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fileIn returns the path of a regular file: what --out meets when the
+// demo's binary sits in the folder it is run from under the default name.
+func fileIn(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "aepgate-demo-report")
+	if err := os.WriteFile(path, []byte("binary"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -22,7 +22,7 @@ func TestReportInBrowser(t *testing.T) {
 	p := browser.New(t)
 	p.Do(30*time.Second, chromedp.Navigate(srv.URL+"/index.html"), chromedp.WaitVisible(chromedp.CSS("h1")))
 	text := browser.Get(p, 10*time.Second, chromedp.Text(chromedp.CSS("main")))
-	for _, want := range []string{"aepgate demo: happy", "Timeline", "Check runs, as GitHub shows them", "aepgate/certificate",
+	for _, want := range []string{"aepgate-demo: happy", "Timeline", "Check runs, as GitHub shows them", "aepgate/certificate",
 		"Audit failed: 1 finding open", "ledger intact", `"mergeSha"`, "release v1.0.0 is closed", "as expected"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the page does not show %q", want)
