@@ -44,7 +44,6 @@ type manifestFlags struct {
 }
 
 // githubLogin is an organisation login's form, compiled on first use.
-
 var githubLogin = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`) })
 
 func newAppCmd(s streams) *cobra.Command {
