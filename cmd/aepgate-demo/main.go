@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -33,42 +32,14 @@ func main() {
 	os.Exit(code)
 }
 
-// run executes one command line and returns the exit code: tests call it
-// with buffers.
+// run executes one command line and returns the exit code, as aepgate's
+// commands do (cli.Execute): tests call it with buffers.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd := newDemoCmd(stdout)
 	cmd.SetVersionTemplate("aepgate-demo {{.Version}}\n")
-	cmd.SetArgs(args)
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
-	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return failf(2, "%v (see 'aepgate-demo --help')", err)
-	})
-	err := cmd.ExecuteContext(ctx)
-	if err == nil {
-		return 0
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		fmt.Fprintf(stderr, "error: %v\n", ee.err)
-		return ee.code
-	}
-	fmt.Fprintf(stderr, "error: %v (see 'aepgate-demo --help')\n", err)
-	return 2
-}
-
-// exitError carries a process exit code out of the command.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-// failf ends the command with code after printing "error: <message>".
-func failf(code int, format string, args ...any) error {
-	return &exitError{code: code, err: fmt.Errorf(format, args...)}
+	return cli.Execute(ctx, cmd, args, stderr)
 }
 
 // demoFlags are demo's options.
@@ -135,16 +106,16 @@ what differs); 2 a bad flag.`,
 func runDemo(ctx context.Context, progress io.Writer, f demoFlags) error {
 	out, err := filepath.Abs(f.out)
 	if err != nil {
-		return failf(2, "demo: --out %q: %w", f.out, err)
+		return cli.Fail(2, "demo: --out %q: %w", f.out, err)
 	}
 	res, err := demo.Run(ctx, demo.Options{Out: out, Speed: demo.Speed(f.speed), Scenario: f.scenario, Progress: progress, CLI: selfCLI})
 	switch {
 	case errors.Is(err, demo.ErrUsage):
-		return failf(2, "%v (see 'aepgate-demo --help')", err)
+		return cli.Fail(2, "%v (see 'aepgate-demo --help')", err)
 	case err != nil:
-		return failf(1, "%v", err)
+		return cli.Fail(1, "%v", err)
 	case len(res.Problems) > 0:
-		return failf(1, "demo: the %s scenario did not end as it must (%d problems; see %s)", f.scenario, len(res.Problems), filepath.Join(out, "index.html"))
+		return cli.Fail(1, "demo: the %s scenario did not end as it must (%d problems; see %s)", f.scenario, len(res.Problems), filepath.Join(out, "index.html"))
 	}
 	return nil
 }

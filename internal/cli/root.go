@@ -59,9 +59,6 @@ faces:
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return failf(2, "%v (see '%s --help')", err, c.CommandPath())
-	})
 	root.AddCommand(
 		newInitCmd(s),
 		newLintCmd(s),

@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/spf13/cobra"
 )
 
 // Main runs the process's command line and returns its exit code; an
@@ -36,8 +38,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // execute is the whole program minus the process.
 func execute(ctx context.Context, version string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmd(version, stdin, stdout, stderr)
+	return Execute(ctx, newRootCmd(version, stdin, stdout, stderr), args, stderr)
+}
+
+// Execute runs root, a binary's command tree, with args and returns the
+// process exit code, as every aepgate binary does: a command ended by Fail
+// prints "error: <message>" to stderr and exits with its code; a flag,
+// argument count or subcommand cobra refuses is exit 2, with the failing
+// command's --help named.
+func Execute(ctx context.Context, root *cobra.Command, args []string, stderr io.Writer) int {
 	root.SetArgs(args)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return failf(2, "%v (see '%s --help')", err, c.CommandPath())
+	})
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return 0
@@ -77,6 +90,10 @@ func (e *exitError) Unwrap() error { return e.err }
 
 // exitCode ends the command with code, printing nothing more.
 func exitCode(code int) error { return &exitError{code: code} }
+
+// Fail ends a command run by Execute with code after printing
+// "error: <message>" to stderr; failf is its name inside this package.
+func Fail(code int, format string, args ...any) error { return failf(code, format, args...) }
 
 // failf ends the command with code after printing "error: <message>" to stderr.
 func failf(code int, format string, args ...any) error {
