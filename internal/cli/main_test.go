@@ -12,7 +12,7 @@ import (
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	code = Run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

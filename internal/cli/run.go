@@ -26,13 +26,8 @@ func Main(version string) int {
 }
 
 // Run executes one command line in-process, as the binary would, and
-// returns its exit code.
+// returns its exit code: tests and the demo call it with buffers.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return execute(ctx, "", args, stdin, stdout, stderr)
-}
-
-// run is Run: tests call it with buffers.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return execute(ctx, "", args, stdin, stdout, stderr)
 }
 
