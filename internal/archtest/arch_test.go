@@ -14,6 +14,8 @@ const module = "github.com/aepgate/aepgate"
 // pkgInfo is the part of `go list -json` output the rules need.
 type pkgInfo struct {
 	ImportPath string
+	Dir        string
+	GoFiles    []string
 	Imports    []string
 	Deps       []string
 }

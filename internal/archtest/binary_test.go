@@ -17,14 +17,19 @@ var demoOnly = []string{module + "/internal/demo", module + "/internal/ghfake", 
 // TestProductBinaryLinksNoDemo keeps what only the demo needs out of
 // cmd/aepgate.
 func TestProductBinaryLinksNoDemo(t *testing.T) {
-	pkgs := listPackages(t)
+	for _, v := range demoLinks(productBinary(t, listPackages(t))) {
+		t.Error(v)
+	}
+}
+
+// productBinary returns cmd/aepgate among pkgs.
+func productBinary(t *testing.T, pkgs []pkgInfo) pkgInfo {
+	t.Helper()
 	i := slices.IndexFunc(pkgs, func(p pkgInfo) bool { return p.ImportPath == module+"/cmd/aepgate" })
 	if i < 0 {
 		t.Fatal("go list did not list cmd/aepgate")
 	}
-	for _, v := range demoLinks(pkgs[i]) {
-		t.Error(v)
-	}
+	return pkgs[i]
 }
 
 // demoLinks lists the dependencies of p that only the demo may have.

@@ -1,13 +1,12 @@
 package archtest
 
 import (
-	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,23 +27,11 @@ var compiling = map[string]bool{
 // a compile reached through a helper (var x = helper()) escapes it;
 // GODEBUG=inittrace=1 on the binary shows such a cost.
 func TestNothingCompiledAtInit(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Dir,GoFiles", module+"/cmd/aepgate")
-	cmd.Dir = "../.."
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(out)))
+	pkgs := listPackages(t)
+	bin := productBinary(t, pkgs)
 	n := 0
-	for dec.More() {
-		var p struct {
-			ImportPath, Dir string
-			GoFiles         []string
-		}
-		if err := dec.Decode(&p); err != nil {
-			t.Fatal(err)
-		}
-		if p.ImportPath != module && !strings.HasPrefix(p.ImportPath, module+"/") {
+	for _, p := range pkgs {
+		if p.ImportPath != bin.ImportPath && !slices.Contains(bin.Deps, p.ImportPath) {
 			continue
 		}
 		for _, f := range p.GoFiles {
