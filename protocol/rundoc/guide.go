@@ -90,8 +90,8 @@ func ParseGuide(file, b string) *Guide {
 			}
 		}
 		if strings.HasPrefix(line, "#") {
-			if num, title, ok := phaseHeading(line); ok {
-				g.Phases = append(g.Phases, PhaseTitle{Phase: NormNumber(num), Title: TrimSpace(title), Line: sc.i + 1})
+			if pt, ok := phaseTitle(sc); ok {
+				g.Phases = append(g.Phases, pt)
 			}
 		}
 		if strings.Contains(line, reportLabel) {

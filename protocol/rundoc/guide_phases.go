@@ -21,12 +21,19 @@ func guidePhases(file, b string, fences bool) *Guide {
 		if sc.fenced || !strings.HasPrefix(sc.line, "#") {
 			continue
 		}
-		if num, title, ok := phaseHeading(sc.line); ok {
-			g.Phases = append(g.Phases, PhaseTitle{Phase: strings.Clone(NormNumber(num)), Title: strings.Clone(TrimSpace(title)), Line: sc.i + 1})
+		if pt, ok := phaseTitle(sc); ok {
+			pt.Phase, pt.Title = strings.Clone(pt.Phase), strings.Clone(pt.Title)
+			g.Phases = append(g.Phases, pt)
 		}
 	}
 	if _, g.Unclosed = sc.finish(); g.Unclosed != nil {
 		g.Unclosed.Content = strings.Clone(g.Unclosed.Content)
 	}
 	return g
+}
+
+// phaseTitle is the phase heading on sc's current line, when it is one.
+func phaseTitle(sc *scanner) (PhaseTitle, bool) {
+	num, title, ok := phaseHeading(sc.line)
+	return PhaseTitle{Phase: NormNumber(num), Title: TrimSpace(title), Line: sc.i + 1}, ok
 }
