@@ -48,6 +48,8 @@ func Build(in Input) Result { return BuildWith(in, DefaultRules()) }
 // one stops. Items are taken in order of Created, ties by ID; a pull
 // request's contract-change gate comes before items of the same time.
 func BuildWith(in Input, rules []Rule) Result {
+	var tampered []Tamper
+	in.Items, tampered = withKept(&in)
 	b := &builder{in: &in, rules: rules, units: map[string]*string{}, contractPR: map[string]int{}, holdIDs: map[string]bool{}, unit: strconv.Itoa(in.Unit)}
 	for i, e := range entries(&in) {
 		b.seq = i
@@ -69,7 +71,7 @@ func BuildWith(in Input, rules []Rule) Result {
 	}
 	b.settle(st, refs)
 	b.sortOutcomes()
-	r := Result{Log: gate.Log{Project: in.Project, Events: events}, Outcomes: b.outcomes, State: st, ContractPR: b.contractPR, unit: in.Unit}
+	r := Result{Log: gate.Log{Project: in.Project, Events: events}, Outcomes: b.outcomes, State: st, ContractPR: b.contractPR, Tampered: tampered, unit: in.Unit}
 	r.Blockers, _ = r.MergeBlockers(in.PR) // merge is a check action: no error
 	return r
 }

@@ -42,7 +42,7 @@ func input(items ...Item) Input {
 		Project: "demo", Unit: 13, ControlIssue: 1, PR: 21, Items: items, AppLogin: "aepgate[bot]",
 		PullRequests: []PullRequestState{{Number: 21, Head: headA, HeadAt: at(0)}},
 		Policy:       Policy{Owners: []string{"Alice"}, Coordinators: []string{"carol", "coord[bot]"}},
-		Permissions:  Permissions{"alice": "admin", "carol": "write", "mallory": "write", "coord[bot]": "none"},
+		Permissions:  Permissions{"alice": "admin", "carol": "write", "mallory": "write", "coord[bot]": "write"},
 	}
 }
 

@@ -57,6 +57,12 @@ type Item struct {
 	Event string
 	// Review is set for a review.
 	Review *Review
+	// EditedBy is who last edited the item, when GitHub says (its editor).
+	EditedBy string
+	// Tampered is set by Build on a kept item whose source was edited or
+	// deleted (ChangeEdited, ChangeDeleted): it is replayed as accepted, but
+	// what it grants no longer counts.
+	Tampered string
 }
 
 // Review is what a pull request review adds to an item.
@@ -119,4 +125,10 @@ type Input struct {
 	// AppLogin is the App's own login; its items are skipped (its replies
 	// quote commands).
 	AppLogin string
+	// Kept are the decisions accepted earlier (kept.go): each is replayed
+	// as it was accepted, whatever GitHub now shows of its source.
+	Kept []Kept
+	// Read says which part of each thread Items holds, so that a kept
+	// comment missing from it is known to be deleted.
+	Read []Read
 }

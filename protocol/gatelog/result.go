@@ -39,7 +39,9 @@ type Result struct {
 	Blockers []gate.Blocker
 	// ContractPR maps each contract-change gate to its pull request.
 	ContractPR map[string]int
-	unit       int
+	// Tampered are the kept items whose source was edited or deleted.
+	Tampered []Tamper
+	unit     int
 }
 
 // MergeBlockers returns what stops work unit r's merge of pull request pr:

@@ -50,10 +50,11 @@ func DefaultRules() []Rule {
 	return []Rule{
 		{"created-only", CreatedOnly},
 		{"not-edited", NotEdited},
+		{"tampered-grant", TamperedGrant},
 		{"owner-decides", OwnerDecides},
 		{"human-owner", HumanOwner},
-		{"live-write", LiveWrite},
 		{"listed-requester", ListedRequester},
+		{"live-write", LiveWrite},
 		{"right-unit", RightUnit},
 		{"project-on-control-issue", ProjectOnControlIssue},
 		{"approval-at-head", ApprovalAtHead},
@@ -93,6 +94,16 @@ func NotEdited(a Attempt) string {
 	return ""
 }
 
+// TamperedGrant refuses what a kept item grants (a resume, a resolve, an
+// approval) once its source was edited or deleted: an edit may cancel a
+// grant, never lift a block.
+func TamperedGrant(a Attempt) string {
+	if a.Item.Tampered == "" || !grants[a.Action] {
+		return ""
+	}
+	return fmt.Sprintf("this comment was %s after aepgate accepted it, so what it granted no longer counts (what it blocked stays); the owner answers again in a new comment", a.Item.Tampered)
+}
+
 // OwnerDecides lets only a listed owner resume, resolve or approve. What
 // the item says (e.g. "the owner approved") is never authority: only the
 // sender's login is looked at.
@@ -115,19 +126,18 @@ func HumanOwner(a Attempt) string {
 	return ""
 }
 
-// LiveWrite refuses a decision unless GitHub confirms the sender's write,
-// maintain or admin permission right now; unknown refuses.
+// LiveWrite refuses any request unless GitHub confirms the sender's write,
+// maintain or admin permission right now; unknown refuses. A listed owner
+// or coordinator who lost write access no longer counts, and an account
+// without write access never does, whatever the config lists.
 func LiveWrite(a Attempt) string {
-	if !ownerOnly[a.Action] {
-		return ""
-	}
 	switch p := permission(a.In.Permissions, a.Item.Author); p {
 	case "write", "maintain", "admin":
 		return ""
 	case "":
 		return fmt.Sprintf("%s's permission on this repository could not be confirmed, so nothing was decided; aepgate tries again on the next evaluation", a.Item.Author)
 	default:
-		return fmt.Sprintf("%s's permission on this repository is %q right now; an owner's decision needs write, maintain or admin", a.Item.Author, p)
+		return fmt.Sprintf("%s's permission on this repository is %q right now; a command counts only from write, maintain or admin", a.Item.Author, p)
 	}
 }
 

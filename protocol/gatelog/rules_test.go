@@ -27,6 +27,8 @@ func TestRulesNegativeControls(t *testing.T) {
 		{"owner login on a Bot account", "human-owner", resolveBy(with(comment(2, "alice", onPR, 2, "/aep resolve deploy-docs approve"), func(i *Item) { i.AuthorType = "Bot" })), unblocked},
 		{"owner whose permission was lowered to read", "live-write", withPerm(resolveBy(comment(2, "alice", onPR, 2, "/aep resolve deploy-docs approve")), "read"), unblocked},
 		{"owner whose permission is unknown", "live-write", withPerm(resolveBy(comment(2, "alice", onPR, 2, "/aep resolve deploy-docs approve")), ""), unblocked},
+		{"coordinator who lost write access puts the unit on HOLD", "live-write", withPerm(input(comment(1, "carol", onPR, 1, "/aep hold because")), "admin", "carol", "read"), blocked},
+		{"listed owner with read access holds the project", "live-write", withPerm(input(comment(1, "alice", control, 1, "/aep hold freeze")), "read"), blocked},
 		{"edited comment", "not-edited", resolveBy(with(comment(2, "alice", onPR, 2, "/aep resolve deploy-docs approve"), func(i *Item) { i.Updated = at(9) })), unblocked},
 		{"edit event", "created-only", resolveBy(with(comment(2, "alice", onPR, 2, "/aep resolve deploy-docs approve"), func(i *Item) { i.Event = "issue_comment.edited" })), unblocked},
 		{"stranger puts the unit on HOLD", "listed-requester", input(comment(1, "mallory", onPR, 1, "/aep hold because")), blocked},
@@ -68,10 +70,15 @@ func refusedOnce(r Result) bool {
 	return slices.ContainsFunc(r.Outcomes, func(o Outcome) bool { return !o.Accepted && o.Reason != "" })
 }
 
-func withPerm(in Input, p string) Input {
-	in.Permissions = Permissions{"alice": p}
+// withPerm gives alice permission p ("" unknown) and carol write, or the
+// login/permission pairs in more.
+func withPerm(in Input, p string, more ...string) Input {
+	in.Permissions = Permissions{"alice": p, "carol": "write"}
+	for i := 0; i+1 < len(more); i += 2 {
+		in.Permissions[more[i]] = more[i+1]
+	}
 	if p == "" {
-		in.Permissions = Permissions{}
+		delete(in.Permissions, "alice")
 	}
 	return in
 }

@@ -1,0 +1,145 @@
+package gatelog
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
+
+// Kept decisions (docs/gates.md, "Kept decisions"): any writer can edit or
+// delete any comment on GitHub, so a decision aepgate once accepted is kept
+// by the App as it was when accepted, and replayed from that copy whatever
+// later happens to its source. An edit or deletion never lifts what the
+// item blocked (a HOLD, an opened gate); it only cancels what it granted (a
+// resume, a resolve), and it is reported as tampering.
+
+// Tamper changes of a kept item's source.
+const (
+	ChangeEdited  = "edited"
+	ChangeDeleted = "deleted"
+)
+
+// Kept is an item aepgate accepted a decision from, as it was then.
+type Kept struct {
+	// Item is the comment or review as GitHub showed it when the decision
+	// was first accepted (created, unedited).
+	Item Item
+	// BodySHA256 is the hex SHA-256 of Item.Body as accepted.
+	BodySHA256 string
+	// Deleted is set when GitHub reported the source deleted (the
+	// issue_comment.deleted webhook), which a thread read only in part
+	// cannot show.
+	Deleted bool
+	// TamperedBy is who edited or deleted the source, when the App learnt
+	// it from a webhook's sender; "" when unknown.
+	TamperedBy string
+	// TamperedAt is when the App learnt of the change.
+	TamperedAt time.Time
+}
+
+// Read says which comments of a thread the evaluation read: every comment
+// whose ID is FromID or more (0: the whole thread). A kept comment of the
+// thread in that range that is missing was deleted; one older than FromID
+// was simply not read again.
+type Read struct {
+	Source Source
+	FromID int64
+}
+
+// Tamper is a kept item whose source changed after aepgate accepted it.
+type Tamper struct {
+	ItemID int64
+	URL    string
+	Source Source
+	// Author wrote the kept item; By edited or deleted it ("" unknown).
+	Author, By string
+	// Change is ChangeEdited or ChangeDeleted.
+	Change string
+	// Created is when the kept item was posted.
+	Created time.Time
+}
+
+// BodyHash is the hex SHA-256 of a kept item's body.
+func BodyHash(body string) string {
+	h := sha256.Sum256([]byte(body))
+	return hex.EncodeToString(h[:])
+}
+
+// itemKey tells comments and reviews apart: their IDs are separate series.
+type itemKey struct {
+	review bool
+	id     int64
+}
+
+func keyOf(it *Item) itemKey { return itemKey{review: it.Event == EventReview, id: it.ID} }
+
+// withKept returns the items to replay: in.Items with every kept item put
+// back as it was accepted where its source was edited, deleted or not read,
+// and the tampering seen. A tampered item is marked (Item.Tampered) so that
+// what it granted no longer counts (the tampered-grant rule).
+func withKept(in *Input) ([]Item, []Tamper) {
+	if len(in.Kept) == 0 {
+		return in.Items, nil
+	}
+	items := append([]Item(nil), in.Items...)
+	at := make(map[itemKey]int, len(items))
+	for i := range items {
+		at[keyOf(&items[i])] = i
+	}
+	var tampered []Tamper
+	for _, k := range in.Kept {
+		orig := k.Item
+		orig.Updated, orig.Tampered = orig.Created, ""
+		i, seen := at[keyOf(&orig)]
+		change := ""
+		switch {
+		case seen && items[i].Updated.After(items[i].Created), seen && BodyHash(items[i].Body) != k.BodySHA256:
+			change = ChangeEdited
+		case k.Deleted, !seen && readWhole(in.Read, orig):
+			change = ChangeDeleted
+		case seen:
+			continue // intact: GitHub shows it as accepted
+		}
+		by := k.TamperedBy
+		if seen && items[i].EditedBy != "" {
+			by = items[i].EditedBy
+		}
+		if change != "" {
+			orig.Tampered = change
+			tampered = append(tampered, Tamper{ItemID: orig.ID, URL: orig.URL, Source: orig.Source, Author: orig.Author, By: by, Change: change, Created: orig.Created})
+		}
+		if seen {
+			items[i] = orig
+		} else {
+			at[keyOf(&orig)] = len(items)
+			items = append(items, orig)
+		}
+	}
+	return items, tampered
+}
+
+// readWhole reports whether the evaluation read the part of its thread
+// where it would be: a deleted comment is missing from there.
+func readWhole(reads []Read, it Item) bool {
+	if it.Event == EventReview {
+		return false // reviews cannot be deleted once submitted
+	}
+	for _, r := range reads {
+		if r.Source == it.Source && it.ID >= r.FromID {
+			return true
+		}
+	}
+	return false
+}
+
+// grants are the actions an edit or deletion of their source cancels.
+var grants = map[string]bool{ActionResume: true, ActionResolve: true, ActionApprove: true}
+
+// Keeps reports whether an accepted request of this action is a decision
+// the App keeps: what blocks (HOLD, an opened gate), which an edit never
+// lifts, and what grants (resume, resolve), which an edit cancels. Keeping
+// both means a thread read only from where the App last read it replays
+// the same as the whole thread.
+func Keeps(action string) bool {
+	return action == ActionHold || action == ActionOpenGate || grants[action] && action != ActionApprove
+}
