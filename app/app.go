@@ -167,10 +167,19 @@ func (a *App) handleDelivery(ctx context.Context, d deliveryArgs, log *slog.Logg
 		log.Error("unusable payload; dropped", "err", err)
 		return river.JobCancel(err)
 	}
+	log = log.With("installation", j.Installation, "repo", j.Owner+"/"+j.Repo)
+	if c := j.Changed; c != nil && j.Owner != "" {
+		kept, err := a.keeper().MarkTampered(ctx, j.Owner+"/"+j.Repo, c.ID, c.Change, c.By, time.Now())
+		if err != nil {
+			return err
+		}
+		if kept {
+			log.Warn("a kept decision's source was changed; the decision stays in force", "comment", c.ID, "change", c.Change, "by", c.By)
+		}
+	}
 	if len(j.Targets) == 0 {
 		return nil
 	}
-	log = log.With("installation", j.Installation, "repo", j.Owner+"/"+j.Repo)
 	ev, err := a.evaluator(j.Installation, log)
 	if err != nil {
 		return err
@@ -229,7 +238,16 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 		return nil, err
 	}
 	return &evaluator{checks: a.checks, snap: in, pub: in.CheckPublisher(), perm: in, ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, ledger: dbLedger{a.db}, locks: a.db, metrics: a.metrics, log: log,
-		boards: boardJobs{a: a, installation: installation}}, nil
+		boards: boardJobs{a: a, installation: installation}, kept: a.keeper()}, nil
+}
+
+// keeper is where accepted decisions are kept: the database, unless a test
+// put a variant in Options.
+func (a *App) keeper() keeper {
+	if a.opts.keeper != nil {
+		return a.opts.keeper
+	}
+	return a.db
 }
 
 // dbLedger appends to the ledger table.

@@ -84,6 +84,10 @@ type evaluation struct {
 	// bundles are the evidence bundles of the reviews that may count, by
 	// review ID, read at each review's commit.
 	bundles map[int64]bundle
+	// kept are the decisions the App kept that bear on this evaluation
+	// (loadKept), and gatesIn is what the gate log was derived from.
+	kept    []gatelog.Kept
+	gatesIn gatelog.Input
 }
 
 // bundle is one review's evidence as read, or why it could not be.

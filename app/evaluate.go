@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/aepgate/aepgate/checks"
@@ -66,6 +67,8 @@ type evaluator struct {
 	log      *slog.Logger
 	// boards keeps the board's facts; nil keeps none.
 	boards boardKeeper
+	// kept keeps accepted decisions (the App's store).
+	kept keeper
 }
 
 // guessUnits returns the same-repository units a body names, as the
@@ -147,6 +150,12 @@ func (e *evaluator) judgePR(ctx context.Context, in evalInput) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Accepted decisions are kept before any check is published on them.
+	if snap.Has.Conversation && ev.gateLog() != nil {
+		if err := e.keepDecisions(ctx, in, ev); err != nil {
+			return nil, err
+		}
+	}
 	var judged []string
 	var shown []shownRun
 	for _, c := range e.checks {
@@ -203,7 +212,10 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 	}
 	ev.appLogin = login
 	ev.perms = gatelog.Permissions{}
-	for _, o := range ownerAuthors(snap, ev.cfg.Owners, unit) {
+	if err := e.loadKept(ctx, in, ev); err != nil {
+		return nil, err
+	}
+	for _, o := range ownerAuthors(snap, append(slices.Clone(ev.cfg.Owners), ev.cfg.Coordinators...), unit, ev.kept) {
 		p, err := e.perm.Permission(ctx, in.owner, in.repo, o)
 		if err != nil {
 			return nil, err

@@ -69,6 +69,9 @@ type payload struct {
 	Release *struct {
 		TagName string `json:"tag_name"`
 	} `json:"release"`
+	Sender *struct {
+		Login string `json:"login"`
+	} `json:"sender"`
 }
 
 type numbered struct {
@@ -144,6 +147,16 @@ type job struct {
 	Installation int64
 	Owner, Repo  string
 	Targets      []target
+	// Changed is a comment GitHub reported edited or deleted: if it is a
+	// kept decision's source, the change is recorded as tampering.
+	Changed *commentChange
+}
+
+// commentChange is an issue_comment edited or deleted delivery: which
+// comment, what happened and who did it.
+type commentChange struct {
+	ID         int64
+	Change, By string
 }
 
 // parseDelivery decides what a delivery asks for. A payload it cannot use
@@ -188,6 +201,12 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 			break // the App's own reply or status comment changes no replay
 		}
 		j.Targets = commentTargets(p, j.Owner+"/"+j.Repo)
+		if p.Comment != nil && (p.Action == "edited" || p.Action == "deleted") {
+			j.Changed = &commentChange{ID: p.Comment.ID, Change: p.Action}
+			if p.Sender != nil {
+				j.Changed.By = p.Sender.Login
+			}
+		}
 	case "pull_request_review":
 		if p.PullRequest != nil && p.PullRequest.Number > 0 && p.Review != nil && slices.Contains(reviewActions, p.Action) {
 			t := target{PR: p.PullRequest.Number, Guesses: guessUnits(p.PullRequest.Body, j.Owner+"/"+j.Repo)}

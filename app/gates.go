@@ -58,9 +58,15 @@ func (ev *evaluation) gateLog() *gatelog.Result {
 	if !ev.configValid() || ev.unreadableThreads() != "" || len(ev.truncatedThreads()) > 0 {
 		return nil
 	}
-	res := gatelog.Build(ev.gatesInput())
-	ev.gates = &res
+	ev.deriveGates()
 	return ev.gates
+}
+
+// deriveGates derives the gate log from what the evaluation read.
+func (ev *evaluation) deriveGates() {
+	ev.gatesIn = ev.gatesInput()
+	res := gatelog.Build(ev.gatesIn)
+	ev.gates = &res
 }
 
 // gatesFailure is the gates check when the gates cannot be judged.
@@ -143,25 +149,29 @@ func (ev *evaluation) attempts() []snapshot.Attempt {
 func (ev *evaluation) gatesInput() gatelog.Input {
 	cfg := ev.cfg
 	project, _ := gate.CleanProject(ev.snap.Repo)
-	in := gatelog.Input{Project: project, Unit: ev.unit, Permissions: ev.perms, AppLogin: ev.appLogin,
+	in := gatelog.Input{Project: project, Unit: ev.unit, Permissions: ev.perms, AppLogin: ev.appLogin, Kept: ev.kept,
 		Policy: gatelog.Policy{Owners: cfg.Owners, Coordinators: cfg.Coordinators, Prefix: cfg.CommandPrefix}}
+	read := func(t snapshot.Thread, src gatelog.Source) {
+		in.Items = append(in.Items, threadItems(t, src)...)
+		in.Read = append(in.Read, gatelog.Read{Source: src})
+	}
 	if c := ev.snap.Control; c != nil {
 		in.ControlIssue = c.Number
-		in.Items = append(in.Items, threadItems(c.Thread, gatelog.Source{Kind: gatelog.ControlIssue, Number: c.Number})...)
+		read(c.Thread, gatelog.Source{Kind: gatelog.ControlIssue, Number: c.Number})
 	}
 	if ev.unit > 0 {
-		in.Items = append(in.Items, threadItems(ev.snap.UnitComments[ev.unit], gatelog.Source{Kind: gatelog.UnitIssue, Number: ev.unit})...)
+		read(ev.snap.UnitComments[ev.unit], gatelog.Source{Kind: gatelog.UnitIssue, Number: ev.unit})
 	}
 	if p := ev.snap.Pull; p != nil {
 		src := gatelog.Source{Kind: gatelog.PullRequest, Number: p.Number}
 		in.PR = p.Number
-		in.Items = append(in.Items, threadItems(p.Conversation, src)...)
+		read(p.Conversation, src)
 		in.Items = append(in.Items, reviewItems(p.Reviews, src)...)
 		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: ev.contractFiles(), Auto: ev.autoGates()}}
 	}
 	for _, a := range ev.attempts() {
 		src := gatelog.Source{Kind: gatelog.PullRequest, Number: a.Number}
-		in.Items = append(in.Items, threadItems(a.Conversation, src)...)
+		read(a.Conversation, src)
 		in.Items = append(in.Items, reviewItems(a.Reviews, src)...)
 		in.PullRequests = append(in.PullRequests, gatelog.PullRequestState{Number: a.Number, Head: a.HeadSHA})
 	}
@@ -207,7 +217,7 @@ func threadItems(t snapshot.Thread, src gatelog.Source) []gatelog.Item {
 			updated = c.Created.Add(time.Nanosecond)
 		}
 		out = append(out, gatelog.Item{ID: c.ID, URL: c.URL, Source: src, Author: c.Author.Login, AuthorType: c.Author.Type,
-			Created: c.Created, Updated: updated, Body: c.Body, Event: gatelog.EventCommentCreated})
+			Created: c.Created, Updated: updated, Body: c.Body, Event: gatelog.EventCommentCreated, EditedBy: c.EditedBy})
 	}
 	return out
 }
@@ -241,17 +251,21 @@ func (ev *evaluation) gatesContext() checks.GatesContext {
 	if ctl := ev.snap.Control; ctl != nil {
 		c.ControlIssueURL = ctl.URL
 	}
+	if ev.gates != nil {
+		c.Tampered = ev.gates.Tampered
+	}
 	return c
 }
 
-// ownerAuthors are the listed owners who wrote a comment or review the
-// gates replay reads: the only logins whose permission matters.
-func ownerAuthors(snap *snapshot.PR, owners []string, unit int) []string {
+// ownerAuthors are the listed owners and coordinators who wrote a comment
+// or review the gates replay reads, or a kept decision: the only logins
+// whose permission matters (everyone else is refused unread).
+func ownerAuthors(snap *snapshot.PR, listed []string, unit int, kept []gatelog.Kept) []string {
 	var out []string
-	add := func(a snapshot.Actor) {
-		if a.Type == "User" && slices.ContainsFunc(owners, func(o string) bool { return strings.EqualFold(o, a.Login) }) &&
-			!slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, a.Login) }) {
-			out = append(out, a.Login)
+	add := func(login, typ string) {
+		if typ == "User" && slices.ContainsFunc(listed, func(o string) bool { return strings.EqualFold(o, login) }) &&
+			!slices.Contains(out, login) {
+			out = append(out, login)
 		}
 	}
 	threads := []snapshot.Thread{snap.UnitComments[unit]}
@@ -261,19 +275,22 @@ func ownerAuthors(snap *snapshot.PR, owners []string, unit int) []string {
 	if p := snap.Pull; p != nil {
 		threads = append(threads, p.Conversation)
 		for _, r := range p.Reviews {
-			add(r.Author)
+			add(r.Author.Login, r.Author.Type)
 		}
 	}
 	for _, a := range snap.UnitAttempts[unit].Pulls {
 		threads = append(threads, a.Conversation)
 		for _, r := range a.Reviews {
-			add(r.Author)
+			add(r.Author.Login, r.Author.Type)
 		}
 	}
 	for _, t := range threads {
 		for _, c := range t.Comments {
-			add(c.Author)
+			add(c.Author.Login, c.Author.Type)
 		}
+	}
+	for _, k := range kept {
+		add(k.Item.Author, k.Item.AuthorType)
 	}
 	return out
 }

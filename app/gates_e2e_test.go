@@ -29,9 +29,13 @@ type gatesWorld struct {
 	gh   *github.Client
 }
 
-func newGatesWorld(t *testing.T) *gatesWorld {
+func newGatesWorld(t *testing.T) *gatesWorld { return newGatesWorldOpts(t, nil) }
+
+// newGatesWorldOpts is newGatesWorld with the App's options changed by
+// edit (nil: unchanged).
+func newGatesWorldOpts(t *testing.T, edit func(*Options)) *gatesWorld {
 	t.Helper()
-	w := newGhfakeWorld(t)
+	w := newGhfakeWorldOpts(t, true, edit)
 	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
 	w.repo.Grant("olivia", "admin")
 	w.repo.Grant("cody", "write")

@@ -60,6 +60,9 @@ type Options struct {
 	readback readbackOptions
 	// edge replaces parts of the webhook edge (zero: the App's own).
 	edge edgeOptions
+	// keeper replaces the store of kept decisions (nil: the database); a
+	// negative control passes one that forgets.
+	keeper keeper
 }
 
 // Defaults.

@@ -27,6 +27,9 @@ type GatesContext struct {
 	// PRURL is the pull request's page, the run's details link when no
 	// blocking gate has one.
 	PRURL string
+	// Tampered are kept decisions whose source was edited or deleted after
+	// aepgate accepted them (gatelog.Result.Tampered).
+	Tampered []gatelog.Tamper
 }
 
 // Gates renders the aepgate/gates check run on head: success when
@@ -41,6 +44,7 @@ func Gates(head string, c GatesContext, st gate.State, blockers []gate.Blocker) 
 		r.Conclusion, r.Title = ConclusionSuccess, "No gate or HOLD blocks this merge"
 		fmt.Fprintf(&b, "No gate or HOLD blocks the merge of %s.\n", c.subject())
 		gatesWriter{b: &b, c: c, at: "@"}.answered(st)
+		tampering(&b, c.Tampered)
 		r.Summary = b.String()
 		return r
 	}
@@ -50,6 +54,7 @@ func Gates(head string, c GatesContext, st gate.State, blockers []gate.Blocker) 
 		c.subject(), w.owners())
 	w.blockers(st, blockers)
 	w.answered(st)
+	tampering(&b, c.Tampered)
 	r.Summary = b.String()
 	r.DetailsURL = c.PRURL
 	if g, ok := findGate(st, blockers[0].GateID); ok && isURL(g.Evidence) {

@@ -33,7 +33,7 @@ func gatesFixture(blocked bool) gatelog.Result {
 	}
 	in := gatelog.Input{Project: "demo", Unit: 13, PR: 21, ControlIssue: 1,
 		Policy:      gatelog.Policy{Owners: []string{"alice"}, Coordinators: []string{"carol"}},
-		Permissions: gatelog.Permissions{"alice": "admin"}}
+		Permissions: gatelog.Permissions{"alice": "admin", "carol": "write"}}
 	if blocked {
 		items = append(items,
 			c(4, "carol", pr, 4, block("rename-table", "Rename the orders table?", "reject")),

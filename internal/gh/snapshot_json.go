@@ -84,6 +84,7 @@ type jsonComments struct {
 		UpdatedAt    time.Time
 		LastEditedAt *time.Time
 		Author       *jsonActor
+		Editor       *jsonActor
 	}
 }
 
@@ -91,7 +92,7 @@ func (c jsonComments) thread() snapshot.Thread {
 	t := snapshot.Thread{Truncated: c.TotalCount > len(c.Nodes)}
 	for _, n := range c.Nodes {
 		t.Comments = append(t.Comments, snapshot.Comment{ID: n.DatabaseID, URL: n.URL, Body: n.Body, Author: n.Author.actor(),
-			Created: n.CreatedAt, Updated: n.UpdatedAt, Edited: n.LastEditedAt != nil})
+			Created: n.CreatedAt, Updated: n.UpdatedAt, Edited: n.LastEditedAt != nil, EditedBy: n.Editor.actor().Login})
 	}
 	return t
 }

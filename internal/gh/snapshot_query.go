@@ -40,7 +40,7 @@ type queryPlan struct {
 }
 
 // commentFields are the fields read of every issue or pull-request comment.
-const commentFields = `totalCount nodes { databaseId url body createdAt updatedAt lastEditedAt author { __typename login } }`
+const commentFields = `totalCount nodes { databaseId url body createdAt updatedAt lastEditedAt author { __typename login } editor { login } }`
 
 // attemptsQuery reads, on a unit's issue, the pull requests that mention
 // it (GitHub records a cross-reference for each) with their conversations:

@@ -30,6 +30,12 @@ func (r *commentRes) field(x *gqlExec, name string, args map[string]any) (any, e
 		return ts(c.updated), nil
 	case "lastEditedAt":
 		return ts(c.edited), nil
+	case "editor":
+		// Comment.editor: the actor who last edited the comment.
+		if c.editor == nil {
+			return nil, nil
+		}
+		return actor(x.c.f, c.editor), nil
 	case "url":
 		return r.s.commentURL(c), nil
 	case "reactions":

@@ -119,7 +119,7 @@ func (c *Comment) Edit(by, body string) {
 func (f *Fake) editComment(s *repoState, id int64, by *user, body string) {
 	is, cm := s.comment(id)
 	old := cm.body
-	cm.body, cm.updated, cm.edited = body, f.clock(), f.clock()
+	cm.body, cm.updated, cm.edited, cm.editor = body, f.clock(), f.clock(), by
 	f.mention(s, is, by, body)
 	f.emit(s, "issue_comment", "edited", by, obj{"issue": f.issueJSON(s, is), "comment": f.commentJSON(s, cm),
 		"changes": obj{"body": obj{"from": old}}})

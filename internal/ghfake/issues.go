@@ -42,6 +42,7 @@ type comment struct {
 	created   time.Time
 	updated   time.Time
 	edited    time.Time // last body edit; zero until edited
+	editor    *user     // who made the last edit; nil until edited
 	reactions []*reaction
 }
 

@@ -56,6 +56,12 @@ var migrations = []migration{
 		sqlite:   boardTables,
 		postgres: boardTables,
 	},
+	{
+		// Kept decisions (kept.go): accepted HOLDs, gates, resumes and
+		// resolves as they were accepted, and each thread's read mark.
+		sqlite:   keptTables,
+		postgres: keptTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.

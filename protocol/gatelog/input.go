@@ -59,6 +59,8 @@ type Item struct {
 	Review *Review
 	// EditedBy is who last edited the item, when GitHub says (its editor).
 	EditedBy string
+	// Kept is set by Build on an item the App kept (Input.Kept).
+	Kept bool
 	// Tampered is set by Build on a kept item whose source was edited or
 	// deleted (ChangeEdited, ChangeDeleted): it is replayed as accepted, but
 	// what it grants no longer counts.

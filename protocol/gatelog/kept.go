@@ -26,10 +26,10 @@ type Kept struct {
 	Item Item
 	// BodySHA256 is the hex SHA-256 of Item.Body as accepted.
 	BodySHA256 string
-	// Deleted is set when GitHub reported the source deleted (the
-	// issue_comment.deleted webhook), which a thread read only in part
-	// cannot show.
-	Deleted bool
+	// Change is what GitHub reported of the source by webhook
+	// (issue_comment.edited or .deleted: ChangeEdited, ChangeDeleted), which
+	// a thread read only in part cannot show; "" when nothing was reported.
+	Change string
 	// TamperedBy is who edited or deleted the source, when the App learnt
 	// it from a webhook's sender; "" when unknown.
 	TamperedBy string
@@ -49,6 +49,8 @@ type Read struct {
 // Tamper is a kept item whose source changed after aepgate accepted it.
 type Tamper struct {
 	ItemID int64
+	// Review is set when the item is a pull request review.
+	Review bool
 	URL    string
 	Source Source
 	// Author wrote the kept item; By edited or deleted it ("" unknown).
@@ -89,16 +91,19 @@ func withKept(in *Input) ([]Item, []Tamper) {
 	var tampered []Tamper
 	for _, k := range in.Kept {
 		orig := k.Item
-		orig.Updated, orig.Tampered = orig.Created, ""
+		orig.Updated, orig.Tampered, orig.Kept = orig.Created, "", true
 		i, seen := at[keyOf(&orig)]
 		change := ""
 		switch {
 		case seen && items[i].Updated.After(items[i].Created), seen && BodyHash(items[i].Body) != k.BodySHA256:
 			change = ChangeEdited
-		case k.Deleted, !seen && readWhole(in.Read, orig):
-			change = ChangeDeleted
 		case seen:
-			continue // intact: GitHub shows it as accepted
+			items[i].Kept = true // intact: GitHub shows it as accepted
+			continue
+		case k.Change == ChangeDeleted, readWhole(in.Read, orig):
+			change = ChangeDeleted
+		case k.Change == ChangeEdited:
+			change = ChangeEdited
 		}
 		by := k.TamperedBy
 		if seen && items[i].EditedBy != "" {
@@ -106,7 +111,7 @@ func withKept(in *Input) ([]Item, []Tamper) {
 		}
 		if change != "" {
 			orig.Tampered = change
-			tampered = append(tampered, Tamper{ItemID: orig.ID, URL: orig.URL, Source: orig.Source, Author: orig.Author, By: by, Change: change, Created: orig.Created})
+			tampered = append(tampered, Tamper{ItemID: orig.ID, Review: orig.Event == EventReview, URL: orig.URL, Source: orig.Source, Author: orig.Author, By: by, Change: change, Created: orig.Created})
 		}
 		if seen {
 			items[i] = orig
@@ -134,6 +139,12 @@ func readWhole(reads []Read, it Item) bool {
 
 // grants are the actions an edit or deletion of their source cancels.
 var grants = map[string]bool{ActionResume: true, ActionResolve: true, ActionApprove: true}
+
+// acceptedBlock reports whether a is what a kept item blocked with (a HOLD
+// or an opened gate): it was judged when first accepted and stays in force
+// whatever later happens to its sender's permission or listing, until an
+// owner lifts it.
+func acceptedBlock(a Attempt) bool { return a.Item.Kept && !grants[a.Action] }
 
 // Keeps reports whether an accepted request of this action is a decision
 // the App keeps: what blocks (HOLD, an opened gate), which an edit never

@@ -43,8 +43,10 @@ func TestKeptDecisions(t *testing.T) {
 			[]string{"gate-open:unit-hold-13"}, []Tamper{{ItemID: 1, URL: hold.URL, Source: unitIssue, Author: "alice", By: "mallory", Change: ChangeEdited, Created: at(1)}}},
 		{"HOLD deleted from a thread read whole", Input{Kept: []Kept{kept(hold)}, Read: whole(unitIssue)},
 			[]string{"gate-open:unit-hold-13"}, []Tamper{{ItemID: 1, URL: hold.URL, Source: unitIssue, Author: "alice", Change: ChangeDeleted, Created: at(1)}}},
-		{"HOLD deleted, reported by webhook, thread read from later", Input{Kept: []Kept{{Item: hold, BodySHA256: BodyHash(hold.Body), Deleted: true, TamperedBy: "mallory"}}, Read: []Read{{Source: unitIssue, FromID: 50}}},
+		{"HOLD deleted, reported by webhook, thread read from later", Input{Kept: []Kept{{Item: hold, BodySHA256: BodyHash(hold.Body), Change: ChangeDeleted, TamperedBy: "mallory"}}, Read: []Read{{Source: unitIssue, FromID: 50}}},
 			[]string{"gate-open:unit-hold-13"}, []Tamper{{ItemID: 1, URL: hold.URL, Source: unitIssue, Author: "alice", By: "mallory", Change: ChangeDeleted, Created: at(1)}}},
+		{"HOLD edited, reported by webhook, thread read from later", Input{Kept: []Kept{{Item: hold, BodySHA256: BodyHash(hold.Body), Change: ChangeEdited, TamperedBy: "mallory"}}, Read: []Read{{Source: unitIssue, FromID: 50}}},
+			[]string{"gate-open:unit-hold-13"}, []Tamper{{ItemID: 1, URL: hold.URL, Source: unitIssue, Author: "alice", By: "mallory", Change: ChangeEdited, Created: at(1)}}},
 		{"HOLD older than the part of the thread read", Input{Kept: []Kept{kept(hold)}, Read: []Read{{Source: unitIssue, FromID: 50}}},
 			[]string{"gate-open:unit-hold-13"}, nil},
 		{"project HOLD deleted from the control issue", Input{Kept: []Kept{kept(ctlHold)}, Read: whole(control)},
@@ -121,5 +123,31 @@ func TestKeeps(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{ActionHold, ActionResume, ActionResolve, ActionOpenGate}, got); diff != "" {
 		t.Errorf("kept actions (-want +got):\n%s", diff)
+	}
+}
+
+// TestKeptHoldOutlivesItsSender: a kept HOLD was judged when accepted; a
+// later loss of its sender's write access or listing does not lift it (a
+// stateless replay would re-judge it and drop it: the negative control).
+func TestKeptHoldOutlivesItsSender(t *testing.T) {
+	hold := comment(1, "carol", unitIssue, 1, "/aep hold flaky deploy")
+	for _, tt := range []struct {
+		name string
+		edit func(*Input)
+	}{
+		{"coordinator lowered to read", func(in *Input) { in.Permissions["carol"] = "read" }},
+		{"coordinator no longer listed", func(in *Input) { in.Policy.Coordinators = nil }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := input(hold)
+			tt.edit(&in)
+			if r := Build(in); len(r.Blockers) != 0 {
+				t.Fatalf("the stateless replay kept the HOLD, so the case shows nothing: %v", tokens(r))
+			}
+			in.Kept = []Kept{kept(hold)}
+			if diff := cmp.Diff([]string{"gate-open:unit-hold-13"}, tokens(Build(in))); diff != "" {
+				t.Errorf("the kept HOLD was lifted (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

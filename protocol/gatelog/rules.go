@@ -129,8 +129,12 @@ func HumanOwner(a Attempt) string {
 // LiveWrite refuses any request unless GitHub confirms the sender's write,
 // maintain or admin permission right now; unknown refuses. A listed owner
 // or coordinator who lost write access no longer counts, and an account
-// without write access never does, whatever the config lists.
+// without write access never does, whatever the config lists. A HOLD or
+// gate the App already accepted and kept was judged then and stays.
 func LiveWrite(a Attempt) string {
+	if acceptedBlock(a) {
+		return ""
+	}
 	switch p := permission(a.In.Permissions, a.Item.Author); p {
 	case "write", "maintain", "admin":
 		return ""
@@ -144,7 +148,7 @@ func LiveWrite(a Attempt) string {
 // ListedRequester lets only owners and coordinators hold, open gates and
 // ask for status or a recheck.
 func ListedRequester(a Attempt) string {
-	if ownerOnly[a.Action] || listed(a.In.Policy.Owners, a.Item.Author) || listed(a.In.Policy.Coordinators, a.Item.Author) {
+	if ownerOnly[a.Action] || acceptedBlock(a) || listed(a.In.Policy.Owners, a.Item.Author) || listed(a.In.Policy.Coordinators, a.Item.Author) {
 		return ""
 	}
 	return fmt.Sprintf("only owners (%s) and coordinators (%s) may %s; %s is neither", logins(a.In.Policy.Owners), logins(a.In.Policy.Coordinators), verb(a.Action), a.Item.Author)

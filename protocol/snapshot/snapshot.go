@@ -224,6 +224,9 @@ type Comment struct {
 	Updated time.Time
 	// Edited is set when GitHub reports an edit (lastEditedAt).
 	Edited bool
+	// EditedBy is the login GitHub names as the comment's last editor
+	// ("" when none or not shown).
+	EditedBy string
 }
 
 // Review is one pull-request review.

@@ -1,0 +1,104 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/gatelog"
+)
+
+// keeper keeps the decisions the App accepted (store.DB), so an edit or
+// deletion of their source comment never lifts them (docs/gates.md, "Kept
+// decisions").
+type keeper interface {
+	Keep(ctx context.Context, k store.Kept, e store.Entry, now time.Time) (bool, error)
+	KeptDecisions(ctx context.Context, repo string) ([]store.Kept, error)
+	LedgerTamper(ctx context.Context, repo string, review bool, id int64, change string, e store.Entry, now time.Time) (bool, error)
+	MarkTampered(ctx context.Context, repo string, commentID int64, change, by string, at time.Time) (bool, error)
+}
+
+// loadKept reads the repository's kept decisions that bear on this
+// evaluation: the control issue's, the unit's, and this pull request's.
+func (e *evaluator) loadKept(ctx context.Context, in evalInput, ev *evaluation) error {
+	rows, err := e.kept.KeptDecisions(ctx, in.owner+"/"+in.repo)
+	if err != nil {
+		return err
+	}
+	ev.kept = nil
+	for _, r := range rows {
+		var it gatelog.Item
+		if err := json.Unmarshal(r.Item, &it); err != nil {
+			return fmt.Errorf("kept decision %d of %s/%s: %w", r.ItemID, in.owner, in.repo, err)
+		}
+		ours := it.Source.Kind == gatelog.ControlIssue || (ev.unit > 0 && r.Unit == ev.unit) ||
+			(it.Source.Kind == gatelog.PullRequest && in.pr > 0 && it.Source.Number == in.pr)
+		if !ours {
+			continue
+		}
+		ev.kept = append(ev.kept, gatelog.Kept{Item: it, BodySHA256: r.BodySHA256, Change: r.Tamper, TamperedBy: r.TamperedBy, TamperedAt: r.TamperedAt})
+	}
+	return nil
+}
+
+// keepDecisions stores every decision the gate log accepted that is not
+// kept yet, each with its ledger row, and writes one ledger row for each
+// tampering first seen. It runs before anything is acted on, so a crash
+// leaves the decision kept.
+func (e *evaluator) keepDecisions(ctx context.Context, in evalInput, ev *evaluation) error {
+	if ev.gates == nil {
+		return nil
+	}
+	repo, now := in.owner+"/"+in.repo, time.Now()
+	have := map[int64]bool{}
+	for _, k := range ev.kept {
+		have[k.Item.ID] = true
+	}
+	items := map[int64]*gatelog.Item{}
+	for i := range ev.gatesIn.Items {
+		items[ev.gatesIn.Items[i].ID] = &ev.gatesIn.Items[i]
+	}
+	for _, o := range ev.gates.Outcomes {
+		it := items[o.ItemID]
+		if !o.Accepted || !gatelog.Keeps(o.Action) || it == nil || it.Tampered != "" || have[o.ItemID] {
+			continue
+		}
+		have[o.ItemID] = true
+		if err := e.keepItem(ctx, in, ev, repo, *it, now); err != nil {
+			return err
+		}
+	}
+	for _, t := range ev.gates.Tampered {
+		entry := store.Entry{Kind: "tampering", DeliveryID: in.delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, t.ItemID),
+			Body: map[string]any{"repository": repo, "item": t.ItemID, "url": t.URL, "thread": t.Source.Number, "kind": string(t.Source.Kind),
+				"author": t.Author, "change": t.Change, "by": t.By, "unit": ev.unit, "pull_request": in.pr}}
+		if _, err := e.kept.LedgerTamper(ctx, repo, t.Review, t.ItemID, t.Change, entry, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keepItem stores one accepted item with its ledger row.
+func (e *evaluator) keepItem(ctx context.Context, in evalInput, ev *evaluation, repo string, it gatelog.Item, now time.Time) error {
+	raw, err := json.Marshal(it)
+	if err != nil {
+		return fmt.Errorf("encode kept decision %d: %w", it.ID, err)
+	}
+	unit := ev.unit
+	if it.Source.Kind == gatelog.ControlIssue {
+		unit = 0
+	}
+	hash := gatelog.BodyHash(it.Body)
+	k := store.Kept{Repo: repo, Review: it.Event == gatelog.EventReview, ItemID: it.ID, Unit: unit, Item: raw, BodySHA256: hash}
+	entry := store.Entry{Kind: "kept_decision", DeliveryID: in.delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, it.ID),
+		Body: map[string]any{"repository": repo, "item": it.ID, "url": it.URL, "thread": it.Source.Number, "kind": string(it.Source.Kind),
+			"author": it.Author, "created": it.Created.UTC().Format(time.RFC3339Nano), "body_sha256": hash, "unit": unit}}
+	fresh, err := e.kept.Keep(ctx, k, entry, now)
+	if err == nil && fresh {
+		e.log.Info("decision kept", "item", it.ID, "thread", it.Source.Number, "author", it.Author)
+	}
+	return err
+}

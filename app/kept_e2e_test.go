@@ -1,0 +1,160 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-github/v62/github"
+
+	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/store"
+)
+
+// forgetful is the negative control of kept decisions: a store that keeps
+// nothing, which is how the App judged before (a stateless replay).
+type forgetful struct{ keeper }
+
+func (forgetful) Keep(context.Context, store.Kept, store.Entry, time.Time) (bool, error) { return true, nil }
+func (forgetful) KeptDecisions(context.Context, string) ([]store.Kept, error)           { return nil, nil }
+func (forgetful) LedgerTamper(context.Context, string, bool, int64, string, store.Entry, time.Time) (bool, error) {
+	return false, nil
+}
+func (forgetful) MarkTampered(context.Context, string, int64, string, string, time.Time) (bool, error) {
+	return false, nil
+}
+
+// tamperings are the attacks of a writer who is neither owner nor
+// coordinator on an accepted decision's source: each runs with the kept
+// store (the decision must stay in force, shown as tampering) and with the
+// forgetful one (the attack must work, or the test could not fail).
+func TestKeptDecisionSurvivesTampering(t *testing.T) {
+	gateBlock := "```aep-gate\nid: drop-column\nquestion: Drop the legacy column?\nchoices: [approve, reject]\ncategory: irreversible-destructive\neffect: irreversible-data-change\nscope: merge\n```\n"
+	tests := []struct {
+		name string
+		// decide posts the decision and returns the comment to tamper with.
+		decide func(g *gatesWorld) *ghfake.Comment
+		// tamper is what mallory does to it, through the REST API.
+		tamper func(t *testing.T, g *gatesWorld, c *ghfake.Comment)
+		change string
+	}{
+		{"owner's HOLD edited with its body unchanged", func(g *gatesWorld) *ghfake.Comment {
+			return g.unit.Comment("olivia", "/aep hold waiting for legal")
+		}, editAs("mallory", "/aep hold waiting for legal"), "edited"},
+		{"owner's HOLD edited away", func(g *gatesWorld) *ghfake.Comment {
+			return g.unit.Comment("olivia", "/aep hold waiting for legal")
+		}, editAs("mallory", "LGTM"), "edited"},
+		{"owner's HOLD deleted", func(g *gatesWorld) *ghfake.Comment {
+			return g.pr.Comment("olivia", "/aep hold waiting for legal")
+		}, deleteAs("mallory"), "deleted"},
+		{"coordinator's irreversible merge gate deleted", func(g *gatesWorld) *ghfake.Comment {
+			return g.pr.Comment("cody", gateBlock)
+		}, deleteAs("mallory"), "deleted"},
+		{"project HOLD on the control issue deleted", func(g *gatesWorld) *ghfake.Comment {
+			ctl := g.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+			return ctl.Comment("olivia", "/aep hold release freeze")
+		}, deleteAs("mallory"), "deleted"},
+	}
+	for _, tt := range tests {
+		for _, control := range []bool{false, true} {
+			name := tt.name
+			if control {
+				name += " (negative control: nothing kept)"
+			}
+			t.Run(name, func(t *testing.T) {
+				var edit func(*Options)
+				if control {
+					edit = func(o *Options) { o.keeper = forgetful{} }
+				}
+				g := newGatesWorldOpts(t, edit)
+				c := tt.decide(g)
+				g.waitGates(t, "action_required")
+				tt.tamper(t, g, c)
+				g.settle(t)
+				r := g.gates()
+				if control {
+					if r.Conclusion != "success" {
+						t.Fatalf("with nothing kept the attack did not lift the decision (%s), so keeping is not what stops it", r.Conclusion)
+					}
+					return
+				}
+				if r.Conclusion != "action_required" {
+					t.Fatalf("mallory's %s lifted the decision: aepgate/gates is %s\n%s", tt.change, r.Conclusion, r.Summary)
+				}
+				for _, want := range []string{"### Tampering", tt.change + " by `mallory`"} {
+					if !strings.Contains(r.Summary, want) {
+						t.Errorf("aepgate/gates does not show the tampering (%q):\n%s", want, r.Summary)
+					}
+				}
+				if n := g.ledgerRows(t, "tampering"); n != 1 {
+					t.Errorf("%d tampering rows in the ledger, want 1", n)
+				}
+				if !g.app.restartSees(t) {
+					t.Error("a new App on the same database does not see the kept decision")
+				}
+			})
+		}
+	}
+}
+
+// TestKeptDecisionLiftedOnlyByTheOwner: the tampered HOLD stays until the
+// owner's fresh RESUME, which lifts it.
+func TestKeptDecisionLiftedOnlyByTheOwner(t *testing.T) {
+	g := newGatesWorld(t)
+	c := g.unit.Comment("olivia", "/aep hold waiting for legal")
+	g.waitGates(t, "action_required")
+	deleteAs("mallory")(t, g, c)
+	g.pr.Comment("mallory", "/aep resume")
+	g.settle(t)
+	if r := g.gates(); r.Conclusion != "action_required" {
+		t.Fatalf("a writer lifted the kept HOLD: %s", r.Conclusion)
+	}
+	g.unit.Comment("olivia", "/aep resume")
+	g.waitGates(t, "success")
+}
+
+// editAs edits the comment through the REST API as login, a writer.
+func editAs(login, body string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
+	return func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
+		t.Helper()
+		gc := g.f.Client(g.f.UserToken(login))
+		if _, _, err := gc.Issues.EditComment(context.Background(), "acme", "widgets", c.ID(), &github.IssueComment{Body: github.String(body)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// deleteAs deletes the comment through the REST API as login, a writer.
+func deleteAs(login string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
+	return func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
+		t.Helper()
+		gc := g.f.Client(g.f.UserToken(login))
+		resp, err := gc.Issues.DeleteComment(context.Background(), "acme", "widgets", c.ID())
+		if err != nil || resp.StatusCode != http.StatusNoContent {
+			t.Fatalf("delete comment: %v", err)
+		}
+	}
+}
+
+// ledgerRows counts the ledger's rows of kind.
+func (g *gatesWorld) ledgerRows(t *testing.T, kind string) int {
+	t.Helper()
+	var n int
+	if err := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = ?`, kind).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// restartSees reports whether the App's database, read as a new replica
+// would, holds a kept decision.
+func (a *App) restartSees(t *testing.T) bool {
+	t.Helper()
+	ks, err := a.db.KeptDecisions(context.Background(), "acme/widgets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(ks) > 0
+}
