@@ -17,8 +17,10 @@ import (
 // nothing, which is how the App judged before (a stateless replay).
 type forgetful struct{ keeper }
 
-func (forgetful) Keep(context.Context, store.Kept, store.Entry, time.Time) (bool, error) { return true, nil }
-func (forgetful) KeptDecisions(context.Context, string) ([]store.Kept, error)           { return nil, nil }
+func (forgetful) Keep(context.Context, store.Kept, store.Entry, time.Time) (bool, error) {
+	return true, nil
+}
+func (forgetful) KeptDecisions(context.Context, string) ([]store.Kept, error) { return nil, nil }
 func (forgetful) LedgerTamper(context.Context, string, bool, int64, string, store.Entry, time.Time) (bool, error) {
 	return false, nil
 }
