@@ -173,6 +173,7 @@ func (a *App) handleDelivery(ctx context.Context, d deliveryArgs, log *slog.Logg
 		if err != nil {
 			return err
 		}
+		c.Kept = kept
 		if kept {
 			log.Warn("a kept decision's source was changed; the decision stays in force", "comment", c.ID, "change", c.Change, "by", c.By)
 		}
@@ -201,6 +202,13 @@ func (a *App) runTarget(ctx context.Context, ev *evaluator, d deliveryArgs, j jo
 		return a.runReadback(ctx, ev, d, j, *t.Readback)
 	case t.Group != nil:
 		return ev.judgeGroup(ctx, in, *t.Group)
+	case t.Thread > 0 && t.Control && t.Answer == 0:
+		// An edit or deletion on the control issue: it matters only to a
+		// kept decision, whose tampering every pull request then shows.
+		if j.Changed != nil && j.Changed.Kept {
+			return ev.fanout(ctx, in)
+		}
+		return nil
 	case t.Thread > 0:
 		return ev.answerThread(ctx, in, t.Thread, t.Control)
 	case !t.AllOpen:
@@ -238,14 +246,14 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 		return nil, err
 	}
 	return &evaluator{checks: a.checks, snap: in, pub: in.CheckPublisher(), perm: in, ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, ledger: dbLedger{a.db}, locks: a.db, metrics: a.metrics, log: log,
-		boards: boardJobs{a: a, installation: installation}, kept: a.keeper()}, nil
+		boards: boardJobs{a: a, installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation)}, nil
 }
 
 // keeper is where accepted decisions are kept: the database, unless a test
 // put a variant in Options.
 func (a *App) keeper() keeper {
 	if a.opts.keeper != nil {
-		return a.opts.keeper
+		return a.opts.keeper(a.db)
 	}
 	return a.db
 }

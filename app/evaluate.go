@@ -69,6 +69,9 @@ type evaluator struct {
 	boards boardKeeper
 	// kept keeps accepted decisions (the App's store).
 	kept keeper
+	// fanouts asks for a repository's open pull requests to be judged once
+	// at the end of a short window; nil asks for none.
+	fanouts func(ctx context.Context, owner, repo string) error
 }
 
 // guessUnits returns the same-repository units a body names, as the
@@ -138,7 +141,7 @@ func (e *evaluator) judgePR(ctx context.Context, in evalInput) ([]int, error) {
 		return nil, err
 	}
 	defer unlock()
-	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, PR: in.pr, Guesses: in.guesses, Needs: e.needs()})
+	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, PR: in.pr, Guesses: in.guesses, Needs: e.needs(), Marks: e.marks(in)})
 	if err != nil {
 		return nil, err
 	}

@@ -157,6 +157,9 @@ type job struct {
 type commentChange struct {
 	ID         int64
 	Change, By string
+	// Kept is set once the store said the comment is a kept decision's
+	// source.
+	Kept bool
 }
 
 // parseDelivery decides what a delivery asks for. A payload it cannot use
@@ -250,7 +253,8 @@ var reviewActions = []string{"submitted", "edited", "dismissed"}
 // answered where it was made; an edited or deleted one only changes the
 // replay (an edited command counts for nothing). On a pull request, that
 // pull request and its unit's other attempts are evaluated; on a unit's
-// issue, the unit's attempts; on the control issue, every open pull request.
+// issue, the unit's attempts; on the control issue, every open pull request
+// once the comment is known to change a project decision.
 func commentTargets(p payload, repo string) []target {
 	if p.Issue == nil || p.Issue.Number <= 0 || p.Comment == nil || !slices.Contains(commentActions, p.Action) {
 		return nil
@@ -271,7 +275,9 @@ func commentTargets(p payload, repo string) []target {
 	if !control {
 		return []target{{Thread: n, Answer: answer}} // then the unit's attempts
 	}
-	return []target{{Thread: n, Control: true, Answer: answer}, {AllOpen: true}}
+	// The open pull requests are judged (coalesced, fanout.go) only when the
+	// comment changed a project decision, or was a kept one's source.
+	return []target{{Thread: n, Control: true, Answer: answer}}
 }
 
 // commentActions are the issue_comment actions that change a replay.

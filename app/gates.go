@@ -151,31 +151,51 @@ func (ev *evaluation) gatesInput() gatelog.Input {
 	project, _ := gate.CleanProject(ev.snap.Repo)
 	in := gatelog.Input{Project: project, Unit: ev.unit, Permissions: ev.perms, AppLogin: ev.appLogin, Kept: ev.kept,
 		Policy: gatelog.Policy{Owners: cfg.Owners, Coordinators: cfg.Coordinators, Prefix: cfg.CommandPrefix}}
-	read := func(t snapshot.Thread, src gatelog.Source) {
-		in.Items = append(in.Items, threadItems(t, src)...)
-		in.Read = append(in.Read, gatelog.Read{Source: src})
-	}
-	if c := ev.snap.Control; c != nil {
-		in.ControlIssue = c.Number
-		read(c.Thread, gatelog.Source{Kind: gatelog.ControlIssue, Number: c.Number})
-	}
-	if ev.unit > 0 {
-		read(ev.snap.UnitComments[ev.unit], gatelog.Source{Kind: gatelog.UnitIssue, Number: ev.unit})
+	for _, t := range ev.threadsRead() {
+		in.Items = append(in.Items, threadItems(t.thread, t.src)...)
+		in.Read = append(in.Read, gatelog.Read{Source: t.src, FromID: t.thread.ReadFrom})
+		if t.src.Kind == gatelog.ControlIssue {
+			in.ControlIssue = t.number
+		}
 	}
 	if p := ev.snap.Pull; p != nil {
 		src := gatelog.Source{Kind: gatelog.PullRequest, Number: p.Number}
 		in.PR = p.Number
-		read(p.Conversation, src)
 		in.Items = append(in.Items, reviewItems(p.Reviews, src)...)
 		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: ev.contractFiles(), Auto: ev.autoGates()}}
 	}
 	for _, a := range ev.attempts() {
 		src := gatelog.Source{Kind: gatelog.PullRequest, Number: a.Number}
-		read(a.Conversation, src)
 		in.Items = append(in.Items, reviewItems(a.Reviews, src)...)
 		in.PullRequests = append(in.PullRequests, gatelog.PullRequestState{Number: a.Number, Head: a.HeadSHA})
 	}
 	return in
+}
+
+// readThread is one conversation the gates replay reads.
+type readThread struct {
+	number int
+	src    gatelog.Source
+	thread snapshot.Thread
+}
+
+// threadsRead are the conversations the gates replay reads: the control
+// issue, the unit's issue, the pull request and the unit's other attempts.
+func (ev *evaluation) threadsRead() []readThread {
+	var out []readThread
+	if c := ev.snap.Control; c != nil {
+		out = append(out, readThread{c.Number, gatelog.Source{Kind: gatelog.ControlIssue, Number: c.Number}, c.Thread})
+	}
+	if ev.unit > 0 {
+		out = append(out, readThread{ev.unit, gatelog.Source{Kind: gatelog.UnitIssue, Number: ev.unit}, ev.snap.UnitComments[ev.unit]})
+	}
+	if p := ev.snap.Pull; p != nil {
+		out = append(out, readThread{p.Number, gatelog.Source{Kind: gatelog.PullRequest, Number: p.Number}, p.Conversation})
+	}
+	for _, a := range ev.attempts() {
+		out = append(out, readThread{a.Number, gatelog.Source{Kind: gatelog.PullRequest, Number: a.Number}, a.Conversation})
+	}
+	return out
 }
 
 // autoGates are the pull request's own gates: the audit's owner decision,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -146,9 +147,12 @@ func (e *evaluator) reviewRequestFailed(err error, logins []string) error {
 // issue (project gates only). A unit's open pull requests are judged next;
 // the control issue's delivery has its own target for all of them.
 func (e *evaluator) answerThread(ctx context.Context, in evalInput, number int, control bool) error {
-	attempts, err := e.answerIn(ctx, in, number, control)
+	attempts, changed, err := e.answerIn(ctx, in, number, control)
 	if err != nil {
 		return err
+	}
+	if control && changed {
+		return e.fanout(ctx, in)
 	}
 	for _, n := range attempts {
 		next := in
@@ -161,47 +165,59 @@ func (e *evaluator) answerThread(ctx context.Context, in evalInput, number int, 
 }
 
 // answerIn answers in.answer in the conversation of issue number and
-// returns the unit's open pull requests.
-func (e *evaluator) answerIn(ctx context.Context, in evalInput, number int, control bool) ([]int, error) {
+// returns the unit's open pull requests, and whether the answered item may
+// have changed a decision (a request of it was accepted and kept, or the
+// gates cannot be judged at all).
+func (e *evaluator) answerIn(ctx context.Context, in evalInput, number int, control bool) ([]int, bool, error) {
 	unlock, err := e.locks.Lock(ctx, fmt.Sprintf("%s/%s#%d", in.owner, in.repo, number))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer unlock()
-	req := gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, Needs: gatesNeeds}
+	req := gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, Needs: gatesNeeds, Marks: e.marks(in)}
 	unit := 0
 	if !control {
 		req.Guesses, unit = []int{number}, number
 	}
 	snap, err := e.snap.Snapshot(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	ev, err := e.prepare(ctx, in, snap, unit)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if in.answer == 0 {
-		return attemptNumbers(ev), nil
-	}
-	if why := ev.unreadableThreads(); !ev.configValid() || why != "" || len(ev.truncatedThreads()) > 0 {
-		e.log.Warn("comment not answered: the gates cannot be judged", "thread", number, "config_valid", ev.configValid(), "unreadable", why)
-		return attemptNumbers(ev), nil
+		return attemptNumbers(ev), false, nil
 	}
 	if ev.gateLog() == nil {
-		return attemptNumbers(ev), nil
+		// Nothing can be said of the comment, so it may have changed a
+		// decision: every pull request is judged again, and fails closed.
+		e.log.Warn("comment not answered: the gates cannot be judged", "thread", number, "config_valid", ev.configValid(), "unreadable", ev.unreadableThreads())
+		return attemptNumbers(ev), true, nil
 	}
 	if err := e.keepDecisions(ctx, in, ev); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := e.ensureControl(ctx, in, ev); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	th, status, err := e.answer(ctx, in, ev, in.answer)
 	if err == nil && status {
 		err = e.keepStatus(ctx, in, ev, th, true)
 	}
-	return attemptNumbers(ev), err
+	return attemptNumbers(ev), changesDecision(ev, in.answer), err
+}
+
+// changesDecision reports whether item id had a request the gate log
+// accepted and the App keeps (a HOLD, resume, gate or resolve).
+func changesDecision(ev *evaluation, id int64) bool {
+	for _, o := range ev.gates.Outcomes {
+		if o.ItemID == id && o.Accepted && gatelog.Keeps(o.Action) {
+			return true
+		}
+	}
+	return false
 }
 
 // reconcileEvent is the event name of the periodic sweep's evaluations.

@@ -20,6 +20,8 @@ type ghfakeWorld struct {
 	app  *App
 	base string
 	inst *ghfake.Installation
+	// ghApp is the App as GitHub knows it (whose webhooks are sent).
+	ghApp *ghfake.App
 }
 
 func newGhfakeWorld(t *testing.T) *ghfakeWorld {
@@ -52,7 +54,7 @@ func newGhfakeWorldOpts(t *testing.T, send bool, edit func(*Options)) *ghfakeWor
 	} else {
 		f.CollectWebhooks(testSecret, ghApp)
 	}
-	return &ghfakeWorld{f: f, repo: repo, app: a, base: base, inst: inst}
+	return &ghfakeWorld{f: f, repo: repo, app: a, base: base, inst: inst, ghApp: ghApp}
 }
 
 // workUnitRun returns the newest aepgate/work-unit run on sha, or nil.

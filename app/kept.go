@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 )
@@ -18,6 +19,31 @@ type keeper interface {
 	KeptDecisions(ctx context.Context, repo string) ([]store.Kept, error)
 	LedgerTamper(ctx context.Context, repo string, review bool, id int64, change string, e store.Entry, now time.Time) (bool, error)
 	MarkTampered(ctx context.Context, repo string, commentID int64, change, by string, at time.Time) (bool, error)
+	ThreadMark(ctx context.Context, repo string, number int) (int64, error)
+	SetThreadMark(ctx context.Context, repo string, number int, id int64, now time.Time) error
+}
+
+// marks says how far the App read each long thread of in's repository
+// before, so a snapshot reads only what came after (gh.ThreadMarker).
+func (e *evaluator) marks(in evalInput) gh.ThreadMarker {
+	repo := in.owner + "/" + in.repo
+	return func(ctx context.Context, number int) (int64, error) { return e.kept.ThreadMark(ctx, repo, number) }
+}
+
+// markThreads raises the mark of every long thread the evaluation read to
+// its newest comment, once its decisions are kept: the next evaluation reads
+// only what comes after.
+func (e *evaluator) markThreads(ctx context.Context, in evalInput, ev *evaluation) error {
+	repo, now := in.owner+"/"+in.repo, time.Now()
+	for _, t := range ev.threadsRead() {
+		if !t.thread.Paged || len(t.thread.Comments) == 0 {
+			continue
+		}
+		if err := e.kept.SetThreadMark(ctx, repo, t.number, t.thread.Comments[len(t.thread.Comments)-1].ID, now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // loadKept reads the repository's kept decisions that bear on this
@@ -78,7 +104,7 @@ func (e *evaluator) keepDecisions(ctx context.Context, in evalInput, ev *evaluat
 			return err
 		}
 	}
-	return nil
+	return e.markThreads(ctx, in, ev)
 }
 
 // keepItem stores one accepted item with its ledger row.

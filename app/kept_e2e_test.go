@@ -68,7 +68,7 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				var edit func(*Options)
 				if control {
-					edit = func(o *Options) { o.keeper = forgetful{} }
+					edit = func(o *Options) { o.keeper = func(keeper) keeper { return forgetful{} } }
 				}
 				g := newGatesWorldOpts(t, edit)
 				c := tt.decide(g)

@@ -56,7 +56,7 @@ func (e *evaluator) judgeGroup(ctx context.Context, in evalInput, g mergeGroup) 
 		return err
 	}
 	defer unlock()
-	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, PR: g.PR, Needs: e.needs()})
+	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, PR: g.PR, Needs: e.needs(), Marks: e.marks(in)})
 	if err != nil || snap.Pull == nil {
 		return err
 	}

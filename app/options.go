@@ -51,6 +51,9 @@ type Options struct {
 	// BoardDelay is how long after the first evaluation of a burst the
 	// board is updated: one update per burst (docs/board.md).
 	BoardDelay time.Duration
+	// FanoutWindow is how long the control-issue changes of one repository
+	// are gathered before its open pull requests are judged once for them.
+	FanoutWindow time.Duration
 
 	// checks replaces the App's list of checks (defaultChecks) when set;
 	// tests add a check through it.
@@ -60,9 +63,9 @@ type Options struct {
 	readback readbackOptions
 	// edge replaces parts of the webhook edge (zero: the App's own).
 	edge edgeOptions
-	// keeper replaces the store of kept decisions (nil: the database); a
-	// negative control passes one that forgets.
-	keeper keeper
+	// keeper wraps the store of kept decisions (nil: the database as it
+	// is); a negative control passes one that forgets.
+	keeper func(keeper) keeper
 }
 
 // Defaults.
@@ -77,6 +80,7 @@ const (
 	DefaultPollInterval   = 200 * time.Millisecond
 	DefaultShutdownGrace  = 20 * time.Second
 	DefaultBoardDelay     = 5 * time.Second
+	DefaultFanoutWindow   = 2 * time.Second
 )
 
 func (o *Options) setDefaults() error {
@@ -113,6 +117,7 @@ func (o *Options) setDefaults() error {
 	def(&o.PollInterval, DefaultPollInterval)
 	def(&o.ShutdownGrace, DefaultShutdownGrace)
 	def(&o.BoardDelay, DefaultBoardDelay)
+	def(&o.FanoutWindow, DefaultFanoutWindow)
 	if o.Workers <= 0 {
 		o.Workers = DefaultWorkers
 	}

@@ -48,6 +48,9 @@ type queue interface {
 	ping(ctx context.Context) error
 	// scheduleBoard asks for a board update (board_job.go).
 	scheduleBoard(ctx context.Context, args boardArgs) error
+	// scheduleFanout asks for a repository's open pull requests to be
+	// judged once at the end of the window (fanout.go).
+	scheduleFanout(ctx context.Context, args fanoutArgs, window time.Duration) error
 }
 
 // riverQueue is River on either engine; TTx is the engine's transaction.
@@ -61,6 +64,7 @@ type jobRunner interface {
 	runDelivery(ctx context.Context, d deliveryArgs, attempt int) error
 	runReconcile(ctx context.Context) error
 	runBoard(ctx context.Context, args boardArgs) error
+	runFanout(ctx context.Context, args fanoutArgs) error
 }
 
 // newQueue migrates River's tables and builds its client for db.
@@ -78,6 +82,7 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &deliveryWorker{run: run})
 	river.AddWorker(workers, &boardWorker{run: run, delay: o.BoardDelay, timeout: o.JobTimeout})
+	river.AddWorker(workers, &fanoutWorker{run: run})
 	// A sweep may outlast a delivery's JobTimeout, but not RescueAfter: a
 	// job running longer is taken for dead and started a second time.
 	river.AddWorker(workers, &reconcileWorker{run: run, timeout: max(o.JobTimeout, min(o.ReconcileEvery, o.RescueAfter))})

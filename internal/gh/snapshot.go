@@ -29,6 +29,9 @@ type SnapshotRequest struct {
 	// second query.
 	Guesses []int
 	Needs   snapshot.Needs
+	// Marks says how far the App read each long thread before (nil: no
+	// marks; every long thread is read whole, up to maxCommentPages).
+	Marks ThreadMarker
 }
 
 // Snapshot reads, in one GraphQL query, the pull request, the repository
@@ -51,7 +54,7 @@ func (in *Installation) Snapshot(ctx context.Context, req SnapshotRequest) (*sna
 	if _, ok := s.Units[n]; ok {
 		return s, nil
 	}
-	again, err := in.snapshotOnce(ctx, SnapshotRequest{Owner: req.Owner, Repo: req.Repo, Guesses: []int{n}, Needs: snapshot.Needs{Conversation: req.Needs.Conversation}})
+	again, err := in.snapshotOnce(ctx, SnapshotRequest{Owner: req.Owner, Repo: req.Repo, Guesses: []int{n}, Needs: snapshot.Needs{Conversation: req.Needs.Conversation}, Marks: req.Marks})
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +90,7 @@ func (in *Installation) snapshotOnce(ctx context.Context, req SnapshotRequest) (
 	if err := markDenied(s, denied); err != nil {
 		return nil, fmt.Errorf("snapshot of %s/%s#%d: %w", req.Owner, req.Repo, req.PR, err)
 	}
-	if err := in.completeThreads(ctx, req.Owner, req.Repo, s); err != nil {
+	if err := in.completeThreads(ctx, req.Owner, req.Repo, s, req.Marks); err != nil {
 		return nil, fmt.Errorf("snapshot of %s/%s#%d: %w", req.Owner, req.Repo, req.PR, err)
 	}
 	return s, nil

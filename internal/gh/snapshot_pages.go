@@ -8,25 +8,37 @@ import (
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
-// maxThreadPages bounds how many pages of 100 one thread is read in when
-// the snapshot's first read was cut short: 2,000 comments or reviews.
+// maxThreadPages bounds how many pages of 100 the reviews of one pull
+// request, or a unit's mentions, are read in when the snapshot's first read
+// was cut short: 2,000.
 const maxThreadPages = 20
 
-const threadPageQuery = `query($owner: String!, $name: String!, $number: Int!, $after: String) { repository(owner: $owner, name: $name) {
+// maxCommentPages bounds how many pages of 100 comments one thread is read
+// back in from its newest comment to the App's mark: 10,000 comments, read
+// once; later reads stop at the mark (ThreadMarker).
+const maxCommentPages = 100
+
+// ThreadMarker says up to which comment the App read a thread before and
+// kept its decisions (store.DB.ThreadMark): comments up to that ID need not
+// be read again. 0: never.
+type ThreadMarker func(ctx context.Context, number int) (int64, error)
+
+const threadPageQuery = `query($owner: String!, $name: String!, $number: Int!, $before: String) { repository(owner: $owner, name: $name) {
   issueOrPullRequest(number: $number) { __typename
-    ... on Issue { comments(first: 100, after: $after) { ` + commentFields + ` pageInfo { hasNextPage endCursor } } }
-    ... on PullRequest { comments(first: 100, after: $after) { ` + commentFields + ` pageInfo { hasNextPage endCursor } } } } } }`
+    ... on Issue { comments(last: 100, before: $before) { ` + commentFields + ` pageInfo { hasPreviousPage startCursor } } }
+    ... on PullRequest { comments(last: 100, before: $before) { ` + commentFields + ` pageInfo { hasPreviousPage startCursor } } } } } }`
 
 const reviewPageQuery = `query($owner: String!, $name: String!, $number: Int!, $after: String) { repository(owner: $owner, name: $name) {
   pullRequest(number: $number) { reviews(first: 100, after: $after) { totalCount nodes { ` + reviewFields + ` } pageInfo { hasNextPage endCursor } } } } }`
 
-// completeThreads reads again, whole, the conversations the snapshot query
-// read only the newest part of (more than 100 comments or reviews), so a
-// replay is never judged on part of a conversation: up to maxThreadPages
-// pages each, one read a page; beyond that they stay marked truncated.
-func (in *Installation) completeThreads(ctx context.Context, owner, repo string, s *snapshot.PR) error {
+// completeThreads reads again the conversations the snapshot query read
+// only the newest part of (more than 100 comments or reviews), so a replay
+// is never judged on part of a conversation: comments back to the App's
+// mark (marks, nil: no mark), reviews whole up to maxThreadPages pages;
+// beyond their bounds they stay marked truncated.
+func (in *Installation) completeThreads(ctx context.Context, owner, repo string, s *snapshot.PR, marks ThreadMarker) error {
 	if p := s.Pull; p != nil && p.Conversation.Truncated {
-		t, err := in.thread(ctx, owner, repo, p.Number)
+		t, err := in.thread(ctx, owner, repo, p.Number, p.Conversation, marks)
 		if err != nil {
 			return err
 		}
@@ -47,7 +59,7 @@ func (in *Installation) completeThreads(ctx context.Context, owner, repo string,
 	}
 	for n, t := range s.UnitComments {
 		if t.Truncated {
-			full, err := in.thread(ctx, owner, repo, n)
+			full, err := in.thread(ctx, owner, repo, n, t, marks)
 			if err != nil {
 				return err
 			}
@@ -62,13 +74,13 @@ func (in *Installation) completeThreads(ctx context.Context, owner, repo string,
 			}
 			a = all
 		}
-		if err := in.completeAttempts(ctx, owner, repo, a.Pulls); err != nil {
+		if err := in.completeAttempts(ctx, owner, repo, a.Pulls, marks); err != nil {
 			return err
 		}
 		s.UnitAttempts[n] = a
 	}
 	if c := s.Control; c != nil && c.Thread.Truncated {
-		full, err := in.thread(ctx, owner, repo, c.Number)
+		full, err := in.thread(ctx, owner, repo, c.Number, c.Thread, marks)
 		if err != nil {
 			return err
 		}
@@ -77,40 +89,75 @@ func (in *Installation) completeThreads(ctx context.Context, owner, repo string,
 	return nil
 }
 
-// thread reads every comment of issue or pull request number, oldest
-// first.
-func (in *Installation) thread(ctx context.Context, owner, repo string, number int) (snapshot.Thread, error) {
-	var t snapshot.Thread
-	var after any
-	for page := 0; ; page++ {
-		if page == maxThreadPages {
-			t.Truncated = true
+// thread reads the comments of issue or pull request number that window
+// (the snapshot's newest ones) lacks, newest first, back to the App's mark
+// or the first comment, up to maxCommentPages pages, and returns them
+// oldest first. When window already reaches the mark no read is needed.
+func (in *Installation) thread(ctx context.Context, owner, repo string, number int, window snapshot.Thread, marks ThreadMarker) (snapshot.Thread, error) {
+	var mark int64
+	if marks != nil {
+		var err error
+		if mark, err = marks(ctx, number); err != nil {
+			return window, fmt.Errorf("read mark of %s/%s#%d: %w", owner, repo, number, err)
+		}
+	}
+	if from, ok := reaches(window.Comments, mark); ok {
+		return snapshot.Thread{Comments: window.Comments, Paged: true, ReadFrom: from}, nil
+	}
+	var pages [][]snapshot.Comment
+	var before any
+	for page := 0; page < maxCommentPages; page++ {
+		cs, prev, cursor, err := in.threadPage(ctx, owner, repo, number, before)
+		if err != nil {
+			return window, err
+		}
+		pages = append(pages, cs)
+		if from, ok := reaches(cs, mark); ok || !prev || cursor == "" {
+			t := snapshot.Thread{Paged: true, ReadFrom: from}
+			for i := len(pages) - 1; i >= 0; i-- {
+				t.Comments = append(t.Comments, pages[i]...)
+			}
 			return t, nil
 		}
-		var data struct {
-			Repository *struct {
-				IssueOrPullRequest *struct {
-					Comments *struct {
-						jsonComments
-						PageInfo pageInfo
+		before = cursor
+	}
+	return snapshot.Thread{Comments: window.Comments, Truncated: true, Paged: true}, nil
+}
+
+// reaches reports whether comments (a newest-first read's oldest page, or
+// the window) go back to the mark, and from which ID on they were read.
+func reaches(cs []snapshot.Comment, mark int64) (int64, bool) {
+	if mark <= 0 || len(cs) == 0 || cs[0].ID > mark {
+		return 0, false
+	}
+	return cs[0].ID, true
+}
+
+// threadPage reads one page of number's comments before cursor (nil: the
+// newest), oldest first, and says whether older ones remain.
+func (in *Installation) threadPage(ctx context.Context, owner, repo string, number int, before any) ([]snapshot.Comment, bool, string, error) {
+	var data struct {
+		Repository *struct {
+			IssueOrPullRequest *struct {
+				Comments *struct {
+					jsonComments
+					PageInfo struct {
+						HasPreviousPage bool
+						StartCursor     string
 					}
 				}
 			}
 		}
-		vars := map[string]any{"owner": owner, "name": repo, "number": number, "after": after}
-		if err := graphQL(ctx, in.hc, in.graphqlURL, threadPageQuery, vars, &data); err != nil {
-			return t, fmt.Errorf("comments of %s/%s#%d: %w", owner, repo, number, err)
-		}
-		if data.Repository == nil || data.Repository.IssueOrPullRequest == nil || data.Repository.IssueOrPullRequest.Comments == nil {
-			return t, fmt.Errorf("comments of %s/%s#%d: not visible", owner, repo, number)
-		}
-		c := data.Repository.IssueOrPullRequest.Comments
-		t.Comments = append(t.Comments, c.thread().Comments...)
-		if !c.PageInfo.HasNextPage || c.PageInfo.EndCursor == "" {
-			return t, nil
-		}
-		after = c.PageInfo.EndCursor
 	}
+	vars := map[string]any{"owner": owner, "name": repo, "number": number, "before": before}
+	if err := graphQL(ctx, in.hc, in.graphqlURL, threadPageQuery, vars, &data); err != nil {
+		return nil, false, "", fmt.Errorf("comments of %s/%s#%d: %w", owner, repo, number, err)
+	}
+	if data.Repository == nil || data.Repository.IssueOrPullRequest == nil || data.Repository.IssueOrPullRequest.Comments == nil {
+		return nil, false, "", fmt.Errorf("comments of %s/%s#%d: not visible", owner, repo, number)
+	}
+	c := data.Repository.IssueOrPullRequest.Comments
+	return c.thread().Comments, c.PageInfo.HasPreviousPage, c.PageInfo.StartCursor, nil
 }
 
 // reviews reads every review of pull request number, oldest first; cut
@@ -210,14 +257,14 @@ func joinAttempts(pages []snapshot.Attempts, cut bool) snapshot.Attempts {
 
 // completeAttempts reads whole the open attempts' conversations the
 // mentions query read only the newest 50 of.
-func (in *Installation) completeAttempts(ctx context.Context, owner, repo string, pulls []snapshot.Attempt) error {
+func (in *Installation) completeAttempts(ctx context.Context, owner, repo string, pulls []snapshot.Attempt, marks ThreadMarker) error {
 	for i := range pulls {
 		a := &pulls[i]
 		if a.State != "OPEN" || a.CrossRepository {
 			continue
 		}
 		if a.Conversation.Truncated {
-			t, err := in.thread(ctx, owner, repo, a.Number)
+			t, err := in.thread(ctx, owner, repo, a.Number, a.Conversation, marks)
 			if err != nil {
 				return err
 			}

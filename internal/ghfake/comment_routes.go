@@ -30,7 +30,11 @@ func (f *Fake) commentRoutes() {
 		if req.Body == "" {
 			return invalid("IssueComment", "body", "missing_field", "")
 		}
-		return http.StatusCreated, c.f.commentJSON(c.repo, c.f.addComment(c.repo, is, c.f.actor(c.tok), req.Body))
+		var via *App
+		if c.tok != nil && c.tok.kind != userToken {
+			via = c.tok.app
+		}
+		return http.StatusCreated, c.f.commentJSON(c.repo, c.f.addCommentVia(c.repo, is, c.f.actor(c.tok), req.Body, via))
 	})
 	f.handle("GET /repos/{owner}/{repo}/issues/comments", read("issues"), func(c *call) (int, any) {
 		var all []*comment

@@ -1,6 +1,7 @@
 package ghfake_test
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"testing"
@@ -39,6 +40,54 @@ func TestSnapshotReadsLongConversationsWhole(t *testing.T) {
 	u := snap.UnitComments[unit.Number()]
 	if len(u.Comments) != 120 || u.Truncated || u.Comments[0].Body != "unit note 0" {
 		t.Errorf("unit thread: %d comments, truncated %v", len(u.Comments), u.Truncated)
+	}
+}
+
+// TestSnapshotReadsLongThreadsBackToTheMark: with the App's mark, a long
+// thread is read back only to it (the App keeps the decisions of what lies
+// before); a mark inside the snapshot's own window costs no read at all.
+func TestSnapshotReadsLongThreadsBackToTheMark(t *testing.T) {
+	ghfake.RequireGraphQL(t)
+	f := ghfake.New(t)
+	repo := f.CreateRepo("acme/widgets")
+	repo.Branch("f", "main")
+	repo.Commit("f", "c", map[string]string{"x.go": "package x\n"})
+	pr := repo.OpenPR("bob", "f", "main", "PR", "no unit")
+	var ids []int64
+	for i := range 450 {
+		ids = append(ids, pr.Comment("mallory", fmt.Sprintf("spam %d", i)).ID())
+	}
+	in := projectInstallation(t, f, repo)
+	tests := []struct {
+		name      string
+		mark      int64
+		comments  int
+		readFrom  int64
+		pageReads int
+	}{
+		{"no mark: read whole", 0, 450, 0, 5},
+		{"mark in an older page", ids[120], 400, ids[50], 4},
+		{"mark inside the window", ids[400], 100, ids[350], 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f.ResetLog()
+			marks := func(_ context.Context, n int) (int64, error) { return tt.mark, nil }
+			snap, err := in.Snapshot(ctx, gh.SnapshotRequest{Owner: "acme", Repo: "widgets", PR: pr.Number(), Needs: snapshot.Needs{Conversation: true}, Marks: marks})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := snap.Pull.Conversation
+			if len(c.Comments) != tt.comments || c.Truncated || c.ReadFrom != tt.readFrom || !c.Paged {
+				t.Errorf("%d comments from %d (truncated %v, paged %v), want %d from %d", len(c.Comments), c.ReadFrom, c.Truncated, c.Paged, tt.comments, tt.readFrom)
+			}
+			if got := f.Calls("POST /graphql") - 1; got != tt.pageReads {
+				t.Errorf("%d page reads after the snapshot query, want %d", got, tt.pageReads)
+			}
+			if last := c.Comments[len(c.Comments)-1]; last.ID != ids[449] {
+				t.Errorf("newest comment %d, want %d", last.ID, ids[449])
+			}
+		})
 	}
 }
 

@@ -149,12 +149,16 @@ func (s *repoState) blocking(i *issue) ([]*issue, int) {
 
 func (f *Fake) commentJSON(s *repoState, c *comment) obj {
 	api := f.api(s) + "/issues/comments/" + itoa(c.id)
+	var via any
+	if c.via != nil {
+		via = f.appJSON(c.via)
+	}
 	return obj{
 		"url": api, "html_url": s.commentURL(c),
 		"issue_url": f.api(s) + "/issues/" + itoa(int64(c.issue)), "id": c.id, "node_id": nodeID("IssueComment", c.id),
 		"user": f.userJSON(c.author), "created_at": ts(c.created), "updated_at": ts(c.updated),
 		"author_association": f.association(s, c.author), "body": c.body,
-		"reactions": reactionsJSON(api+"/reactions", c.reactions), "performed_via_github_app": nil,
+		"reactions": reactionsJSON(api+"/reactions", c.reactions), "performed_via_github_app": via,
 	}
 }
 

@@ -98,8 +98,14 @@ func (i *Issue) Comment(author, body string) *Comment {
 }
 
 func (f *Fake) addComment(s *repoState, is *issue, by *user, body string) *comment {
+	return f.addCommentVia(s, is, by, body, nil)
+}
+
+// addCommentVia adds a comment made through App via's installation (nil:
+// by a person), which GitHub reports as performed_via_github_app.
+func (f *Fake) addCommentVia(s *repoState, is *issue, by *user, body string, via *App) *comment {
 	now := f.clock()
-	c := &comment{id: f.nextID(), issue: is.number, body: body, author: by, created: now, updated: now}
+	c := &comment{id: f.nextID(), issue: is.number, body: body, author: by, created: now, updated: now, via: via}
 	is.comments = append(is.comments, c)
 	is.updated = now
 	f.mention(s, is, by, body)

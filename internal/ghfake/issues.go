@@ -43,6 +43,7 @@ type comment struct {
 	updated   time.Time
 	edited    time.Time // last body edit; zero until edited
 	editor    *user     // who made the last edit; nil until edited
+	via       *App      // the App whose installation token made it (performed_via_github_app)
 	reactions []*reaction
 }
 

@@ -212,6 +212,13 @@ type Thread struct {
 	Comments []Comment
 	// Truncated is set when GitHub held more comments than were read.
 	Truncated bool
+	// Paged is set when the thread was longer than the snapshot's first
+	// read, so it was read again back to the App's mark (ThreadMarker).
+	Paged bool
+	// ReadFrom is the lowest comment ID the read reached when it stopped
+	// at the App's mark: every comment from it on was read, older ones were
+	// not (the App keeps their decisions). 0: read from the first comment.
+	ReadFrom int64
 }
 
 // Comment is one issue or pull-request comment.

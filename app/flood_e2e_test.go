@@ -1,0 +1,100 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/ghfake"
+)
+
+// unmarked is the negative control of incremental thread reads: a store
+// that remembers no thread's mark, so every long thread is read whole on
+// every evaluation (as the App did before).
+type unmarked struct{ keeper }
+
+func (unmarked) ThreadMark(context.Context, string, int) (int64, error)              { return 0, nil }
+func (unmarked) SetThreadMark(context.Context, string, int, int64, time.Time) error { return nil }
+
+// floodComments is how many comments a stranger floods the control issue
+// with (GitHub's attack in the probe needed about 2,050).
+const floodComments = 2500
+
+// TestControlIssueFlood: a stranger's 2,500 comments on the control issue
+// leave every pull request's gates correct (the owner's project HOLD holds,
+// nothing turns "cannot be judged"), and one more comment then costs at
+// most 3 reads. The negative control reads threads whole (no marks): the
+// gates stay correct, but each new comment costs a read per 100 comments.
+func TestControlIssueFlood(t *testing.T) {
+	for _, control := range []bool{false, true} {
+		name := "marks"
+		if control {
+			name = "negative control: no marks"
+		}
+		t.Run(name, func(t *testing.T) {
+			var edit func(*Options)
+			if control {
+				edit = func(o *Options) { o.keeper = func(k keeper) keeper { return unmarked{k} } }
+			}
+			g := newGatesWorldOpts(t, edit)
+			prs := []*ghfake.PR{g.pr, g.unitPR("second"), g.unitPR("third")}
+			ctl := g.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+			ctl.Comment("olivia", "/aep hold release freeze")
+			for _, pr := range prs {
+				g.waitOn(t, pr, "action_required")
+			}
+			// The flood arrives while the App hears nothing (as if GitHub's
+			// deliveries were lost), then one more of the stranger's comments
+			// is delivered: its answer reads the long thread.
+			g.f.CollectWebhooks(testSecret, g.ghApp)
+			for i := range floodComments {
+				body := fmt.Sprintf("spam %d", i)
+				if i%10 == 0 {
+					body = "/aep resume"
+				}
+				ctl.Comment("spammer", body)
+			}
+			g.f.SendWebhooks(g.base+"/webhook", testSecret, g.ghApp)
+			first := ctl.Comment("spammer", "/aep resume")
+			g.waitReaction(t, first.ID())
+			for _, pr := range prs {
+				c := pr.Comment("olivia", "/aep recheck")
+				g.waitReaction(t, c.ID())
+				if r := newestRunOn(g.repo, pr.Head(), GatesCheck); r.Conclusion != "action_required" || !strings.Contains(r.Summary, "release freeze") {
+					t.Fatalf("after the flood #%d's gates say %s:\n%s", pr.Number(), r.Conclusion, r.Summary)
+				}
+			}
+			g.f.ResetLog()
+			last := ctl.Comment("spammer", "/aep resume")
+			g.waitReaction(t, last.ID())
+			g.f.Deliveries() // every delivery sent so far was answered
+			st := g.f.Stats()
+			reads := 0
+			for route, n := range st.ByRoute {
+				if strings.HasPrefix(route, "GET ") || route == "POST /graphql" {
+					reads += n
+				}
+			}
+			t.Logf("one more comment after %d: %d reads %v", floodComments, reads, st.ByRoute)
+			if control {
+				if reads <= 3 {
+					t.Fatalf("without marks one comment still cost %d reads, so the marks are not what keeps it cheap", reads)
+				}
+				return
+			}
+			if reads > 3 {
+				t.Errorf("one comment on the flooded control issue cost %d reads, want at most 3: %v", reads, st.ByRoute)
+			}
+		})
+	}
+}
+
+// waitOn waits until pull request pr's gates check concludes want.
+func (g *gatesWorld) waitOn(t *testing.T, pr *ghfake.PR, want string) {
+	t.Helper()
+	waitFor(t, 20*time.Second, fmt.Sprintf("aepgate/gates %s on #%d", want, pr.Number()), func() bool {
+		return conclusionOf(g.repo, pr.Head(), GatesCheck) == want
+	})
+}
