@@ -15,7 +15,7 @@ import (
 // every evaluation (as the App did before).
 type unmarked struct{ keeper }
 
-func (unmarked) ThreadMark(context.Context, string, int) (int64, error)              { return 0, nil }
+func (unmarked) ThreadMark(context.Context, string, int) (int64, error)             { return 0, nil }
 func (unmarked) SetThreadMark(context.Context, string, int, int64, time.Time) error { return nil }
 
 // floodComments is how many comments a stranger floods the control issue
