@@ -120,7 +120,7 @@ func (w *world) appOptions(key *rsa.PrivateKey, log *slog.Logger) app.Options {
 	if w.o.Speed == Fast {
 		o.WritePause, o.RetryBase, o.PollInterval = -1, 20*time.Millisecond, 20*time.Millisecond
 		o.JobTimeout, o.RescueAfter, o.ShutdownGrace = 10*time.Second, 12*time.Second, 5*time.Second
-		o.BoardDelay = 250 * time.Millisecond
+		o.BoardDelay, o.FanoutWindow = 250*time.Millisecond, 100*time.Millisecond
 	}
 	return o
 }
