@@ -39,6 +39,9 @@ type Options struct {
 	RunCommands func(ctx context.Context, root string, commands []string) ([]isolate.Outcome, error)
 	// Rand feeds the output delimiters; nil means crypto/rand.
 	Rand io.Reader
+	// Checkout decides whether the workspace is a commit the step may
+	// judge for the SHA it publishes on; nil means VerifyCheckout.
+	Checkout func(ctx context.Context, ev Event) (note string, err error)
 }
 
 // runner holds one step's state.
@@ -53,8 +56,14 @@ type runner struct {
 	status []statusJSON
 	// problems counts what the checks found: lint problems and unreadable
 	// folders, unreadable or conflicting status, controls not verified,
-	// report problems.
+	// report problems, checks refused.
 	problems int
+	// treeRead and treeErr memoize tree: whether the workspace is the
+	// commit judged.
+	treeRead bool
+	treeErr  error
+	// targetNoted: the pull_request_target note is in notes.
+	targetNoted bool
 }
 
 // Run runs the step and returns its exit code with the error that ended
@@ -80,6 +89,9 @@ func newRunner(o Options) *runner {
 	}
 	if o.RunCommands == nil {
 		o.RunCommands = defaultRunCommands
+	}
+	if o.Checkout == nil {
+		o.Checkout = VerifyCheckout
 	}
 	return &runner{o: o, gha: githubactions.New(githubactions.WithGetenv(o.Getenv), githubactions.WithWriter(o.Stdout))}
 }
@@ -113,6 +125,9 @@ func (r *runner) run(ctx context.Context) (int, error) {
 	}
 	if pubErr != nil {
 		return ExitFailed, pubErr
+	}
+	if r.treeErr != nil {
+		return ExitInput, r.treeErr
 	}
 	if r.in.FailOn == FailOnError && overall(runs) == checks.ConclusionFailure {
 		return ExitFailed, nil
@@ -148,14 +163,17 @@ func (r *runner) configErrors(err error) {
 }
 
 // evaluate runs every check that applies, in the order of knownChecks.
+// The checks that read the workspace run only when it is the commit judged
+// (tree); when it is not, every run on that commit is refused.
 func (r *runner) evaluate(ctx context.Context) []checks.Run {
 	var runs []checks.Run
+	r.targeted() // says so in the job summary
 	folders := r.folders()
 	if r.in.wants(CheckLint) && (len(folders) > 0 || r.in.explicit(CheckLint)) {
-		runs = append(runs, r.lint(folders))
+		runs = append(runs, r.onTree(ctx, checks.NameLint, func() checks.Run { return r.lint(folders) }))
 	}
 	if r.in.wants(CheckStatus) && (len(folders) > 0 || r.in.explicit(CheckStatus)) {
-		runs = append(runs, r.statusRun(folders))
+		runs = append(runs, r.onTree(ctx, checks.NameStatus, func() checks.Run { return r.statusRun(folders) }))
 	}
 	if r.in.wants(CheckNegcontrol) && (len(r.cfg.NegativeControls) > 0 || r.in.explicit(CheckNegcontrol)) {
 		runs = append(runs, r.negcontrol(ctx))
@@ -175,6 +193,7 @@ func (r *runner) evaluate(ctx context.Context) []checks.Run {
 	if r.in.explicit(CheckRelease) {
 		runs = append(runs, r.releaseRun(ctx))
 	}
+	r.refuseAll(runs)
 	return runs
 }
 

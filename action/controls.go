@@ -9,7 +9,19 @@ import (
 // negcontrol runs the declared negative controls on the runner host, with
 // the toolchain the job's earlier steps installed, and builds
 // aep/negative-controls.
+// Under pull_request_target none runs and the run is refused
+// (checks.RefusedRun: failure, which a required check cannot pass).
 func (r *runner) negcontrol(ctx context.Context) checks.Run {
+	if r.targeted() {
+		r.problems++
+		run := checks.RefusedRun(checks.NameNegativeControls, r.ev.SHA, targetRefusal("negative controls", "run the declared controls"))
+		run.DetailsURL = r.ev.RunURL
+		return run
+	}
+	if r.tree(ctx) != nil {
+		r.problems++
+		return checks.Run{Name: checks.NameNegativeControls}
+	}
 	controls := r.cfg.NegativeControls
 	r.gha.Group("aepgate: negative controls")
 	defer r.gha.EndGroup()

@@ -13,6 +13,7 @@ import (
 	"github.com/aepgate/aepgate/internal/fixtures"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/isolate"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/negcontrol"
 	"github.com/aepgate/aepgate/protocol/scaffold"
@@ -30,6 +31,10 @@ type stepEnv struct {
 	base     string
 	stdout   bytes.Buffer
 	controls func(ctx context.Context, root string, cs []config.NegativeControl) ([]negcontrol.Result, error)
+	// commands and checkout are Options.RunCommands and Options.Checkout;
+	// nil means the defaults.
+	commands func(ctx context.Context, root string, cmds []string) ([]isolate.Outcome, error)
+	checkout func(ctx context.Context, ev Event) (string, error)
 }
 
 const baseConfig = `version: 1
@@ -46,7 +51,7 @@ negative_controls:
 // shape, with a token holding perms.
 func newStepEnv(t *testing.T, perms ghfake.Permissions, extraGuide, body string) *stepEnv {
 	t.Helper()
-	e := &stepEnv{t: t, f: ghfake.New(t), ws: t.TempDir()}
+	e := &stepEnv{t: t, f: ghfake.New(t)}
 	e.repo = e.f.CreateRepo("acme/widgets")
 	e.base = e.repo.Commit("main", "add config", map[string]string{".github/aepgate.yml": baseConfig})
 	e.repo.Branch("unit-12", "main")
@@ -57,15 +62,17 @@ func newStepEnv(t *testing.T, perms ghfake.Permissions, extraGuide, body string)
 			content += extraGuide
 		}
 		files["docs/run/"+f.Path] = content
-		write(t, filepath.Join(e.ws, "docs/run", f.Path), content)
 	}
-	write(t, filepath.Join(e.ws, ".github/aepgate.yml"), baseConfig)
 	e.head = e.repo.Commit("unit-12", "work", files)
 	body = strings.ReplaceAll(body, "HEAD", e.head)
 	for range prNumber - 1 {
 		e.repo.OpenIssue("octo", "earlier issue", "")
 	}
 	e.repo.OpenPR("octo", "unit-12", "main", "Add the widget", body)
+	// The workspace is the head checked out, as actions/checkout with
+	// ref: head.sha leaves it.
+	e.ws = mirrorGit(t, e.f.Client(e.f.ActionsToken(e.repo, writable)), e.head)
+	e.f.ResetLog()
 	event := e.event(body)
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "event.json"), event)
@@ -110,7 +117,7 @@ func (e *stepEnv) run() int {
 	e.stdout.Reset()
 	code, err := Run(context.Background(), Options{
 		Getenv: func(k string) string { return e.vars[k] }, Stdout: &e.stdout,
-		GitHub: e.connect(), RunControls: e.controls,
+		GitHub: e.connect(), RunControls: e.controls, RunCommands: e.commands, Checkout: e.checkout,
 	})
 	if err != nil {
 		e.t.Logf("Run: %v", err)

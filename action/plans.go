@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -22,7 +23,8 @@ type plansOutcome struct {
 	dir      string
 	head     plans.Plan
 	findings []plans.Finding
-	err      string // the folder could not be judged
+	err      string   // the folder could not be judged
+	warnings []string // said in the summary, failing nothing
 }
 
 // plansTouched lists the plan folders (plans/<slug>) the pull request
@@ -111,37 +113,57 @@ func (r *runner) plansFolder(ctx context.Context, repo *plangit.Repo, pr plans.P
 	}
 	o.findings = plans.Check(in, plans.Rules())
 	if r.in.Rerun {
-		o.findings = append(o.findings, r.plansRerun(ctx, in)...)
+		o.findings = append(o.findings, r.plansRerun(ctx, in, &o)...)
 	}
 	return o
 }
 
 // plansRerun re-runs the recorded verification commands of the state
-// files this pull request changes, each in an isolated copy of the
-// workspace.
-func (r *runner) plansRerun(ctx context.Context, in plans.Input) []plans.Finding {
+// files this pull request changes that the base's contract lists
+// (plans.SelectReruns), each in an isolated copy of the workspace. Under
+// pull_request_target nothing runs and each such file gets a finding;
+// when the workspace is not the commit judged nothing runs (the run is
+// refused).
+func (r *runner) plansRerun(ctx context.Context, in plans.Input, o *plansOutcome) []plans.Finding {
 	var out []plans.Finding
-	for n, st := range in.Head.States {
-		file := in.Head.StatePath(n)
+	for _, n := range slices.Sorted(maps.Keys(in.Head.States)) {
+		st, file := in.Head.States[n], in.Head.StatePath(n)
 		if !slices.Contains(in.PR.Changed, file) || len(st.Verification) == 0 {
 			continue
 		}
-		cmds := make([]string, len(st.Verification))
-		for i, v := range st.Verification {
-			cmds[i] = v.Command
-		}
-		outcomes, err := r.o.RunCommands(ctx, r.ev.Workspace, cmds)
-		if err != nil {
-			out = append(out, plans.Finding{Rule: "rerun", File: file, Line: 1, Message: "could not re-run: " + err.Error()})
+		if r.targeted() {
+			out = append(out, plans.Finding{Rule: "rerun", File: file, Line: st.Line("verification"),
+				Message: "not re-run: this is a pull_request_target run, with the base repository's token and secrets, " +
+					"and aepgate runs no command a pull request controls there; re-run from a pull_request workflow"})
 			continue
 		}
-		runs := make([]plans.Run, len(outcomes))
-		for i, oc := range outcomes {
-			runs[i] = plans.Run{ExitCode: oc.ExitCode, OutputTail: oc.OutputTail}
+		if r.tree(ctx) != nil {
+			return nil
 		}
-		out = append(out, plans.CompareRuns(file, st, runs)...)
+		out = append(out, r.rerunState(ctx, in, file, st, o)...)
 	}
 	return out
+}
+
+// rerunState re-runs one state file's allowed commands and compares them.
+func (r *runner) rerunState(ctx context.Context, in plans.Input, file string, st *plans.State, o *plansOutcome) []plans.Finding {
+	sel := plans.SelectReruns(in.Base.Progress, file, st)
+	if sel.Unlisted {
+		w := fmt.Sprintf("%s at the base lists no `verify_commands`, so the commands re-run for %s are the executor's own choice.", in.Base.ProgressPath(), file)
+		o.warnings = append(o.warnings, w)
+		r.notes = append(r.notes, "aep/plans: "+w)
+	}
+	var runs []plans.Run
+	if len(sel.Commands) > 0 {
+		outcomes, err := r.o.RunCommands(ctx, r.ev.Workspace, sel.Commands)
+		if err != nil {
+			return append(sel.Refused, plans.Finding{Rule: "rerun", File: file, Line: 1, Message: "could not re-run: " + err.Error()})
+		}
+		for _, oc := range outcomes {
+			runs = append(runs, plans.Run{ExitCode: oc.ExitCode, OutputTail: oc.OutputTail})
+		}
+	}
+	return sel.Compare(file, st, runs)
 }
 
 // defaultRunCommands runs commands with isolate.Commands.

@@ -30,6 +30,11 @@ const plansProgress = `{
 `
 
 func plansStateFile(c1, c2, recorded string) string {
+	return plansStateWith(c1, c2, `[{"command": "sh src/check.sh", "exit_code": `+recorded+`}]`)
+}
+
+// plansStateWith is plansStateFile with the given verification array.
+func plansStateWith(c1, c2, verification string) string {
 	return `{
   "version": 1,
   "phase": 1,
@@ -40,7 +45,7 @@ func plansStateFile(c1, c2, recorded string) string {
     {"id": "1.1", "status": "done", "commit": "` + c1 + `"},
     {"id": "1.2", "status": "done", "commit": "` + c2 + `"}
   ],
-  "verification": [{"command": "sh src/check.sh", "exit_code": ` + recorded + `}]
+  "verification": ` + verification + `
 }
 `
 }
@@ -51,10 +56,25 @@ func plansStateFile(c1, c2, recorded string) string {
 // exit code for a check that exits 1.
 func newPlansEnv(t *testing.T, lie bool) *stepEnv {
 	t.Helper()
+	return newPlansEnvWith(t, plansSetup{lie: lie, progress: plansProgress})
+}
+
+// plansSetup varies newPlansEnvWith: the contract on main, and the state
+// file's verification array (empty: one honest "sh src/check.sh").
+type plansSetup struct {
+	lie          bool
+	progress     string
+	verification string
+}
+
+// newPlansEnvWith is newPlansEnv for s.
+func newPlansEnvWith(t *testing.T, s plansSetup) *stepEnv {
+	t.Helper()
+	lie := s.lie
 	e := &stepEnv{t: t, f: ghfake.New(t)}
 	e.repo = e.f.CreateRepo("acme/widgets")
 	e.base = e.repo.Commit("main", "contract", map[string]string{".github/aepgate.yml": baseConfig,
-		"plans/billing/progress.json": plansProgress, "src/check.sh": "echo checking; exit 0\n"})
+		"plans/billing/progress.json": s.progress, "src/check.sh": "echo checking; exit 0\n"})
 	e.repo.Branch(plansBranch, "main")
 	c1 := e.repo.Commit(plansBranch, "model", map[string]string{"src/model.go": "package src\n"})
 	c2 := e.repo.Commit(plansBranch, "check", map[string]string{"src/check.sh": "echo checking; exit 0 # tuned\n"})
@@ -62,7 +82,11 @@ func newPlansEnv(t *testing.T, lie bool) *stepEnv {
 		c2 = e.repo.Commit(plansBranch, "nothing to commit", map[string]string{"src/model.go": "package src\n"})
 		e.repo.Commit(plansBranch, "check", map[string]string{"src/check.sh": "echo broken; exit 1\n"})
 	}
-	e.head = e.repo.Commit(plansBranch, "state", map[string]string{"plans/billing/state/phase-1.json": plansStateFile(c1, c2, "0")})
+	state := plansStateFile(c1, c2, "0")
+	if s.verification != "" {
+		state = plansStateWith(c1, c2, s.verification)
+	}
+	e.head = e.repo.Commit(plansBranch, "state", map[string]string{"plans/billing/state/phase-1.json": state})
 	for range prNumber - 1 {
 		e.repo.OpenIssue("octo", "earlier issue", "")
 	}

@@ -22,6 +22,9 @@ func plansCheckRun(sha string, outs []plansOutcome) checks.Run {
 			continue
 		}
 		plansWritePhases(&b, o)
+		for _, w := range o.warnings {
+			fmt.Fprintf(&b, "> [!WARNING]\n> %s\n\n", w)
+		}
 		for _, f := range o.findings {
 			failed++
 			fmt.Fprintf(&b, "- `%s:%d` **%s**: %s\n", f.File, f.Line, f.Rule, strings.ReplaceAll(f.Message, "\n", " "))

@@ -20,10 +20,10 @@ Inputs come from INPUT_* variables, as a workflow step's "with:" values:
   INPUT_DIR      run folders, relative to the repository root; several
                  separated by newlines or commas; globs allowed ("docs/*",
                  "docs/**"); default: run_documents from the config
-  INPUT_CHECKS   comma-separated: lint, status, negcontrol, report, release;
-                 default: all that apply (report on pull requests only,
-                 negcontrol when the config declares controls; release only
-                 when named)
+  INPUT_CHECKS   comma-separated: lint, status, negcontrol, report, plans,
+                 release; default: all that apply (report on pull requests
+                 only, negcontrol when the config declares controls, plans on
+                 pull requests that change plans/; release only when named)
   INPUT_CONFIG   config file, default .github/aepgate.yml (on pull requests it
                  is read from the base commit when a token is given)
   INPUT_TOKEN    token that writes check runs (checks: write); without one, or
@@ -34,16 +34,32 @@ Inputs come from INPUT_* variables, as a workflow step's "with:" values:
                  tag_name, or the pushed tag
   INPUT_ASSETS   release check: assets to download and hash (newlines/commas)
   INPUT_MANIFEST release check: the manifest's path, default manifest.sha256
+  INPUT_RERUN    plans check: "true" re-runs the recorded verification
+                 commands that the base's progress.json lists in
+                 verify_commands
 
 The event and repository come from GITHUB_* variables and GITHUB_EVENT_PATH.
-Check runs: aep/lint, aep/status, aep/negative-controls, aep/report, and
+Check runs: aep/lint, aep/status, aep/negative-controls, aep/report, aep/plans
+on the pull request's head (GITHUB_SHA on other events), and
 aep/release-closure (on the tagged commit, only when checks names release).
 Outputs (written to $GITHUB_OUTPUT with a random delimiter): conclusion
 (success, failure or neutral), problems (a count), status-json (a JSON array,
 one entry per run folder). The job summary goes to $GITHUB_STEP_SUMMARY.
 
+The workspace must be the commit judged: when a check reads it, its git HEAD
+must be the pull request's head (GITHUB_SHA on other events) or GitHub's
+merge commit whose second parent is the head. Otherwise every check run on
+that commit fails, naming both SHAs, and the step exits 2.
+
+Under pull_request_target no command the pull request controls runs: the
+negative controls and the plans re-run fail saying why; lint, status, the
+report and the plans rules still run. Every command the step starts gets its
+environment without INPUT_TOKEN, GITHUB_TOKEN, GITHUB_ENTERPRISE_TOKEN,
+ACTIONS_* and GH_* variables.
+
 Exit codes: 0 all checks passed (or fail-on is never); 1 a check failed or
-GitHub refused a write; 2 a bad input, event or config.`,
+GitHub refused a write; 2 a bad input, event or config, or a workspace that
+is not the commit judged.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			code, err := action.Run(cmd.Context(), action.Options{

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,8 +31,10 @@ func TestActionCommand(t *testing.T) {
 	if c, _, e := runCLI(t, "init", filepath.Join(ws, "docs/run")); c != 0 {
 		t.Fatalf("init: %d %s", c, e)
 	}
+	// The workspace is a checkout of GITHUB_SHA, as the Action requires.
+	head := gitCheckout(t, ws)
 	base := map[string]string{
-		"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_EVENT_NAME": "push", "GITHUB_SHA": strings.Repeat("a", 40),
+		"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_EVENT_NAME": "push", "GITHUB_SHA": head,
 		"GITHUB_WORKSPACE": ws, "GITHUB_OUTPUT": filepath.Join(ws, "out"), "GITHUB_STEP_SUMMARY": filepath.Join(ws, "sum"),
 		"INPUT_DIR": "docs/*",
 	}
@@ -77,4 +80,21 @@ func TestActionHelpNamesEveryInput(t *testing.T) {
 			t.Errorf("--help does not mention %s", s)
 		}
 	}
+}
+
+// gitCheckout commits everything in dir as a new repository and returns
+// the commit's SHA.
+func gitCheckout(t *testing.T, dir string) string {
+	t.Helper()
+	var sha string
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init"}, {"rev-parse", "HEAD"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		sha = strings.TrimSpace(string(out))
+	}
+	return sha
 }

@@ -35,7 +35,9 @@ for a compliance log's **Verify output:** fence.
 Each command runs through /bin/sh in its own process group, with stdout and
 stderr merged. On a timeout the whole group is killed (grandchildren too) and
 the command reports exit 124. SIGINT/SIGTERM stop the run after restoring the
-file. Nothing a command started survives it.
+file. Nothing a command started survives it. The commands get aepgate's
+environment without INPUT_TOKEN, GITHUB_TOKEN, GITHUB_ENTERPRISE_TOKEN,
+ACTIONS_* and GH_* variables, so a test cannot read a token from it.
 
 Modes: --file + --break-cmd; --file + --break-cmd + --restore-cmd;
 --break-cmd + --restore-cmd; --restore-cmd alone (you applied the break by

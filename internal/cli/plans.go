@@ -41,7 +41,12 @@ With --rerun, each verification command recorded in the state files changed
 in base..HEAD (all state files when none changed) runs again, each in its own
 isolated copy of the tree (as negcontrol --all does; the working tree is never
 modified), and its real exit code is compared with the recorded one: a
-recorded 0 that is really non-zero is a "false green".
+recorded 0 that is really non-zero is a "false green". Only the commands the
+base's progress.json lists in verify_commands run; any other recorded command
+is not run and is reported (rule rerun). When the base lists no
+verify_commands, every recorded command runs and a warning on stderr says they
+are the executor's own choice. The commands never see INPUT_TOKEN,
+GITHUB_TOKEN, GITHUB_ENTERPRISE_TOKEN, ACTIONS_* or GH_* variables.
 
 Exit codes: 0 every rule holds; 1 a finding; 2 usage, git or read error;
 130 interrupted (the isolated copies are removed first).`

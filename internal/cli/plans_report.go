@@ -14,7 +14,10 @@ import (
 
 // rerun runs the recorded verification commands of the state files changed
 // in base..head (all state files when none changed), each in an isolated
-// copy of the tree, and compares the exit codes.
+// copy of the tree, and compares the exit codes. Only the commands the
+// base's progress.json lists in verify_commands run (plans.SelectReruns);
+// without such a list every command runs, with a warning on stderr that
+// the executor chose them.
 func (t *plansTarget) rerun(ctx context.Context, s streams, in plans.Input) ([]plans.Finding, error) {
 	phases := slices.Sorted(maps.Keys(in.Head.States))
 	changed := slices.DeleteFunc(slices.Clone(phases), func(n int) bool {
@@ -24,25 +27,28 @@ func (t *plansTarget) rerun(ctx context.Context, s streams, in plans.Input) ([]p
 		phases = changed
 	}
 	var out []plans.Finding
+	warned := false
 	for _, n := range phases {
-		st := in.Head.States[n]
-		if len(st.Verification) == 0 {
-			continue
+		st, file := in.Head.States[n], in.Head.StatePath(n)
+		sel := plans.SelectReruns(in.Base.Progress, file, st)
+		if sel.Unlisted && len(st.Verification) > 0 && !warned {
+			fmt.Fprintf(s.err, "warning: %s at the base lists no verify_commands, so the commands re-run are the executor's own choice\n", in.Base.ProgressPath())
+			warned = true
 		}
-		cmds := make([]string, len(st.Verification))
-		for i, v := range st.Verification {
-			cmds[i] = v.Command
-			fmt.Fprintf(s.err, "re-running phase %d: %s\n", n, v.Command)
+		for _, c := range sel.Commands {
+			fmt.Fprintf(s.err, "re-running phase %d: %s\n", n, c)
 		}
-		outcomes, err := isolate.Commands(ctx, t.top, cmds, isolate.Options{})
-		if err != nil {
-			return nil, failf(2, "%v", err)
+		var runs []plans.Run
+		if len(sel.Commands) > 0 {
+			outcomes, err := isolate.Commands(ctx, t.top, sel.Commands, isolate.Options{})
+			if err != nil {
+				return nil, failf(2, "%v", err)
+			}
+			for _, o := range outcomes {
+				runs = append(runs, plans.Run{ExitCode: o.ExitCode, OutputTail: lastLines(o.OutputTail, 20)})
+			}
 		}
-		runs := make([]plans.Run, len(outcomes))
-		for i, o := range outcomes {
-			runs[i] = plans.Run{ExitCode: o.ExitCode, OutputTail: lastLines(o.OutputTail, 20)}
-		}
-		out = append(out, plans.CompareRuns(in.Head.StatePath(n), st, runs)...)
+		out = append(out, sel.Compare(file, st, runs)...)
 	}
 	return out, nil
 }

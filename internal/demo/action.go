@@ -48,11 +48,26 @@ func (w *world) runAction(ctx context.Context, s *scene, tree map[string]string)
 		o.WritePause = gh.DefaultWritePause
 	}
 	var log bytes.Buffer
-	code, err := action.Run(ctx, action.Options{Getenv: func(k string) string { return vars[k] }, Stdout: &log, GitHub: action.NewConnector(o)})
+	code, err := action.Run(ctx, action.Options{Getenv: func(k string) string { return vars[k] }, Stdout: &log,
+		GitHub: action.NewConnector(o), Checkout: writtenTree(s.pr.Head())})
 	if err != nil {
 		return code, log.String(), fmt.Errorf("the Action: %w", err)
 	}
 	return code, log.String(), nil
+}
+
+// writtenTree is the demo's action.Options.Checkout: its workspace is no
+// git checkout but the files of the simulated head, which runAction
+// writes itself, so it holds exactly the tree of head; the Action may judge
+// it for head and for no other commit.
+func writtenTree(head string) func(context.Context, action.Event) (string, error) {
+	return func(_ context.Context, ev action.Event) (string, error) {
+		if ev.SHA != head {
+			return "", &action.TreeError{Published: ev.SHA, Workspace: head,
+				Why: fmt.Sprintf("the demo wrote the workspace from %s, but the checks would be published on %s", head, ev.SHA)}
+		}
+		return "The demo's workspace holds the files of the head " + head + ", written from the simulated GitHub.", nil
+	}
 }
 
 // actionEnv writes the event file into dir and returns the step's

@@ -8,8 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/cmdenv"
 )
 
 // ErrNotRepository is returned by Open when the directory is not inside a
@@ -119,6 +122,7 @@ func (r *Repo) blobs(ctx context.Context, oids []string) (map[string][]byte, err
 // standard output; a failure carries git's first line of error output.
 func (r *Repo) git(ctx context.Context, stdin *strings.Reader, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", r.dir}, args...)...)
+	cmd.Env = cmdenv.Scrub(os.Environ())
 	if stdin != nil {
 		cmd.Stdin = stdin
 	}

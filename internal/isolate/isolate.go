@@ -34,7 +34,10 @@ type Options struct {
 	// TempDir is where copies are made; empty means the system's
 	// temporary directory.
 	TempDir string
-	// Env is the commands' environment; nil means the current process's.
+	// Env is the commands' environment; nil means the current process's
+	// without the credentials cmdenv.Scrub removes (the Action's token, the
+	// runner's ACTIONS_* and the GitHub CLI's GH_* variables). A non-nil Env
+	// is used as given, but for git's repository bindings.
 	Env []string
 }
 
@@ -63,14 +66,14 @@ type sandbox struct {
 // declared file and working directory that must resolve inside that copy
 // (a symlink to an absolute path, or a "..", would otherwise lead the
 // break and the restore back into the original), and an environment
-// without git's repository bindings.
+// without git's repository bindings (nor, by default, credentials).
 func isolated() sandbox {
 	return sandbox{
 		copy: func(ctx context.Context, src *source, tmp, name string) (*workCopy, error) {
 			return src.copy(ctx, tmp, name)
 		},
 		confine: func(cp *workCopy) string { return cp.top },
-		env:     repoFreeEnv,
+		env:     commandEnv,
 	}
 }
 

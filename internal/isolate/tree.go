@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/aepgate/aepgate/protocol/cmdenv"
 )
 
 // source is the tree the copies are made from.
@@ -136,7 +138,7 @@ func (s *source) prune() {
 // stdout.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"--no-optional-locks", "-C", dir}, args...)...)
-	cmd.Env = repoFreeEnv(nil)
+	cmd.Env = commandEnv(nil)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -167,12 +169,18 @@ func Root(ctx context.Context, dir string) string {
 var repoBinding = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
 	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_PREFIX", "GIT_NAMESPACE"}
 
-// repoFreeEnv returns env (the process's environment when nil) without
-// repoBinding's variables.
-func repoFreeEnv(env []string) []string {
+// commandEnv is the environment of every command isolate starts: env, or
+// when env is nil the process's environment without credentials
+// (cmdenv.Scrub), and in both cases without repoBinding's variables.
+func commandEnv(env []string) []string {
 	if env == nil {
-		env = os.Environ()
+		env = cmdenv.Scrub(os.Environ())
 	}
+	return repoFreeEnv(env)
+}
+
+// repoFreeEnv returns env without repoBinding's variables.
+func repoFreeEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")

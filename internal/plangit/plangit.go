@@ -8,10 +8,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 
 	"github.com/aepgate/aepgate/internal/gitobj"
+	"github.com/aepgate/aepgate/protocol/cmdenv"
 )
 
 // Repo is a git repository read for plan checks.
@@ -65,6 +67,7 @@ func (r *Repo) DefaultBase(ctx context.Context, head string) (string, error) {
 // standard output; a failure carries git's first line of error output.
 func (r *Repo) git(ctx context.Context, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"--no-optional-locks", "-C", r.dir}, args...)...)
+	cmd.Env = cmdenv.Scrub(os.Environ())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

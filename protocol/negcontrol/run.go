@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/aepgate/aepgate/protocol/cmdenv"
 )
 
 // interruptedRestoreLimit bounds the restore command after an interrupt
@@ -71,6 +73,9 @@ func run(ctx context.Context, s Spec, kill killer) Result {
 		return Result{Err: err}
 	}
 	re, _ := compileExpect(s.Expect)
+	if s.Env == nil {
+		s.Env = cmdenv.Scrub(os.Environ())
+	}
 	r := &runner{ctx: ctx, spec: s, kill: kill}
 	res := r.run(re)
 	res.Seconds = time.Since(start).Seconds()

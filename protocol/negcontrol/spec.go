@@ -46,7 +46,10 @@ type Spec struct {
 	// Dir is the working directory of the commands; empty means the
 	// current directory.
 	Dir string
-	// Env is the commands' environment; nil means the current process's.
+	// Env is the commands' environment; nil means the current process's
+	// without the credentials cmdenv.Scrub removes (the Action's token, the
+	// runner's ACTIONS_* and the GitHub CLI's GH_* variables). A non-nil Env
+	// is used as given.
 	Env []string
 	// BackupDir is where the backup directory is created; empty means the
 	// system's temporary directory.

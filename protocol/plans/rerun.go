@@ -14,21 +14,27 @@ type Run struct {
 // non-zero is a "false green"; any other difference is a mismatch.
 func CompareRuns(file string, s *State, runs []Run) []Finding {
 	var out []Finding
-	for i, v := range s.Verification {
-		if i >= len(runs) || v.ExitCode == nil {
+	for i := range s.Verification {
+		if i >= len(runs) {
 			break
 		}
-		got, want := runs[i].ExitCode, *v.ExitCode
-		if got == want {
-			continue
-		}
-		kind := "exit code mismatch"
-		if want == 0 {
-			kind = "false green"
-		}
-		out = append(out, Finding{Rule: "rerun", File: file, Line: s.Line(fmt.Sprintf("verification[%d].exit_code", i)),
-			Message: fmt.Sprintf("%s: %q recorded exit code %d, re-run exited %d; output tail:\n%s",
-				kind, v.Command, want, got, runs[i].OutputTail)})
+		out = append(out, compareRun(file, s, i, runs[i])...)
 	}
 	return out
+}
+
+// compareRun compares s.Verification[i] with its re-run.
+func compareRun(file string, s *State, i int, run Run) []Finding {
+	v := s.Verification[i]
+	if v.ExitCode == nil || run.ExitCode == *v.ExitCode {
+		return nil
+	}
+	got, want := run.ExitCode, *v.ExitCode
+	kind := "exit code mismatch"
+	if want == 0 {
+		kind = "false green"
+	}
+	return []Finding{{Rule: "rerun", File: file, Line: s.Line(fmt.Sprintf("verification[%d].exit_code", i)),
+		Message: fmt.Sprintf("%s: %q recorded exit code %d, re-run exited %d; output tail:\n%s",
+			kind, v.Command, want, got, run.OutputTail)}}
 }

@@ -32,7 +32,11 @@ type Progress struct {
 	Slug    string  `json:"slug"`
 	Owner   string  `json:"owner"`
 	Phases  []Phase `json:"phases"`
-	lines   lines
+	// VerifyCommands, when present, are the only recorded verification
+	// commands a re-run may start (SelectReruns); nil means the contract
+	// lists none, so every recorded command is the executor's own choice.
+	VerifyCommands []string `json:"verify_commands,omitempty"`
+	lines          lines
 }
 
 // Phase is one phase of the contract.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -30,6 +31,7 @@ func validateProgress(e *errs, p *Progress) {
 	if len(p.Phases) == 0 {
 		e.add("phases", "required: at least one phase")
 	}
+	validateVerifyCommands(e, p.VerifyCommands)
 	seenTask := map[string]bool{}
 	for i, ph := range p.Phases {
 		f := fmt.Sprintf("phases[%d]", i)
@@ -50,6 +52,20 @@ func validateProgress(e *errs, p *Progress) {
 				e.add(tf, "task ID %q is used twice", t.ID)
 			}
 			seenTask[t.ID] = true
+		}
+	}
+}
+
+// validateVerifyCommands wants each listed command non-blank and listed
+// once.
+func validateVerifyCommands(e *errs, cmds []string) {
+	for i, c := range cmds {
+		f := fmt.Sprintf("verify_commands[%d]", i)
+		switch {
+		case strings.TrimSpace(c) == "":
+			e.add(f, "want a shell command, got an empty string")
+		case slices.Index(cmds, c) < i:
+			e.add(f, "command %q is listed twice", c)
 		}
 	}
 }
