@@ -56,6 +56,11 @@ var migrations = []migration{
 		sqlite:   boardTables,
 		postgres: boardTables,
 	},
+	{
+		// Who pushed each head (pusher.go).
+		sqlite:   pusherTables,
+		postgres: pusherTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.
