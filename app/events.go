@@ -21,7 +21,12 @@ type payload struct {
 		} `json:"owner"`
 		DefaultBranch string `json:"default_branch"`
 	} `json:"repository"`
-	Ref     string `json:"ref"`
+	Ref string `json:"ref"`
+	// After is the SHA a push moved Ref to; Sender who sent the event.
+	After  string `json:"after"`
+	Sender *struct {
+		Login string `json:"login"`
+	} `json:"sender"`
 	Commits []struct {
 		Added    *[]string `json:"added"`
 		Modified *[]string `json:"modified"`
@@ -30,6 +35,9 @@ type payload struct {
 	PullRequest *struct {
 		Number int    `json:"number"`
 		Body   string `json:"body"`
+		Head   struct {
+			SHA string `json:"sha"`
+		} `json:"head"`
 	} `json:"pull_request"`
 	Issue *struct {
 		Number      int              `json:"number"`
@@ -144,6 +152,9 @@ type job struct {
 	Installation int64
 	Owner, Repo  string
 	Targets      []target
+	// Push is who moved a branch to which SHA, when the delivery says so
+	// (pushOf); it is recorded before any target is evaluated.
+	Push *pushed
 }
 
 // parseDelivery decides what a delivery asks for. A payload it cannot use
@@ -220,6 +231,7 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 		}
 	}
 	j.Targets = append(j.Targets, readbackTargets(event, raw)...)
+	j.Push = pushOf(event, p)
 	return j, nil
 }
 

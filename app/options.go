@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/aepgate/aepgate/review"
 )
 
 // Options configure the App. Zero durations take the defaults below.
@@ -55,6 +57,10 @@ type Options struct {
 	// checks replaces the App's list of checks (defaultChecks) when set;
 	// tests add a check through it.
 	checks []check
+	// auditRules replace review.DefaultRules, the rules deciding which
+	// reviews count as audits, when set; a negative-control test removes
+	// one.
+	auditRules []review.Rule
 	// readback injects readback's clock, audit record and reads (zero:
 	// as the App runs).
 	readback readbackOptions
