@@ -89,8 +89,10 @@ type evaluation struct {
 	// pushing the pull request's commits (readAuditAccess).
 	roles   map[string]string
 	pushers []review.Push
-	// rules decide which reviews count as audits (auditRules).
-	rules []review.Rule
+	// rules decide which reviews count as audits (auditRules), gateRules
+	// which comments and reviews count in the gate log.
+	rules     []review.Rule
+	gateRules []gatelog.Rule
 }
 
 // bundle is one review's evidence as read, or why it could not be.
@@ -101,7 +103,7 @@ type bundle struct {
 
 // newEvaluation parses the snapshot's config file.
 func newEvaluation(snap *snapshot.PR) *evaluation {
-	ev := &evaluation{snap: snap, rules: review.DefaultRules()}
+	ev := &evaluation{snap: snap, rules: review.DefaultRules(), gateRules: gatelog.DefaultRules()}
 	f := snap.Config
 	switch {
 	case f.Unreadable != "":

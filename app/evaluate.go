@@ -70,9 +70,11 @@ type evaluator struct {
 	// roles reads auditors' live roles; pushers who pushed each head.
 	roles   roleReader
 	pushers pusherReader
-	// auditRules decide which reviews count as audits; nil means
-	// review.DefaultRules.
+	// auditRules decide which reviews count as audits (nil means
+	// review.DefaultRules), gateRules what counts in the gate log (nil
+	// means gatelog.DefaultRules).
 	auditRules []review.Rule
+	gateRules  []gatelog.Rule
 }
 
 // guessUnits returns the same-repository units a body names, as the
@@ -199,7 +201,7 @@ func attemptNumbers(ev *evaluation) []int {
 // evaluation, to be retried: it never counts as permission.
 func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR, unit int) (*evaluation, error) {
 	ev := newEvaluation(snap)
-	ev.unit, ev.rules = unit, auditRules(e.auditRules)
+	ev.unit, ev.rules, ev.gateRules = unit, auditRules(e.auditRules), gateRules(e.gateRules)
 	if !snap.Has.Conversation || ev.cfg == nil {
 		return ev, nil
 	}

@@ -58,7 +58,7 @@ func (ev *evaluation) gateLog() *gatelog.Result {
 	if !ev.configValid() || ev.unreadableThreads() != "" || len(ev.truncatedThreads()) > 0 {
 		return nil
 	}
-	res := gatelog.Build(ev.gatesInput())
+	res := ev.buildGates()
 	ev.gates = &res
 	return ev.gates
 }

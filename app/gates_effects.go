@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -80,7 +79,7 @@ func (e *evaluator) ensureControl(ctx context.Context, in evalInput, ev *evaluat
 		e.log.Info("control issue created", "repo", in.owner+"/"+in.repo, "issue", n)
 	}
 	ev.snap.Control = again.Control
-	res := gatelog.Build(ev.gatesInput())
+	res := ev.buildGates()
 	ev.gates = &res
 	return nil
 }
@@ -190,7 +189,7 @@ func (e *evaluator) answerIn(ctx context.Context, in evalInput, number int, cont
 		e.log.Warn("comment not answered: the gates cannot be judged", "thread", number, "config_valid", ev.configValid(), "unreadable", why)
 		return attemptNumbers(ev), nil
 	}
-	res := gatelog.Build(ev.gatesInput())
+	res := ev.buildGates()
 	ev.gates = &res
 	if err := e.ensureControl(ctx, in, ev); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/review"
 )
 
@@ -61,6 +62,9 @@ type Options struct {
 	// reviews count as audits, when set; a negative-control test removes
 	// one.
 	auditRules []review.Rule
+	// gateRules replace gatelog.DefaultRules, the rules deciding which
+	// comments and reviews count in the gate log, when set.
+	gateRules []gatelog.Rule
 	// readback injects readback's clock, audit record and reads (zero:
 	// as the App runs).
 	readback readbackOptions
