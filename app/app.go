@@ -168,6 +168,9 @@ func (a *App) handleDelivery(ctx context.Context, d deliveryArgs, log *slog.Logg
 		return river.JobCancel(err)
 	}
 	log = log.With("installation", j.Installation, "repo", j.Owner+"/"+j.Repo)
+	if err := a.recordPush(ctx, j); err != nil {
+		return err
+	}
 	if c := j.Changed; c != nil && j.Owner != "" {
 		kept, err := a.keeper().MarkTampered(ctx, j.Owner+"/"+j.Repo, c.ID, c.Change, c.By, time.Now())
 		if err != nil {
@@ -246,7 +249,8 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 		return nil, err
 	}
 	return &evaluator{checks: a.checks, snap: in, pub: in.CheckPublisher(), perm: in, ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, ledger: dbLedger{a.db}, locks: a.db, metrics: a.metrics, log: log,
-		boards: boardJobs{a: a, installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation)}, nil
+		boards: boardJobs{a: a, installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation),
+		roles: in, pushers: a.db, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules}, nil
 }
 
 // keeper is where accepted decisions are kept: the database, unless a test

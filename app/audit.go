@@ -61,7 +61,7 @@ func (ev *evaluation) auditDecision() *review.Decision {
 	if g := ev.gateLog(); g != nil {
 		in.Answers = answers(g.State)
 	}
-	d := review.Evaluate(in)
+	d := review.EvaluateWith(in, ev.rules)
 	ev.audit = &d
 	return ev.audit
 }
@@ -73,7 +73,7 @@ func (ev *evaluation) preAudit() *review.Decision {
 	if ev.pre != nil || ev.snap.Pull == nil || !ev.snap.Has.Commits || ev.cfg == nil {
 		return ev.pre
 	}
-	d := review.Evaluate(ev.auditInput())
+	d := review.EvaluateWith(ev.auditInput(), ev.rules)
 	ev.pre = &d
 	return ev.pre
 }
@@ -109,7 +109,8 @@ func (ev *evaluation) autoGate(d *review.Decision) gate.Event {
 func (ev *evaluation) auditInput() review.Input {
 	p := ev.snap.Pull
 	in := review.Input{Risk: ev.risk(), Head: p.HeadSHA, Unit: ev.unit, PR: p.Number, PRAuthor: review.Actor(p.Author),
-		Auditors: ev.cfg.Auditors, Exchanges: ev.cfg.Limits.Exchanges, Corrections: ev.cfg.Limits.Corrections}
+		Auditors: ev.cfg.Auditors, Exchanges: ev.cfg.Limits.Exchanges, Corrections: ev.cfg.Limits.Corrections,
+		Permissions: ev.roles, AuditTriage: ev.cfg.AuditTriage, Pushers: ev.pushers}
 	for _, c := range p.Commits {
 		in.Commits = append(in.Commits, review.Commit{SHA: c.SHA, AuthorLogin: c.AuthorLogin, AuthorEmail: c.AuthorEmail, AuthorName: c.AuthorName,
 			CommitterLogin: c.CommitterLogin, CommitterEmail: c.CommitterEmail, CommitterName: c.CommitterName})

@@ -67,7 +67,7 @@ func (ev *evaluation) bundleWants() []bundleWant {
 	ain := ev.auditInput()
 	var wants []bundleWant
 	for _, r := range ain.Reviews {
-		if !counts(r, &ain) {
+		if !counts(ev.rules, r, &ain) {
 			continue
 		}
 		a, _ := review.Parse(r.Body)
@@ -93,8 +93,8 @@ func (ev *evaluation) bundleWants() []bundleWant {
 }
 
 // counts reports whether every review rule lets r through.
-func counts(r review.Review, in *review.Input) bool {
-	for _, rule := range review.DefaultRules() {
+func counts(rules []review.Rule, r review.Review, in *review.Input) bool {
+	for _, rule := range rules {
 		if rule.Check(r, in) != "" {
 			return false
 		}

@@ -24,8 +24,15 @@ type auditWorld struct {
 
 func newAuditWorld(t *testing.T, risk string) *auditWorld {
 	t.Helper()
-	w := newGhfakeWorld(t)
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\n"})
+	return newAuditWorldWith(t, risk, "version: 1\nowners: [olivia]\n", nil)
+}
+
+// newAuditWorldWith is newAuditWorld with the given default-branch config
+// and the App's options changed by edit (nil: unchanged).
+func newAuditWorldWith(t *testing.T, risk, config string, edit func(*Options)) *auditWorld {
+	t.Helper()
+	w := newGhfakeWorldOpts(t, true, edit)
+	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": config})
 	for _, u := range []string{"olivia", "carol", "dave", "bob"} {
 		w.repo.Grant(u, "write")
 	}

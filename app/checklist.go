@@ -88,6 +88,15 @@ type evaluation struct {
 	// (loadKept), and gatesIn is what the gate log was derived from.
 	kept    []gatelog.Kept
 	gatesIn gatelog.Input
+	// roles are the live repository roles of the reviewers who wrote an
+	// aep-audit block, by lower-case login; pushers who was recorded
+	// pushing the pull request's commits (readAuditAccess).
+	roles   map[string]string
+	pushers []review.Push
+	// rules decide which reviews count as audits (auditRules), gateRules
+	// which comments and reviews count in the gate log.
+	rules     []review.Rule
+	gateRules []gatelog.Rule
 }
 
 // bundle is one review's evidence as read, or why it could not be.
@@ -98,7 +107,7 @@ type bundle struct {
 
 // newEvaluation parses the snapshot's config file.
 func newEvaluation(snap *snapshot.PR) *evaluation {
-	ev := &evaluation{snap: snap}
+	ev := &evaluation{snap: snap, rules: review.DefaultRules(), gateRules: gatelog.DefaultRules()}
 	f := snap.Config
 	switch {
 	case f.Unreadable != "":
@@ -162,11 +171,18 @@ func withLane(lanes []workunit.Lane, l workunit.Lane) []workunit.Lane {
 	return append(slices.Clone(lanes), l)
 }
 
-// evalConfig shows a broken config as a failure, and a success over an
-// earlier failure once it is fixed; a valid config on a head that never
-// showed a failure needs no run.
+// evalConfig shows a broken config as a failure, a valid one that leaves
+// the audit open to any collaborator (no auditors listed) as a neutral run
+// with the warning, and a success over an earlier failure or warning once
+// it is fixed; a valid config without warnings on a head that never showed
+// a run needs none.
 func evalConfig(ev *evaluation) outcome {
 	pull := ev.snap.Pull
+	if ev.configValid() && ev.cfg != nil {
+		if warns := checks.ConfigWarnings(ev.cfg); len(warns) > 0 {
+			return outcome{run: checks.ConfigWarned(pull.HeadSHA, configPath, ev.snap.DefaultBranch, warns), facts: map[string]any{"errors": 0, "warnings": len(warns)}}
+		}
+	}
 	if ev.configValid() && pull.RunsKnown && pull.Latest(ConfigCheck) == nil {
 		return outcome{skip: true}
 	}

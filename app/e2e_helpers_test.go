@@ -20,9 +20,10 @@ import (
 )
 
 // checksOnNewHead is how many check runs the App writes on a new head of a
-// pull request whose config is valid: aepgate/work-unit, /audit, /gates and
+// pull request whose config is valid and lists no auditors (the tests'
+// default): aepgate/work-unit, /config (its warning), /audit, /gates and
 // /merge.
-const checksOnNewHead = 4
+const checksOnNewHead = 5
 
 const (
 	testAppID  = 4242

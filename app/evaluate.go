@@ -13,6 +13,7 @@ import (
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
+	"github.com/aepgate/aepgate/review"
 )
 
 // snapshotter reads what an evaluation needs (gh.Installation).
@@ -72,6 +73,14 @@ type evaluator struct {
 	// fanouts asks for a repository's open pull requests to be judged once
 	// at the end of a short window; nil asks for none.
 	fanouts func(ctx context.Context, owner, repo string) error
+	// roles reads auditors' live roles; pushers who pushed each head.
+	roles   roleReader
+	pushers pusherReader
+	// auditRules decide which reviews count as audits (nil means
+	// review.DefaultRules), gateRules what counts in the gate log (nil
+	// means gatelog.DefaultRules).
+	auditRules []review.Rule
+	gateRules  []gatelog.Rule
 }
 
 // guessUnits returns the same-repository units a body names, as the
@@ -197,14 +206,19 @@ func attemptNumbers(ev *evaluation) []int {
 }
 
 // prepare parses the config and, when the snapshot holds the
-// conversation, reads the App's login and the live permission of every
-// owner who wrote in it (once per evaluation). A failed look-up fails the
+// conversation, reads the live role of every reviewer who wrote an
+// aep-audit block, who pushed the pull request's commits, the App's login
+// and the live permission of every owner who wrote in it (once per
+// evaluation). A failed look-up fails the
 // evaluation, to be retried: it never counts as permission.
 func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR, unit int) (*evaluation, error) {
 	ev := newEvaluation(snap)
-	ev.unit = unit
+	ev.unit, ev.rules, ev.gateRules = unit, auditRules(e.auditRules), gateRules(e.gateRules)
 	if !snap.Has.Conversation || ev.cfg == nil {
 		return ev, nil
+	}
+	if err := e.readAuditAccess(ctx, in, ev); err != nil {
+		return nil, err
 	}
 	if err := e.fetchBundles(ctx, in, ev); err != nil {
 		return nil, err

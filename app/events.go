@@ -21,7 +21,12 @@ type payload struct {
 		} `json:"owner"`
 		DefaultBranch string `json:"default_branch"`
 	} `json:"repository"`
-	Ref     string `json:"ref"`
+	Ref string `json:"ref"`
+	// After is the SHA a push moved Ref to; Sender who sent the event.
+	After  string `json:"after"`
+	Sender *struct {
+		Login string `json:"login"`
+	} `json:"sender"`
 	Commits []struct {
 		Added    *[]string `json:"added"`
 		Modified *[]string `json:"modified"`
@@ -30,6 +35,9 @@ type payload struct {
 	PullRequest *struct {
 		Number int    `json:"number"`
 		Body   string `json:"body"`
+		Head   struct {
+			SHA string `json:"sha"`
+		} `json:"head"`
 	} `json:"pull_request"`
 	Issue *struct {
 		Number      int              `json:"number"`
@@ -69,9 +77,6 @@ type payload struct {
 	Release *struct {
 		TagName string `json:"tag_name"`
 	} `json:"release"`
-	Sender *struct {
-		Login string `json:"login"`
-	} `json:"sender"`
 }
 
 type numbered struct {
@@ -147,6 +152,9 @@ type job struct {
 	Installation int64
 	Owner, Repo  string
 	Targets      []target
+	// Push is who moved a branch to which SHA, when the delivery says so
+	// (pushOf); it is recorded before any target is evaluated.
+	Push *pushed
 	// Changed is a comment GitHub reported edited or deleted: if it is a
 	// kept decision's source, the change is recorded as tampering.
 	Changed *commentChange
@@ -242,6 +250,7 @@ func parseDelivery(event string, raw []byte, appID int64) (job, error) {
 		}
 	}
 	j.Targets = append(j.Targets, readbackTargets(event, raw)...)
+	j.Push = pushOf(event, p)
 	return j, nil
 }
 

@@ -62,10 +62,11 @@ func (ev *evaluation) gateLog() *gatelog.Result {
 	return ev.gates
 }
 
-// deriveGates derives the gate log from what the evaluation read.
+// deriveGates derives the gate log from what the evaluation read, under
+// the evaluation's gate rules (gateRules).
 func (ev *evaluation) deriveGates() {
 	ev.gatesIn = ev.gatesInput()
-	res := gatelog.Build(ev.gatesIn)
+	res := gatelog.BuildWith(ev.gatesIn, gateRules(ev.gateRules))
 	ev.gates = &res
 }
 

@@ -159,7 +159,7 @@ func TestGhfakeBrokenConfigOnDefaultBranch(t *testing.T) {
 	}
 
 	// Fixing the config on the default branch (a push) turns both green.
-	w.repo.Commit("main", "fix config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [alice]\n"})
+	w.repo.Commit("main", "fix config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [alice]\nauditors: [carol]\n"})
 	waitFor(t, 10*time.Second, "work-unit success after the config fix", func() bool { return w.workUnitRun(head).Conclusion == "success" })
 	// The failing run carried annotations GitHub cannot delete, so the
 	// publisher wrote a fresh run; GitHub shows the newest.

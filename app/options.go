@@ -6,6 +6,9 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/review"
 )
 
 // Options configure the App. Zero durations take the defaults below.
@@ -58,6 +61,13 @@ type Options struct {
 	// checks replaces the App's list of checks (defaultChecks) when set;
 	// tests add a check through it.
 	checks []check
+	// auditRules replace review.DefaultRules, the rules deciding which
+	// reviews count as audits, when set; a negative-control test removes
+	// one.
+	auditRules []review.Rule
+	// gateRules replace gatelog.DefaultRules, the rules deciding which
+	// comments and reviews count in the gate log, when set.
+	gateRules []gatelog.Rule
 	// readback injects readback's clock, audit record and reads (zero:
 	// as the App runs).
 	readback readbackOptions

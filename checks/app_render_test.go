@@ -53,12 +53,17 @@ func TestRenderConfig(t *testing.T) {
 		{"config-errors.golden", Config(appSHA(2), path, "main", errs, nil)},
 		{"config-unreadable.golden", Config(appSHA(2), path, "main", nil, errors.New("the file is too large for GitHub to return inline"))},
 		{"config-valid.golden", Config(appSHA(2), path, "main", nil, nil)},
+		{"config-no-auditors.golden", ConfigWarned(appSHA(2), path, "main", ConfigWarnings(&config.Config{}))},
+		{"config-no-auditors-triage.golden", ConfigWarned(appSHA(2), path, "main", ConfigWarnings(&config.Config{AuditTriage: true}))},
 	}
 	for _, tt := range tests {
 		golden.CheckString(t, filepath.Join("testdata", tt.file), dumpApp(tt.run))
 		if err := Validate(tt.run); err != nil {
 			t.Errorf("%s: %v", tt.file, err)
 		}
+	}
+	if got := ConfigWarnings(&config.Config{Auditors: []string{"carol"}}); got != nil {
+		t.Errorf("listed auditors warn: %v", got)
 	}
 	if err := Validate(WorkUnit(appSHA(1), workunit.Verdict{Reasons: []string{"x"}}, "", true)); err != nil {
 		t.Errorf("work-unit failure: %v", err)

@@ -42,6 +42,10 @@ func (f *auditFixture) review(id int64, login, at string, a *review.Audit, min i
 		r.Bundle = append(r.Bundle, review.File{Path: p, Content: []byte(content), Missing: !ok})
 	}
 	f.in.Reviews = append(f.in.Reviews, r)
+	if f.in.Permissions == nil {
+		f.in.Permissions = map[string]string{}
+	}
+	f.in.Permissions[login] = "write" // every reviewer here is a collaborator
 	return f
 }
 

@@ -68,7 +68,10 @@ func riskName(r string) string {
 
 // missingReason says who may audit.
 func (w *walk) missingReason() string {
-	who := "someone who neither opened this pull request nor wrote or committed any of its commits"
+	if c, ok := unattributed(w.in.Commits); ok && len(w.in.Auditors) == 0 {
+		return fmt.Sprintf("No independent audit of %s can count: %s.", shortSHA(w.in.Head), unattributedReason(c))
+	}
+	who := "a collaborator with write access who neither opened this pull request nor wrote, committed or pushed any of its commits"
 	if len(w.in.Auditors) > 0 {
 		who = "one of the auditors (" + strings.Join(w.in.Auditors, ", ") + ") who did not write this change"
 	}

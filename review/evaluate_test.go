@@ -54,7 +54,7 @@ func TestEvaluateTiersAndBinding(t *testing.T) {
 	}{
 		{"low risk needs no audit", with(fixture(RiskLow), nil), brief{Outcome: OutcomeNotRequired, Reason: "Work unit risk is low, so no audit is required."}},
 		{"no review", with(med, nil), brief{Outcome: OutcomeMissing,
-			Reason: "No independent audit of cccccccccccc yet: someone who neither opened this pull request nor wrote or committed any of its commits submits a review with an aep-audit block at this head."}},
+			Reason: "No independent audit of cccccccccccc yet: a collaborator with write access who neither opened this pull request nor wrote, committed or pushed any of its commits submits a review with an aep-audit block at this head."}},
 		{"medium: independent PASS at head", with(med, passAtHead), brief{Outcome: OutcomePassed, Reason: "Independent PASS by ann at cccccccccccc."}},
 		{"high: PASS waits for the owner", with(high, passAtHead), brief{Outcome: OutcomeOwner, Gate: "audit-pr21-pass-cccccccccccc",
 			Reason: "The owner decides: work unit risk is high and ann's independent PASS at cccccccccccc needs the owner's approval; the owner answers gate audit-pr21-pass-cccccccccccc."}},

@@ -29,12 +29,22 @@ var repo = map[string]map[string]string{
 func fixture(risk string) Input {
 	return Input{
 		Risk: risk, Head: head, Unit: 42, PR: 21, Corrections: 1, Exchanges: 3,
-		PRAuthor: Actor{"exec", "User"},
+		PRAuthor:    Actor{"exec", "User"},
+		Permissions: writers("ann", "bob", "carl", "dana", "eve", "exec", "pat", "zed", "helper", "helper[bot]", "audit[bot]", "acme"),
 		Commits: []Commit{
 			{SHA: shaA, AuthorLogin: "exec", CommitterLogin: "carl"},
 			{SHA: head, AuthorName: "Dana", AuthorEmail: "123+dana@users.noreply.github.com", CommitterName: "Eve", CommitterEmail: "eve@example.com"},
 		},
 	}
+}
+
+// writers gives each login write access.
+func writers(logins ...string) map[string]string {
+	out := map[string]string{}
+	for _, l := range logins {
+		out[l] = "write"
+	}
+	return out
 }
 
 // pass is a valid PASS.

@@ -34,6 +34,12 @@ type Commit struct {
 	CommitterLogin, CommitterEmail, CommitterName string
 }
 
+// Push is one recorded push: Login (the webhook's sender) moved the pull
+// request's branch to SHA.
+type Push struct {
+	SHA, Login string
+}
+
 // Review is one pull request review as GitHub holds it, with its evidence
 // bundle.
 type Review struct {
@@ -88,8 +94,19 @@ type Input struct {
 	PRAuthor Actor
 	// Commits are the pull request's commits.
 	Commits []Commit
-	// Auditors are the config's auditors; empty means anyone independent.
+	// Auditors are the config's auditors; empty means any independent
+	// collaborator with write access (see Collaborator).
 	Auditors []string
+	// Permissions are the reviewers' live roles on the repository, by
+	// login: admin, maintain, write, triage, read or none, as GitHub's
+	// collaborator permission endpoint reports them. A missing login is
+	// unknown: the review does not count.
+	Permissions map[string]string
+	// AuditTriage is the config's audit_triage: a triage role may audit.
+	AuditTriage bool
+	// Pushers are who pushed the pull request's commits, as the App saw
+	// them; a pusher counts as an author of the change.
+	Pushers []Push
 	// Reviews are all reviews of the pull request, in any order.
 	Reviews      []Review
 	Dispositions []Disposition

@@ -59,7 +59,7 @@ func TestNegativeControls(t *testing.T) {
 		{"an unlisted auditor audits", with(listed, []Review{by(Actor{"ann", "User"})}), withoutRule("listed-auditor")},
 		{"an edited review counts", with(med, []Review{tweak(func(r *Review) { r.Edited = true })}), withoutRule("not-edited")},
 		{"a dismissed review counts", with(med, []Review{tweak(func(r *Review) { r.State = StateDismissed })}), withoutRule("submitted")},
-		{"a deleted account audits", with(med, []Review{by(Actor{"", "User"})}), withoutRule("known-author")},
+		{"a deleted account audits", with(func() Input { in := med; in.Permissions = writers(""); return in }(), []Review{by(Actor{"", "User"})}), withoutRule("known-author")},
 		{"the executor closes its own finding", with(med, selfClose, dispose(100, "exec", "F1@r1", "fixed", 5)), withoutRule("not-commit-author")},
 		{"a PASS for an older head counts", with(med, []Review{rev(9, "ann", shaB, p, 1)}), noBinding},
 		{"a quote that does not occur", with(med, []Review{rev(9, "ann", head, quote, 1)}), dropRules("verbatim")},

@@ -22,9 +22,12 @@ func DefaultRules() []Rule {
 		{"not-edited", NotEdited},
 		{"known-author", KnownAuthor},
 		{"not-bot", NotBot},
+		{"collaborator", Collaborator},
 		{"not-pr-author", NotPRAuthor},
 		{"not-commit-author", NotCommitAuthor},
+		{"not-pusher", NotPusher},
 		{"listed-auditor", ListedAuditor},
+		{"unattributed-needs-listed", UnattributedNeedsListed},
 	}
 }
 

@@ -45,7 +45,7 @@ func appProblems(t *testing.T, repo, body string) review.Decision {
 		}
 	}
 	return review.Evaluate(review.Input{Risk: review.RiskMedium, Head: head, Unit: 42, PR: 1,
-		PRAuthor: review.Actor{Login: "bob", Type: "User"}, Corrections: 1, Reviews: []review.Review{rv}})
+		PRAuthor: review.Actor{Login: "bob", Type: "User"}, Permissions: map[string]string{"carol": "write"}, Corrections: 1, Reviews: []review.Review{rv}})
 }
 
 // TestReviewCheckMatchesApp: for the same body at the same commit, review

@@ -98,3 +98,41 @@ func TestConversationWrites(t *testing.T) {
 		t.Errorf("label already present: %v", err)
 	}
 }
+
+// TestRoleIsLive: Role reports the finer role (maintain, triage), none
+// for a stranger, and follows a change at once.
+func TestRoleIsLive(t *testing.T) {
+	_, repo, in, _ := installation(t, ghfake.Permissions{"metadata": "read"})
+	repo.Grant("alice", "maintain")
+	repo.Grant("tina", "triage")
+	repo.Grant("bob", "read")
+	repo.Grant("carol", "write")
+	tests := []struct{ login, want string }{
+		{"alice", "maintain"},
+		{"tina", "triage"},
+		{"bob", "read"},
+		{"carol", "write"},
+		{"acme", "admin"},   // the owner
+		{"mallory", "none"}, // not a collaborator, an unknown user
+	}
+	for _, tt := range tests {
+		got, err := in.Role(context.Background(), "acme", "widgets", tt.login)
+		if err != nil || got != tt.want {
+			t.Errorf("Role(%s) = %q, %v; want %q", tt.login, got, err, tt.want)
+		}
+	}
+	repo.Grant("carol", "")
+	if got, _ := in.Role(context.Background(), "acme", "widgets", "carol"); got != "none" {
+		t.Errorf("after removal, carol = %q, want none", got)
+	}
+}
+
+// TestRoleErrorIsNoRole: a failed look-up is an error, never a role.
+func TestRoleErrorIsNoRole(t *testing.T) {
+	f, repo, in, _ := installation(t, ghfake.Permissions{"metadata": "read"})
+	repo.Grant("carol", "write")
+	f.InjectFault("GET /repos/{owner}/{repo}/collaborators/{username}/permission", ghfake.Fault{Kind: ghfake.FaultStatus, Status: 500})
+	if got, err := in.Role(context.Background(), "acme", "widgets", "carol"); err == nil || got != "" {
+		t.Errorf("Role under a 500 = %q, %v; want an error", got, err)
+	}
+}

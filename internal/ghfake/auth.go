@@ -186,7 +186,7 @@ func (c *call) authorize(need access) (int, any) {
 		if c.repo != nil && level(userLevel(c.repo.perms[strings.ToLower(c.tok.user.login)])) >= 2 {
 			return 0, nil
 		}
-		if c.repo == nil {
+		if c.repo == nil || (need.byReader && c.canSee(c.repo)) {
 			return 0, nil
 		}
 		return apiError(http.StatusForbidden, "Must have write access to this repository.")

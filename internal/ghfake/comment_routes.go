@@ -16,7 +16,7 @@ func (f *Fake) commentRoutes() {
 		}
 		return http.StatusOK, c.page(c.commentsSince(is.comments))
 	})
-	f.handle("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", write("issues"), func(c *call) (int, any) {
+	f.handle("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", participate("issues"), func(c *call) (int, any) {
 		is := c.issueParam()
 		if is == nil {
 			return notFound()

@@ -202,11 +202,24 @@ func (f *Fake) reviewRoutes() {
 		}
 		return notFound()
 	})
-	f.handle("POST "+base+"/reviews", write("pull_requests"), createReview)
+	f.handle("POST "+base+"/reviews", participate("pull_requests"), createReview)
 	f.handle("PUT "+base+"/reviews/{review_id}/dismissals", write("pull_requests"), func(c *call) (int, any) {
 		is, rv := c.reviewParam()
 		if rv == nil {
 			return notFound()
+		}
+		var req struct {
+			Message string `json:"message"`
+			Event   string `json:"event"`
+		}
+		if err := c.decode(&req); err != nil {
+			return badJSON(err)
+		}
+		if req.Message == "" {
+			return invalid("PullRequestReview", "message", "missing_field", "message is required to dismiss a review")
+		}
+		if rv.state == "PENDING" {
+			return unprocessable("Can not dismiss a pending pull request review")
 		}
 		rv.state = "DISMISSED"
 		c.f.emit(c.repo, "pull_request_review", "dismissed", c.f.actor(c.tok), obj{"review": c.f.reviewJSON(c.repo, is, rv), "pull_request": c.f.pullJSON(c.repo, is)})

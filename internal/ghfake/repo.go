@@ -163,6 +163,12 @@ func (r *Repo) CommitBy(login, branch, message string, files map[string]string) 
 }
 
 func (f *Fake) commitLocked(s *repoState, branch string, by *user, message string, files map[string]string) string {
+	return f.commitAsLocked(s, branch, by, f.signature(by), message, files)
+}
+
+// commitAsLocked is commitLocked with the commit's author and committer
+// set to sig, whoever pushes it.
+func (f *Fake) commitAsLocked(s *repoState, branch string, by *user, sig Signature, message string, files map[string]string) string {
 	ref := "refs/heads/" + branch
 	parent := s.refs[ref]
 	if parent == "" {
@@ -188,7 +194,6 @@ func (f *Fake) commitLocked(s *repoState, branch string, by *user, message strin
 			modes[p] = mode
 		}
 	}
-	sig := f.signature(by)
 	sha := s.git.putCommit(&commitObj{
 		tree: s.git.treeFromFiles(next, modes), parents: parents, author: sig, committer: sig, message: message,
 		files: next, modes: modes,

@@ -17,6 +17,10 @@ import (
 type access struct {
 	scope string
 	write bool
+	// byReader lets a user who can see the repository make the write with
+	// a personal token, collaborator or not (reviews and comments: on a
+	// public repository anyone may review or comment).
+	byReader bool
 }
 
 const (
@@ -26,6 +30,10 @@ const (
 
 func read(scope string) access  { return access{scope: scope} }
 func write(scope string) access { return access{scope: scope, write: true} }
+
+// participate is write for an App's token, and for a user any read access
+// (a collaborator or not, on a repository the user can see).
+func participate(scope string) access { return access{scope: scope, write: true, byReader: true} }
 
 // handler serves one route. It returns the status and the value to send as
 // JSON; a status of 0 means it wrote the response itself.

@@ -62,6 +62,11 @@ var migrations = []migration{
 		sqlite:   keptTables,
 		postgres: keptTables,
 	},
+	{
+		// Who pushed each head (pusher.go).
+		sqlite:   pusherTables,
+		postgres: pusherTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.

@@ -28,6 +28,9 @@ type Config struct {
 	// Auditors, when set, are the only logins whose reviews count as
 	// independent audits.
 	Auditors []string `json:"auditors"`
+	// AuditTriage lets a reviewer whose live repository role is triage
+	// audit; by default an auditor needs write, maintain or admin.
+	AuditTriage bool `json:"audit_triage"`
 	// RunDocuments are the run-document folders, relative to the repository
 	// root; globs (path.Match syntax plus "**") are allowed.
 	RunDocuments []string `json:"run_documents"`

@@ -65,6 +65,7 @@ func TestParseFull(t *testing.T) {
 		Owners:       []string{"alice"},
 		Coordinators: []string{"bob", "ci-bot[bot]"},
 		Auditors:     []string{"carol"},
+		AuditTriage:  true,
 		RunDocuments: []string{"docs/run-1", "docs/runs/*"},
 		NegativeControls: []NegativeControl{
 			{Name: "auth-guard", File: "internal/auth/guard.go",

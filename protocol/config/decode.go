@@ -23,6 +23,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		"owners":       func(v *yaml.Node, f string) { c.Owners = d.logins(v, f, false) },
 		"coordinators": func(v *yaml.Node, f string) { c.Coordinators = d.logins(v, f, true) },
 		"auditors":     func(v *yaml.Node, f string) { c.Auditors = d.logins(v, f, true) },
+		"audit_triage": func(v *yaml.Node, f string) { c.AuditTriage = d.boolean(v, f) },
 		"run_documents": func(v *yaml.Node, f string) {
 			c.RunDocuments = d.paths(v, f, true)
 		},
@@ -87,6 +88,17 @@ func (d *decoder) str(v *yaml.Node, field string) (string, bool) {
 	}
 	d.errorf(v, field, "must be a string, not %s", kindName(v))
 	return "", false
+}
+
+// boolean decodes a scalar true or false; anything else is an error and
+// decodes as false.
+func (d *decoder) boolean(v *yaml.Node, field string) bool {
+	var b bool
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Decode(&b) != nil {
+		d.errorf(v, field, "must be true or false, not %s", kindName(v))
+		return false
+	}
+	return b
 }
 
 // integer decodes a scalar integer.

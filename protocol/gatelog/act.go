@@ -14,7 +14,9 @@ func (b *builder) act(a Attempt, r request, ref int) {
 	onControl := it.Source.Kind == ControlIssue
 	switch {
 	case r.spec != nil:
-		b.emit(b.openGate(base, a, r.spec, onControl), ref)
+		ev := b.openGate(base, a, r.spec, onControl)
+		b.noteOrigin(ev.GateID, it.Source)
+		b.emit(ev, ref)
 	case r.cmd.Verb == command.VerbHold && onControl:
 		base.Type, base.Reason = gate.EventHold, r.cmd.Reason
 		b.emit(base, ref)

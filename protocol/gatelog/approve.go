@@ -1,6 +1,7 @@
 package gatelog
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/aepgate/aepgate/protocol/gate"
@@ -23,8 +24,9 @@ type inserted struct {
 }
 
 // approve answers, for each approving review, the merge-scope gates of its
-// pull request that offer "approve" and were open when it was submitted
-// (as the first replay st says), and records an outcome per gate. A review
+// unit that offer "approve" and were open when it was submitted (as the
+// first replay st says) and that the rules let it answer (ApprovalOwnPR:
+// only its own pull request's), and records an outcome per gate. A review
 // with no such gate records nothing.
 func (b *builder) approve(st gate.State) []inserted {
 	var out []inserted
@@ -36,8 +38,12 @@ func (b *builder) approve(st gate.State) []inserted {
 				continue
 			}
 			o := Outcome{ItemID: it.ID, Command: "review: " + ReviewApproved, Action: ActionApprove, GateID: g.GateID, Implicit: true}
-			if ap.refused != "" {
-				o.Reason = ap.refused
+			why := ap.refused
+			if why == "" {
+				why = check(b.rules, b.answering(it, g))
+			}
+			if why != "" {
+				o.Reason = why
 				b.record(o)
 				continue
 			}
@@ -51,9 +57,11 @@ func (b *builder) approve(st gate.State) []inserted {
 	return out
 }
 
-// approvable reports whether review it answers gate g: a merge-scope gate
-// of this unit offering approve, open when the review was submitted, and
-// not another pull request's contract-change gate.
+// approvable reports whether review it may answer gate g: a merge-scope
+// gate of this unit offering approve, open when the review was submitted,
+// and not another pull request's own gate (contract change, audit
+// decision), which never concerns it. The rules then decide
+// (ApprovalOwnPR).
 func (b *builder) approvable(g gate.Gate, it *Item) bool {
 	if g.BlockingScope != gate.ScopeMerge || g.WorkUnit == nil || *g.WorkUnit != b.unit || !slices.Contains(g.Choices, ChoiceApprove) {
 		return false
@@ -80,4 +88,56 @@ func insert(events []gate.Event, refs []int, ins []inserted) ([]gate.Event, []in
 		}
 	}
 	return evs, rs
+}
+
+// noteOrigin remembers the thread an item opened gate id on; the first
+// create counts, as in Replay.
+func (b *builder) noteOrigin(id string, src Source) {
+	if b.origins == nil {
+		b.origins = map[string]Source{}
+	}
+	if _, seen := b.origins[id]; !seen {
+		b.origins[id] = src
+	}
+}
+
+// answering is the attempt of approving review it to answer gate g, with
+// where g was opened: its pull request for a pull request's own gate, the
+// item's thread for an aep-gate block, nil when unknown.
+func (b *builder) answering(it *Item, g gate.Gate) Attempt {
+	t := &Target{Unit: g.WorkUnit}
+	if pr, ok := b.contractPR[g.GateID]; ok {
+		t.Origin = &Source{Kind: PullRequest, Number: pr}
+	} else if src, ok := b.origins[g.GateID]; ok {
+		t.Origin = &src
+	}
+	return Attempt{Item: *it, Action: ActionApprove, GateID: g.GateID, Target: t, In: b.in}
+}
+
+// ApprovalOwnPR lets an approving review answer only a gate opened on its
+// own pull request (an aep-gate block posted there, or the pull request's
+// own contract-change or audit gate): the owner approved that diff, not
+// another one. A gate opened on the unit's issue or on a sibling pull
+// request is answered with "/aep resolve <id> approve", in a comment or in
+// the review's body.
+func ApprovalOwnPR(a Attempt) string {
+	if a.Action != ActionApprove || a.Target == nil {
+		return ""
+	}
+	o := a.Target.Origin
+	if o != nil && o.Kind == PullRequest && o.Number == a.Item.Source.Number {
+		return ""
+	}
+	where := "an unknown thread"
+	switch {
+	case o == nil:
+	case o.Kind == PullRequest:
+		where = fmt.Sprintf("pull request #%d", o.Number)
+	case o.Kind == UnitIssue:
+		where = fmt.Sprintf("the unit's issue #%d", o.Number)
+	default:
+		where = fmt.Sprintf("issue #%d", o.Number)
+	}
+	return fmt.Sprintf("gate %s was opened on %s, not on this pull request (#%d); an approving review answers only its own pull request's gates, because it approves this diff: answer the gate with `%s resolve %s approve`",
+		a.GateID, where, a.Item.Source.Number, prefixOr(a.In.Policy.Prefix), a.GateID)
 }

@@ -23,6 +23,7 @@ type builder struct {
 	// units maps each gate id a create event names to its work unit.
 	units      map[string]*string
 	contractPR map[string]int
+	origins    map[string]Source // where each item-opened gate was opened (noteOrigin)
 	unit       string
 	unitHold   string          // the open unit HOLD's id, "" when none
 	holdIDs    map[string]bool // unit HOLD ids minted so far

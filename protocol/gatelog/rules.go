@@ -35,8 +35,14 @@ type Attempt struct {
 	In     *Input
 }
 
-// Target is what is known of a gate being resolved.
-type Target struct{ Unit *string }
+// Target is what is known of a gate being resolved, or answered by an
+// approving review.
+type Target struct {
+	Unit *string
+	// Origin is the thread the gate was opened on, for an approval (nil
+	// when unknown; see ApprovalOwnPR).
+	Origin *Source
+}
 
 // Rule is one "who counts" rule: Check returns why the attempt is refused
 // (saying what would be accepted), or "" when the rule lets it through.
@@ -58,6 +64,7 @@ func DefaultRules() []Rule {
 		{"right-unit", RightUnit},
 		{"project-on-control-issue", ProjectOnControlIssue},
 		{"approval-at-head", ApprovalAtHead},
+		{"approval-own-pr", ApprovalOwnPR},
 		{"reserved-ids", ReservedIDs},
 	}
 }

@@ -1,0 +1,69 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/review"
+)
+
+// roleReader reads a user's live role on a repository (gh.Installation).
+type roleReader interface {
+	Role(ctx context.Context, owner, repo, login string) (string, error)
+}
+
+// pusherReader returns who was recorded pushing commits (store.DB).
+type pusherReader interface {
+	Pushers(ctx context.Context, repo string, shas []string) ([]store.Pusher, error)
+}
+
+// auditRules are the review rules the audit applies: rules, or
+// review.DefaultRules when nil (tests remove one to show what it stops).
+func auditRules(rules []review.Rule) []review.Rule {
+	if rules == nil {
+		return review.DefaultRules()
+	}
+	return rules
+}
+
+// readAuditAccess reads, once per evaluation, the live role of every
+// reviewer who wrote an aep-audit block and who was recorded pushing the
+// pull request's commits. A failed look-up fails the evaluation, to be
+// retried: it never counts as a role.
+func (e *evaluator) readAuditAccess(ctx context.Context, in evalInput, ev *evaluation) error {
+	p := ev.snap.Pull
+	if p == nil || ev.cfg == nil {
+		return nil
+	}
+	ev.roles = map[string]string{}
+	for _, r := range p.Reviews {
+		login := r.Author.Login
+		if login == "" || !review.HasBlock(r.Body) {
+			continue
+		}
+		if _, seen := ev.roles[strings.ToLower(login)]; seen {
+			continue
+		}
+		role, err := e.roles.Role(ctx, in.owner, in.repo, login)
+		if err != nil {
+			return fmt.Errorf("auditor access: %w", err)
+		}
+		ev.roles[strings.ToLower(login)] = role
+	}
+	shas := make([]string, 0, len(p.Commits)+1)
+	shas = append(shas, p.HeadSHA)
+	for _, c := range p.Commits {
+		shas = append(shas, c.SHA)
+	}
+	pushed, err := e.pushers.Pushers(ctx, in.owner+"/"+in.repo, shas)
+	if err != nil {
+		return fmt.Errorf("auditor access: %w", err)
+	}
+	ev.pushers = nil
+	for _, ps := range pushed {
+		ev.pushers = append(ev.pushers, review.Push{SHA: ps.SHA, Login: ps.Login})
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package app
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/protocol/gatelog"
+)
+
+// siblingConfig is gatesConfig allowing two attempts at one unit.
+const siblingConfig = gatesConfig + "limits:\n  attempts_per_unit: 2\n"
+
+// irreversibleGate is the real pull request's merge gate, opened by the
+// coordinator on that pull request.
+const irreversibleGate = "Before merging:\n\n```aep-gate\nid: drop-legacy\nquestion: Drop the legacy column?\nchoices: [approve, reject]\ncategory: irreversible-destructive\neffect: irreversible-data-change\nscope: merge\n```\n"
+
+// newSiblingWorld is a gates world whose unit has the real pull request
+// (g.pr) blocked by an irreversible merge gate opened on it, and a
+// one-file typo pull request naming the same unit; rules replaces the
+// gate rules when set.
+func newSiblingWorld(t *testing.T, rules []gatelog.Rule) (*gatesWorld, *ghfake.PR) {
+	t.Helper()
+	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.gateRules = rules })
+	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": siblingConfig})
+	w.repo.Grant("olivia", "admin")
+	w.repo.Grant("cody", "write")
+	g := &gatesWorld{ghfakeWorld: w, gh: w.f.Client(w.inst.Token())}
+	g.unit, g.pr = g.unitAndPR("real")
+	g.waitGates(t, "success")
+	g.pr.Comment("cody", irreversibleGate)
+	g.waitGates(t, "action_required")
+	w.repo.Branch("typo", "main")
+	w.repo.Commit("typo", "typo", map[string]string{"README.md": "Fixed a typo.\n"})
+	typo := w.repo.OpenPR("bob", "typo", "main", "Fix a typo", "Work-unit: #"+strconv.Itoa(g.unit.Number()))
+	return g, typo
+}
+
+// TestGatesSiblingApprovalDoesNotAnswer: the owner approves a one-file
+// typo pull request naming the same unit; the real pull request's
+// irreversible merge gate stays open, because the owner approved a
+// different diff. Answering it by name (/aep resolve) works. Without the
+// approval-own-pr rule the sibling's approval turns the real gate green.
+func TestGatesSiblingApprovalDoesNotAnswer(t *testing.T) {
+	t.Run("refused", func(t *testing.T) {
+		g, typo := newSiblingWorld(t, nil)
+		typo.SubmitReview("olivia", "APPROVED", "Typo fix is fine.")
+		waitFor(t, 10*time.Second, "the typo's gates judged", func() bool {
+			r := newestRunOn(g.repo, typo.Head(), GatesCheck)
+			return r != nil && strings.Contains(r.Summary, "drop-legacy")
+		})
+		g.settle(t)
+		if r := g.gates(); r.Conclusion != "action_required" {
+			t.Fatalf("a sibling's approval answered the real gate: %s\n%s", r.Conclusion, r.Summary)
+		}
+		g.pr.Comment("olivia", "/aep resolve drop-legacy approve")
+		g.waitGates(t, "success")
+	})
+	t.Run("negative control: without approval-own-pr", func(t *testing.T) {
+		rules := slices.DeleteFunc(gatelog.DefaultRules(), func(r gatelog.Rule) bool { return r.Name == "approval-own-pr" })
+		g, typo := newSiblingWorld(t, rules)
+		typo.SubmitReview("olivia", "APPROVED", "Typo fix is fine.")
+		g.waitGates(t, "success")
+	})
+}
