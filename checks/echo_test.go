@@ -102,7 +102,8 @@ func hostileReply(span func(string) string) string {
 		return gatelog.Item{ID: id, URL: "https://github.com/acme/w/pull/21#issuecomment-1", Source: gatelog.Source{Kind: gatelog.PullRequest, Number: 21},
 			Author: who, AuthorType: "User", Created: t0, Updated: t0, Body: body, Event: gatelog.EventCommentCreated}
 	}
-	body := "/aep @victim\n\n/aep resolve x-@victim approve\n\n/aep resolve g1 @victim\n\n/aep resume <b>@victim</b>"
+	body := "/aep @victim\n\n/aep resolve x-@victim approve\n\n/aep resolve g1 @victim\n\n/aep resume <b>@victim</b>\n\n" +
+		"```aep-gate\nquestion: Q?\nchoices: [\"@victim\", \"@victim\"]\ncategory: explicit-hold\neffect: deploy\n\"@victim\": 1\n```"
 	in := gatelog.Input{Project: "demo", Unit: 13, PR: 21, ControlIssue: 1, Items: []gatelog.Item{c(9, "alice", body)},
 		Policy: gatelog.Policy{Owners: []string{"alice"}}, Permissions: gatelog.Permissions{"alice": "admin"}}
 	var refused []gatelog.Outcome
@@ -126,7 +127,7 @@ func TestRefusalReplyEchoesInert(t *testing.T) {
 	for _, s := range spans {
 		victims += strings.Count(s, "@victim")
 	}
-	if got, want := victims, 4+1; got != want { // each command as written, and the verb its reason quotes
+	if got, want := victims, 4+1+2; got != want { // each command as written, the verb and the block's key and choice the reasons quote
 		t.Errorf("the reply's code spans echo @victim %d times, want %d:\n%s", got, want, reply)
 	}
 }

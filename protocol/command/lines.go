@@ -106,6 +106,9 @@ func (sc *scanner) block(i int, line string, inPara bool) class {
 	}
 	switch {
 	case sc.cont != classText:
+		if shallow && isListItem(s) {
+			sc.cont = classList // a list may interrupt; after a blank line its item goes on
+		}
 		return sc.cont
 	case !shallow:
 		sc.para = inPara // a paragraph's continuation, or indented code
