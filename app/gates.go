@@ -2,13 +2,13 @@ package app
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/login"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -249,8 +249,7 @@ func (ev *evaluation) gatesContext() checks.GatesContext {
 func ownerAuthors(snap *snapshot.PR, owners []string, unit int) []string {
 	var out []string
 	add := func(a snapshot.Actor) {
-		if a.Type == "User" && slices.ContainsFunc(owners, func(o string) bool { return strings.EqualFold(o, a.Login) }) &&
-			!slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, a.Login) }) {
+		if a.Type == "User" && login.In(owners, a.Login) && !login.In(out, a.Login) {
 			out = append(out, a.Login)
 		}
 	}

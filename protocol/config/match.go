@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/login"
 )
 
 // MatchPath reports whether the slash-separated, repository-relative name
@@ -66,7 +68,7 @@ func (c *Config) IsRunDocumentDir(dir string) bool {
 }
 
 // IsOwner reports whether login is a listed owner. GitHub logins are
-// case-insensitive, and so is the comparison.
+// case-insensitive in ASCII, and so is the comparison (login.Equal).
 func (c *Config) IsOwner(login string) bool { return hasLogin(c.Owners, login) }
 
 // IsCoordinator reports whether login is a listed coordinator.
@@ -80,6 +82,6 @@ func (c *Config) MayAudit(login string) bool {
 	return len(c.Auditors) == 0 || hasLogin(c.Auditors, login)
 }
 
-func hasLogin(list []string, login string) bool {
-	return slices.ContainsFunc(list, func(l string) bool { return strings.EqualFold(l, login) })
+func hasLogin(list []string, name string) bool {
+	return login.In(list, name)
 }

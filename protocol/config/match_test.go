@@ -45,6 +45,8 @@ func TestConfigLookups(t *testing.T) {
 		{"owner, other case", c.IsOwner("alice"), true},
 		{"not owner", c.IsOwner("bob"), false},
 		{"coordinator", c.IsCoordinator("BOB"), true},
+		{"long s is no owner", c.IsOwner("\u017Fam"), false},
+		{"dotless i is no coordinator", c.IsCoordinator("bob\u0131"), false},
 		{"any auditor when unset", c.MayAudit("mallory"), true},
 		{"contract path", c.IsContractPath("docs/contract/v1/api.md"), true},
 		{"not contract path", c.IsContractPath("docs/contractual.md"), false},
@@ -57,8 +59,12 @@ func TestConfigLookups(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", ck.name, ck.got, ck.want)
 		}
 	}
-	c.Auditors = []string{"carol"}
-	if c.MayAudit("mallory") || !c.MayAudit("Carol") {
+	c.Owners = []string{"sam"}
+	if c.IsOwner("\u017Fam") || !c.IsOwner("SAM") {
+		t.Error("a long-s login is taken for the owner sam, or SAM is not")
+	}
+	c.Auditors = []string{"carol", "kate"}
+	if c.MayAudit("mallory") || !c.MayAudit("Carol") || c.MayAudit("\u212Aate") {
 		t.Error("a set auditors list does not restrict audits")
 	}
 }
