@@ -13,7 +13,9 @@ import (
 // in ASCII case has its permission asked; a Kelvin-sign or long-s
 // lookalike is nobody's owner.
 func TestOwnerAuthorsASCIIOnly(t *testing.T) {
-	by := func(login string) snapshot.Comment { return snapshot.Comment{Author: snapshot.Actor{Login: login, Type: "User"}} }
+	by := func(login string) snapshot.Comment {
+		return snapshot.Comment{Author: snapshot.Actor{Login: login, Type: "User"}}
+	}
 	snap := &snapshot.PR{UnitComments: map[int]snapshot.Thread{7: {Comments: []snapshot.Comment{
 		by("\u212Aate"), by("\u017Fam"), by("KATE"), by("kate"), by("Sam"),
 	}}}}
