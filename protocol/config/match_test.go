@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestMatchPath(t *testing.T) {
 	tests := []struct {
@@ -95,14 +98,29 @@ func containsAny(s, chars string) bool {
 
 func TestBuiltinContractPaths(t *testing.T) {
 	c := Default()
-	for _, name := range []string{".github/aepgate.yml", "plans/export/progress.json"} {
+	for _, name := range []string{".github/aepgate.yml", ".github/workflows/ci.yml", ".github/workflows/release/x.yaml", "plans/export/progress.json"} {
 		if !c.IsContractPath(name) {
 			t.Errorf("%s is not a contract path with the defaults", name)
 		}
 	}
-	for _, name := range []string{"plans/export/state/phase-1.json", "README.md", ".github/workflows/ci.yml"} {
+	for _, name := range []string{"plans/export/state/phase-1.json", "README.md", ".github/dependabot.yml", "x/.github/workflows/ci.yml"} {
 		if c.IsContractPath(name) {
 			t.Errorf("%s is a contract path with the defaults", name)
+		}
+	}
+}
+
+// TestWorkflowsAreContractPathsNegativeControl: without the built-in
+// ".github/workflows/**" a change to a workflow needs nobody's approval.
+func TestWorkflowsAreContractPathsNegativeControl(t *testing.T) {
+	c := Default()
+	without := slices.DeleteFunc(BuiltinContractPaths(), func(p string) bool { return p == ".github/workflows/**" })
+	for _, name := range []string{".github/workflows/ci.yml", ".github/workflows/deploy.yaml"} {
+		if !c.IsContractPath(name) {
+			t.Errorf("%s is not a contract path", name)
+		}
+		if c.isContractPath(without, name) {
+			t.Errorf("without the workflows glob, %s is still a contract path: the control shows nothing", name)
 		}
 	}
 }
