@@ -34,16 +34,21 @@ const zwj = "\u200d"
 // names work units by them.
 func defuseAutolinks(s string) string {
 	var b strings.Builder
+	last := 0 // s[:last] is written
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '.' && i >= 3 && strings.EqualFold(s[i-3:i], "www") {
-			b.WriteString(zwj)
-		}
-		b.WriteByte(c)
-		if c == '@' || (c == ':' && strings.HasPrefix(s[i+1:], "//")) {
-			b.WriteString(zwj)
+		switch {
+		case s[i] == '.' && i >= 3 && strings.EqualFold(s[i-3:i], "www"):
+			b.WriteString(s[last:i] + zwj)
+			last = i
+		case s[i] == '@' || (s[i] == ':' && strings.HasPrefix(s[i+1:], "//")):
+			b.WriteString(s[last:i+1] + zwj)
+			last = i + 1
 		}
 	}
+	if b.Len() == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
 	return b.String()
 }
 
