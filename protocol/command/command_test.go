@@ -54,6 +54,7 @@ func TestParse(t *testing.T) {
 		{"list item", "- /aep resume", "", []brief{}},
 		{"list item's lazy continuation", "1. first\n/aep resume", "", []brief{}},
 		{"list item continued after a blank line", "- a\n\n  b\n/aep resume", "", []brief{}},
+		{"list item after a quote, continued after a blank line", ">\n* 0\n\n  0\n/aep resume", "", []brief{}},
 		{"after a list and a blank line", "- a\n\n/aep status", "", []brief{{3, "/aep status", "status", "", "", "", false}}},
 		{"table header", "/aep resume | x\n--- | ---", "", []brief{}},
 		{"table body row", "| a |\n| :- |\n/aep resume", "", []brief{}},
