@@ -12,6 +12,7 @@ import (
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/login"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/review"
 )
@@ -157,7 +158,7 @@ func (e *evaluator) keepStatus(ctx context.Context, in evalInput, ev *evaluation
 // appComment is the App's own comment in t that starts with marker, or nil.
 func (e *evaluator) appComment(ev *evaluation, t snapshot.Thread, marker string) *snapshot.Comment {
 	for i, c := range t.Comments {
-		if strings.EqualFold(c.Author.Login, ev.appLogin) && strings.HasPrefix(c.Body, marker) {
+		if login.Equal(c.Author.Login, ev.appLogin) && strings.HasPrefix(c.Body, marker) {
 			return &t.Comments[i]
 		}
 	}

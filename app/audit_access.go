@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/review"
@@ -43,14 +42,14 @@ func (e *evaluator) readAuditAccess(ctx context.Context, in evalInput, ev *evalu
 		if login == "" || !review.HasBlock(r.Body) {
 			continue
 		}
-		if _, seen := ev.roles[strings.ToLower(login)]; seen {
+		if _, seen := ev.roles[login]; seen {
 			continue
 		}
 		role, err := e.roles.Role(ctx, in.owner, in.repo, login)
 		if err != nil {
 			return fmt.Errorf("auditor access: %w", err)
 		}
-		ev.roles[strings.ToLower(login)] = role
+		ev.roles[login] = role
 	}
 	shas := make([]string, 0, len(p.Commits)+1)
 	shas = append(shas, p.HeadSHA)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
@@ -14,6 +13,7 @@ import (
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/board"
 	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/login"
 )
 
 // Board returns the latest board the App kept for repo ("owner/name"), and false when it has none yet.
@@ -56,11 +56,11 @@ func (a *App) updateBoard(ctx context.Context, args boardArgs, log *slog.Logger)
 	return a.keepBoard(ctx, in, args.Owner, args.Repo, time.Now(), authoredBy(login), log)
 }
 
-// authoredBy accepts a labelled issue as the board issue only when login
+// authoredBy accepts a labelled issue as the board issue only when app
 // opened it: anyone who may label issues can label one, and the App
 // rewrites no issue but its own.
-func authoredBy(login string) func(gh.BoardIssue) bool {
-	return func(is gh.BoardIssue) bool { return strings.EqualFold(is.Author, login) }
+func authoredBy(app string) func(gh.BoardIssue) bool {
+	return func(is gh.BoardIssue) bool { return login.Equal(is.Author, app) }
 }
 
 // boardIssue is the oldest labelled issue owns accepts, or nil.

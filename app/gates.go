@@ -2,13 +2,13 @@ package app
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/login"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -283,10 +283,9 @@ func (ev *evaluation) gatesContext() checks.GatesContext {
 // whose permission matters (everyone else is refused unread).
 func ownerAuthors(snap *snapshot.PR, listed []string, unit int, kept []gatelog.Kept) []string {
 	var out []string
-	add := func(login, typ string) {
-		if typ == "User" && slices.ContainsFunc(listed, func(o string) bool { return strings.EqualFold(o, login) }) &&
-			!slices.Contains(out, login) {
-			out = append(out, login)
+	add := func(who, typ string) {
+		if typ == "User" && login.In(listed, who) && !login.In(out, who) {
+			out = append(out, who)
 		}
 	}
 	threads := []snapshot.Thread{snap.UnitComments[unit]}

@@ -336,6 +336,19 @@ func TestGatesContractChangeNeedsApproval(t *testing.T) {
 	g.waitGates(t, "action_required")
 }
 
+// TestGatesWorkflowChangeNeedsApproval: a workflow is a contract path
+// whatever the config says; changing one waits for an owner's approval.
+func TestGatesWorkflowChangeNeedsApproval(t *testing.T) {
+	g := newGatesWorld(t)
+	head := g.pr.Commit("skip the tests", map[string]string{".github/workflows/ci.yml": "on: push\njobs: {}\n"})
+	r := g.waitGates(t, "action_required")
+	if !strings.Contains(r.Summary, "contract-pr"+strconv.Itoa(g.pr.Number())+"-"+head[:12]) || !strings.Contains(r.Summary, ".github/workflows/ci.yml") {
+		t.Errorf("summary:\n%s", r.Summary)
+	}
+	g.pr.SubmitReview("olivia", "APPROVED", "")
+	g.waitGates(t, "success")
+}
+
 // TestGatesHoldOnOneAttemptBlocksTheUnitsOthers: a HOLD made on one pull
 // request of a unit blocks its other pull requests too (the App finds them
 // through GitHub's cross-references on the unit's issue), and a RESUME on

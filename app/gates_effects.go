@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/login"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -104,11 +104,11 @@ func (e *evaluator) requestOwnerReviews(ctx context.Context, in evalInput, ev *e
 	if len(ev.gates.Blockers) == 0 {
 		return nil
 	}
-	same := func(a string) func(string) bool { return func(b string) bool { return strings.EqualFold(a, b) } }
+	same := func(a string) func(string) bool { return func(b string) bool { return login.Equal(a, b) } }
 	var want []string
 	for _, o := range ev.cfg.Owners {
-		reviewed := slices.ContainsFunc(p.Reviews, func(r snapshot.Review) bool { return strings.EqualFold(r.Author.Login, o) && r.CommitSHA == p.HeadSHA })
-		if strings.EqualFold(o, p.Author.Login) || slices.ContainsFunc(p.ReviewRequests, same(o)) || reviewed {
+		reviewed := slices.ContainsFunc(p.Reviews, func(r snapshot.Review) bool { return login.Equal(r.Author.Login, o) && r.CommitSHA == p.HeadSHA })
+		if login.Equal(o, p.Author.Login) || slices.ContainsFunc(p.ReviewRequests, same(o)) || reviewed {
 			continue
 		}
 		want = append(want, o)

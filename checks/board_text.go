@@ -18,9 +18,42 @@ const maxBoardText = 200
 // inline escapes s as one line of Markdown text: HTML's <, > and & become
 // entities and Markdown's punctuation is backslash-escaped, so the text
 // shows as written and can start nothing (no comment, tag, link, emphasis,
-// mention or table cell boundary). Line breaks become spaces.
-func inline(s string) string {
-	s = oneLine(s, maxBoardText)
+// mention or table cell boundary); GFM's autolinks are defused
+// (defuseAutolinks). Line breaks become spaces.
+func inline(s string) string { return escapeInline(defuseAutolinks(oneLine(s, maxBoardText))) }
+
+// zwj, the zero-width joiner, is what defuseAutolinks inserts: it shows as
+// nothing and is neither a domain nor a login character.
+const zwj = "\u200d"
+
+// defuseAutolinks inserts zwj where GitHub would otherwise make a link of
+// plain text (GFM 0.29 §6.9, extended autolinks, and GitHub's references):
+// after "@" (an email address, a mention), after ":" before "//" (http://,
+// https:// and any other scheme), between "www" and "." (a www autolink,
+// any case, anywhere). Issue references (#N) stay: the board's own text
+// names work units by them.
+func defuseAutolinks(s string) string {
+	var b strings.Builder
+	last := 0 // s[:last] is written
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '.' && i >= 3 && strings.EqualFold(s[i-3:i], "www"):
+			b.WriteString(s[last:i] + zwj)
+			last = i
+		case s[i] == '@' || (s[i] == ':' && strings.HasPrefix(s[i+1:], "//")):
+			b.WriteString(s[last:i+1] + zwj)
+			last = i + 1
+		}
+	}
+	if b.Len() == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// escapeInline is inline's escaping of one line.
+func escapeInline(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch r {

@@ -43,13 +43,13 @@ func Gates(head string, c GatesContext, st gate.State, blockers []gate.Blocker) 
 	if len(blockers) == 0 {
 		r.Conclusion, r.Title = ConclusionSuccess, "No gate or HOLD blocks this merge"
 		fmt.Fprintf(&b, "No gate or HOLD blocks the merge of %s.\n", c.subject())
-		gatesWriter{b: &b, c: c, at: "@"}.answered(st)
+		gatesWriter{b: &b, c: c, at: "@", span: plain}.answered(st)
 		tampering(&b, c.Tampered)
 		r.Summary = b.String()
 		return r
 	}
 	r.Conclusion, r.Title = ConclusionActionRequired, gatesTitle(blockers)
-	w := gatesWriter{b: &b, c: c, at: "@"}
+	w := gatesWriter{b: &b, c: c, at: "@", span: plain}
 	fmt.Fprintf(&b, "The merge of %s waits for the owner. Only %s can answer, each in a new comment or review of their own; an edited comment does not count.\n",
 		c.subject(), w.owners())
 	w.blockers(st, blockers)
@@ -83,22 +83,31 @@ func gatesTitle(bs []gate.Blocker) string {
 
 // gatesWriter writes the gates' Markdown. at prefixes logins: "@" in a
 // check run (which notifies nobody), "" in a comment (where a mention
-// would notify each owner on every update).
+// would notify each owner on every update). span renders what people
+// wrote (logins, questions, reasons): plain in a check run, a code span in
+// a comment, where an echoed mention would notify.
 type gatesWriter struct {
-	b  *strings.Builder
-	c  GatesContext
-	at string
+	b    *strings.Builder
+	c    GatesContext
+	at   string
+	span func(string) string
 }
+
+// plain is the span of a check run: the text as it is.
+func plain(s string) string { return s }
+
+// login is how the writer shows a login.
+func (w gatesWriter) login(l string) string { return w.span(w.at + l) }
 
 // blockers writes one section per blocker.
 func (w gatesWriter) blockers(st gate.State, bs []gate.Blocker) {
 	for i, bl := range bs {
 		g, known := findGate(st, bl.GateID)
 		if !known {
-			fmt.Fprintf(w.b, "\n### %d. %s\n\n%s\n", i+1, cell(bl.Token), bl.Reason)
+			fmt.Fprintf(w.b, "\n### %d. %s\n\n%s\n", i+1, cell(bl.Token), w.reason(bl.Reason))
 			continue
 		}
-		fmt.Fprintf(w.b, "\n### %d. %s\n\n", i+1, cell(oneLine(g.Question, maxQuestion)))
+		fmt.Fprintf(w.b, "\n### %d. %s\n\n", i+1, w.question(g.Question))
 		table(w.b, []string{"Field", "Value"}, w.rows(g, bl))
 	}
 }
@@ -117,7 +126,7 @@ func (w gatesWriter) rows(g gate.Gate, bl gate.Blocker) [][]string {
 		{"Who may answer", w.owners()},
 	}
 	if bl.Choice != nil {
-		rows = append(rows, []string{"Answered", fmt.Sprintf("%s by %s, which keeps it blocking (the safe default or HOLD); a new gate is needed to decide again", code(*bl.Choice), w.at+g.ResolvedBy)})
+		rows = append(rows, []string{"Answered", fmt.Sprintf("%s by %s, which keeps it blocking (the safe default or HOLD); a new gate is needed to decide again", code(*bl.Choice), w.login(g.ResolvedBy))})
 	} else {
 		rows = append(rows, []string{"Reply", w.reply(g)})
 	}

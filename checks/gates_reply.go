@@ -20,18 +20,25 @@ func ReplyMarker(itemID int64) string { return fmt.Sprintf("<!-- aepgate:reply:%
 // RefusalReply renders the App's reply to a comment whose commands or gate
 // blocks were refused: for each, what was refused and why (which says what
 // would be accepted), then the valid commands when one was malformed. No
-// line of it is a command.
+// line of it is a command, and everything it echoes of the comment (its
+// author, the command as written, what a reason quotes) is a code span.
 func RefusalReply(itemID int64, author, prefix string, refused []gatelog.Outcome) string {
+	return refusalReply(itemID, author, prefix, refused, code)
+}
+
+// refusalReply is RefusalReply with the code span given (tests pass
+// another to show what the spans stop).
+func refusalReply(itemID int64, author, prefix string, refused []gatelog.Outcome, span func(string) string) string {
 	var b strings.Builder
 	b.WriteString(ReplyMarker(itemID) + "\n")
-	fmt.Fprintf(&b, "@%s, aepgate did not act on %s in this comment:\n", author, plural(len(refused), "request", "requests"))
+	fmt.Fprintf(&b, "%s, aepgate did not act on %s in this comment:\n", span("@"+author), plural(len(refused), "request", "requests"))
 	malformed := false
 	for _, o := range refused {
-		what := code(o.Command)
+		what := span(o.Command)
 		if o.Line > 0 {
 			what += fmt.Sprintf(" (line %d)", o.Line)
 		}
-		fmt.Fprintf(&b, "\n- %s: %s\n", what, escapeHTML(oneLine(o.Reason, MaxSummaryBytes)))
+		fmt.Fprintf(&b, "\n- %s: %s\n", what, echoReason(o.Reason, span))
 		malformed = malformed || o.Action == ""
 	}
 	if malformed {
@@ -42,12 +49,19 @@ func RefusalReply(itemID int64, author, prefix string, refused []gatelog.Outcome
 
 // StatusComment renders the body of the status comment: whether anything
 // blocks the merge, each blocker as the gates check shows it, and the gates
-// already answered.
+// already answered. What people wrote (logins, questions, which may quote
+// a HOLD's reason) is shown in code spans.
 func StatusComment(c GatesContext, st gate.State, blockers []gate.Blocker) string {
+	return statusComment(c, st, blockers, code)
+}
+
+// statusComment is StatusComment with the code span given (tests pass
+// another to show what the spans stop).
+func statusComment(c GatesContext, st gate.State, blockers []gate.Blocker, span func(string) string) string {
 	var b strings.Builder
 	b.WriteString(StatusMarker + "\n")
 	fmt.Fprintf(&b, "## aepgate status: %s\n\n", c.subject())
-	w := gatesWriter{b: &b, c: c}
+	w := gatesWriter{b: &b, c: c, span: span}
 	if len(blockers) == 0 {
 		fmt.Fprintf(&b, "Nothing blocks the merge of %s.\n", c.subject())
 	} else {

@@ -18,7 +18,7 @@ func (w gatesWriter) answered(st gate.State) {
 	var rows [][]string
 	for _, g := range st.Gates {
 		if g.State == gate.StateResolved && g.Choice != nil {
-			rows = append(rows, []string{code(g.GateID), oneLine(g.Question, maxQuestion), code(*g.Choice), w.at + g.ResolvedBy, link("answer", deref(g.AuthorityEvidence))})
+			rows = append(rows, []string{code(g.GateID), w.span(oneLine(g.Question, maxQuestion)), code(*g.Choice), w.login(g.ResolvedBy), link("answer", deref(g.AuthorityEvidence))})
 		}
 	}
 	if len(rows) == 0 {
@@ -46,9 +46,9 @@ func (w gatesWriter) opened(g gate.Gate) string {
 	case strings.HasPrefix(g.GateID, gatelog.ContractPrefix):
 		return "by aepgate, because this head changes contract paths"
 	case isURL(g.Evidence):
-		return link("by "+w.at+g.CreatedBy, g.Evidence)
+		return link("by "+w.login(g.CreatedBy), g.Evidence)
 	case g.CreatedBy != "":
-		return "by " + w.at + g.CreatedBy
+		return "by " + w.login(g.CreatedBy)
 	}
 	return "–"
 }
@@ -84,7 +84,7 @@ func (w gatesWriter) owners() string {
 	}
 	out := make([]string, len(w.c.Owners))
 	for i, s := range w.c.Owners {
-		out[i] = w.at + s
+		out[i] = w.login(s)
 	}
 	return strings.Join(out, ", ")
 }
@@ -106,4 +106,23 @@ func link(text, url string) string {
 
 func isURL(s string) bool {
 	return (strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://")) && !strings.ContainsAny(s, " ()<>\n")
+}
+
+// question shows a gate's question as a heading's text: in a comment a
+// code span (it may quote a HOLD's reason), in a check run escaped for the
+// table-free heading as before.
+func (w gatesWriter) question(q string) string {
+	q = oneLine(q, maxQuestion)
+	if w.at == "" {
+		return w.span(q)
+	}
+	return cell(q)
+}
+
+// reason shows a blocker's reason: what it quotes as spans in a comment.
+func (w gatesWriter) reason(r string) string {
+	if w.at == "" {
+		return echoReason(r, w.span)
+	}
+	return r
 }

@@ -32,19 +32,38 @@ func cell(s string) string {
 	return strings.ReplaceAll(s, "\n", "<br>")
 }
 
-// code wraps s in a code span that s's own backticks cannot close.
+// code renders s as one inline code span, inert whatever s holds: no
+// mention, link, emphasis or HTML inside it is live (CommonMark 0.31.2
+// §6.1). Line breaks become spaces, since a code span cannot hold a blank
+// line and block structure (a quote, a heading) is read before it; the
+// fence is one backtick longer than the longest run of backticks in s; a
+// space pads both sides when s starts or ends with a backtick or a space,
+// because one is stripped from each side of such content.
 func code(s string) string {
+	s = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s)
 	if s == "" {
 		return ""
 	}
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	first, last := s[0], s[len(s)-1]
+	if strings.Trim(s, " ") != "" && (first == '`' || first == ' ' || last == '`' || last == ' ') {
 		return fence + " " + s + " " + fence
 	}
 	return fence + s + fence
+}
+
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	longest, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != c {
+			n = 0
+			continue
+		}
+		n++
+		longest = max(longest, n)
+	}
+	return longest
 }
 
 // fenced writes s as a fenced code block with a fence longer than any run of

@@ -3,6 +3,8 @@ package review
 import (
 	"fmt"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/login"
 )
 
 // Collaborator counts a review only from an account whose live role on the
@@ -25,13 +27,14 @@ func Collaborator(r Review, in *Input) string {
 	return fmt.Sprintf("%s's permission on this repository is %q; an auditor is a collaborator with write, maintain or admin", r.Author.Login, role)
 }
 
-// roleOf looks login up in perms without case.
-func roleOf(perms map[string]string, login string) (string, bool) {
-	if v, ok := perms[login]; ok {
+// roleOf looks login up in perms: by its exact key, else ignoring ASCII
+// case only (login.Equal), so a Unicode lookalike never inherits a role.
+func roleOf(perms map[string]string, who string) (string, bool) {
+	if v, ok := perms[who]; ok {
 		return v, true
 	}
 	for k, v := range perms {
-		if strings.EqualFold(k, login) {
+		if login.Equal(k, who) {
 			return v, true
 		}
 	}

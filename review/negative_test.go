@@ -2,6 +2,7 @@ package review
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -45,6 +46,24 @@ func TestNegativeControls(t *testing.T) {
 		o.BundleRules = slices.DeleteFunc(o.BundleRules, func(r BundleRule) bool { return slices.Contains(names, r.Name) })
 		return o
 	}
+	kate := med
+	kate.Auditors = []string{"kate"}
+	// The lookalike is a writer too (the attacker's own account), so only
+	// the listed-auditor rule stands between it and the audit.
+	kate.Permissions = writers("ann", "kate", "\u212Aate")
+	// foldedAuditors is the listed-auditor rule comparing logins with
+	// strings.EqualFold, the Unicode folding login.Equal replaced.
+	foldedAuditors := DefaultOptions()
+	for i, r := range foldedAuditors.Rules {
+		if r.Name == "listed-auditor" {
+			foldedAuditors.Rules[i].Check = func(r Review, in *Input) string {
+				if slices.ContainsFunc(in.Auditors, func(a string) bool { return strings.EqualFold(a, r.Author.Login) }) {
+					return ""
+				}
+				return "not listed"
+			}
+		}
+	}
 	noBinding := DefaultOptions()
 	noBinding.Binding = func(Review, *Input) string { return "" }
 	tests := []struct {
@@ -57,6 +76,7 @@ func TestNegativeControls(t *testing.T) {
 		{"a commit author without a linked login audits", with(med, []Review{by(Actor{"dana", "User"})}), withoutRule("not-commit-author")},
 		{"a bot audits", with(med, []Review{by(Actor{"helper[bot]", "Bot"})}), withoutRule("not-bot")},
 		{"an unlisted auditor audits", with(listed, []Review{by(Actor{"ann", "User"})}), withoutRule("listed-auditor")},
+		{"a Kelvin-sign lookalike of a listed auditor audits", with(kate, []Review{by(Actor{"\u212Aate", "User"})}), foldedAuditors},
 		{"an edited review counts", with(med, []Review{tweak(func(r *Review) { r.Edited = true })}), withoutRule("not-edited")},
 		{"a dismissed review counts", with(med, []Review{tweak(func(r *Review) { r.State = StateDismissed })}), withoutRule("submitted")},
 		{"a deleted account audits", with(func() Input { in := med; in.Permissions = writers(""); return in }(), []Review{by(Actor{"", "User"})}), withoutRule("known-author")},

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/login"
 )
 
 // Rule is one "who counts" rule: Check returns why a review does not count
@@ -120,7 +122,7 @@ func ListedAuditor(r Review, in *Input) string {
 	return fmt.Sprintf("%s is not listed in auditors (%s)", r.Author.Login, strings.Join(in.Auditors, ", "))
 }
 
-func sameLogin(a, b string) bool { return a != "" && strings.EqualFold(a, b) }
+func sameLogin(a, b string) bool { return login.Equal(a, b) }
 
 func shortSHA(sha string) string {
 	if len(sha) > 12 {

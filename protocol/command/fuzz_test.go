@@ -19,6 +19,9 @@ var seeds = []string{
 	"```aep-gate\nquestion: Q?\nchoices: [a, b]\ncategory: explicit-hold\neffect: deploy\n```",
 	"```aep-gate\nquestion: &a [x]\nchoices: *a\nunknown: 1\n```",
 	"<pre>\n\n/aep resume\n</pre>\n/aep status\r\n/aep recheck\r/aep hold r",
+	"<!A0\n/aep 000000", // kind 4 once went unseen (the first crasher)
+	"<?x\n/aep resume\n?>\n<![CDATA[\n/aep resume\n]]>\n<span id=\"a\">\n/aep resume",
+	"> q\n<!--\n\n/aep resume\n-->\n- a\n\n  b\n/aep resume\n<div>\n\u00a0\n/aep resume",
 }
 
 // commonMarkProse returns the byte offsets at which a top-level paragraph or

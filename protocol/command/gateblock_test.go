@@ -53,18 +53,18 @@ func TestParseGateBlocksErrors(t *testing.T) {
 		body string
 		want []string
 	}{
-		{"unknown key", block(valid + "\nowner: alice"), []string{"line 7: owner: is not a field of an aep-gate block (expected question, choices, category, effect, id, scope, safe_default, decision_key)"}},
-		{"repeated key", block(valid + "\nquestion: again"), []string{"line 7: question: appears twice"}},
+		{"unknown key", block(valid + "\nowner: alice"), []string{`line 7: "owner": is not a field of an aep-gate block (expected question, choices, category, effect, id, scope, safe_default, decision_key)`}},
+		{"repeated key", block(valid + "\nquestion: again"), []string{`line 7: "question": appears twice`}},
 		{"missing required", block("question: Q?"), []string{
 			"line 2: choices: is required", "line 2: category: is required", "line 2: effect: is required"}},
-		{"one choice", block("question: Q?\nchoices: [a, a]\ncategory: explicit-hold\neffect: deploy"), []string{"line 4: choices: must offer at least two different choices (saw a)"}},
+		{"one choice", block("question: Q?\nchoices: [a, a]\ncategory: explicit-hold\neffect: deploy"), []string{`line 4: choices: must offer at least two different choices (saw "a")`}},
 		{"choices not a list", block("question: Q?\nchoices: a|b\ncategory: explicit-hold\neffect: deploy"), []string{"line 4: choices: must be a list such as [approve, reject]"}},
 		{"choice with a space", block("question: Q?\nchoices: [ship it, no]\ncategory: explicit-hold\neffect: deploy"), []string{`line 4: choices[0]: "ship it" must be one word, so that the owner can type it after the gate id`}},
 		{"refused effect", block("question: Q?\nchoices: [a, b]\ncategory: explicit-hold\neffect: local-repair"), []string{"line 6: effect: externalEffect local-repair is not an external effect: do it on your own authority"}},
 		{"unknown effect", block("question: Q?\nchoices: [a, b]\ncategory: explicit-hold\neffect: money"), []string{"line 6: effect: externalEffect money is not an external effect, so you do not need a gate (expected one of deploy, irreversible-data-change, legal-or-rights-decision, merge-protected-branch, physical-or-remote-access, product-direction-decision, publish-release, spend-money-or-entitlement, use-credential)"}},
 		{"unknown category", block("question: Q?\nchoices: [a, b]\ncategory: vibes\neffect: deploy"), []string{`line 5: category: must be one of conflicting-direct-owner-priorities, explicit-hold, high-blast-radius-public-release, human-product-judgment-action, irreversible-destructive, legal-privacy-security-exception, money-entitlements, secrets-credentials (got "vibes")`}},
 		{"unknown scope", block(valid + "\nscope: release"), []string{`line 7: scope: must be one of close, credential, deploy, implement, irreversible, merge, project, spawn, spend, work-unit (got "release")`}},
-		{"safe default not a choice", block(valid + "\nsafe_default: HOLD"), []string{`line 7: safe_default: "HOLD" is not one of the choices (a, b)`}},
+		{"safe default not a choice", block(valid + "\nsafe_default: HOLD"), []string{`line 7: safe_default: "HOLD" is not one of the choices ("a", "b")`}},
 		{"id cleans to nothing", block(valid + "\nid: '!!!'"), []string{`line 7: id: "!!!": id is empty after cleaning`}},
 		{"question not text", block("question: [a]\nchoices: [a, b]\ncategory: explicit-hold\neffect: deploy"), []string{"line 3: question: must be text"}},
 		{"null question", block("question:\nchoices: [a, b]\ncategory: explicit-hold\neffect: deploy"), []string{"line 3: question: must be text"}},

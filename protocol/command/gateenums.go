@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -35,7 +36,7 @@ func (d *blockDecoder) choices(n *yaml.Node) []string {
 	}
 	out := gate.NormaliseChoices(raw)
 	if ok && len(out) < 2 {
-		d.fail(n, "choices", "must offer at least two different choices (saw %s)", strings.Join(out, ", "))
+		d.fail(n, "choices", "must offer at least two different choices (saw %s)", quoteAll(out))
 		return nil
 	}
 	return out
@@ -76,4 +77,14 @@ func (d *blockDecoder) id(n *yaml.Node) string {
 		return ""
 	}
 	return id
+}
+
+// quoteAll lists texts from a block, each Go-quoted as every echo of what
+// someone wrote is (a reply shows each quotation as a code span).
+func quoteAll(texts []string) string {
+	out := make([]string, len(texts))
+	for i, s := range texts {
+		out[i] = strconv.Quote(s)
+	}
+	return strings.Join(out, ", ")
 }

@@ -41,7 +41,7 @@ func decodeBlock(f fence) (GateSpec, []error) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if seen[k.Value] {
-			d.fail(k, k.Value, "appears twice")
+			d.fail(k, strconv.Quote(k.Value), "appears twice")
 			continue
 		}
 		seen[k.Value] = true
@@ -53,7 +53,7 @@ func decodeBlock(f fence) (GateSpec, []error) {
 		}
 	}
 	if spec.SafeDefault != "" && len(spec.Choices) > 0 && !contains(spec.Choices, spec.SafeDefault) {
-		d.fail(d.safe, "safe_default", "%q is not one of the choices (%s)", spec.SafeDefault, strings.Join(spec.Choices, ", "))
+		d.fail(d.safe, "safe_default", "%q is not one of the choices (%s)", spec.SafeDefault, quoteAll(spec.Choices))
 	}
 	if len(d.probs) > 0 {
 		return GateSpec{}, d.probs
@@ -84,7 +84,7 @@ func (d *blockDecoder) field(spec *GateSpec, k, v *yaml.Node) {
 			spec.DecisionKey = &s
 		}
 	default:
-		d.fail(k, k.Value, "is not a field of an aep-gate block (expected question, choices, category, effect, id, scope, safe_default, decision_key)")
+		d.fail(k, strconv.Quote(k.Value), "is not a field of an aep-gate block (expected question, choices, category, effect, id, scope, safe_default, decision_key)")
 	}
 }
 

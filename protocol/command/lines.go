@@ -31,14 +31,17 @@ type scanner struct {
 	classes []class
 	fences  []fence
 
-	open    int    // index+1 in fences of the open fenced block, 0 when none
-	ch      byte   // the open fence's character
-	n       int    // the open fence's length
-	endHTML string // what ends the open HTML block: "-->", "</pre>"…, or "" for a blank line
-	inHTML  bool   // inside an HTML block
+	open int      // index+1 in fences of the open fenced block, 0 when none
+	ch   byte     // the open fence's character
+	n    int      // the open fence's length
+	html htmlKind // the kind of the open HTML block, 0 when none
+	para bool     // a paragraph is open (cleared when in doubt)
 	// cont is the class of the container the next non-blank line continues
 	// lazily (a quote, a list item or a table); classText when none.
 	cont class
+	// inList is set by a blank line after a list item: an indented line
+	// may still continue the item.
+	inList bool
 }
 
 // splitLines splits on CommonMark line endings: \n, \r\n and a lone \r.
@@ -60,15 +63,31 @@ func scan(body string) *scanner {
 
 // step classifies line i given what the lines before it opened.
 func (sc *scanner) step(i int, line string) class {
-	s, shallow := unindent(line)
+	inPara := sc.para
+	sc.para = false
 	switch {
 	case sc.open > 0:
+		s, shallow := unindent(line)
 		return sc.inFence(line, s, shallow)
-	case sc.inHTML:
+	case sc.html != 0:
 		return sc.htmlLine(line)
-	case strings.TrimSpace(line) == "":
+	case blank(line):
+		sc.inList = sc.inList || sc.cont == classList
 		sc.cont = classText
 		return classText
+	case sc.inList && (line[0] == ' ' || line[0] == '\t'):
+		sc.cont = classList
+		return classList
+	}
+	sc.inList = false
+	return sc.block(i, line, inPara)
+}
+
+// block classifies a non-blank line outside fences and HTML blocks; inPara
+// says the line before it was a paragraph's.
+func (sc *scanner) block(i int, line string, inPara bool) class {
+	s, shallow := unindent(line)
+	switch {
 	case shallow && isFence(s):
 		sc.cont, sc.ch, sc.n = classText, s[0], fenceLen(s)
 		sc.fences = append(sc.fences, fence{info: infoWord(s[sc.n:]), open: i + 1, body0: i + 2, indent: len(line) - len(s)})
@@ -80,9 +99,19 @@ func (sc *scanner) step(i int, line string) class {
 		}
 		sc.cont = classTable
 		return classTable
+	}
+	if k := sc.htmlOpens(s, shallow, inPara); k != 0 {
+		sc.cont, sc.html = classText, k
+		return sc.htmlLine(s)
+	}
+	switch {
 	case sc.cont != classText:
+		if shallow && isListItem(s) {
+			sc.cont = classList // a list may interrupt; after a blank line its item goes on
+		}
 		return sc.cont
 	case !shallow:
+		sc.para = inPara // a paragraph's continuation, or indented code
 		return classIndent
 	case s[0] == '>':
 		sc.cont = classQuote
@@ -91,11 +120,18 @@ func (sc *scanner) step(i int, line string) class {
 		sc.cont = classList
 		return classList
 	}
-	if end, ok := htmlStart(s); ok {
-		sc.inHTML, sc.endHTML = true, end
-		return sc.htmlLine(s[1:])
-	}
+	sc.para = !mayCloseParagraph(s)
 	return classText
+}
+
+// htmlOpens returns the kind of HTML block the line (s unindented) opens,
+// 0 when none. Kinds 1 to 6 interrupt a paragraph, also one a quote, a
+// list item or a table continues lazily; kind 7 interrupts none.
+func (sc *scanner) htmlOpens(s string, shallow, inPara bool) htmlKind {
+	if !shallow {
+		return 0
+	}
+	return htmlStart(s, inPara || sc.cont != classText)
 }
 
 // inFence classifies a line inside an open fenced block: the closing fence
@@ -110,46 +146,37 @@ func (sc *scanner) inFence(line, s string, shallow bool) class {
 	return classCode
 }
 
-// htmlLine classifies a line of an open HTML block and closes the block
-// when the line ends it.
+// htmlLine classifies a line of an open HTML block (its first line
+// included) and closes the block when the line meets its end condition. A
+// blank line that ends kind 6 or 7 is not part of the block.
 func (sc *scanner) htmlLine(line string) class {
-	if sc.endHTML == "" {
-		if strings.TrimSpace(line) == "" {
-			sc.inHTML = false
-			return classText
-		}
-	} else if strings.Contains(strings.ToLower(line), sc.endHTML) {
-		sc.inHTML = false
+	if !htmlEnded(sc.html, line) {
+		return classHTML
+	}
+	k := sc.html
+	sc.html = 0
+	if k >= htmlBlockTag {
+		return classText
 	}
 	return classHTML
 }
 
-// rawTags are CommonMark's HTML block type 1: it runs to its closing tag,
-// blank lines included.
-var rawTags = []string{"pre", "script", "style", "textarea"}
+// blank reports whether line is blank as CommonMark defines it: nothing
+// but spaces and tabs.
+func blank(line string) bool {
+	return spacesEnd(line, 0) == len(line)
+}
 
-// htmlStart reports whether s (unindented) starts an HTML block and what
-// ends it: "-->" for a comment, the closing tag for type 1, "" (a blank
-// line) for any other tag-like start "<x" or "</x" with x a letter (types 6
-// and 7, merged towards excluding).
-func htmlStart(s string) (end string, ok bool) {
-	if len(s) < 2 || s[0] != '<' {
-		return "", false
+// mayCloseParagraph reports whether s (unindented, not blank) may be a line
+// after which no paragraph is open: an ATX heading, a setext underline, a
+// thematic break, or a line goldmark reads as blank (vertical tab, form
+// feed). When in doubt it says yes, so that kind 7 may start after it.
+func mayCloseParagraph(s string) bool {
+	switch s[0] {
+	case '#', '=', '-', '*', '_':
+		return true
 	}
-	if strings.HasPrefix(s, "<!--") {
-		return "-->", true
-	}
-	lower := strings.ToLower(s[:min(len(s), 12)])
-	for _, t := range rawTags {
-		if strings.HasPrefix(lower, "<"+t) && (len(s) == len(t)+1 || strings.ContainsRune(" \t>", rune(s[len(t)+1]))) {
-			return "</" + t + ">", true
-		}
-	}
-	c := s[1]
-	if c == '/' && len(s) > 2 {
-		c = s[2]
-	}
-	return "", ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
+	return strings.Trim(s, " \t\v\f") == ""
 }
 
 // unindent drops leading indentation of at most three columns; shallow is

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/login"
 )
 
 // MatchPath reports whether the slash-separated, repository-relative name
@@ -44,8 +46,10 @@ func matchSegments(pat, name []string) bool {
 }
 
 // builtinContractPaths are contract paths whatever the config says: the
-// config itself, and executor plans' immutable contracts (docs/config.md).
-var builtinContractPaths = []string{".github/aepgate.yml", "plans/*/progress.json"}
+// config itself, the workflows (they run with the repository's secrets and
+// produce the CI evidence) and executor plans' immutable contracts
+// (docs/config.md).
+var builtinContractPaths = []string{".github/aepgate.yml", ".github/workflows/**", "plans/*/progress.json"}
 
 // BuiltinContractPaths returns the contract paths that apply whatever the
 // config says.
@@ -55,8 +59,14 @@ func BuiltinContractPaths() []string { return slices.Clone(builtinContractPaths)
 // (the configured ones or BuiltinContractPaths), so that its change needs
 // an owner's approval.
 func (c *Config) IsContractPath(name string) bool {
+	return c.isContractPath(builtinContractPaths, name)
+}
+
+// isContractPath is IsContractPath with the built-in paths given (tests
+// pass fewer to show what each one stops).
+func (c *Config) isContractPath(builtins []string, name string) bool {
 	match := func(p string) bool { return MatchPath(p, name) }
-	return slices.ContainsFunc(builtinContractPaths, match) || slices.ContainsFunc(c.ContractPaths, match)
+	return slices.ContainsFunc(builtins, match) || slices.ContainsFunc(c.ContractPaths, match)
 }
 
 // IsRunDocumentDir reports whether dir is one of the run-document folders.
@@ -66,7 +76,7 @@ func (c *Config) IsRunDocumentDir(dir string) bool {
 }
 
 // IsOwner reports whether login is a listed owner. GitHub logins are
-// case-insensitive, and so is the comparison.
+// case-insensitive in ASCII, and so is the comparison (login.Equal).
 func (c *Config) IsOwner(login string) bool { return hasLogin(c.Owners, login) }
 
 // IsCoordinator reports whether login is a listed coordinator.
@@ -80,6 +90,6 @@ func (c *Config) MayAudit(login string) bool {
 	return len(c.Auditors) == 0 || hasLogin(c.Auditors, login)
 }
 
-func hasLogin(list []string, login string) bool {
-	return slices.ContainsFunc(list, func(l string) bool { return strings.EqualFold(l, login) })
+func hasLogin(list []string, name string) bool {
+	return login.In(list, name)
 }

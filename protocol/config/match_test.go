@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestMatchPath(t *testing.T) {
 	tests := []struct {
@@ -45,6 +48,8 @@ func TestConfigLookups(t *testing.T) {
 		{"owner, other case", c.IsOwner("alice"), true},
 		{"not owner", c.IsOwner("bob"), false},
 		{"coordinator", c.IsCoordinator("BOB"), true},
+		{"long s is no owner", c.IsOwner("\u017Fam"), false},
+		{"dotless i is no coordinator", c.IsCoordinator("bob\u0131"), false},
 		{"any auditor when unset", c.MayAudit("mallory"), true},
 		{"contract path", c.IsContractPath("docs/contract/v1/api.md"), true},
 		{"not contract path", c.IsContractPath("docs/contractual.md"), false},
@@ -57,8 +62,12 @@ func TestConfigLookups(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", ck.name, ck.got, ck.want)
 		}
 	}
-	c.Auditors = []string{"carol"}
-	if c.MayAudit("mallory") || !c.MayAudit("Carol") {
+	c.Owners = []string{"sam"}
+	if c.IsOwner("\u017Fam") || !c.IsOwner("SAM") {
+		t.Error("a long-s login is taken for the owner sam, or SAM is not")
+	}
+	c.Auditors = []string{"carol", "kate"}
+	if c.MayAudit("mallory") || !c.MayAudit("Carol") || c.MayAudit("\u212Aate") {
 		t.Error("a set auditors list does not restrict audits")
 	}
 }
@@ -89,14 +98,29 @@ func containsAny(s, chars string) bool {
 
 func TestBuiltinContractPaths(t *testing.T) {
 	c := Default()
-	for _, name := range []string{".github/aepgate.yml", "plans/export/progress.json"} {
+	for _, name := range []string{".github/aepgate.yml", ".github/workflows/ci.yml", ".github/workflows/release/x.yaml", "plans/export/progress.json"} {
 		if !c.IsContractPath(name) {
 			t.Errorf("%s is not a contract path with the defaults", name)
 		}
 	}
-	for _, name := range []string{"plans/export/state/phase-1.json", "README.md", ".github/workflows/ci.yml"} {
+	for _, name := range []string{"plans/export/state/phase-1.json", "README.md", ".github/dependabot.yml", "x/.github/workflows/ci.yml"} {
 		if c.IsContractPath(name) {
 			t.Errorf("%s is a contract path with the defaults", name)
+		}
+	}
+}
+
+// TestWorkflowsAreContractPathsNegativeControl: without the built-in
+// ".github/workflows/**" a change to a workflow needs nobody's approval.
+func TestWorkflowsAreContractPathsNegativeControl(t *testing.T) {
+	c := Default()
+	without := slices.DeleteFunc(BuiltinContractPaths(), func(p string) bool { return p == ".github/workflows/**" })
+	for _, name := range []string{".github/workflows/ci.yml", ".github/workflows/deploy.yaml"} {
+		if !c.IsContractPath(name) {
+			t.Errorf("%s is not a contract path", name)
+		}
+		if c.isContractPath(without, name) {
+			t.Errorf("without the workflows glob, %s is still a contract path: the control shows nothing", name)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -32,7 +33,7 @@ func (r *replayer) resolve(e Event) Outcome {
 		return refused(id, "hold-needs-exact-resume", "a HOLD is lifted only by exactly %q; saw %q", ResumeChoice, e.Choice)
 	}
 	if !contains(g.Choices, e.Choice) && !(g.IsHold() && !r.p.exactResume) {
-		return refused(id, "choice-not-listed", "choice %q is not one of %s", e.Choice, strings.Join(g.Choices, ", "))
+		return refused(id, "choice-not-listed", "choice %q is not one of %s", e.Choice, quoteAll(g.Choices))
 	}
 	settle(g, e, e.Choice)
 	return Outcome{GateID: id, Result: ResultResolved}
@@ -96,4 +97,14 @@ func list(m map[string]bool) string {
 	}
 	sort.Strings(keys)
 	return strings.Join(keys, ", ")
+}
+
+// quoteAll lists choices, each Go-quoted as every echo of what someone
+// wrote is (a reply shows each quotation as a code span).
+func quoteAll(choices []string) string {
+	out := make([]string, len(choices))
+	for i, s := range choices {
+		out[i] = strconv.Quote(s)
+	}
+	return strings.Join(out, ", ")
 }

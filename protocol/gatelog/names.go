@@ -2,27 +2,40 @@ package gatelog
 
 import (
 	"fmt"
-	"github.com/aepgate/aepgate/protocol/command"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/command"
+	"github.com/aepgate/aepgate/protocol/login"
 )
 
-// listed reports whether login is in logins, ignoring case.
-func listed(logins []string, login string) bool {
+// listed reports whether name is in logins (login.Equal: ASCII case only).
+func listed(logins []string, name string) bool { return listedBy(logins, name, login.Equal) }
+
+// listedBy is listed with the login comparison given (tests pass a looser
+// one to show what the ASCII-only fold stops).
+func listedBy(logins []string, name string, same func(a, b string) bool) bool {
 	for _, l := range logins {
-		if login != "" && strings.EqualFold(l, login) {
+		if same(l, name) {
 			return true
 		}
 	}
 	return false
 }
 
-// permission looks login up, ignoring case; "" when unknown.
-func permission(p Permissions, login string) string {
-	if v, ok := p[login]; ok {
+// permission looks name up: the key the App filled, or else one equal to
+// it under login.Equal (ASCII case only); "" when unknown.
+func permission(p Permissions, name string) string {
+	return permissionBy(p, name, login.Equal)
+}
+
+// permissionBy is permission with the login comparison given (tests pass
+// a looser one to show what the ASCII-only fold stops).
+func permissionBy(p Permissions, name string, same func(a, b string) bool) string {
+	if v, ok := p[name]; ok {
 		return v
 	}
 	for k, v := range p {
-		if strings.EqualFold(k, login) {
+		if same(k, name) {
 			return v
 		}
 	}

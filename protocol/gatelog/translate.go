@@ -7,6 +7,7 @@ import (
 
 	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/protocol/gate"
+	"github.com/aepgate/aepgate/protocol/login"
 )
 
 // request is one command line or aep-gate block of an item.
@@ -20,7 +21,7 @@ type request struct {
 
 // item translates one comment or review.
 func (b *builder) item(it *Item) {
-	if b.in.AppLogin != "" && strings.EqualFold(it.Author, b.in.AppLogin) {
+	if login.Equal(it.Author, b.in.AppLogin) {
 		return
 	}
 	for _, r := range requests(it.Body, b.in.Policy.Prefix) {
