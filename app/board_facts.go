@@ -133,6 +133,22 @@ func inboxOf(ev *evaluation, res gatelog.Result) []board.InboxItem {
 		}
 		out = append(out, it)
 	}
+	return append(out, tamperInbox(res.Tampered)...)
+}
+
+// tamperInbox lists the kept decisions whose source was edited or deleted:
+// the owner sees who changed what, and that the decision stays in force.
+func tamperInbox(ts []gatelog.Tamper) []board.InboxItem {
+	var out []board.InboxItem
+	for _, t := range ts {
+		by := "an account GitHub did not name"
+		if t.By != "" {
+			by = t.By
+		}
+		out = append(out, board.InboxItem{Kind: "tampering", Subject: fmt.Sprintf("comment by %s", t.Author),
+			Question: fmt.Sprintf("%s by %s after aepgate accepted it; what it blocked stays in force as accepted", t.Change, by),
+			URL:      t.URL, Since: t.Created.UTC()})
+	}
 	return out
 }
 

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +94,9 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 				if n := g.ledgerRows(t, "tampering"); n != 1 {
 					t.Errorf("%d tampering rows in the ledger, want 1", n)
 				}
+				if !g.boardInboxShows(t, `"kind":"tampering"`, "by mallory") {
+					t.Error("the board's inbox does not list the tampering")
+				}
 				if !g.app.restartSees(t) {
 					t.Error("a new App on the same database does not see the kept decision")
 				}
@@ -148,6 +152,22 @@ func (g *gatesWorld) ledgerRows(t *testing.T, kind string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// boardInboxShows reports whether a board fact of the repository holds
+// every one of wants (the facts the board's inbox is built from).
+func (g *gatesWorld) boardInboxShows(t *testing.T, wants ...string) bool {
+	t.Helper()
+	facts, err := g.app.db.BoardFacts(context.Background(), "acme/widgets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range facts {
+		if !slices.ContainsFunc(wants, func(w string) bool { return !strings.Contains(string(f), w) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // restartSees reports whether the App's database, read as a new replica

@@ -112,6 +112,8 @@ func kindText(kind string) string {
 		return "⏸️ HOLD"
 	case "stall":
 		return "🛑 stalled"
+	case "tampering":
+		return "⚠️ tampering"
 	}
 	return inline(kind)
 }

@@ -49,10 +49,11 @@ type Board struct {
 	Certificates []Certificate `json:"certificates"`
 }
 
-// InboxItem is one thing that waits for the owner: an open gate, a HOLD, or
-// a stalled attempt (shown, never acted on).
+// InboxItem is one thing that waits for the owner: an open gate, a HOLD, a
+// stalled attempt, or tampering with a kept decision (shown, never acted
+// on).
 type InboxItem struct {
-	Kind     string    `json:"kind"`              // "gate", "hold" or "stall"
+	Kind     string    `json:"kind"`              // "gate", "hold", "stall" or "tampering"
 	Subject  string    `json:"subject"`           // what it is about, e.g. "#12 Export reports"
 	Question string    `json:"question"`          // the question asked, or why it is listed
 	Choices  []string  `json:"choices,omitempty"` // the choices offered
