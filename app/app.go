@@ -197,7 +197,7 @@ func (a *App) handleDelivery(ctx context.Context, d deliveryArgs, log *slog.Logg
 }
 
 func (a *App) runTarget(ctx context.Context, ev *evaluator, d deliveryArgs, j job, t target) error {
-	in := evalInput{delivery: d.DeliveryID, event: d.Event, owner: j.Owner, repo: j.Repo, pr: t.PR, guesses: t.Guesses, answer: t.Answer, siblings: t.Siblings}
+	in := evalInput{delivery: d.DeliveryID, event: d.Event, owner: j.Owner, repo: j.Repo, pr: t.PR, guesses: t.Guesses, answer: t.Answer, siblings: t.Siblings, witness: t.Witness}
 	switch {
 	case t.Release != "" || t.LatestRelease:
 		return a.judgeRelease(ctx, d, j, t, ev.log)

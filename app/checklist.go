@@ -85,9 +85,10 @@ type evaluation struct {
 	// review ID, read at each review's commit.
 	bundles map[int64]bundle
 	// kept are the decisions the App kept that bear on this evaluation
-	// (loadKept), and gatesIn is what the gate log was derived from.
-	kept    []gatelog.Kept
-	gatesIn gatelog.Input
+	// (loadKept).
+	kept []gatelog.Kept
+	// witness is the delivery's created comment as the webhook carried it.
+	witness *witness
 	// roles are the live repository roles of the reviewers who wrote an
 	// aep-audit block, by lower-case login; pushers who was recorded
 	// pushing the pull request's commits (readAuditAccess).

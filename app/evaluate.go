@@ -109,6 +109,9 @@ type evalInput struct {
 	// siblings asks for the unit's other open pull requests to be judged
 	// after this one (the conversation changed).
 	siblings bool
+	// witness is the delivery's created comment as GitHub sent it, nil
+	// for none.
+	witness *witness
 }
 
 // needs is what the evaluator's checks read together.
@@ -214,6 +217,7 @@ func attemptNumbers(ev *evaluation) []int {
 func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR, unit int) (*evaluation, error) {
 	ev := newEvaluation(snap)
 	ev.unit, ev.rules, ev.gateRules = unit, auditRules(e.auditRules), gateRules(e.gateRules)
+	ev.witness = in.witness
 	if !snap.Has.Conversation || ev.cfg == nil {
 		return ev, nil
 	}

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
 // payload is the part of a webhook payload the App reads.
@@ -51,6 +53,15 @@ type payload struct {
 	Comment *struct {
 		ID  int64    `json:"id"`
 		App *appInfo `json:"performed_via_github_app"`
+		// The comment as created (issue_comment.created): the App's
+		// witness should it be edited or deleted before it is judged.
+		Body    string    `json:"body"`
+		HTMLURL string    `json:"html_url"`
+		Created time.Time `json:"created_at"`
+		User    *struct {
+			Login string `json:"login"`
+			Type  string `json:"type"`
+		} `json:"user"`
 	} `json:"comment"`
 	Review *struct {
 		ID int64 `json:"id"`
@@ -131,6 +142,8 @@ type target struct {
 	// Siblings asks, with PR, for the unit's other open pull requests to
 	// be evaluated too (a comment or review changed the conversation).
 	Siblings bool
+	// Witness is the created comment as the signed delivery carried it.
+	Witness *witness
 	// Release, set alone, is a release's tag whose closure is verified
 	// (aepgate/release); LatestRelease asks for the Latest release's.
 	Release       string
@@ -269,12 +282,13 @@ func commentTargets(p payload, repo string) []target {
 		return nil
 	}
 	var answer int64
+	var w *witness
 	if p.Action == "created" {
-		answer = p.Comment.ID
+		answer, w = p.Comment.ID, witnessOf(p)
 	}
 	n := p.Issue.Number
 	if p.Issue.PullRequest != nil {
-		return []target{{PR: n, Answer: answer, Guesses: guessUnits(p.Issue.Body, repo), Siblings: true}}
+		return []target{{PR: n, Answer: answer, Guesses: guessUnits(p.Issue.Body, repo), Siblings: true, Witness: w}}
 	}
 	control := slices.ContainsFunc(p.Issue.Labels, func(l struct {
 		Name string `json:"name"`
@@ -282,11 +296,28 @@ func commentTargets(p payload, repo string) []target {
 		return l.Name == gh.ControlLabel
 	})
 	if !control {
-		return []target{{Thread: n, Answer: answer}} // then the unit's attempts
+		return []target{{Thread: n, Answer: answer, Witness: w}} // then the unit's attempts
 	}
 	// The open pull requests are judged (coalesced, fanout.go) only when the
 	// comment changed a project decision, or was a kept one's source.
-	return []target{{Thread: n, Control: true, Answer: answer}}
+	return []target{{Thread: n, Control: true, Answer: answer, Witness: w}}
+}
+
+// witness is a comment as its signed issue_comment.created delivery
+// carried it, and the issue or pull request it was posted on.
+type witness struct {
+	thread  int
+	comment snapshot.Comment
+}
+
+// witnessOf is the created comment of p, nil without its author.
+func witnessOf(p payload) *witness {
+	c := p.Comment
+	if c.User == nil || c.Created.IsZero() {
+		return nil
+	}
+	return &witness{thread: p.Issue.Number, comment: snapshot.Comment{ID: c.ID, URL: c.HTMLURL, Body: c.Body,
+		Author: snapshot.Actor{Login: c.User.Login, Type: c.User.Type}, Created: c.Created, Updated: c.Created}}
 }
 
 // commentActions are the issue_comment actions that change a replay.

@@ -65,8 +65,7 @@ func (ev *evaluation) gateLog() *gatelog.Result {
 // deriveGates derives the gate log from what the evaluation read, under
 // the evaluation's gate rules (gateRules).
 func (ev *evaluation) deriveGates() {
-	ev.gatesIn = ev.gatesInput()
-	res := gatelog.BuildWith(ev.gatesIn, gateRules(ev.gateRules))
+	res := gatelog.BuildWith(ev.gatesInput(), gateRules(ev.gateRules))
 	ev.gates = &res
 }
 
@@ -155,6 +154,9 @@ func (ev *evaluation) gatesInput() gatelog.Input {
 	for _, t := range ev.threadsRead() {
 		in.Items = append(in.Items, threadItems(t.thread, t.src)...)
 		in.Read = append(in.Read, gatelog.Read{Source: t.src, FromID: t.thread.ReadFrom})
+		if w := ev.witness; w != nil && w.thread == t.number {
+			in.Witnessed = append(in.Witnessed, threadItems(snapshot.Thread{Comments: []snapshot.Comment{w.comment}}, t.src)...)
+		}
 		if t.src.Kind == gatelog.ControlIssue {
 			in.ControlIssue = t.number
 		}

@@ -78,20 +78,29 @@ func (e *evaluator) keepDecisions(ctx context.Context, in evalInput, ev *evaluat
 		return nil
 	}
 	repo, now := in.owner+"/"+in.repo, time.Now()
-	have := map[int64]bool{}
-	for _, k := range ev.kept {
-		have[k.Item.ID] = true
+	type key struct {
+		review bool
+		id     int64
 	}
-	items := map[int64]*gatelog.Item{}
-	for i := range ev.gatesIn.Items {
-		items[ev.gatesIn.Items[i].ID] = &ev.gatesIn.Items[i]
+	have := map[key]bool{}
+	for _, k := range ev.kept {
+		have[key{k.Item.Event == gatelog.EventReview, k.Item.ID}] = true
+	}
+	items := map[key]*gatelog.Item{}
+	for i := range ev.gates.Items {
+		it := &ev.gates.Items[i]
+		items[key{it.Event == gatelog.EventReview, it.ID}] = it
 	}
 	for _, o := range ev.gates.Outcomes {
-		it := items[o.ItemID]
-		if !o.Accepted || !gatelog.Keeps(o.Action) || it == nil || it.Tampered != "" || have[o.ItemID] {
+		if !o.Accepted || !gatelog.Keeps(o.Action) {
 			continue
 		}
-		have[o.ItemID] = true
+		k := key{o.Review, o.ItemID}
+		it := items[k]
+		if it == nil || have[k] {
+			continue
+		}
+		have[k] = true
 		if err := e.keepItem(ctx, in, ev, repo, *it, now); err != nil {
 			return err
 		}

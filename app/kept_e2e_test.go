@@ -74,6 +74,7 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 				g := newGatesWorldOpts(t, edit)
 				c := tt.decide(g)
 				g.waitGates(t, "action_required")
+				g.quiet(t)
 				tt.tamper(t, g, c)
 				g.settle(t)
 				r := g.gates()
@@ -144,6 +145,23 @@ func deleteAs(login string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment)
 	}
 }
 
+// quiet waits until every webhook sent so far was answered and the App's
+// queue holds no delivery or fanout job still to run (board jobs wait
+// past the test's end: BoardDelay is an hour in tests).
+func (g *gatesWorld) quiet(t *testing.T) {
+	t.Helper()
+	g.f.Deliveries()
+	waitFor(t, 10*time.Second, "the App's queue to drain", func() bool {
+		var n int
+		err := g.app.db.SQL.QueryRowContext(context.Background(),
+			`SELECT COUNT(*) FROM river_job WHERE state NOT IN ('completed', 'cancelled', 'discarded') AND queue <> ?`, boardQueue).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n == 0
+	})
+}
+
 // ledgerRows counts the ledger's rows of kind.
 func (g *gatesWorld) ledgerRows(t *testing.T, kind string) int {
 	t.Helper()
@@ -179,4 +197,38 @@ func (a *App) restartSees(t *testing.T) bool {
 		t.Fatal(err)
 	}
 	return len(ks) > 0
+}
+
+// TestHoldEditedBeforeItWasJudged: mallory edits the owner's HOLD away
+// before the App heard of it; the signed issue_comment.created delivery
+// carries the HOLD as it was created, so it is judged as posted, kept and
+// shown as tampering. (The rule's negative control, the same replay without
+// the witness, is TestWitnessedBeforeFirstJudgement in protocol/gatelog.)
+func TestHoldEditedBeforeItWasJudged(t *testing.T) {
+	g := newGatesWorld(t)
+	g.f.CollectWebhooks(testSecret, g.ghApp)
+	before := len(g.f.Deliveries())
+	c := g.unit.Comment("olivia", "/aep hold waiting for legal")
+	editAs("mallory", "never mind")(t, g, c)
+	held := g.f.Deliveries()[before:]
+	g.f.SendWebhooks(g.base+"/webhook", testSecret, g.ghApp)
+	for _, d := range held {
+		req, err := d.Request(g.base + "/webhook")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	g.waitGates(t, "action_required")
+	g.quiet(t)
+	if r := g.gates(); !strings.Contains(r.Summary, "edited by `mallory`") {
+		t.Errorf("the early edit is not shown as tampering:\n%s", r.Summary)
+	}
+	if !g.app.restartSees(t) {
+		t.Error("the HOLD judged from its delivery was not kept")
+	}
 }

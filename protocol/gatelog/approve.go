@@ -37,7 +37,7 @@ func (b *builder) approve(st gate.State) []inserted {
 			if !b.approvable(g, it) {
 				continue
 			}
-			o := Outcome{ItemID: it.ID, Command: "review: " + ReviewApproved, Action: ActionApprove, GateID: g.GateID, Implicit: true}
+			o := Outcome{ItemID: it.ID, Review: true, Command: "review: " + ReviewApproved, Action: ActionApprove, GateID: g.GateID, Implicit: true}
 			why := ap.refused
 			if why == "" {
 				why = check(b.rules, b.answering(it, g))

@@ -72,7 +72,7 @@ func BuildWith(in Input, rules []Rule) Result {
 	}
 	b.settle(st, refs)
 	b.sortOutcomes()
-	r := Result{Log: gate.Log{Project: in.Project, Events: events}, Outcomes: b.outcomes, State: st, ContractPR: b.contractPR, Tampered: tampered, unit: in.Unit}
+	r := Result{Log: gate.Log{Project: in.Project, Events: events}, Outcomes: b.outcomes, State: st, ContractPR: b.contractPR, Tampered: tampered, Items: in.Items, unit: in.Unit}
 	r.Blockers, _ = r.MergeBlockers(in.PR) // merge is a check action: no error
 	return r
 }

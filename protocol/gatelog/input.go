@@ -133,4 +133,9 @@ type Input struct {
 	// Read says which part of each thread Items holds, so that a kept
 	// comment missing from it is known to be deleted.
 	Read []Read
+	// Witnessed are comments as a signed webhook delivered them when they
+	// were created (issue_comment.created): if GitHub now shows one edited
+	// or deleted before the App first judged it, it is judged as created,
+	// by every rule, and what it grants does not count (kept.go).
+	Witnessed []Item
 }

@@ -77,10 +77,11 @@ func keyOf(it *Item) itemKey { return itemKey{review: it.Event == EventReview, i
 
 // withKept returns the items to replay: in.Items with every kept item put
 // back as it was accepted where its source was edited, deleted or not read,
+// every witnessed item put back as created where GitHub shows it changed,
 // and the tampering seen. A tampered item is marked (Item.Tampered) so that
 // what it granted no longer counts (the tampered-grant rule).
 func withKept(in *Input) ([]Item, []Tamper) {
-	if len(in.Kept) == 0 {
+	if len(in.Kept) == 0 && len(in.Witnessed) == 0 {
 		return in.Items, nil
 	}
 	items := append([]Item(nil), in.Items...)
@@ -119,6 +120,25 @@ func withKept(in *Input) ([]Item, []Tamper) {
 			at[keyOf(&orig)] = len(items)
 			items = append(items, orig)
 		}
+	}
+	for _, w := range in.Witnessed {
+		i, seen := at[keyOf(&w)]
+		if seen && items[i].Kept {
+			continue // kept already: the kept copy is what counts
+		}
+		w.Updated, w.Kept, w.Tampered = w.Created, false, ""
+		switch {
+		case seen && (items[i].Updated.After(items[i].Created) || items[i].Body != w.Body):
+			w.Tampered, w.EditedBy = ChangeEdited, items[i].EditedBy
+			items[i] = w
+		case !seen && readWhole(in.Read, w):
+			w.Tampered = ChangeDeleted
+			at[keyOf(&w)] = len(items)
+			items = append(items, w)
+		default:
+			continue
+		}
+		tampered = append(tampered, Tamper{ItemID: w.ID, URL: w.URL, Source: w.Source, Author: w.Author, By: w.EditedBy, Change: w.Tampered, Created: w.Created})
 	}
 	return items, tampered
 }

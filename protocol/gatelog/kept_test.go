@@ -151,3 +151,43 @@ func TestKeptHoldOutlivesItsSender(t *testing.T) {
 		})
 	}
 }
+
+// TestWitnessedBeforeFirstJudgement: a HOLD edited away (or deleted)
+// before the App first judged it is judged as the signed
+// issue_comment.created webhook delivered it, by every rule: it blocks,
+// and shows as tampering; a stranger's witnessed HOLD is still refused.
+// Without the witness (the negative control) the edit wins.
+func TestWitnessedBeforeFirstJudgement(t *testing.T) {
+	hold := comment(1, "alice", unitIssue, 1, "/aep hold legal review")
+	stranger := comment(1, "mallory", unitIssue, 1, "/aep hold because")
+	tests := []struct {
+		name     string
+		items    []Item
+		witness  Item
+		blockers []string
+	}{
+		{"edited away", []Item{edited(hold, "thanks", 2)}, hold, []string{"gate-open:unit-hold-13"}},
+		{"deleted", nil, hold, []string{"gate-open:unit-hold-13"}},
+		{"a stranger's is still refused", []Item{edited(stranger, "x", 2)}, stranger, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := input(tt.items...)
+			in.Read, in.Witnessed = []Read{{Source: unitIssue}}, []Item{tt.witness}
+			r := Build(in)
+			if diff := cmp.Diff(tt.blockers, tokens(r)); diff != "" {
+				t.Errorf("blockers (-want +got):\n%s", diff)
+			}
+			if len(tt.blockers) == 0 {
+				return
+			}
+			if len(r.Tampered) != 1 {
+				t.Errorf("tampered = %+v, want one", r.Tampered)
+			}
+			in.Witnessed = nil
+			if r := Build(in); len(r.Blockers) != 0 {
+				t.Errorf("without the witness the HOLD still blocks, so the witness is not what keeps it: %v", tokens(r))
+			}
+		})
+	}
+}

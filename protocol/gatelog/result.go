@@ -10,6 +10,9 @@ import (
 // aep-gate block, or an approving review answering one gate.
 type Outcome struct {
 	ItemID int64
+	// Review is set when the item is a pull request review (their IDs are
+	// a series apart from comments').
+	Review bool
 	// Line is the 1-based line of the command or block in the item's body;
 	// 0 for an approving review.
 	Line int
@@ -41,6 +44,9 @@ type Result struct {
 	ContractPR map[string]int
 	// Tampered are the kept items whose source was edited or deleted.
 	Tampered []Tamper
+	// Items are the items replayed: Input.Items with kept and witnessed
+	// ones as they were accepted or created.
+	Items []Item
 	unit     int
 }
 

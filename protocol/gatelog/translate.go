@@ -87,7 +87,7 @@ func (b *builder) request(it *Item, r request) {
 // attempt reads what a request asks for; done is set (with the outcome's
 // reason) when it is malformed and goes no further.
 func (b *builder) attempt(it *Item, r request) (o Outcome, a Attempt, done bool) {
-	o = Outcome{ItemID: it.ID, Line: r.line, Command: "aep-gate block", Action: ActionOpenGate, Accepted: true}
+	o = Outcome{ItemID: it.ID, Review: it.Event == EventReview, Line: r.line, Command: "aep-gate block", Action: ActionOpenGate, Accepted: true}
 	a = Attempt{Item: *it, In: b.in, Action: ActionOpenGate}
 	switch {
 	case r.cmd != nil && r.cmd.Err != nil:
