@@ -47,7 +47,7 @@ type Result struct {
 	// Items are the items replayed: Input.Items with kept and witnessed
 	// ones as they were accepted or created.
 	Items []Item
-	unit     int
+	unit  int
 }
 
 // MergeBlockers returns what stops work unit r's merge of pull request pr:
