@@ -23,6 +23,12 @@ const (
 	// tokenRefreshMargin is how long before expiry a cached installation
 	// token is replaced.
 	tokenRefreshMargin = 5 * time.Minute
+	// jwtReuse is how long one signed JWT is reused: well inside its
+	// lifetime, so every request carries one valid for minutes yet. Reuse
+	// saves an RSA signature per request, and keeps conditional requests
+	// on /app routes answerable with 304 (GitHub folds the Authorization
+	// header into the ETag).
+	jwtReuse = 5 * time.Minute
 )
 
 // ParsePrivateKey reads an App's PEM-encoded RSA private key (PKCS#1 as
@@ -47,6 +53,10 @@ type AppAuth struct {
 
 	mu     sync.Mutex
 	tokens map[int64]*installToken
+	// jwt is the last signed JWT and when it was signed (jwtReuse).
+	jwt      string
+	jwtAt    time.Time
+	jwtMutex sync.Mutex
 }
 
 // installToken is one installation's cached token; mu serialises refreshes.
@@ -69,10 +79,16 @@ func NewAppAuth(appID int64, key *rsa.PrivateKey, baseURL string, base http.Roun
 // AppID is the App's ID.
 func (a *AppAuth) AppID() int64 { return a.appID }
 
-// JWT returns a freshly signed App JWT: RS256, iss = the App ID, iat one
-// minute ago, exp nine minutes ahead.
+// JWT returns an App JWT: RS256, iss = the App ID, iat one minute before it
+// was signed, exp nine minutes after. One is signed at most every jwtReuse
+// (a clock that moves back signs anew).
 func (a *AppAuth) JWT() (string, error) {
 	now := a.now()
+	a.jwtMutex.Lock()
+	defer a.jwtMutex.Unlock()
+	if a.jwt != "" && !now.Before(a.jwtAt) && now.Sub(a.jwtAt) < jwtReuse {
+		return a.jwt, nil
+	}
 	claims := jwt.RegisteredClaims{
 		Issuer:    strconv.FormatInt(a.appID, 10),
 		IssuedAt:  jwt.NewNumericDate(now.Add(-jwtBackdate)),
@@ -82,6 +98,7 @@ func (a *AppAuth) JWT() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("sign app jwt: %w", err)
 	}
+	a.jwt, a.jwtAt = s, now
 	return s, nil
 }
 

@@ -119,3 +119,39 @@ func TestTokenErrorNamesInstallation(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestJWTReused: one JWT serves requests for jwtReuse, so it always has
+// minutes of its nine left; after that, or when the clock moves back, a new
+// one is signed.
+func TestJWTReused(t *testing.T) {
+	a := NewAppAuth(42, testKey(t), "", nil)
+	now := time.Unix(1_700_000_000, 0)
+	a.now = func() time.Time { return now }
+	first, err := a.JWT()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		at   time.Duration
+		same bool
+	}{
+		{"a second later", time.Second, true},
+		{"just inside the reuse window", jwtReuse - time.Second, true},
+		{"at the end of the window", jwtReuse, false},
+		{"clock moved back", -time.Minute, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a.jwt, a.jwtAt = first, time.Unix(1_700_000_000, 0)
+			now = time.Unix(1_700_000_000, 0).Add(tt.at)
+			got, err := a.JWT()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got == first) != tt.same {
+				t.Errorf("reused = %v, want %v", got == first, tt.same)
+			}
+		})
+	}
+}
