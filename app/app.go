@@ -27,6 +27,9 @@ type App struct {
 	webhook *webhookHandler
 	// checks are the App's checks, defaultChecks unless a test set others.
 	checks []check
+	// families is the table of event families the App handles,
+	// defaultFamilies unless a test added one.
+	families families
 	// ancestry remembers which commit contains which, for readback.
 	ancestry ancestryCache
 	// audits remembers briefly the audits judged for merged heads.
@@ -54,6 +57,9 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	if a.checks == nil {
 		a.checks = defaultChecks()
 	}
+	if a.families = opts.families; a.families == nil {
+		a.families = defaultFamilies()
+	}
 	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
 	a.clients.WritePause = opts.WritePause
@@ -62,9 +68,12 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a.webhook = &webhookHandler{secrets: opts.WebhookSecrets, queue: a.queue, metrics: a.metrics, log: a.log, budget: newByteBudget(maxBuffered), edge: opts.edge}
+	a.webhook = &webhookHandler{secrets: opts.WebhookSecrets, queue: a.queue, metrics: a.metrics, log: a.log, budget: newByteBudget(maxBuffered), edge: opts.edge, families: a.families}
 	return a, nil
 }
+
+// handles reports whether event starts work (the App's family table).
+func (a *App) handles(event string) bool { return a.families.handles(event) }
 
 // Close releases the database.
 func (a *App) Close() { a.db.Close() }
@@ -162,84 +171,21 @@ func (a *App) runDelivery(ctx context.Context, d deliveryArgs, attempt int) erro
 }
 
 func (a *App) handleDelivery(ctx context.Context, d deliveryArgs, log *slog.Logger) error {
-	j, err := parseDelivery(d.Event, d.Payload, a.opts.AppID)
+	w, ws, err := a.families.route(d.Event, d.Payload, a.opts.AppID)
 	if err != nil {
 		log.Error("unusable payload; dropped", "err", err)
 		return river.JobCancel(err)
 	}
-	log = log.With("installation", j.Installation, "repo", j.Owner+"/"+j.Repo)
-	if err := a.recordPush(ctx, j); err != nil {
-		return err
-	}
-	if c := j.Changed; c != nil && j.Owner != "" {
-		kept, err := a.keeper().MarkTampered(ctx, j.Owner+"/"+j.Repo, c.ID, c.Change, c.By, time.Now())
-		if err != nil {
-			return err
-		}
-		c.Kept = kept
-		if kept {
-			log.Warn("a kept decision's source was changed; the decision stays in force", "comment", c.ID, "change", c.Change, "by", c.By)
-		}
-	}
-	if len(j.Targets) == 0 {
+	if len(ws) == 0 {
 		return nil
 	}
-	ev, err := a.evaluator(j.Installation, log)
+	w.delivery = d.DeliveryID
+	log = log.With("installation", w.installation, "repo", w.owner+"/"+w.repo)
+	ev, err := a.evaluator(w.installation, log)
 	if err != nil {
 		return err
 	}
-	for _, t := range j.Targets {
-		if err := a.runTarget(ctx, ev, d, j, t); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (a *App) runTarget(ctx context.Context, ev *evaluator, d deliveryArgs, j job, t target) error {
-	in := evalInput{delivery: d.DeliveryID, event: d.Event, owner: j.Owner, repo: j.Repo, pr: t.PR, guesses: t.Guesses, answer: t.Answer, siblings: t.Siblings, witness: t.Witness}
-	switch {
-	case t.Release != "" || t.LatestRelease:
-		return a.judgeRelease(ctx, d, j, t, ev.log)
-	case t.Readback != nil:
-		return a.runReadback(ctx, ev, d, j, *t.Readback)
-	case t.Group != nil:
-		return ev.judgeGroup(ctx, in, *t.Group)
-	case t.Thread > 0 && t.Control && t.Answer == 0:
-		// An edit or deletion on the control issue: it matters only to a
-		// kept decision, whose tampering every pull request then shows.
-		if j.Changed != nil && j.Changed.Kept {
-			return ev.fanout(ctx, in)
-		}
-		return nil
-	case t.Thread > 0:
-		return ev.answerThread(ctx, in, t.Thread, t.Control)
-	case !t.AllOpen:
-		return ev.evaluatePR(ctx, in)
-	}
-	in.answer = 0
-	var affected map[int]bool
-	if t.Issue > 0 || len(t.Milestones) > 0 {
-		var err error
-		if affected, err = ev.snap.AffectedUnits(ctx, j.Owner, j.Repo, t.Issue, t.Milestones); err != nil {
-			return err
-		}
-	}
-	prs, err := ev.snap.OpenPullRequests(ctx, j.Owner, j.Repo)
-	if err != nil {
-		return err
-	}
-	for _, p := range prs {
-		g := guessUnits(p.Body, j.Owner+"/"+j.Repo)
-		if len(g) == 0 || (affected != nil && !affected[g[0]]) {
-			continue // names no single unit, or one this change does not touch
-		}
-		in.pr, in.guesses = p.Number, g
-		if err := ev.evaluatePR(ctx, in); err != nil {
-			return err
-		}
-	}
-	return nil
+	return a.runWork(ctx, ev, w, ws)
 }
 
 // evaluator builds the evaluation pipeline for one installation.

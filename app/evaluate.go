@@ -98,6 +98,34 @@ func guessUnits(body, repo string) []int {
 	return out
 }
 
+// judgeOpen judges the repository's open pull requests that name a unit:
+// when issue or milestones are set, only those whose unit they affect.
+func (e *evaluator) judgeOpen(ctx context.Context, in evalInput, issue int, milestones []int) error {
+	in.answer = 0
+	var affected map[int]bool
+	if issue > 0 || len(milestones) > 0 {
+		var err error
+		if affected, err = e.snap.AffectedUnits(ctx, in.owner, in.repo, issue, milestones); err != nil {
+			return err
+		}
+	}
+	prs, err := e.snap.OpenPullRequests(ctx, in.owner, in.repo)
+	if err != nil {
+		return err
+	}
+	for _, p := range prs {
+		g := guessUnits(p.Body, in.owner+"/"+in.repo)
+		if len(g) == 0 || (affected != nil && !affected[g[0]]) {
+			continue // names no single unit, or one this change does not touch
+		}
+		in.pr, in.guesses = p.Number, g
+		if err := e.evaluatePR(ctx, in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // evalInput is one evaluation's context for the ledger.
 type evalInput struct {
 	delivery, event, owner, repo string
@@ -112,6 +140,9 @@ type evalInput struct {
 	// witness is the delivery's created comment as GitHub sent it, nil
 	// for none.
 	witness *witness
+	// sweep is set for the periodic sweep's evaluations, which also answer
+	// the comments whose deliveries were lost.
+	sweep bool
 }
 
 // needs is what the evaluator's checks read together.

@@ -63,8 +63,8 @@ func (a *App) runFanout(ctx context.Context, args fanoutArgs) error {
 	log := a.log.With("installation", args.Installation, "repo", args.Owner+"/"+args.Repo, "job", "fanout")
 	ev, err := a.evaluator(args.Installation, log)
 	if err == nil {
-		j := job{Installation: args.Installation, Owner: args.Owner, Repo: args.Repo}
-		err = a.runTarget(ctx, ev, deliveryArgs{Event: fanoutEvent}, j, target{AllOpen: true})
+		w := where{installation: args.Installation, owner: args.Owner, repo: args.Repo, event: fanoutEvent}
+		err = judgeOpen{}.run(ctx, a, ev, w)
 	}
 	result := "ok"
 	if wait, ok := gh.RetryWait(err, time.Now()); ok {

@@ -12,12 +12,12 @@ import (
 
 func TestParseEveryFixture(t *testing.T) {
 	for _, w := range fixtures.Webhooks(t) {
-		j, err := parseDelivery(w.Event, w.Body, testAppID)
+		_, ws, err := families(defaultFamilies()).route(w.Event, w.Body, testAppID)
 		if err != nil {
 			t.Errorf("%s: %v", w.Name, err)
 		}
-		if w.Event == "pull_request" && w.Action == "opened" && toInstallation(t, w) && len(j.Targets) != 1 {
-			t.Errorf("%s: %d targets, want 1", w.Name, len(j.Targets))
+		if w.Event == "pull_request" && w.Action == "opened" && toInstallation(t, w) && len(judged(ws)) != 1 {
+			t.Errorf("%s: %d pull requests judged, want 1: %v", w.Name, len(judged(ws)), ws)
 		}
 	}
 }

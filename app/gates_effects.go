@@ -33,7 +33,7 @@ func (e *evaluator) afterGates(ctx context.Context, in evalInput, ev *evaluation
 			statusThread = th
 		}
 	}
-	if in.event == reconcileEvent {
+	if in.sweep {
 		if err := e.answerMissed(ctx, in, ev); err != nil {
 			return err
 		}

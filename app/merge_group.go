@@ -26,7 +26,7 @@ var groupRef = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // groupOf reads a merge_group payload's group.
-func groupOf(p payload) (mergeGroup, bool) {
+func groupOf(p mergeGroupView) (mergeGroup, bool) {
 	if p.MergeGroup == nil || len(p.MergeGroup.HeadSHA) != 40 {
 		return mergeGroup{}, false
 	}

@@ -81,7 +81,7 @@ func TestGroupOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var p payload
+			var p mergeGroupView
 			p.MergeGroup = &struct {
 				HeadSHA string `json:"head_sha"`
 				HeadRef string `json:"head_ref"`

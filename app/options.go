@@ -61,6 +61,9 @@ type Options struct {
 	// checks replaces the App's list of checks (defaultChecks) when set;
 	// tests add a check through it.
 	checks []check
+	// families replaces the App's table of event families
+	// (defaultFamilies) when set; tests add a family through it.
+	families families
 	// auditRules replace review.DefaultRules, the rules deciding which
 	// reviews count as audits, when set; a negative-control test removes
 	// one.

@@ -39,16 +39,15 @@ var permissionTitles = map[Permission]string{
 // Title is the permission's name on GitHub's App settings page.
 func (p Permission) Title() string { return permissionTitles[p] }
 
-// Feature is one thing the App does, with the repository permissions and
-// webhook events it needs: the one list docs/app.md's permission table,
-// `aepgate app manifest` and the App's handled events agree with.
+// Feature is one thing the App does, with the repository permissions it
+// needs: the one list docs/app.md's permission table and `aepgate app
+// manifest` agree with. The events it subscribes to are the family table's
+// (Events).
 type Feature struct {
 	// Name is the check run the feature writes, or what it does.
 	Name string
 	// Needs are the permissions the feature uses.
 	Needs map[Permission]Access
-	// Events are the webhook events that start it.
-	Events []string
 }
 
 // Features is every feature of the App, checks first in the order of
@@ -57,27 +56,21 @@ func Features() []Feature {
 	w := []Permission{Checks} // every feature writes its check run
 	return []Feature{
 		// The work unit, its contract, milestone and blockers; the config.
-		{Name: WorkUnitCheck, Needs: needs(w, Contents, Issues, PullRequests),
-			Events: []string{"pull_request", "issues", "milestone", "push", "check_run", "check_suite"}},
+		{Name: WorkUnitCheck, Needs: needs(w, Contents, Issues, PullRequests)},
 		// Reviews and comments, commits, the files a review quotes.
-		{Name: AuditCheck, Needs: needs(w, Contents, Issues, PullRequests),
-			Events: []string{"pull_request_review", "issue_comment"}},
+		{Name: AuditCheck, Needs: needs(w, Contents, Issues, PullRequests)},
 		// Commands and gates: reactions, replies, the status comment, the
 		// control issue and its label, review requests to owners.
-		{Name: GatesCheck, Needs: needs([]Permission{Checks, Issues, PullRequests}, Contents),
-			Events: []string{"issue_comment", "pull_request_review", "issues", "milestone"}},
+		{Name: GatesCheck, Needs: needs([]Permission{Checks, Issues, PullRequests}, Contents)},
 		// Every check run and workflow run at the head; merge queue groups.
-		{Name: MergeCheck, Needs: needs(w, Actions, Contents, MergeQueues, PullRequests),
-			Events: []string{"pull_request", "check_run", "check_suite", "workflow_run", "merge_group"}},
-		{Name: ConfigCheck, Needs: needs(w, Contents), Events: []string{"push"}},
+		{Name: MergeCheck, Needs: needs(w, Actions, Contents, MergeQueues, PullRequests)},
+		{Name: ConfigCheck, Needs: needs(w, Contents)},
 		// Runs on the default branch at the merge SHA; the audited head,
 		// judged again from its reviews.
-		{Name: ReadbackCheck, Needs: needs(w, Actions, Contents, Issues, PullRequests),
-			Events: []string{"pull_request", "workflow_run"}},
-		{Name: CertificateCheck, Needs: needs(w, Actions, Contents, PullRequests),
-			Events: []string{"pull_request", "workflow_run"}},
+		{Name: ReadbackCheck, Needs: needs(w, Actions, Contents, Issues, PullRequests)},
+		{Name: CertificateCheck, Needs: needs(w, Actions, Contents, PullRequests)},
 		// The release, its tag, the files at the tag and its assets.
-		{Name: ReleaseCheck, Needs: needs(w, Contents), Events: []string{"release"}},
+		{Name: ReleaseCheck, Needs: needs(w, Contents)},
 	}
 }
 
@@ -107,15 +100,9 @@ func Permissions() map[Permission]Access {
 	return all
 }
 
-// Events is every event a feature needs, sorted.
-func Events() []string {
-	var all []string
-	for _, f := range Features() {
-		all = append(all, f.Events...)
-	}
-	slices.Sort(all)
-	return slices.Compact(all)
-}
+// Events is every webhook event the App handles, sorted: the events of its
+// family table (defaultFamilies), which the manifest subscribes to.
+func Events() []string { return families(defaultFamilies()).events() }
 
 // SortedPermissions is the keys of ps in order.
 func SortedPermissions(ps map[Permission]Access) []Permission {

@@ -104,10 +104,17 @@ func TestEveryCheckRunIsAFeature(t *testing.T) {
 	}
 }
 
-func TestHandledEventsAreSubscribed(t *testing.T) {
-	want := slices.Sorted(slices.Values(handledEvents))
-	if diff := cmp.Diff(want, Events()); diff != "" {
-		t.Errorf("Events() (-handledEvents +subscribed):\n%s", diff)
+// TestSubscribedEventsStartWork: the manifest subscribes to exactly the
+// events a family handles, and the edge queues each of them.
+func TestSubscribedEventsStartWork(t *testing.T) {
+	fs := families(defaultFamilies())
+	for _, e := range Events() {
+		if !fs.handles(e) {
+			t.Errorf("subscribed event %s starts no work", e)
+		}
+	}
+	if fs.handles("star") || fs.handles("") {
+		t.Error("an event no family declares starts work")
 	}
 }
 

@@ -31,11 +31,7 @@ func TestPushOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			j, err := parseDelivery(tt.event, payloadJSON(tt.body), testAppID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, j.Push, cmp.AllowUnexported(pushed{})); diff != "" {
+			if diff := cmp.Diff(tt.want, pushIn(routeOf(t, tt.event, payloadJSON(tt.body)))); diff != "" {
 				t.Errorf("push (-want +got):\n%s", diff)
 			}
 		})
@@ -46,12 +42,28 @@ func TestPushOf(t *testing.T) {
 // payloads name their sender and head.
 func TestPushOfFixtures(t *testing.T) {
 	for _, w := range fixtures.Webhooks(t) {
-		var p payload
+		var p struct {
+			Ref         string `json:"ref"`
+			After       string `json:"after"`
+			PullRequest *struct {
+				Head struct {
+					SHA string `json:"sha"`
+				} `json:"head"`
+			} `json:"pull_request"`
+			Sender *struct {
+				Login string `json:"login"`
+			} `json:"sender"`
+		}
 		if err := json.Unmarshal(w.Body, &p); err != nil {
 			t.Fatalf("%s: %v", w.Name, err)
 		}
-		got := pushOf(w.Event, p)
+		_, ws, err := families(defaultFamilies()).route(w.Event, w.Body, testAppID)
+		if err != nil {
+			t.Fatalf("%s: %v", w.Name, err)
+		}
+		got := pushIn(ws)
 		switch {
+		case !toInstallation(t, w):
 		case w.Event == "pull_request" && w.Action == "synchronize":
 			if got == nil || got.SHA != p.PullRequest.Head.SHA || got.Login != p.Sender.Login {
 				t.Errorf("%s: push %+v", w.Name, got)
@@ -62,4 +74,14 @@ func TestPushOfFixtures(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pushIn is the branch move recorded among ws, nil for none.
+func pushIn(ws []work) *pushed {
+	for _, w := range ws {
+		if p, ok := w.(recordPush); ok {
+			return (*pushed)(&p)
+		}
+	}
+	return nil
 }

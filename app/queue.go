@@ -57,6 +57,9 @@ type queue interface {
 type riverQueue[TTx any] struct {
 	db     *store.DB
 	client *river.Client[TTx]
+	// handles reports whether an event starts work; others are recorded
+	// and not queued.
+	handles func(event string) bool
 }
 
 // jobRunner does the work of each job kind.
@@ -65,6 +68,8 @@ type jobRunner interface {
 	runReconcile(ctx context.Context) error
 	runBoard(ctx context.Context, args boardArgs) error
 	runFanout(ctx context.Context, args fanoutArgs) error
+	// handles reports whether an event starts work (the family table).
+	handles(event string) bool
 }
 
 // newQueue migrates River's tables and builds its client for db.
@@ -105,7 +110,7 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 	if err != nil {
 		return nil, fmt.Errorf("queue: %w", err)
 	}
-	return &riverQueue[TTx]{db: db, client: client}, nil
+	return &riverQueue[TTx]{db: db, client: client, handles: run.handles}, nil
 }
 
 // completedRetention is how long River keeps a completed job, and with it
@@ -169,7 +174,7 @@ func (q *riverQueue[TTx]) enqueue(ctx context.Context, d deliveryArgs) (bool, er
 		if fresh, err = store.RecordDelivery(ctx, tx, d.DeliveryID, d.Event, time.Now()); err != nil || !fresh {
 			return err
 		}
-		if !handled(d.Event) {
+		if !q.handles(d.Event) {
 			return nil
 		}
 		if _, err := q.client.InsertTx(ctx, tx.Raw().(TTx), d, nil); err != nil {

@@ -61,8 +61,8 @@ type readbackInput struct {
 
 // runReadback reads back what t names, with ev's publisher, ledger and
 // logger.
-func (a *App) runReadback(ctx context.Context, ev *evaluator, d deliveryArgs, j job, t readbackTarget) error {
-	in, err := a.clients.Installation(j.Installation)
+func (a *App) runReadback(ctx context.Context, ev *evaluator, w where, t readbackTarget) error {
+	in, err := a.clients.Installation(w.installation)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, d deliveryArgs, j 
 	if o.reader != nil {
 		rb.read = o.reader(rb.read)
 	}
-	rin := readbackInput{delivery: d.DeliveryID, event: d.Event, owner: j.Owner, repo: j.Repo}
+	rin := readbackInput{delivery: w.delivery, event: w.event, owner: w.owner, repo: w.repo}
 	switch {
 	case t.Sweep:
 		return rb.sweep(ctx, rin)

@@ -32,38 +32,40 @@ func TestMergeGuesses(t *testing.T) {
 	}
 }
 
-func TestReadbackTargets(t *testing.T) {
+func TestReadbackWork(t *testing.T) {
 	run := func(branch string) string {
 		return `{"action":"completed","repository":{"default_branch":"main"},"workflow_run":{"head_sha":"abc","head_branch":"` + branch + `","head_commit":{"message":"Merge pull request #4 from a/b"}}}`
 	}
 	tests := []struct {
 		name, event, payload string
-		want                 []target
+		want                 []work
 	}{
-		{"merged", "pull_request", `{"action":"closed","pull_request":{"number":3,"merged":true}}`, []target{{Readback: &readbackTarget{PR: 3}}}},
+		{"merged", "pull_request", `{"action":"closed","pull_request":{"number":3,"merged":true}}`, []work{readBack{PR: 3}}},
 		{"closed unmerged", "pull_request", `{"action":"closed","pull_request":{"number":3,"merged":false}}`, nil},
-		{"run on main", "workflow_run", run("main"), []target{{Readback: &readbackTarget{SHA: "abc", Guesses: []int{4}}}}},
+		{"run on main", "workflow_run", run("main"), []work{readBack{SHA: "abc", Guesses: []int{4}}}},
 		{"run on a branch", "workflow_run", run("work"), nil},
 		{"run requested", "workflow_run", `{"action":"requested","repository":{"default_branch":"main"},"workflow_run":{"head_sha":"abc","head_branch":"main"}}`, nil},
-		{"not json", "workflow_run", `{`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, readbackTargets(tt.event, []byte(tt.payload))); diff != "" {
+			if diff := cmp.Diff(tt.want, readbackWork(routeOf(t, tt.event, installed(tt.payload))), workCmp); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}
 }
 
-func FuzzReadbackTargets(f *testing.F) {
+func FuzzReadbackWork(f *testing.F) {
 	f.Add("workflow_run", []byte(`{"action":"completed","repository":{"default_branch":"main"},"workflow_run":{"head_sha":"a","head_branch":"main","head_commit":{"message":"x (#1)"}}}`))
 	f.Add("pull_request", []byte(`{"action":"closed","pull_request":{"number":1,"merged":true}}`))
 	f.Fuzz(func(t *testing.T, event string, raw []byte) {
-		for _, tg := range readbackTargets(event, raw) {
-			r := tg.Readback
-			if r == nil || (r.PR <= 0 && r.SHA == "") || !json.Valid(raw) {
-				t.Fatalf("target %+v from %q", r, raw)
+		_, ws, err := families(defaultFamilies()).route(event, raw, testAppID)
+		if err != nil {
+			return
+		}
+		for _, r := range readbackWork(ws) {
+			if rb := r.(readBack); (rb.PR <= 0 && rb.SHA == "") || !json.Valid(raw) {
+				t.Fatalf("readback %+v from %q", rb, raw)
 			}
 		}
 	})

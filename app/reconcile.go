@@ -67,8 +67,8 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 	for _, r := range repos {
 		// The open pull requests, then the Latest release (GitHub sends no
 		// event when a release asset changes).
-		j := job{Installation: id, Owner: r.Owner, Repo: r.Name, Targets: []target{{AllOpen: true}, {LatestRelease: true}, {Readback: &readbackTarget{Sweep: true}}}}
-		if err := a.runTargets(ctx, ev, deliveryArgs{Event: reconcileEvent}, j); err != nil {
+		w := where{installation: id, owner: r.Owner, repo: r.Name, event: reconcileEvent}
+		if err := a.runWork(ctx, ev, w, sweepWork()); err != nil {
 			// A rate limit covers the whole installation: going on
 			// would only hammer GitHub (§3.4), so its sweep ends here.
 			if _, limited := gh.RetryWait(err, time.Now()); limited || ctx.Err() != nil {
@@ -81,16 +81,6 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 		// now) has ended. Nothing is written when the board is the same.
 		if err := a.queue.scheduleBoard(ctx, boardArgs{Installation: id, Owner: r.Owner, Repo: r.Name, Slot: boardSlot(time.Now(), a.opts.BoardDelay) - 1}); err != nil {
 			log.Warn("reconcile board", "repo", r.FullName(), "err", err)
-		}
-	}
-	return nil
-}
-
-// runTargets runs j's targets in order, stopping at the first error.
-func (a *App) runTargets(ctx context.Context, ev *evaluator, d deliveryArgs, j job) error {
-	for _, t := range j.Targets {
-		if err := a.runTarget(ctx, ev, d, j, t); err != nil {
-			return err
 		}
 	}
 	return nil

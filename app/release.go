@@ -62,16 +62,16 @@ type releaseInput struct {
 	tag string
 }
 
-// judgeRelease verifies the closure of t's release (the Latest release's
-// when t names none) and keeps aepgate/release on its tagged commit.
-func (a *App) judgeRelease(ctx context.Context, d deliveryArgs, j job, t target, log *slog.Logger) error {
-	in, err := a.clients.Installation(j.Installation)
+// judgeRelease verifies the closure of tag's release (the Latest release's
+// when tag is "") and keeps aepgate/release on its tagged commit.
+func (a *App) judgeRelease(ctx context.Context, w where, tag string, log *slog.Logger) error {
+	in, err := a.clients.Installation(w.installation)
 	if err != nil {
 		return err
 	}
 	r := &releaseJudge{src: in, pub: in.CheckPublisher(), download: a.clients.DownloadClient(),
 		ledger: dbLedger{a.db}, locks: a.db, metrics: a.metrics, log: log}
-	return r.judge(ctx, releaseInput{delivery: d.DeliveryID, event: d.Event, owner: j.Owner, repo: j.Repo, tag: t.Release})
+	return r.judge(ctx, releaseInput{delivery: w.delivery, event: w.event, owner: w.owner, repo: w.repo, tag: tag})
 }
 
 // judge reads the config on the default branch, verifies the release with

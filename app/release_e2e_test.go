@@ -305,32 +305,28 @@ func TestReleaseTagNotVersionReadsNothing(t *testing.T) {
 func TestParseReleaseDeliveries(t *testing.T) {
 	tests := []struct {
 		action string
-		want   []target
+		want   []work
 	}{
-		{"published", []target{{Release: "v2.0.0"}}},
-		{"released", []target{{Release: "v2.0.0"}}},
-		{"prereleased", []target{{Release: "v2.0.0"}}},
-		{"edited", []target{{Release: "v2.0.0"}}},
-		{"unpublished", []target{{Release: "v2.0.0"}}},
-		{"deleted", []target{{Release: "v2.0.0"}}},
+		{"published", []work{judgeRelease{tag: "v2.0.0"}}},
+		{"released", []work{judgeRelease{tag: "v2.0.0"}}},
+		{"prereleased", []work{judgeRelease{tag: "v2.0.0"}}},
+		{"edited", []work{judgeRelease{tag: "v2.0.0"}}},
+		{"unpublished", []work{judgeRelease{tag: "v2.0.0"}}},
+		{"deleted", []work{judgeRelease{tag: "v2.0.0"}}},
 		{"created", nil}, // a draft has no tag yet; publishing sends published
 	}
 	for _, tt := range tests {
 		t.Run(tt.action, func(t *testing.T) {
 			body := fmt.Sprintf(`{"action":%q,"release":{"tag_name":"v2.0.0"},"installation":{"id":9},"repository":{"name":"r","owner":{"login":"o"}}}`, tt.action)
-			j, err := parseDelivery("release", []byte(body), testAppID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, j.Targets); diff != "" {
-				t.Errorf("targets (-want +got):\n%s", diff)
+			if diff := cmp.Diff(tt.want, routeOf(t, "release", []byte(body)), workCmp); diff != "" {
+				t.Errorf("work (-want +got):\n%s", diff)
 			}
 		})
 	}
 	for _, w := range fixtures.Webhooks(t) {
-		if j, err := parseDelivery(w.Event, w.Body, testAppID); w.Event == "release" && toInstallation(t, w) && err == nil &&
-			(len(j.Targets) == 1) != slices.Contains(releaseActions, w.Action) {
-			t.Errorf("%s: targets %v", w.Name, j.Targets)
+		if _, ws, err := families(defaultFamilies()).route(w.Event, w.Body, testAppID); w.Event == "release" && toInstallation(t, w) && err == nil &&
+			(len(ws) == 1) != slices.Contains(releaseActions, w.Action) {
+			t.Errorf("%s: work %v", w.Name, ws)
 		}
 	}
 }

@@ -44,6 +44,9 @@ type webhookHandler struct {
 	slots clientSlots
 	// edge replaces parts of the edge; its zero value is the App's own.
 	edge edgeOptions
+	// families says which events start work, and what of their payloads
+	// a job keeps.
+	families families
 }
 
 // edgeOptions replace parts of the webhook edge. The zero value is the
@@ -178,7 +181,7 @@ func (h *webhookHandler) accept(ctx context.Context, w http.ResponseWriter, d de
 	case !fresh:
 		log.Info("webhook delivery", "result", "duplicate")
 		h.answer(w, d.Event, http.StatusOK, "duplicate", "delivery already received")
-	case !handled(d.Event):
+	case !h.families.handles(d.Event):
 		log.Info("webhook delivery", "result", "ignored")
 		h.answer(w, d.Event, http.StatusAccepted, "accepted", "recorded; this event starts no work")
 	default:

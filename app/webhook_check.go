@@ -69,10 +69,10 @@ func (h *webhookHandler) delivery(hd http.Header, body *spooled) (deliveryArgs, 
 	if !ok {
 		return d, "", malformed("body is not a JSON object")
 	}
-	if handled(d.Event) {
+	if h.families.handles(d.Event) {
 		store := h.edge.store
 		if store == nil {
-			store = storedPayload
+			store = func(raw []byte) (json.RawMessage, error) { return storedPayload(h.families.views(d.Event), raw) }
 		}
 		if d.Payload, err = store(raw); err != nil {
 			return d, "", malformed("body's fields do not have the types of a GitHub " + d.Event + " payload")

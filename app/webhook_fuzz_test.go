@@ -135,7 +135,7 @@ func FuzzWebhookBody(f *testing.F) {
 			}
 			return
 		}
-		stored, err := storedPayload(body)
+		stored, err := storedPayload(families(defaultFamilies()).views("push"), body)
 		_, object := payloadAction(body)
 		want := object && err == nil && depthOf(body) <= MaxDepth
 		if queued != want || (code == http.StatusAccepted) != want {

@@ -6,19 +6,15 @@ import (
 	"fmt"
 )
 
-// jobViews are the views of a payload a delivery's job decodes:
-// parseDelivery's payload and readbackTargets' readbackPayload. A view
-// added there must be added here, or its fields are not stored.
-func jobViews() []any { return []any{new(payload), new(readbackPayload)} }
-
 // storedPayload is what a delivery's job keeps of a verified body: the
-// fields of every job view, merged into one JSON object, so a job decodes
-// from it exactly what it would from the whole body, and a 25 MB push
-// payload is stored in a few kilobytes. A body whose fields do not have
-// the types the views expect is an error.
-func storedPayload(body []byte) (json.RawMessage, error) {
+// fields of the views its event's family decodes (families.views), merged
+// into one JSON object, so the job decodes from it exactly what it would
+// from the whole body, and a 25 MB push payload is stored in a few
+// kilobytes. A body whose fields do not have the types the views expect
+// is an error.
+func storedPayload(views []any, body []byte) (json.RawMessage, error) {
 	merged := map[string]any{}
-	for _, v := range jobViews() {
+	for _, v := range views {
 		if err := json.Unmarshal(body, v); err != nil {
 			return nil, fmt.Errorf("decode payload: %w", err)
 		}

@@ -9,19 +9,17 @@ import (
 )
 
 // sameJob checks that a job decodes from stored what it decodes from the
-// whole body: parseDelivery's job and readbackTargets' targets.
+// whole body: the same place and the same typed work.
 func sameJob(t *testing.T, event string, body, stored []byte) {
 	t.Helper()
-	want, wantErr := parseDelivery(event, body, testAppID)
-	got, err := parseDelivery(event, stored, testAppID)
+	fs := families(defaultFamilies())
+	wantAt, want, wantErr := fs.route(event, body, testAppID)
+	gotAt, got, err := fs.route(event, stored, testAppID)
 	if (err != nil) != (wantErr != nil) {
-		t.Fatalf("%s: parseDelivery error %v from the stored payload, %v from the body", event, err, wantErr)
+		t.Fatalf("%s: route error %v from the stored payload, %v from the body", event, err, wantErr)
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("%s: job from the stored payload (-body +stored):\n%s", event, diff)
-	}
-	if diff := cmp.Diff(readbackTargets(event, body), readbackTargets(event, stored)); diff != "" {
-		t.Errorf("%s: readback targets from the stored payload (-body +stored):\n%s", event, diff)
+	if diff := cmp.Diff(want, got, workCmp); diff != "" || gotAt != wantAt {
+		t.Errorf("%s: work from the stored payload (-body +stored):\n%s\n%+v vs %+v", event, diff, wantAt, gotAt)
 	}
 }
 
@@ -31,10 +29,11 @@ func sameJob(t *testing.T, event string, body, stored []byte) {
 func TestStoredPayloadEveryFixture(t *testing.T) {
 	var in, out int
 	for _, w := range fixtures.Webhooks(t) {
-		if !handled(w.Event) {
+		fs := families(defaultFamilies())
+		if !fs.handles(w.Event) {
 			continue
 		}
-		stored, err := storedPayload(w.Body)
+		stored, err := storedPayload(fs.views(w.Event), w.Body)
 		if err != nil {
 			t.Errorf("%s: %v", w.Name, err)
 			continue
@@ -54,11 +53,12 @@ func FuzzStoredPayload(f *testing.F) {
 	f.Add([]byte(`{"action":"created","issue":{"number":3,"pull_request":{"url":"u"},"labels":[{"name":"aepgate:control"}]},"comment":{"id":9007199254740993,"performed_via_github_app":null}}`))
 	f.Add([]byte(`{"ref":"refs/heads/main","repository":{"default_branch":"main"},"commits":[{"added":[],"modified":null,"removed":[".github/aepgate.yml"]}],"Action":"x","action":"opened"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		stored, err := storedPayload(body)
-		if err != nil {
-			return
-		}
-		for _, event := range handledEvents {
+		fs := families(defaultFamilies())
+		for _, event := range fs.events() {
+			stored, err := storedPayload(fs.views(event), body)
+			if err != nil {
+				continue
+			}
 			sameJob(t, event, body, stored)
 		}
 	})

@@ -65,7 +65,7 @@ func post(h http.Handler, k hook) int {
 }
 
 func newEdge(q *memQueue) *webhookHandler {
-	return &webhookHandler{secrets: [][]byte{[]byte("current"), []byte("previous")}, queue: q, metrics: newMetrics(), log: testLogger(nil)}
+	return &webhookHandler{secrets: [][]byte{[]byte("current"), []byte("previous")}, queue: q, metrics: newMetrics(), log: testLogger(nil), families: defaultFamilies()}
 }
 
 func TestWebhookEdge(t *testing.T) {

@@ -123,8 +123,10 @@ func withKept(in *Input) ([]Item, []Tamper) {
 	}
 	for _, w := range in.Witnessed {
 		i, seen := at[keyOf(&w)]
-		if seen && items[i].Kept {
-			continue // kept already: the kept copy is what counts
+		if seen && items[i].Kept || len(requests(w.Body, in.Policy.Prefix)) == 0 {
+			// Kept already (the kept copy counts), or it decided nothing as
+			// created: what GitHub shows is judged (an edit adds nothing).
+			continue
 		}
 		w.Updated, w.Kept, w.Tampered = w.Created, false, ""
 		switch {

@@ -1,0 +1,106 @@
+package app
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+)
+
+// conversationView is what the conversation family reads of an
+// issue_comment payload.
+type conversationView struct {
+	Issue *struct {
+		Number      int              `json:"number"`
+		Body        string           `json:"body"`
+		PullRequest *json.RawMessage `json:"pull_request"`
+		Labels      []struct {
+			Name string `json:"name"`
+		} `json:"labels"`
+	} `json:"issue"`
+	Comment *struct {
+		ID  int64    `json:"id"`
+		App *appInfo `json:"performed_via_github_app"`
+		// The comment as created (issue_comment.created): the App's
+		// witness should it be edited or deleted before it is judged.
+		Body    string    `json:"body"`
+		HTMLURL string    `json:"html_url"`
+		Created time.Time `json:"created_at"`
+		User    *struct {
+			Login string `json:"login"`
+			Type  string `json:"type"`
+		} `json:"user"`
+	} `json:"comment"`
+}
+
+type appInfo struct {
+	ID int64 `json:"id"`
+}
+
+// conversationFamily: a created comment is answered where it was made; an
+// edited or deleted one only changes the replay (an edited command counts
+// for nothing) and is recorded as tampering when it was a kept decision's
+// source. On a pull request, that pull request and its unit's other
+// attempts are judged; on a unit's issue, the unit's attempts; on the
+// control issue, every open pull request, once the comment is known to
+// change a project decision (fanout.go). The App's own comments change no
+// replay.
+func conversationFamily() family {
+	return family{
+		name:   "conversation",
+		events: map[string][]string{"issue_comment": {"created", "edited", "deleted"}},
+		view:   func() any { return new(conversationView) },
+		work: func(_ string, env envelope, raw []byte, appID int64) ([]work, error) {
+			v, err := decode[conversationView](raw)
+			if err != nil || v.Issue == nil || v.Issue.Number <= 0 || v.Comment == nil {
+				return nil, err
+			}
+			if v.Comment.App != nil && v.Comment.App.ID == appID {
+				return nil, nil
+			}
+			return commentWork(env, v), nil
+		},
+	}
+}
+
+// commentWork is what one comment delivery asks for.
+func commentWork(env envelope, v conversationView) []work {
+	n := v.Issue.Number
+	control := slices.ContainsFunc(v.Issue.Labels, func(l struct {
+		Name string `json:"name"`
+	}) bool {
+		return l.Name == gh.ControlLabel
+	})
+	var answer int64
+	var w *witness
+	if env.Action == "created" {
+		answer, w = v.Comment.ID, witnessOf(n, v)
+	}
+	var then work = answerOn{thread: n, control: control, answer: answer, witness: w} // then the unit's attempts
+	if v.Issue.PullRequest != nil {
+		then = judgePR{pr: n, answer: answer, guesses: guessUnits(v.Issue.Body, env.repoName()), siblings: true, witness: w}
+	}
+	if env.Action == "created" {
+		return []work{then}
+	}
+	return []work{commentChanged{id: v.Comment.ID, change: env.Action, by: env.sender(), then: then, control: control && v.Issue.PullRequest == nil}}
+}
+
+// witness is a comment as its signed issue_comment.created delivery
+// carried it, and the issue or pull request it was posted on.
+type witness struct {
+	thread  int
+	comment snapshot.Comment
+}
+
+// witnessOf is the created comment of v on thread, nil without its author.
+func witnessOf(thread int, v conversationView) *witness {
+	c := v.Comment
+	if c.User == nil || c.Created.IsZero() {
+		return nil
+	}
+	return &witness{thread: thread, comment: snapshot.Comment{ID: c.ID, URL: c.HTMLURL, Body: c.Body,
+		Author: snapshot.Actor{Login: c.User.Login, Type: c.User.Type}, Created: c.Created, Updated: c.Created}}
+}
