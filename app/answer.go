@@ -79,12 +79,12 @@ func findItem(snap *snapshot.PR, unit int, id int64) (th thread, review bool, ok
 // for the status comment.
 func (e *evaluator) answer(ctx context.Context, in evalInput, ev *evaluation, id int64) (thread, bool, error) {
 	th, review, ok := findItem(ev.snap, ev.unit, id)
-	if !ok || ev.gates == nil {
+	if !ok || ev.gateLog() == nil {
 		return th, false, nil // gone, or not a conversation this evaluation read
 	}
 	var accepted, refused []gatelog.Outcome
 	status := false
-	outcomes := ev.gates.Outcomes
+	outcomes := ev.gateLog().Outcomes
 	if !review {
 		outcomes = append(slices.Clone(outcomes), disposeOutcomes(id, th.t, ev.cfg.CommandPrefix)...)
 	}
@@ -143,7 +143,7 @@ func (e *evaluator) keepStatus(ctx context.Context, in evalInput, ev *evaluation
 	if th.number != c.PR {
 		c.PR = 0 // a status asked for on the unit's issue speaks of the unit
 	}
-	body := checks.StatusComment(c, ev.gates.State, ev.gates.Blockers)
+	body := checks.StatusComment(c, ev.gateLog().State, ev.gateLog().Blockers)
 	old := e.appComment(ev, th.t, checks.StatusMarker)
 	switch {
 	case old == nil && create:

@@ -66,8 +66,8 @@ func boardFact(ev *evaluation, shown []shownRun) board.Fact {
 		f.Checks = append(f.Checks, c)
 	}
 	f.State, f.Reason = factState(ev)
-	if ev.cfg != nil && ev.gates != nil {
-		f.Inbox = inboxOf(ev, *ev.gates)
+	if ev.cfg != nil && ev.gateLog() != nil {
+		f.Inbox = inboxOf(ev, *ev.gateLog())
 	}
 	return f
 }
@@ -78,15 +78,15 @@ func boardFact(ev *evaluation, shown []shownRun) board.Fact {
 func factState(ev *evaluation) (board.State, string) {
 	p := ev.snap.Pull
 	switch {
-	case ev.gates != nil && len(ev.gates.Blockers) > 0:
-		b := ev.gates.Blockers[0]
-		if g, ok := findGate(ev.gates.State, b.GateID); ok {
+	case ev.gateLog() != nil && len(ev.gateLog().Blockers) > 0:
+		b := ev.gateLog().Blockers[0]
+		if g, ok := findGate(ev.gateLog().State, b.GateID); ok {
 			return board.StateHeld, g.Question
 		}
 		return board.StateHeld, b.Reason
-	case ev.workUnit != nil && !ev.workUnit.OK:
-		return board.StateBlocked, ev.workUnit.Reasons[0]
-	case ev.gatesDone && ev.gates == nil && ev.configValid():
+	case !ev.unitVerdict().OK && len(ev.unitVerdict().Reasons) > 0:
+		return board.StateBlocked, ev.unitVerdict().Reasons[0]
+	case ev.snap.Has.Conversation && ev.gateLog() == nil && ev.configValid():
 		return board.StateBlocked, "the owner gates cannot be judged"
 	case len(p.Reviews) > 0 || len(p.ReviewRequests) > 0:
 		return board.StateInReview, ""

@@ -46,7 +46,7 @@ func TestLastEvidence(t *testing.T) {
 func factEvaluation(mut func(ev *evaluation)) *evaluation {
 	ev := &evaluation{unit: 1, cfg: config.Default(), snap: &snapshot.PR{Pull: &snapshot.Pull{Number: 7, URL: "https://github.com/acme/app/pull/7",
 		HeadSHA: "abc", HeadAt: factT0, RunsKnown: true, Runs: []snapshot.ExistingRun{{ID: 55, Name: WorkUnitCheck}}}}}
-	ev.workUnit = &workunit.Verdict{OK: true, Unit: 1}
+	ev.unitMemo = &workunit.Verdict{OK: true, Unit: 1}
 	if mut != nil {
 		mut(ev)
 	}
@@ -66,12 +66,12 @@ func TestFactState(t *testing.T) {
 		{"in progress", nil, board.StateInProgress, ""},
 		{"in review: a review request", func(ev *evaluation) { ev.snap.Pull.ReviewRequests = []string{"carol"} }, board.StateInReview, ""},
 		{"blocked: the work unit fails", func(ev *evaluation) {
-			ev.workUnit = &workunit.Verdict{Reasons: []string{"dependency #2 is still open"}}
+			ev.unitMemo = &workunit.Verdict{Reasons: []string{"dependency #2 is still open"}}
 		}, board.StateBlocked, "dependency #2 is still open"},
-		{"blocked: gates cannot be judged", func(ev *evaluation) { ev.gatesDone = true }, board.StateBlocked, "the owner gates cannot be judged"},
+		{"blocked: gates cannot be judged", func(ev *evaluation) { ev.gatesDone, ev.snap.Has.Conversation = true, true }, board.StateBlocked, "the owner gates cannot be judged"},
 		{"held beats blocked", func(ev *evaluation) {
-			ev.workUnit = &workunit.Verdict{Reasons: []string{"x"}}
-			ev.gates, ev.gatesDone = &hold, true
+			ev.unitMemo = &workunit.Verdict{Reasons: []string{"x"}}
+			ev.gatesMemo, ev.gatesDone = &hold, true
 		}, board.StateHeld, "HOLD: legal"},
 	}
 	for _, tt := range tests {
@@ -93,7 +93,7 @@ func TestBoardFact(t *testing.T) {
 		}},
 		Blockers: []gate.Blocker{{GateID: "ship"}, {GateID: gate.HoldID}},
 	}
-	ev := factEvaluation(func(ev *evaluation) { ev.gates, ev.gatesDone = &res, true })
+	ev := factEvaluation(func(ev *evaluation) { ev.gatesMemo, ev.gatesDone = &res, true })
 	shown := []shownRun{
 		{run: checks.Run{Name: WorkUnitCheck, Conclusion: checks.ConclusionSuccess}},             // unchanged: the head's run 55
 		{run: checks.Run{Name: GatesCheck, Conclusion: checks.ConclusionActionRequired}, id: 56}, // written now

@@ -71,13 +71,14 @@ type evaluation struct {
 	// when a check needs the conversation).
 	perms    gatelog.Permissions
 	appLogin string
-	// gates is the gate log the gates check derived, for the answers to
-	// commands that follow the checks; nil when it was not derived.
-	gates *gatelog.Result
-	// workUnit is what the work-unit check decided, for the merge check.
-	workUnit *workunit.Verdict
-	// gatesDone says the gate log was derived (gates nil: it could not be).
+	// The values derived once per evaluation, read only through their
+	// accessors (gateLog, unitVerdict, auditDecision, preAudit), so the
+	// order of the checks does not matter: gatesMemo is the gate log (nil
+	// when it cannot be derived, gatesDone once tried), unitMemo the work
+	// unit's verdict.
+	gatesMemo *gatelog.Result
 	gatesDone bool
+	unitMemo  *workunit.Verdict
 	// audit is the audit's decision, derived once (auditDecision); pre is
 	// the decision before the owner's answers (preAudit).
 	audit, pre *review.Decision
@@ -135,6 +136,23 @@ func (ev *evaluation) configValid() bool { return ev.cfgErrs == nil && ev.cfgOth
 // with a valid contract and closed dependencies; an invalid config fails it.
 func evalWorkUnit(ev *evaluation) outcome {
 	pull := ev.snap.Pull
+	v := ev.unitVerdict()
+	title := ""
+	if u := ev.snap.Units[v.Unit]; u != nil && v.Unit > 0 {
+		title = u.Title
+	}
+	return outcome{
+		run:   checks.WorkUnit(pull.HeadSHA, v, title, ev.snap.NativeBlockers),
+		facts: map[string]any{"unit": v.Unit, "reasons": v.Reasons},
+	}
+}
+
+// unitVerdict is the work unit's verdict, derived once per evaluation.
+func (ev *evaluation) unitVerdict() workunit.Verdict {
+	if ev.unitMemo != nil {
+		return *ev.unitMemo
+	}
+	pull := ev.snap.Pull
 	refs := workunit.ParseRefs(pull.Body, ev.snap.Repo)
 	var unit *workunit.Issue
 	if len(refs) == 1 && refs[0].Repo == "" {
@@ -150,15 +168,8 @@ func evalWorkUnit(ev *evaluation) outcome {
 		v.OK = false
 		v.Reasons = append(v.Reasons, fmt.Sprintf("the repository config %s on %s is invalid or unreadable; see the %s check", configPath, ev.snap.DefaultBranch, ConfigCheck))
 	}
-	title := ""
-	if unit != nil {
-		title = unit.Title
-	}
-	ev.workUnit = &v
-	return outcome{
-		run:   checks.WorkUnit(pull.HeadSHA, v, title, ev.snap.NativeBlockers),
-		facts: map[string]any{"unit": v.Unit, "reasons": v.Reasons},
-	}
+	ev.unitMemo = &v
+	return v
 }
 
 // withLane is lanes with l among them: GitHub may not have recorded the

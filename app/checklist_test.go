@@ -3,9 +3,13 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/ghfake"
@@ -62,5 +66,34 @@ func TestToyCheckJoinsThePipeline(t *testing.T) {
 	}
 	if n == 0 {
 		t.Error("no ledger row for the toy check")
+	}
+}
+
+// TestChecksInAnyOrder: every value one check derives for another (the
+// work unit's verdict, the gate log, the audit decision) comes through an
+// accessor, so the checks' order in the list changes nothing they publish.
+func TestChecksInAnyOrder(t *testing.T) {
+	judge := func(order func([]check) []check) map[string]string {
+		g := newGatesWorldOpts(t, func(o *Options) { o.checks = order(defaultChecks()) })
+		g.unit.Comment("olivia", "/aep hold waiting for legal")
+		g.waitGates(t, "action_required")
+		g.quiet(t)
+		out := map[string]string{}
+		for _, r := range g.repo.CheckRuns(g.pr.Head()) {
+			out[r.Name] = r.Conclusion + ": " + r.Title
+		}
+		return out
+	}
+	want := judge(func(cs []check) []check { return cs })
+	for name, order := range map[string]func([]check) []check{
+		"reversed": func(cs []check) []check { slices.Reverse(cs); return cs },
+		"shuffled": func(cs []check) []check {
+			rand.New(rand.NewPCG(1, 2)).Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+			return cs
+		},
+	} {
+		if diff := cmp.Diff(want, judge(order)); diff != "" {
+			t.Errorf("%s: check runs (-list order +%s):\n%s", name, name, diff)
+		}
 	}
 }

@@ -52,21 +52,24 @@ func evalGates(ev *evaluation) outcome {
 // conversation unreadable or too long).
 func (ev *evaluation) gateLog() *gatelog.Result {
 	if ev.gatesDone {
-		return ev.gates
+		return ev.gatesMemo
 	}
 	ev.gatesDone = true
+	if !ev.snap.Has.Conversation {
+		return nil // the evaluation read no conversation to replay
+	}
 	if !ev.configValid() || ev.unreadableThreads() != "" || len(ev.truncatedThreads()) > 0 {
 		return nil
 	}
 	ev.deriveGates()
-	return ev.gates
+	return ev.gatesMemo
 }
 
 // deriveGates derives the gate log from what the evaluation read, under
 // the evaluation's gate rules (gateRules).
 func (ev *evaluation) deriveGates() {
 	res := gatelog.BuildWith(ev.gatesInput(), gateRules(ev.gateRules))
-	ev.gates = &res
+	ev.gatesMemo, ev.gatesDone = &res, true
 }
 
 // gatesFailure is the gates check when the gates cannot be judged.
@@ -274,8 +277,8 @@ func (ev *evaluation) gatesContext() checks.GatesContext {
 	if ctl := ev.snap.Control; ctl != nil {
 		c.ControlIssueURL = ctl.URL
 	}
-	if ev.gates != nil {
-		c.Tampered = ev.gates.Tampered
+	if g := ev.gateLog(); g != nil {
+		c.Tampered = g.Tampered
 	}
 	return c
 }

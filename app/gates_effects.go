@@ -17,7 +17,7 @@ import (
 // request, and keep the status comment true. Each writes only what GitHub
 // does not already show.
 func (e *evaluator) afterGates(ctx context.Context, in evalInput, ev *evaluation) error {
-	if ev.gates == nil {
+	if ev.gateLog() == nil {
 		return nil
 	}
 	statusThread := thread{number: -1}
@@ -86,7 +86,7 @@ func (e *evaluator) ensureControl(ctx context.Context, in evalInput, ev *evaluat
 
 // answersRequests reports whether item id holds a command or gate block.
 func answersRequests(ev *evaluation, id int64) bool {
-	for _, o := range ev.gates.Outcomes {
+	for _, o := range ev.gateLog().Outcomes {
 		if o.ItemID == id && !o.Implicit {
 			return true
 		}
@@ -101,7 +101,7 @@ func answersRequests(ev *evaluation, id int64) bool {
 // limit fails the evaluation.
 func (e *evaluator) requestOwnerReviews(ctx context.Context, in evalInput, ev *evaluation) error {
 	p := ev.snap.Pull
-	if len(ev.gates.Blockers) == 0 {
+	if len(ev.gateLog().Blockers) == 0 {
 		return nil
 	}
 	same := func(a string) func(string) bool { return func(b string) bool { return login.Equal(a, b) } }
@@ -212,7 +212,7 @@ func (e *evaluator) answerIn(ctx context.Context, in evalInput, number int, cont
 // changesDecision reports whether item id had a request the gate log
 // accepted and the App keeps (a HOLD, resume, gate or resolve).
 func changesDecision(ev *evaluation, id int64) bool {
-	for _, o := range ev.gates.Outcomes {
+	for _, o := range ev.gateLog().Outcomes {
 		if o.ItemID == id && o.Accepted && gatelog.Keeps(o.Action) {
 			return true
 		}
@@ -233,7 +233,7 @@ const maxRepairs = 20
 func (e *evaluator) answerMissed(ctx context.Context, in evalInput, ev *evaluation) error {
 	seen := map[int64]bool{}
 	repaired := 0
-	for _, o := range ev.gates.Outcomes {
+	for _, o := range ev.gateLog().Outcomes {
 		if o.Implicit || seen[o.ItemID] || repaired == maxRepairs {
 			continue
 		}

@@ -189,13 +189,13 @@ func TestGhfakeAPICallsPerEvaluation(t *testing.T) {
 	pr := w.unitPR("calls")
 	head := pr.Head()
 	waitFor(t, 10*time.Second, "first judgement", func() bool { return w.workUnitRun(head) != nil })
-	time.Sleep(200 * time.Millisecond)
+	w.quiet(t)
 
 	// A new push: one evaluation of a new head, which must write.
 	w.f.ResetLog()
 	head = pr.Commit("more", map[string]string{"more.go": "package x\n"})
 	waitFor(t, 10*time.Second, "judgement of the new head", func() bool { return w.workUnitRun(head) != nil })
-	time.Sleep(300 * time.Millisecond)
+	w.quiet(t)
 	if reads, writes := apiCalls(w.f.Stats()); reads > 2 || writes != checksOnNewHead {
 		t.Errorf("new head cost %d reads and %d writes (want ≤ 2 and %d):\n%v", reads, writes, checksOnNewHead, w.f.Stats().ByRoute)
 	}

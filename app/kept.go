@@ -74,7 +74,7 @@ func (e *evaluator) loadKept(ctx context.Context, in evalInput, ev *evaluation) 
 // tampering first seen. It runs before anything is acted on, so a crash
 // leaves the decision kept.
 func (e *evaluator) keepDecisions(ctx context.Context, in evalInput, ev *evaluation) error {
-	if ev.gates == nil {
+	if ev.gateLog() == nil {
 		return nil
 	}
 	repo, now := in.owner+"/"+in.repo, time.Now()
@@ -87,11 +87,11 @@ func (e *evaluator) keepDecisions(ctx context.Context, in evalInput, ev *evaluat
 		have[key{k.Item.Event == gatelog.EventReview, k.Item.ID}] = true
 	}
 	items := map[key]*gatelog.Item{}
-	for i := range ev.gates.Items {
-		it := &ev.gates.Items[i]
+	for i := range ev.gateLog().Items {
+		it := &ev.gateLog().Items[i]
 		items[key{it.Event == gatelog.EventReview, it.ID}] = it
 	}
-	for _, o := range ev.gates.Outcomes {
+	for _, o := range ev.gateLog().Outcomes {
 		if !o.Accepted || !gatelog.Keeps(o.Action) {
 			continue
 		}
@@ -105,7 +105,7 @@ func (e *evaluator) keepDecisions(ctx context.Context, in evalInput, ev *evaluat
 			return err
 		}
 	}
-	for _, t := range ev.gates.Tampered {
+	for _, t := range ev.gateLog().Tampered {
 		entry := store.Entry{Kind: "tampering", DeliveryID: in.delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, t.ItemID),
 			Body: map[string]any{"repository": repo, "item": t.ItemID, "url": t.URL, "thread": t.Source.Number, "kind": string(t.Source.Kind),
 				"author": t.Author, "change": t.Change, "by": t.By, "unit": ev.unit, "pull_request": in.pr}}

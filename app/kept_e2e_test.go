@@ -148,7 +148,7 @@ func deleteAs(login string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment)
 // quiet waits until every webhook sent so far was answered and the App's
 // queue holds no delivery or fanout job still to run (board jobs wait
 // past the test's end: BoardDelay is an hour in tests).
-func (g *gatesWorld) quiet(t *testing.T) {
+func (g *ghfakeWorld) quiet(t *testing.T) {
 	t.Helper()
 	g.f.Deliveries()
 	waitFor(t, 10*time.Second, "the App's queue to drain", func() bool {

@@ -70,10 +70,7 @@ func (ev *evaluation) reportFacts() report.Facts {
 
 // workUnitVerdict is what aepgate/work-unit decided, for the merge check.
 func (ev *evaluation) workUnitVerdict() merge.Verdict {
-	v := ev.workUnit
-	if v == nil {
-		return merge.Verdict{Reasons: []string{"the work unit was not judged"}}
-	}
+	v := ev.unitVerdict()
 	if !v.OK {
 		return merge.Verdict{Reasons: v.Reasons}
 	}
