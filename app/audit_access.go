@@ -36,20 +36,14 @@ func (e *evaluator) readAuditAccess(ctx context.Context, in evalInput, ev *evalu
 	if p == nil || ev.cfg == nil {
 		return nil
 	}
-	ev.roles = map[string]string{}
 	for _, r := range p.Reviews {
 		login := r.Author.Login
 		if login == "" || !review.HasBlock(r.Body) {
 			continue
 		}
-		if _, seen := ev.roles[login]; seen {
-			continue
-		}
-		role, err := e.roles.Role(ctx, in.owner, in.repo, login)
-		if err != nil {
+		if _, err := e.roleOf(ctx, in, ev, login); err != nil {
 			return fmt.Errorf("auditor access: %w", err)
 		}
-		ev.roles[login] = role
 	}
 	shas := make([]string, 0, len(p.Commits)+1)
 	shas = append(shas, p.HeadSHA)

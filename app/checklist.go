@@ -66,9 +66,9 @@ type evaluation struct {
 	// unit is the one same-repository unit the pull request names, or the
 	// unit whose issue is evaluated; 0 when none.
 	unit int
-	// perms are the live permissions of the owners who wrote in the
-	// conversation, and appLogin is the App's own login (both read only
-	// when a check needs the conversation).
+	// perms are the live roles of the owners and coordinators who wrote in
+	// the conversation (the same map as roles), and appLogin is the App's
+	// own login (both read only when a check needs the conversation).
 	perms    gatelog.Permissions
 	appLogin string
 	// The values derived once per evaluation, read only through their
@@ -90,9 +90,10 @@ type evaluation struct {
 	kept []gatelog.Kept
 	// witness is the delivery's created comment as the webhook carried it.
 	witness *witness
-	// roles are the live repository roles of the reviewers who wrote an
-	// aep-audit block, by lower-case login; pushers who was recorded
-	// pushing the pull request's commits (readAuditAccess).
+	// roles are the live repository roles read in this evaluation, by
+	// login (roleOf): the reviewers who wrote an aep-audit block, the owners
+	// and coordinators who wrote in the conversation; pushers who was
+	// recorded pushing the pull request's commits (readAuditAccess).
 	roles   map[string]string
 	pushers []review.Push
 	// rules decide which reviews count as audits (auditRules), gateRules

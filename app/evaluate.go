@@ -45,18 +45,11 @@ type prLocker interface {
 	Lock(ctx context.Context, key string) (unlock func(), err error)
 }
 
-// permissioner reads a user's live permission on a repository
-// (gh.Installation).
-type permissioner interface {
-	Permission(ctx context.Context, owner, repo, login string) (string, error)
-}
-
 // evaluator judges pull requests for one installation with its checks.
 type evaluator struct {
 	checks []check
 	snap   snapshotter
 	pub    publisher
-	perm   permissioner
 	ans    answerer
 	files  fileReader
 	groups groupReader
@@ -241,10 +234,10 @@ func attemptNumbers(ev *evaluation) []int {
 
 // prepare parses the config and, when the snapshot holds the
 // conversation, reads the live role of every reviewer who wrote an
-// aep-audit block, who pushed the pull request's commits, the App's login
-// and the live permission of every owner who wrote in it (once per
-// evaluation). A failed look-up fails the
-// evaluation, to be retried: it never counts as permission.
+// aep-audit block and of every owner and coordinator who wrote in it (one
+// read per login and evaluation, roleOf), who pushed the pull request's
+// commits, and the App's login. A failed look-up fails the evaluation, to
+// be retried: it never counts as permission.
 func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR, unit int) (*evaluation, error) {
 	ev := newEvaluation(snap)
 	ev.unit, ev.rules, ev.gateRules = unit, auditRules(e.auditRules), gateRules(e.gateRules)
@@ -252,6 +245,7 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 	if !snap.Has.Conversation || ev.cfg == nil {
 		return ev, nil
 	}
+	ev.roles = map[string]string{}
 	if err := e.readAuditAccess(ctx, in, ev); err != nil {
 		return nil, err
 	}
@@ -263,18 +257,33 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 		return nil, err
 	}
 	ev.appLogin = login
-	ev.perms = gatelog.Permissions{}
 	if err := e.loadKept(ctx, in, ev); err != nil {
 		return nil, err
 	}
 	for _, o := range ownerAuthors(snap, append(slices.Clone(ev.cfg.Owners), ev.cfg.Coordinators...), unit, ev.kept) {
-		p, err := e.perm.Permission(ctx, in.owner, in.repo, o)
-		if err != nil {
+		if _, err := e.roleOf(ctx, in, ev, o); err != nil {
 			return nil, err
 		}
-		ev.perms[o] = p
 	}
+	ev.perms = gatelog.Permissions(ev.roles)
 	return ev, nil
+}
+
+// roleOf is login's live role on the repository (gh.Installation.Role:
+// admin, maintain, write, triage, read or none), read once per evaluation
+// whoever asks (the gates for owners and coordinators, the audit for
+// reviewers). A failed look-up fails the evaluation, to be retried: it
+// never counts as a role.
+func (e *evaluator) roleOf(ctx context.Context, in evalInput, ev *evaluation, login string) (string, error) {
+	if r, ok := ev.roles[login]; ok {
+		return r, nil
+	}
+	r, err := e.roles.Role(ctx, in.owner, in.repo, login)
+	if err != nil {
+		return "", err
+	}
+	ev.roles[login] = r
+	return r, nil
 }
 
 // mustWrite reports whether run must be published: unless the head's
