@@ -5,6 +5,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/protocol/gate"
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/merge"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
@@ -145,16 +146,9 @@ func (ev *evaluation) auditVerdict() merge.Verdict {
 	d := ev.auditDecision()
 	switch d.Outcome {
 	case review.OutcomePassed:
-		return merge.Verdict{OK: true, Evidence: fmt.Sprintf("independent PASS at %s (bundle %s)", short12(d.AuditedSHA), short12(d.BundleID))}
+		return merge.Verdict{OK: true, Evidence: fmt.Sprintf("independent PASS at %s (bundle %s)", gitsha.Short(d.AuditedSHA), gitsha.Short(d.BundleID))}
 	case review.OutcomeNotRequired:
 		return merge.Verdict{OK: true, Evidence: "no audit is needed at risk low"}
 	}
 	return merge.Verdict{Reasons: []string{d.Reason}}
-}
-
-func short12(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/merge"
 )
 
@@ -24,7 +25,7 @@ func Merge(head string, pr int, d merge.Decision) Run {
 	}
 	var b strings.Builder
 	if d.Ready {
-		r.Conclusion, r.Title = ConclusionSuccess, "Ready to merge at "+short12(head)
+		r.Conclusion, r.Title = ConclusionSuccess, "Ready to merge at "+gitsha.Short(head)
 		fmt.Fprintf(&b, "Every condition for merging pull request #%d holds at `%s`.\n\n", pr, head)
 	} else {
 		r.Conclusion = ConclusionFailure
@@ -41,11 +42,4 @@ func Merge(head string, pr int, d merge.Decision) Run {
 	}
 	r.Summary = b.String()
 	return r
-}
-
-func short12(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

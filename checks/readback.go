@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/readback"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
@@ -55,11 +56,11 @@ func Readback(v ReadbackView) Run {
 	switch v.State {
 	case ReadbackWaiting:
 		r.Status = StatusInProgress
-		r.Title = "Waiting for " + strings.Join(v.Awaited, ", ") + " on " + v.Branch + " at " + shortSHA(v.MergeSHA)
+		r.Title = "Waiting for " + strings.Join(v.Awaited, ", ") + " on " + v.Branch + " at " + gitsha.Short(v.MergeSHA)
 		fmt.Fprintf(&b, "Pull request #%d merged as `%s`. Waiting for %s on `%s` at the merge SHA.\n\n", v.PR, v.MergeSHA, strings.Join(codes(v.Awaited), ", "), v.Branch)
 	case ReadbackVerified:
 		r.Conclusion = ConclusionSuccess
-		r.Title = "Verified on " + v.Branch + " at " + shortSHA(v.MergeSHA)
+		r.Title = "Verified on " + v.Branch + " at " + gitsha.Short(v.MergeSHA)
 		fmt.Fprintf(&b, "Pull request #%d merged as `%s`: the audited head `%s` reached `%s` unchanged, and every required workflow succeeded there in runs distinct from the pull request's.\n\n", v.PR, v.MergeSHA, v.AuditedSHA, v.Branch)
 	default:
 		r.Conclusion = ConclusionFailure
