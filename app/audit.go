@@ -12,9 +12,6 @@ import (
 	"github.com/aepgate/aepgate/review"
 )
 
-// AuditCheck is the App's independent-audit check run.
-const AuditCheck = checks.NameAudit
-
 // auditNeeds: the audit reads the reviews (and dispose comments) and the
 // commits, whose authors and committers may not audit.
 var auditNeeds = snapshot.Needs{Conversation: true, Commits: true}
@@ -24,11 +21,11 @@ var auditNeeds = snapshot.Needs{Conversation: true, Commits: true}
 func evalAudit(ev *evaluation) outcome {
 	p := ev.snap.Pull
 	if !ev.configValid() {
-		return outcome{run: checks.Run{Name: AuditCheck, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,
-			Title: "The audit cannot be judged", Summary: fmt.Sprintf("The repository config on %s is invalid or unreadable, so the auditors cannot be known; see the %s check.\n", ev.snap.DefaultBranch, ConfigCheck)}}
+		return outcome{run: checks.Run{Name: checks.NameAudit, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,
+			Title: "The audit cannot be judged", Summary: fmt.Sprintf("The repository config on %s is invalid or unreadable, so the auditors cannot be known; see the %s check.\n", ev.snap.DefaultBranch, checks.NameConfig)}}
 	}
 	if p.IsTruncated("reviews") || p.IsTruncated("commits") {
-		return outcome{run: checks.Run{Name: AuditCheck, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,
+		return outcome{run: checks.Run{Name: checks.NameAudit, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,
 			Title: "The audit cannot be judged", Summary: "GitHub holds more reviews or commits on this pull request than aepgate reads in one evaluation (2,000 reviews or 100 commits), so independence cannot be shown; audits are never judged on part of them.\n"}}
 	}
 	d := ev.auditDecision()
@@ -141,7 +138,7 @@ func (ev *evaluation) auditInput() review.Input {
 // passed, or when no audit is needed.
 func (ev *evaluation) auditVerdict() merge.Verdict {
 	if ev.snap.Pull == nil || ev.cfg == nil {
-		return merge.Verdict{Reasons: []string{"the audit could not be judged; see " + AuditCheck}}
+		return merge.Verdict{Reasons: []string{"the audit could not be judged; see " + checks.NameAudit}}
 	}
 	d := ev.auditDecision()
 	switch d.Outcome {

@@ -3,6 +3,8 @@ package app
 import (
 	"maps"
 	"slices"
+
+	"github.com/aepgate/aepgate/checks"
 )
 
 // Access is a level of access to one GitHub App permission, as GitHub's App
@@ -57,27 +59,27 @@ func Features() []Feature {
 	w := []Permission{Checks} // every feature writes its check run
 	return []Feature{
 		// The work unit, its contract, milestone and blockers; the config.
-		{Name: WorkUnitCheck, Needs: needs(w, Contents, Issues, PullRequests),
+		{Name: checks.NameWorkUnit, Needs: needs(w, Contents, Issues, PullRequests),
 			Events: []string{"pull_request", "issues", "milestone", "push", "check_run", "check_suite"}},
 		// Reviews and comments, commits, the files a review quotes.
-		{Name: AuditCheck, Needs: needs(w, Contents, Issues, PullRequests),
+		{Name: checks.NameAudit, Needs: needs(w, Contents, Issues, PullRequests),
 			Events: []string{"pull_request_review", "issue_comment"}},
 		// Commands and gates: reactions, replies, the status comment, the
 		// control issue and its label, review requests to owners.
-		{Name: GatesCheck, Needs: needs([]Permission{Checks, Issues, PullRequests}, Contents),
+		{Name: checks.NameGates, Needs: needs([]Permission{Checks, Issues, PullRequests}, Contents),
 			Events: []string{"issue_comment", "pull_request_review", "issues", "milestone"}},
 		// Every check run and workflow run at the head; merge queue groups.
-		{Name: MergeCheck, Needs: needs(w, Actions, Contents, MergeQueues, PullRequests),
+		{Name: checks.NameMerge, Needs: needs(w, Actions, Contents, MergeQueues, PullRequests),
 			Events: []string{"pull_request", "check_run", "check_suite", "workflow_run", "merge_group"}},
-		{Name: ConfigCheck, Needs: needs(w, Contents), Events: []string{"push"}},
+		{Name: checks.NameConfig, Needs: needs(w, Contents), Events: []string{"push"}},
 		// Runs on the default branch at the merge SHA; the audited head,
 		// judged again from its reviews.
-		{Name: ReadbackCheck, Needs: needs(w, Actions, Contents, Issues, PullRequests),
+		{Name: checks.NameReadback, Needs: needs(w, Actions, Contents, Issues, PullRequests),
 			Events: []string{"pull_request", "workflow_run"}},
-		{Name: CertificateCheck, Needs: needs(w, Actions, Contents, PullRequests),
+		{Name: checks.NameCertificate, Needs: needs(w, Actions, Contents, PullRequests),
 			Events: []string{"pull_request", "workflow_run"}},
 		// The release, its tag, the files at the tag and its assets.
-		{Name: ReleaseCheck, Needs: needs(w, Contents), Events: []string{"release"}},
+		{Name: checks.NameAppRelease, Needs: needs(w, Contents), Events: []string{"release"}},
 	}
 }
 

@@ -8,10 +8,6 @@ import (
 	"github.com/aepgate/aepgate/review"
 )
 
-// NameAudit is the App's check run that says whether the audit the unit's
-// risk tier requires holds at the pull request's head.
-const NameAudit = "aepgate/audit"
-
 // AuditContext is what the audit renderer says about where it is.
 type AuditContext struct {
 	// Unit is the work unit; PR the pull request.

@@ -8,10 +8,6 @@ import (
 	"github.com/aepgate/aepgate/protocol/merge"
 )
 
-// NameMerge is the App's merge-readiness check run: the one check to
-// require in branch protection (docs/app.md).
-const NameMerge = "aepgate/merge"
-
 // Merge renders a merge decision as the aepgate/merge check run on head:
 // success when every condition holds, failure otherwise; the summary lists
 // each condition with its evidence and what is missing.

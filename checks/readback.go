@@ -10,10 +10,6 @@ import (
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
-// NameReadback is the App's merged-main readback check run on a merge SHA
-// (docs/app.md).
-const NameReadback = "aepgate/readback"
-
 // ReadbackState is where a readback stands.
 type ReadbackState int
 
