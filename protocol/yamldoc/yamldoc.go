@@ -87,7 +87,7 @@ func Decode(text []byte, o Options) (*yaml.Node, error) {
 	return doc.Content[0], nil
 }
 
-var lineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
+var lineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`) })
 
 // syntaxError positions a yaml.v3 error.
 func syntaxError(err error, o Options, inRest bool) *SyntaxError {
