@@ -9,6 +9,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // loadConfig reads the repository config. On a pull request with a token it
@@ -24,9 +25,9 @@ func (r *runner) loadConfig(ctx context.Context) (*config.Config, string, error)
 		if err != nil {
 			return nil, "", fmt.Errorf("read the config from the base commit: %w", err)
 		}
-		where := fmt.Sprintf("%s at the base commit %s (a pull request cannot change its own policy)", name, shortSHA(pr.BaseSHA))
+		where := fmt.Sprintf("%s at the base commit %s (a pull request cannot change its own policy)", name, gitsha.Short(pr.BaseSHA))
 		if !found {
-			return config.Default(), fmt.Sprintf("no %s at the base commit %s: defaults apply", name, shortSHA(pr.BaseSHA)), nil
+			return config.Default(), fmt.Sprintf("no %s at the base commit %s: defaults apply", name, gitsha.Short(pr.BaseSHA)), nil
 		}
 		cfg, err := config.Parse(name, data)
 		return cfg, where, err
@@ -48,11 +49,4 @@ func (r *runner) loadConfig(ctx context.Context) (*config.Config, string, error)
 	}
 	cfg, err := config.Parse(name, data)
 	return cfg, where, err
-}
-
-func shortSHA(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
 }

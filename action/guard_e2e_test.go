@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/isolate"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/negcontrol"
@@ -62,7 +63,7 @@ func TestActionPullRequestTargetRunsNoPRCommands(t *testing.T) {
 				return defaultRunCommands(ctx, root, cmds)
 			}
 			p.run()
-			plansRun := p.runs()[NamePlans]
+			plansRun := p.runs()[checks.NamePlans]
 			if (calls > 0) != tt.wantRan {
 				t.Errorf("recorded commands re-run %d times, want ran=%v", calls, tt.wantRan)
 			}
@@ -152,7 +153,7 @@ func TestActionRerunOnlyContractCommands(t *testing.T) {
 			if _, err := os.Stat(leak); (err == nil) != tt.wantRan {
 				t.Errorf("the executor's own command ran: %v, want %v", err == nil, tt.wantRan)
 			}
-			r := e.runs()[NamePlans]
+			r := e.runs()[checks.NamePlans]
 			warned := strings.Contains(r.Summary, "executor's own choice") && strings.Contains(e.file("GITHUB_STEP_SUMMARY"), "executor's own choice")
 			if tt.wantRan {
 				if r.Conclusion != "success" || !warned {

@@ -15,9 +15,6 @@ import (
 	"github.com/aepgate/aepgate/protocol/plans"
 )
 
-// NamePlans is the check run of the executor plan folders (docs/plans.md).
-const NamePlans = "aep/plans"
-
 // plansOutcome is what the plans check found in one folder.
 type plansOutcome struct {
 	dir      string

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/ghfake"
 )
 
@@ -200,7 +201,7 @@ func TestActionPlansHonest(t *testing.T) {
 	if code := e.run(); code != ExitOK {
 		t.Fatalf("exit %d, want 0\n%s", code, e.stdout.String())
 	}
-	r, ok := e.runs()[NamePlans]
+	r, ok := e.runs()[checks.NamePlans]
 	if !ok || r.Conclusion != "success" || r.Title != "1 plan folder(s) agree with the history" || len(r.Annotations) != 0 {
 		t.Errorf("aep/plans = %+v", r)
 	}
@@ -214,7 +215,7 @@ func TestActionPlansLyingExecutor(t *testing.T) {
 	if code := e.run(); code != ExitFailed {
 		t.Fatalf("exit %d, want 1\n%s", code, e.stdout.String())
 	}
-	r := e.runs()[NamePlans]
+	r := e.runs()[checks.NamePlans]
 	var got []string
 	for _, a := range r.Annotations {
 		got = append(got, fmt.Sprintf("%s:%d %s", a.Path, a.StartLine, a.Title))

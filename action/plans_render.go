@@ -10,7 +10,7 @@ import (
 // plansCheckRun renders aep/plans: one failure annotation per finding on
 // the offending JSON line, and each folder's derived phase statuses.
 func plansCheckRun(sha string, outs []plansOutcome) checks.Run {
-	run := checks.Run{Name: NamePlans, HeadSHA: sha, ExternalID: checks.ActionExternalID(NamePlans, sha)}
+	run := checks.Run{Name: checks.NamePlans, HeadSHA: sha, ExternalID: checks.ActionExternalID(checks.NamePlans, sha)}
 	var b strings.Builder
 	b.WriteString("## aepgate plans\n\n")
 	failed := 0

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gitobj"
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // checkoutFix is how to make the workspace the commit the step judges.
@@ -33,7 +34,7 @@ func (e *TreeError) Error() string {
 func (e *TreeError) refusal() checks.Refusal {
 	title := "not judged: the workspace is not this commit"
 	if e.Workspace != "" {
-		title = fmt.Sprintf("not judged: the workspace is at %s, not this commit", shortSHA(e.Workspace))
+		title = fmt.Sprintf("not judged: the workspace is at %s, not this commit", gitsha.Short(e.Workspace))
 	}
 	return checks.Refusal{Title: title, Reason: e.Why + ". A check judged on another tree says nothing about this commit, so aepgate judged nothing.", Fix: checkoutFix}
 }
@@ -92,7 +93,7 @@ func VerifyCheckout(ctx context.Context, ev Event) (note string, err error) {
 	if ev.PR != nil {
 		parents, err := repo.Parents(ctx, head)
 		if err == nil && len(parents) == 2 && parents[1] == ev.PR.HeadSHA {
-			return fmt.Sprintf("The workspace is GitHub's merge commit %s of the head %s into the base branch; the checks judge that tree and are published on the head.", shortSHA(head), shortSHA(want)), nil
+			return fmt.Sprintf("The workspace is GitHub's merge commit %s of the head %s into the base branch; the checks judge that tree and are published on the head.", gitsha.Short(head), gitsha.Short(want)), nil
 		}
 	}
 	return "", &TreeError{Published: want, Workspace: head, Why: fmt.Sprintf("the workspace's HEAD is %s, but the checks would be published on %s %s (nor is HEAD a merge commit whose second parent is that head)", head, what, want)}

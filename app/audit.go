@@ -5,14 +5,12 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/protocol/gate"
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/merge"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 	"github.com/aepgate/aepgate/review"
 )
-
-// AuditCheck is the App's independent-audit check run.
-const AuditCheck = checks.NameAudit
 
 // auditNeeds: the audit reads the reviews (and dispose comments) and the
 // commits, whose authors and committers may not audit.
@@ -23,11 +21,11 @@ var auditNeeds = snapshot.Needs{Conversation: true, Commits: true}
 func evalAudit(ev *evaluation) outcome {
 	p := ev.snap.Pull
 	if !ev.configValid() {
-		return outcome{run: checks.Run{Name: AuditCheck, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,
-			Title: "The audit cannot be judged", Summary: fmt.Sprintf("The repository config on %s is invalid or unreadable, so the auditors cannot be known; see the %s check.\n", ev.snap.DefaultBranch, ConfigCheck)}}
+		return outcome{run: checks.Run{Name: checks.NameAudit, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,
+			Title: "The audit cannot be judged", Summary: fmt.Sprintf("The repository config on %s is invalid or unreadable, so the auditors cannot be known; see the %s check.\n", ev.snap.DefaultBranch, checks.NameConfig)}}
 	}
 	if p.IsTruncated("reviews") || p.IsTruncated("commits") {
-		return outcome{run: checks.Run{Name: AuditCheck, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,
+		return outcome{run: checks.Run{Name: checks.NameAudit, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,
 			Title: "The audit cannot be judged", Summary: "GitHub holds more reviews or commits on this pull request than aepgate reads in one evaluation (2,000 reviews or 100 commits), so independence cannot be shown; audits are never judged on part of them.\n"}}
 	}
 	d := ev.auditDecision()
@@ -140,21 +138,14 @@ func (ev *evaluation) auditInput() review.Input {
 // passed, or when no audit is needed.
 func (ev *evaluation) auditVerdict() merge.Verdict {
 	if ev.snap.Pull == nil || ev.cfg == nil {
-		return merge.Verdict{Reasons: []string{"the audit could not be judged; see " + AuditCheck}}
+		return merge.Verdict{Reasons: []string{"the audit could not be judged; see " + checks.NameAudit}}
 	}
 	d := ev.auditDecision()
 	switch d.Outcome {
 	case review.OutcomePassed:
-		return merge.Verdict{OK: true, Evidence: fmt.Sprintf("independent PASS at %s (bundle %s)", short12(d.AuditedSHA), short12(d.BundleID))}
+		return merge.Verdict{OK: true, Evidence: fmt.Sprintf("independent PASS at %s (bundle %s)", gitsha.Short(d.AuditedSHA), gitsha.Short(d.BundleID))}
 	case review.OutcomeNotRequired:
 		return merge.Verdict{OK: true, Evidence: "no audit is needed at risk low"}
 	}
 	return merge.Verdict{Reasons: []string{d.Reason}}
-}
-
-func short12(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/ghfake"
 	"github.com/aepgate/aepgate/review"
 	"github.com/google/go-github/v62/github"
@@ -46,8 +47,8 @@ func TestAuditStrangerCannotAudit(t *testing.T) {
 		if r.Conclusion == "success" {
 			t.Fatalf("a stranger's PASS passed the audit:\n%s", r.Summary)
 		}
-		waitFor(t, 5*time.Second, "the merge check", func() bool { return conclusionOf(a.repo, a.pr.Head(), MergeCheck) == "failure" })
-		cfg := newestRunOn(a.repo, a.pr.Head(), ConfigCheck)
+		waitFor(t, 5*time.Second, "the merge check", func() bool { return conclusionOf(a.repo, a.pr.Head(), checks.NameMerge) == "failure" })
+		cfg := newestRunOn(a.repo, a.pr.Head(), checks.NameConfig)
 		if cfg == nil || cfg.Conclusion != "neutral" || !strings.Contains(cfg.Summary, "any collaborator with write, maintain or admin access may audit") {
 			t.Errorf("aepgate/config does not warn that any writer may audit: %+v", cfg)
 		}
@@ -75,7 +76,7 @@ func TestAuditTriageByConfig(t *testing.T) {
 		a.waitAudit(t, "failure")
 		a.pr.SubmitReview("tina", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
 		a.waitAuditMentions(t, tt.want)
-		if r := newestRunOn(a.repo, a.pr.Head(), ConfigCheck); r != nil {
+		if r := newestRunOn(a.repo, a.pr.Head(), checks.NameConfig); r != nil {
 			t.Errorf("aepgate/config with auditors listed: %s %s", r.Conclusion, r.Title)
 		}
 	}

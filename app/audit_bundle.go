@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/review"
 )
 
@@ -110,9 +111,9 @@ func assemble(w bundleWant, files map[string]gh.BlobFile) bundle {
 		f := files[w.sha+"\x00"+p]
 		switch {
 		case f.Binary:
-			return bundle{err: fmt.Sprintf("%s is a binary file at %s; evidence must be UTF-8 text", p, short12(w.sha))}
+			return bundle{err: fmt.Sprintf("%s is a binary file at %s; evidence must be UTF-8 text", p, gitsha.Short(w.sha))}
 		case f.TooLarge:
-			return bundle{err: fmt.Sprintf("%s at %s is larger than GitHub returns in one read", p, short12(w.sha))}
+			return bundle{err: fmt.Sprintf("%s at %s is larger than GitHub returns in one read", p, gitsha.Short(w.sha))}
 		}
 		b.files = append(b.files, review.File{Path: p, Content: f.Content, Symlink: f.Symlink, Missing: f.Missing})
 	}

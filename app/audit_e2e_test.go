@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/ghfake"
 )
 
@@ -45,7 +46,9 @@ func newAuditWorldWith(t *testing.T, risk, config string, edit func(*Options)) *
 }
 
 // audit is the newest aepgate/audit run on the head.
-func (a *auditWorld) audit() *ghfake.CheckRun { return newestRunOn(a.repo, a.pr.Head(), AuditCheck) }
+func (a *auditWorld) audit() *ghfake.CheckRun {
+	return newestRunOn(a.repo, a.pr.Head(), checks.NameAudit)
+}
 
 func (a *auditWorld) waitAudit(t *testing.T, want string) *ghfake.CheckRun {
 	t.Helper()
@@ -157,7 +160,7 @@ func TestAuditHighRiskNeedsTheOwner(t *testing.T) {
 	if r := a.waitAudit(t, "action_required"); !strings.Contains(r.Title+r.Summary, "owner") {
 		t.Errorf("a high-risk PASS does not say it waits for the owner: %s\n%s", r.Title, r.Summary)
 	}
-	gates := func() string { return conclusionOf(a.repo, a.pr.Head(), GatesCheck) }
+	gates := func() string { return conclusionOf(a.repo, a.pr.Head(), checks.NameGates) }
 	waitFor(t, 10*time.Second, "the owner gate", func() bool { return gates() == "action_required" })
 	a.pr.SubmitReview("olivia", "APPROVED", "Accepted.")
 	waitFor(t, 10*time.Second, "the owner's answer", func() bool { return gates() == "success" })

@@ -84,13 +84,13 @@ func (b *boardWorld) waitBoard(t *testing.T, want ...string) *github.Issue {
 func TestBoardEndToEnd(t *testing.T) {
 	b := newBoardWorld(t)
 	first := b.attempt("first")
-	waitFor(t, 10*time.Second, "the first attempt judged", func() bool { return conclusionOf(b.repo, first.Head(), WorkUnitCheck) == "success" })
+	waitFor(t, 10*time.Second, "the first attempt judged", func() bool { return conclusionOf(b.repo, first.Head(), checks.NameWorkUnit) == "success" })
 	second := b.attempt("second")
-	waitFor(t, 10*time.Second, "the second attempt failed", func() bool { return conclusionOf(b.repo, second.Head(), WorkUnitCheck) == "failure" })
-	if s := newestRunOn(b.repo, second.Head(), WorkUnitCheck).Summary; !strings.Contains(s, "limits.attempts_per_unit is 1") || !strings.Contains(s, "/pull/"+strconv.Itoa(first.Number())) {
+	waitFor(t, 10*time.Second, "the second attempt failed", func() bool { return conclusionOf(b.repo, second.Head(), checks.NameWorkUnit) == "failure" })
+	if s := newestRunOn(b.repo, second.Head(), checks.NameWorkUnit).Summary; !strings.Contains(s, "limits.attempts_per_unit is 1") || !strings.Contains(s, "/pull/"+strconv.Itoa(first.Number())) {
 		t.Errorf("the second attempt's work-unit run does not name the first:\n%s", s)
 	}
-	if c := conclusionOf(b.repo, first.Head(), WorkUnitCheck); c != "success" {
+	if c := conclusionOf(b.repo, first.Head(), checks.NameWorkUnit); c != "success" {
 		t.Errorf("the first attempt's work-unit = %s, want success", c)
 	}
 
@@ -123,7 +123,7 @@ func TestBoardEndToEnd(t *testing.T) {
 
 	// Closing the first attempt lets the second through; nothing closed it.
 	first.ClosePR("bob")
-	waitFor(t, 10*time.Second, "the second attempt within the limit", func() bool { return conclusionOf(b.repo, second.Head(), WorkUnitCheck) == "success" })
+	waitFor(t, 10*time.Second, "the second attempt within the limit", func() bool { return conclusionOf(b.repo, second.Head(), checks.NameWorkUnit) == "success" })
 	b.waitBoard(t, "/pull/"+strconv.Itoa(first.Number())+") closed")
 }
 
@@ -257,6 +257,6 @@ func TestBoardShowsMergedAndCertified(t *testing.T) {
 	merge := w.pr.Merge(ghfake.MergeCommit)
 	b.waitBoard(t, "🟢 merged")
 	w.mainCI(merge, "success")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, CertificateCheck) != nil })
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
 	b.waitBoard(t, "✅ certified", merge[:12])
 }

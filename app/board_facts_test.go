@@ -45,7 +45,7 @@ func TestLastEvidence(t *testing.T) {
 // factEvaluation is an evaluation of pull request 7 on unit 1.
 func factEvaluation(mut func(ev *evaluation)) *evaluation {
 	ev := &evaluation{unit: 1, cfg: config.Default(), snap: &snapshot.PR{Pull: &snapshot.Pull{Number: 7, URL: "https://github.com/acme/app/pull/7",
-		HeadSHA: "abc", HeadAt: factT0, RunsKnown: true, Runs: []snapshot.ExistingRun{{ID: 55, Name: WorkUnitCheck}}}}}
+		HeadSHA: "abc", HeadAt: factT0, RunsKnown: true, Runs: []snapshot.ExistingRun{{ID: 55, Name: checks.NameWorkUnit}}}}}
 	ev.unitMemo = &workunit.Verdict{OK: true, Unit: 1}
 	if mut != nil {
 		mut(ev)
@@ -95,14 +95,14 @@ func TestBoardFact(t *testing.T) {
 	}
 	ev := factEvaluation(func(ev *evaluation) { ev.gatesMemo, ev.gatesDone = &res, true })
 	shown := []shownRun{
-		{run: checks.Run{Name: WorkUnitCheck, Conclusion: checks.ConclusionSuccess}},             // unchanged: the head's run 55
-		{run: checks.Run{Name: GatesCheck, Conclusion: checks.ConclusionActionRequired}, id: 56}, // written now
+		{run: checks.Run{Name: checks.NameWorkUnit, Conclusion: checks.ConclusionSuccess}},             // unchanged: the head's run 55
+		{run: checks.Run{Name: checks.NameGates, Conclusion: checks.ConclusionActionRequired}, id: 56}, // written now
 	}
 	got := boardFact(ev, shown)
 	want := board.Fact{PR: 7, Unit: 1, Head: "abc", State: board.StateHeld, Reason: "Ship it?", LastEvidence: factT0,
 		Checks: []board.Check{
-			{Name: WorkUnitCheck, Status: "completed", Conclusion: "success", URL: "https://github.com/acme/app/runs/55"},
-			{Name: GatesCheck, Status: "completed", Conclusion: "action_required", URL: "https://github.com/acme/app/runs/56"},
+			{Name: checks.NameWorkUnit, Status: "completed", Conclusion: "success", URL: "https://github.com/acme/app/runs/55"},
+			{Name: checks.NameGates, Status: "completed", Conclusion: "action_required", URL: "https://github.com/acme/app/runs/56"},
 		},
 		Inbox: []board.InboxItem{
 			{Kind: "gate", Subject: "work unit #1", Question: "Ship it?", Choices: []string{"yes", "no"}, Reply: "/aep resolve ship <choice>",

@@ -22,7 +22,7 @@ const CertifiedLabel = gh.CertifiedLabel
 // decision with its ledger row before it is acted on. A success already
 // shown is never taken back; the certificate is still completed.
 func (rb *readbacker) act(ctx context.Context, in readbackInput, m *gh.MergedPull, j judgement) error {
-	existing := gh.Latest(m.MergeRuns, ReadbackCheck)
+	existing := gh.Latest(m.MergeRuns, checks.NameReadback)
 	shown := existing != nil && existing.Conclusion == string(checks.ConclusionSuccess)
 	var cert *issued
 	if j.view.State == checks.ReadbackVerified {
@@ -35,7 +35,7 @@ func (rb *readbacker) act(ctx context.Context, in readbackInput, m *gh.MergedPul
 		body := map[string]any{"conclusion": run.Conclusion, "status": run.EffectiveStatus(), "title": run.Title, "write": write,
 			"audited_sha": j.audit.SHA, "reasons": j.result.Reasons, "awaited": j.view.Awaited,
 			"pr_ci_runs": runIDs(j.result.RequiredCiRuns), "readback_runs": runIDs(j.result.MergedMainRuns)}
-		if err := rb.record(ctx, in, m, ReadbackCheck, body); err != nil {
+		if err := rb.record(ctx, in, m, checks.NameReadback, body); err != nil {
 			return err
 		}
 		if err := rb.publish(ctx, in, run, existing); err != nil {
@@ -61,7 +61,7 @@ func (c *issued) note() string {
 	if len(c.refused) > 0 {
 		return "No completion certificate: " + strings.Join(c.refused, ", ") + "."
 	}
-	return "Completion certificate: `" + CertificateCheck + "` on this commit, sha256 `" + c.sum + "`."
+	return "Completion certificate: `" + checks.NameCertificate + "` on this commit, sha256 `" + c.sum + "`."
 }
 
 // draft builds the completion certificate from what readback observed and
@@ -89,7 +89,7 @@ func (rb *readbacker) draft(in readbackInput, m *gh.MergedPull, j judgement) *is
 // unresolvedGates is what the App's own aepgate/gates said at the merged
 // head: nothing when it concluded success, else the check itself.
 func unresolvedGates(m *gh.MergedPull) []string {
-	g := gh.Latest(m.HeadRuns, GatesCheck)
+	g := gh.Latest(m.HeadRuns, checks.NameGates)
 	if g != nil && g.Conclusion == string(checks.ConclusionSuccess) {
 		return nil
 	}
@@ -97,7 +97,7 @@ func unresolvedGates(m *gh.MergedPull) []string {
 	if g != nil {
 		seen = g.Conclusion + ": " + g.Title
 	}
-	return []string{fmt.Sprintf("%s at %s (%s)", GatesCheck, m.HeadSHA, seen)}
+	return []string{fmt.Sprintf("%s at %s (%s)", checks.NameGates, m.HeadSHA, seen)}
 }
 
 // certify labels the unit's issue and posts aepgate/certificate, once: a
@@ -105,12 +105,12 @@ func unresolvedGates(m *gh.MergedPull) []string {
 // first, so a crash between the two leaves the certificate to the next
 // evaluation (adding a label twice changes nothing).
 func (rb *readbacker) certify(ctx context.Context, in readbackInput, m *gh.MergedPull, c *issued) error {
-	existing := gh.Latest(m.MergeRuns, CertificateCheck)
+	existing := gh.Latest(m.MergeRuns, checks.NameCertificate)
 	body := map[string]any{"issued": len(c.refused) == 0, "reasons": c.refused, "unit": c.unit, "sha256": c.sum, "write": existing == nil && len(c.refused) == 0}
 	if existing != nil {
 		body["existing_external_id"] = existing.ExternalID
 	}
-	if err := rb.record(ctx, in, m, CertificateCheck, body); err != nil {
+	if err := rb.record(ctx, in, m, checks.NameCertificate, body); err != nil {
 		return err
 	}
 	if existing != nil || len(c.refused) > 0 {

@@ -28,8 +28,8 @@ func TestReadbackCertificateLifecycle(t *testing.T) {
 	if !strings.Contains(done.Summary, "ci "+strconv.FormatInt(main.ID(), 10)) || !strings.Contains(done.Summary, "ci "+strconv.FormatInt(w.ciID, 10)) {
 		t.Errorf("readback summary lacks the run IDs:\n%s", done.Summary)
 	}
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, CertificateCheck) != nil })
-	cr := w.latest(merge, CertificateCheck)
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
+	cr := w.latest(merge, checks.NameCertificate)
 	run := checks.Run{Name: cr.Name, HeadSHA: cr.HeadSHA, ExternalID: cr.ExternalID, Status: checks.Status(cr.Status),
 		Conclusion: checks.Conclusion(cr.Conclusion), Title: cr.Title, Summary: cr.Summary}
 	raw, refused := checks.VerifyCertificateRun(run)
@@ -66,7 +66,7 @@ func TestReadbackNoAuditNoCertificate(t *testing.T) {
 		t.Errorf("summary does not say why no certificate:\n%s", done.Summary)
 	}
 	time.Sleep(200 * time.Millisecond)
-	if n := w.count(merge, CertificateCheck); n != 0 || slices.Contains(w.labels(t), CertifiedLabel) {
+	if n := w.count(merge, checks.NameCertificate); n != 0 || slices.Contains(w.labels(t), CertifiedLabel) {
 		t.Errorf("%d certificates without an audit", n)
 	}
 }
@@ -78,7 +78,7 @@ func TestReadbackSquashOfUpToDateHead(t *testing.T) {
 	merge := w.pr.Merge(ghfake.Squash)
 	w.mainCI(merge, "success")
 	w.waitReadback(t, merge, "success")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, CertificateCheck) != nil })
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
 }
 
 // TestReadbackEventsTwiceAndOutOfOrder: every delivery of the story,
@@ -100,7 +100,7 @@ func TestReadbackEventsTwiceAndOutOfOrder(t *testing.T) {
 		}
 	}
 	pass("first")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, CertificateCheck) != nil })
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
 	time.Sleep(500 * time.Millisecond)
 	first := w.repo.CheckRuns(merge)
 	w.f.ResetLog()
@@ -111,7 +111,7 @@ func TestReadbackEventsTwiceAndOutOfOrder(t *testing.T) {
 			t.Errorf("second pass wrote: %s %s", wr.Method, wr.Path)
 		}
 	}
-	if n, m := w.count(merge, ReadbackCheck), w.count(merge, CertificateCheck); n != 1 || m != 1 {
+	if n, m := w.count(merge, checks.NameReadback), w.count(merge, checks.NameCertificate); n != 1 || m != 1 {
 		t.Errorf("%d readback and %d certificate runs, want 1 each", n, m)
 	}
 	if got := w.repo.CheckRuns(merge); len(got) != len(first) {
@@ -138,13 +138,13 @@ func TestReadbackAPICallsPerWorkflowRun(t *testing.T) {
 	}
 	w.f.ResetLog()
 	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "lint", SHA: merge, Branch: "main", Event: "push"})
-	waitFor(t, 10*time.Second, "waiting for ci only", func() bool { return strings.HasPrefix(w.latest(merge, ReadbackCheck).Title, "Waiting for ci ") })
+	waitFor(t, 10*time.Second, "waiting for ci only", func() bool { return strings.HasPrefix(w.latest(merge, checks.NameReadback).Title, "Waiting for ci ") })
 	cost("a workflow_run that changes what is awaited", 3, 1)
 	w.f.ResetLog()
 	w.redeliver(t, "workflow_run", "completed")
 	cost("the same workflow_run again", 2, 0)
 	w.mainCI(merge, "success")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, CertificateCheck) != nil })
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
 	time.Sleep(300 * time.Millisecond)
 	w.f.ResetLog()
 	w.redeliver(t, "workflow_run", "completed")

@@ -14,12 +14,6 @@ import (
 	"github.com/aepgate/aepgate/review"
 )
 
-// Check-run names the App writes here.
-const (
-	WorkUnitCheck = checks.NameWorkUnit
-	ConfigCheck   = checks.NameConfig
-)
-
 const configPath = gh.ConfigPath
 
 // check is one of the App's checks on a pull request head: its name, the
@@ -46,11 +40,11 @@ type outcome struct {
 // every open pull request's head.
 func defaultChecks() []check {
 	return []check{
-		{name: WorkUnitCheck, needs: snapshot.Needs{Lanes: true}, eval: evalWorkUnit},
-		{name: AuditCheck, needs: auditNeeds, eval: evalAudit},
-		{name: GatesCheck, needs: gatesNeeds, eval: evalGates},
-		{name: MergeCheck, needs: mergeNeeds, eval: evalMerge},
-		{name: ConfigCheck, eval: evalConfig},
+		{name: checks.NameWorkUnit, needs: snapshot.Needs{Lanes: true}, eval: evalWorkUnit},
+		{name: checks.NameAudit, needs: auditNeeds, eval: evalAudit},
+		{name: checks.NameGates, needs: gatesNeeds, eval: evalGates},
+		{name: checks.NameMerge, needs: mergeNeeds, eval: evalMerge},
+		{name: checks.NameConfig, eval: evalConfig},
 	}
 }
 
@@ -167,7 +161,7 @@ func (ev *evaluation) unitVerdict() workunit.Verdict {
 	v := workunit.Evaluate(in)
 	if !ev.configValid() {
 		v.OK = false
-		v.Reasons = append(v.Reasons, fmt.Sprintf("the repository config %s on %s is invalid or unreadable; see the %s check", configPath, ev.snap.DefaultBranch, ConfigCheck))
+		v.Reasons = append(v.Reasons, fmt.Sprintf("the repository config %s on %s is invalid or unreadable; see the %s check", configPath, ev.snap.DefaultBranch, checks.NameConfig))
 	}
 	ev.unitMemo = &v
 	return v
@@ -196,7 +190,7 @@ func evalConfig(ev *evaluation) outcome {
 			return outcome{run: checks.ConfigWarned(pull.HeadSHA, configPath, ev.snap.DefaultBranch, warns), facts: map[string]any{"errors": 0, "warnings": len(warns)}}
 		}
 	}
-	if ev.configValid() && pull.RunsKnown && pull.Latest(ConfigCheck) == nil {
+	if ev.configValid() && pull.RunsKnown && pull.Latest(checks.NameConfig) == nil {
 		return outcome{skip: true}
 	}
 	return outcome{

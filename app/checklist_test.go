@@ -41,7 +41,7 @@ func TestToyCheckJoinsThePipeline(t *testing.T) {
 		return out
 	}
 	waitFor(t, 10*time.Second, "the toy check", func() bool { return names()["aepgate/toy"] != "" })
-	if got := names(); got["aepgate/toy"] != "toy saw #"+strconv.Itoa(pr.Number()) || got[WorkUnitCheck] == "" {
+	if got := names(); got["aepgate/toy"] != "toy saw #"+strconv.Itoa(pr.Number()) || got[checks.NameWorkUnit] == "" {
 		t.Fatalf("runs on the head: %v", got)
 	}
 	rows, err := w.app.db.SQL.QueryContext(context.Background(), `SELECT body FROM aepgate_ledger WHERE kind = 'check_run:aepgate/toy'`)

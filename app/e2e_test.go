@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/checks"
 )
 
 func TestE2EWorkUnitCheck(t *testing.T) {
@@ -20,20 +22,20 @@ func TestE2EWorkUnitCheck(t *testing.T) {
 	}
 	deliver(t, base, "pull_request", "d-11", w.prEvent("opened", 11, "No unit named here."))
 	waitFor(t, 5*time.Second, "both check runs", func() bool {
-		return w.run(WorkUnitCheck, 10) != nil && w.run(WorkUnitCheck, 11) != nil
+		return w.run(checks.NameWorkUnit, 10) != nil && w.run(checks.NameWorkUnit, 11) != nil
 	})
-	if r := w.run(WorkUnitCheck, 10); r.Conclusion != "success" || r.Title != "Work unit #1: Export reports" {
+	if r := w.run(checks.NameWorkUnit, 10); r.Conclusion != "success" || r.Title != "Work unit #1: Export reports" {
 		t.Errorf("PR 10: %s %q\n%s", r.Conclusion, r.Title, r.Summary)
 	}
-	if r := w.run(WorkUnitCheck, 11); r.Conclusion != "failure" || !strings.Contains(r.Summary, "names no work unit") {
+	if r := w.run(checks.NameWorkUnit, 11); r.Conclusion != "failure" || !strings.Contains(r.Summary, "names no work unit") {
 		t.Errorf("PR 11: %s %q\n%s", r.Conclusion, r.Title, r.Summary)
 	}
 
 	// A dependency reopens: the issues event re-evaluates PR 10.
 	w.issues[2].Reopen("alice")
 	deliver(t, base, "issues", "d-i2", w.issueEvent("reopened", 2))
-	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.run(WorkUnitCheck, 10).Conclusion == "failure" })
-	if r := w.run(WorkUnitCheck, 10); !strings.Contains(r.Summary, "dependency #2 is still open") {
+	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.run(checks.NameWorkUnit, 10).Conclusion == "failure" })
+	if r := w.run(checks.NameWorkUnit, 10); !strings.Contains(r.Summary, "dependency #2 is still open") {
 		t.Errorf("PR 10 summary:\n%s", r.Summary)
 	}
 	if d := w.duplicates(); len(d) > 0 {
@@ -47,12 +49,12 @@ func TestE2EBrokenConfigFailsClosed(t *testing.T) {
 	w.addPR(10, "Work-unit: #1")
 	_, base := startApp(t, testOptions(t, w, ""))
 	deliver(t, base, "pull_request", "d-1", w.prEvent("opened", 10, "Work-unit: #1"))
-	waitFor(t, 5*time.Second, "config check", func() bool { return w.run(ConfigCheck, 10) != nil })
-	if r := w.run(ConfigCheck, 10); r.Conclusion != "failure" || !strings.Contains(r.Summary, "no_such_key") {
+	waitFor(t, 5*time.Second, "config check", func() bool { return w.run(checks.NameConfig, 10) != nil })
+	if r := w.run(checks.NameConfig, 10); r.Conclusion != "failure" || !strings.Contains(r.Summary, "no_such_key") {
 		t.Errorf("config run: %s\n%s", r.Conclusion, r.Summary)
 	}
-	waitFor(t, 5*time.Second, "work-unit check", func() bool { return w.run(WorkUnitCheck, 10) != nil })
-	if r := w.run(WorkUnitCheck, 10); r.Conclusion != "failure" {
+	waitFor(t, 5*time.Second, "work-unit check", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
+	if r := w.run(checks.NameWorkUnit, 10); r.Conclusion != "failure" {
 		t.Errorf("work-unit with a broken config: %s", r.Conclusion)
 	}
 }
@@ -86,7 +88,7 @@ func TestE2EEndpoints(t *testing.T) {
 	w.addPR(10, "Work-unit: #1")
 	_, base := startApp(t, testOptions(t, w, ""))
 	deliver(t, base, "pull_request", "m-1", w.prEvent("opened", 10, "Work-unit: #1"))
-	waitFor(t, 5*time.Second, "check runs", func() bool { return w.run(WorkUnitCheck, 10) != nil && w.run(MergeCheck, 10) != nil })
+	waitFor(t, 5*time.Second, "check runs", func() bool { return w.run(checks.NameWorkUnit, 10) != nil && w.run(checks.NameMerge, 10) != nil })
 	// The job's metrics are counted when it returns, after its last write.
 	waitFor(t, 10*time.Second, "the delivery's job to end", func() bool {
 		resp, err := http.Get(base + "/metrics")
@@ -127,10 +129,10 @@ func TestE2ECheckRunRerequested(t *testing.T) {
 	w.addPR(10, "Work-unit: #1")
 	_, base := startApp(t, testOptions(t, w, ""))
 	body := w.payload("rerequested", map[string]any{
-		"check_run": map[string]any{"name": WorkUnitCheck, "app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": w.prs[10].Number()}}}})
+		"check_run": map[string]any{"name": checks.NameWorkUnit, "app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": w.prs[10].Number()}}}})
 	deliver(t, base, "check_run", "rr-1", body)
-	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(WorkUnitCheck, 10) != nil })
-	if r := w.run(WorkUnitCheck, 10); r.Conclusion != "success" {
+	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
+	if r := w.run(checks.NameWorkUnit, 10); r.Conclusion != "success" {
 		t.Errorf("conclusion %s", r.Conclusion)
 	}
 }
@@ -144,7 +146,7 @@ func TestE2EConcurrentDeliveriesForOnePRWriteOnce(t *testing.T) {
 	for i := range 20 {
 		deliver(t, base, "pull_request", fmt.Sprintf("c-%d", i), w.prEvent("edited", 10, "Work-unit: #1"))
 	}
-	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(WorkUnitCheck, 10) != nil })
+	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
 	time.Sleep(500 * time.Millisecond)
 	if d := w.duplicates(); len(d) > 0 {
 		t.Errorf("concurrent evaluations duplicated the check run: %v", d)
@@ -163,7 +165,7 @@ func TestE2EIssueEventReevaluatesOnlyAffectedPRs(t *testing.T) {
 	deliver(t, base, "pull_request", "a-10", w.prEvent("opened", 10, "Work-unit: #1"))
 	deliver(t, base, "pull_request", "a-11", w.prEvent("opened", 11, "Work-unit: #3"))
 	waitFor(t, 5*time.Second, "both judged", func() bool {
-		return w.run(WorkUnitCheck, 10) != nil && w.run(WorkUnitCheck, 11) != nil
+		return w.run(checks.NameWorkUnit, 10) != nil && w.run(checks.NameWorkUnit, 11) != nil
 	})
 	time.Sleep(100 * time.Millisecond)
 	reads0, _, _ := w.counts()
@@ -172,7 +174,7 @@ func TestE2EIssueEventReevaluatesOnlyAffectedPRs(t *testing.T) {
 	body := w.payload("reopened", map[string]any{"issue": map[string]any{"number": 2, "milestone": map[string]any{"number": 1}}})
 	w.issues[2].Reopen("alice")
 	deliver(t, base, "issues", "a-i2", body)
-	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.run(WorkUnitCheck, 10).Conclusion == "failure" })
+	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.run(checks.NameWorkUnit, 10).Conclusion == "failure" })
 	time.Sleep(200 * time.Millisecond)
 	reads, _, _ := w.counts()
 	// affected-units query + open PR list + PR 10's snapshot + the lookups
@@ -190,8 +192,8 @@ func TestE2EStalePayloadBodyIsNotTrusted(t *testing.T) {
 	w.addPR(10, "Work-unit: #1")
 	_, base := startApp(t, testOptions(t, w, ""))
 	deliver(t, base, "pull_request", "stale", w.prEvent("opened", 10, "Work-unit: #3"))
-	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(WorkUnitCheck, 10) != nil })
-	if r := w.run(WorkUnitCheck, 10); r.Conclusion != "success" || !strings.Contains(r.Title, "#1") {
+	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
+	if r := w.run(checks.NameWorkUnit, 10); r.Conclusion != "success" || !strings.Contains(r.Title, "#1") {
 		t.Errorf("%s %q", r.Conclusion, r.Title)
 	}
 	time.Sleep(100 * time.Millisecond)

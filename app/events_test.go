@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/checks"
 )
 
 func payloadJSON(v map[string]any) []byte {
@@ -41,7 +43,7 @@ func TestRouteWork(t *testing.T) {
 		{"issue on a PR", "issues", payloadJSON(map[string]any{"action": "edited", "issue": map[string]any{"number": 3, "pull_request": map[string]any{}}}), nil},
 		{"milestone", "milestone", payloadJSON(map[string]any{"action": "edited", "milestone": map[string]any{"number": 1}}), []work{judgeOpen{milestones: []int{1}}}},
 		{"milestone deleted", "milestone", payloadJSON(map[string]any{"action": "deleted", "milestone": map[string]any{"number": 1}}), []work{judgeOpen{}}},
-		{"rerequested ours", "check_run", payloadJSON(map[string]any{"action": "rerequested", "check_run": map[string]any{"name": WorkUnitCheck, "app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": 7}}}}), []work{judgePR{pr: 7}}},
+		{"rerequested ours", "check_run", payloadJSON(map[string]any{"action": "rerequested", "check_run": map[string]any{"name": checks.NameWorkUnit, "app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": 7}}}}), []work{judgePR{pr: 7}}},
 		{"rerequested other app", "check_run", payloadJSON(map[string]any{"action": "rerequested", "check_run": map[string]any{"app": map[string]any{"id": 1}, "pull_requests": []any{map[string]any{"number": 7}}}}), nil},
 		{"check run completed", "check_run", payloadJSON(map[string]any{"action": "completed", "check_run": map[string]any{"app": map[string]any{"id": testAppID}}}), nil},
 		{"suite rerequested", "check_suite", payloadJSON(map[string]any{"action": "rerequested", "check_suite": map[string]any{"app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": 8}, map[string]any{"number": 9}}}}), []work{judgePR{pr: 8}, judgePR{pr: 9}}},

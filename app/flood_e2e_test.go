@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/ghfake"
 )
 
@@ -62,7 +63,7 @@ func TestControlIssueFlood(t *testing.T) {
 			for _, pr := range prs {
 				c := pr.Comment("olivia", "/aep recheck")
 				g.waitReaction(t, c.ID())
-				if r := newestRunOn(g.repo, pr.Head(), GatesCheck); r.Conclusion != "action_required" || !strings.Contains(r.Summary, "release freeze") {
+				if r := newestRunOn(g.repo, pr.Head(), checks.NameGates); r.Conclusion != "action_required" || !strings.Contains(r.Summary, "release freeze") {
 					t.Fatalf("after the flood #%d's gates say %s:\n%s", pr.Number(), r.Conclusion, r.Summary)
 				}
 			}
@@ -95,6 +96,6 @@ func TestControlIssueFlood(t *testing.T) {
 func (g *gatesWorld) waitOn(t *testing.T, pr *ghfake.PR, want string) {
 	t.Helper()
 	waitFor(t, 20*time.Second, fmt.Sprintf("aepgate/gates %s on #%d", want, pr.Number()), func() bool {
-		return conclusionOf(g.repo, pr.Head(), GatesCheck) == want
+		return conclusionOf(g.repo, pr.Head(), checks.NameGates) == want
 	})
 }

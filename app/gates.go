@@ -13,9 +13,6 @@ import (
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
-// GatesCheck is the App's owner-gates check run.
-const GatesCheck = checks.NameGates
-
 // gatesNeeds is what the gates check reads: every comment and review that
 // may hold a command, and the changed files for contract paths.
 var gatesNeeds = snapshot.Needs{Conversation: true, Files: true}
@@ -30,7 +27,7 @@ const filesUnlisted = "(files beyond the first 100 GitHub lists)"
 func evalGates(ev *evaluation) outcome {
 	pull := ev.snap.Pull
 	if !ev.configValid() {
-		return outcome{run: gatesFailure(pull.HeadSHA, fmt.Sprintf("The repository config on %s is invalid or unreadable, so nobody's authority can be judged; see the %s check.", ev.snap.DefaultBranch, ConfigCheck))}
+		return outcome{run: gatesFailure(pull.HeadSHA, fmt.Sprintf("The repository config on %s is invalid or unreadable, so nobody's authority can be judged; see the %s check.", ev.snap.DefaultBranch, checks.NameConfig))}
 	}
 	if why := ev.unreadableThreads(); why != "" {
 		return outcome{run: gatesFailure(pull.HeadSHA, fmt.Sprintf("The App cannot read %s, so owner decisions made there cannot be seen; grant the App \"Issues: read\" on this repository.", why))}
@@ -74,7 +71,7 @@ func (ev *evaluation) deriveGates() {
 
 // gatesFailure is the gates check when the gates cannot be judged.
 func gatesFailure(head, why string) checks.Run {
-	return checks.Run{Name: GatesCheck, HeadSHA: head, Conclusion: checks.ConclusionFailure,
+	return checks.Run{Name: checks.NameGates, HeadSHA: head, Conclusion: checks.ConclusionFailure,
 		Title: "Owner gates cannot be judged", Summary: why + "\n"}
 }
 

@@ -57,7 +57,9 @@ func (g *gatesWorld) unitAndPR(name string) (*ghfake.Issue, *ghfake.PR) {
 }
 
 // gates is the newest aepgate/gates run on the pull request's head.
-func (g *gatesWorld) gates() *ghfake.CheckRun { return newestRunOn(g.repo, g.pr.Head(), GatesCheck) }
+func (g *gatesWorld) gates() *ghfake.CheckRun {
+	return newestRunOn(g.repo, g.pr.Head(), checks.NameGates)
+}
 
 // waitGates waits until the gates check concludes want.
 func (g *gatesWorld) waitGates(t *testing.T, want string) *ghfake.CheckRun {
@@ -128,7 +130,7 @@ func TestGatesProjectHoldBlocksEveryPullRequest(t *testing.T) {
 	ctl.Comment("olivia", "/aep hold release freeze")
 	g.waitGates(t, "action_required")
 	waitFor(t, 10*time.Second, "the other pull request blocked", func() bool {
-		return conclusionOf(g.repo, other.Head(), GatesCheck) == "action_required"
+		return conclusionOf(g.repo, other.Head(), checks.NameGates) == "action_required"
 	})
 	// Closing the control issue (anyone with triage can) lifts nothing.
 	ctl.Close("mallory")
@@ -358,7 +360,7 @@ func TestGatesHoldOnOneAttemptBlocksTheUnitsOthers(t *testing.T) {
 	g.repo.Branch("second", "main")
 	g.repo.Commit("second", "another try", map[string]string{"second.go": "package x\n"})
 	second := g.repo.OpenPR("bob", "second", "main", "Second try", "Work-unit: #"+strconv.Itoa(g.unit.Number()))
-	secondGates := func() string { return conclusionOf(g.repo, second.Head(), GatesCheck) }
+	secondGates := func() string { return conclusionOf(g.repo, second.Head(), checks.NameGates) }
 	waitFor(t, 10*time.Second, "the second attempt judged", func() bool { return secondGates() == "success" })
 	g.pr.Comment("olivia", "/aep hold rethink the approach")
 	g.waitGates(t, "action_required")

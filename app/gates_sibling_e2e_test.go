@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/ghfake"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 )
@@ -49,7 +50,7 @@ func TestGatesSiblingApprovalDoesNotAnswer(t *testing.T) {
 		g, typo := newSiblingWorld(t, nil)
 		typo.SubmitReview("olivia", "APPROVED", "Typo fix is fine.")
 		waitFor(t, 10*time.Second, "the typo's gates judged", func() bool {
-			r := newestRunOn(g.repo, typo.Head(), GatesCheck)
+			r := newestRunOn(g.repo, typo.Head(), checks.NameGates)
 			return r != nil && strings.Contains(r.Summary, "drop-legacy")
 		})
 		g.settle(t)

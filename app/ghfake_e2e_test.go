@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/ghfake"
 )
 
@@ -59,7 +60,7 @@ func newGhfakeWorldOpts(t *testing.T, send bool, edit func(*Options)) *ghfakeWor
 
 // workUnitRun returns the newest aepgate/work-unit run on sha, or nil.
 func (w *ghfakeWorld) workUnitRun(sha string) *ghfake.CheckRun {
-	return newestRunOn(w.repo, sha, WorkUnitCheck)
+	return newestRunOn(w.repo, sha, checks.NameWorkUnit)
 }
 
 // newestRunOn is the newest check run called name on sha (the one GitHub
@@ -116,12 +117,12 @@ func TestGhfakeWorkUnitLifecycle(t *testing.T) {
 	}
 	n := 0
 	for _, r := range w.repo.CheckRuns(head) {
-		if r.Name == WorkUnitCheck {
+		if r.Name == checks.NameWorkUnit {
 			n++
 		}
 	}
 	if n != 1 {
-		t.Errorf("%d %s runs on the head, want 1 (updated in place)", n, WorkUnitCheck)
+		t.Errorf("%d %s runs on the head, want 1 (updated in place)", n, checks.NameWorkUnit)
 	}
 	for _, d := range w.f.Deliveries() {
 		if d.Status != 202 && d.Status != 200 {
@@ -142,14 +143,14 @@ func TestGhfakeBrokenConfigOnDefaultBranch(t *testing.T) {
 	head := pr.Head()
 	waitFor(t, 10*time.Second, "config check", func() bool {
 		for _, r := range w.repo.CheckRuns(head) {
-			if r.Name == ConfigCheck {
+			if r.Name == checks.NameConfig {
 				return true
 			}
 		}
 		return false
 	})
 	for _, r := range w.repo.CheckRuns(head) {
-		if r.Name == ConfigCheck && (r.Conclusion != "failure" || !strings.Contains(r.Summary, "owners")) {
+		if r.Name == checks.NameConfig && (r.Conclusion != "failure" || !strings.Contains(r.Summary, "owners")) {
 			t.Errorf("config run: %s\n%s", r.Conclusion, r.Summary)
 		}
 	}
@@ -166,7 +167,7 @@ func TestGhfakeBrokenConfigOnDefaultBranch(t *testing.T) {
 	waitFor(t, 10*time.Second, "config success after the fix", func() bool {
 		var newest string
 		for _, r := range w.repo.CheckRuns(head) {
-			if r.Name == ConfigCheck {
+			if r.Name == checks.NameConfig {
 				newest = r.Conclusion
 			}
 		}
@@ -274,12 +275,12 @@ func TestGhfakeFaultsLoseNothingAndDuplicateNothing(t *testing.T) {
 	for _, h := range heads {
 		n := 0
 		for _, r := range w.repo.CheckRuns(h) {
-			if r.Name == WorkUnitCheck {
+			if r.Name == checks.NameWorkUnit {
 				n++
 			}
 		}
 		if n != 1 {
-			t.Errorf("head %s has %d %s runs, want 1", h, n, WorkUnitCheck)
+			t.Errorf("head %s has %d %s runs, want 1", h, n, checks.NameWorkUnit)
 		}
 	}
 	t.Logf("%d faults injected", w.f.Stats().Faults)

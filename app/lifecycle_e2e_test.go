@@ -24,7 +24,7 @@ func TestUnitFromPullRequestToCertificate(t *testing.T) {
 	w.repo.Grant("carol", "write")
 	w.unit.Edit("alice", contract("medium", "product"))
 	head := w.pr.Commit("export", map[string]string{"export/export.go": auditSource})
-	merge := func() *ghfake.CheckRun { return w.latest(w.pr.Head(), MergeCheck) }
+	merge := func() *ghfake.CheckRun { return w.latest(w.pr.Head(), checks.NameMerge) }
 	waitFor(t, 10*time.Second, "aepgate/merge on the head", func() bool { return merge() != nil })
 	if r := merge(); r.Conclusion != "failure" || !strings.Contains(r.Summary, "worker report") || !strings.Contains(r.Summary, `no run of workflow "ci"`) {
 		t.Fatalf("merge before anything holds: %s\n%s", r.Conclusion, r.Summary)
@@ -44,8 +44,8 @@ func TestUnitFromPullRequestToCertificate(t *testing.T) {
 	w.waitReadback(t, sha, "")
 	w.mainCI(sha, "success")
 	w.waitReadback(t, sha, "success")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(sha, CertificateCheck) != nil })
-	cr := w.latest(sha, CertificateCheck)
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(sha, checks.NameCertificate) != nil })
+	cr := w.latest(sha, checks.NameCertificate)
 	raw, refused := checks.VerifyCertificateRun(checks.Run{Name: cr.Name, HeadSHA: cr.HeadSHA, ExternalID: cr.ExternalID,
 		Status: checks.Status(cr.Status), Conclusion: checks.Conclusion(cr.Conclusion), Title: cr.Title, Summary: cr.Summary})
 	if len(refused) > 0 {

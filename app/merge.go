@@ -12,10 +12,6 @@ import (
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
-// MergeCheck is the App's merge-readiness check run, the one to require in
-// branch protection.
-const MergeCheck = checks.NameMerge
-
 // mergeNeeds: the merge check reads every workflow run at the head besides
 // what the checks it sums up read.
 var mergeNeeds = snapshot.Needs{HeadChecks: true}
@@ -43,7 +39,7 @@ func (ev *evaluation) mergeDecision(sha string, runs []snapshot.WorkflowRun, unr
 	if ev.cfg != nil {
 		in.Required = ev.cfg.RequiredWorkflows.PullRequest
 	} else {
-		in.Report = append(in.Report, "the repository config is invalid or unreadable; see "+ConfigCheck)
+		in.Report = append(in.Report, "the repository config is invalid or unreadable; see "+checks.NameConfig)
 	}
 	for _, w := range runs {
 		in.Runs = append(in.Runs, merge.Run{ID: w.ID, Workflow: w.Workflow, Status: w.Status, Conclusion: w.Conclusion, URL: w.URL})
@@ -83,7 +79,7 @@ func (ev *evaluation) workUnitVerdict() merge.Verdict {
 func (ev *evaluation) gateBlockers() (gates, contract []string) {
 	g := ev.gateLog()
 	if g == nil {
-		return []string{"the owner gates could not be judged; see " + GatesCheck}, nil
+		return []string{"the owner gates could not be judged; see " + checks.NameGates}, nil
 	}
 	for _, b := range g.Blockers {
 		line := b.Reason

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/merge"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
@@ -73,12 +74,12 @@ func (e *evaluator) judgeGroup(ctx context.Context, in evalInput, g mergeGroup) 
 	if snap.Pull.HeadSHA != g.PRHead {
 		d.Ready = false
 		d.Conditions = append(d.Conditions, merge.Condition{Name: "queued head",
-			Missing: []string{fmt.Sprintf("the queue holds %s, but the head of #%d is now %s", short12(g.PRHead), g.PR, short12(snap.Pull.HeadSHA))}})
+			Missing: []string{fmt.Sprintf("the queue holds %s, but the head of #%d is now %s", gitsha.Short(g.PRHead), g.PR, gitsha.Short(snap.Pull.HeadSHA))}})
 	}
 	run := checks.Merge(g.GroupSHA, g.PR, d)
 	out := outcome{run: run, facts: map[string]any{"ready": d.Ready, "run_ids": d.RunIDs, "unit": ev.unit, "merge_group": g.GroupSHA}}
 	in.pr = g.PR
-	if err := e.ledger.record(ctx, entry(in, ev, MergeCheck, out, true)); err != nil {
+	if err := e.ledger.record(ctx, entry(in, ev, checks.NameMerge, out, true)); err != nil {
 		return err
 	}
 	return e.publish(ctx, in, run, true, false)

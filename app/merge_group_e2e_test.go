@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/fixtures"
 	"github.com/aepgate/aepgate/internal/ghfake"
 )
@@ -37,12 +38,12 @@ func TestMergeGroupJudgedOnTheGroupCommit(t *testing.T) {
 	head := w.pr.Head()
 	w.pr.Edit("bob", "Work-unit: #"+strconv.Itoa(w.unit.Number())+"\n\n"+workerReport(w.unit.Number(), w.pr.Number(), head))
 	waitFor(t, 10*time.Second, "the edit judged", func() bool {
-		r := w.latest(head, MergeCheck)
+		r := w.latest(head, checks.NameMerge)
 		return r != nil && !strings.Contains(r.Summary, "worker report | ❌")
 	})
 	ref := "gh-readonly-queue/main/pr-" + strconv.Itoa(w.pr.Number()) + "-" + head
 	group := w.repo.CommitBy("bob", ref, "Merge queue group", map[string]string{"queued.txt": "group\n"})
-	merged := func() *ghfake.CheckRun { return w.latest(group, MergeCheck) }
+	merged := func() *ghfake.CheckRun { return w.latest(group, checks.NameMerge) }
 	if got := deliver(t, w.base, "merge_group", "g-1", groupPayload(t, w, group, "refs/heads/"+ref)); got != 202 {
 		t.Fatalf("merge_group delivery: %d", got)
 	}
@@ -59,8 +60,8 @@ func TestMergeGroupJudgedOnTheGroupCommit(t *testing.T) {
 	other := w.repo.CommitBy("bob", stale, "Merge queue group", map[string]string{"queued.txt": "other\n"})
 	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: other, Branch: stale, Event: "merge_group"})
 	deliver(t, w.base, "merge_group", "g-3", groupPayload(t, w, other, "refs/heads/"+stale))
-	waitFor(t, 10*time.Second, "the stale group judged", func() bool { return w.latest(other, MergeCheck) != nil })
-	if r := w.latest(other, MergeCheck); r.Conclusion != "failure" || !strings.Contains(r.Summary, "the queue holds eeeeeeeeeeee") {
+	waitFor(t, 10*time.Second, "the stale group judged", func() bool { return w.latest(other, checks.NameMerge) != nil })
+	if r := w.latest(other, checks.NameMerge); r.Conclusion != "failure" || !strings.Contains(r.Summary, "the queue holds eeeeeeeeeeee") {
 		t.Errorf("stale group: %s\n%s", r.Conclusion, r.Summary)
 	}
 }
@@ -104,13 +105,13 @@ func TestMergeFollowsTheRequiredWorkflow(t *testing.T) {
 	// The world's CI run at the head completed before the report was
 	// fixed; a new one is what the merge now waits for.
 	waitFor(t, 10*time.Second, "judged without the report problem", func() bool {
-		r := w.latest(head, MergeCheck)
+		r := w.latest(head, checks.NameMerge)
 		return r != nil && !strings.Contains(r.Summary, "worker report | ❌")
 	})
 	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request", Conclusion: "failure"})
 	waitFor(t, 10*time.Second, "the failed run seen", func() bool {
-		return strings.Contains(w.latest(head, MergeCheck).Summary, "concluded failure")
+		return strings.Contains(w.latest(head, checks.NameMerge).Summary, "concluded failure")
 	})
 	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request"})
-	waitFor(t, 10*time.Second, "ready after the green re-run", func() bool { return w.latest(head, MergeCheck).Conclusion == "success" })
+	waitFor(t, 10*time.Second, "ready after the green re-run", func() bool { return w.latest(head, checks.NameMerge).Conclusion == "success" })
 }

@@ -3,6 +3,8 @@ package app
 import (
 	"maps"
 	"slices"
+
+	"github.com/aepgate/aepgate/checks"
 )
 
 // Access is a level of access to one GitHub App permission, as GitHub's App
@@ -56,21 +58,21 @@ func Features() []Feature {
 	w := []Permission{Checks} // every feature writes its check run
 	return []Feature{
 		// The work unit, its contract, milestone and blockers; the config.
-		{Name: WorkUnitCheck, Needs: needs(w, Contents, Issues, PullRequests)},
+		{Name: checks.NameWorkUnit, Needs: needs(w, Contents, Issues, PullRequests)},
 		// Reviews and comments, commits, the files a review quotes.
-		{Name: AuditCheck, Needs: needs(w, Contents, Issues, PullRequests)},
+		{Name: checks.NameAudit, Needs: needs(w, Contents, Issues, PullRequests)},
 		// Commands and gates: reactions, replies, the status comment, the
 		// control issue and its label, review requests to owners.
-		{Name: GatesCheck, Needs: needs([]Permission{Checks, Issues, PullRequests}, Contents)},
+		{Name: checks.NameGates, Needs: needs([]Permission{Checks, Issues, PullRequests}, Contents)},
 		// Every check run and workflow run at the head; merge queue groups.
-		{Name: MergeCheck, Needs: needs(w, Actions, Contents, MergeQueues, PullRequests)},
-		{Name: ConfigCheck, Needs: needs(w, Contents)},
+		{Name: checks.NameMerge, Needs: needs(w, Actions, Contents, MergeQueues, PullRequests)},
+		{Name: checks.NameConfig, Needs: needs(w, Contents)},
 		// Runs on the default branch at the merge SHA; the audited head,
 		// judged again from its reviews.
-		{Name: ReadbackCheck, Needs: needs(w, Actions, Contents, Issues, PullRequests)},
-		{Name: CertificateCheck, Needs: needs(w, Actions, Contents, PullRequests)},
+		{Name: checks.NameReadback, Needs: needs(w, Actions, Contents, Issues, PullRequests)},
+		{Name: checks.NameCertificate, Needs: needs(w, Actions, Contents, PullRequests)},
 		// The release, its tag, the files at the tag and its assets.
-		{Name: ReleaseCheck, Needs: needs(w, Contents)},
+		{Name: checks.NameAppRelease, Needs: needs(w, Contents)},
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/fixtures"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/google/go-cmp/cmp"
@@ -94,7 +95,7 @@ func TestEveryCheckRunIsAFeature(t *testing.T) {
 	for _, c := range defaultChecks() {
 		want = append(want, c.name)
 	}
-	want = append(want, ReadbackCheck, CertificateCheck, ReleaseCheck)
+	want = append(want, checks.NameReadback, checks.NameCertificate, checks.NameAppRelease)
 	var got []string
 	for _, f := range Features() {
 		got = append(got, f.Name)

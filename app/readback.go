@@ -13,12 +13,6 @@ import (
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
-// Check-run names readback writes on a merge SHA.
-const (
-	ReadbackCheck    = checks.NameReadback
-	CertificateCheck = checks.NameCertificate
-)
-
 // readbackTarget is a merge to read back: pull request PR (merged), or the
 // pull requests merged as commit SHA (Guesses, from the commit message,
 // are checked first), or every recent merge (Sweep).
@@ -155,12 +149,12 @@ func (rb *readbacker) judgeMerge(ctx context.Context, in readbackInput, pr int, 
 // with its certificate, or a failure past the deadline. Anything else is
 // judged again (a re-run may still turn a failure green in time).
 func final(runs []snapshot.ExistingRun, deadline, now time.Time) bool {
-	rb := gh.Latest(runs, ReadbackCheck)
+	rb := gh.Latest(runs, checks.NameReadback)
 	if rb == nil || rb.Status != string(checks.StatusCompleted) {
 		return false
 	}
 	if rb.Conclusion == string(checks.ConclusionSuccess) {
-		return gh.Latest(runs, CertificateCheck) != nil
+		return gh.Latest(runs, checks.NameCertificate) != nil
 	}
 	return now.After(deadline)
 }

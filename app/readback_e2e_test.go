@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/ghfake"
 )
@@ -71,7 +72,7 @@ func newReadbackWorldWith(t *testing.T, yaml string, edit func(*readbackOptions)
 	repo.Branch("work", "main")
 	repo.Commit("work", "work", map[string]string{"work.go": "package x\n"})
 	w.pr = repo.OpenPR("bob", "work", "main", "Work", "Work-unit: #"+strconv.Itoa(w.unit.Number()))
-	waitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return w.latest(w.pr.Head(), GatesCheck) != nil })
+	waitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return w.latest(w.pr.Head(), checks.NameGates) != nil })
 	w.ciID = repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: w.pr.Head(), Branch: "work", Event: "pull_request"}).ID()
 	return w
 }
@@ -97,10 +98,10 @@ func (w *readbackWorld) count(sha, name string) int {
 func (w *readbackWorld) waitReadback(t *testing.T, sha, want string) *ghfake.CheckRun {
 	t.Helper()
 	waitFor(t, 10*time.Second, "aepgate/readback "+want, func() bool {
-		r := w.latest(sha, ReadbackCheck)
+		r := w.latest(sha, checks.NameReadback)
 		return r != nil && r.Conclusion == want && (want != "" || r.Status == "in_progress")
 	})
-	return w.latest(sha, ReadbackCheck)
+	return w.latest(sha, checks.NameReadback)
 }
 
 // mainCI completes a ci run on main at sha.
@@ -141,7 +142,7 @@ func (w *readbackWorld) wantRefused(t *testing.T, sha string, run *ghfake.CheckR
 		t.Errorf("readback %s, want failure naming %s:\n%s\n%s", run.Conclusion, token, run.Title, run.Summary)
 	}
 	time.Sleep(200 * time.Millisecond)
-	if n := w.count(sha, CertificateCheck); n != 0 {
+	if n := w.count(sha, checks.NameCertificate); n != 0 {
 		t.Errorf("%d certificates on a refused readback", n)
 	}
 }

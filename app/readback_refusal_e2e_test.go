@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/ghfake"
 	"github.com/aepgate/aepgate/protocol/readback"
@@ -75,7 +76,7 @@ func TestReadbackRefusesFailedRun(t *testing.T) {
 	w.wantRefused(t, merge, w.waitReadback(t, merge, "failure"), "readback-failed:ci")
 	run.Rerun("success")
 	w.waitReadback(t, merge, "success")
-	waitFor(t, 10*time.Second, "certificate after the re-run", func() bool { return w.latest(merge, CertificateCheck) != nil })
+	waitFor(t, 10*time.Second, "certificate after the re-run", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
 }
 
 // TestReadbackRunAtAnotherSHA: a green run on main at another commit does
@@ -113,8 +114,8 @@ func TestReadbackTimeout(t *testing.T) {
 	w.mainCI(merge, "success")
 	w.sweep(t)
 	time.Sleep(300 * time.Millisecond)
-	if r := w.latest(merge, ReadbackCheck); r.Conclusion != "failure" || w.count(merge, ReadbackCheck) != 1 {
-		t.Errorf("a late run changed a timed-out readback: %s (%d runs)", r.Conclusion, w.count(merge, ReadbackCheck))
+	if r := w.latest(merge, checks.NameReadback); r.Conclusion != "failure" || w.count(merge, checks.NameReadback) != 1 {
+		t.Errorf("a late run changed a timed-out readback: %s (%d runs)", r.Conclusion, w.count(merge, checks.NameReadback))
 	}
 }
 
@@ -128,5 +129,5 @@ func TestReadbackSweepFindsLostMerge(t *testing.T) {
 	w.mainCI(merge, "success")
 	w.sweep(t)
 	w.waitReadback(t, merge, "success")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, CertificateCheck) != nil })
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
 }

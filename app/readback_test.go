@@ -102,8 +102,8 @@ func TestReadbackFinal(t *testing.T) {
 	run := func(name, status, conclusion string) snapshot.ExistingRun {
 		return snapshot.ExistingRun{ID: 1, Name: name, Status: status, Conclusion: conclusion}
 	}
-	success, failure := run(ReadbackCheck, "completed", "success"), run(ReadbackCheck, "completed", "failure")
-	cert := run(CertificateCheck, "completed", "success")
+	success, failure := run(checks.NameReadback, "completed", "success"), run(checks.NameReadback, "completed", "failure")
+	cert := run(checks.NameCertificate, "completed", "success")
 	tests := []struct {
 		name     string
 		runs     []snapshot.ExistingRun
@@ -111,7 +111,7 @@ func TestReadbackFinal(t *testing.T) {
 		want     bool
 	}{
 		{"none", nil, now.Add(time.Hour), false},
-		{"waiting", []snapshot.ExistingRun{run(ReadbackCheck, "in_progress", "")}, now.Add(-time.Hour), false},
+		{"waiting", []snapshot.ExistingRun{run(checks.NameReadback, "in_progress", "")}, now.Add(-time.Hour), false},
 		{"success with certificate", []snapshot.ExistingRun{success, cert}, now.Add(time.Hour), true},
 		{"success without certificate", []snapshot.ExistingRun{success}, now.Add(-time.Hour), false},
 		{"failure in time", []snapshot.ExistingRun{failure}, now.Add(time.Hour), false},

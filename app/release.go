@@ -15,10 +15,6 @@ import (
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
-// ReleaseCheck is the App's release-closure check run, on the commit a
-// release's tag points at.
-const ReleaseCheck = checks.NameAppRelease
-
 // releaseActions are the release actions that can change whether a
 // release is closed. GitHub sends no event when an asset is uploaded,
 // replaced or deleted; the reconcile sweep re-verifies the Latest release.
@@ -154,7 +150,7 @@ func newestRun(runs []snapshot.ExistingRun, externalID string) *snapshot.Existin
 // releaseEntry is a release decision's ledger row.
 func releaseEntry(in releaseInput, cfg releaseConfig, c gh.ReleaseClosure, run checks.Run, write bool) store.Entry {
 	return store.Entry{
-		Kind: "check_run:" + ReleaseCheck, DeliveryID: in.delivery,
+		Kind: "check_run:" + checks.NameAppRelease, DeliveryID: in.delivery,
 		Subject: fmt.Sprintf("%s/%s@%s", in.owner, in.repo, in.tag),
 		Body: map[string]any{
 			"event": in.event, "repository": in.owner + "/" + in.repo, "tag": in.tag, "commit": c.Commit,

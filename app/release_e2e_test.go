@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v62/github"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/fixtures"
 	"github.com/aepgate/aepgate/internal/ghfake"
 )
@@ -74,7 +75,7 @@ func (w *releaseWorld) publish(t *testing.T, installBytes string) *ghfake.Releas
 func (w *releaseWorld) releaseRuns() []ghfake.CheckRun {
 	var out []ghfake.CheckRun
 	for _, r := range w.repo.CheckRuns(w.commit) {
-		if r.Name == ReleaseCheck {
+		if r.Name == checks.NameAppRelease {
 			out = append(out, r)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/checks"
 )
 
 // TestShutdownReturnsInFlightJobs stops an App while a job waits on a slow
@@ -38,14 +40,14 @@ func TestShutdownReturnsInFlightJobs(t *testing.T) {
 	if d := time.Since(start); d < o.ShutdownGrace || d > 3*time.Second {
 		t.Errorf("shutdown took %v with a 200ms grace (running jobs get the grace, then are returned)", d)
 	}
-	if w.run(WorkUnitCheck, 10) != nil {
+	if w.run(checks.NameWorkUnit, 10) != nil {
 		t.Fatal("the slow job finished; the test needs it in flight")
 	}
 
 	w.slowGraphQL(0)
 	startApp(t, o)
 	restart := time.Now()
-	waitFor(t, 5*time.Second, "the returned job to run in the next process", func() bool { return w.run(WorkUnitCheck, 10) != nil })
+	waitFor(t, 5*time.Second, "the returned job to run in the next process", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
 	t.Logf("rerun after %v", time.Since(restart))
 }
 
@@ -72,7 +74,7 @@ func TestShutdownFinishesJobsWithinGrace(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if w.run(WorkUnitCheck, 10) == nil {
+	if w.run(checks.NameWorkUnit, 10) == nil {
 		t.Fatal("the in-flight job was not finished during the grace period")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/ghfake"
 )
 
@@ -168,7 +169,7 @@ func (w *world) slowGraphQL(d time.Duration) {
 func (w *world) allJudged(n int) func() bool {
 	return func() bool {
 		for i := range n {
-			if r := w.run(WorkUnitCheck, 1000+i); r == nil || r.Conclusion != "success" {
+			if r := w.run(checks.NameWorkUnit, 1000+i); r == nil || r.Conclusion != "success" {
 				return false
 			}
 		}
@@ -184,5 +185,5 @@ func (w *world) allJudged(n int) func() bool {
 // (aepgate/config would add its no-auditors warning to each). The gates
 // and config checks have their own end-to-end tests.
 func pipelineChecks() []check {
-	return []check{{name: WorkUnitCheck, eval: evalWorkUnit}}
+	return []check{{name: checks.NameWorkUnit, eval: evalWorkUnit}}
 }

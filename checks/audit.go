@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/review"
 )
-
-// NameAudit is the App's check run that says whether the audit the unit's
-// risk tier requires holds at the pull request's head.
-const NameAudit = "aepgate/audit"
 
 // AuditContext is what the audit renderer says about where it is.
 type AuditContext struct {
@@ -34,7 +31,7 @@ func Audit(head string, c AuditContext, d review.Decision) Run {
 	var b strings.Builder
 	b.WriteString(escapeHTML(d.Reason) + "\n")
 	if d.Outcome == review.OutcomeStale {
-		fmt.Fprintf(&b, "\nA verdict counts only for the commit it was given at: an auditor reviews %s with an aep-audit block.\n", code(shortSHA(head)))
+		fmt.Fprintf(&b, "\nA verdict counts only for the commit it was given at: an auditor reviews %s with an aep-audit block.\n", code(gitsha.Short(head)))
 	}
 	w := auditWriter{b: &b, head: head}
 	w.facts(c, d)
@@ -51,7 +48,7 @@ func Audit(head string, c AuditContext, d review.Decision) Run {
 
 // auditConclusion maps the outcome to the run's conclusion and title.
 func auditConclusion(head string, d review.Decision) (Conclusion, string) {
-	at := shortSHA(head)
+	at := gitsha.Short(head)
 	switch d.Outcome {
 	case review.OutcomeNotRequired:
 		return ConclusionSuccess, "No audit required: work unit risk is low"
@@ -60,7 +57,7 @@ func auditConclusion(head string, d review.Decision) (Conclusion, string) {
 	case review.OutcomeMissing:
 		return ConclusionFailure, "No independent audit of " + at + " yet"
 	case review.OutcomeStale:
-		return ConclusionFailure, fmt.Sprintf("Audit is for %s, not the head %s", shortSHA(d.AuditedSHA), at)
+		return ConclusionFailure, fmt.Sprintf("Audit is for %s, not the head %s", gitsha.Short(d.AuditedSHA), at)
 	case review.OutcomeFailed:
 		return ConclusionFailure, fmt.Sprintf("Audit failed: %s open", plural(openFindings(d.Findings), "finding", "findings"))
 	case review.OutcomeInvalid:
@@ -111,7 +108,7 @@ func auditAnnotations(head string, fs []review.OpenFinding) []Annotation {
 			msg += "\nState: " + findingState(f, "")
 		}
 		if !strings.EqualFold(f.AuditedSHA, head) {
-			msg += fmt.Sprintf("\nFound at %s; the lines may have moved since.", shortSHA(f.AuditedSHA))
+			msg += fmt.Sprintf("\nFound at %s; the lines may have moved since.", gitsha.Short(f.AuditedSHA))
 		}
 		out = append(out, Annotation{Path: f.Location.Path, StartLine: f.Location.StartLine, EndLine: f.Location.EndLine,
 			Level: severityLevel(f.Severity), Title: fmt.Sprintf("%s (%s)", f.LedgerID, f.Severity), Message: msg})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/review"
 )
 
@@ -114,7 +115,7 @@ func location(f review.OpenFinding, head string) string {
 		s = fmt.Sprintf("%s lines %d–%d", code(f.Location.Path), f.Location.StartLine, f.Location.EndLine)
 	}
 	if !strings.EqualFold(f.AuditedSHA, head) {
-		s += " at " + code(shortSHA(f.AuditedSHA))
+		s += " at " + code(gitsha.Short(f.AuditedSHA))
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // The board issue: one per repository, found by its label, kept by the App
@@ -135,7 +136,7 @@ func (w boardWriter) certificates(cs []board.Certificate) {
 	for _, c := range cs {
 		w.row(boardLink(fmt.Sprintf("\\#%d", c.Unit), w.repoURL+fmt.Sprintf("/issues/%d", c.Unit)),
 			boardLink(fmt.Sprintf("\\#%d", c.PR), w.repoURL+fmt.Sprintf("/pull/%d", c.PR)),
-			boardLink(boardCode(shortSHA(c.SHA)), c.URL), c.At.UTC().Format("2006-01-02 15:04 UTC"))
+			boardLink(boardCode(gitsha.Short(c.SHA)), c.URL), c.At.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 }
 

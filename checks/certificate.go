@@ -8,10 +8,6 @@ import (
 	"strings"
 )
 
-// NameCertificate is the check run the App writes on a merge SHA once
-// readback succeeded: the completion certificate (docs/evidence.md).
-const NameCertificate = "aepgate/certificate"
-
 // CertificateExternalIDPrefix starts a certificate run's external_id; the
 // lowercase hex SHA-256 of the canonical JSON follows it.
 const CertificateExternalIDPrefix = "sha256:"

@@ -10,10 +10,6 @@ import (
 	"github.com/aepgate/aepgate/protocol/gatelog"
 )
 
-// NameGates is the App's check run that says whether a gate or HOLD blocks
-// the merge of a pull request.
-const NameGates = "aepgate/gates"
-
 // GatesContext is what the gates renderers say about where they are.
 type GatesContext struct {
 	// Unit is the work unit; PR the pull request (0 on the unit's issue).

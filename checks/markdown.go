@@ -94,11 +94,3 @@ func bar(frac float64, width int) string {
 	full := int(frac*float64(width) + 0.5)
 	return strings.Repeat("█", full) + strings.Repeat("░", width-full)
 }
-
-// shortSHA is the first 12 characters of a commit SHA.
-func shortSHA(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}

@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/merge"
 )
-
-// NameMerge is the App's merge-readiness check run: the one check to
-// require in branch protection (docs/app.md).
-const NameMerge = "aepgate/merge"
 
 // Merge renders a merge decision as the aepgate/merge check run on head:
 // success when every condition holds, failure otherwise; the summary lists
@@ -24,7 +21,7 @@ func Merge(head string, pr int, d merge.Decision) Run {
 	}
 	var b strings.Builder
 	if d.Ready {
-		r.Conclusion, r.Title = ConclusionSuccess, "Ready to merge at "+short12(head)
+		r.Conclusion, r.Title = ConclusionSuccess, "Ready to merge at "+gitsha.Short(head)
 		fmt.Fprintf(&b, "Every condition for merging pull request #%d holds at `%s`.\n\n", pr, head)
 	} else {
 		r.Conclusion = ConclusionFailure
@@ -41,11 +38,4 @@ func Merge(head string, pr int, d merge.Decision) Run {
 	}
 	r.Summary = b.String()
 	return r
-}
-
-func short12(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

@@ -5,13 +5,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/readback"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
-
-// NameReadback is the App's merged-main readback check run on a merge SHA
-// (docs/app.md).
-const NameReadback = "aepgate/readback"
 
 // ReadbackState is where a readback stands.
 type ReadbackState int
@@ -55,11 +52,11 @@ func Readback(v ReadbackView) Run {
 	switch v.State {
 	case ReadbackWaiting:
 		r.Status = StatusInProgress
-		r.Title = "Waiting for " + strings.Join(v.Awaited, ", ") + " on " + v.Branch + " at " + shortSHA(v.MergeSHA)
+		r.Title = "Waiting for " + strings.Join(v.Awaited, ", ") + " on " + v.Branch + " at " + gitsha.Short(v.MergeSHA)
 		fmt.Fprintf(&b, "Pull request #%d merged as `%s`. Waiting for %s on `%s` at the merge SHA.\n\n", v.PR, v.MergeSHA, strings.Join(codes(v.Awaited), ", "), v.Branch)
 	case ReadbackVerified:
 		r.Conclusion = ConclusionSuccess
-		r.Title = "Verified on " + v.Branch + " at " + shortSHA(v.MergeSHA)
+		r.Title = "Verified on " + v.Branch + " at " + gitsha.Short(v.MergeSHA)
 		fmt.Fprintf(&b, "Pull request #%d merged as `%s`: the audited head `%s` reached `%s` unchanged, and every required workflow succeeded there in runs distinct from the pull request's.\n\n", v.PR, v.MergeSHA, v.AuditedSHA, v.Branch)
 	default:
 		r.Conclusion = ConclusionFailure

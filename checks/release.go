@@ -58,10 +58,6 @@ func deref(s *string) string {
 	return *s
 }
 
-// NameAppRelease is the App's release-closure check run, on the tagged
-// commit (docs/app.md).
-const NameAppRelease = "aepgate/release"
-
 // AppReleaseExternalID keys the App's run for tag, so two tags on one
 // commit keep one run each.
 func AppReleaseExternalID(tag string) string { return "aepgate-release:" + tag }

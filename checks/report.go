@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/report"
 )
 
@@ -27,7 +28,7 @@ func ReportRun(sha string, n int, r report.Report, problems, warnings []report.P
 		run.Conclusion = ConclusionFailure
 		run.Title = "worker report: " + plural(len(problems), "problem", "problems")
 	case r.Status == report.StatusDone:
-		run.Conclusion, run.Title = ConclusionSuccess, "worker report: done, pushed at "+shortSHA(sha)
+		run.Conclusion, run.Title = ConclusionSuccess, "worker report: done, pushed at "+gitsha.Short(sha)
 	default:
 		run.Conclusion, run.Title = ConclusionNeutral, "worker report: "+string(r.Status)
 	}

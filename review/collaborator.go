@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/login"
 )
 
@@ -47,7 +48,7 @@ func roleOf(perms map[string]string, who string) (string, bool) {
 func NotPusher(r Review, in *Input) string {
 	for _, p := range in.Pushers {
 		if sameLogin(r.Author.Login, p.Login) {
-			return fmt.Sprintf("%s pushed commit %s to this pull request; whoever pushed the change cannot audit it", r.Author.Login, shortSHA(p.SHA))
+			return fmt.Sprintf("%s pushed commit %s to this pull request; whoever pushed the change cannot audit it", r.Author.Login, gitsha.Short(p.SHA))
 		}
 	}
 	return ""
@@ -84,7 +85,7 @@ func linked(login, email string) bool { return login != "" || noreplyLogin(email
 // how to fix it.
 func unattributedReason(c Commit) string {
 	return fmt.Sprintf("commit %s is authored by %s and committed by %s, linked to no GitHub account, so who wrote it cannot be told apart from any reviewer; with no auditors configured nobody may audit this pull request: list the auditors in .github/aepgate.yml on the default branch (auditors: [login, ...])",
-		shortSHA(c.SHA), identity(c.AuthorName, c.AuthorEmail), identity(c.CommitterName, c.CommitterEmail))
+		gitsha.Short(c.SHA), identity(c.AuthorName, c.AuthorEmail), identity(c.CommitterName, c.CommitterEmail))
 }
 
 func identity(name, email string) string {

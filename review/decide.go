@@ -3,6 +3,8 @@ package review
 import (
 	"fmt"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // decide turns the walk into a Decision.
@@ -41,7 +43,7 @@ func (w *walk) decide() Decision {
 
 // verdict decides from a valid audit at the head.
 func (w *walk) verdict(d *Decision, au *audited) {
-	who, at := au.r.Author.Login, shortSHA(au.r.CommitSHA)
+	who, at := au.r.Author.Login, gitsha.Short(au.r.CommitSHA)
 	switch au.a.Verdict {
 	case VerdictFail:
 		d.Outcome = OutcomeFailed
@@ -69,13 +71,13 @@ func riskName(r string) string {
 // missingReason says who may audit.
 func (w *walk) missingReason() string {
 	if c, ok := unattributed(w.in.Commits); ok && len(w.in.Auditors) == 0 {
-		return fmt.Sprintf("No independent audit of %s can count: %s.", shortSHA(w.in.Head), unattributedReason(c))
+		return fmt.Sprintf("No independent audit of %s can count: %s.", gitsha.Short(w.in.Head), unattributedReason(c))
 	}
 	who := "a collaborator with write access who neither opened this pull request nor wrote, committed or pushed any of its commits"
 	if len(w.in.Auditors) > 0 {
 		who = "one of the auditors (" + strings.Join(w.in.Auditors, ", ") + ") who did not write this change"
 	}
-	return fmt.Sprintf("No independent audit of %s yet: %s submits a review with an aep-audit block at this head.", shortSHA(w.in.Head), who)
+	return fmt.Sprintf("No independent audit of %s yet: %s submits a review with an aep-audit block at this head.", gitsha.Short(w.in.Head), who)
 }
 
 func plural(n int, noun string) string {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // Owner gate choices; reject is the safe default.
@@ -63,9 +65,9 @@ func (w *walk) owner(d *Decision, c *cause) {
 	g := w.gate(c)
 	switch w.in.Answers[g.ID] {
 	case ChoiceApprove:
-		d.Outcome, d.Reason = OutcomePassed, fmt.Sprintf("The owner approved the change at %s (gate %s): %s.", shortSHA(w.in.Head), g.ID, c.text)
+		d.Outcome, d.Reason = OutcomePassed, fmt.Sprintf("The owner approved the change at %s (gate %s): %s.", gitsha.Short(w.in.Head), g.ID, c.text)
 	case ChoiceReject:
-		d.Outcome, d.Reason = OutcomeFailed, fmt.Sprintf("The owner rejected the change at %s (gate %s): %s.", shortSHA(w.in.Head), g.ID, c.text)
+		d.Outcome, d.Reason = OutcomeFailed, fmt.Sprintf("The owner rejected the change at %s (gate %s): %s.", gitsha.Short(w.in.Head), g.ID, c.text)
 	default:
 		d.Outcome, d.OwnerGate = OutcomeOwner, g
 		d.Reason = fmt.Sprintf("The owner decides: %s; the owner answers gate %s.", c.text, g.ID)
@@ -77,9 +79,9 @@ func (w *walk) owner(d *Decision, c *cause) {
 // "audit-bounds-…"): stable while the head stands, new for a new head, so
 // an owner's answer binds to the commit it was given for.
 func (w *walk) gate(c *cause) *OwnerGate {
-	id := "audit-" + c.kind + "-" + shortSHA(w.in.Head)
+	id := "audit-" + c.kind + "-" + gitsha.Short(w.in.Head)
 	if w.in.PR > 0 {
-		id = fmt.Sprintf("audit-pr%d-%s-%s", w.in.PR, c.kind, shortSHA(w.in.Head))
+		id = fmt.Sprintf("audit-pr%d-%s-%s", w.in.PR, c.kind, gitsha.Short(w.in.Head))
 	}
 	return &OwnerGate{
 		ID: id, Cause: c.kind, Question: w.question(c), Reason: c.text,
@@ -97,15 +99,15 @@ func (w *walk) question(c *cause) string {
 		what += fmt.Sprintf(" (work unit #%d)", w.in.Unit)
 	}
 	if c.kind == CausePass {
-		return fmt.Sprintf("The audit of %s passed at %s, and %s. Approve merging this head?", what, shortSHA(w.in.Head), c.text)
+		return fmt.Sprintf("The audit of %s passed at %s, and %s. Approve merging this head?", what, gitsha.Short(w.in.Head), c.text)
 	}
-	return fmt.Sprintf("The audit of %s needs the owner instead of another attempt: %s. Accept the change at %s as it is (approve), or reject it?", what, c.text, shortSHA(w.in.Head))
+	return fmt.Sprintf("The audit of %s needs the owner instead of another attempt: %s. Accept the change at %s as it is (approve), or reject it?", what, c.text, gitsha.Short(w.in.Head))
 }
 
 func shortSHAs(shas []string) string {
 	out := make([]string, len(shas))
 	for i, s := range shas {
-		out[i] = shortSHA(s)
+		out[i] = gitsha.Short(s)
 	}
 	return strings.Join(out, ", ")
 }

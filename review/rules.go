@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/login"
 )
 
@@ -107,7 +108,7 @@ func NotPRAuthor(r Review, in *Input) string {
 func NotCommitAuthor(r Review, in *Input) string {
 	for _, c := range in.Commits {
 		if role := wrote(r.Author.Login, c); role != "" {
-			return fmt.Sprintf("%s is the %s of commit %s in this pull request; whoever wrote the change cannot audit it", r.Author.Login, role, shortSHA(c.SHA))
+			return fmt.Sprintf("%s is the %s of commit %s in this pull request; whoever wrote the change cannot audit it", r.Author.Login, role, gitsha.Short(c.SHA))
 		}
 	}
 	return ""
@@ -123,10 +124,3 @@ func ListedAuditor(r Review, in *Input) string {
 }
 
 func sameLogin(a, b string) bool { return login.Equal(a, b) }
-
-func shortSHA(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}

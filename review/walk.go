@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/protocol/command"
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // audited is one counting review as the walk checked it.
@@ -76,7 +77,7 @@ func (w *walk) review(r *Review) {
 	}
 	if w.o.Binding(*r, w.in) != "" {
 		w.ignored = append(w.ignored, Ignored{ReviewID: r.ID, Author: r.Author.Login, URL: r.URL,
-			Reason: fmt.Sprintf("for another commit (%s), so its verdict does not apply to the head; its findings stay in the ledger", shortSHA(orNone(r.CommitSHA)))})
+			Reason: fmt.Sprintf("for another commit (%s), so its verdict does not apply to the head; its findings stay in the ledger", gitsha.Short(orNone(r.CommitSHA)))})
 	}
 	au := &audited{r: r}
 	w.counting = append(w.counting, au)
@@ -114,7 +115,7 @@ func (w *walk) dismissedFail(r *Review) {
 // evidence checks a's evidence against r's bundle.
 func (w *walk) evidence(r *Review, a *Audit) (Checked, Problems) {
 	if r.BundleErr != "" {
-		return Checked{}, Problems{{"$", fmt.Sprintf("the evidence could not be read at %s: %s", shortSHA(r.CommitSHA), r.BundleErr)}}
+		return Checked{}, Problems{{"$", fmt.Sprintf("the evidence could not be read at %s: %s", gitsha.Short(r.CommitSHA), r.BundleErr)}}
 	}
 	return CheckBundleWith(a, r.Bundle, w.o.BundleRules)
 }

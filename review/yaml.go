@@ -1,16 +1,12 @@
 package review
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"regexp"
-	"strconv"
-	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/aepgate/aepgate/protocol/yamldoc"
 )
 
 // yamlReader reads YAML; off is added to the line numbers it reports.
@@ -18,35 +14,20 @@ type yamlReader struct{ off int }
 
 // read reads one YAML document.
 func (y yamlReader) read(text string) (*value, error) {
-	d := yaml.NewDecoder(bytes.NewReader([]byte(text)))
-	var doc yaml.Node
-	if err := d.Decode(&doc); err != nil {
-		if err == io.EOF {
-			return nil, errors.New("the block is empty")
-		}
-		return nil, fmt.Errorf("not valid YAML: %s", y.shift(strings.TrimPrefix(err.Error(), "yaml: ")))
-	}
-	var more yaml.Node
-	if err := d.Decode(&more); err != io.EOF {
+	root, err := yamldoc.Decode([]byte(text), yamldoc.Options{OneDocument: true})
+	var syn *yamldoc.SyntaxError
+	var extra *yamldoc.ExtraDocumentError
+	switch {
+	case errors.As(err, &extra), errors.As(err, &syn) && syn.InRest:
 		return nil, errors.New("not valid YAML: the block holds more than one document")
-	}
-	if len(doc.Content) == 0 {
+	case syn != nil && syn.Line > 0:
+		return nil, fmt.Errorf("not valid YAML: line %d: %s", syn.Line+y.off, syn.Message)
+	case syn != nil:
+		return nil, fmt.Errorf("not valid YAML: %s", syn.Message)
+	case err != nil:
 		return nil, errors.New("the block is empty")
 	}
-	return y.value(doc.Content[0], 0)
-}
-
-// yamlLine matches the line number of a YAML error message.
-var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^line (\d+):`) })
-
-// shift adds off to the line number a YAML error message starts with.
-func (y yamlReader) shift(msg string) string {
-	m := yamlLine().FindStringSubmatch(msg)
-	if m == nil {
-		return msg
-	}
-	n, _ := strconv.Atoi(m[1])
-	return fmt.Sprintf("line %d:%s", n+y.off, msg[len(m[0]):])
+	return y.value(root, 0)
 }
 
 func (y yamlReader) value(n *yaml.Node, depth int) (*value, error) {
@@ -76,15 +57,15 @@ func (y yamlReader) value(n *yaml.Node, depth int) (*value, error) {
 
 func (y yamlReader) mapping(n *yaml.Node, depth int) (*value, error) {
 	v := &value{kind: kObject}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := n.Content[i]
+	for _, p := range yamldoc.Pairs(n) {
+		k := p.Key
 		if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" {
 			return nil, fmt.Errorf("line %d: a key must be text", y.off+k.Line)
 		}
-		if v.has(k.Value) {
+		if p.Repeat {
 			return nil, fmt.Errorf("line %d: key %q appears twice", y.off+k.Line, k.Value)
 		}
-		item, err := y.value(n.Content[i+1], depth+1)
+		item, err := y.value(p.Value, depth+1)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/review"
 )
 
@@ -129,9 +130,9 @@ func (r reviewReport) writeText(w io.Writer) error {
 		for _, p := range r.Problems {
 			fmt.Fprintf(&b, "  %s: %s\n", p.Path, p.Message)
 		}
-		fmt.Fprintf(&b, "\n%s: the App would refuse this review at %s.\n", countText(len(r.Problems), "problem"), shortCommit(r.Commit))
+		fmt.Fprintf(&b, "\n%s: the App would refuse this review at %s.\n", countText(len(r.Problems), "problem"), gitsha.Short(r.Commit))
 	} else {
-		fmt.Fprintf(&b, "\nvalid: the App would accept this block and its evidence at %s.\n", shortCommit(r.Commit))
+		fmt.Fprintf(&b, "\nvalid: the App would accept this block and its evidence at %s.\n", gitsha.Short(r.Commit))
 	}
 	b.WriteString("Checked only by the App, on the pull request:\n")
 	for _, n := range r.NotChecked {
@@ -173,11 +174,4 @@ func orDashText(s string) string {
 		return "-"
 	}
 	return s
-}
-
-func shortCommit(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

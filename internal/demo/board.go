@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // The board issue as the App keeps it (docs/board.md).
@@ -83,6 +85,6 @@ func (st *story) keepsBoard() beat {
 		},
 		detail: func() (string, error) {
 			return fmt.Sprintf("%s, labelled %s, pinned\nincrement M1: story #%d ✅ certified; recent certificates: #%d, merge commit %s",
-				b.URL, strings.Join(b.Labels, ", "), unit, unit, st.merge[:12]), nil
+				b.URL, strings.Join(b.Labels, ", "), unit, unit, gitsha.Short(st.merge)), nil
 		}}
 }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // MaxFilesRead bounds one ReadFiles call: an audit's evidence bundle holds
@@ -42,7 +44,7 @@ type BlobFile struct {
 // https://docs.github.com/graphql/reference/objects#blob
 func (in *Installation) ReadFiles(ctx context.Context, owner, repo, sha string, paths []string) ([]BlobFile, error) {
 	if len(paths) > MaxFilesRead {
-		return nil, fmt.Errorf("read files at %s: %d paths, at most %d in one read", short12(sha), len(paths), MaxFilesRead)
+		return nil, fmt.Errorf("read files at %s: %d paths, at most %d in one read", gitsha.Short(sha), len(paths), MaxFilesRead)
 	}
 	if len(paths) == 0 {
 		return nil, nil
@@ -80,20 +82,20 @@ func (in *Installation) readFiles(ctx context.Context, owner, repo, sha string, 
 		Repository map[string]json.RawMessage
 	}
 	if err := graphQL(ctx, in.hc, in.graphqlURL, q, vars, &data); err != nil {
-		return nil, fmt.Errorf("read files of %s/%s at %s: %w", owner, repo, short12(sha), err)
+		return nil, fmt.Errorf("read files of %s/%s at %s: %w", owner, repo, gitsha.Short(sha), err)
 	}
 	if data.Repository == nil {
 		return nil, fmt.Errorf("read files of %s/%s: repository not visible", owner, repo)
 	}
 	links, err := symlinks(data.Repository, dirs)
 	if err != nil {
-		return nil, fmt.Errorf("read files of %s/%s at %s: %w", owner, repo, short12(sha), err)
+		return nil, fmt.Errorf("read files of %s/%s at %s: %w", owner, repo, gitsha.Short(sha), err)
 	}
 	out := make([]BlobFile, len(paths))
 	for i, p := range paths {
 		f, err := decodeBlob(data.Repository["f"+strconv.Itoa(i)])
 		if err != nil {
-			return nil, fmt.Errorf("read %s at %s: %w", p, short12(sha), err)
+			return nil, fmt.Errorf("read %s at %s: %w", p, gitsha.Short(sha), err)
 		}
 		f.Path = p
 		f.Symlink = links[p]
@@ -184,11 +186,4 @@ func decodeBlob(raw json.RawMessage) (BlobFile, error) {
 		return BlobFile{Binary: true}, nil
 	}
 	return BlobFile{Content: []byte(*b.Text), TooLarge: b.IsTruncated}, nil
-}
-
-func short12(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

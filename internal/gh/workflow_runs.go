@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -27,16 +28,16 @@ func (in *Installation) WorkflowRunsAt(ctx context.Context, owner, repo, sha str
 	vars := map[string]any{"owner": owner, "name": repo, "oid": sha}
 	denied, err := graphQLPartial(ctx, in.hc, in.graphqlURL, workflowRunsAtQuery, vars, &data)
 	if err != nil {
-		return nil, "", fmt.Errorf("workflow runs at %s: %w", short12(sha), err)
+		return nil, "", fmt.Errorf("workflow runs at %s: %w", gitsha.Short(sha), err)
 	}
 	for _, e := range denied {
 		if !e.at("workflowRun") {
-			return nil, "", fmt.Errorf("workflow runs at %s: %w", short12(sha), graphQLError(denied))
+			return nil, "", fmt.Errorf("workflow runs at %s: %w", gitsha.Short(sha), graphQLError(denied))
 		}
 		unreadable = e.Message
 	}
 	if data.Repository == nil || data.Repository.Object == nil {
-		return nil, "", fmt.Errorf("workflow runs at %s: no such commit in %s/%s", short12(sha), owner, repo)
+		return nil, "", fmt.Errorf("workflow runs at %s: no such commit in %s/%s", gitsha.Short(sha), owner, repo)
 	}
 	for _, s := range data.Repository.Object.CheckSuites.Nodes {
 		if w := s.WorkflowRun; w != nil {

@@ -1,6 +1,6 @@
 package command
 
-import "fmt"
+import "github.com/aepgate/aepgate/protocol/position"
 
 // GateInfo is the info string of a fenced block that opens a gate.
 const GateInfo = "aep-gate"
@@ -38,24 +38,11 @@ type GateSpec struct {
 }
 
 // BlockError is one reason an aep-gate block was refused, positioned in the
-// comment.
-type BlockError struct {
-	// Block is the 1-based line of the block's opening fence.
-	Block int
-	// Line is the 1-based line of the problem in the comment.
-	Line int
-	// Field is the block's key the problem is about; empty for the block.
-	Field   string
-	Message string
-}
-
-// Error renders the problem as "line 4: choices: must list ...".
-func (e *BlockError) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Message)
-	}
-	return fmt.Sprintf("line %d: %s: %s", e.Line, e.Field, e.Message)
-}
+// comment: Block is the 1-based line of the block's opening fence, Line the
+// 1-based line of the problem in the comment, Field the block's key the
+// problem is about (empty for the block). It renders as
+// "line 4: choices: must list ...".
+type BlockError = position.Problem
 
 // ParseGateBlocks returns the gates that the comment's fenced aep-gate
 // blocks ask for (outside quotes), in order, and a *BlockError for every

@@ -1,16 +1,16 @@
 package command
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/aepgate/aepgate/protocol/gate"
+	"github.com/aepgate/aepgate/protocol/yamldoc"
 )
 
 // blockDecoder decodes one aep-gate block, collecting its problems.
@@ -38,14 +38,13 @@ func decodeBlock(f fence) (GateSpec, []error) {
 		return GateSpec{}, d.probs
 	}
 	seen := map[string]bool{}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := m.Content[i], m.Content[i+1]
-		if seen[k.Value] {
-			d.fail(k, strconv.Quote(k.Value), "appears twice")
+	for _, p := range yamldoc.Pairs(m) {
+		if p.Repeat {
+			d.fail(p.Key, strconv.Quote(p.Key.Value), "appears twice")
 			continue
 		}
-		seen[k.Value] = true
-		d.field(&spec, k, v)
+		seen[p.Key.Value] = true
+		d.field(&spec, p.Key, p.Value)
 	}
 	for _, req := range []string{"question", "choices", "category", "effect"} {
 		if !seen[req] {
@@ -90,33 +89,29 @@ func (d *blockDecoder) field(spec *GateSpec, k, v *yaml.Node) {
 
 // mapping parses text as one YAML mapping; nil when it is not one.
 func (d *blockDecoder) mapping(text string) *yaml.Node {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-		d.yamlError(err)
+	root, err := yamldoc.Decode([]byte(text), yamldoc.Options{})
+	var syn *yamldoc.SyntaxError
+	switch {
+	case errors.As(err, &syn):
+		d.yamlError(syn)
 		return nil
-	}
-	if len(doc.Content) == 0 {
+	case err != nil:
 		d.fail(nil, "", "the aep-gate block is empty")
 		return nil
+	case root.Kind == yaml.MappingNode:
+		return root
 	}
-	if m := doc.Content[0]; m.Kind == yaml.MappingNode {
-		return m
-	}
-	d.fail(doc.Content[0], "", "an aep-gate block must be a YAML mapping of fields")
+	d.fail(root, "", "an aep-gate block must be a YAML mapping of fields")
 	return nil
 }
 
-var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
-
 // yamlError positions a YAML syntax error on the comment's line.
-func (d *blockDecoder) yamlError(err error) {
-	msg := err.Error()
+func (d *blockDecoder) yamlError(e *yamldoc.SyntaxError) {
 	line := d.f.open
-	if m := yamlLine().FindStringSubmatch(msg); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		line, msg = d.f.body0+n-1, msg[len(m[0]):]
+	if e.Line > 0 {
+		line = d.f.body0 + e.Line - 1
 	}
-	d.probs = append(d.probs, &BlockError{Block: d.f.open, Line: line, Message: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")})
+	d.probs = append(d.probs, &BlockError{Block: d.f.open, Line: line, Message: "not valid YAML: " + e.Message})
 }
 
 // text decodes a non-empty scalar of at most max characters without

@@ -1,16 +1,13 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/aepgate/aepgate/protocol/yamldoc"
 )
 
 // Parse decodes and validates one config file. filename is used only in
@@ -64,50 +61,29 @@ func (d *decoder) errorf(n *yaml.Node, field, format string, args ...any) {
 	d.errs = append(d.errs, e)
 }
 
-var syntaxLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
-
 // syntaxError turns a YAML parser error into a positioned Error.
-func (d *decoder) syntaxError(err error) {
-	msg := err.Error()
-	e := Error{File: d.file, Message: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
-	if m := syntaxLine().FindStringSubmatch(msg); m != nil {
-		e.Line, _ = strconv.Atoi(m[1])
-		e.Message = "invalid YAML: " + m[2]
-		// yaml.v3 reports parser errors (unlike scanner errors) with a
-		// 0-based line; "did not find expected ..." is the parser's.
-		if strings.HasPrefix(m[2], "did not find expected") {
-			e.Line++
-		}
-	}
-	d.errs = append(d.errs, e)
+func (d *decoder) syntaxError(e *yamldoc.SyntaxError) {
+	d.errs = append(d.errs, Error{File: d.file, Line: e.Line, Message: "invalid YAML: " + e.Message})
 }
 
 // document parses data as exactly one YAML document and returns its root
 // node, or false after recording why it cannot.
 func (d *decoder) document(data []byte) (*yaml.Node, bool) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	err := dec.Decode(&doc)
-	if errors.Is(err, io.EOF) || (err == nil && len(doc.Content) == 0) {
+	root, err := yamldoc.Decode(data, yamldoc.Options{OneDocument: true, ParserLines: true})
+	var syn *yamldoc.SyntaxError
+	var extra *yamldoc.ExtraDocumentError
+	switch {
+	case err == nil:
+		return root, true
+	case errors.As(err, &syn):
+		d.syntaxError(syn)
+	case errors.As(err, &extra):
+		d.errorf(extra.Node, "", "the file holds more than one YAML document; keep one")
+	default:
 		d.errs = append(d.errs, Error{File: d.file, Line: 1, Column: 1, Field: "version",
 			Message: `the file is empty; it needs at least "version: 1"`})
-		return nil, false
 	}
-	if err != nil {
-		d.syntaxError(err)
-		return nil, false
-	}
-	var extra yaml.Node
-	switch err := dec.Decode(&extra); {
-	case errors.Is(err, io.EOF):
-	case err != nil:
-		d.syntaxError(err)
-		return nil, false
-	default:
-		d.errorf(&extra, "", "the file holds more than one YAML document; keep one")
-		return nil, false
-	}
-	return doc.Content[0], true
+	return nil, false
 }
 
 // kindName says what a node is, in words for error messages.
@@ -144,19 +120,17 @@ func (d *decoder) fields(n *yaml.Node, path string, set fieldSetters) {
 		d.errorf(n, path, "must be a mapping, not %s", kindName(n))
 		return
 	}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
+	for _, p := range yamldoc.Pairs(n) {
+		k, v := p.Key, p.Value
 		if k.Kind != yaml.ScalarNode {
 			d.errorf(k, path, "keys must be plain names, not %s", kindName(k))
 			continue
 		}
 		field := joinField(path, k.Value)
-		if seen[k.Value] {
+		if p.Repeat {
 			d.errorf(k, field, "duplicate key")
 			continue
 		}
-		seen[k.Value] = true
 		fn, ok := set[k.Value]
 		if !ok {
 			d.errorf(k, field, "unknown key (known keys: %s)", knownKeys(set))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/protocol/gate"
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // Choices of a contract-change gate; reject is its safe default, so an
@@ -22,7 +23,7 @@ const maxListedFiles = 10
 // ContractGateID is the id of pull request pr's contract-change gate at
 // head: a new head gives a new gate, which a new approval must answer.
 func ContractGateID(pr int, head string) string {
-	return fmt.Sprintf("%spr%d-%s", ContractPrefix, pr, short(head))
+	return fmt.Sprintf("%spr%d-%s", ContractPrefix, pr, gitsha.Short(head))
 }
 
 // ContractGate returns the create event of the merge-scope gate that pull
@@ -41,7 +42,7 @@ func ContractGate(unit, pr int, head string, files []string, at time.Time) (ev g
 	wu, key := strconv.Itoa(unit), fmt.Sprintf("contract:pr%d:%s", pr, head)
 	return gate.Event{
 		Type: gate.EventCreate, Time: at, Actor: "aepgate", GateID: ContractGateID(pr, head), WorkUnit: &wu,
-		Question: fmt.Sprintf("Pull request #%d changes contract paths at %s: %s%s. Approve these changes?", pr, short(head), strings.Join(shown, ", "), more),
+		Question: fmt.Sprintf("Pull request #%d changes contract paths at %s: %s%s. Approve these changes?", pr, gitsha.Short(head), strings.Join(shown, ", "), more),
 		Choices:  gate.Choices{ChoiceApprove, ChoiceReject}, ExternalEffect: "merge-protected-branch",
 		OwnerOnlyCategory: "human-product-judgment-action", BlockingScope: gate.ScopeMerge, SafeDefault: ChoiceReject, DecisionKey: &key,
 	}, true

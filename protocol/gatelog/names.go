@@ -68,13 +68,6 @@ func orUnknown(s string) string {
 	return s
 }
 
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}
-
 func reviewSHA(it Item) string {
 	if it.Review == nil {
 		return ""

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/protocol/gate"
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // RightUnit keeps each thread to its own unit: a unit issue must be this
@@ -58,7 +59,7 @@ func ApprovalAtHead(a Attempt) string {
 	if head != "" && a.Item.Review != nil && a.Item.Review.CommitSHA == head {
 		return ""
 	}
-	return fmt.Sprintf("this approval is for commit %s, but the head of #%d is %s; approve again at the current head", short(reviewSHA(a.Item)), a.Item.Source.Number, orUnknown(short(head)))
+	return fmt.Sprintf("this approval is for commit %s, but the head of #%d is %s; approve again at the current head", gitsha.Short(reviewSHA(a.Item)), a.Item.Source.Number, orUnknown(gitsha.Short(head)))
 }
 
 // Reserved gate id prefixes: aepgate's own unit HOLD and contract-change

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // Input is what the merge decision is judged on, all observed at Head.
@@ -132,24 +134,17 @@ func workflows(in Input) (Condition, []int64) {
 		r, ok := newest[name]
 		switch {
 		case !ok:
-			c.Missing = append(c.Missing, fmt.Sprintf("no run of workflow %q at %s", name, short(in.Head)))
+			c.Missing = append(c.Missing, fmt.Sprintf("no run of workflow %q at %s", name, gitsha.Short(in.Head)))
 		case !strings.EqualFold(r.Status, "completed"):
-			c.Missing = append(c.Missing, fmt.Sprintf("run %d of workflow %q at %s is %s", r.ID, name, short(in.Head), strings.ToLower(r.Status)))
+			c.Missing = append(c.Missing, fmt.Sprintf("run %d of workflow %q at %s is %s", r.ID, name, gitsha.Short(in.Head), strings.ToLower(r.Status)))
 		case !strings.EqualFold(r.Conclusion, "success"):
-			c.Missing = append(c.Missing, fmt.Sprintf("run %d of workflow %q at %s concluded %s", r.ID, name, short(in.Head), strings.ToLower(r.Conclusion)))
+			c.Missing = append(c.Missing, fmt.Sprintf("run %d of workflow %q at %s concluded %s", r.ID, name, gitsha.Short(in.Head), strings.ToLower(r.Conclusion)))
 		default:
-			c.Evidence = append(c.Evidence, fmt.Sprintf("workflow %q: run %d succeeded at %s", name, r.ID, short(in.Head)))
+			c.Evidence = append(c.Evidence, fmt.Sprintf("workflow %q: run %d succeeded at %s", name, r.ID, gitsha.Short(in.Head)))
 			ids = append(ids, r.ID)
 		}
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	c.OK = len(c.Missing) == 0
 	return c, ids
-}
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

@@ -2,44 +2,18 @@ package plans
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/aepgate/aepgate/protocol/position"
 )
 
-// Error is one problem in a plan file, at a 1-based line (0 when unknown).
-type Error struct {
-	File    string
-	Line    int
-	Field   string // e.g. "phases[1].tasks[0].id"; empty for syntax errors
-	Message string
-}
+// Error is one problem in a plan file, at a 1-based line (0 when unknown),
+// about a field such as "phases[1].tasks[0].id" (empty for syntax errors).
+// It formats as "file:line: field: message"; plan files give no column.
+type Error = position.Problem
 
-// Error formats the problem as "file:line: field: message".
-func (e Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	b.WriteString(": ")
-	if e.Field != "" {
-		b.WriteString(e.Field + ": ")
-	}
-	b.WriteString(e.Message)
-	return b.String()
-}
-
-// Errors is every problem found in one file; the parsers return it as
-// their error.
-type Errors []Error
-
-// Error joins the problems, one per line.
-func (es Errors) Error() string {
-	s := make([]string, len(es))
-	for i, e := range es {
-		s[i] = e.Error()
-	}
-	return strings.Join(s, "\n")
-}
+// Errors is every problem found in one file, one per line; the parsers
+// return it as their error.
+type Errors = position.Problems
 
 // errs collects positioned errors for one file.
 type errs struct {

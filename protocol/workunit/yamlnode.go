@@ -1,14 +1,16 @@
 package workunit
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/aepgate/aepgate/protocol/position"
+	"github.com/aepgate/aepgate/protocol/yamldoc"
 )
 
 // Limits from the craft protocol (craft-rules §5.2): customer text is
@@ -20,45 +22,23 @@ const (
 
 // Problem is one positioned reason a contract or increment description is
 // invalid. Line is the 1-based line in the issue or milestone body (0 when
-// the problem is not tied to a line).
-type Problem struct {
-	Line    int
-	Field   string
-	Message string
-}
-
-// String renders the problem as "line 4: risk: must be ...".
-func (p Problem) String() string {
-	var b strings.Builder
-	if p.Line > 0 {
-		fmt.Fprintf(&b, "line %d: ", p.Line)
-	}
-	if p.Field != "" {
-		b.WriteString(p.Field + ": ")
-	}
-	b.WriteString(p.Message)
-	return b.String()
-}
+// the problem is not tied to a line). It renders as "line 4: risk: must be ...".
+type Problem = position.Problem
 
 // mapping parses text as one YAML mapping and returns its key/value pairs,
 // reporting lines offset by base (the body line of the block's first line).
-func mapping(text string, base int) ([][2]*yaml.Node, []Problem) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-		return nil, []Problem{yamlError(err, base)}
-	}
-	if len(doc.Content) == 0 {
+func mapping(text string, base int) ([]yamldoc.Pair, []Problem) {
+	m, err := yamldoc.Decode([]byte(text), yamldoc.Options{})
+	var syn *yamldoc.SyntaxError
+	switch {
+	case errors.As(err, &syn):
+		return nil, []Problem{yamlError(syn, base)}
+	case err != nil:
 		return nil, []Problem{{Line: base, Message: "the yaml block is empty"}}
-	}
-	m := doc.Content[0]
-	if m.Kind != yaml.MappingNode {
+	case m.Kind != yaml.MappingNode:
 		return nil, []Problem{{Line: base + m.Line - 1, Message: "the yaml block must be a mapping of fields"}}
 	}
-	var pairs [][2]*yaml.Node
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		pairs = append(pairs, [2]*yaml.Node{m.Content[i], m.Content[i+1]})
-	}
-	return pairs, nil
+	return yamldoc.Pairs(m), nil
 }
 
 // fieldDecoder decodes typed fields from YAML nodes, collecting problems.
@@ -74,14 +54,13 @@ func decodeFields(b block, field func(d *fieldDecoder, k, v *yaml.Node)) (d *fie
 		return d, nil, false
 	}
 	seen = map[string]bool{}
-	for _, kv := range pairs {
-		k, v := kv[0], kv[1]
-		if seen[k.Value] {
-			d.fail(k, k.Value, "appears twice")
+	for _, p := range pairs {
+		if p.Repeat {
+			d.fail(p.Key, p.Key.Value, "appears twice")
 			continue
 		}
-		seen[k.Value] = true
-		field(d, k, v)
+		seen[p.Key.Value] = true
+		field(d, p.Key, p.Value)
 	}
 	return d, seen, true
 }
@@ -186,16 +165,12 @@ func (d *fieldDecoder) issueRefs(n *yaml.Node, field string) []int {
 	return out
 }
 
-var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
-
 // yamlError turns a YAML syntax error into a problem on the body's line.
-func yamlError(err error, base int) Problem {
-	msg := err.Error()
-	if m := yamlLine().FindStringSubmatch(msg); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return Problem{Line: base + n - 1, Message: "not valid YAML: " + msg[len(m[0]):]}
+func yamlError(e *yamldoc.SyntaxError, base int) Problem {
+	if e.Line > 0 {
+		return Problem{Line: base + e.Line - 1, Message: "not valid YAML: " + e.Message}
 	}
-	return Problem{Line: base, Message: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+	return Problem{Line: base, Message: "not valid YAML: " + e.Message}
 }
 
 func hasControl(s string) bool {
