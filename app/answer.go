@@ -74,16 +74,42 @@ func findItem(snap *snapshot.PR, unit int, id int64) (th thread, review bool, ok
 
 // answer reacts to comment or review id (👍 when a request in it was
 // accepted, 👎 and one reply when one was refused) and records every
-// request's outcome in the ledger. A redelivered event finds the reply
+// request's outcome in the ledger: planAnswer decides it all from the
+// evaluation, applyAnswer writes it. A redelivered event finds the reply
 // already there. It returns the item's thread, and whether the item asked
 // for the status comment.
 func (e *evaluator) answer(ctx context.Context, in evalInput, ev *evaluation, id int64) (thread, bool, error) {
+	p, ok := planAnswer(in, ev, id)
+	if !ok {
+		return p.thread, false, nil
+	}
+	return p.thread, p.status, e.applyAnswer(ctx, in, p)
+}
+
+// answerPlan is what answering one comment or review takes, computed from
+// the evaluation alone: the ledger row of each request (written first), the
+// reactions, at most one reply, and the row saying it was answered.
+type answerPlan struct {
+	// item is the comment or review answered, on thread.
+	item     int64
+	thread   thread
+	rows     []store.Entry
+	react    []string
+	reply    string
+	answered *store.Entry
+	// status says the item asked for the status comment.
+	status bool
+}
+
+// planAnswer plans the answer to item id; ok is false when the item is gone
+// or in no conversation this evaluation replayed.
+func planAnswer(in evalInput, ev *evaluation, id int64) (answerPlan, bool) {
 	th, review, ok := findItem(ev.snap, ev.unit, id)
+	p := answerPlan{item: id, thread: th}
 	if !ok || ev.gateLog() == nil {
-		return th, false, nil // gone, or not a conversation this evaluation read
+		return p, false
 	}
 	var accepted, refused []gatelog.Outcome
-	status := false
 	outcomes := ev.gateLog().Outcomes
 	if !review {
 		outcomes = append(slices.Clone(outcomes), disposeOutcomes(id, th.t, ev.cfg.CommandPrefix)...)
@@ -92,42 +118,53 @@ func (e *evaluator) answer(ctx context.Context, in evalInput, ev *evaluation, id
 		if o.ItemID != id || o.Implicit {
 			continue
 		}
-		if err := e.ledger.record(ctx, commandEntry(in, ev, th.number, o)); err != nil {
-			return th, false, err
-		}
+		p.rows = append(p.rows, commandEntry(in, ev, th.number, o))
 		if o.Accepted {
 			accepted = append(accepted, o)
-			status = status || o.Action == gatelog.ActionStatus
+			p.status = p.status || o.Action == gatelog.ActionStatus
 		} else {
 			refused = append(refused, o)
 		}
 	}
-	if !review {
-		for _, r := range []struct {
-			content string
-			due     bool
-		}{{"+1", len(accepted) > 0}, {"-1", len(refused) > 0}} {
-			if r.due {
-				if err := e.ans.React(ctx, in.owner, in.repo, id, r.content); err != nil {
-					return th, false, err
-				}
-			}
-		}
+	if !review && len(accepted) > 0 {
+		p.react = append(p.react, "+1")
 	}
-	if len(refused) > 0 && e.appComment(ev, th.t, checks.ReplyMarker(id)) == nil {
-		body := checks.RefusalReply(id, authorOf(ev.snap, id), ev.cfg.CommandPrefix, refused)
-		if _, err := e.ans.Comment(ctx, in.owner, in.repo, th.number, body); err != nil {
-			return th, false, err
-		}
+	if !review && len(refused) > 0 {
+		p.react = append(p.react, "-1")
+	}
+	if len(refused) > 0 && appComment(ev, th.t, checks.ReplyMarker(id)) == nil {
+		p.reply = checks.RefusalReply(id, authorOf(ev.snap, id), ev.cfg.CommandPrefix, refused)
 	}
 	if len(accepted)+len(refused) > 0 {
 		// Recorded once answered, so the sweep knows not to answer again.
-		if err := e.ledger.record(ctx, store.Entry{Kind: "answered", DeliveryID: in.delivery, Subject: answeredSubject(in, id),
-			Body: map[string]any{"item": id, "thread": th.number, "accepted": len(accepted), "refused": len(refused)}}); err != nil {
-			return th, false, err
+		p.answered = &store.Entry{Kind: "answered", DeliveryID: in.delivery, Subject: answeredSubject(in, id),
+			Body: map[string]any{"item": id, "thread": th.number, "accepted": len(accepted), "refused": len(refused)}}
+	}
+	return p, true
+}
+
+// applyAnswer writes an answer's plan: the ledger rows, the reactions, the
+// reply, then the answered row.
+func (e *evaluator) applyAnswer(ctx context.Context, in evalInput, p answerPlan) error {
+	for _, r := range p.rows {
+		if err := e.ledger.record(ctx, r); err != nil {
+			return err
 		}
 	}
-	return th, status, nil
+	for _, content := range p.react {
+		if err := e.ans.React(ctx, in.owner, in.repo, p.item, content); err != nil {
+			return err
+		}
+	}
+	if p.reply != "" {
+		if _, err := e.ans.Comment(ctx, in.owner, in.repo, p.thread.number, p.reply); err != nil {
+			return err
+		}
+	}
+	if p.answered != nil {
+		return e.ledger.record(ctx, *p.answered)
+	}
+	return nil
 }
 
 // answeredSubject names the ledger row that says comment or review id was
@@ -136,27 +173,41 @@ func answeredSubject(in evalInput, id int64) string {
 	return fmt.Sprintf("%s/%s/answered/%d", in.owner, in.repo, id)
 }
 
-// keepStatus writes the thread's one status comment: created when asked
-// for (create), edited when it exists and no longer says what is true.
+// keepStatus writes the thread's one status comment as planStatus says:
+// created when asked for (create), edited when it exists and no longer
+// says what is true.
 func (e *evaluator) keepStatus(ctx context.Context, in evalInput, ev *evaluation, th thread, create bool) error {
+	edit, body, due := planStatus(ev, th, create)
+	switch {
+	case !due:
+		return nil
+	case edit == 0:
+		_, err := e.ans.Comment(ctx, in.owner, in.repo, th.number, body)
+		return err
+	}
+	return e.ans.EditComment(ctx, in.owner, in.repo, edit, body)
+}
+
+// planStatus is what the thread's status comment needs: due says a write
+// is needed, edit is the comment to edit (0: create one), body its text.
+func planStatus(ev *evaluation, th thread, create bool) (edit int64, body string, due bool) {
 	c := ev.gatesContext()
 	if th.number != c.PR {
 		c.PR = 0 // a status asked for on the unit's issue speaks of the unit
 	}
-	body := checks.StatusComment(c, ev.gateLog().State, ev.gateLog().Blockers)
-	old := e.appComment(ev, th.t, checks.StatusMarker)
+	body = checks.StatusComment(c, ev.gateLog().State, ev.gateLog().Blockers)
+	old := appComment(ev, th.t, checks.StatusMarker)
 	switch {
 	case old == nil && create:
-		_, err := e.ans.Comment(ctx, in.owner, in.repo, th.number, body)
-		return err
+		return 0, body, true
 	case old != nil && old.Body != body:
-		return e.ans.EditComment(ctx, in.owner, in.repo, old.ID, body)
+		return old.ID, body, true
 	}
-	return nil
+	return 0, body, false
 }
 
 // appComment is the App's own comment in t that starts with marker, or nil.
-func (e *evaluator) appComment(ev *evaluation, t snapshot.Thread, marker string) *snapshot.Comment {
+func appComment(ev *evaluation, t snapshot.Thread, marker string) *snapshot.Comment {
 	for i, c := range t.Comments {
 		if login.Equal(c.Author.Login, ev.appLogin) && strings.HasPrefix(c.Body, marker) {
 			return &t.Comments[i]

@@ -100,19 +100,7 @@ func answersRequests(ev *evaluation, id int64) bool {
 // collaborator) is logged and the rest are asked one by one; only a rate
 // limit fails the evaluation.
 func (e *evaluator) requestOwnerReviews(ctx context.Context, in evalInput, ev *evaluation) error {
-	p := ev.snap.Pull
-	if len(ev.gateLog().Blockers) == 0 {
-		return nil
-	}
-	same := func(a string) func(string) bool { return func(b string) bool { return login.Equal(a, b) } }
-	var want []string
-	for _, o := range ev.cfg.Owners {
-		reviewed := slices.ContainsFunc(p.Reviews, func(r snapshot.Review) bool { return login.Equal(r.Author.Login, o) && r.CommitSHA == p.HeadSHA })
-		if login.Equal(o, p.Author.Login) || slices.ContainsFunc(p.ReviewRequests, same(o)) || reviewed {
-			continue
-		}
-		want = append(want, o)
-	}
+	p, want := ev.snap.Pull, ownersToAsk(ev)
 	if len(want) == 0 {
 		return nil
 	}
@@ -126,6 +114,25 @@ func (e *evaluator) requestOwnerReviews(ctx context.Context, in evalInput, ev *e
 		}
 	}
 	return nil
+}
+
+// ownersToAsk are the owners to ask for a review of a pull request a HOLD
+// or gate blocks (the plan requestOwnerReviews applies).
+func ownersToAsk(ev *evaluation) []string {
+	p := ev.snap.Pull
+	if len(ev.gateLog().Blockers) == 0 {
+		return nil
+	}
+	same := func(a string) func(string) bool { return func(b string) bool { return login.Equal(a, b) } }
+	var want []string
+	for _, o := range ev.cfg.Owners {
+		reviewed := slices.ContainsFunc(p.Reviews, func(r snapshot.Review) bool { return login.Equal(r.Author.Login, o) && r.CommitSHA == p.HeadSHA })
+		if login.Equal(o, p.Author.Login) || slices.ContainsFunc(p.ReviewRequests, same(o)) || reviewed {
+			continue
+		}
+		want = append(want, o)
+	}
+	return want
 }
 
 // reviewRequestFailed returns err when it is a rate limit (retry later);

@@ -1,0 +1,92 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+)
+
+// planEvaluation is unit 1's issue holding comments, olivia owning it.
+func planEvaluation(comments ...snapshot.Comment) *evaluation {
+	cfg := config.Default()
+	cfg.Owners = []string{"olivia"}
+	return &evaluation{unit: 1, cfg: cfg, appLogin: "aepgate[bot]", perms: map[string]string{"olivia": "admin"},
+		snap: &snapshot.PR{Repo: "acme/app", Has: snapshot.Needs{Conversation: true},
+			UnitComments: map[int]snapshot.Thread{1: {Comments: comments}}}}
+}
+
+func planComment(id int64, who, body string) snapshot.Comment {
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Add(time.Duration(id) * time.Minute)
+	return snapshot.Comment{ID: id, Body: body, Author: snapshot.Actor{Login: who, Type: "User"}, Created: at, Updated: at}
+}
+
+// TestPlanAnswer: the answer to a comment is planned from the evaluation
+// alone, no GitHub in sight: a ledger row per request, 👍 for what was
+// accepted, 👎 and one reply for what was refused, none twice.
+func TestPlanAnswer(t *testing.T) {
+	in := evalInput{delivery: "d1", owner: "acme", repo: "app"}
+	mixed := planComment(10, "olivia", "/aep hold legal\n/aep approve")
+	tests := []struct {
+		name      string
+		ev        *evaluation
+		id        int64
+		rows      int
+		react     []string
+		replied   bool
+		answered  bool
+		wantFound bool
+	}{
+		{"accepted and refused", planEvaluation(mixed), 10, 2, []string{"+1", "-1"}, true, true, true},
+		{"the App replied already", planEvaluation(mixed, planComment(11, "aepgate[bot]", checks.ReplyMarker(10)+"\nrefused")), 10, 2, []string{"+1", "-1"}, false, true, true},
+		{"a stranger's command", planEvaluation(planComment(12, "mallory", "/aep hold now")), 12, 1, []string{"-1"}, true, true, true},
+		{"no command", planEvaluation(planComment(13, "olivia", "thanks")), 13, 0, nil, false, false, true},
+		{"gone", planEvaluation(), 14, 0, nil, false, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, ok := planAnswer(in, tt.ev, tt.id)
+			if ok != tt.wantFound {
+				t.Fatalf("found = %v, want %v", ok, tt.wantFound)
+			}
+			if len(p.rows) != tt.rows || (p.reply != "") != tt.replied || (p.answered != nil) != tt.answered {
+				t.Errorf("rows %d, reply %q, answered %v; want %d, %v, %v", len(p.rows), p.reply, p.answered != nil, tt.rows, tt.replied, tt.answered)
+			}
+			if diff := cmp.Diff(tt.react, p.react); diff != "" {
+				t.Errorf("reactions (-want +got):\n%s", diff)
+			}
+			if tt.replied && !strings.HasPrefix(p.reply, checks.ReplyMarker(tt.id)) {
+				t.Errorf("reply does not carry its marker:\n%s", p.reply)
+			}
+		})
+	}
+}
+
+// TestPlanStatus: the status comment is created only when asked for, edited
+// only when it no longer says what is true.
+func TestPlanStatus(t *testing.T) {
+	ev := planEvaluation(planComment(10, "olivia", "/aep hold legal"))
+	th := thread{number: 1, t: ev.snap.UnitComments[1]}
+	if _, _, due := planStatus(ev, th, false); due {
+		t.Error("a status comment nobody asked for is due")
+	}
+	edit, body, due := planStatus(ev, th, true)
+	if !due || edit != 0 || !strings.HasPrefix(body, checks.StatusMarker) {
+		t.Fatalf("asked for: due %v, edit %d, body %q", due, edit, body)
+	}
+	ev = planEvaluation(planComment(10, "olivia", "/aep hold legal"), planComment(11, "aepgate[bot]", body))
+	th = thread{number: 1, t: ev.snap.UnitComments[1]}
+	if _, _, due := planStatus(ev, th, true); due {
+		t.Error("an up-to-date status comment is written again")
+	}
+	ev = planEvaluation(planComment(10, "olivia", "/aep hold legal"), planComment(11, "aepgate[bot]", checks.StatusMarker+"\nold"))
+	th = thread{number: 1, t: ev.snap.UnitComments[1]}
+	if edit, _, due := planStatus(ev, th, false); !due || edit != 11 {
+		t.Errorf("a stale status comment: due %v, edit %d; want an edit of 11", due, edit)
+	}
+}
