@@ -24,7 +24,7 @@ type App struct {
 	clients *gh.Clients
 	metrics *metrics
 	log     *slog.Logger
-	webhook *webhookHandler
+	webhook http.Handler
 	// checks are the App's checks, defaultChecks unless a test set others.
 	checks []check
 	// ancestry remembers which commit contains which, for readback.
@@ -62,7 +62,10 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a.webhook = &webhookHandler{secrets: opts.WebhookSecrets, queue: a.queue, metrics: a.metrics, log: a.log, budget: newByteBudget(maxBuffered), edge: opts.edge}
+	if a.webhook, err = newEdge(&a.opts, a.queue, a.metrics, a.log); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return a, nil
 }
 
