@@ -24,7 +24,7 @@ type App struct {
 	clients *gh.Clients
 	metrics *metrics
 	log     *slog.Logger
-	webhook *webhookHandler
+	webhook http.Handler
 	// checks are the App's checks, defaultChecks unless a test set others.
 	checks []check
 	// families is the table of event families the App handles,
@@ -68,7 +68,10 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a.webhook = &webhookHandler{secrets: opts.WebhookSecrets, queue: a.queue, metrics: a.metrics, log: a.log, budget: newByteBudget(maxBuffered), edge: opts.edge, families: a.families}
+	if a.webhook, err = newEdge(&a.opts, a.families, a.queue, a.metrics, a.log); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return a, nil
 }
 

@@ -100,6 +100,12 @@ func (fs families) views(event string) []any {
 	return out
 }
 
+// store is what a job of event keeps of a verified body: the fields of
+// its family's views (storedPayload).
+func (fs families) store(event string, body []byte) (json.RawMessage, error) {
+	return storedPayload(fs.views(event), body)
+}
+
 // route decides what a delivery asks for: where it happened and its
 // typed work. A payload it cannot use returns an error (the job fails
 // without retry); an event, action or payload with nothing to do returns

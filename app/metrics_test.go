@@ -7,6 +7,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+
+	"github.com/aepgate/aepgate/app/webhook"
 )
 
 // series counts the metrics a collector currently exports.
@@ -20,6 +22,7 @@ func series(c prometheus.Collector) int {
 // TestForgedEventsDoNotMintSeries: the event header of a request whose
 // signature fails is the sender's word, so it must not become a metrics
 // label (one series per invented name would let anyone exhaust memory).
+// It runs the App's edge (newEdge) on the App's Prometheus metrics.
 func TestForgedEventsDoNotMintSeries(t *testing.T) {
 	body := []byte(`{"action":"opened"}`)
 	for _, tt := range []struct {
@@ -31,26 +34,27 @@ func TestForgedEventsDoNotMintSeries(t *testing.T) {
 		{name: "header trusted", labelUnverified: true, want: 50},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newEdge(&memQueue{})
+			var o webhook.Options
 			if tt.labelUnverified {
-				h.edge.unverifiedLabel = func(r *http.Request) string { return r.Header.Get("X-GitHub-Event") }
+				o.UnverifiedLabel = func(r *http.Request) string { return r.Header.Get("X-GitHub-Event") }
 			}
+			h, m := appEdge(t, &memQueue{}, o)
 			for i := range 50 {
-				post(h, hook{event: fmt.Sprintf("invented_%d", i), id: fmt.Sprint(i), sig: sign("guess", body), body: body})
+				post(h, fmt.Sprintf("invented_%d", i), fmt.Sprint(i), sign("guess", body), body)
 			}
-			if got := series(h.metrics.deliveries); got != tt.want {
+			if got := series(m.deliveries); got != tt.want {
 				t.Errorf("delivery series after 50 forged events = %d, want %d", got, tt.want)
 			}
 		})
 	}
 	// A verified delivery is labelled with its real event.
-	h := newEdge(&memQueue{})
-	post(h, hook{event: "ping", id: "ok", sig: sign("current", body), body: body})
-	var m dto.Metric
-	if err := h.metrics.deliveries.WithLabelValues("ping", "accepted").Write(&m); err != nil {
+	h, m := appEdge(t, &memQueue{}, webhook.Options{})
+	post(h, "ping", "ok", sign("current", body), body)
+	var got dto.Metric
+	if err := m.deliveries.WithLabelValues("ping", "accepted").Write(&got); err != nil {
 		t.Fatal(err)
 	}
-	if got := m.GetCounter().GetValue(); got != 1 {
-		t.Errorf("accepted ping deliveries = %v, want 1", got)
+	if v := got.GetCounter().GetValue(); v != 1 {
+		t.Errorf("accepted ping deliveries = %v, want 1", v)
 	}
 }

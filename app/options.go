@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/review"
 )
@@ -75,7 +76,7 @@ type Options struct {
 	// as the App runs).
 	readback readbackOptions
 	// edge replaces parts of the webhook edge (zero: the App's own).
-	edge edgeOptions
+	edge webhook.Options
 	// keeper wraps the store of kept decisions (nil: the database as it
 	// is); a negative control passes one that forgets.
 	keeper func(keeper) keeper

@@ -16,6 +16,7 @@ import (
 	"github.com/riverqueue/river/rivermigrate"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 )
@@ -40,7 +41,7 @@ func (reconcileArgs) Kind() string { return "aepgate_reconcile" }
 
 // queue is the durable job queue on the App's database.
 type queue interface {
-	enqueuer
+	webhook.Enqueuer
 	start(ctx context.Context) error
 	// stop lets running jobs finish within ctx, then cancels the rest,
 	// which River returns to the queue.
@@ -167,7 +168,11 @@ func migrateRiver[TTx any](ctx context.Context, db *store.DB, driver riverdriver
 	return nil
 }
 
-func (q *riverQueue[TTx]) enqueue(ctx context.Context, d deliveryArgs) (bool, error) {
+// Enqueue records a verified delivery's ID and, when its event starts
+// work, inserts its job, in one transaction; fresh is false when the ID
+// was recorded before.
+func (q *riverQueue[TTx]) Enqueue(ctx context.Context, v webhook.Delivery) (bool, error) {
+	d := deliveryArgs{DeliveryID: v.DeliveryID, Event: v.Event, Payload: v.Payload}
 	var fresh bool
 	err := q.db.InTx(ctx, func(tx store.Tx) error {
 		var err error

@@ -3,6 +3,7 @@ package archtest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os/exec"
 	"slices"
 	"strings"
@@ -100,6 +101,9 @@ func TestPurePackages(t *testing.T) {
 // layers lists, for each layer, the layers it must never import:
 // protocol ← review ← checks ← internal/gh ← app, action ← internal/cli ← cmd.
 // internal/cli, the commands of the product binary, never imports the demo.
+// app/webhook, the App's HTTP edge, is a leaf under app: it imports
+// nothing of the module, so it speaks no GitHub and knows nothing of
+// the App beyond the interfaces it declares.
 var layers = map[string][]string{
 	"protocol": {"review", "checks", "internal/gh", "app", "action", "internal/cli", "cmd"},
 	"review":   {"checks", "internal/gh", "app", "action", "internal/cli", "cmd"},
@@ -108,28 +112,54 @@ var layers = map[string][]string{
 	"checks":       {"internal/gh", "app", "action", "internal/cli", "cmd"},
 	"internal/gh":  {"app", "action", "internal/cli", "cmd"},
 	"app":          {"action", "internal/cli", "cmd"},
+	"app/webhook":  {"protocol", "review", "checks", "internal", "app", "action", "cmd"},
 	"action":       {"app", "internal/cli", "cmd"},
 	"internal/cli": {"cmd", "internal/demo"},
 }
 
 func TestImportDirection(t *testing.T) {
 	for _, p := range listPackages(t) {
-		r := rel(p.ImportPath)
-		for layer, banned := range layers {
-			if !under(r, layer) || (layer == "internal/gh" && under(r, "internal/ghfake")) {
+		for _, v := range layerViolations(p, layers) {
+			t.Error(v)
+		}
+	}
+}
+
+// layerViolations lists the module packages p depends on that the layers
+// p belongs to forbid.
+func layerViolations(p pkgInfo, layers map[string][]string) []string {
+	var out []string
+	r := rel(p.ImportPath)
+	for layer, banned := range layers {
+		if !under(r, layer) || (layer == "internal/gh" && under(r, "internal/ghfake")) {
+			continue
+		}
+		for _, d := range p.Deps {
+			if !strings.HasPrefix(d, module+"/") {
 				continue
 			}
-			for _, d := range p.Deps {
-				if !strings.HasPrefix(d, module+"/") {
-					continue
-				}
-				for _, b := range banned {
-					if under(rel(d), b) {
-						t.Errorf("%s depends on %s; the README's import rules forbid %s → %s", r, rel(d), layer, b)
-					}
+			for _, b := range banned {
+				if under(rel(d), b) {
+					out = append(out, fmt.Sprintf("%s depends on %s; the README's import rules forbid %s → %s", r, rel(d), layer, b))
 				}
 			}
 		}
+	}
+	return out
+}
+
+// TestEdgeLayerCanFail is the webhook edge's layer rule's negative
+// control: an app/webhook that reaches package app and internal/gh is
+// caught twice, and not at all once its layer is removed from the rules.
+func TestEdgeLayerCanFail(t *testing.T) {
+	planted := pkgInfo{ImportPath: module + "/app/webhook", Deps: []string{"net/http", module + "/app", module + "/internal/gh"}}
+	if got := layerViolations(planted, layers); len(got) != 2 {
+		t.Errorf("planted app/webhook → app, internal/gh: %d violations, want 2: %q", len(got), got)
+	}
+	without := maps.Clone(layers)
+	delete(without, "app/webhook")
+	if got := layerViolations(planted, without); len(got) != 0 {
+		t.Errorf("with the edge's layer removed: %d violations, want 0: %q", len(got), got)
 	}
 }
 

@@ -1,4 +1,4 @@
-package app
+package webhook
 
 import (
 	"crypto/hmac"
@@ -122,7 +122,7 @@ var (
 // the budget for each chunk past the reserved bytes as it arrives and
 // pacing the reads; held is what it took from the budget, to give back
 // when the request is done.
-func (h *webhookHandler) stream(r *http.Request, p *pacer, sp *spooler, limit, reserved int64) (held int64, ref *refusal) {
+func (h *Handler) stream(r *http.Request, p *pacer, sp *spooler, limit, reserved int64) (held int64, ref *refusal) {
 	buf := make([]byte, readChunk)
 	for {
 		p.arm(sp.s.size)
@@ -151,12 +151,12 @@ func (h *webhookHandler) stream(r *http.Request, p *pacer, sp *spooler, limit, r
 
 // charge checks n more bytes against the size cap and takes those past
 // the reserved bytes from the budget; took is what it took.
-func (h *webhookHandler) charge(sp *spooler, n, limit, reserved int64) (took int64, ref *refusal) {
+func (h *Handler) charge(sp *spooler, n, limit, reserved int64) (took int64, ref *refusal) {
 	if sp.s.size+n > limit {
 		return 0, &refTooLarge
 	}
 	over := min(n, sp.s.size+n-reserved)
-	if h.budget == nil || over <= 0 {
+	if over <= 0 {
 		return 0, nil
 	}
 	if !h.budget.take(over) {

@@ -1,4 +1,4 @@
-package app
+package webhook
 
 // MaxDepth is how deeply a webhook body's JSON may nest objects and
 // arrays; a deeper body is refused with 400 (docs/app.md, "Endpoints").

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/app/webhook"
 )
 
 // bigPush is a signed-size push payload of exactly size bytes: a push to a
@@ -30,9 +32,9 @@ func bigPush(size int) []byte {
 	return []byte(head + pad + tail)
 }
 
-// TestWebhookMemoryFourLargeDeliveries runs the App as a child process,
-// sends it four signed 25 MiB deliveries at once, waits for their jobs to
-// finish and reports the child's peak resident memory and the database's
+// TestWebhookMemoryFourLargeDeliveries runs the whole App as a child
+// process (app/webhook measures the edge alone), sends it four signed
+// 25 MiB deliveries at once, waits for their jobs to finish and reports the child's peak resident memory and the database's
 // size on disk. The peak must stay under 300 MB.
 func TestWebhookMemoryFourLargeDeliveries(t *testing.T) {
 	if testing.Short() {
@@ -46,7 +48,7 @@ func TestWebhookMemoryFourLargeDeliveries(t *testing.T) {
 	dbPath := filepath.Join(dir, "aepgate.db")
 	c := startChild(t, w, "sqlite:"+dbPath)
 	idle := procStatus(c.cmd.Process.Pid, "VmRSS")
-	body := bigPush(MaxPayload)
+	body := bigPush(webhook.MaxPayload)
 	var wg sync.WaitGroup
 	codes := make([]int, 4)
 	for i := range codes {

@@ -1,9 +1,8 @@
-package app
+package webhook
 
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -11,12 +10,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
-	dto "github.com/prometheus/client_model/go"
 )
 
 // slowRequest is a signed-looking request that declares a 25 MiB body and
@@ -56,8 +51,7 @@ func TestWebhookBudgetCountsBytesReceived(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newEdge(&memQueue{})
-			h.budget = newByteBudget(maxBuffered)
-			h.edge.reserve = tt.reserve
+			h.opts.Reserve = tt.reserve
 			var slow []*io.PipeWriter
 			for i := range 4 {
 				pw, _ := slowRequest(h, fmt.Sprintf("198.51.100.%d:1000", i))
@@ -98,7 +92,7 @@ func TestWebhookPerClientCap(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newEdge(&memQueue{})
-			h.edge.perClient = tt.perClient
+			h.opts.PerClient = tt.perClient
 			for range DefaultPerClient {
 				pw, _ := slowRequest(h, "203.0.113.7:4000")
 				defer pw.CloseWithError(io.ErrUnexpectedEOF)
@@ -118,25 +112,14 @@ func TestWebhookPerClientCap(t *testing.T) {
 			if rec.Code != http.StatusAccepted {
 				t.Errorf("body from another address: %d, want 202", rec.Code)
 			}
-			if got, want := counter(t, h, "too_many"), map[bool]float64{true: 1, false: 0}[tt.perClient == 0]; got != want {
+			if got, want := h.sink.count(UnverifiedEvent, "too_many"), map[bool]float64{true: 1, false: 0}[tt.perClient == 0]; got != want {
 				t.Errorf("too_many refusals counted %v, want %v", got, want)
 			}
-			var m dto.Metric
-			h.metrics.inflight.Write(&m)
-			if got := m.GetGauge().GetValue(); got != DefaultPerClient {
+			if got := h.sink.gauge(); got != DefaultPerClient {
 				t.Errorf("unverified bodies gauge %v while %d slow senders are connected", got, DefaultPerClient)
 			}
 		})
 	}
-}
-
-func counter(t *testing.T, h *webhookHandler, reason string) float64 {
-	t.Helper()
-	var m dto.Metric
-	if err := h.metrics.deliveries.WithLabelValues(unverifiedEvent, reason).Write(&m); err != nil {
-		t.Fatal(err)
-	}
-	return m.GetCounter().GetValue()
 }
 
 // TestWebhookSlowSenderCut: on a real connection, a sender that declares
@@ -155,7 +138,7 @@ func TestWebhookSlowSenderCut(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h := newEdge(&memQueue{})
-			h.edge.rate = tt.rate
+			h.opts.Rate = tt.rate
 			srv := httptest.NewServer(h)
 			defer srv.Close()
 			c, err := net.Dial("tcp", srv.Listener.Addr().String())
@@ -187,79 +170,8 @@ func TestWebhookSlowSenderCut(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("slow sender after %v: answered %d, want %d", rateGrace+1500*time.Millisecond, got, tt.want)
 			}
-			if want := map[bool]float64{true: 1, false: 0}[tt.want != 0]; counter(t, h, "too_slow") != want {
-				t.Errorf("too_slow refusals counted %v, want %v", counter(t, h, "too_slow"), want)
-			}
-		})
-	}
-}
-
-// deep is a JSON object nesting n levels in the issue's pull_request field
-// (a field the job keeps).
-func deep(n int) []byte {
-	return []byte(`{"action":"created","issue":{"number":1,"pull_request":` + strings.Repeat("[", n-2) + strings.Repeat("]", n-2) + `},"comment":{"id":1}}`)
-}
-
-// TestWebhookDeepJSON: a signed body nested deeper than MaxDepth is
-// refused with 400 and a reason, never a 503 that redelivery cannot fix;
-// one within the limit is queued. Its negative control lifts the limit:
-// SQLite's JSON functions then refuse to store the job, and the delivery
-// gets 503.
-func TestWebhookDeepJSON(t *testing.T) {
-	w := newWorld(t)
-	for _, tt := range []struct {
-		name     string
-		maxDepth int
-		depth    int
-		want     int
-	}{
-		{"within the limit", 0, MaxDepth, http.StatusAccepted},
-		{"over the limit", 0, 1200, http.StatusBadRequest},
-		{"broken: no limit", math.MaxInt, 1200, http.StatusServiceUnavailable},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			o := testOptions(t, w, "")
-			o.edge.maxDepth = tt.maxDepth
-			_, base := startApp(t, o)
-			if got := deliver(t, base, "issue_comment", "deep", deep(tt.depth)); got != tt.want {
-				t.Errorf("signed body nested %d deep: %d, want %d", tt.depth, got, tt.want)
-			}
-		})
-	}
-}
-
-// TestWebhookStoresOnlyWhatJobsRead: a 25 MiB signed delivery's job keeps
-// a few hundred bytes, from which its job decodes what it would from the
-// whole body. Its negative control stores the body whole.
-func TestWebhookStoresOnlyWhatJobsRead(t *testing.T) {
-	body := bigPush(MaxPayload)
-	for _, tt := range []struct {
-		name  string
-		store func([]byte) ([]byte, error)
-		max   int
-	}{
-		{"reduced", nil, 1 << 10},
-		{"broken: whole body", func(b []byte) ([]byte, error) { return b, nil }, MaxPayload},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			q := &memQueue{}
-			h := newEdge(q)
-			if tt.store != nil {
-				h.edge.store = func(b []byte) (json.RawMessage, error) { return tt.store(b) }
-			}
-			if got := post(h, hook{event: "push", id: "big", sig: sign("current", body), body: body}); got != http.StatusAccepted {
-				t.Fatalf("status %d, want 202", got)
-			}
-			stored := q.jobs[0].Payload
-			t.Logf("stored %d bytes of a %d-byte body", len(stored), len(body))
-			if len(stored) > tt.max {
-				t.Errorf("stored %d bytes, want at most %d", len(stored), tt.max)
-			}
-			fs := families(defaultFamilies())
-			_, want, _ := fs.route("push", body, testAppID)
-			_, got, err := fs.route("push", stored, testAppID)
-			if err != nil || !cmp.Equal(got, want, workCmp) {
-				t.Errorf("job from the stored payload: %+v, %v; want %+v", got, err, want)
+			if want := map[bool]float64{true: 1, false: 0}[tt.want != 0]; h.sink.count(UnverifiedEvent, "too_slow") != want {
+				t.Errorf("too_slow refusals counted %v, want %v", h.sink.count(UnverifiedEvent, "too_slow"), want)
 			}
 		})
 	}
@@ -275,7 +187,7 @@ func TestWebhookSpoolsLargeBodies(t *testing.T) {
 	if got := post(newEdge(q), hook{event: "push", id: "spooled", sig: sign("current", body), body: body}); got != http.StatusAccepted {
 		t.Fatalf("status %d, want 202", got)
 	}
-	want, _ := storedPayload(families(defaultFamilies()).views("push"), body)
+	want, _ := testStore("push", body)
 	if !bytes.Equal(q.jobs[0].Payload, want) {
 		t.Errorf("stored %s, want %s", q.jobs[0].Payload, want)
 	}

@@ -1,8 +1,7 @@
-package app
+package webhook
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -10,63 +9,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
-
-// memQueue is an in-memory enqueuer that records delivery IDs as the
-// App's queue does; with replay set it forgets them (the negative control
-// of dedupe).
-type memQueue struct {
-	mu     sync.Mutex
-	seen   map[string]bool
-	jobs   []deliveryArgs
-	replay bool
-}
-
-func (q *memQueue) enqueue(_ context.Context, d deliveryArgs) (bool, error) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.seen == nil {
-		q.seen = map[string]bool{}
-	}
-	if !q.replay && q.seen[d.DeliveryID] {
-		return false, nil
-	}
-	q.seen[d.DeliveryID] = true
-	q.jobs = append(q.jobs, d)
-	return true, nil
-}
-
-type hook struct {
-	method, event, id, sig string
-	body                   []byte
-}
-
-func post(h http.Handler, k hook) int {
-	if k.method == "" {
-		k.method = http.MethodPost
-	}
-	req := httptest.NewRequest(k.method, "/webhook", bytes.NewReader(k.body))
-	if k.event != "" {
-		req.Header.Set("X-GitHub-Event", k.event)
-	}
-	if k.id != "" {
-		req.Header.Set("X-GitHub-Delivery", k.id)
-	}
-	if k.sig != "" {
-		req.Header.Set("X-Hub-Signature-256", k.sig)
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec.Code
-}
-
-func newEdge(q *memQueue) *webhookHandler {
-	return &webhookHandler{secrets: [][]byte{[]byte("current"), []byte("previous")}, queue: q, metrics: newMetrics(), log: testLogger(nil), families: defaultFamilies()}
-}
 
 func TestWebhookEdge(t *testing.T) {
 	body := []byte(`{"zen":"Keep it logically awesome."}`)
@@ -155,17 +101,17 @@ func TestWebhookNegativeControls(t *testing.T) {
 	big := oversized()
 	tests := []struct {
 		name   string
-		broken func(h *webhookHandler, q *memQueue)
+		broken func(h *testEdge, q *memQueue)
 		posts  []hook
 		want   []int
 	}{
-		{"signature", func(h *webhookHandler, _ *memQueue) {
-			h.edge.verify = func(string, [][]byte) bool { return true }
+		{"signature", func(h *testEdge, _ *memQueue) {
+			h.opts.Verify = func(string, [][]byte) bool { return true }
 		}, []hook{{event: "ping", id: "forged", sig: sign("guess", body), body: body}}, []int{401, 202}},
-		{"size cap", func(h *webhookHandler, _ *memQueue) {
-			h.edge.maxPayload = math.MaxInt64
+		{"size cap", func(h *testEdge, _ *memQueue) {
+			h.opts.MaxPayload = math.MaxInt64
 		}, []hook{{event: "ping", id: "big", sig: sign("current", big), body: big}}, []int{413, 202}},
-		{"dedupe", func(_ *webhookHandler, q *memQueue) {
+		{"dedupe", func(_ *testEdge, q *memQueue) {
 			q.replay = true
 		}, []hook{
 			{event: "ping", id: "replayed", sig: sign("current", body), body: body},

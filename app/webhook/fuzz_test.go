@@ -1,4 +1,4 @@
-package app
+package webhook
 
 import (
 	"bufio"
@@ -101,7 +101,7 @@ func depthOf(b []byte) int {
 // declared length or chunked, whole or truncated, in pieces of any size,
 // after any amount of whitespace and inside any nesting. A whole body is
 // queued exactly when it is a JSON object within MaxDepth whose fields
-// have GitHub's types, and then with the payload the edge would store from
+// have the types the store expects, and then with the payload the edge would store from
 // it in memory (the server spools past 64 bytes); a truncated body never
 // is; nothing is answered 5xx.
 func FuzzWebhookBody(f *testing.F) {
@@ -112,8 +112,7 @@ func FuzzWebhookBody(f *testing.F) {
 	f.Add([]byte(`{}`), uint8(framedLength), uint8(0), uint16(MaxDepth), uint8(255))
 	q := &memQueue{}
 	h := newEdge(q)
-	h.budget = newByteBudget(maxBuffered)
-	h.edge.spoolAt = 64
+	h.opts.SpoolAt = 64
 	srv := httptest.NewServer(h)
 	f.Cleanup(srv.Close)
 	addr := srv.Listener.Addr().String()
@@ -135,7 +134,7 @@ func FuzzWebhookBody(f *testing.F) {
 			}
 			return
 		}
-		stored, err := storedPayload(families(defaultFamilies()).views("push"), body)
+		stored, err := testStore("push", body)
 		_, object := payloadAction(body)
 		want := object && err == nil && depthOf(body) <= MaxDepth
 		if queued != want || (code == http.StatusAccepted) != want {

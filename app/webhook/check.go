@@ -1,4 +1,4 @@
-package app
+package webhook
 
 import (
 	"bytes"
@@ -20,10 +20,10 @@ var (
 	deliveryID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`) })
 )
 
-// verified checks sig with edge.verify, else h.verify.
-func (h *webhookHandler) verified(sig string, macs [][]byte) bool {
-	if h.edge.verify != nil {
-		return h.edge.verify(sig, macs)
+// verified checks sig with Options.Verify, else verify.
+func (h *Handler) verified(sig string, macs [][]byte) bool {
+	if h.opts.Verify != nil {
+		return h.opts.Verify(sig, macs)
 	}
 	return verify(sig, macs)
 }
@@ -52,12 +52,12 @@ func verify(sig string, macs [][]byte) bool {
 // delivery checks a verified request's headers and body and returns the
 // delivery, with the payload its job keeps when its event starts work, and
 // the payload's "action" ("" when it has none).
-func (h *webhookHandler) delivery(hd http.Header, body *spooled) (deliveryArgs, string, *refusal) {
+func (h *Handler) delivery(hd http.Header, body *spooled) (Delivery, string, *refusal) {
 	d, ref := checkHeaders(hd)
 	if ref != nil {
 		return d, "", ref
 	}
-	if limit := cmp.Or(h.edge.maxDepth, MaxDepth); body.shape.maxDepth > limit {
+	if limit := cmp.Or(h.opts.MaxDepth, MaxDepth); body.shape.maxDepth > limit {
 		return d, "", &refusal{http.StatusBadRequest, "too_deep", fmt.Sprintf("JSON nested deeper than %d levels", limit)}
 	}
 	raw, err := body.bytes()
@@ -69,12 +69,8 @@ func (h *webhookHandler) delivery(hd http.Header, body *spooled) (deliveryArgs, 
 	if !ok {
 		return d, "", malformed("body is not a JSON object")
 	}
-	if h.families.handles(d.Event) {
-		store := h.edge.store
-		if store == nil {
-			store = func(raw []byte) (json.RawMessage, error) { return storedPayload(h.families.views(d.Event), raw) }
-		}
-		if d.Payload, err = store(raw); err != nil {
+	if h.handled(d.Event) {
+		if d.Payload, err = h.store(d.Event, raw); err != nil {
 			return d, "", malformed("body's fields do not have the types of a GitHub " + d.Event + " payload")
 		}
 	}
@@ -84,8 +80,8 @@ func (h *webhookHandler) delivery(hd http.Header, body *spooled) (deliveryArgs, 
 func malformed(msg string) *refusal { return &refusal{http.StatusBadRequest, "malformed", msg} }
 
 // checkHeaders checks a verified request's event and delivery ID headers.
-func checkHeaders(hd http.Header) (deliveryArgs, *refusal) {
-	d := deliveryArgs{DeliveryID: hd.Get("X-GitHub-Delivery"), Event: hd.Get("X-GitHub-Event")}
+func checkHeaders(hd http.Header) (Delivery, *refusal) {
+	d := Delivery{DeliveryID: hd.Get("X-GitHub-Delivery"), Event: hd.Get("X-GitHub-Event")}
 	if !eventName().MatchString(d.Event) {
 		return d, malformed("missing or invalid X-GitHub-Event")
 	}

@@ -1,0 +1,23 @@
+package app
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/aepgate/aepgate/app/webhook"
+)
+
+// newEdge builds the webhook edge (package app/webhook) on q with the
+// App's secrets, metrics and log, the events it handles and what their
+// jobs keep of a body (storedPayload).
+func newEdge(o *Options, fs families, q webhook.Enqueuer, m *metrics, log *slog.Logger) (http.Handler, error) {
+	return webhook.New(webhook.Config{
+		Secrets: o.WebhookSecrets,
+		Queue:   q,
+		Handled: fs.handles,
+		Store:   fs.store,
+		Metrics: webhook.Metrics{Delivery: m.delivery, Unverified: m.unverified},
+		Log:     log,
+		Options: o.edge,
+	})
+}

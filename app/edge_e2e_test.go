@@ -1,0 +1,137 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/app/webhook"
+)
+
+// memQueue is an in-memory webhook.Enqueuer that records delivery IDs as
+// the App's queue does.
+type memQueue struct {
+	mu   sync.Mutex
+	seen map[string]bool
+	jobs []webhook.Delivery
+}
+
+func (q *memQueue) Enqueue(_ context.Context, d webhook.Delivery) (bool, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.seen[d.DeliveryID] {
+		return false, nil
+	}
+	if q.seen == nil {
+		q.seen = map[string]bool{}
+	}
+	q.seen[d.DeliveryID] = true
+	q.jobs = append(q.jobs, d)
+	return true, nil
+}
+
+// appEdge is the App's edge (newEdge) on q with the secrets "current"
+// and "previous" and edge options o, and the metrics it counts into.
+func appEdge(t *testing.T, q *memQueue, o webhook.Options) (http.Handler, *metrics) {
+	t.Helper()
+	m := newMetrics()
+	h, err := newEdge(&Options{WebhookSecrets: [][]byte{[]byte("current"), []byte("previous")}, edge: o}, defaultFamilies(), q, m, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, m
+}
+
+// TestWebhookDeepJSON: a signed body nested deeper than MaxDepth is
+// refused with 400 and a reason, never a 503 that redelivery cannot fix;
+// one within the limit is queued. Its negative control lifts the limit:
+// SQLite's JSON functions then refuse to store the job, and the delivery
+// gets 503.
+func TestWebhookDeepJSON(t *testing.T) {
+	w := newWorld(t)
+	for _, tt := range []struct {
+		name     string
+		maxDepth int
+		depth    int
+		want     int
+	}{
+		{"within the limit", 0, webhook.MaxDepth, http.StatusAccepted},
+		{"over the limit", 0, 1200, http.StatusBadRequest},
+		{"broken: no limit", math.MaxInt, 1200, http.StatusServiceUnavailable},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := testOptions(t, w, "")
+			o.edge.MaxDepth = tt.maxDepth
+			_, base := startApp(t, o)
+			if got := deliver(t, base, "issue_comment", "deep", deep(tt.depth)); got != tt.want {
+				t.Errorf("signed body nested %d deep: %d, want %d", tt.depth, got, tt.want)
+			}
+		})
+	}
+}
+
+// deep is a JSON object nesting n levels in the issue's pull_request field
+// (a field the job keeps).
+func deep(n int) []byte {
+	return []byte(`{"action":"created","issue":{"number":1,"pull_request":` + strings.Repeat("[", n-2) + strings.Repeat("]", n-2) + `},"comment":{"id":1}}`)
+}
+
+// TestWebhookStoresOnlyWhatJobsRead: a 25 MiB signed delivery's job keeps
+// a few hundred bytes (storedPayload), from which its job decodes what it
+// would from the whole body. Its negative control stores the body whole.
+func TestWebhookStoresOnlyWhatJobsRead(t *testing.T) {
+	body := bigPush(webhook.MaxPayload)
+	for _, tt := range []struct {
+		name  string
+		store func(string, []byte) (json.RawMessage, error)
+		max   int
+	}{
+		{"reduced", nil, 1 << 10},
+		{"broken: whole body", func(_ string, b []byte) (json.RawMessage, error) { return b, nil }, webhook.MaxPayload},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := families(defaultFamilies())
+			store := fs.store
+			if tt.store != nil {
+				store = tt.store
+			}
+			q := &memQueue{}
+			h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current")}, Queue: q, Handled: fs.handles, Store: store})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := post(h, "push", "big", sign("current", body), body); got != http.StatusAccepted {
+				t.Fatalf("status %d, want 202", got)
+			}
+			stored := q.jobs[0].Payload
+			t.Logf("stored %d bytes of a %d-byte body", len(stored), len(body))
+			if len(stored) > tt.max {
+				t.Errorf("stored %d bytes, want at most %d", len(stored), tt.max)
+			}
+			_, want, _ := fs.route("push", body, testAppID)
+			_, got, err := fs.route("push", stored, testAppID)
+			if err != nil || !gocmp.Equal(got, want, workCmp) {
+				t.Errorf("job from the stored payload: %+v, %v; want %+v", got, err, want)
+			}
+		})
+	}
+}
+
+// post sends h a signed-looking POST /webhook and returns the status.
+func post(h http.Handler, event, id, sig string, body []byte) int {
+	req := httptest.NewRequest(http.MethodPost, "/webhook", bytes.NewReader(body))
+	req.Header.Set("X-GitHub-Event", event)
+	req.Header.Set("X-GitHub-Delivery", id)
+	req.Header.Set("X-Hub-Signature-256", sig)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code
+}

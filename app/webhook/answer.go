@@ -1,0 +1,69 @@
+package webhook
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+)
+
+// accept records and queues a verified delivery and logs the result:
+// queued, duplicate (the delivery ID was seen before) or ignored (an event
+// that starts no work, recorded only).
+func (h *Handler) accept(ctx context.Context, w http.ResponseWriter, d Delivery, action string) {
+	fresh, err := h.queue.Enqueue(ctx, d)
+	if err != nil {
+		h.log.Error("webhook refused", "reason", "store_error", "status", http.StatusServiceUnavailable,
+			"delivery", d.DeliveryID, "event", d.Event, "err", err)
+		h.answer(w, d.Event, http.StatusServiceUnavailable, "store_error", "could not record the delivery; redeliver later")
+		return
+	}
+	log := h.log.With("event", d.Event, "action", action, "delivery", d.DeliveryID)
+	switch {
+	case !fresh:
+		log.Info("webhook delivery", "result", "duplicate")
+		h.answer(w, d.Event, http.StatusOK, "duplicate", "delivery already received")
+	case !h.handled(d.Event):
+		log.Info("webhook delivery", "result", "ignored")
+		h.answer(w, d.Event, http.StatusAccepted, "accepted", "recorded; this event starts no work")
+	default:
+		log.Info("webhook delivery", "result", "queued")
+		h.answer(w, d.Event, http.StatusAccepted, "accepted", "queued")
+	}
+}
+
+// refuse logs a refused request at warn, by reason, status and client
+// address only, and answers it.
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, label string, ref refusal) {
+	h.log.Warn("webhook refused", "reason", ref.reason, "status", ref.status, "client", clientAddr(r))
+	h.answer(w, label, ref.status, ref.reason, ref.msg)
+}
+
+// answer counts the request under a bounded label and writes its JSON
+// answer.
+func (h *Handler) answer(w http.ResponseWriter, event string, status int, result, msg string) {
+	if h.metrics.Delivery != nil {
+		h.metrics.Delivery(metricsLabel(event), result)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"result": result, "message": msg})
+}
+
+// unverified moves the unverified-bodies count by d.
+func (h *Handler) unverified(d float64) {
+	if h.metrics.Unverified != nil {
+		h.metrics.Unverified(d)
+	}
+}
+
+// metricsLabel bounds an event label: "unknown" when it is empty,
+// "invalid" when it is not an event name.
+func metricsLabel(event string) string {
+	switch {
+	case event == "":
+		return "unknown"
+	case !eventName().MatchString(event):
+		return "invalid"
+	}
+	return event
+}

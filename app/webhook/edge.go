@@ -1,0 +1,177 @@
+// Package webhook is the App's HTTP edge, POST /webhook: it streams a
+// body within a size cap, a byte budget and a minimum rate while computing
+// its HMAC-SHA256 under each secret, verifies the signature in constant
+// time, checks the headers and the body's shape, and hands the verified
+// delivery to an Enqueuer that records its ID and queues its job durably.
+// Which events start work and what a job keeps of a body are the App's
+// business: they come in as Config.Handled and Config.Store.
+package webhook
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+)
+
+// MaxPayload is GitHub's webhook payload cap: larger events are never
+// delivered (GitHub docs: Webhook events and payloads, "Payloads are capped
+// at 25 MB"), so a larger body is refused.
+const MaxPayload = 25 << 20
+
+// MaxBuffered bounds the webhook bytes held at once, verified or not, in
+// memory or spooled to disk. Bytes count as they arrive, so only senders
+// that really send hold any of it.
+const MaxBuffered = 4 * MaxPayload
+
+// UnverifiedEvent is the metrics label of a request whose signature has
+// not verified (yet).
+const UnverifiedEvent = "unverified"
+
+// Config is what the edge needs from the App.
+type Config struct {
+	// Secrets are the accepted webhook secrets: the current one and,
+	// during a rotation, the previous one.
+	Secrets [][]byte
+	// Queue records and queues verified deliveries.
+	Queue Enqueuer
+	// Handled reports whether an event starts work; the body of one that
+	// does not is recorded without a payload.
+	Handled func(event string) bool
+	// Store is what a job keeps of a verified body of a handled event
+	// (the App keeps the fields its event's family reads); an error refuses
+	// the body as malformed.
+	Store func(event string, body []byte) (json.RawMessage, error)
+	// Metrics receive the edge's counts (zero: none).
+	Metrics Metrics
+	// Log receives one line per request (nil: none).
+	Log *slog.Logger
+	// Budget bounds the bytes of bodies held at once; 0 means MaxBuffered.
+	Budget int64
+	// Options replace parts of the edge (zero: the App's own).
+	Options Options
+}
+
+// Handler is the HTTP edge: POST /webhook. Every accepted delivery is
+// logged at info (event, action, delivery ID, result) and every refused
+// request at warn (reason, status, client address); bodies, secrets and
+// signatures never are.
+type Handler struct {
+	secrets [][]byte
+	queue   Enqueuer
+	handled func(event string) bool
+	store   func(event string, body []byte) (json.RawMessage, error)
+	metrics Metrics
+	log     *slog.Logger
+	// budget bounds the bytes of bodies being held.
+	budget *byteBudget
+	// slots counts each client address's unverified bodies.
+	slots clientSlots
+	// opts replaces parts of the edge; its zero value is the App's own.
+	opts Options
+}
+
+// New builds the edge; it refuses a Config without secrets, an empty
+// secret, or without a queue, a Handled or a Store.
+func New(c Config) (*Handler, error) {
+	switch {
+	case len(c.Secrets) == 0:
+		return nil, errors.New("webhook: a secret is required")
+	case c.Queue == nil || c.Handled == nil || c.Store == nil:
+		return nil, errors.New("webhook: a queue, a handled-events func and a store are required")
+	}
+	for _, s := range c.Secrets {
+		if len(s) == 0 {
+			return nil, errors.New("webhook: a secret is empty")
+		}
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Handler{secrets: c.Secrets, queue: c.Queue, handled: c.Handled, store: c.Store, metrics: c.Metrics,
+		log: c.Log, budget: newByteBudget(cmp.Or(c.Budget, MaxBuffered)), opts: c.Options}, nil
+}
+
+// refusal is a request the edge answers without queueing anything.
+type refusal struct {
+	status      int
+	reason, msg string
+}
+
+// ServeHTTP streams the body within the cap, the budget and the minimum
+// rate while computing its signature, verifies it, checks the headers and
+// the payload, then records and queues the delivery.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Until the signature verifies, the event header is the sender's word:
+	// metrics label it "unverified", so forged requests cannot mint one
+	// Prometheus series per invented event name.
+	label := UnverifiedEvent
+	if h.opts.UnverifiedLabel != nil {
+		label = h.opts.UnverifiedLabel(r)
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		h.refuse(w, r, label, refusal{http.StatusMethodNotAllowed, "method_not_allowed", "POST only"})
+		return
+	}
+	body, release, ref := h.readBody(w, r)
+	defer release()
+	if ref == nil && !h.verified(r.Header.Get("X-Hub-Signature-256"), body.macs) {
+		ref = &refusal{http.StatusUnauthorized, "bad_signature", "missing or invalid X-Hub-Signature-256"}
+	}
+	if ref != nil {
+		h.refuse(w, r, label, *ref)
+		return
+	}
+	d, action, ref := h.delivery(r.Header, body)
+	if ref != nil {
+		h.refuse(w, r, d.Event, *ref)
+		return
+	}
+	h.accept(r.Context(), w, d, action)
+}
+
+// readBody reads the body within the size cap, the client's slots and the
+// byte budget; release gives back what it took and is never nil. A body
+// refused before its end is not read further.
+func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) (body *spooled, release func(), ref *refusal) {
+	limit := cmp.Or(h.opts.MaxPayload, MaxPayload)
+	p := newPacer(w, h.opts.Rate)
+	sp := newSpooler(h.secrets, h.opts.SpoolAt)
+	var held int64
+	release = func() {
+		h.budget.release(held)
+		sp.s.close()
+	}
+	if r.ContentLength > limit {
+		ref = &refTooLarge
+	} else {
+		held, ref = h.readAsClient(r, p, sp, limit)
+	}
+	if ref != nil {
+		p.cut()
+		return nil, release, ref
+	}
+	p.finish()
+	return sp.done(), release, nil
+}
+
+// readAsClient streams the body holding one of its client address's
+// slots, and returns the bytes it took from the budget.
+func (h *Handler) readAsClient(r *http.Request, p *pacer, sp *spooler, limit int64) (held int64, ref *refusal) {
+	addr := clientAddr(r)
+	if !h.slots.take(addr, cmp.Or(h.opts.PerClient, DefaultPerClient)) {
+		return 0, &refTooMany
+	}
+	h.unverified(1)
+	defer func() { h.slots.give(addr); h.unverified(-1) }()
+	if h.opts.Reserve != nil {
+		held = h.opts.Reserve(r, limit)
+		if !h.budget.take(held) {
+			return 0, &refBusy
+		}
+	}
+	n, ref := h.stream(r, p, sp, limit, held)
+	return held + n, ref
+}

@@ -1,0 +1,169 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+)
+
+// memQueue is an in-memory Enqueuer that records delivery IDs as the
+// App's queue does; with replay set it forgets them (the negative control
+// of dedupe).
+type memQueue struct {
+	mu     sync.Mutex
+	seen   map[string]bool
+	jobs   []Delivery
+	replay bool
+}
+
+func (q *memQueue) Enqueue(_ context.Context, d Delivery) (bool, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.seen == nil {
+		q.seen = map[string]bool{}
+	}
+	if !q.replay && q.seen[d.DeliveryID] {
+		return false, nil
+	}
+	q.seen[d.DeliveryID] = true
+	q.jobs = append(q.jobs, d)
+	return true, nil
+}
+
+// sink is an in-memory Metrics: counts by label pair and the gauge.
+type sink struct {
+	mu       sync.Mutex
+	n        map[[2]string]float64
+	inflight float64
+}
+
+func (s *sink) metrics() Metrics {
+	return Metrics{
+		Delivery: func(event, result string) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.n == nil {
+				s.n = map[[2]string]float64{}
+			}
+			s.n[[2]string{event, result}]++
+		},
+		Unverified: func(d float64) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.inflight += d
+		},
+	}
+}
+
+// count is how many requests were counted under event and result.
+func (s *sink) count(event, result string) float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n[[2]string{event, result}]
+}
+
+// series is how many label pairs were counted.
+func (s *sink) series() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.n)
+}
+
+// gauge is the unverified-bodies count.
+func (s *sink) gauge() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inflight
+}
+
+// testEdge is an edge with its metrics sink.
+type testEdge struct {
+	*Handler
+	sink *sink
+}
+
+// newEdge is an edge on q with the secrets "current" and "previous", the
+// test's handled events and store, and an in-memory metrics sink.
+func newEdge(q Enqueuer) *testEdge {
+	s := &sink{}
+	h, err := New(Config{Secrets: [][]byte{[]byte("current"), []byte("previous")}, Queue: q,
+		Handled: testHandled, Store: testStore, Metrics: s.metrics(), Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		panic(err)
+	}
+	return &testEdge{Handler: h, sink: s}
+}
+
+// testHandled: every event but ping starts work.
+func testHandled(event string) bool { return event != "ping" }
+
+// testView is what the test jobs keep of a body: a few typed fields.
+type testView struct {
+	Action       string              `json:"action,omitempty"`
+	Ref          string              `json:"ref,omitempty"`
+	Number       int                 `json:"number,omitempty"`
+	Installation *struct{ ID int64 } `json:"installation,omitempty"`
+	Commits      []json.RawMessage   `json:"commits,omitempty"`
+}
+
+// testStore keeps testView's fields; a body whose fields do not have its
+// types is an error.
+func testStore(_ string, body []byte) (json.RawMessage, error) {
+	var v testView
+	if err := json.Unmarshal(body, &v); err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+type hook struct {
+	method, event, id, sig string
+	body                   []byte
+}
+
+func post(h http.Handler, k hook) int {
+	if k.method == "" {
+		k.method = http.MethodPost
+	}
+	req := httptest.NewRequest(k.method, "/webhook", bytes.NewReader(k.body))
+	if k.event != "" {
+		req.Header.Set("X-GitHub-Event", k.event)
+	}
+	if k.id != "" {
+		req.Header.Set("X-GitHub-Delivery", k.id)
+	}
+	if k.sig != "" {
+		req.Header.Set("X-Hub-Signature-256", k.sig)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code
+}
+
+// sign is GitHub's X-Hub-Signature-256 of body under secret.
+func sign(secret string, body []byte) string {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write(body)
+	return "sha256=" + hex.EncodeToString(m.Sum(nil))
+}
+
+// bigPush is a push payload of exactly size bytes padded with
+// incompressible text in a field no job keeps.
+func bigPush(size int) []byte {
+	head := `{"ref":"refs/heads/feature","installation":{"id":1},"repository":{"name":"app","owner":{"login":"acme"},"default_branch":"main"},"commits":[],"pad":"`
+	tail := `"}`
+	raw := make([]byte, (size-len(head)-len(tail))*3/4+3)
+	r := rand.NewChaCha8([32]byte{7})
+	r.Read(raw)
+	pad := base64.RawStdEncoding.EncodeToString(raw)[:size-len(head)-len(tail)]
+	return []byte(head + pad + tail)
+}

@@ -1,0 +1,66 @@
+package webhook
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// Delivery is one verified webhook delivery as the edge hands it on.
+type Delivery struct {
+	// DeliveryID is the X-GitHub-Delivery header.
+	DeliveryID string
+	// Event is the X-GitHub-Event header.
+	Event string
+	// Payload is what Config.Store kept of the body, for an event
+	// Config.Handled starts work for; nil otherwise.
+	Payload json.RawMessage
+}
+
+// Enqueuer records a verified delivery and queues its job durably, in one
+// transaction; fresh is false when the delivery ID was seen before.
+type Enqueuer interface {
+	Enqueue(ctx context.Context, d Delivery) (fresh bool, err error)
+}
+
+// Metrics receive the edge's counts; a nil func counts nothing.
+type Metrics struct {
+	// Delivery counts one answered request by event label and result. The
+	// label is "unverified" until the signature verifies, then the event
+	// header when it is a valid event name, "unknown" when it is missing
+	// and "invalid" otherwise, so a sender cannot mint labels.
+	Delivery func(event, result string)
+	// Unverified moves the count of bodies being read whose signature is
+	// not checked yet by delta.
+	Unverified func(delta float64)
+}
+
+// Options replace parts of the webhook edge. The zero value is the edge
+// as the App runs it; a negative-control test puts a broken variant in one
+// field to show the attack it stops then gets through.
+type Options struct {
+	// Verify checks an X-Hub-Signature-256 value against the body's
+	// HMAC-SHA256 under each secret; nil means a constant-time comparison.
+	Verify func(sig string, macs [][]byte) bool
+	// MaxPayload caps a body in bytes; 0 means MaxPayload.
+	MaxPayload int64
+	// UnverifiedLabel is the metrics event label of a request whose
+	// signature has not verified (yet); nil means "unverified".
+	UnverifiedLabel func(r *http.Request) string
+	// Reserve is how many bytes a request takes from the budget before its
+	// body is read; nil means none: the budget is charged as bytes arrive.
+	Reserve func(r *http.Request, limit int64) int64
+	// Rate is the time by which a body that began at start and has brought
+	// received bytes must bring more; nil means the minimum rate: 2 s to
+	// start, then 32 KiB/s on average, 60 s in all.
+	Rate func(start time.Time, received int64) time.Time
+	// PerClient caps the unverified bodies one client address sends at
+	// once; 0 means DefaultPerClient.
+	PerClient int
+	// MaxDepth caps a body's JSON nesting; 0 means MaxDepth.
+	MaxDepth int
+	// SpoolAt is the size past which a body goes to a temporary file; 0
+	// means 1 MiB.
+	SpoolAt int64
+}
