@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aepgate/aepgate/internal/fixtures"
+	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/internal/isolate"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/negcontrol"

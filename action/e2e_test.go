@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 func TestActionPullRequest(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 const plansBranch = "plan/billing/phase-1"

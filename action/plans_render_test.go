@@ -3,7 +3,7 @@ package action
 import (
 	"testing"
 
-	"github.com/aepgate/aepgate/internal/golden"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/plans"
 )
 

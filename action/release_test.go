@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 const receipt = `{"schemaVersion": 1, "version": "1.2.3", "tag": "v1.2.3", "commit": "COMMIT", "state": "adopted",

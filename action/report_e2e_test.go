@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 // reportAnnotations returns aep/report's annotations as "level code" lines.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/fixtures"
+	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
 // loadClient keeps connections alive like GitHub's delivery fleet would.

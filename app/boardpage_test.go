@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/board"
 )
 

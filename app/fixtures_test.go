@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/fixtures"
+	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
 func TestParseEveryFixture(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 // gatesConfig makes olivia the owner and cody a coordinator.

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
-// ghfakeWorld is a repository on internal/ghfake with the App installed
+// ghfakeWorld is a repository on internal/testkit/ghfake with the App installed
 // and delivering its webhooks to a running serve.
 type ghfakeWorld struct {
 	f    *ghfake.Fake

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/internal/store"
 )
 

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/internal/store"
-	"github.com/aepgate/aepgate/internal/store/pgtest"
+	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 )
 
 // child is a serve process started from the test binary.

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/fixtures"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/fixtures"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 // groupPayload is GitHub's recorded merge_group.checks_requested payload

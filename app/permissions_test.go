@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/fixtures"
+	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/google/go-cmp/cmp"
 )

@@ -10,7 +10,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 // readbackYAML requires the ci workflow for readback; olivia is the owner.

@@ -16,8 +16,8 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/fixtures"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/fixtures"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 const relTag = "v1.2.3"

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 func TestE2EFaultsEventuallyProcessedNoDuplicateWrites(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/aepgate/aepgate/internal/fixtures"
+	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
 // sameJob checks that a job decodes from stored what it decodes from the

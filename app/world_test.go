@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
-// world is the App's end-to-end scene on internal/ghfake: repository
+// world is the App's end-to-end scene on internal/testkit/ghfake: repository
 // acme/app with the App installed, milestone M1 (risk medium) holding
 // issue #1 (open, product, depends on #2) and #2 (closed, contract), and
 // the pull requests a test adds. Webhooks are not sent by the fake: tests

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aepgate/aepgate/internal/golden"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )

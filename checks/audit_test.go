@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/golden"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/review"
 )

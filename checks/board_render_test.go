@@ -16,7 +16,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
 
-	"github.com/aepgate/aepgate/internal/browser"
+	"github.com/aepgate/aepgate/internal/testkit/browser"
 )
 
 var updateScreenshots = flag.Bool("update-screenshots", false, "also write the board issue's screenshot into docs/board/")

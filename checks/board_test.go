@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/golden"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/board"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/aepgate/aepgate/internal/golden"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/certificate"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )

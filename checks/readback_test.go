@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aepgate/aepgate/internal/golden"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/readback"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/aepgate/aepgate/internal/golden"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/refusal"
 	"github.com/aepgate/aepgate/protocol/release"
 )

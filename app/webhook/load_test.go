@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/fixtures"
+	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
 // loadDuration is how long the load test streams signed deliveries; the

@@ -1,5 +1,5 @@
 // Command aepgate-demo runs the real aepgate App against a simulated GitHub
-// in one process (package internal/demo, docs/demo.md). It is a binary of
+// in one process (package cmd/internal/demo, docs/demo.md). It is a binary of
 // its own so that aepgate, the product, links no fake GitHub and starts
 // without initialising the packages only the demo uses.
 package main
@@ -17,8 +17,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aepgate/aepgate/internal/cli"
-	"github.com/aepgate/aepgate/internal/demo"
+	"github.com/aepgate/aepgate/cmd/internal/cli"
+	"github.com/aepgate/aepgate/cmd/internal/demo"
 )
 
 // version is set at link time (-ldflags "-X main.version=v1.2.3"), as the
@@ -122,7 +122,7 @@ func runDemo(ctx context.Context, progress io.Writer, f demoFlags) error {
 
 // selfCLI runs one aepgate command line in-process, as the aepgate binary
 // would: the demo's 'certificate fetch' and 'ledger verify' are the real
-// commands (internal/cli).
+// commands (cmd/internal/cli).
 func selfCLI(ctx context.Context, args []string) (string, string, int) {
 	var out, errb bytes.Buffer
 	code := cli.Run(ctx, args, strings.NewReader(""), &out, &errb)

@@ -9,7 +9,7 @@ import (
 
 // TestLinkedVersion builds the binary as the release does (-X
 // main.version) and checks that --version and 'version --json' print the
-// linked version: the flag reaches internal/cli through main.
+// linked version: the flag reaches cmd/internal/cli through main.
 func TestLinkedVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")

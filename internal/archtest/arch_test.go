@@ -98,23 +98,27 @@ func TestPurePackages(t *testing.T) {
 	}
 }
 
-// layers lists, for each layer, the layers it must never import:
-// protocol ← review ← checks ← internal/gh ← app, action ← internal/cli ← cmd.
-// internal/cli, the commands of the product binary, never imports the demo.
-// app/webhook, the App's HTTP edge, is a leaf under app: it imports
-// nothing of the module, so it speaks no GitHub and knows nothing of
-// the App beyond the interfaces it declares.
+// layers lists, for each layer, the layers it must never import. The
+// folder tree is the order: protocol ← review ← checks ← internal (the
+// adapters: internal/gh, internal/store, …) ← app, action ← cmd (the
+// binaries and their composition roots, cmd/internal/cli and
+// cmd/internal/demo). cmd/internal/cli, the commands of the product
+// binary, never imports the demo. app/webhook, the App's HTTP edge, is a
+// leaf under app: it imports nothing of the module, so it speaks no GitHub
+// and knows nothing of the App beyond the interfaces it declares. Test
+// infrastructure (internal/testkit) is kept out of production code by
+// TestFakeIsTestOnly.
 var layers = map[string][]string{
-	"protocol": {"review", "checks", "internal/gh", "app", "action", "internal/cli", "cmd"},
-	"review":   {"checks", "internal/gh", "app", "action", "internal/cli", "cmd"},
+	"protocol": {"review", "checks", "internal", "app", "action", "cmd"},
+	"review":   {"checks", "internal", "app", "action", "cmd"},
 	// checks renders the domain's results, review's audit decisions
 	// included, so it may import review (never the reverse).
-	"checks":       {"internal/gh", "app", "action", "internal/cli", "cmd"},
-	"internal/gh":  {"app", "action", "internal/cli", "cmd"},
-	"app":          {"action", "internal/cli", "cmd"},
-	"app/webhook":  {"protocol", "review", "checks", "internal", "app", "action", "cmd"},
-	"action":       {"app", "internal/cli", "cmd"},
-	"internal/cli": {"cmd", "internal/demo"},
+	"checks":           {"internal", "app", "action", "cmd"},
+	"internal":         {"app", "action", "cmd"},
+	"app":              {"action", "cmd"},
+	"app/webhook":      {"protocol", "review", "checks", "internal", "app", "action", "cmd"},
+	"action":           {"app", "cmd"},
+	"cmd/internal/cli": {"cmd/aepgate", "cmd/aepgate-demo", "cmd/internal/demo"},
 }
 
 func TestImportDirection(t *testing.T) {
@@ -131,7 +135,7 @@ func layerViolations(p pkgInfo, layers map[string][]string) []string {
 	var out []string
 	r := rel(p.ImportPath)
 	for layer, banned := range layers {
-		if !under(r, layer) || (layer == "internal/gh" && under(r, "internal/ghfake")) {
+		if !under(r, layer) || (layer == "app" && under(r, "app/webhook")) {
 			continue
 		}
 		for _, d := range p.Deps {
@@ -146,6 +150,29 @@ func layerViolations(p pkgInfo, layers map[string][]string) []string {
 		}
 	}
 	return out
+}
+
+// TestShelvesCanFail: the folder tree is the enforced order. A planted
+// adapter (internal/store) that imports the App, and a planted composition
+// root (cmd/internal/cli) that imports the demo, are each caught; with
+// their layer removed from the rules (the negative control), neither is.
+func TestShelvesCanFail(t *testing.T) {
+	for _, tt := range []struct {
+		layer string
+		pkg   pkgInfo
+	}{
+		{"internal", pkgInfo{ImportPath: module + "/internal/store", Deps: []string{module + "/app"}}},
+		{"cmd/internal/cli", pkgInfo{ImportPath: module + "/cmd/internal/cli", Deps: []string{module + "/cmd/internal/demo"}}},
+	} {
+		if got := layerViolations(tt.pkg, layers); len(got) != 1 {
+			t.Errorf("planted %s: %d violations, want 1: %q", rel(tt.pkg.ImportPath), len(got), got)
+		}
+		without := maps.Clone(layers)
+		delete(without, tt.layer)
+		if got := layerViolations(tt.pkg, without); len(got) != 0 {
+			t.Errorf("planted %s with layer %s removed: %d violations, want 0: %q", rel(tt.pkg.ImportPath), tt.layer, len(got), got)
+		}
+	}
 }
 
 // TestEdgeLayerCanFail is the webhook edge's layer rule's negative
@@ -165,16 +192,16 @@ func TestEdgeLayerCanFail(t *testing.T) {
 
 // testOnly are the packages of test infrastructure: no production package
 // may depend on them, except as fakeUsers allows.
-var testOnly = []string{"internal/ghfake", "internal/browser"}
+var testOnly = []string{"internal/testkit/ghfake", "internal/testkit/browser", "internal/testkit/fixtures", "internal/testkit/golden", "internal/testkit/pgtest"}
 
 // fakeUsers are the production packages allowed to depend on a test-only
-// package, and how: internal/demo (aepgate-demo runs the App against the
-// fake GitHub in-process) may import internal/ghfake; cmd/aepgate-demo may
-// reach it only through internal/demo, never by importing it. The product
-// binary, cmd/aepgate, may not reach it at all.
+// package, and how: cmd/internal/demo (aepgate-demo runs the App against
+// the fake GitHub in-process) may import internal/testkit/ghfake;
+// cmd/aepgate-demo may reach it only through cmd/internal/demo, never by
+// importing it. The product binary, cmd/aepgate, may not reach it at all.
 var fakeUsers = map[string]fakeUse{
-	"internal/demo":    {infra: "internal/ghfake"},
-	"cmd/aepgate-demo": {infra: "internal/ghfake", via: "internal/demo"},
+	"cmd/internal/demo": {infra: "internal/testkit/ghfake"},
+	"cmd/aepgate-demo":  {infra: "internal/testkit/ghfake", via: "cmd/internal/demo"},
 }
 
 // fakeUse is one allowance: the test-only package a production package may
@@ -228,7 +255,7 @@ func allowedUse(p pkgInfo, u fakeUse) bool {
 // listings that break the rule are caught, and with the demo's allowance
 // removed the demo itself is flagged.
 func TestTestOnlyRuleCanFail(t *testing.T) {
-	fake, browser, demo := module+"/internal/ghfake", module+"/internal/browser", module+"/internal/demo"
+	fake, browser, demo := module+"/internal/testkit/ghfake", module+"/internal/testkit/browser", module+"/cmd/internal/demo"
 	tests := []struct {
 		name    string
 		pkg     pkgInfo
@@ -292,11 +319,11 @@ var githubClients = []string{"github.com/google/go-github", "github.com/shurcooL
 // githubSpeakers are the packages allowed to import them (the README's
 // import rules: internal/gh is the one place that speaks the GitHub API;
 // the fake answers it).
-var githubSpeakers = []string{"internal/gh", "internal/ghfake"}
+var githubSpeakers = []string{"internal/gh", "internal/testkit/ghfake"}
 
 // speaksGitHub returns the GitHub client imports of p that the README's
 // import rules forbid: every direct import of go-github or githubv4 outside internal/gh
-// and internal/ghfake.
+// and internal/testkit/ghfake.
 func speaksGitHub(p pkgInfo) []string {
 	r := rel(p.ImportPath)
 	for _, s := range githubSpeakers {

@@ -12,7 +12,7 @@ import (
 // that it starts without initialising them (goldmark alone compiles a dozen
 // regular expressions at init) and ships no simulated GitHub; the demo is
 // cmd/aepgate-demo.
-var demoOnly = []string{module + "/internal/demo", module + "/internal/ghfake", "github.com/yuin/goldmark"}
+var demoOnly = []string{module + "/cmd/internal/demo", module + "/internal/testkit/ghfake", "github.com/yuin/goldmark"}
 
 // TestProductBinaryLinksNoDemo keeps what only the demo needs out of
 // cmd/aepgate.
@@ -53,9 +53,9 @@ func TestProductBinaryLinksNoDemoCanFail(t *testing.T) {
 		deps []string
 		want int
 	}{
-		{"through the demo", []string{module + "/internal/demo", module + "/internal/ghfake"}, 2},
+		{"through the demo", []string{module + "/cmd/internal/demo", module + "/internal/testkit/ghfake"}, 2},
 		{"goldmark's extension", []string{"github.com/yuin/goldmark/extension"}, 1},
-		{"only what it needs", []string{"net/http", module + "/internal/cli", "github.com/yuin/goldmarkdown"}, 0},
+		{"only what it needs", []string{"net/http", module + "/cmd/internal/cli", "github.com/yuin/goldmarkdown"}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

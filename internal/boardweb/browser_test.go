@@ -12,7 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/aepgate/aepgate/internal/browser"
+	"github.com/aepgate/aepgate/internal/testkit/browser"
 )
 
 var updateScreenshots = flag.Bool("update-screenshots", false, "also write the browser tests' screenshots into docs/board/")

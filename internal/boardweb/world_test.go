@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/board"
 )
 

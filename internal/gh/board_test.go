@@ -5,7 +5,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2"
 
-	"github.com/aepgate/aepgate/internal/fixtures"
+	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
 func TestBoardQueriesMatchGitHubSchema(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 // TestListCheckRunsNamed reads the certificate runs of three writers on one

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 // TestReadRepoFileWithoutAccess: GitHub hides a private repository from a

@@ -15,7 +15,7 @@ import (
 
 // checksFake is a small stateful stand-in for GitHub's check-run endpoints,
 // enough to test the publisher's request sequence in isolation. (End-to-end
-// tests use internal/ghfake.)
+// tests use internal/testkit/ghfake.)
 type checksFake struct {
 	mu       sync.Mutex
 	runs     []*fakeRun

@@ -9,7 +9,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 func checkRun(sha string, problems int) checks.Run {

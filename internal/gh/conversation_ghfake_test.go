@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 // installation is an installed App's clients on a fresh fake repository.

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 func TestWebURL(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 func TestListPullFilesPages(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
 
-	"github.com/aepgate/aepgate/internal/fixtures"
+	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/store/pgtest"
+	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 )
 
 func TestPostgresLedgerAndDeliveries(t *testing.T) {

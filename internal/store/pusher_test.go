@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/store/pgtest"
+	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 	"github.com/google/go-cmp/cmp"
 )
 

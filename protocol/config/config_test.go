@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/aepgate/aepgate/internal/golden"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 )
 
 // render is what a golden file holds: the decoded config as JSON, or the

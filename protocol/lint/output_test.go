@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aepgate/aepgate/internal/golden"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/internal/rundir"
 	"github.com/aepgate/aepgate/protocol/rundoc"
 	"github.com/aepgate/aepgate/protocol/status"
@@ -51,7 +51,7 @@ var outputKinds = []string{"lint.txt", "lint.json", "status.txt", "status.json"}
 func TestOutputUnchanged(t *testing.T) {
 	small := []struct{ name, dir string }{
 		{"ledger-service", "../../examples/ledger-service"},
-		{"cli-problems", "../../internal/cli/testdata/rundocs/problems"},
+		{"cli-problems", "../../cmd/internal/cli/testdata/rundocs/problems"},
 	}
 	for _, tt := range small {
 		run, err := rundir.Load(tt.dir)

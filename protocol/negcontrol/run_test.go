@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/golden"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 )
 
 const (

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/aepgate/aepgate/internal/golden"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 )
 
 const head = "4f5e6d7c8b9a0f1e2d3c4b5a69788796a5b4c3d2"

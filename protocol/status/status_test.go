@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/aepgate/aepgate/internal/golden"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
 
