@@ -166,9 +166,17 @@ func (r *runner) configErrors(err error) {
 // The checks that read the workspace run only when it is the commit judged
 // (tree); when it is not, every run on that commit is refused.
 func (r *runner) evaluate(ctx context.Context) []checks.Run {
-	var runs []checks.Run
 	r.targeted() // says so in the job summary
-	folders := r.folders()
+	runs := r.workspaceRuns(ctx, r.folders())
+	runs = append(runs, r.eventRuns(ctx)...)
+	r.refuseAll(runs)
+	return runs
+}
+
+// workspaceRuns runs the checks that read the workspace: lint and status
+// of the run folders, and the negative controls.
+func (r *runner) workspaceRuns(ctx context.Context, folders []folder) []checks.Run {
+	var runs []checks.Run
 	if r.in.wants(CheckLint) && (len(folders) > 0 || r.in.explicit(CheckLint)) {
 		runs = append(runs, r.onTree(ctx, checks.NameLint, func() checks.Run { return r.lint(folders) }))
 	}
@@ -178,6 +186,13 @@ func (r *runner) evaluate(ctx context.Context) []checks.Run {
 	if r.in.wants(CheckNegcontrol) && (len(r.cfg.NegativeControls) > 0 || r.in.explicit(CheckNegcontrol)) {
 		runs = append(runs, r.negcontrol(ctx))
 	}
+	return runs
+}
+
+// eventRuns runs the checks that read the event: the worker's report and
+// the plans of a pull request, and the release when asked for.
+func (r *runner) eventRuns(ctx context.Context) []checks.Run {
+	var runs []checks.Run
 	if r.in.wants(CheckReport) {
 		if r.ev.PR != nil {
 			runs = append(runs, r.workerReport(ctx))
@@ -193,7 +208,6 @@ func (r *runner) evaluate(ctx context.Context) []checks.Run {
 	if r.in.explicit(CheckRelease) {
 		runs = append(runs, r.releaseRun(ctx))
 	}
-	r.refuseAll(runs)
 	return runs
 }
 

@@ -28,7 +28,11 @@ func htmlLink(text, url string) template.HTML {
 // nothing: the page works offline and under a Content-Security-Policy of
 // default-src 'none'; style-src 'unsafe-inline'; img-src 'self'.
 var boardPageTemplate = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("board").Funcs(boardFuncs).Parse(`<!DOCTYPE html>
+	return template.Must(template.New("board").Funcs(boardFuncs).Parse(boardPageText))
+})
+
+// boardPageText is the board page template's source.
+const boardPageText = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -131,8 +135,7 @@ var boardPageTemplate = sync.OnceValue(func() *template.Template {
 {{- else}}
 <p class="muted">No certificate yet.</p>
 {{- end}}{{end}}
-`))
-})
+`
 
 // boardGraphTemplate draws a laid-out dependency graph as inline SVG (parsed
 // on first use).

@@ -71,6 +71,7 @@ func (p *CheckPublisher) PublishNew(ctx context.Context, owner, repo string, run
 	return p.publish(ctx, owner, repo, run, false)
 }
 
+// publish is Publish, looking for an earlier run only when lookup is set.
 func (p *CheckPublisher) publish(ctx context.Context, owner, repo string, run checks.Run, lookup bool) (int64, error) {
 	run = checks.Fit(run)
 	if err := checks.Validate(run); err != nil {
@@ -98,6 +99,12 @@ func (p *CheckPublisher) publish(ctx context.Context, owner, repo string, run ch
 			}
 		}
 	}
+	return p.write(ctx, owner, repo, existing, run, pending)
+}
+
+// write creates run (existing nil) or updates existing with it, sending the
+// pending annotations a page per request, with a pause before each.
+func (p *CheckPublisher) write(ctx context.Context, owner, repo string, existing *github.CheckRun, run checks.Run, pending []checks.Annotation) (int64, error) {
 	pages := checks.AnnotationPages(pending)
 	first := firstPage(pages)
 	var id int64
@@ -125,6 +132,7 @@ func (p *CheckPublisher) publish(ctx context.Context, owner, repo string, run ch
 	return id, nil
 }
 
+// firstPage is the first of pages, or nil when there is none.
 func firstPage(pages [][]checks.Annotation) []checks.Annotation {
 	if len(pages) == 0 {
 		return nil

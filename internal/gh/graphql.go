@@ -51,23 +51,9 @@ func graphQL(ctx context.Context, hc *http.Client, url, query string, vars map[s
 // below the root: their fields are null in out, and the errors are
 // returned for the caller to report.
 func graphQLPartial(ctx context.Context, hc *http.Client, url, query string, vars map[string]any, out any) ([]gqlErr, error) {
-	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	req, resp, data, err := postGraphQL(ctx, hc, url, query, vars)
 	if err != nil {
-		return nil, fmt.Errorf("graphql: %w", err)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("graphql: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("graphql: %w", err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxGraphQLResponse))
-	if err != nil {
-		return nil, fmt.Errorf("graphql: read answer: %w", err)
+		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
 		// A secondary limit may come as a bare 403 whose message says so
@@ -77,6 +63,37 @@ func graphQLPartial(ctx context.Context, hc *http.Client, url, query string, var
 		}
 		return nil, &HTTPError{Status: resp.StatusCode, Body: truncate(string(data), 300)}
 	}
+	return decodeGraphQL(req, resp, data, out)
+}
+
+// postGraphQL posts query and vars to url and reads the answer, at most
+// maxGraphQLResponse bytes of it.
+func postGraphQL(ctx context.Context, hc *http.Client, url, query string, vars map[string]any) (*http.Request, *http.Response, []byte, error) {
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("graphql: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("graphql: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("graphql: %w", err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxGraphQLResponse))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("graphql: read answer: %w", err)
+	}
+	return req, resp, data, nil
+}
+
+// decodeGraphQL decodes a 200 answer's data into out, returning the
+// FORBIDDEN errors on objects below the root; any other error but
+// NOT_FOUND below the root fails the whole answer.
+func decodeGraphQL(req *http.Request, resp *http.Response, data []byte, out any) ([]gqlErr, error) {
 	var env struct {
 		Data   json.RawMessage `json:"data"`
 		Errors []gqlErr        `json:"errors"`
@@ -104,6 +121,7 @@ func graphQLPartial(ctx context.Context, hc *http.Client, url, query string, var
 	return denied, nil
 }
 
+// graphQLError is errs as one *GraphQLError.
 func graphQLError(errs []gqlErr) *GraphQLError {
 	ge := &GraphQLError{}
 	for _, e := range errs {

@@ -13,25 +13,47 @@ func Route(path string) string {
 		return "/graphql"
 	}
 	parts := strings.Split(strings.Trim(path, "/"), "/")
-	for i, p := range parts {
-		switch {
-		case i > 0 && parts[0] == "repos" && i == 1:
-			parts[i] = "{owner}"
-		case i > 0 && parts[0] == "repos" && i == 2:
-			parts[i] = "{repo}"
-		case i > 0 && parts[i-1] == "commits":
-			parts[i] = "{ref}"
-		case isDigits(p):
-			parts[i] = "{n}"
-		case len(p) == 40 && isHex(p):
-			parts[i] = "{sha}"
-		case i > 0 && (parts[i-1] == "contents" || parts[i-1] == "ref" || parts[i-1] == "refs"):
-			return "/" + strings.Join(append(parts[:i], "{path}"), "/")
+	for i := range parts {
+		seg, rest := routeSegment(parts, i)
+		if rest {
+			return "/" + strings.Join(append(parts[:i], seg), "/")
 		}
+		parts[i] = seg
 	}
 	return "/" + strings.Join(parts, "/")
 }
 
+// routeSegment is the template of parts[i], the segments before it already
+// templated; rest reports that it stands for the rest of the path.
+func routeSegment(parts []string, i int) (seg string, rest bool) {
+	p := parts[i]
+	prev := ""
+	if i > 0 {
+		prev = parts[i-1]
+	}
+	switch {
+	case i > 0 && parts[0] == "repos" && repoSlots[i] != "":
+		return repoSlots[i], false
+	case prev == "commits":
+		return "{ref}", false
+	case isDigits(p):
+		return "{n}", false
+	case len(p) == 40 && isHex(p):
+		return "{sha}", false
+	case pathParents[prev]:
+		return "{path}", true
+	}
+	return p, false
+}
+
+// repoSlots are the templates of the segments after /repos/.
+var repoSlots = map[int]string{1: "{owner}", 2: "{repo}"}
+
+// pathParents are the segments after which the rest of a path is a file
+// path or a ref name.
+var pathParents = map[string]bool{"contents": true, "ref": true, "refs": true}
+
+// isDigits reports whether s is one or more decimal digits.
 func isDigits(s string) bool {
 	if s == "" {
 		return false
@@ -44,6 +66,7 @@ func isDigits(s string) bool {
 	return true
 }
 
+// isHex reports whether s is lowercase hexadecimal digits only.
 func isHex(s string) bool {
 	for _, r := range s {
 		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {

@@ -135,16 +135,11 @@ type jsonIssue struct {
 	jsonDeps
 }
 
+// snapshot is the snapshot the query of plan p answered with r.
 func (r *jsonRepo) snapshot(p queryPlan) *snapshot.PR {
 	s := &snapshot.PR{Repo: r.NameWithOwner, Units: map[int]*workunit.Issue{}, UnitComments: map[int]snapshot.Thread{}, UnitAttempts: map[int]snapshot.Attempts{},
 		NativeBlockers: p.blockers, Has: p.needs}
-	if d := r.DefaultBranchRef; d != nil {
-		s.DefaultBranch = d.Name
-		s.Config.CommitSHA = d.Target.Oid
-		if f := d.Target.File; f != nil && f.Object != nil && f.Object.Text != nil {
-			s.Config = snapshot.ConfigFile{Found: true, Text: *f.Object.Text, Truncated: f.Object.IsTruncated, CommitSHA: d.Target.Oid}
-		}
-	}
+	r.defaultBranch(s)
 	if r.PullRequest != nil {
 		s.Pull = r.PullRequest.pull(p)
 	}
@@ -153,22 +148,44 @@ func (r *jsonRepo) snapshot(p queryPlan) *snapshot.PR {
 		s.Control = &snapshot.ControlIssue{Number: n.Number, URL: n.URL, Thread: n.Comments.thread()}
 	}
 	for _, n := range sortedGuesses(p.guesses) {
-		u, ji := r.unit(n)
-		s.Units[n] = u
-		if ji != nil && ji.Comments != nil {
-			s.UnitComments[n] = ji.Comments.thread()
-		}
-		if ji != nil && ji.TimelineItems != nil {
-			s.UnitAttempts[n] = ji.TimelineItems.attempts()
-		}
-		if p.needs.Lanes && ji != nil && ji.Milestone != nil {
-			s.Lanes = []workunit.Lane{}
-			for _, st := range ji.Milestone.Issues.Nodes {
-				s.Lanes = st.Lanes.lanes(r.NameWithOwner, st.Number, s.Lanes)
-			}
-		}
+		r.addUnit(s, p, n)
 	}
 	return s
+}
+
+// defaultBranch sets s's default branch and the config file read on it.
+func (r *jsonRepo) defaultBranch(s *snapshot.PR) {
+	d := r.DefaultBranchRef
+	if d == nil {
+		return
+	}
+	s.DefaultBranch = d.Name
+	s.Config.CommitSHA = d.Target.Oid
+	if f := d.Target.File; f != nil && f.Object != nil && f.Object.Text != nil {
+		s.Config = snapshot.ConfigFile{Found: true, Text: *f.Object.Text, Truncated: f.Object.IsTruncated, CommitSHA: d.Target.Oid}
+	}
+}
+
+// addUnit sets in s the guessed work unit n: the issue, its comments, its
+// attempts and, when the plan needs them, its milestone's lanes.
+func (r *jsonRepo) addUnit(s *snapshot.PR, p queryPlan, n int) {
+	u, ji := r.unit(n)
+	s.Units[n] = u
+	if ji == nil {
+		return
+	}
+	if ji.Comments != nil {
+		s.UnitComments[n] = ji.Comments.thread()
+	}
+	if ji.TimelineItems != nil {
+		s.UnitAttempts[n] = ji.TimelineItems.attempts()
+	}
+	if p.needs.Lanes && ji.Milestone != nil {
+		s.Lanes = []workunit.Lane{}
+		for _, st := range ji.Milestone.Issues.Nodes {
+			s.Lanes = st.Lanes.lanes(r.NameWithOwner, st.Number, s.Lanes)
+		}
+	}
 }
 
 func (r *jsonRepo) unit(n int) (*workunit.Issue, *jsonIssue) {

@@ -37,7 +37,29 @@ const reviewPageQuery = `query($owner: String!, $name: String!, $number: Int!, $
 // mark (marks, nil: no mark), reviews whole up to maxThreadPages pages;
 // beyond their bounds they stay marked truncated.
 func (in *Installation) completeThreads(ctx context.Context, owner, repo string, s *snapshot.PR, marks ThreadMarker) error {
-	if p := s.Pull; p != nil && p.Conversation.Truncated {
+	if err := in.completePull(ctx, owner, repo, s.Pull, marks); err != nil {
+		return err
+	}
+	if err := in.completeUnits(ctx, owner, repo, s, marks); err != nil {
+		return err
+	}
+	if c := s.Control; c != nil && c.Thread.Truncated {
+		full, err := in.thread(ctx, owner, repo, c.Number, c.Thread, marks)
+		if err != nil {
+			return err
+		}
+		c.Thread = full
+	}
+	return nil
+}
+
+// completePull reads again the pull request's conversation and reviews
+// when the snapshot query read only their newest part (p nil: no pull).
+func (in *Installation) completePull(ctx context.Context, owner, repo string, p *snapshot.Pull, marks ThreadMarker) error {
+	if p == nil {
+		return nil
+	}
+	if p.Conversation.Truncated {
 		t, err := in.thread(ctx, owner, repo, p.Number, p.Conversation, marks)
 		if err != nil {
 			return err
@@ -47,7 +69,7 @@ func (in *Installation) completeThreads(ctx context.Context, owner, repo string,
 			p.Truncated = slices.DeleteFunc(p.Truncated, func(n string) bool { return n == "comments" })
 		}
 	}
-	if p := s.Pull; p != nil && p.IsTruncated("reviews") {
+	if p.IsTruncated("reviews") {
 		rs, cut, err := in.reviews(ctx, owner, repo, p.Number)
 		if err != nil {
 			return err
@@ -57,6 +79,12 @@ func (in *Installation) completeThreads(ctx context.Context, owner, repo string,
 			p.Truncated = slices.DeleteFunc(p.Truncated, func(n string) bool { return n == "reviews" })
 		}
 	}
+	return nil
+}
+
+// completeUnits reads again the work units' truncated comment threads and
+// attempt lists, and completes every attempt's threads.
+func (in *Installation) completeUnits(ctx context.Context, owner, repo string, s *snapshot.PR, marks ThreadMarker) error {
 	for n, t := range s.UnitComments {
 		if t.Truncated {
 			full, err := in.thread(ctx, owner, repo, n, t, marks)
@@ -78,13 +106,6 @@ func (in *Installation) completeThreads(ctx context.Context, owner, repo string,
 			return err
 		}
 		s.UnitAttempts[n] = a
-	}
-	if c := s.Control; c != nil && c.Thread.Truncated {
-		full, err := in.thread(ctx, owner, repo, c.Number, c.Thread, marks)
-		if err != nil {
-			return err
-		}
-		c.Thread = full
 	}
 	return nil
 }

@@ -24,14 +24,7 @@ func (in *Installation) AffectedUnits(ctx context.Context, owner, repo string, i
 	if issue <= 0 && len(milestones) == 0 {
 		return out, nil
 	}
-	blockers := !in.noBlockedBy.Load()
-	var data map[string]map[string]json.RawMessage
-	err := graphQL(ctx, in.hc, in.graphqlURL, affectedQuery(issue, milestones, blockers), map[string]any{"owner": owner, "name": repo}, &data)
-	if ge, ok := err.(*GraphQLError); ok && blockers && ge.mentions("blocking") {
-		in.noBlockedBy.Store(true)
-		data = nil
-		err = graphQL(ctx, in.hc, in.graphqlURL, affectedQuery(issue, milestones, false), map[string]any{"owner": owner, "name": repo}, &data)
-	}
+	data, err := in.queryAffected(ctx, owner, repo, issue, milestones)
 	if err != nil {
 		return nil, fmt.Errorf("affected units of %s/%s: %w", owner, repo, err)
 	}
@@ -43,22 +36,23 @@ func (in *Installation) AffectedUnits(ctx context.Context, owner, repo string, i
 		if err := json.Unmarshal(raw, &n); err != nil {
 			return nil, fmt.Errorf("affected units of %s/%s: decode %s: %w", owner, repo, alias, err)
 		}
-		if n == nil {
-			continue // a vanished issue or milestone affects nothing more
-		}
-		lists := []*numbers{n.Issues, n.Blocking}
-		if n.Milestone != nil {
-			lists = append(lists, &n.Milestone.Issues)
-		}
-		for _, l := range lists {
-			if l != nil {
-				for _, i := range l.Nodes {
-					out[i.Number] = true
-				}
-			}
-		}
+		n.addTo(out) // a vanished issue or milestone (nil) affects nothing more
 	}
 	return out, nil
+}
+
+// queryAffected runs the affected-units query, again without the blocked
+// issues (and never with them after) when GitHub does not know that field.
+func (in *Installation) queryAffected(ctx context.Context, owner, repo string, issue int, milestones []int) (map[string]map[string]json.RawMessage, error) {
+	blockers := !in.noBlockedBy.Load()
+	var data map[string]map[string]json.RawMessage
+	err := graphQL(ctx, in.hc, in.graphqlURL, affectedQuery(issue, milestones, blockers), map[string]any{"owner": owner, "name": repo}, &data)
+	if ge, ok := err.(*GraphQLError); ok && blockers && ge.mentions("blocking") {
+		in.noBlockedBy.Store(true)
+		data = nil
+		err = graphQL(ctx, in.hc, in.graphqlURL, affectedQuery(issue, milestones, false), map[string]any{"owner": owner, "name": repo}, &data)
+	}
+	return data, err
 }
 
 // affectedNode is one alias of the affected-units query: a milestone
@@ -69,11 +63,31 @@ type affectedNode struct {
 	Milestone *struct{ Issues numbers }
 }
 
+// addTo sets in out the number of every issue n lists; a nil n adds none.
+func (n *affectedNode) addTo(out map[int]bool) {
+	if n == nil {
+		return
+	}
+	lists := []*numbers{n.Issues, n.Blocking}
+	if n.Milestone != nil {
+		lists = append(lists, &n.Milestone.Issues)
+	}
+	for _, l := range lists {
+		if l != nil {
+			for _, i := range l.Nodes {
+				out[i.Number] = true
+			}
+		}
+	}
+}
+
 // numbers is a connection of issues, numbers only.
 type numbers struct {
 	Nodes []struct{ Number int }
 }
 
+// affectedQuery is the affected-units query for issue and milestones, asking
+// for the issues the issue blocks when blockers is set.
 func affectedQuery(issue int, milestones []int, blockers bool) string {
 	var b strings.Builder
 	b.WriteString("query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) {\n")

@@ -27,37 +27,14 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		"run_documents": func(v *yaml.Node, f string) {
 			c.RunDocuments = d.paths(v, f, true)
 		},
-		"negative_controls": func(v *yaml.Node, f string) { c.NegativeControls = d.controls(v, f) },
-		"required_workflows": func(v *yaml.Node, f string) {
-			d.fields(v, f, fieldSetters{
-				"pull_request": func(v *yaml.Node, f string) { c.RequiredWorkflows.PullRequest = d.names(v, f) },
-				"readback":     func(v *yaml.Node, f string) { c.RequiredWorkflows.Readback = d.names(v, f) },
-			})
-		},
-		"contract_paths": func(v *yaml.Node, f string) { c.ContractPaths = d.paths(v, f, true) },
-		"risk": func(v *yaml.Node, f string) {
-			d.fields(v, f, fieldSetters{"default": func(v *yaml.Node, f string) {
-				if s, ok := d.str(v, f); ok {
-					c.Risk.Default = s
-					d.check(v, f, checkRisk(s))
-				}
-			}})
-		},
-		"limits": func(v *yaml.Node, f string) {
-			d.fields(v, f, fieldSetters{
-				"corrections": func(v *yaml.Node, f string) { c.Limits.Corrections = d.bounded(v, f, 0, 100) },
-				"exchanges":   func(v *yaml.Node, f string) { c.Limits.Exchanges = d.bounded(v, f, 1, 100) },
-				"attempts_per_unit": func(v *yaml.Node, f string) {
-					c.Limits.AttemptsPerUnit = d.bounded(v, f, 1, maxAttemptsPerUnit)
-				},
-				"lanes_per_increment": func(v *yaml.Node, f string) {
-					c.Limits.LanesPerIncrement = d.bounded(v, f, 1, maxLanesPerIncrement)
-				},
-			})
-		},
-		"stall":    func(v *yaml.Node, f string) { d.stall(v, f, &c.Stall) },
-		"release":  func(v *yaml.Node, f string) { d.release(v, f, &c.Release) },
-		"readback": func(v *yaml.Node, f string) { d.readback(v, f, &c.Readback) },
+		"negative_controls":  func(v *yaml.Node, f string) { c.NegativeControls = d.controls(v, f) },
+		"required_workflows": func(v *yaml.Node, f string) { d.requiredWorkflows(v, f, &c.RequiredWorkflows) },
+		"contract_paths":     func(v *yaml.Node, f string) { c.ContractPaths = d.paths(v, f, true) },
+		"risk":               func(v *yaml.Node, f string) { d.risk(v, f, &c.Risk) },
+		"limits":             func(v *yaml.Node, f string) { d.limits(v, f, &c.Limits) },
+		"stall":              func(v *yaml.Node, f string) { d.stall(v, f, &c.Stall) },
+		"release":            func(v *yaml.Node, f string) { d.release(v, f, &c.Release) },
+		"readback":           func(v *yaml.Node, f string) { d.readback(v, f, &c.Readback) },
 		"command_prefix": func(v *yaml.Node, f string) {
 			if s, ok := d.str(v, f); ok {
 				c.CommandPrefix = s
@@ -68,6 +45,38 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 	if !versionSet {
 		d.errorf(root, "version", `required; start the file with "version: 1"`)
 	}
+}
+
+// requiredWorkflows decodes the required_workflows mapping into w.
+func (d *decoder) requiredWorkflows(v *yaml.Node, field string, w *RequiredWorkflows) {
+	d.fields(v, field, fieldSetters{
+		"pull_request": func(v *yaml.Node, f string) { w.PullRequest = d.names(v, f) },
+		"readback":     func(v *yaml.Node, f string) { w.Readback = d.names(v, f) },
+	})
+}
+
+// risk decodes the risk mapping into r.
+func (d *decoder) risk(v *yaml.Node, field string, r *Risk) {
+	d.fields(v, field, fieldSetters{"default": func(v *yaml.Node, f string) {
+		if s, ok := d.str(v, f); ok {
+			r.Default = s
+			d.check(v, f, checkRisk(s))
+		}
+	}})
+}
+
+// limits decodes the limits mapping into l.
+func (d *decoder) limits(v *yaml.Node, field string, l *Limits) {
+	d.fields(v, field, fieldSetters{
+		"corrections": func(v *yaml.Node, f string) { l.Corrections = d.bounded(v, f, 0, 100) },
+		"exchanges":   func(v *yaml.Node, f string) { l.Exchanges = d.bounded(v, f, 1, 100) },
+		"attempts_per_unit": func(v *yaml.Node, f string) {
+			l.AttemptsPerUnit = d.bounded(v, f, 1, maxAttemptsPerUnit)
+		},
+		"lanes_per_increment": func(v *yaml.Node, f string) {
+			l.LanesPerIncrement = d.bounded(v, f, 1, maxLanesPerIncrement)
+		},
+	})
 }
 
 // check records msg as an error at v unless it is empty.

@@ -84,65 +84,102 @@ func withKept(in *Input) ([]Item, []Tamper) {
 	if len(in.Kept) == 0 && len(in.Witnessed) == 0 {
 		return in.Items, nil
 	}
+	r := newReplay(in)
+	for _, k := range in.Kept {
+		r.putKept(k)
+	}
+	for _, w := range in.Witnessed {
+		r.putWitnessed(w)
+	}
+	return r.items, r.tampered
+}
+
+// replay is the items withKept builds, indexed by key, and the tampering
+// found so far.
+type replay struct {
+	in       *Input
+	items    []Item
+	at       map[itemKey]int
+	tampered []Tamper
+}
+
+// newReplay starts a replay from a copy of in.Items.
+func newReplay(in *Input) *replay {
 	items := append([]Item(nil), in.Items...)
 	at := make(map[itemKey]int, len(items))
 	for i := range items {
 		at[keyOf(&items[i])] = i
 	}
-	var tampered []Tamper
-	for _, k := range in.Kept {
-		orig := k.Item
-		orig.Updated, orig.Tampered, orig.Kept = orig.Created, "", true
-		i, seen := at[keyOf(&orig)]
-		change := ""
-		switch {
-		case seen && items[i].Updated.After(items[i].Created), seen && BodyHash(items[i].Body) != k.BodySHA256:
-			change = ChangeEdited
-		case seen:
-			items[i].Kept = true // intact: GitHub shows it as accepted
-			continue
-		case k.Change == ChangeDeleted, readWhole(in.Read, orig):
-			change = ChangeDeleted
-		case k.Change == ChangeEdited:
-			change = ChangeEdited
-		}
-		by := k.TamperedBy
-		if seen && items[i].EditedBy != "" {
-			by = items[i].EditedBy
-		}
-		if change != "" {
-			orig.Tampered = change
-			tampered = append(tampered, Tamper{ItemID: orig.ID, Review: orig.Event == EventReview, URL: orig.URL, Source: orig.Source, Author: orig.Author, By: by, Change: change, Created: orig.Created})
-		}
-		if seen {
-			items[i] = orig
-		} else {
-			at[keyOf(&orig)] = len(items)
-			items = append(items, orig)
-		}
+	return &replay{in: in, items: items, at: at}
+}
+
+// put sets it in place of the item at i when seen, else appends it.
+func (r *replay) put(it Item, i int, seen bool) {
+	if seen {
+		r.items[i] = it
+		return
 	}
-	for _, w := range in.Witnessed {
-		i, seen := at[keyOf(&w)]
-		if seen && items[i].Kept || len(requests(w.Body, in.Policy.Prefix)) == 0 {
-			// Kept already (the kept copy counts), or it decided nothing as
-			// created: what GitHub shows is judged (an edit adds nothing).
-			continue
-		}
-		w.Updated, w.Kept, w.Tampered = w.Created, false, ""
-		switch {
-		case seen && (items[i].Updated.After(items[i].Created) || items[i].Body != w.Body):
-			w.Tampered, w.EditedBy = ChangeEdited, items[i].EditedBy
-			items[i] = w
-		case !seen && readWhole(in.Read, w):
-			w.Tampered = ChangeDeleted
-			at[keyOf(&w)] = len(items)
-			items = append(items, w)
-		default:
-			continue
-		}
-		tampered = append(tampered, Tamper{ItemID: w.ID, URL: w.URL, Source: w.Source, Author: w.Author, By: w.EditedBy, Change: w.Tampered, Created: w.Created})
+	r.at[keyOf(&it)] = len(r.items)
+	r.items = append(r.items, it)
+}
+
+// putKept puts kept item k back as accepted, unless GitHub shows it intact,
+// and records its tampering.
+func (r *replay) putKept(k Kept) {
+	orig := k.Item
+	orig.Updated, orig.Tampered, orig.Kept = orig.Created, "", true
+	i, seen := r.at[keyOf(&orig)]
+	if seen && !r.items[i].Updated.After(r.items[i].Created) && BodyHash(r.items[i].Body) == k.BodySHA256 {
+		r.items[i].Kept = true // intact: GitHub shows it as accepted
+		return
 	}
-	return items, tampered
+	change := keptChange(r.in.Read, k, orig, seen)
+	by := k.TamperedBy
+	if seen && r.items[i].EditedBy != "" {
+		by = r.items[i].EditedBy
+	}
+	if change != "" {
+		orig.Tampered = change
+		r.tampered = append(r.tampered, Tamper{ItemID: orig.ID, Review: orig.Event == EventReview, URL: orig.URL, Source: orig.Source, Author: orig.Author, By: by, Change: change, Created: orig.Created})
+	}
+	r.put(orig, i, seen)
+}
+
+// keptChange is how the source of kept item k (as orig) changed when GitHub
+// does not show it intact: edited when seen, deleted when missing from what
+// was read or reported deleted, edited when reported so, else "".
+func keptChange(reads []Read, k Kept, orig Item, seen bool) string {
+	switch {
+	case seen:
+		return ChangeEdited
+	case k.Change == ChangeDeleted, readWhole(reads, orig):
+		return ChangeDeleted
+	case k.Change == ChangeEdited:
+		return ChangeEdited
+	}
+	return ""
+}
+
+// putWitnessed puts witnessed item w back as created where GitHub shows it
+// edited or deleted, and records that tampering.
+func (r *replay) putWitnessed(w Item) {
+	i, seen := r.at[keyOf(&w)]
+	if seen && r.items[i].Kept || len(requests(w.Body, r.in.Policy.Prefix)) == 0 {
+		// Kept already (the kept copy counts), or it decided nothing as
+		// created: what GitHub shows is judged (an edit adds nothing).
+		return
+	}
+	w.Updated, w.Kept, w.Tampered = w.Created, false, ""
+	switch {
+	case seen && (r.items[i].Updated.After(r.items[i].Created) || r.items[i].Body != w.Body):
+		w.Tampered, w.EditedBy = ChangeEdited, r.items[i].EditedBy
+	case !seen && readWhole(r.in.Read, w):
+		w.Tampered = ChangeDeleted
+	default:
+		return
+	}
+	r.put(w, i, seen)
+	r.tampered = append(r.tampered, Tamper{ItemID: w.ID, URL: w.URL, Source: w.Source, Author: w.Author, By: w.EditedBy, Change: w.Tampered, Created: w.Created})
 }
 
 // readWhole reports whether the evaluation read the part of its thread

@@ -44,11 +44,44 @@ type outcome struct {
 // out or ctx is done, every process left in its group is killed, so nothing
 // it started can change a file afterwards (kill does the killing).
 func runShell(ctx context.Context, command, dir string, env []string, timeout time.Duration, kill killer) outcome {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return outcome{code: 127, output: fmt.Sprintf("aepgate: cannot create a pipe: %v", err)}
+	cmd, r, failed := startShell(command, dir, env)
+	if cmd == nil {
+		return failed
 	}
 	defer r.Close()
+	var buf bytes.Buffer
+	copied := make(chan struct{})
+	go func() { io.Copy(&buf, r); close(copied) }()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	o := awaitShell(ctx, cmd, waited, timeout, kill)
+	kill(cmd)
+	select {
+	case <-copied:
+	case <-time.After(drainWait):
+		r.Close()
+		<-copied
+	}
+	switch {
+	case o.timedOut:
+		o.code, o.output = ExitTimeout, fmt.Sprintf("(timed out after %ss)", formatSeconds(timeout))
+	case o.interrupted:
+		o.code, o.output = ExitInterrupted, "(interrupted)"
+	default:
+		o.code, o.output = exitStatus(cmd.ProcessState), buf.String()
+	}
+	return o
+}
+
+// startShell starts command through the shell in its own process group,
+// writing stdout and stderr to one pipe whose read end it returns. When the
+// pipe or the start fails, the command is nil and the outcome says why.
+func startShell(command, dir string, env []string) (*exec.Cmd, *os.File, outcome) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, outcome{code: 127, output: fmt.Sprintf("aepgate: cannot create a pipe: %v", err)}
+	}
 	cmd := shellCommand(command)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdin = nil
@@ -57,14 +90,16 @@ func runShell(ctx context.Context, command, dir string, env []string, timeout ti
 	startErr := cmd.Start()
 	w.Close()
 	if startErr != nil {
-		return outcome{code: 127, output: fmt.Sprintf("aepgate: cannot start the shell: %v", startErr)}
+		r.Close()
+		return nil, nil, outcome{code: 127, output: fmt.Sprintf("aepgate: cannot start the shell: %v", startErr)}
 	}
-	var buf bytes.Buffer
-	copied := make(chan struct{})
-	go func() { io.Copy(&buf, r); close(copied) }()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	return cmd, r, outcome{}
+}
 
+// awaitShell waits for the command to exit (waited), to time out or for ctx
+// to be done; on a timeout or ctx it kills the group and waits for the exit.
+// The outcome says only which of the three happened.
+func awaitShell(ctx context.Context, cmd *exec.Cmd, waited <-chan error, timeout time.Duration, kill killer) outcome {
 	var expire <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
@@ -82,21 +117,6 @@ func runShell(ctx context.Context, command, dir string, env []string, timeout ti
 		o.interrupted = true
 		kill(cmd)
 		<-waited
-	}
-	kill(cmd)
-	select {
-	case <-copied:
-	case <-time.After(drainWait):
-		r.Close()
-		<-copied
-	}
-	switch {
-	case o.timedOut:
-		o.code, o.output = ExitTimeout, fmt.Sprintf("(timed out after %ss)", formatSeconds(timeout))
-	case o.interrupted:
-		o.code, o.output = ExitInterrupted, "(interrupted)"
-	default:
-		o.code, o.output = exitStatus(cmd.ProcessState), buf.String()
 	}
 	return o
 }

@@ -131,14 +131,8 @@ func checkRelease(s Snapshot, peeled string, assetHashes bool) (final bool, rs [
 	if strings.TrimSpace(r.PublishedAt) == "" {
 		rs = append(rs, refusal.Refusal{Token: TokenReleaseNotPublished, Expected: "published_at set", Seen: "empty"})
 	}
-	latest := s.Latest != nil && s.Latest.ID == r.ID && s.Latest.TagName == s.Tag
-	if !latest {
-		seen := "no latest release"
-		if s.Latest != nil {
-			seen = "latest is " + show(s.Latest.TagName)
-		}
-		rs = append(rs, refusal.Refusal{Token: TokenReleaseNotLatest, Expected: s.Tag + " as the Latest release", Seen: seen})
-	}
+	latest, notLatest := checkLatest(s, r)
+	rs = append(rs, notLatest...)
 	if targetMismatch(r.TargetCommitish, peeled, s.DefaultBranch) {
 		rs = append(rs, refusal.Refusal{Token: TokenReleaseTarget, Expected: "target_commitish " + show(peeled) + " or " + show(s.DefaultBranch), Seen: show(r.TargetCommitish)})
 	}
@@ -147,6 +141,19 @@ func checkRelease(s Snapshot, peeled string, assetHashes bool) (final bool, rs [
 	}
 	final = r.TagName == s.Tag && !r.Draft && !r.Prerelease && strings.TrimSpace(r.PublishedAt) != "" && latest
 	return final, rs
+}
+
+// checkLatest reports whether r is the repository's Latest release, with
+// the refusal when it is not.
+func checkLatest(s Snapshot, r *Object) (bool, []refusal.Refusal) {
+	if s.Latest != nil && s.Latest.ID == r.ID && s.Latest.TagName == s.Tag {
+		return true, nil
+	}
+	seen := "no latest release"
+	if s.Latest != nil {
+		seen = "latest is " + show(s.Latest.TagName)
+	}
+	return false, []refusal.Refusal{{Token: TokenReleaseNotLatest, Expected: s.Tag + " as the Latest release", Seen: seen}}
 }
 
 // targetMismatch reports a target_commitish that is neither the peeled tag

@@ -80,43 +80,63 @@ func check(r Report, f Facts, opts checkOptions) []Problem {
 
 // checkField judges one present field.
 func checkField(r Report, fld Field, f Facts, opts checkOptions) ([]Problem, bool) {
-	at := func(code, format string, args ...any) []Problem {
-		return []Problem{{Code: code, Field: fld.Name, Line: fld.Line, Message: fmt.Sprintf(format, args...)}}
-	}
 	if len(fld.Values()) == 0 {
-		return at("empty-field", "%s is empty; write its value after the colon or as a list below it", fld.Name), true
+		return fieldProblem(fld, "empty-field", "%s is empty; write its value after the colon or as a list below it", fld.Name), true
 	}
-	switch fld.Name {
-	case FieldStatus:
-		switch r.Status {
-		case StatusDone, StatusNeedsRework, StatusBlocked:
-		default:
-			return at("invalid-status", "STATUS is %q; it must be exactly one of done, needs-rework, blocked", fld.Inline), true
-		}
-	case FieldWorkUnit:
-		if opts.bindUnit {
-			return checkUnit(fld, f)
-		}
-	case FieldFiles:
-		if opts.bindFiles {
-			return checkFiles(fld, f)
-		}
-	case FieldAttempt:
-		if r.Attempt < 1 {
-			return at("invalid-attempt", "ATTEMPT is %q; it must be a positive whole number", fld.Inline), true
-		}
-	case FieldBranch:
-		if b := strings.Trim(fld.Inline, "`"); f.HeadBranch != "" && b != f.HeadBranch {
-			return at("wrong-branch", "BRANCH is %q but this pull request's head branch is %q", b, f.HeadBranch), true
-		}
-	case FieldPR:
-		return checkPR(fld, f)
-	case FieldVerify:
-		return checkVerify(r.Verify), true
-	case FieldPreservation:
-		return checkPreservation(r.Preservation, fld, f, opts.bindHead)
+	if check, ok := fieldChecks[fld.Name]; ok {
+		return check(r, fld, f, opts)
 	}
 	return nil, false
+}
+
+// fieldCheck judges one present, non-empty field; bad reports a problem.
+type fieldCheck func(r Report, fld Field, f Facts, opts checkOptions) (ps []Problem, bad bool)
+
+// fieldChecks are the checks of the fields that have one beyond presence.
+var fieldChecks = map[string]fieldCheck{
+	FieldStatus: func(r Report, fld Field, _ Facts, _ checkOptions) ([]Problem, bool) {
+		switch r.Status {
+		case StatusDone, StatusNeedsRework, StatusBlocked:
+			return nil, false
+		}
+		return fieldProblem(fld, "invalid-status", "STATUS is %q; it must be exactly one of done, needs-rework, blocked", fld.Inline), true
+	},
+	FieldWorkUnit: func(_ Report, fld Field, f Facts, opts checkOptions) ([]Problem, bool) {
+		if !opts.bindUnit {
+			return nil, false
+		}
+		return checkUnit(fld, f)
+	},
+	FieldFiles: func(_ Report, fld Field, f Facts, opts checkOptions) ([]Problem, bool) {
+		if !opts.bindFiles {
+			return nil, false
+		}
+		return checkFiles(fld, f)
+	},
+	FieldAttempt: func(r Report, fld Field, _ Facts, _ checkOptions) ([]Problem, bool) {
+		if r.Attempt >= 1 {
+			return nil, false
+		}
+		return fieldProblem(fld, "invalid-attempt", "ATTEMPT is %q; it must be a positive whole number", fld.Inline), true
+	},
+	FieldBranch: func(_ Report, fld Field, f Facts, _ checkOptions) ([]Problem, bool) {
+		if b := strings.Trim(fld.Inline, "`"); f.HeadBranch != "" && b != f.HeadBranch {
+			return fieldProblem(fld, "wrong-branch", "BRANCH is %q but this pull request's head branch is %q", b, f.HeadBranch), true
+		}
+		return nil, false
+	},
+	FieldPR: func(_ Report, fld Field, f Facts, _ checkOptions) ([]Problem, bool) { return checkPR(fld, f) },
+	FieldVerify: func(r Report, _ Field, _ Facts, _ checkOptions) ([]Problem, bool) {
+		return checkVerify(r.Verify), true
+	},
+	FieldPreservation: func(r Report, fld Field, f Facts, opts checkOptions) ([]Problem, bool) {
+		return checkPreservation(r.Preservation, fld, f, opts.bindHead)
+	},
+}
+
+// fieldProblem is one problem of code at fld.
+func fieldProblem(fld Field, code, format string, args ...any) []Problem {
+	return []Problem{{Code: code, Field: fld.Name, Line: fld.Line, Message: fmt.Sprintf(format, args...)}}
 }
 
 // checkPR accepts "none", #N, or a URL ending in /pull/N, where N must be

@@ -71,15 +71,20 @@ func splitAt(file, src string, at, line int) (*Log, logArrays, bool) {
 	mine, _ := p.sc.finish()
 	theirFences, unclosed := q.sc.finish()
 	q.endReport(q.sc.i + 1)
-	shift := int32(len(mine))
-	for k := range second.Headings {
-		if e := &second.Headings[k].Evidence; e.Line != 0 {
-			e.Fences = Span{e.Fences.From + shift, e.Fences.To + shift}
-		}
-	}
+	shiftFences(second.Headings, int32(len(mine)))
 	l.Headings = join(heads, first.headings, l.Headings, second.Headings)
 	p.finish(join(found, first.fences, mine, theirFences), unclosed)
 	return l, logArrays{}, true
+}
+
+// shiftFences moves the fence spans of the headings' evidence by shift, the
+// count of fences before them.
+func shiftFences(hs []Heading, shift int32) {
+	for k := range hs {
+		if e := &hs[k].Evidence; e.Line != 0 {
+			e.Fences = Span{e.Fences.From + shift, e.Fences.To + shift}
+		}
+	}
 }
 
 // join returns a's elements then b's, where a was filled from the start of
