@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/internal/isolate"
+	"github.com/aepgate/aepgate/internal/testkit/fixtures"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/negcontrol"
 	"github.com/aepgate/aepgate/protocol/scaffold"

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
-	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 // forgetful is the negative control of kept decisions: a store that keeps

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/internal/rundir"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/board"
 	"github.com/aepgate/aepgate/protocol/status"
 )

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/internal/rundir"
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/rundoc"
 	"github.com/aepgate/aepgate/protocol/status"
 )
