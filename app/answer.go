@@ -147,7 +147,7 @@ func planAnswer(in evalInput, ev *evaluation, id int64) (answerPlan, bool) {
 // reply, then the answered row.
 func (e *evaluator) applyAnswer(ctx context.Context, in evalInput, p answerPlan) error {
 	for _, r := range p.rows {
-		if err := e.ledger.record(ctx, r); err != nil {
+		if err := e.w.Record(ctx, r); err != nil {
 			return err
 		}
 	}
@@ -162,7 +162,7 @@ func (e *evaluator) applyAnswer(ctx context.Context, in evalInput, p answerPlan)
 		}
 	}
 	if p.answered != nil {
-		return e.ledger.record(ctx, *p.answered)
+		return e.w.Record(ctx, *p.answered)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 )
@@ -197,7 +198,7 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 	if err != nil {
 		return nil, err
 	}
-	return &evaluator{checks: a.checks, snap: in, pub: in.CheckPublisher(), ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, ledger: dbLedger{a.db}, locks: a.db, metrics: a.metrics, log: log,
+	return &evaluator{checks: a.checks, snap: in, w: a.writer(in.CheckPublisher()), ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, locks: a.db, log: log,
 		boards: boardJobs{a: a, installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation),
 		roles: in, pushers: a.db, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules}, nil
 }
@@ -211,17 +212,9 @@ func (a *App) keeper() keeper {
 	return a.db
 }
 
-// dbLedger appends to the ledger table.
-type dbLedger struct{ db *store.DB }
-
-// has reports whether a ledger row is about subject.
-func (l dbLedger) has(ctx context.Context, subject string) (bool, error) {
-	return l.db.LedgerHasSubject(ctx, subject)
-}
-
-func (l dbLedger) record(ctx context.Context, e store.Entry) error {
-	return l.db.InTx(ctx, func(tx store.Tx) error {
-		_, err := store.Append(ctx, tx, l.db.Dialect, e, time.Now())
-		return err
-	})
+// writer is the one Writer of an installation's judges: its check-run
+// publisher, the App's ledger and the written/unchanged counts.
+func (a *App) writer(pub writer.Publisher) writer.Writer {
+	return writer.Writer{Pub: pub, Ledger: writer.DBLedger{DB: a.db},
+		Count: func(name, outcome string) { a.metrics.writes.WithLabelValues(name, outcome).Inc() }}
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
@@ -138,7 +139,7 @@ func (a *App) pinBoard(ctx context.Context, hub boardGitHub, owner, repo string,
 		return err
 	}
 	log.Warn("board issue not pinned: GitHub refused", "issue", is.Number, "err", err)
-	return dbLedger{a.db}.record(ctx, store.Entry{Kind: "board_pin_refused", Subject: "board-pin:" + subject,
+	return writer.DBLedger{DB: a.db}.Record(ctx, store.Entry{Kind: "board_pin_refused", Subject: "board-pin:" + subject,
 		Body: map[string]any{"repository": owner + "/" + repo, "issue": is.Number, "error": err.Error()}})
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
@@ -23,21 +24,6 @@ type snapshotter interface {
 	AffectedUnits(ctx context.Context, owner, repo string, issue int, milestones []int) (map[int]bool, error)
 }
 
-// publisher writes one check run idempotently (gh.CheckPublisher):
-// Publish finds an earlier run to update, PublishNew creates one when the
-// snapshot showed none.
-type publisher interface {
-	Publish(ctx context.Context, owner, repo string, run checks.Run) (int64, error)
-	PublishNew(ctx context.Context, owner, repo string, run checks.Run) (int64, error)
-}
-
-// ledger appends one decision, and says whether one about a subject was
-// recorded.
-type ledger interface {
-	record(ctx context.Context, e store.Entry) error
-	has(ctx context.Context, subject string) (bool, error)
-}
-
 // prLocker serialises evaluations of one pull request, so two jobs never
 // race to write the same check run (each evaluation then reads what the
 // one before it wrote). store.DB is one.
@@ -49,15 +35,14 @@ type prLocker interface {
 type evaluator struct {
 	checks []check
 	snap   snapshotter
-	pub    publisher
+	// w publishes check runs and records decisions (one per installation).
+	w      writer.Writer
 	ans    answerer
 	files  fileReader
 	groups groupReader
 	// appLogin returns the App's own login.
 	appLogin func(ctx context.Context) (string, error)
-	ledger   ledger
 	locks    prLocker
-	metrics  *metrics
 	log      *slog.Logger
 	// boards keeps the board's facts; nil keeps none.
 	boards boardKeeper
@@ -205,7 +190,7 @@ func (e *evaluator) judgePR(ctx context.Context, in evalInput) ([]int, error) {
 		write := mustWrite(snap.Pull, out.run)
 		// The decision is recorded before it is acted on, so a crash between
 		// the two leaves the ledger saying what was decided.
-		if err := e.ledger.record(ctx, entry(in, ev, c.name, out, write)); err != nil {
+		if err := e.w.Record(ctx, entry(in, ev, c.name, out, write)); err != nil {
 			return nil, err
 		}
 		id, err := e.publishID(ctx, in, out.run, write, absent(snap.Pull, out.run))
@@ -353,37 +338,9 @@ func (e *evaluator) publish(ctx context.Context, in evalInput, run checks.Run, w
 // publishID is publish that returns the written run's ID (0 when nothing
 // was written).
 func (e *evaluator) publishID(ctx context.Context, in evalInput, run checks.Run, write, fresh bool) (int64, error) {
-	id, err := publishRunID(ctx, e.pub, e.metrics, in.owner, in.repo, run, write, fresh)
+	id, err := e.w.Publish(ctx, in.owner, in.repo, run, write, fresh)
 	if err != nil {
-		return 0, fmt.Errorf("publish %s on %s/%s#%d: %w", run.Name, in.owner, in.repo, in.pr, err)
+		return 0, fmt.Errorf("pull request #%d: %w", in.pr, err)
 	}
-	return id, nil
-}
-
-// publishRun is the one way the App writes a check run: nothing when write
-// is false (GitHub already shows it, by checks.Unchanged), a create without
-// searching when fresh (the caller saw no such run), else the publisher's
-// find-and-update. Each outcome is counted.
-func publishRun(ctx context.Context, pub publisher, m *metrics, owner, repo string, run checks.Run, write, fresh bool) error {
-	_, err := publishRunID(ctx, pub, m, owner, repo, run, write, fresh)
-	return err
-}
-
-// publishRunID is publishRun that returns the written run's ID (0 when
-// nothing was written).
-func publishRunID(ctx context.Context, pub publisher, m *metrics, owner, repo string, run checks.Run, write, fresh bool) (int64, error) {
-	if !write {
-		m.writes.WithLabelValues(run.Name, "unchanged").Inc()
-		return 0, nil
-	}
-	publish := pub.Publish
-	if fresh {
-		publish = pub.PublishNew
-	}
-	id, err := publish(ctx, owner, repo, run)
-	if err != nil {
-		return 0, err
-	}
-	m.writes.WithLabelValues(run.Name, "written").Inc()
 	return id, nil
 }

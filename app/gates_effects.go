@@ -249,7 +249,7 @@ func (e *evaluator) answerMissed(ctx context.Context, in evalInput, ev *evaluati
 		if !ok || time.Since(at) > deliveryMemory {
 			continue
 		}
-		done, err := e.ledger.has(ctx, answeredSubject(in, o.ItemID))
+		done, err := e.w.Has(ctx, answeredSubject(in, o.ItemID))
 		if err != nil {
 			return err
 		}

@@ -79,7 +79,7 @@ func (e *evaluator) judgeGroup(ctx context.Context, in evalInput, g mergeGroup) 
 	run := checks.Merge(g.GroupSHA, g.PR, d)
 	out := outcome{run: run, facts: map[string]any{"ready": d.Ready, "run_ids": d.RunIDs, "unit": ev.unit, "merge_group": g.GroupSHA}}
 	in.pr = g.PR
-	if err := e.ledger.record(ctx, entry(in, ev, checks.NameMerge, out, true)); err != nil {
+	if err := e.w.Record(ctx, entry(in, ev, checks.NameMerge, out, true)); err != nil {
 		return err
 	}
 	return e.publish(ctx, in, run, true, false)

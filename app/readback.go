@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
@@ -27,15 +28,13 @@ type readbackTarget struct {
 // installation: a second, small evaluation path beside the pull-request
 // pipeline, keyed on the merge SHA.
 type readbacker struct {
-	read    mergeReader
-	find    mergeFinder
-	label   labeler
-	pub     publisher
-	ledger  ledger
-	locks   prLocker
-	metrics *metrics
-	log     *slog.Logger
-	now     func() time.Time
+	read  mergeReader
+	find  mergeFinder
+	label labeler
+	w     writer.Writer
+	locks prLocker
+	log   *slog.Logger
+	now   func() time.Time
 	// audited says what the audit decided for a merged pull request.
 	audited func(ctx context.Context, owner, repo string, m *gh.MergedPull) (auditRecord, error)
 	cache   *ancestryCache
@@ -60,7 +59,7 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, w where, t readbac
 	if err != nil {
 		return err
 	}
-	rb := &readbacker{read: in, find: in, label: in, pub: ev.pub, ledger: ev.ledger, locks: ev.locks, metrics: ev.metrics, log: ev.log,
+	rb := &readbacker{read: in, find: in, label: in, w: ev.w, locks: ev.locks, log: ev.log,
 		boards: ev.boards, now: time.Now, audited: a.audits.wrap(ev.auditOf, time.Now), cache: &a.ancestry, horizon: 2 * a.opts.ReconcileEvery}
 	o := a.opts.readback
 	if o.now != nil {
@@ -176,7 +175,7 @@ func readbackConfig(f snapshot.ConfigFile) (*config.Config, error) {
 func (rb *readbacker) record(ctx context.Context, in readbackInput, m *gh.MergedPull, name string, body map[string]any) error {
 	body["event"], body["repository"], body["pull_request"] = in.event, in.owner+"/"+in.repo, m.Number
 	body["merge_sha"], body["head_sha"], body["config_commit"] = m.MergeSHA, m.HeadSHA, m.Config.CommitSHA
-	return rb.ledger.record(ctx, store.Entry{Kind: "check_run:" + name, DeliveryID: in.delivery,
+	return rb.w.Record(ctx, store.Entry{Kind: "check_run:" + name, DeliveryID: in.delivery,
 		Subject: fmt.Sprintf("%s/%s#%d@%s", in.owner, in.repo, m.Number, m.MergeSHA), Body: body})
 }
 
@@ -184,7 +183,7 @@ func (rb *readbacker) record(ctx context.Context, in readbackInput, m *gh.Merged
 // the merge commit has no such run yet.
 func (rb *readbacker) publish(ctx context.Context, in readbackInput, run checks.Run, existing *snapshot.ExistingRun) error {
 	write := existing == nil || !checks.Unchanged(*existing, run)
-	if err := publishRun(ctx, rb.pub, rb.metrics, in.owner, in.repo, run, write, existing == nil); err != nil {
+	if _, err := rb.w.Publish(ctx, in.owner, in.repo, run, write, existing == nil); err != nil {
 		return fmt.Errorf("publish %s on %s/%s@%s: %w", run.Name, in.owner, in.repo, run.HeadSHA, err)
 	}
 	if write && rb.boards != nil {

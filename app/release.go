@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
@@ -43,11 +44,9 @@ var _ releaseSource = (*gh.Installation)(nil)
 // check run and the ledger row, and nothing else.
 type releaseJudge struct {
 	src      releaseSource
-	pub      publisher
+	w        writer.Writer
 	download *http.Client
-	ledger   ledger
 	locks    prLocker
-	metrics  *metrics
 	log      *slog.Logger
 }
 
@@ -65,8 +64,8 @@ func (a *App) judgeRelease(ctx context.Context, w where, tag string, log *slog.L
 	if err != nil {
 		return err
 	}
-	r := &releaseJudge{src: in, pub: in.CheckPublisher(), download: a.clients.DownloadClient(),
-		ledger: dbLedger{a.db}, locks: a.db, metrics: a.metrics, log: log}
+	r := &releaseJudge{src: in, w: a.writer(in.CheckPublisher()), download: a.clients.DownloadClient(),
+		locks: a.db, log: log}
 	return r.judge(ctx, releaseInput{delivery: w.delivery, event: w.event, owner: w.owner, repo: w.repo, tag: tag})
 }
 
@@ -87,7 +86,7 @@ func (r *releaseJudge) judge(ctx context.Context, in releaseInput) error {
 		// Not vX.Y.Z (a pre-release tag, say): not a release closure
 		// judges, and no commit read to post on.
 		r.log.Info("release tag is not vX.Y.Z; nothing verified", "tag", in.tag)
-		return r.ledger.record(ctx, releaseEntry(in, releaseConfig{}, gh.ReleaseClosure{Result: res}, checks.Run{}, false))
+		return r.w.Record(ctx, releaseEntry(in, releaseConfig{}, gh.ReleaseClosure{Result: res}, checks.Run{}, false))
 	}
 	unlock, err := r.locks.Lock(ctx, fmt.Sprintf("%s/%s release %s", in.owner, in.repo, in.tag))
 	if err != nil {
@@ -112,7 +111,7 @@ func (r *releaseJudge) verify(ctx context.Context, in releaseInput) error {
 	closure.Result = withConfigProblem(closure.Result, cfg.problem)
 	if closure.Commit == "" {
 		r.log.Info("release tag points at no commit; nothing to post on", "tag", in.tag, "errors", closure.Result.Errors)
-		return r.ledger.record(ctx, releaseEntry(in, cfg, closure, checks.Run{}, false))
+		return r.w.Record(ctx, releaseEntry(in, cfg, closure, checks.Run{}, false))
 	}
 	return r.post(ctx, in, cfg, closure)
 }
@@ -126,11 +125,11 @@ func (r *releaseJudge) post(ctx context.Context, in releaseInput, cfg releaseCon
 	}
 	old := newestRun(runs, run.ExternalID)
 	write := old == nil || !checks.Unchanged(*old, run)
-	if err := r.ledger.record(ctx, releaseEntry(in, cfg, closure, run, write)); err != nil {
+	if err := r.w.Record(ctx, releaseEntry(in, cfg, closure, run, write)); err != nil {
 		return err
 	}
 	r.log.Info("release judged", "tag", in.tag, "commit", closure.Commit, "conclusion", run.Conclusion, "write", write)
-	if err := publishRun(ctx, r.pub, r.metrics, in.owner, in.repo, run, write, old == nil); err != nil {
+	if _, err := r.w.Publish(ctx, in.owner, in.repo, run, write, old == nil); err != nil {
 		return fmt.Errorf("publish %s for %s/%s %s: %w", run.Name, in.owner, in.repo, in.tag, err)
 	}
 	return nil
