@@ -1,6 +1,10 @@
 package app
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/aepgate/aepgate/app/release"
+)
 
 // checksView is what the checks family reads: the pull requests a check
 // run, check suite or workflow run was for, the App that wrote it, and a
@@ -128,7 +132,7 @@ type releaseView struct {
 func releaseFamily() family {
 	return family{
 		name:   "release",
-		events: map[string][]string{"release": slices.Clone(releaseActions)},
+		events: map[string][]string{"release": slices.Clone(release.Actions)},
 		view:   func() any { return new(releaseView) },
 		work: func(_ string, _ envelope, raw []byte, _ int64) ([]work, error) {
 			v, err := decode[releaseView](raw)

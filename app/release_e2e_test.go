@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v62/github"
 
+	"github.com/aepgate/aepgate/app/release"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
@@ -326,7 +327,7 @@ func TestParseReleaseDeliveries(t *testing.T) {
 	}
 	for _, w := range fixtures.Webhooks(t) {
 		if _, ws, err := families(defaultFamilies()).route(w.Event, w.Body, testAppID); w.Event == "release" && toInstallation(t, w) && err == nil &&
-			(len(ws) == 1) != slices.Contains(releaseActions, w.Action) {
+			(len(ws) == 1) != slices.Contains(release.Actions, w.Action) {
 			t.Errorf("%s: work %v", w.Name, ws)
 		}
 	}

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"time"
+
+	"github.com/aepgate/aepgate/app/release"
 )
 
 // where is what a piece of work runs for: the repository and the delivery
@@ -109,7 +111,12 @@ type judgeRelease struct {
 }
 
 func (j judgeRelease) run(ctx context.Context, a *App, ev *evaluator, w where) error {
-	return a.judgeRelease(ctx, w, j.tag, ev.log)
+	in, err := a.clients.Installation(w.installation)
+	if err != nil {
+		return err
+	}
+	r := &release.Judge{Src: in, W: a.writer(in.CheckPublisher()), Download: a.clients.DownloadClient(), Locks: a.db, Log: ev.log}
+	return r.Run(ctx, release.Input{Delivery: w.delivery, Event: w.event, Owner: w.owner, Repo: w.repo, Tag: j.tag})
 }
 
 // readBack reads back a merge on the default branch (readbackTarget).

@@ -1,4 +1,4 @@
-package app
+package release
 
 import (
 	"context"
@@ -11,9 +11,9 @@ import (
 	"github.com/aepgate/aepgate/protocol/config"
 )
 
-// releaseConfig is what the repository config says to verify a release
+// repoConfig is what the repository config says to verify a release
 // against.
-type releaseConfig struct {
+type repoConfig struct {
 	inputs checks.ReleaseInputs
 	// commit is the default-branch commit the config was read at.
 	commit string
@@ -25,13 +25,13 @@ type releaseConfig struct {
 // config reads the repository config from the default branch (one query)
 // and takes the release keys from it, or the defaults when the file is
 // absent.
-func (r *releaseJudge) config(ctx context.Context, in releaseInput) (releaseConfig, error) {
-	snap, err := r.src.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo})
+func (j *Judge) config(ctx context.Context, in Input) (repoConfig, error) {
+	snap, err := j.Src.Snapshot(ctx, gh.SnapshotRequest{Owner: in.Owner, Repo: in.Repo})
 	if err != nil {
-		return releaseConfig{}, err
+		return repoConfig{}, err
 	}
 	f := snap.Config
-	out := releaseConfig{commit: f.CommitSHA}
+	out := repoConfig{commit: f.CommitSHA}
 	cfg := config.Default()
 	switch {
 	case f.Unreadable != "":
