@@ -1,6 +1,10 @@
 package app
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/aepgate/aepgate/app/readback"
+)
 
 // checksView is what the checks family reads: the pull requests a check
 // run, check suite or workflow run was for, the App that wrote it, and a
@@ -70,7 +74,7 @@ func workflowReadback(env envelope, v checksView) []work {
 	}
 	t := readBack{SHA: w.HeadSHA}
 	if w.HeadCommit != nil {
-		t.Guesses = mergeGuesses(w.HeadCommit.Message)
+		t.Guesses = readback.Guesses(w.HeadCommit.Message)
 	}
 	return []work{t}
 }

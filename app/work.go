@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"time"
+
+	"github.com/aepgate/aepgate/app/readback"
 )
 
 // where is what a piece of work runs for: the repository and the delivery
@@ -112,11 +114,11 @@ func (j judgeRelease) run(ctx context.Context, a *App, ev *evaluator, w where) e
 	return a.judgeRelease(ctx, w, j.tag, ev.log)
 }
 
-// readBack reads back a merge on the default branch (readbackTarget).
-type readBack readbackTarget
+// readBack reads back a merge on the default branch (readback.Target).
+type readBack readback.Target
 
 func (j readBack) run(ctx context.Context, a *App, ev *evaluator, w where) error {
-	return a.runReadback(ctx, ev, w, readbackTarget(j))
+	return a.runReadback(ctx, ev, w, readback.Target(j))
 }
 
 // judgeQueued judges a merge queue's group commit for the pull request
