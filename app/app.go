@@ -11,6 +11,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
@@ -32,9 +33,9 @@ type App struct {
 	// defaultFamilies unless a test added one.
 	families families
 	// ancestry remembers which commit contains which, for readback.
-	ancestry ancestryCache
+	ancestry readback.Ancestry
 	// audits remembers briefly the audits judged for merged heads.
-	audits auditMemory
+	audits readback.AuditMemory
 	// stopping is closed when Run starts shutting down, which ends the
 	// wait of board jobs (runBoard) at once.
 	stopping chan struct{}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/certificate"
@@ -47,7 +48,7 @@ func TestReadbackCertificateLifecycle(t *testing.T) {
 	if !strings.Contains(done.Summary, certificate.FileFingerprint(raw)) {
 		t.Errorf("readback summary does not name the certificate:\n%s", done.Summary)
 	}
-	waitFor(t, 5*time.Second, "label", func() bool { return slices.Contains(w.labels(t), CertifiedLabel) })
+	waitFor(t, 5*time.Second, "label", func() bool { return slices.Contains(w.labels(t), readback.CertifiedLabel) })
 	var rows int
 	if err := w.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = 'check_run:aepgate/readback'`).Scan(&rows); err != nil || rows < 2 {
 		t.Errorf("%d readback ledger rows (%v), want one per decision (≥ 2)", rows, err)
@@ -66,7 +67,7 @@ func TestReadbackNoAuditNoCertificate(t *testing.T) {
 		t.Errorf("summary does not say why no certificate:\n%s", done.Summary)
 	}
 	time.Sleep(200 * time.Millisecond)
-	if n := w.count(merge, checks.NameCertificate); n != 0 || slices.Contains(w.labels(t), CertifiedLabel) {
+	if n := w.count(merge, checks.NameCertificate); n != 0 || slices.Contains(w.labels(t), readback.CertifiedLabel) {
 		t.Errorf("%d certificates without an audit", n)
 	}
 }

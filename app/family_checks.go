@@ -3,6 +3,7 @@ package app
 import (
 	"slices"
 
+	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/release"
 )
 
@@ -74,7 +75,7 @@ func workflowReadback(env envelope, v checksView) []work {
 	}
 	t := readBack{SHA: w.HeadSHA}
 	if w.HeadCommit != nil {
-		t.Guesses = mergeGuesses(w.HeadCommit.Message)
+		t.Guesses = readback.Guesses(w.HeadCommit.Message)
 	}
 	return []work{t}
 }

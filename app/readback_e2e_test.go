@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
@@ -31,8 +32,8 @@ type readbackWorld struct {
 
 // passAudit is the audit record the tests hand in through the auditedSHA
 // seam: a PASS by carol at the final head.
-func passAudit(_ context.Context, _, _ string, m *gh.MergedPull) (auditRecord, error) {
-	return auditRecord{SHA: m.HeadSHA, Auditor: "carol", ReviewID: 77, Verdict: "PASS"}, nil
+func passAudit(_ context.Context, _, _ string, m *gh.MergedPull) (readback.Audit, error) {
+	return readback.Audit{SHA: m.HeadSHA, Auditor: "carol", ReviewID: 77, Verdict: "PASS"}, nil
 }
 
 // newReadbackWorld builds the world; edit changes the readback options after the defaults (a PASS audit at

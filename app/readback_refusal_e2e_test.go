@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	"github.com/aepgate/aepgate/protocol/readback"
+	rules "github.com/aepgate/aepgate/protocol/readback"
 )
 
 // reusingReader reports the pull request's own CI run as a run on the
@@ -18,20 +19,20 @@ import (
 // the pull request's head (a fast-forward); ghfake's merges always make a
 // new commit, so the test hands the observation in.
 type reusingReader struct {
-	mergeReader
+	readback.MergeReader
 	id *atomic.Int64
 }
 
-func (r reusingReader) MainRuns(ctx context.Context, owner, repo, sha, branch string) ([]readback.Run, error) {
-	runs, err := r.mergeReader.MainRuns(ctx, owner, repo, sha, branch)
-	return append(runs, readback.Run{ID: r.id.Load(), Workflow: "ci", HeadSHA: sha, Branch: branch, Event: "push",
+func (r reusingReader) MainRuns(ctx context.Context, owner, repo, sha, branch string) ([]rules.Run, error) {
+	runs, err := r.MergeReader.MainRuns(ctx, owner, repo, sha, branch)
+	return append(runs, rules.Run{ID: r.id.Load(), Workflow: "ci", HeadSHA: sha, Branch: branch, Event: "push",
 		Status: "completed", Conclusion: "success", Attempt: 1}), err
 }
 
 func TestReadbackRefusesReusedCIRun(t *testing.T) {
 	id := &atomic.Int64{}
 	w := newReadbackWorld(t, readbackYAML, func(o *readbackOptions) {
-		o.reader = func(r mergeReader) mergeReader { return reusingReader{mergeReader: r, id: id} }
+		o.reader = func(r readback.MergeReader) readback.MergeReader { return reusingReader{MergeReader: r, id: id} }
 	})
 	id.Store(w.ciID)
 	merge := w.pr.Merge(ghfake.MergeCommit)
@@ -41,7 +42,7 @@ func TestReadbackRefusesReusedCIRun(t *testing.T) {
 func TestReadbackRefusesHeadPushedAfterAudit(t *testing.T) {
 	var audited atomic.Value
 	w := newReadbackWorld(t, readbackYAML, func(o *readbackOptions) {
-		o.audited = func(ctx context.Context, owner, repo string, m *gh.MergedPull) (auditRecord, error) {
+		o.audited = func(ctx context.Context, owner, repo string, m *gh.MergedPull) (readback.Audit, error) {
 			a, err := passAudit(ctx, owner, repo, m)
 			a.SHA, _ = audited.Load().(string)
 			return a, err

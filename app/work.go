@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/release"
 )
 
@@ -119,11 +120,11 @@ func (j judgeRelease) run(ctx context.Context, a *App, ev *evaluator, w where) e
 	return r.Run(ctx, release.Input{Delivery: w.delivery, Event: w.event, Owner: w.owner, Repo: w.repo, Tag: j.tag})
 }
 
-// readBack reads back a merge on the default branch (readbackTarget).
-type readBack readbackTarget
+// readBack reads back a merge on the default branch (readback.Target).
+type readBack readback.Target
 
 func (j readBack) run(ctx context.Context, a *App, ev *evaluator, w where) error {
-	return a.runReadback(ctx, ev, w, readbackTarget(j))
+	return a.runReadback(ctx, ev, w, readback.Target(j))
 }
 
 // judgeQueued judges a merge queue's group commit for the pull request

@@ -1,4 +1,4 @@
-package app
+package readback
 
 import (
 	"regexp"
@@ -12,9 +12,10 @@ var (
 	squashMessage = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(#([0-9]{1,9})\)$`) })
 )
 
-// mergeGuesses is the pull request a merge commit's first line names:
+// Guesses is the pull request a merge commit's first line names:
 // GitHub's "Merge pull request #N from …" or a squash's "Title (#N)".
-func mergeGuesses(message string) []int {
+// It is a guess, to be checked against GitHub (Target.Guesses).
+func Guesses(message string) []int {
 	first, _, _ := strings.Cut(message, "\n")
 	first = strings.TrimSpace(first)
 	for _, re := range []*regexp.Regexp{mergeMessage(), squashMessage()} {

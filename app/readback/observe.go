@@ -1,4 +1,4 @@
-package app
+package readback
 
 import (
 	"context"
@@ -9,24 +9,14 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/config"
-	"github.com/aepgate/aepgate/protocol/readback"
+	rules "github.com/aepgate/aepgate/protocol/readback"
 	refusals "github.com/aepgate/aepgate/protocol/refusal"
 )
 
-// auditRecord is what the audit decided for a merged pull request: the
-// head it passed, the auditor's login, the review that carried it and the
-// verdict.
-type auditRecord struct {
-	SHA      string
-	Auditor  string
-	ReviewID int64
-	Verdict  string
-}
-
 // judgement is one readback decision with what it was made from.
 type judgement struct {
-	audit  auditRecord
-	result readback.Result
+	audit  Audit
+	result rules.Result
 	view   checks.ReadbackView
 }
 
@@ -40,13 +30,13 @@ const (
 // observe reads the runs on the default branch at the merge SHA (and, for
 // a one-parent merge whose tree is the audited head's, whether the
 // audited head contains the base) and decides.
-func (rb *readbacker) observe(ctx context.Context, in readbackInput, m *gh.MergedPull, cfg *config.Config, cfgErr error, timeout time.Duration) (judgement, error) {
-	a, err := rb.audited(ctx, in.owner, in.repo, m)
+func (j *Judge) observe(ctx context.Context, in Input, m *gh.MergedPull, cfg *config.Config, cfgErr error, timeout time.Duration) (judgement, error) {
+	a, err := j.Audited(ctx, in.Owner, in.Repo, m)
 	if err != nil {
 		return judgement{}, err
 	}
-	rin := readback.Input{DefaultBranch: m.DefaultBranch, PRRuns: m.PRRuns,
-		Merge: readback.Merge{AuditedSha: a.SHA, PRHeadSha: m.HeadSHA, MergeSha: m.MergeSHA, Parents: m.MergeParents, MergeTree: m.MergeTree}}
+	rin := rules.Input{DefaultBranch: m.DefaultBranch, PRRuns: m.PRRuns,
+		Merge: rules.Merge{AuditedSha: a.SHA, PRHeadSha: m.HeadSHA, MergeSha: m.MergeSHA, Parents: m.MergeParents, MergeTree: m.MergeTree}}
 	if a.SHA == m.HeadSHA {
 		rin.Merge.AuditedTree = m.HeadTree
 	}
@@ -54,12 +44,12 @@ func (rb *readbacker) observe(ctx context.Context, in readbackInput, m *gh.Merge
 	if cfg != nil {
 		rin.RequiredWorkflows = cfg.RequiredWorkflows.Readback
 	} else {
-		extra = append(extra, refusals.Refusal{Token: tokenConfigInvalid, Expected: "a valid " + configPath + " on " + m.DefaultBranch, Seen: cfgErr.Error()})
+		extra = append(extra, refusals.Refusal{Token: tokenConfigInvalid, Expected: "a valid " + gh.ConfigPath + " on " + m.DefaultBranch, Seen: cfgErr.Error()})
 	}
 	if m.RunsUnreadable != "" {
 		extra = append(extra, unreadable(m.RunsUnreadable))
 	}
-	runs, err := rb.read.MainRuns(ctx, in.owner, in.repo, m.MergeSHA, m.DefaultBranch)
+	runs, err := j.Read.MainRuns(ctx, in.Owner, in.Repo, m.MergeSHA, m.DefaultBranch)
 	switch {
 	case errors.Is(err, gh.ErrRunsForbidden):
 		extra = append(extra, unreadable(err.Error()))
@@ -67,13 +57,13 @@ func (rb *readbacker) observe(ctx context.Context, in readbackInput, m *gh.Merge
 		return judgement{}, err
 	}
 	rin.MainRuns = pushRuns(runs)
-	if rin.Merge.AuditedContainsBase, err = rb.containsBase(ctx, in, rin.Merge); err != nil {
+	if rin.Merge.AuditedContainsBase, err = j.containsBase(ctx, in, rin.Merge); err != nil {
 		return judgement{}, err
 	}
-	res := readback.Decide(rin)
+	res := rules.Decide(rin)
 	view := checks.ReadbackView{PR: m.Number, MergeSHA: m.MergeSHA, AuditedSHA: a.SHA, Branch: m.DefaultBranch, Result: res, Extra: extra}
 	view.State, view.Awaited = state(res, extra)
-	if view.State == checks.ReadbackWaiting && rb.now().After(m.MergedAt.Add(timeout)) {
+	if view.State == checks.ReadbackWaiting && j.Now().After(m.MergedAt.Add(timeout)) {
 		view.State = checks.ReadbackFailed
 		view.Extra = append(view.Extra, refusals.Refusal{Token: tokenTimeout, Expected: "readback within " + timeout.String() + " of the merge at " + m.MergedAt.UTC().Format(time.RFC3339),
 			Seen: "still waiting for " + strings.Join(view.Awaited, ", ")})
@@ -90,9 +80,9 @@ func unreadable(why string) refusals.Refusal {
 var readbackEvents = map[string]bool{"push": true, "workflow_dispatch": true}
 
 // pushRuns keeps the runs started by a push or a dispatch: a pull request
-// whose head is the default branch also runs there, and is no readback.
-func pushRuns(runs []readback.Run) []readback.Run {
-	var out []readback.Run
+// whose head is the default branch also runs there, and is no rules.
+func pushRuns(runs []rules.Run) []rules.Run {
+	var out []rules.Run
 	for _, r := range runs {
 		if readbackEvents[r.Event] {
 			out = append(out, r)
@@ -104,19 +94,19 @@ func pushRuns(runs []readback.Run) []readback.Run {
 // containsBase asks GitHub whether the audited head contains the commit a
 // one-parent merge was applied onto, when the answer matters: the merge
 // tree is the audited head's. Answers are cached (history is immutable).
-func (rb *readbacker) containsBase(ctx context.Context, in readbackInput, m readback.Merge) (bool, error) {
+func (j *Judge) containsBase(ctx context.Context, in Input, m rules.Merge) (bool, error) {
 	if len(m.Parents) != 1 || m.MergeTree == "" || m.MergeTree != m.AuditedTree {
 		return false, nil
 	}
-	key := in.owner + "/" + in.repo + ":" + m.Parents[0] + "..." + m.AuditedSha
-	if v, ok := rb.cache.get(key); ok {
+	key := in.Owner + "/" + in.Repo + ":" + m.Parents[0] + "..." + m.AuditedSha
+	if v, ok := j.Cache.get(key); ok {
 		return v, nil
 	}
-	v, err := rb.read.ContainsCommit(ctx, in.owner, in.repo, m.Parents[0], m.AuditedSha)
+	v, err := j.Read.ContainsCommit(ctx, in.Owner, in.Repo, m.Parents[0], m.AuditedSha)
 	if err != nil {
 		return false, err
 	}
-	rb.cache.put(key, v)
+	j.Cache.put(key, v)
 	return v, nil
 }
 
@@ -126,7 +116,7 @@ var waitPrefixes = []string{"readback-missing:", "readback-not-complete:", "ci-n
 
 // state says where the readback stands: verified, waiting (every refusal
 // is one that time may lift; the awaited workflows are named), or failed.
-func state(res readback.Result, extra []refusals.Refusal) (checks.ReadbackState, []string) {
+func state(res rules.Result, extra []refusals.Refusal) (checks.ReadbackState, []string) {
 	if res.Verified && len(extra) == 0 {
 		return checks.ReadbackVerified, nil
 	}

@@ -1,4 +1,4 @@
-package app
+package readback
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/certificate"
-	"github.com/aepgate/aepgate/protocol/readback"
+	rules "github.com/aepgate/aepgate/protocol/readback"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
@@ -21,31 +21,31 @@ const CertifiedLabel = gh.CertifiedLabel
 // then aepgate/readback is written unless it already says the same, each
 // decision with its ledger row before it is acted on. A success already
 // shown is never taken back; the certificate is still completed.
-func (rb *readbacker) act(ctx context.Context, in readbackInput, m *gh.MergedPull, j judgement) error {
+func (j *Judge) act(ctx context.Context, in Input, m *gh.MergedPull, d judgement) error {
 	existing := gh.Latest(m.MergeRuns, checks.NameReadback)
 	shown := existing != nil && existing.Conclusion == string(checks.ConclusionSuccess)
 	var cert *issued
-	if j.view.State == checks.ReadbackVerified {
-		cert = rb.draft(in, m, j)
-		j.view.Notes = []string{cert.note()}
+	if d.view.State == checks.ReadbackVerified {
+		cert = j.draft(in, m, d)
+		d.view.Notes = []string{cert.note()}
 	}
 	if !shown {
-		run := checks.Readback(j.view)
+		run := checks.Readback(d.view)
 		write := existing == nil || !checks.Unchanged(*existing, run)
 		body := map[string]any{"conclusion": run.Conclusion, "status": run.EffectiveStatus(), "title": run.Title, "write": write,
-			"audited_sha": j.audit.SHA, "reasons": j.result.Reasons, "awaited": j.view.Awaited,
-			"pr_ci_runs": runIDs(j.result.RequiredCiRuns), "readback_runs": runIDs(j.result.MergedMainRuns)}
-		if err := rb.record(ctx, in, m, checks.NameReadback, body); err != nil {
+			"audited_sha": d.audit.SHA, "reasons": d.result.Reasons, "awaited": d.view.Awaited,
+			"pr_ci_runs": runIDs(d.result.RequiredCiRuns), "readback_runs": runIDs(d.result.MergedMainRuns)}
+		if err := j.record(ctx, in, m, checks.NameReadback, body); err != nil {
 			return err
 		}
-		if err := rb.publish(ctx, in, run, existing); err != nil {
+		if err := j.publish(ctx, in, run, existing); err != nil {
 			return err
 		}
 	}
 	if cert == nil {
 		return nil
 	}
-	return rb.certify(ctx, in, m, cert)
+	return j.certify(ctx, in, m, cert)
 }
 
 // issued is a certificate drawn from a verified readback: its canonical
@@ -66,16 +66,16 @@ func (c *issued) note() string {
 
 // draft builds the completion certificate from what readback observed and
 // the audit record, and validates it with protocol/certificate.
-func (rb *readbacker) draft(in readbackInput, m *gh.MergedPull, j judgement) *issued {
-	refs := workunit.ParseRefs(m.Body, in.owner+"/"+in.repo)
+func (j *Judge) draft(in Input, m *gh.MergedPull, d judgement) *issued {
+	refs := workunit.ParseRefs(m.Body, in.Owner+"/"+in.Repo)
 	if len(refs) != 1 || refs[0].Repo != "" {
 		return &issued{refused: []string{"work-unit-not-single"}}
 	}
-	c := certificate.Certificate{SchemaVersion: certificate.SchemaVersion, Project: in.repo, Repository: in.owner + "/" + in.repo,
-		PullRequest: m.Number, WorkUnit: strconv.Itoa(refs[0].Number), CandidateSha: m.HeadSHA, AuditedSha: j.audit.SHA,
-		AuditorSessionID: j.audit.Auditor, AuditReviewID: j.audit.ReviewID, AuditVerdict: j.audit.Verdict,
+	c := certificate.Certificate{SchemaVersion: certificate.SchemaVersion, Project: in.Repo, Repository: in.Owner + "/" + in.Repo,
+		PullRequest: m.Number, WorkUnit: strconv.Itoa(refs[0].Number), CandidateSha: m.HeadSHA, AuditedSha: d.audit.SHA,
+		AuditorSessionID: d.audit.Auditor, AuditReviewID: d.audit.ReviewID, AuditVerdict: d.audit.Verdict,
 		UnresolvedGates: unresolvedGates(m)}
-	j.result.Fill(&c, m.MergeSHA)
+	d.result.Fill(&c, m.MergeSHA)
 	raw, err := c.Canonical()
 	if err != nil {
 		return &issued{refused: []string{"certificate-unencodable"}}
@@ -104,25 +104,25 @@ func unresolvedGates(m *gh.MergedPull) []string {
 // certificate already on the merge SHA is never replaced. The label comes
 // first, so a crash between the two leaves the certificate to the next
 // evaluation (adding a label twice changes nothing).
-func (rb *readbacker) certify(ctx context.Context, in readbackInput, m *gh.MergedPull, c *issued) error {
+func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issued) error {
 	existing := gh.Latest(m.MergeRuns, checks.NameCertificate)
 	body := map[string]any{"issued": len(c.refused) == 0, "reasons": c.refused, "unit": c.unit, "sha256": c.sum, "write": existing == nil && len(c.refused) == 0}
 	if existing != nil {
 		body["existing_external_id"] = existing.ExternalID
 	}
-	if err := rb.record(ctx, in, m, checks.NameCertificate, body); err != nil {
+	if err := j.record(ctx, in, m, checks.NameCertificate, body); err != nil {
 		return err
 	}
 	if existing != nil || len(c.refused) > 0 {
 		return nil
 	}
-	if err := rb.label.AddLabel(ctx, in.owner, in.repo, c.unit, CertifiedLabel); err != nil {
+	if err := j.Label.AddLabel(ctx, in.Owner, in.Repo, c.unit, CertifiedLabel); err != nil {
 		return err
 	}
-	return rb.publish(ctx, in, checks.CertificateRun(m.MergeSHA, c.canonical, c.sum), nil)
+	return j.publish(ctx, in, checks.CertificateRun(m.MergeSHA, c.canonical, c.sum), nil)
 }
 
-func runIDs(runs []readback.Run) []int64 {
+func runIDs(runs []rules.Run) []int64 {
 	out := []int64{}
 	for _, r := range runs {
 		out = append(out, r.ID)

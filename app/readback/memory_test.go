@@ -1,4 +1,4 @@
-package app
+package readback
 
 import (
 	"context"
@@ -10,13 +10,13 @@ import (
 
 func TestAuditMemoryReusesBriefly(t *testing.T) {
 	calls := 0
-	judge := func(_ context.Context, _, _ string, m *gh.MergedPull) (auditRecord, error) {
+	judge := func(_ context.Context, _, _ string, m *gh.MergedPull) (Audit, error) {
 		calls++
-		return auditRecord{SHA: m.HeadSHA, Verdict: "PASS"}, nil
+		return Audit{SHA: m.HeadSHA, Verdict: "PASS"}, nil
 	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var mem auditMemory
-	audited := mem.wrap(judge, func() time.Time { return now })
+	var mem AuditMemory
+	audited := mem.Wrap(judge, func() time.Time { return now })
 	pr := &gh.MergedPull{Number: 3, HeadSHA: "aaa"}
 	for range 3 {
 		if r, err := audited(context.Background(), "acme", "w", pr); err != nil || r.Verdict != "PASS" {

@@ -1,4 +1,4 @@
-package app
+package readback
 
 import (
 	"context"
@@ -12,14 +12,14 @@ import (
 // readback is not final: merged within readback.timeout and two sweeps,
 // so a wait that ran out is failed, and a merge whose events were lost is
 // found. Merges whose readback is final cost nothing beyond the listing.
-func (rb *readbacker) sweep(ctx context.Context, in readbackInput) error {
-	now := rb.now()
+func (j *Judge) sweep(ctx context.Context, in Input) error {
+	now := j.Now()
 	timeout := config.DefaultReadbackTimeout
-	recent, err := rb.find.RecentMerges(ctx, in.owner, in.repo, func(f snapshot.ConfigFile) time.Time {
-		if cfg, _ := readbackConfig(f); cfg != nil {
+	recent, err := j.Find.RecentMerges(ctx, in.Owner, in.Repo, func(f snapshot.ConfigFile) time.Time {
+		if cfg, _ := j.Config(f); cfg != nil {
 			timeout = cfg.Readback.Timeout
 		}
-		return now.Add(-timeout - rb.horizon)
+		return now.Add(-timeout - j.Horizon)
 	})
 	if err != nil {
 		return err
@@ -28,7 +28,7 @@ func (rb *readbacker) sweep(ctx context.Context, in readbackInput) error {
 		if m.BaseRef != recent.DefaultBranch || final(m.Runs, m.MergedAt.Add(timeout), now) {
 			continue
 		}
-		if err := rb.judge(ctx, in, m.Number, m.MergeSHA); err != nil {
+		if err := j.judge(ctx, in, m.Number, m.MergeSHA); err != nil {
 			return err
 		}
 	}
