@@ -37,7 +37,7 @@ type App struct {
 	// audits remembers briefly the audits judged for merged heads.
 	audits readback.AuditMemory
 	// stopping is closed when Run starts shutting down, which ends the
-	// wait of board jobs (runBoard) at once.
+	// wait of board jobs (board.Boards.Run) at once.
 	stopping chan struct{}
 }
 
@@ -200,7 +200,7 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 		return nil, err
 	}
 	return &evaluator{checks: a.checks, snap: in, w: a.writer(in.CheckPublisher()), ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, locks: a.db, log: log,
-		boards: boardJobs{a: a, installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation),
+		boards: boardJobs{b: a.boards(), installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation),
 		roles: in, pushers: a.db, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules}, nil
 }
 

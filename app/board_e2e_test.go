@@ -10,10 +10,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v62/github"
 
+	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	"github.com/aepgate/aepgate/protocol/board"
+	pboard "github.com/aepgate/aepgate/protocol/board"
 )
 
 // boardWorld is a ghfake world with olivia the owner, a milestone holding
@@ -117,7 +118,7 @@ func TestBoardEndToEnd(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("App.Board = %v, %v", ok, err)
 	}
-	if s := kept.Increments[0].Stories[0]; s.State != board.StateBlocked || len(s.Attempts) != 2 || s.Attempts[1].OverLimit != "limits.attempts_per_unit" {
+	if s := kept.Increments[0].Stories[0]; s.State != pboard.StateBlocked || len(s.Attempts) != 2 || s.Attempts[1].OverLimit != "limits.attempts_per_unit" {
 		t.Errorf("kept board's story = %+v", s)
 	}
 
@@ -159,7 +160,7 @@ func TestBoardAPICallsPerUpdate(t *testing.T) {
 			tt.change()
 			time.Sleep(300 * time.Millisecond)
 			b.f.ResetLog()
-			if err := b.app.keepBoard(ctx, in, "acme", "widgets", time.Now(), authoredBy(login), log); err != nil {
+			if err := b.app.boards().Keep(ctx, in, "acme", "widgets", time.Now(), board.AuthoredBy(login), log); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, b.f.Stats().ByRoute); diff != "" {
@@ -179,7 +180,7 @@ func TestBoardRewritesOnlyItsOwnIssue(t *testing.T) {
 		owns       func(login string) func(gh.BoardIssue) bool
 		wantTheirs bool
 	}{
-		{"the App's own only", authoredBy, false},
+		{"the App's own only", board.AuthoredBy, false},
 		{"negative control: any labelled issue", func(string) func(gh.BoardIssue) bool { return func(gh.BoardIssue) bool { return true } }, true},
 	}
 	for _, tt := range tests {
@@ -195,7 +196,7 @@ func TestBoardRewritesOnlyItsOwnIssue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := b.app.keepBoard(ctx, in, "acme", "widgets", time.Now(), tt.owns(login), testLogger(t)); err != nil {
+			if err := b.app.boards().Keep(ctx, in, "acme", "widgets", time.Now(), tt.owns(login), testLogger(t)); err != nil {
 				t.Fatal(err)
 			}
 			is, _, err := b.gh.Issues.Get(ctx, "acme", "widgets", theirs.Number())

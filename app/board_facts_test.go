@@ -17,31 +17,6 @@ import (
 
 var factT0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 
-func TestLastEvidence(t *testing.T) {
-	tests := []struct {
-		name string
-		p    snapshot.Pull
-		want time.Time
-	}{
-		{"head commit only", snapshot.Pull{HeadAt: factT0}, factT0},
-		{"a newer workflow run", snapshot.Pull{HeadAt: factT0, Workflows: []snapshot.WorkflowRun{{Updated: factT0.Add(time.Minute)}}}, factT0.Add(time.Minute)},
-		{"a newer report comment", snapshot.Pull{HeadAt: factT0, Conversation: snapshot.Thread{Comments: []snapshot.Comment{
-			{Body: "STATUS: DONE\nWORK-UNIT: #1", Created: factT0.Add(2 * time.Minute)}}}}, factT0.Add(2 * time.Minute)},
-		{"a newer report comment in bold, as aep/report accepts", snapshot.Pull{HeadAt: factT0, Conversation: snapshot.Thread{Comments: []snapshot.Comment{
-			{Body: "**STATUS:** done\n**WORK-UNIT:** #1", Created: factT0.Add(3 * time.Minute)}}}}, factT0.Add(3 * time.Minute)},
-		{"a newer comment that is no report", snapshot.Pull{HeadAt: factT0, Conversation: snapshot.Thread{Comments: []snapshot.Comment{
-			{Body: "looks good", Created: factT0.Add(2 * time.Minute)}}}}, factT0},
-		{"an older workflow run", snapshot.Pull{HeadAt: factT0, Workflows: []snapshot.WorkflowRun{{Updated: factT0.Add(-time.Hour)}}}, factT0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := lastEvidence(&tt.p); !got.Equal(tt.want) {
-				t.Errorf("lastEvidence = %s, want %s", got, tt.want)
-			}
-		})
-	}
-}
-
 // factEvaluation is an evaluation of pull request 7 on unit 1.
 func factEvaluation(mut func(ev *evaluation)) *evaluation {
 	ev := &evaluation{unit: 1, cfg: config.Default(), snap: &snapshot.PR{Pull: &snapshot.Pull{Number: 7, URL: "https://github.com/acme/app/pull/7",

@@ -7,6 +7,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/internal/gh"
 )
 
@@ -30,7 +31,7 @@ func (fanoutArgs) Kind() string { return "aepgate_fanout" }
 // scheduleFanout inserts args' job to run at its window's end, unless one
 // for the same repository and window is already waiting or running.
 func (q *riverQueue[TTx]) scheduleFanout(ctx context.Context, args fanoutArgs, window time.Duration) error {
-	opts := &river.InsertOpts{UniqueOpts: boardUnique, ScheduledAt: slotEnd(args.Slot, window)}
+	opts := &river.InsertOpts{UniqueOpts: board.Unique, ScheduledAt: board.SlotEnd(args.Slot, window)}
 	if _, err := q.client.Insert(ctx, args, opts); err != nil {
 		return fmt.Errorf("schedule the open pull requests of %s/%s: %w", args.Owner, args.Repo, err)
 	}
@@ -84,7 +85,7 @@ const fanoutEvent = "control_issue"
 // repository.
 func (a *App) fanouts(installation int64) func(ctx context.Context, owner, repo string) error {
 	return func(ctx context.Context, owner, repo string) error {
-		slot := boardSlot(time.Now(), a.opts.FanoutWindow)
+		slot := board.Slot(time.Now(), a.opts.FanoutWindow)
 		return a.queue.scheduleFanout(ctx, fanoutArgs{Installation: installation, Owner: owner, Repo: repo, Slot: slot}, a.opts.FanoutWindow)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
+	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
@@ -154,7 +155,7 @@ func (g *ghfakeWorld) quiet(t *testing.T) {
 	waitFor(t, 10*time.Second, "the App's queue to drain", func() bool {
 		var n int
 		err := g.app.db.SQL.QueryRowContext(context.Background(),
-			`SELECT COUNT(*) FROM river_job WHERE state NOT IN ('completed', 'cancelled', 'discarded') AND queue <> ?`, boardQueue).Scan(&n)
+			`SELECT COUNT(*) FROM river_job WHERE state NOT IN ('completed', 'cancelled', 'discarded') AND queue <> ?`, board.Queue).Scan(&n)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/riverqueue/river/rivermigrate"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
@@ -47,8 +48,8 @@ type queue interface {
 	// which River returns to the queue.
 	stop(ctx context.Context) error
 	ping(ctx context.Context) error
-	// scheduleBoard asks for a board update (board_job.go).
-	scheduleBoard(ctx context.Context, args boardArgs) error
+	// scheduleBoard asks for a board update (boards.go).
+	scheduleBoard(ctx context.Context, args board.Args) error
 	// scheduleFanout asks for a repository's open pull requests to be
 	// judged once at the end of the window (fanout.go).
 	scheduleFanout(ctx context.Context, args fanoutArgs, window time.Duration) error
@@ -67,7 +68,7 @@ type riverQueue[TTx any] struct {
 type jobRunner interface {
 	runDelivery(ctx context.Context, d deliveryArgs, attempt int) error
 	runReconcile(ctx context.Context) error
-	runBoard(ctx context.Context, args boardArgs) error
+	runBoard(ctx context.Context, args board.Args) error
 	runFanout(ctx context.Context, args fanoutArgs) error
 	// handles reports whether an event starts work (the family table).
 	handles(event string) bool
@@ -87,7 +88,7 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &deliveryWorker{run: run})
-	river.AddWorker(workers, &boardWorker{run: run, delay: o.BoardDelay, timeout: o.JobTimeout})
+	river.AddWorker(workers, &board.Worker{Run: run.runBoard, Delay: o.BoardDelay, JobTimeout: o.JobTimeout})
 	river.AddWorker(workers, &fanoutWorker{run: run})
 	// A sweep may outlast a delivery's JobTimeout, but not RescueAfter: a
 	// job running longer is taken for dead and started a second time.
@@ -97,7 +98,7 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 			return reconcileArgs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: o.ReconcileEvery}}
 		}, nil)
 	client, err := river.NewClient(driver, &river.Config{
-		Queues:                      map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: o.Workers}, boardQueue: {MaxWorkers: o.Workers}},
+		Queues:                      map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: o.Workers}, board.Queue: {MaxWorkers: o.Workers}},
 		Workers:                     workers,
 		PeriodicJobs:                []*river.PeriodicJob{periodic},
 		RetryPolicy:                 &retryPolicy{base: o.RetryBase},

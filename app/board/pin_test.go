@@ -1,14 +1,32 @@
-package app
+package board
 
 import (
 	"context"
 	"errors"
 	"log/slog"
+	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/store"
 )
+
+// testBoards is Boards on a fresh database in t's temporary directory.
+func testBoards(t *testing.T) *Boards {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "board.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return &Boards{DB: db, Ledger: writer.DBLedger{DB: db}, Log: slog.New(slog.DiscardHandler)}
+}
 
 // pinHub is a board's GitHub whose board issue (#7, the App's) starts
 // unpinned; PinIssue answers pinErrs in turn, then pins.
@@ -57,10 +75,10 @@ func TestBoardPinIsRetriedUntilGitHubAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newGhfakeWorld(t)
+			b := testBoards(t)
 			hub := &pinHub{pinErrs: tt.errs}
 			for i, wantErr := range tt.wantErrs {
-				err := w.app.keepBoard(context.Background(), hub, "acme", "widgets", time.Now(), authoredBy("aepgate[bot]"), slog.New(slog.DiscardHandler))
+				err := b.Keep(context.Background(), hub, "acme", "widgets", time.Now(), AuthoredBy("aepgate[bot]"), b.Log)
 				if (err != nil) != wantErr {
 					t.Errorf("update %d: err %v, want failure %v", i+1, err, wantErr)
 				}

@@ -1,4 +1,4 @@
-package app
+package board
 
 import (
 	"testing"
@@ -20,11 +20,11 @@ func TestBoardSlot(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			slot := boardSlot(tt.at, delay)
-			if got := slotEnd(slot, delay); !got.Equal(tt.wantEnd) {
+			slot := Slot(tt.at, delay)
+			if got := SlotEnd(slot, delay); !got.Equal(tt.wantEnd) {
 				t.Errorf("window of %s ends %s, want %s", tt.at, got, tt.wantEnd)
 			}
-			if end := slotEnd(slot, delay); !end.After(tt.at) {
+			if end := SlotEnd(slot, delay); !end.After(tt.at) {
 				t.Errorf("the window ends at %s, not after %s", end, tt.at)
 			}
 		})
