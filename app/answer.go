@@ -109,23 +109,7 @@ func planAnswer(in evalInput, ev *evaluation, id int64) (answerPlan, bool) {
 	if !ok || ev.gateLog() == nil {
 		return p, false
 	}
-	var accepted, refused []gatelog.Outcome
-	outcomes := ev.gateLog().Outcomes
-	if !review {
-		outcomes = append(slices.Clone(outcomes), disposeOutcomes(id, th.t, ev.cfg.CommandPrefix)...)
-	}
-	for _, o := range outcomes {
-		if o.ItemID != id || o.Implicit {
-			continue
-		}
-		p.rows = append(p.rows, commandEntry(in, ev, th.number, o))
-		if o.Accepted {
-			accepted = append(accepted, o)
-			p.status = p.status || o.Action == gatelog.ActionStatus
-		} else {
-			refused = append(refused, o)
-		}
-	}
+	accepted, refused := p.judged(in, ev, review)
 	if !review && len(accepted) > 0 {
 		p.react = append(p.react, "+1")
 	}
@@ -141,6 +125,28 @@ func planAnswer(in evalInput, ev *evaluation, id int64) (answerPlan, bool) {
 			Body: map[string]any{"item": id, "thread": th.number, "accepted": len(accepted), "refused": len(refused)}}
 	}
 	return p, true
+}
+
+// judged adds a ledger row for each of the item's requests (its dispose
+// commands too, for a comment) and returns them accepted and refused.
+func (p *answerPlan) judged(in evalInput, ev *evaluation, review bool) (accepted, refused []gatelog.Outcome) {
+	outcomes := ev.gateLog().Outcomes
+	if !review {
+		outcomes = append(slices.Clone(outcomes), disposeOutcomes(p.item, p.thread.t, ev.cfg.CommandPrefix)...)
+	}
+	for _, o := range outcomes {
+		if o.ItemID != p.item || o.Review != review || o.Implicit {
+			continue
+		}
+		p.rows = append(p.rows, commandEntry(in, ev, p.thread.number, o))
+		if o.Accepted {
+			accepted = append(accepted, o)
+			p.status = p.status || o.Action == gatelog.ActionStatus
+		} else {
+			refused = append(refused, o)
+		}
+	}
+	return accepted, refused
 }
 
 // applyAnswer writes an answer's plan: the ledger rows, the reactions, the
