@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-
-	"github.com/aepgate/aepgate/checks"
 )
 
 // pageTitle heads every page.
@@ -43,23 +41,23 @@ func (p *Page) board(w http.ResponseWriter, r *http.Request) {
 
 // boardsOf is the page of session s: its repositories' kept boards, those
 // without one yet last.
-func (p *Page) boardsOf(ctx context.Context, s session) (checks.BoardPage, error) {
-	page := checks.BoardPage{Title: pageTitle, Login: s.Login, LogoutPath: "/board/logout", Generated: p.opts.Now()}
-	var none []checks.BoardPageRepo
+func (p *Page) boardsOf(ctx context.Context, s session) (BoardPage, error) {
+	page := BoardPage{Title: pageTitle, Login: s.Login, LogoutPath: "/board/logout", Generated: p.opts.Now()}
+	var none []BoardPageRepo
 	for _, repo := range s.Repos {
 		b, ok, err := p.opts.Source.Board(ctx, repo)
 		switch {
 		case err != nil:
 			return page, fmt.Errorf("board of %s: %w", repo, err)
 		case ok:
-			page.Repos = append(page.Repos, checks.BoardPageRepo{Repo: repo, Kept: true, Board: b})
+			page.Repos = append(page.Repos, BoardPageRepo{Repo: repo, Kept: true, Board: b})
 		default:
-			none = append(none, checks.BoardPageRepo{Repo: repo})
+			none = append(none, BoardPageRepo{Repo: repo})
 		}
 	}
 	page.Repos = append(page.Repos, none...)
 	if len(page.Repos) == 0 {
-		page.Notice = &checks.BoardNotice{Heading: "No repository to show",
+		page.Notice = &BoardNotice{Heading: "No repository to show",
 			Lines: []string{"GitHub lists no repository of this App's installations that " + s.Login + " can read."}}
 	}
 	return page, nil
@@ -67,7 +65,7 @@ func (p *Page) boardsOf(ctx context.Context, s session) (checks.BoardPage, error
 
 // signInPage invites the person to sign in.
 func (p *Page) signInPage(w http.ResponseWriter) {
-	writePage(w, http.StatusOK, checks.BoardPage{Title: pageTitle, Notice: &checks.BoardNotice{
+	writePage(w, http.StatusOK, BoardPage{Title: pageTitle, Notice: &BoardNotice{
 		Heading: "Sign in to see the board",
 		Lines: []string{"The board shows each increment and its stories, what waits for you, what is certified and what is stuck, for every repository of this App that you can read on GitHub.",
 			"Signing in asks GitHub who you are and which repositories you can read; aepgate keeps no token."},
@@ -77,14 +75,14 @@ func (p *Page) signInPage(w http.ResponseWriter) {
 
 // fail answers status with a page explaining why.
 func (p *Page) fail(w http.ResponseWriter, status int, heading, line string) {
-	writePage(w, status, checks.BoardPage{Title: pageTitle, Notice: &checks.BoardNotice{
+	writePage(w, status, BoardPage{Title: pageTitle, Notice: &BoardNotice{
 		Heading: heading, Lines: []string{line}, LinkText: "Back to the board", LinkURL: "/board",
 	}})
 }
 
 // writePage renders page and sends it with status.
-func writePage(w http.ResponseWriter, status int, page checks.BoardPage) {
-	b, err := checks.RenderBoardPage(page)
+func writePage(w http.ResponseWriter, status int, page BoardPage) {
+	b, err := RenderBoardPage(page)
 	if err != nil {
 		http.Error(w, "render the board page: "+err.Error(), http.StatusInternalServerError)
 		return
@@ -99,7 +97,7 @@ func writePage(w http.ResponseWriter, status int, page checks.BoardPage) {
 func Off() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		securityHeaders(w.Header())
-		writePage(w, http.StatusNotFound, checks.BoardPage{Title: pageTitle, Notice: &checks.BoardNotice{
+		writePage(w, http.StatusNotFound, BoardPage{Title: pageTitle, Notice: &BoardNotice{
 			Heading: "The board page is off",
 			Lines: []string{"aepgate serve shows the owner's board here once it has the App's OAuth client and its public address.",
 				"In the App's settings on GitHub, set the callback URL to <public URL>/board/callback and generate a client secret; then start serve with:"},

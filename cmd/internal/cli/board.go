@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/boardweb"
 	"github.com/aepgate/aepgate/protocol/status"
 )
 
@@ -49,7 +49,7 @@ func runBoard(s streams, dir, out string, now time.Time) error {
 		return err
 	}
 	title := "Board of " + filepath.Base(filepath.Clean(dir))
-	html, err := checks.RenderStatusBoard(title, status.Compute(run, dir), now)
+	html, err := boardweb.RenderStatusBoard(title, status.Compute(run, dir), now)
 	if err != nil {
 		return failf(2, "%v", err)
 	}

@@ -1,4 +1,4 @@
-package checks
+package boardweb
 
 import (
 	"path/filepath"
@@ -69,7 +69,7 @@ func TestRenderBoardPage(t *testing.T) {
 }
 
 func TestRenderStatusBoard(t *testing.T) {
-	dir := filepath.Join("..", "examples", "ledger-service")
+	dir := filepath.Join("..", "..", "examples", "ledger-service")
 	run, err := rundir.Load(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package checks
+package boardweb
 
 // boardCSS is the board page's whole style sheet: GitHub's Primer colours
 // for the story states, a light page that prints well.
