@@ -62,7 +62,10 @@ func newWorld(ctx context.Context, o Options) (*world, error) {
 		return nil, fmt.Errorf("demo: temp folder: %w", err)
 	}
 	w := &world{ctx: ctx, o: o, tmp: tmp, dbPath: filepath.Join(tmp, "aepgate.db"), secret: randomHex(32)}
-	w.wait, w.settle = 20*time.Second, 250*time.Millisecond
+	// A step waits up to a minute: it ends as soon as GitHub shows what it
+	// waits for, and a loaded 2-core machine (three scenarios at once, 502s
+	// backing jobs off) can take tens of seconds for one.
+	w.wait, w.settle = time.Minute, 250*time.Millisecond
 	if o.Speed == Real {
 		w.wait, w.settle = 3*time.Minute, 2500*time.Millisecond
 	}
