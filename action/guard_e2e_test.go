@@ -5,11 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/isolate"
+	"github.com/aepgate/aepgate/internal/testkit/creds"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/negcontrol"
 )
@@ -74,19 +76,13 @@ func TestActionPullRequestTargetRunsNoPRCommands(t *testing.T) {
 	}
 }
 
-// planted are credentials a job can hold in its environment.
-var planted = []string{"INPUT_TOKEN", "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-	"GH_TOKEN", "GH_ENTERPRISE_TOKEN"}
-
 // TestActionCommandsSeeNoCredentials plants the credentials in the step's
 // environment and has a negative control and a re-run command write theirs
 // to a file: neither sees any. The negative control starts the same
 // commands with the whole process environment (isolate's Env option,
 // injected through RunControls and RunCommands) and sees every one.
 func TestActionCommandsSeeNoCredentials(t *testing.T) {
-	for _, name := range planted {
-		t.Setenv(name, "secret-"+name)
-	}
+	creds.Plant(t)
 	unscrubbed := isolate.Options{Env: os.Environ()}
 	tests := []struct {
 		name     string
@@ -118,10 +114,12 @@ func TestActionCommandsSeeNoCredentials(t *testing.T) {
 			if n := len(regexp.MustCompile(`(?m)^PWD=`).FindAll(b, -1)); n != 2 {
 				t.Fatalf("%d environments written, want 2 (the control's break, the re-run)", n)
 			}
-			for _, name := range planted {
-				if seen := strings.Contains(string(b), name+"=secret-"); seen != tt.wantSeen {
-					t.Errorf("%s seen: %v, want %v", name, seen, tt.wantSeen)
-				}
+			want := []string(nil)
+			if tt.wantSeen {
+				want = creds.Names
+			}
+			if got := creds.Seen(string(b)); !slices.Equal(got, want) {
+				t.Errorf("credentials seen by the started commands: %v, want %v", got, want)
 			}
 		})
 	}

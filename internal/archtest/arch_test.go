@@ -192,7 +192,7 @@ func TestEdgeLayerCanFail(t *testing.T) {
 
 // testOnly are the packages of test infrastructure: no production package
 // may depend on them, except as fakeUsers allows.
-var testOnly = []string{"internal/testkit/ghfake", "internal/testkit/browser", "internal/testkit/fixtures", "internal/testkit/golden", "internal/testkit/pgtest"}
+var testOnly = []string{"internal/testkit/ghfake", "internal/testkit/browser", "internal/testkit/fixtures", "internal/testkit/golden", "internal/testkit/pgtest", "internal/testkit/creds"}
 
 // fakeUsers are the production packages allowed to depend on a test-only
 // package, and how: cmd/internal/demo (aepgate-demo runs the App against

@@ -5,16 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
+	"slices"
 	"testing"
 
+	"github.com/aepgate/aepgate/internal/testkit/creds"
 	"github.com/aepgate/aepgate/protocol/config"
 )
-
-// planted are credentials a GitHub Actions job can hold in its
-// environment; no command isolate starts may see them.
-var planted = []string{"INPUT_TOKEN", "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-	"GH_TOKEN", "GH_ENTERPRISE_TOKEN"}
 
 // TestStartedCommandsSeeNoCredentials plants the credentials and runs a
 // control (RunAll) and a recorded command (Commands) that write their
@@ -22,9 +18,7 @@ var planted = []string{"INPUT_TOKEN", "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "
 // pass) none is seen; the negative control passes the whole process
 // environment and sees every one.
 func TestStartedCommandsSeeNoCredentials(t *testing.T) {
-	for _, name := range planted {
-		t.Setenv(name, "secret-"+name)
-	}
+	creds.Plant(t)
 	tests := []struct {
 		name     string
 		env      []string
@@ -51,10 +45,12 @@ func TestStartedCommandsSeeNoCredentials(t *testing.T) {
 			if n := len(regexp.MustCompile(`(?m)^PWD=`).FindAllIndex(b, -1)); n != 4 {
 				t.Fatalf("%d environments written, want 4 (break, two tests, the command)", n)
 			}
-			for _, name := range planted {
-				if seen := strings.Contains(string(b), name+"=secret-"); seen != tt.wantSeen {
-					t.Errorf("%s seen: %v, want %v", name, seen, tt.wantSeen)
-				}
+			want := []string(nil)
+			if tt.wantSeen {
+				want = creds.Names
+			}
+			if got := creds.Seen(string(b)); !slices.Equal(got, want) {
+				t.Errorf("credentials seen by the started commands: %v, want %v", got, want)
 			}
 		})
 	}

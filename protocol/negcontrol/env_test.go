@@ -4,23 +4,19 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
-)
 
-// planted are credentials a GitHub Actions job can hold in its
-// environment; no command a control runs may see them.
-var planted = []string{"INPUT_TOKEN", "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-	"GH_TOKEN", "GH_ENTERPRISE_TOKEN"}
+	"github.com/aepgate/aepgate/internal/testkit/creds"
+)
 
 // TestRunScrubsCredentials plants the credentials and has every step of a
 // control write its environment to a file. With Env nil (what the CLI and
 // isolate pass) none is seen; the negative control passes the process's
 // whole environment as Env and sees every one, so the test can fail.
 func TestRunScrubsCredentials(t *testing.T) {
-	for _, name := range planted {
-		t.Setenv(name, "secret-"+name)
-	}
+	creds.Plant(t)
 	tests := []struct {
 		name     string
 		env      []string
@@ -42,10 +38,12 @@ func TestRunScrubsCredentials(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, name := range planted {
-				if seen := strings.Contains(string(b), name+"=secret-"); seen != tt.wantSeen {
-					t.Errorf("%s seen by the control's commands: %v, want %v", name, seen, tt.wantSeen)
-				}
+			want := []string(nil)
+			if tt.wantSeen {
+				want = creds.Names
+			}
+			if got := creds.Seen(string(b)); !slices.Equal(got, want) {
+				t.Errorf("credentials seen by the started commands: %v, want %v", got, want)
 			}
 			if !strings.Contains(string(b), "PATH=") {
 				t.Errorf("the commands lost the rest of the environment:\n%s", b)

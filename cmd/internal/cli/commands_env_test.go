@@ -5,12 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// plantedCredentials are variables a GitHub Actions job can hold; no
-// command aepgate starts may see them.
-var plantedCredentials = []string{"INPUT_TOKEN", "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-	"GH_TOKEN", "GH_ENTERPRISE_TOKEN"}
+	"github.com/aepgate/aepgate/internal/testkit/creds"
+)
 
 // TestCommandsSeeNoCredentials plants the credentials and runs every CLI
 // path that starts a repository's commands — negcontrol, negcontrol --all,
@@ -19,9 +16,7 @@ var plantedCredentials = []string{"INPUT_TOKEN", "GITHUB_TOKEN", "ACTIONS_RUNTIM
 // environment) is in protocol/negcontrol and internal/isolate, which these
 // paths call: TestRunScrubsCredentials, TestStartedCommandsSeeNoCredentials.
 func TestCommandsSeeNoCredentials(t *testing.T) {
-	for _, name := range plantedCredentials {
-		t.Setenv(name, "secret-"+name)
-	}
+	creds.Plant(t)
 	out := filepath.Join(t.TempDir(), "env.txt")
 	dump := "env >> " + out
 	ncDir := ncRepo(t, "version: 1\nnegative_controls:\n  - name: env\n    break: '"+dump+"'\n    restore: 'true'\n    test: '"+dump+"; false'\n")
@@ -41,10 +36,8 @@ func TestCommandsSeeNoCredentials(t *testing.T) {
 		}
 	}
 	b, _ := os.ReadFile(out)
-	for _, name := range plantedCredentials {
-		if strings.Contains(string(b), name+"=") {
-			t.Errorf("a started command saw %s", name)
-		}
+	if seen := creds.Seen(string(b)); len(seen) > 0 {
+		t.Errorf("a started command saw %v", seen)
 	}
 }
 
