@@ -9,23 +9,6 @@ import (
 	"github.com/google/go-github/v62/github"
 )
 
-// Permission is a user's permission on a repository as GitHub reports it
-// right now: admin, write (which maintain also reports), read or none.
-// Any error refuses: the caller must treat it as no permission.
-//
-// https://docs.github.com/rest/collaborators/collaborators#get-repository-permissions-for-a-user
-func (in *Installation) Permission(ctx context.Context, owner, repo, login string) (string, error) {
-	p, _, err := in.rest.Repositories.GetPermissionLevel(ctx, owner, repo, login)
-	if err != nil {
-		var ge *github.ErrorResponse
-		if errors.As(err, &ge) && ge.Response != nil && ge.Response.StatusCode == http.StatusNotFound {
-			return "none", nil // not a collaborator (or no such user)
-		}
-		return "", classify(fmt.Sprintf("permission of %s on %s/%s", login, owner, repo), err)
-	}
-	return p.GetPermission(), nil
-}
-
 // React adds a reaction (e.g. "+1", "-1") to an issue or pull-request
 // comment; GitHub answers 200 when the App had already added it.
 //

@@ -25,29 +25,6 @@ func installation(t *testing.T, perms ghfake.Permissions) (*ghfake.Fake, *ghfake
 	return f, repo, in, inst.Token()
 }
 
-func TestPermissionIsLive(t *testing.T) {
-	_, repo, in, _ := installation(t, ghfake.Permissions{"metadata": "read", "issues": "write"})
-	repo.Grant("alice", "maintain")
-	repo.Grant("bob", "read")
-	repo.Grant("carol", "admin")
-	tests := []struct{ login, want string }{
-		{"alice", "write"}, // maintain reports write
-		{"bob", "read"},
-		{"carol", "admin"},
-		{"mallory", "none"}, // not a collaborator
-	}
-	for _, tt := range tests {
-		got, err := in.Permission(context.Background(), "acme", "widgets", tt.login)
-		if err != nil || got != tt.want {
-			t.Errorf("Permission(%s) = %q, %v; want %q", tt.login, got, err, tt.want)
-		}
-	}
-	repo.Grant("alice", "read") // lowered: the next look-up sees it
-	if got, _ := in.Permission(context.Background(), "acme", "widgets", "alice"); got != "read" {
-		t.Errorf("after lowering, alice = %q, want read", got)
-	}
-}
-
 func TestConversationWrites(t *testing.T) {
 	f, repo, in, token := installation(t, ghfake.Permissions{"metadata": "read", "issues": "write", "pull_requests": "write", "contents": "read"})
 	ctx := context.Background()
