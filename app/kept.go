@@ -64,7 +64,7 @@ func (e *evaluator) loadKept(ctx context.Context, in evalInput, ev *evaluation) 
 		if !ours {
 			continue
 		}
-		ev.kept = append(ev.kept, gatelog.Kept{Item: it, BodySHA256: r.BodySHA256, Change: r.Tamper, TamperedBy: r.TamperedBy, TamperedAt: r.TamperedAt})
+		ev.kept = append(ev.kept, gatelog.Kept{Item: it, BodySHA256: r.BodySHA256, Change: r.Tamper, TamperedBy: r.TamperedBy})
 	}
 	return nil
 }

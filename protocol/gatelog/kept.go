@@ -33,8 +33,6 @@ type Kept struct {
 	// TamperedBy is who edited or deleted the source, when the App learnt
 	// it from a webhook's sender; "" when unknown.
 	TamperedBy string
-	// TamperedAt is when the App learnt of the change.
-	TamperedAt time.Time
 }
 
 // Read says which comments of a thread the evaluation read: every comment
