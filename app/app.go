@@ -12,6 +12,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/aepgate/aepgate/app/readback"
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
@@ -27,8 +28,8 @@ type App struct {
 	metrics *metrics
 	log     *slog.Logger
 	webhook http.Handler
-	// checks are the App's checks, defaultChecks unless a test set others.
-	checks []check
+	// checks are the App's checks, verdict.DefaultChecks unless a test set others.
+	checks []verdict.Check
 	// families is the table of event families the App handles,
 	// defaultFamilies unless a test added one.
 	families families
@@ -57,7 +58,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	}
 	a := &App{opts: opts, db: db, metrics: newMetrics(), log: opts.Logger, checks: opts.checks, stopping: make(chan struct{})}
 	if a.checks == nil {
-		a.checks = defaultChecks()
+		a.checks = verdict.DefaultChecks()
 	}
 	if a.families = opts.families; a.families == nil {
 		a.families = defaultFamilies()

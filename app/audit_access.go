@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/review"
 )
@@ -18,22 +19,13 @@ type pusherReader interface {
 	Pushers(ctx context.Context, repo string, shas []string) ([]store.Pusher, error)
 }
 
-// auditRules are the review rules the audit applies: rules, or
-// review.DefaultRules when nil (tests remove one to show what it stops).
-func auditRules(rules []review.Rule) []review.Rule {
-	if rules == nil {
-		return review.DefaultRules()
-	}
-	return rules
-}
-
 // readAuditAccess reads, once per evaluation, the live role of every
 // reviewer who wrote an aep-audit block and who was recorded pushing the
 // pull request's commits. A failed look-up fails the evaluation, to be
 // retried: it never counts as a role.
-func (e *evaluator) readAuditAccess(ctx context.Context, in evalInput, ev *evaluation) error {
-	p := ev.snap.Pull
-	if p == nil || ev.cfg == nil {
+func (e *evaluator) readAuditAccess(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
+	p := ev.Snap.Pull
+	if p == nil || ev.Cfg == nil {
 		return nil
 	}
 	for _, r := range p.Reviews {
@@ -54,9 +46,9 @@ func (e *evaluator) readAuditAccess(ctx context.Context, in evalInput, ev *evalu
 	if err != nil {
 		return fmt.Errorf("auditor access: %w", err)
 	}
-	ev.pushers = nil
+	ev.Pushers = nil
 	for _, ps := range pushed {
-		ev.pushers = append(ev.pushers, review.Push{SHA: ps.SHA, Login: ps.Login})
+		ev.Pushers = append(ev.Pushers, review.Push{SHA: ps.SHA, Login: ps.Login})
 	}
 	return nil
 }

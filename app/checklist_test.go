@@ -6,11 +6,13 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
@@ -19,14 +21,14 @@ import (
 // entry in the list with a pure evaluation. The toy check is published on
 // the head beside the real ones and gets its own ledger row.
 func TestToyCheckJoinsThePipeline(t *testing.T) {
-	toy := check{name: "aepgate/toy", eval: func(ev *evaluation) outcome {
-		p := ev.snap.Pull
-		return outcome{
-			run:   checks.Run{Name: "aepgate/toy", HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionNeutral, Title: "toy saw #" + strconv.Itoa(p.Number), Summary: "A toy.\n"},
-			facts: map[string]any{"toy": p.Number},
+	toy := verdict.Check{Name: "aepgate/toy", Eval: func(ev *verdict.Evaluation) verdict.Outcome {
+		p := ev.Snap.Pull
+		return verdict.Outcome{
+			Run:   checks.Run{Name: "aepgate/toy", HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionNeutral, Title: "toy saw #" + strconv.Itoa(p.Number), Summary: "A toy.\n"},
+			Facts: map[string]any{"toy": p.Number},
 		}
 	}}
-	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.checks = append(defaultChecks(), toy) })
+	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.checks = append(verdict.DefaultChecks(), toy) })
 	ms := w.repo.CreateMilestone("M", "")
 	u := w.repo.OpenIssue("alice", "Unit", contract("low", "product"), ghfake.InMilestone(ms))
 	w.repo.Branch("toy", "main")
@@ -73,8 +75,8 @@ func TestToyCheckJoinsThePipeline(t *testing.T) {
 // work unit's verdict, the gate log, the audit decision) comes through an
 // accessor, so the checks' order in the list changes nothing they publish.
 func TestChecksInAnyOrder(t *testing.T) {
-	judge := func(order func([]check) []check) map[string]string {
-		g := newGatesWorldOpts(t, func(o *Options) { o.checks = order(defaultChecks()) })
+	judge := func(order func([]verdict.Check) []verdict.Check) map[string]string {
+		g := newGatesWorldOpts(t, func(o *Options) { o.checks = order(verdict.DefaultChecks()) })
 		g.unit.Comment("olivia", "/aep hold waiting for legal")
 		g.waitGates(t, "action_required")
 		g.quiet(t)
@@ -84,10 +86,10 @@ func TestChecksInAnyOrder(t *testing.T) {
 		}
 		return out
 	}
-	want := judge(func(cs []check) []check { return cs })
-	for name, order := range map[string]func([]check) []check{
-		"reversed": func(cs []check) []check { slices.Reverse(cs); return cs },
-		"shuffled": func(cs []check) []check {
+	want := judge(func(cs []verdict.Check) []verdict.Check { return cs })
+	for name, order := range map[string]func([]verdict.Check) []verdict.Check{
+		"reversed": func(cs []verdict.Check) []verdict.Check { slices.Reverse(cs); return cs },
+		"shuffled": func(cs []verdict.Check) []verdict.Check {
 			rand.New(rand.NewPCG(1, 2)).Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
 			return cs
 		},
@@ -95,5 +97,51 @@ func TestChecksInAnyOrder(t *testing.T) {
 		if diff := cmp.Diff(want, judge(order)); diff != "" {
 			t.Errorf("%s: check runs (-list order +%s):\n%s", name, name, diff)
 		}
+	}
+}
+
+// TestChecksDeclareTheirReads: what the App reads besides the snapshot
+// follows the checks' declared Reads. With the audit in the list, carol's
+// PASS costs a read of her live role and passes; with no check that reads
+// audits, her role is never read; and an audit check that declares no reads
+// is starved of them and cannot pass (the declaration is what feeds it).
+func TestChecksDeclareTheirReads(t *testing.T) {
+	run := func(cs []verdict.Check) (roleReads int, audit string) {
+		a := newAuditWorldWith(t, "medium", "version: 1\nowners: [olivia]\n", func(o *Options) { o.checks = cs })
+		a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
+		a.quiet(t)
+		for _, r := range a.f.Requests() {
+			if strings.Contains(r.Path, "/collaborators/carol/") {
+				roleReads++
+			}
+		}
+		if r := a.audit(); r != nil {
+			audit = r.Conclusion
+		}
+		return roleReads, audit
+	}
+	without := func(names ...string) []verdict.Check {
+		return slices.DeleteFunc(verdict.DefaultChecks(), func(c verdict.Check) bool { return slices.Contains(names, c.Name) })
+	}
+	starved := verdict.DefaultChecks()
+	for i := range starved {
+		starved[i].Reads = verdict.Reads{}
+	}
+	for _, tt := range []struct {
+		name      string
+		checks    []verdict.Check
+		reads     bool
+		wantAudit string
+	}{
+		{"default", verdict.DefaultChecks(), true, "success"},
+		{"no check reads audits", without(checks.NameAudit, checks.NameMerge), false, ""},
+		{"audit declares no reads", starved, false, "failure"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			n, audit := run(tt.checks)
+			if (n > 0) != tt.reads || audit != tt.wantAudit {
+				t.Errorf("carol's role read %d times, audit %q; want reads %v, audit %q", n, audit, tt.reads, tt.wantAudit)
+			}
+		})
 	}
 }

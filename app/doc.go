@@ -2,7 +2,10 @@
 // edge (package app/webhook), which verifies deliveries, to the River queue
 // on the App's database, which records and enqueues them; the table of
 // event families that turns each delivery into typed work (families.go,
-// work.go); and the pull-request pipeline that judges every check on a
-// head, keeps accepted owner decisions (kept.go) and writes the ledger;
-// readback, certificates, releases and the board run beside it.
+// work.go); and the pull-request pipeline (evaluate.go) that reads a
+// head's snapshot and what its checks declare, has package app/verdict
+// decide every check and answer from it, keeps accepted owner decisions
+// (kept.go), writes only what changed and records the ledger; readback,
+// certificates, releases and the board run beside it (app/readback,
+// app/release, app/board), all writing through one app/writer.Writer.
 package app

@@ -7,13 +7,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
-	"github.com/aepgate/aepgate/protocol/workunit"
 	"github.com/aepgate/aepgate/review"
 )
 
@@ -33,7 +32,7 @@ type prLocker interface {
 
 // evaluator judges pull requests for one installation with its checks.
 type evaluator struct {
-	checks []check
+	checks []verdict.Check
 	snap   snapshotter
 	// w publishes check runs and records decisions (one per installation).
 	w      writer.Writer
@@ -61,21 +60,6 @@ type evaluator struct {
 	gateRules  []gatelog.Rule
 }
 
-// guessUnits returns the same-repository units a body names, as the
-// snapshot's guess (the body is re-read from GitHub and checked).
-func guessUnits(body, repo string) []int {
-	var out []int
-	for _, r := range workunit.ParseRefs(body, repo) {
-		if r.Repo == "" {
-			out = append(out, r.Number)
-		}
-	}
-	if len(out) > 1 {
-		return nil // several units fail anyway; nothing to fetch
-	}
-	return out
-}
-
 // judgeOpen judges the repository's open pull requests that name a unit:
 // when issue or milestones are set, only those whose unit they affect.
 func (e *evaluator) judgeOpen(ctx context.Context, in evalInput, issue int, milestones []int) error {
@@ -92,7 +76,7 @@ func (e *evaluator) judgeOpen(ctx context.Context, in evalInput, issue int, mile
 		return err
 	}
 	for _, p := range prs {
-		g := guessUnits(p.Body, in.owner+"/"+in.repo)
+		g := verdict.GuessUnits(p.Body, in.owner+"/"+in.repo)
 		if len(g) == 0 || (affected != nil && !affected[g[0]]) {
 			continue // names no single unit, or one this change does not touch
 		}
@@ -117,19 +101,26 @@ type evalInput struct {
 	siblings bool
 	// witness is the delivery's created comment as GitHub sent it, nil
 	// for none.
-	witness *witness
+	witness *verdict.Witness
 	// sweep is set for the periodic sweep's evaluations, which also answer
 	// the comments whose deliveries were lost.
 	sweep bool
 }
 
-// needs is what the evaluator's checks read together.
-func (e *evaluator) needs() snapshot.Needs {
+// origin is where the evaluation's ledger rows come from.
+func (in evalInput) origin() verdict.Origin {
+	return verdict.Origin{Delivery: in.delivery, Event: in.event, Owner: in.owner, Repo: in.repo, PR: in.pr}
+}
+
+// needs is what the evaluator's checks read together: of the snapshot, and
+// besides it.
+func (e *evaluator) needs() (snapshot.Needs, verdict.Reads) {
 	var n snapshot.Needs
+	var r verdict.Reads
 	for _, c := range e.checks {
-		n = n.Union(c.needs)
+		n, r = n.Union(c.Needs), r.Union(c.Reads)
 	}
-	return n
+	return n, r
 }
 
 // evaluatePR runs every check on the pull request's head (judgePR). When
@@ -162,7 +153,8 @@ func (e *evaluator) judgePR(ctx context.Context, in evalInput) ([]int, error) {
 		return nil, err
 	}
 	defer unlock()
-	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, PR: in.pr, Guesses: in.guesses, Needs: e.needs(), Marks: e.marks(in)})
+	needs, reads := e.needs()
+	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, PR: in.pr, Guesses: in.guesses, Needs: needs, Marks: e.marks(in)})
 	if err != nil {
 		return nil, err
 	}
@@ -170,88 +162,95 @@ func (e *evaluator) judgePR(ctx context.Context, in evalInput) ([]int, error) {
 		log.Debug("pull request not open; nothing to judge")
 		return nil, nil
 	}
-	ev, err := e.prepare(ctx, in, snap, unitOf(snap))
+	ev, err := e.prepare(ctx, in, snap, verdict.UnitOf(snap), reads)
 	if err != nil {
 		return nil, err
 	}
 	// Accepted decisions are kept before any check is published on them.
-	if snap.Has.Conversation && ev.gateLog() != nil {
+	if snap.Has.Conversation && ev.GateLog() != nil {
 		if err := e.keepDecisions(ctx, in, ev); err != nil {
 			return nil, err
 		}
 	}
 	var judged []string
-	var shown []shownRun
+	var shown []verdict.Shown
 	for _, c := range e.checks {
-		out := c.eval(ev)
-		if out.skip {
+		out := c.Eval(ev)
+		if out.Skip {
 			continue
 		}
-		write := mustWrite(snap.Pull, out.run)
+		write := verdict.MustWrite(snap.Pull, out.Run)
 		// The decision is recorded before it is acted on, so a crash between
 		// the two leaves the ledger saying what was decided.
-		if err := e.w.Record(ctx, entry(in, ev, c.name, out, write)); err != nil {
+		if err := e.w.Record(ctx, verdict.Entry(in.origin(), ev, c.Name, out, write)); err != nil {
 			return nil, err
 		}
-		id, err := e.publishID(ctx, in, out.run, write, absent(snap.Pull, out.run))
+		id, err := e.publishID(ctx, in, out.Run, write, verdict.Absent(snap.Pull, out.Run))
 		if err != nil {
 			return nil, err
 		}
-		shown = append(shown, shownRun{run: out.run, id: id})
-		judged = append(judged, fmt.Sprintf("%s=%s", c.name, out.run.Conclusion))
+		shown = append(shown, verdict.Shown{Run: out.Run, ID: id})
+		judged = append(judged, fmt.Sprintf("%s=%s", c.Name, out.Run.Conclusion))
 	}
 	if err := e.afterGates(ctx, in, ev); err != nil {
 		return nil, err
 	}
 	e.keepBoardFact(ctx, in, ev, shown)
 	log.Info("pull request judged", "head", snap.Pull.HeadSHA, "checks", strings.Join(judged, " "))
-	return attemptNumbers(ev), nil
-}
-
-// attemptNumbers are the unit's other open pull requests the evaluation saw.
-func attemptNumbers(ev *evaluation) []int {
-	var out []int
-	for _, a := range ev.attempts() {
-		out = append(out, a.Number)
-	}
-	return out
+	return verdict.AttemptNumbers(ev), nil
 }
 
 // prepare parses the config and, when the snapshot holds the
-// conversation, reads the live role of every reviewer who wrote an
-// aep-audit block and of every owner and coordinator who wrote in it (one
-// read per login and evaluation, roleOf), who pushed the pull request's
-// commits, and the App's login. A failed look-up fails the evaluation, to
-// be retried: it never counts as permission.
-func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR, unit int) (*evaluation, error) {
-	ev := newEvaluation(snap)
-	ev.unit, ev.rules, ev.gateRules = unit, auditRules(e.auditRules), gateRules(e.gateRules)
-	ev.witness = in.witness
-	if !snap.Has.Conversation || ev.cfg == nil {
+// conversation, reads what the checks declared (verdict.Reads): for the
+// audit, the live role of every reviewer who wrote an aep-audit block, who
+// pushed the pull request's commits and the evidence bundles; for the gate
+// log, the App's login, the kept decisions and the live role of every owner
+// and coordinator who wrote in it. A login's role is read once per
+// evaluation (roleOf). A failed look-up fails the evaluation, to be
+// retried: it never counts as permission.
+func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR, unit int, reads verdict.Reads) (*verdict.Evaluation, error) {
+	ev := verdict.New(snap)
+	ev.Unit, ev.Rules, ev.GateRules = unit, verdict.AuditRules(e.auditRules), verdict.GateRules(e.gateRules)
+	ev.Witness = in.witness
+	if !snap.Has.Conversation || ev.Cfg == nil {
 		return ev, nil
 	}
-	ev.roles = map[string]string{}
-	if err := e.readAuditAccess(ctx, in, ev); err != nil {
-		return nil, err
-	}
-	if err := e.fetchBundles(ctx, in, ev); err != nil {
-		return nil, err
-	}
-	login, err := e.appLogin(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ev.appLogin = login
-	if err := e.loadKept(ctx, in, ev); err != nil {
-		return nil, err
-	}
-	for _, o := range ownerAuthors(snap, append(slices.Clone(ev.cfg.Owners), ev.cfg.Coordinators...), unit, ev.kept) {
-		if _, err := e.roleOf(ctx, in, ev, o); err != nil {
+	ev.Roles = map[string]string{}
+	if reads.Audits {
+		if err := e.readAuditAccess(ctx, in, ev); err != nil {
+			return nil, err
+		}
+		if err := e.fetchBundles(ctx, in, ev); err != nil {
 			return nil, err
 		}
 	}
-	ev.perms = gatelog.Permissions(ev.roles)
+	if reads.Decisions {
+		if err := e.readDecisions(ctx, in, ev); err != nil {
+			return nil, err
+		}
+	}
+	ev.Perms = gatelog.Permissions(ev.Roles)
 	return ev, nil
+}
+
+// readDecisions reads what the gate log is derived from besides the
+// snapshot: the App's login, the kept decisions, and the live role of every
+// listed owner and coordinator who wrote in the conversation.
+func (e *evaluator) readDecisions(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
+	login, err := e.appLogin(ctx)
+	if err != nil {
+		return err
+	}
+	ev.AppLogin = login
+	if err := e.loadKept(ctx, in, ev); err != nil {
+		return err
+	}
+	for _, o := range verdict.OwnerAuthors(ev.Snap, append(slices.Clone(ev.Cfg.Owners), ev.Cfg.Coordinators...), ev.Unit, ev.Kept) {
+		if _, err := e.roleOf(ctx, in, ev, o); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // roleOf is login's live role on the repository (gh.Installation.Role:
@@ -259,73 +258,16 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 // whoever asks (the gates for owners and coordinators, the audit for
 // reviewers). A failed look-up fails the evaluation, to be retried: it
 // never counts as a role.
-func (e *evaluator) roleOf(ctx context.Context, in evalInput, ev *evaluation, login string) (string, error) {
-	if r, ok := ev.roles[login]; ok {
+func (e *evaluator) roleOf(ctx context.Context, in evalInput, ev *verdict.Evaluation, login string) (string, error) {
+	if r, ok := ev.Roles[login]; ok {
 		return r, nil
 	}
 	r, err := e.roles.Role(ctx, in.owner, in.repo, login)
 	if err != nil {
 		return "", err
 	}
-	ev.roles[login] = r
+	ev.Roles[login] = r
 	return r, nil
-}
-
-// mustWrite reports whether run must be published: unless the head's
-// newest run of its name already shows it (checks.Unchanged). A run with
-// annotations the summary does not list is always handed to the publisher,
-// which compares annotations too.
-func mustWrite(pull *snapshot.Pull, run checks.Run) bool {
-	if !pull.RunsKnown {
-		return true
-	}
-	old := pull.Latest(run.Name)
-	return old == nil || !checks.Unchanged(*old, run) || !summaryListsAnnotations(run)
-}
-
-// summaryListsAnnotations reports whether every annotation's message is in
-// the summary, so equal summaries mean equal annotations.
-func summaryListsAnnotations(run checks.Run) bool {
-	for _, a := range run.Annotations {
-		if !strings.Contains(run.Summary, a.Message) {
-			return false
-		}
-	}
-	return true
-}
-
-// entry is a decision's ledger row: the inputs' IDs and SHAs, the check's
-// own facts and the result.
-func entry(in evalInput, ev *evaluation, name string, out outcome, write bool) store.Entry {
-	snap := ev.snap
-	body := map[string]any{
-		"config_valid": ev.configValid(),
-		"event":        in.event, "repository": in.owner + "/" + in.repo, "pull_request": in.pr,
-		"head_sha": snap.Pull.HeadSHA, "config_commit": snap.Config.CommitSHA,
-		"conclusion": out.run.Conclusion, "title": out.run.Title, "write": write,
-	}
-	for k, v := range out.facts {
-		body[k] = v
-	}
-	return store.Entry{
-		Kind: "check_run:" + name, DeliveryID: in.delivery,
-		Subject: fmt.Sprintf("%s/%s#%d@%s", in.owner, in.repo, in.pr, snap.Pull.HeadSHA),
-		Body:    body,
-	}
-}
-
-// absent reports whether the snapshot showed that the head has no run of
-// run's name and external ID, so publishing needs no search for one.
-func absent(pull *snapshot.Pull, run checks.Run) bool {
-	if !pull.RunsKnown {
-		return false
-	}
-	for _, r := range pull.Runs {
-		if r.Name == run.Name && r.ExternalID == run.ExternalID {
-			return false
-		}
-	}
-	return true
 }
 
 // publish writes run when write is set (the head does not already show

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 )
 
@@ -47,9 +48,9 @@ func TestRouteWork(t *testing.T) {
 		{"rerequested other app", "check_run", payloadJSON(map[string]any{"action": "rerequested", "check_run": map[string]any{"app": map[string]any{"id": 1}, "pull_requests": []any{map[string]any{"number": 7}}}}), nil},
 		{"check run completed", "check_run", payloadJSON(map[string]any{"action": "completed", "check_run": map[string]any{"app": map[string]any{"id": testAppID}}}), nil},
 		{"suite rerequested", "check_suite", payloadJSON(map[string]any{"action": "rerequested", "check_suite": map[string]any{"app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": 8}, map[string]any{"number": 9}}}}), []work{judgePR{pr: 8}, judgePR{pr: 9}}},
-		{"config pushed to default branch", "push", pushJSON("refs/heads/main", "modified", configPath), []work{judgeOpen{}}},
-		{"config removed", "push", pushJSON("refs/heads/main", "removed", configPath), []work{judgeOpen{}}},
-		{"config pushed elsewhere", "push", pushJSON("refs/heads/feature", "modified", configPath), nil},
+		{"config pushed to default branch", "push", pushJSON("refs/heads/main", "modified", verdict.ConfigPath), []work{judgeOpen{}}},
+		{"config removed", "push", pushJSON("refs/heads/main", "removed", verdict.ConfigPath), []work{judgeOpen{}}},
+		{"config pushed elsewhere", "push", pushJSON("refs/heads/feature", "modified", verdict.ConfigPath), nil},
 		{"other file pushed", "push", pushJSON("refs/heads/main", "added", "README.md"), nil},
 		{"push without file lists", "push", []byte(`{"ref":"refs/heads/main","installation":{"id":9},"repository":{"name":"app","owner":{"login":"acme"},"default_branch":"main"},"commits":[{"id":"x"}]}`), []work{judgeOpen{}}},
 		{"no installation", "pull_request", []byte(`{"action":"opened","pull_request":{"number":1}}`), nil},

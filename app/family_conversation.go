@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
@@ -74,13 +75,13 @@ func commentWork(env envelope, v conversationView) []work {
 		return l.Name == gh.ControlLabel
 	})
 	var answer int64
-	var w *witness
+	var w *verdict.Witness
 	if env.Action == "created" {
 		answer, w = v.Comment.ID, witnessOf(n, v)
 	}
 	var then work = answerOn{thread: n, control: control, answer: answer, witness: w} // then the unit's attempts
 	if v.Issue.PullRequest != nil {
-		then = judgePR{pr: n, answer: answer, guesses: guessUnits(v.Issue.Body, env.repoName()), siblings: true, witness: w}
+		then = judgePR{pr: n, answer: answer, guesses: verdict.GuessUnits(v.Issue.Body, env.repoName()), siblings: true, witness: w}
 	}
 	if env.Action == "created" {
 		return []work{then}
@@ -88,19 +89,12 @@ func commentWork(env envelope, v conversationView) []work {
 	return []work{commentChanged{id: v.Comment.ID, change: env.Action, by: env.sender(), then: then, control: control && v.Issue.PullRequest == nil}}
 }
 
-// witness is a comment as its signed issue_comment.created delivery
-// carried it, and the issue or pull request it was posted on.
-type witness struct {
-	thread  int
-	comment snapshot.Comment
-}
-
 // witnessOf is the created comment of v on thread, nil without its author.
-func witnessOf(thread int, v conversationView) *witness {
+func witnessOf(thread int, v conversationView) *verdict.Witness {
 	c := v.Comment
 	if c.User == nil || c.Created.IsZero() {
 		return nil
 	}
-	return &witness{thread: thread, comment: snapshot.Comment{ID: c.ID, URL: c.HTMLURL, Body: c.Body,
+	return &verdict.Witness{Thread: thread, Comment: snapshot.Comment{ID: c.ID, URL: c.HTMLURL, Body: c.Body,
 		Author: snapshot.Actor{Login: c.User.Login, Type: c.User.Type}, Created: c.Created, Updated: c.Created}}
 }

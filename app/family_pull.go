@@ -3,6 +3,8 @@ package app
 import (
 	"slices"
 	"strings"
+
+	"github.com/aepgate/aepgate/app/verdict"
 )
 
 // pullView is what the pull request and review families read of a
@@ -46,9 +48,9 @@ func pullRequestFamily() family {
 			}
 			switch {
 			case slices.Contains(pullRequestActions, env.Action):
-				out = append(out, judgePR{pr: p.Number, guesses: guessUnits(p.Body, env.repoName())})
+				out = append(out, judgePR{pr: p.Number, guesses: verdict.GuessUnits(p.Body, env.repoName())})
 			case env.Action == "closed":
-				if u := guessUnits(p.Body, env.repoName()); len(u) == 1 {
+				if u := verdict.GuessUnits(p.Body, env.repoName()); len(u) == 1 {
 					out = append(out, judgeOpen{issue: u[0]})
 				}
 				if p.Merged {
@@ -81,7 +83,7 @@ func reviewFamily() family {
 			if err != nil || v.PullRequest == nil || v.PullRequest.Number <= 0 || v.Review == nil {
 				return nil, err
 			}
-			j := judgePR{pr: v.PullRequest.Number, guesses: guessUnits(v.PullRequest.Body, env.repoName()), siblings: true}
+			j := judgePR{pr: v.PullRequest.Number, guesses: verdict.GuessUnits(v.PullRequest.Body, env.repoName()), siblings: true}
 			if env.Action == "submitted" {
 				j.answer = v.Review.ID
 			}
@@ -149,7 +151,7 @@ func configChanged(env envelope, p pushView) bool {
 			return true
 		}
 		for _, files := range []*[]string{c.Added, c.Modified, c.Removed} {
-			if slices.Contains(*files, configPath) {
+			if slices.Contains(*files, verdict.ConfigPath) {
 				return true
 			}
 		}

@@ -3,24 +3,21 @@ package app
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/protocol/gatelog"
-	"github.com/aepgate/aepgate/protocol/login"
-	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
 // afterGates does what the gates replay asks beyond the check run: answer
 // the delivery's comment or review, ask the owners to review a blocked pull
 // request, and keep the status comment true. Each writes only what GitHub
 // does not already show.
-func (e *evaluator) afterGates(ctx context.Context, in evalInput, ev *evaluation) error {
-	if ev.gateLog() == nil {
+func (e *evaluator) afterGates(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
+	if ev.GateLog() == nil {
 		return nil
 	}
-	statusThread := thread{number: -1}
+	statusThread := verdict.Thread{Number: -1}
 	if in.answer != 0 {
 		if err := e.ensureControl(ctx, in, ev); err != nil {
 			return err
@@ -38,17 +35,17 @@ func (e *evaluator) afterGates(ctx context.Context, in evalInput, ev *evaluation
 			return err
 		}
 	}
-	if p := ev.snap.Pull; p != nil {
+	if p := ev.Snap.Pull; p != nil {
 		if err := e.requestOwnerReviews(ctx, in, ev); err != nil {
 			return err
 		}
-		if statusThread.number != p.Number {
-			if err := e.keepStatus(ctx, in, ev, thread{p.Number, p.Conversation}, false); err != nil {
+		if statusThread.Number != p.Number {
+			if err := e.keepStatus(ctx, in, ev, verdict.Thread{Number: p.Number, Conv: p.Conversation}, false); err != nil {
 				return err
 			}
 		}
 	}
-	if statusThread.number >= 0 {
+	if statusThread.Number >= 0 {
 		return e.keepStatus(ctx, in, ev, statusThread, true)
 	}
 	return nil
@@ -58,8 +55,8 @@ func (e *evaluator) afterGates(ctx context.Context, in evalInput, ev *evaluation
 // command or gate is answered and none exists, so that replies can link it;
 // the gate log is then derived again with it. Under the repository's lock,
 // a second read makes sure no other evaluation created it meanwhile.
-func (e *evaluator) ensureControl(ctx context.Context, in evalInput, ev *evaluation) error {
-	if ev.snap.Control != nil || !answersRequests(ev, in.answer) {
+func (e *evaluator) ensureControl(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
+	if ev.Snap.Control != nil || !verdict.AnswersRequests(ev, in.answer) {
 		return nil
 	}
 	unlock, err := e.locks.Lock(ctx, "control:"+in.owner+"/"+in.repo)
@@ -67,31 +64,20 @@ func (e *evaluator) ensureControl(ctx context.Context, in evalInput, ev *evaluat
 		return err
 	}
 	defer unlock()
-	again, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, Needs: gatesNeeds})
+	again, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, Needs: verdict.GatesNeeds})
 	if err != nil {
 		return err
 	}
 	if again.Control == nil {
-		n, url, err := e.ans.CreateControlIssue(ctx, in.owner, in.repo, controlIssueTitle, controlIssueBody)
+		n, url, err := e.ans.CreateControlIssue(ctx, in.owner, in.repo, verdict.ControlIssueTitle, verdict.ControlIssueBody)
 		if err != nil {
 			return err
 		}
-		again.Control = newControl(n, url)
+		again.Control = verdict.NewControl(n, url)
 		e.log.Info("control issue created", "repo", in.owner+"/"+in.repo, "issue", n)
 	}
-	ev.snap.Control = again.Control
-	ev.deriveGates()
+	ev.SetControl(again.Control)
 	return nil
-}
-
-// answersRequests reports whether item id holds a command or gate block.
-func answersRequests(ev *evaluation, id int64) bool {
-	for _, o := range ev.gateLog().Outcomes {
-		if o.ItemID == id && !o.Implicit {
-			return true
-		}
-	}
-	return false
 }
 
 // requestOwnerReviews asks the owners to review a pull request that a HOLD
@@ -99,8 +85,8 @@ func answersRequests(ev *evaluation, id int64) bool {
 // reviewed its current head. A refusal by GitHub (e.g. an owner who is not a
 // collaborator) is logged and the rest are asked one by one; only a rate
 // limit fails the evaluation.
-func (e *evaluator) requestOwnerReviews(ctx context.Context, in evalInput, ev *evaluation) error {
-	p, want := ev.snap.Pull, ownersToAsk(ev)
+func (e *evaluator) requestOwnerReviews(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
+	p, want := ev.Snap.Pull, verdict.OwnersToAsk(ev)
 	if len(want) == 0 {
 		return nil
 	}
@@ -114,25 +100,6 @@ func (e *evaluator) requestOwnerReviews(ctx context.Context, in evalInput, ev *e
 		}
 	}
 	return nil
-}
-
-// ownersToAsk are the owners to ask for a review of a pull request a HOLD
-// or gate blocks (the plan requestOwnerReviews applies).
-func ownersToAsk(ev *evaluation) []string {
-	p := ev.snap.Pull
-	if len(ev.gateLog().Blockers) == 0 {
-		return nil
-	}
-	same := func(a string) func(string) bool { return func(b string) bool { return login.Equal(a, b) } }
-	var want []string
-	for _, o := range ev.cfg.Owners {
-		reviewed := slices.ContainsFunc(p.Reviews, func(r snapshot.Review) bool { return login.Equal(r.Author.Login, o) && r.CommitSHA == p.HeadSHA })
-		if login.Equal(o, p.Author.Login) || slices.ContainsFunc(p.ReviewRequests, same(o)) || reviewed {
-			continue
-		}
-		want = append(want, o)
-	}
-	return want
 }
 
 // reviewRequestFailed returns err when it is a rate limit (retry later);
@@ -181,7 +148,7 @@ func (e *evaluator) answerIn(ctx context.Context, in evalInput, number int, cont
 		return nil, false, err
 	}
 	defer unlock()
-	req := gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, Needs: gatesNeeds, Marks: e.marks(in)}
+	req := gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, Needs: verdict.GatesNeeds, Marks: e.marks(in)}
 	unit := 0
 	if !control {
 		req.Guesses, unit = []int{number}, number
@@ -190,18 +157,18 @@ func (e *evaluator) answerIn(ctx context.Context, in evalInput, number int, cont
 	if err != nil {
 		return nil, false, err
 	}
-	ev, err := e.prepare(ctx, in, snap, unit)
+	ev, err := e.prepare(ctx, in, snap, unit, verdict.GatesReads)
 	if err != nil {
 		return nil, false, err
 	}
 	if in.answer == 0 {
-		return attemptNumbers(ev), false, nil
+		return verdict.AttemptNumbers(ev), false, nil
 	}
-	if ev.gateLog() == nil {
+	if ev.GateLog() == nil {
 		// Nothing can be said of the comment, so it may have changed a
 		// decision: every pull request is judged again, and fails closed.
-		e.log.Warn("comment not answered: the gates cannot be judged", "thread", number, "config_valid", ev.configValid(), "unreadable", ev.unreadableThreads())
-		return attemptNumbers(ev), true, nil
+		e.log.Warn("comment not answered: the gates cannot be judged", "thread", number, "config_valid", ev.ConfigValid(), "unreadable", ev.UnreadableThreads())
+		return verdict.AttemptNumbers(ev), true, nil
 	}
 	if err := e.keepDecisions(ctx, in, ev); err != nil {
 		return nil, false, err
@@ -213,18 +180,7 @@ func (e *evaluator) answerIn(ctx context.Context, in evalInput, number int, cont
 	if err == nil && status {
 		err = e.keepStatus(ctx, in, ev, th, true)
 	}
-	return attemptNumbers(ev), changesDecision(ev, in.answer), err
-}
-
-// changesDecision reports whether item id had a request the gate log
-// accepted and the App keeps (a HOLD, resume, gate or resolve).
-func changesDecision(ev *evaluation, id int64) bool {
-	for _, o := range ev.gateLog().Outcomes {
-		if o.ItemID == id && o.Accepted && gatelog.Keeps(o.Action) {
-			return true
-		}
-	}
-	return false
+	return verdict.AttemptNumbers(ev), verdict.ChangesDecision(ev, in.answer), err
 }
 
 // reconcileEvent is the event name of the periodic sweep's evaluations.
@@ -237,19 +193,19 @@ const maxRepairs = 20
 // requests whose answer the ledger does not hold (their webhook was lost):
 // those GitHub redelivers for at most deliveryMemory. A gate decision is
 // replayed whether or not it was answered; this repairs only the answer.
-func (e *evaluator) answerMissed(ctx context.Context, in evalInput, ev *evaluation) error {
+func (e *evaluator) answerMissed(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
 	seen := map[int64]bool{}
 	repaired := 0
-	for _, o := range ev.gateLog().Outcomes {
+	for _, o := range ev.GateLog().Outcomes {
 		if o.Implicit || seen[o.ItemID] || repaired == maxRepairs {
 			continue
 		}
 		seen[o.ItemID] = true
-		_, at, ok := itemOf(ev.snap, o.ItemID)
+		_, at, ok := verdict.ItemOf(ev.Snap, o.ItemID)
 		if !ok || time.Since(at) > deliveryMemory {
 			continue
 		}
-		done, err := e.w.Has(ctx, answeredSubject(in, o.ItemID))
+		done, err := e.w.Has(ctx, verdict.AnsweredSubject(in.origin(), o.ItemID))
 		if err != nil {
 			return err
 		}

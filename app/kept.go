@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/gatelog"
@@ -33,13 +34,13 @@ func (e *evaluator) marks(in evalInput) gh.ThreadMarker {
 // markThreads raises the mark of every long thread the evaluation read to
 // its newest comment, once its decisions are kept: the next evaluation reads
 // only what comes after.
-func (e *evaluator) markThreads(ctx context.Context, in evalInput, ev *evaluation) error {
+func (e *evaluator) markThreads(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
 	repo, now := in.owner+"/"+in.repo, time.Now()
-	for _, t := range ev.threadsRead() {
-		if !t.thread.Paged || len(t.thread.Comments) == 0 {
+	for _, t := range ev.ThreadsRead() {
+		if !t.Thread.Paged || len(t.Thread.Comments) == 0 {
 			continue
 		}
-		if err := e.kept.SetThreadMark(ctx, repo, t.number, t.thread.Comments[len(t.thread.Comments)-1].ID, now); err != nil {
+		if err := e.kept.SetThreadMark(ctx, repo, t.Number, t.Thread.Comments[len(t.Thread.Comments)-1].ID, now); err != nil {
 			return err
 		}
 	}
@@ -48,92 +49,53 @@ func (e *evaluator) markThreads(ctx context.Context, in evalInput, ev *evaluatio
 
 // loadKept reads the repository's kept decisions that bear on this
 // evaluation: the control issue's, the unit's, and this pull request's.
-func (e *evaluator) loadKept(ctx context.Context, in evalInput, ev *evaluation) error {
+func (e *evaluator) loadKept(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
 	rows, err := e.kept.KeptDecisions(ctx, in.owner+"/"+in.repo)
 	if err != nil {
 		return err
 	}
-	ev.kept = nil
+	ev.Kept = nil
 	for _, r := range rows {
 		var it gatelog.Item
 		if err := json.Unmarshal(r.Item, &it); err != nil {
 			return fmt.Errorf("kept decision %d of %s/%s: %w", r.ItemID, in.owner, in.repo, err)
 		}
-		ours := it.Source.Kind == gatelog.ControlIssue || (ev.unit > 0 && r.Unit == ev.unit) ||
+		ours := it.Source.Kind == gatelog.ControlIssue || (ev.Unit > 0 && r.Unit == ev.Unit) ||
 			(it.Source.Kind == gatelog.PullRequest && in.pr > 0 && it.Source.Number == in.pr)
 		if !ours {
 			continue
 		}
-		ev.kept = append(ev.kept, gatelog.Kept{Item: it, BodySHA256: r.BodySHA256, Change: r.Tamper, TamperedBy: r.TamperedBy})
+		ev.Kept = append(ev.Kept, gatelog.Kept{Item: it, BodySHA256: r.BodySHA256, Change: r.Tamper, TamperedBy: r.TamperedBy})
 	}
 	return nil
 }
 
 // keepDecisions stores every decision the gate log accepted that is not
 // kept yet, each with its ledger row, and writes one ledger row for each
-// tampering first seen. It runs before anything is acted on, so a crash
-// leaves the decision kept.
-func (e *evaluator) keepDecisions(ctx context.Context, in evalInput, ev *evaluation) error {
-	if ev.gateLog() == nil {
+// tampering first seen (verdict.ToKeep, KeptRecord, TamperEntry). It runs
+// before anything is acted on, so a crash leaves the decision kept.
+func (e *evaluator) keepDecisions(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
+	if ev.GateLog() == nil {
 		return nil
 	}
 	repo, now := in.owner+"/"+in.repo, time.Now()
-	type key struct {
-		review bool
-		id     int64
-	}
-	have := map[key]bool{}
-	for _, k := range ev.kept {
-		have[key{k.Item.Event == gatelog.EventReview, k.Item.ID}] = true
-	}
-	items := map[key]*gatelog.Item{}
-	for i := range ev.gateLog().Items {
-		it := &ev.gateLog().Items[i]
-		items[key{it.Event == gatelog.EventReview, it.ID}] = it
-	}
-	for _, o := range ev.gateLog().Outcomes {
-		if !o.Accepted || !gatelog.Keeps(o.Action) {
-			continue
-		}
-		k := key{o.Review, o.ItemID}
-		it := items[k]
-		if it == nil || have[k] {
-			continue
-		}
-		have[k] = true
-		if err := e.keepItem(ctx, in, ev, repo, *it, now); err != nil {
+	for _, it := range verdict.ToKeep(ev) {
+		k, entry, err := verdict.KeptRecord(in.origin(), ev, it)
+		if err != nil {
 			return err
 		}
+		fresh, err := e.kept.Keep(ctx, k, entry, now)
+		if err != nil {
+			return err
+		}
+		if fresh {
+			e.log.Info("decision kept", "item", it.ID, "thread", it.Source.Number, "author", it.Author)
+		}
 	}
-	for _, t := range ev.gateLog().Tampered {
-		entry := store.Entry{Kind: "tampering", DeliveryID: in.delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, t.ItemID),
-			Body: map[string]any{"repository": repo, "item": t.ItemID, "url": t.URL, "thread": t.Source.Number, "kind": string(t.Source.Kind),
-				"author": t.Author, "change": t.Change, "by": t.By, "unit": ev.unit, "pull_request": in.pr}}
-		if _, err := e.kept.LedgerTamper(ctx, repo, t.Review, t.ItemID, t.Change, entry, now); err != nil {
+	for _, t := range ev.GateLog().Tampered {
+		if _, err := e.kept.LedgerTamper(ctx, repo, t.Review, t.ItemID, t.Change, verdict.TamperEntry(in.origin(), ev, t), now); err != nil {
 			return err
 		}
 	}
 	return e.markThreads(ctx, in, ev)
-}
-
-// keepItem stores one accepted item with its ledger row.
-func (e *evaluator) keepItem(ctx context.Context, in evalInput, ev *evaluation, repo string, it gatelog.Item, now time.Time) error {
-	raw, err := json.Marshal(it)
-	if err != nil {
-		return fmt.Errorf("encode kept decision %d: %w", it.ID, err)
-	}
-	unit := ev.unit
-	if it.Source.Kind == gatelog.ControlIssue {
-		unit = 0
-	}
-	hash := gatelog.BodyHash(it.Body)
-	k := store.Kept{Repo: repo, Review: it.Event == gatelog.EventReview, ItemID: it.ID, Unit: unit, Item: raw, BodySHA256: hash}
-	entry := store.Entry{Kind: "kept_decision", DeliveryID: in.delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, it.ID),
-		Body: map[string]any{"repository": repo, "item": it.ID, "url": it.URL, "thread": it.Source.Number, "kind": string(it.Source.Kind),
-			"author": it.Author, "created": it.Created.UTC().Format(time.RFC3339Nano), "body_sha256": hash, "unit": unit}}
-	fresh, err := e.kept.Keep(ctx, k, entry, now)
-	if err == nil && fresh {
-		e.log.Info("decision kept", "item", it.ID, "thread", it.Source.Number, "author", it.Author)
-	}
-	return err
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/gitsha"
@@ -57,29 +58,29 @@ func (e *evaluator) judgeGroup(ctx context.Context, in evalInput, g mergeGroup) 
 		return err
 	}
 	defer unlock()
-	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, PR: g.PR, Needs: e.needs(), Marks: e.marks(in)})
+	needs, reads := e.needs()
+	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, PR: g.PR, Needs: needs, Marks: e.marks(in)})
 	if err != nil || snap.Pull == nil {
 		return err
 	}
-	ev, err := e.prepare(ctx, in, snap, unitOf(snap))
+	ev, err := e.prepare(ctx, in, snap, verdict.UnitOf(snap), reads)
 	if err != nil {
 		return err
 	}
-	evalWorkUnit(ev) // the merge sums up its verdict
 	runs, unreadable, err := e.groups.WorkflowRunsAt(ctx, in.owner, in.repo, g.GroupSHA)
 	if err != nil {
 		return err
 	}
-	d := ev.mergeDecision(g.GroupSHA, runs, unreadable)
+	d := ev.MergeDecision(g.GroupSHA, runs, unreadable)
 	if snap.Pull.HeadSHA != g.PRHead {
 		d.Ready = false
 		d.Conditions = append(d.Conditions, merge.Condition{Name: "queued head",
 			Missing: []string{fmt.Sprintf("the queue holds %s, but the head of #%d is now %s", gitsha.Short(g.PRHead), g.PR, gitsha.Short(snap.Pull.HeadSHA))}})
 	}
 	run := checks.Merge(g.GroupSHA, g.PR, d)
-	out := outcome{run: run, facts: map[string]any{"ready": d.Ready, "run_ids": d.RunIDs, "unit": ev.unit, "merge_group": g.GroupSHA}}
+	out := verdict.Outcome{Run: run, Facts: map[string]any{"ready": d.Ready, "run_ids": d.RunIDs, "unit": ev.Unit, "merge_group": g.GroupSHA}}
 	in.pr = g.PR
-	if err := e.w.Record(ctx, entry(in, ev, checks.NameMerge, out, true)); err != nil {
+	if err := e.w.Record(ctx, verdict.Entry(in.origin(), ev, checks.NameMerge, out, true)); err != nil {
 		return err
 	}
 	return e.publish(ctx, in, run, true, false)

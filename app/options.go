@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/review"
@@ -59,9 +60,9 @@ type Options struct {
 	// are gathered before its open pull requests are judged once for them.
 	FanoutWindow time.Duration
 
-	// checks replaces the App's list of checks (defaultChecks) when set;
+	// checks replaces the App's list of checks (verdict.DefaultChecks) when set;
 	// tests add a check through it.
-	checks []check
+	checks []verdict.Check
 	// families replaces the App's table of event families
 	// (defaultFamilies) when set; tests add a family through it.
 	families families

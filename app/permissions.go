@@ -53,7 +53,7 @@ type Feature struct {
 }
 
 // Features is every feature of the App, checks first in the order of
-// defaultChecks, then what runs on merges and releases.
+// verdict.DefaultChecks, then what runs on merges and releases.
 func Features() []Feature {
 	w := []Permission{Checks} // every feature writes its check run
 	return []Feature{
@@ -64,8 +64,9 @@ func Features() []Feature {
 		// Commands and gates: reactions, replies, the status comment, the
 		// control issue and its label, review requests to owners.
 		{Name: checks.NameGates, Needs: needs([]Permission{Checks, Issues, PullRequests}, Contents)},
-		// Every check run and workflow run at the head; merge queue groups.
-		{Name: checks.NameMerge, Needs: needs(w, Actions, Contents, MergeQueues, PullRequests)},
+		// Every check run and workflow run at the head; merge queue groups;
+		// what the checks it sums up read (the audit's and the gates').
+		{Name: checks.NameMerge, Needs: needs(w, Actions, Contents, Issues, MergeQueues, PullRequests)},
 		{Name: checks.NameConfig, Needs: needs(w, Contents)},
 		// Runs on the default branch at the merge SHA; the audited head,
 		// judged again from its reviews.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 	"github.com/aepgate/aepgate/protocol/snapshot"
@@ -38,20 +39,20 @@ var eventPermissions = map[string][]Permission{
 // missingPermissions lists what the checks read (their snapshot.Needs,
 // plus Checks: write and Contents: read for the config every check is
 // judged with) that their entry in features does not grant.
-func missingPermissions(checks []check, features []Feature) []string {
+func missingPermissions(checks []verdict.Check, features []Feature) []string {
 	byName := map[string]Feature{}
 	for _, f := range features {
 		byName[f.Name] = f
 	}
 	var missing []string
 	for _, c := range checks {
-		f, ok := byName[c.name]
+		f, ok := byName[c.Name]
 		if !ok {
-			missing = append(missing, c.name+": no feature")
+			missing = append(missing, c.Name+": no feature")
 			continue
 		}
 		want := map[Permission]Access{Checks: Write, Contents: Read}
-		v := reflect.ValueOf(c.needs)
+		v := reflect.ValueOf(c.Needs)
 		for i := range v.NumField() {
 			field := v.Type().Field(i).Name
 			ps, known := needsPermissions[field]
@@ -66,7 +67,7 @@ func missingPermissions(checks []check, features []Feature) []string {
 		}
 		for _, p := range SortedPermissions(want) {
 			if got := f.Needs[p]; got == "" || (want[p] == Write && got != Write) {
-				missing = append(missing, fmt.Sprintf("%s: %s %s", c.name, p, want[p]))
+				missing = append(missing, fmt.Sprintf("%s: %s %s", c.Name, p, want[p]))
 			}
 		}
 	}
@@ -74,7 +75,7 @@ func missingPermissions(checks []check, features []Feature) []string {
 }
 
 func TestFeaturesGrantWhatChecksRead(t *testing.T) {
-	if got := missingPermissions(defaultChecks(), Features()); len(got) != 0 {
+	if got := missingPermissions(verdict.DefaultChecks(), Features()); len(got) != 0 {
 		t.Errorf("Features() lacks what the checks read:\n%s", strings.Join(got, "\n"))
 	}
 }
@@ -82,7 +83,7 @@ func TestFeaturesGrantWhatChecksRead(t *testing.T) {
 // A check that starts reading the workflow runs at the head without its
 // feature granting Actions: read is caught.
 func TestFeaturesGrantWhatChecksReadNegativeControl(t *testing.T) {
-	checks := append(defaultChecks(), check{name: "aepgate/new", needs: snapshot.Needs{HeadChecks: true}})
+	checks := append(verdict.DefaultChecks(), verdict.Check{Name: "aepgate/new", Needs: snapshot.Needs{HeadChecks: true}})
 	features := append(Features(), Feature{Name: "aepgate/new", Needs: map[Permission]Access{Checks: Write, Contents: Read}})
 	want := []string{"aepgate/new: actions read"}
 	if diff := cmp.Diff(want, missingPermissions(checks, features)); diff != "" {
@@ -92,8 +93,8 @@ func TestFeaturesGrantWhatChecksReadNegativeControl(t *testing.T) {
 
 func TestEveryCheckRunIsAFeature(t *testing.T) {
 	var want []string
-	for _, c := range defaultChecks() {
-		want = append(want, c.name)
+	for _, c := range verdict.DefaultChecks() {
+		want = append(want, c.Name)
 	}
 	want = append(want, checks.NameReadback, checks.NameCertificate, checks.NameAppRelease)
 	var got []string

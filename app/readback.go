@@ -5,8 +5,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app/readback"
-	"github.com/aepgate/aepgate/protocol/config"
-	"github.com/aepgate/aepgate/protocol/snapshot"
+	"github.com/aepgate/aepgate/app/verdict"
 )
 
 // runReadback reads back what t names (package app/readback) for the
@@ -17,7 +16,7 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, w where, t readbac
 		return err
 	}
 	j := &readback.Judge{Read: in, Find: in, Label: in, W: ev.w, Locks: ev.locks, Log: ev.log, Now: time.Now,
-		Audited: a.audits.Wrap(ev.auditOf, time.Now), Config: readbackConfig, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery}
+		Audited: a.audits.Wrap(ev.auditOf, time.Now), Config: verdict.Config, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery}
 	if ev.boards != nil {
 		j.Boards = ev.boards.schedule
 	}
@@ -32,17 +31,4 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, w where, t readbac
 		j.Read = o.reader(j.Read)
 	}
 	return j.Run(ctx, readback.Input{Delivery: w.delivery, Event: w.event, Owner: w.owner, Repo: w.repo}, t)
-}
-
-// readbackConfig parses the repository config as the pull-request pipeline
-// does; a nil config comes with the reason.
-func readbackConfig(f snapshot.ConfigFile) (*config.Config, error) {
-	ev := newEvaluation(&snapshot.PR{Config: f})
-	switch {
-	case ev.cfg != nil:
-		return ev.cfg, nil
-	case ev.cfgErrs != nil:
-		return nil, ev.cfgErrs
-	}
-	return nil, ev.cfgOther
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/aepgate/aepgate/app/readback"
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/review"
 )
@@ -19,15 +20,16 @@ import (
 // requires a PASS).
 func (e *evaluator) auditOf(ctx context.Context, owner, repo string, m *gh.MergedPull) (readback.Audit, error) {
 	none := readback.Audit{SHA: m.HeadSHA}
-	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: owner, Repo: repo, PR: m.Number, Needs: e.needs()})
+	needs, reads := e.needs()
+	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: owner, Repo: repo, PR: m.Number, Needs: needs})
 	if err != nil || snap.Pull == nil {
 		return none, err
 	}
-	ev, err := e.prepare(ctx, evalInput{owner: owner, repo: repo, pr: m.Number}, snap, unitOf(snap))
-	if err != nil || ev.cfg == nil {
+	ev, err := e.prepare(ctx, evalInput{owner: owner, repo: repo, pr: m.Number}, snap, verdict.UnitOf(snap), reads)
+	if err != nil || ev.Cfg == nil {
 		return none, err
 	}
-	d := ev.auditDecision()
+	d := ev.AuditDecision()
 	switch {
 	case d.Outcome == review.OutcomePassed && d.Review != nil:
 		return readback.Audit{SHA: d.AuditedSHA, Auditor: d.Review.Author.Login, ReviewID: d.Review.ID, Verdict: review.VerdictPass}, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/release"
+	"github.com/aepgate/aepgate/app/verdict"
 )
 
 // where is what a piece of work runs for: the repository and the delivery
@@ -39,7 +40,7 @@ type judgePR struct {
 	guesses  []int
 	answer   int64
 	siblings bool
-	witness  *witness
+	witness  *verdict.Witness
 }
 
 func (j judgePR) run(ctx context.Context, _ *App, ev *evaluator, w where) error {
@@ -66,7 +67,7 @@ type answerOn struct {
 	thread  int
 	control bool
 	answer  int64
-	witness *witness
+	witness *verdict.Witness
 }
 
 func (j answerOn) run(ctx context.Context, _ *App, ev *evaluator, w where) error {

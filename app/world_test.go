@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
@@ -184,6 +185,12 @@ func (w *world) allJudged(n int) func() bool {
 // pipeline with aepgate/work-unit alone, one write per pull request
 // (aepgate/config would add its no-auditors warning to each). The gates
 // and config checks have their own end-to-end tests.
-func pipelineChecks() []check {
-	return []check{{name: checks.NameWorkUnit, eval: evalWorkUnit}}
+func pipelineChecks() []verdict.Check {
+	for _, c := range verdict.DefaultChecks() {
+		if c.Name == checks.NameWorkUnit {
+			// Without its lanes: the WIP limits would refuse all but one.
+			return []verdict.Check{{Name: c.Name, Eval: c.Eval}}
+		}
+	}
+	panic("no " + checks.NameWorkUnit + " check")
 }

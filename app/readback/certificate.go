@@ -67,12 +67,12 @@ func (c *issued) note() string {
 // draft builds the completion certificate from what readback observed and
 // the audit record, and validates it with protocol/certificate.
 func (j *Judge) draft(in Input, m *gh.MergedPull, d judgement) *issued {
-	refs := workunit.ParseRefs(m.Body, in.Owner+"/"+in.Repo)
-	if len(refs) != 1 || refs[0].Repo != "" {
+	unit, ok := workunit.SoleUnit(m.Body, in.Owner+"/"+in.Repo)
+	if !ok {
 		return &issued{refused: []string{"work-unit-not-single"}}
 	}
 	c := certificate.Certificate{SchemaVersion: certificate.SchemaVersion, Project: in.Repo, Repository: in.Owner + "/" + in.Repo,
-		PullRequest: m.Number, WorkUnit: strconv.Itoa(refs[0].Number), CandidateSha: m.HeadSHA, AuditedSha: d.audit.SHA,
+		PullRequest: m.Number, WorkUnit: strconv.Itoa(unit), CandidateSha: m.HeadSHA, AuditedSha: d.audit.SHA,
 		AuditorSessionID: d.audit.Auditor, AuditReviewID: d.audit.ReviewID, AuditVerdict: d.audit.Verdict,
 		UnresolvedGates: unresolvedGates(m)}
 	d.result.Fill(&c, m.MergeSHA)
@@ -81,9 +81,9 @@ func (j *Judge) draft(in Input, m *gh.MergedPull, d judgement) *issued {
 		return &issued{refused: []string{"certificate-unencodable"}}
 	}
 	if v := certificate.Validate(raw); !v.Valid {
-		return &issued{unit: refs[0].Number, refused: v.Errors}
+		return &issued{unit: unit, refused: v.Errors}
 	}
-	return &issued{unit: refs[0].Number, canonical: raw, sum: certificate.FileFingerprint(raw)}
+	return &issued{unit: unit, canonical: raw, sum: certificate.FileFingerprint(raw)}
 }
 
 // unresolvedGates is what the App's own aepgate/gates said at the merged

@@ -113,10 +113,13 @@ var layers = map[string][]string{
 	"review":   {"checks", "internal", "app", "action", "cmd"},
 	// checks renders the domain's results, review's audit decisions
 	// included, so it may import review (never the reverse).
-	"checks":           {"internal", "app", "action", "cmd"},
-	"internal":         {"app", "action", "cmd"},
-	"app":              {"action", "cmd"},
-	"app/webhook":      {"protocol", "review", "checks", "internal", "app", "action", "cmd"},
+	"checks":      {"internal", "app", "action", "cmd"},
+	"internal":    {"app", "action", "cmd"},
+	"app":         {"action", "cmd"},
+	"app/webhook": {"protocol", "review", "checks", "internal", "app", "action", "cmd"},
+	// app/verdict only decides: it reads nothing from GitHub and writes
+	// nothing (package app does both for it).
+	"app/verdict":      {"internal/gh", "app/writer", "app/webhook", "action", "cmd"},
 	"action":           {"app", "cmd"},
 	"cmd/internal/cli": {"cmd/aepgate", "cmd/aepgate-demo", "cmd/internal/demo"},
 }
@@ -187,6 +190,50 @@ func TestEdgeLayerCanFail(t *testing.T) {
 	delete(without, "app/webhook")
 	if got := layerViolations(planted, without); len(got) != 0 {
 		t.Errorf("with the edge's layer removed: %d violations, want 0: %q", len(got), got)
+	}
+}
+
+// rootViolations lists the App's root package among the dependencies of a
+// package under app/: the feature packages sit below the wiring, which
+// imports them, never the reverse.
+func rootViolations(p pkgInfo) []string {
+	r := rel(p.ImportPath)
+	if !strings.HasPrefix(r, "app/") {
+		return nil
+	}
+	var out []string
+	for _, d := range p.Deps {
+		if d == module+"/app" {
+			out = append(out, fmt.Sprintf("%s depends on app, the App's wiring; features sit below it", r))
+		}
+	}
+	return out
+}
+
+func TestFeaturesSitBelowTheRoot(t *testing.T) {
+	for _, p := range listPackages(t) {
+		for _, v := range rootViolations(p) {
+			t.Error(v)
+		}
+	}
+}
+
+// TestFeatureRulesCanFail: a planted app/verdict that reaches the App's
+// root and internal/gh is caught by both rules; a planted package beside
+// app (not under it) is not a feature, and the verdict's layer removed from
+// the rules lets its GitHub import through (the negative control).
+func TestFeatureRulesCanFail(t *testing.T) {
+	planted := pkgInfo{ImportPath: module + "/app/verdict", Deps: []string{module + "/app", module + "/internal/gh"}}
+	if got := append(rootViolations(planted), layerViolations(planted, layers)...); len(got) != 2 {
+		t.Errorf("planted app/verdict → app, internal/gh: %d violations, want 2: %q", len(got), got)
+	}
+	if got := rootViolations(pkgInfo{ImportPath: module + "/cmd/internal/cli", Deps: []string{module + "/app"}}); len(got) != 0 {
+		t.Errorf("cmd/internal/cli → app is the composition root's arrow: %q", got)
+	}
+	without := maps.Clone(layers)
+	delete(without, "app/verdict")
+	if got := layerViolations(planted, without); len(got) != 0 {
+		t.Errorf("with the verdict's layer removed: %d violations, want 0: %q", len(got), got)
 	}
 }
 

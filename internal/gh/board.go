@@ -166,8 +166,7 @@ func (is boardIssue) story(repo string) board.Issue {
 		if s == nil || s.Typename != "PullRequest" || x.IsCrossRepository || slices.ContainsFunc(out.Pulls, func(p board.Pull) bool { return p.Number == s.Number }) {
 			continue
 		}
-		refs := workunit.ParseRefs(s.Body, repo)
-		if len(refs) != 1 || refs[0].Repo != "" || refs[0].Number != is.Number {
+		if n, ok := workunit.SoleUnit(s.Body, repo); !ok || n != is.Number {
 			continue
 		}
 		p := board.Pull{Number: s.Number, Title: s.Title, URL: s.URL, State: s.State, Head: s.HeadRefOid}

@@ -7,12 +7,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
 // ConfigPath is the repository config file, read from the default branch.
-const ConfigPath = ".github/aepgate.yml"
+const ConfigPath = config.DefaultPath
 
 // ControlLabel marks a repository's control issue, where project-wide HOLDs
 // and project gates are made (docs/app.md).
@@ -46,11 +47,10 @@ func (in *Installation) Snapshot(ctx context.Context, req SnapshotRequest) (*sna
 	if err != nil || s.Pull == nil {
 		return s, err
 	}
-	refs := workunit.ParseRefs(s.Pull.Body, req.Owner+"/"+req.Repo)
-	if len(refs) != 1 || refs[0].Repo != "" {
+	n, ok := workunit.SoleUnit(s.Pull.Body, req.Owner+"/"+req.Repo)
+	if !ok {
 		return s, nil
 	}
-	n := refs[0].Number
 	if _, ok := s.Units[n]; ok {
 		return s, nil
 	}

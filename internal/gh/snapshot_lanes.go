@@ -41,7 +41,7 @@ func (l *jsonLanes) lanes(repo string, story int, out []workunit.Lane) []workuni
 			slices.ContainsFunc(out, func(o workunit.Lane) bool { return o.PR == s.Number }) {
 			continue
 		}
-		if refs := workunit.ParseRefs(s.Body, repo); len(refs) == 1 && refs[0].Repo == "" && refs[0].Number == story {
+		if n, ok := workunit.SoleUnit(s.Body, repo); ok && n == story {
 			out = append(out, workunit.Lane{PR: s.Number, Unit: story, URL: s.URL})
 		}
 	}

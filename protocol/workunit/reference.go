@@ -86,3 +86,20 @@ func proseLines(md string) []string {
 	}
 	return out
 }
+
+// SoleUnit is the work unit a pull request body names when it names
+// exactly one, in its own repository: the only shape the protocol accepts
+// (one pull request, one unit). ok is false for none, several, or another
+// repository's issue. Every part of aepgate that asks "which unit is this
+// pull request for" asks it here.
+func SoleUnit(body, repo string) (n int, ok bool) {
+	return Sole(ParseRefs(body, repo))
+}
+
+// Sole is SoleUnit on references already parsed.
+func Sole(refs []Ref) (n int, ok bool) {
+	if len(refs) != 1 || refs[0].Repo != "" {
+		return 0, false
+	}
+	return refs[0].Number, true
+}

@@ -1,4 +1,4 @@
-package app
+package verdict
 
 import (
 	"strings"
@@ -13,11 +13,11 @@ import (
 )
 
 // planEvaluation is unit 1's issue holding comments, olivia owning it.
-func planEvaluation(comments ...snapshot.Comment) *evaluation {
+func planEvaluation(comments ...snapshot.Comment) *Evaluation {
 	cfg := config.Default()
 	cfg.Owners = []string{"olivia"}
-	return &evaluation{unit: 1, cfg: cfg, appLogin: "aepgate[bot]", perms: map[string]string{"olivia": "admin"},
-		snap: &snapshot.PR{Repo: "acme/app", Has: snapshot.Needs{Conversation: true},
+	return &Evaluation{Unit: 1, Cfg: cfg, AppLogin: "aepgate[bot]", Perms: map[string]string{"olivia": "admin"},
+		Snap: &snapshot.PR{Repo: "acme/app", Has: snapshot.Needs{Conversation: true},
 			UnitComments: map[int]snapshot.Thread{1: {Comments: comments}}}}
 }
 
@@ -30,11 +30,11 @@ func planComment(id int64, who, body string) snapshot.Comment {
 // alone, no GitHub in sight: a ledger row per request, 👍 for what was
 // accepted, 👎 and one reply for what was refused, none twice.
 func TestPlanAnswer(t *testing.T) {
-	in := evalInput{delivery: "d1", owner: "acme", repo: "app"}
+	in := Origin{Delivery: "d1", Owner: "acme", Repo: "app"}
 	mixed := planComment(10, "olivia", "/aep hold legal\n/aep approve")
 	tests := []struct {
 		name      string
-		ev        *evaluation
+		ev        *Evaluation
 		id        int64
 		rows      int
 		react     []string
@@ -50,18 +50,18 @@ func TestPlanAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, ok := planAnswer(in, tt.ev, tt.id)
+			p, ok := PlanAnswer(in, tt.ev, tt.id)
 			if ok != tt.wantFound {
 				t.Fatalf("found = %v, want %v", ok, tt.wantFound)
 			}
-			if len(p.rows) != tt.rows || (p.reply != "") != tt.replied || (p.answered != nil) != tt.answered {
-				t.Errorf("rows %d, reply %q, answered %v; want %d, %v, %v", len(p.rows), p.reply, p.answered != nil, tt.rows, tt.replied, tt.answered)
+			if len(p.Rows) != tt.rows || (p.Reply != "") != tt.replied || (p.Answered != nil) != tt.answered {
+				t.Errorf("rows %d, reply %q, answered %v; want %d, %v, %v", len(p.Rows), p.Reply, p.Answered != nil, tt.rows, tt.replied, tt.answered)
 			}
-			if diff := cmp.Diff(tt.react, p.react); diff != "" {
+			if diff := cmp.Diff(tt.react, p.React); diff != "" {
 				t.Errorf("reactions (-want +got):\n%s", diff)
 			}
-			if tt.replied && !strings.HasPrefix(p.reply, checks.ReplyMarker(tt.id)) {
-				t.Errorf("reply does not carry its marker:\n%s", p.reply)
+			if tt.replied && !strings.HasPrefix(p.Reply, checks.ReplyMarker(tt.id)) {
+				t.Errorf("reply does not carry its marker:\n%s", p.Reply)
 			}
 		})
 	}
@@ -71,22 +71,22 @@ func TestPlanAnswer(t *testing.T) {
 // only when it no longer says what is true.
 func TestPlanStatus(t *testing.T) {
 	ev := planEvaluation(planComment(10, "olivia", "/aep hold legal"))
-	th := thread{number: 1, t: ev.snap.UnitComments[1]}
-	if _, _, due := planStatus(ev, th, false); due {
+	th := Thread{Number: 1, Conv: ev.Snap.UnitComments[1]}
+	if _, _, due := PlanStatus(ev, th, false); due {
 		t.Error("a status comment nobody asked for is due")
 	}
-	edit, body, due := planStatus(ev, th, true)
+	edit, body, due := PlanStatus(ev, th, true)
 	if !due || edit != 0 || !strings.HasPrefix(body, checks.StatusMarker) {
 		t.Fatalf("asked for: due %v, edit %d, body %q", due, edit, body)
 	}
 	ev = planEvaluation(planComment(10, "olivia", "/aep hold legal"), planComment(11, "aepgate[bot]", body))
-	th = thread{number: 1, t: ev.snap.UnitComments[1]}
-	if _, _, due := planStatus(ev, th, true); due {
+	th = Thread{Number: 1, Conv: ev.Snap.UnitComments[1]}
+	if _, _, due := PlanStatus(ev, th, true); due {
 		t.Error("an up-to-date status comment is written again")
 	}
 	ev = planEvaluation(planComment(10, "olivia", "/aep hold legal"), planComment(11, "aepgate[bot]", checks.StatusMarker+"\nold"))
-	th = thread{number: 1, t: ev.snap.UnitComments[1]}
-	if edit, _, due := planStatus(ev, th, false); !due || edit != 11 {
+	th = Thread{Number: 1, Conv: ev.Snap.UnitComments[1]}
+	if edit, _, due := PlanStatus(ev, th, false); !due || edit != 11 {
 		t.Errorf("a stale status comment: due %v, edit %d; want an edit of 11", due, edit)
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package verdict
 
 import (
 	"testing"
@@ -19,8 +19,8 @@ func TestOwnerAuthorsASCIIOnly(t *testing.T) {
 	snap := &snapshot.PR{UnitComments: map[int]snapshot.Thread{7: {Comments: []snapshot.Comment{
 		by("\u212Aate"), by("\u017Fam"), by("KATE"), by("kate"), by("Sam"),
 	}}}}
-	got := ownerAuthors(snap, []string{"kate", "sam"}, 7, nil)
+	got := OwnerAuthors(snap, []string{"kate", "sam"}, 7, nil)
 	if diff := cmp.Diff([]string{"KATE", "Sam"}, got, cmpopts.EquateEmpty()); diff != "" {
-		t.Errorf("ownerAuthors (-want +got):\n%s", diff)
+		t.Errorf("OwnerAuthors (-want +got):\n%s", diff)
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package verdict
 
 import (
 	"testing"
@@ -34,7 +34,7 @@ func TestMergeReportFacts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := newEvaluation(tt.snap).reportFacts()
+			got := New(tt.snap).reportFacts()
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("facts (-want +got):\n%s", diff)
 			}

@@ -1,4 +1,4 @@
-package app
+package verdict
 
 import (
 	"fmt"
@@ -12,32 +12,32 @@ import (
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
-// mergeNeeds: the merge check reads every workflow run at the head besides
+// MergeNeeds: the merge check reads every workflow run at the head besides
 // what the checks it sums up read.
-var mergeNeeds = snapshot.Needs{HeadChecks: true}
+var MergeNeeds = snapshot.Needs{HeadChecks: true}
 
 // evalMerge sums up, at the head, the worker report, the work unit, the
 // owner gates and contract-path approvals, the audit and the required
 // workflows (docs/app.md). It runs after the checks it sums up, and fails
 // closed on whatever they could not judge.
-func evalMerge(ev *evaluation) outcome {
-	p := ev.snap.Pull
-	d := ev.mergeDecision(p.HeadSHA, p.Workflows, p.WorkflowsUnreadable)
-	return outcome{run: checks.Merge(p.HeadSHA, p.Number, d), facts: map[string]any{"ready": d.Ready, "run_ids": d.RunIDs, "unit": ev.unit}}
+func evalMerge(ev *Evaluation) Outcome {
+	p := ev.Snap.Pull
+	d := ev.MergeDecision(p.HeadSHA, p.Workflows, p.WorkflowsUnreadable)
+	return Outcome{Run: checks.Merge(p.HeadSHA, p.Number, d), Facts: map[string]any{"ready": d.Ready, "run_ids": d.RunIDs, "unit": ev.Unit}}
 }
 
-// mergeDecision judges the pull request's merge with the required
+// MergeDecision judges the pull request's merge with the required
 // workflows' runs at sha: its head, or a merge queue's group commit.
-func (ev *evaluation) mergeDecision(sha string, runs []snapshot.WorkflowRun, unreadable string) merge.Decision {
-	p := ev.snap.Pull
+func (ev *Evaluation) MergeDecision(sha string, runs []snapshot.WorkflowRun, unreadable string) merge.Decision {
+	p := ev.Snap.Pull
 	in := merge.Input{Head: sha, WorkUnit: ev.workUnitVerdict(), Audit: ev.auditVerdict(), RunsUnreadable: unreadable}
 	rep := report.Parse(p.Body)
 	for _, pr := range report.Check(rep, ev.reportFacts()) {
 		in.Report = append(in.Report, pr.Message)
 	}
 	in.Gates, in.Contract = ev.gateBlockers()
-	if ev.cfg != nil {
-		in.Required = ev.cfg.RequiredWorkflows.PullRequest
+	if ev.Cfg != nil {
+		in.Required = ev.Cfg.RequiredWorkflows.PullRequest
 	} else {
 		in.Report = append(in.Report, "the repository config is invalid or unreadable; see "+checks.NameConfig)
 	}
@@ -51,11 +51,11 @@ func (ev *evaluation) mergeDecision(sha string, runs []snapshot.WorkflowRun, unr
 // worker report: head, number and branch, the units its body names and,
 // when the snapshot holds them in full, the files it changes (else FILES is
 // not compared).
-func (ev *evaluation) reportFacts() report.Facts {
-	p := ev.snap.Pull
+func (ev *Evaluation) reportFacts() report.Facts {
+	p := ev.Snap.Pull
 	f := report.Facts{HeadSHA: p.HeadSHA, Number: p.Number, HeadBranch: p.HeadRef,
-		Repo: ev.snap.Repo, Units: workunit.ParseRefs(p.Body, ev.snap.Repo)}
-	if ev.snap.Has.Files && !p.IsTruncated("files") {
+		Repo: ev.Snap.Repo, Units: workunit.ParseRefs(p.Body, ev.Snap.Repo)}
+	if ev.Snap.Has.Files && !p.IsTruncated("files") {
 		for _, file := range p.Files {
 			f.Files = append(f.Files, file.Path)
 		}
@@ -65,8 +65,8 @@ func (ev *evaluation) reportFacts() report.Facts {
 }
 
 // workUnitVerdict is what aepgate/work-unit decided, for the merge check.
-func (ev *evaluation) workUnitVerdict() merge.Verdict {
-	v := ev.unitVerdict()
+func (ev *Evaluation) workUnitVerdict() merge.Verdict {
+	v := ev.UnitVerdict()
 	if !v.OK {
 		return merge.Verdict{Reasons: v.Reasons}
 	}
@@ -76,8 +76,8 @@ func (ev *evaluation) workUnitVerdict() merge.Verdict {
 // gateBlockers splits what the gates replay says blocks the merge into
 // HOLDs and owner gates, and unapproved contract-path changes; when the
 // gates could not be replayed, that is the reason.
-func (ev *evaluation) gateBlockers() (gates, contract []string) {
-	g := ev.gateLog()
+func (ev *Evaluation) gateBlockers() (gates, contract []string) {
+	g := ev.GateLog()
 	if g == nil {
 		return []string{"the owner gates could not be judged; see " + checks.NameGates}, nil
 	}

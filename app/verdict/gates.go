@@ -1,4 +1,4 @@
-package app
+package verdict
 
 import (
 	"fmt"
@@ -13,9 +13,9 @@ import (
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
-// gatesNeeds is what the gates check reads: every comment and review that
+// GatesNeeds is what the gates check reads: every comment and review that
 // may hold a command, and the changed files for contract paths.
-var gatesNeeds = snapshot.Needs{Conversation: true, Files: true}
+var GatesNeeds = snapshot.Needs{Conversation: true, Files: true}
 
 // filesUnlisted stands for the changed files GitHub did not list: a pull
 // request changing more than that is treated as changing a contract path.
@@ -24,38 +24,38 @@ const filesUnlisted = "(files beyond the first 100 GitHub lists)"
 // evalGates judges whether a HOLD or an open gate blocks the merge of the
 // pull request (docs/gates.md). It fails closed: an invalid config or a
 // conversation too long to replay whole is a failure, never a pass.
-func evalGates(ev *evaluation) outcome {
-	pull := ev.snap.Pull
-	if !ev.configValid() {
-		return outcome{run: gatesFailure(pull.HeadSHA, fmt.Sprintf("The repository config on %s is invalid or unreadable, so nobody's authority can be judged; see the %s check.", ev.snap.DefaultBranch, checks.NameConfig))}
+func evalGates(ev *Evaluation) Outcome {
+	pull := ev.Snap.Pull
+	if !ev.ConfigValid() {
+		return Outcome{Run: gatesFailure(pull.HeadSHA, fmt.Sprintf("The repository config on %s is invalid or unreadable, so nobody's authority can be judged; see the %s check.", ev.Snap.DefaultBranch, checks.NameConfig))}
 	}
-	if why := ev.unreadableThreads(); why != "" {
-		return outcome{run: gatesFailure(pull.HeadSHA, fmt.Sprintf("The App cannot read %s, so owner decisions made there cannot be seen; grant the App \"Issues: read\" on this repository.", why))}
+	if why := ev.UnreadableThreads(); why != "" {
+		return Outcome{Run: gatesFailure(pull.HeadSHA, fmt.Sprintf("The App cannot read %s, so owner decisions made there cannot be seen; grant the App \"Issues: read\" on this repository.", why))}
 	}
 	if cut := ev.truncatedThreads(); len(cut) > 0 {
-		return outcome{run: gatesFailure(pull.HeadSHA, fmt.Sprintf("GitHub holds more %s than aepgate reads in one evaluation, so the gates cannot be replayed whole; owner decisions are never judged on part of a conversation. Move the discussion to a new pull request or issue.", strings.Join(cut, ", ")))}
+		return Outcome{Run: gatesFailure(pull.HeadSHA, fmt.Sprintf("GitHub holds more %s than aepgate reads in one evaluation, so the gates cannot be replayed whole; owner decisions are never judged on part of a conversation. Move the discussion to a new pull request or issue.", strings.Join(cut, ", ")))}
 	}
-	res := *ev.gateLog()
-	run := checks.Gates(pull.HeadSHA, ev.gatesContext(), res.State, res.Blockers)
+	res := *ev.GateLog()
+	run := checks.Gates(pull.HeadSHA, ev.GatesContext(), res.State, res.Blockers)
 	ids := make([]string, 0, len(res.Blockers))
 	for _, b := range res.Blockers {
 		ids = append(ids, b.Token)
 	}
-	return outcome{run: run, facts: map[string]any{"unit": ev.unit, "blockers": ids}}
+	return Outcome{Run: run, Facts: map[string]any{"unit": ev.Unit, "blockers": ids}}
 }
 
-// gateLog is the gate log derived from the conversation, once per
+// GateLog is the gate log derived from the conversation, once per
 // evaluation; nil when the gates cannot be judged (invalid config, a
 // conversation unreadable or too long).
-func (ev *evaluation) gateLog() *gatelog.Result {
+func (ev *Evaluation) GateLog() *gatelog.Result {
 	if ev.gatesDone {
 		return ev.gatesMemo
 	}
 	ev.gatesDone = true
-	if !ev.snap.Has.Conversation {
+	if !ev.Snap.Has.Conversation {
 		return nil // the evaluation read no conversation to replay
 	}
-	if !ev.configValid() || ev.unreadableThreads() != "" || len(ev.truncatedThreads()) > 0 {
+	if !ev.ConfigValid() || ev.UnreadableThreads() != "" || len(ev.truncatedThreads()) > 0 {
 		return nil
 	}
 	ev.deriveGates()
@@ -64,8 +64,8 @@ func (ev *evaluation) gateLog() *gatelog.Result {
 
 // deriveGates derives the gate log from what the evaluation read, under
 // the evaluation's gate rules (gateRules).
-func (ev *evaluation) deriveGates() {
-	res := gatelog.BuildWith(ev.gatesInput(), gateRules(ev.gateRules))
+func (ev *Evaluation) deriveGates() {
+	res := gatelog.BuildWith(ev.gatesInput(), GateRules(ev.GateRules))
 	ev.gatesMemo, ev.gatesDone = &res, true
 }
 
@@ -75,50 +75,49 @@ func gatesFailure(head, why string) checks.Run {
 		Title: "Owner gates cannot be judged", Summary: why + "\n"}
 }
 
-// unitOf is the one same-repository unit the pull request names, or 0.
-func unitOf(snap *snapshot.PR) int {
+// UnitOf is the one same-repository unit the pull request names
+// (workunit.SoleUnit), or 0: resolved once per evaluation, on the
+// snapshot, into Evaluation.Unit.
+func UnitOf(snap *snapshot.PR) int {
 	if snap.Pull == nil {
 		return 0
 	}
-	refs := workunit.ParseRefs(snap.Pull.Body, snap.Repo)
-	if len(refs) != 1 || refs[0].Repo != "" {
-		return 0
-	}
-	return refs[0].Number
+	n, _ := workunit.SoleUnit(snap.Pull.Body, snap.Repo)
+	return n
 }
 
-// unreadableThreads names the conversations GitHub refused to show, or "".
-func (ev *evaluation) unreadableThreads() string {
-	if why := ev.snap.IssuesUnreadable; why != "" {
+// UnreadableThreads names the conversations GitHub refused to show, or "".
+func (ev *Evaluation) UnreadableThreads() string {
+	if why := ev.Snap.IssuesUnreadable; why != "" {
 		return "the repository's issues (" + why + ")"
 	}
-	if u := ev.snap.Units[ev.unit]; ev.unit > 0 && u != nil && u.Unreadable != "" {
-		return fmt.Sprintf("issue #%d (%s)", ev.unit, u.Unreadable)
+	if u := ev.Snap.Units[ev.Unit]; ev.Unit > 0 && u != nil && u.Unreadable != "" {
+		return fmt.Sprintf("issue #%d (%s)", ev.Unit, u.Unreadable)
 	}
 	return ""
 }
 
 // truncatedThreads names the conversations GitHub held more of than the
 // snapshot read.
-func (ev *evaluation) truncatedThreads() []string {
+func (ev *Evaluation) truncatedThreads() []string {
 	var out []string
-	if p := ev.snap.Pull; p != nil {
+	if p := ev.Snap.Pull; p != nil {
 		for _, l := range []string{"comments", "reviews"} {
 			if p.IsTruncated(l) {
 				out = append(out, "pull request "+l)
 			}
 		}
 	}
-	if ev.unit > 0 && ev.snap.UnitComments[ev.unit].Truncated {
-		out = append(out, fmt.Sprintf("comments on #%d", ev.unit))
+	if ev.Unit > 0 && ev.Snap.UnitComments[ev.Unit].Truncated {
+		out = append(out, fmt.Sprintf("comments on #%d", ev.Unit))
 	}
-	if c := ev.snap.Control; c != nil && c.Thread.Truncated {
+	if c := ev.Snap.Control; c != nil && c.Thread.Truncated {
 		out = append(out, "comments on the control issue")
 	}
-	if ev.unit > 0 && ev.snap.UnitAttempts[ev.unit].Truncated {
-		out = append(out, fmt.Sprintf("mentions of #%d", ev.unit))
+	if ev.Unit > 0 && ev.Snap.UnitAttempts[ev.Unit].Truncated {
+		out = append(out, fmt.Sprintf("mentions of #%d", ev.Unit))
 	}
-	for _, a := range ev.attempts() {
+	for _, a := range ev.Attempts() {
 		if a.Conversation.Truncated || a.ReviewsTruncated {
 			out = append(out, fmt.Sprintf("comments or reviews on pull request #%d", a.Number))
 		}
@@ -126,17 +125,16 @@ func (ev *evaluation) truncatedThreads() []string {
 	return out
 }
 
-// attempts are the unit's other open pull requests in this repository: the
+// Attempts are the unit's other open pull requests in this repository: the
 // ones GitHub recorded as mentioning the unit whose body names it as their
 // one unit. A HOLD or gate made on one of them applies to the unit.
-func (ev *evaluation) attempts() []snapshot.Attempt {
+func (ev *Evaluation) Attempts() []snapshot.Attempt {
 	var out []snapshot.Attempt
-	for _, a := range ev.snap.UnitAttempts[ev.unit].Pulls {
-		if a.CrossRepository || a.State != "OPEN" || (ev.snap.Pull != nil && a.Number == ev.snap.Pull.Number) {
+	for _, a := range ev.Snap.UnitAttempts[ev.Unit].Pulls {
+		if a.CrossRepository || a.State != "OPEN" || (ev.Snap.Pull != nil && a.Number == ev.Snap.Pull.Number) {
 			continue
 		}
-		refs := workunit.ParseRefs(a.Body, ev.snap.Repo)
-		if len(refs) == 1 && refs[0].Repo == "" && refs[0].Number == ev.unit {
+		if n, ok := workunit.SoleUnit(a.Body, ev.Snap.Repo); ok && n == ev.Unit {
 			out = append(out, a)
 		}
 	}
@@ -146,28 +144,28 @@ func (ev *evaluation) attempts() []snapshot.Attempt {
 // gatesInput gathers what the gate log is derived from: the control issue,
 // the unit's issue, and the pull request's comments, reviews and
 // contract-path changes.
-func (ev *evaluation) gatesInput() gatelog.Input {
-	cfg := ev.cfg
-	project, _ := gate.CleanProject(ev.snap.Repo)
-	in := gatelog.Input{Project: project, Unit: ev.unit, Permissions: ev.perms, AppLogin: ev.appLogin, Kept: ev.kept,
+func (ev *Evaluation) gatesInput() gatelog.Input {
+	cfg := ev.Cfg
+	project, _ := gate.CleanProject(ev.Snap.Repo)
+	in := gatelog.Input{Project: project, Unit: ev.Unit, Permissions: ev.Perms, AppLogin: ev.AppLogin, Kept: ev.Kept,
 		Policy: gatelog.Policy{Owners: cfg.Owners, Coordinators: cfg.Coordinators, Prefix: cfg.CommandPrefix}}
-	for _, t := range ev.threadsRead() {
-		in.Items = append(in.Items, threadItems(t.thread, t.src)...)
-		in.Read = append(in.Read, gatelog.Read{Source: t.src, FromID: t.thread.ReadFrom})
-		if w := ev.witness; w != nil && w.thread == t.number {
-			in.Witnessed = append(in.Witnessed, threadItems(snapshot.Thread{Comments: []snapshot.Comment{w.comment}}, t.src)...)
+	for _, t := range ev.ThreadsRead() {
+		in.Items = append(in.Items, threadItems(t.Thread, t.Source)...)
+		in.Read = append(in.Read, gatelog.Read{Source: t.Source, FromID: t.Thread.ReadFrom})
+		if w := ev.Witness; w != nil && w.Thread == t.Number {
+			in.Witnessed = append(in.Witnessed, threadItems(snapshot.Thread{Comments: []snapshot.Comment{w.Comment}}, t.Source)...)
 		}
-		if t.src.Kind == gatelog.ControlIssue {
-			in.ControlIssue = t.number
+		if t.Source.Kind == gatelog.ControlIssue {
+			in.ControlIssue = t.Number
 		}
 	}
-	if p := ev.snap.Pull; p != nil {
+	if p := ev.Snap.Pull; p != nil {
 		src := gatelog.Source{Kind: gatelog.PullRequest, Number: p.Number}
 		in.PR = p.Number
 		in.Items = append(in.Items, reviewItems(p.Reviews, src)...)
 		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: ev.contractFiles(), Auto: ev.autoGates()}}
 	}
-	for _, a := range ev.attempts() {
+	for _, a := range ev.Attempts() {
 		src := gatelog.Source{Kind: gatelog.PullRequest, Number: a.Number}
 		in.Items = append(in.Items, reviewItems(a.Reviews, src)...)
 		in.PullRequests = append(in.PullRequests, gatelog.PullRequestState{Number: a.Number, Head: a.HeadSHA})
@@ -175,36 +173,36 @@ func (ev *evaluation) gatesInput() gatelog.Input {
 	return in
 }
 
-// readThread is one conversation the gates replay reads.
-type readThread struct {
-	number int
-	src    gatelog.Source
-	thread snapshot.Thread
+// ReadThread is one conversation the gates replay reads.
+type ReadThread struct {
+	Number int
+	Source gatelog.Source
+	Thread snapshot.Thread
 }
 
-// threadsRead are the conversations the gates replay reads: the control
+// ThreadsRead are the conversations the gates replay reads: the control
 // issue, the unit's issue, the pull request and the unit's other attempts.
-func (ev *evaluation) threadsRead() []readThread {
-	var out []readThread
-	if c := ev.snap.Control; c != nil {
-		out = append(out, readThread{c.Number, gatelog.Source{Kind: gatelog.ControlIssue, Number: c.Number}, c.Thread})
+func (ev *Evaluation) ThreadsRead() []ReadThread {
+	var out []ReadThread
+	if c := ev.Snap.Control; c != nil {
+		out = append(out, ReadThread{c.Number, gatelog.Source{Kind: gatelog.ControlIssue, Number: c.Number}, c.Thread})
 	}
-	if ev.unit > 0 {
-		out = append(out, readThread{ev.unit, gatelog.Source{Kind: gatelog.UnitIssue, Number: ev.unit}, ev.snap.UnitComments[ev.unit]})
+	if ev.Unit > 0 {
+		out = append(out, ReadThread{ev.Unit, gatelog.Source{Kind: gatelog.UnitIssue, Number: ev.Unit}, ev.Snap.UnitComments[ev.Unit]})
 	}
-	if p := ev.snap.Pull; p != nil {
-		out = append(out, readThread{p.Number, gatelog.Source{Kind: gatelog.PullRequest, Number: p.Number}, p.Conversation})
+	if p := ev.Snap.Pull; p != nil {
+		out = append(out, ReadThread{p.Number, gatelog.Source{Kind: gatelog.PullRequest, Number: p.Number}, p.Conversation})
 	}
-	for _, a := range ev.attempts() {
-		out = append(out, readThread{a.Number, gatelog.Source{Kind: gatelog.PullRequest, Number: a.Number}, a.Conversation})
+	for _, a := range ev.Attempts() {
+		out = append(out, ReadThread{a.Number, gatelog.Source{Kind: gatelog.PullRequest, Number: a.Number}, a.Conversation})
 	}
 	return out
 }
 
 // autoGates are the pull request's own gates: the audit's owner decision,
 // opened when the review it rests on was submitted.
-func (ev *evaluation) autoGates() []gate.Event {
-	d := ev.preAudit()
+func (ev *Evaluation) autoGates() []gate.Event {
+	d := ev.PreAudit()
 	if d == nil || d.OwnerGate == nil {
 		return nil
 	}
@@ -213,14 +211,14 @@ func (ev *evaluation) autoGates() []gate.Event {
 
 // contractFiles are the pull request's changed files under contract paths;
 // when GitHub listed only some files, the rest count as one.
-func (ev *evaluation) contractFiles() []string {
-	p := ev.snap.Pull
-	if ev.unit == 0 {
+func (ev *Evaluation) contractFiles() []string {
+	p := ev.Snap.Pull
+	if ev.Unit == 0 {
 		return nil // no unit to bind a contract gate to; work-unit fails anyway
 	}
 	var out []string
 	for _, f := range p.Files {
-		if ev.cfg.IsContractPath(f.Path) {
+		if ev.Cfg.IsContractPath(f.Path) {
 			out = append(out, f.Path)
 		}
 	}
@@ -264,26 +262,26 @@ func reviewItems(rs []snapshot.Review, src gatelog.Source) []gatelog.Item {
 	return out
 }
 
-// gatesContext is what the gates renderers say about where they are.
-func (ev *evaluation) gatesContext() checks.GatesContext {
-	c := checks.GatesContext{Unit: ev.unit, Owners: ev.cfg.Owners, Prefix: ev.cfg.CommandPrefix}
-	if p := ev.snap.Pull; p != nil {
+// GatesContext is what the gates renderers say about where they are.
+func (ev *Evaluation) GatesContext() checks.GatesContext {
+	c := checks.GatesContext{Unit: ev.Unit, Owners: ev.Cfg.Owners, Prefix: ev.Cfg.CommandPrefix}
+	if p := ev.Snap.Pull; p != nil {
 		c.PR = p.Number
 		c.PRURL = p.URL
 	}
-	if ctl := ev.snap.Control; ctl != nil {
+	if ctl := ev.Snap.Control; ctl != nil {
 		c.ControlIssueURL = ctl.URL
 	}
-	if g := ev.gateLog(); g != nil {
+	if g := ev.GateLog(); g != nil {
 		c.Tampered = g.Tampered
 	}
 	return c
 }
 
-// ownerAuthors are the listed owners and coordinators who wrote a comment
+// OwnerAuthors are the listed owners and coordinators who wrote a comment
 // or review the gates replay reads, or a kept decision: the only logins
 // whose permission matters (everyone else is refused unread).
-func ownerAuthors(snap *snapshot.PR, listed []string, unit int, kept []gatelog.Kept) []string {
+func OwnerAuthors(snap *snapshot.PR, listed []string, unit int, kept []gatelog.Kept) []string {
 	var out []string
 	add := func(who, typ string) {
 		if typ == "User" && login.In(listed, who) && !login.In(out, who) {

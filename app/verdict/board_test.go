@@ -1,4 +1,4 @@
-package app
+package verdict
 
 import (
 	"testing"
@@ -15,11 +15,9 @@ import (
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
-var factT0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-
 // factEvaluation is an evaluation of pull request 7 on unit 1.
-func factEvaluation(mut func(ev *evaluation)) *evaluation {
-	ev := &evaluation{unit: 1, cfg: config.Default(), snap: &snapshot.PR{Pull: &snapshot.Pull{Number: 7, URL: "https://github.com/acme/app/pull/7",
+func factEvaluation(mut func(ev *Evaluation)) *Evaluation {
+	ev := &Evaluation{Unit: 1, Cfg: config.Default(), Snap: &snapshot.PR{Pull: &snapshot.Pull{Number: 7, URL: "https://github.com/acme/app/pull/7",
 		HeadSHA: "abc", HeadAt: factT0, RunsKnown: true, Runs: []snapshot.ExistingRun{{ID: 55, Name: checks.NameWorkUnit}}}}}
 	ev.unitMemo = &workunit.Verdict{OK: true, Unit: 1}
 	if mut != nil {
@@ -34,26 +32,26 @@ func TestFactState(t *testing.T) {
 		Blockers: []gate.Blocker{{GateID: gatelog.UnitHoldPrefix + "1"}}}
 	tests := []struct {
 		name       string
-		mut        func(ev *evaluation)
+		mut        func(ev *Evaluation)
 		want       board.State
 		wantReason string
 	}{
 		{"in progress", nil, board.StateInProgress, ""},
-		{"in review: a review request", func(ev *evaluation) { ev.snap.Pull.ReviewRequests = []string{"carol"} }, board.StateInReview, ""},
-		{"blocked: the work unit fails", func(ev *evaluation) {
+		{"in review: a review request", func(ev *Evaluation) { ev.Snap.Pull.ReviewRequests = []string{"carol"} }, board.StateInReview, ""},
+		{"blocked: the work unit fails", func(ev *Evaluation) {
 			ev.unitMemo = &workunit.Verdict{Reasons: []string{"dependency #2 is still open"}}
 		}, board.StateBlocked, "dependency #2 is still open"},
-		{"blocked: gates cannot be judged", func(ev *evaluation) { ev.gatesDone, ev.snap.Has.Conversation = true, true }, board.StateBlocked, "the owner gates cannot be judged"},
-		{"held beats blocked", func(ev *evaluation) {
+		{"blocked: gates cannot be judged", func(ev *Evaluation) { ev.gatesDone, ev.Snap.Has.Conversation = true, true }, board.StateBlocked, "the owner gates cannot be judged"},
+		{"held beats blocked", func(ev *Evaluation) {
 			ev.unitMemo = &workunit.Verdict{Reasons: []string{"x"}}
 			ev.gatesMemo, ev.gatesDone = &hold, true
 		}, board.StateHeld, "HOLD: legal"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, reason := factState(factEvaluation(tt.mut))
+			got, reason := FactState(factEvaluation(tt.mut))
 			if got != tt.want || reason != tt.wantReason {
-				t.Errorf("factState = %q (%q), want %q (%q)", got, reason, tt.want, tt.wantReason)
+				t.Errorf("FactState = %q (%q), want %q (%q)", got, reason, tt.want, tt.wantReason)
 			}
 		})
 	}
@@ -68,12 +66,12 @@ func TestBoardFact(t *testing.T) {
 		}},
 		Blockers: []gate.Blocker{{GateID: "ship"}, {GateID: gate.HoldID}},
 	}
-	ev := factEvaluation(func(ev *evaluation) { ev.gatesMemo, ev.gatesDone = &res, true })
-	shown := []shownRun{
-		{run: checks.Run{Name: checks.NameWorkUnit, Conclusion: checks.ConclusionSuccess}},             // unchanged: the head's run 55
-		{run: checks.Run{Name: checks.NameGates, Conclusion: checks.ConclusionActionRequired}, id: 56}, // written now
+	ev := factEvaluation(func(ev *Evaluation) { ev.gatesMemo, ev.gatesDone = &res, true })
+	shown := []Shown{
+		{Run: checks.Run{Name: checks.NameWorkUnit, Conclusion: checks.ConclusionSuccess}},             // unchanged: the head's run 55
+		{Run: checks.Run{Name: checks.NameGates, Conclusion: checks.ConclusionActionRequired}, ID: 56}, // written now
 	}
-	got := boardFact(ev, shown)
+	got := BoardFact(ev, shown)
 	want := board.Fact{PR: 7, Unit: 1, Head: "abc", State: board.StateHeld, Reason: "Ship it?", LastEvidence: factT0,
 		Checks: []board.Check{
 			{Name: checks.NameWorkUnit, Status: "completed", Conclusion: "success", URL: "https://github.com/acme/app/runs/55"},
@@ -85,6 +83,6 @@ func TestBoardFact(t *testing.T) {
 			{Kind: "hold", Subject: "project", Question: "HOLD: freeze", Reply: "/aep resume", URL: "https://github.com/acme/app/pull/7", Since: factT0.Add(time.Minute)},
 		}}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("boardFact (-want +got):\n%s", diff)
+		t.Errorf("BoardFact (-want +got):\n%s", diff)
 	}
 }

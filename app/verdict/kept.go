@@ -1,0 +1,72 @@
+package verdict
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/gatelog"
+)
+
+// itemKey names a comment or review: their IDs are separate spaces.
+type itemKey struct {
+	review bool
+	id     int64
+}
+
+// ToKeep are the items whose requests the gate log accepted as decisions
+// the App keeps (a HOLD, resume, gate or resolve) and that are not kept
+// yet, in the gate log's order (docs/gates.md, "Kept decisions").
+func ToKeep(ev *Evaluation) []gatelog.Item {
+	g := ev.GateLog()
+	if g == nil {
+		return nil
+	}
+	have := map[itemKey]bool{}
+	for _, k := range ev.Kept {
+		have[itemKey{k.Item.Event == gatelog.EventReview, k.Item.ID}] = true
+	}
+	items := map[itemKey]*gatelog.Item{}
+	for i := range g.Items {
+		it := &g.Items[i]
+		items[itemKey{it.Event == gatelog.EventReview, it.ID}] = it
+	}
+	var out []gatelog.Item
+	for _, o := range g.Outcomes {
+		k := itemKey{o.Review, o.ItemID}
+		if !o.Accepted || !gatelog.Keeps(o.Action) || items[k] == nil || have[k] {
+			continue
+		}
+		have[k] = true
+		out = append(out, *items[k])
+	}
+	return out
+}
+
+// KeptRecord is the stored copy of accepted item it and its ledger row. A
+// control-issue decision belongs to no unit.
+func KeptRecord(at Origin, ev *Evaluation, it gatelog.Item) (store.Kept, store.Entry, error) {
+	raw, err := json.Marshal(it)
+	if err != nil {
+		return store.Kept{}, store.Entry{}, fmt.Errorf("encode kept decision %d: %w", it.ID, err)
+	}
+	repo, unit := at.Owner+"/"+at.Repo, ev.Unit
+	if it.Source.Kind == gatelog.ControlIssue {
+		unit = 0
+	}
+	hash := gatelog.BodyHash(it.Body)
+	k := store.Kept{Repo: repo, Review: it.Event == gatelog.EventReview, ItemID: it.ID, Unit: unit, Item: raw, BodySHA256: hash}
+	e := store.Entry{Kind: "kept_decision", DeliveryID: at.Delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, it.ID),
+		Body: map[string]any{"repository": repo, "item": it.ID, "url": it.URL, "thread": it.Source.Number, "kind": string(it.Source.Kind),
+			"author": it.Author, "created": it.Created.UTC().Format(time.RFC3339Nano), "body_sha256": hash, "unit": unit}}
+	return k, e, nil
+}
+
+// TamperEntry is the ledger row of one change to a kept decision's source.
+func TamperEntry(at Origin, ev *Evaluation, t gatelog.Tamper) store.Entry {
+	repo := at.Owner + "/" + at.Repo
+	return store.Entry{Kind: "tampering", DeliveryID: at.Delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, t.ItemID),
+		Body: map[string]any{"repository": repo, "item": t.ItemID, "url": t.URL, "thread": t.Source.Number, "kind": string(t.Source.Kind),
+			"author": t.Author, "change": t.Change, "by": t.By, "unit": ev.Unit, "pull_request": at.PR}}
+}
