@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
@@ -161,7 +162,17 @@ func BenchmarkEvaluationAPICalls(b *testing.B) {
 	for i := range b.N {
 		deliver(b, base, "pull_request", fmt.Sprintf("e-%d", i), w.prEvent("opened", 1000+i, "Work-unit: #1"))
 	}
-	waitFor(b, time.Minute, "all judged", w.allJudged(b.N))
+	// Every head gets its aepgate/work-unit run (all but one refused by
+	// the WIP limit: they all attempt unit #1).
+	waitFor(b, time.Minute, "all judged", func() bool {
+		for i := range b.N {
+			if w.run(checks.NameWorkUnit, 1000+i) == nil {
+				return false
+			}
+		}
+		return true
+	})
+	time.Sleep(200 * time.Millisecond)
 	reads, writes, _ := w.counts()
 	b.StopTimer()
 	b.ReportMetric(float64(reads)/float64(b.N), "reads/eval")
