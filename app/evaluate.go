@@ -172,25 +172,9 @@ func (e *evaluator) judgePR(ctx context.Context, in evalInput) ([]int, error) {
 			return nil, err
 		}
 	}
-	var judged []string
-	var shown []verdict.Shown
-	for _, c := range e.checks {
-		out := c.Eval(ev)
-		if out.Skip {
-			continue
-		}
-		write := verdict.MustWrite(snap.Pull, out.Run)
-		// The decision is recorded before it is acted on, so a crash between
-		// the two leaves the ledger saying what was decided.
-		if err := e.w.Record(ctx, verdict.Entry(in.origin(), ev, c.Name, out, write)); err != nil {
-			return nil, err
-		}
-		id, err := e.publishID(ctx, in, out.Run, write, verdict.Absent(snap.Pull, out.Run))
-		if err != nil {
-			return nil, err
-		}
-		shown = append(shown, verdict.Shown{Run: out.Run, ID: id})
-		judged = append(judged, fmt.Sprintf("%s=%s", c.Name, out.Run.Conclusion))
+	shown, judged, err := e.publishChecks(ctx, in, ev)
+	if err != nil {
+		return nil, err
 	}
 	if err := e.afterGates(ctx, in, ev); err != nil {
 		return nil, err
@@ -198,6 +182,32 @@ func (e *evaluator) judgePR(ctx context.Context, in evalInput) ([]int, error) {
 	e.keepBoardFact(ctx, in, ev, shown)
 	log.Info("pull request judged", "head", snap.Pull.HeadSHA, "checks", strings.Join(judged, " "))
 	return verdict.AttemptNumbers(ev), nil
+}
+
+// publishChecks evaluates every check on ev and publishes what changed:
+// the check runs shown, and "name=conclusion" of each for the log.
+func (e *evaluator) publishChecks(ctx context.Context, in evalInput, ev *verdict.Evaluation) ([]verdict.Shown, []string, error) {
+	var judged []string
+	var shown []verdict.Shown
+	for _, c := range e.checks {
+		out := c.Eval(ev)
+		if out.Skip {
+			continue
+		}
+		write := verdict.MustWrite(ev.Snap.Pull, out.Run)
+		// The decision is recorded before it is acted on, so a crash between
+		// the two leaves the ledger saying what was decided.
+		if err := e.w.Record(ctx, verdict.Entry(in.origin(), ev, c.Name, out, write)); err != nil {
+			return nil, nil, err
+		}
+		id, err := e.publishID(ctx, in, out.Run, write, verdict.Absent(ev.Snap.Pull, out.Run))
+		if err != nil {
+			return nil, nil, err
+		}
+		shown = append(shown, verdict.Shown{Run: out.Run, ID: id})
+		judged = append(judged, fmt.Sprintf("%s=%s", c.Name, out.Run.Conclusion))
+	}
+	return shown, judged, nil
 }
 
 // prepare parses the config and, when the snapshot holds the
