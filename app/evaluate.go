@@ -190,7 +190,7 @@ func (e *evaluator) publishChecks(ctx context.Context, in evalInput, ev *verdict
 	var judged []string
 	var shown []verdict.Shown
 	for _, c := range e.checks {
-		out := c.Eval(ev)
+		out := ev.Published(c.Eval(ev))
 		if out.Skip {
 			continue
 		}

@@ -455,3 +455,30 @@ func (g *gatesWorld) commandRows(t *testing.T, id int64) int {
 	}
 	return n
 }
+
+// TestAdvisoryModeBlocksNothing: under `mode: advisory` an owner's HOLD
+// leaves aepgate/gates and aepgate/merge neutral, each saying in its title
+// what it would have concluded. The negative control is the same HOLD
+// under `mode: enforce`, which blocks.
+func TestAdvisoryModeBlocksNothing(t *testing.T) {
+	for _, tt := range []struct{ mode, gates, merge string }{
+		{"advisory", "neutral", "neutral"},
+		{"enforce", "action_required", "failure"},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			g := newGatesWorld(t)
+			g.repo.Commit("main", "mode", map[string]string{".github/aepgate.yml": gatesConfig + "mode: " + tt.mode + "\n"})
+			g.pr.Comment("olivia", "/aep hold waiting for legal")
+			g.waitGates(t, tt.gates)
+			g.quiet(t)
+			merge := newestRunOn(g.repo, g.pr.Head(), checks.NameMerge)
+			if merge == nil || merge.Conclusion != tt.merge {
+				t.Fatalf("aepgate/merge = %+v, want %s", merge, tt.merge)
+			}
+			advised := strings.HasPrefix(g.gates().Title, "Advisory (would be action_required)")
+			if advised != (tt.mode == "advisory") {
+				t.Errorf("aepgate/gates title %q under mode %s", g.gates().Title, tt.mode)
+			}
+		})
+	}
+}

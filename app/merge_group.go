@@ -77,11 +77,10 @@ func (e *evaluator) judgeGroup(ctx context.Context, in evalInput, g mergeGroup) 
 		d.Conditions = append(d.Conditions, merge.Condition{Name: "queued head",
 			Missing: []string{fmt.Sprintf("the queue holds %s, but the head of #%d is now %s", gitsha.Short(g.PRHead), g.PR, gitsha.Short(snap.Pull.HeadSHA))}})
 	}
-	run := checks.Merge(g.GroupSHA, g.PR, d)
-	out := verdict.Outcome{Run: run, Facts: map[string]any{"ready": d.Ready, "run_ids": d.RunIDs, "unit": ev.Unit, "merge_group": g.GroupSHA}}
+	out := ev.Published(verdict.Outcome{Run: checks.Merge(g.GroupSHA, g.PR, d), Facts: map[string]any{"ready": d.Ready, "run_ids": d.RunIDs, "unit": ev.Unit, "merge_group": g.GroupSHA}})
 	in.pr = g.PR
 	if err := e.w.Record(ctx, verdict.Entry(in.origin(), ev, checks.NameMerge, out, true)); err != nil {
 		return err
 	}
-	return e.publish(ctx, in, run, true, false)
+	return e.publish(ctx, in, out.Run, true, false)
 }

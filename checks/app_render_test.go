@@ -69,3 +69,16 @@ func TestRenderConfig(t *testing.T) {
 		t.Errorf("work-unit failure: %v", err)
 	}
 }
+
+// TestRenderAdvisory: under `mode: advisory` a failing run is shown
+// neutral, saying what it would have concluded; a neutral one is left as
+// it is.
+func TestRenderAdvisory(t *testing.T) {
+	bad := workunit.Verdict{Unit: 12, Reasons: []string{"dependency #3 is still open; finish it before this unit"}}
+	run := Advisory(WorkUnit(appSHA(1), bad, "", true))
+	golden.CheckString(t, filepath.Join("testdata", "advisory-workunit-failure.golden"), dumpApp(run))
+	warned := ConfigWarned(appSHA(2), ".github/aepgate.yml", "main", ConfigWarnings(&config.Config{}))
+	if got := Advisory(warned); got.Title != warned.Title || got.Summary != warned.Summary {
+		t.Errorf("a neutral run was changed: %q", got.Title)
+	}
+}

@@ -2,10 +2,12 @@ package verdict
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -84,4 +86,24 @@ func Absent(pull *snapshot.Pull, run checks.Run) bool {
 		}
 	}
 	return true
+}
+
+// Published is out as the App publishes it: under `mode: advisory`
+// (config.ModeAdvisory) its run is checks.Advisory's, and its ledger facts
+// keep what it would have concluded (would_conclude). An invalid config is
+// never advisory.
+func (ev *Evaluation) Published(out Outcome) Outcome {
+	if out.Skip || ev.Cfg == nil || !ev.ConfigValid() || ev.Cfg.Mode != config.ModeAdvisory {
+		return out
+	}
+	run := checks.Advisory(out.Run)
+	if run.Conclusion == out.Run.Conclusion {
+		return out
+	}
+	facts := maps.Clone(out.Facts)
+	if facts == nil {
+		facts = map[string]any{}
+	}
+	facts["would_conclude"] = out.Run.Conclusion
+	return Outcome{Run: run, Facts: facts}
 }

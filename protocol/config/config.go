@@ -53,7 +53,17 @@ type Config struct {
 	Release Release `json:"release"`
 	// Readback bounds the App's merged-main readback.
 	Readback Readback `json:"readback"`
+	// Mode is ModeEnforce (the default) or ModeAdvisory, in which every
+	// check the App writes on a pull request concludes neutral and says in
+	// its summary what it would have concluded (for rolling a policy out).
+	Mode string `json:"mode"`
 }
+
+// The modes of Config.Mode.
+const (
+	ModeEnforce  = "enforce"
+	ModeAdvisory = "advisory"
+)
 
 // NegativeControl is one declared control: break the protection, watch the
 // test fail, restore it, watch the test pass.
@@ -125,5 +135,6 @@ func Default() *Config {
 		CommandPrefix: "/aep",
 		Release:       Release{Manifest: DefaultManifest},
 		Readback:      Readback{Timeout: DefaultReadbackTimeout},
+		Mode:          ModeEnforce,
 	}
 }

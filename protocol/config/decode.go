@@ -35,6 +35,14 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		"stall":              func(v *yaml.Node, f string) { d.stall(v, f, &c.Stall) },
 		"release":            func(v *yaml.Node, f string) { d.release(v, f, &c.Release) },
 		"readback":           func(v *yaml.Node, f string) { d.readback(v, f, &c.Readback) },
+		"mode": func(v *yaml.Node, f string) {
+			if s, ok := d.str(v, f); ok {
+				c.Mode = s
+				if s != ModeEnforce && s != ModeAdvisory {
+					d.errorf(v, f, "must be %q or %q, not %q", ModeEnforce, ModeAdvisory, s)
+				}
+			}
+		},
 		"command_prefix": func(v *yaml.Node, f string) {
 			if s, ok := d.str(v, f); ok {
 				c.CommandPrefix = s
