@@ -153,19 +153,11 @@ func (e *evaluator) judgePR(ctx context.Context, in evalInput) ([]int, error) {
 		return nil, err
 	}
 	defer unlock()
-	needs, reads := e.needs()
-	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, PR: in.pr, Guesses: in.guesses, Needs: needs, Marks: e.marks(in)})
-	if err != nil {
+	ev, err := e.evaluation(ctx, in)
+	if err != nil || ev == nil {
 		return nil, err
 	}
-	if snap.Pull == nil || snap.Pull.State != "OPEN" {
-		log.Debug("pull request not open; nothing to judge")
-		return nil, nil
-	}
-	ev, err := e.prepare(ctx, in, snap, verdict.UnitOf(snap), reads)
-	if err != nil {
-		return nil, err
-	}
+	snap := ev.Snap
 	// Accepted decisions are kept before any check is published on them.
 	if snap.Has.Conversation && ev.GateLog() != nil {
 		if err := e.keepDecisions(ctx, in, ev); err != nil {
@@ -182,6 +174,22 @@ func (e *evaluator) judgePR(ctx context.Context, in evalInput) ([]int, error) {
 	e.keepBoardFact(ctx, in, ev, shown)
 	log.Info("pull request judged", "head", snap.Pull.HeadSHA, "checks", strings.Join(judged, " "))
 	return verdict.AttemptNumbers(ev), nil
+}
+
+// evaluation reads the open pull request's snapshot with what the checks
+// need and prepares its evaluation; nil when the pull request is not open
+// (a closed one is left alone).
+func (e *evaluator) evaluation(ctx context.Context, in evalInput) (*verdict.Evaluation, error) {
+	needs, reads := e.needs()
+	snap, err := e.snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.owner, Repo: in.repo, PR: in.pr, Guesses: in.guesses, Needs: needs, Marks: e.marks(in)})
+	if err != nil {
+		return nil, err
+	}
+	if snap.Pull == nil || snap.Pull.State != "OPEN" {
+		e.log.Debug("pull request not open; nothing to judge", "pr", in.pr)
+		return nil, nil
+	}
+	return e.prepare(ctx, in, snap, verdict.UnitOf(snap), reads)
 }
 
 // publishChecks evaluates every check on ev and publishes what changed:

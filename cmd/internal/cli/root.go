@@ -77,6 +77,7 @@ faces:
 		newHealthcheckCmd(s),
 		newLedgerCmd(s),
 		newPlansCmd(s),
+		newSimulateCmd(s),
 		newInstallSkillCmd(s),
 		newVersionCmd(s),
 	)

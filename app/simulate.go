@@ -1,0 +1,97 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+)
+
+// SimulateSource is what a simulation reads through: the App's own reads
+// of a repository (gh.Installation; gh.NewReadInstallation with a token).
+type SimulateSource interface {
+	snapshotter
+	roleReader
+	fileReader
+}
+
+// Simulation names the pull request a simulation judges.
+type Simulation struct {
+	Owner, Repo string
+	PR          int
+	// Config, when set, is judged instead of the default branch's
+	// .github/aepgate.yml.
+	Config []byte
+	// AppLogin is the App's login, by which its own comments are found
+	// ("" finds none).
+	AppLogin string
+}
+
+// Simulate judges one open pull request as the App would, through the
+// App's own pipeline (the same snapshot, reads and checks, advisory mode
+// included), and returns the check runs it would publish, in the order of
+// verdict.DefaultChecks. It writes nothing: no check run, reaction, reply or
+// ledger row, and keeps no decision. It knows only what GitHub shows: not
+// the decisions the App kept (a HOLD edited after the App kept it counts as
+// GitHub now shows it) nor who pushed which commit (recorded by the App from
+// push events). A pull request that is not open has no runs.
+func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
+	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, s.Config}, files: src, roles: src,
+		pushers: unrecorded{}, kept: unkept{}, locks: unlocked{}, log: slog.New(slog.DiscardHandler),
+		appLogin: func(context.Context) (string, error) { return s.AppLogin, nil }}
+	ev, err := e.evaluation(ctx, evalInput{event: "simulate", owner: s.Owner, repo: s.Repo, pr: s.PR})
+	if err != nil || ev == nil {
+		return nil, err
+	}
+	var runs []checks.Run
+	for _, c := range e.checks {
+		if out := ev.Published(c.Eval(ev)); !out.Skip {
+			runs = append(runs, out.Run)
+		}
+	}
+	return runs, nil
+}
+
+// configured is a snapshotter whose snapshots carry config (nil: the
+// repository's own) as the default branch's config file.
+type configured struct {
+	snapshotter
+	config []byte
+}
+
+func (c configured) Snapshot(ctx context.Context, req gh.SnapshotRequest) (*snapshot.PR, error) {
+	snap, err := c.snapshotter.Snapshot(ctx, req)
+	if err == nil && c.config != nil {
+		snap.Config = snapshot.ConfigFile{Found: true, Text: string(c.config), CommitSHA: "(local file)"}
+	}
+	return snap, err
+}
+
+// unrecorded knows no pushers; unkept keeps nothing and knows no kept
+// decision or thread mark; unlocked locks nothing: a simulation's store.
+type (
+	unrecorded struct{}
+	unkept     struct{}
+	unlocked   struct{}
+)
+
+func (unrecorded) Pushers(context.Context, string, []string) ([]store.Pusher, error) { return nil, nil }
+
+func (unkept) Keep(context.Context, store.Kept, store.Entry, time.Time) (bool, error) {
+	return false, nil
+}
+func (unkept) KeptDecisions(context.Context, string) ([]store.Kept, error) { return nil, nil }
+func (unkept) LedgerTamper(context.Context, string, bool, int64, string, store.Entry, time.Time) (bool, error) {
+	return false, nil
+}
+func (unkept) MarkTampered(context.Context, string, int64, string, string, time.Time) (bool, error) {
+	return false, nil
+}
+func (unkept) ThreadMark(context.Context, string, int) (int64, error)             { return 0, nil }
+func (unkept) SetThreadMark(context.Context, string, int, int64, time.Time) error { return nil }
+func (unlocked) Lock(context.Context, string) (func(), error)                     { return func() {}, nil }

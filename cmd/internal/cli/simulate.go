@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/readfile"
+)
+
+// simulateFlags are simulate's options.
+type simulateFlags struct {
+	repo, config, tokenFile, githubURL, appSlug, format string
+	pr                                                  int
+}
+
+func newSimulateCmd(s streams) *cobra.Command {
+	var fl simulateFlags
+	cmd := &cobra.Command{
+		Use:   "simulate --repo owner/name --pr N [--config FILE] [flags]",
+		Short: "Judge one pull request as the App would, read-only, and print every check",
+		Long: `Reads one open pull request as the App does (one snapshot, the reviewers'
+and owners' live roles, the files each audit quotes) and judges it with the
+App's own checks, under the repository's .github/aepgate.yml on its default
+branch or under --config FILE instead: what a new policy would do before it is
+merged. It prints every check run the App would publish — aepgate/work-unit,
+aepgate/audit, aepgate/gates, aepgate/merge, aepgate/config — with its
+conclusion, title and summary (a config with mode: advisory shows them
+neutral, as the App would).
+
+Nothing is written: the client refuses every REST write and GraphQL mutation
+before it is sent. A simulation knows only what GitHub shows, not what the App
+itself keeps: decisions the App kept (a HOLD edited after the App kept it
+counts as GitHub now shows it) and who pushed which commit (the App records it
+from push events) are unknown here, so aepgate/gates and aepgate/audit may
+differ from the App's where those matter.
+
+The token comes from --token-file (a file you own, mode 0600), else from
+GH_TOKEN or GITHUB_TOKEN; it needs read access to the repository's contents,
+issues and pull requests.
+
+Examples:
+  aepgate simulate --repo acme/app --pr 42
+  aepgate simulate --repo acme/app --pr 42 --config new-policy.yml --format json
+
+Exit codes: 0 judged and printed; 2 bad usage, an unreadable --config or
+token, or GitHub unreachable or refusing the read.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return simulate(c, s, fl) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&fl.repo, "repo", "", "repository as owner/name (required)")
+	f.IntVar(&fl.pr, "pr", 0, "pull request number (required)")
+	f.StringVar(&fl.config, "config", "", "judge under this config file instead of the default branch's .github/aepgate.yml")
+	f.StringVar(&fl.tokenFile, "token-file", "", "file holding a GitHub token (mode 0600, owned by you); default: GH_TOKEN, then GITHUB_TOKEN")
+	f.StringVar(&fl.githubURL, "github-url", "", "GitHub API root for GitHub Enterprise Server (default https://api.github.com/)")
+	f.StringVar(&fl.appSlug, "app-slug", "aepgate", "slug of the installed aepgate App, whose own comments (status, replies) are found by its login <slug>[bot]")
+	f.StringVar(&fl.format, "format", "text", "output format: text or json")
+	_ = cmd.MarkFlagRequired("repo")
+	_ = cmd.MarkFlagRequired("pr")
+	return cmd
+}
+
+func simulate(c *cobra.Command, s streams, fl simulateFlags) error {
+	sim, token, err := simulateUsage(c.Context(), fl)
+	if err != nil {
+		return failf(2, "simulate: %w", err)
+	}
+	src, err := gh.NewReadInstallation(fl.githubURL, token)
+	if err != nil {
+		return failf(2, "simulate: %w", err)
+	}
+	runs, err := app.Simulate(c.Context(), src, sim)
+	if err != nil {
+		return failf(2, "simulate: %s#%d: %w", fl.repo, fl.pr, err)
+	}
+	if runs == nil {
+		return failf(2, "simulate: %s#%d is not an open pull request", fl.repo, fl.pr)
+	}
+	if fl.format == "json" {
+		return printSimulationJSON(s.out, runs)
+	}
+	printSimulation(s.out, runs)
+	return nil
+}
+
+// simulateUsage checks the flags before any request, reads --config and
+// the token, and names the simulation.
+func simulateUsage(ctx context.Context, fl simulateFlags) (app.Simulation, string, error) {
+	switch {
+	case !ownerName().MatchString(fl.repo):
+		return app.Simulation{}, "", fmt.Errorf("--repo %q is not owner/name", fl.repo)
+	case fl.pr <= 0:
+		return app.Simulation{}, "", fmt.Errorf("--pr %d is not a pull request number", fl.pr)
+	case fl.format != "text" && fl.format != "json":
+		return app.Simulation{}, "", fmt.Errorf("--format %q: want text or json", fl.format)
+	}
+	owner, name, _ := strings.Cut(fl.repo, "/")
+	sim := app.Simulation{Owner: owner, Repo: name, PR: fl.pr, AppLogin: fl.appSlug + "[bot]"}
+	if fl.config != "" {
+		b, err := readfile.File(ctx, fl.config, readfile.Config)
+		if err != nil {
+			return app.Simulation{}, "", fmt.Errorf("--config: %w", err)
+		}
+		sim.Config = b
+	}
+	token, err := simulateToken(fl.tokenFile)
+	return sim, token, err
+}
+
+// simulateToken is the token from file, else GH_TOKEN, else GITHUB_TOKEN.
+func simulateToken(file string) (string, error) {
+	if file != "" {
+		return gh.ReadTokenFile(file)
+	}
+	for _, v := range []string{"GH_TOKEN", "GITHUB_TOKEN"} {
+		if t := strings.TrimSpace(os.Getenv(v)); t != "" {
+			return t, nil
+		}
+	}
+	return "", fmt.Errorf("no token: give --token-file, or set GH_TOKEN or GITHUB_TOKEN")
+}
+
+// printSimulation writes each run: its name, conclusion and title, then
+// its summary indented.
+func printSimulation(w io.Writer, runs []checks.Run) {
+	for i, r := range runs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s: %s — %s\n", r.Name, string(r.Conclusion), r.Title)
+		for _, line := range strings.Split(strings.TrimRight(r.Summary, "\n"), "\n") {
+			fmt.Fprintln(w, strings.TrimRight("    "+line, " "))
+		}
+	}
+}
+
+// simulatedRun is one run in --format json.
+type simulatedRun struct {
+	Name       string `json:"name"`
+	Conclusion string `json:"conclusion"`
+	Title      string `json:"title"`
+	Summary    string `json:"summary"`
+}
+
+func printSimulationJSON(w io.Writer, runs []checks.Run) error {
+	out := make([]simulatedRun, 0, len(runs))
+	for _, r := range runs {
+		out = append(out, simulatedRun{Name: r.Name, Conclusion: string(r.Conclusion), Title: r.Title, Summary: r.Summary})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return failf(2, "simulate: %w", err)
+	}
+	return nil
+}
