@@ -202,7 +202,16 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 	}
 	return &evaluator{checks: a.checks, snap: in, w: a.writer(in.CheckPublisher()), ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, locks: a.db, log: log,
 		boards: boardJobs{b: a.boards(), installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation),
-		roles: in, pushers: a.db, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules}, nil
+		roles: in, pushers: a.db, teams: a.teamReader(in), auditRules: a.opts.auditRules, gateRules: a.opts.gateRules}, nil
+}
+
+// teamReader reads team members through in, unless a test put a variant
+// in Options.
+func (a *App) teamReader(in teamReader) teamReader {
+	if a.opts.teams != nil {
+		return a.opts.teams(in)
+	}
+	return in
 }
 
 // keeper is where accepted decisions are kept: the database, unless a test

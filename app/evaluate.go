@@ -23,6 +23,11 @@ type snapshotter interface {
 	AffectedUnits(ctx context.Context, owner, repo string, issue int, milestones []int) (map[int]bool, error)
 }
 
+// teamReader reads a team's members live (gh.Installation).
+type teamReader interface {
+	TeamMembers(ctx context.Context, org, slug string) ([]string, error)
+}
+
 // prLocker serialises evaluations of one pull request, so two jobs never
 // race to write the same check run (each evaluation then reads what the
 // one before it wrote). store.DB is one.
@@ -50,9 +55,11 @@ type evaluator struct {
 	// fanouts asks for a repository's open pull requests to be judged once
 	// at the end of a short window; nil asks for none.
 	fanouts func(ctx context.Context, owner, repo string) error
-	// roles reads auditors' live roles; pushers who pushed each head.
+	// roles reads auditors' live roles; pushers who pushed each head;
+	// teams the members of the teams the config names.
 	roles   roleReader
 	pushers pusherReader
+	teams   teamReader
 	// auditRules decide which reviews count as audits (nil means
 	// review.DefaultRules), gateRules what counts in the gate log (nil
 	// means gatelog.DefaultRules).
@@ -233,6 +240,9 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 	if !snap.Has.Conversation || ev.Cfg == nil {
 		return ev, nil
 	}
+	if err := e.readTeams(ctx, ev); err != nil {
+		return nil, err
+	}
 	ev.Roles = map[string]string{}
 	if reads.Audits {
 		if err := e.readAuditAccess(ctx, in, ev); err != nil {
@@ -249,6 +259,28 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 	}
 	ev.Perms = gatelog.Permissions(ev.Roles)
 	return ev, nil
+}
+
+// readTeams reads the members of every team the config names as owners,
+// coordinators or auditors, one read per team and evaluation, and judges
+// the evaluation on the config with each team replaced by its members
+// (config.WithMembers). A failed read fails the evaluation, to be retried:
+// it never counts as membership.
+func (e *evaluator) readTeams(ctx context.Context, ev *verdict.Evaluation) error {
+	teams := ev.Cfg.Teams()
+	if len(teams) == 0 {
+		return nil
+	}
+	members := map[string][]string{}
+	for _, t := range teams {
+		m, err := e.teams.TeamMembers(ctx, t.Org, t.Slug)
+		if err != nil {
+			return fmt.Errorf("team %s: %w", t, err)
+		}
+		members[t.Key()] = m
+	}
+	ev.Cfg = ev.Cfg.WithMembers(members)
+	return nil
 }
 
 // readDecisions reads what the gate log is derived from besides the

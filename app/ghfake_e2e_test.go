@@ -43,7 +43,7 @@ func newGhfakeWorldOpts(t *testing.T, send bool, edit func(*Options)) *ghfakeWor
 	key := appKey(t)
 	ghApp := f.App(testAppID, key)
 	repo := f.CreateRepo("acme/widgets")
-	inst := ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write", "metadata": "read", "actions": "read"}, repo)
+	inst := ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write", "metadata": "read", "actions": "read", "members": "read"}, repo)
 	o := testOptions(t, nil, "")
 	o.GitHubURL = f.URL()
 	if edit != nil {

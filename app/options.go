@@ -78,6 +78,9 @@ type Options struct {
 	readback readbackOptions
 	// edge replaces parts of the webhook edge (zero: the App's own).
 	edge webhook.Options
+	// teams wraps the reader of team members (nil: GitHub's, read live);
+	// a negative control passes one that remembers the first answer.
+	teams func(teamReader) teamReader
 	// keeper wraps the store of kept decisions (nil: the database as it
 	// is); a negative control passes one that forgets.
 	keeper func(keeper) keeper

@@ -17,8 +17,9 @@ const (
 	Write Access = "write"
 )
 
-// Permission is a repository permission by its key in GitHub's App
-// manifest (default_permissions), e.g. "pull_requests".
+// Permission is a repository permission (or, for Members, an
+// organization permission) by its key in GitHub's App manifest
+// (default_permissions, which holds both), e.g. "pull_requests".
 type Permission string
 
 // The repository permissions the App asks for.
@@ -30,12 +31,16 @@ const (
 	MergeQueues  Permission = "merge_queues"
 	Metadata     Permission = "metadata"
 	PullRequests Permission = "pull_requests"
+	// Members is the organization permission that lists a team's members:
+	// needed only for teams named in the config (@org/team).
+	Members Permission = "members"
 )
 
 // permissionTitles are the names GitHub's App settings page shows.
 var permissionTitles = map[Permission]string{
 	Actions: "Actions", Checks: "Checks", Contents: "Contents", Issues: "Issues",
 	MergeQueues: "Merge queues", Metadata: "Metadata", PullRequests: "Pull requests",
+	Members: "Members (organization)",
 }
 
 // Title is the permission's name on GitHub's App settings page.
@@ -60,10 +65,12 @@ func Features() []Feature {
 		// The work unit, its contract, milestone and blockers; the config.
 		{Name: checks.NameWorkUnit, Needs: needs(w, Contents, Issues, PullRequests)},
 		// Reviews and comments, commits, the files a review quotes.
-		{Name: checks.NameAudit, Needs: needs(w, Contents, Issues, PullRequests)},
+		// Teams named as auditors: their members.
+		{Name: checks.NameAudit, Needs: needs(w, Contents, Issues, Members, PullRequests)},
 		// Commands and gates: reactions, replies, the status comment, the
-		// control issue and its label, review requests to owners.
-		{Name: checks.NameGates, Needs: needs([]Permission{Checks, Issues, PullRequests}, Contents)},
+		// control issue and its label, review requests to owners; teams
+		// named as owners or coordinators: their members.
+		{Name: checks.NameGates, Needs: needs([]Permission{Checks, Issues, PullRequests}, Contents, Members)},
 		// Every check run and workflow run at the head; merge queue groups;
 		// what the checks it sums up read (the audit's and the gates').
 		{Name: checks.NameMerge, Needs: needs(w, Actions, Contents, Issues, MergeQueues, PullRequests)},

@@ -18,6 +18,7 @@ type SimulateSource interface {
 	snapshotter
 	roleReader
 	fileReader
+	teamReader
 }
 
 // Simulation names the pull request a simulation judges.
@@ -41,7 +42,7 @@ type Simulation struct {
 // GitHub now shows it) nor who pushed which commit (recorded by the App from
 // push events). A pull request that is not open has no runs.
 func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
-	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, s.Config}, files: src, roles: src,
+	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, s.Config}, files: src, roles: src, teams: src,
 		pushers: unrecorded{}, kept: unkept{}, locks: unlocked{}, log: slog.New(slog.DiscardHandler),
 		appLogin: func(context.Context) (string, error) { return s.AppLogin, nil }}
 	ev, err := e.evaluation(ctx, evalInput{event: "simulate", owner: s.Owner, repo: s.Repo, pr: s.PR})

@@ -167,7 +167,11 @@ func (d *decoder) list(v *yaml.Node, field string, each func(item *yaml.Node, f,
 func (d *decoder) logins(v *yaml.Node, field string, allowBot bool) []string {
 	seen := map[string]bool{}
 	return d.list(v, field, func(item *yaml.Node, f, s string) {
-		d.check(item, f, checkLogin(s, allowBot))
+		if _, team := ParseTeam(s); team {
+			d.check(item, f, checkTeam(s))
+		} else {
+			d.check(item, f, checkLogin(s, allowBot))
+		}
 		if key := lower(s); seen[key] {
 			d.errorf(item, f, "duplicate login %q", s)
 		} else {

@@ -1,0 +1,81 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// staleTeams remembers the first answer for each team: the negative
+// control of reading membership live.
+type staleTeams struct {
+	teamReader
+	mu   sync.Mutex
+	seen map[string][]string
+}
+
+func (s *staleTeams) TeamMembers(ctx context.Context, org, slug string) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m, ok := s.seen[org+"/"+slug]; ok {
+		return m, nil
+	}
+	m, err := s.teamReader.TeamMembers(ctx, org, slug)
+	if err == nil {
+		s.seen[org+"/"+slug] = m
+	}
+	return m, err
+}
+
+// TestTeamOwners: an owner listed as a team (@acme/leads) counts through
+// its members, read live on every evaluation: dana's RESUME, as a member,
+// lifts olivia's HOLD; once dana has left the team her next RESUME is
+// refused. With membership remembered from the first read (the negative
+// control), the former member's RESUME lifts the HOLD.
+func TestTeamOwners(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		stale bool
+		want  string
+	}{
+		{"membership read live", false, "action_required"},
+		{"membership remembered", true, "success"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGatesWorldOpts(t, func(o *Options) {
+				if tt.stale {
+					// One memory across every job's evaluator.
+					shared := &staleTeams{seen: map[string][]string{}}
+					o.teams = func(r teamReader) teamReader {
+						shared.mu.Lock()
+						defer shared.mu.Unlock()
+						if shared.teamReader == nil {
+							shared.teamReader = r
+						}
+						return shared
+					}
+				}
+			})
+			g.repo.Grant("dana", "write")
+			g.f.SetTeam("acme", "leads", "dana")
+			g.repo.Commit("main", "owners by team", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia, \"@acme/leads\"]\ncoordinators: [cody]\n"})
+			g.unit.Comment("olivia", "/aep hold waiting for legal")
+			g.waitGates(t, "action_required")
+			resume := g.unit.Comment("dana", "/aep resume")
+			g.waitGates(t, "success")
+			if got := g.waitReaction(t, resume.ID()); !slices.Contains(got, "+1") {
+				t.Fatalf("the member's RESUME got %v", got)
+			}
+			g.unit.Comment("olivia", "/aep hold again")
+			g.waitGates(t, "action_required")
+			g.f.SetTeam("acme", "leads", "erin")
+			again := g.unit.Comment("dana", "/aep resume")
+			g.waitReaction(t, again.ID())
+			g.quiet(t)
+			if got := g.gates().Conclusion; got != tt.want {
+				t.Errorf("after the former member's RESUME aepgate/gates is %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
