@@ -42,7 +42,7 @@ type Fake struct {
 	hooks   hookConfig
 	knobs   knobs
 	table   []route
-	oauth   oauthState // the OAuth web flow (oauth.go)
+	oauth   oauthState          // the OAuth web flow (oauth.go)
 	teams   map[string][]string // members by lower-case "org/slug" (teams.go)
 }
 
