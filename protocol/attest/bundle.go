@@ -1,5 +1,7 @@
 package attest
 
+import "encoding/json"
+
 // BundleMediaType is the media type of a Sigstore bundle v0.3.
 const BundleMediaType = "application/vnd.dev.sigstore.bundle.v0.3+json"
 
@@ -32,4 +34,16 @@ func NewBundle(env *Envelope) Bundle {
 		hint = env.Signatures[0].KeyID
 	}
 	return Bundle{MediaType: BundleMediaType, VerificationMaterial: VerificationMaterial{PublicKey: PublicKeyHint{Hint: hint}, TlogEntries: []struct{}{}}, DSSEEnvelope: env}
+}
+
+// Unbundle returns the DSSE envelope JSON that raw holds: raw itself, or
+// the dsseEnvelope of a Sigstore bundle, so a verifier reads either.
+func Unbundle(raw []byte) []byte {
+	var b struct {
+		DSSEEnvelope json.RawMessage `json:"dsseEnvelope"`
+	}
+	if json.Unmarshal(raw, &b) == nil && len(b.DSSEEnvelope) > 0 {
+		return b.DSSEEnvelope
+	}
+	return raw
 }
