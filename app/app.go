@@ -83,7 +83,8 @@ func (a *App) handles(event string) bool { return a.families.handles(event) }
 // Close releases the database.
 func (a *App) Close() { a.db.Close() }
 
-// Handler is the App's HTTP surface: /webhook, /healthz, /readyz, /metrics.
+// Handler is the App's HTTP surface: /webhook, /healthz, /readyz, /metrics,
+// the signing keys' JWKS at KeysPath.
 func (a *App) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/webhook", a.webhook)
@@ -92,6 +93,7 @@ func (a *App) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /readyz", a.ready)
 	mux.Handle("GET /metrics", a.metrics.handler())
+	mux.Handle("GET "+KeysPath, keysHandler(a.opts))
 	a.mountBoard(mux)
 	return mux
 }
