@@ -132,10 +132,12 @@ func revoked(s *Signer) PublicKey {
 	return k
 }
 
+func funcName(f any) string { return runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name() }
+
 func without(name string) []rule {
 	var out []rule
 	for _, r := range allRules() {
-		if !strings.HasSuffix(runtime.FuncForPC(reflect.ValueOf(r).Pointer()).Name(), "."+name) {
+		if !strings.HasSuffix(funcName(r), "."+name) {
 			out = append(out, r)
 		}
 	}

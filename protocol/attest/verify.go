@@ -52,12 +52,24 @@ func (r *Refused) Error() string { return r.String() }
 type verification struct {
 	raw  []byte
 	ring Keyring
-	want Want
-	env  Envelope
-	keys []PublicKey
-	stmt Statement
-	sha  string
-	cert []byte
+	// payloadType is the DSSE payload type the envelope must have.
+	payloadType string
+	want        Want
+	env         Envelope
+	keys        []PublicKey
+	stmt        Statement
+	sha         string
+	cert        []byte
+}
+
+// run applies rules in order and returns the first refusal.
+func (v *verification) run(rules []rule) error {
+	for _, r := range rules {
+		if f := r(v); f != nil {
+			return &Refused{*f}
+		}
+	}
+	return nil
 }
 
 // rule refuses the envelope or fills in more of v.
@@ -81,11 +93,9 @@ func Verify(raw []byte, ring Keyring, want Want) (*Verified, error) {
 }
 
 func verify(raw []byte, ring Keyring, want Want, rules []rule) (*Verified, error) {
-	v := &verification{raw: raw, ring: ring, want: want}
-	for _, r := range rules {
-		if f := r(v); f != nil {
-			return nil, &Refused{*f}
-		}
+	v := &verification{raw: raw, ring: ring, want: want, payloadType: PayloadType}
+	if err := v.run(rules); err != nil {
+		return nil, err
 	}
 	out := &Verified{SHA: v.sha, Certificate: v.cert, Fingerprint: certificate.FileFingerprint(v.cert)}
 	if len(v.stmt.Subject) == 1 {
@@ -112,8 +122,8 @@ func ruleEnvelope(v *verification) *refusal.Refusal {
 // statement: the type is signed too, so bytes signed for another purpose
 // are never read as a statement.
 func rulePayloadType(v *verification) *refusal.Refusal {
-	if v.env.PayloadType != PayloadType {
-		return refuse(TokenPayloadType, "payloadType "+PayloadType, v.env.PayloadType)
+	if v.env.PayloadType != v.payloadType {
+		return refuse(TokenPayloadType, "payloadType "+v.payloadType, v.env.PayloadType)
 	}
 	return nil
 }
