@@ -51,6 +51,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.HeadSigner = opts.Signer // the ledger's head is signed after every append batch
 	if err := db.Migrate(ctx); err != nil {
 		db.Close()
 		return nil, err

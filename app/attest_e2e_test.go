@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
@@ -59,6 +60,15 @@ func TestSignedCertificate(t *testing.T) {
 	}
 	if _, err := attest.Verify(attest.Unbundle(w.repo.Attestations()[0]), keys, attest.Want{SHA: merge}); err != nil {
 		t.Errorf("uploaded bundle does not verify: %v", err)
+	}
+	ctx := context.Background()
+	chain, err := w.app.db.VerifyLedger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heads, err := w.app.db.VerifyHeads(ctx, chain, keys)
+	if err != nil || heads.Problem != "" || heads.Head.Seq == 0 || heads.KeyID != signer.KeyID() {
+		t.Errorf("the App's ledger against its signed head: %+v, %v", heads, err)
 	}
 }
 
