@@ -62,7 +62,8 @@ func (r Keyring) JWKS() (JWKS, error) {
 
 // ParseJWKS reads a JWKS document into a Keyring. Every key must be an
 // Ed25519 or P-256 signing key whose kid, when present, is its RFC 7638
-// thumbprint: a kid naming another key is refused, never trusted.
+// thumbprint: a kid naming another key is refused, never trusted. A key
+// listed twice is one key, revoked if either entry says so.
 func ParseJWKS(raw []byte) (Keyring, error) {
 	var set JWKS
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -77,6 +78,10 @@ func ParseJWKS(raw []byte) (Keyring, error) {
 		k, err := j.PublicKey()
 		if err != nil {
 			return nil, fmt.Errorf("jwks: key %d: %w", i, err)
+		}
+		if prev := ring.find(k.ID); prev != nil {
+			prev.Revoked = prev.Revoked || k.Revoked // listed twice: revoked if either says so
+			continue
 		}
 		ring = append(ring, k)
 	}

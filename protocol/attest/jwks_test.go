@@ -65,6 +65,10 @@ func TestParseJWKSRefuses(t *testing.T) {
 			}
 		})
 	}
+	twice, _ := json.Marshal(JWKS{Keys: []JWK{good, func() JWK { j := good; j.Revoked = true; return j }()}})
+	if r, err := ParseJWKS(twice); err != nil || len(r) != 1 || !r[0].Revoked {
+		t.Errorf("a key listed twice, once revoked: %+v, %v; want one revoked key", r, err)
+	}
 	if _, err := ParseJWKS([]byte(`{"keys":[]}`)); err == nil {
 		t.Error("an empty key set was accepted")
 	}
