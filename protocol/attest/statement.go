@@ -2,6 +2,7 @@ package attest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/aepgate/aepgate/protocol/canonical"
@@ -82,15 +83,39 @@ func (s Statement) Payload() ([]byte, error) {
 }
 
 // SignCertificate signs a certificate (its canonical JSON) of kind k in
-// repository: the in-toto statement in a DSSE envelope signed by s.
+// repository: the in-toto statement in a DSSE envelope signed by s. The
+// payload is NewStatement(k, repository, cert).Payload(), built without
+// re-encoding the certificate: cert must be canonical JSON
+// (certificate.Certificate.Canonical), as the App's always is.
 func SignCertificate(s *Signer, k Kind, repository string, cert []byte) (*Envelope, error) {
-	st, err := NewStatement(k, repository, cert)
-	if err != nil {
-		return nil, err
-	}
-	payload, err := st.Payload()
+	payload, err := unitPayload(k, repository, cert)
 	if err != nil {
 		return nil, err
 	}
 	return Sign(s, PayloadType, payload)
+}
+
+// unitPayload is the statement payload of cert spliced from its bytes:
+// the keys _type, predicate, predicateType, subject in canonical order.
+func unitPayload(k Kind, repository string, cert []byte) ([]byte, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(cert, &fields); err != nil {
+		return nil, fmt.Errorf("statement: %w", err)
+	}
+	var sha string
+	if err := json.Unmarshal(fields[k.SubjectKey], &sha); err != nil || sha == "" {
+		return nil, fmt.Errorf("statement: the %s certificate has no %s", k.Name, k.SubjectKey)
+	}
+	sub := CommitSubject(repository, sha)
+	var b bytes.Buffer
+	b.Grow(len(cert) + 256)
+	b.WriteString(`{"_type":"` + StatementType + `","predicate":`)
+	b.Write(cert)
+	b.WriteString(`,"predicateType":"` + PredicateType + `","subject":`)
+	err := canonical.Write(&b, []any{map[string]any{"digest": map[string]any{"gitCommit": sha}, "name": sub.Name}})
+	if err != nil {
+		return nil, fmt.Errorf("statement: %w", err)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }

@@ -200,3 +200,29 @@ func retype(t *testing.T, s *Signer, cert []byte) []byte {
 	}
 	return marshal(t, env)
 }
+
+// TestSplicedPayloadIsCanonical: SignCertificate's spliced payload is
+// byte for byte the statement's canonical JSON, also for a repository name
+// and fields that need escaping.
+func TestSplicedPayloadIsCanonical(t *testing.T) {
+	c := sampleCert()
+	c.Project = "dé\"mo<&>"
+	cert := canonicalOf(t, c)
+	for _, r := range []string{repo, "o/r\"é"} {
+		st, err := NewStatement(Unit, r, cert)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := st.Payload()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := unitPayload(Unit, r, cert)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Errorf("%s: spliced payload (-canonical +spliced):\n%s", r, diff)
+		}
+	}
+}
