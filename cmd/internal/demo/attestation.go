@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -108,4 +109,20 @@ func writeBoth(p1 string, b1 []byte, p2 string, b2 []byte) error {
 		}
 	}
 	return nil
+}
+
+// attestationOutcome is the terminal's line for the offline verification:
+// its verdict and the signing key, the full output being in the report.
+func attestationOutcome(a *Attestation) string {
+	if !a.Verified {
+		return "refused: " + strings.TrimSpace(a.Output)
+	}
+	var v struct {
+		KeyID  string `json:"keyId"`
+		SHA256 string `json:"sha256"`
+	}
+	if json.Unmarshal([]byte(a.Output), &v) != nil || v.KeyID == "" {
+		return strings.TrimSpace(a.Output)
+	}
+	return fmt.Sprintf("verified offline: signed by key %s, certificate sha256 %s (the full output is in the report)", v.KeyID, v.SHA256)
 }
