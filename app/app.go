@@ -52,6 +52,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.HeadSigner = opts.Signer // the ledger's head is signed after every append batch
 	if err := db.Migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -84,7 +85,8 @@ func (a *App) handles(event string) bool { return a.families.handles(event) }
 // Close releases the database.
 func (a *App) Close() { a.db.Close() }
 
-// Handler is the App's HTTP surface: /webhook, /healthz, /readyz, /metrics.
+// Handler is the App's HTTP surface: /webhook, /healthz, /readyz, /metrics,
+// the signing keys' JWKS at KeysPath.
 func (a *App) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/webhook", a.webhook)
@@ -93,6 +95,7 @@ func (a *App) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /readyz", a.ready)
 	mux.Handle("GET /metrics", a.metrics.handler())
+	mux.Handle("GET "+KeysPath, keysHandler(a.opts))
 	a.mountBoard(mux)
 	return mux
 }

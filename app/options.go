@@ -9,6 +9,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/review"
 )
@@ -34,6 +35,12 @@ type Options struct {
 	Transport http.RoundTripper
 	// Board configures the signed-in /board page (zero: off).
 	Board BoardPage
+	// Signer signs every completion certificate as an in-toto statement in
+	// a DSSE envelope (docs/evidence.md); nil: certificates are not signed.
+	Signer *attest.Signer
+	// PublicKeys are served at GET /.well-known/aepgate/keys as a JWKS: the
+	// signer's key and earlier or revoked ones (signkey.Merge).
+	PublicKeys attest.Keyring
 
 	// WritePause separates two GitHub writes of one installation.
 	WritePause time.Duration

@@ -25,6 +25,7 @@ type Permission string
 // The repository permissions the App asks for.
 const (
 	Actions      Permission = "actions"
+	Attestations Permission = "attestations"
 	Checks       Permission = "checks"
 	Contents     Permission = "contents"
 	Issues       Permission = "issues"
@@ -38,7 +39,7 @@ const (
 
 // permissionTitles are the names GitHub's App settings page shows.
 var permissionTitles = map[Permission]string{
-	Actions: "Actions", Checks: "Checks", Contents: "Contents", Issues: "Issues",
+	Actions: "Actions", Attestations: "Attestations", Checks: "Checks", Contents: "Contents", Issues: "Issues",
 	MergeQueues: "Merge queues", Metadata: "Metadata", PullRequests: "Pull requests",
 	Members: "Members (organization)",
 }
@@ -78,7 +79,8 @@ func Features() []Feature {
 		// Runs on the default branch at the merge SHA; the audited head,
 		// judged again from its reviews.
 		{Name: checks.NameReadback, Needs: needs(w, Actions, Contents, Issues, PullRequests)},
-		{Name: checks.NameCertificate, Needs: needs(w, Actions, Contents, PullRequests)},
+		// A signed certificate is also uploaded as an artifact attestation.
+		{Name: checks.NameCertificate, Needs: needs([]Permission{Checks, Attestations}, Actions, Contents, PullRequests)},
 		// The release, its tag, the files at the tag and its assets.
 		{Name: checks.NameAppRelease, Needs: needs(w, Contents)},
 	}

@@ -53,7 +53,7 @@ func newReadbackWorldWith(t *testing.T, yaml string, edit func(*readbackOptions)
 	ghApp := f.App(testAppID, appKey(t))
 	repo := f.CreateRepo("acme/widgets")
 	inst := ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write",
-		"pull_requests": "write", "metadata": "read", "actions": "read"}, repo)
+		"pull_requests": "write", "metadata": "read", "actions": "read", "attestations": "write"}, repo)
 	repo.Commit("main", "config", map[string]string{".github/aepgate.yml": yaml})
 	repo.Grant("olivia", "admin")
 	o := testOptions(t, nil, "")

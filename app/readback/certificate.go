@@ -2,12 +2,14 @@ package readback
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/certificate"
 	rules "github.com/aepgate/aepgate/protocol/readback"
 	"github.com/aepgate/aepgate/protocol/workunit"
@@ -107,6 +109,9 @@ func unresolvedGates(m *gh.MergedPull) []string {
 func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issued) error {
 	existing := gh.Latest(m.MergeRuns, checks.NameCertificate)
 	body := map[string]any{"issued": len(c.refused) == 0, "reasons": c.refused, "unit": c.unit, "sha256": c.sum, "write": existing == nil && len(c.refused) == 0}
+	if j.Signer != nil {
+		body["signed_by"] = j.Signer.KeyID()
+	}
 	if existing != nil {
 		body["existing_external_id"] = existing.ExternalID
 	}
@@ -116,10 +121,59 @@ func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issu
 	if existing != nil || len(c.refused) > 0 {
 		return nil
 	}
+	run, bundle, err := j.signed(in, m, c)
+	if err != nil {
+		return err
+	}
 	if err := j.Label.AddLabel(ctx, in.Owner, in.Repo, c.unit, CertifiedLabel); err != nil {
 		return err
 	}
-	return j.publish(ctx, in, checks.CertificateRun(m.MergeSHA, c.canonical, c.sum), nil)
+	if err := j.publish(ctx, in, run, nil); err != nil {
+		return err
+	}
+	j.upload(ctx, in, m, bundle)
+	return nil
+}
+
+// signed renders the certificate run: with Signer set, the certificate is
+// also signed as an in-toto statement about the merge commit and the DSSE
+// envelope goes into the run's text; bundle is its Sigstore bundle for
+// GitHub's attestations API (nil when unsigned). A signing failure is an
+// error: a configured key that cannot sign is never skipped silently.
+func (j *Judge) signed(in Input, m *gh.MergedPull, c *issued) (checks.Run, []byte, error) {
+	if j.Signer == nil {
+		return checks.CertificateRun(m.MergeSHA, c.canonical, c.sum), nil, nil
+	}
+	env, err := attest.SignCertificate(j.Signer, attest.Unit, in.Owner+"/"+in.Repo, c.canonical)
+	if err != nil {
+		return checks.Run{}, nil, fmt.Errorf("sign certificate of %s/%s@%s: %w", in.Owner, in.Repo, m.MergeSHA, err)
+	}
+	raw, err := json.Marshal(env)
+	if err != nil {
+		return checks.Run{}, nil, fmt.Errorf("sign certificate: %w", err)
+	}
+	bundle, err := json.Marshal(attest.NewBundle(env))
+	if err != nil {
+		return checks.Run{}, nil, fmt.Errorf("sign certificate: %w", err)
+	}
+	return checks.SignedCertificateRun(m.MergeSHA, c.canonical, c.sum, raw, j.Signer.KeyID()), bundle, nil
+}
+
+// upload stores the signed certificate's bundle through GitHub's
+// attestations API where the repository allows it. It is best effort: the
+// envelope is already on the check run, so a refusal (no attestations:write
+// permission, a plan without attestations) or an error is logged and the
+// certificate stands.
+func (j *Judge) upload(ctx context.Context, in Input, m *gh.MergedPull, bundle []byte) {
+	if bundle == nil || j.Attest == nil {
+		return
+	}
+	id, err := j.Attest.CreateAttestation(ctx, in.Owner, in.Repo, bundle)
+	if err != nil {
+		j.Log.Warn("certificate attestation not uploaded; the signed envelope is on the check run", "merge_sha", m.MergeSHA, "err", err)
+		return
+	}
+	j.Log.Info("certificate attestation uploaded", "merge_sha", m.MergeSHA, "attestation_id", id)
 }
 
 func runIDs(runs []rules.Run) []int64 {

@@ -27,6 +27,12 @@ type Labeler interface {
 	AddLabel(ctx context.Context, owner, repo string, number int, label string) error
 }
 
+// Attester stores a Sigstore bundle as an artifact attestation of the
+// repository (gh.Installation).
+type Attester interface {
+	CreateAttestation(ctx context.Context, owner, repo string, bundle []byte) (int64, error)
+}
+
 // Locker serialises the evaluations of one key (the App's database).
 type Locker interface {
 	Lock(ctx context.Context, key string) (unlock func(), err error)

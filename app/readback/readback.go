@@ -16,6 +16,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
@@ -62,6 +63,12 @@ type Judge struct {
 	// certificate is written (its story is merged, then certified); nil
 	// schedules none.
 	Boards func(ctx context.Context, owner, repo string) error
+	// Signer signs each certificate as an in-toto statement in a DSSE
+	// envelope, attached to the certificate run; nil signs none.
+	Signer *attest.Signer
+	// Attest uploads a signed certificate's bundle to GitHub's
+	// attestations API (best effort); nil uploads none.
+	Attest Attester
 }
 
 // Run reads back what t names.

@@ -74,14 +74,17 @@ func (w Writer) count(name, outcome string) {
 }
 
 // DBLedger is the App's ledger on its database: each row appended in its
-// own transaction, chained to the last.
+// own transaction, chained to the last, and the new head signed in it when
+// the database has a HeadSigner.
 type DBLedger struct{ DB *store.DB }
 
 // Record appends e.
 func (l DBLedger) Record(ctx context.Context, e store.Entry) error {
 	return l.DB.InTx(ctx, func(tx store.Tx) error {
-		_, err := store.Append(ctx, tx, l.DB.Dialect, e, time.Now())
-		return err
+		if _, err := store.Append(ctx, tx, l.DB.Dialect, e, time.Now()); err != nil {
+			return err
+		}
+		return l.DB.SealHead(ctx, tx)
 	})
 }
 

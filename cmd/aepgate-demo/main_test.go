@@ -60,12 +60,13 @@ func TestDemoHappyThroughTheBinary(t *testing.T) {
 	if got := run(context.Background(), []string{"--out", out}, &stdout, &stderr); got != 0 {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", got, stdout.String(), stderr.String())
 	}
-	for _, want := range []string{"[20/20 ██████████]", "certificate: check run", "$ aepgate ledger verify\nledger intact:", "Figures:", "index.html"} {
+	for _, want := range []string{"[20/20 ██████████]", "certificate: check run", "$ aepgate ledger verify --jwks keys.jwks\nledger intact:", "signed head: row ",
+		"aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha ", "verified offline: signed by key ", "Figures:", "index.html"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
 		}
 	}
-	for _, f := range []string{"index.html", "timeline.json", "app.log"} {
+	for _, f := range []string{"index.html", "timeline.json", "app.log", "certificate.dsse.json", "keys.jwks"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}

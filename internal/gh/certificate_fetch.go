@@ -25,7 +25,9 @@ type CheckRunRecord struct {
 	Conclusion string
 	Title      string
 	Summary    string
-	HTMLURL    string
+	// Text is the output text: a signed certificate's DSSE envelope.
+	Text    string
+	HTMLURL string
 	// AppID and AppSlug identify the writing App (GitHub Actions is the
 	// App "github-actions", ID 15368 on github.com); zero and empty when
 	// GitHub sent no app.
@@ -74,7 +76,7 @@ func checkRunRecord(cr *github.CheckRun) CheckRunRecord {
 		ID: cr.GetID(), Name: cr.GetName(), HeadSHA: cr.GetHeadSHA(), ExternalID: cr.GetExternalID(),
 		Status: cr.GetStatus(), Conclusion: cr.GetConclusion(), HTMLURL: cr.GetHTMLURL(),
 		Title: cr.GetOutput().GetTitle(), Summary: cr.GetOutput().GetSummary(),
-		AppID: cr.GetApp().GetID(), AppSlug: cr.GetApp().GetSlug(),
+		Text: cr.GetOutput().GetText(), AppID: cr.GetApp().GetID(), AppSlug: cr.GetApp().GetSlug(),
 	}
 }
 

@@ -73,6 +73,9 @@ func (db *DB) Keep(ctx context.Context, k Kept, e Entry, now time.Time) (bool, e
 		if err != nil {
 			return err
 		}
+		if err := db.SealHead(ctx, tx); err != nil {
+			return err
+		}
 		fresh = true
 		_, err = tx.Exec(ctx, `INSERT INTO aepgate_kept (repo, review, item_id, unit, item, body_sha256, kept_at, ledger_seq, tamper, tampered_by, tampered_at, tamper_ledgered)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '', '', '', '')`,
@@ -152,6 +155,9 @@ func (db *DB) LedgerTamper(ctx context.Context, repo string, review bool, id int
 			return err
 		}
 		if _, err := Append(ctx, tx, db.Dialect, e, now); err != nil {
+			return err
+		}
+		if err := db.SealHead(ctx, tx); err != nil {
 			return err
 		}
 		wrote = true

@@ -67,6 +67,11 @@ var migrations = []migration{
 		sqlite:   pusherTables,
 		postgres: pusherTables,
 	},
+	{
+		// Signed ledger heads (ledger_head.go).
+		sqlite:   ledgerHeadTables,
+		postgres: ledgerHeadTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.

@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/aepgate/aepgate/protocol/attest"
 	"io/fs"
 	"os"
 	"strings"
@@ -35,6 +36,9 @@ type DB struct {
 	Pool    *pgxpool.Pool
 	// Where is the database's location for messages (no credentials).
 	Where string
+	// HeadSigner signs the ledger's head after every append batch
+	// (SealHead); nil signs none.
+	HeadSigner *attest.Signer
 
 	checkpoint *checkpointer
 	locks      keyedMutex

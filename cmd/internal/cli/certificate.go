@@ -26,7 +26,7 @@ merged-main readback runs. validate and scan check certificate files with
 craft-protocol's refusal tokens under aepgate's stricter rules; fetch reads
 the certificate the aepgate App posted as the aepgate/certificate check run
 on a merge commit and checks it the same way.`,
-	}, newCertificateValidateCmd(s), newCertificateScanCmd(s), newCertificateFetchCmd(s))
+	}, newCertificateValidateCmd(s), newCertificateScanCmd(s), newCertificateFetchCmd(s), newCertificateVerifyCmd(s))
 }
 
 func newCertificateValidateCmd(s streams) *cobra.Command {

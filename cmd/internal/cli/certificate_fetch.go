@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/certificate"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
@@ -21,6 +24,11 @@ import (
 type certificateFetchFlags struct {
 	repo, sha, tokenFile, githubURL, appSlug string
 	appID                                    int64
+	// attestation, keyFile and jwksFile: --attestation verifies the signed
+	// envelope on the run against the keys of --key or --jwks.
+	attestation       bool
+	keyFile, jwksFile string
+	ring              attest.Keyring
 }
 
 var (
@@ -58,6 +66,13 @@ group or other permission bits (chmod 600), 1-4096 characters. Environment
 variables are never read. Without --token-file the request is anonymous,
 which GitHub answers for public repositories only.
 
+With --attestation (and --key or --jwks, as for 'aepgate certificate
+verify') it also reads the signed DSSE envelope from the run's output text
+and verifies it offline against those keys, for --sha, requiring its
+certificate to be the summary's byte for byte; it then prints the envelope
+(one JSON line, to archive and verify again later) instead of the
+certificate. A run without an envelope is refused.
+
 Exit codes: 0 certified; 2 refused, unreadable or bad usage.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -71,12 +86,27 @@ Exit codes: 0 certified; 2 refused, unreadable or bad usage.`,
 	f.StringVar(&fl.appSlug, "app-slug", "", "slug of the aepgate App whose runs are trusted (no default; this or --app-id is required)")
 	f.StringVar(&fl.tokenFile, "token-file", "", "file holding a GitHub token (mode 0600, owned by you); none: anonymous, public repositories only")
 	f.StringVar(&fl.githubURL, "github-url", "", "GitHub API root for GitHub Enterprise Server (default https://api.github.com/)")
+	f.BoolVar(&fl.attestation, "attestation", false, "also verify the run's signed envelope (needs --key or --jwks) and print it")
+	f.StringVar(&fl.keyFile, "key", "", "with --attestation: trusted public key(s), PEM PUBLIC KEY blocks or a JWKS")
+	f.StringVar(&fl.jwksFile, "jwks", "", "with --attestation: trusted keys as a JWKS document")
+	cmd.MarkFlagsMutuallyExclusive("key", "jwks")
 	_ = cmd.MarkFlagRequired("repo")
 	_ = cmd.MarkFlagRequired("sha")
 	return cmd
 }
 
 func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags) error {
+	var ring attest.Keyring
+	if fl.attestation {
+		if fl.keyFile == "" && fl.jwksFile == "" {
+			return failf(2, "certificate fetch: --attestation needs the trusted keys: --key or --jwks")
+		}
+		var err error
+		if ring, err = readKeyring(c.Context(), fl.keyFile, fl.jwksFile); err != nil {
+			return failf(2, "certificate fetch: %w", err)
+		}
+	}
+	fl.ring = ring
 	owner, name, err := fetchUsage(fl)
 	if err != nil {
 		return failf(2, "certificate fetch: %w", err)
@@ -96,6 +126,9 @@ func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags) err
 		return failf(2, "certificate fetch: refused: %s", strings.Join(refusal.Tokens(got.refusals), ", "))
 	}
 	fmt.Fprintf(s.err, "certificate: check run %d by %s, sha256 %s\n", got.run.ID, writer(*got.run), certificate.FileFingerprint(got.canonical))
+	if fl.attestation {
+		return fetchedAttestation(c, s, fl, got)
+	}
 	if _, err := s.out.Write(got.canonical); err != nil {
 		return failf(2, "certificate fetch: %w", err)
 	}
@@ -138,4 +171,31 @@ func fetchRuns(ctx context.Context, fl certificateFetchFlags, owner, name string
 		return nil, fmt.Errorf("%w (no --token-file was given: anonymous reads see public repositories only)", err)
 	}
 	return runs, err
+}
+
+// fetchedAttestation verifies the signed envelope on the trusted run
+// against fl.ring for fl.sha, requires its certificate to be the summary's
+// bytes, and prints the envelope.
+func fetchedAttestation(c *cobra.Command, s streams, fl certificateFetchFlags, got judgement) error {
+	env, err := checks.AttestationFromText(got.run.Text)
+	if err != nil {
+		return failf(2, "certificate fetch: refused: %s: %w", attest.TokenEnvelopeMalformed, err)
+	}
+	v, err := attest.Verify(env, fl.ring, attest.Want{SHA: fl.sha})
+	var r *attest.Refused
+	if errors.As(err, &r) {
+		fmt.Fprintf(s.err, "check run %d: %s\n", got.run.ID, r)
+		return failf(2, "certificate fetch: refused: %s", r.Token)
+	}
+	if err != nil {
+		return failf(2, "certificate fetch: %w", err)
+	}
+	if !bytes.Equal(v.Certificate, got.canonical) {
+		return failf(2, "certificate fetch: refused: the signed certificate (sha256 %s) is not the summary's (sha256 %s)", v.Fingerprint, certificate.FileFingerprint(got.canonical))
+	}
+	fmt.Fprintf(s.err, "attestation: signed by key %s, subject %s\n", v.KeyID, v.SHA)
+	if _, err := s.out.Write(append(env, '\n')); err != nil {
+		return failf(2, "certificate fetch: %w", err)
+	}
+	return nil
 }

@@ -76,6 +76,7 @@ faces:
 		newAppCmd(s),
 		newHealthcheckCmd(s),
 		newLedgerCmd(s),
+		newKeysCmd(s),
 		newPlansCmd(s),
 		newSimulateCmd(s),
 		newInstallSkillCmd(s),

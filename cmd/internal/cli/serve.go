@@ -32,6 +32,7 @@ type serveFlags struct {
 	workers                                                        int
 	writePause, retryBase, reconcile, rescueAfter, pollInterval    time.Duration
 	shutdownGrace                                                  time.Duration
+	signing                                                        signingFlags
 }
 
 func newServeCmd(s streams) *cobra.Command {
@@ -50,7 +51,14 @@ address is bound); several replicas share one PostgreSQL database. A key or
 secret file is a regular file of at most 1 MB; one readable by group or
 others is logged as a warning.
 
-Endpoints: POST /webhook, GET /healthz, GET /readyz, GET /metrics, and the
+With --signing-key-file (or AEPGATE_SIGNING_KEY holding the PEM) every
+completion certificate is also signed as an in-toto statement in a DSSE
+envelope, attached to its check run and uploaded as an artifact attestation
+where the App may (attestations: write); the public keys are served at
+GET /.well-known/aepgate/keys ('aepgate keys' prints the same JWKS).
+
+Endpoints: POST /webhook, GET /healthz, GET /readyz, GET /metrics,
+GET /.well-known/aepgate/keys, and the
 owner's board at GET /board: signed in through GitHub with the App's OAuth
 client (--client-id, --client-secret-file, --public-url; set the App's
 callback URL to <public URL>/board/callback). Without those flags /board
@@ -89,6 +97,7 @@ unreadable key or secret file.`,
 	fl.DurationVar(&f.rescueAfter, "rescue-after", app.DefaultRescueAfter, "when a job left running by a dead process is run again (at least "+app.DefaultJobTimeout.String()+", a job's timeout); also bounds one reconcile sweep")
 	fl.DurationVar(&f.pollInterval, "poll-interval", app.DefaultPollInterval, "how often an idle worker looks for new jobs")
 	fl.DurationVar(&f.shutdownGrace, "shutdown-grace", app.DefaultShutdownGrace, "how long running jobs may finish on shutdown before they are returned to the queue")
+	f.signing.register(cmd)
 	return cmd
 }
 
@@ -177,6 +186,9 @@ func (f serveFlags) options(ctx context.Context, log *slog.Logger) (app.Options,
 			return o, err
 		}
 		o.WebhookSecrets = append(o.WebhookSecrets, prev)
+	}
+	if o.Signer, o.PublicKeys, err = f.signing.load(ctx, log, os.LookupEnv); err != nil {
+		return o, err
 	}
 	o.Board, err = f.boardPage(ctx, log)
 	return o, err

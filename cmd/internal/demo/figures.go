@@ -136,6 +136,9 @@ func printFigures(out io.Writer, res *Result, dir string) {
 	for _, n := range names {
 		fmt.Fprintf(out, "  %-22s created %d, updated %d\n", n, fg.ByCheck[n].Created, fg.ByCheck[n].Updated)
 	}
+	if a := res.Attestation; a != nil {
+		fmt.Fprintf(out, "$ (cd %s && %s)\n%s\n", dir, a.Command, attestationOutcome(a))
+	}
 	fmt.Fprintf(out, "%s\nReport: %s\n", res.Ledger.Verdict, strings.TrimSuffix(dir, "/")+"/index.html")
 	if len(res.Problems) > 0 {
 		fmt.Fprintf(out, "PROBLEMS:\n  %s\n", strings.Join(res.Problems, "\n  "))

@@ -31,6 +31,8 @@ func sampleResult() *Result {
 		}}}},
 		Ledger:      Ledger{Intact: true, Verdict: "ledger intact: 1 rows, head ab12", Head: "ab12", Rows: []LedgerRow{{Seq: 1, Kind: "check_run:aepgate/audit", Subject: "acme/widgets#3@" + sha, Hash: "ab12"}}},
 		Certificate: `{"mergeSha":"` + sha + `","schemaVersion":1}`,
+		Attestation: &Attestation{Envelope: `{"payload":"e30=","payloadType":"application/vnd.in-toto+json","signatures":[{"keyid":"KID","sig":"AA=="}]}`,
+			Command: "aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha " + sha, Output: "{\n  \"verified\": true\n}\n", Verified: true},
 		Board: &BoardView{Number: 4, Title: "aepgate board", URL: "https://github.com/acme/widgets/issues/4", Pinned: true, Labels: []string{"aepgate:board"},
 			Body: "<!-- aepgate:board:begin -->\n## Increments\n\n| story | state |\n| --- | --- |\n| [\\#1](https://github.com/acme/widgets/issues/1) Export | ✅ certified |\n\n```mermaid\ngraph LR\n  s1[\"#35;1 Export\"]:::certified\n```\n<!-- aepgate:board:end -->\n"},
 		Figures:  Figures{Deliveries: 3, Accepted: 3, AppReads: 4, AppWrites: 2, TokenMints: 1, AppCheckRuns: 1, ReadsPerCheckRun: 4, WritesPerCheckRun: 2, ByCheck: map[string]CheckWrites{"aepgate/audit": {Created: 1, Updated: 1}}, WallMS: 1500},

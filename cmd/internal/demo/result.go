@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/aepgate/aepgate/internal/store"
@@ -27,6 +28,9 @@ type Result struct {
 	Ledger Ledger `json:"ledger"`
 	// Certificate is the canonical certificate JSON ("" when none).
 	Certificate string `json:"certificate,omitempty"`
+	// Attestation is the signed certificate and its offline verification
+	// (nil when the merge has no certificate).
+	Attestation *Attestation `json:"attestation,omitempty"`
 	// Board is the owner's board issue the App keeps (nil when none).
 	Board   *BoardView `json:"board,omitempty"`
 	Figures Figures    `json:"figures"`
@@ -95,6 +99,15 @@ func (w *world) finish(ctx context.Context, wall time.Duration) *Result {
 	res.Figures = w.figures(wall)
 	res.Commits = w.commitRuns()
 	res.Board = w.board()
+	if st := w.story; st != nil && st.merge != "" {
+		a, err := w.attestation(ctx, st.merge)
+		if err != nil {
+			res.Problems = append(res.Problems, err.Error())
+		} else if a != nil && !a.Verified {
+			res.Problems = append(res.Problems, "the signed certificate did not verify offline: "+strings.TrimSpace(a.Output))
+		}
+		res.Attestation = a
+	}
 	if err := w.stopApp(); err != nil {
 		res.Problems = append(res.Problems, err.Error())
 	}
@@ -136,8 +149,12 @@ func (w *world) ledger(ctx context.Context) (Ledger, error) {
 		l.Verdict = fmt.Sprintf("ledger broken at row %d: %s (%d rows read)", v.BadSeq, v.Problem, v.Rows)
 	}
 	if w.o.CLI != nil {
-		out, errOut, code := w.o.CLI(ctx, []string{"ledger", "verify", "--database", "sqlite:" + w.dbPath})
-		l.Verdict = "$ aepgate ledger verify\n" + out + errOut
+		args, shown := []string{"ledger", "verify", "--database", "sqlite:" + w.dbPath}, "$ aepgate ledger verify"
+		if w.keysFile != "" {
+			args, shown = append(args, "--jwks", w.keysFile), shown+" --jwks keys.jwks"
+		}
+		out, errOut, code := w.o.CLI(ctx, args)
+		l.Verdict = shown + "\n" + out + errOut
 		l.Intact = l.Intact && code == 0
 	}
 	l.Rows, err = ledgerRows(ctx, db)

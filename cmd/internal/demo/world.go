@@ -6,6 +6,7 @@ import (
 	"crypto/rsa"
 	"encoding/hex"
 	"fmt"
+	"github.com/aepgate/aepgate/protocol/attest"
 	"log/slog"
 	"net"
 	"os"
@@ -29,7 +30,7 @@ const (
 
 // appPerms are the permissions the App asks for when installed.
 var appPerms = ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write",
-	"pull_requests": "write", "metadata": "read", "actions": "read"}
+	"pull_requests": "write", "metadata": "read", "actions": "read", "attestations": "write"}
 
 // world is one demo run: the simulated GitHub, the App serving on a
 // loopback port, and the story's record.
@@ -52,6 +53,10 @@ type world struct {
 	logFile *os.File
 	// story is the scenario being played.
 	story *story
+	// signer signs the App's certificates and ledger heads; keysFile is
+	// the JWKS saved beside the report ("" until saved).
+	signer   *attest.Signer
+	keysFile string
 }
 
 // newWorld starts the fake GitHub and the App, and points the fake's
@@ -72,6 +77,9 @@ func newWorld(ctx context.Context, o Options) (*world, error) {
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		return nil, fmt.Errorf("demo: throwaway App key: %w", err)
+	}
+	if w.signer, err = demoSigner(); err != nil {
+		return nil, err
 	}
 	w.f = ghfake.New(nil)
 	ghApp := w.f.App(appID, key)
@@ -118,7 +126,7 @@ func (w *world) startApp(ctx context.Context, key *rsa.PrivateKey) error {
 func (w *world) appOptions(key *rsa.PrivateKey, log *slog.Logger) app.Options {
 	o := app.Options{
 		Database: "sqlite:" + w.dbPath, AppID: appID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(w.secret)},
-		GitHubURL: w.f.URL(), Logger: log, Addr: "127.0.0.1:0",
+		GitHubURL: w.f.URL(), Logger: log, Addr: "127.0.0.1:0", Signer: w.signer,
 	}
 	if w.o.Speed == Fast {
 		o.WritePause, o.RetryBase, o.PollInterval = -1, 20*time.Millisecond, 20*time.Millisecond

@@ -29,6 +29,7 @@ type repoState struct {
 	labels        []*label
 	runs          []*workflowRun
 	statuses      []*commitStatus
+	attestations  []*attestation
 }
 
 // Repo is the scenario handle of one repository.

@@ -14,4 +14,5 @@ func (f *Fake) routes() {
 	f.graphRoutes()
 	f.oauthRoutes()
 	f.teamRoutes()
+	f.attestationRoutes()
 }

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aepgate/aepgate/internal/signkey"
+	"github.com/aepgate/aepgate/protocol/attest"
+)
+
+func TestServeSigningKeyErrors(t *testing.T) {
+	dir := t.TempDir()
+	key := writeKey(t, dir)
+	secret := filepath.Join(dir, "secret")
+	os.WriteFile(secret, []byte("s3cret\n"), 0o600)
+	rsaAsSigning := writeKey(t, t.TempDir())
+	base := []string{"serve", "--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret}
+	tests := []struct {
+		name    string
+		env     map[string]string
+		args    []string
+		wantErr string
+	}{
+		{"the App's RSA key as signing key", nil, append(base, "--signing-key-file", rsaAsSigning), "aepgate's signing key: signing key: PEM block \"RSA PRIVATE KEY\""},
+		{"missing signing key", nil, append(base, "--signing-key-file", filepath.Join(dir, "nope")), "--signing-key-file: " + filepath.Join(dir, "nope")},
+		{"signing key in the environment, not PEM", map[string]string{signingEnv: "hello"}, base, "aepgate's signing key: signing key: no PEM block"},
+		{"bad public keys", nil, append(base, "--public-keys-file", secret), "--public-keys-file " + secret},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			code, _, errs := runCLI(t, tt.args...)
+			if code != 2 || !strings.Contains(errs, tt.wantErr) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestSigningLoad: the file wins over the environment; the published ring
+// is the signer's key, then the earlier and revoked ones.
+func TestSigningLoad(t *testing.T) {
+	dir := t.TempDir()
+	fileKey, envKey, oldKey := mustGenerate(t), mustGenerate(t), mustGenerate(t)
+	write(t, dir, "key.pem", fileKey)
+	old, _ := signkey.ParseSigner(oldKey)
+	revoked := old.Public()
+	revoked.Revoked = true
+	set, _ := attest.Keyring{revoked}.JWKS()
+	write(t, dir, "old.jwks", mustJSON(t, set))
+	lookup := func(string) (string, bool) { return string(envKey), true }
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	f := signingFlags{keyFile: filepath.Join(dir, "key.pem"), publicKeysFile: filepath.Join(dir, "old.jwks")}
+	s, ring, err := f.load(context.Background(), log, lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := signkey.ParseSigner(fileKey)
+	if s.KeyID() != want.KeyID() || len(ring) != 2 || ring[0].ID != want.KeyID() || ring[1].ID != old.KeyID() || !ring[1].Revoked {
+		t.Errorf("signer %s ring %+v", s.KeyID(), ring)
+	}
+	s, _, err = signingFlags{}.load(context.Background(), log, lookup)
+	fromEnv, _ := signkey.ParseSigner(envKey)
+	if err != nil || s.KeyID() != fromEnv.KeyID() {
+		t.Errorf("from %s: %v, %v", signingEnv, s, err)
+	}
+	s, ring, err = signingFlags{}.load(context.Background(), log, func(string) (string, bool) { return "", false })
+	if err != nil || s != nil || len(ring) != 0 {
+		t.Errorf("no key: %v %v %v", s, ring, err)
+	}
+}
+
+func mustGenerate(t *testing.T) []byte {
+	t.Helper()
+	b, err := signkey.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestKeysCommand(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key.pem")
+	if code, out, errOut := runCLI(t, "keys", "generate", "--out", key); code != 0 || !strings.HasPrefix(out, "signing key ") {
+		t.Fatalf("generate: %d %q %s", code, out, errOut)
+	}
+	if fi, err := os.Stat(key); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("key file mode %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+	if code, _, errOut := runCLI(t, "keys", "generate", "--out", key); code != 2 || !strings.Contains(errOut, "exists") {
+		t.Errorf("overwrite: exit %d, %s", code, errOut)
+	}
+	code, out, _ := runCLI(t, "keys", "--signing-key-file", key)
+	ring, err := attest.ParseJWKS([]byte(out))
+	if code != 0 || err != nil || len(ring) != 1 {
+		t.Errorf("keys: exit %d, %v\n%s", code, err, out)
+	}
+	t.Setenv(signingEnv, "")
+	if code, _, errOut := runCLI(t, "keys"); code != 2 || !strings.Contains(errOut, "no key") {
+		t.Errorf("keys without a key: exit %d, %s", code, errOut)
+	}
+}

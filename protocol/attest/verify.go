@@ -1,0 +1,194 @@
+package attest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/aepgate/aepgate/protocol/certificate"
+	"github.com/aepgate/aepgate/protocol/refusal"
+)
+
+// The tokens of Verify's refusals, one per way an envelope can fail.
+const (
+	TokenEnvelopeMalformed  = "envelope-malformed"
+	TokenPayloadType        = "payload-type-mismatch"
+	TokenSignatureMissing   = "signature-missing"
+	TokenUnknownKey         = "signature-unknown-key"
+	TokenBadSignature       = "signature-invalid"
+	TokenRevokedKey         = "signature-revoked-key"
+	TokenStatementMalformed = "statement-malformed"
+	TokenStatementType      = "statement-type-mismatch"
+	TokenPredicateType      = "predicate-type-mismatch"
+	TokenSubjectCertificate = "subject-not-certificate"
+	TokenSubjectSHA         = "subject-sha-mismatch"
+	TokenCertificateInvalid = "certificate-invalid"
+)
+
+// Want is what the verifier expects beyond a valid signed certificate: the
+// commit it must be about (empty: any commit the certificate names).
+type Want struct {
+	SHA string
+}
+
+// Verified is what a verified envelope attests: the key that signed it,
+// the subject commit and the certificate (canonical JSON) with its SHA-256
+// fingerprint, the one the check run's external_id carries.
+type Verified struct {
+	KeyID       string
+	Subject     Subject
+	SHA         string
+	Certificate []byte
+	Fingerprint string
+}
+
+// Refused is Verify's error for an envelope it does not accept.
+type Refused struct{ refusal.Refusal }
+
+// Error says which rule refused the envelope, what it expected and saw.
+func (r *Refused) Error() string { return r.String() }
+
+// verification is the state one Verify builds, rule by rule.
+type verification struct {
+	raw  []byte
+	ring Keyring
+	// payloadType is the DSSE payload type the envelope must have.
+	payloadType string
+	want        Want
+	env         Envelope
+	keys        []PublicKey
+	stmt        Statement
+	sha         string
+	cert        []byte
+}
+
+// run applies rules in order and returns the first refusal.
+func (v *verification) run(rules []rule) error {
+	for _, r := range rules {
+		if f := r(v); f != nil {
+			return &Refused{*f}
+		}
+	}
+	return nil
+}
+
+// rule refuses the envelope or fills in more of v.
+type rule func(v *verification) *refusal.Refusal
+
+// allRules are Verify's checks in order: each may rely on the ones before.
+// The negative-control tests verify with one removed to show the attack it
+// stops then passes.
+func allRules() []rule {
+	return []rule{ruleEnvelope, rulePayloadType, ruleSignature, ruleNotRevoked, ruleStatement, ruleTypes, ruleSubjectIsCertificate, ruleSubjectWanted, ruleCertificate}
+}
+
+// Verify checks a DSSE envelope (its JSON) offline against ring: a
+// signature by a known, unrevoked key over the exact payload; an in-toto
+// Statement v1 with aepgate's predicate type and one git commit subject;
+// that subject is the commit the certificate names (its mergeSha) and, when
+// want.SHA is set, that commit; and the certificate passes every rule of
+// protocol/certificate. The first rule broken is returned as a *Refused.
+func Verify(raw []byte, ring Keyring, want Want) (*Verified, error) {
+	return verify(raw, ring, want, allRules())
+}
+
+func verify(raw []byte, ring Keyring, want Want, rules []rule) (*Verified, error) {
+	v := &verification{raw: raw, ring: ring, want: want, payloadType: PayloadType}
+	if err := v.run(rules); err != nil {
+		return nil, err
+	}
+	out := &Verified{SHA: v.sha, Certificate: v.cert, Fingerprint: certificate.FileFingerprint(v.cert)}
+	if len(v.stmt.Subject) == 1 {
+		out.Subject = v.stmt.Subject[0]
+	}
+	if len(v.keys) > 0 {
+		out.KeyID = v.keys[0].ID
+	}
+	return out, nil
+}
+
+func refuse(token, expected string, seen any) *refusal.Refusal {
+	return &refusal.Refusal{Token: token, Expected: expected, Seen: fmt.Sprint(seen)}
+}
+
+func ruleEnvelope(v *verification) *refusal.Refusal {
+	if err := json.Unmarshal(v.raw, &v.env); err != nil {
+		return refuse(TokenEnvelopeMalformed, "one DSSE envelope as JSON {payloadType, payload, signatures}", err)
+	}
+	return nil
+}
+
+// rulePayloadType refuses a payload signed as anything but an in-toto
+// statement: the type is signed too, so bytes signed for another purpose
+// are never read as a statement.
+func rulePayloadType(v *verification) *refusal.Refusal {
+	if v.env.PayloadType != v.payloadType {
+		return refuse(TokenPayloadType, "payloadType "+v.payloadType, v.env.PayloadType)
+	}
+	return nil
+}
+
+// ruleSignature accepts the signatures made by keys of the ring over the
+// payload's PAE; a signature naming no key is tried with every key.
+func ruleSignature(v *verification) *refusal.Refusal {
+	if len(v.env.Signatures) == 0 {
+		return refuse(TokenSignatureMissing, "at least one signature", "none")
+	}
+	msg := PAE(v.env.PayloadType, v.env.Payload)
+	var known, unknown []string
+	for _, s := range v.env.Signatures {
+		cands := v.ring
+		if s.KeyID != "" {
+			k := v.ring.find(s.KeyID)
+			if k == nil {
+				unknown = append(unknown, s.KeyID)
+				continue
+			}
+			cands = Keyring{*k}
+		}
+		for _, k := range cands {
+			known = append(known, k.ID)
+			if verifySig(k.Key, msg, s.Sig) {
+				v.keys = append(v.keys, k)
+				break
+			}
+		}
+	}
+	switch {
+	case len(v.keys) > 0:
+		return nil
+	case len(known) > 0:
+		return refuse(TokenBadSignature, "a signature over this exact payload by key "+strings.Join(known, ", "), "a signature that does not verify: the payload or the signature was changed")
+	default:
+		return refuse(TokenUnknownKey, "a signature by one of the trusted keys "+strings.Join(ids(v.ring), ", "), "key "+strings.Join(unknown, ", "))
+	}
+}
+
+// ruleNotRevoked refuses an envelope whose every good signature is by a
+// revoked key.
+func ruleNotRevoked(v *verification) *refusal.Refusal {
+	var live []PublicKey
+	for _, k := range v.keys {
+		if !k.Revoked {
+			live = append(live, k)
+		}
+	}
+	if len(v.keys) > 0 && len(live) == 0 {
+		return refuse(TokenRevokedKey, "a signature by a key that is not revoked", "key "+strings.Join(ids(v.keys), ", ")+", revoked")
+	}
+	if len(live) > 0 {
+		v.keys = live
+	}
+	return nil
+}
+
+func ids(keys []PublicKey) []string {
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, k.ID)
+	}
+	if len(out) == 0 {
+		return []string{"(none)"}
+	}
+	return out
+}
