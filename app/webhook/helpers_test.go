@@ -196,3 +196,6 @@ func bigPush(size int) []byte {
 	pad := base64.RawStdEncoding.EncodeToString(raw)[:size-len(head)-len(tail)]
 	return []byte(head + pad + tail)
 }
+
+// mustPrefix parses a CIDR prefix or panics.
+func mustPrefix(s string) netip.Prefix { return netip.MustParsePrefix(s) }
