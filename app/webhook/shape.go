@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxDepth is how deeply a webhook body's JSON may nest objects and
@@ -91,8 +92,8 @@ func (s *jsonShape) scanValue(c byte) {
 }
 
 // endKey remembers the key just read, decoded as the decoder would when
-// it has escapes; one too long to be a GitHub key is kept as "" so it
-// matches none.
+// it has escapes or bytes beyond ASCII; one longer than maxKeyLen bytes as
+// sent, too long to be a GitHub key, is kept as "" so it matches none.
 func (s *jsonShape) endKey() {
 	s.capturing = false
 	if len(s.keys) >= maxKeys {
@@ -102,7 +103,7 @@ func (s *jsonShape) endKey() {
 	switch {
 	case len(s.key) > maxKeyLen:
 		k = ""
-	case strings.ContainsRune(k, '\\'):
+	case strings.ContainsFunc(k, func(r rune) bool { return r == '\\' || r >= utf8.RuneSelf }):
 		if json.Unmarshal([]byte(`"`+k+`"`), &k) != nil {
 			k = ""
 		}
