@@ -67,6 +67,11 @@ var migrations = []migration{
 		sqlite:   pusherTables,
 		postgres: pusherTables,
 	},
+	{
+		// The SHA-256 of each accepted webhook body (body.go).
+		sqlite:   bodyTables,
+		postgres: bodyTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.
