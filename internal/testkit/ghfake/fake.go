@@ -43,6 +43,7 @@ type Fake struct {
 	knobs   knobs
 	table   []route
 	oauth   oauthState // the OAuth web flow (oauth.go)
+	meta    metaState  // GET /meta (meta.go)
 }
 
 // New starts a fake GitHub for t and stops it when t ends. With a nil t
