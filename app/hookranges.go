@@ -36,6 +36,13 @@ func (h *hookRanges) Contains(ip netip.Addr) bool {
 	return slices.ContainsFunc(h.prefixes, func(p netip.Prefix) bool { return p.Contains(ip) })
 }
 
+// Known reports whether any range was read (GHES lists none).
+func (h *hookRanges) Known() bool {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.prefixes) > 0
+}
+
 func (h *hookRanges) set(p []netip.Prefix) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

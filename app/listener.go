@@ -30,7 +30,7 @@ func newServer(h http.Handler, maxHeader int) *http.Server {
 
 // connLimit is a listener that holds at most max connections at once, of
 // which connections from outside GitHub's hook ranges may hold max −
-// reserved. A connection over its limit is closed as soon as it is
+// reserved while any hook range is known. A connection over its limit is closed as soon as it is
 // accepted, before anything of it is read.
 type connLimit struct {
 	net.Listener
@@ -72,7 +72,11 @@ func (l *connLimit) fromHook(c net.Conn) bool {
 func (l *connLimit) admit(hook bool) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.total >= l.max || (!hook && l.general >= l.max-l.reserved) {
+	reserved := l.reserved
+	if l.hooks == nil || !l.hooks.Known() {
+		reserved = 0
+	}
+	if l.total >= l.max || (!hook && l.general >= l.max-reserved) {
 		return false
 	}
 	l.total++

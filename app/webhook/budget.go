@@ -13,6 +13,8 @@ import (
 // and sends one byte holds one byte.
 type byteBudget struct {
 	max, perAddr, reserved int64
+	// reserving reports whether the reserve applies now (nil: always).
+	reserving func() bool
 
 	mu sync.Mutex
 	// used is everything held; general what addresses outside GitHub's
@@ -42,7 +44,11 @@ func (b *byteBudget) take(c client, n int64) bool {
 		return false
 	}
 	if !c.hook {
-		if b.general+n > b.max-b.reserved || b.held[c.addr]+n > b.perAddr {
+		reserved := b.reserved
+		if b.reserving != nil && !b.reserving() {
+			reserved = 0
+		}
+		if b.general+n > b.max-reserved || b.held[c.addr]+n > b.perAddr {
 			return false
 		}
 		b.general += n

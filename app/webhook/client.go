@@ -12,7 +12,11 @@ import (
 // reserve a share of its byte budget and a larger number of unverified
 // bodies for those addresses: their deliveries are verified like any other.
 type HookRanges interface {
+	// Contains reports whether addr is one of GitHub's hook addresses.
 	Contains(addr netip.Addr) bool
+	// Known reports whether any range is known: until then (and on GHES,
+	// which lists none) nothing is reserved.
+	Known() bool
 }
 
 // client is who sent a request, as far as the edge's limits go: its

@@ -113,6 +113,9 @@ func New(c Config) (*Handler, error) {
 		c.Log = slog.New(slog.DiscardHandler)
 	}
 	budget := newByteBudget(cmp.Or(c.Budget, MaxBuffered), c.Hooks != nil)
+	if c.Hooks != nil {
+		budget.reserving = c.Hooks.Known
+	}
 	if c.Options.PerAddressBytes > 0 {
 		budget.perAddr = c.Options.PerAddressBytes
 	}

@@ -72,14 +72,14 @@ func TestProgressReachedAt(t *testing.T) {
 	p := Progress{Start: t0}
 	p.add(t0.Add(time.Second), 10)
 	p.add(t0.Add(2*time.Second), 100<<10)
-	p.add(t0.Add(3*time.Second), 101<<10)
+	p.add(t0.Add(3*time.Second), 110<<10)
 	for _, tt := range []struct {
 		n    int64
 		want time.Time
 	}{
 		{-1, t0},
 		{100 << 10, t0.Add(3 * time.Second)},
-		{101 << 10, time.Time{}},
+		{110 << 10, time.Time{}},
 		{(100 << 10) - 1, t0.Add(2 * time.Second)},
 	} {
 		if got := p.ReachedAt(tt.n); !got.Equal(tt.want) {
@@ -91,6 +91,19 @@ func TestProgressReachedAt(t *testing.T) {
 	}
 	if len(p.arrivals) != 2 {
 		t.Errorf("kept %d arrivals, want 2: the first can no longer decide a window", len(p.arrivals))
+	}
+	// One-byte reads are merged: the arrivals stay few, and the window
+	// rule still sees the body's pace.
+	q := Progress{Start: t0}
+	for i := range int64(1 << 20) {
+		q.add(t0.Add(time.Duration(i)*time.Microsecond), i+1)
+	}
+	if len(q.arrivals) > 20 {
+		t.Errorf("kept %d arrivals after 1 Mi one-byte reads, want at most 20", len(q.arrivals))
+	}
+	end := t0.Add(time.Duration(1<<20) * time.Microsecond)
+	if got := windowDeadline(q); got.Before(end.Add(rateWindow-70*time.Millisecond)) || got.After(end.Add(rateWindow)) {
+		t.Errorf("windowDeadline after 1 Mi one-byte reads at 1 µs = %v, want about %v", got.Sub(t0), end.Add(rateWindow).Sub(t0))
 	}
 }
 

@@ -32,8 +32,12 @@ type loopbackHooks struct{}
 
 func (loopbackHooks) Contains(ip netip.Addr) bool { return ip.IsLoopback() }
 
+func (loopbackHooks) Known() bool { return true }
+
 // prefixHooks are HookRanges made of prefixes.
 type prefixHooks []netip.Prefix
+
+func (p prefixHooks) Known() bool { return len(p) > 0 }
 
 func (p prefixHooks) Contains(ip netip.Addr) bool {
 	for _, r := range p {

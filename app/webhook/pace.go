@@ -59,11 +59,22 @@ func (p Progress) ReachedAt(n int64) time.Time {
 	return time.Time{}
 }
 
+// arrivalGranule is the least a kept arrival adds to the one before it:
+// reads that bring less are merged into the latest arrival, which only
+// ever answers ReachedAt later (more leniently), by at most the time such
+// reads took. A sender of one-byte writes then costs 18 arrivals, not
+// 64 Ki.
+const arrivalGranule = 4 << 10
+
 // add records that the body has received bytes by now, dropping the
 // arrivals the window rule can no longer ask about.
 func (p *Progress) add(now time.Time, received int64) {
 	p.Received = received
-	p.arrivals = append(p.arrivals, arrival{now, received})
+	if n := len(p.arrivals); n >= 2 && received-p.arrivals[n-2].received < arrivalGranule {
+		p.arrivals[n-1] = arrival{now, received}
+	} else {
+		p.arrivals = append(p.arrivals, arrival{now, received})
+	}
 	floor := received - windowBytes
 	drop := 0
 	for p.arrivals[drop].received <= floor {
