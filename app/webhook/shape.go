@@ -112,8 +112,8 @@ func (s *jsonShape) endKey() {
 }
 
 // eventShape is what an event's payload carries at its top level: every
-// key in must, and of the subject keys of other events (subjectKeys) only
-// those in may.
+// key in must (the keys that name what the event is about), and of the
+// subject keys of other events (subjectKeys) only those in may.
 type eventShape struct {
 	must, may []string
 }
@@ -130,27 +130,27 @@ var subjectKeys = []string{"check_run", "check_suite", "comment", "commits", "de
 var eventShapes = map[string]eventShape{
 	"check_run":                   {must: []string{"check_run"}},
 	"check_suite":                 {must: []string{"check_suite"}},
-	"create":                      {must: []string{"ref", "ref_type", "master_branch", "pusher_type"}},
-	"delete":                      {must: []string{"ref", "ref_type", "pusher_type"}},
+	"create":                      {must: []string{"ref", "ref_type"}},
+	"delete":                      {must: []string{"ref", "ref_type"}},
 	"deployment_status":           {must: []string{"deployment", "deployment_status"}, may: []string{"check_run", "workflow_run"}},
 	"installation":                {must: []string{"installation"}},
-	"installation_repositories":   {must: []string{"installation", "repositories_added", "repositories_removed"}},
+	"installation_repositories":   {must: []string{"installation", "repositories_added"}},
 	"issue_comment":               {must: []string{"comment", "issue"}},
 	"issues":                      {must: []string{"issue"}, may: []string{"label", "milestone"}},
 	"label":                       {must: []string{"label"}},
 	"merge_group":                 {must: []string{"merge_group"}},
 	"milestone":                   {must: []string{"milestone"}},
-	"ping":                        {must: []string{"hook", "zen"}},
+	"ping":                        {must: []string{"zen"}, may: []string{"hook"}},
 	"projects_v2_item":            {must: []string{"projects_v2_item"}},
-	"pull_request":                {must: []string{"number", "pull_request"}, may: []string{"label", "milestone"}},
+	"pull_request":                {must: []string{"pull_request"}, may: []string{"label", "milestone"}},
 	"pull_request_review":         {must: []string{"pull_request", "review"}},
 	"pull_request_review_comment": {must: []string{"comment", "pull_request"}},
 	"pull_request_review_thread":  {must: []string{"pull_request", "thread"}},
-	"push":                        {must: []string{"ref", "before", "after", "commits"}},
+	"push":                        {must: []string{"ref", "commits"}},
 	"release":                     {must: []string{"release"}},
-	"status":                      {must: []string{"sha", "state", "context"}},
+	"status":                      {must: []string{"sha", "state"}},
 	"workflow_job":                {must: []string{"workflow_job"}},
-	"workflow_run":                {must: []string{"workflow_run", "workflow"}},
+	"workflow_run":                {must: []string{"workflow_run"}},
 }
 
 // fits reports whether a body with top-level keys fits event in shapes,
