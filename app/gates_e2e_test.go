@@ -386,7 +386,7 @@ func TestGatesAPICallsPerEvaluation(t *testing.T) {
 		rs, _, err := g.gh.PullRequests.ListReviewers(context.Background(), "acme", "widgets", g.pr.Number(), nil)
 		return err == nil && len(rs.Users) == 1
 	})
-	time.Sleep(300 * time.Millisecond)
+	g.quiet(t)
 	g.f.ResetLog()
 	c := g.pr.Comment("olivia", "/aep recheck")
 	g.waitReaction(t, c.ID())
