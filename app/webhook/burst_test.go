@@ -31,7 +31,7 @@ var burstRate = flag.Int("burst-rate", 1000, "deliveries a second TestWebhookHon
 
 // TestWebhookHonestBurst: GitHub's signed pull_request payloads (24.5 KB)
 // at 1,000 a second (-burst-rate) for 1.5 s from one address, while every enqueue takes
-// 400 ms, on a 4 MiB budget: none is refused, because a body's bytes go
+// 400 ms, on a 4 MiB budget: none is refused 503, because a body's bytes go
 // back to the budget once it is verified and reduced to its payload. Its
 // negative control keeps the bytes until the delivery is queued, as the
 // edge once did: the slow commits hold the budget and deliveries are
@@ -58,9 +58,11 @@ func TestWebhookHonestBurst(t *testing.T) {
 			slices.Sort(lat)
 			t.Logf("%d deliveries at %d/s, each enqueue 400 ms: %v; ack p50 %v, p99 %v", len(lat), *burstRate, codes,
 				lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)*99/100].Round(time.Millisecond))
-			refused := len(lat) - codes[http.StatusAccepted]
-			if !tt.keep && refused != 0 {
-				t.Errorf("%d of %d honest deliveries refused, want 0", refused, len(lat))
+			// The budget's refusal is 503; a machine too loaded to read the
+			// bodies in time answers 429 or 408 instead, which this test
+			// logs but does not judge (TestLoadWebhookEdge measures pace).
+			if busy := codes[http.StatusServiceUnavailable]; !tt.keep && busy != 0 {
+				t.Errorf("%d of %d honest deliveries refused 503, want 0", busy, len(lat))
 			}
 			if tt.keep && codes[http.StatusServiceUnavailable] == 0 {
 				t.Errorf("negative control: no delivery refused 503, want some")
