@@ -40,6 +40,10 @@ type App struct {
 	// stopping is closed when Run starts shutting down, which ends the
 	// wait of board jobs (board.Boards.Run) at once.
 	stopping chan struct{}
+	// hooks are GitHub's hook ranges, read by Run (hookranges.go).
+	hooks hookRanges
+	// sweeper sweeps after the edge's busy refusals (busysweep.go).
+	sweeper *busySweep
 }
 
 // New opens the database, applies the App's and River's migrations and
@@ -72,7 +76,8 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	if a.webhook, err = newEdge(&a.opts, a.families, a.queue, a.metrics, a.log); err != nil {
+	a.sweeper = newBusySweep(a.opts.busySweep, a.runReconcile)
+	if a.webhook, err = newEdge(&a.opts, a.families, a.queue, a.metrics, a.log, a.fairness()); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -128,7 +133,9 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	if err := a.queue.start(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("start queue: %w", err)
 	}
-	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second}
+	a.startFairness(ctx)
+	ln = limitConns(ln, a.opts.MaxConns, &a.hooks)
+	srv := newServer(a.Handler(), a.opts.maxHeaderBytes)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	a.log.Info("aepgate serving", "addr", ln.Addr().String(), "database", a.db.Where, "app_id", a.opts.AppID)

@@ -8,16 +8,20 @@ import (
 )
 
 // newEdge builds the webhook edge (package app/webhook) on q with the
-// App's secrets, metrics and log, the events it handles and what their
-// jobs keep of a body (storedPayload).
-func newEdge(o *Options, fs families, q webhook.Enqueuer, m *metrics, log *slog.Logger) (http.Handler, error) {
+// App's secrets, metrics and log, the events it handles, what their jobs
+// keep of a body (storedPayload) and its fair-budget parts (fair.go).
+func newEdge(o *Options, fs families, q webhook.Enqueuer, m *metrics, log *slog.Logger, f fairness) (http.Handler, error) {
 	return webhook.New(webhook.Config{
-		Secrets: o.WebhookSecrets,
-		Queue:   q,
-		Handled: fs.handles,
-		Store:   fs.store,
-		Metrics: webhook.Metrics{Delivery: m.delivery, Unverified: m.unverified},
-		Log:     log,
-		Options: o.edge,
+		Secrets:        o.WebhookSecrets,
+		Queue:          q,
+		Handled:        fs.handles,
+		Store:          fs.store,
+		Metrics:        webhook.Metrics{Delivery: m.delivery, Unverified: m.unverified},
+		Log:            log,
+		TrustedProxies: o.TrustedProxies,
+		Hooks:          f.hooks,
+		OnBusy:         f.onBusy,
+		Replays:        f.replays,
+		Options:        o.edge,
 	})
 }

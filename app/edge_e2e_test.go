@@ -43,7 +43,7 @@ func (q *memQueue) Enqueue(_ context.Context, d webhook.Delivery) (bool, error) 
 func appEdge(t *testing.T, q *memQueue, o webhook.Options) (http.Handler, *metrics) {
 	t.Helper()
 	m := newMetrics()
-	h, err := newEdge(&Options{WebhookSecrets: [][]byte{[]byte("current"), []byte("previous")}, edge: o}, defaultFamilies(), q, m, testLogger(t))
+	h, err := newEdge(&Options{WebhookSecrets: [][]byte{[]byte("current"), []byte("previous")}, edge: o}, defaultFamilies(), q, m, testLogger(t), fairness{})
 	if err != nil {
 		t.Fatal(err)
 	}

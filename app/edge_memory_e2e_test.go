@@ -52,6 +52,10 @@ func TestWebhookMemoryFourLargeDeliveries(t *testing.T) {
 	var wg sync.WaitGroup
 	codes := make([]int, 4)
 	for i := range codes {
+		// Four bodies, not one: the same body under four delivery IDs is a
+		// replay, queued once.
+		body := bytes.Clone(body)
+		body[len(body)-3] = byte('A' + i)
 		wg.Go(func() {
 			req, _ := http.NewRequest(http.MethodPost, c.base+"/webhook", bytes.NewReader(body))
 			req.Header.Set("X-GitHub-Event", "push")

@@ -242,6 +242,9 @@ func (w *ghfakeWorld) redeliver(t *testing.T, event, action string) {
 		t.Fatalf("no %s delivery recorded", event)
 	}
 	payload["action"] = action
+	// A field no job reads: the same body under a new ID would be a
+	// replay, answered 200 and not queued.
+	payload["aepgate_test_copy"] = time.Now().UnixNano()
 	body, _ := json.Marshal(payload)
 	if got := deliver(t, w.base, event, fmt.Sprintf("re-%d", time.Now().UnixNano()), body); got != 202 {
 		t.Fatalf("redelivery: %d", got)
@@ -374,4 +377,17 @@ func TestGhfakeReconcileStopsOnRateLimit(t *testing.T) {
 	if graphql != 1 {
 		t.Errorf("%d GraphQL requests after the first was rate limited, want 1 (the sweep must stop)", graphql)
 	}
+}
+
+// copyPayload is body with a field no job reads added, so a copy sent
+// under a new delivery ID is not taken for a replay of body.
+func copyPayload(t *testing.T, body []byte) []byte {
+	t.Helper()
+	var p map[string]any
+	if err := json.Unmarshal(body, &p); err != nil {
+		t.Fatal(err)
+	}
+	p["aepgate_test_copy"] = time.Now().UnixNano()
+	out, _ := json.Marshal(p)
+	return out
 }

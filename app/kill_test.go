@@ -28,9 +28,16 @@ type child struct {
 
 func startChild(t *testing.T, w *world, database string) *child {
 	t.Helper()
+	return startChildWith(t, w, childConfig{Database: database, Pipeline: true})
+}
+
+// startChildWith is startChild with more of the child's settings.
+func startChildWith(t *testing.T, w *world, c childConfig) *child {
+	t.Helper()
 	addrFile := filepath.Join(t.TempDir(), "addr")
 	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey(t))})
-	cfg, _ := json.Marshal(childConfig{Database: database, GitHubURL: w.f.URL(), AddrFile: addrFile, KeyPEM: string(keyPEM), Pipeline: true})
+	c.GitHubURL, c.AddrFile, c.KeyPEM = w.f.URL(), addrFile, string(keyPEM)
+	cfg, _ := json.Marshal(c)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+string(cfg))
 	var stderr bytes.Buffer
@@ -45,13 +52,13 @@ func startChild(t *testing.T, w *world, database string) *child {
 			t.Logf("child stderr:\n%s", stderr.String())
 		}
 	})
-	c := &child{cmd: cmd}
+	ch := &child{cmd: cmd}
 	waitFor(t, 20*time.Second, "child to listen", func() bool {
 		b, err := os.ReadFile(addrFile)
-		c.base = string(b)
+		ch.base = string(b)
 		return err == nil && len(b) > 0
 	})
-	return c
+	return ch
 }
 
 // sendAll delivers n pull_request events, retrying each (same delivery

@@ -22,6 +22,9 @@ type childConfig struct {
 	Database, GitHubURL, AddrFile, KeyPEM string
 	// Pipeline runs the child with pipelineChecks.
 	Pipeline bool
+	// MaxHeaderBytes replaces the App's header bound when set (the
+	// header-flood test's negative control).
+	MaxHeaderBytes int
 }
 
 func TestMain(m *testing.M) {
@@ -51,6 +54,7 @@ func runChild(raw string) int {
 	if c.Pipeline {
 		o.checks = pipelineChecks()
 	}
+	o.maxHeaderBytes = c.MaxHeaderBytes
 	a, err := New(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

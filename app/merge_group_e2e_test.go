@@ -52,7 +52,9 @@ func TestMergeGroupJudgedOnTheGroupCommit(t *testing.T) {
 		t.Fatalf("group before its CI: %s\n%s", r.Conclusion, r.Summary)
 	}
 	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: group, Branch: ref, Event: "merge_group"})
-	deliver(t, w.base, "merge_group", "g-2", groupPayload(t, w, group, "refs/heads/"+ref))
+	// Another delivery for the group (the same bytes under a new ID would
+	// be a replay, answered 200 and not queued).
+	deliver(t, w.base, "merge_group", "g-2", copyPayload(t, groupPayload(t, w, group, "refs/heads/"+ref)))
 	waitFor(t, 10*time.Second, "the group ready", func() bool { return merged().Conclusion == "success" })
 
 	// Queued for an older head: not ready, whatever the group's CI says.

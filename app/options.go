@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/aepgate/aepgate/app/verdict"
@@ -66,6 +67,12 @@ type Options struct {
 	// FanoutWindow is how long the control-issue changes of one repository
 	// are gathered before its open pull requests are judged once for them.
 	FanoutWindow time.Duration
+	// TrustedProxies are the proxies in front of the App: behind one, the
+	// client address of a webhook is the rightmost X-Forwarded-For hop
+	// that is not a trusted proxy (docs/app.md, "Endpoints").
+	TrustedProxies []netip.Prefix
+	// MaxConns bounds the connections held at once (0: DefaultMaxConns).
+	MaxConns int
 
 	// checks replaces the App's list of checks (verdict.DefaultChecks) when set;
 	// tests add a check through it.
@@ -91,6 +98,16 @@ type Options struct {
 	// keeper wraps the store of kept decisions (nil: the database as it
 	// is); a negative control passes one that forgets.
 	keeper func(keeper) keeper
+	// busySweep is how long after a busy refusal the reconcile sweep runs
+	// (0: DefaultBusySweep); noBusySweep leaves the edge's busy refusals
+	// unswept, the negative control.
+	busySweep   time.Duration
+	noBusySweep bool
+	// maxHeaderBytes replaces MaxHeaderBytes when set; the negative
+	// control passes Go's default.
+	maxHeaderBytes int
+	// noReplays remembers no webhook bodies, the negative control.
+	noReplays bool
 }
 
 // Defaults.
@@ -143,6 +160,7 @@ func (o *Options) setDefaults() error {
 	def(&o.ShutdownGrace, DefaultShutdownGrace)
 	def(&o.BoardDelay, DefaultBoardDelay)
 	def(&o.FanoutWindow, DefaultFanoutWindow)
+	def(&o.busySweep, DefaultBusySweep)
 	if o.Workers <= 0 {
 		o.Workers = DefaultWorkers
 	}

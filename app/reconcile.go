@@ -36,6 +36,11 @@ func (a *App) runReconcile(ctx context.Context) (err error) {
 	} else if n > 0 {
 		a.log.Info("forgot old deliveries", "count", n)
 	}
+	if n, err := a.db.ForgetBodies(ctx, time.Now().Add(-replayMemory)); err != nil {
+		a.log.Warn("forget old webhook bodies", "err", err)
+	} else if n > 0 {
+		a.log.Info("forgot old webhook bodies", "count", n)
+	}
 	ids, err := a.clients.Installations(ctx)
 	if err != nil {
 		return fmt.Errorf("reconcile: %w", err)

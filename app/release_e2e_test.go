@@ -181,8 +181,9 @@ func TestReleaseTamperedAssetFails(t *testing.T) {
 }
 
 // TestReleaseSameDeliveryTwice: the same delivery ID again is dropped at
-// the door; the same event under a new ID is judged again, reads GitHub
-// and writes nothing. It also counts one evaluation's API calls.
+// the door, and so is the same body under a new ID (a replay); the same
+// event in another body under a new ID is judged again, reads GitHub and
+// writes nothing. It also counts one evaluation's API calls.
 func TestReleaseSameDeliveryTwice(t *testing.T) {
 	w := newReleaseWorld(t)
 	w.publish(t, w.install)
@@ -198,7 +199,10 @@ func TestReleaseSameDeliveryTwice(t *testing.T) {
 	if got := deliver(t, w.base, "release", published.GUID, published.Payload); got != 200 {
 		t.Errorf("same delivery ID: status %d, want 200 (duplicate)", got)
 	}
-	if got := deliver(t, w.base, "release", "re-"+published.GUID, published.Payload); got != 202 {
+	if got := deliver(t, w.base, "release", "replay-"+published.GUID, published.Payload); got != 200 {
+		t.Errorf("same body, fresh delivery ID: status %d, want 200 (replayed)", got)
+	}
+	if got := deliver(t, w.base, "release", "re-"+published.GUID, copyPayload(t, published.Payload)); got != 202 {
 		t.Fatalf("fresh delivery ID: status %d", got)
 	}
 	w.waitDecisions(t, 3)

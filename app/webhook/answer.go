@@ -32,10 +32,18 @@ func (h *Handler) accept(ctx context.Context, w http.ResponseWriter, d Delivery,
 }
 
 // refuse logs a refused request at warn, by reason, status and client
-// address only, and answers it.
+// address only (the client's as the edge's limits see it, and the
+// connection's as peer when that differs), answers it and, for a busy refusal, calls OnBusy.
 func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, label string, ref refusal) {
-	h.log.Warn("webhook refused", "reason", ref.reason, "status", ref.status, "client", clientAddr(r))
+	log := h.log
+	if c, peer := h.client(r).addr, clientAddr(r); c != peer {
+		log = log.With("peer", peer)
+	}
+	log.Warn("webhook refused", "reason", ref.reason, "status", ref.status, "client", h.client(r).addr)
 	h.answer(w, label, ref.status, ref.reason, ref.msg)
+	if ref.reason == refBusy.reason && h.onBusy != nil {
+		h.onBusy()
+	}
 }
 
 // answer counts the request under a bounded label and writes its JSON

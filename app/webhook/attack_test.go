@@ -69,7 +69,7 @@ func TestWebhookBudgetCountsBytesReceived(t *testing.T) {
 	}
 	t.Run("real bytes still bounded", func(t *testing.T) {
 		h := newEdge(&memQueue{})
-		h.budget = newByteBudget(int64(len(body)) - 1)
+		h.budget = newByteBudget(int64(len(body))-1, false)
 		if got := post(h, hook{event: "ping", id: "big", sig: sign("current", body), body: body}); got != http.StatusServiceUnavailable {
 			t.Errorf("body larger than the budget: %d, want 503", got)
 		}
@@ -129,11 +129,11 @@ func TestWebhookPerClientCap(t *testing.T) {
 func TestWebhookSlowSenderCut(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		rate func(time.Time, int64) time.Time
+		rate func(Progress) time.Time
 		want int // 0: no answer yet
 	}{
 		{"minimum rate", nil, http.StatusRequestTimeout},
-		{"broken: timeout only", func(start time.Time, _ int64) time.Time { return start.Add(bodyTimeout) }, 0},
+		{"broken: timeout only", func(p Progress) time.Time { return p.Start.Add(bodyTimeout) }, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

@@ -27,6 +27,8 @@ type spooled struct {
 	size  int64
 	macs  [][]byte
 	shape jsonShape
+	// sum is the body's SHA-256, set by done.
+	sum [sha256.Size]byte
 }
 
 // bytes returns the whole body, from memory or read back from its file.
@@ -53,6 +55,7 @@ func (s *spooled) close() {
 type spooler struct {
 	s         *spooled
 	macs      []hash.Hash
+	digest    hash.Hash
 	threshold int64
 }
 
@@ -60,7 +63,7 @@ func newSpooler(secrets [][]byte, threshold int64) *spooler {
 	if threshold <= 0 {
 		threshold = spoolThreshold
 	}
-	sp := &spooler{s: &spooled{}, threshold: threshold}
+	sp := &spooler{s: &spooled{}, digest: sha256.New(), threshold: threshold}
 	for _, k := range secrets {
 		sp.macs = append(sp.macs, hmac.New(sha256.New, k))
 	}
@@ -74,6 +77,7 @@ func (sp *spooler) write(p []byte) error {
 	for _, m := range sp.macs {
 		m.Write(p)
 	}
+	sp.digest.Write(p)
 	s.shape.Write(p)
 	s.size += int64(len(p))
 	if s.file == nil && s.size > sp.threshold {
@@ -105,6 +109,7 @@ func (sp *spooler) done() *spooled {
 	for _, m := range sp.macs {
 		sp.s.macs = append(sp.s.macs, m.Sum(nil))
 	}
+	sp.digest.Sum(sp.s.sum[:0])
 	return sp.s
 }
 
@@ -112,7 +117,7 @@ func (sp *spooler) done() *spooled {
 var (
 	refTooLarge = refusal{http.StatusRequestEntityTooLarge, "too_large", "payload over 25 MB"}
 	refTooSlow  = refusal{http.StatusRequestTimeout, "too_slow", "body arrived slower than 32 KiB/s after 2 s; send it faster"}
-	refBusy     = refusal{http.StatusServiceUnavailable, "busy", "too many bytes of deliveries in flight; redeliver later"}
+	refBusy     = refusal{http.StatusServiceUnavailable, "busy", "too many bytes of deliveries in flight from this address or in all; redeliver later"}
 	refTooMany  = refusal{http.StatusTooManyRequests, "too_many", "too many bodies in flight from this address; retry later"}
 	refUnread   = refusal{http.StatusBadRequest, "unreadable", "body could not be read"}
 	refSpool    = refusal{http.StatusServiceUnavailable, "spool_error", "could not hold the body; redeliver later"}
@@ -122,13 +127,13 @@ var (
 // the budget for each chunk past the reserved bytes as it arrives and
 // pacing the reads; held is what it took from the budget, to give back
 // when the request is done.
-func (h *Handler) stream(r *http.Request, p *pacer, sp *spooler, limit, reserved int64) (held int64, ref *refusal) {
+func (h *Handler) stream(r *http.Request, c client, p *pacer, sp *spooler, limit, reserved int64) (held int64, ref *refusal) {
 	buf := make([]byte, readChunk)
 	for {
 		p.arm(sp.s.size)
 		n, err := r.Body.Read(buf)
 		if n > 0 {
-			took, ref := h.charge(sp, int64(n), limit, reserved)
+			took, ref := h.charge(c, sp, int64(n), limit, reserved)
 			held += took
 			if ref != nil {
 				return held, ref
@@ -151,7 +156,7 @@ func (h *Handler) stream(r *http.Request, p *pacer, sp *spooler, limit, reserved
 
 // charge checks n more bytes against the size cap and takes those past
 // the reserved bytes from the budget; took is what it took.
-func (h *Handler) charge(sp *spooler, n, limit, reserved int64) (took int64, ref *refusal) {
+func (h *Handler) charge(c client, sp *spooler, n, limit, reserved int64) (took int64, ref *refusal) {
 	if sp.s.size+n > limit {
 		return 0, &refTooLarge
 	}
@@ -159,7 +164,7 @@ func (h *Handler) charge(sp *spooler, n, limit, reserved int64) (took int64, ref
 	if over <= 0 {
 		return 0, nil
 	}
-	if !h.budget.take(over) {
+	if !h.budget.take(c, over) {
 		return 0, &refBusy
 	}
 	return over, nil

@@ -70,6 +70,9 @@ func (h *Handler) delivery(hd http.Header, body *spooled) (Delivery, string, *re
 		return d, "", malformed("body is not a JSON object")
 	}
 	if h.handled(d.Event) {
+		if ref := h.eventFits(d.Event, body.shape.keys); ref != nil {
+			return d, "", ref
+		}
 		if d.Payload, err = h.store(d.Event, raw); err != nil {
 			return d, "", malformed("body's fields do not have the types of a GitHub " + d.Event + " payload")
 		}
@@ -78,6 +81,27 @@ func (h *Handler) delivery(hd http.Header, body *spooled) (Delivery, string, *re
 }
 
 func malformed(msg string) *refusal { return &refusal{http.StatusBadRequest, "malformed", msg} }
+
+// eventFits refuses a body of an event that starts work when it does not
+// have the shape of that event's payload (Options.EventFits, else
+// eventShapes): a signed body of one event sent as another is not judged
+// as that one.
+func (h *Handler) eventFits(event string, keys []string) *refusal {
+	if h.opts.EventFits != nil {
+		if h.opts.EventFits(event, keys) {
+			return nil
+		}
+		return &refusal{http.StatusBadRequest, "wrong_event", "body does not have the shape of a " + event + " payload"}
+	}
+	ok, missing, foreign := fits(eventShapes, event, keys)
+	switch {
+	case ok:
+		return nil
+	case missing != "":
+		return &refusal{http.StatusBadRequest, "wrong_event", fmt.Sprintf("a %s payload has a top-level %q; this body has none", event, missing)}
+	}
+	return &refusal{http.StatusBadRequest, "wrong_event", fmt.Sprintf("a %s payload never has a top-level %q; this body belongs to another event", event, foreign)}
+}
 
 // checkHeaders checks a verified request's event and delivery ID headers.
 func checkHeaders(hd http.Header) (Delivery, *refusal) {

@@ -40,7 +40,7 @@ func TestNewRefusesIncompleteConfig(t *testing.T) {
 // Store kept of its body, an unhandled one carries nothing, and a body
 // Store refuses is answered 400 and not queued.
 func TestEdgeKeepsWhatStoreKeeps(t *testing.T) {
-	body := []byte(`{"action":"opened","number":7,"pad":"not kept"}`)
+	body := []byte(`{"action":"opened","number":7,"pull_request":{},"pad":"not kept"}`)
 	refused := func(string, []byte) (json.RawMessage, error) { return nil, errors.New("wrong types") }
 	tests := []struct {
 		name  string

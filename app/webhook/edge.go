@@ -13,6 +13,9 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"sync"
+	"time"
 )
 
 // MaxPayload is GitHub's webhook payload cap: larger events are never
@@ -49,6 +52,22 @@ type Config struct {
 	Log *slog.Logger
 	// Budget bounds the bytes of bodies held at once; 0 means MaxBuffered.
 	Budget int64
+	// TrustedProxies are the proxies whose X-Forwarded-For names the
+	// client address (the rightmost hop that is not one of them); empty:
+	// the connection's address is the client's.
+	TrustedProxies []netip.Prefix
+	// Hooks are GitHub's hook address ranges (nil: none known). Those
+	// addresses get a reserved quarter of the budget, no per-address byte
+	// cap and DefaultHookPerClient unverified bodies; never a pass on the
+	// signature.
+	Hooks HookRanges
+	// OnBusy is called after each refusal with 503 busy (nil: nothing), so
+	// the App can sweep for the events such refusals lost; it must not
+	// block.
+	OnBusy func()
+	// Replays remembers the bodies accepted before (nil: none): a body
+	// accepted under another delivery ID is answered 200 and not queued.
+	Replays Replays
 	// Options replace parts of the edge (zero: the App's own).
 	Options Options
 }
@@ -67,7 +86,11 @@ type Handler struct {
 	// budget bounds the bytes of bodies being held.
 	budget *byteBudget
 	// slots counts each client address's unverified bodies.
-	slots clientSlots
+	slots   clientSlots
+	proxies []netip.Prefix
+	hooks   HookRanges
+	onBusy  func()
+	replays Replays
 	// opts replaces parts of the edge; its zero value is the App's own.
 	opts Options
 }
@@ -89,8 +112,16 @@ func New(c Config) (*Handler, error) {
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)
 	}
+	budget := newByteBudget(cmp.Or(c.Budget, MaxBuffered), c.Hooks != nil)
+	if c.Hooks != nil {
+		budget.reserving = c.Hooks.Known
+	}
+	if c.Options.PerAddressBytes > 0 {
+		budget.perAddr = c.Options.PerAddressBytes
+	}
 	return &Handler{secrets: c.Secrets, queue: c.Queue, handled: c.Handled, store: c.Store, metrics: c.Metrics,
-		log: c.Log, budget: newByteBudget(cmp.Or(c.Budget, MaxBuffered)), opts: c.Options}, nil
+		log: c.Log, budget: budget, opts: c.Options,
+		proxies: c.TrustedProxies, hooks: c.Hooks, onBusy: c.OnBusy, replays: c.Replays}, nil
 }
 
 // refusal is a request the edge answers without queueing anything.
@@ -101,7 +132,8 @@ type refusal struct {
 
 // ServeHTTP streams the body within the cap, the budget and the minimum
 // rate while computing its signature, verifies it, checks the headers and
-// the payload, then records and queues the delivery.
+// the payload, gives the body's bytes back to the budget, then records
+// and queues the delivery unless its body was accepted before.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Until the signature verifies, the event header is the sender's word:
 	// metrics label it "unverified", so forged requests cannot mint one
@@ -115,7 +147,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, label, refusal{http.StatusMethodNotAllowed, "method_not_allowed", "POST only"})
 		return
 	}
-	body, release, ref := h.readBody(w, r)
+	c := h.client(r)
+	body, release, ref := h.readBody(w, r, c)
 	defer release()
 	if ref == nil && !h.verified(r.Header.Get("X-Hub-Signature-256"), body.macs) {
 		ref = &refusal{http.StatusUnauthorized, "bad_signature", "missing or invalid X-Hub-Signature-256"}
@@ -129,25 +162,34 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, d.Event, *ref)
 		return
 	}
+	if !h.opts.KeepBudgetUntilQueued {
+		// What is queued is the payload the job keeps: the body's bytes
+		// are done with, so a slow commit never holds the budget.
+		release()
+	}
+	if h.replayed(r.Context(), w, d, body.sum) {
+		return
+	}
 	h.accept(r.Context(), w, d, action)
 }
 
 // readBody reads the body within the size cap, the client's slots and the
-// byte budget; release gives back what it took and is never nil. A body
-// refused before its end is not read further.
-func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) (body *spooled, release func(), ref *refusal) {
+// byte budget; release gives back what it took, once however often it is
+// called, and is never nil. A body refused before its end is not read
+// further.
+func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, c client) (body *spooled, release func(), ref *refusal) {
 	limit := cmp.Or(h.opts.MaxPayload, MaxPayload)
 	p := newPacer(w, h.opts.Rate)
 	sp := newSpooler(h.secrets, h.opts.SpoolAt)
 	var held int64
-	release = func() {
-		h.budget.release(held)
+	release = sync.OnceFunc(func() {
+		h.budget.release(c, held)
 		sp.s.close()
-	}
+	})
 	if r.ContentLength > limit {
 		ref = &refTooLarge
 	} else {
-		held, ref = h.readAsClient(r, p, sp, limit)
+		held, ref = h.readAsClient(r, c, p, sp, limit)
 	}
 	if ref != nil {
 		p.cut()
@@ -159,19 +201,34 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) (body *spoole
 
 // readAsClient streams the body holding one of its client address's
 // slots, and returns the bytes it took from the budget.
-func (h *Handler) readAsClient(r *http.Request, p *pacer, sp *spooler, limit int64) (held int64, ref *refusal) {
-	addr := clientAddr(r)
-	if !h.slots.take(addr, cmp.Or(h.opts.PerClient, DefaultPerClient)) {
+func (h *Handler) readAsClient(r *http.Request, c client, p *pacer, sp *spooler, limit int64) (held int64, ref *refusal) {
+	if !h.slots.take(r.Context(), c.addr, h.perClient(c), h.slotWait()) {
 		return 0, &refTooMany
 	}
 	h.unverified(1)
-	defer func() { h.slots.give(addr); h.unverified(-1) }()
+	defer func() { h.slots.give(c.addr); h.unverified(-1) }()
 	if h.opts.Reserve != nil {
 		held = h.opts.Reserve(r, limit)
-		if !h.budget.take(held) {
+		if !h.budget.take(c, held) {
 			return 0, &refBusy
 		}
 	}
-	n, ref := h.stream(r, p, sp, limit, held)
+	n, ref := h.stream(r, c, p, sp, limit, held)
 	return held + n, ref
+}
+
+// perClient is how many unverified bodies c may send at once.
+func (h *Handler) perClient(c client) int {
+	if c.hook {
+		return cmp.Or(h.opts.HookPerClient, DefaultHookPerClient)
+	}
+	return cmp.Or(h.opts.PerClient, DefaultPerClient)
+}
+
+// slotWait is how long a body waits for a slot of its address.
+func (h *Handler) slotWait() time.Duration {
+	if h.opts.SlotWait < 0 {
+		return 0
+	}
+	return cmp.Or(h.opts.SlotWait, DefaultSlotWait)
 }

@@ -109,7 +109,9 @@ func TestWebhookNegativeControls(t *testing.T) {
 			h.opts.Verify = func(string, [][]byte) bool { return true }
 		}, []hook{{event: "ping", id: "forged", sig: sign("guess", body), body: body}}, []int{401, 202}},
 		{"size cap", func(h *testEdge, _ *memQueue) {
+			// One address's share of the budget is a quarter, MaxPayload.
 			h.opts.MaxPayload = math.MaxInt64
+			h.budget.perAddr = math.MaxInt64
 		}, []hook{{event: "ping", id: "big", sig: sign("current", big), body: big}}, []int{413, 202}},
 		{"dedupe", func(_ *testEdge, q *memQueue) {
 			q.replay = true
@@ -175,7 +177,7 @@ func TestWebhookDeclaredOversizeRefusedUnread(t *testing.T) {
 // with its reason and status, and no line carries the body, a secret or a
 // signature.
 func TestWebhookLogs(t *testing.T) {
-	body := []byte(`{"action":"opened","number":7,"note":"BODY-MARK"}`)
+	body := []byte(`{"action":"opened","number":7,"pull_request":{},"note":"BODY-MARK"}`)
 	oversize := httptest.NewRequest(http.MethodPost, "/webhook", bytes.NewReader(body))
 	oversize.ContentLength = MaxPayload + 1
 	tests := []struct {

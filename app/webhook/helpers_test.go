@@ -10,10 +10,43 @@ import (
 	"encoding/json"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"sync"
+	"time"
 )
+
+// clientFrom is an HTTP client whose connections come from the loopback
+// address ip (any of 127.0.0.0/8 on Linux), so a test can send as several
+// client addresses.
+func clientFrom(ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	return &http.Client{Timeout: 15 * time.Second, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 256}}
+}
+
+// loopbackHooks are HookRanges holding every loopback address, as GitHub's
+// in a test where GitHub sends from loopback.
+type loopbackHooks struct{}
+
+func (loopbackHooks) Contains(ip netip.Addr) bool { return ip.IsLoopback() }
+
+func (loopbackHooks) Known() bool { return true }
+
+// prefixHooks are HookRanges made of prefixes.
+type prefixHooks []netip.Prefix
+
+func (p prefixHooks) Known() bool { return len(p) > 0 }
+
+func (p prefixHooks) Contains(ip netip.Addr) bool {
+	for _, r := range p {
+		if r.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
 
 // memQueue is an in-memory Enqueuer that records delivery IDs as the
 // App's queue does; with replay set it forgets them (the negative control
@@ -159,7 +192,7 @@ func sign(secret string, body []byte) string {
 // bigPush is a push payload of exactly size bytes padded with
 // incompressible text in a field no job keeps.
 func bigPush(size int) []byte {
-	head := `{"ref":"refs/heads/feature","installation":{"id":1},"repository":{"name":"app","owner":{"login":"acme"},"default_branch":"main"},"commits":[],"pad":"`
+	head := `{"ref":"refs/heads/feature","before":"0000000000000000000000000000000000000000","after":"1111111111111111111111111111111111111111","installation":{"id":1},"repository":{"name":"app","owner":{"login":"acme"},"default_branch":"main"},"commits":[],"pad":"`
 	tail := `"}`
 	raw := make([]byte, (size-len(head)-len(tail))*3/4+3)
 	r := rand.NewChaCha8([32]byte{7})
@@ -167,3 +200,6 @@ func bigPush(size int) []byte {
 	pad := base64.RawStdEncoding.EncodeToString(raw)[:size-len(head)-len(tail)]
 	return []byte(head + pad + tail)
 }
+
+// mustPrefix parses a CIDR prefix or panics.
+func mustPrefix(s string) netip.Prefix { return netip.MustParsePrefix(s) }

@@ -102,10 +102,11 @@ func realisticBodies(t testing.TB) [][]byte {
 }
 
 // signedStream posts signed pull_request deliveries at 20 a second for d,
-// each on its own goroutine, and returns their latencies and how many were
+// each on its own goroutine, from GitHub's address (127.0.0.2, not the
+// attackers' 127.0.0.1), and returns their latencies and how many were
 // not answered 202.
 func signedStream(base string, bodies [][]byte, d time.Duration) ([]time.Duration, int) {
-	client := &http.Client{Timeout: 15 * time.Second}
+	client := clientFrom("127.0.0.2")
 	n := int(d / (50 * time.Millisecond))
 	lat := make([]time.Duration, n)
 	var failed atomic.Int32

@@ -51,13 +51,29 @@ type Options struct {
 	// Reserve is how many bytes a request takes from the budget before its
 	// body is read; nil means none: the budget is charged as bytes arrive.
 	Reserve func(r *http.Request, limit int64) int64
-	// Rate is the time by which a body that began at start and has brought
-	// received bytes must bring more; nil means the minimum rate: 2 s to
-	// start, then 32 KiB/s on average, 60 s in all.
-	Rate func(start time.Time, received int64) time.Time
+	// Rate is the time by which a body with the given progress must bring
+	// more; nil means the minimum rate over a sliding window: 64 KiB in
+	// every 2 s, 60 s in all.
+	Rate func(p Progress) time.Time
 	// PerClient caps the unverified bodies one client address sends at
 	// once; 0 means DefaultPerClient.
 	PerClient int
+	// HookPerClient is PerClient for GitHub's hook addresses; 0 means
+	// DefaultHookPerClient.
+	HookPerClient int
+	// SlotWait is how long a body waits for a slot of its address before
+	// it is refused; 0 means DefaultSlotWait, negative not at all.
+	SlotWait time.Duration
+	// PerAddressBytes caps the bytes one address outside GitHub's hook
+	// ranges holds; 0 means a quarter of the budget.
+	PerAddressBytes int64
+	// KeepBudgetUntilQueued holds a body's bytes in the budget until its
+	// delivery is queued instead of giving them back once the body is
+	// verified and reduced to its payload.
+	KeepBudgetUntilQueued bool
+	// EventFits reports whether a body with the given top-level keys fits
+	// event; nil means the table of GitHub's events (eventShapes).
+	EventFits func(event string, keys []string) bool
 	// MaxDepth caps a body's JSON nesting; 0 means MaxDepth.
 	MaxDepth int
 	// SpoolAt is the size past which a body goes to a temporary file; 0

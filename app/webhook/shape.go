@@ -1,20 +1,41 @@
 package webhook
 
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
 // MaxDepth is how deeply a webhook body's JSON may nest objects and
 // arrays; a deeper body is refused with 400 (docs/app.md, "Endpoints").
 // GitHub's payloads nest about ten deep; the databases' JSON functions stop
 // at 1,000 (SQLite) and a deeper body could never be stored.
 const MaxDepth = 500
 
+// maxKeys and maxKeyLen bound what jsonShape remembers of a body's
+// top-level keys; GitHub's payloads have about ten short ones.
+const (
+	maxKeys   = 256
+	maxKeyLen = 64
+)
+
 // jsonShape learns, as a body streams past, what the edge checks before
-// decoding it: the first byte that is not whitespace and the deepest
-// nesting of objects and arrays. It does not validate: the decoder does.
+// decoding it: the first byte that is not whitespace, the deepest nesting
+// of objects and arrays and the top-level object's keys. It does not
+// validate: the decoder does.
 type jsonShape struct {
 	first    byte // 0 until a non-whitespace byte arrives
 	depth    int
 	maxDepth int
 	inString bool
 	escaped  bool
+	// keys are the top-level keys seen, as the decoder reads them.
+	keys []string
+	// expectKey is set where the next string at depth 1 is a key;
+	// capturing while that key is read, into key.
+	expectKey, capturing bool
+	key                  []byte
 }
 
 // Write scans p; it never fails.
@@ -42,6 +63,13 @@ func (s *jsonShape) scanString(c byte) {
 		s.escaped = true
 	case c == '"':
 		s.inString = false
+		if s.capturing {
+			s.endKey()
+		}
+		return
+	}
+	if s.capturing && len(s.key) <= maxKeyLen {
+		s.key = append(s.key, c)
 	}
 }
 
@@ -49,10 +77,98 @@ func (s *jsonShape) scanValue(c byte) {
 	switch c {
 	case '"':
 		s.inString = true
+		s.capturing = s.expectKey && s.depth == 1 && s.first == '{'
+		s.expectKey = false
+		s.key = s.key[:0]
 	case '{', '[':
 		s.depth++
 		s.maxDepth = max(s.maxDepth, s.depth)
+		s.expectKey = s.depth == 1
+	case ',':
+		s.expectKey = s.depth == 1
 	case '}', ']':
 		s.depth = max(s.depth-1, 0)
 	}
+}
+
+// endKey remembers the key just read, decoded as the decoder would when
+// it has escapes or bytes beyond ASCII; one longer than maxKeyLen bytes as
+// sent, too long to be a GitHub key, is kept as "" so it matches none.
+func (s *jsonShape) endKey() {
+	s.capturing = false
+	if len(s.keys) >= maxKeys {
+		return
+	}
+	k := string(s.key)
+	switch {
+	case len(s.key) > maxKeyLen:
+		k = ""
+	case strings.ContainsFunc(k, func(r rune) bool { return r == '\\' || r >= utf8.RuneSelf }):
+		if json.Unmarshal([]byte(`"`+k+`"`), &k) != nil {
+			k = ""
+		}
+	}
+	s.keys = append(s.keys, k)
+}
+
+// eventShape is what an event's payload carries at its top level: every
+// key in must (the keys that name what the event is about), and of the
+// subject keys of other events (subjectKeys) only those in may.
+type eventShape struct {
+	must, may []string
+}
+
+// subjectKeys are the top-level keys that name what an event is about;
+// a payload carrying one its event never carries belongs to another event.
+var subjectKeys = []string{"check_run", "check_suite", "comment", "commits", "deployment_status", "hook", "issue",
+	"label", "merge_group", "milestone", "projects_v2_item", "pull_request", "release", "repositories_added",
+	"review", "thread", "workflow_job", "workflow_run"}
+
+// eventShapes is the table of GitHub's events as their recorded payloads
+// (@octokit/webhooks-examples) carry them. An event not in it is not
+// judged.
+var eventShapes = map[string]eventShape{
+	"check_run":                   {must: []string{"check_run"}},
+	"check_suite":                 {must: []string{"check_suite"}},
+	"create":                      {must: []string{"ref", "ref_type"}},
+	"delete":                      {must: []string{"ref", "ref_type"}},
+	"deployment_status":           {must: []string{"deployment", "deployment_status"}, may: []string{"check_run", "workflow_run"}},
+	"installation":                {must: []string{"installation"}},
+	"installation_repositories":   {must: []string{"installation", "repositories_added"}},
+	"issue_comment":               {must: []string{"comment", "issue"}},
+	"issues":                      {must: []string{"issue"}, may: []string{"label", "milestone"}},
+	"label":                       {must: []string{"label"}},
+	"merge_group":                 {must: []string{"merge_group"}},
+	"milestone":                   {must: []string{"milestone"}},
+	"ping":                        {must: []string{"zen"}, may: []string{"hook"}},
+	"projects_v2_item":            {must: []string{"projects_v2_item"}},
+	"pull_request":                {must: []string{"pull_request"}, may: []string{"label", "milestone"}},
+	"pull_request_review":         {must: []string{"pull_request", "review"}},
+	"pull_request_review_comment": {must: []string{"comment", "pull_request"}},
+	"pull_request_review_thread":  {must: []string{"pull_request", "thread"}},
+	"push":                        {must: []string{"ref", "commits"}},
+	"release":                     {must: []string{"release"}},
+	"status":                      {must: []string{"sha", "state"}},
+	"workflow_job":                {must: []string{"workflow_job"}},
+	"workflow_run":                {must: []string{"workflow_run"}},
+}
+
+// fits reports whether a body with top-level keys fits event in shapes,
+// and when not, the key that is missing or foreign.
+func fits(shapes map[string]eventShape, event string, keys []string) (ok bool, missing, foreign string) {
+	sh, known := shapes[event]
+	if !known {
+		return true, "", ""
+	}
+	for _, k := range sh.must {
+		if !slices.Contains(keys, k) {
+			return false, k, ""
+		}
+	}
+	for _, k := range keys {
+		if slices.Contains(subjectKeys, k) && !slices.Contains(sh.must, k) && !slices.Contains(sh.may, k) {
+			return false, "", k
+		}
+	}
+	return true, "", ""
 }

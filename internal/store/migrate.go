@@ -72,6 +72,11 @@ var migrations = []migration{
 		sqlite:   ledgerHeadTables,
 		postgres: ledgerHeadTables,
 	},
+	{
+		// The SHA-256 of each accepted webhook body (body.go).
+		sqlite:   bodyTables,
+		postgres: bodyTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.

@@ -29,7 +29,8 @@ type serveFlags struct {
 	githubURL, logFormat, logLevel                                 string
 	clientID, clientSecretFile, publicURL                          string
 	appID                                                          int64
-	workers                                                        int
+	workers, maxConns                                              int
+	trustedProxies                                                 []string
 	writePause, retryBase, reconcile, rescueAfter, pollInterval    time.Duration
 	shutdownGrace                                                  time.Duration
 	signing                                                        signingFlags
@@ -63,6 +64,17 @@ owner's board at GET /board: signed in through GitHub with the App's OAuth
 client (--client-id, --client-secret-file, --public-url; set the App's
 callback URL to <public URL>/board/callback). Without those flags /board
 says the page is off.
+
+Webhook limits (docs/app.md, "Endpoints"): headers of at most 64 KiB;
+--max-connections connections at once, a quarter kept for GitHub's hook
+addresses (GET /meta, read at start and every 6 hours); bodies held at once
+at most 100 MB, one address at most a quarter of that, a quarter kept for
+GitHub's hook addresses; a body must bring 64 KiB in every 2 s and end
+within 60 s. Behind a proxy, give --trusted-proxies: a delivery from one is
+counted against the rightmost X-Forwarded-For address that is not a trusted
+proxy (other hops are the sender's word); without it the connection's
+address counts and X-Forwarded-For is ignored. GitHub's addresses never skip
+the signature check.
 
 Exit codes: 0 after a clean shutdown (SIGINT/SIGTERM); 1 the App could not
 start (database, listener) or stopped with an error; 2 a bad flag or an
@@ -98,6 +110,8 @@ unreadable key or secret file.`,
 	fl.DurationVar(&f.pollInterval, "poll-interval", app.DefaultPollInterval, "how often an idle worker looks for new jobs")
 	fl.DurationVar(&f.shutdownGrace, "shutdown-grace", app.DefaultShutdownGrace, "how long running jobs may finish on shutdown before they are returned to the queue")
 	f.signing.register(cmd)
+	fl.StringSliceVar(&f.trustedProxies, "trusted-proxies", nil, "CIDR ranges (or addresses) of the proxies in front of the App, comma-separated or repeated: a webhook from one is counted against the rightmost X-Forwarded-For address that is not a trusted proxy")
+	fl.IntVar(&f.maxConns, "max-connections", app.DefaultMaxConns, "connections held at once; a quarter are kept for GitHub's published hook addresses")
 	return cmd
 }
 
@@ -154,7 +168,11 @@ func (f serveFlags) options(ctx context.Context, log *slog.Logger) (app.Options,
 	o := app.Options{
 		Addr: f.addr, Database: f.database, AppID: f.appID, GitHubURL: f.githubURL,
 		Workers: f.workers, WritePause: f.writePause, RetryBase: f.retryBase, ReconcileEvery: f.reconcile,
-		RescueAfter: f.rescueAfter, PollInterval: f.pollInterval, ShutdownGrace: f.shutdownGrace,
+		RescueAfter: f.rescueAfter, PollInterval: f.pollInterval, ShutdownGrace: f.shutdownGrace, MaxConns: f.maxConns,
+	}
+	var err error
+	if o.TrustedProxies, err = parseProxies(f.trustedProxies); err != nil {
+		return o, err
 	}
 	if o.WritePause == 0 {
 		o.WritePause = -1 // explicit zero: no pause
@@ -167,6 +185,9 @@ func (f serveFlags) options(ctx context.Context, log *slog.Logger) (app.Options,
 	}
 	if f.rescueAfter < app.DefaultJobTimeout {
 		return o, fmt.Errorf("--rescue-after %s: must be at least %s, a job's timeout (River rescues a job only after it could have timed out)", f.rescueAfter, app.DefaultJobTimeout)
+	}
+	if f.maxConns < 16 {
+		return o, fmt.Errorf("--max-connections %d: must be at least 16", f.maxConns)
 	}
 	pem, err := readSecretFile(ctx, log, "--private-key-file", f.privateKeyFile)
 	if err != nil {

@@ -44,6 +44,7 @@ type Fake struct {
 	table   []route
 	oauth   oauthState          // the OAuth web flow (oauth.go)
 	teams   map[string][]string // members by lower-case "org/slug" (teams.go)
+	meta    metaState           // GET /meta (meta.go)
 }
 
 // New starts a fake GitHub for t and stops it when t ends. With a nil t

@@ -15,4 +15,5 @@ func (f *Fake) routes() {
 	f.oauthRoutes()
 	f.teamRoutes()
 	f.attestationRoutes()
+	f.metaRoutes()
 }

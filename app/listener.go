@@ -1,0 +1,108 @@
+package app
+
+import (
+	"net"
+	"net/http"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/aepgate/aepgate/app/webhook"
+)
+
+// MaxHeaderBytes bounds a request's header section (Go's default is
+// 1 MB): GitHub's webhook headers are a few hundred bytes, and 300
+// connections of 1 MB headers must not cost 300 MB.
+const MaxHeaderBytes = 64 << 10
+
+// DefaultMaxConns bounds the connections the App holds at once; a
+// quarter of them only GitHub's hook addresses may use.
+const DefaultMaxConns = 1024
+
+// newServer is the App's HTTP server for h: header and body timeouts and
+// the header size bound (maxHeader bytes; 0: MaxHeaderBytes).
+func newServer(h http.Handler, maxHeader int) *http.Server {
+	if maxHeader == 0 {
+		maxHeader = MaxHeaderBytes
+	}
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second, MaxHeaderBytes: maxHeader}
+}
+
+// connLimit is a listener that holds at most max connections at once, of
+// which connections from outside GitHub's hook ranges may hold max −
+// reserved while any hook range is known. A connection over its limit is closed as soon as it is
+// accepted, before anything of it is read.
+type connLimit struct {
+	net.Listener
+	hooks         webhook.HookRanges
+	max, reserved int
+
+	mu             sync.Mutex
+	total, general int
+}
+
+// limitConns wraps ln; max ≤ 0 means DefaultMaxConns.
+func limitConns(ln net.Listener, max int, hooks webhook.HookRanges) *connLimit {
+	if max <= 0 {
+		max = DefaultMaxConns
+	}
+	return &connLimit{Listener: ln, hooks: hooks, max: max, reserved: max / 4}
+}
+
+// Accept returns the next connection within the limits.
+func (l *connLimit) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		hook := l.fromHook(c)
+		if l.admit(hook) {
+			return &limitedConn{Conn: c, done: sync.OnceFunc(func() { l.leave(hook) })}, nil
+		}
+		c.Close()
+	}
+}
+
+func (l *connLimit) fromHook(c net.Conn) bool {
+	ap, err := netip.ParseAddrPort(c.RemoteAddr().String())
+	return err == nil && l.hooks != nil && l.hooks.Contains(ap.Addr().Unmap())
+}
+
+func (l *connLimit) admit(hook bool) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	reserved := l.reserved
+	if l.hooks == nil || !l.hooks.Known() {
+		reserved = 0
+	}
+	if l.total >= l.max || (!hook && l.general >= l.max-reserved) {
+		return false
+	}
+	l.total++
+	if !hook {
+		l.general++
+	}
+	return true
+}
+
+func (l *connLimit) leave(hook bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.total--
+	if !hook {
+		l.general--
+	}
+}
+
+// limitedConn gives its place back once when closed.
+type limitedConn struct {
+	net.Conn
+	done func()
+}
+
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.done()
+	return err
+}

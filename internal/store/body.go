@@ -1,0 +1,68 @@
+package store
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"time"
+)
+
+// A webhook body's SHA-256 is kept with the delivery ID it first came
+// under, so a captured signed body sent again under a new delivery ID is
+// recognised and not queued again (docs/app.md, "Endpoints").
+
+// bodyTables are the body record's table, the same on both engines.
+var bodyTables = []string{
+	`CREATE TABLE aepgate_body (
+		sha256 TEXT PRIMARY KEY,
+		delivery_id TEXT NOT NULL,
+		seen_at TEXT NOT NULL)`,
+	`CREATE INDEX aepgate_body_seen ON aepgate_body (seen_at)`,
+}
+
+// RecordBody records inside tx that the body with SHA-256 sum came under
+// deliveryID at now, unless a body with that sum was recorded after
+// since, and returns the delivery ID on record: deliveryID for a body not
+// seen since then (a record older than since is replaced), the first
+// delivery's ID otherwise. Call it only for bodies whose signature
+// verified.
+func RecordBody(ctx context.Context, tx Tx, sum [32]byte, deliveryID string, now, since time.Time) (string, error) {
+	key := hex.EncodeToString(sum[:])
+	_, err := tx.Exec(ctx, `INSERT INTO aepgate_body (sha256, delivery_id, seen_at) VALUES ($1, $2, $3)
+		ON CONFLICT (sha256) DO UPDATE SET delivery_id = excluded.delivery_id, seen_at = excluded.seen_at
+		WHERE aepgate_body.seen_at < $4`, key, deliveryID, now.UTC().Format(timeFormat), since.UTC().Format(timeFormat))
+	if err != nil {
+		return "", fmt.Errorf("record body %s: %w", key, err)
+	}
+	var first string
+	if err := tx.QueryRow(ctx, `SELECT delivery_id FROM aepgate_body WHERE sha256 = $1`, key).Scan(&first); err != nil {
+		return "", fmt.Errorf("record body %s: %w", key, err)
+	}
+	return first, nil
+}
+
+// FirstDelivery is RecordBody in a transaction of its own.
+func (db *DB) FirstDelivery(ctx context.Context, sum [32]byte, deliveryID string, now, since time.Time) (string, error) {
+	var first string
+	err := db.InTx(ctx, func(tx Tx) error {
+		var err error
+		first, err = RecordBody(ctx, tx, sum, deliveryID, now, since)
+		return err
+	})
+	return first, err
+}
+
+// ForgetBodies deletes the body records older than before and returns
+// how many went.
+func (db *DB) ForgetBodies(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	err := db.InTx(ctx, func(tx Tx) error {
+		var err error
+		n, err = tx.Exec(ctx, `DELETE FROM aepgate_body WHERE seen_at < $1`, before.UTC().Format(timeFormat))
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("forget bodies: %w", err)
+	}
+	return n, nil
+}

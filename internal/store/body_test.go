@@ -1,0 +1,62 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/internal/testkit/pgtest"
+)
+
+// bodySteps: a body is recorded under its first delivery ID; the same body
+// under another ID within the memory returns the first ID, the first ID
+// again returns itself (GitHub's redelivery), a record older than the
+// memory is replaced, and ForgetBodies removes old records.
+func bodySteps(t *testing.T, db *DB) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	day := 24 * time.Hour
+	a, b := sha256.Sum256([]byte("a")), sha256.Sum256([]byte("b"))
+	for _, step := range []struct {
+		name string
+		sum  [32]byte
+		id   string
+		at   time.Time
+		want string
+	}{
+		{"first", a, "d1", t0, "d1"},
+		{"replayed under a new ID", a, "d2", t0.Add(time.Hour), "d1"},
+		{"redelivered under its ID", a, "d1", t0.Add(2 * time.Hour), "d1"},
+		{"another body", b, "d3", t0.Add(time.Hour), "d3"},
+		{"after the memory", a, "d4", t0.Add(day + time.Second), "d4"},
+	} {
+		got, err := db.FirstDelivery(ctx, step.sum, step.id, step.at, step.at.Add(-day))
+		if err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if got != step.want {
+			t.Errorf("%s: first delivery %q, want %q", step.name, got, step.want)
+		}
+	}
+	n, err := db.ForgetBodies(ctx, t0.Add(day))
+	if err != nil || n != 1 {
+		t.Errorf("ForgetBodies = %d, %v; want 1 (body b)", n, err)
+	}
+}
+
+func TestRecordBody(t *testing.T) { bodySteps(t, openTemp(t)) }
+
+func TestPostgresRecordBody(t *testing.T) {
+	url := pgtest.Start(t)
+	ctx := context.Background()
+	db, err := Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	bodySteps(t, db)
+}
