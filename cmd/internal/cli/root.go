@@ -77,6 +77,7 @@ faces:
 		newHealthcheckCmd(s),
 		newLedgerCmd(s),
 		newPlansCmd(s),
+		newVerifyCmd(s),
 		newInstallSkillCmd(s),
 		newVersionCmd(s),
 	)
