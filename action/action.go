@@ -37,6 +37,10 @@ type Options struct {
 	// RunCommands runs the plans check's recorded verification commands,
 	// each in its own copy of the tree at root; nil means isolate.Commands.
 	RunCommands func(ctx context.Context, root string, commands []string) ([]isolate.Outcome, error)
+	// RunVerify runs the DONE tasks' Verify commands of verify: rerun, each
+	// in its own copy of the tree at root; nil means isolate.Commands with
+	// VerifyTimeout.
+	RunVerify func(ctx context.Context, root string, commands []string) ([]isolate.Outcome, error)
 	// Rand feeds the output delimiters; nil means crypto/rand.
 	Rand io.Reader
 	// Checkout decides whether the workspace is a commit the step may
@@ -89,6 +93,9 @@ func newRunner(o Options) *runner {
 	}
 	if o.RunCommands == nil {
 		o.RunCommands = defaultRunCommands
+	}
+	if o.RunVerify == nil {
+		o.RunVerify = defaultRunVerify
 	}
 	if o.Checkout == nil {
 		o.Checkout = VerifyCheckout
@@ -185,6 +192,9 @@ func (r *runner) workspaceRuns(ctx context.Context, folders []folder) []checks.R
 	}
 	if r.in.wants(CheckNegcontrol) && (len(r.cfg.NegativeControls) > 0 || r.in.explicit(CheckNegcontrol)) {
 		runs = append(runs, r.negcontrol(ctx))
+	}
+	if r.in.Verify == VerifyRerun && len(folders) > 0 {
+		runs = append(runs, r.verifyRun(ctx, folders))
 	}
 	return runs
 }

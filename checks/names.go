@@ -9,6 +9,7 @@ const (
 	NameNegativeControls = "aep/negative-controls"
 	NameReport           = "aep/report"
 	NamePlans            = "aep/plans"
+	NameVerify           = "aep/verify"
 	NameRelease          = "aep/release-closure"
 )
 
