@@ -12,6 +12,7 @@ import (
 	"github.com/aepgate/aepgate/internal/isolate"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/negcontrol"
+	"github.com/aepgate/aepgate/protocol/verdicts"
 )
 
 // Exit codes of the step.
@@ -41,6 +42,9 @@ type Options struct {
 	// in its own copy of the tree at root; nil means isolate.Commands with
 	// VerifyTimeout.
 	RunVerify func(ctx context.Context, root string, commands []string) ([]isolate.Outcome, error)
+	// VerdictRules judge the compliance log's verdict lines (aep/verdicts);
+	// nil means verdicts.DefaultRules (a negative control leaves one out).
+	VerdictRules []verdicts.Rule
 	// Rand feeds the output delimiters; nil means crypto/rand.
 	Rand io.Reader
 	// Checkout decides whether the workspace is a commit the step may
@@ -93,6 +97,9 @@ func newRunner(o Options) *runner {
 	}
 	if o.RunCommands == nil {
 		o.RunCommands = defaultRunCommands
+	}
+	if o.VerdictRules == nil {
+		o.VerdictRules = verdicts.DefaultRules()
 	}
 	if o.RunVerify == nil {
 		o.RunVerify = defaultRunVerify
@@ -192,6 +199,9 @@ func (r *runner) workspaceRuns(ctx context.Context, folders []folder) []checks.R
 	}
 	if r.in.wants(CheckNegcontrol) && (len(r.cfg.NegativeControls) > 0 || r.in.explicit(CheckNegcontrol)) {
 		runs = append(runs, r.negcontrol(ctx))
+	}
+	if r.in.wants(CheckVerdicts) && r.ev.PR != nil && len(folders) > 0 {
+		runs = append(runs, r.onTree(ctx, checks.NameVerdicts, func() checks.Run { return r.verdictsRun(ctx, folders) }))
 	}
 	if r.in.Verify == VerifyRerun && len(folders) > 0 {
 		runs = append(runs, r.verifyRun(ctx, folders))

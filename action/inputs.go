@@ -19,10 +19,11 @@ const (
 	CheckReport     = "report"
 	CheckRelease    = "release"
 	CheckPlans      = "plans"
+	CheckVerdicts   = "verdicts"
 )
 
 // knownChecks are the `checks` input's values, in the order runs are made.
-var knownChecks = []string{CheckLint, CheckStatus, CheckNegcontrol, CheckReport, CheckPlans, CheckRelease}
+var knownChecks = []string{CheckLint, CheckStatus, CheckNegcontrol, CheckReport, CheckPlans, CheckVerdicts, CheckRelease}
 
 // Fail-on policies.
 const (

@@ -10,6 +10,7 @@ const (
 	NameReport           = "aep/report"
 	NamePlans            = "aep/plans"
 	NameVerify           = "aep/verify"
+	NameVerdicts         = "aep/verdicts"
 	NameRelease          = "aep/release-closure"
 )
 
