@@ -201,7 +201,12 @@ func (r *runner) workspaceRuns(ctx context.Context, folders []folder) []checks.R
 		runs = append(runs, r.negcontrol(ctx))
 	}
 	if r.in.wants(CheckVerdicts) && r.ev.PR != nil && len(folders) > 0 {
-		runs = append(runs, r.onTree(ctx, checks.NameVerdicts, func() checks.Run { return r.verdictsRun(ctx, folders) }))
+		if r.tree(ctx) != nil {
+			r.problems++
+			runs = append(runs, checks.Run{Name: checks.NameVerdicts})
+		} else if run, ok := r.verdictsRun(ctx, folders); ok {
+			runs = append(runs, run)
+		}
 	}
 	if r.in.Verify == VerifyRerun && len(folders) > 0 {
 		runs = append(runs, r.verifyRun(ctx, folders))

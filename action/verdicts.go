@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 
@@ -16,14 +17,20 @@ import (
 // verdictsRun builds aep/verdicts on a pull request: every verdict line of
 // each run folder's compliance log must have been introduced (git blame at
 // the head) by one of the base branch's auditors who did not report the
-// task. Without an auditors list it is neutral and says so.
-func (r *runner) verdictsRun(ctx context.Context, folders []folder) checks.Run {
+// task. Without an auditors list it is neutral and says so. ok is false
+// when the workspace is no git checkout and the check was not named: the
+// job summary then says it did not run.
+func (r *runner) verdictsRun(ctx context.Context, folders []folder) (run checks.Run, ok bool) {
+	if _, err := gitobj.Open(ctx, r.ev.Workspace); errors.Is(err, gitobj.ErrNotRepository) && !r.in.explicit(CheckVerdicts) {
+		r.notes = append(r.notes, "The verdicts check reads who introduced each verdict line with git blame, so it needs a git checkout of the pull request (actions/checkout with fetch-depth: 0); the workspace is not one, so aep/verdicts did not run.")
+		return run, false
+	}
 	auditors, err := r.baseAuditors(ctx)
 	if err != nil {
 		r.problems++
-		run := checks.VerdictsRun(r.ev.SHA, []checks.VerdictsFolder{{Dir: ".", Err: err.Error()}}, "")
+		run = checks.VerdictsRun(r.ev.SHA, []checks.VerdictsFolder{{Dir: ".", Err: err.Error()}}, "")
 		run.DetailsURL = r.ev.RunURL
-		return run
+		return run, true
 	}
 	authors := map[string]string{} // commit → login, read once per step
 	var out []checks.VerdictsFolder
@@ -39,9 +46,9 @@ func (r *runner) verdictsRun(ctx context.Context, folders []folder) checks.Run {
 		r.problems += len(vf.Refused)
 		out = append(out, vf)
 	}
-	run := checks.VerdictsRun(r.ev.SHA, out, neutral)
+	run = checks.VerdictsRun(r.ev.SHA, out, neutral)
 	run.DetailsURL = r.ev.RunURL
-	return run
+	return run, true
 }
 
 // verdictsFolder judges one folder's log.

@@ -36,11 +36,11 @@ func VerdictsRun(sha string, folders []VerdictsFolder, neutral string) Run {
 		r.Conclusion, r.Title, r.Summary = ConclusionNeutral, "no auditors list: verdicts not judged", b.String()
 		return r
 	}
-	total, bad := 0, 0
+	total, bad, unjudged := 0, 0, 0
 	rows := make([][]string, 0, len(folders))
 	for _, f := range folders {
 		if f.Err != "" {
-			bad++
+			unjudged++
 			rows = append(rows, []string{code(f.Dir), "–", "not judged: " + escapeHTML(f.Err)})
 			continue
 		}
@@ -60,6 +60,8 @@ func VerdictsRun(sha string, folders []VerdictsFolder, neutral string) Run {
 	switch {
 	case bad > 0:
 		r.Conclusion, r.Title = ConclusionFailure, plural(bad, "verdict not by an auditor", "verdicts not by an auditor")
+	case unjudged > 0:
+		r.Conclusion, r.Title = ConclusionFailure, plural(unjudged, "compliance log not judged", "compliance logs not judged")
 	default:
 		r.Conclusion, r.Title = ConclusionSuccess, plural(total, "verdict line by an auditor", "verdict lines by auditors")
 	}
