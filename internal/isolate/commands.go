@@ -49,34 +49,62 @@ func commandsIn(ctx context.Context, root string, commands []string, opts Option
 		jobs = runtime.NumCPU()
 	}
 	out := make([]Outcome, len(commands))
-	next := make(chan int)
+	ready := prepare(ctx, sb, src, tmp, len(commands), jobs)
+	removals := make(chan *workCopy, len(commands))
+	removed := make(chan struct{})
+	go func() { // removal is off the commands' critical path too
+		for cp := range removals {
+			cp.remove()
+		}
+		close(removed)
+	}()
 	var wg sync.WaitGroup
 	for range min(jobs, len(commands)) {
 		wg.Go(func() {
-			for i := range next {
-				out[i] = sb.runCommand(ctx, src, tmp, i, commands[i], sb.env(opts.Env), opts.Timeout)
+			for p := range ready {
+				out[p.i] = sb.runIn(ctx, p, commands[p.i], sb.env(opts.Env), opts.Timeout)
+				if p.cp != nil {
+					removals <- p.cp
+				}
 			}
 		})
 	}
-	for i := range commands {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
+	close(removals)
+	<-removed
 	return out, nil
 }
 
-// runCommand makes a copy, runs command there with sh -c and removes it.
-// When ctx ends or timeout passes, the command's whole process group is
-// killed.
-func (sb sandbox) runCommand(ctx context.Context, src *source, tmp string, i int, command string, env []string, timeout time.Duration) Outcome {
-	cp, err := sb.copy(ctx, src, tmp, fmt.Sprintf("cmd-%02d", i))
-	if cp != nil {
-		defer cp.remove()
+// preparedCopy is command i's copy of the tree, or why it could not be
+// made.
+type preparedCopy struct {
+	i   int
+	cp  *workCopy
+	err error
+}
+
+// prepare makes the n commands' copies in order, ahead of the workers: at
+// most jobs wait ready, so a command's copy is made while earlier commands
+// run.
+func prepare(ctx context.Context, sb sandbox, src *source, tmp string, n, jobs int) <-chan preparedCopy {
+	ready := make(chan preparedCopy, jobs)
+	go func() {
+		defer close(ready)
+		for i := range n {
+			cp, err := sb.copy(ctx, src, tmp, fmt.Sprintf("cmd-%02d", i))
+			ready <- preparedCopy{i: i, cp: cp, err: err}
+		}
+	}()
+	return ready
+}
+
+// runIn runs command with sh -c in its prepared copy. When ctx ends or
+// timeout passes, the command's whole process group is killed.
+func (sb sandbox) runIn(ctx context.Context, p preparedCopy, command string, env []string, timeout time.Duration) Outcome {
+	if p.err != nil {
+		return Outcome{ExitCode: -1, OutputTail: "could not prepare an isolated copy of the tree: " + p.err.Error()}
 	}
-	if err != nil {
-		return Outcome{ExitCode: -1, OutputTail: "could not prepare an isolated copy of the tree: " + err.Error()}
-	}
+	cp := p.cp
 	run := ctx
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -89,7 +117,7 @@ func (sb sandbox) runCommand(ctx context.Context, src *source, tmp string, i int
 	tail := &tailWriter{}
 	cmd.Stdout, cmd.Stderr = tail, tail
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	o := Outcome{OutputTail: tail.String(), Took: time.Since(start)}
 	var exit *exec.ExitError
 	switch {
