@@ -12,6 +12,7 @@ import (
 	"github.com/aepgate/aepgate/internal/isolate"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/negcontrol"
+	"github.com/aepgate/aepgate/protocol/verdicts"
 )
 
 // Exit codes of the step.
@@ -37,6 +38,13 @@ type Options struct {
 	// RunCommands runs the plans check's recorded verification commands,
 	// each in its own copy of the tree at root; nil means isolate.Commands.
 	RunCommands func(ctx context.Context, root string, commands []string) ([]isolate.Outcome, error)
+	// RunVerify runs the DONE tasks' Verify commands of verify: rerun, each
+	// in its own copy of the tree at root; nil means isolate.Commands with
+	// VerifyTimeout.
+	RunVerify func(ctx context.Context, root string, commands []string) ([]isolate.Outcome, error)
+	// VerdictRules judge the compliance log's verdict lines (aep/verdicts);
+	// nil means verdicts.DefaultRules (a negative control leaves one out).
+	VerdictRules []verdicts.Rule
 	// Rand feeds the output delimiters; nil means crypto/rand.
 	Rand io.Reader
 	// Checkout decides whether the workspace is a commit the step may
@@ -89,6 +97,12 @@ func newRunner(o Options) *runner {
 	}
 	if o.RunCommands == nil {
 		o.RunCommands = defaultRunCommands
+	}
+	if o.VerdictRules == nil {
+		o.VerdictRules = verdicts.DefaultRules()
+	}
+	if o.RunVerify == nil {
+		o.RunVerify = defaultRunVerify
 	}
 	if o.Checkout == nil {
 		o.Checkout = VerifyCheckout
@@ -185,6 +199,17 @@ func (r *runner) workspaceRuns(ctx context.Context, folders []folder) []checks.R
 	}
 	if r.in.wants(CheckNegcontrol) && (len(r.cfg.NegativeControls) > 0 || r.in.explicit(CheckNegcontrol)) {
 		runs = append(runs, r.negcontrol(ctx))
+	}
+	if r.in.wants(CheckVerdicts) && r.ev.PR != nil && len(folders) > 0 {
+		if r.tree(ctx) != nil {
+			r.problems++
+			runs = append(runs, checks.Run{Name: checks.NameVerdicts})
+		} else if run, ok := r.verdictsRun(ctx, folders); ok {
+			runs = append(runs, run)
+		}
+	}
+	if r.in.Verify == VerifyRerun && len(folders) > 0 {
+		runs = append(runs, r.verifyRun(ctx, folders))
 	}
 	return runs
 }

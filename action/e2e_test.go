@@ -19,6 +19,7 @@ func TestActionPullRequest(t *testing.T) {
 	}
 	want := map[string]string{
 		"aep/lint": "success", "aep/status": "neutral", "aep/negative-controls": "success", "aep/report": "success",
+		"aep/verdicts": "neutral",
 	}
 	got := map[string]string{}
 	for name, r := range e.runs() {
@@ -33,6 +34,7 @@ func TestActionPullRequest(t *testing.T) {
 	titles := map[string]string{
 		"aep/lint": "clean: 1 run folder", "aep/status": "0.0% approved · 2 items open",
 		"aep/negative-controls": "1 control verified", "aep/report": "worker report: done, pushed at " + e.head[:12],
+		"aep/verdicts": "no auditors list: verdicts not judged",
 	}
 	for name, r := range e.runs() {
 		if r.Title != titles[name] {
@@ -78,8 +80,8 @@ func TestActionTwiceUpdatesNeverDuplicates(t *testing.T) {
 	}
 	// 120 annotations take three requests: the create with 50, then two
 	// appending updates (50 and 20). Every other run is one create.
-	if creates != 4 || lintPatches != 2 || len(e.f.Writes()) != 6 {
-		t.Errorf("creates %d, lint updates %d, writes %d; want 4, 2, 6:\n%s", creates, lintPatches, len(e.f.Writes()), e.f.WriteLog())
+	if creates != 5 || lintPatches != 2 || len(e.f.Writes()) != 7 {
+		t.Errorf("creates %d, lint updates %d, writes %d; want 5, 2, 7:\n%s", creates, lintPatches, len(e.f.Writes()), e.f.WriteLog())
 	}
 	e.f.ResetLog()
 	e.run()

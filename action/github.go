@@ -30,6 +30,13 @@ type PullFiles interface {
 	PullFiles(ctx context.Context, owner, repo string, n int) (paths []string, complete bool, err error)
 }
 
+// CommitAuthors tells who wrote a commit.
+type CommitAuthors interface {
+	// CommitAuthor returns the GitHub login linked to the author of commit
+	// sha in owner/repo; "" when the e-mail is linked to no account.
+	CommitAuthor(ctx context.Context, owner, repo, sha string) (string, error)
+}
+
 // ReleaseVerifier checks release closure through the API, read-only.
 type ReleaseVerifier interface {
 	// VerifyRelease checks opts.Tag in opts.Repo; its only error is a
@@ -41,12 +48,14 @@ type ReleaseVerifier interface {
 // a capability the step does without: no Checks reports through workflow
 // annotations and the job summary, no Files reads the config from the
 // workspace, no Pulls leaves the report's FILES unchecked, no Releases
-// refuses the release check.
+// refuses the release check, no Commits tells only GitHub noreply authors
+// of the compliance log's verdict lines.
 type GitHub struct {
 	Checks   Publisher
 	Files    FileReader
 	Pulls    PullFiles
 	Releases ReleaseVerifier
+	Commits  CommitAuthors
 }
 
 // Connector opens GitHub for the step's token at apiURL, the workflow's
@@ -58,6 +67,7 @@ var (
 	_ FileReader      = (*gh.ActionClient)(nil)
 	_ PullFiles       = (*gh.ActionClient)(nil)
 	_ ReleaseVerifier = (*gh.ActionClient)(nil)
+	_ CommitAuthors   = (*gh.ActionClient)(nil)
 )
 
 // NewConnector returns the Connector that opens one gh.ActionClient with o
@@ -68,6 +78,6 @@ func NewConnector(o gh.ActionClientOptions) Connector {
 		if err != nil {
 			return GitHub{}, err
 		}
-		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c}, nil
+		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c}, nil
 	}
 }

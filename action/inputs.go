@@ -19,10 +19,11 @@ const (
 	CheckReport     = "report"
 	CheckRelease    = "release"
 	CheckPlans      = "plans"
+	CheckVerdicts   = "verdicts"
 )
 
 // knownChecks are the `checks` input's values, in the order runs are made.
-var knownChecks = []string{CheckLint, CheckStatus, CheckNegcontrol, CheckReport, CheckPlans, CheckRelease}
+var knownChecks = []string{CheckLint, CheckStatus, CheckNegcontrol, CheckReport, CheckPlans, CheckVerdicts, CheckRelease}
 
 // Fail-on policies.
 const (
@@ -53,6 +54,9 @@ type Inputs struct {
 	// Rerun makes the plans check re-run the recorded verification
 	// commands (input rerun: true).
 	Rerun bool
+	// Verify is "rerun" (VerifyRerun): aep/verify re-runs the DONE tasks'
+	// Verify commands of the run folders; empty means it does not run.
+	Verify string
 }
 
 // InputError is a bad input; the step exits 2.
@@ -71,6 +75,10 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		Assets:   splitList(a.GetInput("assets")),
 		Manifest: a.GetInput("manifest"),
 		Rerun:    strings.EqualFold(strings.TrimSpace(a.GetInput("rerun")), "true"),
+		Verify:   strings.ToLower(strings.TrimSpace(a.GetInput("verify"))),
+	}
+	if in.Verify != "" && in.Verify != VerifyRerun {
+		return in, &InputError{fmt.Sprintf("input verify is %q; use rerun (re-run every DONE task's Verify command) or leave it empty", in.Verify)}
 	}
 	if in.Manifest == "" {
 		in.Manifest = gh.DefaultManifestPath

@@ -60,6 +60,11 @@ func newPlansEnv(t *testing.T, lie bool) *stepEnv {
 	return newPlansEnvWith(t, plansSetup{lie: lie, progress: plansProgress})
 }
 
+// plansHandoff is HANDOFF.md with phase 1's handoff and the six sections
+// the handoff rule asks for when a phase moves to needs_review.
+const plansHandoff = "## Handoff — phase 1 — 2026-07-25\n\n### Where things stand\n### What changed\n" +
+	"### Decisions and why\n### Ruled out\n### Blockers\n### Next step\n"
+
 // plansSetup varies newPlansEnvWith: the contract on main, and the state
 // file's verification array (empty: one honest "sh src/check.sh").
 type plansSetup struct {
@@ -75,7 +80,8 @@ func newPlansEnvWith(t *testing.T, s plansSetup) *stepEnv {
 	e := &stepEnv{t: t, f: ghfake.New(t)}
 	e.repo = e.f.CreateRepo("acme/widgets")
 	e.base = e.repo.Commit("main", "contract", map[string]string{".github/aepgate.yml": baseConfig,
-		"plans/billing/progress.json": s.progress, "src/check.sh": "echo checking; exit 0\n"})
+		"plans/billing/progress.json": s.progress, "src/check.sh": "echo checking; exit 0\n",
+		"plans/billing/HANDOFF.md": plansHandoff})
 	e.repo.Branch(plansBranch, "main")
 	c1 := e.repo.Commit(plansBranch, "model", map[string]string{"src/model.go": "package src\n"})
 	c2 := e.repo.Commit(plansBranch, "check", map[string]string{"src/check.sh": "echo checking; exit 0 # tuned\n"})

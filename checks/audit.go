@@ -42,8 +42,33 @@ func Audit(head string, c AuditContext, d review.Decision) Run {
 	w.ignored(d.Ignored)
 	b.WriteString("\n_A structurally valid review never means consensus or permission to merge; only aepgate/merge decides that._\n")
 	r.Summary = b.String()
-	r.Annotations = auditAnnotations(head, d.Findings)
+	r.Annotations = append(auditAnnotations(head, d.Findings), quoteAnnotations(d)...)
 	return r
+}
+
+// quoteAnnotations puts each quote the bundle rules refused (one that does
+// not occur, or a file that cannot be read) as a file-level annotation on
+// the quoted path, so the author sees which file is meant without reading
+// the summary. A path CheckPath refuses (.env, a key) is never annotated.
+// Check-run annotations need lines, so a file-level one spans line 1.
+func quoteAnnotations(d review.Decision) []Annotation {
+	if d.Audit == nil || len(d.Problems) == 0 {
+		return nil
+	}
+	cited := map[string]review.Evidence{}
+	for _, c := range d.Audit.Evidence() {
+		cited[c.Path+".quote"] = c.Evidence
+	}
+	var out []Annotation
+	for _, p := range d.Problems {
+		e, ok := cited[p.Path]
+		if !ok || review.CheckPath(e.Path) != nil {
+			continue
+		}
+		out = append(out, Annotation{Path: e.Path, StartLine: 1, EndLine: 1, Level: LevelFailure,
+			Title: "Quoted text not found (" + p.Path + ")", Message: fmt.Sprintf("The audit quotes %q from this file, but %s", clip(e.Quote, 200), p.Message)})
+	}
+	return out
 }
 
 // auditConclusion maps the outcome to the run's conclusion and title.

@@ -58,7 +58,7 @@ func (f *auditFixture) dispose(id int64, login, finding, kind string, min int) *
 func auditPass(js ...review.Judgement) *review.Audit {
 	return &review.Audit{SchemaVersion: 1, WorkUnit: "#42", Verdict: review.VerdictPass, Summary: "Tokens are checked.",
 		Findings:     []review.Finding{{ID: "N1", Severity: "low", Requirement: "the cache is documented", Remedy: "add a comment", Evidence: []review.Evidence{{Path: "src/store.go", Quote: "var cache = map[string]string{}"}}}},
-		Verification: []review.Verification{{Check: "go test ./auth/...", Outcome: "pass"}}, Verdicts: js}
+		Verification: []review.Verification{{Check: "go test ./auth/...", Outcome: "pass", Evidence: []review.Evidence{{Path: "src/store.go", Quote: "package store"}}}}, Verdicts: js}
 }
 
 func auditFail(at string) *review.Audit {
@@ -85,7 +85,7 @@ func TestRenderAudit(t *testing.T) {
 		want Conclusion
 	}{
 		{"audit-passed.golden", ctx, newAuditFixture("medium").review(1, "ann", appSHA(1), auditFail(appSHA(1)), 1).dispose(7, "exec", "F1@r1", "fixed", 2).
-			dispose(8, "exec", "F2@r1", "refuted", 3).review(2, "bob", sha, auditPass(review.Judgement{FindingID: "F1@r1", Verdict: review.Agree}), 4).
+			dispose(8, "exec", "F2@r1", "refuted", 3).review(2, "bob", sha, auditPass(review.Judgement{FindingID: "F1@r1", Verdict: review.Agree, Evidence: []review.Evidence{{Path: "src/auth.go", Quote: "// checked"}}}), 4).
 			review(3, "exec", sha, auditPass(), 5), ConclusionSuccess},
 		{"audit-owner.golden", high, newAuditFixture("high").review(2, "bob", sha, auditPass(), 4), ConclusionActionRequired},
 		{"audit-failed.golden", ctx, newAuditFixture("medium").review(1, "ann", sha, auditFail(sha), 1).dispose(7, "exec", "F2@r1", "outside_scope", 2), ConclusionFailure},

@@ -126,6 +126,9 @@ func findingState(f review.OpenFinding, at string) string {
 	case review.StatusClosed:
 		return fmt.Sprintf("closed (%s) by %s", f.Disposition, at+f.By)
 	case review.StatusProposed:
+		if f.Refused != "" {
+			return fmt.Sprintf("open; %s proposed by %s; %s", f.Disposition, at+f.By, f.Refused)
+		}
 		return fmt.Sprintf("open; %s proposed by %s, waiting for an auditor's judgement", f.Disposition, at+f.By)
 	case review.StatusRejected:
 		return fmt.Sprintf("open; %s proposed by %s, rejected by an auditor", f.Disposition, at+f.By)

@@ -9,6 +9,8 @@ const (
 	NameNegativeControls = "aep/negative-controls"
 	NameReport           = "aep/report"
 	NamePlans            = "aep/plans"
+	NameVerify           = "aep/verify"
+	NameVerdicts         = "aep/verdicts"
 	NameRelease          = "aep/release-closure"
 )
 

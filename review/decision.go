@@ -78,6 +78,9 @@ type OpenFinding struct {
 	// Disposition is the kind it was closed as, or the kind last proposed;
 	// By is the auditor who closed it, or who proposed the disposition.
 	Disposition, By string
+	// Refused says why an auditor's AGREE with the proposed disposition
+	// did not close the finding (a closing rule); empty otherwise.
+	Refused string
 }
 
 // Ignored is a review or disposition that does not count, and why.

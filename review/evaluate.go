@@ -17,11 +17,18 @@ type Options struct {
 	// Binding says why a counting review's verdict does not apply to the
 	// head, or "" when it does.
 	Binding func(Review, *Input) string
+	// VerdictRules say what each verdict needs (Parse).
+	VerdictRules []VerdictRule
+	// Closing says why a judgement may not close the disposition it
+	// agrees with, or "" when it may.
+	Closing []ClosingRule
 }
 
-// DefaultOptions are DefaultRules, DefaultBundleRules and Bound.
+// DefaultOptions are DefaultRules, DefaultBundleRules, Bound,
+// DefaultVerdictRules and DefaultClosingRules.
 func DefaultOptions() Options {
-	return Options{Rules: DefaultRules(), BundleRules: DefaultBundleRules(), Binding: Bound}
+	return Options{Rules: DefaultRules(), BundleRules: DefaultBundleRules(), Binding: Bound,
+		VerdictRules: DefaultVerdictRules(), Closing: DefaultClosingRules()}
 }
 
 // Bound binds a verdict to its commit: it applies only when the review's

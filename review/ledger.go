@@ -28,6 +28,8 @@ type ledger struct {
 	byID  map[string]*entry
 	// disps are the counting dispositions, by ledger ID, oldest first.
 	disps map[string][]Disposition
+	// closing are the rules an AGREE passes to close a finding.
+	closing []ClosingRule
 }
 
 // add records the findings of a valid audit.
@@ -57,28 +59,43 @@ func (l *ledger) pending(e *entry, at time.Time) *Disposition {
 }
 
 // closes reports whether judgement j in review r closes e: AGREE with a
-// pending disposition, or DISAGREE_EVIDENCE when none is pending (the
-// finding refuted with evidence). A concern never closes a finding.
-func (l *ledger) closes(e *entry, j Judgement, r *Review) bool {
+// pending disposition the closing rules let through, or DISAGREE_EVIDENCE
+// when none is pending (the finding refuted with evidence). A concern never
+// closes a finding. refused says why an AGREE with a pending disposition
+// does not close it.
+func (l *ledger) closes(e *entry, j Judgement, r *Review) (ok bool, refused string) {
 	if e.Closed {
-		return false
+		return false, ""
 	}
 	d := l.pending(e, r.Submitted)
-	return (j.Verdict == Agree && d != nil) || (j.Verdict == DisagreeEvidence && d == nil)
+	switch {
+	case j.Verdict == Agree && d != nil:
+		if why := closingRefusal(l.closing, e, *d, r); why != "" {
+			return false, why
+		}
+		return true, ""
+	case j.Verdict == DisagreeEvidence && d == nil:
+		return true, ""
+	}
+	return false, ""
 }
 
 // judge applies judgement j of review r to e; a judgement of a closed
-// finding changes nothing.
+// finding changes nothing. An AGREE the closing rules refuse leaves the
+// disposition proposed, with the reason.
 func (l *ledger) judge(e *entry, j Judgement, r *Review) {
 	if e.Closed {
 		return
 	}
 	d := l.pending(e, r.Submitted)
+	closes, refused := l.closes(e, j, r)
 	switch {
-	case l.closes(e, j, r) && d != nil:
+	case closes && d != nil:
 		e.Status, e.Closed, e.Disposition, e.By = StatusClosed, true, d.Kind, r.Author.Login
-	case l.closes(e, j, r):
+	case closes:
 		e.Status, e.Closed, e.Disposition, e.By = StatusClosed, true, "refuted", r.Author.Login
+	case refused != "":
+		e.Status, e.Disposition, e.By, e.Refused = StatusProposed, d.Kind, d.Author.Login, refused
 	case d != nil && j.Verdict != Agree:
 		e.Status, e.Disposition, e.By = StatusRejected, d.Kind, d.Author.Login
 		e.unresolved = r.CommitSHA == e.lastSHA
@@ -99,17 +116,26 @@ func (l *ledger) judgementProblems(a *Audit) Problems {
 	return ps
 }
 
+// left is a blocking finding a review leaves open, and why its AGREE was
+// refused when it was.
+type left struct {
+	*entry
+	refused string
+}
+
 // openAfter returns the blocking findings of the ledger a review's
 // judgements leave open.
-func (l *ledger) openAfter(a *Audit, r *Review, blocking []string) []*entry {
-	var out []*entry
+func (l *ledger) openAfter(a *Audit, r *Review, blocking []string) []left {
+	var out []left
 	for _, e := range l.order {
 		if e.Closed || !slices.Contains(blocking, e.Severity) {
 			continue
 		}
 		i := slices.IndexFunc(a.Verdicts, func(j Judgement) bool { return j.FindingID == e.LedgerID })
-		if i < 0 || !l.closes(e, a.Verdicts[i], r) {
-			out = append(out, e)
+		if i < 0 {
+			out = append(out, left{e, ""})
+		} else if ok, refused := l.closes(e, a.Verdicts[i], r); !ok {
+			out = append(out, left{e, refused})
 		}
 	}
 	return out

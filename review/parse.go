@@ -13,7 +13,11 @@ import (
 // YAML give a nil audit; a block with problems gives the audit as far as it
 // could be read, with every problem. The audit is valid only when no
 // problem is returned.
-func Parse(body string) (*Audit, Problems) {
+func Parse(body string) (*Audit, Problems) { return ParseWith(body, DefaultVerdictRules()) }
+
+// ParseWith is Parse with the given verdict rules (a negative control
+// leaves one out).
+func ParseWith(body string, rules []VerdictRule) (*Audit, Problems) {
 	blocks := blocksOf(body)
 	switch {
 	case len(blocks) == 0:
@@ -25,15 +29,15 @@ func Parse(body string) (*Audit, Problems) {
 		}
 		return nil, Problems{{"$", fmt.Sprintf("the review has %d aep-audit blocks (at lines %s); it must hold exactly one", len(blocks), strings.Join(lines, ", "))}}
 	}
-	return parseBlock(blocks[0].Text, blocks[0].Line+1)
+	return parseBlock(blocks[0].Text, blocks[0].Line+1, rules)
 }
 
 // ParseBlock is Parse for the text inside the fence; YAML problems count
 // its first line as line 1.
-func ParseBlock(text string) (*Audit, Problems) { return parseBlock(text, 1) }
+func ParseBlock(text string) (*Audit, Problems) { return parseBlock(text, 1, DefaultVerdictRules()) }
 
 // parseBlock reads the block whose first line is line first of the body.
-func parseBlock(text string, first int) (*Audit, Problems) {
+func parseBlock(text string, first int, rules []VerdictRule) (*Audit, Problems) {
 	if len(text) > MaxBlockBytes {
 		return nil, Problems{{"$", fmt.Sprintf("the block is %d bytes; at most %d", len(text), MaxBlockBytes)}}
 	}
@@ -46,7 +50,8 @@ func parseBlock(text string, first int) (*Audit, Problems) {
 	if tree.kind != kObject {
 		return nil, d.probs
 	}
-	return a, append(d.probs, a.rules()...)
+	ps := append(d.probs, a.rules()...)
+	return a, append(ps, verdictProblems(a, rules)...)
 }
 
 // HasBlock reports whether body holds an aep-audit block outside quotes,

@@ -20,7 +20,7 @@ const passJSON = `{
     {"id": "F1", "severity": "low", "requirement": "names are clear",
      "evidence": [{"path": "src/auth.go", "quote": "func Check("}], "remedy": "rename"}
   ],
-  "verification": [{"check": "go test ./auth/...", "outcome": "pass"}],
+  "verification": [{"check": "go test ./auth/...", "outcome": "pass", "evidence": [{"path": "src/auth_test.go", "quote": "func TestCheck("}]}],
   "verdicts": [],
   "evidence_requests": []
 }`
@@ -40,13 +40,16 @@ findings:
 verification:
   - check: go test ./auth/...
     outcome: pass
+    evidence:
+      - path: src/auth_test.go
+        quote: "func TestCheck("
 `
 
 func TestParseValid(t *testing.T) {
 	want := &Audit{SchemaVersion: 1, WorkUnit: "#42", Verdict: "PASS", Summary: "Auth checks hold.",
 		Findings: []Finding{{ID: "F1", Severity: "low", Requirement: "names are clear",
 			Evidence: []Evidence{{"src/auth.go", "func Check("}}, Remedy: "rename"}},
-		Verification: []Verification{{Check: "go test ./auth/...", Outcome: "pass"}}}
+		Verification: []Verification{{Check: "go test ./auth/...", Outcome: "pass", Evidence: []Evidence{{"src/auth_test.go", "func TestCheck("}}}}}
 	for name, body := range map[string]string{
 		"json":           fenced(passJSON),
 		"yaml":           fenced(passYAML),
@@ -86,7 +89,7 @@ func TestParseProblems(t *testing.T) {
 		{"bad json", fenced(`{"schema_version": 1,}`), []string{"$: not valid JSON: invalid character '}' looking for beginning of object key string"}},
 		{"text after json", fenced(`{"schema_version": 1} x`), []string{"$: not valid JSON: text after the value"}},
 		{"repeated json key", j(`"verdict": "PASS",`, `"verdict": "PASS", "verdict": "FAIL",`), []string{`$: not valid JSON: key "verdict" appears twice`}},
-		{"repeated yaml key", fenced(passYAML + "verdict: FAIL\n"), []string{`$: line 19: key "verdict" appears twice`}},
+		{"repeated yaml key", fenced(passYAML + "verdict: FAIL\n"), []string{`$: line 22: key "verdict" appears twice`}},
 		{"yaml alias", fenced(strings.Replace(passYAML, "summary: Auth checks hold.", "summary: &s Auth\nremedy_copy: *s", 1)), []string{"$: line 8: YAML aliases are not allowed in an aep-audit block"}},
 		{"yaml tag", fenced(strings.Replace(passYAML, "summary: Auth checks hold.", "summary: !!binary aGk=", 1)), []string{"$: line 7: YAML tag !!binary is not allowed in an aep-audit block"}},
 		{"bad yaml", fenced("schema_version: 1\nverdict: c: d\n"), []string{"$: not valid YAML: line 5: mapping values are not allowed in this context"}},
@@ -112,7 +115,12 @@ func TestParseProblems(t *testing.T) {
 		{"duplicate finding ids", j(`"remedy": "rename"}`, `"remedy": "rename"}, {"id": "F1", "severity": "low", "requirement": "r", "evidence": [{"path": "a", "quote": "b"}], "remedy": "x"}`),
 			[]string{`$.findings[1].id: "F1" is also the id of $.findings[0]; finding ids are unique within a review`}},
 		{"finding id form", j(`"id": "F1"`, `"id": "F 1@r2"`), []string{`$.findings[0].id: "F 1@r2" must be 1 to 64 letters, digits, dots, dashes or underscores`}},
-		{"pass without passing verification", j(`"outcome": "pass"`, `"outcome": "fail"`), []string{"$.verification: a PASS needs at least one verification with outcome pass"}},
+		{"pass without passing verification", j(`"outcome": "pass"`, `"outcome": "fail"`), []string{"$.verification: a PASS needs at least one verification with outcome pass",
+			`$.verification[0].outcome: a PASS has no failed verification, and "go test ./auth/..." failed: the verdict is FAIL (with a finding) or NEEDS_EVIDENCE`}},
+		{"pass beside a failed verification", j(`"verification": [`, `"verification": [{"check": "go vet ./...", "outcome": "fail", "evidence": [{"path": "vet.txt", "quote": "bad"}]}, `),
+			[]string{`$.verification[0].outcome: a PASS has no failed verification, and "go vet ./..." failed: the verdict is FAIL (with a finding) or NEEDS_EVIDENCE`}},
+		{"verification without evidence", j(`, "evidence": [{"path": "src/auth_test.go", "quote": "func TestCheck("}]}]`, `}]`),
+			[]string{"$.verification[0].evidence: too few entries (at least 1): every verification, pass or fail, quotes the exact evidence it rests on ({path, quote} of a file at the audited commit)"}},
 		{"verification outcome", j(`"outcome": "pass"`, `"outcome": "green"`), []string{`$.verification[0].outcome: must be one of pass, fail (got "green")`, "$.verification: a PASS needs at least one verification with outcome pass"}},
 		{"fail without findings", fenced(`{"schema_version": 1, "work_unit": "#4", "verdict": "FAIL", "summary": "s"}`), []string{"$.findings: too few entries (at least 1): a FAIL names the findings it rests on"}},
 		{"needs evidence without requests", fenced(`{"schema_version": 1, "work_unit": "#4", "verdict": "NEEDS_EVIDENCE", "summary": "s", "evidence_requests": []}`),

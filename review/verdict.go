@@ -6,7 +6,8 @@ import (
 )
 
 // rules checks what the schema alone cannot: the work unit's form, unique
-// finding IDs, judgements naming ledger IDs, and what each verdict needs.
+// finding IDs and judgements naming ledger IDs. What each verdict needs is
+// the VerdictRules' business.
 func (a *Audit) rules() Problems {
 	var ps Problems
 	if a.WorkUnit != "" && a.Unit() == 0 {
@@ -25,8 +26,7 @@ func (a *Audit) rules() Problems {
 			seen[f.ID] = i
 		}
 	}
-	ps = append(ps, a.judgementRules()...)
-	return append(ps, a.verdictRules()...)
+	return append(ps, a.judgementRules()...)
 }
 
 // judgementRules: each judgement names a ledger ID once, and
@@ -45,28 +45,6 @@ func (a *Audit) judgementRules() Problems {
 		}
 		if j.Verdict == DisagreeEvidence && len(j.Evidence) == 0 {
 			ps.add(p+".evidence", "too few entries (at least 1): DISAGREE_EVIDENCE quotes the evidence it rests on; without evidence it is DISAGREE_CONCERN")
-		}
-	}
-	return ps
-}
-
-// verdictRules: FAIL needs a finding, NEEDS_EVIDENCE a request, PASS a
-// passing verification. (Which open findings a PASS may leave is judged
-// against the ledger and the configured blocking severities: PassProblems.)
-func (a *Audit) verdictRules() Problems {
-	var ps Problems
-	switch a.Verdict {
-	case VerdictFail:
-		if len(a.Findings) == 0 {
-			ps.add("$.findings", "too few entries (at least 1): a FAIL names the findings it rests on")
-		}
-	case VerdictNeedsEvidence:
-		if len(a.EvidenceRequests) == 0 {
-			ps.add("$.evidence_requests", "too few entries (at least 1): NEEDS_EVIDENCE says precisely which evidence is missing")
-		}
-	case VerdictPass:
-		if !slices.ContainsFunc(a.Verification, func(v Verification) bool { return v.Outcome == OutcomePass }) {
-			ps.add("$.verification", "a PASS needs at least one verification with outcome pass")
 		}
 	}
 	return ps

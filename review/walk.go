@@ -39,7 +39,7 @@ func newWalk(in *Input, o Options) *walk {
 	if w.blocking == nil {
 		w.blocking = DefaultBlocking
 	}
-	w.ledger = ledger{byID: map[string]*entry{}, disps: map[string][]Disposition{}}
+	w.ledger = ledger{byID: map[string]*entry{}, disps: map[string][]Disposition{}, closing: o.Closing}
 	ds := slices.Clone(in.Dispositions)
 	slices.SortStableFunc(ds, func(a, b Disposition) int {
 		return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.CommentID, b.CommentID))
@@ -81,7 +81,7 @@ func (w *walk) review(r *Review) {
 	}
 	au := &audited{r: r}
 	w.counting = append(w.counting, au)
-	au.a, au.probs = Parse(r.Body)
+	au.a, au.probs = ParseWith(r.Body, w.o.VerdictRules)
 	if len(au.probs) > 0 {
 		return
 	}
@@ -107,7 +107,7 @@ func (w *walk) dismissedFail(r *Review) {
 	if why(w.o.Rules, before, w.in) != "" {
 		return
 	}
-	if a, ps := Parse(r.Body); len(ps) == 0 && a.Verdict == VerdictFail {
+	if a, ps := ParseWith(r.Body, w.o.VerdictRules); len(ps) == 0 && a.Verdict == VerdictFail {
 		w.fail(r, a)
 	}
 }
@@ -131,6 +131,10 @@ func (w *walk) ledgerProblems(r *Review, a *Audit) Problems {
 	ps = append(ps, a.PassProblems(w.blocking)...)
 	if a.Verdict == VerdictPass {
 		for _, e := range w.ledger.openAfter(a, r, w.blocking) {
+			if e.refused != "" {
+				ps.add("$.verdict", "a PASS leaves %s (%s) open: %s", e.LedgerID, e.Severity, e.refused)
+				continue
+			}
 			ps.add("$.verdict", "a PASS leaves %s (%s) open; judge it in verdicts: AGREE with its disposition, or DISAGREE_EVIDENCE with evidence that refutes it", e.LedgerID, e.Severity)
 		}
 	}

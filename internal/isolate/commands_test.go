@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // scribble writes, deletes and commits in the tree it runs in, then fails.
@@ -27,7 +28,7 @@ func TestCommandsLeaveTreeUntouched(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := []Outcome{{ExitCode: 3, OutputTail: "strict-seen\nstrict\n"}, {ExitCode: 0}}
-			if diff := cmp.Diff(want, got); diff != "" {
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Outcome{}, "Took")); diff != "" {
 				t.Errorf("outcomes (-want +got):\n%s", diff)
 			}
 			if after := treeHash(t, dir); after != before {
@@ -82,4 +83,43 @@ func TestCommandsInterrupted(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("copies left in %s: %v", tmp, left)
 	}
+}
+
+// TestCommandsTimeout: a command past opts.Timeout is killed with its whole
+// process group (the sleeping child too) and reports ExitTimeout; without
+// the timeout (its negative control) the same command runs to its end.
+func TestCommandsTimeout(t *testing.T) {
+	dir := plainDir(t)
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	cmd := "sleep 30 & echo $! > " + pidFile + "; wait"
+	start := time.Now()
+	got, err := Commands(context.Background(), dir, []string{cmd}, Options{TempDir: t.TempDir(), Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].ExitCode != ExitTimeout || !strings.Contains(got[0].OutputTail, "timed out after 300ms") || time.Since(start) > 10*time.Second {
+		t.Fatalf("outcome %+v after %s, want a timeout", got[0], time.Since(start))
+	}
+	if alive(t, pidFile) {
+		t.Errorf("the command's child outlived the timeout")
+	}
+	got, err = Commands(context.Background(), dir, []string{"sleep 0.5; echo done"}, Options{TempDir: t.TempDir()})
+	if err != nil || got[0].ExitCode != 0 || got[0].Took < 500*time.Millisecond {
+		t.Errorf("without a timeout: %+v, %v; want it run to its end", got[0], err)
+	}
+}
+
+// alive reports whether the process whose pid is in file still runs.
+func alive(t *testing.T, file string) bool {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := strings.TrimSpace(string(b))
+	_, err = os.Stat("/proc/" + pid)
+	if err != nil {
+		return false
+	}
+	st, _ := os.ReadFile("/proc/" + pid + "/stat")
+	return !strings.Contains(string(st), ") Z ")
 }

@@ -28,9 +28,13 @@ const TempPrefix = "aepgate-isolate-"
 
 // Options tune RunAll.
 type Options struct {
-	// Jobs is how many controls run at once; zero or less means the number
-	// of CPUs.
+	// Jobs is how many controls (or Commands) run at once; zero or less
+	// means the number of CPUs.
 	Jobs int
+	// Timeout bounds each of Commands' commands: at it, the command's whole
+	// process group is killed and its exit code is ExitTimeout. Zero means
+	// no limit. (A control's timeout is its own, in its config.)
+	Timeout time.Duration
 	// TempDir is where copies are made; empty means the system's
 	// temporary directory.
 	TempDir string

@@ -23,12 +23,22 @@ func ParseProgress(file string, data []byte) (*Progress, error) {
 	return p, e.err()
 }
 
-// ParseState decodes and validates a phase state file; the error is Errors.
+// ParseState decodes and validates a phase state file in either dialect:
+// aepgate's (a "version" key) or the Executor skill's (none); the error is
+// Errors.
 func ParseState(file string, data []byte) (*State, error) {
-	s := &State{}
+	if len(data) <= MaxFileSize && !hasVersion(index(data)) {
+		s, e, ok := parseSkillState(file, data)
+		if ok {
+			validateState(e, s)
+		}
+		return s, e.err()
+	}
+	s := &State{Dialect: DialectAepgate}
 	e, ok := decode(file, data, s)
 	s.lines = e.lines
 	if ok {
+		checkVersion(e, s.Version)
 		validateState(e, s)
 	}
 	return s, e.err()

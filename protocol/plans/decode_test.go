@@ -22,7 +22,7 @@ func TestParseStateErrors(t *testing.T) {
 		{"missing exit code", "{\"version\": 1, \"phase\": 1, \"executor\": \"e\", \"status\": \"claimed\",\n\"verification\": [\n{\"command\": \"go test\"}]}",
 			Errors{{File: "s.json", Line: 3, Field: "verification[0].exit_code", Message: "required: the command's exit code as observed"}}},
 		{"done task without commit", "{\"version\": 1, \"phase\": 1, \"executor\": \"e\", \"status\": \"claimed\",\n\"tasks\": [{\"id\": \"1.1\",\n \"status\": \"done\"}]}",
-			Errors{{File: "s.json", Line: 2, Field: "tasks[0].commit", Message: `a done task names its commit as a full lowercase SHA, got ""`}}},
+			Errors{{File: "s.json", Line: 2, Field: "tasks[0].commit", Message: `a done task names its commit as a lowercase SHA (7 to 64 hex digits), got ""`}}},
 		{"trailing data", "{\"version\": 1, \"phase\": 1, \"executor\": \"e\", \"status\": \"claimed\"} {}",
 			Errors{{File: "s.json", Message: "unexpected data after the top-level object"}}},
 		{"syntax", "{\n\"version\": 1,,\n}",

@@ -27,3 +27,26 @@ func TestExampleFolder(t *testing.T) {
 		t.Errorf("derived (-want +got):\n%s", diff)
 	}
 }
+
+// TestExampleSkillFolder: the skill-dialect example folder parses, its
+// state files are read as the skill's, and phase 1 is done by its review.
+func TestExampleSkillFolder(t *testing.T) {
+	root := "../../examples/plans-skill"
+	p := Plan{Dir: "plans/add-rate-limiting", States: map[int]*State{}, Reviews: map[int]*Review{}}
+	for _, rel := range []string{"progress.json", "state/phase-1.json", "state/phase-1.review.json", "state/phase-2.json", "HANDOFF.md"} {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Add("plans/add-rate-limiting/"+rel, b); err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+	}
+	got := []string{p.Derived(1), p.Derived(2), p.States[1].Dialect, p.States[2].Dialect}
+	if diff := cmp.Diff([]string{StatusDone, StatusInProgress, DialectSkill, DialectSkill}, got); diff != "" {
+		t.Errorf("derived (-want +got):\n%s", diff)
+	}
+	if line, missing := handoffGaps(p.Handoff, 1); line == 0 || len(missing) > 0 {
+		t.Errorf("HANDOFF.md phase 1: line %d, missing %v", line, missing)
+	}
+}

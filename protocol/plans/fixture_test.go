@@ -2,6 +2,7 @@ package plans
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -59,8 +60,9 @@ func honest(t *testing.T) Input {
 	head.Progress = progressFixture(t, nil)
 	head.States = map[int]*State{1: st1, 2: stateFixture(t, State{Version: 1, Phase: 2, Executor: "exec-bot",
 		Branch: "plan/billing/phase-2", Status: StatusNeedsReview,
-		Tasks:        []TaskState{{"2.1", TaskDone, sha1}, {"2.2", TaskDone, sha2}},
+		Tasks:        []TaskState{{ID: "2.1", Status: TaskDone, Commit: sha1}, {ID: "2.2", Status: TaskDone, Commit: sha2}},
 		Verification: []Verification{{Command: "go test ./internal/billing/...", ExitCode: ptr(0)}}})}
+	head.Handoff = handoff(2)
 	return Input{Base: base, Head: head, PR: PR{
 		Author: "exec-bot", Phase: 2, Base: shaBase,
 		Commits: []Commit{
@@ -70,6 +72,16 @@ func honest(t *testing.T) Input {
 		},
 		Changed: []string{"internal/billing/api.go", "internal/billing/model.go", "plans/billing/state/phase-2.json"},
 	}}
+}
+
+// handoff is a HANDOFF.md with phase n's handoff and every section.
+func handoff(n int) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Handoffs\n\n## Handoff — phase %d — 2026-07-25\n\n", n)
+	for _, s := range HandoffSections {
+		fmt.Fprintf(&b, "### %s\n\nText.\n\n", s)
+	}
+	return []byte(b.String())
 }
 
 // setTask rewrites head's phase-2 task id to commit sha.

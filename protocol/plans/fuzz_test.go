@@ -11,6 +11,7 @@ func seeds(f *testing.F) {
 	f.Add([]byte(`{"version":1,"phase":1,"reviewer":"r","verdict":"approved","commit":"` + sha1 + `"}`))
 	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[[[[[{}]]]]]]]]]]]]]]]]]]]]]]`))
 	f.Add([]byte("{\n\"x\": 1}"))
+	f.Add([]byte(skillExample))
 }
 
 // checkErr fails unless err is nil or Errors with sane positions.
@@ -53,5 +54,16 @@ func FuzzParseReview(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := ParseReview("r.json", data)
 		checkErr(t, data, err)
+	})
+}
+
+func FuzzHandoff(f *testing.F) {
+	f.Add(handoff(2), 2)
+	f.Add([]byte("## Handoff — phase 2 — x\n### Ruled out\n## other\n### Blockers"), 2)
+	f.Fuzz(func(t *testing.T, doc []byte, n int) {
+		line, missing := handoffGaps(doc, n)
+		if line < 0 || len(missing) > len(HandoffSections) || (line == 0 && missing != nil) {
+			t.Fatalf("handoffGaps = %d, %v", line, missing)
+		}
 	})
 }

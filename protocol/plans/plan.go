@@ -16,7 +16,15 @@ type Plan struct {
 	Progress *Progress // nil when the folder has no progress.json
 	States   map[int]*State
 	Reviews  map[int]*Review
+	// Handoff is HANDOFF.md's content; nil when the folder has none.
+	Handoff []byte
 }
+
+// HandoffPath is the repository-relative path of HANDOFF.md.
+func (p Plan) HandoffPath() string { return path.Join(p.Dir, HandoffFile) }
+
+// HandoffFile is the name of the session handoff inside a plan folder.
+const HandoffFile = "HANDOFF.md"
 
 // ProgressPath is the repository-relative path of progress.json.
 func (p Plan) ProgressPath() string { return path.Join(p.Dir, "progress.json") }
@@ -39,13 +47,22 @@ func (p Plan) approved(n int) bool {
 }
 
 // review returns phase n's review file when it names the phase's reviewer
-// (progress.json's phase reviewer, else its owner); nil otherwise.
+// (progress.json's phase reviewer, else its owner) and that reviewer is
+// not the phase's executor (the state file's executor or claimed_by: a
+// self-review approves nothing); nil otherwise.
 func (p Plan) review(n int) *Review {
 	r := p.Reviews[n]
-	if r == nil || p.Progress == nil || r.Reviewer != p.Progress.reviewer(n) {
+	if r == nil || p.Progress == nil || r.Reviewer != p.Progress.reviewer(n) || p.selfReview(n) {
 		return nil
 	}
 	return r
+}
+
+// selfReview reports whether phase n's review file is in the name of the
+// executor that claimed the phase.
+func (p Plan) selfReview(n int) bool {
+	r, s := p.Reviews[n], p.States[n]
+	return r != nil && s != nil && s.Executor != "" && r.Reviewer == s.Executor
 }
 
 // Derived returns phase n's status as aepgate shows it: "done" only when
@@ -103,6 +120,13 @@ func StateFile(rel string) (phase int, review, ok bool) {
 func (p *Plan) Add(file string, data []byte) error {
 	rel, ok := strings.CutPrefix(file, p.Dir+"/")
 	if !ok {
+		return nil
+	}
+	if rel == HandoffFile {
+		if len(data) > MaxFileSize {
+			return Errors{{File: file, Message: fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(data), MaxFileSize)}}
+		}
+		p.Handoff = data
 		return nil
 	}
 	if rel == "progress.json" {

@@ -34,7 +34,7 @@ func compareRun(file string, s *State, i int, run Run) []Finding {
 	if want == 0 {
 		kind = "false green"
 	}
-	return []Finding{{Rule: "rerun", File: file, Line: s.Line(fmt.Sprintf("verification[%d].exit_code", i)),
+	return []Finding{{Rule: "rerun", File: file, Line: s.VerificationLine(i, "exit_code"),
 		Message: fmt.Sprintf("%s: %q recorded exit code %d, re-run exited %d; output tail:\n%s",
 			kind, v.Command, want, got, run.OutputTail)}}
 }

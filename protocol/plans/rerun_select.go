@@ -37,7 +37,7 @@ func SelectReruns(base *Progress, file string, s *State) Reruns {
 			r.Indexes, r.Commands = append(r.Indexes, i), append(r.Commands, v.Command)
 			continue
 		}
-		r.Refused = append(r.Refused, Finding{Rule: "rerun", File: file, Line: s.Line(fmt.Sprintf("verification[%d].command", i)),
+		r.Refused = append(r.Refused, Finding{Rule: "rerun", File: file, Line: s.VerificationLine(i, "command"),
 			Message: fmt.Sprintf("not re-run: %q is not one of the verify_commands the base contract lists (%s); "+
 				"record one of them, or have the owner add it to progress.json", v.Command, listed(base.VerifyCommands))})
 	}

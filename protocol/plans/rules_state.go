@@ -1,8 +1,10 @@
 package plans
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // checkScope: a pull request touches only its own phase's state file, and
@@ -47,10 +49,11 @@ func checkPhaseDone(in Input) []Finding {
 }
 
 // checkTaskCommits: a task newly marked done names one of the pull
-// request's commits, one that changes a file and is neither the base nor
-// the previous head. The previous head of a task is also the commit of the
-// task done before it, so two tasks naming the same commit is refused too:
-// it is what an executor records when "git commit" had nothing to commit.
+// request's commits (a full SHA, or an abbreviation matching exactly one of
+// them), one that changes a file and is neither the base nor the previous
+// head. The previous head of a task is also the commit of the task done
+// before it, so two tasks naming the same commit is refused too: it is
+// what an executor records when "git commit" had nothing to commit.
 func checkTaskCommits(in Input) []Finding {
 	var out []Finding
 	for n, s := range in.Head.States {
@@ -58,17 +61,21 @@ func checkTaskCommits(in Input) []Finding {
 		if !changed(in, file) {
 			continue
 		}
+		seen := map[string]string{} // resolved SHA → the task that named it
 		for i, t := range s.Tasks {
-			if t.Status != TaskDone || wasDone(in.Base.States[n], t) {
+			if t.Status != TaskDone {
 				continue
 			}
-			msg := commitProblem(in.PR, t.Commit)
-			if j := slices.IndexFunc(s.Tasks[:i], func(o TaskState) bool { return o.Commit == t.Commit }); msg == "" && j >= 0 {
-				msg = fmt.Sprintf("commit %s is also task %q's commit (nothing new was committed for this task)", t.Commit, s.Tasks[j].ID)
+			full, msg := commitProblem(in.PR, t.Commit)
+			if first, dup := seen[full]; msg == "" && dup {
+				msg = fmt.Sprintf("commit %s is also task %q's commit (nothing new was committed for this task)", t.Commit, first)
 			}
-			if msg != "" {
+			if full != "" {
+				seen[full] = cmp.Or(seen[full], t.ID)
+			}
+			if msg != "" && !wasDone(in.Base.States[n], t) {
 				out = append(out, Finding{Rule: "task-commits", File: file,
-					Line: s.Line(fmt.Sprintf("tasks[%d].commit", i)), Message: fmt.Sprintf("task %q: %s", t.ID, msg)})
+					Line: s.TaskLine(i, "commit"), Message: fmt.Sprintf("task %q: %s", t.ID, msg)})
 			}
 		}
 	}
@@ -85,19 +92,35 @@ func wasDone(base *State, t TaskState) bool {
 	return i >= 0 && base.Tasks[i].Status == TaskDone && base.Tasks[i].Commit == t.Commit
 }
 
-func commitProblem(pr PR, sha string) string {
+// commitProblem resolves sha (full or abbreviated) to one of pr's commits
+// and says what is wrong with it as a task's commit; full is the resolved
+// SHA ("" when it resolves to none).
+func commitProblem(pr PR, sha string) (full, msg string) {
 	switch {
-	case sha == pr.Base:
-		return fmt.Sprintf("commit %s is the base commit, not work of this pull request", sha)
-	case pr.PrevHead != "" && sha == pr.PrevHead:
-		return fmt.Sprintf("commit %s is the previous head (nothing was committed for this task)", sha)
+	case prefixOf(sha, pr.Base):
+		return pr.Base, fmt.Sprintf("commit %s is the base commit, not work of this pull request", sha)
+	case pr.PrevHead != "" && prefixOf(sha, pr.PrevHead):
+		return pr.PrevHead, fmt.Sprintf("commit %s is the previous head (nothing was committed for this task)", sha)
 	}
-	i := slices.IndexFunc(pr.Commits, func(c Commit) bool { return c.SHA == sha })
-	if i < 0 {
-		return fmt.Sprintf("commit %s is not one of this pull request's commits", sha)
+	var hits []Commit
+	for _, c := range pr.Commits {
+		if prefixOf(sha, c.SHA) {
+			hits = append(hits, c)
+		}
 	}
-	if len(pr.Commits[i].Files) == 0 {
-		return fmt.Sprintf("commit %s changes no file", sha)
+	switch {
+	case len(hits) == 0:
+		return "", fmt.Sprintf("commit %s is not one of this pull request's commits", sha)
+	case len(hits) > 1:
+		return "", fmt.Sprintf("commit %s is ambiguous: it abbreviates %d of this pull request's commits (%s, %s, …); write more digits",
+			sha, len(hits), hits[0].SHA, hits[1].SHA)
+	case len(hits[0].Files) == 0:
+		return hits[0].SHA, fmt.Sprintf("commit %s changes no file", sha)
 	}
-	return ""
+	return hits[0].SHA, ""
+}
+
+// prefixOf reports whether abbrev (7 or more hex digits) abbreviates sha.
+func prefixOf(abbrev, sha string) bool {
+	return len(abbrev) >= 7 && sha != "" && strings.HasPrefix(strings.ToLower(sha), abbrev)
 }

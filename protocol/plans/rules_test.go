@@ -1,6 +1,7 @@
 package plans
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -48,7 +49,7 @@ var lies = []struct {
 	}},
 	{"state reports a task the contract lacks", "task-ids", func(t *testing.T, in *Input) {
 		s := *in.Head.States[2]
-		s.Tasks = append(append([]TaskState(nil), s.Tasks...), TaskState{"9.9", TaskTodo, ""})
+		s.Tasks = append(append([]TaskState(nil), s.Tasks...), TaskState{ID: "9.9", Status: TaskTodo})
 		in.Head.States[2] = stateFixture(t, s)
 	}},
 	{"dependency not approved", "dependencies", func(t *testing.T, in *Input) { in.Base.Reviews = nil }},
@@ -61,10 +62,50 @@ var lies = []struct {
 		in.Head.Progress = progressFixture(t, func(p *Progress) { p.Phases[2].ParallelSafe = false })
 		in.Head.States[3] = stateFixture(t, State{Version: 1, Phase: 3, Executor: "exec-3", Status: StatusClaimed})
 	}},
+	{"a third attempt", "attempts", func(t *testing.T, in *Input) {
+		editState(t, in, func(s *State) { s.Tasks[1].Attempts = 3 })
+	}},
+	{"done on top of a blocking failure", "blocks", func(t *testing.T, in *Input) {
+		editState(t, in, func(s *State) {
+			s.Status = StatusBlocked
+			s.Tasks[0] = TaskState{ID: "2.1", Status: TaskFailed, FailureReason: "flaky", Attempts: 2, Blocks: []string{"2.2"}}
+		})
+	}},
+	{"blocking failure handed to review", "blocks", func(t *testing.T, in *Input) {
+		editState(t, in, func(s *State) {
+			s.Tasks[1] = TaskState{ID: "2.2", Status: TaskFailed, FailureReason: "flaky", Blocks: []string{"2.3"}}
+		})
+	}},
+	{"worktree outside the repository", "worktree", func(t *testing.T, in *Input) {
+		editState(t, in, func(s *State) { s.Worktree = "../billing-phase-2" })
+	}},
+	{"ambiguous abbreviated commit", "task-commits", func(t *testing.T, in *Input) {
+		setTask(t, in, "2.1", "c1000000")
+		in.PR.Commits = append(in.PR.Commits, Commit{"c100000099999999999999999999999999999999", []string{"z.go"}})
+	}},
+	{"executor reviews its own phase", "self-review", func(t *testing.T, in *Input) {
+		in.PR.Author = "rita"
+		editState(t, in, func(s *State) { s.Executor = "rita" })
+		in.Head.Reviews = map[int]*Review{1: in.Head.Reviews[1], 2: reparse(t, &Review{Version: 1, Phase: 2, Reviewer: "rita", Verdict: VerdictApproved, Commit: sha3}, ParseReview)}
+		in.PR.Changed = append(in.PR.Changed, "plans/billing/state/phase-2.review.json")
+	}},
+	{"no handoff", "handoff", func(t *testing.T, in *Input) { in.Head.Handoff = nil }},
+	{"handoff without Ruled out", "handoff", func(t *testing.T, in *Input) {
+		in.Head.Handoff = []byte(strings.Replace(string(handoff(2)), "### Ruled out", "### Ruled", 1))
+	}},
+	{"handoff of another phase", "handoff", func(t *testing.T, in *Input) { in.Head.Handoff = handoff(1) }},
 	{"touches another phase's conflict zone", "conflict-zones", func(t *testing.T, in *Input) {
 		in.PR.Changed = append(in.PR.Changed, "web/index.html")
 		in.PR.Commits[2].Files = append(in.PR.Commits[2].Files, "web/index.html")
 	}},
+}
+
+// editState rewrites head's phase-2 state file.
+func editState(t *testing.T, in *Input, edit func(*State)) {
+	s := *in.Head.States[2]
+	s.Tasks = append([]TaskState(nil), s.Tasks...)
+	edit(&s)
+	in.Head.States = map[int]*State{1: in.Head.States[1], 2: stateFixture(t, s)}
 }
 
 func TestCheckHonest(t *testing.T) {

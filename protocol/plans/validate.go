@@ -12,6 +12,9 @@ var (
 	slugRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 	taskIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$`) })
 	shaRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`) })
+	// abbrevRE is a commit as a state file may name it: a full SHA or an
+	// abbreviation of at least 7 hex digits (resolved by task-commits).
+	abbrevRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{7,64}$`) })
 )
 
 func checkVersion(e *errs, v int) {
@@ -70,28 +73,43 @@ func validateVerifyCommands(e *errs, cmds []string) {
 	}
 }
 
+// stateWords are the status values of each dialect: phase, then task.
+var stateWords = map[string][2][]string{
+	DialectAepgate: {{StatusClaimed, StatusInProgress, StatusBlocked, StatusNeedsReview, StatusDone},
+		{TaskTodo, TaskInProgress, TaskDone, TaskFailed}},
+	DialectSkill: {{StatusInProgress, StatusBlocked, StatusNeedsReview, StatusDone},
+		{TaskNotStarted, TaskInProgress, TaskDone, TaskFailed}},
+}
+
 func validateState(e *errs, s *State) {
-	checkVersion(e, s.Version)
+	words := stateWords[s.Dialect]
+	who := "executor"
+	if s.Dialect == DialectSkill {
+		who = "claimed_by"
+	}
 	if s.Phase < 1 {
 		e.add("phase", "want the phase number (1 or more), got %d", s.Phase)
 	}
 	if s.Executor == "" {
-		e.add("executor", "required: who executes this phase")
+		e.add(who, "required: who executes this phase")
 	}
-	if !slices.Contains([]string{StatusClaimed, StatusInProgress, StatusNeedsReview, StatusDone}, s.Status) {
-		e.add("status", "want claimed, in_progress or needs_review, got %q", s.Status)
+	if !slices.Contains(words[0], s.Status) {
+		e.add("status", "want %s, got %q", orList(words[0][:len(words[0])-1]), s.Status)
 	}
 	seen := map[string]bool{}
 	for i, t := range s.Tasks {
-		f := fmt.Sprintf("tasks[%d]", i)
+		f := s.taskField(i)
 		if seen[t.ID] {
 			e.add(f+".id", "task %q is listed twice", t.ID)
 		}
 		seen[t.ID] = true
-		validateTaskState(e, f, t)
+		validateTaskState(e, f, t, words[1])
 	}
 	for i, v := range s.Verification {
-		f := fmt.Sprintf("verification[%d]", i)
+		f := s.Verification[i].field
+		if f == "" {
+			f = fmt.Sprintf("verification[%d]", i)
+		}
 		if v.Command == "" {
 			e.add(f+".command", "required: the command that was run")
 		}
@@ -101,19 +119,33 @@ func validateState(e *errs, s *State) {
 	}
 }
 
-func validateTaskState(e *errs, f string, t TaskState) {
-	switch t.Status {
-	case TaskDone:
-		if !shaRE().MatchString(t.Commit) {
-			e.add(f+".commit", "a done task names its commit as a full lowercase SHA, got %q", t.Commit)
-		}
-	case TaskTodo, TaskInProgress:
-		if t.Commit != "" && !shaRE().MatchString(t.Commit) {
-			e.add(f+".commit", "want a full lowercase SHA, got %q", t.Commit)
-		}
-	default:
-		e.add(f+".status", "want todo, in_progress or done, got %q", t.Status)
+func validateTaskState(e *errs, f string, t TaskState, words []string) {
+	switch {
+	case !slices.Contains(words, t.Status):
+		e.add(f+".status", "want %s, got %q", orList(words), t.Status)
+	case t.Status == TaskDone && !abbrevRE().MatchString(t.Commit):
+		e.add(f+".commit", "a done task names its commit as a lowercase SHA (7 to 64 hex digits), got %q", t.Commit)
+	case t.Commit != "" && !abbrevRE().MatchString(t.Commit):
+		e.add(f+".commit", "want a lowercase SHA (7 to 64 hex digits), got %q", t.Commit)
+	case t.Status == TaskFailed && strings.TrimSpace(t.FailureReason) == "":
+		e.add(f+".failure_reason", "required: a failed task says why it failed")
 	}
+	if t.Attempts < 0 {
+		e.add(f+".attempts", "want 0 or more, got %d", t.Attempts)
+	}
+	for j, b := range t.Blocks {
+		if !taskIDRE().MatchString(b) {
+			e.add(fmt.Sprintf("%s.blocks[%d]", f, j), "want a task ID, got %q", b)
+		}
+	}
+}
+
+// orList writes words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 func validateReview(e *errs, r *Review) {

@@ -37,10 +37,13 @@ Inputs come from INPUT_* variables, as a workflow step's "with:" values:
   INPUT_RERUN    plans check: "true" re-runs the recorded verification
                  commands that the base's progress.json lists in
                  verify_commands
+  INPUT_VERIFY   "rerun" re-runs every DONE task's **Verify:** command of the
+                 run folders, isolated, and publishes aep/verify (only under
+                 pull_request and push)
 
 The event and repository come from GITHUB_* variables and GITHUB_EVENT_PATH.
-Check runs: aep/lint, aep/status, aep/negative-controls, aep/report, aep/plans
-on the pull request's head (GITHUB_SHA on other events), and
+Check runs: aep/lint, aep/status, aep/negative-controls, aep/report, aep/plans,
+aep/verify (with INPUT_VERIFY=rerun) on the pull request's head (GITHUB_SHA on other events), and
 aep/release-closure (on the tagged commit, only when checks names release).
 Outputs (written to $GITHUB_OUTPUT with a random delimiter): conclusion
 (success, failure or neutral), problems (a count), status-json (a JSON array,

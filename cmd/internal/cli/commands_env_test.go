@@ -73,7 +73,7 @@ func TestPlansRerunOnlyContractCommands(t *testing.T) {
 			leak := filepath.Join(t.TempDir(), "leak")
 			r := &plansRepo{t: t, dir: t.TempDir()}
 			r.git("init", "-q", "-b", "main")
-			r.commit("contract", map[string]string{"plans/billing/progress.json": tt.contract, "src/ok.sh": "exit 0\n"})
+			r.commit("contract", map[string]string{"plans/billing/progress.json": tt.contract, "src/ok.sh": "exit 0\n", "plans/billing/HANDOFF.md": plansHandoff})
 			r.git("checkout", "-q", "-b", "plan/billing/phase-1")
 			c1 := r.commit("model", map[string]string{"src/model.go": "package src\n"})
 			c2 := r.commit("api", map[string]string{"src/api.go": "package src\n"})

@@ -16,8 +16,11 @@ import (
 )
 
 const plansVerifyLong = `Check an executor plan folder (plans/<slug>: progress.json, state/phase-<N>.json,
-state/phase-<N>.review.json; docs/plans.md) against the rules, comparing the
-committed HEAD with --base:
+state/phase-<N>.review.json, HANDOFF.md; docs/plans.md) against the rules,
+comparing the committed HEAD with --base. A state file is read in aepgate's
+dialect ("version": 1) or, without a version key, as the Executor skill
+writes it (claimed_by, tasks keyed by ID, verification test/lint/build,
+abbreviated commit SHAs):
 
   contract        progress.json changed (it needs an owner's approval)
   task-ids        a task ID of the base contract was deleted or renumbered
@@ -27,7 +30,17 @@ committed HEAD with --base:
                   done comes only from an approving review file)
   task-commits    a task newly marked done names a commit that is not one of
                   base..HEAD, changes no file, is the base, or is also an
-                  earlier task's commit
+                  earlier task's commit; an abbreviated SHA matching none or
+                  several of base..HEAD
+  attempts        a task took more than 2 fix attempts
+  blocks          a task a failed task blocks is done, or a blocking failure
+                  with the phase at a status other than blocked (in_progress
+                  accepted while the failure is being recorded)
+  worktree        the recorded worktree lies outside the repository
+  self-review     a review file in the name of the phase's own executor
+  handoff         a phase moved to needs_review without a HANDOFF.md heading
+                  "## Handoff — phase N — <date>" carrying the six sections
+                  (Where things stand … Ruled out … Next step)
   dependencies    the phase is claimed before every phase it depends on is
                   approved at base
   parallel        the phase runs beside another unapproved phase and not both

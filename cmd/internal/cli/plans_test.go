@@ -36,7 +36,8 @@ type plansRepo struct {
 func newPlansRepo(t *testing.T) *plansRepo {
 	r := &plansRepo{t: t, dir: t.TempDir()}
 	r.git("init", "-q", "-b", "main")
-	r.commit("contract", map[string]string{"plans/billing/progress.json": plansProgress, "src/ok.sh": "exit 0\n"})
+	r.commit("contract", map[string]string{"plans/billing/progress.json": plansProgress, "src/ok.sh": "exit 0\n",
+		"plans/billing/HANDOFF.md": plansHandoff})
 	r.git("checkout", "-q", "-b", "plan/billing/phase-1")
 	return r
 }
@@ -66,6 +67,24 @@ func (r *plansRepo) commit(msg string, files map[string]string) string {
 	r.git("commit", "-q", "--allow-empty", "-m", msg)
 	return r.git("rev-parse", "HEAD")
 }
+
+// plansHandoff is a HANDOFF.md carrying phase 1's handoff with the skill's
+// six sections.
+const plansHandoff = `## Handoff — phase 1 — 2026-07-25
+
+### Where things stand
+Both tasks done.
+### What changed
+src/.
+### Decisions and why
+None.
+### Ruled out
+Caching.
+### Blockers
+None.
+### Next step
+Review.
+`
 
 // state is a phase-1 state file with two done tasks and one verification.
 func plansState(commit1, commit2, command string, exit string) string {

@@ -79,6 +79,7 @@ faces:
 		newKeysCmd(s),
 		newPlansCmd(s),
 		newSimulateCmd(s),
+		newVerifyCmd(s),
 		newInstallSkillCmd(s),
 		newVersionCmd(s),
 	)

@@ -1,0 +1,125 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gitblame"
+	"github.com/aepgate/aepgate/internal/gitobj"
+	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/rundoc"
+	"github.com/aepgate/aepgate/protocol/verdicts"
+)
+
+// verdictsRun builds aep/verdicts on a pull request: every verdict line of
+// each run folder's compliance log must have been introduced (git blame at
+// the head) by one of the base branch's auditors who did not report the
+// task. Without an auditors list it is neutral and says so. ok is false
+// when the workspace is no git checkout and the check was not named: the
+// job summary then says it did not run.
+func (r *runner) verdictsRun(ctx context.Context, folders []folder) (run checks.Run, ok bool) {
+	if _, err := gitobj.Open(ctx, r.ev.Workspace); errors.Is(err, gitobj.ErrNotRepository) && !r.in.explicit(CheckVerdicts) {
+		r.notes = append(r.notes, "The verdicts check reads who introduced each verdict line with git blame, so it needs a git checkout of the pull request (actions/checkout with fetch-depth: 0); the workspace is not one, so aep/verdicts did not run.")
+		return run, false
+	}
+	auditors, err := r.baseAuditors(ctx)
+	if err != nil {
+		r.problems++
+		run = checks.VerdictsRun(r.ev.SHA, []checks.VerdictsFolder{{Dir: ".", Err: err.Error()}}, "")
+		run.DetailsURL = r.ev.RunURL
+		return run, true
+	}
+	authors := map[string]string{} // commit → login, read once per step
+	var out []checks.VerdictsFolder
+	neutral := ""
+	for _, f := range folders {
+		vf := checks.VerdictsFolder{Dir: f.rel, Log: path.Join(f.rel, rundoc.LogFile), Err: f.err}
+		if vf.Err == "" {
+			vf, neutral = r.verdictsFolder(ctx, vf, f, auditors, authors)
+		}
+		if vf.Err != "" {
+			r.problems++
+		}
+		r.problems += len(vf.Refused)
+		out = append(out, vf)
+	}
+	run = checks.VerdictsRun(r.ev.SHA, out, neutral)
+	run.DetailsURL = r.ev.RunURL
+	return run, true
+}
+
+// verdictsFolder judges one folder's log.
+func (r *runner) verdictsFolder(ctx context.Context, vf checks.VerdictsFolder, f folder, auditors []string, authors map[string]string) (checks.VerdictsFolder, string) {
+	run, err := r.load(f)
+	if err != nil {
+		vf.Err = err.Error()
+		return vf, ""
+	}
+	lines, err := gitblame.Blame(ctx, r.ev.Workspace, r.ev.PR.HeadSHA, vf.Log)
+	if err != nil {
+		vf.Err = fmt.Sprintf("%v (check out the full history: actions/checkout with fetch-depth: 0)", err)
+		return vf, ""
+	}
+	in := verdicts.Input{File: vf.Log, Log: run.Log, Blame: map[int]verdicts.Author{}, Auditors: auditors}
+	for n, l := range lines {
+		login, err := r.commitLogin(ctx, l, authors)
+		if err != nil {
+			vf.Err = err.Error()
+			return vf, ""
+		}
+		in.Blame[n] = verdicts.Author{Login: login, Commit: l.Commit}
+	}
+	vs, findings, neutral := verdicts.Check(in, r.o.VerdictRules)
+	vf.Verdicts = len(vs)
+	for _, fd := range findings {
+		vf.Refused = append(vf.Refused, checks.VerdictRefusal{Rule: fd.Rule, Line: fd.Line, Message: fd.Message})
+	}
+	return vf, neutral
+}
+
+// commitLogin is the GitHub login of a blamed line's author: from a
+// GitHub noreply address, else from the API (once per commit); "" when
+// neither tells.
+func (r *runner) commitLogin(ctx context.Context, l gitblame.Line, cache map[string]string) (string, error) {
+	if login := gitblame.NoreplyLogin(l.AuthorMail); login != "" {
+		return login, nil
+	}
+	if login, ok := cache[l.Commit]; ok || r.api.Commits == nil {
+		return login, nil
+	}
+	login, err := r.api.Commits.CommitAuthor(ctx, r.ev.Owner, r.ev.Repo, l.Commit)
+	if err != nil {
+		return "", err
+	}
+	cache[l.Commit] = login
+	return login, nil
+}
+
+// baseAuditors are the auditors of the config at the pull request's base:
+// the config loadConfig read there through the API, else the base
+// commit's file read from the workspace's git objects (a pull request can
+// never list itself as an auditor).
+func (r *runner) baseAuditors(ctx context.Context) ([]string, error) {
+	if r.api.Files != nil {
+		return r.cfg.Auditors, nil
+	}
+	repo, err := gitobj.Open(ctx, r.ev.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("read the base commit's config: %w", err)
+	}
+	files, err := repo.Files(ctx, r.ev.PR.BaseSHA, []string{r.in.Config})
+	if err != nil {
+		return nil, fmt.Errorf("read %s at the base commit (check out the full history: actions/checkout with fetch-depth: 0): %w", r.in.Config, err)
+	}
+	if len(files) == 0 || files[0].Missing {
+		return nil, nil
+	}
+	cfg, err := config.Parse(r.in.Config, files[0].Content)
+	if err != nil {
+		return nil, fmt.Errorf("the base commit's config: %w", err)
+	}
+	return cfg.Auditors, nil
+}

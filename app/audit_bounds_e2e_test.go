@@ -1,0 +1,34 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/checks"
+)
+
+// TestAuditSecondFailOpensOwnerGate: after the first FAIL, one correction
+// and one re-audit are allowed; a second FAIL at the corrected head opens
+// the owner gate (human-product-judgment-action) instead of a third
+// attempt: aepgate/audit and aepgate/gates wait for the owner. The control
+// is the first FAIL alone, which leaves the executor to correct.
+func TestAuditSecondFailOpensOwnerGate(t *testing.T) {
+	a := newAuditWorld(t, "medium")
+	a.waitAudit(t, "failure")
+	a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "FAIL", goodQuote))
+	if r := a.waitAudit(t, "failure"); strings.Contains(r.Title, "owner") {
+		t.Fatalf("the first FAIL already went to the owner: %s", r.Title)
+	}
+	a.pr.Commit("correction", map[string]string{"export/export.go": auditSource + "\n// corrected\n"})
+	waitFor(t, 10*time.Second, "the correction's audit run", func() bool { return a.audit() != nil })
+	second := `{"path": "export/export.go", "quote": "// corrected"}`
+	body := strings.Replace(auditBody(a.unit.Number(), "FAIL", second), "errors are wrapped", "the correction is tested", 1)
+	a.pr.SubmitReview("dave", "COMMENTED", body)
+	r := a.waitAudit(t, "action_required")
+	if !strings.Contains(r.Title, "the owner decides instead of another attempt") || !strings.Contains(r.Summary, "failed at 2 commits") {
+		t.Errorf("aepgate/audit = %q\n%s", r.Title, r.Summary)
+	}
+	gates := func() string { return conclusionOf(a.repo, a.pr.Head(), checks.NameGates) }
+	waitFor(t, 10*time.Second, "the owner gate", func() bool { return gates() == "action_required" })
+}

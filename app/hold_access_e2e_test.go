@@ -1,0 +1,46 @@
+package app
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/gatelog"
+)
+
+// withoutGateRule is gatelog.DefaultRules minus the rule called name.
+func withoutGateRule(name string) []gatelog.Rule {
+	return slices.DeleteFunc(gatelog.DefaultRules(), func(r gatelog.Rule) bool { return r.Name == name })
+}
+
+// TestHoldNeedsLiveWrite: a listed owner whose live permission is read
+// cannot /aep hold (every counted command needs write, maintain or admin
+// right now); the comment gets a 👎 and aepgate/gates stays green. The
+// negative control is the same App without the live-write rule: the HOLD
+// then blocks the merge.
+func TestHoldNeedsLiveWrite(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		rules []gatelog.Rule
+		want  string
+	}{
+		{"refused", nil, "success"},
+		{"negative control: without live-write", withoutGateRule("live-write"), "action_required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := newGatesWorldOpts(t, func(o *Options) { o.gateRules = tc.rules })
+			g.repo.Grant("olivia", "read")
+			c := g.unit.Comment("olivia", "/aep hold stop everything")
+			if tc.rules == nil {
+				if got := g.waitReaction(t, c.ID()); len(got) != 1 || got[0] != "-1" {
+					t.Errorf("reactions = %v, want [-1]", got)
+				}
+			}
+			g.waitGates(t, tc.want)
+			time.Sleep(300 * time.Millisecond)
+			if r := g.gates(); r.Conclusion != tc.want {
+				t.Errorf("aepgate/gates = %s %q, want %s", r.Conclusion, r.Title, tc.want)
+			}
+		})
+	}
+}

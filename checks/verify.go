@@ -1,0 +1,80 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// VerifyFolder is one run folder's re-run of its DONE tasks' Verify
+// commands (protocol/reverify), as the Action observed it.
+type VerifyFolder struct {
+	// Dir is the folder; Log its compliance log's repository path.
+	Dir, Log string
+	// Err says why the folder could not be re-run; empty when it was.
+	Err   string
+	Tasks []VerifyTask
+	// Skipped are DONE tasks not re-run, with why.
+	Skipped []VerifyTask
+}
+
+// VerifyTask is one task's re-run. Problem is its false green (both last
+// lines shown), empty when the re-run reproduced the evidence.
+type VerifyTask struct {
+	ID       string
+	LogLine  int
+	ExitCode int
+	Took     time.Duration
+	Problem  string
+}
+
+// VerifyRun renders aep/verify on sha: failure with an annotation on the
+// DONE report's line for each false green, or a folder not re-run;
+// success when every DONE task reproduced its evidence; neutral when no
+// DONE task has a Verify command.
+func VerifyRun(sha string, folders []VerifyFolder) Run {
+	r := Run{Name: NameVerify, HeadSHA: sha, ExternalID: ActionExternalID(NameVerify, sha)}
+	ran, bad := 0, 0
+	var b strings.Builder
+	b.WriteString("## aepgate verify --rerun\n\n")
+	for _, f := range folders {
+		fmt.Fprintf(&b, "### %s\n\n", code(f.Dir))
+		if f.Err != "" {
+			bad++
+			fmt.Fprintf(&b, "Not re-run: %s\n\n", escapeHTML(f.Err))
+			continue
+		}
+		rows := make([][]string, 0, len(f.Tasks)+len(f.Skipped))
+		for _, t := range f.Tasks {
+			ran++
+			result := "reproduced"
+			if t.Problem != "" {
+				bad++
+				result = "**false green**"
+				r.Annotations = append(r.Annotations, Annotation{Path: f.Log, StartLine: t.LogLine, EndLine: t.LogLine,
+					Level: LevelFailure, Title: t.ID + ": false green", Message: t.Problem})
+			}
+			rows = append(rows, []string{code(t.ID), result, fmt.Sprint(t.ExitCode), fmt.Sprintf("%.1f s", t.Took.Seconds())})
+		}
+		for _, t := range f.Skipped {
+			rows = append(rows, []string{code(t.ID), "not re-run: " + escapeHTML(t.Problem), "–", "–"})
+		}
+		if len(rows) == 0 {
+			b.WriteString("No task is DONE.\n\n")
+			continue
+		}
+		table(&b, []string{"Task", "Result", "Exit", "Time"}, rows)
+		b.WriteString("\n")
+	}
+	b.WriteString("Each DONE task's **Verify:** command ran in its own isolated copy of the workspace, without the job's token, and was compared with the output pasted under **Verify output:** (a non-zero exit, or output without the pasted last line, is a false green).\n")
+	switch {
+	case bad > 0:
+		r.Conclusion, r.Title = ConclusionFailure, plural(bad, "false green or folder not re-run", "false greens or folders not re-run")
+	case ran == 0:
+		r.Conclusion, r.Title = ConclusionNeutral, "no DONE task with a Verify command"
+	default:
+		r.Conclusion, r.Title = ConclusionSuccess, plural(ran, "DONE task reproduced", "DONE tasks reproduced")
+	}
+	r.Summary = b.String()
+	return r
+}

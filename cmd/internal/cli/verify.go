@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aepgate/aepgate/internal/isolate"
+	"github.com/aepgate/aepgate/internal/rundir"
+	"github.com/aepgate/aepgate/protocol/negcontrol"
+	"github.com/aepgate/aepgate/protocol/reverify"
+)
+
+const verifyLong = `Re-run the evidence of a run folder (plan-of-record.md, execution-guide.md,
+compliance-log.md): for every task whose latest report in the compliance log
+is DONE, run the task's **Verify:** command from the execution guide and
+compare it with the output pasted under the report's **Verify output:**. A
+non-zero exit, or output that no longer contains the pasted output's last
+line, is a false green, shown with both last lines. A DONE task whose guide
+has no Verify command is listed as not re-run.
+
+Without --rerun nothing runs: the tasks and their commands are listed.
+
+With --rerun each command runs through /bin/sh in its own isolated copy of the
+tree (a git worktree at HEAD plus uncommitted and untracked, not ignored,
+files; a plain copy outside git), as negcontrol --all does: the working tree
+stays byte-identical. Up to --jobs run at once; each is killed with its whole
+process group at --timeout (exit 124). The commands never see INPUT_TOKEN,
+GITHUB_TOKEN, GITHUB_ENTERPRISE_TOKEN, ACTIONS_* or GH_* variables. The time
+each task took is reported.
+
+Exit codes: 0 every DONE task reproduced (or nothing to re-run); 1 a false
+green; 2 usage or read error; 130 interrupted (the copies are removed first).`
+
+// verifyOptions are the flags of aepgate verify.
+type verifyOptions struct {
+	rerun   bool
+	timeout time.Duration
+	jobs    int
+	// run runs the commands; isolate.Commands unless a test injects another.
+	run func(ctx context.Context, root string, commands []string, o isolate.Options) ([]isolate.Outcome, error)
+}
+
+func newVerifyCmd(s streams) *cobra.Command {
+	o := verifyOptions{run: isolate.Commands}
+	cmd := &cobra.Command{
+		Use:     "verify <run-dir> [--rerun] [--timeout DURATION] [--jobs N]",
+		Short:   "Re-run the Verify command of every DONE task and compare it with the pasted output",
+		Long:    verifyLong,
+		Example: "  aepgate verify docs/ledger-service --rerun --timeout 5m",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			err := o.exec(c.Context(), s, args[0])
+			if c.Context().Err() != nil {
+				return failf(negcontrol.ExitInterrupted, "verify: interrupted")
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.rerun, "rerun", false, "run the commands (isolated) and compare; without it they are only listed")
+	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "how long each command may run before its process group is killed")
+	f.IntVar(&o.jobs, "jobs", 0, "how many commands run at once (default: the number of CPUs)")
+	return cmd
+}
+
+func (o verifyOptions) exec(ctx context.Context, s streams, dir string) error {
+	if o.timeout <= 0 || o.jobs < 0 {
+		return failf(2, "verify: --timeout must be positive and --jobs 0 or more")
+	}
+	run, err := rundir.Load(dir)
+	if err != nil {
+		return failf(2, "verify: %v", err)
+	}
+	tasks, skipped := reverify.Tasks(run)
+	for _, sk := range skipped {
+		fmt.Fprintf(s.out, "%s:%d: %s not re-run: %s\n", filepath.Join(dir, "compliance-log.md"), sk.LogLine, sk.ID, sk.Reason)
+	}
+	if !o.rerun {
+		for _, t := range tasks {
+			fmt.Fprintf(s.out, "%s  %s\n", t.ID, t.Command)
+		}
+		fmt.Fprintf(s.out, "%d DONE task(s) with a Verify command; run with --rerun to re-run them\n", len(tasks))
+		return nil
+	}
+	return o.rerunTasks(ctx, s, dir, tasks)
+}
+
+// rerunTasks runs the tasks' commands isolated from the repository root
+// and reports each task's time and every false green.
+func (o verifyOptions) rerunTasks(ctx context.Context, s streams, dir string, tasks []reverify.Task) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return failf(2, "verify: %v", err)
+	}
+	cmds := make([]string, len(tasks))
+	for i, t := range tasks {
+		cmds[i] = t.Command
+	}
+	start := time.Now()
+	outs, err := o.run(ctx, isolate.Root(ctx, abs), cmds, isolate.Options{Jobs: o.jobs, Timeout: o.timeout})
+	if err != nil {
+		return failf(2, "verify: %v", err)
+	}
+	outcomes := make([]reverify.Outcome, len(outs))
+	for i, r := range outs {
+		outcomes[i] = reverify.Outcome{ExitCode: r.ExitCode, Output: r.OutputTail, Took: r.Took}
+	}
+	findings := reverify.Compare(tasks, outcomes)
+	bad := map[string]string{}
+	for _, f := range findings {
+		bad[f.ID] = f.Message
+	}
+	for i, t := range tasks {
+		word := "ok"
+		if bad[t.ID] != "" {
+			word = "FALSE GREEN"
+		}
+		fmt.Fprintf(s.out, "%-10s %-12s %6.2fs  exit %d\n", t.ID, word, outcomes[i].Took.Seconds(), outcomes[i].ExitCode)
+	}
+	for _, f := range findings {
+		fmt.Fprintf(s.out, "%s:%d: %s\n", filepath.Join(dir, "compliance-log.md"), f.LogLine, f.Message)
+	}
+	fmt.Fprintf(s.out, "%d task(s) re-run in %.2fs, %d false green(s)\n", len(tasks), time.Since(start).Seconds(), len(findings))
+	if len(findings) > 0 {
+		return exitCode(1)
+	}
+	return nil
+}
