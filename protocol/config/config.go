@@ -53,6 +53,9 @@ type Config struct {
 	Release Release `json:"release"`
 	// Readback bounds the App's merged-main readback.
 	Readback Readback `json:"readback"`
+	// Report says which pull requests need a worker report beyond those
+	// that name a work unit, and which are exempt.
+	Report Report `json:"report"`
 }
 
 // NegativeControl is one declared control: break the protection, watch the
