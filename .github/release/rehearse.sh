@@ -7,6 +7,8 @@
 # a commit SHA, and run it. Needs goreleaser (v2.15.1), git, openssl,
 # curl. CI runs it (.github/workflows/ci.yml, job goreleaser).
 #   bash .github/release/rehearse.sh [goreleaser]
+# SINGLE_TARGET=1 builds only this machine's binary (minutes instead of a
+# dozen targets), for a quick local run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 goreleaser=${1:-goreleaser}
@@ -14,9 +16,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$root"
 
-echo "== goreleaser release --snapshot (no image, no SBOM, nothing published)"
-"$goreleaser" release --snapshot --clean --skip=docker,sbom >/dev/null
-snap=$(sed -n 's/.*"version":"\([^"]*\)".*/\1/p' dist/metadata.json)
+if [ "${SINGLE_TARGET:-}" = 1 ]; then
+  # A quick rehearsal: only this machine's binary, archived as GoReleaser
+  # names it (goreleaser build --single-target).
+  echo "== goreleaser build --snapshot --single-target, archived as the release names it"
+  mkdir "$work/bin"
+  "$goreleaser" build --snapshot --clean --single-target --id aepgate --output "$work/bin/aepgate" >/dev/null
+  snap=$(sed -n 's/.*"version":"\([^"]*\)".*/\1/p' dist/metadata.json)
+  tar -czf "dist/aepgate_${snap}_$(go env GOOS)_$(go env GOARCH).tar.gz" -C "$work/bin" aepgate
+else
+  echo "== goreleaser release --snapshot (no image, no SBOM, nothing published)"
+  "$goreleaser" release --snapshot --clean --skip=docker,sbom >/dev/null
+  snap=$(sed -n 's/.*"version":"\([^"]*\)".*/\1/p' dist/metadata.json)
+fi
 tag=v0.0.1 version=0.0.1 # the fake release's tag; the archives are renamed to it
 echo "snapshot $snap → fake release $tag"
 
@@ -25,11 +37,13 @@ openssl ecparam -name prime256v1 -genkey -noout -out "$work/key.pem" 2>/dev/null
 openssl ec -in "$work/key.pem" -pubout -out "$work/release-signing.pub" 2>/dev/null
 rel="$work/releases/$tag"
 mkdir -p "$rel"
+shopt -s nullglob
 for f in dist/*.tar.gz dist/*.zip; do
   b=$(basename "$f")
   cp "$f" "$rel/${b/$snap/$version}"
 done
 (cd "$rel" && sha256sum -- *.tar.gz *.zip > checksums.txt)
+shopt -u nullglob
 AEPGATE_RELEASE_SIGNING_KEY="$(cat "$work/key.pem")" RELEASE_SIGNING_PUB="$work/release-signing.pub" \
   bash .github/release/sign.sh "$rel/checksums.txt"
 
