@@ -72,6 +72,12 @@ type runner struct {
 	treeErr  error
 	// targetNoted: the pull_request_target note is in notes.
 	targetNoted bool
+	// files memoizes the pull request's changed files (pullFiles).
+	files struct {
+		read, complete bool
+		paths          []string
+		err            error
+	}
 }
 
 // Run runs the step and returns its exit code with the error that ended

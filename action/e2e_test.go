@@ -100,7 +100,7 @@ func TestActionTwiceUpdatesNeverDuplicates(t *testing.T) {
 }
 
 func TestActionReadOnlyTokenDegrades(t *testing.T) {
-	e := newStepEnv(t, ghfake.Permissions{"checks": "read", "contents": "read"}, manyTasks(), "no report here")
+	e := newStepEnv(t, ghfake.Permissions{"checks": "read", "contents": "read"}, manyTasks(), "Work-unit: #12\n\nno report here")
 	if code := e.run(); code != ExitFailed {
 		t.Fatalf("exit %d, want 1", code)
 	}

@@ -37,8 +37,11 @@ type PullRequest struct {
 	HeadRepo         string
 	BaseSHA, BaseRef string
 	BaseRepo         string
-	// Author is the login that opened the pull request.
-	Author string
+	// Author is the login that opened the pull request; AuthorType is
+	// GitHub's type for it (User, Bot, Organization).
+	Author, AuthorType string
+	// Labels are the pull request's label names when the event was sent.
+	Labels []string
 	// Before is the head before this push (synchronize events); empty
 	// otherwise.
 	Before string
@@ -62,7 +65,11 @@ type eventPayload struct {
 		Base   ref    `json:"base"`
 		User   struct {
 			Login string `json:"login"`
+			Type  string `json:"type"`
 		} `json:"user"`
+		Labels []struct {
+			Name string `json:"name"`
+		} `json:"labels"`
 	} `json:"pull_request"`
 }
 
@@ -145,7 +152,10 @@ func (ev *Event) readPR(raw map[string]any) error {
 	ev.PR = &PullRequest{
 		Number: pr.Number, Body: pr.Body, HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref, HeadRepo: pr.Head.repo(),
 		BaseSHA: pr.Base.SHA, BaseRef: pr.Base.Ref, BaseRepo: pr.Base.repo(),
-		Author: pr.User.Login, Before: p.Before,
+		Author: pr.User.Login, AuthorType: pr.User.Type, Before: p.Before,
+	}
+	for _, l := range pr.Labels {
+		ev.PR.Labels = append(ev.PR.Labels, l.Name)
 	}
 	if pr.Head.SHA != "" {
 		ev.SHA = pr.Head.SHA

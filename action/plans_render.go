@@ -45,9 +45,9 @@ func plansCheckRun(sha string, outs []plansOutcome) checks.Run {
 	default:
 		run.Conclusion, run.Title = checks.ConclusionFailure, fmt.Sprintf("%d problem(s) in plan folders", failed)
 	}
-	b.WriteString("Rules and file formats: docs/plans.md. A change to `progress.json` needs an owner's approval " +
-		"through the aepgate/gates contract-change gate (docs/gates.md).\n")
-	run.Summary = b.String()
+	b.WriteString("Rules and file formats: [plans](" + checks.DocsURL + "plans.md). A change to `progress.json` needs an owner's approval " +
+		"through the aepgate/gates contract-change gate ([gates](" + checks.DocsURL + "gates.md)).\n")
+	run.Summary = b.String() + checks.DocsFooter(checks.NamePlans)
 	return run
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/testkit/skipline"
 )
 
 // childEnv carries a child server's settings when the test binary re-runs
@@ -31,7 +32,9 @@ func TestMain(m *testing.M) {
 	if raw := os.Getenv(childEnv); raw != "" {
 		os.Exit(runChild(raw))
 	}
-	os.Exit(m.Run())
+	// skipline: one line when tests skipped for want of PostgreSQL, shown
+	// without -v.
+	os.Exit(skipline.Run(m))
 }
 
 func runChild(raw string) int {

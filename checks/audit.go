@@ -41,7 +41,7 @@ func Audit(head string, c AuditContext, d review.Decision) Run {
 	w.findings(d.Findings)
 	w.ignored(d.Ignored)
 	b.WriteString("\n_A structurally valid review never means consensus or permission to merge; only aepgate/merge decides that._\n")
-	r.Summary = b.String()
+	r.Summary = b.String() + DocsFooter(r.Name)
 	r.Annotations = append(auditAnnotations(head, d.Findings), quoteAnnotations(d)...)
 	return r
 }

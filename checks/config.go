@@ -17,7 +17,7 @@ func Config(head, path, branch string, errs config.Errors, other error) Run {
 	if errs == nil && other == nil {
 		r.Conclusion = ConclusionSuccess
 		r.Title = "Repository config is valid"
-		r.Summary = fmt.Sprintf("`%s` on the default branch (`%s`) is valid.\n", path, branch)
+		r.Summary = fmt.Sprintf("`%s` on the default branch (`%s`) is valid.\n", path, branch) + DocsFooter(r.Name)
 		return r
 	}
 	r.Conclusion = ConclusionFailure
@@ -37,7 +37,7 @@ func Config(head, path, branch string, errs config.Errors, other error) Run {
 			})
 		}
 	}
-	r.Summary = b.String()
+	r.Summary = b.String() + DocsFooter(r.Name)
 	return r
 }
 

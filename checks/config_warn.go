@@ -35,6 +35,6 @@ func ConfigWarned(head, path, branch string, warnings []string) Run {
 		fmt.Fprintf(&b, "- ⚠️ %s\n", w)
 	}
 	fmt.Fprintf(&b, "\nChange the file on `%s` to close this; a pull request can never change the policy that judges it.\n", branch)
-	r.Summary = b.String()
+	r.Summary = b.String() + DocsFooter(r.Name)
 	return r
 }

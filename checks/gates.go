@@ -41,7 +41,7 @@ func Gates(head string, c GatesContext, st gate.State, blockers []gate.Blocker) 
 		fmt.Fprintf(&b, "No gate or HOLD blocks the merge of %s.\n", c.subject())
 		gatesWriter{b: &b, c: c, at: "@", span: plain}.answered(st)
 		tampering(&b, c.Tampered)
-		r.Summary = b.String()
+		r.Summary = b.String() + DocsFooter(r.Name)
 		return r
 	}
 	r.Conclusion, r.Title = ConclusionActionRequired, gatesTitle(blockers)
@@ -51,7 +51,7 @@ func Gates(head string, c GatesContext, st gate.State, blockers []gate.Blocker) 
 	w.blockers(st, blockers)
 	w.answered(st)
 	tampering(&b, c.Tampered)
-	r.Summary = b.String()
+	r.Summary = b.String() + DocsFooter(r.Name)
 	r.DetailsURL = c.PRURL
 	if g, ok := findGate(st, blockers[0].GateID); ok && isURL(g.Evidence) {
 		r.DetailsURL = g.Evidence

@@ -47,7 +47,7 @@ func LintRun(sha string, folders []LintFolder) Run {
 			r.Title += fmt.Sprintf(", %d unreadable", broken)
 		}
 	}
-	r.Summary = lintSummary(folders)
+	r.Summary = lintSummary(folders) + DocsFooter(r.Name)
 	return r
 }
 

@@ -36,6 +36,6 @@ func Merge(head string, pr int, d merge.Decision) Run {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", c.Name, mark, cell(escapeHTML(strings.Join(lines, "; "))))
 	}
-	r.Summary = b.String()
+	r.Summary = b.String() + DocsFooter(r.Name)
 	return r
 }

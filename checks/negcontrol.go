@@ -65,7 +65,7 @@ func NegControlRun(sha, configPath string, outs []ControlOutcome) Run {
 		table(&b, []string{"Control", "Result", "Time"}, rows)
 		b.WriteString("\nEach control breaks its protection, watches the test fail, restores it and watches the test pass; the transcripts are below.\n")
 	}
-	r.Summary = b.String()
+	r.Summary = b.String() + DocsFooter(r.Name)
 	var t strings.Builder
 	for _, o := range outs {
 		if o.Transcript == "" {

@@ -84,7 +84,7 @@ func Readback(v ReadbackView) Run {
 		}
 		b.WriteString(n + "\n")
 	}
-	r.Summary = b.String()
+	r.Summary = b.String() + DocsFooter(r.Name)
 	return r
 }
 

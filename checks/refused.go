@@ -25,5 +25,5 @@ func RefusedRun(name, sha string, rf Refusal) Run {
 	b.WriteString(strings.TrimSpace(rf.Fix))
 	b.WriteString("\n")
 	return Run{Name: name, HeadSHA: sha, ExternalID: ActionExternalID(name, sha),
-		Conclusion: ConclusionFailure, Title: rf.Title, Summary: b.String()}
+		Conclusion: ConclusionFailure, Title: rf.Title, Summary: b.String() + DocsFooter(name)}
 }

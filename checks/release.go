@@ -47,7 +47,7 @@ func ReleaseRun(sha string, res release.Result) Run {
 			b.WriteString("- " + n + "\n")
 		}
 	}
-	r.Summary = b.String()
+	r.Summary = b.String() + DocsFooter(r.Name)
 	return r
 }
 
@@ -92,7 +92,7 @@ func AppReleaseRun(sha string, res release.Result, in ReleaseInputs) Run {
 		assets = append(assets, code(in.Manifest)+" (the manifest alone)")
 	}
 	var b strings.Builder
-	b.WriteString(r.Summary)
+	b.WriteString(strings.TrimSuffix(r.Summary, DocsFooter(NameRelease)))
 	b.WriteString("\n### Verified against\n\n")
 	table(&b, []string{"Input", "Value"}, [][]string{
 		{"Manifest", code(in.Manifest)},
@@ -100,6 +100,6 @@ func AppReleaseRun(sha string, res release.Result, in ReleaseInputs) Run {
 		{"Local manifest", code(in.Manifest) + " on the default branch head"},
 		{"Taken from", source},
 	})
-	r.Summary = b.String()
+	r.Summary = b.String() + DocsFooter(r.Name)
 	return r
 }

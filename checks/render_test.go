@@ -78,6 +78,7 @@ func TestRenderGolden(t *testing.T) {
 			Errors:   []string{"github-release-asset-hash-mismatch:app.tar.gz", "remote-main-mismatch"},
 			Refusals: []refusal.Refusal{{Token: "github-release-asset-hash-mismatch:app.tar.gz", Expected: "sha256 abc | from the manifest", Seen: "sha256 def"}, {Token: "remote-main-mismatch", Expected: "tag at main", Seen: "main moved"}},
 			Notes:    []string{"GET releases/latest: 404"}})},
+		{"report-not-required", ReportNotRequiredRun(sha, 34, "No worker report is required: its author dependabot[bot] is a bot account and it names no work unit.")},
 		{"report-missing", ReportRun(sha, 34, report.Parse("hello"), report.Check(report.Parse("hello"), report.Facts{HeadSHA: sha}), nil)},
 	}
 	var runs []Run

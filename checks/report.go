@@ -35,8 +35,23 @@ func ReportRun(sha string, n int, r report.Report, problems, warnings []report.P
 	if len(warnings) > 0 {
 		run.Title += ", " + plural(len(warnings), "warning", "warnings")
 	}
-	run.Summary = reportSummary(n, r, problems, warnings)
+	run.Summary = reportSummary(n, r, problems, warnings) + DocsFooter(NameReport)
 	return run
+}
+
+// ReportNotRequiredRun renders aep/report for pull request n when the
+// report rule does not apply to it (report.Applies): neutral, saying why,
+// with the rule's keys for a repository that wants reports on more pull
+// requests.
+func ReportNotRequiredRun(sha string, n int, reason string) Run {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Worker report in pull request #%d\n\n%s\n\n", n, reason)
+	b.WriteString("A pull request needs the worker's report when it names a work unit (a line `Work-unit: #N`, a closing keyword, or a report of its own), " +
+		"or when `.github/aepgate.yml`'s `report.required_for` lists one of its labels or paths; " +
+		"pull requests by bot accounts and those `report.skip` lists are exempt unless they name a unit " +
+		"([when a report is required](" + DocsURL + "report.md#when-a-report-is-required)).\n")
+	return Run{Name: NameReport, HeadSHA: sha, ExternalID: ActionExternalID(NameReport, sha), Conclusion: ConclusionNeutral,
+		Title: "worker report: not required", Summary: b.String() + DocsFooter(NameReport)}
 }
 
 // reportAnnotations places each problem on its body line at level.
@@ -58,7 +73,7 @@ func reportSummary(n int, r report.Report, problems, warnings []report.Problem) 
 	problemTable(&b, "Problem", problems)
 	problemTable(&b, "Warning", warnings)
 	if !r.Found {
-		b.WriteString("The body holds no report. The worker's handoff (spec/craft-rules.md §6.2) reads:\n\n")
+		b.WriteString("The body holds no report. The worker's handoff reads as below ([the report format](" + DocsURL + "report.md), with a template to copy):\n\n")
 		fenced(&b, "text", "STATUS: done | needs-rework | blocked\nWORK-UNIT: #<issue>\nATTEMPT: <n>\nBRANCH: <branch>\nPR: <url or none>\nDONE:\n- <verified fact>\nNOT DONE / OPEN: <items or none>\nFILES:\n- <path>\nVERIFY:\n- `<command>` → <exact result>\nPRESERVATION: clean + pushed at <full head SHA>\n")
 		return b.String()
 	}

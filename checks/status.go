@@ -106,7 +106,7 @@ func StatusRun(sha string, folders []Progress) Run {
 	if len(folders) == 0 {
 		b.WriteString("\nNo run folder matched the `dir` input.\n")
 	}
-	r.Summary = b.String()
+	r.Summary = b.String() + DocsFooter(r.Name)
 	return r
 }
 

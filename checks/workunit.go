@@ -35,7 +35,7 @@ func WorkUnit(head string, v workunit.Verdict, unitTitle string, nativeBlockers 
 	if !nativeBlockers {
 		b.WriteString(noNativeBlockers)
 	}
-	r.Summary = b.String()
+	r.Summary = b.String() + DocsFooter(r.Name)
 	return r
 }
 

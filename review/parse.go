@@ -21,7 +21,7 @@ func ParseWith(body string, rules []VerdictRule) (*Audit, Problems) {
 	blocks := blocksOf(body)
 	switch {
 	case len(blocks) == 0:
-		return nil, Problems{{"$", "the review has no aep-audit block; an audit is one fenced block with the info string aep-audit (docs/audit.md)"}}
+		return nil, Problems{{"$", "the review has no aep-audit block; an audit is one fenced block with the info string aep-audit (https://github.com/aepgate/aepgate/blob/main/docs/audit.md)"}}
 	case len(blocks) > 1:
 		lines := make([]string, len(blocks))
 		for i, b := range blocks {

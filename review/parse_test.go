@@ -82,8 +82,8 @@ func TestParseProblems(t *testing.T) {
 		name, body string
 		want       []string
 	}{
-		{"no block", "LGTM", []string{"$: the review has no aep-audit block; an audit is one fenced block with the info string aep-audit (docs/audit.md)"}},
-		{"only a quoted block", "> ```aep-audit\n> {}\n> ```", []string{"$: the review has no aep-audit block; an audit is one fenced block with the info string aep-audit (docs/audit.md)"}},
+		{"no block", "LGTM", []string{"$: the review has no aep-audit block; an audit is one fenced block with the info string aep-audit (https://github.com/aepgate/aepgate/blob/main/docs/audit.md)"}},
+		{"only a quoted block", "> ```aep-audit\n> {}\n> ```", []string{"$: the review has no aep-audit block; an audit is one fenced block with the info string aep-audit (https://github.com/aepgate/aepgate/blob/main/docs/audit.md)"}},
 		{"two blocks", fenced(passJSON) + fenced(passJSON), []string{"$: the review has 2 aep-audit blocks (at lines 3, 20); it must hold exactly one"}},
 		{"empty block", fenced(""), []string{"$: the block is empty"}},
 		{"bad json", fenced(`{"schema_version": 1,}`), []string{"$: not valid JSON: invalid character '}' looking for beginning of object key string"}},

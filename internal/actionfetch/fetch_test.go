@@ -4,20 +4,22 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/hex"
-	"fmt"
+	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
-
-const tag = "v1.2.3"
 
 // fakeBinary is a script standing in for aepgate that prints its version.
 func fakeBinary(version string) []byte {
@@ -43,20 +45,41 @@ func sum(b []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// release serves a fake release of tag: one linux/amd64 archive and a
-// checksums.txt whose line for it says listed; it counts requests.
-func release(t *testing.T, listed func(real string) string) (url string, hits *atomic.Int32) {
+// sign is what the release workflow's openssl dgst -sha256 -sign writes:
+// an ECDSA signature over the SHA-256 of b, ASN.1 DER.
+func sign(t *testing.T, key *ecdsa.PrivateKey, b []byte) []byte {
 	t.Helper()
-	archive := tarGz(t, "aepgate", fakeBinary(tag))
-	name := "aepgate_1.2.3_linux_amd64.tar.gz"
-	files := map[string][]byte{
-		"/" + tag + "/" + name:       archive,
-		"/" + tag + "/checksums.txt": []byte(listed(sum(archive)) + "  " + name + "\n"),
+	h := sha256.Sum256(b)
+	sig, err := ecdsa.SignASN1(rand.Reader, key, h[:])
+	if err != nil {
+		t.Fatal(err)
 	}
-	hits = &atomic.Int32{}
+	return sig
+}
+
+// fake is a local release host: releases served over HTTP, the action's
+// tags in a local git repository, and the release key.
+type fake struct {
+	t     *testing.T
+	key   *ecdsa.PrivateKey
+	url   string
+	hits  atomic.Int32
+	mu    sync.Mutex
+	files map[string][]byte // URL path → body
+}
+
+func newFake(t *testing.T) *fake {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fake{t: t, key: key, files: map[string][]byte{}}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		b, ok := files[r.URL.Path]
+		f.hits.Add(1)
+		f.mu.Lock()
+		b, ok := f.files[r.URL.Path]
+		f.mu.Unlock()
 		if !ok {
 			http.NotFound(w, r)
 			return
@@ -64,133 +87,58 @@ func release(t *testing.T, listed func(real string) string) (url string, hits *a
 		w.Write(b)
 	}))
 	t.Cleanup(srv.Close)
-	return srv.URL, hits
+	f.url = srv.URL
+	return f
 }
 
-type result struct {
-	code   int
-	output string // stdout and stderr
-	bin    string // "bin=" from GITHUB_OUTPUT
+// publish adds release tag (vX.Y.Z): a linux/amd64 archive whose binary
+// prints the tag, its checksums.txt and that file's signature.
+func (f *fake) publish(tag string) {
+	archive := tarGz(f.t, "aepgate", fakeBinary(tag))
+	name := "aepgate_" + strings.TrimPrefix(tag, "v") + "_linux_amd64.tar.gz"
+	sums := []byte(sum(archive) + "  " + name + "\n" + strings.Repeat("a", 64) + "  aepgate_" + strings.TrimPrefix(tag, "v") + "_darwin_arm64.tar.gz\n")
+	f.set(tag, name, archive)
+	f.set(tag, "checksums.txt", sums)
+	f.set(tag, "checksums.txt.sig", sign(f.t, f.key, sums))
 }
 
-// run runs fetch.sh with env, a PATH holding pathBin (when not nil) and the
-// system's tools.
-func run(t *testing.T, env map[string]string, pathBin []byte) result {
+func (f *fake) set(tag, name string, b []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if b == nil {
+		delete(f.files, "/"+tag+"/"+name)
+		return
+	}
+	f.files["/"+tag+"/"+name] = b
+}
+
+func (f *fake) get(tag, name string) []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.files["/"+tag+"/"+name]
+}
+
+// script copies fetch.sh into a folder of its own with key's public half
+// as release-signing.pub (nil: no key file) and returns its path.
+func script(t *testing.T, key *ecdsa.PrivateKey) string {
 	t.Helper()
 	dir := t.TempDir()
-	pathDir := filepath.Join(dir, "path")
-	os.Mkdir(pathDir, 0o755)
-	if pathBin != nil {
-		if err := os.WriteFile(filepath.Join(pathDir, "aepgate"), pathBin, 0o755); err != nil {
+	b, err := os.ReadFile("fetch.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fetch.sh"), b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if key != nil {
+		der, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
+		if err := os.WriteFile(filepath.Join(dir, "release-signing.pub"), pub, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	out := filepath.Join(dir, "github-output")
-	cmd := exec.Command("bash", "fetch.sh")
-	cmd.Env = []string{"PATH=" + pathDir + ":" + os.Getenv("PATH"), "GITHUB_OUTPUT=" + out, "DEST=" + filepath.Join(dir, "dest"), "HOME=" + dir}
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	b, err := cmd.CombinedOutput()
-	r := result{output: string(b)}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	o, _ := os.ReadFile(out)
-	for _, line := range strings.Split(string(o), "\n") {
-		if v, ok := strings.CutPrefix(line, "bin="); ok {
-			r.bin = v
-		}
-	}
-	return r
-}
-
-func version(t *testing.T, bin string) string {
-	t.Helper()
-	b, err := exec.Command(bin, "version").Output()
-	if err != nil {
-		t.Fatalf("%s version: %v", bin, err)
-	}
-	return strings.TrimSpace(string(b))
-}
-
-func TestFetch(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
-	right := func(real string) string { return real }
-	wrong := func(string) string { return strings.Repeat("0", 64) }
-	linux := func(url, ref string) map[string]string {
-		return map[string]string{"RELEASES_URL": url, "ACTION_REF": ref, "RUNNER_OS": "Linux", "RUNNER_ARCH": "X64"}
-	}
-
-	t.Run("right checksum runs", func(t *testing.T) {
-		url, _ := release(t, right)
-		r := run(t, linux(url, tag), nil)
-		if r.code != 0 || r.bin == "" {
-			t.Fatalf("exit %d, bin %q:\n%s", r.code, r.bin, r.output)
-		}
-		if got := version(t, r.bin); got != "aepgate "+tag {
-			t.Errorf("fetched binary says %q", got)
-		}
-	})
-	t.Run("wrong checksum fails with both hashes", func(t *testing.T) {
-		url, _ := release(t, wrong)
-		r := run(t, linux(url, tag), nil)
-		real := sum(tarGz(t, "aepgate", fakeBinary(tag)))
-		want := fmt.Sprintf("checksums.txt says %s, the downloaded file hashes to %s", strings.Repeat("0", 64), real)
-		if r.code != 1 || r.bin != "" || !strings.Contains(r.output, want) {
-			t.Errorf("exit %d, bin %q, output:\n%s\nwant exit 1, no bin, %q", r.code, r.bin, r.output, want)
-		}
-	})
-	t.Run("a release without the runner's archive fails", func(t *testing.T) {
-		url, _ := release(t, right)
-		r := run(t, map[string]string{"RELEASES_URL": url, "ACTION_REF": tag, "RUNNER_OS": "Linux", "RUNNER_ARCH": "ARM64"}, nil)
-		if r.code == 0 || r.bin != "" || !strings.Contains(r.output, "404") {
-			t.Errorf("linux/arm64 (not in the release): exit %d, bin %q:\n%s", r.code, r.bin, r.output)
-		}
-	})
-	t.Run("unknown OS or arch falls back to building", func(t *testing.T) {
-		url, hits := release(t, right)
-		for _, env := range []map[string]string{
-			{"RELEASES_URL": url, "ACTION_REF": tag, "RUNNER_OS": "Linux", "RUNNER_ARCH": "ARM"},
-			{"RELEASES_URL": url, "ACTION_REF": tag, "RUNNER_OS": "Plan9", "RUNNER_ARCH": "X64"},
-		} {
-			r := run(t, env, nil)
-			if r.code != 0 || r.bin != "" || !strings.Contains(r.output, "building the action's source") {
-				t.Errorf("%v: exit %d, bin %q:\n%s", env, r.code, r.bin, r.output)
-			}
-		}
-		if n := hits.Load(); n != 0 {
-			t.Errorf("%d downloads, want none", n)
-		}
-	})
-	t.Run("PATH binary of another version is ignored", func(t *testing.T) {
-		url, _ := release(t, right)
-		r := run(t, linux(url, tag), fakeBinary("v1.2.2"))
-		if r.code != 0 || r.bin == "" || strings.Contains(r.bin, "/path/") {
-			t.Fatalf("exit %d, bin %q:\n%s", r.code, r.bin, r.output)
-		}
-		if got := version(t, r.bin); got != "aepgate "+tag {
-			t.Errorf("binary says %q", got)
-		}
-	})
-	t.Run("PATH binary of the action's version is used", func(t *testing.T) {
-		url, hits := release(t, right)
-		r := run(t, linux(url, tag), fakeBinary(tag))
-		if r.code != 0 || !strings.HasSuffix(r.bin, "/path/aepgate") || hits.Load() != 0 {
-			t.Errorf("exit %d, bin %q, %d downloads:\n%s", r.code, r.bin, hits.Load(), r.output)
-		}
-	})
-	t.Run("a branch or SHA builds", func(t *testing.T) {
-		url, hits := release(t, right)
-		for _, ref := range []string{"main", "0123456789abcdef0123456789abcdef01234567", "v1", ""} {
-			r := run(t, linux(url, ref), fakeBinary(tag))
-			if r.code != 0 || r.bin != "" || hits.Load() != 0 {
-				t.Errorf("ref %q: exit %d, bin %q, %d downloads:\n%s", ref, r.code, r.bin, hits.Load(), r.output)
-			}
-		}
-	})
+	return filepath.Join(dir, "fetch.sh")
 }

@@ -53,6 +53,9 @@ type Config struct {
 	Release Release `json:"release"`
 	// Readback bounds the App's merged-main readback.
 	Readback Readback `json:"readback"`
+	// Report says which pull requests need a worker report beyond those
+	// that name a work unit, and which are exempt.
+	Report Report `json:"report"`
 	// Mode is ModeEnforce (the default) or ModeAdvisory, in which every
 	// check the App writes on a pull request concludes neutral and says in
 	// its summary what it would have concluded (for rolling a policy out).

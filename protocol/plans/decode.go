@@ -98,7 +98,7 @@ func jsonError(file string, data []byte, ix lines, err error) Error {
 		name := strings.Trim(strings.TrimPrefix(out.Message, "unknown field "), `"`)
 		out.Line = ix.named(name)
 		out.Field = name
-		out.Message = "unknown key (see docs/plans.md for the keys of this file)"
+		out.Message = "unknown key (see https://github.com/aepgate/aepgate/blob/main/docs/plans.md for the keys of this file)"
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		out.Message = "invalid JSON: unexpected end of file"
 	}

@@ -14,7 +14,7 @@ func TestParseStateErrors(t *testing.T) {
 		want Errors
 	}{
 		{"unknown key", "{\n \"version\": 1,\n \"phase\": 1,\n \"executor\": \"e\",\n \"status\": \"claimed\",\n \"sneaky\": true\n}",
-			Errors{{File: "s.json", Line: 6, Field: "sneaky", Message: "unknown key (see docs/plans.md for the keys of this file)"}}},
+			Errors{{File: "s.json", Line: 6, Field: "sneaky", Message: "unknown key (see https://github.com/aepgate/aepgate/blob/main/docs/plans.md for the keys of this file)"}}},
 		{"wrong type", "{\n \"version\": \"1\"\n}",
 			Errors{{File: "s.json", Line: 2, Field: "version", Message: "want int, got JSON string"}}},
 		{"future version", "{\"version\": 2, \"phase\": 1, \"executor\": \"e\", \"status\": \"claimed\"}",

@@ -14,7 +14,7 @@ func checkContract(in Input) []Finding {
 	}
 	return []Finding{{Rule: "contract", File: file, Line: 1, Message: fmt.Sprintf(
 		"progress.json is the plan's contract and changed in this pull request: it needs an owner's approval "+
-			"(%s, through the aepgate/gates contract-change gate; see docs/gates.md)", in.Base.Progress.Owner)}}
+			"(%s, through the aepgate/gates contract-change gate; see https://github.com/aepgate/aepgate/blob/main/docs/gates.md)", in.Base.Progress.Owner)}}
 }
 
 // checkTaskIDs: every task ID of the base contract is still there, in the

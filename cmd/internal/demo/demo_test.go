@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/internal/testkit/skipline"
 )
 
 // played caches one run per scenario: the browser test reads the report
@@ -44,9 +46,10 @@ func play(t *testing.T, scenario string) (*Result, string) {
 	return p.res, p.out
 }
 
-// TestMain removes the reports the scenario tests wrote.
+// TestMain removes the reports the scenario tests wrote, and prints one
+// line when tests skipped for want of Chromium (internal/testkit/skipline).
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := skipline.Run(m)
 	played.Range(func(_, v any) bool {
 		_ = os.RemoveAll(v.(*playedRun).out)
 		return true

@@ -20,6 +20,8 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/aepgate/aepgate/internal/testkit/skipline"
 )
 
 // candidates are the executables tried, in order, after $AEPGATE_CHROMIUM.
@@ -49,6 +51,10 @@ type Page struct {
 	errors []string
 }
 
+// Need is what the browser tests need, for the skip line
+// (internal/testkit/skipline) of a package whose TestMain is skipline.Main.
+var Need = skipline.Need{What: "Chromium", Install: "sudo apt-get install chromium"}
+
 // New starts a headless Chromium for t (closed when t ends) and returns its
 // first tab. The flags are those this machine's closed network needs: no
 // background networking, no component updates, a fresh profile.
@@ -60,7 +66,7 @@ func New(t testing.TB) *Page {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
-		t.Skip(msg)
+		skipline.Skip(t, Need, msg)
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,

@@ -14,7 +14,13 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+
+	"github.com/aepgate/aepgate/internal/testkit/skipline"
 )
+
+// Need is what the PostgreSQL tests need, for the skip line
+// (internal/testkit/skipline) of a package whose TestMain is skipline.Main.
+var Need = skipline.Need{What: "PostgreSQL", Install: "sudo apt-get install postgresql"}
 
 // Start starts a server and returns its URL; the server is stopped and its
 // files removed when the test ends.
@@ -22,7 +28,7 @@ func Start(t testing.TB) string {
 	t.Helper()
 	bin := binDir()
 	if bin == "" {
-		t.Skip("PostgreSQL not installed (no /usr/lib/postgresql/*/bin/initdb; apt-get install postgresql); skipping the PostgreSQL test")
+		skipline.Skip(t, Need, "PostgreSQL not installed (no /usr/lib/postgresql/*/bin/initdb)")
 	}
 	dir, err := os.MkdirTemp("", "aepgate-pg-")
 	if err != nil {
