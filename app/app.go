@@ -12,6 +12,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/aepgate/aepgate/app/readback"
+	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
@@ -27,6 +28,8 @@ type App struct {
 	metrics *metrics
 	log     *slog.Logger
 	webhook http.Handler
+	// batcher commits the edge's verified deliveries in batches.
+	batcher *webhook.Batcher
 	// checks are the App's checks, defaultChecks unless a test set others.
 	checks []check
 	// families is the table of event families the App handles,
@@ -70,7 +73,10 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	if a.webhook, err = newEdge(&a.opts, a.families, a.queue, a.metrics, a.log); err != nil {
+	a.batcher = webhook.NewBatcher(a.queue, webhook.BatchConfig{Size: opts.BatchSize, Wait: opts.BatchWait,
+		Observe: a.metrics.batch, Options: opts.batch})
+	if a.webhook, err = newEdge(&a.opts, a.families, a.batcher, a.metrics, a.log); err != nil {
+		a.batcher.Close()
 		db.Close()
 		return nil, err
 	}
@@ -80,8 +86,12 @@ func New(ctx context.Context, opts Options) (*App, error) {
 // handles reports whether event starts work (the App's family table).
 func (a *App) handles(event string) bool { return a.families.handles(event) }
 
-// Close releases the database.
-func (a *App) Close() { a.db.Close() }
+// Close commits the deliveries handed to the batcher, then releases the
+// database.
+func (a *App) Close() {
+	a.batcher.Close()
+	a.db.Close()
+}
 
 // Handler is the App's HTTP surface: /webhook, /healthz, /readyz, /metrics.
 func (a *App) Handler() http.Handler {
@@ -140,6 +150,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	if err := srv.Shutdown(sctx); err != nil {
 		a.log.Warn("http shutdown", "err", err)
 	}
+	a.batcher.Close()
 	if err := a.queue.stop(sctx); err != nil {
 		a.log.Warn("queue shutdown", "err", err)
 	}

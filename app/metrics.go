@@ -18,6 +18,9 @@ type metrics struct {
 	calls      *prometheus.CounterVec
 	remaining  prometheus.Gauge
 	writes     *prometheus.CounterVec
+	// batchSize and batchCommit are the edge's group commits.
+	batchSize   prometheus.Histogram
+	batchCommit *prometheus.HistogramVec
 	// inflight counts the webhook bodies being read, not yet verified.
 	inflight prometheus.Gauge
 }
@@ -45,7 +48,15 @@ func newMetrics() *metrics {
 			Name: "aepgate_webhook_unverified_bodies", Help: "Webhook bodies being received whose signature is not checked yet (slow senders show here).",
 		}),
 	}
-	m.reg.MustRegister(m.deliveries, m.jobs, m.calls, m.remaining, m.writes, m.inflight,
+	m.batchSize = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "aepgate_webhook_batch_size", Help: "Verified deliveries committed together by the webhook edge's writer (group commit).",
+		Buckets: prometheus.ExponentialBuckets(1, 2, 9),
+	})
+	m.batchCommit = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "aepgate_webhook_batch_commit_seconds", Help: "Time to commit one batch of deliveries (their IDs and jobs, one transaction), by result (ok, error).",
+		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
+	}, []string{"result"})
+	m.reg.MustRegister(m.deliveries, m.jobs, m.calls, m.remaining, m.writes, m.inflight, m.batchSize, m.batchCommit,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -58,6 +69,16 @@ func (m *metrics) delivery(event, result string) {
 
 // unverified moves the unverified-bodies gauge by d.
 func (m *metrics) unverified(d float64) { m.inflight.Add(d) }
+
+// batch observes one group commit of the edge (webhook.BatchConfig.Observe).
+func (m *metrics) batch(size int, took time.Duration, err error) {
+	result := "ok"
+	if err != nil {
+		result = "error"
+	}
+	m.batchSize.Observe(float64(size))
+	m.batchCommit.WithLabelValues(result).Observe(took.Seconds())
+}
 
 func (m *metrics) job(kind, result string, d time.Duration) {
 	m.jobs.WithLabelValues(kind, result).Observe(d.Seconds())

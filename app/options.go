@@ -59,6 +59,16 @@ type Options struct {
 	// are gathered before its open pull requests are judged once for them.
 	FanoutWindow time.Duration
 
+	// BatchSize caps the verified deliveries committed together (group
+	// commit); 0 means webhook.DefaultBatchSize.
+	BatchSize int
+	// BatchWait is how long a batch stays open for more deliveries after
+	// its first; 0 means webhook.DefaultBatchWait, negative none.
+	BatchWait time.Duration
+	// CoalesceDelay is how long a request to judge a pull request again
+	// waits for others to join it (coalesce.go); 0 means
+	// DefaultCoalesceDelay.
+	CoalesceDelay time.Duration
 	// checks replaces the App's list of checks (defaultChecks) when set;
 	// tests add a check through it.
 	checks []check
@@ -77,6 +87,13 @@ type Options struct {
 	readback readbackOptions
 	// edge replaces parts of the webhook edge (zero: the App's own).
 	edge webhook.Options
+	// batch replaces parts of the edge's batcher (zero: the App's own); a
+	// negative control acknowledges before the commit.
+	batch webhook.BatchOptions
+	// coalesce, when set, is whether a delivery's work may be coalesced
+	// with other requests to judge the same pull request (nil: coalescible);
+	// a negative control coalesces none.
+	coalesce func(work) bool
 	// keeper wraps the store of kept decisions (nil: the database as it
 	// is); a negative control passes one that forgets.
 	keeper func(keeper) keeper
@@ -95,6 +112,7 @@ const (
 	DefaultShutdownGrace  = 20 * time.Second
 	DefaultBoardDelay     = 5 * time.Second
 	DefaultFanoutWindow   = 2 * time.Second
+	DefaultCoalesceDelay  = time.Second
 )
 
 func (o *Options) setDefaults() error {
@@ -132,6 +150,7 @@ func (o *Options) setDefaults() error {
 	def(&o.ShutdownGrace, DefaultShutdownGrace)
 	def(&o.BoardDelay, DefaultBoardDelay)
 	def(&o.FanoutWindow, DefaultFanoutWindow)
+	def(&o.CoalesceDelay, DefaultCoalesceDelay)
 	if o.Workers <= 0 {
 		o.Workers = DefaultWorkers
 	}

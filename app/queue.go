@@ -43,6 +43,7 @@ func (reconcileArgs) Kind() string { return "aepgate_reconcile" }
 // queue is the durable job queue on the App's database.
 type queue interface {
 	webhook.Enqueuer
+	webhook.BatchEnqueuer
 	start(ctx context.Context) error
 	// stop lets running jobs finish within ctx, then cancels the rest,
 	// which River returns to the queue.
@@ -170,25 +171,14 @@ func migrateRiver[TTx any](ctx context.Context, db *store.DB, driver riverdriver
 }
 
 // Enqueue records a verified delivery's ID and, when its event starts
-// work, inserts its job, in one transaction; fresh is false when the ID
-// was recorded before.
+// work, inserts its job, in one transaction (a batch of one,
+// EnqueueBatch); fresh is false when the ID was recorded before.
 func (q *riverQueue[TTx]) Enqueue(ctx context.Context, v webhook.Delivery) (bool, error) {
-	d := deliveryArgs{DeliveryID: v.DeliveryID, Event: v.Event, Payload: v.Payload}
-	var fresh bool
-	err := q.db.InTx(ctx, func(tx store.Tx) error {
-		var err error
-		if fresh, err = store.RecordDelivery(ctx, tx, d.DeliveryID, d.Event, time.Now()); err != nil || !fresh {
-			return err
-		}
-		if !q.handles(d.Event) {
-			return nil
-		}
-		if _, err := q.client.InsertTx(ctx, tx.Raw().(TTx), d, nil); err != nil {
-			return fmt.Errorf("enqueue delivery %s: %w", d.DeliveryID, err)
-		}
-		return nil
-	})
-	return fresh, err
+	fresh, err := q.EnqueueBatch(ctx, []webhook.Delivery{v})
+	if err != nil {
+		return false, err
+	}
+	return fresh[0], nil
 }
 
 func (q *riverQueue[TTx]) start(ctx context.Context) error { return q.client.Start(ctx) }
