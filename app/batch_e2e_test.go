@@ -136,4 +136,3 @@ func deliveryJobs(t *testing.T, a *App) map[string]int {
 	}
 	return out
 }
-
