@@ -21,6 +21,9 @@ type metrics struct {
 	// batchSize and batchCommit are the edge's group commits.
 	batchSize   prometheus.Histogram
 	batchCommit *prometheus.HistogramVec
+	// coalesced counts the requests to judge a pull request again by what
+	// became of them.
+	coalesced *prometheus.CounterVec
 	// inflight counts the webhook bodies being read, not yet verified.
 	inflight prometheus.Gauge
 }
@@ -56,7 +59,10 @@ func newMetrics() *metrics {
 		Name: "aepgate_webhook_batch_commit_seconds", Help: "Time to commit one batch of deliveries (their IDs and jobs, one transaction), by result (ok, error).",
 		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
 	}, []string{"result"})
-	m.reg.MustRegister(m.deliveries, m.jobs, m.calls, m.remaining, m.writes, m.inflight, m.batchSize, m.batchCommit,
+	m.coalesced = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "aepgate_evaluations_coalesced_total", Help: "Requests to judge a pull request again, by outcome: merged (into an evaluation that waits), queued (a new evaluation).",
+	}, []string{"outcome"})
+	m.reg.MustRegister(m.coalesced, m.deliveries, m.jobs, m.calls, m.remaining, m.writes, m.inflight, m.batchSize, m.batchCommit,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -78,6 +84,11 @@ func (m *metrics) batch(size int, took time.Duration, err error) {
 	}
 	m.batchSize.Observe(float64(size))
 	m.batchCommit.WithLabelValues(result).Observe(took.Seconds())
+}
+
+// coalesce counts one request to judge a pull request again.
+func (m *metrics) coalesce(did inserted) {
+	m.coalesced.WithLabelValues([...]string{queuedNew: "queued", merged: "merged"}[did]).Inc()
 }
 
 func (m *metrics) job(kind, result string, d time.Duration) {

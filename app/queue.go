@@ -54,6 +54,9 @@ type queue interface {
 	// scheduleFanout asks for a repository's open pull requests to be
 	// judged once at the end of the window (fanout.go).
 	scheduleFanout(ctx context.Context, args fanoutArgs, window time.Duration) error
+	// scheduleRejudge asks for a pull request to be judged again after
+	// delay, coalesced with the requests already waiting (coalesce.go).
+	scheduleRejudge(ctx context.Context, args rejudgeArgs, delay time.Duration) (inserted, error)
 }
 
 // riverQueue is River on either engine; TTx is the engine's transaction.
@@ -71,6 +74,7 @@ type jobRunner interface {
 	runReconcile(ctx context.Context) error
 	runBoard(ctx context.Context, args board.Args) error
 	runFanout(ctx context.Context, args fanoutArgs) error
+	runRejudge(ctx context.Context, args rejudgeArgs) error
 	// handles reports whether an event starts work (the family table).
 	handles(event string) bool
 }
@@ -91,6 +95,7 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 	river.AddWorker(workers, &deliveryWorker{run: run})
 	river.AddWorker(workers, &board.Worker{Run: run.runBoard, Delay: o.BoardDelay, JobTimeout: o.JobTimeout})
 	river.AddWorker(workers, &fanoutWorker{run: run})
+	river.AddWorker(workers, &rejudgeWorker{run: run})
 	// A sweep may outlast a delivery's JobTimeout, but not RescueAfter: a
 	// job running longer is taken for dead and started a second time.
 	river.AddWorker(workers, &reconcileWorker{run: run, timeout: max(o.JobTimeout, min(o.ReconcileEvery, o.RescueAfter))})

@@ -67,6 +67,11 @@ var migrations = []migration{
 		sqlite:   pusherTables,
 		postgres: pusherTables,
 	},
+	{
+		// Requests to judge a pull request again, coalesced (rejudge.go).
+		sqlite:   rejudgeTables,
+		postgres: rejudgeTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.
