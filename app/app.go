@@ -69,6 +69,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
 	a.clients.WritePause = opts.WritePause
 	a.clients.Observe = a.metrics.githubCall
+	a.metrics.watchQueue(db, a.log)
 	if a.queue, err = newQueue(ctx, db, &a.opts, a); err != nil {
 		db.Close()
 		return nil, err

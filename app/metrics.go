@@ -1,8 +1,10 @@
 package app
 
 import (
+	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -16,8 +18,11 @@ type metrics struct {
 	deliveries *prometheus.CounterVec
 	jobs       *prometheus.HistogramVec
 	calls      *prometheus.CounterVec
-	remaining  prometheus.Gauge
-	writes     *prometheus.CounterVec
+	// remaining is registered at GitHub's first answer that reports it,
+	// so it is absent, not 0, until then.
+	remaining     prometheus.Gauge
+	remainingOnce sync.Once
+	writes        *prometheus.CounterVec
 	// batchSize and batchCommit are the edge's group commits.
 	batchSize   prometheus.Histogram
 	batchCommit *prometheus.HistogramVec
@@ -62,7 +67,7 @@ func newMetrics() *metrics {
 	m.coalesced = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "aepgate_evaluations_coalesced_total", Help: "Requests to judge a pull request again, by outcome: merged (into an evaluation that waits), queued (a new evaluation).",
 	}, []string{"outcome"})
-	m.reg.MustRegister(m.coalesced, m.deliveries, m.jobs, m.calls, m.remaining, m.writes, m.inflight, m.batchSize, m.batchCommit,
+	m.reg.MustRegister(m.coalesced, m.deliveries, m.jobs, m.calls, m.writes, m.inflight, m.batchSize, m.batchCommit,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -100,8 +105,14 @@ func (m *metrics) job(kind, result string, d time.Duration) {
 func (m *metrics) githubCall(method, route string, status, remaining int, _ time.Duration) {
 	m.calls.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
 	if remaining >= 0 {
+		m.remainingOnce.Do(func() { m.reg.MustRegister(m.remaining) })
 		m.remaining.Set(float64(remaining))
 	}
+}
+
+// watchQueue adds the queue's depth and oldest-job age (queueCollector).
+func (m *metrics) watchQueue(db queueStater, log *slog.Logger) {
+	m.reg.MustRegister(newQueueCollector(db, log))
 }
 
 func (m *metrics) handler() http.Handler {
