@@ -73,7 +73,7 @@ var errLanesBusy = errors.New("every job judging this pull request again is fini
 func (q *riverQueue[TTx]) scheduleRejudge(ctx context.Context, args rejudgeArgs, delay time.Duration) (inserted, error) {
 	var did inserted
 	err := q.db.InTx(ctx, func(tx store.Tx) error {
-		if err := store.RequestRejudge(ctx, tx, args.key()); err != nil {
+		if err := store.RequestRejudge(ctx, tx, args.key(), time.Now()); err != nil {
 			return err
 		}
 		for lane := range rejudgeLanes {
@@ -119,53 +119,57 @@ func (w *rejudgeWorker) Work(ctx context.Context, job *river.Job[rejudgeArgs]) e
 	return w.run.runRejudge(ctx, job.Args)
 }
 
-// runRejudge judges a coalesced pull request (a rejudge job) when a
-// request came since the last judgement, then records how many requests
-// that judgement covered: those made before it read GitHub. One that came
-// meanwhile snoozes the job for CoalesceDelay, to judge once more for all
-// that come until then. A rate limit snoozes it for as long as GitHub
-// asked.
+// runRejudge judges a coalesced pull request (a rejudge job) once its
+// requests have paused for CoalesceDelay, or the oldest has waited
+// CoalesceMaxWait, then records how many requests that judgement covered:
+// those made before it read GitHub. Requests that came meanwhile snooze
+// the job to judge once more; a job that finds every request covered (by
+// another lane's judgement) judges nothing. A rate limit snoozes the job
+// for as long as GitHub asked.
 func (a *App) runRejudge(ctx context.Context, args rejudgeArgs) error {
 	start := time.Now()
 	log := a.log.With("installation", args.Installation, "repo", args.Owner+"/"+args.Repo, "pr", args.PR, "job", "rejudge", "delivery", args.Delivery)
-	err := a.rejudgeOnce(ctx, args, log)
+	wait, err := a.rejudgeOnce(ctx, args, log)
 	result := "ok"
-	if wait, ok := gh.RetryWait(err, time.Now()); ok {
-		result, err = "snoozed", river.JobSnooze(max(wait, 0))
-	} else if errors.Is(err, errAgain) {
-		result, err = "again", river.JobSnooze(a.opts.CoalesceDelay)
+	if limit, ok := gh.RetryWait(err, time.Now()); ok {
+		result, err = "snoozed", river.JobSnooze(max(limit, 0))
 	} else if err != nil {
 		result = "retry"
 		log.Warn("judging the pull request again failed; will retry", "err", err)
+	} else if wait > 0 {
+		result, err = "again", river.JobSnooze(wait)
 	}
 	a.metrics.job(rejudgeArgs{}.Kind(), result, time.Since(start))
 	return err
 }
 
-// errAgain says requests came while the pull request was being judged.
-var errAgain = errors.New("requests came meanwhile")
-
-func (a *App) rejudgeOnce(ctx context.Context, args rejudgeArgs, log *slog.Logger) error {
+// rejudgeOnce judges args' pull request when its requests are due (see
+// runRejudge) and returns how long to wait before running again (0: done).
+func (a *App) rejudgeOnce(ctx context.Context, args rejudgeArgs, log *slog.Logger) (time.Duration, error) {
 	st, err := a.db.RejudgeState(ctx, args.key())
 	if err != nil || !st.Pending() {
-		return err // nothing since the last judgement covered it all
+		return 0, err // nothing since the last judgement covered it all
+	}
+	start := time.Now()
+	if quiet := st.Last.Add(a.opts.CoalesceDelay); start.Before(quiet) && start.Sub(st.PendingSince) < a.opts.CoalesceMaxWait {
+		return quiet.Sub(start), nil // the requests are still coming
 	}
 	ev, err := a.evaluator(args.Installation, log)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	w := where{installation: args.Installation, owner: args.Owner, repo: args.Repo, delivery: args.Delivery, event: args.Event}
 	if err := (judgePR{pr: args.PR, guesses: args.Guesses, siblings: args.Siblings}).run(ctx, a, ev, w); err != nil {
-		return err
+		return 0, err
 	}
-	if err := a.db.RejudgeCovered(ctx, args.key(), st.Requested); err != nil {
-		return err
+	if err := a.db.RejudgeCovered(ctx, args.key(), st.Requested, start); err != nil {
+		return 0, err
 	}
 	again, err := a.db.RejudgeState(ctx, args.key())
-	if err == nil && again.Pending() {
-		return errAgain
+	if err != nil || !again.Pending() {
+		return 0, err
 	}
-	return err
+	return a.opts.CoalesceDelay, nil
 }
 
 // coalescible reports whether x only asks for a pull request to be judged

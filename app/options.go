@@ -65,10 +65,13 @@ type Options struct {
 	// BatchWait is how long a batch stays open for more deliveries after
 	// its first; 0 means webhook.DefaultBatchWait, negative none.
 	BatchWait time.Duration
-	// CoalesceDelay is how long a request to judge a pull request again
-	// waits for others to join it (coalesce.go); 0 means
-	// DefaultCoalesceDelay.
+	// CoalesceDelay is how long the requests to judge a pull request
+	// again must pause before it is judged for them all (coalesce.go); 0
+	// means DefaultCoalesceDelay.
 	CoalesceDelay time.Duration
+	// CoalesceMaxWait bounds how long a request waits while others keep
+	// coming; 0 means DefaultCoalesceMaxWait.
+	CoalesceMaxWait time.Duration
 	// checks replaces the App's list of checks (defaultChecks) when set;
 	// tests add a check through it.
 	checks []check
@@ -101,18 +104,19 @@ type Options struct {
 
 // Defaults.
 const (
-	DefaultWritePause     = time.Second
-	DefaultRetryBase      = 2 * time.Second
-	MaxRetryDelay         = 10 * time.Minute
-	DefaultReconcileEvery = time.Hour
-	DefaultJobTimeout     = 2 * time.Minute
-	DefaultRescueAfter    = 5 * time.Minute
-	DefaultWorkers        = 8
-	DefaultPollInterval   = 200 * time.Millisecond
-	DefaultShutdownGrace  = 20 * time.Second
-	DefaultBoardDelay     = 5 * time.Second
-	DefaultFanoutWindow   = 2 * time.Second
-	DefaultCoalesceDelay  = time.Second
+	DefaultWritePause      = time.Second
+	DefaultRetryBase       = 2 * time.Second
+	MaxRetryDelay          = 10 * time.Minute
+	DefaultReconcileEvery  = time.Hour
+	DefaultJobTimeout      = 2 * time.Minute
+	DefaultRescueAfter     = 5 * time.Minute
+	DefaultWorkers         = 8
+	DefaultPollInterval    = 200 * time.Millisecond
+	DefaultShutdownGrace   = 20 * time.Second
+	DefaultBoardDelay      = 5 * time.Second
+	DefaultFanoutWindow    = 2 * time.Second
+	DefaultCoalesceDelay   = time.Second
+	DefaultCoalesceMaxWait = 30 * time.Second
 )
 
 func (o *Options) setDefaults() error {
@@ -151,6 +155,7 @@ func (o *Options) setDefaults() error {
 	def(&o.BoardDelay, DefaultBoardDelay)
 	def(&o.FanoutWindow, DefaultFanoutWindow)
 	def(&o.CoalesceDelay, DefaultCoalesceDelay)
+	def(&o.CoalesceMaxWait, DefaultCoalesceMaxWait)
 	if o.Workers <= 0 {
 		o.Workers = DefaultWorkers
 	}
