@@ -146,6 +146,12 @@ func (a *App) runRejudge(ctx context.Context, args rejudgeArgs) error {
 // rejudgeOnce judges args' pull request when its requests are due (see
 // runRejudge) and returns how long to wait before running again (0: done).
 func (a *App) rejudgeOnce(ctx context.Context, args rejudgeArgs, log *slog.Logger) (time.Duration, error) {
+	// One lane at a time: the next finds what this one covered.
+	unlock, err := a.db.Lock(ctx, "rejudge:"+args.key())
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
 	st, err := a.db.RejudgeState(ctx, args.key())
 	if err != nil || !st.Pending() {
 		return 0, err // nothing since the last judgement covered it all

@@ -23,12 +23,13 @@ const (
 )
 
 // TestCommentBurstCoalesced: 500 comments on one pull request arrive at
-// once, 3 of them (among the newest 100) an owner's /aep recheck. The 497 that ask nothing but a
-// new judgement coalesce into at most 2 evaluations (one, and a follow-up
-// for those that came while it ran), so the burst costs at most 2 + 3
-// evaluations and their GitHub reads; each command is answered exactly
-// once. The negative control coalesces nothing: the burst then costs an
-// evaluation per comment.
+// once, 3 of them (among the newest 100, which every snapshot reads) an
+// owner's /aep recheck. The 497 that ask nothing but a new judgement
+// coalesce into at most 2 evaluations (one once the burst paused, and a
+// follow-up for those that came while it ran), so the burst costs at most
+// 2 + 3 evaluations and their GitHub reads; each command is answered
+// exactly once. The negative control coalesces nothing: the burst then
+// costs an evaluation per comment.
 func TestCommentBurstCoalesced(t *testing.T) {
 	for _, control := range []bool{false, true} {
 		name := "coalesced"
