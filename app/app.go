@@ -202,7 +202,7 @@ func (a *App) handleDelivery(ctx context.Context, d deliveryArgs, log *slog.Logg
 	if err != nil {
 		return err
 	}
-	return a.runWork(ctx, ev, w, a.coalesce(ws))
+	return a.runWork(ctx, ev, w, a.coalesce(w.event, ws))
 }
 
 // evaluator builds the evaluation pipeline for one installation.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -223,17 +224,23 @@ func (j rejudge) run(ctx context.Context, a *App, _ *evaluator, w where) error {
 	return nil
 }
 
+// coalescedEvents are the events whose requests to judge a pull request
+// again may coalesce: conversation, reviews, checks and workflow runs.
+// A pull request's own events (a new head, an edited body) are judged at
+// once.
+var coalescedEvents = []string{"issue_comment", "pull_request_review", "check_run", "check_suite", "workflow_run"}
+
 // coalesce replaces each coalescible piece of a delivery's work by its
 // rejudge; Options.coalesce (a negative control) may keep some as they are.
-func (a *App) coalesce(ws []work) []work {
-	ok := coalescible
+func (a *App) coalesce(event string, ws []work) []work {
+	ok := func(event string, x work) bool { return slices.Contains(coalescedEvents, event) && coalescible(x) }
 	if a.opts.coalesce != nil {
 		ok = a.opts.coalesce
 	}
 	out := make([]work, len(ws))
 	for i, x := range ws {
 		out[i] = x
-		if j, isPR := x.(judgePR); isPR && ok(x) {
+		if j, isPR := x.(judgePR); isPR && ok(event, x) {
 			out[i] = rejudge(j)
 		}
 	}

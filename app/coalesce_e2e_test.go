@@ -38,9 +38,9 @@ func TestCommentBurstCoalesced(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			g := newGatesWorldOpts(t, func(o *Options) {
-				o.CoalesceDelay = 2 * time.Second
+				o.CoalesceDelay = 5 * time.Second
 				if control {
-					o.coalesce = func(work) bool { return false }
+					o.coalesce = func(string, work) bool { return false }
 				}
 			})
 			perEval := g.readsOfOneEvaluation(t)

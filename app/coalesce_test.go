@@ -40,20 +40,24 @@ func TestCoalescible(t *testing.T) {
 	}
 }
 
-// TestCoalesceKeepsOrder: coalesce replaces only the coalescible work, in
-// place; the negative-control option keeps all of it.
+// TestCoalesceKeepsOrder: coalesce replaces only the coalescible work of
+// the coalesced events, in place; a pull request's own event is judged at
+// once; the negative-control option keeps all of it.
 func TestCoalesceKeepsOrder(t *testing.T) {
 	ws := []work{recordPush{}, judgePR{pr: 2}, judgeOpen{issue: 1}}
 	a := &App{}
-	got := a.coalesce(ws)
+	if _, ok := a.coalesce("pull_request", ws)[1].(judgePR); !ok {
+		t.Error("a pull_request event's judgement was coalesced")
+	}
+	got := a.coalesce("workflow_run", ws)
 	if _, ok := got[1].(rejudge); !ok || len(got) != 3 {
 		t.Fatalf("coalesce = %#v, want the judgePR replaced by a rejudge", got)
 	}
 	if _, ok := got[0].(recordPush); !ok {
 		t.Errorf("first work = %#v, want recordPush kept first", got[0])
 	}
-	a.opts.coalesce = func(work) bool { return false }
-	if _, ok := a.coalesce(ws)[1].(judgePR); !ok {
+	a.opts.coalesce = func(string, work) bool { return false }
+	if _, ok := a.coalesce("workflow_run", ws)[1].(judgePR); !ok {
 		t.Error("with coalescing off the judgePR was replaced")
 	}
 }

@@ -40,7 +40,7 @@ func newMetrics() *metrics {
 			Name: "aepgate_webhook_deliveries_total", Help: "Webhook deliveries by event and result (accepted, duplicate, bad_signature, malformed, too_deep, too_large, too_slow, too_many, busy, unreadable, spool_error, store_error, method_not_allowed); event is \"unverified\" until the signature verifies.",
 		}, []string{"event", "result"}),
 		jobs: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "aepgate_job_duration_seconds", Help: "Job run time by kind and result (ok, retry, snoozed, returned).",
+			Name: "aepgate_job_duration_seconds", Help: "Job run time by kind and result (ok, retry, snoozed, returned; again: a rejudge job waiting for its requests to pause, or judging once more).",
 			Buckets: prometheus.ExponentialBuckets(0.005, 2, 14),
 		}, []string{"kind", "result"}),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{

@@ -94,9 +94,9 @@ type Options struct {
 	// negative control acknowledges before the commit.
 	batch webhook.BatchOptions
 	// coalesce, when set, is whether a delivery's work may be coalesced
-	// with other requests to judge the same pull request (nil: coalescible);
-	// a negative control coalesces none.
-	coalesce func(work) bool
+	// with other requests to judge the same pull request (nil: coalesce.go's
+	// rule); a negative control coalesces none.
+	coalesce func(event string, x work) bool
 	// keeper wraps the store of kept decisions (nil: the database as it
 	// is); a negative control passes one that forgets.
 	keeper func(keeper) keeper
