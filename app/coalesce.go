@@ -17,8 +17,9 @@ import (
 )
 
 // rejudgeArgs is the job that judges one pull request again for every
-// delivery that only asked for that (a comment without a request, a label,
-// a check or workflow event) while it waited: such deliveries coalesce
+// delivery that only asked for that (a comment without a request, a review
+// edited or dismissed, a check re-run, a completed workflow run) while it
+// waited: such deliveries coalesce
 // into it instead of each running an evaluation of their own (coalesce).
 type rejudgeArgs struct {
 	Installation int64  `json:"installation" river:"unique"`
