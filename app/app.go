@@ -13,6 +13,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
@@ -28,6 +29,8 @@ type App struct {
 	metrics *metrics
 	log     *slog.Logger
 	webhook http.Handler
+	// batcher commits the edge's verified deliveries in batches.
+	batcher *webhook.Batcher
 	// checks are the App's checks, verdict.DefaultChecks unless a test set others.
 	checks []verdict.Check
 	// families is the table of event families the App handles,
@@ -72,12 +75,16 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
 	a.clients.WritePause = opts.WritePause
 	a.clients.Observe = a.metrics.githubCall
+	a.metrics.watchQueue(db, a.log)
 	if a.queue, err = newQueue(ctx, db, &a.opts, a); err != nil {
 		db.Close()
 		return nil, err
 	}
 	a.sweeper = newBusySweep(a.opts.busySweep, a.runReconcile)
-	if a.webhook, err = newEdge(&a.opts, a.families, a.queue, a.metrics, a.log, a.fairness()); err != nil {
+	a.batcher = webhook.NewBatcher(a.queue, webhook.BatchConfig{Size: opts.BatchSize, Wait: opts.BatchWait,
+		Observe: a.metrics.batch, Options: opts.batch})
+	if a.webhook, err = newEdge(&a.opts, a.families, a.batcher, a.metrics, a.log, a.fairness()); err != nil {
+		a.batcher.Close()
 		db.Close()
 		return nil, err
 	}
@@ -87,8 +94,12 @@ func New(ctx context.Context, opts Options) (*App, error) {
 // handles reports whether event starts work (the App's family table).
 func (a *App) handles(event string) bool { return a.families.handles(event) }
 
-// Close releases the database.
-func (a *App) Close() { a.db.Close() }
+// Close commits the deliveries handed to the batcher, then releases the
+// database.
+func (a *App) Close() {
+	a.batcher.Close()
+	a.db.Close()
+}
 
 // Handler is the App's HTTP surface: /webhook, /healthz, /readyz, /metrics,
 // the signing keys' JWKS at KeysPath.
@@ -151,6 +162,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	if err := srv.Shutdown(sctx); err != nil {
 		a.log.Warn("http shutdown", "err", err)
 	}
+	a.batcher.Close()
 	if err := a.queue.stop(sctx); err != nil {
 		a.log.Warn("queue shutdown", "err", err)
 	}
@@ -201,7 +213,7 @@ func (a *App) handleDelivery(ctx context.Context, d deliveryArgs, log *slog.Logg
 	if err != nil {
 		return err
 	}
-	return a.runWork(ctx, ev, w, ws)
+	return a.runWork(ctx, ev, w, a.coalesce(w.event, ws))
 }
 
 // evaluator builds the evaluation pipeline for one installation.

@@ -131,22 +131,26 @@ func TestReadbackAPICallsPerWorkflowRun(t *testing.T) {
 	cost := func(what string, maxReads, wantWrites int) {
 		t.Helper()
 		time.Sleep(500 * time.Millisecond)
+		w.quiet(t)
 		reads, writes := apiCalls(w.f.Stats())
 		t.Logf("%s: %d reads, %d writes %v", what, reads, writes, w.f.Stats().ByRoute)
 		if reads > maxReads || (wantWrites >= 0 && writes != wantWrites) {
 			t.Errorf("%s cost %d reads and %d writes (want ≤ %d and %d)", what, reads, writes, maxReads, wantWrites)
 		}
 	}
+	w.quiet(t) // coalesced judgements of the step before are done
 	w.f.ResetLog()
 	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "lint", SHA: merge, Branch: "main", Event: "push"})
 	waitFor(t, 10*time.Second, "waiting for ci only", func() bool { return strings.HasPrefix(w.latest(merge, checks.NameReadback).Title, "Waiting for ci ") })
 	cost("a workflow_run that changes what is awaited", 3, 1)
+	w.quiet(t) // coalesced judgements of the step before are done
 	w.f.ResetLog()
 	w.redeliver(t, "workflow_run", "completed")
 	cost("the same workflow_run again", 2, 0)
 	w.mainCI(merge, "success")
 	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
 	time.Sleep(300 * time.Millisecond)
+	w.quiet(t) // coalesced judgements of the step before are done
 	w.f.ResetLog()
 	w.redeliver(t, "workflow_run", "completed")
 	cost("a workflow_run once readback is final", 1, 0)

@@ -60,7 +60,8 @@ func testOptions(t testing.TB, w *world, database string) Options {
 	return Options{
 		Database: database, AppID: testAppID, PrivateKey: appKey(t), WebhookSecrets: [][]byte{[]byte(testSecret)},
 		GitHubURL: url, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, FanoutWindow: 50 * time.Millisecond,
-		JobTimeout: 5 * time.Second, RescueAfter: 6 * time.Second, ShutdownGrace: 5 * time.Second,
+		CoalesceDelay: 20 * time.Millisecond,
+		JobTimeout:    5 * time.Second, RescueAfter: 6 * time.Second, ShutdownGrace: 5 * time.Second,
 		// Board updates asked by evaluations wait past the end of a test:
 		// the tests that count an evaluation's API calls do not count them
 		// (a sweep's run at once). The board's own tests shorten it

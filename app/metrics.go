@@ -1,8 +1,10 @@
 package app
 
 import (
+	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -16,8 +18,17 @@ type metrics struct {
 	deliveries *prometheus.CounterVec
 	jobs       *prometheus.HistogramVec
 	calls      *prometheus.CounterVec
-	remaining  prometheus.Gauge
-	writes     *prometheus.CounterVec
+	// remaining is registered at GitHub's first answer that reports it,
+	// so it is absent, not 0, until then.
+	remaining     prometheus.Gauge
+	remainingOnce sync.Once
+	writes        *prometheus.CounterVec
+	// batchSize and batchCommit are the edge's group commits.
+	batchSize   prometheus.Histogram
+	batchCommit *prometheus.HistogramVec
+	// coalesced counts the requests to judge a pull request again by what
+	// became of them.
+	coalesced *prometheus.CounterVec
 	// inflight counts the webhook bodies being read, not yet verified.
 	inflight prometheus.Gauge
 }
@@ -29,7 +40,7 @@ func newMetrics() *metrics {
 			Name: "aepgate_webhook_deliveries_total", Help: "Webhook deliveries by event and result (accepted, duplicate, bad_signature, malformed, too_deep, too_large, too_slow, too_many, busy, unreadable, spool_error, store_error, method_not_allowed); event is \"unverified\" until the signature verifies.",
 		}, []string{"event", "result"}),
 		jobs: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "aepgate_job_duration_seconds", Help: "Job run time by kind and result (ok, retry, snoozed, returned).",
+			Name: "aepgate_job_duration_seconds", Help: "Job run time by kind and result (ok, retry, snoozed, returned; again: a rejudge job waiting for its requests to pause, or judging once more).",
 			Buckets: prometheus.ExponentialBuckets(0.005, 2, 14),
 		}, []string{"kind", "result"}),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -45,7 +56,18 @@ func newMetrics() *metrics {
 			Name: "aepgate_webhook_unverified_bodies", Help: "Webhook bodies being received whose signature is not checked yet (slow senders show here).",
 		}),
 	}
-	m.reg.MustRegister(m.deliveries, m.jobs, m.calls, m.remaining, m.writes, m.inflight,
+	m.batchSize = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "aepgate_webhook_batch_size", Help: "Verified deliveries committed together by the webhook edge's writer (group commit).",
+		Buckets: prometheus.ExponentialBuckets(1, 2, 9),
+	})
+	m.batchCommit = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "aepgate_webhook_batch_commit_seconds", Help: "Time to commit one batch of deliveries (their IDs and jobs, one transaction), by result (ok, error).",
+		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
+	}, []string{"result"})
+	m.coalesced = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "aepgate_evaluations_coalesced_total", Help: "Requests to judge a pull request again, by outcome: merged (into an evaluation that waits), queued (a new evaluation).",
+	}, []string{"outcome"})
+	m.reg.MustRegister(m.coalesced, m.deliveries, m.jobs, m.calls, m.writes, m.inflight, m.batchSize, m.batchCommit,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -59,6 +81,21 @@ func (m *metrics) delivery(event, result string) {
 // unverified moves the unverified-bodies gauge by d.
 func (m *metrics) unverified(d float64) { m.inflight.Add(d) }
 
+// batch observes one group commit of the edge (webhook.BatchConfig.Observe).
+func (m *metrics) batch(size int, took time.Duration, err error) {
+	result := "ok"
+	if err != nil {
+		result = "error"
+	}
+	m.batchSize.Observe(float64(size))
+	m.batchCommit.WithLabelValues(result).Observe(took.Seconds())
+}
+
+// coalesce counts one request to judge a pull request again.
+func (m *metrics) coalesce(did inserted) {
+	m.coalesced.WithLabelValues([...]string{queuedNew: "queued", merged: "merged"}[did]).Inc()
+}
+
 func (m *metrics) job(kind, result string, d time.Duration) {
 	m.jobs.WithLabelValues(kind, result).Observe(d.Seconds())
 }
@@ -68,8 +105,14 @@ func (m *metrics) job(kind, result string, d time.Duration) {
 func (m *metrics) githubCall(method, route string, status, remaining int, _ time.Duration) {
 	m.calls.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
 	if remaining >= 0 {
+		m.remainingOnce.Do(func() { m.reg.MustRegister(m.remaining) })
 		m.remaining.Set(float64(remaining))
 	}
+}
+
+// watchQueue adds the queue's depth and oldest-job age (queueCollector).
+func (m *metrics) watchQueue(db queueStater, log *slog.Logger) {
+	m.reg.MustRegister(newQueueCollector(db, log))
 }
 
 func (m *metrics) handler() http.Handler {

@@ -74,6 +74,19 @@ type Options struct {
 	// MaxConns bounds the connections held at once (0: DefaultMaxConns).
 	MaxConns int
 
+	// BatchSize caps the verified deliveries committed together (group
+	// commit); 0 means webhook.DefaultBatchSize.
+	BatchSize int
+	// BatchWait is how long a batch stays open for more deliveries after
+	// its first; 0 means webhook.DefaultBatchWait, negative none.
+	BatchWait time.Duration
+	// CoalesceDelay is how long the requests to judge a pull request
+	// again must pause before it is judged for them all (coalesce.go); 0
+	// means DefaultCoalesceDelay.
+	CoalesceDelay time.Duration
+	// CoalesceMaxWait bounds how long a request waits while others keep
+	// coming; 0 means DefaultCoalesceMaxWait.
+	CoalesceMaxWait time.Duration
 	// checks replaces the App's list of checks (verdict.DefaultChecks) when set;
 	// tests add a check through it.
 	checks []verdict.Check
@@ -95,6 +108,13 @@ type Options struct {
 	// teams wraps the reader of team members (nil: GitHub's, read live);
 	// a negative control passes one that remembers the first answer.
 	teams func(teamReader) teamReader
+	// batch replaces parts of the edge's batcher (zero: the App's own); a
+	// negative control acknowledges before the commit.
+	batch webhook.BatchOptions
+	// coalesce, when set, is whether a delivery's work may be coalesced
+	// with other requests to judge the same pull request (nil: coalesce.go's
+	// rule); a negative control coalesces none.
+	coalesce func(event string, x work) bool
 	// keeper wraps the store of kept decisions (nil: the database as it
 	// is); a negative control passes one that forgets.
 	keeper func(keeper) keeper
@@ -112,17 +132,19 @@ type Options struct {
 
 // Defaults.
 const (
-	DefaultWritePause     = time.Second
-	DefaultRetryBase      = 2 * time.Second
-	MaxRetryDelay         = 10 * time.Minute
-	DefaultReconcileEvery = time.Hour
-	DefaultJobTimeout     = 2 * time.Minute
-	DefaultRescueAfter    = 5 * time.Minute
-	DefaultWorkers        = 8
-	DefaultPollInterval   = 200 * time.Millisecond
-	DefaultShutdownGrace  = 20 * time.Second
-	DefaultBoardDelay     = 5 * time.Second
-	DefaultFanoutWindow   = 2 * time.Second
+	DefaultWritePause      = time.Second
+	DefaultRetryBase       = 2 * time.Second
+	MaxRetryDelay          = 10 * time.Minute
+	DefaultReconcileEvery  = time.Hour
+	DefaultJobTimeout      = 2 * time.Minute
+	DefaultRescueAfter     = 5 * time.Minute
+	DefaultWorkers         = 8
+	DefaultPollInterval    = 200 * time.Millisecond
+	DefaultShutdownGrace   = 20 * time.Second
+	DefaultBoardDelay      = 5 * time.Second
+	DefaultFanoutWindow    = 2 * time.Second
+	DefaultCoalesceDelay   = time.Second
+	DefaultCoalesceMaxWait = 30 * time.Second
 )
 
 func (o *Options) setDefaults() error {
@@ -161,6 +183,8 @@ func (o *Options) setDefaults() error {
 	def(&o.BoardDelay, DefaultBoardDelay)
 	def(&o.FanoutWindow, DefaultFanoutWindow)
 	def(&o.busySweep, DefaultBusySweep)
+	def(&o.CoalesceDelay, DefaultCoalesceDelay)
+	def(&o.CoalesceMaxWait, DefaultCoalesceMaxWait)
 	if o.Workers <= 0 {
 		o.Workers = DefaultWorkers
 	}

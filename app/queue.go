@@ -43,6 +43,7 @@ func (reconcileArgs) Kind() string { return "aepgate_reconcile" }
 // queue is the durable job queue on the App's database.
 type queue interface {
 	webhook.Enqueuer
+	webhook.BatchEnqueuer
 	start(ctx context.Context) error
 	// stop lets running jobs finish within ctx, then cancels the rest,
 	// which River returns to the queue.
@@ -53,6 +54,9 @@ type queue interface {
 	// scheduleFanout asks for a repository's open pull requests to be
 	// judged once at the end of the window (fanout.go).
 	scheduleFanout(ctx context.Context, args fanoutArgs, window time.Duration) error
+	// scheduleRejudge asks for a pull request to be judged again after
+	// delay, coalesced with the requests already waiting (coalesce.go).
+	scheduleRejudge(ctx context.Context, args rejudgeArgs, delay time.Duration) (inserted, error)
 }
 
 // riverQueue is River on either engine; TTx is the engine's transaction.
@@ -70,6 +74,7 @@ type jobRunner interface {
 	runReconcile(ctx context.Context) error
 	runBoard(ctx context.Context, args board.Args) error
 	runFanout(ctx context.Context, args fanoutArgs) error
+	runRejudge(ctx context.Context, args rejudgeArgs) error
 	// handles reports whether an event starts work (the family table).
 	handles(event string) bool
 }
@@ -90,6 +95,7 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 	river.AddWorker(workers, &deliveryWorker{run: run})
 	river.AddWorker(workers, &board.Worker{Run: run.runBoard, Delay: o.BoardDelay, JobTimeout: o.JobTimeout})
 	river.AddWorker(workers, &fanoutWorker{run: run})
+	river.AddWorker(workers, &rejudgeWorker{run: run})
 	// A sweep may outlast a delivery's JobTimeout, but not RescueAfter: a
 	// job running longer is taken for dead and started a second time.
 	river.AddWorker(workers, &reconcileWorker{run: run, timeout: max(o.JobTimeout, min(o.ReconcileEvery, o.RescueAfter))})
@@ -170,25 +176,14 @@ func migrateRiver[TTx any](ctx context.Context, db *store.DB, driver riverdriver
 }
 
 // Enqueue records a verified delivery's ID and, when its event starts
-// work, inserts its job, in one transaction; fresh is false when the ID
-// was recorded before.
+// work, inserts its job, in one transaction (a batch of one,
+// EnqueueBatch); fresh is false when the ID was recorded before.
 func (q *riverQueue[TTx]) Enqueue(ctx context.Context, v webhook.Delivery) (bool, error) {
-	d := deliveryArgs{DeliveryID: v.DeliveryID, Event: v.Event, Payload: v.Payload}
-	var fresh bool
-	err := q.db.InTx(ctx, func(tx store.Tx) error {
-		var err error
-		if fresh, err = store.RecordDelivery(ctx, tx, d.DeliveryID, d.Event, time.Now()); err != nil || !fresh {
-			return err
-		}
-		if !q.handles(d.Event) {
-			return nil
-		}
-		if _, err := q.client.InsertTx(ctx, tx.Raw().(TTx), d, nil); err != nil {
-			return fmt.Errorf("enqueue delivery %s: %w", d.DeliveryID, err)
-		}
-		return nil
-	})
-	return fresh, err
+	fresh, err := q.EnqueueBatch(ctx, []webhook.Delivery{v})
+	if err != nil {
+		return false, err
+	}
+	return fresh[0], nil
 }
 
 func (q *riverQueue[TTx]) start(ctx context.Context) error { return q.client.Start(ctx) }

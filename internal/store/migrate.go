@@ -77,6 +77,11 @@ var migrations = []migration{
 		sqlite:   bodyTables,
 		postgres: bodyTables,
 	},
+	{
+		// Requests to judge a pull request again, coalesced (rejudge.go).
+		sqlite:   rejudgeTables,
+		postgres: rejudgeTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/internal/store"
@@ -29,7 +30,8 @@ type serveFlags struct {
 	githubURL, logFormat, logLevel                                 string
 	clientID, clientSecretFile, publicURL                          string
 	appID                                                          int64
-	workers, maxConns                                              int
+	workers, maxConns, batchSize                                   int
+	batchWait, coalesceDelay                                       time.Duration
 	trustedProxies                                                 []string
 	writePause, retryBase, reconcile, rescueAfter, pollInterval    time.Duration
 	shutdownGrace                                                  time.Duration
@@ -108,6 +110,9 @@ unreadable key or secret file.`,
 	fl.DurationVar(&f.reconcile, "reconcile-interval", app.DefaultReconcileEvery, "period of the sweep that re-evaluates every open pull request")
 	fl.DurationVar(&f.rescueAfter, "rescue-after", app.DefaultRescueAfter, "when a job left running by a dead process is run again (at least "+app.DefaultJobTimeout.String()+", a job's timeout); also bounds one reconcile sweep")
 	fl.DurationVar(&f.pollInterval, "poll-interval", app.DefaultPollInterval, "how often an idle worker looks for new jobs")
+	fl.IntVar(&f.batchSize, "webhook-batch-size", webhook.DefaultBatchSize, "most verified deliveries committed in one transaction (group commit)")
+	fl.DurationVar(&f.batchWait, "webhook-batch-wait", webhook.DefaultBatchWait, "how long a batch of deliveries stays open after its first (negative: not at all)")
+	fl.DurationVar(&f.coalesceDelay, "coalesce-delay", app.DefaultCoalesceDelay, "how long requests to judge a pull request again must pause before it is judged once for them all")
 	fl.DurationVar(&f.shutdownGrace, "shutdown-grace", app.DefaultShutdownGrace, "how long running jobs may finish on shutdown before they are returned to the queue")
 	f.signing.register(cmd)
 	fl.StringSliceVar(&f.trustedProxies, "trusted-proxies", nil, "CIDR ranges (or addresses) of the proxies in front of the App, comma-separated or repeated: a webhook from one is counted against the rightmost X-Forwarded-For address that is not a trusted proxy")
@@ -169,6 +174,7 @@ func (f serveFlags) options(ctx context.Context, log *slog.Logger) (app.Options,
 		Addr: f.addr, Database: f.database, AppID: f.appID, GitHubURL: f.githubURL,
 		Workers: f.workers, WritePause: f.writePause, RetryBase: f.retryBase, ReconcileEvery: f.reconcile,
 		RescueAfter: f.rescueAfter, PollInterval: f.pollInterval, ShutdownGrace: f.shutdownGrace, MaxConns: f.maxConns,
+		BatchSize: f.batchSize, BatchWait: f.batchWait, CoalesceDelay: f.coalesceDelay,
 	}
 	var err error
 	if o.TrustedProxies, err = parseProxies(f.trustedProxies); err != nil {

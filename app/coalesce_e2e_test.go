@@ -1,0 +1,153 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+)
+
+// burstComments is how many comments a bot posts on one pull request in
+// TestCommentBurstCoalesced; burstCommands of them are an owner's
+// commands.
+const (
+	burstComments = 500
+	burstCommands = 3
+)
+
+// TestCommentBurstCoalesced: 500 comments on one pull request arrive at
+// once, 3 of them (among the newest 100, which every snapshot reads) an
+// owner's /aep recheck. The 497 that ask nothing but a new judgement
+// coalesce into at most 2 evaluations (one once the burst paused, and a
+// follow-up for those that came while it ran), so the burst costs at most
+// 2 + 3 evaluations and their GitHub reads; each command is answered
+// exactly once. The negative control coalesces nothing: the burst then
+// costs an evaluation per comment.
+func TestCommentBurstCoalesced(t *testing.T) {
+	for _, control := range []bool{false, true} {
+		name := "coalesced"
+		if control {
+			name = "negative control: not coalesced"
+		}
+		t.Run(name, func(t *testing.T) {
+			g := newGatesWorldOpts(t, func(o *Options) {
+				o.CoalesceDelay = 5 * time.Second
+				if control {
+					o.coalesce = func(string, work) bool { return false }
+				}
+			})
+			perEval := g.readsOfOneEvaluation(t)
+			before := g.ledgerRows(t, "check_run:aepgate/gates")
+			g.f.CollectWebhooks(testSecret, g.ghApp)
+			sent := len(g.f.Deliveries())
+			var commands []*ghfake.Comment
+			for i := range burstComments {
+				// The commands are among the newest 100 comments, which every
+				// snapshot reads (older ones only down to the thread's mark).
+				if i >= burstComments-100 && i%40 == 10 && len(commands) < burstCommands {
+					commands = append(commands, g.pr.Comment("olivia", "/aep recheck"))
+					continue
+				}
+				g.pr.Comment("ci-bot", fmt.Sprintf("Build %d passed.\n\n> see the log", i))
+			}
+			g.f.ResetLog()
+			g.sendAll(t, g.f.Deliveries()[sent:])
+			limit := 2 + burstCommands
+			if control {
+				waitFor(t, 60*time.Second, "more evaluations than the coalesced bound", func() bool {
+					return g.ledgerRows(t, "check_run:aepgate/gates")-before > limit
+				})
+				t.Logf("negative control: over %d evaluations for the burst", limit)
+				return
+			}
+			for _, c := range commands {
+				g.waitReaction(t, c.ID())
+			}
+			g.waitIdle(t)
+			evals := g.ledgerRows(t, "check_run:aepgate/gates") - before
+			reads := g.f.Stats().Reads
+			t.Logf("%d comments: %d evaluations, %d GitHub reads (one evaluation reads %d)", burstComments, evals, reads, perEval)
+			if evals > limit {
+				t.Errorf("the burst cost %d evaluations, want at most %d", evals, limit)
+			}
+			if reads > limit*perEval {
+				t.Errorf("the burst cost %d reads, want at most %d (%d evaluations of %d)", reads, limit*perEval, limit, perEval)
+			}
+			for _, c := range commands {
+				if diff := cmp.Diff([]string{"+1"}, g.reactions(t, c.ID())); diff != "" {
+					t.Errorf("reactions on command %d (-want +got):\n%s", c.ID(), diff)
+				}
+				if n := g.commandRows(t, c.ID()); n != 1 {
+					t.Errorf("command %d has %d ledger rows, want 1 (answered once)", c.ID(), n)
+				}
+			}
+		})
+	}
+}
+
+// readsOfOneEvaluation is how many GitHub reads one owner's recheck costs.
+func (g *gatesWorld) readsOfOneEvaluation(t *testing.T) int {
+	t.Helper()
+	g.settle(t)
+	g.f.ResetLog()
+	g.settle(t)
+	return g.f.Stats().Reads
+}
+
+// sendAll sends the collected deliveries to the App, 16 at a time; one
+// not acknowledged is redelivered (up to 3 times, as an operator would
+// from the App's settings), and fails the test after that.
+func (g *gatesWorld) sendAll(t *testing.T, ds []ghfake.Delivery) {
+	t.Helper()
+	sem := make(chan struct{}, 16)
+	var wg sync.WaitGroup
+	for _, d := range ds {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			status := 0
+			for range 3 {
+				if status = g.sendOne(t, d); status < 300 {
+					return
+				}
+			}
+			t.Errorf("delivery %s answered %d three times", d.GUID, status)
+		})
+	}
+	wg.Wait()
+}
+
+// sendOne sends d and returns the status (0: no answer).
+func (g *gatesWorld) sendOne(t *testing.T, d ghfake.Delivery) int {
+	req, err := d.Request(g.base + "/webhook")
+	if err != nil {
+		t.Error(err)
+		return 0
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Logf("deliver %s: %v", d.GUID, err)
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// waitIdle waits until no delivery or rejudge job waits or runs.
+func (g *gatesWorld) waitIdle(t *testing.T) {
+	t.Helper()
+	kinds := []string{deliveryArgs{}.Kind(), rejudgeArgs{}.Kind()}
+	waitFor(t, 30*time.Second, "the queue to drain", func() bool {
+		var n int
+		err := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM river_job WHERE kind IN ('`+strings.Join(kinds, "','")+`')
+			AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&n)
+		return err == nil && n == 0
+	})
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Bounds of one run.
+const (
+	// MaxRate caps the deliveries sent per second.
+	MaxRate = 5000
+	// MaxDuration caps how long one run sends.
+	MaxDuration = 10 * time.Minute
+)
+
+// Config is one run of the load generator.
+type Config struct {
+	// URL is where deliveries go; its host must be a loopback address or
+	// "localhost".
+	URL string
+	// Secret signs each body (X-Hub-Signature-256).
+	Secret []byte
+	// Event is the X-GitHub-Event header; Body the payload.
+	Event string
+	Body  []byte
+	// Rate is deliveries per second, Duration how long they are sent.
+	Rate     int
+	Duration time.Duration
+	// Timeout bounds one delivery's wait for its answer.
+	Timeout time.Duration
+	// Same sends Body unchanged; otherwise each body's first "id" value is
+	// replaced by a number unique to the run.
+	Same bool
+}
+
+// check refuses a non-loopback URL and a rate or duration out of bounds.
+func (c Config) check() error {
+	u, err := url.Parse(c.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("url %q: want http://127.0.0.1:PORT/webhook", c.URL)
+	}
+	if h := u.Hostname(); h != "localhost" {
+		if ip := net.ParseIP(h); ip == nil || !ip.IsLoopback() {
+			return fmt.Errorf("url %q: only a loopback address (127.0.0.0/8, ::1, localhost) is allowed", c.URL)
+		}
+	}
+	switch {
+	case c.Rate < 1 || c.Rate > MaxRate:
+		return fmt.Errorf("rate %d: want 1 to %d per second", c.Rate, MaxRate)
+	case c.Duration <= 0 || c.Duration > MaxDuration:
+		return fmt.Errorf("duration %v: want more than 0 and at most %v", c.Duration, MaxDuration)
+	case len(c.Secret) == 0:
+		return errors.New("a secret is required")
+	case c.Event == "" || len(c.Body) == 0:
+		return errors.New("an event and a payload are required")
+	}
+	return nil
+}
+
+// fixturePath is the octokit example of event and action in dir.
+func fixturePath(dir, event, action string) string {
+	return filepath.Join(dir, event, action+".payload.json")
+}
+
+// Run sends c.Rate·c.Duration deliveries, the i-th at start + i/Rate
+// whatever the answers to earlier ones (open loop), and waits for every
+// answer. A delivery's latency runs from when it was due to be sent to
+// its answer, so a sender that fell behind shows as latency.
+func Run(ctx context.Context, c Config) (*Report, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 15 * time.Second
+	}
+	client := &http.Client{Timeout: c.Timeout, Transport: &http.Transport{
+		MaxIdleConns: 4096, MaxIdleConnsPerHost: 4096, IdleConnTimeout: 30 * time.Second,
+	}}
+	defer client.CloseIdleConnections()
+	bodies := newBodies(c.Body, c.Same)
+	n := int(int64(c.Rate) * int64(c.Duration) / int64(time.Second))
+	rep := newReport(n)
+	run := strconv.FormatInt(time.Now().UnixNano(), 36)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range n {
+		due := start.Add(time.Duration(int64(i) * int64(time.Second) / int64(c.Rate)))
+		if d := time.Until(due); d > 0 {
+			select {
+			case <-time.After(d):
+			case <-ctx.Done():
+				wg.Wait()
+				return rep.done(time.Since(start)), ctx.Err()
+			}
+		}
+		wg.Go(func() {
+			status, err := send(client, c, fmt.Sprintf("loadgen-%s-%d", run, i), bodies.at(i))
+			rep.add(status, err, time.Since(due))
+		})
+	}
+	wg.Wait()
+	return rep.done(time.Since(start)), nil
+}
+
+// send posts one signed delivery and returns its status.
+func send(client *http.Client, c Config, id string, body []byte) (int, error) {
+	req, err := http.NewRequest(http.MethodPost, c.URL, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	m := hmac.New(sha256.New, c.Secret)
+	m.Write(body)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "GitHub-Hookshot/aepgate-loadgen")
+	req.Header.Set("X-GitHub-Event", c.Event)
+	req.Header.Set("X-GitHub-Delivery", id)
+	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// bodies makes the i-th body: the payload with its first "id" value
+// replaced by a value unique to i, so that no two bodies are equal.
+type bodies struct {
+	head, tail []byte
+	id         int64
+	same       bool
+}
+
+var firstID = regexp.MustCompile(`"id":\s*(\d+)`)
+
+func newBodies(body []byte, same bool) bodies {
+	loc := firstID.FindSubmatchIndex(body)
+	if same || loc == nil {
+		return bodies{head: body, same: true}
+	}
+	id, _ := strconv.ParseInt(string(body[loc[2]:loc[3]]), 10, 64)
+	return bodies{head: body[:loc[2]], tail: body[loc[3]:], id: id}
+}
+
+func (b bodies) at(i int) []byte {
+	if b.same {
+		return b.head
+	}
+	out := make([]byte, 0, len(b.head)+len(b.tail)+20)
+	out = append(out, b.head...)
+	out = strconv.AppendInt(out, b.id+1_000_000_000+int64(i), 10)
+	return append(out, b.tail...)
+}
