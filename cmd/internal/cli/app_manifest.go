@@ -50,7 +50,7 @@ func newAppCmd(s streams) *cobra.Command {
 	return group(&cobra.Command{
 		Use:   "app",
 		Short: "Help register the aepgate GitHub App",
-	}, newAppManifestCmd(s))
+	}, newAppManifestCmd(s), newAppRegisterCmd(s))
 }
 
 func newAppManifestCmd(s streams) *cobra.Command {

@@ -43,6 +43,9 @@ type Fake struct {
 	knobs   knobs
 	table   []route
 	oauth   oauthState // the OAuth web flow (oauth.go)
+	// manifests are the codes of Apps registered from a manifest
+	// (manifests.go).
+	manifests map[string]*manifestCode
 }
 
 // New starts a fake GitHub for t and stops it when t ends. With a nil t

@@ -13,4 +13,5 @@ func (f *Fake) routes() {
 	f.hookRoutes()
 	f.graphRoutes()
 	f.oauthRoutes()
+	f.manifestRoutes()
 }
