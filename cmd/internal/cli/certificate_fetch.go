@@ -2,8 +2,11 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -19,8 +22,8 @@ import (
 
 // certificateFetchFlags are certificate fetch's options.
 type certificateFetchFlags struct {
-	repo, sha, tokenFile, githubURL, appSlug string
-	appID                                    int64
+	repo, sha, tokenFile, githubURL, appSlug, format string
+	appID                                            int64
 }
 
 var (
@@ -53,15 +56,21 @@ trailing newline, so its SHA-256 is the run's) and exits 0. Otherwise nothing
 is printed on stdout and every reason goes to stderr as "token: expected …,
 saw …" (craft-protocol's tokens for the certificate's content).
 
-The token is read only from --token-file: a regular file you own with no
-group or other permission bits (chmod 600), 1-4096 characters. Environment
-variables are never read. Without --token-file the request is anonymous,
-which GitHub answers for public repositories only.
+The token comes from --token-file (a regular file you own with no group or
+other permission bits, chmod 600, 1-4096 characters), else from GH_TOKEN,
+else from GITHUB_TOKEN, as gh and other GitHub tools read them. With none the
+request is anonymous, which GitHub answers for public repositories only.
 
-Exit codes: 0 certified; 2 refused, unreadable or bad usage.`,
+--format json prints {certified, check_run_id, sha256, certificate} when
+certified and {certified: false, errors} when refused.
+
+Exit codes: 0 certified; 1 not certified (refused); 2 bad usage or an
+unreadable token file; 3 GitHub unreachable.`,
+		Example: `  aepgate certificate fetch --repo acme/app --sha 0123456789abcdef0123456789abcdef01234567 --app-slug acme-aepgate
+  GH_TOKEN=$(gh auth token) aepgate certificate fetch --repo acme/private --sha "$SHA" --app-id 12345 --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return certificateFetch(c, s, fl)
+			return certificateFetch(c, s, fl, os.LookupEnv)
 		},
 	}
 	f := cmd.Flags()
@@ -69,21 +78,26 @@ Exit codes: 0 certified; 2 refused, unreadable or bad usage.`,
 	f.StringVar(&fl.sha, "sha", "", "the merge commit: 40 lowercase hex characters (required)")
 	f.Int64Var(&fl.appID, "app-id", 0, "numeric ID of the aepgate App whose runs are trusted (no default; this or --app-slug is required)")
 	f.StringVar(&fl.appSlug, "app-slug", "", "slug of the aepgate App whose runs are trusted (no default; this or --app-id is required)")
-	f.StringVar(&fl.tokenFile, "token-file", "", "file holding a GitHub token (mode 0600, owned by you); none: anonymous, public repositories only")
+	f.StringVar(&fl.tokenFile, "token-file", "", "file holding a GitHub token (mode 0600, owned by you); default GH_TOKEN, then GITHUB_TOKEN; none: anonymous, public repositories only")
 	f.StringVar(&fl.githubURL, "github-url", "", "GitHub API root for GitHub Enterprise Server (default https://api.github.com/)")
+	addFormat(cmd, &fl.format)
 	_ = cmd.MarkFlagRequired("repo")
 	_ = cmd.MarkFlagRequired("sha")
 	return cmd
 }
 
-func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags) error {
+func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags, lookup lookupFunc) error {
 	owner, name, err := fetchUsage(fl)
 	if err != nil {
-		return failf(2, "certificate fetch: %w", err)
+		return failf(exitUsage, "certificate fetch: %w", err)
 	}
-	runs, err := fetchRuns(c.Context(), fl, owner, name)
+	runs, err := fetchRuns(c.Context(), fl, lookup, owner, name)
 	if err != nil {
-		return failf(2, "certificate fetch: %w", err)
+		var tf *tokenFileError
+		if errors.As(err, &tf) {
+			return failf(exitUsage, "certificate fetch: %w", err)
+		}
+		return failf(networkCode(err, exitFindings), "certificate fetch: %w", err)
 	}
 	app := appIdentity{id: fl.appID, slug: fl.appSlug}
 	got := judgeCertificate(runs, app.wrote)
@@ -93,13 +107,45 @@ func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags) err
 			where = fmt.Sprintf("check run %d", got.run.ID)
 		}
 		explainRefusals(s.err, where, got.refusals)
-		return failf(2, "certificate fetch: refused: %s", strings.Join(refusal.Tokens(got.refusals), ", "))
+		if fl.format == formatJSON {
+			writeJSON(s.out, map[string]any{"certified": false, "errors": refusal.Tokens(got.refusals)})
+		}
+		return failf(exitFindings, "certificate fetch: refused: %s", strings.Join(refusal.Tokens(got.refusals), ", "))
 	}
-	fmt.Fprintf(s.err, "certificate: check run %d by %s, sha256 %s\n", got.run.ID, writer(*got.run), certificate.FileFingerprint(got.canonical))
-	if _, err := s.out.Write(got.canonical); err != nil {
-		return failf(2, "certificate fetch: %w", err)
+	sum := certificate.FileFingerprint(got.canonical)
+	fmt.Fprintf(s.err, "certificate: check run %d by %s, sha256 %s\n", got.run.ID, writer(*got.run), sum)
+	if fl.format == formatJSON {
+		err = writeJSON(s.out, map[string]any{"certified": true, "check_run_id": got.run.ID, "sha256": sum, "certificate": json.RawMessage(got.canonical)})
+	} else {
+		_, err = s.out.Write(got.canonical)
+	}
+	if err != nil {
+		return failf(exitUsage, "certificate fetch: %w", err)
 	}
 	return nil
+}
+
+// tokenFileError is a --token-file that cannot be used: usage, not GitHub.
+type tokenFileError struct{ err error }
+
+func (e *tokenFileError) Error() string { return e.err.Error() }
+func (e *tokenFileError) Unwrap() error { return e.err }
+
+// fetchToken is the token from --token-file, else GH_TOKEN, else
+// GITHUB_TOKEN, else "" (anonymous); from says where it came from.
+func fetchToken(fl certificateFetchFlags, lookup lookupFunc) (token, from string, err error) {
+	if fl.tokenFile != "" {
+		if token, err = gh.ReadTokenFile(fl.tokenFile); err != nil {
+			return "", "", &tokenFileError{err}
+		}
+		return token, "--token-file", nil
+	}
+	for _, name := range []string{"GH_TOKEN", "GITHUB_TOKEN"} {
+		if v, ok := lookup(name); ok && strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v), name, nil
+		}
+	}
+	return "", "", nil
 }
 
 // fetchUsage checks the flags before any request and splits --repo.
@@ -118,24 +164,21 @@ func fetchUsage(fl certificateFetchFlags) (owner, name string, err error) {
 	return owner, name, nil
 }
 
-// fetchRuns reads the certificate runs on --sha with the token from
-// --token-file, or anonymously when none is given. A given file that is not
-// a usable token file is an error and nothing is requested.
-func fetchRuns(ctx context.Context, fl certificateFetchFlags, owner, name string) ([]gh.CheckRunRecord, error) {
-	token := ""
-	if fl.tokenFile != "" {
-		var err error
-		if token, err = gh.ReadTokenFile(fl.tokenFile); err != nil {
-			return nil, err
-		}
-	}
-	client, err := gh.NewReadClient(fl.githubURL, token, &http.Client{Timeout: 20 * time.Second})
+// fetchRuns reads the certificate runs on --sha with the token
+// fetchToken finds, or anonymously when there is none. A given token file
+// that is not usable is an error and nothing is requested.
+func fetchRuns(ctx context.Context, fl certificateFetchFlags, lookup lookupFunc, owner, name string) ([]gh.CheckRunRecord, error) {
+	token, _, err := fetchToken(fl, lookup)
 	if err != nil {
 		return nil, err
 	}
+	client, err := gh.NewReadClient(fl.githubURL, token, &http.Client{Timeout: 20 * time.Second})
+	if err != nil {
+		return nil, &tokenFileError{err}
+	}
 	runs, err := gh.ListCheckRunsNamed(ctx, client, owner, name, fl.sha, checks.NameCertificate)
 	if err != nil && token == "" {
-		return nil, fmt.Errorf("%w (no --token-file was given: anonymous reads see public repositories only)", err)
+		return nil, fmt.Errorf("%w (no --token-file, GH_TOKEN or GITHUB_TOKEN was given: anonymous reads see public repositories only)", err)
 	}
 	return runs, err
 }

@@ -63,6 +63,13 @@ func addFormat(cmd *cobra.Command, p *string, extra ...string) {
 	cmd.Flags().Var(&formatValue{p: p, allowed: allowed}, "format", "output format: "+strings.Join(allowed, ", "))
 }
 
+// addFormatJSONFirst registers --format on cmd, defaulting to json (for
+// commands whose output was always JSON, as aepkit's is) and taking text.
+func addFormatJSONFirst(cmd *cobra.Command, p *string) {
+	*p = formatJSON
+	cmd.Flags().Var(&formatValue{p: p, allowed: []string{formatJSON, formatText}}, "format", "output format: json (default) or text")
+}
+
 // addJSONAlias registers --json on cmd as an alias of --format json.
 func addJSONAlias(cmd *cobra.Command, p *string) {
 	cmd.Flags().Var(jsonAlias{p: p}, "json", "the same as --format json")
