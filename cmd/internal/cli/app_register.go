@@ -42,7 +42,13 @@ AEPGATE_* settings 'aepgate serve --env-file aepgate.env' reads (App ID,
 the three files, client ID and public URL). Then it prints the App's page
 and where to install it.
 
-` + "The command waits at most --timeout for the button and GitHub's answer.",
+The command waits at most --timeout for the button and GitHub's answer.
+--format json prints {id, slug, name, html_url, owner, client_id,
+install_url, files} instead of the lines.
+
+Exit codes: 0 registered; 1 not registered (GitHub refused the code, or
+--timeout passed); 2 a bad flag, an existing file in --dir or a --listen that
+is not loopback; 3 GitHub unreachable.`,
 		Example: `  aepgate app register --url https://aepgate.example.com
   aepgate app register --url https://aepgate.example.com --org acme --name acme-aepgate --dir /etc/aepgate
   aepgate serve --env-file aepgate.env`,

@@ -29,10 +29,18 @@ func (v *formatValue) Type() string { return "format" }
 
 func (v *formatValue) Set(s string) error {
 	if !slices.Contains(v.allowed, s) {
-		return fmt.Errorf("use %s, not %q", strings.Join(v.allowed, ", "), s)
+		return fmt.Errorf("--format must be %s, not %q", orList(v.allowed), s)
 	}
 	*v.p = s
 	return nil
+}
+
+// orList is "a or b", "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // jsonAlias is --json, kept where a command had it: the same as

@@ -31,8 +31,11 @@ the check follows the address serve listens on; /readyz answers 200 once
 GitHub accepted the App's credentials and while the database and the queue
 answer.
 
-Docker reserves exit code 2 in a HEALTHCHECK: every failure to be healthy is
-1 here, a bad flag 2.`,
+--format json prints {url, healthy, error}.
+
+Exit codes: 0 healthy; 1 unhealthy (another status, no answer, no
+connection: Docker reserves 2 in a HEALTHCHECK, so a network failure is 1
+here, not 3); 2 a bad flag.`,
 		Example: `  aepgate healthcheck
   AEPGATE_ADDR=:9090 aepgate healthcheck
   aepgate healthcheck --url https://aepgate.example.com/readyz --timeout 5s --format json`,

@@ -76,14 +76,11 @@ func newNegcontrolCmd(s streams) *cobra.Command {
 	f.StringVar(&o.configPath, "config", "", "with --all: the repository config (default: <repository root>/"+config.DefaultPath+")")
 	f.StringVar(&o.root, "root", "", "with --all: the directory the declared paths are relative to (default: the git top-level, or the current directory)")
 	f.IntVar(&o.jobs, "jobs", 0, "with --all: how many controls run at once (default: the number of CPUs)")
-	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	addFormat(cmd, &o.format)
 	return cmd
 }
 
 func (o *negcontrolOptions) run(c *cobra.Command, s streams) error {
-	if o.format != "text" && o.format != "json" {
-		return failf(2, "--format must be text or json, not %q", o.format)
-	}
 	if o.all {
 		return o.runAll(c, s)
 	}
