@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -41,14 +42,15 @@ func newActionCmd(s streams) *cobra.Command {
 	return cmd
 }
 
-// writeActionJSON ends the step's log with one JSON object: the exit code
-// and the error that ended the step, if any.
+// writeActionJSON ends the step's log with one line of JSON: the exit
+// code and the error that ended the step, if any.
 func writeActionJSON(s streams, code int, err error) {
 	v := map[string]any{"exit_code": code}
 	if err != nil {
 		v["error"] = err.Error()
 	}
-	writeJSON(s.out, v)
+	b, _ := json.Marshal(v)
+	fmt.Fprintf(s.out, "%s\n", b)
 }
 
 // actionChecks is the INPUT_CHECKS paragraph and the check-run list of
@@ -95,7 +97,7 @@ The event and repository come from GITHUB_* variables and GITHUB_EVENT_PATH.
 Outputs (written to $GITHUB_OUTPUT with a random delimiter): conclusion
 (success, failure or neutral), problems (a count), status-json (a JSON array,
 one entry per run folder). The job summary goes to $GITHUB_STEP_SUMMARY.
---format json ends the log with one JSON object: {exit_code, error}.
+--format json ends the log with one line of JSON: {exit_code, error}.
 
 The workspace must be the commit judged: when a check reads it, its git HEAD
 must be the pull request's head (GITHUB_SHA on other events) or GitHub's

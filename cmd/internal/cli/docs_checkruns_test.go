@@ -49,3 +49,17 @@ func TestActionDocsCountTheAppsCheckRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestNegcontrolHelpSaysWhatSurvives: the help says what the docs say of
+// a process that leaves its group (setsid survives), never that nothing
+// survives.
+func TestNegcontrolHelpSaysWhatSurvives(t *testing.T) {
+	doc := repoFile(t, "docs/negative-controls.md")
+	if !strings.Contains(doc, "`setsid`, escapes this") {
+		t.Fatal("docs/negative-controls.md no longer says setsid escapes the group kill; align this test and the help")
+	}
+	help := strings.Join(strings.Fields(negcontrolLong), " ")
+	if !strings.Contains(help, "(setsid) survives") || strings.Contains(help, "Nothing a command started survives") {
+		t.Errorf("negcontrol --help does not say that a setsid process survives:\n%s", negcontrolLong)
+	}
+}

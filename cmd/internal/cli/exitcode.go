@@ -20,6 +20,9 @@ const (
 	exitUnreachable = 3
 	// exitRefused: refused by an owner gate.
 	exitRefused = 4
+	// exitInterrupted: stopped by SIGINT or SIGTERM, after cleaning up
+	// (negcontrol.ExitInterrupted).
+	exitInterrupted = 130
 )
 
 // exitMeaning is one row of the exit-code table.
@@ -35,6 +38,7 @@ var exitCodes = []exitMeaning{
 	{exitUsage, "usage: a bad flag or argument, or input that cannot be read"},
 	{exitUnreachable, "GitHub or the network unreachable (retry later)"},
 	{exitRefused, "refused by an owner gate"},
+	{exitInterrupted, "interrupted (Ctrl-C or SIGTERM), after cleaning up"},
 }
 
 // exitTable renders exitCodes for --help and the README, one code a line
@@ -43,7 +47,17 @@ func exitTable() string {
 	var b strings.Builder
 	b.WriteString("Exit codes (the same for every aepgate command):\n")
 	for _, e := range exitCodes {
-		fmt.Fprintf(&b, "  %d  %s\n", e.Code, e.Meaning)
+		fmt.Fprintf(&b, "  %-3d  %s\n", e.Code, e.Meaning)
+	}
+	return b.String()
+}
+
+// exitMarkdown renders exitCodes as the README's Markdown table.
+func exitMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| exit code | meaning |\n|---|---|\n")
+	for _, e := range exitCodes {
+		fmt.Fprintf(&b, "| %d | %s |\n", e.Code, e.Meaning)
 	}
 	return b.String()
 }

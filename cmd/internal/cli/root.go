@@ -56,6 +56,7 @@ faces:
 		SilenceErrors: true,
 	}
 	root.SetVersionTemplate("aepgate {{.Version}}\n")
+	root.SetHelpTemplate(helpTemplate)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -82,6 +83,13 @@ faces:
 	)
 	return root
 }
+
+// helpTemplate is cobra's help template followed by the exit-code table
+// every command shares.
+var helpTemplate = `{{with (or .Long .Short)}}{{. | trimTrailingWhitespaces}}
+
+{{end}}{{if or .Runnable .HasSubCommands}}{{.UsageString}}{{end}}
+` + exitTable()
 
 // newDemoMovedCmd answers 'aepgate demo', which earlier versions had: the
 // demo is the binary aepgate-demo, so that this one links no simulated
