@@ -133,3 +133,11 @@ func isJSONOutput(path, out string) bool {
 	}
 	return json.Valid([]byte(out)) && strings.TrimSpace(out) != ""
 }
+
+// TestREADMEHasTheExitCodeTable: the README's exit-code table is the one
+// every --help prints, row for row.
+func TestREADMEHasTheExitCodeTable(t *testing.T) {
+	if readme := repoFile(t, "README.md"); !strings.Contains(readme, exitMarkdown()) {
+		t.Errorf("README.md lacks the exit-code table:\n%s", exitMarkdown())
+	}
+}
