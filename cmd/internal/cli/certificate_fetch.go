@@ -31,12 +31,8 @@ var (
 	commitSHA = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
 )
 
-func newCertificateFetchCmd(s streams) *cobra.Command {
-	var fl certificateFetchFlags
-	cmd := &cobra.Command{
-		Use:   "fetch --repo owner/name --sha SHA (--app-id N | --app-slug S) [flags]",
-		Short: "Read the App's certificate check run on a commit and re-check it (read-only)",
-		Long: `Reads the check runs named aepgate/certificate on --sha (GitHub's "list check
+// certificateFetchLong is the command's --help.
+var certificateFetchLong = `Reads the check runs named aepgate/certificate on --sha (GitHub's "list check
 runs for a Git reference"; nothing is written) and trusts only those the
 aepgate App wrote. GitHub records the App behind every check run; a run counts
 only when that App's numeric ID is --app-id and/or its slug is --app-slug
@@ -65,7 +61,14 @@ request is anonymous, which GitHub answers for public repositories only.
 certified and {certified: false, errors} when refused.
 
 Exit codes: 0 certified; 1 not certified (refused); 2 bad usage or an
-unreadable token file; 3 GitHub unreachable.`,
+unreadable token file; 3 GitHub unreachable.`
+
+func newCertificateFetchCmd(s streams) *cobra.Command {
+	var fl certificateFetchFlags
+	cmd := &cobra.Command{
+		Use:   "fetch --repo owner/name --sha SHA (--app-id N | --app-slug S) [flags]",
+		Short: "Read the App's certificate check run on a commit and re-check it (read-only)",
+		Long:  certificateFetchLong,
 		Example: `  aepgate certificate fetch --repo acme/app --sha 0123456789abcdef0123456789abcdef01234567 --app-slug acme-aepgate
   GH_TOKEN=$(gh auth token) aepgate certificate fetch --repo acme/private --sha "$SHA" --app-id 12345 --format json`,
 		Args: cobra.NoArgs,

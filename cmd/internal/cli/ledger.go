@@ -17,6 +17,17 @@ func newLedgerCmd(s streams) *cobra.Command {
 	}, newLedgerVerifyCmd(s))
 }
 
+// ledgerVerifyLong is the command's --help.
+var ledgerVerifyLong = `verify walks the ledger in order and checks that every row carries the
+SHA-256 of the row before it and that its own hash matches its content.
+It prints the newest row's hash (the head): keep it elsewhere, and a later
+run showing a different chain up to that row, or a shorter one, reveals
+rows cut off or rewritten. --format json prints {intact, rows, head,
+bad_row, problem}.
+
+Exit codes: 0 intact; 1 broken (the first bad row is named); 2 when the
+database cannot be read.`
+
 func newLedgerVerifyCmd(s streams) *cobra.Command {
 	database := "sqlite:aepgate.db"
 	if v, ok := os.LookupEnv("AEPGATE_DATABASE"); ok {
@@ -26,15 +37,7 @@ func newLedgerVerifyCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify",
 		Short: "Check the ledger's hash chain",
-		Long: `verify walks the ledger in order and checks that every row carries the
-SHA-256 of the row before it and that its own hash matches its content.
-It prints the newest row's hash (the head): keep it elsewhere, and a later
-run showing a different chain up to that row, or a shorter one, reveals
-rows cut off or rewritten. --format json prints {intact, rows, head,
-bad_row, problem}.
-
-Exit codes: 0 intact; 1 broken (the first bad row is named); 2 when the
-database cannot be read.`,
+		Long:  ledgerVerifyLong,
 		Example: `  aepgate ledger verify --database sqlite:/data/aepgate.db
   AEPGATE_DATABASE=postgres://aepgate@db/aepgate aepgate ledger verify --format json`,
 		Args: cobra.NoArgs,
