@@ -74,7 +74,7 @@ func runRegister(ctx context.Context, s streams, f registerFlags) error {
 	if err != nil {
 		return failf(exitUsage, "app register: %v", err)
 	}
-	ln, err := loopbackListener(f.listen)
+	ln, err := loopbackListener(f.listen, loopbackOnly)
 	if err != nil {
 		return failf(exitUsage, "app register: %v", err)
 	}
@@ -109,21 +109,30 @@ func shutdownPage(srv *http.Server) {
 	}
 }
 
-// loopbackListener listens on addr, which must be a loopback address: the
-// page hands out the App's secrets to whoever loads it.
-func loopbackListener(addr string) (net.Listener, error) {
+// loopbackListener listens on addr once hostRule accepts its host
+// (loopbackOnly in the command: the page hands out the App's secrets to
+// whoever loads it).
+func loopbackListener(addr string, hostRule func(host string) error) (net.Listener, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("--listen %q: %v", addr, err)
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("--listen %q: use a loopback address such as 127.0.0.1:3000", addr)
+	if err := hostRule(host); err != nil {
+		return nil, fmt.Errorf("--listen %q: %w", addr, err)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--listen: %w", err)
 	}
 	return ln, nil
+}
+
+// loopbackOnly accepts localhost and loopback addresses only.
+func loopbackOnly(host string) error {
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return errors.New("use a loopback address such as 127.0.0.1:3000")
+	}
+	return nil
 }
 
 // newState is the random state the callback must bring back.

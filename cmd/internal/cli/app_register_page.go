@@ -46,8 +46,10 @@ type callbackRule func(r *registrar, q url.Values) error
 
 // callbackRules are the checks every callback passes: it brings back the
 // state this page sent (so no other page can hand it a code of another
-// App), and a code.
-var callbackRules = []callbackRule{stateMatches, hasCode}
+// App), a code, and it is the first to do so (a replayed or second
+// callback never converts a code, nor replaces the files written).
+// firstCallback claims the page, so it comes last.
+var callbackRules = []callbackRule{stateMatches, hasCode, firstCallback}
 
 func stateMatches(r *registrar, q url.Values) error {
 	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(r.state)) != 1 {
@@ -60,6 +62,16 @@ func hasCode(_ *registrar, q url.Values) error {
 	if q.Get("code") == "" {
 		return errors.New("GitHub sent no code")
 	}
+	return nil
+}
+
+func firstCallback(r *registrar, _ url.Values) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.used {
+		return errAlreadyRegistered
+	}
+	r.used = true
 	return nil
 }
 
@@ -118,22 +130,24 @@ func (r *registrar) callback(w http.ResponseWriter, req *http.Request) {
 	q := req.URL.Query()
 	for _, rule := range r.rules {
 		if err := rule(r, q); err != nil {
-			showResult(w, http.StatusBadRequest, "Refused", err.Error())
+			status := http.StatusBadRequest
+			if errors.Is(err, errAlreadyRegistered) {
+				status = http.StatusGone
+			}
+			showResult(w, status, "Refused", err.Error())
 			return
 		}
 	}
-	r.mu.Lock()
-	used := r.used
-	r.used = true
-	r.mu.Unlock()
-	if used {
-		showResult(w, http.StatusGone, "Refused", errAlreadyRegistered.Error())
-		return
-	}
 	reg, err := r.convert(req.Context(), q.Get("code"))
 	// The page is answered before the command hears of it, so that it
-	// reaches the browser before the server stops.
-	defer func() { r.done <- registerResult{reg: reg, err: err} }()
+	// reaches the browser before the server stops. Only the first result
+	// ends the command.
+	defer func() {
+		select {
+		case r.done <- registerResult{reg: reg, err: err}:
+		default:
+		}
+	}()
 	if err != nil {
 		showResult(w, http.StatusBadGateway, "Not registered", err.Error())
 		return

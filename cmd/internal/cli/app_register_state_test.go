@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
@@ -44,7 +45,7 @@ func TestAppRegisterRefusesACodeWithoutItsState(t *testing.T) {
 		wantFiles bool
 	}{
 		{"state checked", callbackRules, false},
-		{"negative control: no state rule", []callbackRule{hasCode}, true},
+		{"negative control: no state rule", []callbackRule{hasCode, firstCallback}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := ghfake.New(t)
@@ -75,5 +76,84 @@ func TestAppRegisterRefusesACodeWithoutItsState(t *testing.T) {
 				t.Errorf("refused callback answered %d, want 400", resp.StatusCode)
 			}
 		})
+	}
+}
+
+// TestAppRegisterConvertsOneCallbackOnly: once the page registered its
+// App, a second callback with the right state (a replay, or a second code
+// from GitHub) is refused with 410 and converts nothing. The negative
+// control runs it without firstCallback: the second code is converted
+// too (here GitHub, the fake, refuses it: the code was used).
+func TestAppRegisterConvertsOneCallbackOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		rules       []callbackRule
+		wantSecond  int
+		wantConvert int
+	}{
+		{"first callback only", callbackRules, http.StatusGone, 1},
+		{"negative control: no firstCallback", []callbackRule{stateMatches, hasCode}, http.StatusBadGateway, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := ghfake.New(t)
+			files, err := newSecretFiles(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := registerFlags{manifestFlags: manifestFlags{url: "https://aepgate.example.com", name: "aepgate"}, githubURL: fake.URL()}
+			r, err := newRegistrar(f, "http://127.0.0.1:1", files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.rules = tc.rules
+			srv := httptest.NewServer(r.handler())
+			defer srv.Close()
+			code := attackerCode(t, fake)
+			var status []int
+			for range 2 {
+				resp, err := http.Get(srv.URL + "/callback?" + url.Values{"code": {code}, "state": {r.state}}.Encode())
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				status = append(status, resp.StatusCode)
+			}
+			converts := 0
+			for _, req := range fake.Requests() {
+				if strings.HasPrefix(req.Path, "/app-manifests/") {
+					converts++
+				}
+			}
+			if status[0] != http.StatusOK || status[1] != tc.wantSecond || converts != tc.wantConvert {
+				t.Errorf("callbacks answered %v, %d conversions; want [200 %d], %d", status, converts, tc.wantSecond, tc.wantConvert)
+			}
+		})
+	}
+}
+
+// TestAppRegisterListensOnLoopbackOnly: the page, which hands out the
+// App's secrets, is never served on an address others reach; the negative
+// control listens with the rule off and gets the wildcard address.
+func TestAppRegisterListensOnLoopbackOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		rule    func(string) error
+		refused bool
+	}{
+		{"loopback only", loopbackOnly, true},
+		{"negative control: any host", func(string) error { return nil }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ln, err := loopbackListener("0.0.0.0:0", tc.rule)
+			if ln != nil {
+				ln.Close()
+			}
+			if refused := err != nil; refused != tc.refused {
+				t.Errorf("0.0.0.0:0: error %v; want refused %v", err, tc.refused)
+			}
+		})
+	}
+	if code, _, errOut := runCLI(t, "app", "register", "--url", "https://a.example", "--dir", t.TempDir(), "--listen", "0.0.0.0:0"); code != exitUsage || !strings.Contains(errOut, "loopback") {
+		t.Errorf("--listen 0.0.0.0:0: exit %d, stderr %q", code, errOut)
 	}
 }
