@@ -131,13 +131,11 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	if err := a.queue.start(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("start queue: %w", err)
 	}
+	a.verifyAtStart(ctx)
 	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	info, verified := a.github.verified()
-	if !verified {
-		go a.verifyUntilDone(ctx)
-	}
+	info, _ := a.github.verified()
 	a.log.Info("aepgate serving", "version", a.opts.Version, "addr", ln.Addr().String(), "database", a.db.Where,
 		"app_id", a.opts.AppID, "app_slug", info.Slug)
 	var serveErr error

@@ -34,7 +34,7 @@ const (
 // success /readyz may answer 200 and the App's slug is known; a wrong key
 // or App ID wraps gh.ErrCredentials.
 func (a *App) VerifyGitHub(ctx context.Context) (gh.AppInfo, error) {
-	info, err := a.clients.Auth().AppIdentity(ctx)
+	info, err := a.clients.Identity(ctx)
 	if err != nil {
 		return gh.AppInfo{}, err
 	}
@@ -44,14 +44,32 @@ func (a *App) VerifyGitHub(ctx context.Context) (gh.AppInfo, error) {
 	return info, nil
 }
 
+// verifyFirstTimeout bounds the check Run makes before serving.
+const verifyFirstTimeout = 5 * time.Second
+
+// verifyAtStart checks the credentials once before Run serves (so that the
+// App's login is known before the first delivery is judged), and when that
+// fails retries in the background until ctx ends.
+func (a *App) verifyAtStart(ctx context.Context) {
+	if _, ok := a.github.verified(); ok {
+		return
+	}
+	vctx, cancel := context.WithTimeout(ctx, verifyFirstTimeout)
+	_, err := a.VerifyGitHub(vctx)
+	cancel()
+	if err != nil {
+		go a.verifyUntilDone(ctx, err)
+	}
+}
+
 // verifyUntilDone retries VerifyGitHub with backoff until it succeeds or
-// ctx ends, logging each failure (the delay in seconds). Run starts it
-// when the credentials were not verified before.
-func (a *App) verifyUntilDone(ctx context.Context) {
+// ctx ends, logging each failure (first, the one given; the delay in
+// seconds).
+func (a *App) verifyUntilDone(ctx context.Context, err error) {
 	wait := verifyFirstRetry
 	for {
-		info, err := a.VerifyGitHub(ctx)
 		if err == nil {
+			info, _ := a.github.verified()
 			a.log.Info("GitHub accepted the App's credentials", "app_slug", info.Slug)
 			return
 		}
@@ -63,5 +81,6 @@ func (a *App) verifyUntilDone(ctx context.Context) {
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, verifyMaxRetry)
+		_, err = a.VerifyGitHub(ctx)
 	}
 }

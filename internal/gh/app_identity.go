@@ -102,3 +102,19 @@ func manifestApp(cfg *github.AppConfig) (ManifestApp, error) {
 	}
 	return m, nil
 }
+
+// Identity is AppIdentity through the client factory: the App's login
+// (<slug>[bot]) is kept for AppLogin, so a process reads GET /app once
+// when the check at start succeeded.
+func (c *Clients) Identity(ctx context.Context) (AppInfo, error) {
+	info, err := c.auth.AppIdentity(ctx)
+	if err != nil {
+		return AppInfo{}, err
+	}
+	if info.Slug != "" {
+		c.mu.Lock()
+		c.appLogin = info.Slug + "[bot]"
+		c.mu.Unlock()
+	}
+	return info, nil
+}
