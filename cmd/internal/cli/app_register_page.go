@@ -121,7 +121,7 @@ func (r *registrar) handler() http.Handler {
 func (r *registrar) page(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	registerPage.Execute(w, map[string]string{"Action": r.action, "Manifest": string(r.manifest)})
+	registerPage().Execute(w, map[string]string{"Action": r.action, "Manifest": string(r.manifest)})
 }
 
 // callback takes GitHub's redirect: the rules first, then one conversion
@@ -170,10 +170,15 @@ func showResult(w http.ResponseWriter, status int, title, text string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	resultPage.Execute(w, map[string]string{"Title": title, "Text": text})
+	resultPage().Execute(w, map[string]string{"Title": title, "Text": text})
 }
 
-var registerPage = template.Must(template.New("register").Parse(`<!doctype html>
+// registerPage is the one-button page, compiled on first use.
+var registerPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("register").Parse(registerHTML))
+})
+
+const registerHTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Register the aepgate App</title></head>
 <body><h1>Register the aepgate GitHub App</h1>
 <p>The button sends this manifest to GitHub, which asks you to confirm the App's name and registers it.</p>
@@ -183,9 +188,14 @@ var registerPage = template.Must(template.New("register").Parse(`<!doctype html>
 </form>
 <pre id="manifest">{{.Manifest}}</pre>
 </body></html>
-`))
+`
 
-var resultPage = template.Must(template.New("result").Parse(`<!doctype html>
+// resultPage is the page the callback answers with, compiled on first use.
+var resultPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("result").Parse(resultHTML))
+})
+
+const resultHTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title></head>
 <body><h1 id="title">{{.Title}}</h1><p id="text">{{.Text}}</p></body></html>
-`))
+`

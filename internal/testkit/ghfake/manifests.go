@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -42,7 +43,7 @@ type manifestForm struct {
 }
 
 // slugJunk is what GitHub drops from an App's name to make its slug.
-var slugJunk = regexp.MustCompile(`[^a-z0-9]+`)
+var slugJunk = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 func (f *Fake) manifestRoutes() {
 	f.handle("POST /settings/apps/new", access{scope: scopePublic}, newAppFromManifest)
@@ -79,7 +80,7 @@ func newAppFromManifest(c *call) (int, any) {
 	c.f.ensureUser(owner)
 	id := c.f.nextID()
 	a := &App{
-		ID: id, Slug: strings.Trim(slugJunk.ReplaceAllString(strings.ToLower(m.Name), "-"), "-"), Name: m.Name,
+		ID: id, Slug: strings.Trim(slugJunk().ReplaceAllString(strings.ToLower(m.Name), "-"), "-"), Name: m.Name,
 		ClientID: "Iv1." + randomToken("")[:16], Key: key, Owner: owner, f: c.f, created: c.f.clock(),
 	}
 	c.f.apps[id] = a
