@@ -47,6 +47,8 @@ type App struct {
 	hooks hookRanges
 	// sweeper sweeps after the edge's busy refusals (busysweep.go).
 	sweeper *busySweep
+	// github is whether GitHub accepted the App's credentials (/readyz).
+	github githubAuth
 }
 
 // New opens the database, applies the App's and River's migrations and
@@ -116,13 +118,18 @@ func (a *App) Handler() http.Handler {
 	return mux
 }
 
-// ready answers 200 when the database and the queue answer.
+// ready answers 200 when the database and the queue answer and GitHub has
+// accepted the App's credentials.
 func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := a.queue.ping(ctx); err != nil {
 		a.log.Warn("not ready", "err", err)
 		http.Error(w, "database or queue unreachable\n", http.StatusServiceUnavailable)
+		return
+	}
+	if _, ok := a.github.verified(); !ok {
+		http.Error(w, "GitHub has not accepted the App's credentials yet\n", http.StatusServiceUnavailable)
 		return
 	}
 	w.Write([]byte("ready\n"))
@@ -145,11 +152,14 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("start queue: %w", err)
 	}
 	a.startFairness(ctx)
+	a.verifyAtStart(ctx)
 	ln = limitConns(ln, a.opts.MaxConns, &a.hooks)
 	srv := newServer(a.Handler(), a.opts.maxHeaderBytes)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	a.log.Info("aepgate serving", "addr", ln.Addr().String(), "database", a.db.Where, "app_id", a.opts.AppID)
+	info, _ := a.github.verified()
+	a.log.Info("aepgate serving", "version", a.opts.Version, "addr", ln.Addr().String(), "database", a.db.Where,
+		"app_id", a.opts.AppID, "app_slug", info.Slug)
 	var serveErr error
 	select {
 	case <-ctx.Done():
@@ -183,7 +193,7 @@ func (a *App) runDelivery(ctx context.Context, d deliveryArgs, attempt int) erro
 		result = "retry"
 		if wait, ok := gh.RetryWait(err, time.Now()); ok {
 			result = "snoozed"
-			log.Warn("rate limited; snoozing", "wait", wait, "err", err)
+			log.Warn("rate limited; snoozing", "wait_seconds", wait.Seconds(), "err", err)
 			err = river.JobSnooze(max(wait, 0))
 		} else if errors.Is(ctx.Err(), context.Canceled) {
 			// Shutdown: hand the job back untouched for the next process.
@@ -194,7 +204,7 @@ func (a *App) runDelivery(ctx context.Context, d deliveryArgs, attempt int) erro
 		}
 	}
 	a.metrics.job(deliveryArgs{}.Kind(), result, time.Since(start))
-	log.Info("delivery processed", "result", result, "duration", time.Since(start).Round(time.Millisecond))
+	log.Info("delivery processed", "result", result, "duration_seconds", time.Since(start).Seconds())
 	return err
 }
 

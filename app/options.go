@@ -30,6 +30,8 @@ type Options struct {
 	WebhookSecrets [][]byte
 	// GitHubURL is the REST API root (github.com, GHES or a test server).
 	GitHubURL string
+	// Version is the binary's version, logged at start.
+	Version string
 	// Logger receives the App's logs.
 	Logger *slog.Logger
 	// Transport carries GitHub requests; nil means http.DefaultTransport.

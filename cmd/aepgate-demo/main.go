@@ -47,12 +47,8 @@ type demoFlags struct {
 	out, speed, scenario string
 }
 
-func newDemoCmd(out io.Writer) *cobra.Command {
-	var f demoFlags
-	cmd := &cobra.Command{
-		Use:   "aepgate-demo [--out DIR] [--speed fast|real] [--scenario happy|attacks|outage]",
-		Short: "Try the App without registering one: the real App against a simulated GitHub, in-process",
-		Long: `aepgate-demo runs the real aepgate App — the same code as 'aepgate serve', its River
+// demoLong is the command's --help.
+var demoLong = `aepgate-demo runs the real aepgate App — the same code as 'aepgate serve', its River
 queue on an embedded SQLite database, the same check runs — against a simulated
 GitHub inside this process, and plays a scripted story through signed webhooks.
 Nothing is sent to github.com and nothing outside --out is kept: the App gets a
@@ -86,7 +82,14 @@ app.log (the App's JSON log).
 interval and board delay so a scenario takes seconds; real keeps 'aepgate serve''s defaults.
 
 Exit codes: 0 the scenario ended as it must; 1 it did not (the report says
-what differs); 2 a bad flag.`,
+what differs); 2 a bad flag.`
+
+func newDemoCmd(out io.Writer) *cobra.Command {
+	var f demoFlags
+	cmd := &cobra.Command{
+		Use:   "aepgate-demo [--out DIR] [--speed fast|real] [--scenario happy|attacks|outage]",
+		Short: "Try the App without registering one: the real App against a simulated GitHub, in-process",
+		Long:  demoLong,
 		Example: `  aepgate-demo
   aepgate-demo --scenario attacks --out /tmp/aepgate-demo-report
   go run ./cmd/aepgate-demo --scenario outage --speed real`,

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -11,19 +14,67 @@ import (
 
 // newActionCmd is `aepgate action`, the GitHub Action's entry point.
 func newActionCmd(s streams) *cobra.Command {
-	return &cobra.Command{
+	var format string
+	cmd := &cobra.Command{
 		Use:   "action",
 		Short: "Run as the GitHub Action: report lint, status, negative controls and the worker report as check runs",
-		Long: `Run as the GitHub Action (action.yml runs this on the runner host).
+		Long:  actionLong(),
+		Example: `  # in a workflow step (action.yml does this):
+  INPUT_CHECKS=lint,status INPUT_TOKEN=$GITHUB_TOKEN aepgate action
+  # locally, against a checkout, with the results as workflow commands:
+  GITHUB_WORKSPACE=$PWD GITHUB_EVENT_NAME=push INPUT_DIR=docs/my-run aepgate action --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			code, err := action.Run(cmd.Context(), action.Options{
+				Getenv: os.Getenv, Stdout: s.out,
+				GitHub: action.NewConnector(gh.ActionClientOptions{WritePause: gh.DefaultWritePause}),
+			})
+			if format == formatJSON {
+				writeActionJSON(s, code, err)
+			}
+			if err != nil {
+				return failf(code, "%v", err)
+			}
+			return exitCode(code)
+		},
+	}
+	addFormat(cmd, &format)
+	return cmd
+}
+
+// writeActionJSON ends the step's log with one line of JSON: the exit
+// code and the error that ended the step, if any.
+func writeActionJSON(s streams, code int, err error) {
+	v := map[string]any{"exit_code": code}
+	if err != nil {
+		v["error"] = err.Error()
+	}
+	b, _ := json.Marshal(v)
+	fmt.Fprintf(s.out, "%s\n", b)
+}
+
+// actionChecks is the INPUT_CHECKS paragraph and the check-run list of
+// --help, from the Action's own table (action.Checks).
+func actionChecks() (names, runs string) {
+	var n, r []string
+	for _, c := range action.Checks() {
+		n = append(n, c.Input)
+		r = append(r, fmt.Sprintf("  %-22s (%s) %s", c.Run, c.Input, c.When))
+	}
+	return strings.Join(n, ", "), strings.Join(r, "\n")
+}
+
+// actionLong is aepgate action's --help.
+func actionLong() string {
+	names, runs := actionChecks()
+	return `Run as the GitHub Action (action.yml runs this on the runner host).
 
 Inputs come from INPUT_* variables, as a workflow step's "with:" values:
   INPUT_DIR      run folders, relative to the repository root; several
                  separated by newlines or commas; globs allowed ("docs/*",
                  "docs/**"); default: run_documents from the config
-  INPUT_CHECKS   comma-separated: lint, status, negcontrol, report, plans,
-                 release; default: all that apply (report on pull requests
-                 only, negcontrol when the config declares controls, plans on
-                 pull requests that change plans/; release only when named)
+  INPUT_CHECKS   comma-separated, of: ` + names + `;
+                 default: all that apply (below)
   INPUT_CONFIG   config file, default .github/aepgate.yml (on pull requests it
                  is read from the base commit when a token is given)
   INPUT_TOKEN    token that writes check runs (checks: write); without one, or
@@ -41,13 +92,15 @@ Inputs come from INPUT_* variables, as a workflow step's "with:" values:
                  run folders, isolated, and publishes aep/verify (only under
                  pull_request and push)
 
+Check runs, by INPUT_CHECKS name, and when each runs by default (on the pull
+request's head; GITHUB_SHA on other events):
+` + runs + `
+
 The event and repository come from GITHUB_* variables and GITHUB_EVENT_PATH.
-Check runs: aep/lint, aep/status, aep/negative-controls, aep/report, aep/plans,
-aep/verify (with INPUT_VERIFY=rerun) on the pull request's head (GITHUB_SHA on other events), and
-aep/release-closure (on the tagged commit, only when checks names release).
 Outputs (written to $GITHUB_OUTPUT with a random delimiter): conclusion
 (success, failure or neutral), problems (a count), status-json (a JSON array,
 one entry per run folder). The job summary goes to $GITHUB_STEP_SUMMARY.
+--format json ends the log with one line of JSON: {exit_code, error}.
 
 The workspace must be the commit judged: when a check reads it, its git HEAD
 must be the pull request's head (GITHUB_SHA on other events) or GitHub's
@@ -62,17 +115,5 @@ ACTIONS_* and GH_* variables.
 
 Exit codes: 0 all checks passed (or fail-on is never); 1 a check failed or
 GitHub refused a write; 2 a bad input, event or config, or a workspace that
-is not the commit judged.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			code, err := action.Run(cmd.Context(), action.Options{
-				Getenv: os.Getenv, Stdout: s.out,
-				GitHub: action.NewConnector(gh.ActionClientOptions{WritePause: gh.DefaultWritePause}),
-			})
-			if err != nil {
-				return failf(code, "%v", err)
-			}
-			return exitCode(code)
-		},
-	}
+is not the commit judged.`
 }

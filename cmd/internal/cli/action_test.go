@@ -3,9 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
+	"github.com/aepgate/aepgate/action"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -70,15 +72,37 @@ func TestActionCommand(t *testing.T) {
 	}
 }
 
+// TestActionHelpNamesEveryInput: --help names every input action.yml
+// declares and every output, read from action.yml itself, and every check
+// and check run of the Action's own table (action.Checks), each in the
+// order the Action makes them.
 func TestActionHelpNamesEveryInput(t *testing.T) {
 	code, out, _ := runCLI(t, "action", "--help")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, s := range []string{"INPUT_DIR", "INPUT_CHECKS", "INPUT_CONFIG", "INPUT_TOKEN", "INPUT_FAIL-ON", "INPUT_TAG", "INPUT_ASSETS", "INPUT_MANIFEST", "status-json", "aep/negative-controls", "aep/release-closure"} {
-		if !strings.Contains(out, s) {
-			t.Errorf("--help does not mention %s", s)
+	yml := repoFile(t, "action.yml")
+	inputs, _, _ := strings.Cut(yml[strings.Index(yml, "\ninputs:"):], "\noutputs:")
+	_, outputs, _ := strings.Cut(yml, "\noutputs:")
+	outputs, _, _ = strings.Cut(outputs, "\nruns:")
+	key := regexp.MustCompile(`(?m)^  ([a-z-]+):`)
+	for _, m := range key.FindAllStringSubmatch(inputs, -1) {
+		if want := "INPUT_" + strings.ToUpper(m[1]); !strings.Contains(out, want) {
+			t.Errorf("--help does not mention %s (action.yml input %s)", want, m[1])
 		}
+	}
+	for _, m := range key.FindAllStringSubmatch(outputs, -1) {
+		if !strings.Contains(out, m[1]) {
+			t.Errorf("--help does not mention the output %s", m[1])
+		}
+	}
+	last := -1
+	for _, c := range action.Checks() {
+		i := strings.Index(out, c.Run+" ")
+		if i < 0 || !strings.Contains(out, "("+c.Input+")") || i < last {
+			t.Errorf("--help does not list %s (%s) in order", c.Run, c.Input)
+		}
+		last = i
 	}
 }
 

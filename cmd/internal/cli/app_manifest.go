@@ -40,7 +40,7 @@ type hookAttributes struct {
 
 // manifestFlags are app manifest's settings.
 type manifestFlags struct {
-	url, name, org, redirect string
+	url, name, org, redirect, format string
 }
 
 // githubLogin is an organisation login's form, compiled on first use.
@@ -50,7 +50,7 @@ func newAppCmd(s streams) *cobra.Command {
 	return group(&cobra.Command{
 		Use:   "app",
 		Short: "Help register the aepgate GitHub App",
-	}, newAppManifestCmd(s))
+	}, newAppManifestCmd(s), newAppRegisterCmd(s))
 }
 
 func newAppManifestCmd(s streams) *cobra.Command {
@@ -67,6 +67,8 @@ generates the webhook secret and the private key when it registers the App.
 Post the JSON as the form field "manifest" to the address printed on stderr;
 GitHub then redirects to --redirect-url (default: --url) with a one-time code
 to exchange for the App's ID, private key and webhook secret (docs/app.md).
+'aepgate app register' does all of this from a local page with one button.
+--format json prints {manifest, post_to} instead, the address included.
 
 Exit codes: 0 printed, 2 for a bad flag or URL.`,
 		Example: `  aepgate app manifest --url https://aepgate.example.com --name acme-aepgate --org acme`,
@@ -76,9 +78,12 @@ Exit codes: 0 printed, 2 for a bad flag or URL.`,
 			if err != nil {
 				return failf(2, "app manifest: %v", err)
 			}
+			if f.format == formatJSON {
+				return writeJSON(s.out, map[string]any{"manifest": m, "post_to": f.registerURL()})
+			}
 			b, err := json.MarshalIndent(m, "", "  ")
 			if err != nil {
-				return failf(2, "app manifest: %v", err)
+				return failf(exitUsage, "app manifest: %v", err)
 			}
 			fmt.Fprintf(s.out, "%s\n", b)
 			fmt.Fprintf(s.err, "post it as the form field \"manifest\" to %s\n", f.registerURL())
@@ -89,6 +94,7 @@ Exit codes: 0 printed, 2 for a bad flag or URL.`,
 	cmd.Flags().StringVar(&f.name, "name", "aepgate", "the App's name (unique on GitHub)")
 	cmd.Flags().StringVar(&f.org, "org", "", "register the App for this organisation instead of your account")
 	cmd.Flags().StringVar(&f.redirect, "redirect-url", "", "where GitHub sends the one-time code (default: --url)")
+	addFormat(cmd, &f.format)
 	return cmd
 }
 

@@ -16,7 +16,7 @@ func TestBoardGolden(t *testing.T) {
 	var out, errb bytes.Buffer
 	s := streams{out: &out, err: &errb}
 	now := time.Date(2026, 11, 12, 9, 30, 0, 0, time.UTC)
-	if err := runBoard(s, filepath.Join("..", "..", "..", "examples", "ledger-service"), "-", now); err != nil {
+	if err := runBoard(s, filepath.Join("..", "..", "..", "examples", "ledger-service"), "-", formatText, now); err != nil {
 		t.Fatal(err)
 	}
 	if errb.Len() != 0 {
@@ -25,19 +25,24 @@ func TestBoardGolden(t *testing.T) {
 	golden.Check(t, filepath.Join("testdata", "board", "ledger-service.html.golden"), out.Bytes())
 }
 
+// TestBoardWritesFile: the board goes to --out, by default board.html in
+// the working directory, and never into the run folder (the checkout).
 func TestBoardWritesFile(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "..", "examples", "ledger-service"))); err != nil {
 		t.Fatal(err)
 	}
+	wd := t.TempDir()
+	t.Chdir(wd)
 	other := filepath.Join(t.TempDir(), "status.html")
 	tests := []struct {
 		name string
 		args []string
 		want string
 	}{
-		{"default", []string{"board", dir}, filepath.Join(dir, "board.html")},
+		{"default", []string{"board", dir}, filepath.Join(wd, "board.html")},
 		{"--out", []string{"board", dir, "--out", other}, other},
+		{"--format json", []string{"board", dir, "--out", other + ".2", "--format", "json"}, other + ".2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,12 +54,16 @@ func TestBoardWritesFile(t *testing.T) {
 			if err != nil || !bytes.Contains(b, []byte("P1-T2 · AWAITING AUDIT")) || bytes.Contains(b, []byte("<script")) {
 				t.Errorf("%s: %v; want the run's board without a script", tt.want, err)
 			}
+			if _, err := os.Stat(filepath.Join(dir, "board.html")); err == nil {
+				t.Errorf("a board was written into the run folder %s", dir)
+			}
 		})
 	}
 }
 
 func TestBoardMissingLog(t *testing.T) {
 	dir := t.TempDir()
+	t.Chdir(dir)
 	code, _, errs := runCLI(t, "board", dir)
 	if code != 2 || !strings.Contains(errs, "compliance-log.md") {
 		t.Errorf("exit %d, stderr %q; want 2 naming the log", code, errs)

@@ -3,9 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -22,8 +24,8 @@ import (
 
 // certificateFetchFlags are certificate fetch's options.
 type certificateFetchFlags struct {
-	repo, sha, tokenFile, githubURL, appSlug string
-	appID                                    int64
+	repo, sha, tokenFile, githubURL, appSlug, format string
+	appID                                            int64
 	// attestation, keyFile and jwksFile: --attestation verifies the signed
 	// envelope on the run against the keys of --key or --jwks.
 	attestation       bool
@@ -36,12 +38,8 @@ var (
 	commitSHA = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
 )
 
-func newCertificateFetchCmd(s streams) *cobra.Command {
-	var fl certificateFetchFlags
-	cmd := &cobra.Command{
-		Use:   "fetch --repo owner/name --sha SHA (--app-id N | --app-slug S) [flags]",
-		Short: "Read the App's certificate check run on a commit and re-check it (read-only)",
-		Long: `Reads the check runs named aepgate/certificate on --sha (GitHub's "list check
+// certificateFetchLong is the command's --help.
+var certificateFetchLong = `Reads the check runs named aepgate/certificate on --sha (GitHub's "list check
 runs for a Git reference"; nothing is written) and trusts only those the
 aepgate App wrote. GitHub records the App behind every check run; a run counts
 only when that App's numeric ID is --app-id and/or its slug is --app-slug
@@ -61,10 +59,10 @@ trailing newline, so its SHA-256 is the run's) and exits 0. Otherwise nothing
 is printed on stdout and every reason goes to stderr as "token: expected …,
 saw …" (craft-protocol's tokens for the certificate's content).
 
-The token is read only from --token-file: a regular file you own with no
-group or other permission bits (chmod 600), 1-4096 characters. Environment
-variables are never read. Without --token-file the request is anonymous,
-which GitHub answers for public repositories only.
+The token comes from --token-file (a regular file you own with no group or
+other permission bits, chmod 600, 1-4096 characters), else from GH_TOKEN,
+else from GITHUB_TOKEN, as gh and other GitHub tools read them. With none the
+request is anonymous, which GitHub answers for public repositories only.
 
 With --attestation (and --key or --jwks, as for 'aepgate certificate
 verify') it also reads the signed DSSE envelope from the run's output text
@@ -73,10 +71,23 @@ certificate to be the summary's byte for byte; it then prints the envelope
 (one JSON line, to archive and verify again later) instead of the
 certificate. A run without an envelope is refused.
 
-Exit codes: 0 certified; 2 refused, unreadable or bad usage.`,
+--format json prints {certified, check_run_id, sha256, certificate} when
+certified and {certified: false, errors} when refused.
+
+Exit codes: 0 certified; 1 not certified (refused); 2 bad usage or an
+unreadable token file; 3 GitHub unreachable.`
+
+func newCertificateFetchCmd(s streams) *cobra.Command {
+	var fl certificateFetchFlags
+	cmd := &cobra.Command{
+		Use:   "fetch --repo owner/name --sha SHA (--app-id N | --app-slug S) [flags]",
+		Short: "Read the App's certificate check run on a commit and re-check it (read-only)",
+		Long:  certificateFetchLong,
+		Example: `  aepgate certificate fetch --repo acme/app --sha 0123456789abcdef0123456789abcdef01234567 --app-slug acme-aepgate
+  GH_TOKEN=$(gh auth token) aepgate certificate fetch --repo acme/private --sha "$SHA" --app-id 12345 --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return certificateFetch(c, s, fl)
+			return certificateFetch(c, s, fl, os.LookupEnv)
 		},
 	}
 	f := cmd.Flags()
@@ -84,36 +95,41 @@ Exit codes: 0 certified; 2 refused, unreadable or bad usage.`,
 	f.StringVar(&fl.sha, "sha", "", "the merge commit: 40 lowercase hex characters (required)")
 	f.Int64Var(&fl.appID, "app-id", 0, "numeric ID of the aepgate App whose runs are trusted (no default; this or --app-slug is required)")
 	f.StringVar(&fl.appSlug, "app-slug", "", "slug of the aepgate App whose runs are trusted (no default; this or --app-id is required)")
-	f.StringVar(&fl.tokenFile, "token-file", "", "file holding a GitHub token (mode 0600, owned by you); none: anonymous, public repositories only")
+	f.StringVar(&fl.tokenFile, "token-file", "", "file holding a GitHub token (mode 0600, owned by you); default GH_TOKEN, then GITHUB_TOKEN; none: anonymous, public repositories only")
 	f.StringVar(&fl.githubURL, "github-url", "", "GitHub API root for GitHub Enterprise Server (default https://api.github.com/)")
 	f.BoolVar(&fl.attestation, "attestation", false, "also verify the run's signed envelope (needs --key or --jwks) and print it")
 	f.StringVar(&fl.keyFile, "key", "", "with --attestation: trusted public key(s), PEM PUBLIC KEY blocks or a JWKS")
 	f.StringVar(&fl.jwksFile, "jwks", "", "with --attestation: trusted keys as a JWKS document")
 	cmd.MarkFlagsMutuallyExclusive("key", "jwks")
+	addFormat(cmd, &fl.format)
 	_ = cmd.MarkFlagRequired("repo")
 	_ = cmd.MarkFlagRequired("sha")
 	return cmd
 }
 
-func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags) error {
+func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags, lookup lookupFunc) error {
 	var ring attest.Keyring
 	if fl.attestation {
 		if fl.keyFile == "" && fl.jwksFile == "" {
-			return failf(2, "certificate fetch: --attestation needs the trusted keys: --key or --jwks")
+			return failf(exitUsage, "certificate fetch: --attestation needs the trusted keys: --key or --jwks")
 		}
 		var err error
 		if ring, err = readKeyring(c.Context(), fl.keyFile, fl.jwksFile); err != nil {
-			return failf(2, "certificate fetch: %w", err)
+			return failf(exitUsage, "certificate fetch: %w", err)
 		}
 	}
 	fl.ring = ring
 	owner, name, err := fetchUsage(fl)
 	if err != nil {
-		return failf(2, "certificate fetch: %w", err)
+		return failf(exitUsage, "certificate fetch: %w", err)
 	}
-	runs, err := fetchRuns(c.Context(), fl, owner, name)
+	runs, err := fetchRuns(c.Context(), fl, lookup, owner, name)
 	if err != nil {
-		return failf(2, "certificate fetch: %w", err)
+		var tf *tokenFileError
+		if errors.As(err, &tf) {
+			return failf(exitUsage, "certificate fetch: %w", err)
+		}
+		return failf(networkCode(err, exitFindings), "certificate fetch: %w", err)
 	}
 	app := appIdentity{id: fl.appID, slug: fl.appSlug}
 	got := judgeCertificate(runs, app.wrote)
@@ -123,16 +139,48 @@ func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags) err
 			where = fmt.Sprintf("check run %d", got.run.ID)
 		}
 		explainRefusals(s.err, where, got.refusals)
-		return failf(2, "certificate fetch: refused: %s", strings.Join(refusal.Tokens(got.refusals), ", "))
+		if fl.format == formatJSON {
+			writeJSON(s.out, map[string]any{"certified": false, "errors": refusal.Tokens(got.refusals)})
+		}
+		return failf(exitFindings, "certificate fetch: refused: %s", strings.Join(refusal.Tokens(got.refusals), ", "))
 	}
-	fmt.Fprintf(s.err, "certificate: check run %d by %s, sha256 %s\n", got.run.ID, writer(*got.run), certificate.FileFingerprint(got.canonical))
+	sum := certificate.FileFingerprint(got.canonical)
+	fmt.Fprintf(s.err, "certificate: check run %d by %s, sha256 %s\n", got.run.ID, writer(*got.run), sum)
 	if fl.attestation {
 		return fetchedAttestation(c, s, fl, got)
 	}
-	if _, err := s.out.Write(got.canonical); err != nil {
-		return failf(2, "certificate fetch: %w", err)
+	if fl.format == formatJSON {
+		err = writeJSON(s.out, map[string]any{"certified": true, "check_run_id": got.run.ID, "sha256": sum, "certificate": json.RawMessage(got.canonical)})
+	} else {
+		_, err = s.out.Write(got.canonical)
+	}
+	if err != nil {
+		return failf(exitUsage, "certificate fetch: %w", err)
 	}
 	return nil
+}
+
+// tokenFileError is a --token-file that cannot be used: usage, not GitHub.
+type tokenFileError struct{ err error }
+
+func (e *tokenFileError) Error() string { return e.err.Error() }
+func (e *tokenFileError) Unwrap() error { return e.err }
+
+// fetchToken is the token from --token-file, else GH_TOKEN, else
+// GITHUB_TOKEN, else "" (anonymous); from says where it came from.
+func fetchToken(fl certificateFetchFlags, lookup lookupFunc) (token, from string, err error) {
+	if fl.tokenFile != "" {
+		if token, err = gh.ReadTokenFile(fl.tokenFile); err != nil {
+			return "", "", &tokenFileError{err}
+		}
+		return token, "--token-file", nil
+	}
+	for _, name := range []string{"GH_TOKEN", "GITHUB_TOKEN"} {
+		if v, ok := lookup(name); ok && strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v), name, nil
+		}
+	}
+	return "", "", nil
 }
 
 // fetchUsage checks the flags before any request and splits --repo.
@@ -151,24 +199,21 @@ func fetchUsage(fl certificateFetchFlags) (owner, name string, err error) {
 	return owner, name, nil
 }
 
-// fetchRuns reads the certificate runs on --sha with the token from
-// --token-file, or anonymously when none is given. A given file that is not
-// a usable token file is an error and nothing is requested.
-func fetchRuns(ctx context.Context, fl certificateFetchFlags, owner, name string) ([]gh.CheckRunRecord, error) {
-	token := ""
-	if fl.tokenFile != "" {
-		var err error
-		if token, err = gh.ReadTokenFile(fl.tokenFile); err != nil {
-			return nil, err
-		}
-	}
-	client, err := gh.NewReadClient(fl.githubURL, token, &http.Client{Timeout: 20 * time.Second})
+// fetchRuns reads the certificate runs on --sha with the token
+// fetchToken finds, or anonymously when there is none. A given token file
+// that is not usable is an error and nothing is requested.
+func fetchRuns(ctx context.Context, fl certificateFetchFlags, lookup lookupFunc, owner, name string) ([]gh.CheckRunRecord, error) {
+	token, _, err := fetchToken(fl, lookup)
 	if err != nil {
 		return nil, err
 	}
+	client, err := gh.NewReadClient(fl.githubURL, token, &http.Client{Timeout: 20 * time.Second})
+	if err != nil {
+		return nil, &tokenFileError{err}
+	}
 	runs, err := gh.ListCheckRunsNamed(ctx, client, owner, name, fl.sha, checks.NameCertificate)
 	if err != nil && token == "" {
-		return nil, fmt.Errorf("%w (no --token-file was given: anonymous reads see public repositories only)", err)
+		return nil, fmt.Errorf("%w (no --token-file, GH_TOKEN or GITHUB_TOKEN was given: anonymous reads see public repositories only)", err)
 	}
 	return runs, err
 }

@@ -177,8 +177,8 @@ func TestCertificateFetchRefuses(t *testing.T) {
 			w := newCertWorld(t)
 			tt.setup(t, w)
 			code, out, errOut := runCLI(t, w.args(tt.who...)...)
-			if code != 2 || out != "" {
-				t.Fatalf("exit %d, stdout %q; want exit 2 and nothing on stdout\nstderr: %s", code, out, errOut)
+			if code != 1 || out != "" {
+				t.Fatalf("exit %d, stdout %q; want exit 1 and nothing on stdout\nstderr: %s", code, out, errOut)
 			}
 			want := "error: certificate fetch: refused: " + strings.Join(tt.want, ", ") + "\n"
 			if !strings.HasSuffix(errOut, want) {

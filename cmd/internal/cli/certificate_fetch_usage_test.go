@@ -49,27 +49,55 @@ func TestCertificateFetchUsage(t *testing.T) {
 	}
 }
 
-// TestCertificateFetchAnonymous: without --token-file the read goes without
-// credentials (the environment's tokens are never used), and a refusal
-// says that anonymous reads see public repositories only.
-func TestCertificateFetchAnonymous(t *testing.T) {
-	w := newCertWorld(t)
-	t.Setenv("GITHUB_TOKEN", w.f.UserToken("reader"))
-	t.Setenv("GH_TOKEN", w.f.UserToken("reader"))
-	code, out, errOut := runCLI(t, "certificate", "fetch", "--repo", "acme/widgets", "--sha", w.sha, "--app-id", "777", "--github-url", w.f.URL())
-	if code != 2 || out != "" || !strings.Contains(errOut, "anonymous reads see public repositories only") {
-		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+// TestCertificateFetchTokenFromTheEnvironment: without --token-file the
+// token is GH_TOKEN, else GITHUB_TOKEN; with neither the read goes without
+// credentials, and a refusal says that anonymous reads see public
+// repositories only.
+func TestCertificateFetchTokenFromTheEnvironment(t *testing.T) {
+	for _, tc := range []struct {
+		name, ghToken, githubToken, wantUser string
+	}{
+		{"GH_TOKEN first", "gh-reader", "github-reader", "gh-reader"},
+		{"GITHUB_TOKEN", "", "github-reader", "github-reader"},
+		{"anonymous", "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newCertWorld(t)
+			for name, user := range map[string]string{"GH_TOKEN": tc.ghToken, "GITHUB_TOKEN": tc.githubToken} {
+				tok := ""
+				if user != "" {
+					tok = w.f.UserToken(user)
+				}
+				t.Setenv(name, tok)
+			}
+			code, out, errOut := runCLI(t, "certificate", "fetch", "--repo", "acme/widgets", "--sha", w.sha, "--app-id", "777", "--github-url", w.f.URL())
+			if code != 1 || out != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 1 (not certified)", code, out, errOut)
+			}
+			reqs := w.f.Requests()
+			if len(reqs) != 1 || reqs[0].User != tc.wantUser {
+				t.Fatalf("requests: %+v; want one read as %q", reqs, tc.wantUser)
+			}
+			if tc.wantUser == "" && !strings.Contains(errOut, "anonymous reads see public repositories only") {
+				t.Errorf("anonymous refusal without the hint: %q", errOut)
+			}
+		})
 	}
-	reqs := w.f.Requests()
-	if len(reqs) != 1 || reqs[0].User != "" || reqs[0].Installation != 0 || reqs[0].Status != 401 {
-		t.Errorf("requests: %+v; want one anonymous read", reqs)
+}
+
+// TestCertificateFetchUnreachableIsExit3: GitHub not answering is exit 3,
+// not the "not certified" of exit 1.
+func TestCertificateFetchUnreachableIsExit3(t *testing.T) {
+	code, _, errOut := runCLI(t, "certificate", "fetch", "--repo", "acme/widgets", "--sha", strings.Repeat("a", 40), "--app-id", "777", "--github-url", "http://127.0.0.1:1/")
+	if code != 3 || !strings.Contains(errOut, "connection refused") {
+		t.Errorf("exit %d, stderr %q; want 3", code, errOut)
 	}
 }
 
 func TestCertificateFetchHelp(t *testing.T) {
 	code, out, _ := runCLI(t, "certificate", "fetch", "--help")
 	for _, want := range []string{"--app-id", "--app-slug", "--token-file", "--github-url", "There is no default App",
-		"never trusted", "sha256:<hex>", "chmod 600", "Exit codes: 0 certified; 2"} {
+		"never trusted", "sha256:<hex>", "chmod 600", "GH_TOKEN", "Exit codes: 0 certified; 1 not certified"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help lacks %q:\n%s", want, out)
 		}

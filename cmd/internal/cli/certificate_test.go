@@ -19,9 +19,9 @@ func TestCertificateValidate(t *testing.T) {
 		wantCert   bool
 	}{
 		{"certificate-valid.json", 0, []string{}, true},
-		{"certificate-mismatch.json", 2, []string{"audited-head-mismatch"}, true},
-		{"certificate-array.json", 2, []string{"invalid-json"}, false},
-		{"certificates-bad/demo/empty.json", 2, []string{"invalid-json"}, false},
+		{"certificate-mismatch.json", 1, []string{"audited-head-mismatch"}, true},
+		{"certificate-array.json", 1, []string{"invalid-json"}, false},
+		{"certificates-bad/demo/empty.json", 1, []string{"invalid-json"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -86,7 +86,7 @@ func TestCertificateScan(t *testing.T) {
 		wantCount   int
 	}{
 		{"certificates", 0, true, 1},
-		{"certificates-bad", 2, false, 2},
+		{"certificates-bad", 1, false, 2},
 		{"certificates-empty", 0, true, 0},
 	}
 	for _, tt := range tests {
@@ -108,7 +108,7 @@ func TestCertificateScan(t *testing.T) {
 	want := `"errors": [
         "invalid-json"
       ]`
-	if code != 2 || !strings.Contains(out, want) || !strings.Contains(out, `"reused-ci-as-readback"`) {
+	if code != 1 || !strings.Contains(out, want) || !strings.Contains(out, `"reused-ci-as-readback"`) {
 		t.Errorf("scan rows:\n%s", out)
 	}
 }

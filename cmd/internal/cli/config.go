@@ -20,18 +20,13 @@ func newConfigCmd(s streams) *cobra.Command {
 	return group(&cobra.Command{
 		Use:   "config",
 		Short: "Work with the repository config (" + config.DefaultPath + ")",
-		Long: `The repository config, ` + config.DefaultPath + `, holds the policy aepgate is
-meant to enforce: owners, coordinators, auditors, run-document folders, declared
-negative controls, required workflows, contract paths, risk defaults, limits and
-the command prefix. Today the Action acts on the run-document folders, the CLI
-and the Action on the negative controls, and the App on owners, coordinators,
-contract paths and the command prefix; the other keys are validated only. The
-App reads the file from the default branch only. See docs/config.md.`,
+		Long:  configGroupLong(),
 	}, newConfigValidateCmd(s))
 }
 
 func newConfigValidateCmd(s streams) *cobra.Command {
-	return &cobra.Command{
+	var format string
+	cmd := &cobra.Command{
 		Use:   "validate [file]",
 		Short: "Check a repository config file: strict keys, types and values",
 		Long: `Check a repository config file the way the App and the Action will read it.
@@ -42,8 +37,13 @@ file defaults to ` + config.DefaultPath + ` at the repository root (the git
 top-level directory, or the current directory outside git). ` + inputLimits("The file", readfile.Config) + `;
 a named pipe or a device is refused.
 
-Exit codes: 0 valid; 2 invalid, unreadable, too large or missing; 130
+--format json prints {file, valid, problems: [{file, line, column, field,
+message}]} instead.
+
+Exit codes: 0 valid; 1 invalid; 2 unreadable, too large or missing; 130
 interrupted.`,
+		Example: `  aepgate config validate
+  aepgate config validate examples/aepgate.yml --format json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			path := ""
@@ -52,13 +52,54 @@ interrupted.`,
 			} else {
 				path = cfgDisplayPath(".", filepath.Join(cfgRepoRoot(c.Context()), config.DefaultPath))
 			}
-			if _, err := cfgLoad(c.Context(), path, s.out); err != nil {
-				return err
-			}
-			fmt.Fprintf(s.out, "%s: ok\n", shown(path))
-			return nil
+			return configValidate(c.Context(), s, path, format)
 		},
 	}
+	addFormat(cmd, &format)
+	return cmd
+}
+
+// configValidate reads and checks the file at path and reports it.
+func configValidate(ctx context.Context, s streams, path, format string) error {
+	data, err := cfgRead(ctx, path)
+	if err != nil {
+		return err
+	}
+	_, err = config.Parse(shown(path), data)
+	var problems config.Errors
+	if err != nil && !errors.As(err, &problems) {
+		return failf(exitUsage, "%s: %v", shown(path), err)
+	}
+	if format == formatJSON {
+		if werr := writeJSON(s.out, configReport(path, problems)); werr != nil {
+			return failf(exitUsage, "config validate: %v", werr)
+		}
+	} else if err != nil {
+		fmt.Fprintln(s.out, err)
+	} else {
+		fmt.Fprintf(s.out, "%s: ok\n", shown(path))
+	}
+	if err != nil {
+		return exitCode(exitFindings)
+	}
+	return nil
+}
+
+// configProblem is one problem in config validate's JSON.
+type configProblem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+func configReport(path string, problems config.Errors) map[string]any {
+	out := []configProblem{}
+	for _, p := range problems {
+		out = append(out, configProblem{p.File, p.Line, p.Column, p.Field, p.Message})
+	}
+	return map[string]any{"file": path, "valid": len(problems) == 0, "problems": out}
 }
 
 // cfgRepoRoot is the git top-level of the current directory, or the
@@ -76,12 +117,9 @@ func cfgRepoRoot(ctx context.Context) string {
 // message") to w; any problem ends the command with exit 2, an interrupted
 // read with 130.
 func cfgLoad(ctx context.Context, path string, w io.Writer) (*config.Config, error) {
-	data, err := readfile.File(ctx, path, readfile.Config)
+	data, err := cfgRead(ctx, path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, failf(2, "%s: not found", shown(path))
-		}
-		return nil, readFailed("read config", err)
+		return nil, err
 	}
 	cfg, err := config.Parse(shown(path), data)
 	if err != nil {
@@ -89,6 +127,19 @@ func cfgLoad(ctx context.Context, path string, w io.Writer) (*config.Config, err
 		return nil, exitCode(2)
 	}
 	return cfg, nil
+}
+
+// cfgRead reads the config file at path (at most 1 MB, a regular file);
+// its error ends the command (exit 2, 130 when interrupted).
+func cfgRead(ctx context.Context, path string) ([]byte, error) {
+	data, err := readfile.File(ctx, path, readfile.Config)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, failf(exitUsage, "%s: not found", shown(path))
+		}
+		return nil, readFailed("read config", err)
+	}
+	return data, nil
 }
 
 // cfgDisplayPath shows path relative to root when it is inside it.

@@ -23,7 +23,7 @@ func TestConfigValidate(t *testing.T) {
 		wantErr  string
 	}{
 		{"ok", []string{"config", "validate", good}, 0, good + ": ok\n", ""},
-		{"errors", []string{"config", "validate", bad}, 2, "", ""},
+		{"errors", []string{"config", "validate", bad}, 1, "", ""},
 		{"missing", []string{"config", "validate", filepath.Join(dir, "nope.yml")}, 2, "", "nope.yml: not found\n"},
 		{"two files", []string{"config", "validate", good, bad}, 2, "", "error: accepts at most 1 arg"},
 		{"no subcommand", []string{"config"}, 2, "", "error: name a subcommand: validate"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -32,6 +33,7 @@ type gateEvalReport struct {
 
 func newGateEvalCmd(s streams) *cobra.Command {
 	var req gate.Request
+	var format string
 	cmd := &cobra.Command{
 		Use:   "eval <events.json> --action ACTION [flags]",
 		Short: "Decide whether an action may proceed, given gate events",
@@ -39,8 +41,9 @@ func newGateEvalCmd(s streams) *cobra.Command {
 ("-" reads standard input) and decides whether ACTION may proceed for UNIT.
 Prints
 {allowed, project, workUnit, action, externalEffect, authoritySource,
-blockers, authorityRefusals, events, gates} as JSON and explains each blocker
-and refused event on stderr.
+blockers, authorityRefusals, events, gates} as JSON (--format text: allowed,
+or refused and the blocker tokens) and explains each blocker and refused
+event on stderr.
 
 Fails closed: an event that cannot be read blocks every action, and a gate
 the owner answered with HOLD or its safe default keeps blocking.
@@ -50,9 +53,11 @@ device is refused (pipe a stream to "-" instead).
 
 Exit codes: 0 allowed; 4 refused; 2 bad input (unreadable or too large
 file, not the events format, unknown action); 130 interrupted.`,
+		Example: `  aepgate gate eval gate-events.json --action merge --work-unit WU-3
+  aepgate gate eval - --action deploy --external-effect publish-release --format text < events.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return gateEval(c.Context(), s, args[0], req)
+			return gateEval(c.Context(), s, args[0], req, format)
 		},
 	}
 	f := cmd.Flags()
@@ -60,11 +65,12 @@ file, not the events format, unknown action); 130 interrupted.`,
 	f.StringVar(&req.WorkUnit, "work-unit", "", "work unit the action is for (omit for an operation on no particular unit)")
 	f.StringVar(&req.ExternalEffect, "external-effect", "", "external effect the action has (e.g. publish-release); requires a resolved direct-owner gate for it")
 	f.StringVar(&req.AuthoritySource, "authority-source", gate.AuthorityDirectOwner, "authority claimed: direct-owner, plan-derived or standing-authority")
+	addFormatJSONFirst(cmd, &format)
 	_ = cmd.MarkFlagRequired("action")
 	return cmd
 }
 
-func gateEval(ctx context.Context, s streams, path string, req gate.Request) error {
+func gateEval(ctx context.Context, s streams, path string, req gate.Request, format string) error {
 	raw, err := readInput(ctx, s.in, path, readfile.Events)
 	if err != nil {
 		return readFailed("gate eval", err)
@@ -78,13 +84,31 @@ func gateEval(ctx context.Context, s streams, path string, req gate.Request) err
 		return failf(2, "gate eval: %w", err)
 	}
 	explainGates(s.err, d, st)
-	if err := writeEvidenceJSON(s.out, gateEvalReport{Decision: d, Events: st.Outcomes, Gates: st.Gates}); err != nil {
-		return failf(2, "gate eval: %w", err)
+	if err := writeGateReport(s.out, format, gateEvalReport{Decision: d, Events: st.Outcomes, Gates: st.Gates}); err != nil {
+		return failf(exitUsage, "gate eval: %w", err)
 	}
 	if !d.Allowed {
-		return exitCode(4)
+		return exitCode(exitRefused)
 	}
 	return nil
+}
+
+// writeGateReport prints the report: JSON, or a line (allowed, or
+// refused with the blocker tokens).
+func writeGateReport(w io.Writer, format string, rep gateEvalReport) error {
+	if format == formatJSON {
+		return writeEvidenceJSON(w, rep)
+	}
+	if rep.Allowed {
+		_, err := fmt.Fprintf(w, "%s: allowed\n", rep.Action)
+		return err
+	}
+	tokens := make([]string, len(rep.Blockers))
+	for i, b := range rep.Blockers {
+		tokens[i] = b.Token
+	}
+	_, err := fmt.Fprintf(w, "%s: refused: %s\n", rep.Action, strings.Join(tokens, ", "))
+	return err
 }
 
 func explainGates(w io.Writer, d gate.Decision, st gate.State) {

@@ -14,8 +14,8 @@ import (
 
 func newInitCmd(s streams) *cobra.Command {
 	var (
-		name  string
-		force bool
+		name, format string
+		force        bool
 	)
 	cmd := &cobra.Command{
 		Use:   "init <dir>",
@@ -28,20 +28,23 @@ It prints "wrote  <path>" for each file written (annexes/.gitkeep included) and
 A fresh run lints clean and shows two open items (P0-T1 and P0-G1, both
 PENDING).
 
+--format json prints {dir, wrote, skipped} (paths) instead.
+
 Exit codes: 0 on success (also when nothing needed writing); 2 when <dir>
 exists and is not a folder or a file cannot be written.`,
 		Example: "  aepgate init docs/my-run\n  aepgate init docs/my-run --name \"Ledger service\" --force",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runInit(s, args[0], name, force)
+			return runInit(s, args[0], name, force, format)
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "project name for the documents' titles (default: the name of <dir>)")
 	cmd.Flags().BoolVar(&force, "force", false, "overwrite documents that already exist")
+	addFormat(cmd, &format)
 	return cmd
 }
 
-func runInit(s streams, dir, name string, force bool) error {
+func runInit(s streams, dir, name string, force bool, format string) error {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		return failf(2, "%s exists and is not a directory.", shown(dir))
 	}
@@ -61,14 +64,20 @@ func runInit(s streams, dir, name string, force bool) error {
 			return failf(2, "%s exists and is not a file.", shown(path))
 		}
 	}
-	wrote, skipped, err := writeScaffold(s, dir, files, force)
+	wrote, skipped, err := writeScaffold(dir, files, force)
 	if err != nil {
 		return err
+	}
+	if format == formatJSON {
+		return writeJSON(s.out, map[string]any{"dir": filepath.Clean(dir), "wrote": nonNil(wrote), "skipped": nonNil(skipped)})
+	}
+	for _, path := range wrote {
+		fmt.Fprintf(s.out, "wrote  %s\n", shown(path))
 	}
 	for _, path := range skipped {
 		fmt.Fprintf(s.out, "skip   %s  (exists, use --force to overwrite)\n", shown(path))
 	}
-	if wrote == 0 {
+	if len(wrote) == 0 {
 		fmt.Fprintf(s.out, "\nNothing was written: %s/ already holds every file (use --force to overwrite the documents).\n", shown(filepath.Clean(dir)))
 		return nil
 	}
@@ -77,15 +86,14 @@ func runInit(s streams, dir, name string, force bool) error {
 }
 
 // writeScaffold writes the documents (existing ones only with force) and
-// annexes/.gitkeep (only when missing), printing "wrote  <path>" for each,
-// and returns how many it wrote and the documents it skipped.
-func writeScaffold(s streams, dir string, files []scaffold.File, force bool) (int, []string, error) {
+// annexes/.gitkeep (only when missing), and returns the paths it wrote and
+// the documents it skipped.
+func writeScaffold(dir string, files []scaffold.File, force bool) ([]string, []string, error) {
 	annexes := filepath.Join(dir, filepath.FromSlash(filepath.Dir(scaffold.KeepPath)))
 	if err := os.MkdirAll(annexes, 0o755); err != nil {
-		return 0, nil, failf(2, "create %s: %v", shown(annexes), err)
+		return nil, nil, failf(exitUsage, "create %s: %v", shown(annexes), err)
 	}
-	wrote := 0
-	var skipped []string
+	var wrote, skipped []string
 	for _, f := range files {
 		path := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if _, err := os.Lstat(path); err == nil && !force {
@@ -93,21 +101,27 @@ func writeScaffold(s streams, dir string, files []scaffold.File, force bool) (in
 			continue
 		}
 		if err := writeAtomic(path, f.Content); err != nil {
-			return 0, nil, failf(2, "write %s: %v", shown(path), err)
+			return nil, nil, failf(exitUsage, "write %s: %v", shown(path), err)
 		}
-		fmt.Fprintf(s.out, "wrote  %s\n", shown(path))
-		wrote++
+		wrote = append(wrote, path)
 	}
 	keep := filepath.Join(dir, filepath.FromSlash(scaffold.KeepPath))
 	created, err := createEmpty(keep)
 	if err != nil {
-		return 0, nil, failf(2, "create %s: %v", shown(keep), err)
+		return nil, nil, failf(exitUsage, "create %s: %v", shown(keep), err)
 	}
 	if created {
-		fmt.Fprintf(s.out, "wrote  %s\n", shown(keep))
-		wrote++
+		wrote = append(wrote, keep)
 	}
 	return wrote, skipped, nil
+}
+
+// nonNil is list, or an empty list for JSON's [] rather than null.
+func nonNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
 }
 
 // writeAtomic writes b to path through a temporary file in the same folder,

@@ -42,12 +42,14 @@ references/ beside it; any other file name gets one bundled file.
 An existing destination is never overwritten without --force: the command
 prints "skip: <dest> already exists (use --force to overwrite)" and exits 0.
 
+--format json prints {installed} or {skipped} (the path) instead.
+
 Exit codes: 0 installed or skipped; 2 usage error or a write failed.`
 
 // skillOptions are the flags of install-skill.
 type skillOptions struct {
-	agent, dest   string
-	global, force bool
+	agent, dest, format string
+	global, force       bool
 }
 
 // skillEnv is what install-skill reads from its surroundings.
@@ -79,6 +81,7 @@ func newInstallSkillCmd(s streams) *cobra.Command {
 	f.BoolVar(&o.global, "global", false, "install under the home directory instead of dir")
 	f.StringVar(&o.dest, "dest", "", "install to this path instead (a folder, a SKILL.md or a bundled file)")
 	f.BoolVar(&o.force, "force", false, "overwrite an existing installation")
+	addFormat(cmd, &o.format)
 	return cmd
 }
 
@@ -106,6 +109,9 @@ func (o *skillOptions) run(s streams, dir string, env skillEnv) error {
 		return failf(2, "%v", err)
 	}
 	if _, err := os.Lstat(files[0].path); err == nil && !o.force {
+		if o.format == formatJSON {
+			return writeJSON(s.out, map[string]string{"skipped": files[0].path})
+		}
 		fmt.Fprintf(s.out, "skip: %s already exists (use --force to overwrite)\n", files[0].path)
 		return nil
 	}
@@ -113,6 +119,9 @@ func (o *skillOptions) run(s streams, dir string, env skillEnv) error {
 		if err := writeSkillFile(f.path, f.body); err != nil {
 			return failf(2, "%v", err)
 		}
+	}
+	if o.format == formatJSON {
+		return writeJSON(s.out, map[string]string{"installed": files[0].path})
 	}
 	fmt.Fprintf(s.out, "installed %s\n", files[0].path)
 	return nil

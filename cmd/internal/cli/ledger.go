@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/attest"
 )
 
 func newLedgerCmd(s streams) *cobra.Command {
@@ -42,7 +43,7 @@ func openLedger(ctx context.Context, database string) (*store.DB, error) {
 
 func newLedgerVerifyCmd(s streams) *cobra.Command {
 	database := defaultDatabase()
-	var keyFile, jwksFile string
+	var keyFile, jwksFile, format string
 	cmd := &cobra.Command{
 		Use:   "verify [--key KEY.pub | --jwks FILE]",
 		Short: "Check the ledger's hash chain, and with a key its signed head",
@@ -50,7 +51,9 @@ func newLedgerVerifyCmd(s streams) *cobra.Command {
 SHA-256 of the row before it and that its own hash matches its content.
 It prints the newest row's hash (the head): keep it elsewhere, and a later
 run showing a different chain up to that row, or a shorter one, reveals
-rows cut off or rewritten.
+rows cut off or rewritten. --format json prints {intact, rows, head,
+bad_row, problem} and, with a key, signed_head {row, hash, key_id,
+unsealed, problem}.
 
 With --key or --jwks (the App's public keys, as 'aepgate keys' prints them)
 it also checks the newest signed head the App stored (the App signs the
@@ -64,11 +67,14 @@ with an archive ('aepgate ledger export').
 
 Exit codes: 0 intact; 1 broken (the first bad row, or the signed head's
 problem, is named); 2 when the database or a key file cannot be read.`,
+		Example: `  aepgate ledger verify --database sqlite:/data/aepgate.db
+  aepgate ledger verify --jwks keys.jwks --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return ledgerVerify(cmd, s, database, keyFile, jwksFile)
+			return ledgerVerify(cmd, s, database, keyFile, jwksFile, format)
 		},
 	}
+	addFormat(cmd, &format)
 	cmd.Flags().StringVar(&database, "database", database, "database: sqlite:PATH or postgres://… (default from AEPGATE_DATABASE)")
 	cmd.Flags().StringVar(&keyFile, "key", "", "check the signed head with these public key(s): PEM PUBLIC KEY blocks or a JWKS")
 	cmd.Flags().StringVar(&jwksFile, "jwks", "", "check the signed head with the keys of this JWKS")
@@ -76,50 +82,63 @@ problem, is named); 2 when the database or a key file cannot be read.`,
 	return cmd
 }
 
-func ledgerVerify(cmd *cobra.Command, s streams, database, keyFile, jwksFile string) error {
+func ledgerVerify(cmd *cobra.Command, s streams, database, keyFile, jwksFile, format string) error {
 	ctx := cmd.Context()
-	signed := keyFile != "" || jwksFile != ""
-	var heads func(store.VerifyResult) (store.HeadResult, error)
+	var ring attest.Keyring
+	if keyFile != "" || jwksFile != "" {
+		var err error
+		if ring, err = readKeyring(ctx, keyFile, jwksFile); err != nil {
+			return failf(exitUsage, "ledger verify: %w", err)
+		}
+	}
 	db, err := openLedger(ctx, database)
 	if err != nil {
-		return failf(2, "ledger verify: %v", err)
+		return failf(exitUsage, "ledger verify: %v", err)
 	}
 	defer db.Close()
-	if signed {
-		ring, err := readKeyring(ctx, keyFile, jwksFile)
-		if err != nil {
-			return failf(2, "ledger verify: %w", err)
-		}
-		heads = func(chain store.VerifyResult) (store.HeadResult, error) { return db.VerifyHeads(ctx, chain, ring) }
-	}
 	res, err := db.VerifyLedger(ctx)
 	if err != nil {
-		return failf(2, "%v", err)
+		return failf(exitUsage, "%v", err)
 	}
-	if !res.OK() {
-		fmt.Fprintf(s.out, "ledger broken at row %d: %s (%d rows read)\n", res.BadSeq, res.Problem, res.Rows)
-		return exitCode(1)
+	out := map[string]any{"intact": res.OK(), "rows": res.Rows, "head": res.Head, "bad_row": res.BadSeq, "problem": res.Problem}
+	var h store.HeadResult
+	if ring != nil && res.OK() {
+		if h, err = db.VerifyHeads(ctx, res, ring); err != nil {
+			return failf(exitUsage, "ledger verify: %v", err)
+		}
+		out["signed_head"] = map[string]any{"row": h.Head.Seq, "hash": h.Head.Hash, "key_id": h.KeyID, "unsealed": h.Unsealed, "problem": h.Problem}
 	}
-	fmt.Fprintf(s.out, "ledger intact: %d rows, head %s\n", res.Rows, res.Head)
-	if heads == nil {
-		return nil
+	if format == formatJSON {
+		writeJSON(s.out, out)
+	} else {
+		printLedgerVerify(s, res, ring != nil, h)
 	}
-	h, err := heads(res)
-	if err != nil {
-		return failf(2, "ledger verify: %v", err)
-	}
-	if h.Problem != "" {
-		fmt.Fprintf(s.out, "signed head refused: %s\n", h.Problem)
-		return exitCode(1)
-	}
-	if res.Rows > 0 {
-		fmt.Fprintf(s.out, "signed head: row %d, hash %s, key %s; %d rows after it unsealed\n", h.Head.Seq, h.Head.Hash, h.KeyID, h.Unsealed)
+	if !res.OK() || h.Problem != "" {
+		return exitCode(exitFindings)
 	}
 	return nil
 }
 
+// printLedgerVerify is ledger verify's text: the chain, then the signed
+// head when a key was given.
+func printLedgerVerify(s streams, res store.VerifyResult, signed bool, h store.HeadResult) {
+	if !res.OK() {
+		fmt.Fprintf(s.out, "ledger broken at row %d: %s (%d rows read)\n", res.BadSeq, res.Problem, res.Rows)
+		return
+	}
+	fmt.Fprintf(s.out, "ledger intact: %d rows, head %s\n", res.Rows, res.Head)
+	switch {
+	case !signed:
+	case h.Problem != "":
+		fmt.Fprintf(s.out, "signed head refused: %s\n", h.Problem)
+	case res.Rows > 0:
+		fmt.Fprintf(s.out, "signed head: row %d, hash %s, key %s; %d rows after it unsealed\n", h.Head.Seq, h.Head.Hash, h.KeyID, h.Unsealed)
+	}
+}
+
 func newLedgerExportCmd(s streams) *cobra.Command {
 	database := defaultDatabase()
+	var format string
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write the ledger's rows and signed heads as JSON Lines, for archiving",
@@ -128,10 +147,12 @@ func newLedgerExportCmd(s streams) *cobra.Command {
 hash}), then every signed head ({"type":"head", seq, hash, envelope}, the
 envelope a DSSE envelope 'aepgate ledger verify' checks). Kept elsewhere,
 an export lets anyone recompute the chain and check the signed heads
-without the database, and shows later whether rows were cut off.
+without the database, and shows later whether rows were cut off. The
+output is JSON Lines whatever --format says (json is its only format).
 
 Exit codes: 0 written; 2 when the database cannot be read.`,
-		Args: cobra.NoArgs,
+		Example: `  aepgate ledger export --database sqlite:/data/aepgate.db > ledger.jsonl`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := openLedger(cmd.Context(), database)
 			if err != nil {
@@ -147,5 +168,6 @@ Exit codes: 0 written; 2 when the database cannot be read.`,
 		},
 	}
 	cmd.Flags().StringVar(&database, "database", database, "database: sqlite:PATH or postgres://… (default from AEPGATE_DATABASE)")
+	addFormat(cmd, &format)
 	return cmd
 }

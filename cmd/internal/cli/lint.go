@@ -40,16 +40,13 @@ Exit codes: 0 clean; 1 problems found; 2 a document is missing or unreadable
 			if threshold < 0 {
 				return failf(2, "--annex-threshold must be 0 or more, not %d", threshold)
 			}
-			if format != "text" && format != "json" {
-				return failf(2, "--format must be text or json, not %q", format)
-			}
 			return runLint(s, args[0], lint.Options{AnnexThreshold: threshold}, format)
 		},
 	}
 	cmd.Flags().IntVar(&threshold, "annex-threshold", lint.DefaultAnnexThreshold,
 		"flag the run when it has more than this many annexes in total (a sign of an under-verified plan)")
-	cmd.Flags().StringVar(&format, "format", "text",
-		`output format: "text" (aepkit's report) or "json" (one object per problem with rule, tag, id, file, line and message)`)
+	addFormat(cmd, &format, formatSARIF)
+	cmd.Flags().Lookup("format").Usage = `output format: "text" (aepkit's report), "json" (one object per problem with rule, tag, id, file, line and message) or "sarif" (SARIF 2.1.0 for GitHub code scanning)`
 	return cmd
 }
 
@@ -68,11 +65,12 @@ func runLint(s streams, dir string, opts lint.Options, format string) error {
 	warnUnclosed(s, dir, run.Guide.File, run.Guide.Unclosed)
 	warnUnclosed(s, dir, run.Log.File, run.Log.Unclosed)
 	res := lint.Check(run, opts)
-	if format == "json" {
-		if err := writeJSON(s.out, res.JSON(dir)); err != nil {
-			return failf(2, "encode lint result: %v", err)
+	switch format {
+	case formatJSON, formatSARIF:
+		if err := writeLintJSON(s, dir, res, format); err != nil {
+			return failf(exitUsage, "encode lint result: %v", err)
 		}
-	} else {
+	default:
 		fmt.Fprint(s.out, res.Text())
 	}
 	if code := res.ExitCode(); code != 0 {

@@ -131,7 +131,7 @@ func TestLintInputErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, nil, "larger than the 50 MB limit"},
-		{"bad format", func(t *testing.T, dir string) {}, []string{"--format", "xml"}, `--format must be text or json, not "xml"`},
+		{"bad format", func(t *testing.T, dir string) {}, []string{"--format", "xml"}, `--format must be text, json or sarif, not "xml"`},
 		{"bad threshold", func(t *testing.T, dir string) {}, []string{"--annex-threshold", "many"}, "invalid argument"},
 		{"negative threshold", func(t *testing.T, dir string) {}, []string{"--annex-threshold=-1"}, "--annex-threshold must be 0 or more, not -1"},
 	}

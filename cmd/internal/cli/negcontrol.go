@@ -34,8 +34,11 @@ for a compliance log's **Verify output:** fence.
 
 Each command runs through /bin/sh in its own process group, with stdout and
 stderr merged. On a timeout the whole group is killed (grandchildren too) and
-the command reports exit 124. SIGINT/SIGTERM stop the run after restoring the
-file. Nothing a command started survives it. The commands get aepgate's
+the command reports exit 124; when a command exits normally, what it left
+running in its group is killed too. SIGINT/SIGTERM stop the run after
+restoring the file. A process that leaves the group on purpose (setsid)
+survives all of this; aepgate stops reading its output 2 s after the command
+ended. The commands get aepgate's
 environment without INPUT_TOKEN, GITHUB_TOKEN, GITHUB_ENTERPRISE_TOKEN,
 ACTIONS_* and GH_* variables, so a test cannot read a token from it.
 
@@ -47,6 +50,9 @@ With --all, every control declared under negative_controls: in the repository
 config runs in its own isolated copy of the working tree (a git worktree at
 HEAD plus uncommitted and untracked, not ignored, files; a plain copy outside
 git), up to --jobs at a time. The original tree is never modified.
+
+--format json prints the result as one JSON object instead of the
+transcript.
 
 Exit codes: 0 verified; 1 a control failed; 2 usage or config error;
 130 interrupted (after restoring).`
@@ -76,14 +82,11 @@ func newNegcontrolCmd(s streams) *cobra.Command {
 	f.StringVar(&o.configPath, "config", "", "with --all: the repository config (default: <repository root>/"+config.DefaultPath+")")
 	f.StringVar(&o.root, "root", "", "with --all: the directory the declared paths are relative to (default: the git top-level, or the current directory)")
 	f.IntVar(&o.jobs, "jobs", 0, "with --all: how many controls run at once (default: the number of CPUs)")
-	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	addFormat(cmd, &o.format)
 	return cmd
 }
 
 func (o *negcontrolOptions) run(c *cobra.Command, s streams) error {
-	if o.format != "text" && o.format != "json" {
-		return failf(2, "--format must be text or json, not %q", o.format)
-	}
 	if o.all {
 		return o.runAll(c, s)
 	}

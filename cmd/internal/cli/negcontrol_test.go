@@ -55,7 +55,7 @@ func TestNegcontrolUsageErrors(t *testing.T) {
 		{"directory", []string{"negcontrol", "--test-cmd", "true", "--file", dir, "--break-cmd", "true"}, "error: " + dir + " is not an existing file.\n"},
 		{"invalid expect", []string{"negcontrol", "--test-cmd", "true", "--file", g, "--break-cmd", "true", "--expect", "a("}, "error: --expect is not a valid regular expression: "},
 		{"zero timeout", []string{"negcontrol", "--test-cmd", "true", "--file", g, "--break-cmd", "true", "--timeout", "0"}, "error: --timeout must be"},
-		{"bad format", []string{"negcontrol", "--test-cmd", "true", "--format", "xml"}, "error: --format must be text or json"},
+		{"bad format", []string{"negcontrol", "--test-cmd", "true", "--format", "xml"}, "--format must be text or json, not"},
 		{"jobs without all", []string{"negcontrol", "--test-cmd", "true", "--jobs", "2"}, "error: --jobs needs --all"},
 		{"all with test", []string{"negcontrol", "--all", "--test-cmd", "true"}, "error: --test-cmd cannot be combined with --all"},
 		{"unknown flag", []string{"negcontrol", "--tset-cmd", "true"}, "error: unknown flag: --tset-cmd"},

@@ -103,7 +103,7 @@ func newPlansVerifyCmd(s streams) *cobra.Command {
 	f.StringVar(&o.base, "base", "", "git ref whose contract and task IDs HEAD must keep (default: the merge base with the default branch)")
 	f.BoolVar(&o.rerun, "rerun", false, "re-run the recorded verification commands in isolated copies and compare exit codes")
 	f.IntVar(&o.phase, "phase", 0, "the phase this branch works on (default: from the branch name plan/<slug>/phase-<N>)")
-	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	addFormat(cmd, &o.format, formatSARIF)
 	f.StringVar(&o.author, "author", "", "the GitHub login making the change (a review file may be written only by the phase's reviewer)")
 	return cmd
 }
@@ -191,9 +191,6 @@ func (o *plansVerifyOptions) run(ctx context.Context, s streams, arg string) err
 	if o.phase < 0 {
 		return failf(2, "--phase must be 1 or more, not %d", o.phase)
 	}
-	if o.format != "text" && o.format != "json" {
-		return failf(2, "--format must be text or json, not %q", o.format)
-	}
 	t, err := o.resolve(ctx, arg)
 	if err != nil {
 		return err
@@ -213,9 +210,12 @@ func (o *plansVerifyOptions) run(ctx context.Context, s streams, arg string) err
 			findings = append(findings, reruns...)
 		}
 	}
-	if o.format == "json" {
+	switch o.format {
+	case formatJSON:
 		plansWriteJSON(s, t, in.Head, findings)
-	} else {
+	case formatSARIF:
+		writeSARIF(s.out, "aepgate plans verify", s.version, plansSARIF(findings))
+	default:
 		fmt.Fprintf(s.out, "%s: base %.12s, head %.12s, phase %s\n", t.dir, t.base, t.head, t.phaseName())
 		plansWriteText(s, in.Head, findings)
 	}

@@ -18,8 +18,8 @@ import (
 
 // releaseVerifyFlags are release verify's options.
 type releaseVerifyFlags struct {
-	repo, tag, manifest, tokenFile, githubURL string
-	assets                                    []string
+	repo, tag, manifest, tokenFile, githubURL, format string
+	assets                                            []string
 }
 
 func newReleaseCmd(s streams) *cobra.Command {
@@ -48,10 +48,20 @@ directory is the local manifest that the manifest at the tag must equal
 (` + inputLimits("it", readfile.Manifest) + `).
 
 The token is read only from --token-file: a regular file you own with no
-group or other permission bits (chmod 600), 1-4096 characters. Environment
-variables are never read. Without a usable token nothing is requested.
+group or other permission bits (chmod 600), 1-4096 characters. GH_TOKEN,
+GITHUB_TOKEN and other variables are never read here, unlike 'certificate
+fetch': release closure follows craft-protocol's rule (spec §2), where a
+variable planted in the environment of a release job must not be able to
+supply the identity a closure is checked with; a token in a file you own and
+no one else can read is a choice you made. Without a usable token nothing is
+requested ("github-auth-token-file-unavailable").
 
-Exit codes: 0 closed; 2 not closed or bad usage.`,
+--format text prints the refusal tokens one a line instead of the JSON.
+
+Exit codes: 0 closed; 1 not closed; 2 bad usage or an unreadable manifest
+path; 3 GitHub unreachable.`,
+		Example: `  aepgate release verify --repo acme/app --tag v1.2.3 --token-file ~/.config/aepgate/token
+  aepgate release verify --repo acme/app --tag v1.2.3 --token-file token --assets aepgate_1.2.3_linux_amd64.tar.gz,checksums.txt`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return releaseVerify(c, s, fl)
@@ -64,6 +74,7 @@ Exit codes: 0 closed; 2 not closed or bad usage.`,
 	f.StringSliceVar(&fl.assets, "assets", nil, "release assets to download and compare, comma-separated (default: the manifest)")
 	f.StringVar(&fl.tokenFile, "token-file", "", "file holding the GitHub token (mode 0600, owned by you)")
 	f.StringVar(&fl.githubURL, "github-url", "", "GitHub API root for GitHub Enterprise Server (default https://api.github.com/)")
+	addFormatJSONFirst(cmd, &fl.format)
 	_ = cmd.MarkFlagRequired("repo")
 	_ = cmd.MarkFlagRequired("tag")
 	return cmd
@@ -72,7 +83,7 @@ Exit codes: 0 closed; 2 not closed or bad usage.`,
 func releaseVerify(c *cobra.Command, s streams, fl releaseVerifyFlags) error {
 	for _, p := range append([]string{fl.manifest}, fl.assets...) {
 		if err := release.SafePath(p); err != nil {
-			return failf(2, "release verify: %v", err)
+			return failf(exitUsage, "release verify: %v", err)
 		}
 	}
 	token, tokErr := gh.ReadTokenFile(fl.tokenFile)
@@ -80,7 +91,7 @@ func releaseVerify(c *cobra.Command, s streams, fl releaseVerifyFlags) error {
 		if tokErr != nil {
 			fmt.Fprintf(s.err, "token: %v\n", tokErr)
 		}
-		return printRelease(s, res)
+		return printRelease(s, fl.format, res)
 	}
 	local, err := readfile.File(c.Context(), fl.manifest, readfile.Manifest)
 	if err != nil {
@@ -91,24 +102,47 @@ func releaseVerify(c *cobra.Command, s streams, fl releaseVerifyFlags) error {
 	}
 	client, err := gh.NewTokenClient(fl.githubURL, token, &http.Client{Timeout: 20 * time.Second})
 	if err != nil {
-		return failf(2, "release verify: %w", err)
+		return failf(exitUsage, "release verify: %w", err)
 	}
 	res, err := gh.VerifyRelease(c.Context(), client, gh.ReleaseOptions{
 		Repo: fl.repo, Tag: fl.tag, ManifestPath: fl.manifest, AssetNames: fl.assets, LocalManifest: local,
 	})
 	if err != nil {
-		return failf(2, "release verify: %w", err)
+		return failf(networkCode(err, exitFindings), "release verify: %w", err)
 	}
-	return printRelease(s, res)
+	return printRelease(s, fl.format, res)
 }
 
-func printRelease(s streams, res release.Result) error {
+func printRelease(s streams, format string, res release.Result) error {
 	explainRelease(s.err, res)
-	if err := writeEvidenceJSON(s.out, res); err != nil {
-		return failf(2, "release verify: %w", err)
+	var err error
+	if format == formatText {
+		err = writeReleaseText(s.out, res)
+	} else {
+		err = writeEvidenceJSON(s.out, res)
+	}
+	if err != nil {
+		return failf(exitUsage, "release verify: %w", err)
 	}
 	if !res.Closed {
-		return exitCode(2)
+		return exitCode(exitFindings)
+	}
+	return nil
+}
+
+// writeReleaseText prints "closed" or "not closed" and the refusal tokens.
+func writeReleaseText(w io.Writer, res release.Result) error {
+	state := "closed"
+	if !res.Closed {
+		state = "not closed"
+	}
+	if _, err := fmt.Fprintf(w, "%s %s: %s\n", res.Repository, res.Tag, state); err != nil {
+		return err
+	}
+	for _, e := range res.Errors {
+		if _, err := fmt.Fprintf(w, "  %s\n", e); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -92,7 +92,7 @@ func TestReleaseVerifyEndToEnd(t *testing.T) {
 	}
 	code, out, errOut = runCLI(t, args...)
 	_ = json.Unmarshal([]byte(out), &got)
-	if code != 2 || !cmp.Equal(got.Errors, []string{"remote-manifest-coverage-mismatch"}) || !strings.Contains(errOut, "remote-manifest-coverage-mismatch: expected") {
+	if code != 1 || !cmp.Equal(got.Errors, []string{"remote-manifest-coverage-mismatch"}) || !strings.Contains(errOut, "remote-manifest-coverage-mismatch: expected") {
 		t.Errorf("changed local manifest: exit %d, %v\n%s", code, got.Errors, errOut)
 	}
 }
@@ -122,7 +122,7 @@ func TestReleaseVerifyRefusesBeforeAnyRequest(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &got); err != nil {
 				t.Fatalf("stdout: %v\n%s", err, out)
 			}
-			if code != 2 || got.Closed || got.RemoteMainSha != nil || got.TagSha != nil {
+			if code != 1 || got.Closed || got.RemoteMainSha != nil || got.TagSha != nil {
 				t.Errorf("exit %d, %+v", code, got)
 			}
 			if diff := cmp.Diff(tt.want, got.Errors); diff != "" {

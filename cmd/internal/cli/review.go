@@ -60,16 +60,13 @@ Exit codes: 0 valid; 1 problems found; 2 bad input (the file cannot be read,
 	f := cmd.Flags()
 	f.StringVar(&o.repoDir, "repo-dir", ".", "the git checkout whose objects hold the cited files")
 	f.StringVar(&o.sha, "sha", "HEAD", "the commit the review audits (its commit_id once submitted)")
-	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	addFormat(cmd, &o.format, formatSARIF)
 	return cmd
 }
 
 // run reads the review and the repository, checks, prints and sets the
 // exit code.
 func (o reviewCheckOptions) run(c *cobra.Command, s streams, file string) error {
-	if o.format != "text" && o.format != "json" {
-		return failf(2, "--format must be text or json, not %q", o.format)
-	}
 	ctx := c.Context()
 	raw, err := readInput(ctx, s.in, file, readfile.Review)
 	if err != nil {
@@ -88,9 +85,12 @@ func (o reviewCheckOptions) run(c *cobra.Command, s streams, file string) error 
 		return failf(2, "review check: %w", err)
 	}
 	rep := newReviewReport(file, res)
-	if o.format == "json" {
+	switch o.format {
+	case formatJSON:
 		err = writeEvidenceJSON(s.out, rep)
-	} else {
+	case formatSARIF:
+		err = writeSARIF(s.out, "aepgate review check", s.version, rep.sarif())
+	default:
 		err = rep.writeText(s.out)
 	}
 	if err != nil {

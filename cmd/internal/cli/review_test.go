@@ -59,7 +59,7 @@ func TestReviewCheck(t *testing.T) {
 		{"not a git repository", "", []string{file("nr.md", auditReview("PASS", "", quoteV2)), "--repo-dir", dir}, 2, "", "not a git repository"},
 		{"an unknown commit", "", []string{file("us.md", auditReview("PASS", "", quoteV2)), "--sha", "0123456789abcdef"}, 2, "", "no such commit"},
 		{"an unreadable file", "", []string{filepath.Join(dir, "nope.md")}, 2, "", "no such file"},
-		{"a bad format", "", []string{file("f.md", ""), "--format", "xml"}, 2, "", "--format must be text or json"},
+		{"a bad format", "", []string{file("f.md", ""), "--format", "xml"}, 2, "", "--format must be text, json or sarif"},
 		{"no file", "", nil, 2, "", "accepts 1 arg"},
 	}
 	for _, tt := range tests {

@@ -31,12 +31,8 @@ type streams struct {
 	version  string
 }
 
-func newRootCmd(linked string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	s := streams{in: stdin, out: stdout, err: stderr, version: Version(linked)}
-	root := &cobra.Command{
-		Use:   "aepgate",
-		Short: "Enforce the Auditor/Executor delivery protocol locally, in CI and on GitHub",
-		Long: `aepgate checks the Auditor/Executor protocol's evidence. One binary has three
+// rootLong is the command's --help.
+var rootLong = `aepgate checks the Auditor/Executor protocol's evidence. One binary has three
 faces:
 
   CLI     lints and cross-checks run documents, watches negative controls fail
@@ -50,12 +46,20 @@ faces:
           aepgate/gates (owner gates and HOLD, answered in comments and
           reviews), aepgate/merge and aepgate/config check runs on every open
           pull request, reads merges back and posts completion certificates,
-          and verifies release closure.`,
+          and verifies release closure.`
+
+func newRootCmd(linked string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	s := streams{in: stdin, out: stdout, err: stderr, version: Version(linked)}
+	root := &cobra.Command{
+		Use:           "aepgate",
+		Short:         "Enforce the Auditor/Executor delivery protocol locally, in CI and on GitHub",
+		Long:          rootLong,
 		Version:       s.version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetVersionTemplate("aepgate {{.Version}}\n")
+	root.SetHelpTemplate(helpTemplate)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -85,6 +89,13 @@ faces:
 	)
 	return root
 }
+
+// helpTemplate is cobra's help template followed by the exit-code table
+// every command shares.
+var helpTemplate = `{{with (or .Long .Short)}}{{. | trimTrailingWhitespaces}}
+
+{{end}}{{if or .Runnable .HasSubCommands}}{{.UsageString}}{{end}}
+` + exitTable()
 
 // newDemoMovedCmd answers 'aepgate demo', which earlier versions had: the
 // demo is the binary aepgate-demo, so that this one links no simulated

@@ -27,32 +27,50 @@ import (
 // serveFlags are serve's settings; each flag also reads AEPGATE_<NAME>.
 type serveFlags struct {
 	addr, database, privateKeyFile, secretFile, previousSecretFile string
-	githubURL, logFormat, logLevel                                 string
+	githubURL, logFormat, logLevel, envFile                        string
 	clientID, clientSecretFile, publicURL                          string
 	appID                                                          int64
 	workers, maxConns, batchSize                                   int
 	batchWait, coalesceDelay                                       time.Duration
 	trustedProxies                                                 []string
 	writePause, retryBase, reconcile, rescueAfter, pollInterval    time.Duration
-	shutdownGrace                                                  time.Duration
+	shutdownGrace, databaseWait                                    time.Duration
 	signing                                                        signingFlags
 }
 
-func newServeCmd(s streams) *cobra.Command {
-	var f serveFlags
-	cmd := &cobra.Command{
-		Use:   "serve",
-		Short: "Run the GitHub App: receive webhooks and keep aepgate's check runs on pull requests",
-		Long: `serve runs the aepgate GitHub App. It verifies each webhook delivery's
+// serveInputs are what reading the settings needs besides the flags: the
+// logger for warnings and the environment (with --env-file's lines).
+type serveInputs struct {
+	log    *slog.Logger
+	lookup lookupFunc
+}
+
+// githubCheckTimeout bounds serve's start-up check of the App's
+// credentials (GET /app).
+const githubCheckTimeout = 5 * time.Second
+
+const serveLong = `serve runs the aepgate GitHub App. It verifies each webhook delivery's
 signature, records its delivery ID and queues it durably before answering, then
 evaluates pull requests against their work units and posts check runs.
 
 Every flag can also be set with an AEPGATE_* environment variable named after it
-(--app-id is AEPGATE_APP_ID); a flag on the command line wins. The database is
-embedded SQLite by default (its file is created mode 0600, once the listen
-address is bound); several replicas share one PostgreSQL database. A key or
-secret file is a regular file of at most 1 MB; one readable by group or
-others is logged as a warning.
+(--app-id is AEPGATE_APP_ID), or by a KEY=VALUE line of --env-file (the file
+'aepgate app register' writes); a flag on the command line wins, then the
+environment, then the file. The key and the secrets may instead be given
+themselves in AEPGATE_PRIVATE_KEY, AEPGATE_WEBHOOK_SECRET and
+AEPGATE_CLIENT_SECRET; a *-file flag wins over them. A key or secret file
+is a regular file of at most 1 MB; one readable by group or others is
+logged as a warning.
+
+At start serve asks GitHub who the App is (GET /app with the App's JWT,
+within 5 s): a key that is not the App's or a wrong App ID ends it with exit
+1 and the reason; when GitHub does not answer it serves and retries, and
+/readyz answers 503 until GitHub has accepted the credentials and while the
+database does not answer. The start-up log line carries the version and the
+App's slug. The database is embedded SQLite by default (its file is created
+mode 0600, once the listen address is bound); several replicas share one
+PostgreSQL database, which is retried with backoff for --database-wait when
+it does not answer at start. Durations in logs are in seconds.
 
 With --signing-key-file (or AEPGATE_SIGNING_KEY holding the PEM) every
 completion certificate is also signed as an in-toto statement in a DSSE
@@ -78,31 +96,52 @@ proxy (other hops are the sender's word); without it the connection's
 address counts and X-Forwarded-For is ignored. GitHub's addresses never skip
 the signature check.
 
+--format json (the default) logs JSON lines, --format text key=value lines;
+--log-format is the same setting.
+
 Exit codes: 0 after a clean shutdown (SIGINT/SIGTERM); 1 the App could not
-start (database, listener) or stopped with an error; 2 a bad flag or an
-unreadable key or secret file.`,
+start (credentials refused, database, listener) or stopped with an error; 2 a
+bad flag or an unreadable key, secret or env file.`
+
+func newServeCmd(s streams) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the GitHub App: receive webhooks and keep aepgate's check runs on pull requests",
+		Long:  serveLong,
 		Example: `  aepgate serve --app-id 12345 --private-key-file app.pem --webhook-secret-file secret
+  aepgate serve --env-file aepgate.env
   AEPGATE_DATABASE=postgres://aepgate@db/aepgate aepgate serve`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := applyEnv(cmd.Flags(), os.LookupEnv); err != nil {
-				return failf(2, "%v", err)
+			in, err := f.inputs(cmd, s)
+			if err != nil {
+				return failf(exitUsage, "%v", err)
 			}
-			return runServe(cmd, s, f)
+			return runServe(cmd, s, f, in)
 		},
 	}
-	fl := cmd.Flags()
+	f.register(cmd.Flags())
+	f.signing.register(cmd)
+	return cmd
+}
+
+// register adds serve's flags to fl.
+func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.addr, "addr", ":8080", "HTTP listen address")
 	fl.StringVar(&f.database, "database", "sqlite:aepgate.db", "database: sqlite:PATH (embedded) or postgres://USER@HOST/DB (several replicas)")
+	fl.DurationVar(&f.databaseWait, "database-wait", time.Minute, "how long an unreachable PostgreSQL is retried at start")
 	fl.Int64Var(&f.appID, "app-id", 0, "the GitHub App's ID (required)")
-	fl.StringVar(&f.privateKeyFile, "private-key-file", "", "file holding the App's PEM private key (required)")
-	fl.StringVar(&f.secretFile, "webhook-secret-file", "", "file holding the webhook secret (required)")
+	fl.StringVar(&f.privateKeyFile, "private-key-file", "", "file holding the App's PEM private key (or AEPGATE_PRIVATE_KEY holding the key)")
+	fl.StringVar(&f.secretFile, "webhook-secret-file", "", "file holding the webhook secret (or AEPGATE_WEBHOOK_SECRET holding it)")
 	fl.StringVar(&f.previousSecretFile, "previous-webhook-secret-file", "", "file holding the previous webhook secret, accepted too while rotating")
 	fl.StringVar(&f.githubURL, "github-url", gh.DefaultBaseURL, "GitHub REST API root (GHES: https://HOST/api/v3/)")
 	fl.StringVar(&f.clientID, "client-id", "", "the GitHub App's client ID, for the signed-in /board page")
-	fl.StringVar(&f.clientSecretFile, "client-secret-file", "", "file holding one of the App's client secrets, for the /board page")
+	fl.StringVar(&f.clientSecretFile, "client-secret-file", "", "file holding one of the App's client secrets, for the /board page (or AEPGATE_CLIENT_SECRET holding it)")
 	fl.StringVar(&f.publicURL, "public-url", "", "where browsers reach this App, e.g. https://aepgate.example (the /board page's callback is <public URL>/board/callback)")
+	fl.StringVar(&f.envFile, "env-file", "", "file of KEY=VALUE lines setting AEPGATE_* variables (what 'aepgate app register' writes)")
 	fl.StringVar(&f.logFormat, "log-format", "json", "log format: json or text")
+	fl.Var(&formatValue{p: &f.logFormat, allowed: []string{formatJSON, formatText}}, "format", "log format: json or text (the same as --log-format)")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fl.IntVar(&f.workers, "workers", app.DefaultWorkers, "jobs run at once by this process")
 	fl.DurationVar(&f.writePause, "write-pause", app.DefaultWritePause, "pause between two GitHub writes of one installation (GitHub asks for ≥1s)")
@@ -114,18 +153,34 @@ unreadable key or secret file.`,
 	fl.DurationVar(&f.batchWait, "webhook-batch-wait", webhook.DefaultBatchWait, "how long a batch of deliveries stays open after its first (negative: not at all)")
 	fl.DurationVar(&f.coalesceDelay, "coalesce-delay", app.DefaultCoalesceDelay, "how long requests to judge a pull request again must pause before it is judged once for them all")
 	fl.DurationVar(&f.shutdownGrace, "shutdown-grace", app.DefaultShutdownGrace, "how long running jobs may finish on shutdown before they are returned to the queue")
-	f.signing.register(cmd)
 	fl.StringSliceVar(&f.trustedProxies, "trusted-proxies", nil, "CIDR ranges (or addresses) of the proxies in front of the App, comma-separated or repeated: a webhook from one is counted against the rightmost X-Forwarded-For address that is not a trusted proxy")
 	fl.IntVar(&f.maxConns, "max-connections", app.DefaultMaxConns, "connections held at once; a quarter are kept for GitHub's published hook addresses")
-	return cmd
+}
+
+// inputs reads the environment (and --env-file, or AEPGATE_ENV_FILE) into
+// the flags not given on the command line, and makes the logger.
+func (f *serveFlags) inputs(cmd *cobra.Command, s streams) (serveInputs, error) {
+	if v, ok := os.LookupEnv("AEPGATE_ENV_FILE"); ok && !cmd.Flags().Changed("env-file") {
+		f.envFile = v
+	}
+	lookup, err := withEnvFile(cmd.Context(), os.LookupEnv, f.envFile)
+	if err != nil {
+		return serveInputs{}, err
+	}
+	if err := applyEnv(cmd.Flags(), lookup); err != nil {
+		return serveInputs{}, err
+	}
+	logger, err := newLogger(s.err, f.logFormat, f.logLevel)
+	return serveInputs{log: logger, lookup: lookup}, err
 }
 
 // applyEnv sets every flag not given on the command line from
-// AEPGATE_<FLAG_NAME> when that variable is set.
+// AEPGATE_<FLAG_NAME> when that variable is set (--format and --env-file
+// excepted: AEPGATE_LOG_FORMAT and AEPGATE_ENV_FILE name them).
 func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
 	var err error
 	fs.VisitAll(func(fl *pflag.Flag) {
-		if err != nil || fl.Changed || fl.Name == "help" {
+		if err != nil || fl.Changed || fl.Name == "help" || fl.Name == "format" || fl.Name == "env-file" {
 			return
 		}
 		name := "AEPGATE_" + strings.ToUpper(strings.ReplaceAll(fl.Name, "-", "_"))
@@ -138,38 +193,38 @@ func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
 	return err
 }
 
-func runServe(cmd *cobra.Command, s streams, f serveFlags) error {
-	logger, err := newLogger(s.err, f.logFormat, f.logLevel)
-	if err != nil {
-		return failf(2, "%v", err)
-	}
+func runServe(cmd *cobra.Command, s streams, f serveFlags, in serveInputs) error {
 	ctx := cmd.Context()
-	opts, err := f.options(ctx, logger)
+	opts, err := f.options(ctx, in)
 	if err != nil {
-		return failf(2, "%v", err)
+		return failf(exitUsage, "%v", err)
 	}
-	opts.Logger = logger
+	opts.Logger, opts.Version = in.log, s.version
 	// Listen first: a port already taken fails before the database file is
 	// created.
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
-		return failf(1, "listen on %s: %v", opts.Addr, err)
+		return failf(exitFindings, "listen on %s: %v", opts.Addr, err)
 	}
-	a, err := app.New(ctx, opts)
+	a, err := openApp(ctx, opts, f.databaseWait)
 	if err != nil {
 		ln.Close()
-		return failf(1, "%v", err)
+		return failf(exitFindings, "%v", err)
 	}
 	defer a.Close()
+	if err := checkCredentials(ctx, a, opts); err != nil {
+		ln.Close()
+		return failf(exitFindings, "%v", err)
+	}
 	if err := a.Run(ctx, ln); err != nil {
-		return failf(1, "%v", err)
+		return failf(exitFindings, "%v", err)
 	}
 	return nil
 }
 
 // options turns the flags into app.Options, reading the key and secrets
-// (a file readable by group or others is logged as a warning on log).
-func (f serveFlags) options(ctx context.Context, log *slog.Logger) (app.Options, error) {
+// from their files or variables.
+func (f serveFlags) options(ctx context.Context, in serveInputs) (app.Options, error) {
 	o := app.Options{
 		Addr: f.addr, Database: f.database, AppID: f.appID, GitHubURL: f.githubURL,
 		Workers: f.workers, WritePause: f.writePause, RetryBase: f.retryBase, ReconcileEvery: f.reconcile,
@@ -183,58 +238,76 @@ func (f serveFlags) options(ctx context.Context, log *slog.Logger) (app.Options,
 	if o.WritePause == 0 {
 		o.WritePause = -1 // explicit zero: no pause
 	}
-	if !strings.HasPrefix(f.database, "sqlite:") && !strings.HasPrefix(f.database, "postgres://") && !strings.HasPrefix(f.database, "postgresql://") {
-		return o, fmt.Errorf("--database %q: use sqlite:PATH or postgres://USER@HOST/DB", store.Redact(f.database))
+	if err := f.check(); err != nil {
+		return o, err
 	}
-	if f.appID <= 0 {
-		return o, fmt.Errorf("--app-id (AEPGATE_APP_ID) is required: the GitHub App's numeric ID")
-	}
-	if f.rescueAfter < app.DefaultJobTimeout {
-		return o, fmt.Errorf("--rescue-after %s: must be at least %s, a job's timeout (River rescues a job only after it could have timed out)", f.rescueAfter, app.DefaultJobTimeout)
-	}
-	if f.maxConns < 16 {
-		return o, fmt.Errorf("--max-connections %d: must be at least 16", f.maxConns)
-	}
-	pem, err := readSecretFile(ctx, log, "--private-key-file", f.privateKeyFile)
+	pem, err := secretSource{"--private-key-file", f.privateKeyFile, envPrivateKey}.read(ctx, in)
 	if err != nil {
 		return o, err
 	}
 	if o.PrivateKey, err = gh.ParsePrivateKey(pem); err != nil {
-		return o, fmt.Errorf("--private-key-file %s: not an RSA private key in PEM form: %v", shown(f.privateKeyFile), err)
+		return o, fmt.Errorf("%s: not an RSA private key in PEM form: %v", keyOrigin(f.privateKeyFile), err)
 	}
-	secret, err := readSecretFile(ctx, log, "--webhook-secret-file", f.secretFile)
+	secret, err := secretSource{"--webhook-secret-file", f.secretFile, envWebhookSecret}.read(ctx, in)
 	if err != nil {
 		return o, err
 	}
 	o.WebhookSecrets = [][]byte{secret}
 	if f.previousSecretFile != "" {
-		prev, err := readSecretFile(ctx, log, "--previous-webhook-secret-file", f.previousSecretFile)
+		prev, err := readSecretFile(ctx, in.log, "--previous-webhook-secret-file", f.previousSecretFile)
 		if err != nil {
 			return o, err
 		}
 		o.WebhookSecrets = append(o.WebhookSecrets, prev)
 	}
-	if o.Signer, o.PublicKeys, err = f.signing.load(ctx, log, os.LookupEnv); err != nil {
+	if o.Signer, o.PublicKeys, err = f.signing.load(ctx, in.log, in.lookup); err != nil {
 		return o, err
 	}
-	o.Board, err = f.boardPage(ctx, log)
+	o.Board, err = f.boardPage(ctx, in)
 	return o, err
 }
 
+// check refuses settings that cannot work, before any file is read.
+func (f serveFlags) check() error {
+	switch {
+	case !strings.HasPrefix(f.database, "sqlite:") && !strings.HasPrefix(f.database, "postgres://") && !strings.HasPrefix(f.database, "postgresql://"):
+		return fmt.Errorf("--database %q: use sqlite:PATH or postgres://USER@HOST/DB", store.Redact(f.database))
+	case f.appID <= 0:
+		return fmt.Errorf("--app-id (AEPGATE_APP_ID) is required: the GitHub App's numeric ID")
+	case f.rescueAfter < app.DefaultJobTimeout:
+		return fmt.Errorf("--rescue-after %s: must be at least %s, a job's timeout (River rescues a job only after it could have timed out)", f.rescueAfter, app.DefaultJobTimeout)
+	case f.databaseWait < 0:
+		return fmt.Errorf("--database-wait %s: must be 0 or more", f.databaseWait)
+	case f.maxConns < 16:
+		return fmt.Errorf("--max-connections %d: must be at least 16", f.maxConns)
+	}
+	return nil
+}
+
+// keyOrigin names where the private key came from, for its error.
+func keyOrigin(path string) string {
+	if path == "" {
+		return envPrivateKey
+	}
+	return "--private-key-file " + shown(path)
+}
+
 // boardPage reads the /board page's flags: none (the page is off) or all
-// three.
-func (f serveFlags) boardPage(ctx context.Context, log *slog.Logger) (app.BoardPage, error) {
-	if f.clientID == "" && f.clientSecretFile == "" && f.publicURL == "" {
+// three (the client secret from its file or AEPGATE_CLIENT_SECRET).
+func (f serveFlags) boardPage(ctx context.Context, in serveInputs) (app.BoardPage, error) {
+	_, envSecret := in.lookup(envClientSecret)
+	hasSecret := f.clientSecretFile != "" || envSecret
+	if f.clientID == "" && !hasSecret && f.publicURL == "" {
 		return app.BoardPage{}, nil
 	}
-	if f.clientID == "" || f.clientSecretFile == "" || f.publicURL == "" {
-		return app.BoardPage{}, fmt.Errorf("the /board page needs --client-id, --client-secret-file and --public-url together")
+	if f.clientID == "" || !hasSecret || f.publicURL == "" {
+		return app.BoardPage{}, fmt.Errorf("the /board page needs --client-id, --client-secret-file and --public-url together (%s may hold the secret instead of the file)", envClientSecret)
 	}
 	u, err := url.Parse(f.publicURL)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
 		return app.BoardPage{}, fmt.Errorf("--public-url %q: give the App's address as https://HOST[:PORT], without a path", f.publicURL)
 	}
-	secret, err := readSecretFile(ctx, log, "--client-secret-file", f.clientSecretFile)
+	secret, err := secretSource{"--client-secret-file", f.clientSecretFile, envClientSecret}.read(ctx, in)
 	if err != nil {
 		return app.BoardPage{}, err
 	}

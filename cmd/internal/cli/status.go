@@ -15,7 +15,7 @@ import (
 )
 
 func newStatusCmd(s streams) *cobra.Command {
-	var asJSON bool
+	var format string
 	cmd := &cobra.Command{
 		Use:   "status <dir>",
 		Short: "Show the effective state of every task and gate in a run's compliance log",
@@ -29,14 +29,15 @@ instructions for executors, auditors and coordinators.
 
 Exit codes: 0 whenever the log exists (findings never change it); 2 when it
 is missing or unreadable.`,
-		Example: "  aepgate status docs/my-run\n  aepgate status docs/my-run --json",
+		Example: "  aepgate status docs/my-run\n  aepgate status docs/my-run --format json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runStatus(s, args[0], asJSON)
+			return runStatus(s, args[0], format == formatJSON)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false,
-		"print a JSON document (items with phase, state, verdict, report; phases with titles and weights; counts; open IDs) instead of text")
+	addFormat(cmd, &format)
+	cmd.Flags().Lookup("format").Usage = "output format: text, or json (items with phase, state, verdict, report; phases with titles and weights; counts; open IDs)"
+	addJSONAlias(cmd, &format)
 	return cmd
 }
 

@@ -19,14 +19,14 @@ type versionInfo struct {
 }
 
 func newVersionCmd(s streams) *cobra.Command {
-	asJSON := false
+	var format string
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print aepgate's version (with --json, also how it was built)",
 		Long: `version prints "aepgate <version>", the same line as --version. The version
 is the one set at link time (-ldflags "-X main.version=v1.2.3"), else the
 module version Go recorded in the build information, else "devel".
-With --json it prints one object instead: version, go_version (the Go
+With --format json (or --json) it prints one object instead: version, go_version (the Go
 toolchain that built the binary), module (its module path), vcs_revision
 (the commit it was built from) and vcs_modified (true when the working tree
 had uncommitted changes). The last four come from the build information Go
@@ -34,9 +34,11 @@ embeds in the binary and are left out when the build did not record them
 (test binaries and builds with -buildvcs=false carry no VCS stamp).
 
 Exit codes: 0 always, but 2 for a bad flag.`,
+		Example: `  aepgate version
+  aepgate version --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if !asJSON {
+			if format != formatJSON {
 				fmt.Fprintf(s.out, "aepgate %s\n", s.version)
 				return nil
 			}
@@ -49,7 +51,8 @@ Exit codes: 0 always, but 2 for a bad flag.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print version, go_version, module, vcs_revision and vcs_modified as one JSON object")
+	addFormat(cmd, &format)
+	addJSONAlias(cmd, &format)
 	return cmd
 }
 

@@ -45,6 +45,9 @@ type Fake struct {
 	oauth   oauthState          // the OAuth web flow (oauth.go)
 	teams   map[string][]string // members by lower-case "org/slug" (teams.go)
 	meta    metaState           // GET /meta (meta.go)
+	// manifests are the codes of Apps registered from a manifest
+	// (manifests.go).
+	manifests map[string]*manifestCode
 }
 
 // New starts a fake GitHub for t and stops it when t ends. With a nil t

@@ -16,4 +16,5 @@ func (f *Fake) routes() {
 	f.teamRoutes()
 	f.attestationRoutes()
 	f.metaRoutes()
+	f.manifestRoutes()
 }
