@@ -14,8 +14,9 @@ var checkRuns = map[string]CheckInfo{
 	CheckLint:       {Run: checks.NameLint, When: "when there are run folders"},
 	CheckStatus:     {Run: checks.NameStatus, When: "when there are run folders"},
 	CheckNegcontrol: {Run: checks.NameNegativeControls, When: "when the config declares negative controls"},
-	CheckReport:     {Run: checks.NameReport, When: "on pull requests"},
+	CheckReport:     {Run: checks.NameReport, When: "on pull requests (a neutral run on those that claim no unit: docs/report.md)"},
 	CheckPlans:      {Run: checks.NamePlans, When: "on pull requests that change plans/"},
+	CheckVerdicts:   {Run: checks.NameVerdicts, When: "on pull requests with run folders, in a git checkout"},
 	CheckRelease:    {Run: checks.NameRelease, When: "only when named, on the tagged commit"},
 }
 

@@ -31,9 +31,10 @@ func evalMerge(ev *Evaluation) Outcome {
 func (ev *Evaluation) MergeDecision(sha string, runs []snapshot.WorkflowRun, unreadable string) merge.Decision {
 	p := ev.Snap.Pull
 	in := merge.Input{Head: sha, WorkUnit: ev.workUnitVerdict(), Audit: ev.auditVerdict(), RunsUnreadable: unreadable}
-	rep := report.Parse(p.Body)
-	for _, pr := range report.Check(rep, ev.reportFacts()) {
-		in.Report = append(in.Report, pr.Message)
+	if f := ev.reportFacts(); ev.reportRequired(f) {
+		for _, pr := range report.Check(report.Parse(p.Body), f) {
+			in.Report = append(in.Report, pr.Message)
+		}
 	}
 	in.Gates, in.Contract = ev.gateBlockers()
 	if ev.Cfg != nil {
@@ -93,4 +94,18 @@ func (ev *Evaluation) gateBlockers() (gates, contract []string) {
 		}
 	}
 	return gates, contract
+}
+
+// reportRequired is whether the pull request needs a worker report, by the
+// rule the Action's aep/report applies (report.Applies): always when it
+// names a work unit; otherwise as the config's report keys say (the
+// snapshot holds no labels, so label rules neither exempt nor require
+// here). Without a valid config a report is required.
+func (ev *Evaluation) reportRequired(f report.Facts) bool {
+	if ev.Cfg == nil {
+		return true
+	}
+	p := ev.Snap.Pull
+	return report.Applies(ev.Cfg.Report, report.Subject{Body: p.Body, Repo: ev.Snap.Repo, Author: p.Author.Login,
+		AuthorType: p.Author.Type, Files: f.Files, FilesKnown: f.FilesKnown}).Required
 }

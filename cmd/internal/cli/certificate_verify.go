@@ -23,7 +23,7 @@ type verifyReport struct {
 }
 
 func newCertificateVerifyCmd(s streams) *cobra.Command {
-	var keyFile, jwksFile, sha string
+	var keyFile, jwksFile, sha, format string
 	cmd := &cobra.Command{
 		Use:   "verify FILE|- (--key KEY.pub | --jwks FILE) [--sha SHA]",
 		Short: "Verify a signed certificate (DSSE envelope or Sigstore bundle) offline",
@@ -43,7 +43,11 @@ Verified: prints {verified, keyId, subject, sha256, certificate} as JSON
 (sha256 is the certificate's fingerprint, the check run's external_id) and
 exits 0. Refused: the reason goes to stderr as "token: expected …, saw …".
 
+Its output is JSON whatever --format says (json is its only format).
+
 Exit codes: 0 verified; 2 refused, unreadable or bad usage.`,
+		Example: `  aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha "$MERGE_SHA"
+  curl -s https://aepgate.example/.well-known/aepgate/keys > keys.jwks && aepgate certificate verify - --jwks keys.jwks < bundle.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ring, err := readKeyring(c.Context(), keyFile, jwksFile)
@@ -61,6 +65,7 @@ Exit codes: 0 verified; 2 refused, unreadable or bad usage.`,
 	f.StringVar(&keyFile, "key", "", "trusted public key(s): PEM PUBLIC KEY blocks or a JWKS")
 	f.StringVar(&jwksFile, "jwks", "", "trusted keys as a JWKS document")
 	f.StringVar(&sha, "sha", "", "the commit the certificate must be about (40 hex)")
+	addFormatJSONFirst(cmd, &format)
 	cmd.MarkFlagsOneRequired("key", "jwks")
 	cmd.MarkFlagsMutuallyExclusive("key", "jwks")
 	return cmd

@@ -24,6 +24,10 @@ func configKeys() []string {
 func keysOf(t reflect.Type, prefix string) []string {
 	var keys []string
 	for f := range t.Fields() {
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
+			keys = append(keys, keysOf(f.Type, prefix)...) // embedded: its keys are the parent's
+			continue
+		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "" || name == "-" {
 			continue

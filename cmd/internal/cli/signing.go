@@ -121,14 +121,18 @@ func printKeys(s streams, ring attest.Keyring, asPEM bool) error {
 }
 
 func newKeysGenerateCmd(s streams) *cobra.Command {
-	var out string
+	var out, format string
 	cmd := &cobra.Command{
 		Use:   "generate --out FILE",
 		Short: "Write a new Ed25519 signing key (PKCS #8 PEM, mode 0600)",
 		Long: `Writes a new Ed25519 attestation signing key to --out, created with mode 0600;
 an existing file is never overwritten. Prints its key ID.
 
+--format json prints {key_id, file}.
+
 Exit codes: 0 written; 2 the file exists or cannot be written.`,
+		Example: `  aepgate keys generate --out /etc/aepgate/signing.pem
+  aepgate serve --signing-key-file /etc/aepgate/signing.pem ...`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			pem, err := signkey.Generate()
@@ -147,11 +151,15 @@ Exit codes: 0 written; 2 the file exists or cannot be written.`,
 			if err := errors.Join(werr, fh.Close()); err != nil {
 				return failf(2, "keys generate: %w", err)
 			}
+			if format == formatJSON {
+				return writeJSON(s.out, map[string]string{"key_id": signer.KeyID(), "file": out})
+			}
 			fmt.Fprintf(s.out, "signing key %s written to %s\n", signer.KeyID(), out)
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "file to create (required)")
+	addFormat(cmd, &format)
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }

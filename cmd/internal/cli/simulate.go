@@ -47,12 +47,11 @@ The token comes from --token-file (a file you own, mode 0600), else from
 GH_TOKEN or GITHUB_TOKEN; it needs read access to the repository's contents,
 issues and pull requests.
 
-Examples:
-  aepgate simulate --repo acme/app --pr 42
-  aepgate simulate --repo acme/app --pr 42 --config new-policy.yml --format json
-
 Exit codes: 0 judged and printed; 2 bad usage, an unreadable --config or
-token, or GitHub unreachable or refusing the read.`,
+token, a pull request that is not open, or GitHub refusing the read; 3
+GitHub unreachable.`,
+		Example: `  aepgate simulate --repo acme/app --pr 42
+  aepgate simulate --repo acme/app --pr 42 --config new-policy.yml --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return simulate(c, s, fl) },
 	}
@@ -63,7 +62,7 @@ token, or GitHub unreachable or refusing the read.`,
 	f.StringVar(&fl.tokenFile, "token-file", "", "file holding a GitHub token (mode 0600, owned by you); default: GH_TOKEN, then GITHUB_TOKEN")
 	f.StringVar(&fl.githubURL, "github-url", "", "GitHub API root for GitHub Enterprise Server (default https://api.github.com/)")
 	f.StringVar(&fl.appSlug, "app-slug", "aepgate", "slug of the installed aepgate App, whose own comments (status, replies) are found by its login <slug>[bot]")
-	f.StringVar(&fl.format, "format", "text", "output format: text or json")
+	addFormat(cmd, &fl.format)
 	_ = cmd.MarkFlagRequired("repo")
 	_ = cmd.MarkFlagRequired("pr")
 	return cmd
@@ -80,7 +79,7 @@ func simulate(c *cobra.Command, s streams, fl simulateFlags) error {
 	}
 	runs, err := app.Simulate(c.Context(), src, sim)
 	if err != nil {
-		return failf(2, "simulate: %s#%d: %w", fl.repo, fl.pr, err)
+		return failf(networkCode(err, exitUsage), "simulate: %s#%d: %w", fl.repo, fl.pr, err)
 	}
 	if runs == nil {
 		return failf(2, "simulate: %s#%d is not an open pull request", fl.repo, fl.pr)
@@ -100,8 +99,6 @@ func simulateUsage(ctx context.Context, fl simulateFlags) (app.Simulation, strin
 		return app.Simulation{}, "", fmt.Errorf("--repo %q is not owner/name", fl.repo)
 	case fl.pr <= 0:
 		return app.Simulation{}, "", fmt.Errorf("--pr %d is not a pull request number", fl.pr)
-	case fl.format != "text" && fl.format != "json":
-		return app.Simulation{}, "", fmt.Errorf("--format %q: want text or json", fl.format)
 	}
 	owner, name, _ := strings.Cut(fl.repo, "/")
 	sim := app.Simulation{Owner: owner, Repo: name, PR: fl.pr, AppLogin: fl.appSlug + "[bot]"}

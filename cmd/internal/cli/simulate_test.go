@@ -90,7 +90,7 @@ func TestSimulateUsage(t *testing.T) {
 		{"no token", []string{"--repo", "acme/widgets", "--pr", "2"}, "no token"},
 		{"bad repo", []string{"--repo", "widgets", "--pr", "2"}, "is not owner/name"},
 		{"bad pr", []string{"--repo", "acme/widgets", "--pr", "0"}, "is not a pull request number"},
-		{"bad format", []string{"--repo", "acme/widgets", "--pr", "2", "--format", "xml"}, "want text or json"},
+		{"bad format", []string{"--repo", "acme/widgets", "--pr", "2", "--format", "xml"}, "--format must be"},
 		{"missing config", []string{"--repo", "acme/widgets", "--pr", "2", "--config", "/nonexistent.yml"}, "--config"},
 	}
 	for _, tt := range tests {

@@ -40,6 +40,9 @@ type verifyOptions struct {
 	rerun   bool
 	timeout time.Duration
 	jobs    int
+	// format is --format: text, or json (one object: the tasks, and with
+	// --rerun each one's outcome and the false greens).
+	format string
 	// run runs the commands; isolate.Commands unless a test injects another.
 	run func(ctx context.Context, root string, commands []string, o isolate.Options) ([]isolate.Outcome, error)
 }
@@ -64,6 +67,7 @@ func newVerifyCmd(s streams) *cobra.Command {
 	f.BoolVar(&o.rerun, "rerun", false, "run the commands (isolated) and compare; without it they are only listed")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "how long each command may run before its process group is killed")
 	f.IntVar(&o.jobs, "jobs", 0, "how many commands run at once (default: the number of CPUs)")
+	addFormat(cmd, &o.format)
 	return cmd
 }
 
@@ -76,6 +80,9 @@ func (o verifyOptions) exec(ctx context.Context, s streams, dir string) error {
 		return failf(2, "verify: %v", err)
 	}
 	tasks, skipped := reverify.Tasks(run)
+	if o.format == formatJSON && !o.rerun {
+		return verifyListJSON(s, tasks, skipped)
+	}
 	for _, sk := range skipped {
 		fmt.Fprintf(s.out, "%s:%d: %s not re-run: %s\n", filepath.Join(dir, "compliance-log.md"), sk.LogLine, sk.ID, sk.Reason)
 	}
@@ -114,6 +121,9 @@ func (o verifyOptions) rerunTasks(ctx context.Context, s streams, dir string, ta
 	for _, f := range findings {
 		bad[f.ID] = f.Message
 	}
+	if o.format == formatJSON {
+		return verifyRerunJSON(s, tasks, outcomes, findings, bad)
+	}
 	for i, t := range tasks {
 		word := "ok"
 		if bad[t.ID] != "" {
@@ -127,6 +137,64 @@ func (o verifyOptions) rerunTasks(ctx context.Context, s streams, dir string, ta
 	fmt.Fprintf(s.out, "%d task(s) re-run in %.2fs, %d false green(s)\n", len(tasks), time.Since(start).Seconds(), len(findings))
 	if len(findings) > 0 {
 		return exitCode(1)
+	}
+	return nil
+}
+
+// verifyListJSON is verify's --format json without --rerun: the DONE tasks
+// with a Verify command, and those skipped with why.
+func verifyListJSON(s streams, tasks []reverify.Task, skipped []reverify.Skipped) error {
+	type task struct {
+		ID      string `json:"id"`
+		Command string `json:"command"`
+	}
+	type skip struct {
+		ID     string `json:"id"`
+		Line   int    `json:"line"`
+		Reason string `json:"reason"`
+	}
+	out := struct {
+		Tasks   []task `json:"tasks"`
+		Skipped []skip `json:"skipped"`
+	}{Tasks: []task{}, Skipped: []skip{}}
+	for _, t := range tasks {
+		out.Tasks = append(out.Tasks, task{t.ID, t.Command})
+	}
+	for _, sk := range skipped {
+		out.Skipped = append(out.Skipped, skip{sk.ID, sk.LogLine, sk.Reason})
+	}
+	return writeJSON(s.out, out)
+}
+
+// verifyRerunJSON is verify --rerun's --format json: each task's outcome
+// and the false greens; exit 1 when there is one.
+func verifyRerunJSON(s streams, tasks []reverify.Task, outcomes []reverify.Outcome, findings []reverify.Finding, bad map[string]string) error {
+	type task struct {
+		ID       string  `json:"id"`
+		OK       bool    `json:"ok"`
+		Seconds  float64 `json:"seconds"`
+		ExitCode int     `json:"exit_code"`
+	}
+	type finding struct {
+		ID      string `json:"id"`
+		Line    int    `json:"line"`
+		Message string `json:"message"`
+	}
+	out := struct {
+		Tasks       []task    `json:"tasks"`
+		FalseGreens []finding `json:"false_greens"`
+	}{Tasks: []task{}, FalseGreens: []finding{}}
+	for i, t := range tasks {
+		out.Tasks = append(out.Tasks, task{t.ID, bad[t.ID] == "", outcomes[i].Took.Seconds(), outcomes[i].ExitCode})
+	}
+	for _, f := range findings {
+		out.FalseGreens = append(out.FalseGreens, finding{f.ID, f.LogLine, f.Message})
+	}
+	if err := writeJSON(s.out, out); err != nil {
+		return err
+	}
+	if len(findings) > 0 {
+		return exitCode(exitFindings)
 	}
 	return nil
 }
