@@ -53,6 +53,8 @@ type Config struct {
 	Release Release `json:"release"`
 	// Readback bounds the App's merged-main readback.
 	Readback Readback `json:"readback"`
+	// Deploy says how the App answers deployment protection rules.
+	Deploy Deploy `json:"deploy"`
 }
 
 // NegativeControl is one declared control: break the protection, watch the
