@@ -67,6 +67,11 @@ var migrations = []migration{
 		sqlite:   pusherTables,
 		postgres: pusherTables,
 	},
+	{
+		// Deployment protection requests (deploy.go).
+		sqlite:   deployTables,
+		postgres: deployTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.
