@@ -9,6 +9,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
+	deployrules "github.com/aepgate/aepgate/protocol/deploy"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/review"
 )
@@ -81,6 +82,9 @@ type Options struct {
 	// keeper wraps the store of kept decisions (nil: the database as it
 	// is); a negative control passes one that forgets.
 	keeper func(keeper) keeper
+	// deployRules replace protocol/deploy's DefaultRules when set; a
+	// negative control removes one.
+	deployRules []deployrules.Rule
 }
 
 // Defaults.
