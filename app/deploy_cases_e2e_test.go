@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	deployrules "github.com/aepgate/aepgate/protocol/deploy"
 )
 
@@ -135,6 +136,30 @@ func TestDeployHold(t *testing.T) {
 			settle()
 			if got := answered(t, w.deploy(w.repo.Head("main"))); got.State != tt.want {
 				t.Errorf("answer %+v, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestDeployAnswerLost: the answer reaches GitHub but its response is
+// lost; the App sees GitHub no longer waits and keeps its answer — one
+// answer, no retry loop. An answer GitHub refuses while it still waits is
+// tried again and lands once.
+func TestDeployAnswerLost(t *testing.T) {
+	for _, kind := range []ghfake.FaultKind{ghfake.FaultLostResponse, ghfake.FaultStatus} {
+		t.Run(string(kind), func(t *testing.T) {
+			w := newDeployWorld(t, openYAML, nil)
+			w.f.InjectFault("POST /repos/{owner}/{repo}/actions/runs/{run_id}/deployment_protection_rule", ghfake.Fault{Kind: kind, Times: 1})
+			run := w.deploy(w.repo.Head("main"))
+			if got := answered(t, run); got.State != deployrules.Approved {
+				t.Fatalf("answer %+v", got)
+			}
+			settle()
+			if n := len(run.DeploymentReviews()); n != 1 {
+				t.Errorf("%d answers, want 1", n)
+			}
+			if p, err := w.app.db.PendingDeploys(t.Context(), "acme/widgets"); err != nil || len(p) != 0 {
+				t.Errorf("still pending: %v, %v", p, err)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/aepgate/aepgate/app/writer"
@@ -128,8 +129,9 @@ func (j *Judge) judge(ctx context.Context, in Input, d store.Deploy) error {
 }
 
 // answer claims d in the store (so it is answered once, whoever gets there
-// first), records the decision and sends it; a failed send returns d to
-// pending for the next try.
+// first), records the decision and sends it. A failed send returns d to
+// pending for the next try, unless GitHub no longer waits on it (the
+// answer landed and its response was lost, or the run ended).
 func (j *Judge) answer(ctx context.Context, in Input, d store.Deploy, a rules.Answer) error {
 	claimed, err := j.Store.AnswerDeploy(ctx, d, a.State, a.Reason, j.now())
 	if err != nil || !claimed {
@@ -139,6 +141,10 @@ func (j *Judge) answer(ctx context.Context, in Input, d store.Deploy, a rules.An
 		return j.unclaim(ctx, d, err)
 	}
 	if err := j.Src.ReviewDeployment(ctx, in.Owner, in.Repo, d.RunID, d.Environment, a.State, a.Reason); err != nil {
+		if envs, perr := j.Src.PendingDeployments(ctx, in.Owner, in.Repo, d.RunID); perr == nil && !slices.Contains(envs, d.Environment) {
+			j.Log.Warn("the answer failed but GitHub no longer waits on the deployment; kept as answered", "run", d.RunID, "environment", d.Environment, "err", err)
+			return nil
+		}
 		return j.unclaim(ctx, d, err)
 	}
 	j.Log.Info("deployment answered", "run", d.RunID, "environment", d.Environment, "sha", d.SHA, "state", a.State, "rule", a.Rule)
