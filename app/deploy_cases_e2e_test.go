@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	deployrules "github.com/aepgate/aepgate/protocol/deploy"
 )
@@ -25,17 +26,23 @@ func TestDeployCertified(t *testing.T) {
 		name      string
 		rules     []deployrules.Rule
 		certified bool
-		want      string
+		// forged adds an aepgate/certificate run by another App.
+		forged bool
+		want   string
 	}{
-		{"certified", nil, true, deployrules.Approved},
-		{"uncertified", nil, false, deployrules.Rejected},
-		{"uncertified without the requirement rule", withoutDeployRule("requirement"), false, deployrules.Approved},
+		{"certified", nil, true, false, deployrules.Approved},
+		{"uncertified", nil, false, false, deployrules.Rejected},
+		{"a certificate by another App", nil, false, true, deployrules.Rejected},
+		{"uncertified without the requirement rule", withoutDeployRule("requirement"), false, false, deployrules.Approved},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newDeployWorld(t, certifiedYAML, tt.rules)
 			sha := w.repo.Head("main")
 			if tt.certified {
 				sha = w.certifiedMerge(t)
+			}
+			if tt.forged {
+				w.repo.AddCheckRun(ghfake.ActionsAppID, sha, checks.NameCertificate, "completed", "success")
 			}
 			run := w.deployCounted(sha)
 			got := answered(t, run)

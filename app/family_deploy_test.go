@@ -2,6 +2,8 @@ package app
 
 import (
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,4 +30,19 @@ func TestDeployFamily(t *testing.T) {
 	if ws := routeOf(t, "deployment_protection_rule", other); len(ws) != 0 {
 		t.Errorf("action completed: %v", ws)
 	}
+}
+
+// FuzzCallbackRun: any callback URL a payload carries yields a run ID or
+// an error, never a panic, and a run ID only from a path ending in
+// /actions/runs/{id}/deployment_protection_rule.
+func FuzzCallbackRun(f *testing.F) {
+	f.Add("https://api.github.com/repos/acme/app/actions/runs/1234567890/deployment_protection_rule")
+	f.Add("https://api.github.com/repos/acme/app/deployments/1")
+	f.Add("%zz")
+	f.Fuzz(func(t *testing.T, s string) {
+		id, err := callbackRun(s)
+		if err == nil && !strings.HasSuffix(s, strconv.FormatInt(id, 10)+"/deployment_protection_rule") && !strings.Contains(s, "?") && !strings.Contains(s, "#") && !strings.Contains(s, "%") {
+			t.Errorf("callbackRun(%q) = %d without naming it", s, id)
+		}
+	})
 }
