@@ -22,6 +22,7 @@ const (
 // costs at most 3 reads and 1 write. Negative control: without the
 // requirement rule the uncertified commit is approved.
 func TestDeployCertified(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name      string
 		rules     []deployrules.Rule
@@ -36,6 +37,7 @@ func TestDeployCertified(t *testing.T) {
 		{"uncertified without the requirement rule", withoutDeployRule("requirement"), false, false, deployrules.Approved},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newDeployWorld(t, certifiedYAML, tt.rules)
 			sha := w.repo.Head("main")
 			if tt.certified {
@@ -46,7 +48,7 @@ func TestDeployCertified(t *testing.T) {
 			}
 			run := w.deployCounted(sha)
 			got := answered(t, run)
-			settle()
+			w.quiet()
 			if got.State != tt.want {
 				t.Fatalf("answer %s (%s), want %s", got.State, got.Comment, tt.want)
 			}
@@ -68,6 +70,7 @@ func TestDeployCertified(t *testing.T) {
 // resolves — redelivery and the sweep change nothing. Negative control:
 // without the owner-gate rule it is approved at once, with nobody asked.
 func TestDeployOwnerGate(t *testing.T) {
+	t.Parallel()
 	w := newDeployWorld(t, gatedYAML, nil)
 	ctl := w.controlIssue()
 	run := w.deploy(w.repo.Head("main"))
@@ -121,6 +124,7 @@ func (w *deployWorld) redeliverControl(t *testing.T) {
 // saying why. Negative control: without the hold rule the ungated
 // deployment under HOLD is approved.
 func TestDeployHold(t *testing.T) {
+	t.Parallel()
 	w := newDeployWorld(t, gatedYAML, nil)
 	ctl := w.controlIssue()
 	run := w.deploy(w.repo.Head("main"))
@@ -153,8 +157,10 @@ func TestDeployHold(t *testing.T) {
 // answer, no retry loop. An answer GitHub refuses while it still waits is
 // tried again and lands once.
 func TestDeployAnswerLost(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []ghfake.FaultKind{ghfake.FaultLostResponse, ghfake.FaultStatus} {
 		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
 			w := newDeployWorld(t, openYAML, nil)
 			w.f.InjectFault("POST /repos/{owner}/{repo}/actions/runs/{run_id}/deployment_protection_rule", ghfake.Fault{Kind: kind, Times: 1})
 			run := w.deploy(w.repo.Head("main"))

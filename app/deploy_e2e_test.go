@@ -107,10 +107,23 @@ func (w *deployWorld) deploy(sha string) *ghfake.WorkflowRun {
 // started (its workflow_run deliveries are not the deployment's cost).
 func (w *deployWorld) deployCounted(sha string) *ghfake.WorkflowRun {
 	run := w.repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: sha})
-	settle()
+	w.quiet()
 	w.f.ResetLog()
 	run.RequestDeployment("production")
 	return run
+}
+
+// quiet waits until the App has made no request to the fake for half a
+// second (at most 10 s): the work of earlier deliveries is done.
+func (w *deployWorld) quiet() {
+	last := -1
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		n := w.f.Stats().Total
+		if n == last {
+			return
+		}
+		last = n
+	}
 }
 
 // deployCost is what the deployment's judgement cost, without the App's

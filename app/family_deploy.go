@@ -73,6 +73,9 @@ func (j judgeDeploy) run(ctx context.Context, a *App, ev *evaluator, w where) er
 type judgeDeploys struct{}
 
 func (judgeDeploys) run(ctx context.Context, a *App, ev *evaluator, w where) error {
+	if pending, err := a.db.PendingDeploys(ctx, w.owner+"/"+w.repo); err != nil || len(pending) == 0 {
+		return err // nothing waits: no call to GitHub
+	}
 	d, err := a.deployJudge(ctx, w, ev)
 	if err != nil {
 		return err
