@@ -28,7 +28,7 @@ type family struct {
 func defaultFamilies() []family {
 	return []family{
 		pullRequestFamily(), conversationFamily(), reviewFamily(), checksFamily(),
-		mergeGroupFamily(), releaseFamily(), issuesFamily(), pushFamily(),
+		mergeGroupFamily(), releaseFamily(), issuesFamily(), pushFamily(), deployFamily(),
 	}
 }
 

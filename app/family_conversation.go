@@ -83,6 +83,9 @@ func commentWork(env envelope, v conversationView) []work {
 	if v.Issue.PullRequest != nil {
 		then = judgePR{pr: n, answer: answer, guesses: verdict.GuessUnits(v.Issue.Body, env.repoName()), siblings: true, witness: w}
 	}
+	if env.Action == "created" && control && v.Issue.PullRequest == nil {
+		return []work{then, judgeDeploys{}} // the owner's answer to a deploy gate, a HOLD
+	}
 	if env.Action == "created" {
 		return []work{then}
 	}

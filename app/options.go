@@ -11,6 +11,7 @@ import (
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/protocol/attest"
+	deployrules "github.com/aepgate/aepgate/protocol/deploy"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/review"
 )
@@ -130,6 +131,9 @@ type Options struct {
 	maxHeaderBytes int
 	// noReplays remembers no webhook bodies, the negative control.
 	noReplays bool
+	// deployRules replace protocol/deploy's DefaultRules when set; a
+	// negative control removes one.
+	deployRules []deployrules.Rule
 }
 
 // Defaults.

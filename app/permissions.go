@@ -28,6 +28,7 @@ const (
 	Attestations Permission = "attestations"
 	Checks       Permission = "checks"
 	Contents     Permission = "contents"
+	Deployments  Permission = "deployments"
 	Issues       Permission = "issues"
 	MergeQueues  Permission = "merge_queues"
 	Metadata     Permission = "metadata"
@@ -39,7 +40,7 @@ const (
 
 // permissionTitles are the names GitHub's App settings page shows.
 var permissionTitles = map[Permission]string{
-	Actions: "Actions", Attestations: "Attestations", Checks: "Checks", Contents: "Contents", Issues: "Issues",
+	Actions: "Actions", Attestations: "Attestations", Checks: "Checks", Contents: "Contents", Deployments: "Deployments", Issues: "Issues",
 	MergeQueues: "Merge queues", Metadata: "Metadata", PullRequests: "Pull requests",
 	Members: "Members (organization)",
 }
@@ -83,8 +84,16 @@ func Features() []Feature {
 		{Name: checks.NameCertificate, Needs: needs([]Permission{Checks, Attestations}, Actions, Contents, PullRequests)},
 		// The release, its tag, the files at the tag and its assets.
 		{Name: checks.NameAppRelease, Needs: needs(w, Contents)},
+		// Deployments behind the App's protection rule: the answer, the
+		// run's pending deployments, the config, the certificate and the
+		// owner gate on the control issue.
+		{Name: DeployFeature, Needs: needs([]Permission{Deployments, Issues}, Actions, Checks, Contents)},
 	}
 }
+
+// DeployFeature names the App's custom deployment protection rule among
+// its features.
+const DeployFeature = "deployment protection rule"
 
 // needs grants write access to write and read access to read.
 func needs(write []Permission, read ...Permission) map[Permission]Access {

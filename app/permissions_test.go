@@ -34,7 +34,13 @@ var eventPermissions = map[string][]Permission{
 	"merge_group": {MergeQueues}, "milestone": {Issues, PullRequests},
 	"pull_request": {PullRequests}, "pull_request_review": {PullRequests},
 	"push": {Contents}, "release": {Contents}, "workflow_run": {Actions},
+	"deployment_protection_rule": {Deployments},
 }
+
+// documentedOnly are events GitHub sends that the recorded examples lack;
+// each has a payload written from GitHub's webhook reference in
+// testdata/webhooks (TestDeployFamily decodes it).
+var documentedOnly = []string{"deployment_protection_rule"}
 
 // missingPermissions lists what the checks read (their snapshot.Needs,
 // plus Checks: write and Contents: read for the config every check is
@@ -96,7 +102,7 @@ func TestEveryCheckRunIsAFeature(t *testing.T) {
 	for _, c := range verdict.DefaultChecks() {
 		want = append(want, c.Name)
 	}
-	want = append(want, checks.NameReadback, checks.NameCertificate, checks.NameAppRelease)
+	want = append(want, checks.NameReadback, checks.NameCertificate, checks.NameAppRelease, DeployFeature)
 	var got []string
 	for _, f := range Features() {
 		got = append(got, f.Name)
@@ -126,6 +132,9 @@ func TestEventsAreSubscribable(t *testing.T) {
 	sent := map[string]bool{}
 	for _, w := range fixtures.Webhooks(t) {
 		sent[w.Event] = true
+	}
+	for _, e := range documentedOnly {
+		sent[e] = true
 	}
 	perms := Permissions()
 	for _, e := range Events() {

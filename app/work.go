@@ -146,9 +146,10 @@ func (j recordPush) run(ctx context.Context, a *App, _ *evaluator, w where) erro
 
 // sweepWork is what the periodic sweep does for each repository: judge the
 // open pull requests, verify the Latest release (GitHub sends no event when
-// a release asset changes) and read back recent merges.
+// a release asset changes), read back recent merges and judge the
+// deployments still waiting.
 func sweepWork() []work {
-	return []work{judgeOpen{}, judgeRelease{latest: true}, readBack{Sweep: true}}
+	return []work{judgeOpen{}, judgeRelease{latest: true}, readBack{Sweep: true}, judgeDeploys{}}
 }
 
 // runWork runs each piece of work in order; the first error stops it.

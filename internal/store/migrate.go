@@ -82,6 +82,11 @@ var migrations = []migration{
 		sqlite:   rejudgeTables,
 		postgres: rejudgeTables,
 	},
+	{
+		// Deployment protection requests (deploy.go).
+		sqlite:   deployTables,
+		postgres: deployTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.

@@ -60,6 +60,8 @@ type Config struct {
 	// check the App writes on a pull request concludes neutral and says in
 	// its summary what it would have concluded (for rolling a policy out).
 	Mode string `json:"mode"`
+	// Deploy says how the App answers deployment protection rules.
+	Deploy Deploy `json:"deploy"`
 }
 
 // The modes of Config.Mode.

@@ -44,6 +44,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 				}
 			}
 		},
+		"deploy": func(v *yaml.Node, f string) { d.deploy(v, f, &c.Deploy) },
 		"command_prefix": func(v *yaml.Node, f string) {
 			if s, ok := d.str(v, f); ok {
 				c.CommandPrefix = s

@@ -26,8 +26,9 @@ type workflowRun struct {
 	created    time.Time
 	updated    time.Time
 	started    time.Time
-	attempts   []runAttempt // earlier attempts, oldest first
-	suite      *checkSuite  // its own check suite, kept across attempts
+	attempts   []runAttempt  // earlier attempts, oldest first
+	suite      *checkSuite   // its own check suite, kept across attempts
+	deploys    []*deployWait // deployments waiting on a protection rule (deploy.go)
 }
 
 type runAttempt struct {

@@ -9,6 +9,7 @@ func (f *Fake) routes() {
 	f.issueRoutes()
 	f.pullRoutes()
 	f.actionsRoutes()
+	f.deployRoutes()
 	f.statusRoutes()
 	f.hookRoutes()
 	f.graphRoutes()
