@@ -59,7 +59,7 @@ func cloneMap[V any](m map[string]V) map[string]V {
 
 // pushBody is a small signed-able push payload of delivery i.
 func pushBody(i int) []byte {
-	return fmt.Appendf(nil, `{"ref":"refs/heads/b%d","installation":{"id":1},"repository":{"name":"app","owner":{"login":"acme"}}}`, i)
+	return fmt.Appendf(nil, `{"ref":"refs/heads/b%d","commits":[],"installation":{"id":1},"repository":{"name":"app","owner":{"login":"acme"}}}`, i)
 }
 
 // deliverAll posts the deliveries with ids at once and returns each one's

@@ -120,9 +120,9 @@ type eventShape struct {
 
 // subjectKeys are the top-level keys that name what an event is about;
 // a payload carrying one its event never carries belongs to another event.
-var subjectKeys = []string{"check_run", "check_suite", "comment", "commits", "deployment_status", "hook", "issue",
+var subjectKeys = []string{"check_run", "check_suite", "comment", "commits", "deployment", "deployment_status", "hook", "issue",
 	"label", "merge_group", "milestone", "projects_v2_item", "pull_request", "release", "repositories_added",
-	"review", "thread", "workflow_job", "workflow_run"}
+	"review", "thread", "workflow_job", "workflow_job_run", "workflow_run"}
 
 // eventShapes is the table of GitHub's events as their recorded payloads
 // (@octokit/webhooks-examples) carry them. An event not in it is not
@@ -132,6 +132,8 @@ var eventShapes = map[string]eventShape{
 	"check_suite":                 {must: []string{"check_suite"}},
 	"create":                      {must: []string{"ref", "ref_type"}},
 	"delete":                      {must: []string{"ref", "ref_type"}},
+	"deployment":                  {must: []string{"deployment"}, may: []string{"workflow_run"}},
+	"deployment_review":           {must: []string{"workflow_job_run"}, may: []string{"workflow_run"}},
 	"deployment_status":           {must: []string{"deployment", "deployment_status"}, may: []string{"check_run", "workflow_run"}},
 	"installation":                {must: []string{"installation"}},
 	"installation_repositories":   {must: []string{"installation", "repositories_added"}},
@@ -149,7 +151,7 @@ var eventShapes = map[string]eventShape{
 	"push":                        {must: []string{"ref", "commits"}},
 	"release":                     {must: []string{"release"}},
 	"status":                      {must: []string{"sha", "state"}},
-	"workflow_job":                {must: []string{"workflow_job"}},
+	"workflow_job":                {must: []string{"workflow_job"}, may: []string{"deployment"}},
 	"workflow_run":                {must: []string{"workflow_run"}},
 }
 

@@ -69,11 +69,11 @@ func TestParseSkillStateErrors(t *testing.T) {
 		want           string
 	}{
 		{"aepgate's key in the skill's file", `"claimed_by"`, `"executor"`,
-			"s.json:4: executor: unknown key (see docs/plans.md for the keys of this file)"},
+			"s.json:4: executor: unknown key (see https://github.com/aepgate/aepgate/blob/main/docs/plans.md for the keys of this file)"},
 		{"aepgate's task word", `"status": "failed"`, `"status": "todo"`,
 			`s.json:10: tasks.2.2.status: want not_started, in_progress, done or failed, got "todo"`},
 		{"unknown verification", `"lint":`, `"unit":`,
-			"s.json:15: unit: unknown key (see docs/plans.md for the keys of this file)"},
+			"s.json:15: unit: unknown key (see https://github.com/aepgate/aepgate/blob/main/docs/plans.md for the keys of this file)"},
 		{"failed without a reason", `"failure_reason": "Redis mock rejects pipelined MULTI",`, ``,
 			"s.json:10: tasks.2.2.failure_reason: required: a failed task says why it failed"},
 		{"missing exit code", `"command": "npm test",      "exit_code": 0`, `"command": "npm test"`,
