@@ -74,7 +74,9 @@ func TestEvidenceRulesMatter(t *testing.T) {
 		facts Facts
 	}{
 		{"certificate", with(closed(coordinator, "high"), func(f *Facts) { f.Attempts = []Attempt{certified} })},
-		{"low-risk-readback", with(closed(coordinator, "low"), func(f *Facts) { f.Attempts = []Attempt{{PR: 3, MergeSHA: "m", MergePassed: true, ReadbackPassed: true}} })},
+		{"low-risk-readback", with(closed(coordinator, "low"), func(f *Facts) {
+			f.Attempts = []Attempt{{PR: 3, MergeSHA: "m", MergePassed: true, ReadbackPassed: true}}
+		})},
 		{"owner-closed", closed(owner, "high")},
 		{"owner-command", with(closed(coordinator, "high"), func(f *Facts) { f.Commands = []Command{closeCmd(owner)} })},
 	}

@@ -52,7 +52,10 @@ func TestEvaluate(t *testing.T) {
 		{"closed unit", one, func(u *Issue) *Issue { u.Open = false; return u }, []string{"#1 is closed; an attempt needs an open work unit"}},
 		{"no milestone", one, func(u *Issue) *Issue { u.Milestone = nil; return u }, []string{"#1 is in no milestone; a work unit is a story of a milestone (its product increment)"}},
 		{"open dependency", one, func(u *Issue) *Issue { u.Milestone.Stories[1].Open = true; return u }, []string{"dependency #2 is still open; finish it before this unit"}},
-		{"native blocker", one, func(u *Issue) *Issue { u.BlockedBy = []Dep{{Number: 9, Open: true}, {Number: 8, Closure: done8}, {Repo: "o/r", Number: 3}}; return u }, []string{"#1 is blocked by #9, which is still open"}},
+		{"native blocker", one, func(u *Issue) *Issue {
+			u.BlockedBy = []Dep{{Number: 9, Open: true}, {Number: 8, Closure: done8}, {Repo: "o/r", Number: 3}}
+			return u
+		}, []string{"#1 is blocked by #9, which is still open"}},
 		{"blockers cut short", one, func(u *Issue) *Issue {
 			u.BlockedBy = []Dep{{Number: 8, Closure: done8}}
 			u.BlockersUnlisted = 3
