@@ -67,6 +67,11 @@ var migrations = []migration{
 		sqlite:   pusherTables,
 		postgres: pusherTables,
 	},
+	{
+		// Unit closures and the App's own evidence per attempt (closure.go).
+		sqlite:   closureTables,
+		postgres: closureTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.
