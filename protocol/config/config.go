@@ -53,6 +53,8 @@ type Config struct {
 	Release Release `json:"release"`
 	// Readback bounds the App's merged-main readback.
 	Readback Readback `json:"readback"`
+	// Closure says how a closure without evidence is answered.
+	Closure Closure `json:"closure"`
 }
 
 // NegativeControl is one declared control: break the protection, watch the

@@ -82,6 +82,7 @@ func TestParseFull(t *testing.T) {
 		CommandPrefix:     "/gate",
 		Release:           Release{Manifest: "dist/manifest.sha256", Assets: []string{"dist/manifest.sha256", "install.sh"}},
 		Readback:          Readback{Timeout: 2 * time.Hour},
+		Closure:           Closure{Reopen: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Parse mismatch (-want +got):\n%s", diff)

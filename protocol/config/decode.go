@@ -35,6 +35,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		"stall":              func(v *yaml.Node, f string) { d.stall(v, f, &c.Stall) },
 		"release":            func(v *yaml.Node, f string) { d.release(v, f, &c.Release) },
 		"readback":           func(v *yaml.Node, f string) { d.readback(v, f, &c.Readback) },
+		"closure":            func(v *yaml.Node, f string) { d.closure(v, f, &c.Closure) },
 		"command_prefix": func(v *yaml.Node, f string) {
 			if s, ok := d.str(v, f); ok {
 				c.CommandPrefix = s
