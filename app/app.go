@@ -202,7 +202,8 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 	}
 	return &evaluator{checks: a.checks, snap: in, w: a.writer(in.CheckPublisher()), ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, locks: a.db, log: log,
 		boards: boardJobs{b: a.boards(), installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation),
-		roles: in, pushers: a.db, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules}, nil
+		roles: in, pushers: a.db, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules,
+		issues: in, units: a.db, closureRules: a.closureRules()}, nil
 }
 
 // keeper is where accepted decisions are kept: the database, unless a test

@@ -9,6 +9,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/certificate"
+	"github.com/aepgate/aepgate/protocol/closure"
 	rules "github.com/aepgate/aepgate/protocol/readback"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -113,13 +114,32 @@ func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issu
 	if err := j.record(ctx, in, m, checks.NameCertificate, body); err != nil {
 		return err
 	}
-	if existing != nil || len(c.refused) > 0 {
+	if existing == nil && len(c.refused) == 0 {
+		if err := j.Label.AddLabel(ctx, in.Owner, in.Repo, c.unit, CertifiedLabel); err != nil {
+			return err
+		}
+		if err := j.publish(ctx, in, checks.CertificateRun(m.MergeSHA, c.canonical, c.sum), nil); err != nil {
+			return err
+		}
+	}
+	return j.evidence(ctx, in, m, c)
+}
+
+// evidence hands what the App wrote for the merged attempt to Evidence
+// (the unit's closure is judged on it): its verified readback, whether its
+// head passed aepgate/merge, and the certificate's fingerprint when one is
+// on the merge SHA.
+func (j *Judge) evidence(ctx context.Context, in Input, m *gh.MergedPull, c *issued) error {
+	if j.Evidence == nil || c.unit <= 0 {
 		return nil
 	}
-	if err := j.Label.AddLabel(ctx, in.Owner, in.Repo, c.unit, CertifiedLabel); err != nil {
-		return err
+	merge := gh.Latest(m.HeadRuns, checks.NameMerge)
+	a := closure.Attempt{PR: m.Number, MergeSHA: m.MergeSHA, ReadbackPassed: true,
+		MergePassed: merge != nil && merge.Conclusion == string(checks.ConclusionSuccess)}
+	if len(c.refused) == 0 {
+		a.CertificateSHA256 = c.sum
 	}
-	return j.publish(ctx, in, checks.CertificateRun(m.MergeSHA, c.canonical, c.sum), nil)
+	return j.Evidence(ctx, in.Owner, in.Repo, c.unit, a)
 }
 
 func runIDs(runs []rules.Run) []int64 {

@@ -16,6 +16,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
@@ -62,6 +63,9 @@ type Judge struct {
 	// certificate is written (its story is merged, then certified); nil
 	// schedules none.
 	Boards func(ctx context.Context, owner, repo string) error
+	// Evidence receives what the App wrote for a merged attempt of unit
+	// once its readback is verified; nil keeps nothing.
+	Evidence func(ctx context.Context, owner, repo string, unit int, a closure.Attempt) error
 }
 
 // Run reads back what t names.

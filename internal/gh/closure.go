@@ -3,11 +3,13 @@ package gh
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/protocol/snapshot"
+	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
 // IssueClosure is what the App reads when an issue is closed or reopened:
@@ -26,11 +28,20 @@ type IssueClosure struct {
 	// ClosedAt is GitHub's closedAt (RFC 3339; "" while open): it names one
 	// closure, so the App comments once on each.
 	ClosedAt string
+	// MergedAttempts are the merged same-repository pull requests that
+	// mention the issue and name it as their sole unit: a closure by their
+	// merge comes before the readback and certificate that may count it.
+	MergedAttempts []int
 }
+
+// closureXrefsPage is how many of the newest cross-references are read.
+const closureXrefsPage = 50
 
 var closureQuery = `query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) {
   defaultBranchRef { target { ... on Commit { oid file(path: "` + ConfigPath + `") { object { ... on Blob { text isTruncated } } } } } }
-  issue(number: $number) { state stateReason body closedAt }
+  issue(number: $number) { state stateReason body closedAt
+    timelineItems(itemTypes: [CROSS_REFERENCED_EVENT], last: ` + fmt.Sprint(closureXrefsPage) + `) { nodes { ... on CrossReferencedEvent { isCrossRepository
+      source { __typename ... on PullRequest { number body mergedAt } } } } } }
 } }`
 
 type closureData struct {
@@ -49,6 +60,17 @@ type closureData struct {
 		Issue *struct {
 			State, StateReason, Body string
 			ClosedAt                 *string
+			TimelineItems            struct {
+				Nodes []struct {
+					IsCrossRepository bool
+					Source            *struct {
+						Typename string `json:"__typename"`
+						Number   int
+						Body     string
+						MergedAt *string
+					}
+				}
+			}
 		}
 	}
 }
@@ -78,6 +100,15 @@ func (in *Installation) IssueClosure(ctx context.Context, owner, repo string, nu
 		out.StateReason = strings.ToLower(is.StateReason)
 		if is.ClosedAt != nil {
 			out.ClosedAt = *is.ClosedAt
+		}
+		for _, n := range is.TimelineItems.Nodes {
+			src := n.Source
+			if n.IsCrossRepository || src == nil || src.Typename != "PullRequest" || src.MergedAt == nil {
+				continue
+			}
+			if u, ok := workunit.SoleUnit(src.Body, owner+"/"+repo); ok && u == number && !slices.Contains(out.MergedAttempts, src.Number) {
+				out.MergedAttempts = append(out.MergedAttempts, src.Number)
+			}
 		}
 	}
 	return out, nil
