@@ -85,6 +85,10 @@ func conclusionOf(repo *ghfake.Repo, sha, name string) string {
 
 func TestGhfakeWorkUnitLifecycle(t *testing.T) {
 	w := newGhfakeWorld(t)
+	// alice is the owner: her own closure of a dependency counts as done
+	// (protocol/closure).
+	w.repo.Grant("alice", "admin")
+	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [alice]\n"})
 	ms := w.repo.CreateMilestone("Exports", "Ship exports.\n\n```yaml\nrisk: medium\ndemonstration: a CSV is downloaded\n```\n")
 	api := w.repo.OpenIssue("alice", "Report API", contract("low", "contract"), ghfake.InMilestone(ms))
 	export := w.repo.OpenIssue("alice", "Export reports", contract("medium", "product", api.Number()), ghfake.InMilestone(ms))
