@@ -97,7 +97,10 @@ func TestGhfakeWorkUnitLifecycle(t *testing.T) {
 	w.repo.Commit("feature", "export", map[string]string{"export.go": "package x\n"})
 	pr := w.repo.OpenPR("bob", "feature", "main", "Export", "Adds CSV export.\n\nWork-unit: #"+strconv.Itoa(export.Number()))
 	head := pr.Head()
+	// The dependency's closure is judged on its own delivery, which may come
+	// after the pull request's first judging.
 	waitFor(t, 10*time.Second, "work-unit check on the PR head", func() bool { return w.workUnitRun(head) != nil })
+	waitUntil(10*time.Second, func() bool { return w.workUnitRun(head).Conclusion == "success" })
 	if r := w.workUnitRun(head); r.Conclusion != "success" {
 		t.Fatalf("conclusion %q, title %q\n%s", r.Conclusion, r.Title, r.Summary)
 	}
