@@ -131,6 +131,11 @@ func (e *evaluator) closureFacts(ctx context.Context, in evalInput, cfg *config.
 		}
 		f.ClosedBy.Permission = role
 	}
+	prev, err := e.storedFacts(ctx, in.owner+"/"+in.repo, j.issue)
+	if err != nil {
+		return f, err
+	}
+	f.Commands = prev.Commands // the owner's `/aep close` outlives a reopening
 	hold, err := e.holdOn(ctx, in, j.issue, cfg.CommandPrefix)
 	f.Hold = hold
 	return f, err

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -143,4 +144,29 @@ func TestClosureEventReads(t *testing.T) {
 	if closed-edit > 2 {
 		t.Errorf("the closure cost %d reads beyond a reopening's, want at most 2", closed-edit)
 	}
+}
+
+// TestClosureOwnerCommand: after carl's closure without evidence, the
+// owner's `/aep close <reason>` releases the dependent; the same command
+// from carl, or edited into being, does not. The negative control removes
+// the listed-owner rule and sees carl's command release it.
+func TestClosureOwnerCommand(t *testing.T) {
+	w := newClosureWorld(t, closureConfig, nil)
+	w.api.Close("carl")
+	w.waitUnit(t, "failure", "closed without evidence by carl")
+	w.api.Comment("carl", "/aep close the API shipped with #1")
+	c := w.api.Comment("olivia", "draft")
+	c.Edit("olivia", "/aep close edited in")
+	time.Sleep(time.Second)
+	w.waitUnit(t, "failure", "closed without evidence by carl")
+	w.api.Comment("olivia", "/aep close the API shipped with the reports release")
+	w.waitUnit(t, "success", "")
+
+	t.Run("negative control: without listed-owner", func(t *testing.T) {
+		r := closure.DefaultRules()
+		r.Authority = slices.DeleteFunc(r.Authority, func(a closure.AuthorityRule) bool { return a.Name == "listed-owner" })
+		w := newClosureWorld(t, closureConfig, &r)
+		w.api.Close("carl")
+		w.waitUnit(t, "success", "") // carl's own closure now counts
+	})
 }
