@@ -170,3 +170,31 @@ func TestClosureOwnerCommand(t *testing.T) {
 		w.waitUnit(t, "success", "") // carl's own closure now counts
 	})
 }
+
+// TestClosureUnderHoldNeverCounts: under the owner's project HOLD (kept by
+// the App), even her own closure of the dependency is no evidence. The
+// negative control turns HoldVoids off and sees the closure count.
+func TestClosureUnderHoldNeverCounts(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		voids   bool
+		want    string
+		summary string
+	}{
+		{"HOLD voids the closure", true, "failure", "closed while a HOLD applied (release freeze)"},
+		{"negative control: HoldVoids off", false, "success", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := closure.DefaultRules()
+			r.HoldVoids = c.voids
+			w := newClosureWorld(t, closureConfig, &r)
+			ctl := w.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+			ctl.Comment("olivia", "/aep hold release freeze")
+			waitFor(t, 10*time.Second, "the HOLD kept", func() bool {
+				return conclusionOf(w.repo, w.head, "aepgate/gates") == "action_required"
+			})
+			w.api.Close("olivia")
+			w.waitUnit(t, c.want, c.summary)
+		})
+	}
+}
