@@ -124,6 +124,7 @@ func (e *evaluator) closureFacts(ctx context.Context, in evalInput, cfg *config.
 	c, _ := workunit.ParseContract(st.Body)
 	f := closure.Facts{Number: j.issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: string(c.Risk), Prefix: cfg.CommandPrefix,
 		ClosedBy: closure.Actor{Login: j.by, Type: j.byType}}
+	f.ClosedAt, _ = time.Parse(time.RFC3339, st.ClosedAt)
 	if j.byType == "User" {
 		role, err := e.roles.Role(ctx, in.owner, in.repo, j.by)
 		if err != nil {

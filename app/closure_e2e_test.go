@@ -91,6 +91,17 @@ func TestClosureByCoordinatorKeepsDependentBlocked(t *testing.T) {
 	if c := w.api.Comments(); !strings.Contains(c[len(c)-1].Body, "/aep close <reason>") {
 		t.Errorf("the comment names no owner command:\n%s", c[len(c)-1].Body)
 	}
+	facts, err := w.app.db.BoardFacts(t.Context(), "acme/widgets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := false
+	for _, f := range facts {
+		listed = listed || strings.Contains(string(f), "closed by carl without evidence")
+	}
+	if !listed {
+		t.Errorf("no board fact lists the closure without evidence in its inbox: %d facts", len(facts))
+	}
 
 	w.api.Reopen("olivia")
 	w.waitUnit(t, "failure", "is still open")

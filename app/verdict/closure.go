@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	pboard "github.com/aepgate/aepgate/protocol/board"
 	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/protocol/gatelog"
@@ -91,4 +92,37 @@ func withClosures(u *workunit.Issue, facts map[int]closure.Facts, rules closure.
 		c.Milestone = &m
 	}
 	return &c
+}
+
+// ClosureInbox lists, for the owner's board, the dependencies of the
+// evaluated attempt's unit that were closed without evidence: who closed
+// them, what is missing and the owner's command (repoURL is the
+// repository's page).
+func ClosureInbox(ev *Evaluation, repoURL string) []pboard.InboxItem {
+	u := withClosures(ev.Snap.Units[ev.Unit], ev.Closures, ev.ClosureRules)
+	if u == nil {
+		return nil
+	}
+	var vs []*closure.Verdict
+	c, _ := workunit.ParseContract(u.Body)
+	if u.Milestone != nil {
+		for _, s := range u.Milestone.Stories {
+			if slices.Contains(c.DependsOn, s.Number) {
+				vs = append(vs, s.Closure)
+			}
+		}
+	}
+	for _, d := range u.BlockedBy {
+		vs = append(vs, d.Closure)
+	}
+	var out []pboard.InboxItem
+	for _, v := range vs {
+		if v == nil || v.State != closure.WithoutEvidence {
+			continue
+		}
+		out = append(out, pboard.InboxItem{Kind: "closure", Subject: fmt.Sprintf("work unit #%d", v.Number),
+			Question: fmt.Sprintf("closed by %s without evidence: %s", v.Closer, v.Missing), Reply: v.Command,
+			URL: fmt.Sprintf("%s/issues/%d", repoURL, v.Number), Since: ev.Closures[v.Number].ClosedAt})
+	}
+	return out
 }

@@ -63,6 +63,9 @@ type Facts struct {
 	Hold string
 	// Prefix starts commands; empty means "/aep".
 	Prefix string
+	// ClosedAt is when GitHub says the issue was closed (zero when open or
+	// unknown); the rule does not read it, the owner's inbox shows it.
+	ClosedAt time.Time
 }
 
 func (f Facts) prefix() string {
