@@ -30,7 +30,7 @@ func startChild(t *testing.T, w *world, database string) *child {
 	t.Helper()
 	addrFile := filepath.Join(t.TempDir(), "addr")
 	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey(t))})
-	cfg, _ := json.Marshal(childConfig{Database: database, GitHubURL: w.f.URL(), AddrFile: addrFile, KeyPEM: string(keyPEM), Pipeline: true})
+	cfg, _ := json.Marshal(childConfig{Database: database, GitHubURL: w.f.URL(), AddrFile: addrFile, KeyPEM: string(keyPEM), Pipeline: true, Done: seededUnits(w.f.URL())})
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+string(cfg))
 	var stderr bytes.Buffer
