@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/aepgate/aepgate/app/verdict"
@@ -26,16 +26,24 @@ type closeCommand struct {
 	body  string
 }
 
-// closeLine is a line that starts with a slash word and the verb close,
-// whatever the prefix: the config that names it is read only then.
-var closeLine = regexp.MustCompile(`(?m)^/\S+[ \t]+` + command.VerbClose + `(\s|$)`)
+// hasCloseLine reports a line that starts with a slash word and the verb
+// close, whatever the prefix: the config that names it is read only then.
+func hasCloseLine(body string) bool {
+	for line := range strings.Lines(body) {
+		f := strings.Fields(line)
+		if strings.HasPrefix(line, "/") && len(f) >= 2 && f[1] == command.VerbClose {
+			return true
+		}
+	}
+	return false
+}
 
 // closeCommandOf is the close command work of a created comment that
 // holds the word "close" after a slash (the prefix is the config's, known
 // only once it is read).
 func closeCommandOf(issue int, v conversationView) (closeCommand, bool) {
 	c := v.Comment
-	if c.User == nil || !closeLine.MatchString(c.Body) {
+	if c.User == nil || !hasCloseLine(c.Body) {
 		return closeCommand{}, false
 	}
 	return closeCommand{issue: issue, body: c.Body, cmd: closure.Command{
