@@ -99,6 +99,7 @@ func startAppOn(t testing.TB, o Options, ln net.Listener) (*App, string) {
 		ln.Close()
 		t.Fatal(err)
 	}
+	seedClosures(t, a, o)
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx, ln) }()
 	t.Cleanup(func() {

@@ -11,6 +11,7 @@ import (
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/review"
@@ -65,6 +66,11 @@ type evaluator struct {
 	// means gatelog.DefaultRules).
 	auditRules []review.Rule
 	gateRules  []gatelog.Rule
+	// issues reads and answers unit closures; units is the App's store of
+	// closure facts and evidence; closureRules judge them.
+	issues       issueCloser
+	units        unitStore
+	closureRules closure.Rules
 }
 
 // judgeOpen judges the repository's open pull requests that name a unit:
@@ -237,6 +243,9 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 	ev := verdict.New(snap)
 	ev.Unit, ev.Rules, ev.GateRules = unit, verdict.AuditRules(e.auditRules), verdict.GateRules(e.gateRules)
 	ev.Witness = in.witness
+	if err := e.loadClosures(ctx, in, ev); err != nil {
+		return nil, err
+	}
 	if !snap.Has.Conversation || ev.Cfg == nil {
 		return ev, nil
 	}

@@ -29,6 +29,7 @@ type conversationView struct {
 		Body    string    `json:"body"`
 		HTMLURL string    `json:"html_url"`
 		Created time.Time `json:"created_at"`
+		Updated time.Time `json:"updated_at"`
 		User    *struct {
 			Login string `json:"login"`
 			Type  string `json:"type"`
@@ -87,6 +88,9 @@ func commentWork(env envelope, v conversationView) []work {
 		return []work{then, judgeDeploys{}} // the owner's answer to a deploy gate, a HOLD
 	}
 	if env.Action == "created" {
+		if c, ok := closeCommandOf(n, v); ok && v.Issue.PullRequest == nil && !control {
+			return []work{c, then} // the owner's word is kept before the attempts are judged
+		}
 		return []work{then}
 	}
 	return []work{commentChanged{id: v.Comment.ID, change: env.Action, by: env.sender(), then: then, control: control && v.Issue.PullRequest == nil}}

@@ -11,8 +11,13 @@ type issuesView struct {
 		Number      int              `json:"number"`
 		PullRequest *json.RawMessage `json:"pull_request"`
 		Milestone   *numbered        `json:"milestone"`
+		ClosedAt    string           `json:"closed_at"`
 	} `json:"issue"`
 	Milestone *numbered `json:"milestone"`
+	Sender    *struct {
+		Login string `json:"login"`
+		Type  string `json:"type"`
+	} `json:"sender"`
 }
 
 type numbered struct {
@@ -45,6 +50,11 @@ func issuesFamily() family {
 			}
 			if v.Issue == nil || v.Issue.PullRequest != nil {
 				return nil, nil
+			}
+			if env.Action == "closed" && v.Sender != nil && v.Issue.Number > 0 {
+				// The closure is judged first: its dependents are judged on it.
+				c := judgeClosure{issue: v.Issue.Number, by: v.Sender.Login, byType: v.Sender.Type, closedAt: v.Issue.ClosedAt}
+				return []work{c, issueWork(env, v)}, nil
 			}
 			return []work{issueWork(env, v)}, nil
 		},

@@ -37,6 +37,9 @@ func startChildWith(t *testing.T, w *world, c childConfig) *child {
 	addrFile := filepath.Join(t.TempDir(), "addr")
 	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey(t))})
 	c.GitHubURL, c.AddrFile, c.KeyPEM = w.f.URL(), addrFile, string(keyPEM)
+	if c.Pipeline {
+		c.Done = seededUnits(w.f.URL())
+	}
 	cfg, _ := json.Marshal(c)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+string(cfg))

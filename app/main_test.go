@@ -26,6 +26,8 @@ type childConfig struct {
 	// MaxHeaderBytes replaces the App's header bound when set (the
 	// header-flood test's negative control).
 	MaxHeaderBytes int
+	// Done are the world's units seeded as certified (seedDone).
+	Done []int
 }
 
 func TestMain(m *testing.M) {
@@ -64,6 +66,10 @@ func runChild(raw string) int {
 		return 1
 	}
 	defer a.Close()
+	if err := seedUnits(a, c.Done); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

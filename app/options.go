@@ -11,6 +11,7 @@ import (
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/protocol/attest"
+	"github.com/aepgate/aepgate/protocol/closure"
 	deployrules "github.com/aepgate/aepgate/protocol/deploy"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/review"
@@ -103,6 +104,9 @@ type Options struct {
 	// gateRules replace gatelog.DefaultRules, the rules deciding which
 	// comments and reviews count in the gate log, when set.
 	gateRules []gatelog.Rule
+	// closureRules replace closure.DefaultRules, the rules deciding when a
+	// unit counts as done, when set; a negative-control test removes one.
+	closureRules *closure.Rules
 	// readback injects readback's clock, audit record and reads (zero:
 	// as the App runs).
 	readback readbackOptions

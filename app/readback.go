@@ -6,6 +6,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/protocol/closure"
 )
 
 // runReadback reads back what t names (package app/readback) for the
@@ -20,6 +21,9 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, w where, t readbac
 		Signer: a.opts.Signer, Attest: in}
 	if ev.boards != nil {
 		j.Boards = ev.boards.schedule
+	}
+	j.Evidence = func(ctx context.Context, owner, repo string, unit int, at closure.Attempt) error {
+		return ev.keepEvidence(ctx, w, unit, at)
 	}
 	o := a.opts.readback
 	if o.now != nil {

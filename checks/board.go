@@ -115,6 +115,8 @@ func kindText(kind string) string {
 		return "🛑 stalled"
 	case "tampering":
 		return "⚠️ tampering"
+	case "closure":
+		return "🔓 closed without evidence"
 	}
 	return inline(kind)
 }

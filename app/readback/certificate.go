@@ -11,6 +11,7 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/certificate"
+	"github.com/aepgate/aepgate/protocol/closure"
 	rules "github.com/aepgate/aepgate/protocol/readback"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -118,21 +119,37 @@ func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issu
 	if err := j.record(ctx, in, m, checks.NameCertificate, body); err != nil {
 		return err
 	}
-	if existing != nil || len(c.refused) > 0 {
+	if existing == nil && len(c.refused) == 0 {
+		run, bundle, err := j.signed(in, m, c)
+		if err != nil {
+			return err
+		}
+		if err := j.Label.AddLabel(ctx, in.Owner, in.Repo, c.unit, CertifiedLabel); err != nil {
+			return err
+		}
+		if err := j.publish(ctx, in, run, nil); err != nil {
+			return err
+		}
+		j.upload(ctx, in, m, bundle)
+	}
+	return j.evidence(ctx, in, m, c)
+}
+
+// evidence hands what the App wrote for the merged attempt to Evidence
+// (the unit's closure is judged on it): its verified readback, whether its
+// head passed aepgate/merge, and the certificate's fingerprint when one is
+// on the merge SHA.
+func (j *Judge) evidence(ctx context.Context, in Input, m *gh.MergedPull, c *issued) error {
+	if j.Evidence == nil || c.unit <= 0 {
 		return nil
 	}
-	run, bundle, err := j.signed(in, m, c)
-	if err != nil {
-		return err
+	merge := gh.Latest(m.HeadRuns, checks.NameMerge)
+	a := closure.Attempt{PR: m.Number, MergeSHA: m.MergeSHA, ReadbackPassed: true,
+		MergePassed: merge != nil && merge.Conclusion == string(checks.ConclusionSuccess)}
+	if len(c.refused) == 0 {
+		a.CertificateSHA256 = c.sum
 	}
-	if err := j.Label.AddLabel(ctx, in.Owner, in.Repo, c.unit, CertifiedLabel); err != nil {
-		return err
-	}
-	if err := j.publish(ctx, in, run, nil); err != nil {
-		return err
-	}
-	j.upload(ctx, in, m, bundle)
-	return nil
+	return j.Evidence(ctx, in.Owner, in.Repo, c.unit, a)
 }
 
 // signed renders the certificate run: with Signer set, the certificate is

@@ -17,6 +17,7 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/attest"
+	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
@@ -69,6 +70,9 @@ type Judge struct {
 	// Attest uploads a signed certificate's bundle to GitHub's
 	// attestations API (best effort); nil uploads none.
 	Attest Attester
+	// Evidence receives what the App wrote for a merged attempt of unit
+	// once its readback is verified; nil keeps nothing.
+	Evidence func(ctx context.Context, owner, repo string, unit int, a closure.Attempt) error
 }
 
 // Run reads back what t names.

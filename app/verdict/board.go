@@ -36,6 +36,7 @@ func BoardFact(ev *Evaluation, shown []Shown) pboard.Fact {
 	if ev.Cfg != nil && ev.GateLog() != nil {
 		f.Inbox = Inbox(*ev.GateLog(), ev.Cfg.CommandPrefix, p.URL)
 	}
+	f.Inbox = append(f.Inbox, ClosureInbox(ev, repoURL)...)
 	return f
 }
 

@@ -95,7 +95,7 @@ func (ev *Evaluation) UnitVerdict() workunit.Verdict {
 	in := workunit.Input{Refs: refs, PR: pull.Number}
 	n, sole := workunit.Sole(refs)
 	if sole {
-		in.Unit = ev.Snap.Units[n]
+		in.Unit = withClosures(ev.Snap.Units[n], ev.Closures, ev.ClosureRules)
 	}
 	if ev.Cfg != nil && ev.Snap.Lanes != nil && sole {
 		in.Lanes = withLane(ev.Snap.Lanes, workunit.Lane{PR: pull.Number, Unit: n, URL: pull.URL})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
@@ -54,6 +55,10 @@ type Evaluation struct {
 	// negative-control test removes one).
 	Rules     []review.Rule
 	GateRules []gatelog.Rule
+	// Closures are the App's stored closure facts by unit, evidence joined
+	// (ClosureFacts); ClosureRules judge them (New sets the defaults).
+	Closures     map[int]closure.Facts
+	ClosureRules closure.Rules
 
 	// gatesMemo is the gate log (nil when it cannot be derived, gatesDone
 	// once tried), unitMemo the work unit's verdict, audit the audit's
@@ -73,7 +78,7 @@ type Bundle struct {
 // New parses the snapshot's config file (Config); rules and gate rules are
 // the defaults.
 func New(snap *snapshot.PR) *Evaluation {
-	ev := &Evaluation{Snap: snap, Rules: review.DefaultRules(), GateRules: gatelog.DefaultRules()}
+	ev := &Evaluation{Snap: snap, Rules: review.DefaultRules(), GateRules: gatelog.DefaultRules(), ClosureRules: closure.DefaultRules()}
 	cfg, err := Config(snap.Config)
 	if ev.Cfg = cfg; err != nil && !errors.As(err, &ev.CfgErrs) {
 		ev.CfgOther = err

@@ -87,6 +87,11 @@ var migrations = []migration{
 		sqlite:   deployTables,
 		postgres: deployTables,
 	},
+	{
+		// Unit closures and the App's own evidence per attempt (closure.go).
+		sqlite:   closureTables,
+		postgres: closureTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.

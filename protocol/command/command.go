@@ -28,7 +28,8 @@ type Command struct {
 	Raw string
 	// Verb is one of the Verb constants; empty when missing or unknown.
 	Verb string
-	// Reason is the text after "hold", or after "--" in "dispose".
+	// Reason is the text after "hold" or "close", or after "--" in
+	// "dispose".
 	Reason string
 	// GateID and Choice are the arguments of "resolve".
 	GateID, Choice string
@@ -110,6 +111,8 @@ func parseLine(rest, prefix string) Command {
 		}
 	case VerbDispose:
 		parseDispose(&c, rest, prefix)
+	case VerbClose:
+		parseClose(&c, rest, prefix)
 	case VerbResume, VerbStatus, VerbRecheck:
 		if len(args) > 1 {
 			c.Err = usageErr(prefix, "%s takes no arguments", c.Verb)

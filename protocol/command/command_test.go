@@ -41,6 +41,8 @@ func TestParse(t *testing.T) {
 		{"lone CR ends a line", "x\r/aep resume", "", []brief{{2, "/aep resume", "resume", "", "", "", false}}},
 		{"custom prefix", "/gate resume\n/aep resume", "/gate", []brief{{1, "/gate resume", "resume", "", "", "", false}}},
 		{"hold without reason", "/aep hold", "", []brief{{1, "/aep hold", "hold", "", "", "", true}}},
+		{"close with reason", "/aep close shipped in #9", "", []brief{{1, "/aep close shipped in #9", "close", "shipped in #9", "", "", false}}},
+		{"close without reason", "/aep close", "", []brief{{1, "/aep close", "close", "", "", "", true}}},
 		{"resolve missing choice", "/aep resolve g1", "", []brief{{1, "/aep resolve g1", "resolve", "", "g1", "", true}}},
 		{"resolve extra words", "/aep resolve g1 approve as owner", "", []brief{{1, "/aep resolve g1 approve as owner", "resolve", "", "g1", "approve", true}}},
 		{"resume with words", "/aep resume after CI", "", []brief{{1, "/aep resume after CI", "resume", "", "", "", true}}},

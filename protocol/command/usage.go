@@ -11,6 +11,7 @@ var forms = []form{
 	{"resolve <gate-id> <choice>", "answer an open gate with one of its choices (owners only)"},
 	{"status", "show the gates and HOLD that apply here"},
 	{"recheck", "evaluate the gates again now"},
+	{"close <reason>", "count this closed work unit as done without a certificate (owners only; docs/closure.md)"},
 	{"dispose <finding> fixed|refuted|duplicate|outside_scope -- <reason>", "propose how an audit finding is settled, with evidence quotes in an aep-evidence block; only an auditor's later review closes it"},
 }
 

@@ -62,6 +62,8 @@ type Config struct {
 	Mode string `json:"mode"`
 	// Deploy says how the App answers deployment protection rules.
 	Deploy Deploy `json:"deploy"`
+	// Closure says how a closure without evidence is answered.
+	Closure Closure `json:"closure"`
 }
 
 // The modes of Config.Mode.

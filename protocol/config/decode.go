@@ -44,7 +44,8 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 				}
 			}
 		},
-		"deploy": func(v *yaml.Node, f string) { d.deploy(v, f, &c.Deploy) },
+		"deploy":  func(v *yaml.Node, f string) { d.deploy(v, f, &c.Deploy) },
+		"closure": func(v *yaml.Node, f string) { d.closure(v, f, &c.Closure) },
 		"command_prefix": func(v *yaml.Node, f string) {
 			if s, ok := d.str(v, f); ok {
 				c.CommandPrefix = s

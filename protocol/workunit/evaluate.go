@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/closure"
 )
 
 // Limits of an increment (craft-rules §5.2: 1…8 stories).
@@ -17,6 +19,10 @@ type Dep struct {
 	Repo   string // "owner/name" when in another repository, else empty
 	Number int
 	Open   bool
+	// Closure is how the App judged the issue's closure (protocol/closure);
+	// nil when it has no record of it. A closed dependency counts as met
+	// only when its closure counts as done.
+	Closure *closure.Verdict
 }
 
 // Story is one issue of a milestone as the increment rules see it.
@@ -25,6 +31,9 @@ type Story struct {
 	Open      bool
 	Body      string
 	BlockedBy []Dep
+	// Closure is how the App judged the story's closure; nil when it has
+	// no record of it (see Dep.Closure).
+	Closure *closure.Verdict
 }
 
 // Milestone is a milestone with every issue in it (its stories).
@@ -158,16 +167,36 @@ func dependencyReasons(u *Issue, c Contract, m Milestone, contractOK bool) []str
 				out = append(out, fmt.Sprintf("#%d depends_on #%d, which is not a story of milestone %q", u.Number, n, m.Title))
 			case m.Stories[i].Open:
 				out = append(out, fmt.Sprintf("dependency #%d is still open; finish it before this unit", n))
+			default:
+				out = append(out, notDone(n, m.Stories[i].Closure)...)
 			}
 		}
 	}
 	for _, d := range u.BlockedBy {
-		if d.Open {
+		switch {
+		case d.Open:
 			out = append(out, fmt.Sprintf("#%d is blocked by %s%s, which is still open", u.Number, d.Repo, "#"+fmt.Sprint(d.Number)))
+		case d.Repo != "":
+			// Another repository's closure is not judged by this App:
+			// GitHub's closed state is what it can see.
+		default:
+			out = append(out, notDone(d.Number, d.Closure)...)
 		}
 	}
 	if u.BlockersUnlisted > 0 {
 		out = append(out, fmt.Sprintf("#%d is blocked by %d more issues than the App reads (%d); it cannot tell whether they are closed", u.Number, u.BlockersUnlisted, len(u.BlockedBy)))
 	}
 	return out
+}
+
+// notDone says why closed dependency n does not count as done (nil when
+// it does): its closure must be judged done by protocol/closure.
+func notDone(n int, v *closure.Verdict) []string {
+	if v == nil {
+		return []string{fmt.Sprintf("dependency #%d is closed, but aepgate holds no judgement of its closure (it was closed while the App did not see it); an owner says `/aep close <reason>` on #%d, or reopens and closes it, to have it judged", n, n)}
+	}
+	if why := v.Blocking(); why != "" {
+		return []string{why}
+	}
+	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/protocol/closure"
 )
 
 func contractBody(risk, class string, deps ...int) string {
@@ -23,11 +25,11 @@ func contractBody(risk, class string, deps ...int) string {
 }
 
 // fixture is a milestone with stories #1 (product, depends on #2) and #2
-// (contract, closed); the unit is #1.
+// (contract, closed and judged done); the unit is #1.
 func fixture() *Issue {
 	m := &Milestone{Number: 1, Title: "M1", Open: true, Description: "```yaml\nrisk: medium\n```", Stories: []Story{
 		{Number: 1, Open: true, Body: contractBody("medium", "product", 2)},
-		{Number: 2, Open: false, Body: contractBody("low", "contract")},
+		{Number: 2, Open: false, Body: contractBody("low", "contract"), Closure: &closure.Verdict{Number: 2, State: closure.Done}},
 	}}
 	return &Issue{Number: 1, Title: "export", Open: true, Body: m.Stories[0].Body, Milestone: m}
 }
@@ -50,9 +52,12 @@ func TestEvaluate(t *testing.T) {
 		{"closed unit", one, func(u *Issue) *Issue { u.Open = false; return u }, []string{"#1 is closed; an attempt needs an open work unit"}},
 		{"no milestone", one, func(u *Issue) *Issue { u.Milestone = nil; return u }, []string{"#1 is in no milestone; a work unit is a story of a milestone (its product increment)"}},
 		{"open dependency", one, func(u *Issue) *Issue { u.Milestone.Stories[1].Open = true; return u }, []string{"dependency #2 is still open; finish it before this unit"}},
-		{"native blocker", one, func(u *Issue) *Issue { u.BlockedBy = []Dep{{Number: 9, Open: true}, {Number: 8}}; return u }, []string{"#1 is blocked by #9, which is still open"}},
+		{"native blocker", one, func(u *Issue) *Issue {
+			u.BlockedBy = []Dep{{Number: 9, Open: true}, {Number: 8, Closure: done8}, {Repo: "o/r", Number: 3}}
+			return u
+		}, []string{"#1 is blocked by #9, which is still open"}},
 		{"blockers cut short", one, func(u *Issue) *Issue {
-			u.BlockedBy = []Dep{{Number: 8}}
+			u.BlockedBy = []Dep{{Number: 8, Closure: done8}}
 			u.BlockersUnlisted = 3
 			return u
 		}, []string{"#1 is blocked by 3 more issues than the App reads (1); it cannot tell whether they are closed"}},
@@ -100,6 +105,62 @@ func TestEvaluate(t *testing.T) {
 				t.Errorf("OK = %v with reasons %v", got.OK, got.Reasons)
 			}
 		})
+	}
+}
+
+var done8 = &closure.Verdict{Number: 8, State: closure.Done}
+
+// TestClosedDependencies: a closed dependency counts only when its closure
+// counts as done; the reason names the closer and the owner's command.
+func TestClosedDependencies(t *testing.T) {
+	coordinator := closure.Facts{Number: 2, StateReason: closure.ReasonCompleted, Owners: []string{"olivia"},
+		ClosedBy: closure.Actor{Login: "carl", Type: "User", Permission: "write"}, Risk: "medium"}
+	judged := closure.Judge(coordinator, closure.DefaultRules())
+	cancelled := &closure.Verdict{Number: 2, State: closure.Cancelled, Closer: "olivia"}
+	tests := []struct {
+		name    string
+		story   *closure.Verdict
+		blocker *closure.Verdict
+		want    []string
+	}{
+		{"done", &closure.Verdict{Number: 2, State: closure.Done}, done8, nil},
+		{"closed without evidence by a coordinator", &judged, done8, []string{judged.Blocking()}},
+		{"cancelled by the owner", cancelled, done8, []string{"dependency #2 was cancelled (closed as not planned by olivia); drop the dependency or reopen it"}},
+		{"no judgement on record", nil, done8, []string{"dependency #2 is closed, but aepgate holds no judgement of its closure (it was closed while the App did not see it); an owner says `/aep close <reason>` on #2, or reopens and closes it, to have it judged"}},
+		{"native blocker without evidence", &closure.Verdict{Number: 2, State: closure.Done}, &closure.Verdict{Number: 8, State: closure.WithoutEvidence, Closer: "carl", Missing: "m", Command: "/aep close <reason>"},
+			[]string{"dependency #8 was closed without evidence by carl: m; an owner says `/aep close <reason>` on #8 to count it done"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u := fixture()
+			u.Milestone.Stories[1].Closure = tt.story
+			u.BlockedBy = []Dep{{Number: 8, Closure: tt.blocker}}
+			got := Evaluate(Input{Refs: []Ref{{Number: 1}}, Unit: u})
+			if diff := cmp.Diff(tt.want, got.Reasons); diff != "" {
+				t.Errorf("reasons (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestClosedDependencyNegativeControl: the coordinator's closure judged
+// with the old rule injected (any closure counts) releases the dependent,
+// so the judgement is what keeps it blocked.
+func TestClosedDependencyNegativeControl(t *testing.T) {
+	f := closure.Facts{Number: 2, StateReason: closure.ReasonCompleted, Owners: []string{"olivia"},
+		ClosedBy: closure.Actor{Login: "carl", Type: "User", Permission: "write"}, Risk: "medium"}
+	broken := closure.DefaultRules()
+	broken.Evidence = append(broken.Evidence, closure.EvidenceRule{Name: "closed-counts", Find: func(closure.Facts, closure.Rules) string { return "closed" }})
+	for _, c := range []struct {
+		rules  closure.Rules
+		wantOK bool
+	}{{closure.DefaultRules(), false}, {broken, true}} {
+		v := closure.Judge(f, c.rules)
+		u := fixture()
+		u.Milestone.Stories[1].Closure = &v
+		if got := Evaluate(Input{Refs: []Ref{{Number: 1}}, Unit: u}); got.OK != c.wantOK {
+			t.Errorf("OK = %v, want %v (reasons %v)", got.OK, c.wantOK, got.Reasons)
+		}
 	}
 }
 

@@ -1,0 +1,211 @@
+package app
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+	"github.com/aepgate/aepgate/protocol/closure"
+)
+
+// closureWorld: olivia owns the repository, carl coordinates; story #api
+// (medium risk) blocks #export, whose attempt is open.
+type closureWorld struct {
+	*ghfakeWorld
+	api, export *ghfake.Issue
+	head        string
+}
+
+const closureConfig = "version: 1\nowners: [olivia]\ncoordinators: [carl]\n"
+
+func newClosureWorld(t *testing.T, config string, rules *closure.Rules) *closureWorld {
+	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.closureRules = rules })
+	w.repo.Grant("olivia", "admin")
+	w.repo.Grant("carl", "write")
+	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": config})
+	ms := w.repo.CreateMilestone("Exports", "```yaml\nrisk: medium\n```\n")
+	api := w.repo.OpenIssue("olivia", "Report API", contract("medium", "contract"), ghfake.InMilestone(ms))
+	export := w.repo.OpenIssue("olivia", "Export reports", contract("medium", "product", api.Number()), ghfake.InMilestone(ms))
+	w.repo.Branch("feature", "main")
+	w.repo.Commit("feature", "export", map[string]string{"export.go": "package x\n"})
+	pr := w.repo.OpenPR("bob", "feature", "main", "Export", "Work-unit: #"+strconv.Itoa(export.Number()))
+	cw := &closureWorld{ghfakeWorld: w, api: api, export: export, head: pr.Head()}
+	cw.waitUnit(t, "failure", "is still open")
+	return cw
+}
+
+// waitUnit waits for the attempt's aepgate/work-unit to conclude want with
+// a summary holding text.
+func (w *closureWorld) waitUnit(t *testing.T, want, text string) {
+	t.Helper()
+	ok := waitUntil(10*time.Second, func() bool {
+		r := w.workUnitRun(w.head)
+		return r != nil && r.Conclusion == want && strings.Contains(r.Summary, text)
+	})
+	if !ok {
+		r := w.workUnitRun(w.head)
+		if r == nil {
+			t.Fatalf("no %s run, want %s", "aepgate/work-unit", want)
+		}
+		t.Fatalf("aepgate/work-unit %s, want %s with %q:\n%s", r.Conclusion, want, text, r.Summary)
+	}
+}
+
+// closureComments are the App's closure comments on is.
+func closureComments(is *ghfake.Issue) int {
+	n := 0
+	for _, c := range is.Comments() {
+		if strings.HasPrefix(c.Body, verdict.ClosureMarker) {
+			n++
+		}
+	}
+	return n
+}
+
+// anyClosureCounts is the old rule injected: every closure counts as done.
+func anyClosureCounts() *closure.Rules {
+	r := closure.DefaultRules()
+	r.Evidence = append(r.Evidence, closure.EvidenceRule{Name: "closed-counts", Find: func(closure.Facts, closure.Rules) string { return "closed" }})
+	return &r
+}
+
+// TestClosureByCoordinatorKeepsDependentBlocked: carl (a coordinator)
+// closes the dependency with no certificate; the dependent stays blocked
+// naming him, the App comments once (a redelivery adds none); the owner's
+// own closure then releases it. The negative control runs the same attack
+// with the old rule (any closure counts) and sees the dependent released.
+func TestClosureByCoordinatorKeepsDependentBlocked(t *testing.T) {
+	w := newClosureWorld(t, closureConfig, nil)
+	w.api.Close("carl")
+	w.waitUnit(t, "failure", "closed without evidence by carl")
+	waitFor(t, 5*time.Second, "the closure comment", func() bool { return closureComments(w.api) == 1 })
+	w.redeliver(t, "issues", "closed")
+	time.Sleep(300 * time.Millisecond)
+	if n := closureComments(w.api); n != 1 {
+		t.Errorf("%d closure comments after a redelivery, want 1", n)
+	}
+	if c := w.api.Comments(); !strings.Contains(c[len(c)-1].Body, "/aep close <reason>") {
+		t.Errorf("the comment names no owner command:\n%s", c[len(c)-1].Body)
+	}
+	facts, err := w.app.db.BoardFacts(t.Context(), "acme/widgets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := false
+	for _, f := range facts {
+		listed = listed || strings.Contains(string(f), "closed by carl without evidence")
+	}
+	if !listed {
+		t.Errorf("no board fact lists the closure without evidence in its inbox: %d facts", len(facts))
+	}
+
+	w.api.Reopen("olivia")
+	w.waitUnit(t, "failure", "is still open")
+	w.api.Close("olivia")
+	w.waitUnit(t, "success", "")
+	if n := closureComments(w.api); n != 1 {
+		t.Errorf("%d closure comments after the owner's closure, want 1", n)
+	}
+
+	t.Run("negative control: any closure counts", func(t *testing.T) {
+		w := newClosureWorld(t, closureConfig, anyClosureCounts())
+		w.api.Close("carl")
+		w.waitUnit(t, "success", "")
+	})
+}
+
+// TestClosureReopen: with closure.reopen the App reopens the issue closed
+// without evidence, with its one comment.
+func TestClosureReopen(t *testing.T) {
+	w := newClosureWorld(t, closureConfig+"closure:\n  reopen: true\n", nil)
+	w.api.Close("carl")
+	waitFor(t, 10*time.Second, "the App to reopen it", func() bool { return w.api.View().State == "open" && closureComments(w.api) == 1 })
+	w.waitUnit(t, "failure", "is still open")
+}
+
+// TestClosureEventReads: judging a closure costs two reads, the issue with
+// the config (one GraphQL query) and the closer's live role, on top of
+// what any issues delivery costs (the affected pull requests' judging,
+// measured on a reopening of the same issue).
+func TestClosureEventReads(t *testing.T) {
+	w := newClosureWorld(t, closureConfig, nil)
+	reads := func(act func(), settled func() bool) (n int) {
+		time.Sleep(300 * time.Millisecond)
+		before := len(w.f.Requests())
+		act()
+		waitFor(t, 10*time.Second, "the delivery's work", settled)
+		time.Sleep(300 * time.Millisecond)
+		for _, r := range w.f.Requests()[before:] {
+			if !r.Write || r.Pattern == "POST /graphql" {
+				n++
+			}
+		}
+		return n
+	}
+	// The owner's closure (done, no comment) against her reopening: both
+	// flip the dependent's aepgate/work-unit, so the dependents' judging
+	// costs the same; the difference is the closure's own judgement.
+	closed := reads(func() { w.api.Close("olivia") }, func() bool { return w.workUnitRun(w.head).Conclusion == "success" })
+	edit := reads(func() { w.api.Reopen("olivia") }, func() bool { return w.workUnitRun(w.head).Conclusion == "failure" })
+	t.Logf("reads: issues.reopened %d, issues.closed %d; the closure's own: %d", edit, closed, closed-edit)
+	if closed-edit > 2 {
+		t.Errorf("the closure cost %d reads beyond a reopening's, want at most 2", closed-edit)
+	}
+}
+
+// TestClosureOwnerCommand: after carl's closure without evidence, the
+// owner's `/aep close <reason>` releases the dependent; the same command
+// from carl, or edited into being, does not. The negative control removes
+// the listed-owner rule and sees carl's command release it.
+func TestClosureOwnerCommand(t *testing.T) {
+	w := newClosureWorld(t, closureConfig, nil)
+	w.api.Close("carl")
+	w.waitUnit(t, "failure", "closed without evidence by carl")
+	w.api.Comment("carl", "/aep close the API shipped with #1")
+	c := w.api.Comment("olivia", "draft")
+	c.Edit("olivia", "/aep close edited in")
+	time.Sleep(time.Second)
+	w.waitUnit(t, "failure", "closed without evidence by carl")
+	w.api.Comment("olivia", "/aep close the API shipped with the reports release")
+	w.waitUnit(t, "success", "")
+
+	t.Run("negative control: without listed-owner", func(t *testing.T) {
+		r := closure.DefaultRules()
+		r.Authority = slices.DeleteFunc(r.Authority, func(a closure.AuthorityRule) bool { return a.Name == "listed-owner" })
+		w := newClosureWorld(t, closureConfig, &r)
+		w.api.Close("carl")
+		w.waitUnit(t, "success", "") // carl's own closure now counts
+	})
+}
+
+// TestClosureUnderHoldNeverCounts: under the owner's project HOLD (kept by
+// the App), even her own closure of the dependency is no evidence. The
+// negative control turns HoldVoids off and sees the closure count.
+func TestClosureUnderHoldNeverCounts(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		voids   bool
+		want    string
+		summary string
+	}{
+		{"HOLD voids the closure", true, "failure", "closed while a HOLD applied (release freeze)"},
+		{"negative control: HoldVoids off", false, "success", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := closure.DefaultRules()
+			r.HoldVoids = c.voids
+			w := newClosureWorld(t, closureConfig, &r)
+			ctl := w.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+			ctl.Comment("olivia", "/aep hold release freeze")
+			waitFor(t, 10*time.Second, "the HOLD kept", func() bool {
+				return conclusionOf(w.repo, w.head, "aepgate/gates") == "action_required"
+			})
+			w.api.Close("olivia")
+			w.waitUnit(t, c.want, c.summary)
+		})
+	}
+}

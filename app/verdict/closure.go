@@ -1,0 +1,128 @@
+package verdict
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/command"
+	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/workunit"
+)
+
+// ClosureFacts joins a unit's stored closure facts (JSON of closure.Facts)
+// and the App's own evidence rows for its merged attempts (JSON of
+// closure.Attempt each).
+func ClosureFacts(facts []byte, attempts [][]byte) (closure.Facts, error) {
+	var f closure.Facts
+	if err := json.Unmarshal(facts, &f); err != nil {
+		return f, fmt.Errorf("closure facts: %w", err)
+	}
+	f.Attempts = nil
+	for _, raw := range attempts {
+		var a closure.Attempt
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return f, fmt.Errorf("closure evidence: %w", err)
+		}
+		f.Attempts = append(f.Attempts, a)
+	}
+	return f, nil
+}
+
+// HoldOn is the reason of the HOLD the kept decisions put on unit (its
+// own, its pull requests' or the control issue's), "" when none applies:
+// the kept holds and resumes replayed in order. A resume whose source was
+// tampered with lifts nothing (gatelog.TamperedGrant).
+func HoldOn(kept []gatelog.Kept, unit int, prefix string) string {
+	items := slices.Clone(kept)
+	slices.SortStableFunc(items, func(a, b gatelog.Kept) int { return cmp.Compare(a.Item.ID, b.Item.ID) })
+	held := map[int]string{} // by thread; the control issue holds everything
+	for _, k := range items {
+		for _, c := range command.Parse(k.Item.Body, prefix) {
+			switch {
+			case c.Err != nil:
+			case c.Verb == command.VerbHold:
+				held[k.Item.Source.Number] = c.Reason
+			case c.Verb == command.VerbResume && k.Change == "" && k.Item.Tampered == "":
+				delete(held, k.Item.Source.Number)
+			}
+		}
+	}
+	reasons := make([]string, 0, len(held))
+	for _, k := range slices.Sorted(maps.Keys(held)) {
+		reasons = append(reasons, held[k])
+	}
+	return strings.Join(reasons, "; ")
+}
+
+// withClosures is u with each closed same-repository story and blocker
+// carrying how its closure is judged now: stored facts (nil when the App
+// holds none) with GitHub's open state from the snapshot.
+func withClosures(u *workunit.Issue, facts map[int]closure.Facts, rules closure.Rules) *workunit.Issue {
+	if u == nil || u.Milestone == nil && len(u.BlockedBy) == 0 {
+		return u
+	}
+	judge := func(n int, open bool) *closure.Verdict {
+		f, ok := facts[n]
+		if open || !ok {
+			return nil
+		}
+		f.Open = false
+		v := closure.Judge(f, rules)
+		return &v
+	}
+	c := *u
+	c.BlockedBy = slices.Clone(u.BlockedBy)
+	for i, d := range c.BlockedBy {
+		if d.Repo == "" {
+			c.BlockedBy[i].Closure = judge(d.Number, d.Open)
+		}
+	}
+	if u.Milestone != nil {
+		m := *u.Milestone
+		m.Stories = slices.Clone(m.Stories)
+		for i, s := range m.Stories {
+			m.Stories[i].Closure = judge(s.Number, s.Open)
+		}
+		c.Milestone = &m
+	}
+	return &c
+}
+
+// ClosureInbox lists, for the owner's board, the dependencies of the
+// evaluated attempt's unit that were closed without evidence: who closed
+// them, what is missing and the owner's command (repoURL is the
+// repository's page).
+func ClosureInbox(ev *Evaluation, repoURL string) []pboard.InboxItem {
+	u := withClosures(ev.Snap.Units[ev.Unit], ev.Closures, ev.ClosureRules)
+	if u == nil {
+		return nil
+	}
+	var vs []*closure.Verdict
+	c, _ := workunit.ParseContract(u.Body)
+	if u.Milestone != nil {
+		for _, s := range u.Milestone.Stories {
+			if slices.Contains(c.DependsOn, s.Number) {
+				vs = append(vs, s.Closure)
+			}
+		}
+	}
+	for _, d := range u.BlockedBy {
+		vs = append(vs, d.Closure)
+	}
+	var out []pboard.InboxItem
+	for _, v := range vs {
+		if v == nil || v.State != closure.WithoutEvidence {
+			continue
+		}
+		out = append(out, pboard.InboxItem{Kind: "closure", Subject: fmt.Sprintf("work unit #%d", v.Number),
+			Question: fmt.Sprintf("closed by %s without evidence: %s", v.Closer, v.Missing), Reply: v.Command,
+			URL: fmt.Sprintf("%s/issues/%d", repoURL, v.Number), Since: ev.Closures[v.Number].ClosedAt})
+	}
+	return out
+}
