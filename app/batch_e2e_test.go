@@ -102,9 +102,11 @@ func deliverAt(t *testing.T, base string, ids []string) map[string]int {
 	var mu sync.Mutex
 	out := map[string]int{}
 	var wg sync.WaitGroup
-	for i, id := range ids {
+	for _, id := range ids {
 		wg.Go(func() {
-			body := fmt.Appendf(nil, `{"ref":"refs/heads/b%d","after":"%040d","installation":{"id":1},"repository":{"name":"app","owner":{"login":"acme"}},"pusher":{"name":"p"}}`, i, i)
+			// The body is the delivery's own, so a redelivery is the same
+			// body (not a replay of another delivery's).
+			body := fmt.Appendf(nil, `{"ref":"refs/heads/%s","after":"%040x","commits":[],"installation":{"id":1},"repository":{"name":"app","owner":{"login":"acme"}},"pusher":{"name":"p"}}`, id, id)
 			code := deliver(t, base, "push", id, body)
 			mu.Lock()
 			defer mu.Unlock()

@@ -38,10 +38,18 @@ func TestE2EEveryFixtureAccepted(t *testing.T) {
 	w := newWorld(t)
 	_, base := startApp(t, testOptions(t, w, ""))
 	n := 0
+	seen := map[string]bool{}
 	for i, fx := range fixtures.Webhooks(t) {
 		n++
-		if got := deliver(t, base, fx.Event, fmt.Sprintf("fx-%d-%s", i, fx.Event), fx.Body); got != http.StatusAccepted {
-			t.Errorf("%s: status %d, want 202", fx.Name, got)
+		// A body recorded twice, byte for byte, is a replay the second
+		// time: 200 and nothing queued.
+		want := http.StatusAccepted
+		if seen[string(fx.Body)] {
+			want = http.StatusOK
+		}
+		seen[string(fx.Body)] = true
+		if got := deliver(t, base, fx.Event, fmt.Sprintf("fx-%d-%s", i, fx.Event), fx.Body); got != want {
+			t.Errorf("%s: status %d, want %d", fx.Name, got, want)
 		}
 	}
 	time.Sleep(300 * time.Millisecond)
