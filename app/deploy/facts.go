@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -134,7 +133,7 @@ func (j *Judge) gateInput(ctx context.Context, in Input, f facts) (gatelog.Input
 	if c := f.control; c != nil {
 		src := gatelog.Source{Kind: gatelog.ControlIssue, Number: c.Number}
 		gin.ControlIssue = c.Number
-		gin.Items = items(c.Thread, src)
+		gin.Items = gatelog.CommentItems(c.Thread, src)
 		gin.Read = []gatelog.Read{{Source: src, FromID: c.Thread.ReadFrom}}
 	}
 	kept, err := j.kept(ctx, in)
@@ -190,20 +189,4 @@ func listed(c *config.Config, login string) bool {
 		}
 	}
 	return false
-}
-
-// items are a thread's comments as gate-log items; an edited comment is
-// marked edited even when GitHub's times agree, as the pipeline does
-// (app/verdict), so an edited command never counts.
-func items(t snapshot.Thread, src gatelog.Source) []gatelog.Item {
-	out := make([]gatelog.Item, 0, len(t.Comments))
-	for _, c := range t.Comments {
-		updated := c.Updated
-		if c.Edited && !updated.After(c.Created) {
-			updated = c.Created.Add(time.Nanosecond)
-		}
-		out = append(out, gatelog.Item{ID: c.ID, URL: c.URL, Source: src, Author: c.Author.Login, AuthorType: c.Author.Type,
-			Created: c.Created, Updated: updated, Body: c.Body, Event: gatelog.EventCommentCreated, EditedBy: c.EditedBy})
-	}
-	return out
 }

@@ -150,10 +150,10 @@ func (ev *Evaluation) gatesInput() gatelog.Input {
 	in := gatelog.Input{Project: project, Unit: ev.Unit, Permissions: ev.Perms, AppLogin: ev.AppLogin, Kept: ev.Kept,
 		Policy: gatelog.Policy{Owners: cfg.Owners, Coordinators: cfg.Coordinators, Prefix: cfg.CommandPrefix}}
 	for _, t := range ev.ThreadsRead() {
-		in.Items = append(in.Items, threadItems(t.Thread, t.Source)...)
+		in.Items = append(in.Items, gatelog.CommentItems(t.Thread, t.Source)...)
 		in.Read = append(in.Read, gatelog.Read{Source: t.Source, FromID: t.Thread.ReadFrom})
 		if w := ev.Witness; w != nil && w.Thread == t.Number {
-			in.Witnessed = append(in.Witnessed, threadItems(snapshot.Thread{Comments: []snapshot.Comment{w.Comment}}, t.Source)...)
+			in.Witnessed = append(in.Witnessed, gatelog.CommentItems(snapshot.Thread{Comments: []snapshot.Comment{w.Comment}}, t.Source)...)
 		}
 		if t.Source.Kind == gatelog.ControlIssue {
 			in.ControlIssue = t.Number
@@ -224,21 +224,6 @@ func (ev *Evaluation) contractFiles() []string {
 	}
 	if p.IsTruncated("files") {
 		out = append(out, filesUnlisted)
-	}
-	return out
-}
-
-// threadItems turns comments into gate-log items. A comment GitHub marks
-// edited counts as edited even when its updatedAt was not moved.
-func threadItems(t snapshot.Thread, src gatelog.Source) []gatelog.Item {
-	out := make([]gatelog.Item, 0, len(t.Comments))
-	for _, c := range t.Comments {
-		updated := c.Updated
-		if c.Edited && !updated.After(c.Created) {
-			updated = c.Created.Add(time.Nanosecond)
-		}
-		out = append(out, gatelog.Item{ID: c.ID, URL: c.URL, Source: src, Author: c.Author.Login, AuthorType: c.Author.Type,
-			Created: c.Created, Updated: updated, Body: c.Body, Event: gatelog.EventCommentCreated, EditedBy: c.EditedBy})
 	}
 	return out
 }
