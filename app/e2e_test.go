@@ -131,7 +131,8 @@ func TestE2ECheckRunRerequested(t *testing.T) {
 	body := w.payload("rerequested", map[string]any{
 		"check_run": map[string]any{"name": checks.NameWorkUnit, "app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": w.prs[10].Number()}}}})
 	deliver(t, base, "check_run", "rr-1", body)
-	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
+	// A re-request is coalesced (coalesce.go): it waits for requests to pause.
+	waitFor(t, 15*time.Second, "check run", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
 	if r := w.run(checks.NameWorkUnit, 10); r.Conclusion != "success" {
 		t.Errorf("conclusion %s", r.Conclusion)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -43,7 +44,7 @@ type Simulation struct {
 // push events). A pull request that is not open has no runs.
 func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
 	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, s.Config}, files: src, roles: src, teams: src,
-		pushers: unrecorded{}, kept: unkept{}, locks: unlocked{}, log: slog.New(slog.DiscardHandler),
+		pushers: unrecorded{}, kept: unkept{}, units: noClosures{}, closureRules: closure.DefaultRules(), locks: unlocked{}, log: slog.New(slog.DiscardHandler),
 		appLogin: func(context.Context) (string, error) { return s.AppLogin, nil }}
 	ev, err := e.evaluation(ctx, evalInput{event: "simulate", owner: s.Owner, repo: s.Repo, pr: s.PR})
 	if err != nil || ev == nil {
@@ -74,12 +75,27 @@ func (c configured) Snapshot(ctx context.Context, req gh.SnapshotRequest) (*snap
 }
 
 // unrecorded knows no pushers; unkept keeps nothing and knows no kept
-// decision or thread mark; unlocked locks nothing: a simulation's store.
+// decision or thread mark; noClosures knows no closure judged by the App
+// (a closed dependency then blocks, as one the App never saw closing
+// does); unlocked locks nothing: a simulation's store.
 type (
 	unrecorded struct{}
 	unkept     struct{}
+	noClosures struct{}
 	unlocked   struct{}
 )
+
+func (noClosures) SaveClosure(context.Context, string, int, []byte, store.Entry, time.Time) error {
+	return nil
+}
+func (noClosures) Closures(context.Context, string) (map[int][]byte, error) { return nil, nil }
+func (noClosures) MarkClosureCommented(context.Context, string, int, string) (bool, error) {
+	return false, nil
+}
+func (noClosures) UnitEvidence(context.Context, string) (map[int][][]byte, error) { return nil, nil }
+func (noClosures) SaveUnitEvidence(context.Context, string, int, int, []byte, time.Time) error {
+	return nil
+}
 
 func (unrecorded) Pushers(context.Context, string, []string) ([]store.Pusher, error) { return nil, nil }
 
