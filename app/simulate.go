@@ -40,8 +40,9 @@ type Simulation struct {
 // verdict.DefaultChecks. It writes nothing: no check run, reaction, reply or
 // ledger row, and keeps no decision. It knows only what GitHub shows: not
 // the decisions the App kept (a HOLD edited after the App kept it counts as
-// GitHub now shows it) nor who pushed which commit (recorded by the App from
-// push events). A pull request that is not open has no runs.
+// GitHub now shows it), who pushed which commit (recorded by the App from
+// push events) nor the closures it judged (a closed dependency blocks). A
+// pull request that is not open has no runs.
 func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
 	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, s.Config}, files: src, roles: src, teams: src,
 		pushers: unrecorded{}, kept: unkept{}, units: noClosures{}, closureRules: closure.DefaultRules(), locks: unlocked{}, log: slog.New(slog.DiscardHandler),
