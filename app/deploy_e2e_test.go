@@ -138,7 +138,7 @@ func deployCost(st ghfake.Stats) (reads, writes int) {
 // answered waits for run's answer and returns it.
 func answered(t *testing.T, run *ghfake.WorkflowRun) ghfake.DeploymentReview {
 	t.Helper()
-	waitFor(t, 10*time.Second, "the deployment's answer", func() bool { return len(run.DeploymentReviews()) > 0 })
+	waitFor(t, 30*time.Second, "the deployment's answer", func() bool { return len(run.DeploymentReviews()) > 0 })
 	return run.DeploymentReviews()[0]
 }
 

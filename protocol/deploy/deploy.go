@@ -78,9 +78,14 @@ func GateID(environment string, runID int64) string {
 }
 
 // Gate is the owner gate of a request: human product judgement, effect
-// deploy, scope deploy, choices approve/reject, opened at req.Requested.
+// deploy, scope deploy, choices approve/reject, opened at req.Requested
+// truncated to the second. GitHub gives comments whole-second times, so an
+// owner's answer posted within the second the App first saw the request
+// would otherwise look older than the gate and count for nothing; an answer
+// must name the gate, whose ID holds the run's, so nothing written before
+// the run existed can answer it.
 func Gate(req Request, actor string) gate.Event {
-	return gate.Event{Type: gate.EventCreate, Time: req.Requested, Actor: actor, GateID: GateID(req.Environment, req.RunID),
+	return gate.Event{Type: gate.EventCreate, Time: req.Requested.Truncate(time.Second), Actor: actor, GateID: GateID(req.Environment, req.RunID),
 		Question: fmt.Sprintf("Deploy %s to %s (workflow run %d)?", req.SHA, req.Environment, req.RunID),
 		Choices:  gate.Choices{"approve", "reject"}, ExternalEffect: "deploy", OwnerOnlyCategory: "human-product-judgment-action",
 		BlockingScope: "deploy", SafeDefault: "reject"}
