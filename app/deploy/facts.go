@@ -15,6 +15,7 @@ import (
 	rules "github.com/aepgate/aepgate/protocol/deploy"
 	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/login"
 	"github.com/aepgate/aepgate/protocol/refusal"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
@@ -181,12 +182,8 @@ func keptItems(ks []gatelog.Kept) []gatelog.Item {
 	return out
 }
 
-// listed reports whether login is a listed owner or coordinator.
-func listed(c *config.Config, login string) bool {
-	for _, l := range append(append([]string{}, c.Owners...), c.Coordinators...) {
-		if strings.EqualFold(l, login) {
-			return true
-		}
-	}
-	return false
+// listed reports whether login is a listed owner or coordinator, compared
+// as the gate log compares them (protocol/login: ASCII case only).
+func listed(c *config.Config, who string) bool {
+	return login.In(c.Owners, who) || login.In(c.Coordinators, who)
 }
