@@ -46,9 +46,9 @@ func TestDeployCertified(t *testing.T) {
 			if tt.forged {
 				w.repo.AddCheckRun(ghfake.ActionsAppID, sha, checks.NameCertificate, "completed", "success")
 			}
-			run := w.deployCounted(sha)
+			run := w.deployCounted(t, sha)
 			got := answered(t, run)
-			w.quiet()
+			w.quiet(t)
 			if got.State != tt.want {
 				t.Fatalf("answer %s (%s), want %s", got.State, got.Comment, tt.want)
 			}

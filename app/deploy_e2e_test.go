@@ -105,9 +105,10 @@ func (w *deployWorld) deploy(sha string) *ghfake.WorkflowRun {
 
 // deployCounted is deploy with the fake's log reset once the run has
 // started (its workflow_run deliveries are not the deployment's cost).
-func (w *deployWorld) deployCounted(sha string) *ghfake.WorkflowRun {
+func (w *deployWorld) deployCounted(t *testing.T, sha string) *ghfake.WorkflowRun {
+	t.Helper()
 	run := w.repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: sha})
-	w.quiet()
+	w.quiet(t)
 	w.f.ResetLog()
 	run.RequestDeployment("production")
 	return run
@@ -115,16 +116,7 @@ func (w *deployWorld) deployCounted(sha string) *ghfake.WorkflowRun {
 
 // quiet waits until the App has made no request to the fake for half a
 // second (at most 10 s): the work of earlier deliveries is done.
-func (w *deployWorld) quiet() {
-	last := -1
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
-		n := w.f.Stats().Total
-		if n == last {
-			return
-		}
-		last = n
-	}
-}
+func (w *deployWorld) quiet(t *testing.T) { t.Helper(); drained(t, w.f, w.app) }
 
 // deployCost is what the deployment's judgement cost, without the App's
 // credentials (an installation token lasts an hour and the App's login is

@@ -149,12 +149,17 @@ func deleteAs(login string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment)
 // quiet waits until every webhook sent so far was answered and the App's
 // queue holds no delivery or fanout job still to run (board jobs wait
 // past the test's end: BoardDelay is an hour in tests).
-func (g *ghfakeWorld) quiet(t *testing.T) {
+func (g *ghfakeWorld) quiet(t *testing.T) { t.Helper(); drained(t, g.f, g.app) }
+
+// drained waits until the fake's webhooks are delivered and the App's
+// queue (board updates aside) holds no job still to run, scheduled ones
+// included.
+func drained(t *testing.T, f *ghfake.Fake, a *App) {
 	t.Helper()
-	g.f.Deliveries()
+	f.Deliveries()
 	waitFor(t, 10*time.Second, "the App's queue to drain", func() bool {
 		var n int
-		err := g.app.db.SQL.QueryRowContext(context.Background(),
+		err := a.db.SQL.QueryRowContext(context.Background(),
 			`SELECT COUNT(*) FROM river_job WHERE state NOT IN ('completed', 'cancelled', 'discarded') AND queue <> ?`, board.Queue).Scan(&n)
 		if err != nil {
 			t.Fatal(err)
