@@ -11,6 +11,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
@@ -24,7 +25,7 @@ import (
 type App struct {
 	opts    Options
 	db      *store.DB
-	queue   queue
+	queue   *queue.Queue
 	clients *gh.Clients
 	metrics *metrics
 	log     *slog.Logger
@@ -78,7 +79,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	a.clients.WritePause = opts.WritePause
 	a.clients.Observe = a.metrics.githubCall
 	a.metrics.watchQueue(db, a.log)
-	if a.queue, err = newQueue(ctx, db, &a.opts, a); err != nil {
+	if a.queue, err = queue.New(ctx, db, a.opts.queueConfig(), a.runners()); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -123,7 +124,7 @@ func (a *App) Handler() http.Handler {
 func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if err := a.queue.ping(ctx); err != nil {
+	if err := a.queue.Ping(ctx); err != nil {
 		a.log.Warn("not ready", "err", err)
 		http.Error(w, "database or queue unreachable\n", http.StatusServiceUnavailable)
 		return
@@ -148,7 +149,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	}
 	// The queue runs on its own context: cancelling ctx starts a graceful
 	// stop below rather than cancelling the running jobs at once.
-	if err := a.queue.start(context.WithoutCancel(ctx)); err != nil {
+	if err := a.queue.Start(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("start queue: %w", err)
 	}
 	a.startFairness(ctx)
@@ -173,7 +174,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 		a.log.Warn("http shutdown", "err", err)
 	}
 	a.batcher.Close()
-	if err := a.queue.stop(sctx); err != nil {
+	if err := a.queue.Stop(sctx); err != nil {
 		a.log.Warn("queue shutdown", "err", err)
 	}
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
@@ -184,7 +185,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 
 // runDelivery does one delivery's work. Rate limits snooze the job for as
 // long as GitHub asked; other errors are retried with backoff.
-func (a *App) runDelivery(ctx context.Context, d deliveryArgs, attempt int) error {
+func (a *App) runDelivery(ctx context.Context, d queue.Delivery, attempt int) error {
 	start := time.Now()
 	log := a.log.With("delivery", d.DeliveryID, "event", d.Event, "attempt", attempt)
 	err := a.handleDelivery(ctx, d, log)
@@ -203,12 +204,12 @@ func (a *App) runDelivery(ctx context.Context, d deliveryArgs, attempt int) erro
 			log.Warn("delivery failed; will retry", "err", err)
 		}
 	}
-	a.metrics.job(deliveryArgs{}.Kind(), result, time.Since(start))
+	a.metrics.job(queue.Delivery{}.Kind(), result, time.Since(start))
 	log.Info("delivery processed", "result", result, "duration_seconds", time.Since(start).Seconds())
 	return err
 }
 
-func (a *App) handleDelivery(ctx context.Context, d deliveryArgs, log *slog.Logger) error {
+func (a *App) handleDelivery(ctx context.Context, d queue.Delivery, log *slog.Logger) error {
 	w, ws, err := a.families.route(d.Event, d.Payload, a.opts.AppID)
 	if err != nil {
 		log.Error("unusable payload; dropped", "err", err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/webhook"
 )
 
@@ -120,7 +121,7 @@ func deliverAt(t *testing.T, base string, ids []string) map[string]int {
 // deliveryJobs counts the delivery jobs of each delivery ID.
 func deliveryJobs(t *testing.T, a *App) map[string]int {
 	t.Helper()
-	rows, err := a.db.SQL.Query(`SELECT json_extract(args, '$.delivery_id') FROM river_job WHERE kind = ?`, deliveryArgs{}.Kind())
+	rows, err := a.db.SQL.Query(`SELECT json_extract(args, '$.delivery_id') FROM river_job WHERE kind = ?`, queue.Delivery{}.Kind())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func (a *App) boards() *board.Boards {
 			}
 			return in, nil
 		},
-		AppLogin: a.clients.AppLogin, Queue: a.queue.scheduleBoard, Delay: a.opts.BoardDelay,
+		AppLogin: a.clients.AppLogin, Queue: a.queue.ScheduleBoard, Delay: a.opts.BoardDelay,
 		Stopping: a.stopping, Job: a.metrics.job, Log: a.log}
 }
 
@@ -73,9 +73,4 @@ func (j boardJobs) saveFact(ctx context.Context, repo string, f pboard.Fact) (bo
 
 func (j boardJobs) schedule(ctx context.Context, owner, repo string) error {
 	return j.b.Schedule(ctx, j.installation, owner, repo)
-}
-
-// scheduleBoard inserts the board job of args (board.Insert).
-func (q *riverQueue[TTx]) scheduleBoard(ctx context.Context, args board.Args) error {
-	return board.Insert(ctx, q.client, args)
 }

@@ -2,124 +2,16 @@ package app
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
+	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/store"
 )
-
-// rejudgeArgs is the job that judges one pull request again for every
-// delivery that only asked for that (a comment without a request, a review
-// edited or dismissed, a check re-run, a completed workflow run) while it
-// waited: such deliveries coalesce
-// into it instead of each running an evaluation of their own (coalesce).
-type rejudgeArgs struct {
-	Installation int64  `json:"installation" river:"unique"`
-	Owner        string `json:"owner" river:"unique"`
-	Repo         string `json:"repo" river:"unique"`
-	PR           int    `json:"pr" river:"unique"`
-	// Siblings judges the unit's other open pull requests next.
-	Siblings bool `json:"siblings" river:"unique"`
-	// Lane tells a follow-up from the job already running (coalesce).
-	Lane int `json:"lane" river:"unique"`
-	// Delivery and Event are the first coalesced delivery's, for the
-	// ledger; Guesses the units its payload named.
-	Delivery string `json:"delivery"`
-	Event    string `json:"event"`
-	Guesses  []int  `json:"guesses,omitempty"`
-}
-
-// Kind names the job kind in River's table.
-func (rejudgeArgs) Kind() string { return "aepgate_rejudge" }
-
-// rejudgeLanes is how many jobs of one pull request may exist at once:
-// usually one running and one waiting; a third covers the moment both of
-// those run.
-const rejudgeLanes = 3
-
-// rejudgeUnique makes a rejudge job unique by its pull request and lane
-// while it waits or runs (River requires the running state in the set).
-var rejudgeUnique = river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
-	rivertype.JobStateScheduled, rivertype.JobStateRetryable}}
-
-// inserted is what one rejudge request did.
-type inserted int
-
-const (
-	// queuedNew: no job of the pull request was waiting; one was inserted.
-	queuedNew inserted = iota
-	// merged: a job waits that will see this request when it runs.
-	merged
-)
-
-// errLanesBusy is a request that found every lane's job running, each
-// perhaps past its last look at the requests: the delivery is retried.
-var errLanesBusy = errors.New("every job judging this pull request again is finishing; retry")
-
-// scheduleRejudge counts a request to judge args' pull request again and
-// makes sure a job will see it, in one transaction: the first lane with
-// no job gets one, CoalesceDelay from now; a lane whose job waits takes
-// the request as it is. A running job counts too, as long as it has not
-// looked at the requests for the last time (runRejudge), which it cannot
-// say: so a running lane is passed over for the next one, and when every
-// lane runs the request is retried. A request is never dropped.
-func (q *riverQueue[TTx]) scheduleRejudge(ctx context.Context, args rejudgeArgs, delay time.Duration) (inserted, error) {
-	var did inserted
-	err := q.db.InTx(ctx, func(tx store.Tx) error {
-		if err := store.RequestRejudge(ctx, tx, args.key(), time.Now()); err != nil {
-			return err
-		}
-		for lane := range rejudgeLanes {
-			args.Lane = lane
-			res, err := q.client.InsertTx(ctx, tx.Raw().(TTx), args, &river.InsertOpts{UniqueOpts: rejudgeUnique, ScheduledAt: time.Now().Add(delay)})
-			if err != nil {
-				return err
-			}
-			switch {
-			case !res.UniqueSkippedAsDuplicate:
-				did = queuedNew
-				return nil
-			case res.Job.State != rivertype.JobStateRunning:
-				did = merged
-				return nil
-			}
-		}
-		return errLanesBusy
-	})
-	if err != nil {
-		return 0, fmt.Errorf("schedule judging %s again: %w", args.key(), err)
-	}
-	return did, nil
-}
-
-// key names the requests' counter: the pull request, and whether its
-// unit's other pull requests are judged with it.
-func (r rejudgeArgs) key() string {
-	k := fmt.Sprintf("%s/%s#%d", r.Owner, r.Repo, r.PR)
-	if r.Siblings {
-		k += "+siblings"
-	}
-	return k
-}
-
-// rejudgeWorker runs rejudge jobs.
-type rejudgeWorker struct {
-	river.WorkerDefaults[rejudgeArgs]
-	run jobRunner
-}
-
-func (w *rejudgeWorker) Work(ctx context.Context, job *river.Job[rejudgeArgs]) error {
-	return w.run.runRejudge(ctx, job.Args)
-}
 
 // runRejudge judges a coalesced pull request (a rejudge job) once its
 // requests have paused for CoalesceDelay, or the oldest has waited
@@ -128,7 +20,7 @@ func (w *rejudgeWorker) Work(ctx context.Context, job *river.Job[rejudgeArgs]) e
 // the job to judge once more; a job that finds every request covered (by
 // another lane's judgement) judges nothing. A rate limit snoozes the job
 // for as long as GitHub asked.
-func (a *App) runRejudge(ctx context.Context, args rejudgeArgs) error {
+func (a *App) runRejudge(ctx context.Context, args queue.Rejudge) error {
 	start := time.Now()
 	log := a.log.With("installation", args.Installation, "repo", args.Owner+"/"+args.Repo, "pr", args.PR, "job", "rejudge", "delivery", args.Delivery)
 	wait, err := a.rejudgeOnce(ctx, args, log)
@@ -141,20 +33,20 @@ func (a *App) runRejudge(ctx context.Context, args rejudgeArgs) error {
 	} else if wait > 0 {
 		result, err = "again", river.JobSnooze(wait)
 	}
-	a.metrics.job(rejudgeArgs{}.Kind(), result, time.Since(start))
+	a.metrics.job(queue.Rejudge{}.Kind(), result, time.Since(start))
 	return err
 }
 
 // rejudgeOnce judges args' pull request when its requests are due (see
 // runRejudge) and returns how long to wait before running again (0: done).
-func (a *App) rejudgeOnce(ctx context.Context, args rejudgeArgs, log *slog.Logger) (time.Duration, error) {
+func (a *App) rejudgeOnce(ctx context.Context, args queue.Rejudge, log *slog.Logger) (time.Duration, error) {
 	// One lane at a time: the next finds what this one covered.
-	unlock, err := a.db.Lock(ctx, "rejudge:"+args.key())
+	unlock, err := a.db.Lock(ctx, "rejudge:"+args.Key())
 	if err != nil {
 		return 0, err
 	}
 	defer unlock()
-	st, err := a.db.RejudgeState(ctx, args.key())
+	st, err := a.db.RejudgeState(ctx, args.Key())
 	if err != nil || !st.Pending() {
 		return 0, err // nothing since the last judgement covered it all
 	}
@@ -170,10 +62,10 @@ func (a *App) rejudgeOnce(ctx context.Context, args rejudgeArgs, log *slog.Logge
 	if err := (judgePR{pr: args.PR, guesses: args.Guesses, siblings: args.Siblings}).run(ctx, a, ev, w); err != nil {
 		return 0, err
 	}
-	if err := a.db.RejudgeCovered(ctx, args.key(), st.Requested, start); err != nil {
+	if err := a.db.RejudgeCovered(ctx, args.Key(), st.Requested, start); err != nil {
 		return 0, err
 	}
-	again, err := a.db.RejudgeState(ctx, args.key())
+	again, err := a.db.RejudgeState(ctx, args.Key())
 	if err != nil || !again.Pending() {
 		return 0, err
 	}
@@ -215,9 +107,9 @@ func mayRequest(body string) bool {
 type rejudge judgePR
 
 func (j rejudge) run(ctx context.Context, a *App, _ *evaluator, w where) error {
-	args := rejudgeArgs{Installation: w.installation, Owner: w.owner, Repo: w.repo, PR: j.pr, Siblings: j.siblings,
+	args := queue.Rejudge{Installation: w.installation, Owner: w.owner, Repo: w.repo, PR: j.pr, Siblings: j.siblings,
 		Delivery: w.delivery, Event: w.event, Guesses: j.guesses}
-	did, err := a.queue.scheduleRejudge(ctx, args, a.opts.CoalesceDelay)
+	did, err := a.queue.ScheduleRejudge(ctx, args, a.opts.CoalesceDelay)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -143,7 +144,7 @@ func (g *gatesWorld) sendOne(t *testing.T, d ghfake.Delivery) int {
 // waitIdle waits until no delivery or rejudge job waits or runs.
 func (g *gatesWorld) waitIdle(t *testing.T) {
 	t.Helper()
-	kinds := []string{deliveryArgs{}.Kind(), rejudgeArgs{}.Kind()}
+	kinds := []string{queue.Delivery{}.Kind(), queue.Rejudge{}.Kind()}
 	waitFor(t, 30*time.Second, "the queue to drain", func() bool {
 		var n int
 		err := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM river_job WHERE kind IN ('`+strings.Join(kinds, "','")+`')

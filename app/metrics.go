@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aepgate/aepgate/app/queue"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -92,8 +93,8 @@ func (m *metrics) batch(size int, took time.Duration, err error) {
 }
 
 // coalesce counts one request to judge a pull request again.
-func (m *metrics) coalesce(did inserted) {
-	m.coalesced.WithLabelValues([...]string{queuedNew: "queued", merged: "merged"}[did]).Inc()
+func (m *metrics) coalesce(did queue.Inserted) {
+	m.coalesced.WithLabelValues(did.String()).Inc()
 }
 
 func (m *metrics) job(kind, result string, d time.Duration) {
@@ -110,9 +111,9 @@ func (m *metrics) githubCall(method, route string, status, remaining int, _ time
 	}
 }
 
-// watchQueue adds the queue's depth and oldest-job age (queueCollector).
-func (m *metrics) watchQueue(db queueStater, log *slog.Logger) {
-	m.reg.MustRegister(newQueueCollector(db, log))
+// watchQueue adds the queue's depth and oldest-job age (queue.NewCollector).
+func (m *metrics) watchQueue(db queue.Stater, log *slog.Logger) {
+	m.reg.MustRegister(queue.NewCollector(db, log))
 }
 
 func (m *metrics) handler() http.Handler {

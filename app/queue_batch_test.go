@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 )
@@ -66,7 +67,7 @@ func jobsByDelivery(t *testing.T, a *App) map[string]int {
 	if a.db.Pool == nil {
 		return deliveryJobs(t, a)
 	}
-	rows, err := a.db.Pool.Query(context.Background(), `SELECT args->>'delivery_id' FROM river_job WHERE kind = $1`, deliveryArgs{}.Kind())
+	rows, err := a.db.Pool.Query(context.Background(), `SELECT args->>'delivery_id' FROM river_job WHERE kind = $1`, queue.Delivery{}.Kind())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app/board"
+	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/internal/gh"
 )
 
@@ -29,7 +30,7 @@ func (a *App) runReconcile(ctx context.Context) (err error) {
 		} else if err != nil {
 			result = "retry"
 		}
-		a.metrics.job(reconcileArgs{}.Kind(), result, time.Since(start))
+		a.metrics.job(queue.Reconcile{}.Kind(), result, time.Since(start))
 	}()
 	if n, err := a.db.ForgetDeliveries(ctx, time.Now().Add(-deliveryMemory)); err != nil {
 		a.log.Warn("forget old deliveries", "err", err)
@@ -85,7 +86,7 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 		// The board shows each open attempt's health as of its update, so
 		// the sweep updates it too, at once: its window (the one before
 		// now) has ended. Nothing is written when the board is the same.
-		if err := a.queue.scheduleBoard(ctx, board.Args{Installation: id, Owner: r.Owner, Repo: r.Name, Slot: board.Slot(time.Now(), a.opts.BoardDelay) - 1}); err != nil {
+		if err := a.queue.ScheduleBoard(ctx, board.Args{Installation: id, Owner: r.Owner, Repo: r.Name, Slot: board.Slot(time.Now(), a.opts.BoardDelay) - 1}); err != nil {
 			log.Warn("reconcile board", "repo", r.FullName(), "err", err)
 		}
 	}

@@ -1,4 +1,4 @@
-package app
+package queue
 
 import (
 	"context"
@@ -12,16 +12,16 @@ import (
 	"github.com/aepgate/aepgate/internal/store"
 )
 
-// queueStater counts the queue's jobs (store.DB).
-type queueStater interface {
+// Stater counts the queue's jobs (store.DB).
+type Stater interface {
 	QueueStats(ctx context.Context) ([]store.QueueStat, error)
 }
 
-// queueCollector reports, on every scrape, each queue's unfinished jobs by
+// collector reports, on every scrape, each queue's unfinished jobs by
 // state and how long its oldest ready job has waited: the series to alert
 // on when the workers fall behind.
-type queueCollector struct {
-	db     queueStater
+type collector struct {
+	db     Stater
 	log    *slog.Logger
 	jobs   *prometheus.Desc
 	oldest *prometheus.Desc
@@ -34,8 +34,10 @@ var (
 	queueNames  = []string{river.QueueDefault, board.Queue}
 )
 
-func newQueueCollector(db queueStater, log *slog.Logger) *queueCollector {
-	return &queueCollector{db: db, log: log,
+// NewCollector is the collector of the queues' depth and oldest-job age
+// (aepgate_queue_jobs, aepgate_queue_oldest_job_age_seconds).
+func NewCollector(db Stater, log *slog.Logger) prometheus.Collector {
+	return &collector{db: db, log: log,
 		jobs: prometheus.NewDesc("aepgate_queue_jobs", "Unfinished jobs by queue and state (available: ready to run; scheduled: waiting for their time; running; retryable: failed, to be retried; pending).",
 			[]string{"queue", "state"}, nil),
 		oldest: prometheus.NewDesc("aepgate_queue_oldest_job_age_seconds", "How long the oldest job ready to run in a queue has waited for a worker (0: none waits).",
@@ -44,14 +46,14 @@ func newQueueCollector(db queueStater, log *slog.Logger) *queueCollector {
 }
 
 // Describe sends the collector's two series.
-func (c *queueCollector) Describe(ch chan<- *prometheus.Desc) {
+func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.jobs
 	ch <- c.oldest
 }
 
 // Collect reads the counts; a database that does not answer within 2 s
 // reports nothing this scrape (and logs why).
-func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
+func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	stats, err := c.db.QueueStats(ctx)

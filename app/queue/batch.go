@@ -1,4 +1,4 @@
-package app
+package queue
 
 import (
 	"context"
@@ -11,12 +11,23 @@ import (
 	"github.com/aepgate/aepgate/internal/store"
 )
 
+// Enqueue records a verified delivery's ID and, when its event starts
+// work, inserts its job, in one transaction (a batch of one,
+// EnqueueBatch); fresh is false when the ID was recorded before.
+func (q *Queue) Enqueue(ctx context.Context, v webhook.Delivery) (bool, error) {
+	fresh, err := q.EnqueueBatch(ctx, []webhook.Delivery{v})
+	if err != nil {
+		return false, err
+	}
+	return fresh[0], nil
+}
+
 // EnqueueBatch records a batch of verified deliveries' IDs and inserts the
 // jobs of the fresh ones whose event starts work, all in one transaction
 // (River's InsertManyTx): one commit for the whole batch, and nothing of
 // it when any part fails. A delivery ID seen before, in an earlier batch
 // or earlier in this one, is not fresh and queues nothing.
-func (q *riverQueue[TTx]) EnqueueBatch(ctx context.Context, ds []webhook.Delivery) ([]bool, error) {
+func (q *Queue) EnqueueBatch(ctx context.Context, ds []webhook.Delivery) ([]bool, error) {
 	fresh := make([]bool, len(ds))
 	now := time.Now()
 	err := q.db.InTx(ctx, func(tx store.Tx) error {
@@ -27,13 +38,13 @@ func (q *riverQueue[TTx]) EnqueueBatch(ctx context.Context, ds []webhook.Deliver
 				return err
 			}
 			if fresh[i] && q.handles(v.Event) {
-				jobs = append(jobs, river.InsertManyParams{Args: deliveryArgs{DeliveryID: v.DeliveryID, Event: v.Event, Payload: v.Payload}})
+				jobs = append(jobs, river.InsertManyParams{Args: Delivery{DeliveryID: v.DeliveryID, Event: v.Event, Payload: v.Payload}})
 			}
 		}
 		if len(jobs) == 0 {
 			return nil
 		}
-		if _, err := q.client.InsertManyTx(ctx, tx.Raw().(TTx), jobs); err != nil {
+		if err := q.e.insertManyTx(ctx, tx, jobs); err != nil {
 			return fmt.Errorf("enqueue %d deliveries: %w", len(jobs), err)
 		}
 		return nil

@@ -1,0 +1,90 @@
+package queue
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/aepgate/aepgate/app/board"
+	"github.com/aepgate/aepgate/internal/gh"
+)
+
+// Runners do the work of each job kind; the queue calls them and
+// retries what they return an error for.
+type Runners struct {
+	Delivery  func(ctx context.Context, d Delivery, attempt int) error
+	Reconcile func(ctx context.Context) error
+	Board     func(ctx context.Context, args board.Args) error
+	Fanout    func(ctx context.Context, args Fanout) error
+	Rejudge   func(ctx context.Context, args Rejudge) error
+	// Handles reports whether an event starts work; deliveries of other
+	// events are recorded and not queued.
+	Handles func(event string) bool
+}
+
+// retryPolicy retries after base·2^(attempt−1) with ±20 % jitter, capped at
+// max. Rate limits do not come here: they snooze the job for exactly as
+// long as GitHub asked.
+type retryPolicy struct{ base, max time.Duration }
+
+func (p *retryPolicy) NextRetry(job *rivertype.JobRow) time.Time {
+	d := p.base << min(max(job.Attempt-1, 0), 20)
+	if d <= 0 || d > p.max {
+		d = p.max
+	}
+	d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+	return time.Now().Add(d)
+}
+
+// deliveryWorker runs delivery jobs.
+type deliveryWorker struct {
+	river.WorkerDefaults[Delivery]
+	run func(ctx context.Context, d Delivery, attempt int) error
+}
+
+func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[Delivery]) error {
+	return w.run(ctx, job.Args, job.Attempt)
+}
+
+// reconcileWorker runs the periodic sweep, which visits every
+// installation and so gets longer than one delivery's job.
+type reconcileWorker struct {
+	river.WorkerDefaults[Reconcile]
+	run     func(ctx context.Context) error
+	timeout time.Duration
+}
+
+// Timeout bounds one sweep.
+func (w *reconcileWorker) Timeout(*river.Job[Reconcile]) time.Duration { return w.timeout }
+
+func (w *reconcileWorker) Work(ctx context.Context, _ *river.Job[Reconcile]) error {
+	err := w.run(ctx)
+	if wait, ok := gh.RetryWait(err, time.Now()); ok {
+		// GitHub limited the App itself: wait as long as it asked.
+		return river.JobSnooze(max(wait, 0))
+	}
+	return err
+}
+
+// fanoutWorker runs fanout jobs.
+type fanoutWorker struct {
+	river.WorkerDefaults[Fanout]
+	run func(ctx context.Context, args Fanout) error
+}
+
+func (w *fanoutWorker) Work(ctx context.Context, job *river.Job[Fanout]) error {
+	return w.run(ctx, job.Args)
+}
+
+// rejudgeWorker runs rejudge jobs.
+type rejudgeWorker struct {
+	river.WorkerDefaults[Rejudge]
+	run func(ctx context.Context, args Rejudge) error
+}
+
+func (w *rejudgeWorker) Work(ctx context.Context, job *river.Job[Rejudge]) error {
+	return w.run(ctx, job.Args)
+}
