@@ -145,3 +145,7 @@ func decode[V any](raw []byte) (V, error) {
 
 // repoName is the envelope's "owner/name".
 func (e envelope) repoName() string { return e.Repository.Owner.Login + "/" + e.Repository.Name }
+
+// Events is every webhook event the App handles, sorted: the events of its
+// family table (defaultFamilies), which the manifest subscribes to.
+func Events() []string { return families(defaultFamilies()).events() }

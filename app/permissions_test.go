@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/app/manifest"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
@@ -18,23 +19,23 @@ import (
 
 // needsPermissions are the permissions reading each optional part of a
 // snapshot takes (snapshot.Needs's fields, by name).
-var needsPermissions = map[string][]Permission{
-	"Conversation": {Issues, PullRequests},
-	"Files":        {PullRequests},
-	"Commits":      {PullRequests},
-	"HeadChecks":   {Checks, Actions},
-	"Lanes":        {Issues, PullRequests},
+var needsPermissions = map[string][]manifest.Permission{
+	"Conversation": {manifest.Issues, manifest.PullRequests},
+	"Files":        {manifest.PullRequests},
+	"Commits":      {manifest.PullRequests},
+	"HeadChecks":   {manifest.Checks, manifest.Actions},
+	"Lanes":        {manifest.Issues, manifest.PullRequests},
 }
 
 // eventPermissions are the permissions GitHub requires before an App may
 // subscribe to each event (any one of them suffices).
-var eventPermissions = map[string][]Permission{
-	"check_run": {Checks}, "check_suite": {Checks},
-	"issue_comment": {Issues, PullRequests}, "issues": {Issues},
-	"merge_group": {MergeQueues}, "milestone": {Issues, PullRequests},
-	"pull_request": {PullRequests}, "pull_request_review": {PullRequests},
-	"push": {Contents}, "release": {Contents}, "workflow_run": {Actions},
-	"deployment_protection_rule": {Deployments},
+var eventPermissions = map[string][]manifest.Permission{
+	"check_run": {manifest.Checks}, "check_suite": {manifest.Checks},
+	"issue_comment": {manifest.Issues, manifest.PullRequests}, "issues": {manifest.Issues},
+	"merge_group": {manifest.MergeQueues}, "milestone": {manifest.Issues, manifest.PullRequests},
+	"pull_request": {manifest.PullRequests}, "pull_request_review": {manifest.PullRequests},
+	"push": {manifest.Contents}, "release": {manifest.Contents}, "workflow_run": {manifest.Actions},
+	"deployment_protection_rule": {manifest.Deployments},
 }
 
 // documentedOnly are events GitHub sends that the recorded examples lack;
@@ -45,8 +46,8 @@ var documentedOnly = []string{"deployment_protection_rule"}
 // missingPermissions lists what the checks read (their snapshot.Needs,
 // plus Checks: write and Contents: read for the config every check is
 // judged with) that their entry in features does not grant.
-func missingPermissions(checks []verdict.Check, features []Feature) []string {
-	byName := map[string]Feature{}
+func missingPermissions(checks []verdict.Check, features []manifest.Feature) []string {
+	byName := map[string]manifest.Feature{}
 	for _, f := range features {
 		byName[f.Name] = f
 	}
@@ -57,7 +58,7 @@ func missingPermissions(checks []verdict.Check, features []Feature) []string {
 			missing = append(missing, c.Name+": no feature")
 			continue
 		}
-		want := map[Permission]Access{Checks: Write, Contents: Read}
+		want := map[manifest.Permission]manifest.Access{manifest.Checks: manifest.Write, manifest.Contents: manifest.Read}
 		v := reflect.ValueOf(c.Needs)
 		for i := range v.NumField() {
 			field := v.Type().Field(i).Name
@@ -67,12 +68,12 @@ func missingPermissions(checks []verdict.Check, features []Feature) []string {
 			}
 			if v.Field(i).Bool() {
 				for _, p := range ps {
-					want[p] = Read
+					want[p] = manifest.Read
 				}
 			}
 		}
-		for _, p := range SortedPermissions(want) {
-			if got := f.Needs[p]; got == "" || (want[p] == Write && got != Write) {
+		for _, p := range manifest.SortedPermissions(want) {
+			if got := f.Needs[p]; got == "" || (want[p] == manifest.Write && got != manifest.Write) {
 				missing = append(missing, fmt.Sprintf("%s: %s %s", c.Name, p, want[p]))
 			}
 		}
@@ -81,7 +82,7 @@ func missingPermissions(checks []verdict.Check, features []Feature) []string {
 }
 
 func TestFeaturesGrantWhatChecksRead(t *testing.T) {
-	if got := missingPermissions(verdict.DefaultChecks(), Features()); len(got) != 0 {
+	if got := missingPermissions(verdict.DefaultChecks(), manifest.Features()); len(got) != 0 {
 		t.Errorf("Features() lacks what the checks read:\n%s", strings.Join(got, "\n"))
 	}
 }
@@ -90,7 +91,7 @@ func TestFeaturesGrantWhatChecksRead(t *testing.T) {
 // feature granting Actions: read is caught.
 func TestFeaturesGrantWhatChecksReadNegativeControl(t *testing.T) {
 	checks := append(verdict.DefaultChecks(), verdict.Check{Name: "aepgate/new", Needs: snapshot.Needs{HeadChecks: true}})
-	features := append(Features(), Feature{Name: "aepgate/new", Needs: map[Permission]Access{Checks: Write, Contents: Read}})
+	features := append(manifest.Features(), manifest.Feature{Name: "aepgate/new", Needs: map[manifest.Permission]manifest.Access{manifest.Checks: manifest.Write, manifest.Contents: manifest.Read}})
 	want := []string{"aepgate/new: actions read"}
 	if diff := cmp.Diff(want, missingPermissions(checks, features)); diff != "" {
 		t.Errorf("missingPermissions (-want +got):\n%s", diff)
@@ -102,9 +103,9 @@ func TestEveryCheckRunIsAFeature(t *testing.T) {
 	for _, c := range verdict.DefaultChecks() {
 		want = append(want, c.Name)
 	}
-	want = append(want, checks.NameReadback, checks.NameCertificate, checks.NameAppRelease, DeployFeature)
+	want = append(want, checks.NameReadback, checks.NameCertificate, checks.NameAppRelease, manifest.DeployFeature)
 	var got []string
-	for _, f := range Features() {
+	for _, f := range manifest.Features() {
 		got = append(got, f.Name)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -136,12 +137,12 @@ func TestEventsAreSubscribable(t *testing.T) {
 	for _, e := range documentedOnly {
 		sent[e] = true
 	}
-	perms := Permissions()
+	perms := manifest.Permissions()
 	for _, e := range Events() {
 		if !sent[e] {
 			t.Errorf("event %q: GitHub's webhook examples have none", e)
 		}
-		if !slices.ContainsFunc(eventPermissions[e], func(p Permission) bool { return perms[p] != "" }) {
+		if !slices.ContainsFunc(eventPermissions[e], func(p manifest.Permission) bool { return perms[p] != "" }) {
 			t.Errorf("event %q needs one of %v, which Permissions() lacks", e, eventPermissions[e])
 		}
 	}
@@ -159,8 +160,8 @@ func TestDocsAgreeWithFeatures(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{}
-	for p, a := range Permissions() {
-		want[p.Title()] = map[Access]string{Read: "Read-only", Write: "Read and write"}[a]
+	for p, a := range manifest.Permissions() {
+		want[p.Title()] = map[manifest.Access]string{manifest.Read: "Read-only", manifest.Write: "Read and write"}[a]
 	}
 	got := map[string]string{}
 	for _, m := range docsPermRow.FindAllStringSubmatch(string(b), -1) {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/manifest"
 	"github.com/spf13/cobra"
 )
 
@@ -19,18 +20,18 @@ const homepage = "https://github.com/aepgate/aepgate"
 // manifest" in GitHub's docs). It carries no secret: GitHub generates the
 // webhook secret, the private key and the client secret.
 type appManifest struct {
-	Name                  string                        `json:"name"`
-	URL                   string                        `json:"url"`
-	HookAttributes        hookAttributes                `json:"hook_attributes"`
-	RedirectURL           string                        `json:"redirect_url"`
-	CallbackURLs          []string                      `json:"callback_urls,omitempty"`
-	SetupURL              string                        `json:"setup_url,omitempty"`
-	Description           string                        `json:"description"`
-	Public                bool                          `json:"public"`
-	DefaultEvents         []string                      `json:"default_events"`
-	DefaultPermissions    map[app.Permission]app.Access `json:"default_permissions"`
-	RequestOAuthOnInstall bool                          `json:"request_oauth_on_install"`
-	SetupOnUpdate         bool                          `json:"setup_on_update"`
+	Name                  string                                  `json:"name"`
+	URL                   string                                  `json:"url"`
+	HookAttributes        hookAttributes                          `json:"hook_attributes"`
+	RedirectURL           string                                  `json:"redirect_url"`
+	CallbackURLs          []string                                `json:"callback_urls,omitempty"`
+	SetupURL              string                                  `json:"setup_url,omitempty"`
+	Description           string                                  `json:"description"`
+	Public                bool                                    `json:"public"`
+	DefaultEvents         []string                                `json:"default_events"`
+	DefaultPermissions    map[manifest.Permission]manifest.Access `json:"default_permissions"`
+	RequestOAuthOnInstall bool                                    `json:"request_oauth_on_install"`
+	SetupOnUpdate         bool                                    `json:"setup_on_update"`
 }
 
 type hookAttributes struct {
@@ -124,7 +125,7 @@ func (f manifestFlags) manifest() (appManifest, error) {
 		CallbackURLs:       []string{base + "/board/callback"},
 		Description:        "Enforces the Auditor/Executor delivery protocol: work units, audits, owner gates, merge readiness, merged-main readback, completion certificates and release closure.",
 		DefaultEvents:      app.Events(),
-		DefaultPermissions: app.Permissions(),
+		DefaultPermissions: manifest.Permissions(),
 	}, nil
 }
 

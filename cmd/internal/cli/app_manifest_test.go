@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/manifest"
 	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/google/go-cmp/cmp"
 )
@@ -41,7 +42,7 @@ func TestAppManifestGolden(t *testing.T) {
 }
 
 // The manifest uses only GitHub's documented fields, asks for every
-// permission and event of app.Features, and holds no secret.
+// permission and event of manifest.Features, and holds no secret.
 func TestAppManifestFields(t *testing.T) {
 	_, out, _ := runCLI(t, "app", "manifest", "--url", "https://aepgate.example.com")
 	var m map[string]json.RawMessage
@@ -60,8 +61,8 @@ func TestAppManifestFields(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(app.Permissions(), got.DefaultPermissions); diff != "" {
-		t.Errorf("default_permissions (-app.Permissions +manifest):\n%s", diff)
+	if diff := cmp.Diff(manifest.Permissions(), got.DefaultPermissions); diff != "" {
+		t.Errorf("default_permissions (-manifest.Permissions +manifest):\n%s", diff)
 	}
 	if diff := cmp.Diff(app.Events(), got.DefaultEvents); diff != "" {
 		t.Errorf("default_events (-app.Events +manifest):\n%s", diff)

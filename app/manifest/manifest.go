@@ -1,4 +1,8 @@
-package app
+// Package manifest is what the App asks GitHub for: each feature with the
+// permissions it needs, and their union, which the App manifest
+// (`aepgate app manifest`) and docs/app.md's permission table show. The
+// events it subscribes to are the App's family table's (app.Events).
+package manifest
 
 import (
 	"maps"
@@ -51,7 +55,7 @@ func (p Permission) Title() string { return permissionTitles[p] }
 // Feature is one thing the App does, with the repository permissions it
 // needs: the one list docs/app.md's permission table and `aepgate app
 // manifest` agree with. The events it subscribes to are the family table's
-// (Events).
+// (app.Events).
 type Feature struct {
 	// Name is the check run the feature writes, or what it does.
 	Name string
@@ -120,10 +124,6 @@ func Permissions() map[Permission]Access {
 	}
 	return all
 }
-
-// Events is every webhook event the App handles, sorted: the events of its
-// family table (defaultFamilies), which the manifest subscribes to.
-func Events() []string { return families(defaultFamilies()).events() }
 
 // SortedPermissions is the keys of ps in order.
 func SortedPermissions(ps map[Permission]Access) []Permission {
