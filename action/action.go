@@ -206,7 +206,19 @@ func (r *runner) workspaceRuns(ctx context.Context, folders []folder) []checks.R
 	if r.in.wants(CheckNegcontrol) && (len(r.cfg.NegativeControls) > 0 || r.in.explicit(CheckNegcontrol)) {
 		runs = append(runs, r.negcontrol(ctx))
 	}
-	if r.in.wants(CheckVerdicts) && r.ev.PR != nil && len(folders) > 0 {
+	runs = append(runs, r.historyRuns(ctx, folders)...)
+	return runs
+}
+
+// historyRuns runs the checks that read the run folders' history besides
+// their tree: who wrote each verdict line (on a pull request) and the
+// re-run of the DONE tasks' evidence (verify: rerun).
+func (r *runner) historyRuns(ctx context.Context, folders []folder) []checks.Run {
+	if len(folders) == 0 {
+		return nil
+	}
+	var runs []checks.Run
+	if r.in.wants(CheckVerdicts) && r.ev.PR != nil {
 		if r.tree(ctx) != nil {
 			r.problems++
 			runs = append(runs, checks.Run{Name: checks.NameVerdicts})
@@ -214,7 +226,7 @@ func (r *runner) workspaceRuns(ctx context.Context, folders []folder) []checks.R
 			runs = append(runs, run)
 		}
 	}
-	if r.in.Verify == VerifyRerun && len(folders) > 0 {
+	if r.in.Verify == VerifyRerun {
 		runs = append(runs, r.verifyRun(ctx, folders))
 	}
 	return runs

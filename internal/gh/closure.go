@@ -57,19 +57,22 @@ type closureData struct {
 				}
 			}
 		}
-		Issue *struct {
-			State, StateReason, Body string
-			ClosedAt                 *string
-			TimelineItems            struct {
-				Nodes []struct {
-					IsCrossRepository bool
-					Source            *struct {
-						Typename string `json:"__typename"`
-						Number   int
-						Body     string
-						MergedAt *string
-					}
-				}
+		Issue *closureIssue
+	}
+}
+
+// closureIssue is the issue of closureQuery.
+type closureIssue struct {
+	State, StateReason, Body string
+	ClosedAt                 *string
+	TimelineItems            struct {
+		Nodes []struct {
+			IsCrossRepository bool
+			Source            *struct {
+				Typename string `json:"__typename"`
+				Number   int
+				Body     string
+				MergedAt *string
 			}
 		}
 	}
@@ -101,17 +104,25 @@ func (in *Installation) IssueClosure(ctx context.Context, owner, repo string, nu
 		if is.ClosedAt != nil {
 			out.ClosedAt = *is.ClosedAt
 		}
-		for _, n := range is.TimelineItems.Nodes {
-			src := n.Source
-			if n.IsCrossRepository || src == nil || src.Typename != "PullRequest" || src.MergedAt == nil {
-				continue
-			}
-			if u, ok := workunit.SoleUnit(src.Body, owner+"/"+repo); ok && u == number && !slices.Contains(out.MergedAttempts, src.Number) {
-				out.MergedAttempts = append(out.MergedAttempts, src.Number)
-			}
-		}
+		out.MergedAttempts = mergedAttempts(is, owner+"/"+repo, number)
 	}
 	return out, nil
+}
+
+// mergedAttempts are the merged same-repository pull requests among is's
+// cross-references whose one work unit is issue number (workunit.SoleUnit).
+func mergedAttempts(is *closureIssue, repo string, number int) []int {
+	var out []int
+	for _, n := range is.TimelineItems.Nodes {
+		src := n.Source
+		if n.IsCrossRepository || src == nil || src.Typename != "PullRequest" || src.MergedAt == nil {
+			continue
+		}
+		if u, ok := workunit.SoleUnit(src.Body, repo); ok && u == number && !slices.Contains(out, src.Number) {
+			out = append(out, src.Number)
+		}
+	}
+	return out
 }
 
 // ReopenIssue reopens an issue.

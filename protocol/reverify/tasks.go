@@ -74,16 +74,17 @@ func VerifyCommand(body string) string {
 		case in && strings.HasPrefix(t, "**") && strings.Contains(t, ":**"):
 			return ""
 		case in && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
-			fence = t[:3]
-			for _, c := range t[3:] {
-				if string(c) != fence[:1] {
-					break
-				}
-				fence += string(c)
-			}
+			fence = openingFence(t)
 		}
 	}
 	return ""
+}
+
+// openingFence is the fence that opens at t (three or more backticks or
+// tildes): the one its closing line must repeat at least.
+func openingFence(t string) string {
+	n := len(t) - len(strings.TrimLeft(t, t[:1]))
+	return t[:n]
 }
 
 // pastedLast is the last non-blank line of the last fence of h's Verify

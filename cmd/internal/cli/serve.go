@@ -303,8 +303,7 @@ func (f serveFlags) boardPage(ctx context.Context, in serveInputs) (app.BoardPag
 	if f.clientID == "" || !hasSecret || f.publicURL == "" {
 		return app.BoardPage{}, fmt.Errorf("the /board page needs --client-id, --client-secret-file and --public-url together (%s may hold the secret instead of the file)", envClientSecret)
 	}
-	u, err := url.Parse(f.publicURL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+	if !appAddress(f.publicURL) {
 		return app.BoardPage{}, fmt.Errorf("--public-url %q: give the App's address as https://HOST[:PORT], without a path", f.publicURL)
 	}
 	secret, err := secretSource{"--client-secret-file", f.clientSecretFile, envClientSecret}.read(ctx, in)
@@ -312,6 +311,13 @@ func (f serveFlags) boardPage(ctx context.Context, in serveInputs) (app.BoardPag
 		return app.BoardPage{}, err
 	}
 	return app.BoardPage{ClientID: f.clientID, ClientSecret: secret, PublicURL: strings.TrimSuffix(f.publicURL, "/")}, nil
+}
+
+// appAddress reports whether s is an http(s) address with a host and no
+// path (but "/") or query: the App's public URL.
+func appAddress(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && (u.Path == "" || u.Path == "/") && u.RawQuery == ""
 }
 
 // readSecretFile reads a key or secret (a regular file of at most 1 MB,
