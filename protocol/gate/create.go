@@ -1,6 +1,9 @@
 package gate
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // create opens a gate (§3.3) after checking its category, effect, scope and
 // choices. An existing id is returned unchanged; a decision the project
@@ -38,13 +41,7 @@ func (r *replayer) gateFromEvent(e Event) (Gate, *Outcome) {
 	if strings.TrimSpace(e.Question) == "" {
 		return fail(id, "question-required", "a gate needs the question the owner answers")
 	}
-	if e.OwnerOnlyCategory == "" {
-		return fail(id, "owner-only-category-required", "a gate needs exactly one ownerOnlyCategory (expected one of %s)", list(ownerOnlyCategories))
-	}
-	if !ownerOnlyCategories[e.OwnerOnlyCategory] {
-		return fail(id, "owner-only-category-invalid", "ownerOnlyCategory %q: expected one of %s", e.OwnerOnlyCategory, list(ownerOnlyCategories))
-	}
-	if tok, msg := checkEffect(e.ExternalEffect); tok != "" {
+	if tok, msg := checkKind(e); tok != "" {
 		return fail(id, tok, "%s", msg)
 	}
 	scope := e.BlockingScope
@@ -100,4 +97,16 @@ func cleanWorkUnit(wu *string) (*string, error) {
 		return nil, err
 	}
 	return &c, nil
+}
+
+// checkKind checks a gate event's ownerOnlyCategory and externalEffect,
+// returning a refusal token and message, or "" when both are valid.
+func checkKind(e Event) (tok, msg string) {
+	switch {
+	case e.OwnerOnlyCategory == "":
+		return "owner-only-category-required", fmt.Sprintf("a gate needs exactly one ownerOnlyCategory (expected one of %s)", list(ownerOnlyCategories))
+	case !ownerOnlyCategories[e.OwnerOnlyCategory]:
+		return "owner-only-category-invalid", fmt.Sprintf("ownerOnlyCategory %q: expected one of %s", e.OwnerOnlyCategory, list(ownerOnlyCategories))
+	}
+	return checkEffect(e.ExternalEffect)
 }

@@ -67,13 +67,18 @@ func actionChecks() (names, runs string) {
 // actionLong is aepgate action's --help.
 func actionLong() string {
 	names, runs := actionChecks()
-	return `Run as the GitHub Action (action.yml runs this on the runner host).
+	return fmt.Sprintf(actionLongText, names, runs)
+}
+
+// actionLongText is `aepgate action --help`'s text: %[1]s the check
+// names, %[2]s when each runs.
+const actionLongText = `Run as the GitHub Action (action.yml runs this on the runner host).
 
 Inputs come from INPUT_* variables, as a workflow step's "with:" values:
   INPUT_DIR      run folders, relative to the repository root; several
                  separated by newlines or commas; globs allowed ("docs/*",
                  "docs/**"); default: run_documents from the config
-  INPUT_CHECKS   comma-separated, of: ` + names + `;
+  INPUT_CHECKS   comma-separated, of: %[1]s;
                  default: all that apply (below)
   INPUT_CONFIG   config file, default .github/aepgate.yml (on pull requests it
                  is read from the base commit when a token is given)
@@ -94,7 +99,7 @@ Inputs come from INPUT_* variables, as a workflow step's "with:" values:
 
 Check runs, by INPUT_CHECKS name, and when each runs by default (on the pull
 request's head; GITHUB_SHA on other events):
-` + runs + `
+%[2]s
 
 The event and repository come from GITHUB_* variables and GITHUB_EVENT_PATH.
 Outputs (written to $GITHUB_OUTPUT with a random delimiter): conclusion
@@ -116,4 +121,3 @@ ACTIONS_* and GH_* variables.
 Exit codes: 0 all checks passed (or fail-on is never); 1 a check failed or
 GitHub refused a write; 2 a bad input, event or config, or a workspace that
 is not the commit judged.`
-}

@@ -38,6 +38,18 @@ var (
 	commitSHA = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
 )
 
+// fetchKeyring reads the keys an --attestation fetch trusts (none
+// without --attestation).
+func fetchKeyring(ctx context.Context, fl certificateFetchFlags) (attest.Keyring, error) {
+	if !fl.attestation {
+		return nil, nil
+	}
+	if fl.keyFile == "" && fl.jwksFile == "" {
+		return nil, errors.New("--attestation needs the trusted keys: --key or --jwks")
+	}
+	return readKeyring(ctx, fl.keyFile, fl.jwksFile)
+}
+
 // certificateFetchLong is the command's --help.
 var certificateFetchLong = `Reads the check runs named aepgate/certificate on --sha (GitHub's "list check
 runs for a Git reference"; nothing is written) and trusts only those the
@@ -108,15 +120,9 @@ func newCertificateFetchCmd(s streams) *cobra.Command {
 }
 
 func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags, lookup lookupFunc) error {
-	var ring attest.Keyring
-	if fl.attestation {
-		if fl.keyFile == "" && fl.jwksFile == "" {
-			return failf(exitUsage, "certificate fetch: --attestation needs the trusted keys: --key or --jwks")
-		}
-		var err error
-		if ring, err = readKeyring(c.Context(), fl.keyFile, fl.jwksFile); err != nil {
-			return failf(exitUsage, "certificate fetch: %w", err)
-		}
+	ring, err := fetchKeyring(c.Context(), fl)
+	if err != nil {
+		return failf(exitUsage, "certificate fetch: %w", err)
 	}
 	fl.ring = ring
 	owner, name, err := fetchUsage(fl)
