@@ -5,7 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-		"path/filepath"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,8 +14,8 @@ import (
 // The house's size limits (issue 25's quality bar): no product function
 // is long or branchy enough to hide a second one.
 const (
-	maxFuncLines    = 50
-	maxComplexity   = 15
+	maxFuncLines  = 50
+	maxComplexity = 15
 )
 
 // productFiles are the non-test Go files of the product: every package
