@@ -20,8 +20,8 @@ func NotInstructor(r Review, in *Input) string {
 		return fmt.Sprintf("this pull request was made by the agent %s, and %s; nobody can be shown independent of whoever instructed it", strings.Join(f.Agents, ", "), f.Unknown)
 	}
 	if i := f.Of(r.Author.Login); i != nil {
-		return fmt.Sprintf("%s instructed the agent %s that made this pull request (%s on issue #%d); whoever asked an agent for a change is one of its authors and cannot audit it",
-			r.Author.Login, i.Agent, roles(i.Roles), f.Unit)
+		return fmt.Sprintf("%s instructed the agent %s that made this pull request (on issue #%d: %s); whoever asked an agent for a change is one of its authors and cannot audit it",
+			r.Author.Login, i.Agent, f.Unit, roles(i.Roles))
 	}
 	return ""
 }

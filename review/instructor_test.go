@@ -30,9 +30,9 @@ func TestNotInstructor(t *testing.T) {
 		reason   string
 	}{
 		{"the assigner", "ann", instructedBy(), OutcomeMissing,
-			"ann instructed the agent copilot-swe-agent[bot] that made this pull request (assigned it on issue #42); whoever asked an agent for a change is one of its authors and cannot audit it"},
+			"ann instructed the agent copilot-swe-agent[bot] that made this pull request (on issue #42: assigned it); whoever asked an agent for a change is one of its authors and cannot audit it"},
 		{"an assignee then, other case", "BOB", instructedBy(), OutcomeMissing,
-			"BOB instructed the agent copilot-swe-agent[bot] that made this pull request (assignee when it was assigned on issue #42); whoever asked an agent for a change is one of its authors and cannot audit it"},
+			"BOB instructed the agent copilot-swe-agent[bot] that made this pull request (on issue #42: assignee when it was assigned); whoever asked an agent for a change is one of its authors and cannot audit it"},
 		{"another auditor", "pat", instructedBy(), OutcomePassed, ""},
 		{"no agent made it", "ann", nil, OutcomePassed, ""},
 		{"an agent's, nobody assigned it", "ann", &instructor.Finding{Agents: []string{agentBot}, Unit: 42}, OutcomePassed, ""},
