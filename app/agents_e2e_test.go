@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
@@ -152,4 +153,21 @@ func (a *auditWorld) auditRows(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestInstructorsAreADeclaredRead: the timeline is read because the audit
+// and the gates declare Reads.Instructors. Negative control: checks that
+// declare it nowhere never read it, and the instructor's audit passes.
+func TestInstructorsAreADeclaredRead(t *testing.T) {
+	starved := verdict.DefaultChecks()
+	for i := range starved {
+		starved[i].Reads.Instructors = false
+	}
+	a := newAgentWorld(t, agentBot, agentsLine, func(o *Options) { o.checks = starved })
+	if r := a.auditAfter(t, "alice"); r.Conclusion != "success" {
+		t.Errorf("with no check reading the instructors, alice's PASS is %s, want success (nothing read, nothing known)", r.Conclusion)
+	}
+	if n := timelineReads(a.f, a.unit.Number()); n != 0 {
+		t.Errorf("%d timeline reads with no check declaring them; want 0", n)
+	}
 }
