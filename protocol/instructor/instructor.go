@@ -72,9 +72,10 @@ func Find(events []Event, isAgent func(string) bool) []Instructor {
 }
 
 // add records who as an instructor of agent in role, unless who is
-// unknown (a deleted account) or an agent itself.
+// unknown (a deleted account, or no GitHub login: one that equals nothing,
+// login.Equal) or an agent itself.
 func add(out []Instructor, who, agent string, role Role, isAgent func(string) bool) []Instructor {
-	if who == "" || isAgent(who) {
+	if !login.Equal(who, who) || isAgent(who) {
 		return out
 	}
 	for i := range out {
