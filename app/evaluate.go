@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aepgate/aepgate/app/instructed"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/checks"
@@ -61,6 +62,9 @@ type evaluator struct {
 	roles   roleReader
 	pushers pusherReader
 	teams   teamReader
+	// timelines reads the unit issue's assignments when a listed agent
+	// made the pull request (app/instructed).
+	timelines instructed.Timelines
 	// auditRules decide which reviews count as audits (nil means
 	// review.DefaultRules), gateRules what counts in the gate log (nil
 	// means gatelog.DefaultRules).
@@ -236,7 +240,8 @@ func (e *evaluator) publishChecks(ctx context.Context, in evalInput, ev *verdict
 // audit, the live role of every reviewer who wrote an aep-audit block, who
 // pushed the pull request's commits and the evidence bundles; for the gate
 // log, the App's login, the kept decisions and the live role of every owner
-// and coordinator who wrote in it. A login's role is read once per
+// and coordinator who wrote in it; for both, who instructed the agents that
+// made the pull request (app/instructed). A login's role is read once per
 // evaluation (roleOf). A failed look-up fails the evaluation, to be
 // retried: it never counts as permission.
 func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR, unit int, reads verdict.Reads) (*verdict.Evaluation, error) {
@@ -251,6 +256,11 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 	}
 	if err := e.readTeams(ctx, ev); err != nil {
 		return nil, err
+	}
+	if reads.Instructors {
+		if err := instructed.Read(ctx, e.timelines, in.owner, in.repo, ev); err != nil {
+			return nil, err
+		}
 	}
 	ev.Roles = map[string]string{}
 	if reads.Audits {

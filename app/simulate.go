@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/aepgate/aepgate/app/instructed"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -20,6 +21,7 @@ type SimulateSource interface {
 	roleReader
 	fileReader
 	teamReader
+	instructed.Timelines
 }
 
 // Simulation names the pull request a simulation judges.
@@ -44,7 +46,7 @@ type Simulation struct {
 // push events) nor the closures it judged (a closed dependency blocks). A
 // pull request that is not open has no runs.
 func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
-	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, s.Config}, files: src, roles: src, teams: src,
+	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, s.Config}, files: src, roles: src, teams: src, timelines: src,
 		pushers: unrecorded{}, kept: unkept{}, units: noClosures{}, closureRules: closure.DefaultRules(), locks: unlocked{}, log: slog.New(slog.DiscardHandler),
 		appLogin: func(context.Context) (string, error) { return s.AppLogin, nil }}
 	ev, err := e.evaluation(ctx, evalInput{event: "simulate", owner: s.Owner, repo: s.Repo, pr: s.PR})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/protocol/gitsha"
+	"github.com/aepgate/aepgate/protocol/instructor"
 	"github.com/aepgate/aepgate/review"
 )
 
@@ -16,6 +17,9 @@ type AuditContext struct {
 	Risk string
 	// PRURL is the pull request's page, the run's details link.
 	PRURL string
+	// Instructed is who instructed the agents that made the pull request
+	// (nil: no listed agent made it); the summary says so (agentNote).
+	Instructed *instructor.Finding
 }
 
 // Audit renders an audit decision as the aepgate/audit check run on head:
@@ -34,6 +38,7 @@ func Audit(head string, c AuditContext, d review.Decision) Run {
 		fmt.Fprintf(&b, "\nA verdict counts only for the commit it was given at: an auditor reviews %s with an aep-audit block.\n", code(gitsha.Short(head)))
 	}
 	w := auditWriter{b: &b, head: head}
+	w.agentNote(c.Instructed)
 	w.facts(c, d)
 	w.problems(d.Problems)
 	w.requests(d)

@@ -77,7 +77,7 @@ func (w *walk) missingReason() string {
 	if len(w.in.Auditors) > 0 {
 		who = "one of the auditors (" + strings.Join(w.in.Auditors, ", ") + ") who did not write this change"
 	}
-	return fmt.Sprintf("No independent audit of %s yet: %s submits a review with an aep-audit block at this head.", gitsha.Short(w.in.Head), who)
+	return fmt.Sprintf("No independent audit of %s yet: %s%s submits a review with an aep-audit block at this head.", gitsha.Short(w.in.Head), who, notInstructors(w.in.Instructed))
 }
 
 func plural(n int, noun string) string {

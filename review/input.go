@@ -1,6 +1,10 @@
 package review
 
-import "time"
+import (
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/instructor"
+)
 
 // Risk tiers of a work unit's contract.
 const (
@@ -107,6 +111,10 @@ type Input struct {
 	// Pushers are who pushed the pull request's commits, as the App saw
 	// them; a pusher counts as an author of the change.
 	Pushers []Push
+	// Instructed is who instructed the pull request's agents (nil or no
+	// agents: no listed agent made it); an instructor counts as an author
+	// (NotInstructor).
+	Instructed *instructor.Finding
 	// Reviews are all reviews of the pull request, in any order.
 	Reviews      []Review
 	Dispositions []Disposition

@@ -29,6 +29,7 @@ func DefaultRules() []Rule {
 		{"not-pr-author", NotPRAuthor},
 		{"not-commit-author", NotCommitAuthor},
 		{"not-pusher", NotPusher},
+		{"not-instructor", NotInstructor},
 		{"listed-auditor", ListedAuditor},
 		{"unattributed-needs-listed", UnattributedNeedsListed},
 	}

@@ -29,7 +29,7 @@ func evalAudit(ev *Evaluation) Outcome {
 			Title: "The audit cannot be judged", Summary: "GitHub holds more reviews or commits on this pull request than aepgate reads in one evaluation (2,000 reviews or 100 commits), so independence cannot be shown; audits are never judged on part of them.\n"}}
 	}
 	d := ev.AuditDecision()
-	run := checks.Audit(p.HeadSHA, checks.AuditContext{Unit: ev.Unit, PR: p.Number, Risk: ev.Risk(), PRURL: p.URL}, *d)
+	run := checks.Audit(p.HeadSHA, checks.AuditContext{Unit: ev.Unit, PR: p.Number, Risk: ev.Risk(), PRURL: p.URL, Instructed: ev.Instructed}, *d)
 	return Outcome{Run: run, Facts: map[string]any{"unit": ev.Unit, "outcome": d.Outcome, "audited_sha": d.AuditedSHA, "bundle": d.BundleID, "reason": d.Reason}}
 }
 
@@ -108,7 +108,7 @@ func (ev *Evaluation) auditInput() review.Input {
 	p := ev.Snap.Pull
 	in := review.Input{Risk: ev.Risk(), Head: p.HeadSHA, Unit: ev.Unit, PR: p.Number, PRAuthor: review.Actor(p.Author),
 		Auditors: ev.Cfg.Auditors, Exchanges: ev.Cfg.Limits.Exchanges, Corrections: ev.Cfg.Limits.Corrections,
-		Permissions: ev.Roles, AuditTriage: ev.Cfg.AuditTriage, Pushers: ev.Pushers}
+		Permissions: ev.Roles, AuditTriage: ev.Cfg.AuditTriage, Pushers: ev.Pushers, Instructed: ev.Instructed}
 	for _, c := range p.Commits {
 		in.Commits = append(in.Commits, review.Commit{SHA: c.SHA, AuthorLogin: c.AuthorLogin, AuthorEmail: c.AuthorEmail, AuthorName: c.AuthorName,
 			CommitterLogin: c.CommitterLogin, CommitterEmail: c.CommitterEmail, CommitterName: c.CommitterName})

@@ -32,18 +32,22 @@ type Reads struct {
 	// of every owner and coordinator who wrote in the conversation
 	// (AppLogin, Kept, Perms) — what the gate log is derived from.
 	Decisions bool
+	// Instructors: when a listed agent authored or committed the pull
+	// request, the unit issue's assignment timeline, once (Instructed).
+	Instructors bool
 }
 
 // Union is what r and o read together.
 func (r Reads) Union(o Reads) Reads {
-	return Reads{Audits: r.Audits || o.Audits, Decisions: r.Decisions || o.Decisions}
+	return Reads{Audits: r.Audits || o.Audits, Decisions: r.Decisions || o.Decisions, Instructors: r.Instructors || o.Instructors}
 }
 
 // GatesReads is what the gate log needs read; AuditReads what the audit
-// needs (its owner gate is answered in the gate log).
+// needs (its owner gate is answered in the gate log). Both need the
+// instructors: they may neither audit nor alone approve a contract change.
 var (
-	GatesReads = Reads{Decisions: true}
-	AuditReads = Reads{Audits: true, Decisions: true}
+	GatesReads = Reads{Decisions: true, Instructors: true}
+	AuditReads = Reads{Audits: true, Decisions: true, Instructors: true}
 )
 
 // Outcome is what one check decided about one head.

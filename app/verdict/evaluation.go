@@ -7,6 +7,7 @@ import (
 	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/instructor"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 	"github.com/aepgate/aepgate/review"
@@ -50,6 +51,10 @@ type Evaluation struct {
 	// pushing the pull request's commits.
 	Roles   map[string]string
 	Pushers []review.Push
+	// Instructed is who instructed the listed agents that made the pull
+	// request, from the unit issue's timeline (nil: no agent made it, or
+	// no check declared Reads.Instructors).
+	Instructed *instructor.Finding
 	// Rules decide which reviews count as audits, GateRules which comments
 	// and reviews count in the gate log (New sets the defaults; a
 	// negative-control test removes one).

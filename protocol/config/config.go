@@ -28,6 +28,10 @@ type Config struct {
 	// Auditors, when set, are the only logins whose reviews count as
 	// independent audits.
 	Auditors []string `json:"auditors"`
+	// Agents are the accounts that act for whoever instructs them (see
+	// agents.go): whoever assigned one of them to the unit's issue, and
+	// who was assigned with it, counts as an author of its pull request.
+	Agents []string `json:"agents"`
 	// AuditTriage lets a reviewer whose live repository role is triage
 	// audit; by default an auditor needs write, maintain or admin.
 	AuditTriage bool `json:"audit_triage"`

@@ -23,6 +23,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		"owners":       func(v *yaml.Node, f string) { c.Owners = d.logins(v, f, false) },
 		"coordinators": func(v *yaml.Node, f string) { c.Coordinators = d.logins(v, f, true) },
 		"auditors":     func(v *yaml.Node, f string) { c.Auditors = d.logins(v, f, true) },
+		"agents":       func(v *yaml.Node, f string) { c.Agents = d.logins(v, f, true) },
 		"audit_triage": func(v *yaml.Node, f string) { c.AuditTriage = d.boolean(v, f) },
 		"run_documents": func(v *yaml.Node, f string) {
 			c.RunDocuments = d.paths(v, f, true)

@@ -47,11 +47,11 @@ func checkTeam(s string) string {
 	return ""
 }
 
-// Teams are the teams named in the owners, coordinators and auditors
-// lists, each once.
+// Teams are the teams named in the owners, coordinators, auditors and
+// agents lists, each once.
 func (c *Config) Teams() []Team {
 	var out []Team
-	for _, list := range [][]string{c.Owners, c.Coordinators, c.Auditors} {
+	for _, list := range [][]string{c.Owners, c.Coordinators, c.Auditors, c.Agents} {
 		for _, s := range list {
 			if t, ok := ParseTeam(s); ok && !containsTeam(out, t) {
 				out = append(out, t)
@@ -70,7 +70,7 @@ func containsTeam(ts []Team, t Team) bool {
 	return false
 }
 
-// WithMembers is a copy of c whose owners, coordinators and auditors name
+// WithMembers is a copy of c whose owners, coordinators, auditors and agents name
 // people only: each team is replaced by its members (members, by team as
 // Key names it; a team missing from members has none), each login once.
 // c is unchanged.
@@ -96,5 +96,6 @@ func (c *Config) WithMembers(members map[string][]string) *Config {
 		return logins
 	}
 	out.Owners, out.Coordinators, out.Auditors = expand(c.Owners), expand(c.Coordinators), expand(c.Auditors)
+	out.Agents = expand(c.Agents)
 	return &out
 }

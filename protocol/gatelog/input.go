@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/protocol/gate"
+	"github.com/aepgate/aepgate/protocol/instructor"
 )
 
 // Kind is the kind of GitHub thread an item was posted on.
@@ -138,4 +139,8 @@ type Input struct {
 	// or deleted before the App first judged it, it is judged as created,
 	// by every rule, and what it grants does not count (kept.go).
 	Witnessed []Item
+	// Instructed is who instructed the agents that made pull request PR
+	// (nil: no listed agent made it); their approval does not answer its
+	// contract-change gate (NotInstructorApproval).
+	Instructed *instructor.Finding
 }

@@ -27,8 +27,9 @@ type Attempt struct {
 	Action string
 	// Scope is the blocking scope of a gate being opened.
 	Scope string
-	// GateID is the gate being opened or resolved (cleaned).
-	GateID string
+	// GateID is the gate being opened or resolved (cleaned); Choice the
+	// choice a resolve answers it with.
+	GateID, Choice string
 	// Target is the gate being resolved, when a create event for it was
 	// seen: Unit is its work unit (nil for a project gate).
 	Target *Target
@@ -65,6 +66,7 @@ func DefaultRules() []Rule {
 		{"project-on-control-issue", ProjectOnControlIssue},
 		{"approval-at-head", ApprovalAtHead},
 		{"approval-own-pr", ApprovalOwnPR},
+		{"not-instructor", NotInstructorApproval},
 		{"reserved-ids", ReservedIDs},
 	}
 }

@@ -66,7 +66,7 @@ type problemReport struct {
 
 // notChecked are the audit rules that depend on the pull request.
 var notChecked = []string{
-	"who may audit: a User who neither opened the pull request nor authored or committed any of its commits, listed in auditors when those are configured",
+	"who may audit: a User who neither opened the pull request nor authored or committed any of its commits nor instructed the agent that made it, listed in auditors when those are configured",
 	"that work_unit names the pull request's work unit",
 	"that each verdicts entry names a finding of an earlier counting audit of the pull request",
 	"that a PASS leaves no earlier finding of severity critical or high open",

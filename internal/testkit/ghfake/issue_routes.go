@@ -19,6 +19,7 @@ func (f *Fake) issueRoutes() {
 	})
 	f.handle("PATCH /repos/{owner}/{repo}/issues/{issue_number}", write("issues"), editIssue)
 	f.handle("GET /repos/{owner}/{repo}/issues/{issue_number}/timeline", read("issues"), listTimeline)
+	f.assigneeRoutes()
 	f.commentRoutes()
 	f.labelRoutes()
 	f.milestoneRoutes()
@@ -158,10 +159,7 @@ func (c *call) applyIssue(is *issue, req *issueReq, by *user, emit bool) (int, a
 		}
 	}
 	if req.Assignees != nil {
-		is.assignees = nil
-		for _, a := range *req.Assignees {
-			is.assignees = append(is.assignees, c.f.ensureUser(a))
-		}
+		c.f.setAssignees(c.repo, is, by, *req.Assignees, emit)
 	}
 	switch deref(req.State) {
 	case "closed":

@@ -67,6 +67,7 @@ func (f *Fake) emitOpened(s *repoState, i *issue) {
 	if m := s.milestone(i.milestone); m != nil {
 		f.emitIssue(s, i, "milestoned", i.author, obj{"milestone": f.milestoneJSON(s, m)})
 	}
+	f.emitAssigned(s, i, i.author, i.assignees)
 }
 
 // Issue returns the handle of issue (or pull request) n, or nil.

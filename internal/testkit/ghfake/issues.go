@@ -19,6 +19,7 @@ type issue struct {
 	labels      []string
 	milestone   int
 	assignees   []*user
+	assignments []*assignment // assigned and unassigned events, oldest first (assign.go)
 	locked      bool
 	created     time.Time
 	updated     time.Time

@@ -6,8 +6,9 @@ import (
 )
 
 // listTimeline serves GET /issues/{issue_number}/timeline with the events
-// the fake records: commented (each comment) and cross-referenced (each
-// cross-reference whose source the caller can see), oldest first.
+// the fake records: commented (each comment), assigned and unassigned
+// (assign.go) and cross-referenced (each cross-reference whose source the
+// caller can see), oldest first.
 func listTimeline(c *call) (int, any) {
 	is := c.issueParam()
 	if is == nil {
@@ -22,6 +23,9 @@ func listTimeline(c *call) (int, any) {
 		body := c.f.commentJSON(c.repo, cm)
 		body["event"], body["actor"] = "commented", c.f.userJSON(cm.author)
 		evs = append(evs, event{2 * cm.id, body})
+	}
+	for _, a := range is.assignments {
+		evs = append(evs, event{2 * a.id, c.f.assignmentJSON(c.repo, a)})
 	}
 	for _, x := range is.xrefs {
 		if c.canSee(x.src) {

@@ -1,0 +1,175 @@
+package app
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+)
+
+// agentBot is the coding agent's account in these tests.
+const agentBot = "copilot-swe-agent[bot]"
+
+// newAgentWorld is a medium-risk unit opened by olivia (an owner, as is
+// dave), who assigned alice and then the agent to it; author opens the
+// pull request, whose only commit author wrote, changing the contract path
+// api/orders.yaml. agents is the config's agents line.
+func newAgentWorld(t *testing.T, author, agents string, edit func(*Options)) *auditWorld {
+	t.Helper()
+	w := newGhfakeWorldOpts(t, true, edit)
+	cfg := "version: 1\nowners: [olivia, dave]\ncontract_paths: [\"api/**\"]\n" + agents
+	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": cfg})
+	for _, u := range []string{"olivia", "dave", "carol", "alice", "bob"} {
+		w.repo.Grant(u, "write")
+	}
+	ms := w.repo.CreateMilestone("M", "")
+	unit := w.repo.OpenIssue("olivia", "Export", contract("medium", "product"), ghfake.InMilestone(ms))
+	unit.Assign("olivia", "alice")
+	unit.Assign("olivia", agentBot)
+	w.repo.Branch("export", "main")
+	w.repo.CommitBy(author, "export", "export", map[string]string{"export/export.go": auditSource, "api/orders.yaml": "orders: v2\n"})
+	pr := w.repo.OpenPR(author, "export", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
+	a := &auditWorld{ghfakeWorld: w, unit: unit, pr: pr}
+	a.quiet(t)
+	return a
+}
+
+const agentsLine = "agents: [\"" + agentBot + "\"]\n"
+
+// timelineReads counts the requests for issue n's timeline.
+func timelineReads(f *ghfake.Fake, n int) int {
+	c := 0
+	for _, r := range f.Requests() {
+		if strings.HasSuffix(r.Path, "/issues/"+strconv.Itoa(n)+"/timeline") {
+			c++
+		}
+	}
+	return c
+}
+
+// auditAfter submits login's PASS at the head, waits for the App to judge
+// it, and returns the audit run.
+func (a *auditWorld) auditAfter(t *testing.T, login string) *ghfake.CheckRun {
+	t.Helper()
+	a.pr.SubmitReview(login, "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
+	a.quiet(t)
+	r := a.audit()
+	if r == nil {
+		t.Fatal("no aepgate/audit run")
+	}
+	return r
+}
+
+// TestInstructorCannotAuditAgentPR: on the agent's pull request, the
+// assignee who was on the issue when the agent was assigned (alice) and
+// the owner who assigned it (olivia) cannot pass its audit; carol can.
+// Negative control (the old rules, without not-instructor): alice's PASS
+// passes the audit.
+func TestInstructorCannotAuditAgentPR(t *testing.T) {
+	a := newAgentWorld(t, agentBot, agentsLine, nil)
+	for _, who := range []string{"alice", "olivia"} {
+		r := a.auditAfter(t, who)
+		if r.Conclusion != "failure" || !strings.Contains(r.Summary, who+" instructed the agent "+agentBot) {
+			t.Errorf("after %s's PASS: %s %s\n%s", who, r.Conclusion, r.Title, r.Summary)
+		}
+	}
+	r := a.audit()
+	if !strings.Contains(r.Summary, "instructed by @olivia (assigned it), @alice (assignee when it was assigned) on issue #"+strconv.Itoa(a.unit.Number())) {
+		t.Errorf("the summary does not say who instructed the agent:\n%s", r.Summary)
+	}
+	if r := a.auditAfter(t, "carol"); r.Conclusion != "success" {
+		t.Errorf("after carol's PASS: %s %s\n%s", r.Conclusion, r.Title, r.Summary)
+	}
+	reads, evals := timelineReads(a.f, a.unit.Number()), a.auditRows(t)
+	t.Logf("%d timeline reads over %d evaluations", reads, evals)
+	if reads == 0 || reads > evals {
+		t.Errorf("%d timeline reads over %d evaluations; want at most one per evaluation", reads, evals)
+	}
+
+	neg := newAgentWorld(t, agentBot, agentsLine, withoutAuditRule("not-instructor"))
+	if r := neg.auditAfter(t, "alice"); r.Conclusion != "success" {
+		t.Errorf("negative control: without not-instructor alice's PASS is %s, want success\n%s", r.Conclusion, r.Summary)
+	}
+}
+
+// TestInstructorApprovalAloneNotContractGate: olivia, an owner who
+// assigned the agent, approves its contract change: the gate stays open;
+// dave, the other owner, approves: it clears. Negative control (without
+// the gate log's not-instructor): olivia's approval alone clears it.
+func TestInstructorApprovalAloneNotContractGate(t *testing.T) {
+	a := newAgentWorld(t, agentBot, agentsLine, nil)
+	gates := func(w *auditWorld) *ghfake.CheckRun { return newestRunOn(w.repo, w.pr.Head(), checks.NameGates) }
+	if r := gates(a); r == nil || r.Conclusion != "action_required" {
+		t.Fatalf("before any approval: %+v", r)
+	}
+	a.pr.SubmitReview("olivia", "APPROVED", "")
+	a.quiet(t)
+	if r := gates(a); r.Conclusion != "action_required" || !strings.Contains(r.Summary, "contract-pr"+strconv.Itoa(a.pr.Number())) {
+		t.Errorf("after the instructor's approval: %s\n%s", r.Conclusion, r.Summary)
+	}
+	a.pr.SubmitReview("dave", "APPROVED", "")
+	a.quiet(t)
+	if r := gates(a); r.Conclusion != "success" {
+		t.Errorf("after dave's approval: %s\n%s", r.Conclusion, r.Summary)
+	}
+
+	neg := newAgentWorld(t, agentBot, agentsLine, func(o *Options) { o.gateRules = withoutGateRule("not-instructor") })
+	neg.pr.SubmitReview("olivia", "APPROVED", "")
+	neg.quiet(t)
+	if r := gates(neg); r.Conclusion != "success" {
+		t.Errorf("negative control: without not-instructor olivia's approval leaves %s, want success\n%s", r.Conclusion, r.Summary)
+	}
+}
+
+// TestNonAgentPRUnaffected: bob's pull request on the same unit reads no
+// timeline, and alice (assigned to the unit) may audit it. Negative
+// control: with bob listed as an agent, the timeline is read and alice's
+// audit no longer counts.
+func TestNonAgentPRUnaffected(t *testing.T) {
+	a := newAgentWorld(t, "bob", agentsLine, nil)
+	if r := a.auditAfter(t, "alice"); r.Conclusion != "success" || strings.Contains(r.Summary, "agent") {
+		t.Errorf("alice's PASS of bob's pull request: %s\n%s", r.Conclusion, r.Summary)
+	}
+	if n := timelineReads(a.f, a.unit.Number()); n != 0 {
+		t.Errorf("%d timeline reads for a pull request no agent made; want 0", n)
+	}
+
+	neg := newAgentWorld(t, "bob", "agents: [\""+agentBot+"\", bob]\n", nil)
+	if r := neg.auditAfter(t, "alice"); r.Conclusion != "failure" {
+		t.Errorf("negative control: with bob listed as an agent alice's PASS is %s, want failure", r.Conclusion)
+	}
+	if n := timelineReads(neg.f, neg.unit.Number()); n == 0 {
+		t.Error("negative control: with bob listed as an agent the timeline is never read")
+	}
+}
+
+// auditRows counts the ledger's aepgate/audit rows: one per evaluation.
+func (a *auditWorld) auditRows(t *testing.T) int {
+	t.Helper()
+	var n int
+	if err := a.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = ?`, "check_run:"+checks.NameAudit).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestInstructorsAreADeclaredRead: the timeline is read because the audit
+// and the gates declare Reads.Instructors. Negative control: checks that
+// declare it nowhere never read it, and the instructor's audit passes.
+func TestInstructorsAreADeclaredRead(t *testing.T) {
+	starved := verdict.DefaultChecks()
+	for i := range starved {
+		starved[i].Reads.Instructors = false
+	}
+	a := newAgentWorld(t, agentBot, agentsLine, func(o *Options) { o.checks = starved })
+	if r := a.auditAfter(t, "alice"); r.Conclusion != "success" {
+		t.Errorf("with no check reading the instructors, alice's PASS is %s, want success (nothing read, nothing known)", r.Conclusion)
+	}
+	if n := timelineReads(a.f, a.unit.Number()); n != 0 {
+		t.Errorf("%d timeline reads with no check declaring them; want 0", n)
+	}
+}

@@ -1,0 +1,76 @@
+package instructed
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/instructor"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+	"github.com/google/go-cmp/cmp"
+)
+
+const bot = "copilot-swe-agent[bot]"
+
+// timelines is a hand-written Timelines: its events, or its error, and
+// the issues asked for.
+type timelines struct {
+	tl    instructor.Timeline
+	err   error
+	asked []int
+}
+
+func (f *timelines) Assignments(_ context.Context, _, _ string, n int) (instructor.Timeline, error) {
+	f.asked = append(f.asked, n)
+	return f.tl, f.err
+}
+
+func evaluation(agents []string, unit int, author string, commits ...snapshot.Commit) *verdict.Evaluation {
+	cfg := config.Default()
+	cfg.Agents = agents
+	return &verdict.Evaluation{Cfg: cfg, Unit: unit, Snap: &snapshot.PR{Pull: &snapshot.Pull{Author: snapshot.Actor{Login: author}, Commits: commits}}}
+}
+
+func TestRead(t *testing.T) {
+	tl := instructor.Timeline{Events: []instructor.Event{{Kind: instructor.KindAssigned, Actor: "alice", Assignee: bot}}}
+	alice := []instructor.Instructor{{Login: "alice", Agent: bot, Roles: []instructor.Role{instructor.RoleAssigner}}}
+	tests := []struct {
+		name      string
+		ev        *verdict.Evaluation
+		want      *instructor.Finding
+		wantAsked []int
+	}{
+		{"no agents listed", evaluation(nil, 7, bot), nil, nil},
+		{"a person's pull request", evaluation([]string{bot}, 7, "bob", snapshot.Commit{AuthorLogin: "bob"}), nil, nil},
+		{"the agent's", evaluation([]string{bot}, 7, bot), &instructor.Finding{Agents: []string{bot}, Unit: 7, Instructors: alice}, []int{7}},
+		{"the agent committed", evaluation([]string{bot}, 7, "bob", snapshot.Commit{AuthorLogin: "bob", CommitterLogin: bot}),
+			&instructor.Finding{Agents: []string{bot}, Unit: 7, Instructors: alice}, []int{7}},
+		{"no unit", evaluation([]string{bot}, 0, bot), &instructor.Finding{Agents: []string{bot}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := &timelines{tl: tl}
+			if err := Read(context.Background(), src, "acme", "widgets", tt.ev); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, tt.ev.Instructed); diff != "" {
+				t.Errorf("Instructed (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantAsked, src.asked); diff != "" {
+				t.Errorf("timelines read (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestReadFails: a failed read fails the evaluation; it never counts as
+// nobody having instructed the agent.
+func TestReadFails(t *testing.T) {
+	ev := evaluation([]string{bot}, 7, bot)
+	err := Read(context.Background(), &timelines{err: errors.New("502")}, "acme", "widgets", ev)
+	if err == nil || ev.Instructed != nil {
+		t.Errorf("Read = %v, Instructed %+v; want the error and nothing known", err, ev.Instructed)
+	}
+}
