@@ -20,6 +20,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 				d.errorf(v, f, "unsupported version %d; the only version is 1", n)
 			}
 		},
+		"extends":      func(v *yaml.Node, f string) { c.Extends = d.extends(v, f) },
 		"owners":       func(v *yaml.Node, f string) { c.Owners = d.logins(v, f, false) },
 		"coordinators": func(v *yaml.Node, f string) { c.Coordinators = d.logins(v, f, true) },
 		"auditors":     func(v *yaml.Node, f string) { c.Auditors = d.logins(v, f, true) },
