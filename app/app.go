@@ -234,7 +234,7 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 	}
 	return &evaluator{checks: a.checks, snap: in, w: a.writer(in.CheckPublisher()), ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, locks: a.db, log: log,
 		boards: boardJobs{b: a.boards(), installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation),
-		roles: in, pushers: a.db, teams: a.teamReader(in), auditRules: a.opts.auditRules, gateRules: a.opts.gateRules,
+		roles: in, pushers: a.db, teams: a.teamReader(in), auditRules: a.opts.auditRules, gateRules: a.opts.gateRules, mergeRules: a.opts.mergeRules,
 		issues: in, units: a.db, closureRules: a.closureRules()}, nil
 }
 

@@ -111,6 +111,9 @@ func (in *Installation) IssueClosure(ctx context.Context, owner, repo string, nu
 			}
 		}
 	}
+	if err := in.AttachBase(ctx, &out.Config); err != nil {
+		return nil, fmt.Errorf("closure of %s/%s#%d: %w", owner, repo, number, err)
+	}
 	return out, nil
 }
 
