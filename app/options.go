@@ -109,6 +109,10 @@ type Options struct {
 	// config combines with the base it extends, when set; a
 	// negative-control test removes one.
 	mergeRules []config.MergeRule
+	// snapshots wraps the reader of snapshots (nil: GitHub's, with the
+	// base policy read into each); a negative control passes one that
+	// falls back to the repository's file when its base is unreadable.
+	snapshots func(snapshotter) snapshotter
 	// closureRules replace closure.DefaultRules, the rules deciding when a
 	// unit counts as done, when set; a negative-control test removes one.
 	closureRules *closure.Rules
