@@ -157,8 +157,8 @@ func (f fallback) Snapshot(ctx context.Context, req gh.SnapshotRequest) (*snapsh
 // repository's own file (the negative control) passes both.
 func TestExtendsBaseUnreadable(t *testing.T) {
 	for _, tt := range []struct {
-		name string
-		edit func(*Options)
+		name           string
+		edit           func(*Options)
 		want, wantUnit string
 	}{
 		{"refused", nil, "failure", "failure"},
