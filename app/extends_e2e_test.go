@@ -240,3 +240,53 @@ func TestExtendsBaseReadOncePerEvaluation(t *testing.T) {
 		})
 	}
 }
+
+// TestSimulateExtends: aepgate simulate resolves the policy as the App
+// does: under the repository's own config and under a local --config that
+// extends the organization's base, the base owner's HOLD blocks, as the App
+// published; under a local file that does not extend it (the negative
+// control) the HOLD does not count.
+func TestSimulateExtends(t *testing.T) {
+	g := newExtendsWorld(t, orgBase, extending+"owners: [rob]\ncoordinators: [cody]\n", nil)
+	g.repo.Grant("rita", "read")
+	g.unit.Comment("olivia", "/aep hold waiting for legal")
+	g.waitGates(t, "action_required")
+	g.quiet(t)
+	src, err := gh.NewReadInstallation(g.f.URL(), g.f.UserToken("rita"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	login, err := g.app.clients.AppLogin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name   string
+		config string
+		want   checks.Conclusion
+	}{
+		{"the repository's config", "", checks.ConclusionActionRequired},
+		{"a local config extending the base", extending + "coordinators: [cody]\n", checks.ConclusionActionRequired},
+		{"negative control: a local config without extends", "version: 1\nowners: [rob]\ncoordinators: [cody]\nauditors: [ann]\n", checks.ConclusionSuccess},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sim := Simulation{Owner: "acme", Repo: "widgets", PR: g.pr.Number(), AppLogin: login}
+			if tt.config != "" {
+				sim.Config = []byte(tt.config)
+			}
+			runs, err := Simulate(context.Background(), src, sim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got checks.Conclusion
+			for _, r := range runs {
+				if r.Name == checks.NameGates {
+					got = r.Conclusion
+				}
+			}
+			if got != tt.want {
+				t.Errorf("simulated aepgate/gates is %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -175,6 +176,32 @@ func TestMergeRulesCoverEveryKey(t *testing.T) {
 	for _, r := range DefaultMergeRules() {
 		if r.How == "" || r.merge == nil {
 			t.Errorf("rule %s has no How or no merge", r.Key)
+		}
+	}
+}
+
+// TestDocsListEveryMergeRule: docs/config.md's "How each key merges" table
+// names every key DefaultMergeRules decides, so a rule cannot change key
+// without the docs saying how it merges.
+func TestDocsListEveryMergeRule(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/config.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "### How each key merges")
+	if !ok {
+		t.Fatal(`docs/config.md has no "How each key merges" section`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var listed []string
+	for _, line := range strings.Split(section, "\n") {
+		if cells := strings.SplitN(line, "|", 3); len(cells) == 3 {
+			listed = append(listed, strings.Fields(strings.NewReplacer("`", " ", ",", " ").Replace(cells[1]))...)
+		}
+	}
+	for _, r := range DefaultMergeRules() {
+		if !slices.Contains(listed, r.Key) {
+			t.Errorf("docs/config.md does not say how %s merges", r.Key)
 		}
 	}
 }
