@@ -233,10 +233,19 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 	if err != nil {
 		return nil, err
 	}
-	return &evaluator{checks: a.checks, snap: in, w: a.writer(in.CheckPublisher()), ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, locks: a.db, log: log,
+	return &evaluator{checks: a.checks, snap: a.snapshotter(in), w: a.writer(in.CheckPublisher()), ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, locks: a.db, log: log,
 		boards: boardJobs{b: a.boards(), installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation),
-		roles: in, pushers: a.db, teams: a.teamReader(in), timelines: in, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules,
+		roles: in, pushers: a.db, teams: a.teamReader(in), timelines: in, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules, mergeRules: a.opts.mergeRules,
 		issues: in, units: a.db, closureRules: a.closureRules()}, nil
+}
+
+// snapshotter reads snapshots through in, unless a test put a variant in
+// Options.
+func (a *App) snapshotter(in snapshotter) snapshotter {
+	if a.opts.snapshots != nil {
+		return a.opts.snapshots(in)
+	}
+	return in
 }
 
 // teamReader reads team members through in, unless a test put a variant

@@ -13,6 +13,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/review"
@@ -70,6 +71,9 @@ type evaluator struct {
 	// means gatelog.DefaultRules).
 	auditRules []review.Rule
 	gateRules  []gatelog.Rule
+	// mergeRules resolve the config over its base (nil means
+	// config.DefaultMergeRules).
+	mergeRules []config.MergeRule
 	// issues reads and answers unit closures; units is the App's store of
 	// closure facts and evidence; closureRules judge them.
 	issues       issueCloser
@@ -245,7 +249,7 @@ func (e *evaluator) publishChecks(ctx context.Context, in evalInput, ev *verdict
 // evaluation (roleOf). A failed look-up fails the evaluation, to be
 // retried: it never counts as permission.
 func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR, unit int, reads verdict.Reads) (*verdict.Evaluation, error) {
-	ev := verdict.New(snap)
+	ev := verdict.NewWith(snap, e.mergeRules)
 	ev.Unit, ev.Rules, ev.GateRules = unit, verdict.AuditRules(e.auditRules), verdict.GateRules(e.gateRules)
 	ev.Witness = in.witness
 	if err := e.loadClosures(ctx, in, ev); err != nil {

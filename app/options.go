@@ -12,6 +12,7 @@ import (
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/config"
 	deployrules "github.com/aepgate/aepgate/protocol/deploy"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/review"
@@ -104,6 +105,14 @@ type Options struct {
 	// gateRules replace gatelog.DefaultRules, the rules deciding which
 	// comments and reviews count in the gate log, when set.
 	gateRules []gatelog.Rule
+	// mergeRules replace config.DefaultMergeRules, how a repository's
+	// config combines with the base it extends, when set; a
+	// negative-control test removes one.
+	mergeRules []config.MergeRule
+	// snapshots wraps the reader of snapshots (nil: GitHub's, with the
+	// base policy read into each); a negative control passes one that
+	// falls back to the repository's file when its base is unreadable.
+	snapshots func(snapshotter) snapshotter
 	// closureRules replace closure.DefaultRules, the rules deciding when a
 	// unit counts as done, when set; a negative-control test removes one.
 	closureRules *closure.Rules

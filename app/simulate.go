@@ -22,6 +22,14 @@ type SimulateSource interface {
 	fileReader
 	teamReader
 	instructed.Timelines
+	baseAttacher
+}
+
+// baseAttacher reads the base policy a config file extends into it
+// (gh.Installation.AttachBase), as the App's snapshot does for the default
+// branch's file.
+type baseAttacher interface {
+	AttachBase(ctx context.Context, f *snapshot.ConfigFile) error
 }
 
 // Simulation names the pull request a simulation judges.
@@ -46,7 +54,7 @@ type Simulation struct {
 // push events) nor the closures it judged (a closed dependency blocks). A
 // pull request that is not open has no runs.
 func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
-	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, s.Config}, files: src, roles: src, teams: src, timelines: src,
+	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, src, s.Config}, files: src, roles: src, teams: src, timelines: src,
 		pushers: unrecorded{}, kept: unkept{}, units: noClosures{}, closureRules: closure.DefaultRules(), locks: unlocked{}, log: slog.New(slog.DiscardHandler),
 		appLogin: func(context.Context) (string, error) { return s.AppLogin, nil }}
 	ev, err := e.evaluation(ctx, evalInput{event: "simulate", owner: s.Owner, repo: s.Repo, pr: s.PR})
@@ -63,18 +71,24 @@ func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.R
 }
 
 // configured is a snapshotter whose snapshots carry config (nil: the
-// repository's own) as the default branch's config file.
+// repository's own) as the default branch's config file, with the base it
+// extends read through bases.
 type configured struct {
 	snapshotter
+	bases  baseAttacher
 	config []byte
 }
 
 func (c configured) Snapshot(ctx context.Context, req gh.SnapshotRequest) (*snapshot.PR, error) {
 	snap, err := c.snapshotter.Snapshot(ctx, req)
-	if err == nil && c.config != nil {
-		snap.Config = snapshot.ConfigFile{Found: true, Text: string(c.config), CommitSHA: "(local file)"}
+	if err != nil || c.config == nil {
+		return snap, err
 	}
-	return snap, err
+	snap.Config = snapshot.ConfigFile{Found: true, Text: string(c.config), CommitSHA: "(local file)"}
+	if err := c.bases.AttachBase(ctx, &snap.Config); err != nil {
+		return nil, err
+	}
+	return snap, nil
 }
 
 // unrecorded knows no pushers; unkept keeps nothing and knows no kept

@@ -53,6 +53,7 @@ func TestRenderConfig(t *testing.T) {
 		{"config-errors.golden", Config(appSHA(2), path, "main", errs, nil)},
 		{"config-unreadable.golden", Config(appSHA(2), path, "main", nil, errors.New("the file is too large for GitHub to return inline"))},
 		{"config-valid.golden", Config(appSHA(2), path, "main", nil, nil)},
+		{"config-base-errors.golden", Config(appSHA(2), path, "main", append(errs, config.Error{File: "acme/.github:aepgate.yml", Line: 2, Column: 1, Field: "owner", Message: "unknown key"}), nil)},
 		{"config-no-auditors.golden", ConfigWarned(appSHA(2), path, "main", ConfigWarnings(&config.Config{}))},
 		{"config-no-auditors-triage.golden", ConfigWarned(appSHA(2), path, "main", ConfigWarnings(&config.Config{AuditTriage: true}))},
 	}

@@ -30,6 +30,9 @@ func Config(head, path, branch string, errs config.Errors, other error) Run {
 		r.Title = "Repository config has " + plural(len(errs), "error", "errors")
 		for _, e := range errs {
 			fmt.Fprintf(&b, "- %s\n", e.Error())
+			if e.File != "" && e.File != path {
+				continue // in the base policy, not in this repository: listed only
+			}
 			line := max(e.Line, 1)
 			r.Annotations = append(r.Annotations, Annotation{
 				Path: path, StartLine: line, EndLine: line, Level: LevelFailure,

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
@@ -125,7 +126,7 @@ func (b *Boards) facts(ctx context.Context, repo string) (map[int]pboard.Fact, e
 func input(repo string, read *gh.BoardRead, facts map[int]pboard.Fact, now time.Time, log *slog.Logger) pboard.Input {
 	cfg := config.Default()
 	if read.Config.Found {
-		if c, err := config.Parse(config.DefaultPath, []byte(read.Config.Text)); err == nil {
+		if c, err := verdict.Config(read.Config); err == nil { // resolved over its base
 			cfg = c
 		} else {
 			log.Warn("board uses the default limits: the config is invalid", "err", err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
@@ -79,7 +80,7 @@ func parseConfig(file snapshot.ConfigFile) (*config.Config, string) {
 	case !file.Found:
 		return config.Default(), ""
 	}
-	c, err := config.Parse(config.DefaultPath, []byte(file.Text))
+	c, err := verdict.Config(file) // resolved over its base, if it extends one
 	if err != nil {
 		var es config.Errors
 		if errors.As(err, &es) && len(es) > 0 {

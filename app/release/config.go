@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/config"
@@ -39,7 +40,7 @@ func (j *Judge) config(ctx context.Context, in Input) (repoConfig, error) {
 	case f.Truncated:
 		out.problem = "GitHub would not return the whole file"
 	case f.Found:
-		parsed, err := config.Parse(config.DefaultPath, []byte(f.Text))
+		parsed, err := verdict.Config(f) // resolved over its base, if it extends one
 		if err != nil {
 			out.problem = configProblem(err)
 		} else {

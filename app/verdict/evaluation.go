@@ -2,7 +2,6 @@ package verdict
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/config"
@@ -82,32 +81,36 @@ type Bundle struct {
 
 // New parses the snapshot's config file (Config); rules and gate rules are
 // the defaults.
-func New(snap *snapshot.PR) *Evaluation {
+func New(snap *snapshot.PR) *Evaluation { return NewWith(snap, nil) }
+
+// NewWith is New resolving the config over its base by merge
+// (config.DefaultMergeRules when nil; a negative-control test removes one).
+func NewWith(snap *snapshot.PR, merge []config.MergeRule) *Evaluation {
 	ev := &Evaluation{Snap: snap, Rules: review.DefaultRules(), GateRules: gatelog.DefaultRules(), ClosureRules: closure.DefaultRules()}
-	cfg, err := Config(snap.Config)
+	if merge == nil {
+		merge = config.DefaultMergeRules()
+	}
+	var cfg *config.Config
+	r, err := Policy(snap.Config, merge)
+	if r != nil {
+		cfg = r.Config
+	}
 	if ev.Cfg = cfg; err != nil && !errors.As(err, &ev.CfgErrs) {
 		ev.CfgOther = err
 	}
 	return ev
 }
 
-// Config parses the repository config file as every check reads it: the
-// defaults when there is no file; nil and why when it is invalid
-// (config.Errors) or unreadable.
+// Config parses the repository config file as every check reads it,
+// resolved over the base it extends (Policy with config.DefaultMergeRules):
+// the defaults when there is no file; nil and why when it is invalid
+// (config.Errors), unreadable, or its base is.
 func Config(f snapshot.ConfigFile) (*config.Config, error) {
-	switch {
-	case f.Unreadable != "":
-		return nil, fmt.Errorf("the App cannot read it (%s); grant the App \"Contents: read\" on this repository", f.Unreadable)
-	case f.Truncated:
-		return nil, errors.New("the file is too large for GitHub to return inline")
-	case !f.Found:
-		return config.Default(), nil // no file: the defaults apply
-	}
-	cfg, err := config.Parse(ConfigPath, []byte(f.Text))
+	r, err := Policy(f, config.DefaultMergeRules())
 	if err != nil {
 		return nil, err
 	}
-	return cfg, nil
+	return r.Config, nil
 }
 
 // ConfigValid reports whether the config could be read and is valid.

@@ -149,6 +149,9 @@ func (in *Installation) Board(ctx context.Context, owner, repo string) (*BoardRe
 	for _, n := range r.Board.Nodes {
 		out.Labelled = append(out.Labelled, BoardIssue{NodeID: n.ID, Number: n.Number, URL: n.URL, Body: n.Body, Author: n.Author.actor().Login, Pinned: n.IsPinned})
 	}
+	if err := in.AttachBase(ctx, &out.Config); err != nil {
+		return nil, fmt.Errorf("board of %s/%s: %w", owner, repo, err)
+	}
 	return out, nil
 }
 

@@ -106,6 +106,9 @@ func (in *Installation) IssueClosure(ctx context.Context, owner, repo string, nu
 		}
 		out.MergedAttempts = mergedAttempts(is, owner+"/"+repo, number)
 	}
+	if err := in.AttachBase(ctx, &out.Config); err != nil {
+		return nil, fmt.Errorf("closure of %s/%s#%d: %w", owner, repo, number, err)
+	}
 	return out, nil
 }
 

@@ -104,5 +104,10 @@ func (in *Installation) MergedPull(ctx context.Context, owner, repo string, numb
 			return nil, fmt.Errorf("readback of %s/%s#%d: %w", owner, repo, number, graphQLError(denied))
 		}
 	}
+	if m != nil {
+		if err := in.AttachBase(ctx, &m.Config); err != nil {
+			return nil, fmt.Errorf("readback of %s/%s#%d: %w", owner, repo, number, err)
+		}
+	}
 	return m, nil
 }

@@ -63,6 +63,9 @@ func (in *Installation) RecentMerges(ctx context.Context, owner, repo string, si
 		}
 		if page == 0 {
 			out.DefaultBranch, out.Config = r.DefaultBranchRef.branch()
+			if err := in.AttachBase(ctx, &out.Config); err != nil {
+				return nil, fmt.Errorf("recent merges of %s/%s: %w", owner, repo, err)
+			}
 			horizon = since(out.Config)
 		}
 		if !r.add(out, horizon) || !r.PullRequests.PageInfo.HasNextPage || r.PullRequests.PageInfo.EndCursor == "" {

@@ -93,6 +93,9 @@ func (in *Installation) snapshotOnce(ctx context.Context, req SnapshotRequest) (
 	if err := in.completeThreads(ctx, req.Owner, req.Repo, s, req.Marks); err != nil {
 		return nil, fmt.Errorf("snapshot of %s/%s#%d: %w", req.Owner, req.Repo, req.PR, err)
 	}
+	if err := in.AttachBase(ctx, &s.Config); err != nil {
+		return nil, fmt.Errorf("snapshot of %s/%s#%d: %w", req.Owner, req.Repo, req.PR, err)
+	}
 	return s, nil
 }
 

@@ -20,6 +20,10 @@ const DefaultPath = ".github/aepgate.yml"
 type Config struct {
 	// Version is the schema version; only 1 exists.
 	Version int `json:"version"`
+	// Extends, when set, names the organization policy this file adds to,
+	// as "OWNER/REPO:PATH" read from that repository's default branch
+	// (ParseRef, Resolve); empty when the file stands alone.
+	Extends string `json:"extends,omitempty"`
 	// Owners are GitHub logins with owner authority: gates, HOLD/RESUME,
 	// contract-path approvals.
 	Owners []string `json:"owners"`

@@ -6,6 +6,24 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// mode reads the mode: enforce or advisory.
+func (d *decoder) mode(v *yaml.Node, f string) string {
+	s, ok := d.str(v, f)
+	if ok && s != ModeEnforce && s != ModeAdvisory {
+		d.errorf(v, f, "must be %q or %q, not %q", ModeEnforce, ModeAdvisory, s)
+	}
+	return s
+}
+
+// commandPrefix reads the command prefix (checkPrefix).
+func (d *decoder) commandPrefix(v *yaml.Node, f string) string {
+	s, ok := d.str(v, f)
+	if ok {
+		d.check(v, f, checkPrefix(s))
+	}
+	return s
+}
+
 // config decodes the top-level mapping into c.
 func (d *decoder) config(root *yaml.Node, c *Config) {
 	if root.Kind != yaml.MappingNode {
@@ -20,6 +38,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 				d.errorf(v, f, "unsupported version %d; the only version is 1", n)
 			}
 		},
+		"extends":      func(v *yaml.Node, f string) { c.Extends = d.extends(v, f) },
 		"owners":       func(v *yaml.Node, f string) { c.Owners = d.logins(v, f, false) },
 		"coordinators": func(v *yaml.Node, f string) { c.Coordinators = d.logins(v, f, true) },
 		"auditors":     func(v *yaml.Node, f string) { c.Auditors = d.logins(v, f, true) },
@@ -37,22 +56,10 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		"release":            func(v *yaml.Node, f string) { d.release(v, f, &c.Release) },
 		"readback":           func(v *yaml.Node, f string) { d.readback(v, f, &c.Readback) },
 		"report":             func(v *yaml.Node, f string) { d.report(v, f, &c.Report) },
-		"mode": func(v *yaml.Node, f string) {
-			if s, ok := d.str(v, f); ok {
-				c.Mode = s
-				if s != ModeEnforce && s != ModeAdvisory {
-					d.errorf(v, f, "must be %q or %q, not %q", ModeEnforce, ModeAdvisory, s)
-				}
-			}
-		},
-		"deploy":  func(v *yaml.Node, f string) { d.deploy(v, f, &c.Deploy) },
-		"closure": func(v *yaml.Node, f string) { d.closure(v, f, &c.Closure) },
-		"command_prefix": func(v *yaml.Node, f string) {
-			if s, ok := d.str(v, f); ok {
-				c.CommandPrefix = s
-				d.check(v, f, checkPrefix(s))
-			}
-		},
+		"mode":               func(v *yaml.Node, f string) { c.Mode = d.mode(v, f) },
+		"deploy":             func(v *yaml.Node, f string) { d.deploy(v, f, &c.Deploy) },
+		"closure":            func(v *yaml.Node, f string) { d.closure(v, f, &c.Closure) },
+		"command_prefix":     func(v *yaml.Node, f string) { c.CommandPrefix = d.commandPrefix(v, f) },
 	})
 	if !versionSet {
 		d.errorf(root, "version", `required; start the file with "version: 1"`)

@@ -39,3 +39,40 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzResolve checks that Resolve never panics on two parsed files and that
+// what it accepts only adds restrictions to the base: every inherited owner
+// and contract path is kept, no limit is looser, the mode is no laxer.
+func FuzzResolve(f *testing.F) {
+	f.Add([]byte("version: 1\nowners: [a]\nlimits: {corrections: 2}\n"), []byte("version: 1\nextends: o/r:p.yml\nowners: [b]\nlimits: {corrections: 5}\n"))
+	f.Add([]byte("version: 1\nmode: advisory\ncontract_paths: [x]\n"), []byte("version: 1\nextends: o/r:p.yml\nowners: []\nmode: enforce\n"))
+	f.Fuzz(func(t *testing.T, baseData, repoData []byte) {
+		base, err := ParseFile("o/r:p.yml", baseData)
+		if err != nil {
+			return
+		}
+		repo, err := ParseFile("repo.yml", repoData)
+		if err != nil || repo.Config.Extends == "" {
+			return
+		}
+		r, err := Resolve(repo, base, DefaultMergeRules())
+		if (r == nil) == (err == nil) {
+			t.Fatalf("Resolve returned %v and %v", r, err)
+		}
+		if err != nil {
+			return
+		}
+		b, c := base.Config, r.Config
+		for _, o := range append(append([]string{}, b.Owners...), b.ContractPaths...) {
+			if !containsFold(c.Owners, o) && !containsFold(c.ContractPaths, o) {
+				t.Fatalf("%q of the base was dropped: %+v", o, c)
+			}
+		}
+		if c.Limits.Corrections > b.Limits.Corrections || c.Limits.Exchanges > b.Limits.Exchanges || c.Readback.Timeout > b.Readback.Timeout {
+			t.Fatalf("a limit is looser than the base's: %+v over %+v", c.Limits, b.Limits)
+		}
+		if b.Mode == ModeEnforce && c.Mode != ModeEnforce {
+			t.Fatalf("mode %s under an enforcing base", c.Mode)
+		}
+	})
+}

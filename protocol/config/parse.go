@@ -23,7 +23,13 @@ func Parse(filename string, data []byte) (*Config, error) { return parse(filenam
 
 // parse is Parse validating every repository path with pathRule.
 func parse(filename string, data []byte, pathRule func(s string, glob bool) string) (*Config, error) {
-	d := &decoder{file: filename, pathRule: pathRule}
+	return decode(&decoder{file: filename, pathRule: pathRule}, data)
+}
+
+// decode is parse with decoder d, which says the file's name and path rule
+// and, when its set map is not nil, records the keys the file sets.
+func decode(d *decoder, data []byte) (*Config, error) {
+	filename := d.file
 	if len(data) > MaxSize {
 		return nil, Errors{{File: filename, Message: fmt.Sprintf("%d bytes is more than a config file needs (limit %d)", len(data), MaxSize)}}
 	}
@@ -51,6 +57,9 @@ type decoder struct {
 	// or "": checkPath when Parse decodes; the negative-control test passes
 	// one that accepts every path.
 	pathRule func(s string, glob bool) string
+	// set, when not nil, records the position of every key the file gives
+	// a value (not null), by field path (ParseFile).
+	set map[string]Pos
 }
 
 func (d *decoder) errorf(n *yaml.Node, field, format string, args ...any) {
@@ -142,6 +151,9 @@ func (d *decoder) fields(n *yaml.Node, path string, set fieldSetters) {
 		}
 		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 			continue
+		}
+		if d.set != nil {
+			d.set[field] = Pos{Line: k.Line, Column: k.Column}
 		}
 		fn(v, field)
 	}

@@ -92,6 +92,9 @@ type ConfigFile struct {
 	// Unreadable is GitHub's refusal when the App may not read the file
 	// (it lacks Contents: read); empty otherwise.
 	Unreadable string
+	// Base is the base policy the file extends, as read for it; nil when
+	// the file extends none (or has not been looked at for one).
+	Base *BaseFile
 }
 
 // Pull is a pull request as the checks need it.

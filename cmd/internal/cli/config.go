@@ -25,37 +25,31 @@ func newConfigCmd(s streams) *cobra.Command {
 }
 
 func newConfigValidateCmd(s streams) *cobra.Command {
-	var format string
+	var fl resolveFlags
 	cmd := &cobra.Command{
-		Use:   "validate [file]",
+		Use:   "validate [file] [--resolved] [--base FILE | --repo owner/name]",
 		Short: "Check a repository config file: strict keys, types and values",
-		Long: `Check a repository config file the way the App and the Action will read it.
-Every problem is printed as "file:line:col: field: message"; an unknown key,
-a wrong type or an invalid value is an error, never a silent default.
-
-file defaults to ` + config.DefaultPath + ` at the repository root (the git
-top-level directory, or the current directory outside git). ` + inputLimits("The file", readfile.Config) + `;
-a named pipe or a device is refused.
-
---format json prints {file, valid, problems: [{file, line, column, field,
-message}]} instead.
-
-Exit codes: 0 valid; 1 invalid; 2 unreadable, too large or missing; 130
-interrupted.`,
+		Long:  configValidateLong,
 		Example: `  aepgate config validate
-  aepgate config validate examples/aepgate.yml --format json`,
+  aepgate config validate examples/aepgate.yml --format json
+  aepgate config validate --resolved --base ../org-policy/aepgate.yml
+  aepgate config validate --resolved --repo acme/widgets`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			path := ""
 			if len(args) == 1 {
 				path = args[0]
-			} else {
+			} else if fl.repo == "" {
 				path = cfgDisplayPath(".", filepath.Join(cfgRepoRoot(c.Context()), config.DefaultPath))
 			}
-			return configValidate(c.Context(), s, path, format)
+			if fl.base != "" || fl.repo != "" || fl.resolved {
+				return configResolve(c.Context(), s, path, fl)
+			}
+			return configValidate(c.Context(), s, path, fl.format)
 		},
 	}
-	addFormat(cmd, &format)
+	addResolveFlags(cmd, &fl)
+	addFormat(cmd, &fl.format)
 	return cmd
 }
 
@@ -152,3 +146,31 @@ func cfgDisplayPath(root, path string) string {
 	}
 	return path
 }
+
+// configValidateLong is `aepgate config validate --help`'s text.
+var configValidateLong = `Check a repository config file the way the App and the Action will read it.
+Every problem is printed as "file:line:col: field: message"; an unknown key,
+a wrong type or an invalid value is an error, never a silent default.
+
+file defaults to ` + config.DefaultPath + ` at the repository root (the git
+top-level directory, or the current directory outside git). ` + inputLimits("The file", readfile.Config) + `;
+a named pipe or a device is refused.
+
+A file with "extends: OWNER/REPO:PATH" adds to an organization's base
+policy. With --base FILE (a local copy of the base) or --repo owner/name
+(read through GitHub as the App does: the base from its repository's default
+branch and, without a file argument, owner/name's own ` + config.DefaultPath + `
+from its default branch) the file is also merged with its base, and every
+refusal of the merge (a repository that would drop an inherited owner, loosen
+an inherited exemption, ...) is a problem. --resolved prints the effective
+policy after "ok": every key, its value and where it came from (base,
+repository, base + repository, default). With --repo the token comes from
+--token-file (a file you own, mode 0600), else GH_TOKEN or GITHUB_TOKEN.
+
+--format json prints {file, valid, problems: [{file, line, column, field,
+message}]} instead, with base and resolved: [{key, value, source}] under
+--resolved.
+
+Exit codes: 0 valid; 1 invalid, or refused by the merge; 2 unreadable, too
+large or missing (the base too, or --resolved of a file that extends a base
+neither --base nor --repo gives); 130 interrupted.`

@@ -67,7 +67,7 @@ func grammarRuns(t *testing.T) map[string]grammarRun {
 		"aepgate certificate fetch":    {append(w.args("--app-id", "777"), "--github-url", w.f.URL()), exitFindings, true},
 		"aepgate certificate scan":     {[]string{"certificate", "scan", "testdata/evidence/certificates"}, exitOK, true},
 		"aepgate certificate validate": {[]string{"certificate", "validate", "testdata/evidence/certificate-mismatch.json"}, exitFindings, true},
-		"aepgate config validate":      {[]string{"config", "validate", "../../../examples/aepgate.yml"}, exitOK, true},
+		"aepgate config validate":      {[]string{"config", "validate", "testdata/config/extends.yml", "--resolved", "--base", "testdata/config/org-base.yml"}, exitOK, true},
 		"aepgate gate eval":            {[]string{"gate", "eval", "testdata/evidence/gates-hold.json", "--action", "merge"}, exitRefused, true},
 		"aepgate healthcheck":          {[]string{"healthcheck", "--url", "http://127.0.0.1:1/readyz"}, exitFindings, true},
 		"aepgate init":                 {[]string{"init", filepath.Join(tmp, "run")}, exitOK, true},

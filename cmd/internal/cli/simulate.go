@@ -31,7 +31,8 @@ func newSimulateCmd(s streams) *cobra.Command {
 and owners' live roles, the files each audit quotes) and judges it with the
 App's own checks, under the repository's .github/aepgate.yml on its default
 branch or under --config FILE instead: what a new policy would do before it is
-merged. It prints every check run the App would publish — aepgate/work-unit,
+merged. A config that extends an organization's base is judged merged with
+it, the base read from its repository's default branch as the App reads it. It prints every check run the App would publish — aepgate/work-unit,
 aepgate/audit, aepgate/gates, aepgate/merge, aepgate/config — with its
 conclusion, title and summary (a config with mode: advisory shows them
 neutral, as the App would).

@@ -1,0 +1,292 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+)
+
+// orgBase is the organization's policy: olivia owns every repository.
+const orgBase = "version: 1\nowners: [olivia]\nauditors: [ann]\n"
+
+// extending is a repository config that extends the organization's policy.
+const extending = "version: 1\nextends: acme/.github:aepgate.yml\n"
+
+// newExtendsWorld is a gates world (olivia, cody, mallory, one unit and its
+// pull request) whose installation also covers acme/.github, holding base
+// as aepgate.yml on its default branch, and whose repository config is cfg.
+func newExtendsWorld(t *testing.T, base, cfg string, edit func(*Options)) *gatesWorld {
+	t.Helper()
+	ghfake.RequireGraphQL(t)
+	f := ghfake.New(t)
+	ghApp := f.App(testAppID, appKey(t))
+	repo := f.CreateRepo("acme/widgets")
+	org := f.CreateRepo("acme/.github")
+	org.Commit("main", "organization policy", map[string]string{"aepgate.yml": base})
+	f.CreateRepo("acme/secret").Commit("main", "a policy the App may not read", map[string]string{"aepgate.yml": orgBase})
+	inst := ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write", "metadata": "read", "actions": "read", "members": "read"}, repo, org)
+	o := testOptions(t, nil, "")
+	o.GitHubURL = f.URL()
+	if edit != nil {
+		edit(&o)
+	}
+	a, url := startApp(t, o)
+	f.SendWebhooks(url+"/webhook", testSecret, ghApp)
+	w := &ghfakeWorld{f: f, repo: repo, app: a, base: url, inst: inst, ghApp: ghApp}
+	repo.Commit("main", "config", map[string]string{".github/aepgate.yml": cfg})
+	for login, role := range map[string]string{"olivia": "admin", "cody": "write", "mallory": "write", "rob": "write"} {
+		repo.Grant(login, role)
+	}
+	g := &gatesWorld{ghfakeWorld: w, gh: f.Client(inst.Token())}
+	g.unit, g.pr = g.unitAndPR("extends")
+	return g
+}
+
+// configConclusion is aepgate/config's conclusion on the pull request's
+// head once its first evaluation is done: "valid" when the App wrote none (a
+// valid config without warnings needs no run).
+func (g *gatesWorld) configConclusion(t *testing.T) (string, string) {
+	t.Helper()
+	waitFor(t, 10*time.Second, "aepgate/gates", func() bool { return g.gates() != nil })
+	g.quiet(t)
+	run := newestRunOn(g.repo, g.pr.Head(), checks.NameConfig)
+	if run == nil {
+		return "valid", ""
+	}
+	return run.Conclusion, run.Summary
+}
+
+// withoutRule is the default merge rules minus key's: a negative control.
+func withoutRule(key string) func(*Options) {
+	return func(o *Options) {
+		o.mergeRules = slices.DeleteFunc(config.DefaultMergeRules(), func(r config.MergeRule) bool { return r.Key == key })
+	}
+}
+
+// TestExtendsBaseOwnerHolds: an owner the organization's base names can
+// HOLD a repository whose own file lists only other owners (owners are
+// unioned). With the owners rule removed (the negative control), the
+// repository's list replaces the base's and olivia's HOLD is refused.
+func TestExtendsBaseOwnerHolds(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		edit func(*Options)
+		want string
+	}{
+		{"owners unioned", nil, "action_required"},
+		{"negative control: without the owners rule", withoutRule("owners"), "success"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newExtendsWorld(t, orgBase, extending+"owners: [rob]\ncoordinators: [cody]\n", tt.edit)
+			g.waitGates(t, "success")
+			if got, sum := g.configConclusion(t); got != "valid" {
+				t.Fatalf("aepgate/config is %s, want none (valid):\n%s", got, sum)
+			}
+			hold := g.unit.Comment("olivia", "/aep hold waiting for legal")
+			g.waitReaction(t, hold.ID())
+			g.quiet(t)
+			if got := g.gates().Conclusion; got != tt.want {
+				t.Errorf("after the base owner's HOLD aepgate/gates is %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestExtendsDropRefused: a repository that sets owners: [] to drop the
+// owner it inherits is refused: aepgate/config fails naming the inherited
+// owner, and the base owner's HOLD still blocks. With the owners rule
+// removed (the negative control) the file is accepted and the HOLD of the
+// dropped owner no longer counts.
+func TestExtendsDropRefused(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		edit       func(*Options)
+		wantConfig string
+		wantGates  string
+	}{
+		{"refused", nil, "failure", "action_required"},
+		{"negative control: without the owners rule", withoutRule("owners"), "valid", "success"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newExtendsWorld(t, orgBase, extending+"owners: []\ncoordinators: [cody]\n", tt.edit)
+			got, sum := g.configConclusion(t)
+			if got != tt.wantConfig {
+				t.Fatalf("aepgate/config is %s, want %s:\n%s", got, tt.wantConfig, sum)
+			}
+			if got == "failure" && !strings.Contains(sum, "owners: [] would drop the inherited [olivia] of acme/.github:aepgate.yml") {
+				t.Errorf("aepgate/config does not name the inherited owner:\n%s", sum)
+			}
+			if tt.wantConfig == "failure" {
+				return // an invalid policy judges nothing: every check fails closed
+			}
+			hold := g.unit.Comment("olivia", "/aep hold waiting for legal")
+			g.waitReaction(t, hold.ID())
+			g.quiet(t)
+			if got := g.gates().Conclusion; got != tt.wantGates {
+				t.Errorf("after the dropped owner's HOLD aepgate/gates is %s, want %s", got, tt.wantGates)
+			}
+		})
+	}
+}
+
+// fallback is the negative control of an unreadable base: a snapshotter
+// that replaces a base it could not read by an empty policy, so the
+// repository's file stands alone.
+type fallback struct{ snapshotter }
+
+func (f fallback) Snapshot(ctx context.Context, req gh.SnapshotRequest) (*snapshot.PR, error) {
+	s, err := f.snapshotter.Snapshot(ctx, req)
+	if err == nil && s.Config.Base != nil && s.Config.Base.Unreadable != "" {
+		s.Config.Base = &snapshot.BaseFile{Ref: s.Config.Base.Ref, Text: "version: 1\n"}
+	}
+	return s, err
+}
+
+// TestExtendsBaseUnreadable: a repository extending a base the App cannot
+// read (acme/secret is outside its installation: 404) is refused with the
+// reason; aepgate/config and aepgate/work-unit fail. Falling back to the
+// repository's own file (the negative control) passes both.
+func TestExtendsBaseUnreadable(t *testing.T) {
+	for _, tt := range []struct {
+		name           string
+		edit           func(*Options)
+		want, wantUnit string
+	}{
+		{"refused", nil, "failure", "failure"},
+		{"negative control: falling back to the repository's file", func(o *Options) {
+			o.snapshots = func(s snapshotter) snapshotter { return fallback{s} }
+		}, "valid", "success"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newExtendsWorld(t, orgBase, "version: 1\nextends: acme/secret:aepgate.yml\ncoordinators: [cody]\nauditors: [ann]\n", tt.edit)
+			got, sum := g.configConclusion(t)
+			if got != tt.want {
+				t.Fatalf("aepgate/config is %s, want %s:\n%s", got, tt.want, sum)
+			}
+			if got := conclusionOf(g.repo, g.pr.Head(), checks.NameWorkUnit); got != tt.wantUnit {
+				t.Errorf("aepgate/work-unit is %s, want %s", got, tt.wantUnit)
+			}
+			if got == "failure" && !strings.Contains(sum, "base policy acme/secret:aepgate.yml cannot be read") {
+				t.Errorf("aepgate/config does not say why:\n%s", sum)
+			}
+		})
+	}
+}
+
+// unconditional drops If-None-Match from every request: the negative
+// control of reading the base by ETag.
+type unconditional struct{}
+
+func (unconditional) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	r.Header.Del("If-None-Match")
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// baseReads are the statuses of the reads of the base policy so far.
+func (g *gatesWorld) baseReads() []int {
+	var out []int
+	for _, r := range g.f.Requests() {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.Path, "/repos/acme/.github/contents/aepgate.yml") {
+			out = append(out, r.Status)
+		}
+	}
+	return out
+}
+
+// TestExtendsBaseReadOncePerEvaluation: every evaluation reads the base
+// once, and once it has been read, a further evaluation's read is a
+// conditional GET answered 304 (free of the rate limit). With the
+// conditional header dropped (the negative control) it is a full 200.
+func TestExtendsBaseReadOncePerEvaluation(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		edit func(*Options)
+		want int
+	}{
+		{"conditional", nil, http.StatusNotModified},
+		{"negative control: unconditional reads", func(o *Options) { o.Transport = unconditional{} }, http.StatusOK},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newExtendsWorld(t, orgBase, extending+"coordinators: [cody]\n", tt.edit)
+			g.waitGates(t, "success")
+			g.quiet(t)
+			before, evals := len(g.baseReads()), g.ledgerRows(t, "check_run:"+checks.NameGates)
+			if before == 0 || g.baseReads()[0] != http.StatusOK {
+				t.Fatalf("the first read of the base answered %v, want 200 first", g.baseReads())
+			}
+			g.repo.Commit("extends", "more work", map[string]string{"more.go": "package x\n"})
+			waitFor(t, 10*time.Second, "an evaluation of the new head", func() bool { return g.gates() != nil })
+			g.quiet(t)
+			reads := g.baseReads()[before:]
+			n := g.ledgerRows(t, "check_run:"+checks.NameGates) - evals
+			if len(reads) != n || n == 0 {
+				t.Fatalf("%d evaluations read the base %d times (%v), want once each", n, len(reads), reads)
+			}
+			for _, s := range reads {
+				if s != tt.want {
+					t.Errorf("a later read of the base answered %d, want %d (all: %v)", s, tt.want, reads)
+				}
+			}
+		})
+	}
+}
+
+// TestSimulateExtends: aepgate simulate resolves the policy as the App
+// does: under the repository's own config and under a local --config that
+// extends the organization's base, the base owner's HOLD blocks, as the App
+// published; under a local file that does not extend it (the negative
+// control) the HOLD does not count.
+func TestSimulateExtends(t *testing.T) {
+	g := newExtendsWorld(t, orgBase, extending+"owners: [rob]\ncoordinators: [cody]\n", nil)
+	g.repo.Grant("rita", "read")
+	g.unit.Comment("olivia", "/aep hold waiting for legal")
+	g.waitGates(t, "action_required")
+	g.quiet(t)
+	src, err := gh.NewReadInstallation(g.f.URL(), g.f.UserToken("rita"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	login, err := g.app.clients.AppLogin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name   string
+		config string
+		want   checks.Conclusion
+	}{
+		{"the repository's config", "", checks.ConclusionActionRequired},
+		{"a local config extending the base", extending + "coordinators: [cody]\n", checks.ConclusionActionRequired},
+		{"negative control: a local config without extends", "version: 1\nowners: [rob]\ncoordinators: [cody]\nauditors: [ann]\n", checks.ConclusionSuccess},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sim := Simulation{Owner: "acme", Repo: "widgets", PR: g.pr.Number(), AppLogin: login}
+			if tt.config != "" {
+				sim.Config = []byte(tt.config)
+			}
+			runs, err := Simulate(context.Background(), src, sim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got checks.Conclusion
+			for _, r := range runs {
+				if r.Name == checks.NameGates {
+					got = r.Conclusion
+				}
+			}
+			if got != tt.want {
+				t.Errorf("simulated aepgate/gates is %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
