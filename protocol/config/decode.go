@@ -20,7 +20,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 				d.errorf(v, f, "unsupported version %d; the only version is 1", n)
 			}
 		},
-		"owners":       func(v *yaml.Node, f string) { c.Owners = d.logins(v, f, false) },
+		"owners":       func(v *yaml.Node, f string) { d.owners(v, f, c) },
 		"coordinators": func(v *yaml.Node, f string) { c.Coordinators = d.logins(v, f, true) },
 		"auditors":     func(v *yaml.Node, f string) { c.Auditors = d.logins(v, f, true) },
 		"audit_triage": func(v *yaml.Node, f string) { c.AuditTriage = d.boolean(v, f) },
