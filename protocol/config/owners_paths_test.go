@@ -14,19 +14,19 @@ func TestMoreSpecific(t *testing.T) {
 		a, b string
 		want bool
 	}{
-		{"docs/api/**", "docs/**", true},    // rule 1: literal beats **
-		{"docs/*.md", "docs/**", true},      // rule 1: wildcard beats **
-		{"docs/api.md", "docs/*.md", true},  // rule 1: literal beats wildcard
-		{"api/**", "**/*.proto", true},      // rule 1, first segment
-		{"docs/**/x.md", "docs/**", true},   // rule 2: more segments
-		{"docs/a*.md", "docs/*.md", true},   // rule 3: more literal characters
-		{"docs/[ab].md", "docs/?.md", true}, // rule 3: a class is no literal, "." and "md" are
-		{"docs/*.md", "docs/a*", true},      // rule 3
-		{"docs/**", "docs/api/**", false},   // the converse of rule 1
-		{"docs/*.md", "docs/*.md", false},   // a tie
-		{"./docs/api/**", "docs/**", true},  // "./" is ignored
-		{"docs/x/**", "docs/*/y/**", true},  // rule 1 before rule 2
-		{"**", "docs/**", false},            // "**" loses to any literal
+		{"docs/api/**", "docs/**", true},     // rule 1: literal beats **
+		{"docs/*.md", "docs/**", true},       // rule 1: wildcard beats **
+		{"docs/api.md", "docs/*.md", true},   // rule 1: literal beats wildcard
+		{"api/**", "**/*.proto", true},       // rule 1, first segment
+		{"docs/**/x.md", "docs/**", true},    // rule 2: more segments
+		{"docs/a*.md", "docs/*.md", true},    // rule 3: more literal characters
+		{"docs/[ab].md", "docs/?.md", false}, // a class is no literal: a tie
+		{"docs/*.md", "docs/a*", true},       // rule 3
+		{"docs/**", "docs/api/**", false},    // the converse of rule 1
+		{"docs/*.md", "docs/*.md", false},    // a tie
+		{"./docs/api/**", "docs/**", true},   // "./" is ignored
+		{"docs/x/**", "docs/*/y/**", true},   // rule 1 before rule 2
+		{"**", "docs/**", false},             // "**" loses to any literal
 	}
 	for _, tt := range tests {
 		if got := MoreSpecific(tt.a, tt.b); got != tt.want {
