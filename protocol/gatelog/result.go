@@ -42,6 +42,9 @@ type Result struct {
 	Blockers []gate.Blocker
 	// ContractPR maps each contract-change gate to its pull request.
 	ContractPR map[string]int
+	// Deciders are who may answer each contract-change gate: its files'
+	// owners (PullRequestState.ContractOwners).
+	Deciders map[string][]string
 	// Tampered are the kept items whose source was edited or deleted.
 	Tampered []Tamper
 	// Items are the items replayed: Input.Items with kept and witnessed
