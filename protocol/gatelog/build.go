@@ -25,11 +25,13 @@ type builder struct {
 	contractPR map[string]int
 	// deciders are who may answer each contract gate (contractGates).
 	deciders map[string][]string
-	origins    map[string]Source // where each item-opened gate was opened (noteOrigin)
-	unit       string
-	unitHold   string          // the open unit HOLD's id, "" when none
-	holdIDs    map[string]bool // unit HOLD ids minted so far
-	approvals  []approval
+	// contractFiles are the files of each contract gate.
+	contractFiles map[string][]string
+	origins       map[string]Source // where each item-opened gate was opened (noteOrigin)
+	unit          string
+	unitHold      string          // the open unit HOLD's id, "" when none
+	holdIDs       map[string]bool // unit HOLD ids minted so far
+	approvals     []approval
 }
 
 // entry is one thing to translate, in time order: an item, or a pull
@@ -53,7 +55,7 @@ func Build(in Input) Result { return BuildWith(in, DefaultRules()) }
 func BuildWith(in Input, rules []Rule) Result {
 	var tampered []Tamper
 	in.Items, tampered = withKept(&in)
-	b := &builder{in: &in, rules: rules, units: map[string]*string{}, contractPR: map[string]int{}, deciders: map[string][]string{}, holdIDs: map[string]bool{}, unit: strconv.Itoa(in.Unit)}
+	b := &builder{in: &in, rules: rules, units: map[string]*string{}, contractPR: map[string]int{}, deciders: map[string][]string{}, contractFiles: map[string][]string{}, holdIDs: map[string]bool{}, unit: strconv.Itoa(in.Unit)}
 	for i, e := range entries(&in) {
 		b.seq = i
 		switch {
@@ -74,7 +76,7 @@ func BuildWith(in Input, rules []Rule) Result {
 	}
 	b.settle(st, refs)
 	b.sortOutcomes()
-	r := Result{Log: gate.Log{Project: in.Project, Events: events}, Outcomes: b.outcomes, State: st, ContractPR: b.contractPR, Deciders: b.deciders, Tampered: tampered, Items: in.Items, unit: in.Unit}
+	r := Result{Log: gate.Log{Project: in.Project, Events: events}, Outcomes: b.outcomes, State: st, ContractPR: b.contractPR, Deciders: b.deciders, ContractFiles: b.contractFiles, Tampered: tampered, Items: in.Items, unit: in.Unit}
 	r.Blockers, _ = r.MergeBlockers(in.PR) // merge is a check action: no error
 	return r
 }

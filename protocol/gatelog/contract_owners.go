@@ -13,8 +13,8 @@ import (
 // contractGate is one contract-change gate of a head and who may answer
 // it.
 type contractGate struct {
-	ev       gate.Event
-	deciders []string
+	ev              gate.Event
+	deciders, files []string
 }
 
 // contractGates are the contract-change gates of a pull request's head:
@@ -45,7 +45,7 @@ func contractGates(unit int, p PullRequestState, repo []string) []contractGate {
 			ev.DecisionKey = &key
 			ev.Question = groupQuestion(p, g)
 		}
-		out = append(out, contractGate{ev: ev, deciders: g.owners})
+		out = append(out, contractGate{ev: ev, deciders: g.owners, files: g.files})
 	}
 	return out
 }
@@ -131,6 +131,7 @@ func deciders(a Attempt) []string {
 func (b *builder) contract(p PullRequestState) {
 	for _, g := range contractGates(b.in.Unit, p, b.in.Policy.Owners) {
 		b.contractPR[g.ev.GateID] = p.Number
+		b.contractFiles[g.ev.GateID] = g.files
 		if !sameOwners(g.deciders, b.in.Policy.Owners) {
 			b.deciders[g.ev.GateID] = g.deciders // the repository's owners need no entry
 		}
