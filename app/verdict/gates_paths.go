@@ -1,9 +1,12 @@
 package verdict
 
 import (
+	"slices"
+
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/login"
 )
 
 // contractOwners are who may approve each changed contract file by the
@@ -50,6 +53,21 @@ func contractGateIDs(g *gatelog.Result, pr int) []string {
 	for _, e := range g.Log.Events {
 		if n, ok := g.ContractPR[e.GateID]; ok && n == pr && e.Type == gate.EventCreate && g.ContractFiles[e.GateID] != nil {
 			out = append(out, e.GateID)
+		}
+	}
+	return out
+}
+
+// blockingOwners are the repository's owners and, after them, the owners
+// of each blocking contract gate's paths, each once.
+func (ev *Evaluation) blockingOwners() []string {
+	out := slices.Clone(ev.Cfg.Owners)
+	g := ev.GateLog()
+	for _, b := range g.Blockers {
+		for _, o := range g.Deciders[b.GateID] {
+			if !login.In(out, o) {
+				out = append(out, o)
+			}
 		}
 	}
 	return out

@@ -31,10 +31,12 @@ type Config struct {
 	Owners []string `json:"owners"`
 	// PathOwners are the other entries of an owners map, in file order:
 	// who approves a change to the paths each pattern matches (OwnersOf).
-	PathOwners []PathOwner `json:"path_owners,omitempty"`
+	// (The file's key is owners, in its map form: key "-" keeps it out of
+	// the list of keys aepgate config keys prints.)
+	PathOwners []PathOwner `json:"path_owners,omitempty" key:"-"`
 	// OwnersFrom is OwnersFromCodeOwners when the owners are read from the
 	// default branch's CODEOWNERS file (owners: {from: CODEOWNERS}).
-	OwnersFrom string `json:"owners_from,omitempty"`
+	OwnersFrom string `json:"owners_from,omitempty" key:"owners.from"`
 	// CodeOwners is that file once read (WithCodeOwners); nil before.
 	CodeOwners *codeowners.File `json:"-"`
 	// Coordinators are GitHub logins that coordinate runs.
