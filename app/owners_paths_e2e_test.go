@@ -166,3 +166,20 @@ func TestCodeOwnersMissingFailsClosed(t *testing.T) {
 		t.Errorf("aepgate/config: %+v", c)
 	}
 }
+
+// TestCodeOwnersReadEconomy: reading the owners from CODEOWNERS costs at
+// most one read per evaluation over the same repository with a flat owners
+// list (the three locations are one query, and a default-branch commit's
+// files are read once).
+func TestCodeOwnersReadEconomy(t *testing.T) {
+	flat := pathOwnersWorld(t, false, map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\ncoordinators: [cody]\n"})
+	coded := pathOwnersWorld(t, false, map[string]string{
+		".github/aepgate.yml": "version: 1\nowners: {from: CODEOWNERS}\ncoordinators: [cody]\n",
+		".github/CODEOWNERS":  "* @olivia\n/api/ @erin\n",
+	})
+	base, got := flat.readsOfOneEvaluation(t), coded.readsOfOneEvaluation(t)
+	t.Logf("reads of one evaluation: flat owners %d, owners from CODEOWNERS %d", base, got)
+	if got > base+1 {
+		t.Errorf("owners from CODEOWNERS cost %d reads, the flat list %d: more than one read more", got, base)
+	}
+}
