@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 
 	"github.com/aepgate/aepgate/app/instructed"
@@ -258,6 +257,9 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 	if !snap.Has.Conversation || ev.Cfg == nil {
 		return ev, nil
 	}
+	if err := e.readOwners(ctx, in, ev); err != nil || ev.Cfg == nil {
+		return ev, err
+	}
 	if err := e.readTeams(ctx, ev); err != nil {
 		return nil, err
 	}
@@ -318,7 +320,7 @@ func (e *evaluator) readDecisions(ctx context.Context, in evalInput, ev *verdict
 	if err := e.loadKept(ctx, in, ev); err != nil {
 		return err
 	}
-	for _, o := range verdict.OwnerAuthors(ev.Snap, append(slices.Clone(ev.Cfg.Owners), ev.Cfg.Coordinators...), ev.Unit, ev.Kept) {
+	for _, o := range verdict.OwnerAuthors(ev.Snap, append(ev.Cfg.AllOwners(), ev.Cfg.Coordinators...), ev.Unit, ev.Kept) {
 		if _, err := e.roleOf(ctx, in, ev, o); err != nil {
 			return err
 		}

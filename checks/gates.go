@@ -14,8 +14,14 @@ import (
 type GatesContext struct {
 	// Unit is the work unit; PR the pull request (0 on the unit's issue).
 	Unit, PR int
-	// Owners are the logins who may answer.
+	// Owners are the logins who may answer (the repository's owners).
 	Owners []string
+	// Deciders are who may answer each contract-change gate whose paths
+	// have owners of their own (gatelog.Result.Deciders).
+	Deciders map[string][]string
+	// ContractPaths are the head's changed contract paths, each with who
+	// may approve it.
+	ContractPaths []ContractPath
 	// Prefix starts commands; empty means command.DefaultPrefix.
 	Prefix string
 	// ControlIssueURL is where project-wide commands go; empty if none yet.
@@ -39,7 +45,9 @@ func Gates(head string, c GatesContext, st gate.State, blockers []gate.Blocker) 
 	if len(blockers) == 0 {
 		r.Conclusion, r.Title = ConclusionSuccess, "No gate or HOLD blocks this merge"
 		fmt.Fprintf(&b, "No gate or HOLD blocks the merge of %s.\n", c.subject())
-		gatesWriter{b: &b, c: c, at: "@", span: plain}.answered(st)
+		w := gatesWriter{b: &b, c: c, at: "@", span: plain}
+		w.contractPaths()
+		w.answered(st)
 		tampering(&b, c.Tampered)
 		r.Summary = b.String() + DocsFooter(r.Name)
 		return r
@@ -47,7 +55,8 @@ func Gates(head string, c GatesContext, st gate.State, blockers []gate.Blocker) 
 	r.Conclusion, r.Title = ConclusionActionRequired, gatesTitle(blockers)
 	w := gatesWriter{b: &b, c: c, at: "@", span: plain}
 	fmt.Fprintf(&b, "The merge of %s waits for the owner. Only %s can answer, each in a new comment or review of their own; an edited comment does not count.\n",
-		c.subject(), w.owners())
+		c.subject(), w.answerers(blockers))
+	w.contractPaths()
 	w.blockers(st, blockers)
 	w.answered(st)
 	tampering(&b, c.Tampered)
@@ -92,8 +101,14 @@ type gatesWriter struct {
 // plain is the span of a check run: the text as it is.
 func plain(s string) string { return s }
 
-// login is how the writer shows a login.
-func (w gatesWriter) login(l string) string { return w.span(w.at + l) }
+// login is how the writer shows a login; a team ("@org/team") keeps its
+// own "@".
+func (w gatesWriter) login(l string) string {
+	if strings.HasPrefix(l, "@") {
+		return w.span(l)
+	}
+	return w.span(w.at + l)
+}
 
 // blockers writes one section per blocker.
 func (w gatesWriter) blockers(st gate.State, bs []gate.Blocker) {
@@ -119,7 +134,7 @@ func (w gatesWriter) rows(g gate.Gate, bl gate.Blocker) [][]string {
 		{"Choices", strings.Join(choices, ", ")},
 		{"Category", g.OwnerOnlyCategory},
 		{"Blocks", scopeText(g)},
-		{"Who may answer", w.owners()},
+		{"Who may answer", w.whoMayAnswer(g.GateID)},
 	}
 	if bl.Choice != nil {
 		rows = append(rows, []string{"Answered", fmt.Sprintf("%s by %s, which keeps it blocking (the safe default or HOLD); a new gate is needed to decide again", code(*bl.Choice), w.login(g.ResolvedBy))})

@@ -65,7 +65,7 @@ func statusComment(c GatesContext, st gate.State, blockers []gate.Blocker, span 
 	if len(blockers) == 0 {
 		fmt.Fprintf(&b, "Nothing blocks the merge of %s.\n", c.subject())
 	} else {
-		fmt.Fprintf(&b, "**%s.** Only %s can answer, each in a new comment or review of their own; an edited comment does not count.\n", gatesTitle(blockers), w.owners())
+		fmt.Fprintf(&b, "**%s.** Only %s can answer, each in a new comment or review of their own; an edited comment does not count.\n", gatesTitle(blockers), w.answerers(blockers))
 		w.blockers(st, blockers)
 	}
 	w.answered(st)

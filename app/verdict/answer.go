@@ -258,7 +258,8 @@ func AnswersRequests(ev *Evaluation, id int64) bool {
 }
 
 // OwnersToAsk are the owners to ask for a review of a pull request a HOLD
-// or gate blocks (the plan requestOwnerReviews applies).
+// or gate blocks (the plan requestOwnerReviews applies): the repository's
+// owners and the owners of its blocking contract gates' paths.
 func OwnersToAsk(ev *Evaluation) []string {
 	p := ev.Snap.Pull
 	if len(ev.GateLog().Blockers) == 0 {
@@ -266,7 +267,7 @@ func OwnersToAsk(ev *Evaluation) []string {
 	}
 	same := func(a string) func(string) bool { return func(b string) bool { return login.Equal(a, b) } }
 	var want []string
-	for _, o := range ev.Cfg.Owners {
+	for _, o := range ev.blockingOwners() {
 		reviewed := slices.ContainsFunc(p.Reviews, func(r snapshot.Review) bool { return login.Equal(r.Author.Login, o) && r.CommitSHA == p.HeadSHA })
 		if login.Equal(o, p.Author.Login) || slices.ContainsFunc(p.ReviewRequests, same(o)) || reviewed {
 			continue

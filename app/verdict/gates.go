@@ -163,7 +163,8 @@ func (ev *Evaluation) gatesInput() gatelog.Input {
 		src := gatelog.Source{Kind: gatelog.PullRequest, Number: p.Number}
 		in.PR = p.Number
 		in.Items = append(in.Items, reviewItems(p.Reviews, src)...)
-		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: ev.contractFiles(), Auto: ev.autoGates()}}
+		files := ev.contractFiles()
+		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: files, ContractOwners: ev.contractOwners(files), Auto: ev.autoGates()}}
 	}
 	for _, a := range ev.Attempts() {
 		src := gatelog.Source{Kind: gatelog.PullRequest, Number: a.Number}
@@ -259,6 +260,7 @@ func (ev *Evaluation) GatesContext() checks.GatesContext {
 	}
 	if g := ev.GateLog(); g != nil {
 		c.Tampered = g.Tampered
+		c.Deciders, c.ContractPaths = g.Deciders, ev.contractPaths(g)
 	}
 	return c
 }

@@ -10,7 +10,11 @@
 // which take the values of Default.
 package config
 
-import "time"
+import (
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/codeowners"
+)
 
 // DefaultPath is where the repository config lives, relative to the
 // repository root. The App reads it from the default branch only.
@@ -24,9 +28,21 @@ type Config struct {
 	// as "OWNER/REPO:PATH" read from that repository's default branch
 	// (ParseRef, Resolve); empty when the file stands alone.
 	Extends string `json:"extends,omitempty"`
-	// Owners are GitHub logins with owner authority: gates, HOLD/RESUME,
-	// contract-path approvals.
+	// Owners are the repository's owners (logins or teams): gates,
+	// HOLD/RESUME, and approvals of contract paths no PathOwners pattern
+	// claims. They are the flat owners list, or the "*" entry of an owners
+	// map, or CODEOWNERS' "*" line (OwnersFrom, WithCodeOwners).
 	Owners []string `json:"owners"`
+	// PathOwners are the other entries of an owners map, in file order:
+	// who approves a change to the paths each pattern matches (OwnersOf).
+	// (The file's key is owners, in its map form: key "-" keeps it out of
+	// the list of keys aepgate config keys prints.)
+	PathOwners []PathOwner `json:"path_owners,omitempty" key:"-"`
+	// OwnersFrom is OwnersFromCodeOwners when the owners are read from the
+	// default branch's CODEOWNERS file (owners: {from: CODEOWNERS}).
+	OwnersFrom string `json:"owners_from,omitempty" key:"owners.from"`
+	// CodeOwners is that file once read (WithCodeOwners); nil before.
+	CodeOwners *codeowners.File `json:"-"`
 	// Coordinators are GitHub logins that coordinate runs.
 	Coordinators []string `json:"coordinators"`
 	// Auditors, when set, are the only logins whose reviews count as

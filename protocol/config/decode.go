@@ -39,7 +39,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 			}
 		},
 		"extends":      func(v *yaml.Node, f string) { c.Extends = d.extends(v, f) },
-		"owners":       func(v *yaml.Node, f string) { c.Owners = d.logins(v, f, false) },
+		"owners":       func(v *yaml.Node, f string) { d.owners(v, f, c) },
 		"coordinators": func(v *yaml.Node, f string) { c.Coordinators = d.logins(v, f, true) },
 		"auditors":     func(v *yaml.Node, f string) { c.Auditors = d.logins(v, f, true) },
 		"agents":       func(v *yaml.Node, f string) { c.Agents = d.logins(v, f, true) },

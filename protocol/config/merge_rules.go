@@ -26,7 +26,9 @@ func DefaultMergeRules() []MergeRule {
 	return []MergeRule{
 		{Key: "version", How: "1 in every file", merge: func(m *merger, key string) { m.from(key, false, true) }},
 		{Key: "extends", How: "the repository's; a base may not extend another", merge: func(m *merger, key string) { m.from(key, false, true) }},
-		union("owners", func(c *Config) *[]string { return &c.Owners }),
+		ownersRule(),
+		{Key: "path_owners", How: "union per pattern, as owners", merge: mergePathOwners},
+		{Key: "owners_from", How: "the base's; CODEOWNERS only when the base lists no owners", merge: mergeOwnersFrom},
 		union("coordinators", func(c *Config) *[]string { return &c.Coordinators }),
 		narrow("auditors", func(c *Config) *[]string { return &c.Auditors }, true),
 		union("agents", func(c *Config) *[]string { return &c.Agents }),

@@ -48,10 +48,10 @@ func checkTeam(s string) string {
 }
 
 // Teams are the teams named in the owners, coordinators, auditors and
-// agents lists, each once.
+// agents lists, path owners and CODEOWNERS lines included, each once.
 func (c *Config) Teams() []Team {
 	var out []Team
-	for _, list := range [][]string{c.Owners, c.Coordinators, c.Auditors, c.Agents} {
+	for _, list := range append(c.pathOwnerLists(), c.Coordinators, c.Auditors, c.Agents) {
 		for _, s := range list {
 			if t, ok := ParseTeam(s); ok && !containsTeam(out, t) {
 				out = append(out, t)
@@ -70,8 +70,8 @@ func containsTeam(ts []Team, t Team) bool {
 	return false
 }
 
-// WithMembers is a copy of c whose owners, coordinators, auditors and agents name
-// people only: each team is replaced by its members (members, by team as
+// WithMembers is a copy of c whose owners (path owners and CODEOWNERS
+// lines included), coordinators, auditors and agents name people only: each team is replaced by its members (members, by team as
 // Key names it; a team missing from members has none), each login once.
 // c is unchanged.
 func (c *Config) WithMembers(members map[string][]string) *Config {
@@ -97,5 +97,6 @@ func (c *Config) WithMembers(members map[string][]string) *Config {
 	}
 	out.Owners, out.Coordinators, out.Auditors = expand(c.Owners), expand(c.Coordinators), expand(c.Auditors)
 	out.Agents = expand(c.Agents)
+	out.PathOwners, out.CodeOwners = c.expandPaths(expand)
 	return &out
 }

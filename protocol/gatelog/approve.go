@@ -105,7 +105,7 @@ func (b *builder) noteOrigin(id string, src Source) {
 // where g was opened: its pull request for a pull request's own gate, the
 // item's thread for an aep-gate block, nil when unknown.
 func (b *builder) answering(it *Item, g gate.Gate) Attempt {
-	t := &Target{Unit: g.WorkUnit}
+	t := &Target{Unit: g.WorkUnit, Deciders: b.deciders[g.GateID]}
 	if pr, ok := b.contractPR[g.GateID]; ok {
 		t.Origin = &Source{Kind: PullRequest, Number: pr}
 	} else if src, ok := b.origins[g.GateID]; ok {

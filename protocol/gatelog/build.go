@@ -23,11 +23,15 @@ type builder struct {
 	// units maps each gate id a create event names to its work unit.
 	units      map[string]*string
 	contractPR map[string]int
-	origins    map[string]Source // where each item-opened gate was opened (noteOrigin)
-	unit       string
-	unitHold   string          // the open unit HOLD's id, "" when none
-	holdIDs    map[string]bool // unit HOLD ids minted so far
-	approvals  []approval
+	// deciders are who may answer each contract gate (contractGates).
+	deciders map[string][]string
+	// contractFiles are the files of each contract gate.
+	contractFiles map[string][]string
+	origins       map[string]Source // where each item-opened gate was opened (noteOrigin)
+	unit          string
+	unitHold      string          // the open unit HOLD's id, "" when none
+	holdIDs       map[string]bool // unit HOLD ids minted so far
+	approvals     []approval
 }
 
 // entry is one thing to translate, in time order: an item, or a pull
@@ -51,7 +55,7 @@ func Build(in Input) Result { return BuildWith(in, DefaultRules()) }
 func BuildWith(in Input, rules []Rule) Result {
 	var tampered []Tamper
 	in.Items, tampered = withKept(&in)
-	b := &builder{in: &in, rules: rules, units: map[string]*string{}, contractPR: map[string]int{}, holdIDs: map[string]bool{}, unit: strconv.Itoa(in.Unit)}
+	b := &builder{in: &in, rules: rules, units: map[string]*string{}, contractPR: map[string]int{}, deciders: map[string][]string{}, contractFiles: map[string][]string{}, holdIDs: map[string]bool{}, unit: strconv.Itoa(in.Unit)}
 	for i, e := range entries(&in) {
 		b.seq = i
 		switch {
@@ -72,7 +76,7 @@ func BuildWith(in Input, rules []Rule) Result {
 	}
 	b.settle(st, refs)
 	b.sortOutcomes()
-	r := Result{Log: gate.Log{Project: in.Project, Events: events}, Outcomes: b.outcomes, State: st, ContractPR: b.contractPR, Tampered: tampered, Items: in.Items, unit: in.Unit}
+	r := Result{Log: gate.Log{Project: in.Project, Events: events}, Outcomes: b.outcomes, State: st, ContractPR: b.contractPR, Deciders: b.deciders, ContractFiles: b.contractFiles, Tampered: tampered, Items: in.Items, unit: in.Unit}
 	r.Blockers, _ = r.MergeBlockers(in.PR) // merge is a check action: no error
 	return r
 }
@@ -108,14 +112,6 @@ func (b *builder) emit(e gate.Event, ref int) {
 	}
 	b.events = append(b.events, e)
 	b.refs = append(b.refs, ref)
-}
-
-// contract opens the contract-change gate of a pull request's head.
-func (b *builder) contract(p PullRequestState) {
-	if ev, ok := ContractGate(b.in.Unit, p.Number, p.Head, p.ContractFiles, p.HeadAt); ok {
-		b.contractPR[ev.GateID] = p.Number
-		b.emit(ev, -1)
-	}
 }
 
 // settle marks each outcome with what Replay did to its event.

@@ -100,6 +100,11 @@ type PullRequestState struct {
 	HeadAt time.Time
 	// ContractFiles are the changed files matching the contract paths.
 	ContractFiles []string
+	// ContractOwners are who may approve each of ContractFiles when owners
+	// are set per path (config.OwnersOf); a file without an entry is the
+	// repository owners' (Policy.Owners). Files with the same owners share
+	// one contract gate (contractGates).
+	ContractOwners map[string][]string
 	// Auto are aepgate's own gates bound to this pull request, besides the
 	// contract-change gate (e.g. an audit's owner decision): create events,
 	// each taking effect at its Time, with ids under a reserved prefix.

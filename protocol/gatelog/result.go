@@ -42,6 +42,12 @@ type Result struct {
 	Blockers []gate.Blocker
 	// ContractPR maps each contract-change gate to its pull request.
 	ContractPR map[string]int
+	// Deciders are who may answer each contract-change gate whose files'
+	// owners (PullRequestState.ContractOwners) are not the repository's.
+	Deciders map[string][]string
+	// ContractFiles are the changed contract files each contract-change
+	// gate covers.
+	ContractFiles map[string][]string
 	// Tampered are the kept items whose source was edited or deleted.
 	Tampered []Tamper
 	// Items are the items replayed: Input.Items with kept and witnessed

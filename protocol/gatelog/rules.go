@@ -43,6 +43,10 @@ type Target struct {
 	// Origin is the thread the gate was opened on, for an approval (nil
 	// when unknown; see ApprovalOwnPR).
 	Origin *Source
+	// Deciders are who may answer the gate when it has owners of its own
+	// (a contract-change gate: its paths' owners); nil means the
+	// repository's owners.
+	Deciders []string
 }
 
 // Rule is one "who counts" rule: Check returns why the attempt is refused
@@ -113,15 +117,22 @@ func TamperedGrant(a Attempt) string {
 	return fmt.Sprintf("this comment was %s after aepgate accepted it, so what it granted no longer counts (what it blocked stays); the owner answers again in a new comment", a.Item.Tampered)
 }
 
-// OwnerDecides lets only a listed owner resume, resolve or approve. What
-// the item says (e.g. "the owner approved") is never authority: only the
-// sender's login is looked at.
+// OwnerDecides lets only a listed owner resume, resolve or approve: for a
+// contract-change gate an owner of its paths (Target.Deciders), for
+// anything else the repository's owners. What the item says (e.g. "the
+// owner approved") is never authority: only the sender's login is looked
+// at.
 func OwnerDecides(a Attempt) string {
-	if !ownerOnly[a.Action] || listed(a.In.Policy.Owners, a.Item.Author) {
+	who := deciders(a)
+	if !ownerOnly[a.Action] || listed(who, a.Item.Author) {
 		return ""
 	}
+	if a.Target != nil && a.Target.Deciders != nil {
+		return fmt.Sprintf("only an owner of the contract paths gate %s covers (%s) may %s; %s does not own them, and an answer relayed for an owner does not count: the owner answers in their own comment or review",
+			a.GateID, logins(who), verb(a.Action), a.Item.Author)
+	}
 	return fmt.Sprintf("only an owner (%s) may %s; %s is not listed in owners, and an answer relayed for an owner does not count: the owner answers in their own comment or review",
-		logins(a.In.Policy.Owners), verb(a.Action), a.Item.Author)
+		logins(who), verb(a.Action), a.Item.Author)
 }
 
 // HumanOwner refuses a decision from a Bot account, whatever its login.

@@ -123,7 +123,7 @@ func (b *builder) target(raw string) (string, *Target) {
 		return id, &Target{}
 	}
 	if wu, ok := b.units[id]; ok {
-		return id, &Target{Unit: wu}
+		return id, &Target{Unit: wu, Deciders: b.deciders[id]}
 	}
 	return id, nil
 }

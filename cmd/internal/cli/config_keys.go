@@ -16,7 +16,8 @@ var unenforcedKeys = []string{"risk.default"}
 
 // configKeys are the config's keys as dotted paths (risk.default), from
 // config.Config's own fields: a struct's keys are listed one by one, a
-// list or a value is one key.
+// list or a value is one key. A field's "key" tag, when set, is its key
+// instead ("-": none, a form of another key).
 func configKeys() []string {
 	return keysOf(reflect.TypeFor[config.Config](), "")
 }
@@ -26,6 +27,12 @@ func keysOf(t reflect.Type, prefix string) []string {
 	for f := range t.Fields() {
 		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
 			keys = append(keys, keysOf(f.Type, prefix)...) // embedded: its keys are the parent's
+			continue
+		}
+		if k, ok := f.Tag.Lookup("key"); ok {
+			if k != "-" {
+				keys = append(keys, prefix+k)
+			}
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
