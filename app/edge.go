@@ -9,13 +9,14 @@ import (
 
 // newEdge builds the webhook edge (package app/webhook) on q with the
 // App's secrets, metrics and log, the events it handles, what their jobs
-// keep of a body (storedPayload) and its fair-budget parts (fair.go).
+// read of a body (their payload views, which the edge keeps of it) and its
+// fair-budget parts (fair.go).
 func newEdge(o *Options, fs families, q webhook.Enqueuer, m *metrics, log *slog.Logger, f fairness) (http.Handler, error) {
 	return webhook.New(webhook.Config{
 		Secrets:        o.WebhookSecrets,
 		Queue:          q,
 		Handled:        fs.handles,
-		Store:          fs.store,
+		Views:          fs.views,
 		Metrics:        webhook.Metrics{Delivery: m.delivery, Unverified: m.unverified},
 		Log:            log,
 		TrustedProxies: o.TrustedProxies,

@@ -85,26 +85,27 @@ func deep(n int) []byte {
 }
 
 // TestWebhookStoresOnlyWhatJobsRead: a 25 MiB signed delivery's job keeps
-// a few hundred bytes (storedPayload), from which its job decodes what it
-// would from the whole body. Its negative control stores the body whole.
+// a few hundred bytes (the members its payload views read), from which
+// its job decodes what it would from the whole body. Its negative control
+// reads the body whole.
 func TestWebhookStoresOnlyWhatJobsRead(t *testing.T) {
 	body := bigPush(webhook.MaxPayload)
 	for _, tt := range []struct {
 		name  string
-		store func(string, []byte) (json.RawMessage, error)
+		views func(string) []any
 		max   int
 	}{
 		{"reduced", nil, 1 << 10},
-		{"broken: whole body", func(_ string, b []byte) (json.RawMessage, error) { return b, nil }, webhook.MaxPayload},
+		{"broken: whole body", func(string) []any { return []any{new(json.RawMessage)} }, webhook.MaxPayload},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			fs := families(defaultFamilies())
-			store := fs.store
-			if tt.store != nil {
-				store = tt.store
+			views := fs.views
+			if tt.views != nil {
+				views = tt.views
 			}
 			q := &memQueue{}
-			h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current")}, Queue: q, Handled: fs.handles, Store: store})
+			h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current")}, Queue: q, Handled: fs.handles, Views: views})
 			if err != nil {
 				t.Fatal(err)
 			}

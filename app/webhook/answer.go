@@ -9,7 +9,7 @@ import (
 // accept records and queues a verified delivery and logs the result:
 // queued, duplicate (the delivery ID was seen before) or ignored (an event
 // that starts no work, recorded only).
-func (h *Handler) accept(ctx context.Context, w http.ResponseWriter, d Delivery, action string) {
+func (h *Handler) accept(ctx context.Context, w http.ResponseWriter, d Delivery, env envelope) {
 	fresh, err := h.queue.Enqueue(ctx, d)
 	if err != nil {
 		h.log.Error("webhook refused", "reason", "store_error", "status", http.StatusServiceUnavailable,
@@ -17,7 +17,7 @@ func (h *Handler) accept(ctx context.Context, w http.ResponseWriter, d Delivery,
 		h.answer(w, d.Event, http.StatusServiceUnavailable, "store_error", "could not record the delivery; redeliver later")
 		return
 	}
-	log := h.log.With("event", d.Event, "action", action, "delivery", d.DeliveryID)
+	log := h.log.With("event", d.Event, "delivery", d.DeliveryID).With(env.logAttrs()...)
 	switch {
 	case !fresh:
 		log.Info("webhook delivery", "result", "duplicate")

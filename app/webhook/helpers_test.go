@@ -125,11 +125,11 @@ type testEdge struct {
 }
 
 // newEdge is an edge on q with the secrets "current" and "previous", the
-// test's handled events and store, and an in-memory metrics sink.
+// test's handled events and views, and an in-memory metrics sink.
 func newEdge(q Enqueuer) *testEdge {
 	s := &sink{}
 	h, err := New(Config{Secrets: [][]byte{[]byte("current"), []byte("previous")}, Queue: q,
-		Handled: testHandled, Store: testStore, Metrics: s.metrics(), Log: slog.New(slog.DiscardHandler)})
+		Handled: testHandled, Views: testViews, Metrics: s.metrics(), Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		panic(err)
 	}
@@ -148,14 +148,14 @@ type testView struct {
 	Commits      []json.RawMessage   `json:"commits,omitempty"`
 }
 
-// testStore keeps testView's fields; a body whose fields do not have its
-// types is an error.
-func testStore(_ string, body []byte) (json.RawMessage, error) {
+// testViews: the test jobs decode a testView.
+func testViews(string) []any { return []any{new(testView)} }
+
+// viewOf decodes a testView from b with encoding/json, as a test job does.
+func viewOf(b []byte) (testView, error) {
 	var v testView
-	if err := json.Unmarshal(body, &v); err != nil {
-		return nil, err
-	}
-	return json.Marshal(v)
+	err := json.Unmarshal(b, &v)
+	return v, err
 }
 
 type hook struct {

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"net/http"
 	"time"
@@ -13,9 +14,12 @@ type Delivery struct {
 	DeliveryID string
 	// Event is the X-GitHub-Event header.
 	Event string
-	// Payload is what Config.Store kept of the body, for an event
-	// Config.Handled starts work for; nil otherwise.
+	// Payload is what the edge kept of the body (the members Config.Views
+	// read), for an event Config.Handled starts work for; nil otherwise.
 	Payload json.RawMessage
+	// BodySHA256 is the body's SHA-256, by which a body already accepted
+	// under another delivery ID is known.
+	BodySHA256 [sha256.Size]byte
 }
 
 // Enqueuer records a verified delivery and queues its job durably, in one
