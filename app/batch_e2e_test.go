@@ -30,7 +30,7 @@ func TestGroupCommitFailureMidBatch(t *testing.T) {
 			o := testOptions(t, nil, "")
 			o.BatchSize, o.BatchWait = 8, 5*time.Second
 			if control {
-				o.batch.Answer = func(context.Context, <-chan webhook.Result) webhook.Result { return webhook.Result{Fresh: true} }
+				o.batch.Answer = func(context.Context, <-chan webhook.Result) webhook.Result { return webhook.Result{} }
 			}
 			a, err := New(context.Background(), o)
 			if err != nil {

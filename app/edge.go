@@ -22,7 +22,6 @@ func newEdge(o *Options, fs families, q webhook.Enqueuer, m *metrics, log *slog.
 		TrustedProxies: o.TrustedProxies,
 		Hooks:          f.hooks,
 		OnBusy:         f.onBusy,
-		Replays:        f.replays,
 		Options:        o.edge,
 	})
 }

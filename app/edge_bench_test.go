@@ -12,11 +12,13 @@ import (
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
-// acceptAll is an Enqueuer that takes every delivery as fresh and keeps
+// acceptAll is an Enqueuer that takes every delivery as new and keeps
 // nothing, so a benchmark measures the edge alone.
 type acceptAll struct{}
 
-func (acceptAll) Enqueue(context.Context, webhook.Delivery) (bool, error) { return true, nil }
+func (acceptAll) Enqueue(context.Context, webhook.Delivery) (webhook.Outcome, error) {
+	return webhook.Outcome{}, nil
+}
 
 // BenchmarkEdgeHandler runs the App's webhook edge (the real family table
 // and payload views, no database) on the octokit pull_request.opened

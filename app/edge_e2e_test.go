@@ -24,18 +24,18 @@ type memQueue struct {
 	jobs []webhook.Delivery
 }
 
-func (q *memQueue) Enqueue(_ context.Context, d webhook.Delivery) (bool, error) {
+func (q *memQueue) Enqueue(_ context.Context, d webhook.Delivery) (webhook.Outcome, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.seen[d.DeliveryID] {
-		return false, nil
+		return webhook.Outcome{Duplicate: true}, nil
 	}
 	if q.seen == nil {
 		q.seen = map[string]bool{}
 	}
 	q.seen[d.DeliveryID] = true
 	q.jobs = append(q.jobs, d)
-	return true, nil
+	return webhook.Outcome{}, nil
 }
 
 // appEdge is the App's edge (newEdge) on q with the secrets "current"

@@ -7,22 +7,18 @@ import (
 )
 
 // fairness is what the edge's fair budgets take from the App: GitHub's
-// hook ranges, the busy-refusal sweep and the body record.
+// hook ranges and the busy-refusal sweep.
 type fairness struct {
-	hooks   webhook.HookRanges
-	onBusy  func()
-	replays webhook.Replays
+	hooks  webhook.HookRanges
+	onBusy func()
 }
 
 // fairness builds the edge's fair-budget parts; a negative control drops
-// the sweep or the body record through Options.
+// the sweep through Options.
 func (a *App) fairness() fairness {
-	f := fairness{hooks: &a.hooks, onBusy: a.sweeper.busy, replays: dbReplays{db: a.db}}
+	f := fairness{hooks: &a.hooks, onBusy: a.sweeper.busy}
 	if a.opts.noBusySweep {
 		f.onBusy = nil
-	}
-	if a.opts.noReplays {
-		f.replays = nil
 	}
 	return f
 }

@@ -67,6 +67,9 @@ type riverQueue[TTx any] struct {
 	// handles reports whether an event starts work; others are recorded
 	// and not queued.
 	handles func(event string) bool
+	// replayMemory is how long a body's SHA-256 is remembered
+	// (webhook.ReplayMemory; 0: not at all, the negative control).
+	replayMemory time.Duration
 }
 
 // jobRunner does the work of each job kind.
@@ -119,7 +122,7 @@ func buildQueue[TTx any](ctx context.Context, db *store.DB, driver riverdriver.D
 	if err != nil {
 		return nil, fmt.Errorf("queue: %w", err)
 	}
-	return &riverQueue[TTx]{db: db, client: client, handles: run.handles}, nil
+	return &riverQueue[TTx]{db: db, client: client, handles: run.handles, replayMemory: o.replayMemory()}, nil
 }
 
 // completedRetention is how long River keeps a completed job, and with it
@@ -176,15 +179,15 @@ func migrateRiver[TTx any](ctx context.Context, db *store.DB, driver riverdriver
 	return nil
 }
 
-// Enqueue records a verified delivery's ID and, when its event starts
-// work, inserts its job, in one transaction (a batch of one,
-// EnqueueBatch); fresh is false when the ID was recorded before.
-func (q *riverQueue[TTx]) Enqueue(ctx context.Context, v webhook.Delivery) (bool, error) {
-	fresh, err := q.EnqueueBatch(ctx, []webhook.Delivery{v})
+// Enqueue records a verified delivery's ID and body sum and, when it is
+// new and its event starts work, inserts its job, in one transaction (a
+// batch of one, EnqueueBatch).
+func (q *riverQueue[TTx]) Enqueue(ctx context.Context, v webhook.Delivery) (webhook.Outcome, error) {
+	out, err := q.EnqueueBatch(ctx, []webhook.Delivery{v})
 	if err != nil {
-		return false, err
+		return webhook.Outcome{}, err
 	}
-	return fresh[0], nil
+	return out[0], nil
 }
 
 func (q *riverQueue[TTx]) start(ctx context.Context) error { return q.client.Start(ctx) }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app/board"
+	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
 )
 
@@ -36,7 +37,7 @@ func (a *App) runReconcile(ctx context.Context) (err error) {
 	} else if n > 0 {
 		a.log.Info("forgot old deliveries", "count", n)
 	}
-	if n, err := a.db.ForgetBodies(ctx, time.Now().Add(-replayMemory)); err != nil {
+	if n, err := a.db.ForgetBodies(ctx, time.Now().Add(-webhook.ReplayMemory)); err != nil {
 		a.log.Warn("forget old webhook bodies", "err", err)
 	} else if n > 0 {
 		a.log.Info("forgot old webhook bodies", "count", n)

@@ -67,9 +67,6 @@ type Config struct {
 	// the App can sweep for the events such refusals lost; it must not
 	// block.
 	OnBusy func()
-	// Replays remembers the bodies accepted before (nil: none): a body
-	// accepted under another delivery ID is answered 200 and not queued.
-	Replays Replays
 	// Options replace parts of the edge (zero: the App's own).
 	Options Options
 }
@@ -94,7 +91,6 @@ type Handler struct {
 	proxies []netip.Prefix
 	hooks   HookRanges
 	onBusy  func()
-	replays Replays
 	// opts replaces parts of the edge; its zero value is the App's own.
 	opts Options
 }
@@ -125,7 +121,7 @@ func New(c Config) (*Handler, error) {
 	}
 	return &Handler{secrets: c.Secrets, queue: c.Queue, handled: c.Handled, views: c.Views, metrics: c.Metrics,
 		log: c.Log, budget: budget, opts: c.Options,
-		proxies: c.TrustedProxies, hooks: c.Hooks, onBusy: c.OnBusy, replays: c.Replays}, nil
+		proxies: c.TrustedProxies, hooks: c.Hooks, onBusy: c.OnBusy}, nil
 }
 
 // refusal is a request the edge answers without queueing anything.
@@ -137,7 +133,8 @@ type refusal struct {
 // ServeHTTP streams the body within the cap, the budget and the minimum
 // rate while computing its signature, verifies it, checks the headers and
 // the payload, gives the body's bytes back to the budget, then records
-// and queues the delivery unless its body was accepted before.
+// and queues the delivery (the queue knows a body accepted before under
+// another delivery ID, in the same transaction).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Until the signature verifies, the event header is the sender's word:
 	// metrics label it "unverified", so forged requests cannot mint one
@@ -170,9 +167,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// What is queued is the payload the job keeps: the body's bytes
 		// are done with, so a slow commit never holds the budget.
 		release()
-	}
-	if h.replayed(r.Context(), w, d, body.sum) {
-		return
 	}
 	h.accept(r.Context(), w, d, env)
 }

@@ -48,28 +48,35 @@ func (p prefixHooks) Contains(ip netip.Addr) bool {
 	return false
 }
 
-// memQueue is an in-memory Enqueuer that records delivery IDs as the
-// App's queue does; with replay set it forgets them (the negative control
-// of dedupe).
+// memQueue is an in-memory Enqueuer that records delivery IDs and body
+// sums as the App's queue does; with replay set it forgets delivery IDs
+// (the negative control of dedupe), with bodies set it remembers the body
+// sums (off: the negative control of the replay record).
 type memQueue struct {
 	mu     sync.Mutex
 	seen   map[string]bool
+	first  map[[sha256.Size]byte]string
 	jobs   []Delivery
 	replay bool
+	bodies bool
 }
 
-func (q *memQueue) Enqueue(_ context.Context, d Delivery) (bool, error) {
+func (q *memQueue) Enqueue(_ context.Context, d Delivery) (Outcome, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.seen == nil {
-		q.seen = map[string]bool{}
+		q.seen, q.first = map[string]bool{}, map[[sha256.Size]byte]string{}
 	}
 	if !q.replay && q.seen[d.DeliveryID] {
-		return false, nil
+		return Outcome{Duplicate: true}, nil
 	}
 	q.seen[d.DeliveryID] = true
+	if first, ok := q.first[d.BodySHA256]; ok && q.bodies {
+		return Outcome{ReplayOf: first}, nil
+	}
+	q.first[d.BodySHA256] = d.DeliveryID
 	q.jobs = append(q.jobs, d)
-	return true, nil
+	return Outcome{}, nil
 }
 
 // sink is an in-memory Metrics: counts by label pair and the gauge.
