@@ -38,12 +38,16 @@ func (q *memQueue) Enqueue(_ context.Context, d webhook.Delivery) (webhook.Outco
 	return webhook.Outcome{}, nil
 }
 
-// appEdge is the App's edge (newEdge) on q with the secrets "current"
-// and "previous" and edge options o, and the metrics it counts into.
+// appEdge is the App's edge (as newFront builds it, without hook ranges
+// or sweep) on q with the secrets "current" and "previous" and edge
+// options o, and the metrics it counts into.
 func appEdge(t *testing.T, q *memQueue, o webhook.Options) (http.Handler, *metrics) {
 	t.Helper()
 	m := newMetrics()
-	h, err := newEdge(&Options{WebhookSecrets: [][]byte{[]byte("current"), []byte("previous")}, edge: o}, defaultFamilies(), q, m, testLogger(t), fairness{})
+	fs := families(defaultFamilies())
+	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current"), []byte("previous")}, Queue: q,
+		Handled: fs.handles, Views: fs.views, Metrics: webhook.Metrics{Delivery: m.delivery, Unverified: m.unverified},
+		Log: testLogger(t), Options: o})
 	if err != nil {
 		t.Fatal(err)
 	}
