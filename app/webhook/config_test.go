@@ -10,7 +10,7 @@ import (
 )
 
 // TestNewRefusesIncompleteConfig: an edge without a secret, with an empty
-// one, or without its queue, handled events or store is never built.
+// one, or without its queue, handled events or views is never built.
 func TestNewRefusesIncompleteConfig(t *testing.T) {
 	good := Config{Secrets: [][]byte{[]byte("s")}, Queue: &memQueue{}, Handled: testHandled, Views: testViews}
 	tests := []struct {

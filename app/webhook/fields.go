@@ -86,12 +86,13 @@ func addStructFields(out *fields, t reflect.Type, seen map[reflect.Type]bool) {
 		if !f.IsExported() {
 			continue
 		}
-		key := foldName(cmpName(name, f.Name))
+		key := foldName(jsonName(name, f.Name))
 		out.members[key] = mergeMember(out.members, key, typeFields(f.Type, seen))
 	}
 }
 
-func cmpName(tagged, field string) string {
+// jsonName is a field's JSON name: its tag's, else the field's own.
+func jsonName(tagged, field string) string {
 	if tagged != "" {
 		return tagged
 	}
