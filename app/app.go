@@ -13,6 +13,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/readback"
+	"github.com/aepgate/aepgate/app/ready"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/app/writer"
@@ -44,12 +45,12 @@ type App struct {
 	// stopping is closed when Run starts shutting down, which ends the
 	// wait of board jobs (board.Boards.Run) at once.
 	stopping chan struct{}
-	// hooks are GitHub's hook ranges, read by Run (hookranges.go).
-	hooks hookRanges
-	// sweeper sweeps after the edge's busy refusals (busysweep.go).
-	sweeper *busySweep
+	// hooks are GitHub's hook ranges, read by Run (front.go).
+	hooks *webhook.HookCache
+	// sweeper sweeps after the edge's busy refusals (front.go).
+	sweeper *webhook.BusySweep
 	// github is whether GitHub accepted the App's credentials (/readyz).
-	github githubAuth
+	github *ready.GitHub
 }
 
 // New opens the database, applies the App's and River's migrations and
@@ -83,10 +84,9 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a.sweeper = newBusySweep(a.opts.busySweep, a.runReconcile)
 	a.batcher = webhook.NewBatcher(a.queue, webhook.BatchConfig{Size: opts.BatchSize, Wait: opts.BatchWait,
 		Observe: a.metrics.batch, Options: opts.batch})
-	if a.webhook, err = newEdge(&a.opts, a.families, a.batcher, a.metrics, a.log, a.fairness()); err != nil {
+	if err := a.newFront(); err != nil {
 		a.batcher.Close()
 		db.Close()
 		return nil, err
@@ -129,7 +129,7 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "database or queue unreachable\n", http.StatusServiceUnavailable)
 		return
 	}
-	if _, ok := a.github.verified(); !ok {
+	if _, ok := a.github.Verified(); !ok {
 		http.Error(w, "GitHub has not accepted the App's credentials yet\n", http.StatusServiceUnavailable)
 		return
 	}
@@ -152,13 +152,10 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	if err := a.queue.Start(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("start queue: %w", err)
 	}
-	a.startFairness(ctx)
-	a.verifyAtStart(ctx)
-	ln = limitConns(ln, a.opts.MaxConns, &a.hooks)
-	srv := newServer(a.Handler(), a.opts.maxHeaderBytes)
+	srv, ln := a.serveFront(ctx, ln)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	info, _ := a.github.verified()
+	info, _ := a.github.Verified()
 	a.log.Info("aepgate serving", "version", a.opts.Version, "addr", ln.Addr().String(), "database", a.db.Where,
 		"app_id", a.opts.AppID, "app_slug", info.Slug)
 	var serveErr error

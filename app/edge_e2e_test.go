@@ -24,26 +24,30 @@ type memQueue struct {
 	jobs []webhook.Delivery
 }
 
-func (q *memQueue) Enqueue(_ context.Context, d webhook.Delivery) (bool, error) {
+func (q *memQueue) Enqueue(_ context.Context, d webhook.Delivery) (webhook.Outcome, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.seen[d.DeliveryID] {
-		return false, nil
+		return webhook.Outcome{Duplicate: true}, nil
 	}
 	if q.seen == nil {
 		q.seen = map[string]bool{}
 	}
 	q.seen[d.DeliveryID] = true
 	q.jobs = append(q.jobs, d)
-	return true, nil
+	return webhook.Outcome{}, nil
 }
 
-// appEdge is the App's edge (newEdge) on q with the secrets "current"
-// and "previous" and edge options o, and the metrics it counts into.
+// appEdge is the App's edge (as newFront builds it, without hook ranges
+// or sweep) on q with the secrets "current" and "previous" and edge
+// options o, and the metrics it counts into.
 func appEdge(t *testing.T, q *memQueue, o webhook.Options) (http.Handler, *metrics) {
 	t.Helper()
 	m := newMetrics()
-	h, err := newEdge(&Options{WebhookSecrets: [][]byte{[]byte("current"), []byte("previous")}, edge: o}, defaultFamilies(), q, m, testLogger(t), fairness{})
+	fs := families(defaultFamilies())
+	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current"), []byte("previous")}, Queue: q,
+		Handled: fs.handles, Views: fs.views, Metrics: webhook.Metrics{Delivery: m.delivery, Unverified: m.unverified},
+		Log: testLogger(t), Options: o})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,26 +89,27 @@ func deep(n int) []byte {
 }
 
 // TestWebhookStoresOnlyWhatJobsRead: a 25 MiB signed delivery's job keeps
-// a few hundred bytes (storedPayload), from which its job decodes what it
-// would from the whole body. Its negative control stores the body whole.
+// a few hundred bytes (the members its payload views read), from which
+// its job decodes what it would from the whole body. Its negative control
+// reads the body whole.
 func TestWebhookStoresOnlyWhatJobsRead(t *testing.T) {
 	body := bigPush(webhook.MaxPayload)
 	for _, tt := range []struct {
 		name  string
-		store func(string, []byte) (json.RawMessage, error)
+		views func(string) []any
 		max   int
 	}{
 		{"reduced", nil, 1 << 10},
-		{"broken: whole body", func(_ string, b []byte) (json.RawMessage, error) { return b, nil }, webhook.MaxPayload},
+		{"broken: whole body", func(string) []any { return []any{new(json.RawMessage)} }, webhook.MaxPayload},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			fs := families(defaultFamilies())
-			store := fs.store
-			if tt.store != nil {
-				store = tt.store
+			views := fs.views
+			if tt.views != nil {
+				views = tt.views
 			}
 			q := &memQueue{}
-			h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current")}, Queue: q, Handled: fs.handles, Store: store})
+			h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current")}, Queue: q, Handled: fs.handles, Views: views})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,8 @@ import (
 // the typed work it derives. The table of families is the one list of
 // handled events: the edge acknowledges the rest without queueing them,
 // the manifest subscribes to exactly these (Events), and a queued job keeps
-// of a body only the fields of its family's view (storedPayload).
+// of a body only the fields of its family's view (the edge keeps what the
+// views read, webhook.Config.Views).
 type family struct {
 	name string
 	// events maps each event to the actions that start work; nil actions:
@@ -98,12 +99,6 @@ func (fs families) views(event string) []any {
 		out = append(out, f.view())
 	}
 	return out
-}
-
-// store is what a job of event keeps of a verified body: the fields of
-// its family's views (storedPayload).
-func (fs families) store(event string, body []byte) (json.RawMessage, error) {
-	return storedPayload(fs.views(event), body)
 }
 
 // route decides what a delivery asks for: where it happened and its

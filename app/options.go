@@ -142,7 +142,8 @@ type Options struct {
 	// maxHeaderBytes replaces MaxHeaderBytes when set; the negative
 	// control passes Go's default.
 	maxHeaderBytes int
-	// noReplays remembers no webhook bodies, the negative control.
+	// noReplays remembers no webhook bodies, the negative control: the
+	// queue then admits a replayed body under each new delivery ID.
 	noReplays bool
 	// deployRules replace protocol/deploy's DefaultRules when set; a
 	// negative control removes one.
@@ -208,4 +209,13 @@ func (o *Options) setDefaults() error {
 		o.Workers = DefaultWorkers
 	}
 	return nil
+}
+
+// replayMemory is how long the queue remembers webhook bodies:
+// webhook.ReplayMemory, or not at all under noReplays.
+func (o *Options) replayMemory() time.Duration {
+	if o.noReplays {
+		return 0
+	}
+	return webhook.ReplayMemory
 }

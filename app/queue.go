@@ -5,7 +5,8 @@ import "github.com/aepgate/aepgate/app/queue"
 // queueConfig is the queue's part of the Options.
 func (o *Options) queueConfig() queue.Config {
 	return queue.Config{Workers: o.Workers, BoardDelay: o.BoardDelay, JobTimeout: o.JobTimeout, RescueAfter: o.RescueAfter,
-		ReconcileEvery: o.ReconcileEvery, RetryBase: o.RetryBase, MaxRetryDelay: MaxRetryDelay, PollInterval: o.PollInterval, Logger: o.Logger}
+		ReconcileEvery: o.ReconcileEvery, RetryBase: o.RetryBase, MaxRetryDelay: MaxRetryDelay, PollInterval: o.PollInterval,
+		ReplayMemory: o.replayMemory(), Logger: o.Logger}
 }
 
 // runners are the App's work for each of the queue's jobs.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,49 +13,64 @@ import (
 )
 
 // TestEnqueueBatch: on both engines one batch records every delivery ID
-// once and queues one job per fresh delivery of an event that starts work;
-// a duplicate inside the batch and one of an earlier batch are not fresh,
-// and an event that starts no work is recorded without a job. The queue
-// stats (aepgate_queue_jobs) count the jobs.
+// and body once and queues one job per new delivery of an event that
+// starts work; a duplicate ID or a replayed body (the same SHA-256 under
+// another ID) inside the batch or of an earlier batch queues nothing, and
+// an event that starts no work is recorded without a job. The queue stats
+// (aepgate_queue_jobs) count the jobs. Its negative control remembers no
+// bodies (Options.noReplays): each replay is queued again.
 func TestEnqueueBatch(t *testing.T) {
-	for _, engine := range []string{"sqlite", "postgres"} {
-		t.Run(engine, func(t *testing.T) {
+	dup, replay := webhook.Outcome{Duplicate: true}, webhook.Outcome{ReplayOf: "a"}
+	for _, tt := range []struct {
+		name, engine string
+		noReplays    bool
+		want         [][]webhook.Outcome
+		jobs         map[string]int
+	}{
+		{"sqlite", "sqlite", false, [][]webhook.Outcome{{{}, {}, dup, {}, replay}, {dup, {}, replay}}, map[string]int{"a": 1, "b": 1, "c": 1}},
+		{"postgres", "postgres", false, [][]webhook.Outcome{{{}, {}, dup, {}, replay}, {dup, {}, replay}}, map[string]int{"a": 1, "b": 1, "c": 1}},
+		{"broken: no body record", "sqlite", true, [][]webhook.Outcome{{{}, {}, dup, {}, {}}, {dup, {}, {}}}, map[string]int{"a": 1, "b": 1, "c": 1, "r1": 1, "r2": 1}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
 			database := ""
-			if engine == "postgres" {
+			if tt.engine == "postgres" {
 				if testing.Short() {
 					t.Skip("PostgreSQL: runs without -short")
 				}
 				database = pgtest.Start(t)
 			}
-			a, err := New(context.Background(), testOptions(t, nil, database))
+			o := testOptions(t, nil, database)
+			o.noReplays = tt.noReplays
+			a, err := New(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer a.Close()
-			push := func(id string) webhook.Delivery {
-				return webhook.Delivery{DeliveryID: id, Event: "push", Payload: []byte(`{"ref":"refs/heads/x"}`)}
+			push := func(id, ref string) webhook.Delivery {
+				body := `{"ref":"refs/heads/` + ref + `"}`
+				return webhook.Delivery{DeliveryID: id, Event: "push", Payload: []byte(body), BodySHA256: sha256.Sum256([]byte(body))}
 			}
 			ctx := context.Background()
-			first, err := a.queue.EnqueueBatch(ctx, []webhook.Delivery{push("a"), push("b"), push("a"), {DeliveryID: "p", Event: "ping"}})
+			first, err := a.queue.EnqueueBatch(ctx, []webhook.Delivery{push("a", "x"), push("b", "y"), push("a", "x"), {DeliveryID: "p", Event: "ping"}, push("r1", "x")})
 			if err != nil {
 				t.Fatal(err)
 			}
-			second, err := a.queue.EnqueueBatch(ctx, []webhook.Delivery{push("b"), push("c")})
+			second, err := a.queue.EnqueueBatch(ctx, []webhook.Delivery{push("b", "y"), push("c", "z"), push("r2", "x")})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff([][]bool{{true, true, false, true}, {false, true}}, [][]bool{first, second}); diff != "" {
-				t.Errorf("fresh (-want +got):\n%s", diff)
+			if diff := cmp.Diff(tt.want, [][]webhook.Outcome{first, second}); diff != "" {
+				t.Errorf("outcomes (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(map[string]int{"a": 1, "b": 1, "c": 1}, jobsByDelivery(t, a)); diff != "" {
+			if diff := cmp.Diff(tt.jobs, jobsByDelivery(t, a)); diff != "" {
 				t.Errorf("delivery jobs (-want +got):\n%s", diff)
 			}
 			stats, err := a.db.QueueStats(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(stats) != 1 || stats[0].Queue != "default" || stats[0].State != "available" || stats[0].Jobs != 3 || stats[0].OldestSeconds < 0 || stats[0].OldestSeconds > 60 {
-				t.Errorf("queue stats = %+v, want 3 available jobs of the default queue, waiting a moment", stats)
+			if len(stats) != 1 || stats[0].Queue != "default" || stats[0].State != "available" || stats[0].Jobs != int64(len(tt.jobs)) || stats[0].OldestSeconds < 0 || stats[0].OldestSeconds > 60 {
+				t.Errorf("queue stats = %+v, want %d available jobs of the default queue, waiting a moment", stats, len(tt.jobs))
 			}
 		})
 	}

@@ -19,7 +19,7 @@ func TestReadyzWaitsForGitHubAuth(t *testing.T) {
 	if got := readyz(t, base); got != http.StatusServiceUnavailable {
 		t.Fatalf("/readyz before GitHub accepted the App: %d, want 503", got)
 	}
-	if _, ok := a.github.verified(); ok {
+	if _, ok := a.github.Verified(); ok {
 		t.Fatal("verified before the App exists on GitHub")
 	}
 	f.App(testAppID, appKey(t))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/app/queue"
+	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
 )
 
@@ -37,7 +38,7 @@ func (a *App) runReconcile(ctx context.Context) (err error) {
 	} else if n > 0 {
 		a.log.Info("forgot old deliveries", "count", n)
 	}
-	if n, err := a.db.ForgetBodies(ctx, time.Now().Add(-replayMemory)); err != nil {
+	if n, err := a.db.ForgetBodies(ctx, time.Now().Add(-webhook.ReplayMemory)); err != nil {
 		a.log.Warn("forget old webhook bodies", "err", err)
 	} else if n > 0 {
 		a.log.Info("forgot old webhook bodies", "count", n)

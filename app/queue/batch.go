@@ -11,33 +11,39 @@ import (
 	"github.com/aepgate/aepgate/internal/store"
 )
 
-// Enqueue records a verified delivery's ID and, when its event starts
-// work, inserts its job, in one transaction (a batch of one,
-// EnqueueBatch); fresh is false when the ID was recorded before.
-func (q *Queue) Enqueue(ctx context.Context, v webhook.Delivery) (bool, error) {
-	fresh, err := q.EnqueueBatch(ctx, []webhook.Delivery{v})
+// Enqueue admits one verified delivery and, when it is new and its event
+// starts work, inserts its job, in one transaction (a batch of one,
+// EnqueueBatch).
+func (q *Queue) Enqueue(ctx context.Context, v webhook.Delivery) (webhook.Outcome, error) {
+	out, err := q.EnqueueBatch(ctx, []webhook.Delivery{v})
 	if err != nil {
-		return false, err
+		return webhook.Outcome{}, err
 	}
-	return fresh[0], nil
+	return out[0], nil
 }
 
-// EnqueueBatch records a batch of verified deliveries' IDs and inserts the
-// jobs of the fresh ones whose event starts work, all in one transaction
-// (River's InsertManyTx): one commit for the whole batch, and nothing of
-// it when any part fails. A delivery ID seen before, in an earlier batch
-// or earlier in this one, is not fresh and queues nothing.
-func (q *Queue) EnqueueBatch(ctx context.Context, ds []webhook.Delivery) ([]bool, error) {
-	fresh := make([]bool, len(ds))
+// EnqueueBatch records a batch of verified deliveries' IDs and body sums
+// and inserts the jobs of the new ones whose event starts work, all in one
+// transaction (store.AdmitBatch, River's InsertManyTx): one commit for the
+// whole batch, and nothing of it when any part fails. A delivery ID seen
+// before, or a body accepted under another ID within the replay memory, in
+// an earlier batch or earlier in this one, queues nothing.
+func (q *Queue) EnqueueBatch(ctx context.Context, ds []webhook.Delivery) ([]webhook.Outcome, error) {
+	out := make([]webhook.Outcome, len(ds))
+	arrivals := make([]store.Arrival, len(ds))
+	for i, v := range ds {
+		arrivals[i] = store.Arrival{ID: v.DeliveryID, Event: v.Event, Sum: v.BodySHA256}
+	}
 	now := time.Now()
 	err := q.db.InTx(ctx, func(tx store.Tx) error {
+		ads, err := store.AdmitBatch(ctx, tx, arrivals, now, q.replayMemory)
+		if err != nil {
+			return err
+		}
 		var jobs []river.InsertManyParams
 		for i, v := range ds {
-			var err error
-			if fresh[i], err = store.RecordDelivery(ctx, tx, v.DeliveryID, v.Event, now); err != nil {
-				return err
-			}
-			if fresh[i] && q.handles(v.Event) {
+			out[i] = webhook.Outcome{Duplicate: ads[i].Redelivered, ReplayOf: ads[i].ReplayOf}
+			if out[i] == (webhook.Outcome{}) && q.handles(v.Event) {
 				jobs = append(jobs, river.InsertManyParams{Args: Delivery{DeliveryID: v.DeliveryID, Event: v.Event, Payload: v.Payload}})
 			}
 		}
@@ -52,5 +58,5 @@ func (q *Queue) EnqueueBatch(ctx context.Context, ds []webhook.Delivery) ([]bool
 	if err != nil {
 		return nil, err
 	}
-	return fresh, nil
+	return out, nil
 }

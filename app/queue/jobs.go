@@ -9,7 +9,8 @@ type Delivery struct {
 	DeliveryID string `json:"delivery_id"`
 	Event      string `json:"event"`
 	// Payload is what the job keeps of the body: the fields its handlers
-	// read (the App's stored payload view), not the whole body.
+	// read (what their payload views read, kept by the edge), not the
+	// whole body.
 	Payload json.RawMessage `json:"payload"`
 }
 

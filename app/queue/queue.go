@@ -34,6 +34,10 @@ type Config struct {
 	RetryBase, MaxRetryDelay time.Duration
 	// PollInterval is how often an idle worker looks for jobs.
 	PollInterval time.Duration
+	// ReplayMemory is how long a webhook body's SHA-256 is remembered, so
+	// that the same body under a new delivery ID is not queued again
+	// (webhook.ReplayMemory; 0: not at all, a negative control).
+	ReplayMemory time.Duration
 	// Logger gets River's warnings and errors (riverLogger).
 	Logger *slog.Logger
 }
@@ -44,6 +48,8 @@ type Queue struct {
 	e  engine
 	// handles reports whether an event starts work (Runners.Handles).
 	handles func(event string) bool
+	// replayMemory is Config.ReplayMemory.
+	replayMemory time.Duration
 }
 
 // engine is River on one database engine (River[TTx]).
@@ -91,7 +97,7 @@ func New(ctx context.Context, db *store.DB, c Config, run Runners) (*Queue, erro
 	if err != nil {
 		return nil, err
 	}
-	return &Queue{db: db, e: e, handles: run.Handles}, nil
+	return &Queue{db: db, e: e, handles: run.Handles, replayMemory: c.ReplayMemory}, nil
 }
 
 func build[TTx any](ctx context.Context, db *store.DB, driver riverdriver.Driver[TTx], c Config, run Runners) (engine, error) {

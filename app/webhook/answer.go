@@ -2,26 +2,33 @@ package webhook
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 )
 
 // accept records and queues a verified delivery and logs the result:
-// queued, duplicate (the delivery ID was seen before) or ignored (an event
-// that starts no work, recorded only).
-func (h *Handler) accept(ctx context.Context, w http.ResponseWriter, d Delivery, action string) {
-	fresh, err := h.queue.Enqueue(ctx, d)
+// queued, duplicate (the delivery ID was seen before), replayed (its body
+// was accepted under another delivery ID within ReplayMemory) or ignored
+// (an event that starts no work, recorded only). A failing record refuses
+// the delivery with 503, so GitHub can redeliver it.
+func (h *Handler) accept(ctx context.Context, w http.ResponseWriter, d Delivery, env envelope) {
+	out, err := h.queue.Enqueue(ctx, d)
 	if err != nil {
 		h.log.Error("webhook refused", "reason", "store_error", "status", http.StatusServiceUnavailable,
 			"delivery", d.DeliveryID, "event", d.Event, "err", err)
 		h.answer(w, d.Event, http.StatusServiceUnavailable, "store_error", "could not record the delivery; redeliver later")
 		return
 	}
-	log := h.log.With("event", d.Event, "action", action, "delivery", d.DeliveryID)
+	log := h.log.With("event", d.Event, "delivery", d.DeliveryID).With(env.logAttrs()...)
 	switch {
-	case !fresh:
+	case out.Duplicate:
 		log.Info("webhook delivery", "result", "duplicate")
 		h.answer(w, d.Event, http.StatusOK, "duplicate", "delivery already received")
+	case out.ReplayOf != "":
+		log.Warn("webhook delivery", "result", "replayed", "first_delivery", out.ReplayOf,
+			"body_sha256", hex.EncodeToString(d.BodySHA256[:]))
+		h.answer(w, d.Event, http.StatusOK, "replayed", "this body was already received under another delivery ID")
 	case !h.handled(d.Event):
 		log.Info("webhook delivery", "result", "ignored")
 		h.answer(w, d.Event, http.StatusAccepted, "accepted", "recorded; this event starts no work")

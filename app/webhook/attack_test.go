@@ -2,7 +2,6 @@ package webhook
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -187,9 +186,9 @@ func TestWebhookSpoolsLargeBodies(t *testing.T) {
 	if got := post(newEdge(q), hook{event: "push", id: "spooled", sig: sign("current", body), body: body}); got != http.StatusAccepted {
 		t.Fatalf("status %d, want 202", got)
 	}
-	want, _ := testStore("push", body)
-	if !bytes.Equal(q.jobs[0].Payload, want) {
-		t.Errorf("stored %s, want %s", q.jobs[0].Payload, want)
+	want := `{"ref":"refs/heads/feature","installation":{"id":1},"repository":{"name":"app","owner":{"login":"acme"}},"commits":[]}`
+	if got := string(q.jobs[0].Payload); got != want {
+		t.Errorf("stored %s, want %s", got, want)
 	}
 	if left, _ := os.ReadDir(os.Getenv("TMPDIR")); len(left) > 0 {
 		t.Errorf("spool files left behind: %v", left)

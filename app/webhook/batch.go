@@ -28,11 +28,12 @@ const (
 var ErrBatcherClosed = errors.New("webhook: batcher closed")
 
 // BatchEnqueuer records and queues a batch of verified deliveries in one
-// transaction: fresh[i] is false when ds[i]'s delivery ID was recorded
-// before, by an earlier batch or earlier in this one. An error means
-// nothing of the batch was committed.
+// transaction: out[i] is what recording ds[i] found, a delivery ID or a
+// body recorded before counting whether an earlier batch or an earlier
+// delivery of this one recorded it. An error means nothing of the batch
+// was committed.
 type BatchEnqueuer interface {
-	EnqueueBatch(ctx context.Context, ds []Delivery) (fresh []bool, err error)
+	EnqueueBatch(ctx context.Context, ds []Delivery) (out []Outcome, err error)
 }
 
 // BatchConfig configures a Batcher.
@@ -62,8 +63,8 @@ type BatchOptions struct {
 
 // Result is one delivery's outcome in its batch.
 type Result struct {
-	// Fresh is false when the delivery ID was recorded before.
-	Fresh bool
+	// Outcome is what recording the delivery found.
+	Outcome Outcome
 	// Err is the batch's error: nothing of the batch was committed.
 	Err error
 }
@@ -115,13 +116,13 @@ func NewBatcher(to BatchEnqueuer, c BatchConfig) *Batcher {
 // Enqueue hands d to the writer and returns its batch's result; a ctx
 // that ends first returns its error (the batch may still commit: a
 // redelivery then finds the ID recorded).
-func (b *Batcher) Enqueue(ctx context.Context, d Delivery) (bool, error) {
+func (b *Batcher) Enqueue(ctx context.Context, d Delivery) (Outcome, error) {
 	p := pending{d: d, result: make(chan Result, 1)}
 	if err := b.handOver(ctx, p); err != nil {
-		return false, err
+		return Outcome{}, err
 	}
 	r := b.answer(ctx, p.result)
-	return r.Fresh, r.Err
+	return r.Outcome, r.Err
 }
 
 // handOver puts p in the writer's queue unless the batcher is closed.
@@ -228,7 +229,7 @@ func (b *Batcher) drain() []pending {
 }
 
 // commit writes one batch in one transaction and gives each delivery its
-// result: all fresh flags, or the batch's error for every one of them.
+// result: its outcome, or the batch's error for every one of them.
 func (b *Batcher) commit(batch []pending) {
 	ds := make([]Delivery, len(batch))
 	for i, p := range batch {
@@ -236,10 +237,10 @@ func (b *Batcher) commit(batch []pending) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), batchCommitTimeout)
 	start := time.Now()
-	fresh, err := b.to.EnqueueBatch(ctx, ds)
+	out, err := b.to.EnqueueBatch(ctx, ds)
 	cancel()
-	if err == nil && len(fresh) != len(ds) {
-		err = fmt.Errorf("enqueue batch: %d results for %d deliveries", len(fresh), len(ds))
+	if err == nil && len(out) != len(ds) {
+		err = fmt.Errorf("enqueue batch: %d results for %d deliveries", len(out), len(ds))
 	}
 	if b.observe != nil {
 		b.observe(len(ds), time.Since(start), err)
@@ -249,6 +250,6 @@ func (b *Batcher) commit(batch []pending) {
 			p.result <- Result{Err: err}
 			continue
 		}
-		p.result <- Result{Fresh: fresh[i]}
+		p.result <- Result{Outcome: out[i]}
 	}
 }

@@ -26,12 +26,12 @@ type txQueue struct {
 	failed  bool
 }
 
-func (q *txQueue) EnqueueBatch(_ context.Context, ds []Delivery) ([]bool, error) {
+func (q *txQueue) EnqueueBatch(_ context.Context, ds []Delivery) ([]Outcome, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	seen, queued := cloneMap(q.seen), cloneMap(q.queued)
 	var ids []string
-	fresh := make([]bool, len(ds))
+	out := make([]Outcome, len(ds))
 	for i, d := range ds {
 		ids = append(ids, d.DeliveryID)
 		if d.DeliveryID == q.fail && !q.failed {
@@ -39,14 +39,15 @@ func (q *txQueue) EnqueueBatch(_ context.Context, ds []Delivery) ([]bool, error)
 			return nil, errors.New("injected: disk I/O error")
 		}
 		if seen[d.DeliveryID] {
+			out[i].Duplicate = true
 			continue
 		}
-		seen[d.DeliveryID], fresh[i] = true, true
+		seen[d.DeliveryID] = true
 		queued[d.DeliveryID]++
 	}
 	q.seen, q.queued = seen, queued
 	q.batches = append(q.batches, ids)
-	return fresh, nil
+	return out, nil
 }
 
 func cloneMap[V any](m map[string]V) map[string]V {
@@ -89,7 +90,7 @@ func deliverAll(h http.Handler, ids []string) map[string]int {
 // delivery as soon as the writer took it, before its batch committed: the
 // failed batch's deliveries are then acknowledged but never queued, lost.
 func TestBatcherFailureMidBatch(t *testing.T) {
-	early := func(context.Context, <-chan Result) Result { return Result{Fresh: true} }
+	early := func(context.Context, <-chan Result) Result { return Result{} }
 	for _, control := range []bool{false, true} {
 		name := "acknowledged after commit"
 		if control {

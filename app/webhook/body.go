@@ -20,13 +20,12 @@ const spoolThreshold = 1 << 20
 const readChunk = 32 << 10
 
 // spooled is a request body as the edge received it, with the HMAC under
-// each secret and its JSON shape, computed as it streamed past.
+// each secret and its SHA-256, computed as it streamed past.
 type spooled struct {
-	mem   []byte
-	file  *os.File
-	size  int64
-	macs  [][]byte
-	shape jsonShape
+	mem  []byte
+	file *os.File
+	size int64
+	macs [][]byte
 	// sum is the body's SHA-256, set by done.
 	sum [sha256.Size]byte
 }
@@ -78,7 +77,6 @@ func (sp *spooler) write(p []byte) error {
 		m.Write(p)
 	}
 	sp.digest.Write(p)
-	s.shape.Write(p)
 	s.size += int64(len(p))
 	if s.file == nil && s.size > sp.threshold {
 		f, err := os.CreateTemp("", "aepgate-webhook-*")

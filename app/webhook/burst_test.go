@@ -20,7 +20,7 @@ type slowQueue struct {
 	delay time.Duration
 }
 
-func (q *slowQueue) Enqueue(ctx context.Context, d Delivery) (bool, error) {
+func (q *slowQueue) Enqueue(ctx context.Context, d Delivery) (Outcome, error) {
 	time.Sleep(q.delay)
 	return q.memQueue.Enqueue(ctx, d)
 }

@@ -1,12 +1,12 @@
 package webhook
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -51,33 +51,47 @@ func verify(sig string, macs [][]byte) bool {
 
 // delivery checks a verified request's headers and body and returns the
 // delivery, with the payload its job keeps when its event starts work, and
-// the payload's "action" ("" when it has none).
-func (h *Handler) delivery(hd http.Header, body *spooled) (Delivery, string, *refusal) {
+// the body's envelope. The body is decoded once (decodeOnce): that pass
+// checks its nesting, yields its top-level keys for the shape check and
+// keeps the fields of the envelope and of its event's views; the views
+// are then decoded from what was kept, to check its fields' types.
+func (h *Handler) delivery(hd http.Header, body *spooled) (Delivery, envelope, *refusal) {
 	d, ref := checkHeaders(hd)
 	if ref != nil {
-		return d, "", ref
+		return d, envelope{}, ref
 	}
-	if limit := cmp.Or(h.opts.MaxDepth, MaxDepth); body.shape.maxDepth > limit {
-		return d, "", &refusal{http.StatusBadRequest, "too_deep", fmt.Sprintf("JSON nested deeper than %d levels", limit)}
-	}
+	d.BodySHA256 = body.sum
 	raw, err := body.bytes()
 	if err != nil {
 		h.log.Error("webhook body not read back", "delivery", d.DeliveryID, "err", err)
-		return d, "", &refSpool
+		return d, envelope{}, &refSpool
 	}
-	action, ok := payloadAction(raw)
-	if !ok {
-		return d, "", malformed("body is not a JSON object")
-	}
+	var views []any
 	if h.handled(d.Event) {
-		if ref := h.eventFits(d.Event, body.shape.keys); ref != nil {
-			return d, "", ref
-		}
-		if d.Payload, err = h.store(d.Event, raw); err != nil {
-			return d, "", malformed("body's fields do not have the types of a GitHub " + d.Event + " payload")
+		views = h.views(d.Event)
+	}
+	limit := cmp.Or(h.opts.MaxDepth, MaxDepth)
+	kept, keys, err := decodeOnce(raw, h.readsFor(d.Event, views), limit)
+	switch {
+	case errors.Is(err, errTooDeep):
+		return d, envelope{}, &refusal{http.StatusBadRequest, "too_deep", fmt.Sprintf("JSON nested deeper than %d levels", limit)}
+	case err != nil:
+		return d, envelope{}, malformed("body is not a JSON object")
+	}
+	env := readEnvelope(kept)
+	if views == nil {
+		return d, env, nil
+	}
+	if ref := h.eventFits(d.Event, keys); ref != nil {
+		return d, env, ref
+	}
+	for _, v := range views {
+		if json.Unmarshal(kept, v) != nil {
+			return d, env, malformed("body's fields do not have the types of a GitHub " + d.Event + " payload")
 		}
 	}
-	return d, action, nil
+	d.Payload = kept
+	return d, env, nil
 }
 
 func malformed(msg string) *refusal { return &refusal{http.StatusBadRequest, "malformed", msg} }
@@ -113,23 +127,4 @@ func checkHeaders(hd http.Header) (Delivery, *refusal) {
 		return d, malformed("missing or invalid X-GitHub-Delivery")
 	}
 	return d, nil
-}
-
-// payloadAction returns the top-level "action" of a JSON object body: ""
-// when it has none, or when it is not a string of up to 64 lowercase
-// letters, digits and underscores (GitHub's actions all are), so a log line
-// never carries more. ok is false when body is not a JSON object, however
-// much whitespace leads it. The whole body is validated; only that field
-// is decoded.
-func payloadAction(b []byte) (action string, ok bool) {
-	var p struct {
-		Action json.RawMessage `json:"action"`
-	}
-	if !bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte("{")) || json.Unmarshal(b, &p) != nil {
-		return "", false
-	}
-	if json.Unmarshal(p.Action, &action) != nil || !eventName().MatchString(action) {
-		return "", true
-	}
-	return action, true
 }

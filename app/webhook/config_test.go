@@ -1,8 +1,8 @@
 package webhook
 
 import (
+	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"testing"
 
@@ -10,9 +10,9 @@ import (
 )
 
 // TestNewRefusesIncompleteConfig: an edge without a secret, with an empty
-// one, or without its queue, handled events or store is never built.
+// one, or without its queue, handled events or views is never built.
 func TestNewRefusesIncompleteConfig(t *testing.T) {
-	good := Config{Secrets: [][]byte{[]byte("s")}, Queue: &memQueue{}, Handled: testHandled, Store: testStore}
+	good := Config{Secrets: [][]byte{[]byte("s")}, Queue: &memQueue{}, Handled: testHandled, Views: testViews}
 	tests := []struct {
 		name  string
 		spoil func(*Config)
@@ -23,7 +23,7 @@ func TestNewRefusesIncompleteConfig(t *testing.T) {
 		{"empty secret", func(c *Config) { c.Secrets = append(c.Secrets, nil) }, false},
 		{"no queue", func(c *Config) { c.Queue = nil }, false},
 		{"no handled", func(c *Config) { c.Handled = nil }, false},
-		{"no store", func(c *Config) { c.Store = nil }, false},
+		{"no views", func(c *Config) { c.Views = nil }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -36,34 +36,38 @@ func TestNewRefusesIncompleteConfig(t *testing.T) {
 	}
 }
 
-// TestEdgeKeepsWhatStoreKeeps: a handled event's delivery carries what
-// Store kept of its body, an unhandled one carries nothing, and a body
-// Store refuses is answered 400 and not queued.
-func TestEdgeKeepsWhatStoreKeeps(t *testing.T) {
+// TestEdgeKeepsWhatViewsRead: a handled event's delivery carries the
+// members its views and the envelope read, as the body has them, and its
+// body's SHA-256; an unhandled one carries no payload; a body whose fields
+// do not have the views' types is answered 400 and not queued.
+func TestEdgeKeepsWhatViewsRead(t *testing.T) {
 	body := []byte(`{"action":"opened","number":7,"pull_request":{},"pad":"not kept"}`)
-	refused := func(string, []byte) (json.RawMessage, error) { return nil, errors.New("wrong types") }
+	wrongTypes := func(string) []any { return []any{new(struct{ Number string })} }
 	tests := []struct {
 		name  string
 		event string
-		store func(string, []byte) (json.RawMessage, error)
+		views func(string) []any
 		code  int
 		want  []Delivery
 	}{
 		{"handled", "pull_request", nil, http.StatusAccepted,
 			[]Delivery{{DeliveryID: "d", Event: "pull_request", Payload: json.RawMessage(`{"action":"opened","number":7}`)}}},
 		{"not handled", "ping", nil, http.StatusAccepted, []Delivery{{DeliveryID: "d", Event: "ping"}}},
-		{"store refuses", "pull_request", refused, http.StatusBadRequest, nil},
-		{"store refuses, not handled", "ping", refused, http.StatusAccepted, []Delivery{{DeliveryID: "d", Event: "ping"}}},
+		{"wrong types", "pull_request", wrongTypes, http.StatusBadRequest, nil},
+		{"wrong types, not handled", "ping", wrongTypes, http.StatusAccepted, []Delivery{{DeliveryID: "d", Event: "ping"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			q := &memQueue{}
 			h := newEdge(q)
-			if tt.store != nil {
-				h.store = tt.store
+			if tt.views != nil {
+				h.views = tt.views
 			}
 			if got := post(h, hook{event: tt.event, id: "d", sig: sign("current", body), body: body}); got != tt.code {
 				t.Errorf("status %d, want %d", got, tt.code)
+			}
+			for i := range tt.want {
+				tt.want[i].BodySHA256 = sha256.Sum256(body)
 			}
 			if diff := cmp.Diff(tt.want, q.jobs); diff != "" {
 				t.Errorf("queued (-want +got):\n%s", diff)

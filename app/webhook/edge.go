@@ -4,12 +4,11 @@
 // time, checks the headers and the body's shape, and hands the verified
 // delivery to an Enqueuer that records its ID and queues its job durably.
 // Which events start work and what a job keeps of a body are the App's
-// business: they come in as Config.Handled and Config.Store.
+// business: they come in as Config.Handled and Config.Views.
 package webhook
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -42,10 +41,13 @@ type Config struct {
 	// Handled reports whether an event starts work; the body of one that
 	// does not is recorded without a payload.
 	Handled func(event string) bool
-	// Store is what a job keeps of a verified body of a handled event
-	// (the App keeps the fields its event's family reads); an error refuses
-	// the body as malformed.
-	Store func(event string, body []byte) (json.RawMessage, error)
+	// Views returns new values (pointers, as json.Unmarshal takes them)
+	// of the payload views a job of a handled event decodes, of the same
+	// types for an event each time. A job keeps of a verified body exactly
+	// the members they read (with the envelope's), as the body has them,
+	// so it decodes from what is kept what it would from the whole body;
+	// a body whose fields do not have their types is refused as malformed.
+	Views func(event string) []any
 	// Metrics receive the edge's counts (zero: none).
 	Metrics Metrics
 	// Log receives one line per request (nil: none).
@@ -65,9 +67,6 @@ type Config struct {
 	// the App can sweep for the events such refusals lost; it must not
 	// block.
 	OnBusy func()
-	// Replays remembers the bodies accepted before (nil: none): a body
-	// accepted under another delivery ID is answered 200 and not queued.
-	Replays Replays
 	// Options replace parts of the edge (zero: the App's own).
 	Options Options
 }
@@ -80,7 +79,9 @@ type Handler struct {
 	secrets [][]byte
 	queue   Enqueuer
 	handled func(event string) bool
-	store   func(event string, body []byte) (json.RawMessage, error)
+	views   func(event string) []any
+	// reads caches, by handled event, what the edge reads of its bodies.
+	reads   sync.Map
 	metrics Metrics
 	log     *slog.Logger
 	// budget bounds the bytes of bodies being held.
@@ -90,19 +91,18 @@ type Handler struct {
 	proxies []netip.Prefix
 	hooks   HookRanges
 	onBusy  func()
-	replays Replays
 	// opts replaces parts of the edge; its zero value is the App's own.
 	opts Options
 }
 
 // New builds the edge; it refuses a Config without secrets, an empty
-// secret, or without a queue, a Handled or a Store.
+// secret, or without a queue, a Handled or a Views.
 func New(c Config) (*Handler, error) {
 	switch {
 	case len(c.Secrets) == 0:
 		return nil, errors.New("webhook: a secret is required")
-	case c.Queue == nil || c.Handled == nil || c.Store == nil:
-		return nil, errors.New("webhook: a queue, a handled-events func and a store are required")
+	case c.Queue == nil || c.Handled == nil || c.Views == nil:
+		return nil, errors.New("webhook: a queue, a handled-events func and a views func are required")
 	}
 	for _, s := range c.Secrets {
 		if len(s) == 0 {
@@ -119,9 +119,9 @@ func New(c Config) (*Handler, error) {
 	if c.Options.PerAddressBytes > 0 {
 		budget.perAddr = c.Options.PerAddressBytes
 	}
-	return &Handler{secrets: c.Secrets, queue: c.Queue, handled: c.Handled, store: c.Store, metrics: c.Metrics,
+	return &Handler{secrets: c.Secrets, queue: c.Queue, handled: c.Handled, views: c.Views, metrics: c.Metrics,
 		log: c.Log, budget: budget, opts: c.Options,
-		proxies: c.TrustedProxies, hooks: c.Hooks, onBusy: c.OnBusy, replays: c.Replays}, nil
+		proxies: c.TrustedProxies, hooks: c.Hooks, onBusy: c.OnBusy}, nil
 }
 
 // refusal is a request the edge answers without queueing anything.
@@ -133,7 +133,8 @@ type refusal struct {
 // ServeHTTP streams the body within the cap, the budget and the minimum
 // rate while computing its signature, verifies it, checks the headers and
 // the payload, gives the body's bytes back to the budget, then records
-// and queues the delivery unless its body was accepted before.
+// and queues the delivery (the queue knows a body accepted before under
+// another delivery ID, in the same transaction).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Until the signature verifies, the event header is the sender's word:
 	// metrics label it "unverified", so forged requests cannot mint one
@@ -157,7 +158,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, label, *ref)
 		return
 	}
-	d, action, ref := h.delivery(r.Header, body)
+	d, env, ref := h.delivery(r.Header, body)
 	if ref != nil {
 		h.refuse(w, r, d.Event, *ref)
 		return
@@ -167,10 +168,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// are done with, so a slow commit never holds the budget.
 		release()
 	}
-	if h.replayed(r.Context(), w, d, body.sum) {
-		return
-	}
-	h.accept(r.Context(), w, d, action)
+	h.accept(r.Context(), w, d, env)
 }
 
 // readBody reads the body within the size cap, the client's slots and the

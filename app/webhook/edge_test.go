@@ -241,7 +241,10 @@ func signed(event, id, sig string, body []byte) *http.Request {
 	return req
 }
 
-func TestPayloadAction(t *testing.T) {
+// TestEnvelopeAction: the logged action is the payload's top-level
+// "action" when it is an event-like word, "" otherwise; a body that is not
+// one JSON object is refused by the decoding pass.
+func TestEnvelopeAction(t *testing.T) {
 	tests := []struct {
 		name, body string
 		want       string
@@ -257,13 +260,14 @@ func TestPayloadAction(t *testing.T) {
 		{"array", `[{"action":"opened"}]`, "", false},
 		{"null", `null`, "", false},
 		{"invalid", `{"action":"opened"`, "", false},
+		{"trailing value", `{"action":"opened"} {}`, "", false},
 		{"empty", ``, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := payloadAction([]byte(tt.body))
-			if got != tt.want || ok != tt.wantOK {
-				t.Errorf("payloadAction(%q) = %q, %v; want %q, %v", tt.body, got, ok, tt.want, tt.wantOK)
+			kept, _, err := decodeOnce([]byte(tt.body), envelopeFields(), MaxDepth)
+			if got := readEnvelope(kept).Action; got != tt.want || (err == nil) != tt.wantOK {
+				t.Errorf("action of %q = %q, error %v; want %q, ok %v", tt.body, got, err, tt.want, tt.wantOK)
 			}
 		})
 	}

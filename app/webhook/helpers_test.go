@@ -48,28 +48,35 @@ func (p prefixHooks) Contains(ip netip.Addr) bool {
 	return false
 }
 
-// memQueue is an in-memory Enqueuer that records delivery IDs as the
-// App's queue does; with replay set it forgets them (the negative control
-// of dedupe).
+// memQueue is an in-memory Enqueuer that records delivery IDs and body
+// sums as the App's queue does; with replay set it forgets delivery IDs
+// (the negative control of dedupe), with bodies set it remembers the body
+// sums (off: the negative control of the replay record).
 type memQueue struct {
 	mu     sync.Mutex
 	seen   map[string]bool
+	first  map[[sha256.Size]byte]string
 	jobs   []Delivery
 	replay bool
+	bodies bool
 }
 
-func (q *memQueue) Enqueue(_ context.Context, d Delivery) (bool, error) {
+func (q *memQueue) Enqueue(_ context.Context, d Delivery) (Outcome, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.seen == nil {
-		q.seen = map[string]bool{}
+		q.seen, q.first = map[string]bool{}, map[[sha256.Size]byte]string{}
 	}
 	if !q.replay && q.seen[d.DeliveryID] {
-		return false, nil
+		return Outcome{Duplicate: true}, nil
 	}
 	q.seen[d.DeliveryID] = true
+	if first, ok := q.first[d.BodySHA256]; ok && q.bodies {
+		return Outcome{ReplayOf: first}, nil
+	}
+	q.first[d.BodySHA256] = d.DeliveryID
 	q.jobs = append(q.jobs, d)
-	return true, nil
+	return Outcome{}, nil
 }
 
 // sink is an in-memory Metrics: counts by label pair and the gauge.
@@ -125,11 +132,11 @@ type testEdge struct {
 }
 
 // newEdge is an edge on q with the secrets "current" and "previous", the
-// test's handled events and store, and an in-memory metrics sink.
+// test's handled events and views, and an in-memory metrics sink.
 func newEdge(q Enqueuer) *testEdge {
 	s := &sink{}
 	h, err := New(Config{Secrets: [][]byte{[]byte("current"), []byte("previous")}, Queue: q,
-		Handled: testHandled, Store: testStore, Metrics: s.metrics(), Log: slog.New(slog.DiscardHandler)})
+		Handled: testHandled, Views: testViews, Metrics: s.metrics(), Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		panic(err)
 	}
@@ -148,14 +155,14 @@ type testView struct {
 	Commits      []json.RawMessage   `json:"commits,omitempty"`
 }
 
-// testStore keeps testView's fields; a body whose fields do not have its
-// types is an error.
-func testStore(_ string, body []byte) (json.RawMessage, error) {
+// testViews: the test jobs decode a testView.
+func testViews(string) []any { return []any{new(testView)} }
+
+// viewOf decodes a testView from b with encoding/json, as a test job does.
+func viewOf(b []byte) (testView, error) {
 	var v testView
-	if err := json.Unmarshal(body, &v); err != nil {
-		return nil, err
-	}
-	return json.Marshal(v)
+	err := json.Unmarshal(b, &v)
+	return v, err
 }
 
 type hook struct {

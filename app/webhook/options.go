@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"net/http"
 	"time"
@@ -13,15 +14,30 @@ type Delivery struct {
 	DeliveryID string
 	// Event is the X-GitHub-Event header.
 	Event string
-	// Payload is what Config.Store kept of the body, for an event
-	// Config.Handled starts work for; nil otherwise.
+	// Payload is what the edge kept of the body (the members Config.Views
+	// read), for an event Config.Handled starts work for; nil otherwise.
 	Payload json.RawMessage
+	// BodySHA256 is the body's SHA-256, by which a body already accepted
+	// under another delivery ID is known.
+	BodySHA256 [sha256.Size]byte
 }
 
-// Enqueuer records a verified delivery and queues its job durably, in one
-// transaction; fresh is false when the delivery ID was seen before.
+// Outcome is what recording a verified delivery found. Its zero value is
+// a new delivery, recorded and, when its event starts work, queued.
+type Outcome struct {
+	// Duplicate is set when the delivery ID was recorded before: nothing
+	// is queued (GitHub's redelivery keeps the ID).
+	Duplicate bool
+	// ReplayOf, when set, is the other delivery ID under which a body with
+	// the same SHA-256 was accepted within ReplayMemory: a captured body
+	// sent again under a new ID; nothing is queued.
+	ReplayOf string
+}
+
+// Enqueuer records a verified delivery (its ID and its body's SHA-256)
+// and queues its job durably, in one transaction.
 type Enqueuer interface {
-	Enqueue(ctx context.Context, d Delivery) (fresh bool, err error)
+	Enqueue(ctx context.Context, d Delivery) (Outcome, error)
 }
 
 // Metrics receive the edge's counts; a nil func counts nothing.

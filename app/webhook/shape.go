@@ -1,11 +1,6 @@
 package webhook
 
-import (
-	"encoding/json"
-	"slices"
-	"strings"
-	"unicode/utf8"
-)
+import "slices"
 
 // MaxDepth is how deeply a webhook body's JSON may nest objects and
 // arrays; a deeper body is refused with 400 (docs/app.md, "Endpoints").
@@ -13,103 +8,12 @@ import (
 // at 1,000 (SQLite) and a deeper body could never be stored.
 const MaxDepth = 500
 
-// maxKeys and maxKeyLen bound what jsonShape remembers of a body's
-// top-level keys; GitHub's payloads have about ten short ones.
+// maxKeys and maxKeyLen bound what the decoding pass remembers of a
+// body's top-level keys; GitHub's payloads have about ten short ones.
 const (
 	maxKeys   = 256
 	maxKeyLen = 64
 )
-
-// jsonShape learns, as a body streams past, what the edge checks before
-// decoding it: the first byte that is not whitespace, the deepest nesting
-// of objects and arrays and the top-level object's keys. It does not
-// validate: the decoder does.
-type jsonShape struct {
-	first    byte // 0 until a non-whitespace byte arrives
-	depth    int
-	maxDepth int
-	inString bool
-	escaped  bool
-	// keys are the top-level keys seen, as the decoder reads them.
-	keys []string
-	// expectKey is set where the next string at depth 1 is a key;
-	// capturing while that key is read, into key.
-	expectKey, capturing bool
-	key                  []byte
-}
-
-// Write scans p; it never fails.
-func (s *jsonShape) Write(p []byte) (int, error) {
-	for _, c := range p {
-		switch {
-		case s.inString:
-			s.scanString(c)
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
-		default:
-			if s.first == 0 {
-				s.first = c
-			}
-			s.scanValue(c)
-		}
-	}
-	return len(p), nil
-}
-
-func (s *jsonShape) scanString(c byte) {
-	switch {
-	case s.escaped:
-		s.escaped = false
-	case c == '\\':
-		s.escaped = true
-	case c == '"':
-		s.inString = false
-		if s.capturing {
-			s.endKey()
-		}
-		return
-	}
-	if s.capturing && len(s.key) <= maxKeyLen {
-		s.key = append(s.key, c)
-	}
-}
-
-func (s *jsonShape) scanValue(c byte) {
-	switch c {
-	case '"':
-		s.inString = true
-		s.capturing = s.expectKey && s.depth == 1 && s.first == '{'
-		s.expectKey = false
-		s.key = s.key[:0]
-	case '{', '[':
-		s.depth++
-		s.maxDepth = max(s.maxDepth, s.depth)
-		s.expectKey = s.depth == 1
-	case ',':
-		s.expectKey = s.depth == 1
-	case '}', ']':
-		s.depth = max(s.depth-1, 0)
-	}
-}
-
-// endKey remembers the key just read, decoded as the decoder would when
-// it has escapes or bytes beyond ASCII; one longer than maxKeyLen bytes as
-// sent, too long to be a GitHub key, is kept as "" so it matches none.
-func (s *jsonShape) endKey() {
-	s.capturing = false
-	if len(s.keys) >= maxKeys {
-		return
-	}
-	k := string(s.key)
-	switch {
-	case len(s.key) > maxKeyLen:
-		k = ""
-	case strings.ContainsFunc(k, func(r rune) bool { return r == '\\' || r >= utf8.RuneSelf }):
-		if json.Unmarshal([]byte(`"`+k+`"`), &k) != nil {
-			k = ""
-		}
-	}
-	s.keys = append(s.keys, k)
-}
 
 // eventShape is what an event's payload carries at its top level: every
 // key in must (the keys that name what the event is about), and of the

@@ -41,17 +41,6 @@ func RecordBody(ctx context.Context, tx Tx, sum [32]byte, deliveryID string, now
 	return first, nil
 }
 
-// FirstDelivery is RecordBody in a transaction of its own.
-func (db *DB) FirstDelivery(ctx context.Context, sum [32]byte, deliveryID string, now, since time.Time) (string, error) {
-	var first string
-	err := db.InTx(ctx, func(tx Tx) error {
-		var err error
-		first, err = RecordBody(ctx, tx, sum, deliveryID, now, since)
-		return err
-	})
-	return first, err
-}
-
 // ForgetBodies deletes the body records older than before and returns
 // how many went.
 func (db *DB) ForgetBodies(ctx context.Context, before time.Time) (int64, error) {

@@ -31,7 +31,12 @@ func bodySteps(t *testing.T, db *DB) {
 		{"another body", b, "d3", t0.Add(time.Hour), "d3"},
 		{"after the memory", a, "d4", t0.Add(day + time.Second), "d4"},
 	} {
-		got, err := db.FirstDelivery(ctx, step.sum, step.id, step.at, step.at.Add(-day))
+		var got string
+		err := db.InTx(ctx, func(tx Tx) error {
+			var err error
+			got, err = RecordBody(ctx, tx, step.sum, step.id, step.at, step.at.Add(-day))
+			return err
+		})
 		if err != nil {
 			t.Fatalf("%s: %v", step.name, err)
 		}

@@ -1,4 +1,4 @@
-package app
+package webhook
 
 import (
 	"net"
@@ -6,8 +6,6 @@ import (
 	"net/netip"
 	"sync"
 	"time"
-
-	"github.com/aepgate/aepgate/app/webhook"
 )
 
 // MaxHeaderBytes bounds a request's header section (Go's default is
@@ -19,9 +17,9 @@ const MaxHeaderBytes = 64 << 10
 // quarter of them only GitHub's hook addresses may use.
 const DefaultMaxConns = 1024
 
-// newServer is the App's HTTP server for h: header and body timeouts and
+// NewServer is the App's HTTP server for h: header and body timeouts and
 // the header size bound (maxHeader bytes; 0: MaxHeaderBytes).
-func newServer(h http.Handler, maxHeader int) *http.Server {
+func NewServer(h http.Handler, maxHeader int) *http.Server {
 	if maxHeader == 0 {
 		maxHeader = MaxHeaderBytes
 	}
@@ -34,15 +32,21 @@ func newServer(h http.Handler, maxHeader int) *http.Server {
 // accepted, before anything of it is read.
 type connLimit struct {
 	net.Listener
-	hooks         webhook.HookRanges
+	hooks         HookRanges
 	max, reserved int
 
 	mu             sync.Mutex
 	total, general int
 }
 
-// limitConns wraps ln; max ≤ 0 means DefaultMaxConns.
-func limitConns(ln net.Listener, max int, hooks webhook.HookRanges) *connLimit {
+// LimitConns wraps ln so that it holds at most max connections at once
+// (max ≤ 0: DefaultMaxConns), a quarter of them kept for GitHub's hook
+// addresses while any is known (connLimit).
+func LimitConns(ln net.Listener, max int, hooks HookRanges) net.Listener {
+	return limitConns(ln, max, hooks)
+}
+
+func limitConns(ln net.Listener, max int, hooks HookRanges) *connLimit {
 	if max <= 0 {
 		max = DefaultMaxConns
 	}

@@ -1,4 +1,4 @@
-package app
+package webhook
 
 import (
 	"context"
@@ -14,7 +14,7 @@ func TestBusySweep(t *testing.T) {
 	var sweeps atomic.Int32
 	started := make(chan struct{}, 4)
 	release := make(chan struct{})
-	b := newBusySweep(50*time.Millisecond, func(context.Context) error {
+	b := NewBusySweep(50*time.Millisecond, func(context.Context) error {
 		sweeps.Add(1)
 		started <- struct{}{}
 		<-release
@@ -22,20 +22,20 @@ func TestBusySweep(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go b.run(ctx, func(error) {})
+	go b.Run(ctx, func(error) {})
 	time.Sleep(100 * time.Millisecond)
 	if n := sweeps.Load(); n != 0 {
 		t.Fatalf("%d sweeps without a busy refusal, want 0", n)
 	}
 	for range 100 {
-		b.busy()
+		b.Busy()
 	}
 	select {
 	case <-started:
 	case <-time.After(5 * time.Second):
 		t.Fatal("no sweep within 5 s of busy refusals")
 	}
-	b.busy() // during the sweep
+	b.Busy() // during the sweep
 	release <- struct{}{}
 	select {
 	case <-started:

@@ -1,4 +1,4 @@
-package app
+package webhook
 
 import (
 	"net"
@@ -7,23 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/aepgate/aepgate/app/webhook"
 )
-
-// prefixes are HookRanges made of CIDR prefixes.
-type prefixes []netip.Prefix
-
-func (p prefixes) Known() bool { return len(p) > 0 }
-
-func (p prefixes) Contains(ip netip.Addr) bool {
-	for _, r := range p {
-		if r.Contains(ip) {
-			return true
-		}
-	}
-	return false
-}
 
 // TestConnLimitReservesHookShare: with room for 8 connections, eight
 // senders outside GitHub's hook ranges get 6 and the others are closed at
@@ -33,11 +17,11 @@ func (p prefixes) Contains(ip netip.Addr) bool {
 func TestConnLimitReservesHookShare(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
-		hooks webhook.HookRanges
+		hooks HookRanges
 		want  int // connections accepted
 		hook  bool
 	}{
-		{"reserved", prefixes{netip.MustParsePrefix("127.0.0.3/32")}, 7, true},
+		{"reserved", prefixHooks{netip.MustParsePrefix("127.0.0.3/32")}, 7, true},
 		{"broken: no hook ranges", nil, 8, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
