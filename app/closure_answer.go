@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/aepgate/aepgate/app/verdict"
@@ -38,23 +37,12 @@ func (e *evaluator) keepClosure(ctx context.Context, in evalInput, f closure.Fac
 		return closure.Verdict{}, err
 	}
 	e.log.Info("closure judged", "issue", f.Number, "state", v.State, "closer", f.ClosedBy.Login)
-	if v.State == closure.WithoutEvidence && awaitingReadback(st, full) {
+	if v.State == closure.WithoutEvidence && full.AwaitsEvidence(st.MergedAttempts) {
 		// Closed by its attempt's merge: the readback and certificate come
 		// after; dependents stay blocked until they do.
 		return closure.Verdict{Number: f.Number, State: closure.Open}, nil
 	}
 	return v, nil
-}
-
-// awaitingReadback: a merged attempt names the unit and the App holds no
-// evidence of it yet (its readback has not finished).
-func awaitingReadback(st *gh.IssueClosure, f closure.Facts) bool {
-	for _, pr := range st.MergedAttempts {
-		if !slices.ContainsFunc(f.Attempts, func(a closure.Attempt) bool { return a.PR == pr }) {
-			return true
-		}
-	}
-	return false
 }
 
 // answerClosure answers a closure without evidence once per closure: with
