@@ -16,7 +16,9 @@ func ReplyMarker(id int64) string { return fmt.Sprintf("<!-- aepgate:close-reply
 // answeredSubject names the ledger row that says comment id's `/aep
 // close` was acknowledged, so a redelivery or an edit acknowledges it no
 // second time.
-func answeredSubject(repo string, id int64) string { return fmt.Sprintf("%s/close-answered/%d", repo, id) }
+func answeredSubject(repo string, id int64) string {
+	return fmt.Sprintf("%s/close-answered/%d", repo, id)
+}
 
 // acknowledge answers `/aep close` comment c once, as docs/gates.md says
 // of every command: 👍 when it counts (refused is ""), else 👎 and one
