@@ -136,8 +136,8 @@ func (st *story) openPR() beat {
 // and merge merge.
 func (st *story) headJudged(audit, merge string) func() bool {
 	unit := "success"
-	if st.dependsOnAPI {
-		unit = "failure" // story #2 is still open
+	if st.dependsOnAPI && st.s.api.View().State == "open" {
+		unit = "failure" // story #1 waits for story #2
 	}
 	return func() bool {
 		h := st.s.pr.Head()
