@@ -68,6 +68,9 @@ func (st *story) deployApproved() beat {
 		},
 		until: func() bool { return len(st.deployRun.DeploymentReviews()) > 0 },
 		what:  "the deployment's answer",
+		titled: func() string {
+			return "olivia comments '/aep resolve " + id() + " approve' on the control issue: the deployment is approved"
+		},
 		detail: func() (string, error) {
 			rs := st.deployRun.DeploymentReviews()
 			if len(rs) != 1 || rs[0].State != deployrules.Approved {

@@ -135,11 +135,11 @@ func (st *story) openPR() beat {
 // success (failure while story #1 waits for its dependency), audit audit
 // and merge merge.
 func (st *story) headJudged(audit, merge string) func() bool {
-	unit := "success"
-	if st.dependsOnAPI && st.s.api.View().State == "open" {
-		unit = "failure" // story #1 waits for story #2
-	}
 	return func() bool {
+		unit := "success"
+		if st.dependsOnAPI && st.s.api.View().State == "open" {
+			unit = "failure" // story #1 waits for story #2
+		}
 		h := st.s.pr.Head()
 		return all(st.w.is(h, "aepgate/work-unit", unit), st.w.is(h, "aepgate/audit", audit), st.w.is(h, "aepgate/merge", merge))()
 	}
