@@ -2,25 +2,16 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
+	aclosure "github.com/aepgate/aepgate/app/closure"
 	"github.com/aepgate/aepgate/app/verdict"
-	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/closure"
-	"github.com/aepgate/aepgate/protocol/config"
-	"github.com/aepgate/aepgate/protocol/gatelog"
-	"github.com/aepgate/aepgate/protocol/workunit"
+	"github.com/aepgate/aepgate/protocol/command"
 )
-
-// issueCloser reads and answers a unit's closure (gh.Installation).
-type issueCloser interface {
-	IssueClosure(ctx context.Context, owner, repo string, number int) (*gh.IssueClosure, error)
-	ReopenIssue(ctx context.Context, owner, repo string, number int) error
-	Comment(ctx context.Context, owner, repo string, number int, body string) (int64, error)
-}
 
 // unitStore keeps closure facts and the App's own evidence (store.DB).
 type unitStore interface {
@@ -29,6 +20,13 @@ type unitStore interface {
 	MarkClosureCommented(ctx context.Context, repo string, unit int, key string) (bool, error)
 	UnitEvidence(ctx context.Context, repo string) (map[int][][]byte, error)
 	SaveUnitEvidence(ctx context.Context, repo string, unit, pr int, attempt []byte, now time.Time) error
+}
+
+// closureStore is app/closure's store: the unit store and the kept
+// decisions a HOLD comes from.
+type closureStore struct {
+	unitStore
+	keeper
 }
 
 // closureRules are the rules deciding when a unit counts as done: the
@@ -40,10 +38,72 @@ func (a *App) closureRules() closure.Rules {
 	return closure.DefaultRules()
 }
 
+// closures is the closure judge (app/closure) for in: it judges the
+// affected pull requests again through judgeOpen.
+func (e *evaluator) closures(in evalInput) *aclosure.Judge {
+	return &aclosure.Judge{Issues: e.issues, Roles: e.roles, Store: closureStore{e.units, e.kept}, Ledger: e.w, Rules: e.closureRules, Log: e.log,
+		JudgeOpen: func(ctx context.Context, unit int) error { return e.judgeOpen(ctx, in, unit, nil) }}
+}
+
+func closureInput(in evalInput) aclosure.Input {
+	return aclosure.Input{Delivery: in.delivery, Owner: in.owner, Repo: in.repo}
+}
+
+// judgeClosure judges an issue's closure (issues.closed; app/closure).
+type judgeClosure struct{ c aclosure.Closed }
+
+func (j judgeClosure) run(ctx context.Context, _ *App, ev *evaluator, w where) error {
+	return ev.closures(w.input()).Closure(ctx, closureInput(w.input()), j.c)
+}
+
+// closeCommand is a created or edited comment on a unit's issue that may
+// hold `/aep close <reason>` (app/closure keeps and acknowledges it).
+type closeCommand struct{ s aclosure.Said }
+
+func (j closeCommand) run(ctx context.Context, _ *App, ev *evaluator, w where) error {
+	return ev.closures(w.input()).Command(ctx, closureInput(w.input()), j.s)
+}
+
+// hasCloseLine reports a line that starts with a slash word and the verb
+// close, whatever the prefix: the config that names it is read only then.
+func hasCloseLine(body string) bool {
+	for line := range strings.Lines(body) {
+		f := strings.Fields(line)
+		if strings.HasPrefix(line, "/") && len(f) >= 2 && f[1] == command.VerbClose {
+			return true
+		}
+	}
+	return false
+}
+
+// closeCommandOf is the close command work of a comment (event is the
+// issue_comment action) that holds the word "close" after a slash (the
+// prefix is the config's, known only once it is read).
+func closeCommandOf(issue int, v conversationView, event string) (closeCommand, bool) {
+	c := v.Comment
+	if c.User == nil || !hasCloseLine(c.Body) {
+		return closeCommand{}, false
+	}
+	return closeCommand{s: aclosure.Said{Issue: issue, Body: c.Body, Cmd: closure.Command{
+		Actor: closure.Actor{Login: c.User.Login, Type: c.User.Type}, CommentID: c.ID,
+		Event: "issue_comment." + event, Created: c.Created, Updated: c.Updated}}}, true
+}
+
+// keepEvidence keeps what the App wrote for a merged attempt of unit and
+// judges again the open pull requests it affects (app/closure).
+func (e *evaluator) keepEvidence(ctx context.Context, w where, unit int, a closure.Attempt) error {
+	return e.closures(w.input()).Evidence(ctx, closureInput(w.input()), unit, a)
+}
+
 // loadClosures puts the repository's stored closure facts, joined with
 // the App's evidence, on the evaluation (no GitHub read).
 func (e *evaluator) loadClosures(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
-	facts, evidence, err := e.closureRows(ctx, in.owner+"/"+in.repo)
+	repo := in.owner + "/" + in.repo
+	facts, err := e.units.Closures(ctx, repo)
+	if err != nil {
+		return err
+	}
+	evidence, err := e.units.UnitEvidence(ctx, repo)
 	if err != nil {
 		return err
 	}
@@ -51,112 +111,10 @@ func (e *evaluator) loadClosures(ctx context.Context, in evalInput, ev *verdict.
 	for n, raw := range facts {
 		f, err := verdict.ClosureFacts(raw, evidence[n])
 		if err != nil {
-			return fmt.Errorf("closure of %s/%s#%d: %w", in.owner, in.repo, n, err)
+			return fmt.Errorf("closure of %s#%d: %w", repo, n, err)
 		}
 		ev.Closures[n] = f
 	}
 	ev.ClosureRules = e.closureRules
 	return nil
-}
-
-func (e *evaluator) closureRows(ctx context.Context, repo string) (map[int][]byte, map[int][][]byte, error) {
-	facts, err := e.units.Closures(ctx, repo)
-	if err != nil {
-		return nil, nil, err
-	}
-	evidence, err := e.units.UnitEvidence(ctx, repo)
-	if err != nil {
-		return nil, nil, err
-	}
-	return facts, evidence, nil
-}
-
-// judgeClosure judges an issue's closure (issues.closed): who closed it,
-// with what live permission, under which HOLD; it keeps the facts with a
-// ledger row and answers a closure without evidence on the issue. It
-// costs two reads: the issue with the config, and the closer's role.
-type judgeClosure struct {
-	issue int
-	// by and byType are the payload's sender; closedAt the payload's
-	// issue.closed_at (a delivery about an earlier closure changes nothing).
-	by, byType, closedAt string
-}
-
-func (j judgeClosure) run(ctx context.Context, _ *App, ev *evaluator, w where) error {
-	return ev.judgeClosure(ctx, w.input(), j)
-}
-
-func (e *evaluator) judgeClosure(ctx context.Context, in evalInput, j judgeClosure) error {
-	st, err := e.issues.IssueClosure(ctx, in.owner, in.repo, j.issue)
-	if err != nil {
-		return err
-	}
-	if !st.Found || st.Open || !sameInstant(st.ClosedAt, j.closedAt) {
-		return nil // reopened, or closed again since: that delivery judges it
-	}
-	cfg, err := verdict.Config(st.Config)
-	if err != nil {
-		e.log.Warn("closure not judged: the repository config is invalid; dependents stay blocked", "issue", j.issue, "err", err)
-		return nil
-	}
-	f, err := e.closureFacts(ctx, in, cfg, st, j)
-	if err != nil {
-		return err
-	}
-	v, err := e.keepClosure(ctx, in, f, st)
-	if err != nil || v.State != closure.WithoutEvidence {
-		return err
-	}
-	return e.answerClosure(ctx, in, cfg, st, v)
-}
-
-// sameInstant compares two RFC 3339 times; an unparsable one never matches.
-func sameInstant(a, b string) bool {
-	ta, errA := time.Parse(time.RFC3339, a)
-	tb, errB := time.Parse(time.RFC3339, b)
-	return errA == nil && errB == nil && ta.Equal(tb)
-}
-
-// closureFacts gathers the facts of one closure: the closer's live role
-// (a non-User is never read: it is never the owner) and the HOLD the kept
-// decisions put on the unit.
-func (e *evaluator) closureFacts(ctx context.Context, in evalInput, cfg *config.Config, st *gh.IssueClosure, j judgeClosure) (closure.Facts, error) {
-	c, _ := workunit.ParseContract(st.Body)
-	f := closure.Facts{Number: j.issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: string(c.Risk), Prefix: cfg.CommandPrefix,
-		ClosedBy: closure.Actor{Login: j.by, Type: j.byType}}
-	f.ClosedAt, _ = time.Parse(time.RFC3339, st.ClosedAt)
-	if j.byType == "User" {
-		role, err := e.roles.Role(ctx, in.owner, in.repo, j.by)
-		if err != nil {
-			return f, err
-		}
-		f.ClosedBy.Permission = role
-	}
-	prev, err := e.storedFacts(ctx, in.owner+"/"+in.repo, j.issue)
-	if err != nil {
-		return f, err
-	}
-	f.Commands = prev.Commands // the owner's `/aep close` outlives a reopening
-	hold, err := e.holdOn(ctx, in, j.issue, cfg.CommandPrefix)
-	f.Hold = hold
-	return f, err
-}
-
-// holdOn is the HOLD the kept decisions put on unit, "" when none.
-func (e *evaluator) holdOn(ctx context.Context, in evalInput, unit int, prefix string) (string, error) {
-	rows, err := e.kept.KeptDecisions(ctx, in.owner+"/"+in.repo)
-	if err != nil {
-		return "", err
-	}
-	var kept []gatelog.Kept
-	for _, r := range rows {
-		var it gatelog.Item
-		if err := json.Unmarshal(r.Item, &it); err != nil {
-			return "", fmt.Errorf("kept decision %d of %s/%s: %w", r.ItemID, in.owner, in.repo, err)
-		}
-		if it.Source.Kind == gatelog.ControlIssue || r.Unit == unit {
-			kept = append(kept, gatelog.Kept{Item: it, Change: r.Tamper})
-		}
-	}
-	return verdict.HoldOn(kept, unit, prefix), nil
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	aclosure "github.com/aepgate/aepgate/app/closure"
 	"log/slog"
 	"strings"
 
@@ -75,7 +76,7 @@ type evaluator struct {
 	mergeRules []config.MergeRule
 	// issues reads and answers unit closures; units is the App's store of
 	// closure facts and evidence; closureRules judge them.
-	issues       issueCloser
+	issues       aclosure.Issues
 	units        unitStore
 	closureRules closure.Rules
 }

@@ -88,12 +88,16 @@ func commentWork(env envelope, v conversationView) []work {
 		return []work{then, judgeDeploys{}} // the owner's answer to a deploy gate, a HOLD
 	}
 	if env.Action == "created" {
-		if c, ok := closeCommandOf(n, v); ok && v.Issue.PullRequest == nil && !control {
+		if c, ok := closeCommandOf(n, v, env.Action); ok && v.Issue.PullRequest == nil && !control {
 			return []work{c, then} // the owner's word is kept before the attempts are judged
 		}
 		return []work{then}
 	}
-	return []work{commentChanged{id: v.Comment.ID, change: env.Action, by: env.sender(), then: then, control: control && v.Issue.PullRequest == nil}}
+	changed := commentChanged{id: v.Comment.ID, change: env.Action, by: env.sender(), then: then, control: control && v.Issue.PullRequest == nil}
+	if c, ok := closeCommandOf(n, v, env.Action); ok && env.Action == "edited" && v.Issue.PullRequest == nil && !control {
+		return []work{c, changed} // an edit into `/aep close` counts for nothing, and is told so once
+	}
+	return []work{changed}
 }
 
 // witnessOf is the created comment of v on thread, nil without its author.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	aclosure "github.com/aepgate/aepgate/app/closure"
 	"slices"
 )
 
@@ -53,7 +54,7 @@ func issuesFamily() family {
 			}
 			if env.Action == "closed" && v.Sender != nil && v.Issue.Number > 0 {
 				// The closure is judged first: its dependents are judged on it.
-				c := judgeClosure{issue: v.Issue.Number, by: v.Sender.Login, byType: v.Sender.Type, closedAt: v.Issue.ClosedAt}
+				c := judgeClosure{aclosure.Closed{Issue: v.Issue.Number, By: v.Sender.Login, ByType: v.Sender.Type, ClosedAt: v.Issue.ClosedAt}}
 				return []work{c, issueWork(env, v)}, nil
 			}
 			return []work{issueWork(env, v)}, nil

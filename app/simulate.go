@@ -51,8 +51,9 @@ type Simulation struct {
 // ledger row, and keeps no decision. It knows only what GitHub shows: not
 // the decisions the App kept (a HOLD edited after the App kept it counts as
 // GitHub now shows it), who pushed which commit (recorded by the App from
-// push events) nor the closures it judged (a closed dependency blocks). A
-// pull request that is not open has no runs.
+// push events) nor the closures it judged (a closed dependency blocks, and
+// a closed story holds its WIP lane). A pull request that is not open has
+// no runs.
 func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
 	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, src, s.Config}, files: src, roles: src, teams: src, timelines: src,
 		pushers: unrecorded{}, kept: unkept{}, units: noClosures{}, closureRules: closure.DefaultRules(), locks: unlocked{}, log: slog.New(slog.DiscardHandler),

@@ -11,12 +11,12 @@ import (
 // stateIcons mark a story's state on the board.
 var stateIcons = map[board.State]string{
 	board.StateOpen: "⚪", board.StateInProgress: "🔵", board.StateInReview: "🟣", board.StateBlocked: "🔴",
-	board.StateHeld: "⏸️", board.StateMerged: "🟢", board.StateCertified: "✅",
+	board.StateHeld: "⏸️", board.StateMerged: "🟢", board.StateCertified: "✅", board.StateDone: "☑️", board.StateCancelled: "⛔",
 }
 
 // stateOrder is the order states are counted in an increment's heading.
-var stateOrder = []board.State{board.StateCertified, board.StateMerged, board.StateInReview, board.StateInProgress,
-	board.StateBlocked, board.StateHeld, board.StateOpen}
+var stateOrder = []board.State{board.StateCertified, board.StateDone, board.StateMerged, board.StateInReview, board.StateInProgress,
+	board.StateBlocked, board.StateHeld, board.StateOpen, board.StateCancelled}
 
 func (w boardWriter) increment(inc board.Increment) {
 	status := "closed"
@@ -119,6 +119,7 @@ func healthText(h board.Health) string {
 var mermaidClasses = map[board.State]string{
 	board.StateOpen: "open", board.StateInProgress: "progress", board.StateInReview: "review", board.StateBlocked: "blocked",
 	board.StateHeld: "held", board.StateMerged: "merged", board.StateCertified: "certified",
+	board.StateDone: "merged", board.StateCancelled: "open",
 }
 
 // graph writes the increment's dependency graph as a Mermaid flowchart:

@@ -15,6 +15,7 @@ import (
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
 	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/closure"
 )
 
 // Store is the App's database as the board keeps it (store.DB).
@@ -29,6 +30,7 @@ type Store interface {
 	SaveBoardFact(ctx context.Context, repo string, pr int, fact []byte, now time.Time) (bool, error)
 	// BoardFacts are the kept facts of repo's attempts, by pull request.
 	BoardFacts(ctx context.Context, repo string) (map[int][]byte, error)
+	ClosureStore
 }
 
 // GitHub is what a board update reads and writes (gh.Installation).
@@ -56,7 +58,9 @@ type Boards struct {
 	Stopping <-chan struct{}
 	// Job is told of every board job: its kind, result and duration.
 	Job func(kind, result string, d time.Duration)
-	Log *slog.Logger
+	// ClosureRules judge when a story counts as done (nil: the defaults).
+	ClosureRules *closure.Rules
+	Log          *slog.Logger
 }
 
 // Load returns the latest board kept for repo ("owner/name"), and false

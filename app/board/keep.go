@@ -49,7 +49,11 @@ func (b *Boards) Keep(ctx context.Context, hub GitHub, owner, repo string, now t
 	if err != nil {
 		return err
 	}
-	built := pboard.Build(input(owner+"/"+repo, read, facts, now, log))
+	in := input(owner+"/"+repo, read, facts, now, log)
+	if in.Closures, err = b.closures(ctx, owner+"/"+repo, read.Milestones); err != nil {
+		return err
+	}
+	built := pboard.Build(in)
 	raw, err := json.Marshal(built)
 	if err != nil {
 		return fmt.Errorf("board %s/%s: encode: %w", owner, repo, err)

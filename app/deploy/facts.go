@@ -31,7 +31,9 @@ type facts struct {
 }
 
 // facts reads what d is judged on: the config and the control issue (one
-// query), the certificate when the environment requires one (one read),
+// query), the certificate when the environment requires one (one read)
+// and, when the commit carries one, the commits since the environment's
+// last approved deployment (one read, none for a first deployment),
 // the live permission of each listed owner or coordinator who spoke on the
 // control issue, and the kept decisions (the store).
 func (j *Judge) facts(ctx context.Context, in Input, d store.Deploy) (facts, error) {
@@ -52,6 +54,11 @@ func (j *Judge) facts(ctx context.Context, in Input, d store.Deploy) (facts, err
 	if env.Require == config.RequireCertified {
 		if f.Certified, f.Certificate, err = j.certified(ctx, in, d.SHA); err != nil {
 			return f, err
+		}
+		if f.Certified {
+			if f.Lineage, err = j.lineage(ctx, in, d.Environment, d.SHA); err != nil {
+				return f, err
+			}
 		}
 	}
 	if env.Require == config.RequireIncrement && j.Increments != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
+	rules "github.com/aepgate/aepgate/protocol/deploy"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -17,6 +18,8 @@ type Source interface {
 	Snapshot(ctx context.Context, req gh.SnapshotRequest) (*snapshot.PR, error)
 	// AppCheckRuns lists this App's runs called name on sha.
 	AppCheckRuns(ctx context.Context, owner, repo, sha, name string) ([]snapshot.ExistingRun, error)
+	// Compare is GitHub's comparison base...head.
+	Compare(ctx context.Context, owner, repo, base, head string) (rules.Comparison, error)
 	// Role is login's live permission on the repository.
 	Role(ctx context.Context, owner, repo, login string) (string, error)
 	// ReviewDeployment answers the App's deployment protection rule.
@@ -38,6 +41,11 @@ type Store interface {
 	AnswerDeploy(ctx context.Context, d store.Deploy, state, reason string, now time.Time) (bool, error)
 	Unanswer(ctx context.Context, d store.Deploy) error
 	KeptDecisions(ctx context.Context, repo string) ([]store.Kept, error)
+	// LastApprovedDeploy is the newest request to environment the App
+	// approved, false when none.
+	LastApprovedDeploy(ctx context.Context, repo, environment string) (store.Deploy, bool, error)
+	// UnitEvidence is what the App wrote for each unit's merged attempts.
+	UnitEvidence(ctx context.Context, repo string) (map[int][][]byte, error)
 	// Lock holds key until unlock is called.
 	Lock(ctx context.Context, key string) (unlock func(), err error)
 }

@@ -120,9 +120,7 @@ func ClosureInbox(ev *Evaluation, repoURL string) []pboard.InboxItem {
 		if v == nil || v.State != closure.WithoutEvidence {
 			continue
 		}
-		out = append(out, pboard.InboxItem{Kind: "closure", Subject: fmt.Sprintf("work unit #%d", v.Number),
-			Question: fmt.Sprintf("closed by %s without evidence: %s", v.Closer, v.Missing), Reply: v.Command,
-			URL: fmt.Sprintf("%s/issues/%d", repoURL, v.Number), Since: ev.Closures[v.Number].ClosedAt})
+		out = append(out, pboard.ClosureItem(*v, repoURL, ev.Closures[v.Number].ClosedAt))
 	}
 	return out
 }

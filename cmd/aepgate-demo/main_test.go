@@ -60,7 +60,7 @@ func TestDemoHappyThroughTheBinary(t *testing.T) {
 	if got := run(context.Background(), []string{"--out", out}, &stdout, &stderr); got != 0 {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", got, stdout.String(), stderr.String())
 	}
-	for _, want := range []string{"[20/20 ██████████]", "certificate: check run", "$ aepgate ledger verify --jwks keys.jwks\nledger intact:", "signed head: row ",
+	for _, want := range []string{"[22/22 ██████████]", "certificate: check run", "$ aepgate ledger verify --jwks keys.jwks\nledger intact:", "signed head: row ",
 		"aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha ", "verified offline: signed by key ", "Figures:", "index.html"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())

@@ -136,7 +136,7 @@ func incrementViewOf(inc board.Increment, id string) incrementView {
 		nodes = append(nodes, storyNode(s))
 	}
 	for _, st := range []board.State{board.StateOpen, board.StateInProgress, board.StateInReview, board.StateBlocked,
-		board.StateHeld, board.StateMerged, board.StateCertified} {
+		board.StateHeld, board.StateMerged, board.StateDone, board.StateCertified, board.StateCancelled} {
 		if counts[st] > 0 {
 			v.Counts = append(v.Counts, stateCount{State: string(st), Class: htmlStateClass(string(st)), N: counts[st]})
 		}

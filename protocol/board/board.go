@@ -19,10 +19,16 @@ const (
 	StateOpen       State = "open"        // no attempt pull request yet
 	StateInProgress State = "in progress" // an attempt is open, not yet asking review
 	StateInReview   State = "in review"   // an attempt waits for its audit
-	StateBlocked    State = "blocked"     // a check fails, a dependency is open, or a WIP limit is exceeded
+	StateBlocked    State = "blocked"     // a check fails, a dependency is open, a WIP limit is exceeded, or it was closed without evidence
 	StateHeld       State = "held"        // an owner's HOLD covers it
 	StateMerged     State = "merged"      // an attempt merged; no certificate yet
 	StateCertified  State = "certified"   // its certificate was posted
+	// StateDone: closed and done by protocol/closure's rule (the owner's
+	// own closure or /aep close, or low risk merged and read back), no
+	// certificate label.
+	StateDone State = "done"
+	// StateCancelled: the owner closed it as not planned.
+	StateCancelled State = "cancelled"
 )
 
 // Health is how recent an open attempt's newest evidence is.

@@ -37,6 +37,12 @@ func Build(in Input) Board {
 			}
 		}
 		for _, is := range m.Issues {
+			if it, ok := in.closureInbox(is); ok && !seen[inboxKey(it)] {
+				seen[inboxKey(it)] = true
+				b.Inbox = append(b.Inbox, it)
+			}
+		}
+		for _, is := range m.Issues {
 			if c, ok := certificateOf(in.URL, is); ok {
 				b.Certificates = append(b.Certificates, c)
 			}
@@ -76,6 +82,9 @@ func (in Input) increment(m Milestone) Increment {
 				lanes = append(lanes, workunit.Lane{PR: p.Number, Unit: is.Number, URL: p.URL})
 			}
 		}
+		if l, ok := in.heldLane(is); ok {
+			lanes = append(lanes, l)
+		}
 	}
 	over := workunit.OverLimits(lanes, workunit.Limits{AttemptsPerUnit: in.AttemptsPerUnit, LanesPerIncrement: in.LanesPerIncrement})
 	for _, is := range issues {
@@ -93,6 +102,9 @@ func overText(pr int, o workunit.Over) string {
 	names := make([]string, len(o.Within))
 	for i, l := range o.Within {
 		names[i] = fmt.Sprintf("#%d (work unit #%d)", l.PR, l.Unit)
+		if l.Held != "" {
+			names[i] = fmt.Sprintf("work unit #%d (%s)", l.Unit, l.Held)
+		}
 	}
 	return fmt.Sprintf("#%d exceeds %s; open within it: %s", pr, o.Limit, strings.Join(names, ", "))
 }
@@ -127,10 +139,14 @@ func (in Input) attempt(p Pull, over map[int]workunit.Over) Attempt {
 	return a
 }
 
-// stateOf derives a story's state: certified (labelled), merged (an
-// attempt merged), then from its open attempts the most pressing of held,
+// stateOf derives a story's state: a closed story's by its closure
+// (closedState); an open one's certified (labelled), merged (an attempt
+// merged), then from its open attempts the most pressing of held,
 // blocked, in review and in progress, else open.
 func (in Input) stateOf(is Issue, as []Attempt) (State, string) {
+	if !is.Open {
+		return in.closedState(is, as)
+	}
 	switch {
 	case is.Certified:
 		return StateCertified, ""
@@ -153,9 +169,6 @@ func (in Input) stateOf(is Issue, as []Attempt) (State, string) {
 			best, reason = st, why
 		}
 	}
-	if best == StateOpen && !is.Open {
-		reason = "closed without a merged attempt"
-	}
 	return best, reason
 }
 
@@ -171,8 +184,7 @@ func (in Input) addInbox(inbox []InboxItem, seen map[string]bool, s Story, a Att
 		return inbox
 	}
 	for _, it := range in.Facts[a.PR].Inbox {
-		key := it.Kind + "\x00" + it.URL + "\x00" + it.Question
-		if !seen[key] {
+		if key := inboxKey(it); !seen[key] {
 			seen[key] = true
 			inbox = append(inbox, it)
 		}
@@ -184,6 +196,10 @@ func (in Input) addInbox(inbox []InboxItem, seen map[string]bool, s Story, a Att
 	}
 	return inbox
 }
+
+// inboxKey tells inbox items apart: one item however many attempts or
+// stories bring it.
+func inboxKey(it InboxItem) string { return it.Kind + "\x00" + it.URL + "\x00" + it.Question }
 
 // certificateOf is a certified issue's certificate: on its merged
 // attempt's merge commit (the newest, if several merged).

@@ -51,7 +51,7 @@ func TestBuildStates(t *testing.T) {
 		{"over the attempts limit", issue(1, pull(10, "OPEN"), pull(11, "OPEN")), nil, StateBlocked, "#11 is over limits.attempts_per_unit"},
 		{"merged", issue(1, pull(10, "CLOSED"), merged), nil, StateMerged, ""},
 		{"certified", func() Issue { i := issue(1, merged); i.Certified = true; return i }(), nil, StateCertified, ""},
-		{"closed unmerged", func() Issue { i := issue(1); i.Open = false; return i }(), nil, StateOpen, "closed without a merged attempt"},
+		{"closed unmerged", func() Issue { i := issue(1); i.Open = false; return i }(), nil, StateBlocked, "closed, but aepgate holds no judgement of its closure (it was closed while the App did not see it); reopen and close it, or the owner's close command on it, has it judged"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

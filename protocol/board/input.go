@@ -15,6 +15,9 @@ type Input struct {
 	// AttemptsPerUnit and LanesPerIncrement are the WIP limits (0: not
 	// checked).
 	AttemptsPerUnit, LanesPerIncrement int
+	// Closures are how the App judges each closed story's closure, by
+	// issue number; a closed story without one is not done.
+	Closures map[int]Closure
 	// Stall holds the health thresholds.
 	Stall StallRule
 	Now   time.Time

@@ -1,6 +1,9 @@
 package closure
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // GitHub's state_reason values of a closed issue.
 const (
@@ -73,4 +76,18 @@ func (f Facts) prefix() string {
 		return "/aep"
 	}
 	return f.Prefix
+}
+
+// AwaitsEvidence reports that one of merged (the merged attempts that name
+// the unit) has no evidence among f.Attempts yet: the unit was closed by
+// that merge, and its readback and certificate come after it. The unit is
+// not done meanwhile; it is only not yet answered as closed without
+// evidence.
+func (f Facts) AwaitsEvidence(merged []int) bool {
+	for _, pr := range merged {
+		if !slices.ContainsFunc(f.Attempts, func(a Attempt) bool { return a.PR == pr }) {
+			return true
+		}
+	}
+	return false
 }

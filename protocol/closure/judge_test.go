@@ -107,3 +107,24 @@ func TestBlocking(t *testing.T) {
 		})
 	}
 }
+
+func TestAwaitsEvidence(t *testing.T) {
+	tests := []struct {
+		name   string
+		facts  Facts
+		merged []int
+		want   bool
+	}{
+		{"no merged attempt", closed(coordinator, "medium"), nil, false},
+		{"merged, no evidence yet", closed(coordinator, "medium"), []int{12}, true},
+		{"merged, evidence kept", with(closed(coordinator, "medium"), func(f *Facts) { f.Attempts = []Attempt{certified} }), []int{12}, false},
+		{"a second merge without evidence", with(closed(coordinator, "medium"), func(f *Facts) { f.Attempts = []Attempt{certified} }), []int{12, 14}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.facts.AwaitsEvidence(tt.merged); got != tt.want {
+				t.Errorf("AwaitsEvidence = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

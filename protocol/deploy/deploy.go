@@ -44,6 +44,9 @@ type Facts struct {
 	// by this App; Certificate says why not when it does not.
 	Certified   bool
 	Certificate string
+	// Lineage is what the commits since the environment's last approved
+	// deployment are judged on (Descends); nil when not read.
+	Lineage *Lineage
 	// Increment says whether the commit is the integrated candidate of a
 	// complete increment; nil when the App cannot tell (Increments).
 	Increment *bool
@@ -111,6 +114,9 @@ func DecideWith(req Request, f Facts, rules []Rule) Answer {
 func met(req Request, f Facts) string {
 	env := f.Config.Deploy.Environments[req.Environment]
 	s := "the environment requires " + env.Require
+	if env.Require == config.RequireCertified {
+		s += f.Lineage.describe(req.SHA)
+	}
 	if env.OwnerGate {
 		s += " and the owner approved gate " + GateID(req.Environment, req.RunID)
 	}

@@ -20,7 +20,7 @@ type Rule struct {
 func DefaultRules() []Rule {
 	return []Rule{
 		{"expired", Expired}, {"config", Configured}, {"environment", Listed},
-		{"hold", Held}, {"requirement", Required}, {"owner-gate", OwnerGate},
+		{"hold", Held}, {"requirement", Required}, {"lineage", Descends}, {"owner-gate", OwnerGate},
 	}
 }
 

@@ -128,11 +128,21 @@ func Evaluate(in Input) Verdict {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("#%d contract: %s", u.Number, p))
 	}
 	v.Reasons = append(v.Reasons, incrementReasons(u, c, len(probs) == 0)...)
-	if over, ok := OverLimits(in.Lanes, in.Limits)[in.PR]; ok && in.Lanes != nil {
+	if over, ok := OverLimits(lanesOf(in), in.Limits)[in.PR]; ok && in.Lanes != nil {
 		v.Reasons = append(v.Reasons, over.Reason)
 	}
 	v.OK = len(v.Reasons) == 0
 	return v
+}
+
+// lanesOf is the open attempts of in with the lanes the closed stories of
+// the unit's milestone still hold (HeldLanes): a unit closed without
+// evidence counts against the WIP limit until it is done.
+func lanesOf(in Input) []Lane {
+	if in.Lanes == nil || in.Unit == nil || in.Unit.Milestone == nil {
+		return in.Lanes
+	}
+	return append(slices.Clone(in.Lanes), HeldLanes(*in.Unit.Milestone)...)
 }
 
 func fail(reason string) Verdict { return Verdict{Reasons: []string{reason}} }

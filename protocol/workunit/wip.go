@@ -8,11 +8,14 @@ import (
 )
 
 // Lane is one open attempt pull request of an increment: the pull request
-// and the story (unit) it names.
+// and the story (unit) it names; or, with Held set and no pull request, a
+// closed story that is not done and so still holds its lane (HeldLane).
 type Lane struct {
 	PR   int
 	Unit int
 	URL  string
+	// Held says why a closed story holds its lane; empty for an attempt.
+	Held string
 }
 
 // Limits are the WIP limits of the repository config: how many attempts of
@@ -45,10 +48,12 @@ type Over struct {
 // (lower numbers) keep their place: of one unit's attempts the first
 // AttemptsPerUnit are within the limit, and of the increment's units, in
 // the order of their oldest open attempt, the first LanesPerIncrement.
-// An attempt over both limits is reported for the attempts limit.
+// An attempt over both limits is reported for the attempts limit. A held
+// lane (a closed story not done) counts among the increment's units ahead
+// of every open attempt, and is no attempt itself.
 func OverLimits(open []Lane, lim Limits) map[int]Over {
 	lanes := slices.Clone(open)
-	slices.SortFunc(lanes, func(a, b Lane) int { return cmp.Compare(a.PR, b.PR) })
+	slices.SortFunc(lanes, func(a, b Lane) int { return cmp.Or(cmp.Compare(a.PR, b.PR), cmp.Compare(a.Unit, b.Unit)) })
 	out := map[int]Over{}
 	byUnit := map[int][]Lane{}
 	var units []int // in the order of their oldest open attempt
@@ -60,8 +65,9 @@ func OverLimits(open []Lane, lim Limits) map[int]Over {
 	}
 	if lim.AttemptsPerUnit > 0 {
 		for _, u := range units {
-			within := byUnit[u][:min(lim.AttemptsPerUnit, len(byUnit[u]))]
-			for _, l := range byUnit[u][len(within):] {
+			attempts := slices.DeleteFunc(slices.Clone(byUnit[u]), func(l Lane) bool { return l.Held != "" })
+			within := attempts[:min(lim.AttemptsPerUnit, len(attempts))]
+			for _, l := range attempts[len(within):] {
 				out[l.PR] = Over{LimitAttempts, fmt.Sprintf("%s is %d: work unit #%d already has %s open; finish or close it before another attempt",
 					LimitAttempts, lim.AttemptsPerUnit, u, laneLinks(within)), within}
 			}
@@ -77,7 +83,7 @@ func OverLimits(open []Lane, lim Limits) map[int]Over {
 		}
 		for _, u := range units[lim.LanesPerIncrement:] {
 			for _, l := range byUnit[u] {
-				if _, over := out[l.PR]; !over {
+				if _, over := out[l.PR]; !over && l.Held == "" {
 					out[l.PR] = Over{LimitLanes, fmt.Sprintf("%s is %d: the increment's open lanes are %s; finish one before starting work unit #%d",
 						LimitLanes, lim.LanesPerIncrement, strings.Join(names, ", "), u), first}
 				}
@@ -87,14 +93,12 @@ func OverLimits(open []Lane, lim Limits) map[int]Over {
 	return out
 }
 
-// laneLinks names attempts as Markdown links: "[#10](url), [#12](url)".
+// laneLinks names attempts as Markdown links: "[#10](url), [#12](url)"
+// (a held lane by why it is held).
 func laneLinks(ls []Lane) string {
 	out := make([]string, len(ls))
 	for i, l := range ls {
-		out[i] = fmt.Sprintf("#%d", l.PR)
-		if l.URL != "" {
-			out[i] = fmt.Sprintf("[#%d](%s)", l.PR, l.URL)
-		}
+		out[i] = laneName(l)
 	}
 	return strings.Join(out, ", ")
 }

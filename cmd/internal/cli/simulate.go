@@ -41,9 +41,10 @@ Nothing is written: the client refuses every REST write and GraphQL mutation
 before it is sent. A simulation knows only what GitHub shows, not what the App
 itself keeps: decisions the App kept (a HOLD edited after the App kept it
 counts as GitHub now shows it), who pushed which commit (the App records it
-from push events) and the closures it judged (a closed dependency blocks here)
-are unknown, so aepgate/gates, aepgate/audit and aepgate/work-unit may differ
-from the App's where those matter.
+from push events) and the closures it judged (a closed dependency blocks here,
+and a closed story holds its WIP lane) are unknown, so aepgate/gates,
+aepgate/audit and aepgate/work-unit may differ from the App's where those
+matter.
 
 The token comes from --token-file (a file you own, mode 0600), else from
 GH_TOKEN or GITHUB_TOKEN; it needs read access to the repository's contents,

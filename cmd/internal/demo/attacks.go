@@ -12,13 +12,16 @@ import (
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
-// playAttacks: the pull request of the happy story meets six attacks,
-// each refused with the refusal shown, and still ends certified, as the
-// owner's board shows.
+// playAttacks: the pull request of the happy story meets eight attacks,
+// each refused with the refusal shown — among them the coordinator's
+// closure of the story it depends on and a deploy of an uncertified
+// commit — and still ends certified, as the owner's board shows.
 func playAttacks(ctx context.Context, w *world) error {
 	st := newStory(ctx, w)
+	st.dependsOnAPI = true
 	gate := "```aep-gate\nid: schema-change\nquestion: Drop the legacy export column?\nchoices: [approve, reject]\ncategory: irreversible-destructive\neffect: irreversible-data-change\nscope: merge\n```\n"
 	err := st.playBeats(st.setup(), st.increment(), st.openPR(),
+		st.closedWithoutEvidence(), st.ownerCloses(),
 		st.gateOpened(gate),
 		st.commandRefused("mallory (write access, not an owner) comments '/aep resolve schema-change approve': refused", intruder, 3, "/aep resolve schema-change approve"),
 		st.resolved(), st.hold(),
@@ -29,7 +32,7 @@ func playAttacks(ctx context.Context, w *world) error {
 		st.passAt("carol audits PR head 1: PASS"),
 		st.staleAudit(),
 		st.passAt("carol audits PR head 2: PASS, bound to the new head"),
-		st.mergePR(), st.prCIAsReadback(), st.mainCI(), st.keepsBoard())
+		st.mergePR(), st.prCIAsReadback(), st.mainCI(), st.uncertifiedDeploy(), st.keepsBoard())
 	st.expects = append(st.headExpects("PR head 2")[:4], st.deliveredExpects()...)
 	return err
 }

@@ -83,7 +83,7 @@ func TestScenarios(t *testing.T) {
 		refused  int    // steps refused on purpose
 	}{
 		{"happy", "PR head 3", 1},
-		{"attacks", "PR head 2", 6},
+		{"attacks", "PR head 2", 8},
 		{"outage", "PR head 3", 1},
 	}
 	for _, tt := range tests {

@@ -19,8 +19,8 @@ type scenario struct {
 
 // scenarios are the demo's stories, by name.
 var scenarios = map[string]scenario{
-	"happy":   {about: "one increment from its first issue to a certificate and a release", steps: 20, play: playHappy},
-	"attacks": {about: "six attacks on the gates, audit and readback, each refused", steps: 18, play: playAttacks},
+	"happy":   {about: "one increment from its first issue to a certificate, a gated production deploy and a release", steps: 22, play: playHappy},
+	"attacks": {about: "eight attacks on the gates, audit, readback, closure and deploy, each refused", steps: 21, play: playAttacks},
 	"outage":  {about: "GitHub fails for a while; the App catches up and duplicates nothing", steps: 22, play: playOutage},
 }
 
@@ -54,7 +54,8 @@ func (st *story) toPass() []beat {
 // certificate, certificate fetch, the release and the owner's board.
 func playHappy(ctx context.Context, w *world) error {
 	st := newStory(ctx, w)
-	err := st.playBeats(append(st.toPass(), st.mergePR(), st.mainCI(), st.fetchCertificate(), st.release(), st.keepsBoard())...)
+	err := st.playBeats(append(st.toPass(), st.mergePR(), st.mainCI(), st.fetchCertificate(), st.deployGated(), st.deployApproved(),
+		st.release(), st.keepsBoard())...)
 	st.expects = append(st.headExpects("PR head 3"), st.deliveredExpects()...)
 	return err
 }

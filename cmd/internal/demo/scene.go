@@ -21,6 +21,11 @@ required_workflows:
 contract_paths: ["docs/contract/**"]
 release:
   assets: [manifest.sha256, install.sh]
+deploy:
+  environments:
+    production:
+      require: certified
+      owner_gate: true
 `
 
 // exportV1 is the first attempt's code; the audit finds its bare error.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
@@ -24,6 +25,10 @@ type story struct {
 	finding     string // the FAIL's finding, by ledger ID
 	// expects are the conclusions the scenario must end with.
 	expects []expect
+	// dependsOnAPI makes story #1 depend on story #2 (the attacks).
+	dependsOnAPI bool
+	// deployRun is the deploy workflow run waiting on production.
+	deployRun *ghfake.WorkflowRun
 }
 
 // conversations are the issues and pull requests commands were posted on.
@@ -91,7 +96,11 @@ func (st *story) increment() beat {
 	return beat{title: "olivia opens increment M1 (milestone) with story #1 'Export reports as CSV' (product) and #2 'Document the report API' (contract)",
 		act: func() error {
 			ms := st.w.repo.CreateMilestone("M1 — CSV export", "```yaml\nrisk: medium\ndemonstration: a report is exported as CSV and opened in a spreadsheet\n```\n")
-			st.s.unit = st.w.repo.OpenIssue(owner, "Export reports as CSV", contractBody("Export reports as CSV", "medium", "product"), ghfake.InMilestone(ms))
+			body := contractBody("Export reports as CSV", "medium", "product")
+			if st.dependsOnAPI {
+				body = strings.Replace(body, "\n```\n", "\ndepends_on: [2]\n```\n", 1)
+			}
+			st.s.unit = st.w.repo.OpenIssue(owner, "Export reports as CSV", body, ghfake.InMilestone(ms))
 			st.s.api = st.w.repo.OpenIssue(owner, "Document the report API", contractBody("Document the report API", "low", "contract"), ghfake.InMilestone(ms))
 			if st.s.unit.Number() != 1 || st.s.api.Number() != 2 {
 				return fmt.Errorf("stories are #%d and #%d, want #1 and #2", st.s.unit.Number(), st.s.api.Number())
@@ -123,11 +132,16 @@ func (st *story) openPR() beat {
 }
 
 // headJudged holds once the App's checks on the head conclude: work-unit
-// and gates success, audit audit and merge merge.
+// success (failure while story #1 waits for its dependency), audit audit
+// and merge merge.
 func (st *story) headJudged(audit, merge string) func() bool {
 	return func() bool {
+		unit := "success"
+		if st.dependsOnAPI && st.s.api.View().State == "open" {
+			unit = "failure" // story #1 waits for story #2
+		}
 		h := st.s.pr.Head()
-		return all(st.w.is(h, "aepgate/work-unit", "success"), st.w.is(h, "aepgate/audit", audit), st.w.is(h, "aepgate/merge", merge))()
+		return all(st.w.is(h, "aepgate/work-unit", unit), st.w.is(h, "aepgate/audit", audit), st.w.is(h, "aepgate/merge", merge))()
 	}
 }
 

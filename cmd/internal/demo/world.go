@@ -30,7 +30,7 @@ const (
 
 // appPerms are the permissions the App asks for when installed.
 var appPerms = ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write",
-	"pull_requests": "write", "metadata": "read", "actions": "read", "attestations": "write"}
+	"pull_requests": "write", "metadata": "read", "actions": "read", "attestations": "write", "deployments": "write"}
 
 // world is one demo run: the simulated GitHub, the App serving on a
 // loopback port, and the story's record.
