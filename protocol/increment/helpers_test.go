@@ -36,7 +36,7 @@ func complete() Facts {
 		Stories:       []Story{done(1, "low", sha("1")), done(2, "medium", sha("2")), done(3, "medium", sha("3"))},
 		Candidate:     Candidate{SHA: sha("3"), OnDefault: true, Contains: map[string]bool{sha("1"): true, sha("2"): true, sha("3"): true}},
 		DefaultBranch: "main", Required: []string{"ci"},
-		Runs:          []readback.Run{{ID: 900, Workflow: "ci", HeadSHA: sha("3"), Branch: "main", Status: "completed", Conclusion: "success"}},
+		Runs: []readback.Run{{ID: 900, Workflow: "ci", HeadSHA: sha("3"), Branch: "main", Status: "completed", Conclusion: "success"}},
 	}
 }
 
