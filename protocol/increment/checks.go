@@ -107,7 +107,7 @@ func ownerAcceptance(f Facts, r Rules, tier string) []Missing {
 	if tier != "high" || acceptance(f, r) != 0 {
 		return nil
 	}
-	return []Missing{{What: fmt.Sprintf("high risk: the owner accepts candidate %s by saying `%s` on the control issue", gitsha.Short(f.Candidate.SHA), acceptCommand(f)), Action: true}}
+	return []Missing{{What: fmt.Sprintf("high risk: an owner accepts candidate %s with the command below, in a new comment on the control issue", gitsha.Short(f.Candidate.SHA)), Action: true}}
 }
 
 // demonstration: a declared criterion needs an aep-demo block repeating it
@@ -116,8 +116,13 @@ func demonstration(f Facts, r Rules, _ string) []Missing {
 	if f.Criterion == "" || demonstrated(f, r) != nil {
 		return nil
 	}
-	return []Missing{{What: fmt.Sprintf("an owner or coordinator posts on the control issue an %s block with `milestone: %d`, `criterion: %s` exactly, and `evidence: run <id>`, `deployment <id>` or `release <tag>`",
-		DemoInfo, f.Milestone, f.Criterion), Action: true}}
+	return []Missing{{What: "the demonstration: an owner or coordinator posts the block below in a new comment on the control issue, the criterion exactly as the milestone declares it, the evidence a workflow run ID, a deployment ID or a release tag", Action: true}}
+}
+
+// DemoTemplate is the aep-demo block that demonstrates f's milestone,
+// its evidence left for the author to name.
+func DemoTemplate(f Facts) string {
+	return fmt.Sprintf("```%s\nmilestone: %d\ncriterion: %s\nevidence: run <id> | deployment <id> | release <tag>\n```", DemoInfo, f.Milestone, f.Criterion)
 }
 
 func acceptCommand(f Facts) string {

@@ -38,6 +38,8 @@ func DecideWith(f Facts, rules Rules) Verdict {
 	}
 	if f.Criterion == "" {
 		v.Demonstrated = nil
+	} else if v.Demonstrated == nil {
+		v.DemoTemplate = DemoTemplate(f)
 	}
 	if v.Stage == Complete {
 		v.Certificate, v.SHA256 = draw(f, v)

@@ -58,6 +58,9 @@ type Verdict struct {
 	// AcceptCommand is the exact owner command that would accept the
 	// candidate (set when the tier is high and there is a candidate).
 	AcceptCommand string `json:"acceptCommand,omitempty"`
+	// DemoTemplate is the aep-demo block to post (set while a declared
+	// demonstration is missing).
+	DemoTemplate string `json:"demoTemplate,omitempty"`
 }
 
 // Complete reports whether the increment is complete.
