@@ -85,7 +85,11 @@ func commentWork(env envelope, v conversationView) []work {
 		then = judgePR{pr: n, answer: answer, guesses: verdict.GuessUnits(v.Issue.Body, env.repoName()), siblings: true, witness: w}
 	}
 	if env.Action == "created" && control && v.Issue.PullRequest == nil {
-		return []work{then, judgeDeploys{}} // the owner's answer to a deploy gate, a HOLD
+		ws := []work{then, judgeDeploys{}} // the owner's answer to a deploy gate, a HOLD
+		if mentionsIncrement(v.Comment.Body) {
+			ws = append(ws, judgeIncrements{open: true}) // an acceptance, a demonstration
+		}
+		return ws
 	}
 	if env.Action == "created" {
 		if c, ok := closeCommandOf(n, v); ok && v.Issue.PullRequest == nil && !control {

@@ -109,3 +109,13 @@ func IncrementFromSummary(summary string) (body []byte, headerSum string, err er
 	}
 	return []byte(text), headerSum, nil
 }
+
+// IncrementSuperseded renders an earlier aepgate/increment run on head
+// (its external_id kept, so the publisher updates it) as no longer
+// holding: conclusion neutral, saying what the milestone is now. A
+// certificate run so rendered no longer verifies.
+func IncrementSuperseded(head, externalID string, v increment.Verdict) Run {
+	return Run{Name: NameIncrement, HeadSHA: head, ExternalID: externalID, Conclusion: ConclusionNeutral,
+		Title:   fmt.Sprintf("Superseded: milestone %d is %s", v.Milestone, v.Stage),
+		Summary: fmt.Sprintf("This run no longer holds. Milestone %d is **%s** now; the current `%s` run on this commit says why.\n", v.Milestone, v.Stage, NameIncrement)}
+}

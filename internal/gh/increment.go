@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/google/go-github/v62/github"
 )
@@ -24,7 +25,10 @@ type Milestone struct {
 	Title       string
 	Open        bool
 	Description string
-	Stories     []MilestoneIssue
+	// ClosedAt is GitHub's closed_at (RFC 3339; "" while open): it names
+	// one closure, so the App flags each once.
+	ClosedAt string
+	Stories  []MilestoneIssue
 	// Truncated: GitHub holds more issues than were read.
 	Truncated bool
 }
@@ -54,6 +58,9 @@ func (in *Installation) Milestone(ctx context.Context, owner, repo string, numbe
 		return nil, classify(fmt.Sprintf("read milestone %d of %s/%s", number, owner, repo), err)
 	}
 	out := &Milestone{Found: true, Number: number, Title: m.GetTitle(), Open: m.GetState() == "open", Description: m.GetDescription()}
+	if m.ClosedAt != nil {
+		out.ClosedAt = m.ClosedAt.UTC().Format(time.RFC3339)
+	}
 	opts := &github.IssueListByRepoOptions{Milestone: fmt.Sprint(number), State: "all", ListOptions: github.ListOptions{PerPage: 100}}
 	for page := 0; ; page++ {
 		if page == maxMilestonePages {
@@ -70,7 +77,7 @@ func (in *Installation) Milestone(ctx context.Context, owner, repo string, numbe
 			}
 			mi := MilestoneIssue{Number: is.GetNumber(), Open: is.GetState() == "open", StateReason: is.GetStateReason(), Body: is.GetBody()}
 			if is.ClosedAt != nil {
-				mi.ClosedAt = is.ClosedAt.UTC().Format("2006-01-02T15:04:05Z")
+				mi.ClosedAt = is.ClosedAt.UTC().Format(time.RFC3339)
 			}
 			out.Stories = append(out.Stories, mi)
 		}
@@ -160,4 +167,19 @@ func (in *Installation) ReleaseEvidence(ctx context.Context, owner, repo, tag st
 func notFound(err error) bool {
 	var e *github.ErrorResponse
 	return errors.As(err, &e) && e.Response != nil && e.Response.StatusCode == http.StatusNotFound
+}
+
+// OpenMilestones numbers the repository's open milestones, up to 100.
+//
+// https://docs.github.com/rest/issues/milestones#list-milestones
+func (in *Installation) OpenMilestones(ctx context.Context, owner, repo string) ([]int, error) {
+	ms, _, err := in.rest.Issues.ListMilestones(ctx, owner, repo, &github.MilestoneListOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100}})
+	if err != nil {
+		return nil, classify(fmt.Sprintf("list open milestones of %s/%s", owner, repo), err)
+	}
+	out := make([]int, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, m.GetNumber())
+	}
+	return out, nil
 }
