@@ -17,7 +17,9 @@ import (
 type judgeIncrements struct {
 	milestones []int
 	open       bool
-	closedBy   closure.Actor
+	// atMerge, with open, judges only when a story was merged as it.
+	atMerge  string
+	closedBy closure.Actor
 }
 
 func (j judgeIncrements) run(ctx context.Context, a *App, ev *evaluator, w where) error {
@@ -32,7 +34,7 @@ func (j judgeIncrements) run(ctx context.Context, a *App, ev *evaluator, w where
 	jd := &increment.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), AppLogin: login, Rules: a.opts.incrementRules,
 		ClosureRules: a.closureRules(), Log: ev.log}
 	return jd.Judge(ctx, increment.Input{Delivery: w.delivery, Event: w.event, Owner: w.owner, Repo: w.repo},
-		increment.Ask{Milestones: j.milestones, Open: j.open, ClosedBy: j.closedBy})
+		increment.Ask{Milestones: j.milestones, Open: j.open, OnlyAtMerge: j.atMerge, ClosedBy: j.closedBy})
 }
 
 // mentionsIncrement reports a comment that may accept or demonstrate an

@@ -13,8 +13,8 @@ import (
 )
 
 // act records the decision and shows it: once every story is done,
-// aepgate/increment on the candidate (unless GitHub shows it already) and
-// every earlier run of the milestone there marked superseded; a milestone
+// aepgate/increment on the candidate (unless GitHub shows it already), the
+// milestone's earlier run there marked superseded first; a milestone
 // closed before it is complete is flagged once per closure.
 func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict) error {
 	show := v.Stage != rules.Building && v.Candidate != ""
@@ -29,10 +29,13 @@ func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict)
 	}
 	j.Log.Info("increment judged", "milestone", v.Milestone, "stage", v.Stage, "tier", v.Tier, "candidate", v.Candidate, "write", write)
 	if show {
-		if _, err := j.W.Publish(ctx, in.Owner, in.Repo, run, write, existing == nil); err != nil {
+		// The run GitHub shows is the newest of the name, and only it can be
+		// found again: an earlier run is marked superseded before the new one
+		// is created.
+		if err := j.supersede(ctx, in, g, v, run.ExternalID); err != nil {
 			return err
 		}
-		if err := j.supersede(ctx, in, g, v, run.ExternalID); err != nil {
+		if _, err := j.W.Publish(ctx, in.Owner, in.Repo, run, write, existing == nil); err != nil {
 			return err
 		}
 	}
@@ -42,9 +45,10 @@ func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict)
 	return nil
 }
 
-// supersede marks the milestone's other runs on the candidate neutral:
-// its progress run once the certificate is there, or a certificate that
-// no longer holds.
+// supersede marks the milestone's run GitHub shows on the candidate
+// (AppCheckRuns lists the newest of the name) neutral when another is to
+// replace it: its progress run when the certificate comes, or a
+// certificate that no longer holds.
 func (j *Judge) supersede(ctx context.Context, in Input, g *gathered, v rules.Verdict, current string) error {
 	for _, old := range g.candidate {
 		if old.ExternalID == current || old.Conclusion == string(checks.ConclusionNeutral) || !ofMilestone(old, v.Candidate, v.Milestone) {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/protocol/closure"
 	rules "github.com/aepgate/aepgate/protocol/increment"
 )
 
@@ -19,6 +20,9 @@ func (j *Judge) integrate(ctx context.Context, in Input, f *rules.Facts) error {
 		if !s.Closure.Counts() {
 			return nil
 		}
+	}
+	if err := j.addMerges(ctx, in, f); err != nil {
+		return err
 	}
 	merges := rules.Merges(f.Stories)
 	if len(merges) == 0 {
@@ -44,6 +48,27 @@ func (j *Judge) integrate(ctx context.Context, in Input, f *rules.Facts) error {
 		return err
 	}
 	return j.evidence(ctx, in, f)
+}
+
+// addMerges adds to each story the merged attempts GitHub shows on the
+// default branch that the App holds no evidence of yet (an attempt whose
+// readback has not finished, a story an owner closed): the candidate must
+// contain them too.
+func (j *Judge) addMerges(ctx context.Context, in Input, f *rules.Facts) error {
+	merges, err := j.Src.StoryMerges(ctx, in.Owner, in.Repo, f.Milestone)
+	if err != nil {
+		return err
+	}
+	for i := range f.Stories {
+		s := &f.Stories[i]
+		for _, m := range merges[s.Number] {
+			known := slices.ContainsFunc(s.Attempts, func(a closure.Attempt) bool { return a.PR == m.PR })
+			if m.Base == f.DefaultBranch && !known {
+				s.Attempts = append(s.Attempts, closure.Attempt{PR: m.PR, MergeSHA: m.MergeSHA})
+			}
+		}
+	}
+	return nil
 }
 
 func (j *Judge) contains(ctx context.Context, in Input, base, head string) (bool, error) {

@@ -10,6 +10,7 @@ package increment
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"slices"
 
@@ -41,18 +42,28 @@ type Input struct {
 }
 
 // Ask names the milestones to judge: the numbers given, and every open
-// milestone when Open is set. ClosedBy is the sender of a milestone.closed
-// delivery (who closed Milestones[0]).
+// milestone when Open is set — with OnlyAtMerge, only when the App holds
+// evidence of a story merged as that commit (a workflow run on the default
+// branch at any other commit cannot complete an increment; the sweep and
+// an owner's acceptance judge a later commit an owner named). ClosedBy is
+// the sender of a milestone.closed delivery (who closed Milestones[0]).
 type Ask struct {
-	Milestones []int
-	Open       bool
-	ClosedBy   closure.Actor
+	Milestones  []int
+	Open        bool
+	OnlyAtMerge string
+	ClosedBy    closure.Actor
 }
 
 // Judge judges each milestone asked for, in number order. The repository
 // config and control issue are read once for them all.
 func (j *Judge) Judge(ctx context.Context, in Input, ask Ask) error {
 	numbers := slices.Clone(ask.Milestones)
+	if ask.OnlyAtMerge != "" {
+		merged, err := j.mergedAs(ctx, in, ask.OnlyAtMerge)
+		if err != nil || !merged {
+			return err
+		}
+	}
 	if ask.Open {
 		open, err := j.Src.OpenMilestones(ctx, in.Owner, in.Repo)
 		if err != nil {
@@ -105,4 +116,22 @@ func (j *Judge) rules() rules.Rules {
 
 func lockKey(in Input, number int) string {
 	return "increment:" + in.Owner + "/" + in.Repo + "#" + itoa(number)
+}
+
+// mergedAs reports whether the App holds evidence of an attempt merged as
+// sha (a store read, no GitHub call).
+func (j *Judge) mergedAs(ctx context.Context, in Input, sha string) (bool, error) {
+	evidence, err := j.Store.UnitEvidence(ctx, in.Owner+"/"+in.Repo)
+	if err != nil {
+		return false, err
+	}
+	for _, rows := range evidence {
+		for _, raw := range rows {
+			var a closure.Attempt
+			if json.Unmarshal(raw, &a) == nil && a.MergeSHA == sha {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
 }

@@ -19,6 +19,9 @@ type Source interface {
 	Milestone(ctx context.Context, owner, repo string, number int) (*gh.Milestone, error)
 	// OpenMilestones numbers the repository's open milestones.
 	OpenMilestones(ctx context.Context, owner, repo string) ([]int, error)
+	// StoryMerges reads each story's merged attempts with their merge
+	// commits.
+	StoryMerges(ctx context.Context, owner, repo string, number int) (map[int][]gh.StoryMerge, error)
 	// BranchCommits lists the newest commits of branch, newest first.
 	BranchCommits(ctx context.Context, owner, repo, branch string) ([]string, error)
 	// ContainsCommit reports whether base is head or its ancestor.
