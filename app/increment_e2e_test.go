@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -168,6 +169,110 @@ func TestIncrementCompletesOnlyAfterLastReadback(t *testing.T) {
 			w.quiet(t)
 			if _, writes := apiCalls(w.f.Stats()); writes != writes0 {
 				t.Errorf("a redelivery wrote %d times", writes-writes0)
+			}
+		})
+	}
+}
+
+// certifiedAll merges, reads back and closes the three stories and
+// returns the last merge, the integrated candidate.
+func (w *incrementWorld) certifiedAll(t *testing.T) string {
+	t.Helper()
+	w.certified(t, 0)
+	w.certified(t, 1)
+	return w.certified(t, 2)
+}
+
+// conclusion is the conclusion of the aepgate/increment GitHub shows on
+// sha ("" when none, or in progress).
+func (w *incrementWorld) conclusion(t *testing.T, sha string) string {
+	t.Helper()
+	if r := w.increment(t, sha); r != nil {
+		return r.Conclusion
+	}
+	return ""
+}
+
+// TestIncrementHighRiskNeedsOwnerAcceptance: a high increment waits for
+// the owner's `/aep accept` bound to its candidate; the coordinator's does
+// not count; a new merge of a story after the acceptance moves the
+// candidate, which needs a new one. The negative controls drop the rule
+// that stops each attack, and see it complete the increment.
+func TestIncrementHighRiskNeedsOwnerAcceptance(t *testing.T) {
+	tests := []struct{ name, rule string }{{"every rule", ""}, {"coordinator accepts", "listed-owner"}, {"old acceptance carries over", "bound-to-candidate"}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var rules *incrementrules.Rules
+			if tt.rule != "" {
+				rules = without(tt.rule)
+			}
+			w := newIncrementWorld(t, "```yaml\nrisk: high\n```\n", rules)
+			last := w.certifiedAll(t)
+			if got := w.conclusion(t, last); got != "action_required" || !strings.Contains(w.increment(t, last).Summary, "/aep accept 1 "+last) {
+				t.Fatalf("without acceptance: %s, want action_required naming the command: %+v", got, w.increment(t, last))
+			}
+			w.control.Comment("carl", "/aep accept 1 "+last)
+			if _, ok := w.complete(t, last); ok != (tt.rule == "listed-owner") {
+				t.Fatalf("the coordinator's acceptance: complete %v", ok)
+			}
+			if tt.rule == "listed-owner" {
+				return
+			}
+			w.control.Comment("olivia", "/aep accept 1 "+last)
+			if _, ok := w.complete(t, last); !ok {
+				t.Fatalf("the owner's acceptance did not complete it: %+v", w.increment(t, last))
+			}
+			later := w.merge(t, 2)
+			w.readback(t, later)
+			if _, ok := w.complete(t, later); ok != (tt.rule == "bound-to-candidate") {
+				t.Fatalf("a later candidate with the old acceptance: complete %v: %+v", ok, w.increment(t, later))
+			}
+			if tt.rule != "" {
+				return
+			}
+			if got := w.conclusion(t, later); got != "action_required" {
+				t.Errorf("the later candidate: %s, want action_required", got)
+			}
+			w.control.Comment("olivia", "/aep accept 1 "+later)
+			if _, ok := w.complete(t, later); !ok {
+				t.Errorf("a new acceptance did not complete the later candidate: %+v", w.increment(t, later))
+			}
+		})
+	}
+}
+
+// TestIncrementDemonstrationMustRepeatCriterion: a milestone declaring a
+// demonstration completes only with an aep-demo block repeating the
+// criterion exactly; one character changed is refused. The negative
+// control drops exact-criterion and sees the altered block complete it.
+func TestIncrementDemonstrationMustRepeatCriterion(t *testing.T) {
+	const criterion = "a report is exported as CSV and opened in a spreadsheet"
+	for _, control := range []bool{false, true} {
+		t.Run(map[bool]string{false: "every rule", true: "negative control"}[control], func(t *testing.T) {
+			var rules *incrementrules.Rules
+			if control {
+				rules = without("exact-criterion")
+			}
+			w := newIncrementWorld(t, "```yaml\nrisk: medium\ndemonstration: "+criterion+"\n```\n", rules)
+			last := w.certifiedAll(t)
+			if got := w.conclusion(t, last); got != "action_required" {
+				t.Fatalf("without a demonstration: %s, want action_required", got)
+			}
+			run := w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "e2e", SHA: last, Branch: "main", Event: "workflow_dispatch"})
+			demo := func(c string) string {
+				return fmt.Sprintf("Shown:\n\n```aep-demo\nmilestone: 1\ncriterion: %s\nevidence: run %d\n```\n", c, run.ID())
+			}
+			w.control.Comment("carl", demo(strings.Replace(criterion, "CSV", "CSW", 1)))
+			cert, ok := w.complete(t, last)
+			if ok != control {
+				t.Fatalf("a criterion with one character changed: complete %v, want %v", ok, control)
+			}
+			if control {
+				return
+			}
+			w.control.Comment("carl", demo(criterion))
+			if cert, ok = w.complete(t, last); !ok || cert.Demonstration == nil || cert.Demonstration.Evidence != fmt.Sprintf("run %d", run.ID()) {
+				t.Errorf("the exact demonstration: complete %v, certificate %+v", ok, cert.Demonstration)
 			}
 		})
 	}
