@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app/increment"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
@@ -31,13 +32,19 @@ type incrementWorld struct {
 
 func newIncrementWorld(t *testing.T, description string, rules *incrementrules.Rules, risks ...string) *incrementWorld {
 	t.Helper()
+	return newIncrementWorldOn(t, incrementYAML, description, rules, risks...)
+}
+
+// newIncrementWorldOn is newIncrementWorld with the repository config yaml.
+func newIncrementWorldOn(t *testing.T, yaml, description string, rules *incrementrules.Rules, risks ...string) *incrementWorld {
+	t.Helper()
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
 	ghApp := f.App(testAppID, appKey(t))
 	repo := f.CreateRepo("acme/widgets")
 	inst := ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write",
 		"metadata": "read", "actions": "read", "deployments": "read"}, repo)
-	repo.Commit("main", "config", map[string]string{".github/aepgate.yml": incrementYAML})
+	repo.Commit("main", "config", map[string]string{".github/aepgate.yml": yaml})
 	for login, role := range map[string]string{"olivia": "admin", "carl": "write", "mallory": "write"} {
 		repo.Grant(login, role)
 	}
@@ -276,4 +283,63 @@ func TestIncrementDemonstrationMustRepeatCriterion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// closedComments are the App's comments on the control issue flagging a
+// milestone closed before it was complete.
+func (w *incrementWorld) closedComments(t *testing.T) int {
+	t.Helper()
+	w.quiet(t)
+	n := 0
+	for _, c := range w.control.Comments() {
+		if strings.HasPrefix(c.Body, increment.ClosedMarker) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestIncrementClosedEarlyIsFlagged: the coordinator closes the milestone
+// while a story is open; the App says so once on the control issue (a
+// redelivery adds nothing), naming what is missing; with closure.reopen it
+// reopens the milestone too. A complete increment's closure is not flagged.
+func TestIncrementClosedEarlyIsFlagged(t *testing.T) {
+	for _, reopen := range []bool{false, true} {
+		t.Run(fmt.Sprintf("reopen %v", reopen), func(t *testing.T) {
+			yaml := incrementYAML
+			if reopen {
+				yaml += "closure:\n  reopen: true\n"
+			}
+			w := newIncrementWorldOn(t, yaml, "", nil)
+			w.certified(t, 0)
+			w.ms.CloseBy("carl")
+			if n := w.closedComments(t); n != 1 {
+				t.Fatalf("%d comments flagging the closure, want 1", n)
+			}
+			body := w.control.Comments()[len(w.control.Comments())-1].Body
+			if !strings.Contains(body, "@carl") || !strings.Contains(body, "story #3 is not done yet") {
+				t.Errorf("the comment does not name the closer and what is missing:\n%s", body)
+			}
+			if w.ms.Open() != reopen {
+				t.Errorf("milestone open %v, want %v", w.ms.Open(), reopen)
+			}
+			if !reopen {
+				w.redeliver(t, "milestone", "closed")
+				if n := w.closedComments(t); n != 1 {
+					t.Errorf("a redelivery made %d comments, want 1", n)
+				}
+			}
+		})
+	}
+	t.Run("complete", func(t *testing.T) {
+		w := newIncrementWorld(t, "", nil)
+		last := w.certifiedAll(t)
+		if _, ok := w.complete(t, last); !ok {
+			t.Fatal("not complete")
+		}
+		w.ms.CloseBy("olivia")
+		if n := w.closedComments(t); n != 0 {
+			t.Errorf("a complete increment's closure was flagged %d times", n)
+		}
+	})
 }

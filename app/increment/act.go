@@ -15,8 +15,9 @@ import (
 // act records the decision and shows it: once every story is done,
 // aepgate/increment on the candidate (unless GitHub shows it already), the
 // milestone's earlier run there marked superseded first; a milestone
-// closed before it is complete is flagged once per closure.
-func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict) error {
+// closed before it is complete is flagged once per closure (when flag is
+// set: by its milestone.closed delivery).
+func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict, flag bool) error {
 	show := v.Stage != rules.Building && v.Candidate != ""
 	run := checks.Increment(v)
 	existing := latest(g.candidate, run.ExternalID)
@@ -39,7 +40,7 @@ func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict)
 			return err
 		}
 	}
-	if v.ClosedEarly {
+	if v.ClosedEarly && flag {
 		return j.flag(ctx, in, g, v)
 	}
 	return nil

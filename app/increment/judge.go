@@ -85,7 +85,7 @@ func (j *Judge) Judge(ctx context.Context, in Input, ask Ask) error {
 		if len(ask.Milestones) > 0 && n == ask.Milestones[0] {
 			by = ask.ClosedBy
 		}
-		if err := j.milestone(ctx, in, snap, n, by); err != nil {
+		if err := j.milestone(ctx, in, snap, n, by, by.Login != ""); err != nil {
 			return err
 		}
 	}
@@ -93,7 +93,7 @@ func (j *Judge) Judge(ctx context.Context, in Input, ask Ask) error {
 }
 
 // milestone judges one milestone under its lock.
-func (j *Judge) milestone(ctx context.Context, in Input, snap *snapshot.PR, number int, by closure.Actor) error {
+func (j *Judge) milestone(ctx context.Context, in Input, snap *snapshot.PR, number int, by closure.Actor, flag bool) error {
 	unlock, err := j.Store.Lock(ctx, lockKey(in, number))
 	if err != nil {
 		return err
@@ -104,7 +104,7 @@ func (j *Judge) milestone(ctx context.Context, in Input, snap *snapshot.PR, numb
 		return err
 	}
 	v := rules.DecideWith(g.facts, j.rules())
-	return j.act(ctx, in, g, v)
+	return j.act(ctx, in, g, v, flag)
 }
 
 func (j *Judge) rules() rules.Rules {

@@ -13,11 +13,13 @@ var tiers = []string{"low", "medium", "high"}
 func Decide(f Facts) Verdict { return DecideWith(f, DefaultRules()) }
 
 // DecideWith applies rules: every check runs, the increment stays at the
-// earliest stage with something missing, and is complete (with its
-// certificate) when nothing is. A milestone closed by anyone before it is
+// earliest stage with something missing (Missing lists that stage's
+// items), and is complete (with its certificate) when nothing is. A milestone closed by anyone before it is
 // complete is flagged ClosedEarly, as a unit closed without evidence is.
 func DecideWith(f Facts, rules Rules) Verdict {
 	v := Verdict{Milestone: f.Milestone, Tier: Tier(f), Candidate: f.Candidate.SHA, Stage: Complete}
+	var all []Missing
+	stageOf := map[string]Stage{}
 	for _, r := range rules.Checks {
 		ms := r.Check(f, rules, v.Tier)
 		for i := range ms {
@@ -26,7 +28,13 @@ func DecideWith(f Facts, rules Rules) Verdict {
 		if len(ms) > 0 && slices.Index(stages, r.Stage) < slices.Index(stages, v.Stage) {
 			v.Stage = r.Stage
 		}
-		v.Missing = append(v.Missing, ms...)
+		stageOf[r.Name] = r.Stage
+		all = append(all, ms...)
+	}
+	for _, m := range all { // what the earliest unfinished stage lacks: the later stages wait on it
+		if stageOf[m.Rule] == v.Stage {
+			v.Missing = append(v.Missing, m)
+		}
 	}
 	if v.Tier == "high" && f.Candidate.SHA != "" {
 		v.AcceptCommand = acceptCommand(f)

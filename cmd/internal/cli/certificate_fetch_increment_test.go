@@ -37,7 +37,10 @@ func TestCertificateFetchIncrement(t *testing.T) {
 		{"another milestone", func(w certWorld, run checks.Run) { w.post(t, w.ours, run) }, []string{"--increment", "4"}, exitFindings, tokenIncrementMilestone, false},
 		{"another App's run", func(w certWorld, run checks.Run) { w.post(t, w.theirs, run) }, []string{"--increment", "3"}, exitFindings, tokenIncrementUntrusted, false},
 		{"none", func(certWorld, checks.Run) {}, []string{"--increment", "3"}, exitFindings, tokenIncrementMissing, false},
-		{"a tampered title", func(w certWorld, run checks.Run) { run.Title = "increment certificate sha256:" + strings.Repeat("0", 64); w.post(t, w.ours, run) },
+		{"a tampered title", func(w certWorld, run checks.Run) {
+			run.Title = "increment certificate sha256:" + strings.Repeat("0", 64)
+			w.post(t, w.ours, run)
+		},
 			[]string{"--increment", "3"}, exitFindings, checks.TokenIncrementTitle, false},
 		{"with --attestation", func(certWorld, checks.Run) {}, []string{"--increment", "3", "--attestation", "--key", "none.pem"}, exitUsage, "", false},
 	}
