@@ -43,7 +43,7 @@ func newIncrementWorldOn(t *testing.T, yaml, description string, rules *incremen
 	ghApp := f.App(testAppID, appKey(t))
 	repo := f.CreateRepo("acme/widgets")
 	inst := ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write",
-		"metadata": "read", "actions": "read", "deployments": "read"}, repo)
+		"metadata": "read", "actions": "read", "deployments": "write"}, repo)
 	repo.Commit("main", "config", map[string]string{".github/aepgate.yml": yaml})
 	for login, role := range map[string]string{"olivia": "admin", "carl": "write", "mallory": "write"} {
 		repo.Grant(login, role)
@@ -342,4 +342,27 @@ func TestIncrementClosedEarlyIsFlagged(t *testing.T) {
 			t.Errorf("a complete increment's closure was flagged %d times", n)
 		}
 	})
+}
+
+// TestIncrementDeploymentRequiresCompleteIncrement: production requires
+// increment; a deployment of the complete increment's integrated commit is
+// approved, one of an earlier story's merge is rejected saying why.
+func TestIncrementDeploymentRequiresCompleteIncrement(t *testing.T) {
+	yaml := incrementYAML + "deploy:\n  environments:\n    production:\n      require: increment\n"
+	w := newIncrementWorldOn(t, yaml, "", nil)
+	first := w.certified(t, 0)
+	w.certified(t, 1)
+	last := w.certified(t, 2)
+	if _, ok := w.complete(t, last); !ok {
+		t.Fatalf("not complete: %+v", w.increment(t, last))
+	}
+	for _, tt := range []struct {
+		sha, want string
+	}{{last, "approved"}, {first, "rejected"}} {
+		run := w.repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: tt.sha, Branch: "main"})
+		run.RequestDeployment("production")
+		if got := answered(t, run); got.State != tt.want {
+			t.Errorf("deployment of %s: %s (%s), want %s", tt.sha, got.State, got.Comment, tt.want)
+		}
+	}
 }
