@@ -102,7 +102,7 @@ func TestEveryCheckRunIsAFeature(t *testing.T) {
 	for _, c := range verdict.DefaultChecks() {
 		want = append(want, c.Name)
 	}
-	want = append(want, checks.NameReadback, checks.NameCertificate, checks.NameAppRelease, DeployFeature)
+	want = append(want, checks.NameReadback, checks.NameCertificate, checks.NameAppRelease, checks.NameIncrement, DeployFeature)
 	var got []string
 	for _, f := range Features() {
 		got = append(got, f.Name)
