@@ -43,9 +43,9 @@ type Input struct {
 
 // Ask names the milestones to judge: the numbers given, and every open
 // milestone when Open is set — with OnlyAtMerge, only when the App holds
-// evidence of a story merged as that commit (a workflow run on the default
-// branch at any other commit cannot complete an increment; the sweep and
-// an owner's acceptance judge a later commit an owner named). ClosedBy is
+// evidence of a closed story merged as that commit (a workflow run on the
+// default branch at any other commit cannot complete an increment; the
+// story's closure, the sweep and an owner's acceptance judge the rest). ClosedBy is
 // the sender of a milestone.closed delivery (who closed Milestones[0]).
 type Ask struct {
 	Milestones  []int
@@ -119,16 +119,22 @@ func lockKey(in Input, number int) string {
 }
 
 // mergedAs reports whether the App holds evidence of an attempt merged as
-// sha (a store read, no GitHub call).
+// sha whose story is closed (its closure judged): only then may a readback
+// at sha complete an increment. Store reads only, no GitHub call.
 func (j *Judge) mergedAs(ctx context.Context, in Input, sha string) (bool, error) {
-	evidence, err := j.Store.UnitEvidence(ctx, in.Owner+"/"+in.Repo)
+	repo := in.Owner + "/" + in.Repo
+	evidence, err := j.Store.UnitEvidence(ctx, repo)
 	if err != nil {
 		return false, err
 	}
-	for _, rows := range evidence {
+	closed, err := j.Store.Closures(ctx, repo)
+	if err != nil {
+		return false, err
+	}
+	for unit, rows := range evidence {
 		for _, raw := range rows {
 			var a closure.Attempt
-			if json.Unmarshal(raw, &a) == nil && a.MergeSHA == sha {
+			if _, ok := closed[unit]; ok && json.Unmarshal(raw, &a) == nil && a.MergeSHA == sha {
 				return true, nil
 			}
 		}
