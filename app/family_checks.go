@@ -77,7 +77,7 @@ func workflowReadback(env envelope, v checksView) []work {
 	if w.HeadCommit != nil {
 		t.Guesses = readback.Guesses(w.HeadCommit.Message)
 	}
-	return []work{t}
+	return []work{t, judgeIncrements{open: true, atMerge: w.HeadSHA}} // the readback may complete an increment
 }
 
 func ours(a *appInfo, appID int64) bool { return a == nil || a.ID == appID }

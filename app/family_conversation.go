@@ -85,7 +85,7 @@ func commentWork(env envelope, v conversationView) []work {
 		then = judgePR{pr: n, answer: answer, guesses: verdict.GuessUnits(v.Issue.Body, env.repoName()), siblings: true, witness: w}
 	}
 	if env.Action == "created" && control && v.Issue.PullRequest == nil {
-		return []work{then, judgeDeploys{}} // the owner's answer to a deploy gate, a HOLD
+		return controlWork(then, v.Comment.Body)
 	}
 	if env.Action == "created" {
 		if c, ok := closeCommandOf(n, v, env.Action); ok && v.Issue.PullRequest == nil && !control {
@@ -98,6 +98,18 @@ func commentWork(env envelope, v conversationView) []work {
 		return []work{c, changed} // an edit into `/aep close` counts for nothing, and is told so once
 	}
 	return []work{changed}
+}
+
+// controlWork is a comment created on the control issue's work: its
+// answer, then the deployments waiting on an owner gate (the owner's
+// answer, a HOLD), then the open increments when it may hold an
+// acceptance or a demonstration.
+func controlWork(then work, body string) []work {
+	ws := []work{then, judgeDeploys{}}
+	if mentionsIncrement(body) {
+		ws = append(ws, judgeIncrements{open: true})
+	}
+	return ws
 }
 
 // witnessOf is the created comment of v on thread, nil without its author.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/app/deploy"
+	"github.com/aepgate/aepgate/app/increment"
 )
 
 // deployView is what the deployment family reads of a
@@ -97,5 +98,6 @@ func (a *App) deployJudge(ctx context.Context, w where, ev *evaluator) (*deploy.
 	if err != nil {
 		return nil, err
 	}
-	return &deploy.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), AppLogin: login, Rules: a.opts.deployRules, Log: ev.log}, nil
+	return &deploy.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), Increments: increment.Deployable{Checks: in},
+		AppLogin: login, Rules: a.opts.deployRules, Log: ev.log}, nil
 }

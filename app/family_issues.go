@@ -47,7 +47,7 @@ func issuesFamily() family {
 				if v.Milestone != nil && v.Milestone.Number > 0 && !slices.Contains(vanishing, env.Action) {
 					j.milestones = []int{v.Milestone.Number}
 				}
-				return []work{j}, nil
+				return append([]work{j}, milestoneIncrement(env, v)...), nil
 			}
 			if v.Issue == nil || v.Issue.PullRequest != nil {
 				return nil, nil
@@ -55,9 +55,9 @@ func issuesFamily() family {
 			if env.Action == "closed" && v.Sender != nil && v.Issue.Number > 0 {
 				// The closure is judged first: its dependents are judged on it.
 				c := judgeClosure{aclosure.Closed{Issue: v.Issue.Number, By: v.Sender.Login, ByType: v.Sender.Type, ClosedAt: v.Issue.ClosedAt}}
-				return []work{c, issueWork(env, v)}, nil
+				return append([]work{c, issueWork(env, v)}, storyIncrement(env, v)...), nil
 			}
-			return []work{issueWork(env, v)}, nil
+			return append([]work{issueWork(env, v)}, storyIncrement(env, v)...), nil
 		},
 	}
 }

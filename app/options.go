@@ -3,6 +3,7 @@ package app
 import (
 	"crypto/rsa"
 	"errors"
+	incrementrules "github.com/aepgate/aepgate/protocol/increment"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -116,6 +117,10 @@ type Options struct {
 	// closureRules replace closure.DefaultRules, the rules deciding when a
 	// unit counts as done, when set; a negative-control test removes one.
 	closureRules *closure.Rules
+	// incrementRules replace protocol/increment's DefaultRules, the rules
+	// deciding when an increment is complete; tests inject a variant
+	// without one rule to show what it stops.
+	incrementRules *incrementrules.Rules
 	// readback injects readback's clock, audit record and reads (zero:
 	// as the App runs).
 	readback readbackOptions

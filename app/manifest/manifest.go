@@ -88,6 +88,10 @@ func Features() []Feature {
 		{Name: checks.NameCertificate, Needs: needs([]Permission{Checks, Attestations}, Actions, Contents, PullRequests)},
 		// The release, its tag, the files at the tag and its assets.
 		{Name: checks.NameAppRelease, Needs: needs(w, Contents)},
+		// The milestone and its stories with their merged attempts, the
+		// default branch's commits and runs, the control issue (a comment,
+		// a milestone reopened), a demonstration's run, deployment or release.
+		{Name: checks.NameIncrement, Needs: needs([]Permission{Checks, Issues}, Actions, Contents, Deployments, PullRequests)},
 		// Deployments behind the App's protection rule: the answer, the
 		// run's pending deployments, the config, the certificate and the
 		// owner gate on the control issue.

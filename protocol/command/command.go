@@ -35,6 +35,10 @@ type Command struct {
 	GateID, Choice string
 	// FindingID and Kind are the ledger ID and the kind of "dispose".
 	FindingID, Kind string
+	// Milestone and SHA are the arguments of "accept": the increment's
+	// milestone number and the integrated commit it accepts (lowercase).
+	Milestone int
+	SHA       string
 	// Err says why the command is malformed; nil when it is well formed.
 	Err error
 }
@@ -113,6 +117,8 @@ func parseLine(rest, prefix string) Command {
 		parseDispose(&c, rest, prefix)
 	case VerbClose:
 		parseClose(&c, rest, prefix)
+	case VerbAccept:
+		parseAccept(&c, args, prefix)
 	case VerbResume, VerbStatus, VerbRecheck:
 		if len(args) > 1 {
 			c.Err = usageErr(prefix, "%s takes no arguments", c.Verb)

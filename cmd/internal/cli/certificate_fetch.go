@@ -26,6 +26,8 @@ import (
 type certificateFetchFlags struct {
 	repo, sha, tokenFile, githubURL, appSlug, format string
 	appID                                            int64
+	// increment, when set, reads milestone increment's aepgate/increment.
+	increment int
 	// attestation, keyFile and jwksFile: --attestation verifies the signed
 	// envelope on the run against the keys of --key or --jwks.
 	attestation       bool
@@ -48,6 +50,20 @@ func fetchKeyring(ctx context.Context, fl certificateFetchFlags) (attest.Keyring
 		return nil, errors.New("--attestation needs the trusted keys: --key or --jwks")
 	}
 	return readKeyring(ctx, fl.keyFile, fl.jwksFile)
+}
+
+// refusedCertificate explains why the fetched certificate is refused and
+// exits 1 (with {certified: false, errors} under --format json).
+func refusedCertificate(s streams, fl certificateFetchFlags, got judgement) error {
+	where := "certificate on " + fl.sha
+	if got.run != nil {
+		where = fmt.Sprintf("check run %d", got.run.ID)
+	}
+	explainRefusals(s.err, where, got.refusals)
+	if fl.format == formatJSON {
+		writeJSON(s.out, map[string]any{"certified": false, "errors": refusal.Tokens(got.refusals)})
+	}
+	return failf(exitFindings, "certificate fetch: refused: %s", strings.Join(refusal.Tokens(got.refusals), ", "))
 }
 
 // certificateFetchLong is the command's --help.
@@ -94,9 +110,10 @@ func newCertificateFetchCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fetch --repo owner/name --sha SHA (--app-id N | --app-slug S) [flags]",
 		Short: "Read the App's certificate check run on a commit and re-check it (read-only)",
-		Long:  certificateFetchLong,
+		Long:  certificateFetchLong + certificateFetchIncrementHelp,
 		Example: `  aepgate certificate fetch --repo acme/app --sha 0123456789abcdef0123456789abcdef01234567 --app-slug acme-aepgate
-  GH_TOKEN=$(gh auth token) aepgate certificate fetch --repo acme/private --sha "$SHA" --app-id 12345 --format json`,
+  GH_TOKEN=$(gh auth token) aepgate certificate fetch --repo acme/private --sha "$SHA" --app-id 12345 --format json
+  aepgate certificate fetch --repo acme/app --sha "$INTEGRATED_SHA" --increment 3 --app-slug acme-aepgate`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return certificateFetch(c, s, fl, os.LookupEnv)
@@ -109,6 +126,7 @@ func newCertificateFetchCmd(s streams) *cobra.Command {
 	f.StringVar(&fl.appSlug, "app-slug", "", "slug of the aepgate App whose runs are trusted (no default; this or --app-id is required)")
 	f.StringVar(&fl.tokenFile, "token-file", "", "file holding a GitHub token (mode 0600, owned by you); default GH_TOKEN, then GITHUB_TOKEN; none: anonymous, public repositories only")
 	f.StringVar(&fl.githubURL, "github-url", "", "GitHub API root for GitHub Enterprise Server (default https://api.github.com/)")
+	f.IntVar(&fl.increment, "increment", 0, "read milestone N's increment certificate (aepgate/increment) on --sha, its integrated commit")
 	f.BoolVar(&fl.attestation, "attestation", false, "also verify the run's signed envelope (needs --key or --jwks) and print it")
 	f.StringVar(&fl.keyFile, "key", "", "with --attestation: trusted public key(s), PEM PUBLIC KEY blocks or a JWKS")
 	f.StringVar(&fl.jwksFile, "jwks", "", "with --attestation: trusted keys as a JWKS document")
@@ -129,7 +147,11 @@ func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags, loo
 	if err != nil {
 		return failf(exitUsage, "certificate fetch: %w", err)
 	}
-	runs, err := fetchRuns(c.Context(), fl, lookup, owner, name)
+	check := checks.NameCertificate
+	if fl.increment != 0 {
+		check = checks.NameIncrement
+	}
+	runs, err := fetchRuns(c.Context(), fl, lookup, owner, name, check)
 	if err != nil {
 		var tf *tokenFileError
 		if errors.As(err, &tf) {
@@ -137,18 +159,13 @@ func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags, loo
 		}
 		return failf(networkCode(err, exitFindings), "certificate fetch: %w", err)
 	}
+	if fl.increment != 0 {
+		return incrementFetch(s, fl, runs)
+	}
 	app := appIdentity{id: fl.appID, slug: fl.appSlug}
 	got := judgeCertificate(runs, app.wrote)
 	if len(got.refusals) > 0 {
-		where := "certificate on " + fl.sha
-		if got.run != nil {
-			where = fmt.Sprintf("check run %d", got.run.ID)
-		}
-		explainRefusals(s.err, where, got.refusals)
-		if fl.format == formatJSON {
-			writeJSON(s.out, map[string]any{"certified": false, "errors": refusal.Tokens(got.refusals)})
-		}
-		return failf(exitFindings, "certificate fetch: refused: %s", strings.Join(refusal.Tokens(got.refusals), ", "))
+		return refusedCertificate(s, fl, got)
 	}
 	sum := certificate.FileFingerprint(got.canonical)
 	fmt.Fprintf(s.err, "certificate: check run %d by %s, sha256 %s\n", got.run.ID, writer(*got.run), sum)
@@ -198,6 +215,10 @@ func fetchUsage(fl certificateFetchFlags) (owner, name string, err error) {
 		return "", "", fmt.Errorf("--sha %q is not 40 lowercase hex characters (a full commit SHA)", fl.sha)
 	case fl.appID < 0:
 		return "", "", fmt.Errorf("--app-id %d is not a GitHub App ID", fl.appID)
+	case fl.increment < 0:
+		return "", "", fmt.Errorf("--increment %d is not a milestone number", fl.increment)
+	case fl.increment != 0 && fl.attestation:
+		return "", "", fmt.Errorf("--attestation does not apply to --increment: increment certificates are not signed")
 	case fl.appID == 0 && fl.appSlug == "":
 		return "", "", fmt.Errorf("name the aepgate App whose check runs are trusted with --app-id or --app-slug; a check run's name alone proves nothing (see --help)")
 	}
@@ -205,10 +226,10 @@ func fetchUsage(fl certificateFetchFlags) (owner, name string, err error) {
 	return owner, name, nil
 }
 
-// fetchRuns reads the certificate runs on --sha with the token
+// fetchRuns reads the runs called check on --sha with the token
 // fetchToken finds, or anonymously when there is none. A given token file
 // that is not usable is an error and nothing is requested.
-func fetchRuns(ctx context.Context, fl certificateFetchFlags, lookup lookupFunc, owner, name string) ([]gh.CheckRunRecord, error) {
+func fetchRuns(ctx context.Context, fl certificateFetchFlags, lookup lookupFunc, owner, name, check string) ([]gh.CheckRunRecord, error) {
 	token, _, err := fetchToken(fl, lookup)
 	if err != nil {
 		return nil, err
@@ -217,7 +238,7 @@ func fetchRuns(ctx context.Context, fl certificateFetchFlags, lookup lookupFunc,
 	if err != nil {
 		return nil, &tokenFileError{err}
 	}
-	runs, err := gh.ListCheckRunsNamed(ctx, client, owner, name, fl.sha, checks.NameCertificate)
+	runs, err := gh.ListCheckRunsNamed(ctx, client, owner, name, fl.sha, check)
 	if err != nil && token == "" {
 		return nil, fmt.Errorf("%w (no --token-file, GH_TOKEN or GITHUB_TOKEN was given: anonymous reads see public repositories only)", err)
 	}

@@ -60,32 +60,34 @@ func grammarRuns(t *testing.T) map[string]grammarRun {
 	review := filepath.Join(tmp, "review.md")
 	writeFile(t, tmp, "review.md", "not an audit\n")
 	return map[string]grammarRun{
-		"aepgate action":               {[]string{"action"}, exitUsage, true},
-		"aepgate app manifest":         {[]string{"app", "manifest", "--url", "https://aepgate.example.com"}, exitOK, true},
-		"aepgate app register":         {[]string{"app", "register", "--url", "http://not-https"}, exitUsage, false},
-		"aepgate board":                {[]string{"board", run, "--out", filepath.Join(tmp, "b.html")}, exitOK, true},
-		"aepgate certificate fetch":    {append(w.args("--app-id", "777"), "--github-url", w.f.URL()), exitFindings, true},
-		"aepgate certificate scan":     {[]string{"certificate", "scan", "testdata/evidence/certificates"}, exitOK, true},
-		"aepgate certificate validate": {[]string{"certificate", "validate", "testdata/evidence/certificate-mismatch.json"}, exitFindings, true},
-		"aepgate config validate":      {[]string{"config", "validate", "testdata/config/extends.yml", "--resolved", "--base", "testdata/config/org-base.yml"}, exitOK, true},
-		"aepgate gate eval":            {[]string{"gate", "eval", "testdata/evidence/gates-hold.json", "--action", "merge"}, exitRefused, true},
-		"aepgate healthcheck":          {[]string{"healthcheck", "--url", "http://127.0.0.1:1/readyz"}, exitFindings, true},
-		"aepgate init":                 {[]string{"init", filepath.Join(tmp, "run")}, exitOK, true},
-		"aepgate install-skill":        {[]string{"install-skill", "--dest", filepath.Join(tmp, "skill") + "/"}, exitOK, true},
-		"aepgate ledger verify":        {[]string{"ledger", "verify", "--database", "sqlite:" + db}, exitOK, true},
-		"aepgate lint":                 {[]string{"lint", run}, exitOK, true},
-		"aepgate negcontrol":           {[]string{"negcontrol", "--test-cmd", "true", "--restore-cmd", "true"}, exitFindings, true},
-		"aepgate plans verify":         {[]string{"plans", "verify", tmp}, exitUsage, false},
-		"aepgate release verify":       {[]string{"release", "verify", "--repo", "octo/demo", "--tag", "v1.2.3"}, exitFindings, true},
-		"aepgate review check":         {[]string{"review", "check", review}, exitFindings, true},
-		"aepgate serve":                {[]string{"serve"}, exitUsage, false},
-		"aepgate status":               {[]string{"status", run}, exitOK, true},
-		"aepgate version":              {[]string{"version"}, exitOK, true},
-		"aepgate certificate verify":   {[]string{"certificate", "verify", filepath.Join(tmp, "none.json"), "--jwks", filepath.Join(tmp, "none.jwks")}, exitUsage, false},
-		"aepgate keys generate":        {[]string{"keys", "generate", "--out", filepath.Join(tmp, "signing.pem")}, exitOK, true},
-		"aepgate ledger export":        {[]string{"ledger", "export", "--database", "sqlite:" + db}, exitOK, false},
-		"aepgate simulate":             {[]string{"simulate", "--repo", "widgets", "--pr", "1"}, exitUsage, false},
-		"aepgate verify":               {[]string{"verify", run}, exitOK, true},
+		"aepgate action":            {[]string{"action"}, exitUsage, true},
+		"aepgate app manifest":      {[]string{"app", "manifest", "--url", "https://aepgate.example.com"}, exitOK, true},
+		"aepgate app register":      {[]string{"app", "register", "--url", "http://not-https"}, exitUsage, false},
+		"aepgate board":             {[]string{"board", run, "--out", filepath.Join(tmp, "b.html")}, exitOK, true},
+		"aepgate certificate fetch": {append(w.args("--app-id", "777"), "--github-url", w.f.URL()), exitFindings, true},
+		// A flag that reads another check: run beside its command.
+		"aepgate certificate fetch --increment": {w.args("--app-id", "777", "--increment", "1"), exitFindings, true},
+		"aepgate certificate scan":              {[]string{"certificate", "scan", "testdata/evidence/certificates"}, exitOK, true},
+		"aepgate certificate validate":          {[]string{"certificate", "validate", "testdata/evidence/certificate-mismatch.json"}, exitFindings, true},
+		"aepgate config validate":               {[]string{"config", "validate", "testdata/config/extends.yml", "--resolved", "--base", "testdata/config/org-base.yml"}, exitOK, true},
+		"aepgate gate eval":                     {[]string{"gate", "eval", "testdata/evidence/gates-hold.json", "--action", "merge"}, exitRefused, true},
+		"aepgate healthcheck":                   {[]string{"healthcheck", "--url", "http://127.0.0.1:1/readyz"}, exitFindings, true},
+		"aepgate init":                          {[]string{"init", filepath.Join(tmp, "run")}, exitOK, true},
+		"aepgate install-skill":                 {[]string{"install-skill", "--dest", filepath.Join(tmp, "skill") + "/"}, exitOK, true},
+		"aepgate ledger verify":                 {[]string{"ledger", "verify", "--database", "sqlite:" + db}, exitOK, true},
+		"aepgate lint":                          {[]string{"lint", run}, exitOK, true},
+		"aepgate negcontrol":                    {[]string{"negcontrol", "--test-cmd", "true", "--restore-cmd", "true"}, exitFindings, true},
+		"aepgate plans verify":                  {[]string{"plans", "verify", tmp}, exitUsage, false},
+		"aepgate release verify":                {[]string{"release", "verify", "--repo", "octo/demo", "--tag", "v1.2.3"}, exitFindings, true},
+		"aepgate review check":                  {[]string{"review", "check", review}, exitFindings, true},
+		"aepgate serve":                         {[]string{"serve"}, exitUsage, false},
+		"aepgate status":                        {[]string{"status", run}, exitOK, true},
+		"aepgate version":                       {[]string{"version"}, exitOK, true},
+		"aepgate certificate verify":            {[]string{"certificate", "verify", filepath.Join(tmp, "none.json"), "--jwks", filepath.Join(tmp, "none.jwks")}, exitUsage, false},
+		"aepgate keys generate":                 {[]string{"keys", "generate", "--out", filepath.Join(tmp, "signing.pem")}, exitOK, true},
+		"aepgate ledger export":                 {[]string{"ledger", "export", "--database", "sqlite:" + db}, exitOK, false},
+		"aepgate simulate":                      {[]string{"simulate", "--repo", "widgets", "--pr", "1"}, exitUsage, false},
+		"aepgate verify":                        {[]string{"verify", run}, exitOK, true},
 	}
 }
 
@@ -124,8 +126,18 @@ func TestEveryCommandSpeaksTheSameGrammar(t *testing.T) {
 			}
 		})
 	}
-	if n := len(leafCommands()); n != len(runs) {
-		t.Errorf("%d leaf commands, %d runs: a run names a command that is gone", n, len(runs))
+	variants := 0
+	for path, r := range runs {
+		if !strings.Contains(path, " --") {
+			continue
+		}
+		variants++
+		if code, out, errOut := runCLI(t, append(r.args, "--format", "json")...); code != r.code || (r.json && !isJSONOutput(path, out)) {
+			t.Errorf("%s: exit %d (want %d), stdout %s, stderr %s", path, code, r.code, out, errOut)
+		}
+	}
+	if n := len(leafCommands()); n != len(runs)-variants {
+		t.Errorf("%d leaf commands, %d runs: a run names a command that is gone", n, len(runs)-variants)
 	}
 }
 

@@ -10,6 +10,7 @@ func (f *Fake) routes() {
 	f.pullRoutes()
 	f.actionsRoutes()
 	f.deployRoutes()
+	f.deploymentRoutes()
 	f.statusRoutes()
 	f.hookRoutes()
 	f.graphRoutes()

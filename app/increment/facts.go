@@ -1,0 +1,142 @@
+package increment
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/config"
+	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/login"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+	"github.com/aepgate/aepgate/protocol/workunit"
+)
+
+// gathered is one milestone's facts with what acting on them needs.
+type gathered struct {
+	facts     rules.Facts
+	cfg       *config.Config
+	control   *snapshot.ControlIssue
+	closedAt  string
+	candidate []snapshot.ExistingRun // this App's aepgate/increment runs on the candidate
+}
+
+// gather reads one milestone's facts; nil when there is nothing to judge
+// (no such milestone, or an invalid config, which aepgate/config shows).
+func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number int, by closure.Actor) (*gathered, error) {
+	m, err := j.Src.Milestone(ctx, in.Owner, in.Repo, number)
+	if err != nil || !m.Found {
+		return nil, err
+	}
+	cfg, err := verdict.Config(snap.Config)
+	if err != nil {
+		j.Log.Warn("increment not judged: the repository config is invalid", "milestone", number, "err", err)
+		return nil, nil
+	}
+	g := &gathered{cfg: cfg, control: snap.Control, closedAt: m.ClosedAt}
+	f := rules.Facts{Repo: in.Owner + "/" + in.Repo, Milestone: number, Title: m.Title, Open: m.Open, ClosedBy: by,
+		Owners: cfg.Owners, Coordinators: cfg.Coordinators, Prefix: cfg.CommandPrefix, DefaultBranch: snap.DefaultBranch,
+		Required: cfg.RequiredWorkflows.Readback}
+	spec, problems := workunit.ParseIncrement(m.Description)
+	f.Criterion, f.Declared = spec.Demonstration, string(spec.Risk)
+	for _, p := range problems {
+		f.Problems = append(f.Problems, fmt.Sprintf("the milestone description's yaml block: %v", p))
+	}
+	if m.Truncated {
+		f.Problems = append(f.Problems, "the milestone holds more issues than the App reads (an increment holds 1 to 8 stories)")
+	}
+	if f.Stories, err = j.stories(ctx, in, m); err != nil {
+		return nil, err
+	}
+	if f.Comments, err = j.comments(ctx, in, cfg, snap.Control); err != nil {
+		return nil, err
+	}
+	if err := j.integrate(ctx, in, &f); err != nil {
+		return nil, err
+	}
+	g.facts = f
+	if f.Candidate.SHA != "" {
+		g.candidate, err = j.Src.AppCheckRuns(ctx, in.Owner, in.Repo, f.Candidate.SHA, nameIncrement)
+	}
+	return g, err
+}
+
+// stories are the milestone's issues with their closure verdicts, judged
+// on the stored closure facts and the App's evidence (no GitHub read).
+func (j *Judge) stories(ctx context.Context, in Input, m *gh.Milestone) ([]rules.Story, error) {
+	repo := in.Owner + "/" + in.Repo
+	facts, err := j.Store.Closures(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	evidence, err := j.Store.UnitEvidence(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	var out []rules.Story
+	for _, is := range m.Stories {
+		c, _ := workunit.ParseContract(is.Body)
+		s := rules.Story{Number: is.Number, Risk: string(c.Risk), Closure: closure.Verdict{Number: is.Number, State: closure.Open}}
+		for _, raw := range evidence[is.Number] {
+			var a closure.Attempt
+			if err := json.Unmarshal(raw, &a); err != nil {
+				return nil, fmt.Errorf("evidence of %s#%d: %w", repo, is.Number, err)
+			}
+			s.Attempts = append(s.Attempts, a)
+		}
+		if raw, ok := facts[is.Number]; ok && !is.Open {
+			cf, err := verdict.ClosureFacts(raw, evidence[is.Number])
+			if err != nil {
+				return nil, fmt.Errorf("closure of %s#%d: %w", repo, is.Number, err)
+			}
+			if sameClosure(cf.ClosedAt, is.ClosedAt) {
+				s.Closure = closure.Judge(cf, j.ClosureRules)
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// sameClosure: the stored facts are of the closure GitHub shows now (a
+// closure not judged yet, or judged before a reopening, is not).
+func sameClosure(stored time.Time, now string) bool {
+	t, err := time.Parse(time.RFC3339, now)
+	return err == nil && !stored.IsZero() && stored.Equal(t)
+}
+
+// comments are the control thread's comments but the App's own, each
+// listed owner's or coordinator's author with their live permission.
+func (j *Judge) comments(ctx context.Context, in Input, cfg *config.Config, c *snapshot.ControlIssue) ([]rules.Comment, error) {
+	if c == nil {
+		return nil, nil
+	}
+	roles := map[string]string{}
+	var out []rules.Comment
+	for _, cm := range c.Thread.Comments {
+		if login.Equal(cm.Author.Login, j.AppLogin) {
+			continue
+		}
+		a := closure.Actor{Login: cm.Author.Login, Type: cm.Author.Type}
+		if a.Type == "User" && (login.In(cfg.Owners, a.Login) || login.In(cfg.Coordinators, a.Login)) {
+			role, seen := roles[a.Login]
+			if !seen {
+				var err error
+				if role, err = j.Src.Role(ctx, in.Owner, in.Repo, a.Login); err != nil {
+					return nil, err
+				}
+				roles[a.Login] = role
+			}
+			a.Permission = role
+		}
+		out = append(out, rules.Comment{ID: cm.ID, Body: cm.Body, Author: a, Created: cm.Created, Updated: cm.Updated})
+	}
+	return out, nil
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,143 @@
+// Package increment posts aepgate/increment, the increment certificate, on
+// each milestone's integrated commit: it gathers the facts protocol/increment
+// decides on (the stories' closures and the App's evidence from the store;
+// the milestone, the default branch, the readback runs, the control
+// thread's acceptances and demonstrations from GitHub), writes the decision
+// through the App's writer.Writer with a ledger row, and flags a milestone
+// closed before it is complete as a unit closed without evidence is
+// flagged: one comment, and with closure.reopen the milestone is reopened.
+package increment
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"slices"
+
+	"github.com/aepgate/aepgate/app/writer"
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/closure"
+	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/snapshot"
+)
+
+// Judge judges one installation's increments.
+type Judge struct {
+	Src   Source
+	Store Store
+	W     writer.Writer
+	// AppLogin is the App's bot login: its comments are not commands.
+	AppLogin string
+	// Rules decide; nil: protocol/increment's DefaultRules.
+	Rules *rules.Rules
+	// ClosureRules decide when a story counts as done.
+	ClosureRules closure.Rules
+	Log          *slog.Logger
+}
+
+// Input is what asked for a judgement.
+type Input struct {
+	Delivery, Event string
+	Owner, Repo     string
+}
+
+// Ask names the milestones to judge: the numbers given, and every open
+// milestone when Open is set — with OnlyAtMerge, only when the App holds
+// evidence of a closed story merged as that commit (a workflow run on the
+// default branch at any other commit cannot complete an increment; the
+// story's closure, the sweep and an owner's acceptance judge the rest). ClosedBy is
+// the sender of a milestone.closed delivery (who closed Milestones[0]).
+type Ask struct {
+	Milestones  []int
+	Open        bool
+	OnlyAtMerge string
+	ClosedBy    closure.Actor
+}
+
+// Judge judges each milestone asked for, in number order. The repository
+// config and control issue are read once for them all.
+func (j *Judge) Judge(ctx context.Context, in Input, ask Ask) error {
+	numbers := slices.Clone(ask.Milestones)
+	if ask.OnlyAtMerge != "" {
+		merged, err := j.mergedAs(ctx, in, ask.OnlyAtMerge)
+		if err != nil || !merged {
+			return err
+		}
+	}
+	if ask.Open {
+		open, err := j.Src.OpenMilestones(ctx, in.Owner, in.Repo)
+		if err != nil {
+			return err
+		}
+		numbers = append(numbers, open...)
+	}
+	slices.Sort(numbers)
+	numbers = slices.Compact(numbers)
+	if len(numbers) == 0 {
+		return nil
+	}
+	snap, err := j.Src.Snapshot(ctx, gh.SnapshotRequest{Owner: in.Owner, Repo: in.Repo, Needs: snapshot.Needs{Conversation: true}})
+	if err != nil {
+		return err
+	}
+	for _, n := range numbers {
+		by := closure.Actor{}
+		if len(ask.Milestones) > 0 && n == ask.Milestones[0] {
+			by = ask.ClosedBy
+		}
+		if err := j.milestone(ctx, in, snap, n, by, by.Login != ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// milestone judges one milestone under its lock.
+func (j *Judge) milestone(ctx context.Context, in Input, snap *snapshot.PR, number int, by closure.Actor, flag bool) error {
+	unlock, err := j.Store.Lock(ctx, lockKey(in, number))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	g, err := j.gather(ctx, in, snap, number, by)
+	if err != nil || g == nil {
+		return err
+	}
+	v := rules.DecideWith(g.facts, j.rules())
+	return j.act(ctx, in, g, v, flag)
+}
+
+func (j *Judge) rules() rules.Rules {
+	if j.Rules != nil {
+		return *j.Rules
+	}
+	return rules.DefaultRules()
+}
+
+func lockKey(in Input, number int) string {
+	return "increment:" + in.Owner + "/" + in.Repo + "#" + itoa(number)
+}
+
+// mergedAs reports whether the App holds evidence of an attempt merged as
+// sha whose story is closed (its closure judged): only then may a readback
+// at sha complete an increment. Store reads only, no GitHub call.
+func (j *Judge) mergedAs(ctx context.Context, in Input, sha string) (bool, error) {
+	repo := in.Owner + "/" + in.Repo
+	evidence, err := j.Store.UnitEvidence(ctx, repo)
+	if err != nil {
+		return false, err
+	}
+	closed, err := j.Store.Closures(ctx, repo)
+	if err != nil {
+		return false, err
+	}
+	for unit, rows := range evidence {
+		for _, raw := range rows {
+			var a closure.Attempt
+			if _, ok := closed[unit]; ok && json.Unmarshal(raw, &a) == nil && a.MergeSHA == sha {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
