@@ -1,6 +1,10 @@
 package codeowners
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/aepgate/aepgate/protocol/glob"
+)
 
 // Owners says who owns the slash-separated, repository-relative path name:
 // the owners of the last rule that matches it (matched true; they may be
@@ -54,28 +58,9 @@ func Match(pattern, name string) bool {
 }
 
 // matchSegments matches pattern segments against name segments ("**" any
-// number of whole segments) by dynamic programming, linear in their
-// product.
-func matchSegments(pat, name []string) bool {
-	n := len(name)
-	next := make([]bool, n+1)
-	next[n] = true
-	cur := make([]bool, n+1)
-	for i := len(pat) - 1; i >= 0; i-- {
-		for j := n; j >= 0; j-- {
-			switch {
-			case pat[i] == "**":
-				cur[j] = next[j] || (j < n && cur[j+1])
-			case j == n:
-				cur[j] = false
-			default:
-				cur[j] = matchSegment(pat[i], name[j]) && next[j+1]
-			}
-		}
-		next, cur = cur, next
-	}
-	return next[0]
-}
+// number of whole segments; glob.Segments) with CODEOWNERS' rule for one
+// segment.
+func matchSegments(pat, name []string) bool { return glob.Segments(pat, name, matchSegment) }
 
 // matchSegment matches one segment: "*" any run (a "**" inside a segment
 // is two of them), "?" one character, "\x" x itself. Backtracking is

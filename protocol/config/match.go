@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/glob"
 	"github.com/aepgate/aepgate/protocol/login"
 )
 
@@ -20,29 +21,14 @@ func MatchPath(pattern, name string) bool {
 	return matchSegments(strings.Split(pattern, "/"), strings.Split(name, "/"))
 }
 
-// matchSegments matches pattern segments against name segments by dynamic
-// programming (linear in their product, whatever the number of "**").
-// next[j] holds whether pat[i+1:] matches name[j:] while row i is built.
+// matchSegments matches pattern segments against name segments ("**" any
+// number of whole segments; glob.Segments), each other segment by
+// path.Match.
 func matchSegments(pat, name []string) bool {
-	n := len(name)
-	next := make([]bool, n+1)
-	next[n] = true // an empty pattern matches only an empty name
-	cur := make([]bool, n+1)
-	for i := len(pat) - 1; i >= 0; i-- {
-		for j := n; j >= 0; j-- {
-			switch {
-			case pat[i] == "**":
-				cur[j] = next[j] || (j < n && cur[j+1])
-			case j == n:
-				cur[j] = false
-			default:
-				ok, err := path.Match(pat[i], name[j])
-				cur[j] = err == nil && ok && next[j+1]
-			}
-		}
-		next, cur = cur, next
-	}
-	return next[0]
+	return glob.Segments(pat, name, func(p, n string) bool {
+		ok, err := path.Match(p, n)
+		return err == nil && ok
+	})
 }
 
 // builtinContractPaths are contract paths whatever the config says: the
