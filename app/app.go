@@ -11,6 +11,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/aepgate/aepgate/app/metrics"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/ready"
@@ -28,7 +29,7 @@ type App struct {
 	db      *store.DB
 	queue   *queue.Queue
 	clients *gh.Clients
-	metrics *metrics
+	metrics *metrics.Set
 	log     *slog.Logger
 	webhook http.Handler
 	// batcher commits the edge's verified deliveries in batches.
@@ -68,7 +69,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a := &App{opts: opts, db: db, metrics: newMetrics(), log: opts.Logger, checks: opts.checks, stopping: make(chan struct{})}
+	a := &App{opts: opts, db: db, metrics: metrics.New(), log: opts.Logger, checks: opts.checks, stopping: make(chan struct{})}
 	if a.checks == nil {
 		a.checks = verdict.DefaultChecks()
 	}
@@ -78,14 +79,14 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
 	a.clients.WritePause = opts.WritePause
-	a.clients.Observe = a.metrics.githubCall
-	a.metrics.watchQueue(db, a.log)
+	a.clients.Observe = a.metrics.GitHubCall
+	a.metrics.WatchQueue(db, a.log)
 	if a.queue, err = queue.New(ctx, db, a.opts.queueConfig(), a.runners()); err != nil {
 		db.Close()
 		return nil, err
 	}
 	a.batcher = webhook.NewBatcher(a.queue, webhook.BatchConfig{Size: opts.BatchSize, Wait: opts.BatchWait,
-		Observe: a.metrics.batch, Options: opts.batch})
+		Observe: a.metrics.Batch, Options: opts.batch})
 	if err := a.newFront(); err != nil {
 		a.batcher.Close()
 		db.Close()
@@ -113,7 +114,7 @@ func (a *App) Handler() http.Handler {
 		w.Write([]byte("ok\n"))
 	})
 	mux.HandleFunc("GET /readyz", a.ready)
-	mux.Handle("GET /metrics", a.metrics.handler())
+	mux.Handle("GET /metrics", a.metrics.Handler())
 	mux.Handle("GET "+KeysPath, keysHandler(a.opts))
 	a.mountBoard(mux)
 	return mux
@@ -201,7 +202,7 @@ func (a *App) runDelivery(ctx context.Context, d queue.Delivery, attempt int) er
 			log.Warn("delivery failed; will retry", "err", err)
 		}
 	}
-	a.metrics.job(queue.Delivery{}.Kind(), result, time.Since(start))
+	a.metrics.Job(queue.Delivery{}.Kind(), result, time.Since(start))
 	log.Info("delivery processed", "result", result, "duration_seconds", time.Since(start).Seconds())
 	return err
 }
@@ -267,5 +268,5 @@ func (a *App) keeper() keeper {
 // publisher, the App's ledger and the written/unchanged counts.
 func (a *App) writer(pub writer.Publisher) writer.Writer {
 	return writer.Writer{Pub: pub, Ledger: writer.DBLedger{DB: a.db},
-		Count: func(name, outcome string) { a.metrics.writes.WithLabelValues(name, outcome).Inc() }}
+		Count: func(name, outcome string) { a.metrics.Write(name, outcome) }}
 }

@@ -33,7 +33,7 @@ func (a *App) runRejudge(ctx context.Context, args queue.Rejudge) error {
 	} else if wait > 0 {
 		result, err = "again", river.JobSnooze(wait)
 	}
-	a.metrics.job(queue.Rejudge{}.Kind(), result, time.Since(start))
+	a.metrics.Job(queue.Rejudge{}.Kind(), result, time.Since(start))
 	return err
 }
 
@@ -113,7 +113,7 @@ func (j rejudge) run(ctx context.Context, a *App, _ *evaluator, w where) error {
 	if err != nil {
 		return err
 	}
-	a.metrics.coalesce(did)
+	a.metrics.Coalesce(did)
 	return nil
 }
 

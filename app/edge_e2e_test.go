@@ -13,6 +13,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app/metrics"
 	"github.com/aepgate/aepgate/app/webhook"
 )
 
@@ -41,12 +42,12 @@ func (q *memQueue) Enqueue(_ context.Context, d webhook.Delivery) (webhook.Outco
 // appEdge is the App's edge (as newFront builds it, without hook ranges
 // or sweep) on q with the secrets "current" and "previous" and edge
 // options o, and the metrics it counts into.
-func appEdge(t *testing.T, q *memQueue, o webhook.Options) (http.Handler, *metrics) {
+func appEdge(t *testing.T, q *memQueue, o webhook.Options) (http.Handler, *metrics.Set) {
 	t.Helper()
-	m := newMetrics()
+	m := metrics.New()
 	fs := families(defaultFamilies())
 	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current"), []byte("previous")}, Queue: q,
-		Handled: fs.handles, Views: fs.views, Metrics: webhook.Metrics{Delivery: m.delivery, Unverified: m.unverified},
+		Handled: fs.handles, Views: fs.views, Metrics: webhook.Metrics{Delivery: m.Delivery, Unverified: m.Unverified},
 		Log: testLogger(t), Options: o})
 	if err != nil {
 		t.Fatal(err)

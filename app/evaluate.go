@@ -3,9 +3,10 @@ package app
 import (
 	"context"
 	"fmt"
-	aclosure "github.com/aepgate/aepgate/app/closure"
 	"log/slog"
 	"strings"
+
+	aclosure "github.com/aepgate/aepgate/app/closure"
 
 	"github.com/aepgate/aepgate/app/instructed"
 	"github.com/aepgate/aepgate/app/verdict"

@@ -2,8 +2,9 @@ package app
 
 import (
 	"encoding/json"
-	aclosure "github.com/aepgate/aepgate/app/closure"
 	"slices"
+
+	aclosure "github.com/aepgate/aepgate/app/closure"
 )
 
 // issuesView is what the issues and milestones family reads.

@@ -37,7 +37,7 @@ func (a *App) runFanout(ctx context.Context, args queue.Fanout) error {
 		result = "retry"
 		log.Warn("judging the open pull requests failed; will retry", "err", err)
 	}
-	a.metrics.job(queue.Fanout{}.Kind(), result, time.Since(start))
+	a.metrics.Job(queue.Fanout{}.Kind(), result, time.Since(start))
 	return err
 }
 

@@ -73,7 +73,7 @@ func TestMetricsPeopleAlertOn(t *testing.T) {
 	if v, ok := metricValue(got, `aepgate_queue_oldest_job_age_seconds{queue="default"}`); !ok || v <= 0 || v > 60 {
 		t.Errorf("oldest job age = %v (present %v), want a few milliseconds", v, ok)
 	}
-	a.metrics.githubCall(http.MethodGet, "/app/installations", 200, 4999, time.Millisecond)
+	a.metrics.GitHubCall(http.MethodGet, "/app/installations", 200, 4999, time.Millisecond)
 	if v, ok := metricValue(scrapeHandler(t, h), "aepgate_github_rate_limit_remaining"); !ok || v != 4999 {
 		t.Errorf("rate limit remaining after an answer = %v (present %v), want 4999", v, ok)
 	}

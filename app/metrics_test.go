@@ -42,7 +42,7 @@ func TestForgedEventsDoNotMintSeries(t *testing.T) {
 			for i := range 50 {
 				post(h, fmt.Sprintf("invented_%d", i), fmt.Sprint(i), sign("guess", body), body)
 			}
-			if got := series(m.deliveries); got != tt.want {
+			if got := series(m.Deliveries()); got != tt.want {
 				t.Errorf("delivery series after 50 forged events = %d, want %d", got, tt.want)
 			}
 		})
@@ -51,7 +51,7 @@ func TestForgedEventsDoNotMintSeries(t *testing.T) {
 	h, m := appEdge(t, &memQueue{}, webhook.Options{})
 	post(h, "ping", "ok", sign("current", body), body)
 	var got dto.Metric
-	if err := m.deliveries.WithLabelValues("ping", "accepted").Write(&got); err != nil {
+	if err := m.Deliveries().WithLabelValues("ping", "accepted").Write(&got); err != nil {
 		t.Fatal(err)
 	}
 	if v := got.GetCounter().GetValue(); v != 1 {

@@ -3,11 +3,12 @@ package app
 import (
 	"crypto/rsa"
 	"errors"
-	incrementrules "github.com/aepgate/aepgate/protocol/increment"
 	"log/slog"
 	"net/http"
 	"net/netip"
 	"time"
+
+	incrementrules "github.com/aepgate/aepgate/protocol/increment"
 
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"

@@ -31,7 +31,7 @@ func (a *App) runReconcile(ctx context.Context) (err error) {
 		} else if err != nil {
 			result = "retry"
 		}
-		a.metrics.job(queue.Reconcile{}.Kind(), result, time.Since(start))
+		a.metrics.Job(queue.Reconcile{}.Kind(), result, time.Since(start))
 	}()
 	if n, err := a.db.ForgetDeliveries(ctx, time.Now().Add(-deliveryMemory)); err != nil {
 		a.log.Warn("forget old deliveries", "err", err)

@@ -131,7 +131,7 @@ func TestFunctionRuleCanFail(t *testing.T) {
 // under app/. It is a ratchet at the root's size when the feature packages
 // were cut out (issue 25 aims at 3,000): lower it as the root shrinks,
 // never raise it.
-const maxAppRootLines = 3550
+const maxAppRootLines = 3410
 
 // rootLines counts the lines of the non-test Go files in dir.
 func rootLines(t *testing.T, dir string) int {

@@ -1,4 +1,8 @@
-package app
+// Package metrics is the App's Prometheus series, on their own registry:
+// webhook deliveries, jobs, GitHub calls and rate limit, check-run writes,
+// the edge's group commits, coalesced evaluations and the queue's depth
+// (docs/app.md, "Metrics").
+package metrics
 
 import (
 	"log/slog"
@@ -13,8 +17,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// metrics are the App's Prometheus series, on their own registry.
-type metrics struct {
+// Set is the App's Prometheus series, on their own registry.
+type Set struct {
 	reg        *prometheus.Registry
 	deliveries *prometheus.CounterVec
 	jobs       *prometheus.HistogramVec
@@ -34,8 +38,10 @@ type metrics struct {
 	inflight prometheus.Gauge
 }
 
-func newMetrics() *metrics {
-	m := &metrics{
+// New is a Set with every series registered (the rate-limit gauge at
+// GitHub's first answer that reports it).
+func New() *Set {
+	m := &Set{
 		reg: prometheus.NewRegistry(),
 		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "aepgate_webhook_deliveries_total", Help: "Webhook deliveries by event and result (accepted, duplicate, bad_signature, malformed, too_deep, too_large, too_slow, too_many, busy, unreadable, spool_error, store_error, method_not_allowed); event is \"unverified\" until the signature verifies.",
@@ -73,17 +79,17 @@ func newMetrics() *metrics {
 	return m
 }
 
-// delivery counts one answered webhook request; the edge bounds event
+// Delivery counts one answered webhook request; the edge bounds event
 // (webhook.Metrics).
-func (m *metrics) delivery(event, result string) {
+func (m *Set) Delivery(event, result string) {
 	m.deliveries.WithLabelValues(event, result).Inc()
 }
 
-// unverified moves the unverified-bodies gauge by d.
-func (m *metrics) unverified(d float64) { m.inflight.Add(d) }
+// Unverified moves the unverified-bodies gauge by d.
+func (m *Set) Unverified(d float64) { m.inflight.Add(d) }
 
-// batch observes one group commit of the edge (webhook.BatchConfig.Observe).
-func (m *metrics) batch(size int, took time.Duration, err error) {
+// Batch observes one group commit of the edge (webhook.BatchConfig.Observe).
+func (m *Set) Batch(size int, took time.Duration, err error) {
 	result := "ok"
 	if err != nil {
 		result = "error"
@@ -92,18 +98,19 @@ func (m *metrics) batch(size int, took time.Duration, err error) {
 	m.batchCommit.WithLabelValues(result).Observe(took.Seconds())
 }
 
-// coalesce counts one request to judge a pull request again.
-func (m *metrics) coalesce(did queue.Inserted) {
+// Coalesce counts one request to judge a pull request again.
+func (m *Set) Coalesce(did queue.Inserted) {
 	m.coalesced.WithLabelValues(did.String()).Inc()
 }
 
-func (m *metrics) job(kind, result string, d time.Duration) {
+// Job observes one job run by kind and result.
+func (m *Set) Job(kind, result string, d time.Duration) {
 	m.jobs.WithLabelValues(kind, result).Observe(d.Seconds())
 }
 
-// githubCall is the gh.Observer feeding the call counter and the
+// GitHubCall is the gh.Observer feeding the call counter and the
 // remaining-requests gauge.
-func (m *metrics) githubCall(method, route string, status, remaining int, _ time.Duration) {
+func (m *Set) GitHubCall(method, route string, status, remaining int, _ time.Duration) {
 	m.calls.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
 	if remaining >= 0 {
 		m.remainingOnce.Do(func() { m.reg.MustRegister(m.remaining) })
@@ -111,11 +118,19 @@ func (m *metrics) githubCall(method, route string, status, remaining int, _ time
 	}
 }
 
-// watchQueue adds the queue's depth and oldest-job age (queue.NewCollector).
-func (m *metrics) watchQueue(db queue.Stater, log *slog.Logger) {
+// WatchQueue adds the queue's depth and oldest-job age (queue.NewCollector).
+func (m *Set) WatchQueue(db queue.Stater, log *slog.Logger) {
 	m.reg.MustRegister(queue.NewCollector(db, log))
 }
 
-func (m *metrics) handler() http.Handler {
+// Handler serves the registry (/metrics).
+func (m *Set) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
+
+// Write counts one check-run decision by name and outcome (written,
+// unchanged): the writer's Count.
+func (m *Set) Write(name, outcome string) { m.writes.WithLabelValues(name, outcome).Inc() }
+
+// Deliveries is the deliveries counter, for tests that read one series.
+func (m *Set) Deliveries() *prometheus.CounterVec { return m.deliveries }
