@@ -56,22 +56,28 @@ func runKillUnderLoad(t *testing.T, database string) {
 		bodies[i] = w.prEvent("opened", 1000+i, "Work-unit: #1")
 	}
 	acked := make([]bool, n)
-	var wg sync.WaitGroup
-	client := &http.Client{Timeout: 10 * time.Second}
-	start := time.Now()
-	for i := range n {
-		if i == n/2 {
-			if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			first.cmd.Wait()
-			t.Logf("%v: killed the serve process after %d deliveries were sent", time.Since(begin).Round(time.Millisecond), i)
-			go func() { base.Store(startChild(t, w, database).base) }()
+	var sent atomic.Int32
+	done := make(chan struct{})
+	go func() { // the open-loop sender: it never waits for an answer, nor for the restart
+		defer close(done)
+		var wg sync.WaitGroup
+		client := &http.Client{Timeout: 10 * time.Second}
+		start := time.Now()
+		for i := range n {
+			time.Sleep(time.Until(start.Add(time.Duration(i) * time.Second / time.Duration(*killRate))))
+			wg.Go(func() { acked[i] = deliverOnce(client, base.Load().(string), i, bodies[i]) })
+			sent.Add(1)
 		}
-		time.Sleep(time.Until(start.Add(time.Duration(i) * time.Second / time.Duration(*killRate))))
-		wg.Go(func() { acked[i] = deliverOnce(client, base.Load().(string), i, bodies[i]) })
+		wg.Wait()
+	}()
+	waitFor(t, 60*time.Second, "half the deliveries sent", func() bool { return int(sent.Load()) >= n/2 })
+	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
 	}
-	wg.Wait()
+	first.cmd.Wait()
+	t.Logf("%v: killed the serve process after %d deliveries were sent", time.Since(begin).Round(time.Millisecond), sent.Load())
+	base.Store(startChild(t, w, database).base)
+	<-done
 	before := 0
 	for _, ok := range acked {
 		if ok {
@@ -79,7 +85,7 @@ func runKillUnderLoad(t *testing.T, database string) {
 		}
 	}
 	t.Logf("%v: %d of %d deliveries answered 2xx during the burst; redelivering the rest", time.Since(begin).Round(time.Millisecond), before, n)
-	waitFor(t, 60*time.Second, "the restarted serve process", func() bool { return base.Load().(string) != first.base })
+	client := &http.Client{Timeout: 10 * time.Second}
 	for i := range n {
 		for deadline := time.Now().Add(30 * time.Second); !acked[i]; time.Sleep(20 * time.Millisecond) {
 			if acked[i] = deliverOnce(client, base.Load().(string), i, bodies[i]); !acked[i] && time.Now().After(deadline) {
