@@ -7,7 +7,6 @@ import (
 	"time"
 
 	aclosure "github.com/aepgate/aepgate/app/closure"
-	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/closure"
 )
 
@@ -98,14 +97,7 @@ func TestCloseCommandUnderHold(t *testing.T) {
 		{"negative control: HoldVoids off", false, "+1", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := closure.DefaultRules()
-			r.HoldVoids = c.voids
-			w := newClosureWorld(t, closureConfig, &r)
-			ctl := w.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
-			ctl.Comment("olivia", "/aep hold release freeze")
-			waitFor(t, 10*time.Second, "the HOLD kept", func() bool {
-				return conclusionOf(w.repo, w.head, "aepgate/gates") == "action_required"
-			})
+			w := newHeldClosureWorld(t, c.voids)
 			own := w.api.Comment("olivia", "/aep close shipped out of band")
 			w.waitAnswered(t, own.ID(), c.want, c.why)
 		})

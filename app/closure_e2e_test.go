@@ -182,6 +182,22 @@ func TestClosureOwnerCommand(t *testing.T) {
 	})
 }
 
+// newHeldClosureWorld is a closure world under olivia's project HOLD
+// ("release freeze"), kept by the App, with the closure rules' HoldVoids
+// set to voids (false: the negative control).
+func newHeldClosureWorld(t *testing.T, voids bool) *closureWorld {
+	t.Helper()
+	r := closure.DefaultRules()
+	r.HoldVoids = voids
+	w := newClosureWorld(t, closureConfig, &r)
+	ctl := w.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+	ctl.Comment("olivia", "/aep hold release freeze")
+	waitFor(t, 10*time.Second, "the HOLD kept", func() bool {
+		return conclusionOf(w.repo, w.head, "aepgate/gates") == "action_required"
+	})
+	return w
+}
+
 // TestClosureUnderHoldNeverCounts: under the owner's project HOLD (kept by
 // the App), even her own closure of the dependency is no evidence. The
 // negative control turns HoldVoids off and sees the closure count.
@@ -196,14 +212,7 @@ func TestClosureUnderHoldNeverCounts(t *testing.T) {
 		{"negative control: HoldVoids off", false, "success", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := closure.DefaultRules()
-			r.HoldVoids = c.voids
-			w := newClosureWorld(t, closureConfig, &r)
-			ctl := w.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
-			ctl.Comment("olivia", "/aep hold release freeze")
-			waitFor(t, 10*time.Second, "the HOLD kept", func() bool {
-				return conclusionOf(w.repo, w.head, "aepgate/gates") == "action_required"
-			})
+			w := newHeldClosureWorld(t, c.voids)
 			w.api.Close("olivia")
 			w.waitUnit(t, c.want, c.summary)
 		})
