@@ -54,12 +54,16 @@ func indexPattern(ps []PathOwner, pattern string) int {
 	return -1
 }
 
-// mergeOwnersFrom keeps the base's owners source. A repository may read
-// its owners from CODEOWNERS only when the base lists no owners of its own:
-// CODEOWNERS' owners replace the list, which would drop the inherited ones.
+// mergeOwnersFrom keeps the base's owners source. CODEOWNERS' owners
+// replace the owners list: so a repository may read its owners from
+// CODEOWNERS only when the base lists no owners of its own, and under a
+// base that reads CODEOWNERS it may list none (they would be dropped
+// without a word).
 func mergeOwnersFrom(m *merger, key string) {
 	b, r := m.base.Config, m.repo.Config
 	switch {
+	case b.OwnersFrom != "" && (len(r.Owners) > 0 || len(r.PathOwners) > 0):
+		m.refuse("owners", "the base %s takes its owners from %s, which would replace the repository's; name them in CODEOWNERS instead", m.base.Name, b.OwnersFrom)
 	case b.OwnersFrom != "":
 		m.out.OwnersFrom = b.OwnersFrom
 		m.from(key, true, false)

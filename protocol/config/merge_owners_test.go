@@ -52,4 +52,10 @@ func TestMergeOwnersFrom(t *testing.T) {
 	if r, err := resolveText(t, "version: 1\n", repo, DefaultMergeRules()); err != nil || r.Config.OwnersFrom != OwnersFromCodeOwners {
 		t.Errorf("under a base without owners: %+v, %v; want CODEOWNERS", r, err)
 	}
+	if _, err := resolveText(t, "version: 1\nowners: {from: CODEOWNERS}\n", ext+"owners: [rob]\n", DefaultMergeRules()); err == nil || !strings.Contains(err.Error(), "takes its owners from CODEOWNERS") {
+		t.Errorf("owners listed under a CODEOWNERS base: %v, want refused", err)
+	}
+	if r, err := resolveText(t, "version: 1\nowners: {from: CODEOWNERS}\n", ext+"owners: [rob]\n", without(DefaultMergeRules(), "owners_from")); err != nil || r.Config.OwnersFrom != "" {
+		t.Errorf("negative control: %+v, %v; want the listed owners kept and no CODEOWNERS source", r, err)
+	}
 }
