@@ -27,15 +27,6 @@ type Arrival struct {
 	Sum       [32]byte
 }
 
-// Admit admits one delivery (AdmitBatch of one).
-func Admit(ctx context.Context, tx Tx, id, event string, sum [32]byte, now time.Time, memory time.Duration) (Admission, error) {
-	ads, err := AdmitBatch(ctx, tx, []Arrival{{ID: id, Event: event, Sum: sum}}, now, memory)
-	if err != nil {
-		return Admission{}, err
-	}
-	return ads[0], nil
-}
-
 // AdmitBatch records, inside tx, a batch of verified deliveries: every ID
 // (RecordDelivery), then, for each new ID when memory > 0, its body's
 // non-zero SHA-256 (RecordBody, remembered for memory). IDs are recorded

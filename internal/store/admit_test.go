@@ -37,11 +37,11 @@ func admitSteps(t *testing.T, db *DB) {
 				if d.body != "" {
 					sum = sha256.Sum256([]byte(d.body))
 				}
-				a, err := Admit(ctx, tx, d.id, "issue_comment", sum, now, memory)
+				a, err := AdmitBatch(ctx, tx, []Arrival{{ID: d.id, Event: "issue_comment", Sum: sum}}, now, memory)
 				if err != nil {
 					return err
 				}
-				got = append(got, a)
+				got = append(got, a[0])
 			}
 			if fail {
 				return errors.New("injected")
