@@ -131,6 +131,3 @@ func (m *Set) Handler() http.Handler {
 // Write counts one check-run decision by name and outcome (written,
 // unchanged): the writer's Count.
 func (m *Set) Write(name, outcome string) { m.writes.WithLabelValues(name, outcome).Inc() }
-
-// Deliveries is the deliveries counter, for tests that read one series.
-func (m *Set) Deliveries() *prometheus.CounterVec { return m.deliveries }
