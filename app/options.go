@@ -53,8 +53,10 @@ type Options struct {
 	// WritePause separates two GitHub writes of one installation.
 	WritePause time.Duration
 	// RetryBase is the first retry delay of a failed job; it doubles per
-	// attempt up to MaxRetryDelay.
+	// attempt up to RetryMax.
 	RetryBase time.Duration
+	// RetryMax caps a failed job's retry delay (0: MaxRetryDelay).
+	RetryMax time.Duration
 	// ReconcileEvery is the period of the reconcile sweep.
 	ReconcileEvery time.Duration
 	// JobTimeout bounds one job's run.
@@ -201,6 +203,7 @@ func (o *Options) setDefaults() error {
 		def(&o.WritePause, DefaultWritePause)
 	}
 	def(&o.RetryBase, DefaultRetryBase)
+	def(&o.RetryMax, MaxRetryDelay)
 	def(&o.ReconcileEvery, DefaultReconcileEvery)
 	def(&o.JobTimeout, DefaultJobTimeout)
 	def(&o.RescueAfter, DefaultRescueAfter)

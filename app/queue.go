@@ -5,7 +5,7 @@ import "github.com/aepgate/aepgate/app/queue"
 // queueConfig is the queue's part of the Options.
 func (o *Options) queueConfig() queue.Config {
 	return queue.Config{Workers: o.Workers, BoardDelay: o.BoardDelay, JobTimeout: o.JobTimeout, RescueAfter: o.RescueAfter,
-		ReconcileEvery: o.ReconcileEvery, RetryBase: o.RetryBase, MaxRetryDelay: MaxRetryDelay, PollInterval: o.PollInterval,
+		ReconcileEvery: o.ReconcileEvery, RetryBase: o.RetryBase, MaxRetryDelay: o.RetryMax, PollInterval: o.PollInterval,
 		ReplayMemory: o.replayMemory(), Logger: o.Logger}
 }
 

@@ -130,6 +130,10 @@ func (w *world) appOptions(key *rsa.PrivateKey, log *slog.Logger) app.Options {
 	}
 	if w.o.Speed == Fast {
 		o.WritePause, o.RetryBase, o.PollInterval = -1, 20*time.Millisecond, 20*time.Millisecond
+		// Retries back off from 20 ms but no further than a second: at the
+		// outage's fault rate a job of many calls may fail ten times in a
+		// row, and 20 ms doubled ten times is already 20 s of the story.
+		o.RetryMax = time.Second
 		o.JobTimeout, o.RescueAfter, o.ShutdownGrace = 10*time.Second, 12*time.Second, 5*time.Second
 		o.BoardDelay, o.FanoutWindow = 250*time.Millisecond, 100*time.Millisecond
 	}
