@@ -15,6 +15,7 @@ import (
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/ready"
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/app/writer"
@@ -37,8 +38,8 @@ type App struct {
 	// checks are the App's checks, verdict.DefaultChecks unless a test set others.
 	checks []verdict.Check
 	// families is the table of event families the App handles,
-	// defaultFamilies unless a test added one.
-	families families
+	// route.Defaults unless a test added one.
+	families route.Table
 	// ancestry remembers which commit contains which, for readback.
 	ancestry readback.Ancestry
 	// audits remembers briefly the audits judged for merged heads.
@@ -74,7 +75,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		a.checks = verdict.DefaultChecks()
 	}
 	if a.families = opts.families; a.families == nil {
-		a.families = defaultFamilies()
+		a.families = route.Defaults()
 	}
 	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
@@ -96,7 +97,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 }
 
 // handles reports whether event starts work (the App's family table).
-func (a *App) handles(event string) bool { return a.families.handles(event) }
+func (a *App) handles(event string) bool { return a.families.Handles(event) }
 
 // Close commits the deliveries handed to the batcher, then releases the
 // database.
@@ -208,7 +209,7 @@ func (a *App) runDelivery(ctx context.Context, d queue.Delivery, attempt int) er
 }
 
 func (a *App) handleDelivery(ctx context.Context, d queue.Delivery, log *slog.Logger) error {
-	w, ws, err := a.families.route(d.Event, d.Payload, a.opts.AppID)
+	w, ws, err := a.families.Route(d.Event, d.Payload, a.opts.AppID)
 	if err != nil {
 		log.Error("unusable payload; dropped", "err", err)
 		return river.JobCancel(err)
@@ -216,13 +217,13 @@ func (a *App) handleDelivery(ctx context.Context, d queue.Delivery, log *slog.Lo
 	if len(ws) == 0 {
 		return nil
 	}
-	w.delivery = d.DeliveryID
-	log = log.With("installation", w.installation, "repo", w.owner+"/"+w.repo)
-	ev, err := a.evaluator(w.installation, log)
+	w.Delivery = d.DeliveryID
+	log = log.With("installation", w.Installation, "repo", w.FullName())
+	ev, err := a.evaluator(w.Installation, log)
 	if err != nil {
 		return err
 	}
-	return a.runWork(ctx, ev, w, a.coalesce(w.event, ws))
+	return route.RunAll(ctx, runner{a, ev}, w, a.coalesce(w.Event, ws))
 }
 
 // evaluator builds the evaluation pipeline for one installation.

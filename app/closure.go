@@ -3,14 +3,13 @@ package app
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	aclosure "github.com/aepgate/aepgate/app/closure"
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/closure"
-	"github.com/aepgate/aepgate/protocol/command"
 )
 
 // unitStore keeps closure facts and the App's own evidence (store.DB).
@@ -49,50 +48,10 @@ func closureInput(in evalInput) aclosure.Input {
 	return aclosure.Input{Delivery: in.delivery, Owner: in.owner, Repo: in.repo}
 }
 
-// judgeClosure judges an issue's closure (issues.closed; app/closure).
-type judgeClosure struct{ c aclosure.Closed }
-
-func (j judgeClosure) run(ctx context.Context, _ *App, ev *evaluator, w where) error {
-	return ev.closures(w.input()).Closure(ctx, closureInput(w.input()), j.c)
-}
-
-// closeCommand is a created or edited comment on a unit's issue that may
-// hold `/aep close <reason>` (app/closure keeps and acknowledges it).
-type closeCommand struct{ s aclosure.Said }
-
-func (j closeCommand) run(ctx context.Context, _ *App, ev *evaluator, w where) error {
-	return ev.closures(w.input()).Command(ctx, closureInput(w.input()), j.s)
-}
-
-// hasCloseLine reports a line that starts with a slash word and the verb
-// close, whatever the prefix: the config that names it is read only then.
-func hasCloseLine(body string) bool {
-	for line := range strings.Lines(body) {
-		f := strings.Fields(line)
-		if strings.HasPrefix(line, "/") && len(f) >= 2 && f[1] == command.VerbClose {
-			return true
-		}
-	}
-	return false
-}
-
-// closeCommandOf is the close command work of a comment (event is the
-// issue_comment action) that holds the word "close" after a slash (the
-// prefix is the config's, known only once it is read).
-func closeCommandOf(issue int, v conversationView, event string) (closeCommand, bool) {
-	c := v.Comment
-	if c.User == nil || !hasCloseLine(c.Body) {
-		return closeCommand{}, false
-	}
-	return closeCommand{s: aclosure.Said{Issue: issue, Body: c.Body, Cmd: closure.Command{
-		Actor: closure.Actor{Login: c.User.Login, Type: c.User.Type}, CommentID: c.ID,
-		Event: "issue_comment." + event, Created: c.Created, Updated: c.Updated}}}, true
-}
-
 // keepEvidence keeps what the App wrote for a merged attempt of unit and
 // judges again the open pull requests it affects (app/closure).
-func (e *evaluator) keepEvidence(ctx context.Context, w where, unit int, a closure.Attempt) error {
-	return e.closures(w.input()).Evidence(ctx, closureInput(w.input()), unit, a)
+func (e *evaluator) keepEvidence(ctx context.Context, w route.Where, unit int, a closure.Attempt) error {
+	return e.closures(input(w)).Evidence(ctx, closureInput(input(w)), unit, a)
 }
 
 // loadClosures puts the repository's stored closure facts, joined with

@@ -3,13 +3,12 @@ package app
 import (
 	"context"
 	"log/slog"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
 
 	"github.com/aepgate/aepgate/app/queue"
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/internal/gh"
 )
 
@@ -58,8 +57,8 @@ func (a *App) rejudgeOnce(ctx context.Context, args queue.Rejudge, log *slog.Log
 	if err != nil {
 		return 0, err
 	}
-	w := where{installation: args.Installation, owner: args.Owner, repo: args.Repo, delivery: args.Delivery, event: args.Event}
-	if err := (judgePR{pr: args.PR, guesses: args.Guesses, siblings: args.Siblings}).run(ctx, a, ev, w); err != nil {
+	w := route.Where{Installation: args.Installation, Owner: args.Owner, Repo: args.Repo, Delivery: args.Delivery, Event: args.Event}
+	if err := (runner{a, ev}).JudgePR(ctx, w, route.JudgePR{PR: args.PR, Guesses: args.Guesses, Siblings: args.Siblings}); err != nil {
 		return 0, err
 	}
 	if err := a.db.RejudgeCovered(ctx, args.Key(), st.Requested, start); err != nil {
@@ -72,70 +71,13 @@ func (a *App) rejudgeOnce(ctx context.Context, args queue.Rejudge, log *slog.Log
 	return a.opts.CoalesceDelay, nil
 }
 
-// coalescible reports whether x only asks for a pull request to be judged
-// again: a judgePR answering nothing, or answering a created comment that
-// carries no request (no line starting with a slash, no fenced block), so
-// that nothing but the judgement is owed to it.
-func coalescible(x work) bool {
-	j, ok := x.(judgePR)
-	switch {
-	case !ok:
-		return false
-	case j.answer == 0 && j.witness == nil:
-		return true
-	case j.witness == nil || j.witness.Comment.ID != j.answer:
-		return false
-	}
-	return !mayRequest(j.witness.Comment.Body)
-}
-
-// mayRequest reports whether a comment body may hold a command or a gate
-// block, under any command prefix a config allows (a slash and a word):
-// a line whose first non-blank character is a slash, or a code fence.
-func mayRequest(body string) bool {
-	for line := range strings.Lines(body) {
-		l := strings.TrimLeft(line, " \t>")
-		if strings.HasPrefix(l, "/") || strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
-			return true
-		}
-	}
-	return false
-}
-
-// rejudge is the coalesced form of a judgePR: it asks for a rejudge job
-// instead of judging at once.
-type rejudge judgePR
-
-func (j rejudge) run(ctx context.Context, a *App, _ *evaluator, w where) error {
-	args := queue.Rejudge{Installation: w.installation, Owner: w.owner, Repo: w.repo, PR: j.pr, Siblings: j.siblings,
-		Delivery: w.delivery, Event: w.event, Guesses: j.guesses}
-	did, err := a.queue.ScheduleRejudge(ctx, args, a.opts.CoalesceDelay)
-	if err != nil {
-		return err
-	}
-	a.metrics.Coalesce(did)
-	return nil
-}
-
-// coalescedEvents are the events whose requests to judge a pull request
-// again may coalesce: conversation, reviews, checks and workflow runs.
-// A pull request's own events (a new head, an edited body) are judged at
-// once.
-var coalescedEvents = []string{"issue_comment", "pull_request_review", "check_run", "check_suite", "workflow_run"}
-
 // coalesce replaces each coalescible piece of a delivery's work by its
-// rejudge; Options.coalesce (a negative control) may keep some as they are.
-func (a *App) coalesce(event string, ws []work) []work {
-	ok := func(event string, x work) bool { return slices.Contains(coalescedEvents, event) && coalescible(x) }
+// rejudge (route.Coalescible); Options.coalesce (a negative control) may
+// keep some as they are.
+func (a *App) coalesce(event string, ws []route.Work) []route.Work {
+	ok := route.Coalescible
 	if a.opts.coalesce != nil {
 		ok = a.opts.coalesce
 	}
-	out := make([]work, len(ws))
-	for i, x := range ws {
-		out[i] = x
-		if j, isPR := x.(judgePR); isPR && ok(event, x) {
-			out[i] = rejudge(j)
-		}
-	}
-	return out
+	return route.Coalesce(ws, func(x route.Work) bool { return ok(event, x) })
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/app/queue"
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -41,7 +42,7 @@ func TestCommentBurstCoalesced(t *testing.T) {
 			g := newGatesWorldOpts(t, func(o *Options) {
 				o.CoalesceDelay = 5 * time.Second
 				if control {
-					o.coalesce = func(string, work) bool { return false }
+					o.coalesce = func(string, route.Work) bool { return false }
 				}
 			})
 			perEval := g.readsOfOneEvaluation(t)

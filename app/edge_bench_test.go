@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
@@ -25,8 +26,8 @@ func (acceptAll) Enqueue(context.Context, webhook.Delivery) (webhook.Outcome, er
 // example: read, verify, check, decode and keep its payload, per request.
 func BenchmarkEdgeHandler(b *testing.B) {
 	body := fixtures.Payload(b, "pull_request", "opened")
-	fs := families(defaultFamilies())
-	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte(testSecret)}, Queue: acceptAll{}, Handled: fs.handles, Views: fs.views})
+	fs := route.Defaults()
+	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte(testSecret)}, Queue: acceptAll{}, Handled: fs.Handles, Views: fs.Views})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/app/metrics"
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/webhook"
 )
 
@@ -45,9 +46,9 @@ func (q *memQueue) Enqueue(_ context.Context, d webhook.Delivery) (webhook.Outco
 func appEdge(t *testing.T, q *memQueue, o webhook.Options) (http.Handler, *metrics.Set) {
 	t.Helper()
 	m := metrics.New()
-	fs := families(defaultFamilies())
+	fs := route.Defaults()
 	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current"), []byte("previous")}, Queue: q,
-		Handled: fs.handles, Views: fs.views, Metrics: webhook.Metrics{Delivery: m.Delivery, Unverified: m.Unverified},
+		Handled: fs.Handles, Views: fs.Views, Metrics: webhook.Metrics{Delivery: m.Delivery, Unverified: m.Unverified},
 		Log: testLogger(t), Options: o})
 	if err != nil {
 		t.Fatal(err)
@@ -104,13 +105,13 @@ func TestWebhookStoresOnlyWhatJobsRead(t *testing.T) {
 		{"broken: whole body", func(string) []any { return []any{new(json.RawMessage)} }, webhook.MaxPayload},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			fs := families(defaultFamilies())
-			views := fs.views
+			fs := route.Defaults()
+			views := fs.Views
 			if tt.views != nil {
 				views = tt.views
 			}
 			q := &memQueue{}
-			h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current")}, Queue: q, Handled: fs.handles, Views: views})
+			h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current")}, Queue: q, Handled: fs.Handles, Views: views})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,9 +123,9 @@ func TestWebhookStoresOnlyWhatJobsRead(t *testing.T) {
 			if len(stored) > tt.max {
 				t.Errorf("stored %d bytes, want at most %d", len(stored), tt.max)
 			}
-			_, want, _ := fs.route("push", body, testAppID)
-			_, got, err := fs.route("push", stored, testAppID)
-			if err != nil || !gocmp.Equal(got, want, workCmp) {
+			_, want, _ := fs.Route("push", body, testAppID)
+			_, got, err := fs.Route("push", stored, testAppID)
+			if err != nil || !gocmp.Equal(got, want) {
 				t.Errorf("job from the stored payload: %+v, %v; want %+v", got, err, want)
 			}
 		})

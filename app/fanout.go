@@ -8,6 +8,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/app/queue"
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/internal/gh"
 )
 
@@ -27,8 +28,8 @@ func (a *App) runFanout(ctx context.Context, args queue.Fanout) error {
 	log := a.log.With("installation", args.Installation, "repo", args.Owner+"/"+args.Repo, "job", "fanout")
 	ev, err := a.evaluator(args.Installation, log)
 	if err == nil {
-		w := where{installation: args.Installation, owner: args.Owner, repo: args.Repo, event: fanoutEvent}
-		err = judgeOpen{}.run(ctx, a, ev, w)
+		w := route.Where{Installation: args.Installation, Owner: args.Owner, Repo: args.Repo, Event: fanoutEvent}
+		err = runner{a, ev}.JudgeOpen(ctx, w, route.JudgeOpen{})
 	}
 	result := "ok"
 	if wait, ok := gh.RetryWait(err, time.Now()); ok {

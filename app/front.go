@@ -33,7 +33,7 @@ func (a *App) newFront() error {
 	}
 	var err error
 	a.webhook, err = webhook.New(webhook.Config{
-		Secrets: a.opts.WebhookSecrets, Queue: a.batcher, Handled: a.families.handles, Views: a.families.views,
+		Secrets: a.opts.WebhookSecrets, Queue: a.batcher, Handled: a.families.Handles, Views: a.families.Views,
 		Metrics: webhook.Metrics{Delivery: a.metrics.Delivery, Unverified: a.metrics.Unverified},
 		Log:     a.log, TrustedProxies: a.opts.TrustedProxies, Hooks: a.hooks, OnBusy: onBusy, Options: a.opts.edge,
 	})

@@ -3,10 +3,8 @@ package app
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"strconv"
-	"sync"
 
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -14,34 +12,6 @@ import (
 	"github.com/aepgate/aepgate/protocol/merge"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
-
-// mergeGroup is a merge queue's group commit and the pull request it
-// queues: GitHub names the group's branch
-// gh-readonly-queue/<base>/pr-<number>-<queued head SHA>.
-type mergeGroup struct {
-	GroupSHA, PRHead string
-	PR               int
-}
-
-var groupRef = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^refs/heads/gh-readonly-queue/.+/pr-([0-9]+)-([0-9a-f]{40})$`)
-})
-
-// groupOf reads a merge_group payload's group.
-func groupOf(p mergeGroupView) (mergeGroup, bool) {
-	if p.MergeGroup == nil || len(p.MergeGroup.HeadSHA) != 40 {
-		return mergeGroup{}, false
-	}
-	m := groupRef().FindStringSubmatch(p.MergeGroup.HeadRef)
-	if m == nil {
-		return mergeGroup{}, false
-	}
-	n, err := strconv.Atoi(m[1])
-	if err != nil || n <= 0 {
-		return mergeGroup{}, false
-	}
-	return mergeGroup{GroupSHA: p.MergeGroup.HeadSHA, PRHead: m[2], PR: n}, true
-}
 
 // groupReader reads the workflow runs at a commit (gh.Installation).
 type groupReader interface {
@@ -52,7 +22,7 @@ type groupReader interface {
 // queued pull request judged as on its head (report, work unit, gates,
 // audit), with the required workflows' runs at the group commit. A pull
 // request whose head moved since it was queued is not ready.
-func (e *evaluator) judgeGroup(ctx context.Context, in evalInput, g mergeGroup) error {
+func (e *evaluator) judgeGroup(ctx context.Context, in evalInput, g route.MergeGroup) error {
 	unlock, err := e.locks.Lock(ctx, fmt.Sprintf("%s/%s#%d", in.owner, in.repo, g.PR))
 	if err != nil {
 		return err

@@ -68,35 +68,6 @@ func TestMergeGroupJudgedOnTheGroupCommit(t *testing.T) {
 	}
 }
 
-func TestGroupOf(t *testing.T) {
-	sha := strings.Repeat("a", 40)
-	tests := []struct {
-		name, ref, head string
-		want            mergeGroup
-		ok              bool
-	}{
-		{"GitHub's recorded ref", "refs/heads/gh-readonly-queue/main/pr-104-929f8209d40f77f4abc622a499c93a83babdbe64", sha,
-			mergeGroup{GroupSHA: sha, PR: 104, PRHead: "929f8209d40f77f4abc622a499c93a83babdbe64"}, true},
-		{"a base branch with slashes", "refs/heads/gh-readonly-queue/release/v2/pr-7-" + sha, sha, mergeGroup{GroupSHA: sha, PR: 7, PRHead: sha}, true},
-		{"not a queue branch", "refs/heads/main", sha, mergeGroup{}, false},
-		{"a short head", "refs/heads/gh-readonly-queue/main/pr-7-abc", sha, mergeGroup{}, false},
-		{"no group head", "refs/heads/gh-readonly-queue/main/pr-7-" + sha, "", mergeGroup{}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var p mergeGroupView
-			p.MergeGroup = &struct {
-				HeadSHA string `json:"head_sha"`
-				HeadRef string `json:"head_ref"`
-			}{tt.head, tt.ref}
-			got, ok := groupOf(p)
-			if ok != tt.ok || got != tt.want {
-				t.Errorf("groupOf = %+v, %v; want %+v, %v", got, ok, tt.want, tt.ok)
-			}
-		})
-	}
-}
-
 // TestMergeFollowsTheRequiredWorkflow: aepgate/merge waits for the required
 // workflow at the head and turns ready when its run completes (the
 // workflow_run delivery names the pull request), with no other event.

@@ -10,6 +10,7 @@ import (
 
 	incrementrules "github.com/aepgate/aepgate/protocol/increment"
 
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/protocol/attest"
@@ -100,8 +101,8 @@ type Options struct {
 	// tests add a check through it.
 	checks []verdict.Check
 	// families replaces the App's table of event families
-	// (defaultFamilies) when set; tests add a family through it.
-	families families
+	// (route.Defaults) when set; tests add a family through it.
+	families route.Table
 	// auditRules replace review.DefaultRules, the rules deciding which
 	// reviews count as audits, when set; a negative-control test removes
 	// one.
@@ -138,7 +139,7 @@ type Options struct {
 	// coalesce, when set, is whether a delivery's work may be coalesced
 	// with other requests to judge the same pull request (nil: coalesce.go's
 	// rule); a negative control coalesces none.
-	coalesce func(event string, x work) bool
+	coalesce func(event string, x route.Work) bool
 	// keeper wraps the store of kept decisions (nil: the database as it
 	// is); a negative control passes one that forgets.
 	keeper func(keeper) keeper

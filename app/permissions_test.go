@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/app/manifest"
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
@@ -116,13 +117,13 @@ func TestEveryCheckRunIsAFeature(t *testing.T) {
 // TestSubscribedEventsStartWork: the manifest subscribes to exactly the
 // events a family handles, and the edge queues each of them.
 func TestSubscribedEventsStartWork(t *testing.T) {
-	fs := families(defaultFamilies())
+	fs := route.Defaults()
 	for _, e := range Events() {
-		if !fs.handles(e) {
+		if !fs.Handles(e) {
 			t.Errorf("subscribed event %s starts no work", e)
 		}
 	}
-	if fs.handles("star") || fs.handles("") {
+	if fs.Handles("star") || fs.Handles("") {
 		t.Error("an event no family declares starts work")
 	}
 }

@@ -5,14 +5,15 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app/readback"
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/protocol/closure"
 )
 
 // runReadback reads back what t names (package app/readback) for the
 // installation w runs for, with ev's writer, lock, board and logger.
-func (a *App) runReadback(ctx context.Context, ev *evaluator, w where, t readback.Target) error {
-	in, err := a.clients.Installation(w.installation)
+func (a *App) runReadback(ctx context.Context, ev *evaluator, w route.Where, t readback.Target) error {
+	in, err := a.clients.Installation(w.Installation)
 	if err != nil {
 		return err
 	}
@@ -35,5 +36,5 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, w where, t readbac
 	if o.reader != nil {
 		j.Read = o.reader(j.Read)
 	}
-	return j.Run(ctx, readback.Input{Delivery: w.delivery, Event: w.event, Owner: w.owner, Repo: w.repo}, t)
+	return j.Run(ctx, readback.Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo}, t)
 }

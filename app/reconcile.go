@@ -7,6 +7,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/app/queue"
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
 )
@@ -75,8 +76,8 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 	for _, r := range repos {
 		// The open pull requests, then the Latest release (GitHub sends no
 		// event when a release asset changes).
-		w := where{installation: id, owner: r.Owner, repo: r.Name, event: reconcileEvent}
-		if err := a.runWork(ctx, ev, w, sweepWork()); err != nil {
+		w := route.Where{Installation: id, Owner: r.Owner, Repo: r.Name, Event: reconcileEvent}
+		if err := route.RunAll(ctx, runner{a, ev}, w, route.Sweep()); err != nil {
 			// A rate limit covers the whole installation: going on
 			// would only hammer GitHub (§3.4), so its sweep ends here.
 			if _, limited := gh.RetryWait(err, time.Now()); limited || ctx.Err() != nil {

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -15,9 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v62/github"
 
-	"github.com/aepgate/aepgate/app/release"
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -305,34 +302,5 @@ func TestReleaseTagNotVersionReadsNothing(t *testing.T) {
 	}
 	if rows := w.ledgerRows(t); rows[0]["errors"].([]any)[0] != "version-invalid" || rows[0]["write"] != false {
 		t.Errorf("ledger %v", rows)
-	}
-}
-
-func TestParseReleaseDeliveries(t *testing.T) {
-	tests := []struct {
-		action string
-		want   []work
-	}{
-		{"published", []work{judgeRelease{tag: "v2.0.0"}}},
-		{"released", []work{judgeRelease{tag: "v2.0.0"}}},
-		{"prereleased", []work{judgeRelease{tag: "v2.0.0"}}},
-		{"edited", []work{judgeRelease{tag: "v2.0.0"}}},
-		{"unpublished", []work{judgeRelease{tag: "v2.0.0"}}},
-		{"deleted", []work{judgeRelease{tag: "v2.0.0"}}},
-		{"created", nil}, // a draft has no tag yet; publishing sends published
-	}
-	for _, tt := range tests {
-		t.Run(tt.action, func(t *testing.T) {
-			body := fmt.Sprintf(`{"action":%q,"release":{"tag_name":"v2.0.0"},"installation":{"id":9},"repository":{"name":"r","owner":{"login":"o"}}}`, tt.action)
-			if diff := cmp.Diff(tt.want, routeOf(t, "release", []byte(body)), workCmp); diff != "" {
-				t.Errorf("work (-want +got):\n%s", diff)
-			}
-		})
-	}
-	for _, w := range fixtures.Webhooks(t) {
-		if _, ws, err := families(defaultFamilies()).route(w.Event, w.Body, testAppID); w.Event == "release" && toInstallation(t, w) && err == nil &&
-			(len(ws) == 1) != slices.Contains(release.Actions, w.Action) {
-			t.Errorf("%s: work %v", w.Name, ws)
-		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
@@ -17,13 +18,13 @@ import (
 // whole body: the same place and the same typed work.
 func sameJob(t *testing.T, event string, body, stored []byte) {
 	t.Helper()
-	fs := families(defaultFamilies())
-	wantAt, want, wantErr := fs.route(event, body, testAppID)
-	gotAt, got, err := fs.route(event, stored, testAppID)
+	fs := route.Defaults()
+	wantAt, want, wantErr := fs.Route(event, body, testAppID)
+	gotAt, got, err := fs.Route(event, stored, testAppID)
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("%s: route error %v from the stored payload, %v from the body", event, err, wantErr)
 	}
-	if diff := cmp.Diff(want, got, workCmp); diff != "" || gotAt != wantAt {
+	if diff := cmp.Diff(want, got); diff != "" || gotAt != wantAt {
 		t.Errorf("%s: work from the stored payload (-body +stored):\n%s\n%+v vs %+v", event, diff, wantAt, gotAt)
 	}
 }
@@ -35,9 +36,9 @@ var keptSeq atomic.Int64
 // queued it.
 func edgeKeeps(t *testing.T, views func(string) []any, event string, body []byte) (json.RawMessage, bool) {
 	t.Helper()
-	fs := families(defaultFamilies())
+	fs := route.Defaults()
 	q := &memQueue{}
-	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current")}, Queue: q, Handled: fs.handles, Views: views})
+	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current")}, Queue: q, Handled: fs.Handles, Views: views})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,12 +53,12 @@ func edgeKeeps(t *testing.T, views func(string) []any, event string, body []byte
 // the same from what is stored.
 func TestStoredPayloadEveryFixture(t *testing.T) {
 	var in, out int
-	fs := families(defaultFamilies())
+	fs := route.Defaults()
 	for _, w := range fixtures.Webhooks(t) {
-		if !fs.handles(w.Event) {
+		if !fs.Handles(w.Event) {
 			continue
 		}
-		stored, ok := edgeKeeps(t, fs.views, w.Event, w.Body)
+		stored, ok := edgeKeeps(t, fs.Views, w.Event, w.Body)
 		if !ok {
 			t.Errorf("%s: not queued", w.Name)
 			continue
@@ -79,10 +80,10 @@ func FuzzStoredPayload(f *testing.F) {
 	f.Add([]byte(`{"action":"created","issue":{"number":3,"pull_request":{"url":"u"},"labels":[{"name":"aepgate:control"}]},"comment":{"id":9007199254740993,"performed_via_github_app":null}}`))
 	f.Add([]byte(`{"ref":"refs/heads/main","repository":{"default_branch":"main"},"commits":[{"added":[],"modified":null,"removed":[".github/aepgate.yml"]}],"Action":"x","action":"opened"}`))
 	f.Add([]byte(`{"PULL_REQUEST":{"Number":4},"pull_request":{"head":{"sha":"a"}},"pull_request":{"number":5},"installation":{"id":1},"repository":{"name":"a","owner":{"login":"o"}},"action":"opened"}`))
-	fs := families(defaultFamilies())
+	fs := route.Defaults()
 	f.Fuzz(func(t *testing.T, body []byte) {
-		for _, event := range fs.events() {
-			if stored, ok := edgeKeeps(t, fs.views, event, body); ok {
+		for _, event := range fs.Events() {
+			if stored, ok := edgeKeeps(t, fs.Views, event, body); ok {
 				sameJob(t, event, body, stored)
 			}
 		}

@@ -12,7 +12,7 @@ import (
 // was accepted under another delivery ID within ReplayMemory) or ignored
 // (an event that starts no work, recorded only). A failing record refuses
 // the delivery with 503, so GitHub can redeliver it.
-func (h *Handler) accept(ctx context.Context, w http.ResponseWriter, d Delivery, env envelope) {
+func (h *Handler) accept(ctx context.Context, w http.ResponseWriter, d Delivery, env Envelope) {
 	out, err := h.queue.Enqueue(ctx, d)
 	if err != nil {
 		h.log.Error("webhook refused", "reason", "store_error", "status", http.StatusServiceUnavailable,

@@ -186,7 +186,7 @@ func TestWebhookSpoolsLargeBodies(t *testing.T) {
 	if got := post(newEdge(q), hook{event: "push", id: "spooled", sig: sign("current", body), body: body}); got != http.StatusAccepted {
 		t.Fatalf("status %d, want 202", got)
 	}
-	want := `{"ref":"refs/heads/feature","installation":{"id":1},"repository":{"name":"app","owner":{"login":"acme"}},"commits":[]}`
+	want := `{"ref":"refs/heads/feature","installation":{"id":1},"repository":{"name":"app","owner":{"login":"acme"},"default_branch":"main"},"commits":[]}`
 	if got := string(q.jobs[0].Payload); got != want {
 		t.Errorf("stored %s, want %s", got, want)
 	}

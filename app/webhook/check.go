@@ -53,18 +53,18 @@ func verify(sig string, macs [][]byte) bool {
 // delivery, with the payload its job keeps when its event starts work, and
 // the body's envelope. The body is decoded once (decodeOnce): that pass
 // checks its nesting, yields its top-level keys for the shape check and
-// keeps the fields of the envelope and of its event's views; the views
+// keeps the fields of the Envelope and of its event's views; the views
 // are then decoded from what was kept, to check its fields' types.
-func (h *Handler) delivery(hd http.Header, body *spooled) (Delivery, envelope, *refusal) {
+func (h *Handler) delivery(hd http.Header, body *spooled) (Delivery, Envelope, *refusal) {
 	d, ref := checkHeaders(hd)
 	if ref != nil {
-		return d, envelope{}, ref
+		return d, Envelope{}, ref
 	}
 	d.BodySHA256 = body.sum
 	raw, err := body.bytes()
 	if err != nil {
 		h.log.Error("webhook body not read back", "delivery", d.DeliveryID, "err", err)
-		return d, envelope{}, &refSpool
+		return d, Envelope{}, &refSpool
 	}
 	var views []any
 	if h.handled(d.Event) {
@@ -74,9 +74,9 @@ func (h *Handler) delivery(hd http.Header, body *spooled) (Delivery, envelope, *
 	kept, keys, err := decodeOnce(raw, h.readsFor(d.Event, views), limit)
 	switch {
 	case errors.Is(err, errTooDeep):
-		return d, envelope{}, &refusal{http.StatusBadRequest, "too_deep", fmt.Sprintf("JSON nested deeper than %d levels", limit)}
+		return d, Envelope{}, &refusal{http.StatusBadRequest, "too_deep", fmt.Sprintf("JSON nested deeper than %d levels", limit)}
 	case err != nil:
-		return d, envelope{}, malformed("body is not a JSON object")
+		return d, Envelope{}, malformed("body is not a JSON object")
 	}
 	env := readEnvelope(kept)
 	if views == nil {

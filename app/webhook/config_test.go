@@ -37,7 +37,7 @@ func TestNewRefusesIncompleteConfig(t *testing.T) {
 }
 
 // TestEdgeKeepsWhatViewsRead: a handled event's delivery carries the
-// members its views and the envelope read, as the body has them, and its
+// members its views and the Envelope read, as the body has them, and its
 // body's SHA-256; an unhandled one carries no payload; a body whose fields
 // do not have the views' types is answered 400 and not queued.
 func TestEdgeKeepsWhatViewsRead(t *testing.T) {

@@ -44,7 +44,7 @@ type Config struct {
 	// Views returns new values (pointers, as json.Unmarshal takes them)
 	// of the payload views a job of a handled event decodes, of the same
 	// types for an event each time. A job keeps of a verified body exactly
-	// the members they read (with the envelope's), as the body has them,
+	// the members they read (with the Envelope's), as the body has them,
 	// so it decodes from what is kept what it would from the whole body;
 	// a body whose fields do not have their types is refused as malformed.
 	Views func(event string) []any

@@ -127,11 +127,11 @@ func TestFunctionRuleCanFail(t *testing.T) {
 }
 
 // maxAppRootLines bounds the app root package's non-test Go: wiring, the
-// family table and the pull-request pipeline; a feature goes in a package
-// under app/. It is a ratchet at the root's size when the feature packages
-// were cut out (issue 25 aims at 3,000): lower it as the root shrinks,
-// never raise it.
-const maxAppRootLines = 3410
+// runner of typed work and the pull-request pipeline; a feature goes in a
+// package under app/. It is a ratchet at the root's size once the family
+// table moved to app/route (issue 25 asked for at most 3,000): lower it as
+// the root shrinks, never raise it.
+const maxAppRootLines = 2450
 
 // rootLines counts the lines of the non-test Go files in dir.
 func rootLines(t *testing.T, dir string) int {

@@ -1,4 +1,4 @@
-package app
+package route
 
 import (
 	"encoding/json"
@@ -13,17 +13,17 @@ func TestReadbackWork(t *testing.T) {
 	}
 	tests := []struct {
 		name, event, payload string
-		want                 []work
+		want                 []Work
 	}{
-		{"merged", "pull_request", `{"action":"closed","pull_request":{"number":3,"merged":true}}`, []work{readBack{PR: 3}}},
+		{"merged", "pull_request", `{"action":"closed","pull_request":{"number":3,"merged":true}}`, []Work{ReadBack{PR: 3}}},
 		{"closed unmerged", "pull_request", `{"action":"closed","pull_request":{"number":3,"merged":false}}`, nil},
-		{"run on main", "workflow_run", run("main"), []work{readBack{SHA: "abc", Guesses: []int{4}}}},
+		{"run on main", "workflow_run", run("main"), []Work{ReadBack{SHA: "abc", Guesses: []int{4}}}},
 		{"run on a branch", "workflow_run", run("work"), nil},
 		{"run requested", "workflow_run", `{"action":"requested","repository":{"default_branch":"main"},"workflow_run":{"head_sha":"abc","head_branch":"main"}}`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, readbackWork(routeOf(t, tt.event, installed(tt.payload))), workCmp); diff != "" {
+			if diff := cmp.Diff(tt.want, readbackWork(routeOf(t, tt.event, installed(tt.payload)))); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -34,12 +34,12 @@ func FuzzReadbackWork(f *testing.F) {
 	f.Add("workflow_run", []byte(`{"action":"completed","repository":{"default_branch":"main"},"workflow_run":{"head_sha":"a","head_branch":"main","head_commit":{"message":"x (#1)"}}}`))
 	f.Add("pull_request", []byte(`{"action":"closed","pull_request":{"number":1,"merged":true}}`))
 	f.Fuzz(func(t *testing.T, event string, raw []byte) {
-		_, ws, err := families(defaultFamilies()).route(event, raw, testAppID)
+		_, ws, err := Defaults().Route(event, raw, testAppID)
 		if err != nil {
 			return
 		}
 		for _, r := range readbackWork(ws) {
-			if rb := r.(readBack); (rb.PR <= 0 && rb.SHA == "") || !json.Valid(raw) {
+			if rb := r.(ReadBack); (rb.PR <= 0 && rb.SHA == "") || !json.Valid(raw) {
 				t.Fatalf("readback %+v from %q", rb, raw)
 			}
 		}

@@ -1,4 +1,4 @@
-package app
+package route
 
 import (
 	"encoding/json"
@@ -14,15 +14,15 @@ func TestPushOf(t *testing.T) {
 	tests := []struct {
 		name, event string
 		body        map[string]any
-		want        *pushed
+		want        *RecordPush
 	}{
 		{"synchronize", "pull_request", map[string]any{"action": "synchronize", "sender": map[string]any{"login": "mallory"},
-			"pull_request": map[string]any{"number": 5, "head": map[string]any{"sha": sha}}}, &pushed{sha, "mallory"}},
+			"pull_request": map[string]any{"number": 5, "head": map[string]any{"sha": sha}}}, &RecordPush{sha, "mallory"}},
 		{"opened", "pull_request", map[string]any{"action": "opened", "sender": map[string]any{"login": "bob"},
-			"pull_request": map[string]any{"number": 5, "head": map[string]any{"sha": sha}}}, &pushed{sha, "bob"}},
+			"pull_request": map[string]any{"number": 5, "head": map[string]any{"sha": sha}}}, &RecordPush{sha, "bob"}},
 		{"edited moves nothing", "pull_request", map[string]any{"action": "edited", "sender": map[string]any{"login": "bob"},
 			"pull_request": map[string]any{"number": 5, "head": map[string]any{"sha": sha}}}, nil},
-		{"push to a branch", "push", map[string]any{"ref": "refs/heads/feature", "after": sha, "sender": map[string]any{"login": "mallory"}}, &pushed{sha, "mallory"}},
+		{"push to a branch", "push", map[string]any{"ref": "refs/heads/feature", "after": sha, "sender": map[string]any{"login": "mallory"}}, &RecordPush{sha, "mallory"}},
 		{"push to a tag", "push", map[string]any{"ref": "refs/tags/v1", "after": sha, "sender": map[string]any{"login": "mallory"}}, nil},
 		{"branch deleted", "push", map[string]any{"ref": "refs/heads/feature", "after": zeroSHA, "sender": map[string]any{"login": "mallory"}}, nil},
 		{"no sender", "push", map[string]any{"ref": "refs/heads/feature", "after": sha}, nil},
@@ -57,7 +57,7 @@ func TestPushOfFixtures(t *testing.T) {
 		if err := json.Unmarshal(w.Body, &p); err != nil {
 			t.Fatalf("%s: %v", w.Name, err)
 		}
-		_, ws, err := families(defaultFamilies()).route(w.Event, w.Body, testAppID)
+		_, ws, err := Defaults().Route(w.Event, w.Body, testAppID)
 		if err != nil {
 			t.Fatalf("%s: %v", w.Name, err)
 		}
@@ -77,10 +77,10 @@ func TestPushOfFixtures(t *testing.T) {
 }
 
 // pushIn is the branch move recorded among ws, nil for none.
-func pushIn(ws []work) *pushed {
+func pushIn(ws []Work) *RecordPush {
 	for _, w := range ws {
-		if p, ok := w.(recordPush); ok {
-			return (*pushed)(&p)
+		if p, ok := w.(RecordPush); ok {
+			return (*RecordPush)(&p)
 		}
 	}
 	return nil

@@ -1,10 +1,14 @@
-package app
+package route
 
 import (
+	"regexp"
 	"slices"
+	"strconv"
+	"sync"
 
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/release"
+	"github.com/aepgate/aepgate/app/webhook"
 )
 
 // checksView is what the checks family reads: the pull requests a check
@@ -40,14 +44,14 @@ type prRef struct {
 // judges its pull requests again; a completed workflow run may be what
 // aepgate/merge waits for at a head, and on the default branch what a
 // merge's readback waits for.
-func checksFamily() family {
-	return family{
-		name: "workflow and check",
-		events: map[string][]string{
+func checksFamily() Family {
+	return Family{
+		Name: "workflow and check",
+		Events: map[string][]string{
 			"check_run": {"rerequested"}, "check_suite": {"rerequested"}, "workflow_run": {"completed"},
 		},
-		view: func() any { return new(checksView) },
-		work: func(event string, env envelope, raw []byte, appID int64) ([]work, error) {
+		View: func() any { return new(checksView) },
+		Derive: func(event string, env webhook.Envelope, raw []byte, appID int64) ([]Work, error) {
 			v, err := decode[checksView](raw)
 			if err != nil {
 				return nil, err
@@ -68,26 +72,26 @@ func checksFamily() family {
 // workflowReadback is the merge a workflow run completed on the default
 // branch belongs to (the commit message's pull request number is a guess,
 // checked against GitHub).
-func workflowReadback(env envelope, v checksView) []work {
+func workflowReadback(env webhook.Envelope, v checksView) []Work {
 	w := v.WorkflowRun
 	if w.HeadSHA == "" || env.Repository.DefaultBranch == "" || w.HeadBranch != env.Repository.DefaultBranch {
 		return nil
 	}
-	t := readBack{SHA: w.HeadSHA}
+	t := ReadBack{SHA: w.HeadSHA}
 	if w.HeadCommit != nil {
 		t.Guesses = readback.Guesses(w.HeadCommit.Message)
 	}
-	return []work{t, judgeIncrements{open: true, atMerge: w.HeadSHA}} // the readback may complete an increment
+	return []Work{t, JudgeIncrements{Open: true, AtMerge: w.HeadSHA}} // the readback may complete an increment
 }
 
 func ours(a *appInfo, appID int64) bool { return a == nil || a.ID == appID }
 
 // prWork judges each named pull request.
-func prWork(prs []prRef) []work {
-	var out []work
+func prWork(prs []prRef) []Work {
+	var out []Work
 	for _, p := range prs {
 		if p.Number > 0 {
-			out = append(out, judgePR{pr: p.Number})
+			out = append(out, JudgePR{PR: p.Number})
 		}
 	}
 	return out
@@ -103,18 +107,18 @@ type mergeGroupView struct {
 
 // mergeGroupFamily: a merge queue's group commit is judged for the pull
 // request it queues (aepgate/merge on the group's head).
-func mergeGroupFamily() family {
-	return family{
-		name:   "merge group",
-		events: map[string][]string{"merge_group": {"checks_requested"}},
-		view:   func() any { return new(mergeGroupView) },
-		work: func(_ string, _ envelope, raw []byte, _ int64) ([]work, error) {
+func mergeGroupFamily() Family {
+	return Family{
+		Name:   "merge group",
+		Events: map[string][]string{"merge_group": {"checks_requested"}},
+		View:   func() any { return new(mergeGroupView) },
+		Derive: func(_ string, _ webhook.Envelope, raw []byte, _ int64) ([]Work, error) {
 			v, err := decode[mergeGroupView](raw)
 			if err != nil {
 				return nil, err
 			}
 			if g, ok := groupOf(v); ok {
-				return []work{judgeQueued(g)}, nil
+				return []Work{JudgeQueued(g)}, nil
 			}
 			return nil, nil
 		},
@@ -130,17 +134,45 @@ type releaseView struct {
 
 // releaseFamily: a release published, edited or withdrawn has its closure
 // verified again.
-func releaseFamily() family {
-	return family{
-		name:   "release",
-		events: map[string][]string{"release": slices.Clone(release.Actions)},
-		view:   func() any { return new(releaseView) },
-		work: func(_ string, _ envelope, raw []byte, _ int64) ([]work, error) {
+func releaseFamily() Family {
+	return Family{
+		Name:   "release",
+		Events: map[string][]string{"release": slices.Clone(release.Actions)},
+		View:   func() any { return new(releaseView) },
+		Derive: func(_ string, _ webhook.Envelope, raw []byte, _ int64) ([]Work, error) {
 			v, err := decode[releaseView](raw)
 			if err != nil || v.Release == nil || v.Release.TagName == "" {
 				return nil, err
 			}
-			return []work{judgeRelease{tag: v.Release.TagName}}, nil
+			return []Work{JudgeRelease{Tag: v.Release.TagName}}, nil
 		},
 	}
+}
+
+// MergeGroup is a merge queue's group commit and the pull request it
+// queues: GitHub names the group's branch
+// gh-readonly-queue/<base>/pr-<number>-<queued head SHA>.
+type MergeGroup struct {
+	GroupSHA, PRHead string
+	PR               int
+}
+
+var groupRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^refs/heads/gh-readonly-queue/.+/pr-([0-9]+)-([0-9a-f]{40})$`)
+})
+
+// groupOf reads a merge_group payload's group.
+func groupOf(p mergeGroupView) (MergeGroup, bool) {
+	if p.MergeGroup == nil || len(p.MergeGroup.HeadSHA) != 40 {
+		return MergeGroup{}, false
+	}
+	m := groupRef().FindStringSubmatch(p.MergeGroup.HeadRef)
+	if m == nil {
+		return MergeGroup{}, false
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n <= 0 {
+		return MergeGroup{}, false
+	}
+	return MergeGroup{GroupSHA: p.MergeGroup.HeadSHA, PRHead: m[2], PR: n}, true
 }

@@ -1,10 +1,11 @@
-package app
+package route
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/app/webhook"
 )
 
 // pullView is what the pull request and review families read of a
@@ -31,30 +32,30 @@ var pushActions = []string{"opened", "synchronize"}
 // pullRequestFamily: a pull request opened, pushed to, edited or reopened
 // is judged; one closed frees its lane (the increment's other attempts may
 // now be within the WIP limits, board.md) and, merged, is read back.
-func pullRequestFamily() family {
-	return family{
-		name:   "pull request",
-		events: map[string][]string{"pull_request": append(slices.Clone(pullRequestActions), "closed")},
-		view:   func() any { return new(pullView) },
-		work: func(_ string, env envelope, raw []byte, _ int64) ([]work, error) {
+func pullRequestFamily() Family {
+	return Family{
+		Name:   "pull request",
+		Events: map[string][]string{"pull_request": append(slices.Clone(pullRequestActions), "closed")},
+		View:   func() any { return new(pullView) },
+		Derive: func(_ string, env webhook.Envelope, raw []byte, _ int64) ([]Work, error) {
 			v, err := decode[pullView](raw)
 			if err != nil || v.PullRequest == nil || v.PullRequest.Number <= 0 {
 				return nil, err
 			}
 			p := v.PullRequest
-			var out []work
-			if slices.Contains(pushActions, env.Action) && env.sender() != "" && p.Head.SHA != "" {
-				out = append(out, recordPush{SHA: p.Head.SHA, Login: env.sender()})
+			var out []Work
+			if slices.Contains(pushActions, env.Action) && sender(env) != "" && p.Head.SHA != "" {
+				out = append(out, RecordPush{SHA: p.Head.SHA, Login: sender(env)})
 			}
 			switch {
 			case slices.Contains(pullRequestActions, env.Action):
-				out = append(out, judgePR{pr: p.Number, guesses: verdict.GuessUnits(p.Body, env.repoName())})
+				out = append(out, JudgePR{PR: p.Number, Guesses: verdict.GuessUnits(p.Body, repoName(env))})
 			case env.Action == "closed":
-				if u := verdict.GuessUnits(p.Body, env.repoName()); len(u) == 1 {
-					out = append(out, judgeOpen{issue: u[0]})
+				if u := verdict.GuessUnits(p.Body, repoName(env)); len(u) == 1 {
+					out = append(out, JudgeOpen{Issue: u[0]})
 				}
 				if p.Merged {
-					out = append(out, readBack{PR: p.Number})
+					out = append(out, ReadBack{PR: p.Number})
 				}
 			}
 			return out, nil
@@ -73,21 +74,21 @@ type reviewView struct {
 // reviewFamily: a review submitted, edited or dismissed changes what the
 // pull request's reviews say; only a submitted one is answered. The unit's
 // other attempts are judged next (a HOLD or gate in it applies to them).
-func reviewFamily() family {
-	return family{
-		name:   "review",
-		events: map[string][]string{"pull_request_review": {"submitted", "edited", "dismissed"}},
-		view:   func() any { return new(reviewView) },
-		work: func(_ string, env envelope, raw []byte, _ int64) ([]work, error) {
+func reviewFamily() Family {
+	return Family{
+		Name:   "review",
+		Events: map[string][]string{"pull_request_review": {"submitted", "edited", "dismissed"}},
+		View:   func() any { return new(reviewView) },
+		Derive: func(_ string, env webhook.Envelope, raw []byte, _ int64) ([]Work, error) {
 			v, err := decode[reviewView](raw)
 			if err != nil || v.PullRequest == nil || v.PullRequest.Number <= 0 || v.Review == nil {
 				return nil, err
 			}
-			j := judgePR{pr: v.PullRequest.Number, guesses: verdict.GuessUnits(v.PullRequest.Body, env.repoName()), siblings: true}
+			j := JudgePR{PR: v.PullRequest.Number, Guesses: verdict.GuessUnits(v.PullRequest.Body, repoName(env)), Siblings: true}
 			if env.Action == "submitted" {
-				j.answer = v.Review.ID
+				j.Answer = v.Review.ID
 			}
-			return []work{j}, nil
+			return []Work{j}, nil
 		},
 	}
 }
@@ -109,22 +110,22 @@ const zeroSHA = "0000000000000000000000000000000000000000"
 // pushFamily: a push to a branch records its pusher; one to the default
 // branch that may have changed the config has every open pull request
 // judged again under it.
-func pushFamily() family {
-	return family{
-		name:   "push",
-		events: map[string][]string{"push": nil},
-		view:   func() any { return new(pushView) },
-		work: func(_ string, env envelope, raw []byte, _ int64) ([]work, error) {
+func pushFamily() Family {
+	return Family{
+		Name:   "push",
+		Events: map[string][]string{"push": nil},
+		View:   func() any { return new(pushView) },
+		Derive: func(_ string, env webhook.Envelope, raw []byte, _ int64) ([]Work, error) {
 			v, err := decode[pushView](raw)
 			if err != nil {
 				return nil, err
 			}
-			var out []work
-			if strings.HasPrefix(v.Ref, "refs/heads/") && env.sender() != "" && v.After != "" && v.After != zeroSHA {
-				out = append(out, recordPush{SHA: v.After, Login: env.sender()})
+			var out []Work
+			if strings.HasPrefix(v.Ref, "refs/heads/") && sender(env) != "" && v.After != "" && v.After != zeroSHA {
+				out = append(out, RecordPush{SHA: v.After, Login: sender(env)})
 			}
 			if configChanged(env, v) {
-				out = append(out, judgeOpen{})
+				out = append(out, JudgeOpen{})
 			}
 			return out, nil
 		},
@@ -139,7 +140,7 @@ const pushCommitsListed = 20
 // changed the repository config, which every open pull request is judged
 // by: a commit lists the file, or the payload cannot tell (no file lists,
 // no commits, or as many commits as GitHub lists at most).
-func configChanged(env envelope, p pushView) bool {
+func configChanged(env webhook.Envelope, p pushView) bool {
 	if env.Repository.DefaultBranch == "" || p.Ref != "refs/heads/"+env.Repository.DefaultBranch {
 		return false
 	}

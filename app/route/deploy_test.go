@@ -1,4 +1,4 @@
-package app
+package route
 
 import (
 	"os"
@@ -18,12 +18,12 @@ func TestDeployFamily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []work{judgeDeploy{Environment: "production", SHA: "7638417db6d59f3c431d3e1f261cc637155684cd", RunID: 1234567890}}
-	if diff := cmp.Diff(want, routeOf(t, "deployment_protection_rule", body), workCmp); diff != "" {
+	want := []Work{JudgeDeploy{Environment: "production", SHA: "7638417db6d59f3c431d3e1f261cc637155684cd", RunID: 1234567890}}
+	if diff := cmp.Diff(want, routeOf(t, "deployment_protection_rule", body)); diff != "" {
 		t.Errorf("work (-want +got):\n%s", diff)
 	}
 	bad := installed(`{"action":"requested","environment":"production","deployment":{"sha":"abc"},"deployment_callback_url":"https://api.github.com/repos/acme/app/deployments"}`)
-	if _, _, err := families(defaultFamilies()).route("deployment_protection_rule", bad, testAppID); err == nil {
+	if _, _, err := Defaults().Route("deployment_protection_rule", bad, testAppID); err == nil {
 		t.Error("a callback naming no run was taken")
 	}
 	other := installed(`{"action":"completed","environment":"production"}`)

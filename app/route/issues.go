@@ -1,10 +1,10 @@
-package app
+package route
 
 import (
 	"encoding/json"
 	"slices"
 
-	aclosure "github.com/aepgate/aepgate/app/closure"
+	"github.com/aepgate/aepgate/app/webhook"
 )
 
 // issuesView is what the issues and milestones family reads.
@@ -33,47 +33,47 @@ var vanishing = []string{"deleted", "transferred"}
 // issuesFamily: a change to an issue or milestone (a unit's contract, its
 // dependencies, an increment's stories) has the open pull requests it
 // affects judged again.
-func issuesFamily() family {
-	return family{
-		name:   "issues and milestones",
-		events: map[string][]string{"issues": nil, "milestone": nil},
-		view:   func() any { return new(issuesView) },
-		work: func(event string, env envelope, raw []byte, _ int64) ([]work, error) {
+func issuesFamily() Family {
+	return Family{
+		Name:   "issues and milestones",
+		Events: map[string][]string{"issues": nil, "milestone": nil},
+		View:   func() any { return new(issuesView) },
+		Derive: func(event string, env webhook.Envelope, raw []byte, _ int64) ([]Work, error) {
 			v, err := decode[issuesView](raw)
 			if err != nil {
 				return nil, err
 			}
 			if event == "milestone" {
-				j := judgeOpen{}
+				j := JudgeOpen{}
 				if v.Milestone != nil && v.Milestone.Number > 0 && !slices.Contains(vanishing, env.Action) {
-					j.milestones = []int{v.Milestone.Number}
+					j.Milestones = []int{v.Milestone.Number}
 				}
-				return append([]work{j}, milestoneIncrement(env, v)...), nil
+				return append([]Work{j}, milestoneIncrement(env, v)...), nil
 			}
 			if v.Issue == nil || v.Issue.PullRequest != nil {
 				return nil, nil
 			}
 			if env.Action == "closed" && v.Sender != nil && v.Issue.Number > 0 {
 				// The closure is judged first: its dependents are judged on it.
-				c := judgeClosure{aclosure.Closed{Issue: v.Issue.Number, By: v.Sender.Login, ByType: v.Sender.Type, ClosedAt: v.Issue.ClosedAt}}
-				return append([]work{c, issueWork(env, v)}, storyIncrement(env, v)...), nil
+				c := JudgeClosure{Issue: v.Issue.Number, By: v.Sender.Login, ByType: v.Sender.Type, ClosedAt: v.Issue.ClosedAt}
+				return append([]Work{c, issueWork(env, v)}, storyIncrement(env, v)...), nil
 			}
-			return append([]work{issueWork(env, v)}, storyIncrement(env, v)...), nil
+			return append([]Work{issueWork(env, v)}, storyIncrement(env, v)...), nil
 		},
 	}
 }
 
 // issueWork names what an issues event affects: the issue, its milestone
 // and the milestone it just left or joined.
-func issueWork(env envelope, v issuesView) judgeOpen {
-	var j judgeOpen
+func issueWork(env webhook.Envelope, v issuesView) JudgeOpen {
+	var j JudgeOpen
 	if slices.Contains(vanishing, env.Action) || v.Issue.Number <= 0 {
 		return j
 	}
-	j.issue = v.Issue.Number
+	j.Issue = v.Issue.Number
 	for _, m := range []*numbered{v.Issue.Milestone, v.Milestone} {
-		if m != nil && m.Number > 0 && !slices.Contains(j.milestones, m.Number) {
-			j.milestones = append(j.milestones, m.Number)
+		if m != nil && m.Number > 0 && !slices.Contains(j.Milestones, m.Number) {
+			j.Milestones = append(j.Milestones, m.Number)
 		}
 	}
 	return j

@@ -1,12 +1,16 @@
-package app
+package route
 
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
+	pclosure "github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -49,12 +53,12 @@ type appInfo struct {
 // control issue, every open pull request, once the comment is known to
 // change a project decision (fanout.go). The App's own comments change no
 // replay.
-func conversationFamily() family {
-	return family{
-		name:   "conversation",
-		events: map[string][]string{"issue_comment": {"created", "edited", "deleted"}},
-		view:   func() any { return new(conversationView) },
-		work: func(_ string, env envelope, raw []byte, appID int64) ([]work, error) {
+func conversationFamily() Family {
+	return Family{
+		Name:   "conversation",
+		Events: map[string][]string{"issue_comment": {"created", "edited", "deleted"}},
+		View:   func() any { return new(conversationView) },
+		Derive: func(_ string, env webhook.Envelope, raw []byte, appID int64) ([]Work, error) {
 			v, err := decode[conversationView](raw)
 			if err != nil || v.Issue == nil || v.Issue.Number <= 0 || v.Comment == nil {
 				return nil, err
@@ -68,7 +72,7 @@ func conversationFamily() family {
 }
 
 // commentWork is what one comment delivery asks for.
-func commentWork(env envelope, v conversationView) []work {
+func commentWork(env webhook.Envelope, v conversationView) []Work {
 	n := v.Issue.Number
 	control := slices.ContainsFunc(v.Issue.Labels, func(l struct {
 		Name string `json:"name"`
@@ -80,34 +84,34 @@ func commentWork(env envelope, v conversationView) []work {
 	if env.Action == "created" {
 		answer, w = v.Comment.ID, witnessOf(n, v)
 	}
-	var then work = answerOn{thread: n, control: control, answer: answer, witness: w} // then the unit's attempts
+	var then Work = AnswerOn{Thread: n, Control: control, Answer: answer, Witness: w} // then the unit's attempts
 	if v.Issue.PullRequest != nil {
-		then = judgePR{pr: n, answer: answer, guesses: verdict.GuessUnits(v.Issue.Body, env.repoName()), siblings: true, witness: w}
+		then = JudgePR{PR: n, Answer: answer, Guesses: verdict.GuessUnits(v.Issue.Body, repoName(env)), Siblings: true, Witness: w}
 	}
 	if env.Action == "created" && control && v.Issue.PullRequest == nil {
 		return controlWork(then, v.Comment.Body)
 	}
 	if env.Action == "created" {
 		if c, ok := closeCommandOf(n, v, env.Action); ok && v.Issue.PullRequest == nil && !control {
-			return []work{c, then} // the owner's word is kept before the attempts are judged
+			return []Work{c, then} // the owner's word is kept before the attempts are judged
 		}
-		return []work{then}
+		return []Work{then}
 	}
-	changed := commentChanged{id: v.Comment.ID, change: env.Action, by: env.sender(), then: then, control: control && v.Issue.PullRequest == nil}
+	changed := CommentChanged{ID: v.Comment.ID, Change: env.Action, By: sender(env), Then: then, Control: control && v.Issue.PullRequest == nil}
 	if c, ok := closeCommandOf(n, v, env.Action); ok && env.Action == "edited" && v.Issue.PullRequest == nil && !control {
-		return []work{c, changed} // an edit into `/aep close` counts for nothing, and is told so once
+		return []Work{c, changed} // an edit into `/aep close` counts for nothing, and is told so once
 	}
-	return []work{changed}
+	return []Work{changed}
 }
 
 // controlWork is a comment created on the control issue's work: its
 // answer, then the deployments waiting on an owner gate (the owner's
 // answer, a HOLD), then the open increments when it may hold an
 // acceptance or a demonstration.
-func controlWork(then work, body string) []work {
-	ws := []work{then, judgeDeploys{}}
+func controlWork(then Work, body string) []Work {
+	ws := []Work{then, JudgeDeploys{}}
 	if mentionsIncrement(body) {
-		ws = append(ws, judgeIncrements{open: true})
+		ws = append(ws, JudgeIncrements{Open: true})
 	}
 	return ws
 }
@@ -120,4 +124,29 @@ func witnessOf(thread int, v conversationView) *verdict.Witness {
 	}
 	return &verdict.Witness{Thread: thread, Comment: snapshot.Comment{ID: c.ID, URL: c.HTMLURL, Body: c.Body,
 		Author: snapshot.Actor{Login: c.User.Login, Type: c.User.Type}, Created: c.Created, Updated: c.Created}}
+}
+
+// hasCloseLine reports a line that starts with a slash word and the verb
+// close, whatever the prefix: the config that names it is read only then.
+func hasCloseLine(body string) bool {
+	for line := range strings.Lines(body) {
+		f := strings.Fields(line)
+		if strings.HasPrefix(line, "/") && len(f) >= 2 && f[1] == command.VerbClose {
+			return true
+		}
+	}
+	return false
+}
+
+// closeCommandOf is the close command work of a comment (event is the
+// issue_comment action) that holds the word "close" after a slash (the
+// prefix is the config's, known only once it is read).
+func closeCommandOf(issue int, v conversationView, event string) (CloseCommand, bool) {
+	c := v.Comment
+	if c.User == nil || !hasCloseLine(c.Body) {
+		return CloseCommand{}, false
+	}
+	return CloseCommand{Issue: issue, Body: c.Body, Cmd: pclosure.Command{
+		Actor: pclosure.Actor{Login: c.User.Login, Type: c.User.Type}, CommentID: c.ID,
+		Event: "issue_comment." + event, Created: c.Created, Updated: c.Updated}}, true
 }
