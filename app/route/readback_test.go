@@ -13,17 +13,17 @@ func TestReadbackWork(t *testing.T) {
 	}
 	tests := []struct {
 		name, event, payload string
-		want                 []Work
+		want                 []ReadBack
 	}{
-		{"merged", "pull_request", `{"action":"closed","pull_request":{"number":3,"merged":true}}`, []Work{ReadBack{PR: 3}}},
+		{"merged", "pull_request", `{"action":"closed","pull_request":{"number":3,"merged":true}}`, []ReadBack{{PR: 3}}},
 		{"closed unmerged", "pull_request", `{"action":"closed","pull_request":{"number":3,"merged":false}}`, nil},
-		{"run on main", "workflow_run", run("main"), []Work{ReadBack{SHA: "abc", Guesses: []int{4}}}},
+		{"run on main", "workflow_run", run("main"), []ReadBack{{SHA: "abc", Guesses: []int{4}}}},
 		{"run on a branch", "workflow_run", run("work"), nil},
 		{"run requested", "workflow_run", `{"action":"requested","repository":{"default_branch":"main"},"workflow_run":{"head_sha":"abc","head_branch":"main"}}`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, readbackWork(routeOf(t, tt.event, installed(tt.payload)))); diff != "" {
+			if diff := cmp.Diff(tt.want, only[ReadBack](routeOf(t, tt.event, installed(tt.payload)))); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -38,8 +38,8 @@ func FuzzReadbackWork(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, r := range readbackWork(ws) {
-			if rb := r.(ReadBack); (rb.PR <= 0 && rb.SHA == "") || !json.Valid(raw) {
+		for _, rb := range only[ReadBack](ws) {
+			if (rb.PR <= 0 && rb.SHA == "") || !json.Valid(raw) {
 				t.Fatalf("readback %+v from %q", rb, raw)
 			}
 		}

@@ -111,22 +111,11 @@ func installed(payload string) []byte {
 	return []byte(`{"installation":{"id":9},"repository":{"name":"app","owner":{"login":"acme"},"default_branch":"main"},` + payload[1:])
 }
 
-// readbackWork is the readback work among ws.
-func readbackWork(ws []Work) []Work {
-	var out []Work
+// only is the work of kind T among ws.
+func only[T Work](ws []Work) []T {
+	var out []T
 	for _, w := range ws {
-		if _, ok := w.(ReadBack); ok {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// judged is the pull request judgements among ws.
-func judged(ws []Work) []JudgePR {
-	var out []JudgePR
-	for _, w := range ws {
-		if j, ok := w.(JudgePR); ok {
+		if j, ok := w.(T); ok {
 			out = append(out, j)
 		}
 	}
@@ -156,8 +145,8 @@ func TestParseEveryFixture(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: %v", w.Name, err)
 		}
-		if w.Event == "pull_request" && w.Action == "opened" && toInstallation(t, w) && len(judged(ws)) != 1 {
-			t.Errorf("%s: %d pull requests judged, want 1: %v", w.Name, len(judged(ws)), ws)
+		if w.Event == "pull_request" && w.Action == "opened" && toInstallation(t, w) && len(only[JudgePR](ws)) != 1 {
+			t.Errorf("%s: %d pull requests judged, want 1: %v", w.Name, len(only[JudgePR](ws)), ws)
 		}
 	}
 }
