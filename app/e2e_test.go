@@ -162,13 +162,13 @@ func TestE2EIssueEventReevaluatesOnlyAffectedPRs(t *testing.T) {
 	w.openIssue(t, 3, "Other", contract("low", "product"), w.repo.CreateMilestone("M2", ""))
 	w.addPR(10, "Work-unit: #1")
 	w.addPR(11, "Work-unit: #3")
-	_, base := startApp(t, testOptions(t, w, ""))
+	a, base := startApp(t, testOptions(t, w, ""))
 	deliver(t, base, "pull_request", "a-10", w.prEvent("opened", 10, "Work-unit: #1"))
 	deliver(t, base, "pull_request", "a-11", w.prEvent("opened", 11, "Work-unit: #3"))
 	waitFor(t, 5*time.Second, "both judged", func() bool {
 		return w.run(checks.NameWorkUnit, 10) != nil && w.run(checks.NameWorkUnit, 11) != nil
 	})
-	time.Sleep(100 * time.Millisecond)
+	jobsDrained(t, a)
 	reads0, _, _ := w.counts()
 	// Issue #2 (milestone 1) changes: PR 10 (unit #1, same milestone) is
 	// re-evaluated, PR 11 (unit #3, milestone 2) is not.
@@ -176,7 +176,7 @@ func TestE2EIssueEventReevaluatesOnlyAffectedPRs(t *testing.T) {
 	w.issues[2].Reopen("alice")
 	deliver(t, base, "issues", "a-i2", body)
 	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.run(checks.NameWorkUnit, 10).Conclusion == "failure" })
-	time.Sleep(200 * time.Millisecond)
+	jobsDrained(t, a)
 	reads, _, _ := w.counts()
 	// affected-units query + open PR list + PR 10's snapshot + the lookups
 	// of PR 10's two changed runs (work-unit and merge); then milestone 1's

@@ -157,6 +157,13 @@ func (g *ghfakeWorld) quiet(t *testing.T) { t.Helper(); drained(t, g.f, g.app) }
 func drained(t *testing.T, f *ghfake.Fake, a *App) {
 	t.Helper()
 	f.Deliveries()
+	jobsDrained(t, a)
+}
+
+// jobsDrained waits until the App's queue (board updates aside) holds no
+// job still to run, scheduled ones included.
+func jobsDrained(t *testing.T, a *App) {
+	t.Helper()
 	waitFor(t, 10*time.Second, "the App's queue to drain", func() bool {
 		var n int
 		err := a.db.SQL.QueryRowContext(context.Background(),
