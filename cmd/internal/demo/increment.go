@@ -30,7 +30,7 @@ func (st *story) closeCertified() beat {
 			if c := st.w.closureComment(st.s.unit.Number()); c != "" {
 				return "", fmt.Errorf("the App flagged the certified story's closure: %s", c)
 			}
-			return "aepgate judged the closure (certificate of the merge commit) and left no comment: nothing is missing", nil
+			return "aepgate judged the closure and left no comment on #1: a certified unit's closure is evidence (the next step shows it counted as done)", nil
 		}}
 }
 
