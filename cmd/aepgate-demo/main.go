@@ -55,16 +55,22 @@ Nothing is sent to github.com and nothing outside --out is kept: the App gets a
 throwaway key and webhook secret and listens on a loopback port.
 
 Scenarios:
-  happy    (default) one increment from its first issue to a certificate: a
-           milestone with two stories, a pull request naming its unit, the
-           Action's checks, a contract change the owner approves, the owner's
-           HOLD, a coordinator's refused RESUME, the owner's RESUME, an audit
-           FAIL with a quoted finding, the correction, an independent PASS, the
-           merge, the readback on main, the certificate, 'certificate fetch',
-           and a release that closes.
-  attacks  a forged webhook, a non-owner resolving a gate, a Bot named like the
-           owner, an edited command, a pull-request CI run offered as the
-           readback and a stale audit: each refused, with the refusal shown.
+  happy    (default) one increment from its first issue to its increment
+           certificate: a milestone with two stories, a pull request naming
+           its unit, the Action's checks, a contract change the owner
+           approves, the owner's HOLD, a coordinator's refused RESUME, the
+           owner's RESUME, an audit FAIL with a quoted finding, the
+           correction, an independent PASS, the merge, the readback on main,
+           the certificate, 'certificate fetch'; both stories closed and
+           counted done, the demonstration, the increment certificate and
+           'certificate fetch --increment'; a production deploy of the
+           integrated commit behind the owner's gate; and a release that
+           closes.
+  attacks  a coordinator closing a dependency without evidence, a forged
+           webhook, a non-owner resolving a gate, a Bot named like the owner,
+           an edited command, a stale audit, a pull-request CI run offered as
+           the readback and a deploy of an uncertified commit: each refused,
+           with the refusal shown.
   outage   the happy story while GitHub answers 502 and secondary rate limits
            to the App for a while: it catches up and duplicates nothing.
 Each scenario ends with the owner's board: the App's pinned 'aepgate board'

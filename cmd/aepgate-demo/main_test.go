@@ -49,7 +49,8 @@ func TestDemoUsage(t *testing.T) {
 }
 
 // TestDemoHappyThroughTheBinary runs aepgate-demo as a user would: the
-// story ends certified, `certificate fetch` and `ledger verify` run as
+// story ends certified, `certificate fetch` (the unit's and, with
+// --increment, the increment's) and `ledger verify` run as
 // the binary's own commands, and the report is written.
 func TestDemoHappyThroughTheBinary(t *testing.T) {
 	if testing.Short() {
@@ -60,7 +61,7 @@ func TestDemoHappyThroughTheBinary(t *testing.T) {
 	if got := run(context.Background(), []string{"--out", out}, &stdout, &stderr); got != 0 {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", got, stdout.String(), stderr.String())
 	}
-	for _, want := range []string{"[22/22 ██████████]", "certificate: check run", "$ aepgate ledger verify --jwks keys.jwks\nledger intact:", "signed head: row ",
+	for _, want := range []string{"[26/26 ██████████]", "certificate: check run", "increment certificate: milestone 1, check run ", "$ aepgate ledger verify --jwks keys.jwks\nledger intact:", "signed head: row ",
 		"aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha ", "verified offline: signed by key ", "Figures:", "index.html"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())

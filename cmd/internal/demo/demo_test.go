@@ -14,6 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/internal/testkit/skipline"
+	"github.com/aepgate/aepgate/protocol/certificate"
+	incrementrules "github.com/aepgate/aepgate/protocol/increment"
 )
 
 // played caches one run per scenario: the browser test reads the report
@@ -81,10 +83,13 @@ func TestScenarios(t *testing.T) {
 		scenario string
 		head     string // the pull request's last head
 		refused  int    // steps refused on purpose
+		// increment: the story completes increment M1 (its certificate on
+		// the merge commit, the integrated one).
+		increment bool
 	}{
-		{"happy", "PR head 3", 1},
-		{"attacks", "PR head 2", 8},
-		{"outage", "PR head 3", 1},
+		{"happy", "PR head 3", 1, true},
+		{"attacks", "PR head 2", 8, false},
+		{"outage", "PR head 3", 1, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario, func(t *testing.T) {
@@ -109,6 +114,7 @@ func TestScenarios(t *testing.T) {
 			if _, err := certificateOf(res); err != nil {
 				t.Error(err)
 			}
+			checkIncrement(t, res, tt.increment)
 			if !res.Ledger.Intact || len(res.Ledger.Rows) == 0 {
 				t.Errorf("ledger: %s (%d rows)", res.Ledger.Verdict, len(res.Ledger.Rows))
 			}
@@ -148,6 +154,41 @@ func certificateOf(res *Result) (map[string]any, error) {
 		}
 	}
 	return c, nil
+}
+
+// checkIncrement checks the report's increment certificate: with want,
+// milestone 1's on the merge commit, binding story #1 to that merge and
+// its unit certificate; without, none.
+func checkIncrement(t *testing.T, res *Result, want bool) {
+	t.Helper()
+	v := res.Increment
+	if !want {
+		if v != nil {
+			t.Errorf("an increment certificate %s, want none", v.SHA256)
+		}
+		return
+	}
+	if v == nil {
+		t.Fatal("no increment certificate in the report")
+	}
+	var merge string
+	for _, cr := range res.Commits {
+		if cr.Label == "merge commit" {
+			merge = cr.SHA
+		}
+	}
+	var got incrementrules.Certificate
+	if err := json.Unmarshal([]byte(v.Certificate), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Milestone != 1 || got.IntegratedSha != merge || v.SHA != merge || len(got.Stories) != 2 || got.Stories[0].MergeSha != merge ||
+		got.Stories[0].CertificateSha256 != certificate.FileFingerprint([]byte(res.Certificate)) || got.Demonstration == nil {
+		t.Errorf("increment certificate %s does not bind milestone 1 at the merge commit %s with story #1's certificate and the demonstration", v.Certificate, merge)
+	}
+	runs := finalRuns(res)
+	if got := runs["merge commit aepgate/increment"]; got != "success" {
+		t.Errorf("aepgate/increment on the merge commit = %q, want success", got)
+	}
 }
 
 // checkTimeline reads timeline.json back: the same result, version 1.

@@ -35,14 +35,14 @@ func (w *world) gateAsked(run *ghfake.WorkflowRun) func() bool {
 	}
 }
 
-// deployGated starts a deploy workflow run at the certified merge commit,
-// waiting on environment production: the environment requires a certified
-// commit and the owner's gate, so the App asks the owner on the control
-// issue and does not answer yet.
+// deployGated starts a deploy workflow run at increment M1's integrated
+// commit, waiting on environment production: the environment requires a
+// complete increment and the owner's gate, so the App asks the owner on
+// the control issue and does not answer yet.
 func (st *story) deployGated() beat {
-	return beat{title: "a deploy workflow run at the merge commit waits on environment production (require: certified, owner_gate: true)",
+	return beat{title: "a deploy workflow run at the integrated commit waits on environment production (require: increment, owner_gate: true)",
 		act: func() error {
-			st.deployRun = st.w.repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: st.merge})
+			st.deployRun = st.w.repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: st.integrated})
 			st.deployRun.RequestDeployment("production")
 			return nil
 		},
@@ -81,11 +81,11 @@ func (st *story) deployApproved() beat {
 }
 
 // uncertifiedDeploy starts a deploy workflow run at the pull request's
-// head, a commit no certificate names: the App rejects it at once, saying
-// what is missing.
+// head, a commit no certificate names (neither a unit's nor an
+// increment's): the App rejects it at once, saying what is missing.
 func (st *story) uncertifiedDeploy() beat {
 	var run *ghfake.WorkflowRun
-	return beat{title: "mallory starts a deploy of PR head 2 (not a certified merge commit) to production: rejected at once", refused: true,
+	return beat{title: "mallory starts a deploy of PR head 2 (no certificate names it) to production (require: increment): rejected at once", refused: true,
 		act: func() error {
 			run = st.w.repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: st.s.pr.Head(), Branch: st.s.branch, Actor: intruder})
 			run.RequestDeployment("production")

@@ -15,8 +15,8 @@ import (
 
 // sampleResult is a small, fixed result: one refused step, one run with a
 // Markdown summary (a table, a comment GitHub hides, a script tag) and an
-// annotation, a ledger, a certificate and a board issue with a Mermaid
-// block.
+// annotation, a ledger, a certificate, an increment certificate and a
+// board issue with a Mermaid block.
 func sampleResult() *Result {
 	sha := strings.Repeat("a1", 20)
 	return &Result{Version: TimelineVersion, Scenario: "happy", Speed: "fast",
@@ -31,6 +31,9 @@ func sampleResult() *Result {
 		}}}},
 		Ledger:      Ledger{Intact: true, Verdict: "ledger intact: 1 rows, head ab12", Head: "ab12", Rows: []LedgerRow{{Seq: 1, Kind: "check_run:aepgate/audit", Subject: "acme/widgets#3@" + sha, Hash: "ab12"}}},
 		Certificate: `{"mergeSha":"` + sha + `","schemaVersion":1}`,
+		Increment: &IncrementView{Milestone: 1, SHA: sha, SHA256: "cd34", Certificate: `{"integratedSha":"` + sha + `","kind":"increment","milestone":1}`,
+			Command: "aepgate certificate fetch --repo acme/widgets --sha " + sha + " --increment 1 --app-id 4242",
+			Fetch:   "increment certificate: milestone 1, check run 1225 by app-4242 (App ID 4242), sha256 cd34"},
 		Attestation: &Attestation{Envelope: `{"payload":"e30=","payloadType":"application/vnd.in-toto+json","signatures":[{"keyid":"KID","sig":"AA=="}]}`,
 			Command: "aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha " + sha, Output: "{\n  \"verified\": true\n}\n", Verified: true},
 		Board: &BoardView{Number: 4, Title: "aepgate board", URL: "https://github.com/acme/widgets/issues/4", Pinned: true, Labels: []string{"aepgate:board"},

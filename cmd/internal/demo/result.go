@@ -28,6 +28,9 @@ type Result struct {
 	Ledger Ledger `json:"ledger"`
 	// Certificate is the canonical certificate JSON ("" when none).
 	Certificate string `json:"certificate,omitempty"`
+	// Increment is the increment certificate on the integrated commit
+	// (nil when the story reached none).
+	Increment *IncrementView `json:"increment,omitempty"`
 	// Attestation is the signed certificate and its offline verification
 	// (nil when the merge has no certificate).
 	Attestation *Attestation `json:"attestation,omitempty"`
@@ -124,6 +127,9 @@ func (w *world) finish(ctx context.Context, wall time.Duration) *Result {
 		var raw []byte
 		raw, certErr = verifyCertificate(w.newest(st.merge, "aepgate/certificate"))
 		res.Certificate = string(raw)
+	}
+	if res.Increment, err = w.finalIncrement(); err != nil {
+		res.Problems = append(res.Problems, err.Error())
 	}
 	res.Problems = append(res.Problems, w.problems(res, certErr)...)
 	if err := copyFile(w.logFile.Name(), filepath.Join(w.o.Out, "app.log")); err != nil {

@@ -19,7 +19,7 @@ type scenario struct {
 
 // scenarios are the demo's stories, by name.
 var scenarios = map[string]scenario{
-	"happy":   {about: "one increment from its first issue to a certificate, a gated production deploy and a release", steps: 22, play: playHappy},
+	"happy":   {about: "one increment from its first issue to its unit and increment certificates, a gated production deploy and a release", steps: 26, play: playHappy},
 	"attacks": {about: "eight attacks on the gates, audit, readback, closure and deploy, each refused", steps: 21, play: playAttacks},
 	"outage":  {about: "GitHub fails for a while; the App catches up and duplicates nothing", steps: 22, play: playOutage},
 }
@@ -51,12 +51,15 @@ func (st *story) toPass() []beat {
 }
 
 // playHappy is the whole delivery: to PASS, then merge, readback,
-// certificate, certificate fetch, the release and the owner's board.
+// certificate, certificate fetch; both stories closed and counted done,
+// the demonstration, the increment certificate and its fetch; the gated
+// deploy of the integrated commit, the release and the owner's board.
 func playHappy(ctx context.Context, w *world) error {
 	st := newStory(ctx, w)
-	err := st.playBeats(append(st.toPass(), st.mergePR(), st.mainCI(), st.fetchCertificate(), st.deployGated(), st.deployApproved(),
-		st.release(), st.keepsBoard())...)
-	st.expects = append(st.headExpects("PR head 3"), st.deliveredExpects()...)
+	err := st.playBeats(append(st.toPass(), st.mergePR(), st.mainCI(), st.fetchCertificate(),
+		st.closeCertified(), st.ownerClosesStory(), st.demonstrated(), st.fetchIncrement(),
+		st.deployGated(), st.deployApproved(), st.release(), st.keepsBoard())...)
+	st.expects = append(append(st.headExpects("PR head 3"), st.deliveredExpects()...), st.incrementExpects()...)
 	return err
 }
 
@@ -71,7 +74,8 @@ func (st *story) fetchCertificate() beat {
 				return err
 			}
 			st.certificate = raw
-			return st.fetchWithCLI(raw)
+			st.fetchLog, err = st.fetchWithCLI(raw, "--sha", st.merge)
+			return err
 		},
 		detail: func() (string, error) {
 			d := "sha256:" + sum(string(st.certificate)) + " (" + strconv.Itoa(len(st.certificate)) + " bytes of canonical JSON)"
@@ -83,21 +87,22 @@ func (st *story) fetchCertificate() beat {
 }
 
 // fetchWithCLI runs `aepgate certificate fetch` as olivia (a token file
-// holding her token) when the binary's CLI is given, and requires it to
-// print the certificate byte for byte.
-func (st *story) fetchWithCLI(raw []byte) error {
+// holding her token) on the commit and certificate args name (--sha and,
+// for an increment, --increment) when the binary's CLI is given, requires
+// it to print the certificate byte for byte and returns what it said on
+// stderr ("" without the CLI).
+func (st *story) fetchWithCLI(raw []byte, args ...string) (string, error) {
 	if st.w.o.CLI == nil {
-		return nil
+		return "", nil
 	}
 	tokenFile := filepath.Join(st.w.tmp, "reader.token")
 	if err := os.WriteFile(tokenFile, []byte(st.w.f.UserToken(owner)), 0o600); err != nil {
-		return fmt.Errorf("token file: %w", err)
+		return "", fmt.Errorf("token file: %w", err)
 	}
-	out, errOut, code := st.w.o.CLI(st.ctx, []string{"certificate", "fetch", "--repo", repoName, "--sha", st.merge,
-		"--app-id", strconv.Itoa(appID), "--github-url", st.w.f.URL(), "--token-file", tokenFile})
+	args = append([]string{"certificate", "fetch", "--repo", repoName}, args...)
+	out, errOut, code := st.w.o.CLI(st.ctx, append(args, "--app-id", strconv.Itoa(appID), "--github-url", st.w.f.URL(), "--token-file", tokenFile))
 	if code != 0 || out != string(raw) {
-		return fmt.Errorf("certificate fetch exited %d (%s)", code, strings.TrimSpace(errOut))
+		return "", fmt.Errorf("%s exited %d (%s)", strings.Join(args[:2], " "), code, strings.TrimSpace(errOut))
 	}
-	st.fetchLog = strings.TrimSpace(errOut)
-	return nil
+	return strings.TrimSpace(errOut), nil
 }

@@ -24,7 +24,7 @@ release:
 deploy:
   environments:
     production:
-      require: certified
+      require: increment
       owner_gate: true
 `
 
@@ -36,6 +36,7 @@ const exportV2 = "package export\n\nimport \"fmt\"\n\n// Export writes the rows 
 
 // scene holds the story's GitHub objects once they exist.
 type scene struct {
+	milestone *ghfake.Milestone // increment M1
 	unit, api *ghfake.Issue
 	pr        *ghfake.PR
 	branch    string

@@ -65,9 +65,23 @@ type commit struct{ label, sha string }
 
 func newRecorder(w *world) *recorder { return &recorder{w: w, start: time.Now()} }
 
-// watch adds a commit whose check runs the steps report.
+// watch adds a commit whose check runs the steps report; a commit
+// already watched keeps its first label (the increment's integrated commit
+// may be the merge commit).
 func (r *recorder) watch(label, sha string) {
-	r.commits = append(r.commits, commit{label, sha})
+	if r.label(sha) == "" {
+		r.commits = append(r.commits, commit{label, sha})
+	}
+}
+
+// label is the name a watched commit prints, "" when sha is not watched.
+func (r *recorder) label(sha string) string {
+	for _, c := range r.commits {
+		if c.sha == sha {
+			return c.label
+		}
+	}
+	return ""
 }
 
 // state is every watched commit's newest check run per name.

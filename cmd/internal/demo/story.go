@@ -29,6 +29,12 @@ type story struct {
 	dependsOnAPI bool
 	// deployRun is the deploy workflow run waiting on production.
 	deployRun *ghfake.WorkflowRun
+	// integrated is increment M1's integrated commit once every story is
+	// done; demoRun the workflow run its demonstration names; incCert
+	// the increment certificate fetched there.
+	integrated string
+	demoRun    *ghfake.WorkflowRun
+	incCert    *IncrementView
 }
 
 // conversations are the issues and pull requests commands were posted on.
@@ -95,7 +101,8 @@ func (st *story) setup() beat {
 func (st *story) increment() beat {
 	return beat{title: "olivia opens increment M1 (milestone) with story #1 'Export reports as CSV' (product) and #2 'Document the report API' (contract)",
 		act: func() error {
-			ms := st.w.repo.CreateMilestone("M1 — CSV export", "```yaml\nrisk: medium\ndemonstration: a report is exported as CSV and opened in a spreadsheet\n```\n")
+			ms := st.w.repo.CreateMilestone("M1 — CSV export", milestoneDescription)
+			st.s.milestone = ms
 			body := contractBody("Export reports as CSV", "medium", "product")
 			if st.dependsOnAPI {
 				body = strings.Replace(body, "\n```\n", "\ndepends_on: [2]\n```\n", 1)
