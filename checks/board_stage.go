@@ -37,7 +37,7 @@ func (w boardWriter) stage(inc board.Increment) {
 			fmt.Fprintf(w.b, "- %s\n", w.text(m))
 		}
 	}
-	if inc.AcceptCommand != "" && inc.Stage == increment.Accepting {
+	if inc.AcceptCommand != "" {
 		fmt.Fprintf(w.b, "\nThe owner accepts with %s in a new comment on the control issue.\n", boardCode(inc.AcceptCommand))
 	}
 	c := inc.Certificate

@@ -92,7 +92,7 @@ type Increment struct {
 	Judged bool `json:"judged,omitempty"`
 	// Waiting is what the stage lacks (at most MaxWaiting, the rest
 	// counted); AcceptCommand the owner's command that accepts the
-	// candidate, when the tier asks for it.
+	// candidate, while it waits for that (accepting, high risk).
 	Waiting       []string `json:"waiting,omitempty"`
 	AcceptCommand string   `json:"accept_command,omitempty"`
 	// Certificate is the increment certificate, set when complete.

@@ -82,8 +82,10 @@ func (in Input) progress(inc *Increment, m Milestone) {
 	if !judged {
 		f = in.derived(m)
 	}
-	inc.Stage, inc.Tier, inc.Judged, inc.AcceptCommand = f.Stage, f.Tier, judged, f.AcceptCommand
-	inc.Waiting = waiting(f.Missing)
+	inc.Stage, inc.Tier, inc.Judged, inc.Waiting = f.Stage, f.Tier, judged, waiting(f.Missing)
+	if f.Stage == increment.Accepting {
+		inc.AcceptCommand = f.AcceptCommand
+	}
 	if f.Stage == increment.Complete && f.SHA256 != "" && f.Candidate != "" && f.RunID != 0 && f.AppSlug != "" {
 		inc.Certificate = &IncrementCertificate{SHA256: f.SHA256, Integrated: f.Candidate,
 			URL: in.URL + "/runs/" + strconv.FormatInt(f.RunID, 10), Fetch: FetchCommand(in.Repo, m.Number, f.Candidate, f.AppSlug)}

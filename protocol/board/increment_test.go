@@ -44,7 +44,7 @@ func TestBuildIncrementStage(t *testing.T) {
 			judged(IncrementFact{Stage: increment.Accepting, Candidate: cand, Missing: []string{"high risk: an owner accepts"}, AcceptCommand: "/aep accept 1 " + cand, RunID: 8, AppSlug: "aepgate"}),
 			stageView{Stage: increment.Accepting, Judged: true, Waiting: []string{"high risk: an owner accepts"}, AcceptCommand: "/aep accept 1 " + cand}},
 		{"complete: judged, certificate linked", closedIssue(1), map[int]Closure{1: done},
-			judged(IncrementFact{Stage: increment.Complete, Candidate: cand, SHA256: sum, RunID: 9, AppSlug: "aepgate"}),
+			judged(IncrementFact{Stage: increment.Complete, Candidate: cand, SHA256: sum, RunID: 9, AppSlug: "aepgate", AcceptCommand: "/aep accept 1 " + cand}),
 			stageView{Stage: increment.Complete, Judged: true, Certificate: &IncrementCertificate{SHA256: sum, Integrated: cand,
 				URL: "https://github.test/acme/app/runs/9", Fetch: "aepgate certificate fetch --repo acme/app --sha " + cand + " --increment 1 --app-slug aepgate"}}},
 		{"complete without a run: no link", closedIssue(1), map[int]Closure{1: done},
