@@ -20,9 +20,11 @@ type IncrementStore interface {
 }
 
 // KeepIncrement stores the increment judge's latest verdict of a milestone
-// of owner/repo and, when it changed, schedules a board update on
-// installation: the board then shows the stage without another GitHub
-// read.
+// of owner/repo and, when it changed and the repository has a board,
+// schedules a board update on installation: the board then shows the
+// stage without another GitHub read. A judgement never starts a board (an
+// attempt's evaluation does, as before); the first update reads every
+// kept verdict.
 func (b *Boards) KeepIncrement(ctx context.Context, installation int64, owner, repo string, f pboard.IncrementFact) error {
 	raw, err := json.Marshal(f)
 	if err != nil {
@@ -30,6 +32,9 @@ func (b *Boards) KeepIncrement(ctx context.Context, installation int64, owner, r
 	}
 	changed, err := b.DB.SaveBoardIncrement(ctx, owner+"/"+repo, f.Milestone, raw, time.Now())
 	if err != nil || !changed {
+		return err
+	}
+	if _, kept, err := b.DB.LoadBoard(ctx, owner+"/"+repo); err != nil || !kept {
 		return err
 	}
 	return b.Schedule(ctx, installation, owner, repo)
