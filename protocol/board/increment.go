@@ -105,8 +105,10 @@ func (in Input) derived(m Milestone) IncrementFact {
 		}
 		f.Stories = append(f.Stories, s)
 	}
+	// No tier: the milestone's description, which may declare one, is not
+	// read here.
 	v := increment.Decide(f)
-	out := IncrementFact{Milestone: m.Number, Stage: v.Stage, Tier: v.Tier}
+	out := IncrementFact{Milestone: m.Number, Stage: v.Stage}
 	if v.Stage != increment.Building {
 		out.Stage, out.Missing = increment.Integrating, []string{"the App has not judged the integrated candidate yet (its next judgement of the milestone does)"}
 		return out
