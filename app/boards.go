@@ -74,9 +74,3 @@ func (j boardJobs) saveFact(ctx context.Context, repo string, f pboard.Fact) (bo
 func (j boardJobs) schedule(ctx context.Context, owner, repo string) error {
 	return j.b.Schedule(ctx, j.installation, owner, repo)
 }
-
-// KeepIncrement keeps a milestone's judged stage for the board
-// (increment.Board) and schedules an update when it changed.
-func (j boardJobs) KeepIncrement(ctx context.Context, owner, repo string, f pboard.IncrementFact) error {
-	return j.b.KeepIncrement(ctx, j.installation, owner, repo, f)
-}

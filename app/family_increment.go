@@ -32,7 +32,7 @@ func (j judgeIncrements) run(ctx context.Context, a *App, ev *evaluator, w where
 		return err
 	}
 	jd := &increment.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), AppLogin: login, Rules: a.opts.incrementRules,
-		ClosureRules: a.closureRules(), Board: boardJobs{b: a.boards(), installation: w.installation}, Log: ev.log}
+		ClosureRules: a.closureRules(), Board: a.boards().For(w.installation), Log: ev.log}
 	return jd.Judge(ctx, increment.Input{Delivery: w.delivery, Event: w.event, Owner: w.owner, Repo: w.repo},
 		increment.Ask{Milestones: j.milestones, Open: j.open, OnlyAtMerge: j.atMerge, ClosedBy: j.closedBy})
 }

@@ -57,3 +57,18 @@ func (b *Boards) increments(ctx context.Context, repo string) (map[int]pboard.In
 	}
 	return out, nil
 }
+
+// Installation is the boards of one installation, as an increment's
+// judgement keeps its verdicts (app/increment's Board).
+type Installation struct {
+	b  *Boards
+	id int64
+}
+
+// For is b on installation id.
+func (b *Boards) For(id int64) Installation { return Installation{b: b, id: id} }
+
+// KeepIncrement keeps a milestone's verdict (Boards.KeepIncrement).
+func (i Installation) KeepIncrement(ctx context.Context, owner, repo string, f pboard.IncrementFact) error {
+	return i.b.KeepIncrement(ctx, i.id, owner, repo, f)
+}
