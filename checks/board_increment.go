@@ -23,10 +23,14 @@ func (w boardWriter) increment(inc board.Increment) {
 	if inc.Open {
 		status = "open"
 	}
+	if st := stageText(inc); st != "" {
+		status += " · " + st
+	}
 	fmt.Fprintf(w.b, "\n### %s\n\n%s · %s\n", boardLink(w.text(inc.Title), inc.URL), status, storyCounts(inc.Stories))
 	for _, p := range inc.Problems {
 		fmt.Fprintf(w.b, "\n> ⚠️ %s\n", w.text(p))
 	}
+	w.stage(inc)
 	if len(inc.Stories) == 0 {
 		w.b.WriteString("\nNo stories yet.\n")
 		return

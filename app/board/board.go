@@ -31,6 +31,7 @@ type Store interface {
 	// BoardFacts are the kept facts of repo's attempts, by pull request.
 	BoardFacts(ctx context.Context, repo string) (map[int][]byte, error)
 	ClosureStore
+	IncrementStore
 }
 
 // GitHub is what a board update reads and writes (gh.Installation).

@@ -35,7 +35,8 @@ func issueOf(labelled []gh.BoardIssue, owns func(gh.BoardIssue) bool) *gh.BoardI
 }
 
 // Keep is one board update: one read of the repository, the board built
-// from it and the stored facts and saved for the web page, then at most
+// from it and the stored facts (the attempts', the closures', the
+// increments') and saved for the web page, then at most
 // one write: the board issue created (labelled and pinned, once) or its
 // marked region rewritten, and nothing when the region is unchanged. The
 // board issue is the oldest labelled issue owns accepts (AuthoredBy). A
@@ -51,6 +52,9 @@ func (b *Boards) Keep(ctx context.Context, hub GitHub, owner, repo string, now t
 	}
 	in := input(owner+"/"+repo, read, facts, now, log)
 	if in.Closures, err = b.closures(ctx, owner+"/"+repo, read.Milestones); err != nil {
+		return err
+	}
+	if in.Increments, err = b.increments(ctx, owner+"/"+repo); err != nil {
 		return err
 	}
 	built := pboard.Build(in)

@@ -14,7 +14,8 @@ import (
 
 // act records the decision and shows it: once every story is done,
 // aepgate/increment on the candidate (unless GitHub shows it already), the
-// milestone's earlier run there marked superseded first; a milestone
+// milestone's earlier run there marked superseded first; the stage kept
+// for the owner's board (keepBoard); a milestone
 // closed before it is complete is flagged once per closure (when flag is
 // set: by its milestone.closed delivery).
 func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict, flag bool) error {
@@ -36,9 +37,16 @@ func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict,
 		if err := j.supersede(ctx, in, g, v, run.ExternalID); err != nil {
 			return err
 		}
-		if _, err := j.W.Publish(ctx, in.Owner, in.Repo, run, write, existing == nil); err != nil {
+		id, err := j.W.Publish(ctx, in.Owner, in.Repo, run, write, existing == nil)
+		if err != nil {
 			return err
 		}
+		if id == 0 && existing != nil {
+			id = existing.ID
+		}
+		j.keepBoard(ctx, in, v, id)
+	} else {
+		j.keepBoard(ctx, in, v, 0)
 	}
 	if v.ClosedEarly && flag {
 		return j.flag(ctx, in, g, v)

@@ -32,7 +32,9 @@ type Judge struct {
 	Rules *rules.Rules
 	// ClosureRules decide when a story counts as done.
 	ClosureRules closure.Rules
-	Log          *slog.Logger
+	// Board keeps each judged stage for the owner's board; nil keeps none.
+	Board Board
+	Log   *slog.Logger
 }
 
 // Input is what asked for a judgement.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
+	pboard "github.com/aepgate/aepgate/protocol/board"
 	"github.com/aepgate/aepgate/protocol/readback"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
@@ -65,4 +66,11 @@ var _ Store = (*store.DB)(nil)
 // deployment judge asks Complete through it.
 type Checks interface {
 	AppCheckRuns(ctx context.Context, owner, repo, sha, name string) ([]snapshot.ExistingRun, error)
+}
+
+// Board keeps a milestone's judged stage for the owner's board (the App's
+// boards on the installation, app/board): it stores the fact and, when it
+// changed, schedules a board update.
+type Board interface {
+	KeepIncrement(ctx context.Context, owner, repo string, f pboard.IncrementFact) error
 }

@@ -93,6 +93,12 @@ type incrementView struct {
 	Counts           []stateCount
 	Graph            template.HTML
 	Stories          []storyView
+	// Stage, Tier, Waiting, AcceptCommand and Certificate are the increment's
+	// (board.Increment).
+	Stage, Tier   string
+	Waiting       []string
+	AcceptCommand string
+	Certificate   *board.IncrementCertificate
 }
 
 type stateCount struct {
@@ -121,7 +127,8 @@ func repoViewOf(r BoardPageRepo, id string) repoView {
 }
 
 func incrementViewOf(inc board.Increment, id string) incrementView {
-	v := incrementView{Title: inc.Title, URL: inc.URL, Open: inc.Open, Problems: inc.Problems, Meta: "closed"}
+	v := incrementView{Title: inc.Title, URL: inc.URL, Open: inc.Open, Problems: inc.Problems, Meta: "closed",
+		Stage: string(inc.Stage), Tier: inc.Tier, Waiting: inc.Waiting, AcceptCommand: inc.AcceptCommand, Certificate: inc.Certificate}
 	if inc.Open {
 		v.Meta = "open"
 	}

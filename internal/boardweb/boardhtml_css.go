@@ -38,6 +38,10 @@ svg.dag .arrow{fill:#8c959f}
 svg.dag rect{stroke-width:1.5}
 svg.dag text{fill:currentColor}
 svg.dag .label{font-weight:700}
+.stage{display:inline-block;padding:0 .55em;border-radius:6px;font-size:.8em;font-weight:700;text-transform:uppercase;border:1px solid var(--line)}
+.st-building{color:#59636e}.st-integrating{color:#0550ae;border-color:#54aeff}.st-accepting{color:#9a6700;border-color:#d4a72c}
+.st-complete{background:#1f883d;color:#fff;border-color:#1a7f37}
+pre.fetch{background:var(--bg);border-radius:6px;padding:.6em 1em;overflow:auto;font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .s-open{background:#f6f8fa;color:#59636e;border-color:#d1d9e0}
 .s-progress{background:#ddf4ff;color:#0550ae;border-color:#54aeff}
 .s-review{background:#fbefff;color:#6639ba;border-color:#c297ff}

@@ -100,9 +100,25 @@ const boardPageText = `<!DOCTYPE html>
 {{define "increment"}}
 <article class="increment">
 <h3>{{link .Title .URL}} <span class="muted">{{.Meta}}</span>
+{{- with .Stage}} <span class="stage st-{{.}}">{{.}}</span>{{end}}{{with .Tier}} <span class="muted">{{.}} risk</span>{{end}}
 {{- range .Counts}} <span class="pill {{.Class}}">{{.N}} {{.State}}</span>{{end}}</h3>
 {{- range .Problems}}
 <p class="problem">{{.}}</p>
+{{- end}}
+{{- if .Waiting}}
+<p class="muted">Missing:</p>
+<ul class="missing">
+{{- range .Waiting}}
+<li>{{.}}</li>
+{{- end}}
+</ul>
+{{- end}}
+{{- with .AcceptCommand}}
+<p>The owner accepts with <code>{{.}}</code> in a new comment on the control issue.</p>
+{{- end}}
+{{- with .Certificate}}
+<p class="cert">Increment certificate {{link (printf "sha256:%.12s" .SHA256) .URL}} on <code>{{printf "%.12s" .Integrated}}</code>. Read it back and validate it:</p>
+<pre class="fetch">{{.Fetch}}</pre>
 {{- end}}
 {{- with .Graph}}
 <figure class="graph">{{.}}</figure>

@@ -92,6 +92,11 @@ var migrations = []migration{
 		sqlite:   closureTables,
 		postgres: closureTables,
 	},
+	{
+		// The board's kept increment judgements (board_increment.go).
+		sqlite:   boardIncrementTables,
+		postgres: boardIncrementTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.

@@ -6,7 +6,11 @@
 // pure rules that derive it. Plain values in, plain values out.
 package board
 
-import "time"
+import (
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/increment"
+)
 
 // Version is the board model's version, written in its JSON.
 const Version = 1
@@ -78,6 +82,21 @@ type Increment struct {
 	// Problems are the increment's own problems (a rule of the protocol it
 	// breaks, a WIP limit exceeded), empty when none.
 	Problems []string `json:"problems,omitempty"`
+	// Stage is how far the increment got (protocol/increment: building,
+	// integrating, accepting, complete) and Tier its risk tier.
+	Stage increment.Stage `json:"stage"`
+	Tier  string          `json:"tier,omitempty"`
+	// Judged: Stage is the App's judgement of the increment (its
+	// aepgate/increment); unset: derived from the stories alone, before
+	// the App judged the milestone.
+	Judged bool `json:"judged,omitempty"`
+	// Waiting is what the stage lacks (at most MaxWaiting, the rest
+	// counted); AcceptCommand the owner's command that accepts the
+	// candidate, while it waits for that (accepting, high risk).
+	Waiting       []string `json:"waiting,omitempty"`
+	AcceptCommand string   `json:"accept_command,omitempty"`
+	// Certificate is the increment certificate, set when complete.
+	Certificate *IncrementCertificate `json:"certificate,omitempty"`
 }
 
 // Story is one unit (issue) of an increment.

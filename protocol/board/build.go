@@ -93,6 +93,7 @@ func (in Input) increment(m Milestone) Increment {
 	for _, pr := range slices.Sorted(maps.Keys(over)) {
 		inc.Problems = append(inc.Problems, overText(pr, over[pr]))
 	}
+	in.progress(&inc, m)
 	return inc
 }
 

@@ -18,6 +18,10 @@ type Input struct {
 	// Closures are how the App judges each closed story's closure, by
 	// issue number; a closed story without one is not done.
 	Closures map[int]Closure
+	// Increments are the App's latest judgements of the milestones'
+	// increments, by milestone number; a milestone without one gets its
+	// stage from its stories (Increment.Judged unset).
+	Increments map[int]IncrementFact
 	// Stall holds the health thresholds.
 	Stall StallRule
 	Now   time.Time

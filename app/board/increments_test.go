@@ -1,0 +1,55 @@
+package board
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/increment"
+)
+
+// TestKeepIncrement: a judgement is kept whether or not the repository has
+// a board; it schedules an update only when it changed and a board exists
+// (a judgement never starts a board).
+func TestKeepIncrement(t *testing.T) {
+	b := testBoards(t)
+	var scheduled int
+	b.Queue = func(context.Context, Args) error { scheduled++; return nil }
+	ctx := context.Background()
+	building := pboard.IncrementFact{Milestone: 1, Stage: increment.Building}
+	complete := pboard.IncrementFact{Milestone: 1, Stage: increment.Complete, SHA256: "e", RunID: 9}
+	steps := []struct {
+		name      string
+		before    func()
+		fact      pboard.IncrementFact
+		scheduled int
+	}{
+		{"no board yet", func() {}, building, 0},
+		{"a board, the same verdict", func() {
+			if err := b.DB.SaveBoard(ctx, "acme/app", []byte(`{}`), time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}, building, 0},
+		{"a board, a new verdict", func() {}, complete, 1},
+	}
+	for _, s := range steps {
+		s.before()
+		if err := b.KeepIncrement(ctx, 5, "acme", "app", s.fact); err != nil {
+			t.Fatal(err)
+		}
+		if scheduled != s.scheduled {
+			t.Errorf("%s: %d updates scheduled, want %d", s.name, scheduled, s.scheduled)
+		}
+		scheduled = 0
+	}
+	got, err := b.increments(ctx, "acme/app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[int]pboard.IncrementFact{1: complete}, got); diff != "" {
+		t.Errorf("kept increments (-want +got):\n%s", diff)
+	}
+}
