@@ -24,7 +24,7 @@ func (q *Queue) Enqueue(ctx context.Context, v webhook.Delivery) (webhook.Outcom
 
 // EnqueueBatch records a batch of verified deliveries' IDs and body sums
 // and inserts the jobs of the new ones whose event starts work, all in one
-// transaction (store.AdmitBatch, River's InsertManyTx): one commit for the
+// transaction (store.AdmitBatch, River's InsertManyFastTx): one commit for the
 // whole batch, and nothing of it when any part fails. A delivery ID seen
 // before, or a body accepted under another ID within the replay memory, in
 // an earlier batch or earlier in this one, queues nothing.
