@@ -35,7 +35,7 @@ func (q *Queue) EnqueueBatch(ctx context.Context, ds []webhook.Delivery) ([]webh
 		arrivals[i] = store.Arrival{ID: v.DeliveryID, Event: v.Event, Sum: v.BodySHA256}
 	}
 	now := time.Now()
-	err := q.db.InTx(ctx, func(tx store.Tx) error {
+	err := q.db.InWriteTx(ctx, func(tx store.Tx) error {
 		ads, err := store.AdmitBatch(ctx, tx, arrivals, now, q.replayMemory)
 		if err != nil {
 			return err

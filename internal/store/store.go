@@ -41,7 +41,10 @@ type DB struct {
 	HeadSigner *attest.Signer
 
 	checkpoint *checkpointer
-	locks      keyedMutex
+	// writer is the webhook edge's own SQLite connection (InWriteTx); nil
+	// on PostgreSQL and in memory.
+	writer *sql.DB
+	locks  keyedMutex
 }
 
 // Open connects to the database named by url: "sqlite:PATH" (also
@@ -104,6 +107,10 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 			return nil, err
 		}
 		out.checkpoint = cp
+		if out.writer, err = openWriter(ctx, dsn, path); err != nil {
+			out.Close()
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -180,6 +187,9 @@ func Redact(url string) string {
 func (db *DB) Close() {
 	if db.checkpoint != nil {
 		db.checkpoint.stop()
+	}
+	if db.writer != nil {
+		db.writer.Close()
 	}
 	if db.SQL != nil {
 		db.SQL.Close()
