@@ -146,7 +146,9 @@ func TestConfigRefused(t *testing.T) {
 		{"hostname resolving anywhere", func(c *Config) { c.URL = "http://localhost.example.com/webhook" }, "only a loopback address"},
 		{"not http", func(c *Config) { c.URL = "ftp://127.0.0.1/webhook" }, "want http://"},
 		{"one of several off loopback", func(c *Config) { c.URL = "http://127.0.0.1:1/webhook,http://example.com/webhook" }, "only a loopback address"},
-		{"too many urls", func(c *Config) { c.URL = strings.Repeat("http://127.0.0.1:1/webhook,", MaxURLs) + "http://127.0.0.1:1/webhook" }, "at most"},
+		{"too many urls", func(c *Config) {
+			c.URL = strings.Repeat("http://127.0.0.1:1/webhook,", MaxURLs) + "http://127.0.0.1:1/webhook"
+		}, "at most"},
 		{"rate too high", func(c *Config) { c.Rate = MaxRate + 1 }, "rate"},
 		{"no rate", func(c *Config) { c.Rate = 0 }, "rate"},
 		{"too long", func(c *Config) { c.Duration = MaxDuration + time.Second }, "duration"},
