@@ -93,7 +93,8 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	// One connection: SQLite allows one writer, and River's SQLite driver
-	// asks for a single-connection pool to avoid SQLITE_BUSY.
+	// asks for a single-connection pool to avoid SQLITE_BUSY. The webhook
+	// edge's group commit has one of its own (openWriter, InWriteTx).
 	db.SetMaxOpenConns(1)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
