@@ -24,7 +24,7 @@ func (q *Queue) Enqueue(ctx context.Context, v webhook.Delivery) (webhook.Outcom
 
 // EnqueueBatch records a batch of verified deliveries' IDs and body sums
 // and inserts the jobs of the new ones whose event starts work, all in one
-// transaction (store.AdmitBatch, River's InsertManyTx): one commit for the
+// transaction (store.AdmitBatch, River's InsertManyFastTx): one commit for the
 // whole batch, and nothing of it when any part fails. A delivery ID seen
 // before, or a body accepted under another ID within the replay memory, in
 // an earlier batch or earlier in this one, queues nothing.
@@ -35,7 +35,7 @@ func (q *Queue) EnqueueBatch(ctx context.Context, ds []webhook.Delivery) ([]webh
 		arrivals[i] = store.Arrival{ID: v.DeliveryID, Event: v.Event, Sum: v.BodySHA256}
 	}
 	now := time.Now()
-	err := q.db.InTx(ctx, func(tx store.Tx) error {
+	err := q.db.InWriteTx(ctx, func(tx store.Tx) error {
 		ads, err := store.AdmitBatch(ctx, tx, arrivals, now, q.replayMemory)
 		if err != nil {
 			return err

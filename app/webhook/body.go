@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"sync"
 )
 
 // spoolThreshold is the size up to which a body is held in memory; a
@@ -42,12 +43,40 @@ func (s *spooled) bytes() ([]byte, error) {
 	return b, nil
 }
 
-// close removes the body's file, if it has one.
+// close removes the body's file, if it has one, and gives its memory
+// back to memPool: nothing of a body is read after close (what a job keeps
+// is a copy, decodeOnce).
 func (s *spooled) close() {
 	if s.file != nil {
 		s.file.Close()
 		os.Remove(s.file.Name())
 	}
+	if s.mem != nil {
+		m := s.mem[:0]
+		memPool.Put(&m)
+		s.mem = nil
+	}
+}
+
+// Buffers are reused from one request to the next: at 1,000 deliveries a
+// second of 28 KB each, a fresh read buffer and a body grown by appending
+// were most of the edge's allocations (73 KB a request), and so of its
+// garbage collections. A pooled buffer only ever grew to hold bytes a
+// sender really sent (spoolThreshold at most), never to a declared
+// Content-Length.
+var (
+	// chunkPool holds read buffers of readChunk bytes.
+	chunkPool = sync.Pool{New: func() any { b := make([]byte, readChunk); return &b }}
+	// memPool holds the memory of bodies held in memory, emptied.
+	memPool sync.Pool
+)
+
+// pooledMem is an empty buffer from memPool, or nil.
+func pooledMem() []byte {
+	if m, ok := memPool.Get().(*[]byte); ok {
+		return (*m)[:0]
+	}
+	return nil
 }
 
 // spooler writes a body into a spooled as it arrives.
@@ -87,12 +116,18 @@ func (sp *spooler) write(p []byte) error {
 		// Unlinked at once where the system allows it, so a crash leaves no
 		// file behind; close removes it otherwise.
 		os.Remove(f.Name())
-		if _, err := f.Write(s.mem); err != nil {
+		_, err = f.Write(s.mem)
+		m := s.mem[:0]
+		memPool.Put(&m)
+		s.mem = nil
+		if err != nil {
 			return fmt.Errorf("spool body: %w", err)
 		}
-		s.mem = nil
 	}
 	if s.file == nil {
+		if s.mem == nil {
+			s.mem = pooledMem()
+		}
 		s.mem = append(s.mem, p...)
 		return nil
 	}
@@ -126,7 +161,9 @@ var (
 // pacing the reads; held is what it took from the budget, to give back
 // when the request is done.
 func (h *Handler) stream(r *http.Request, c client, p *pacer, sp *spooler, limit, reserved int64) (held int64, ref *refusal) {
-	buf := make([]byte, readChunk)
+	pb := chunkPool.Get().(*[]byte)
+	defer chunkPool.Put(pb)
+	buf := *pb
 	for {
 		p.arm(sp.s.size)
 		n, err := r.Body.Read(buf)

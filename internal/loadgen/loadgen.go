@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -25,12 +26,16 @@ const (
 	MaxRate = 5000
 	// MaxDuration caps how long one run sends.
 	MaxDuration = 10 * time.Minute
+	// MaxURLs caps the URLs one run alternates between.
+	MaxURLs = 8
 )
 
 // Config is one run of the load generator.
 type Config struct {
-	// URL is where deliveries go; its host must be a loopback address or
-	// "localhost".
+	// URL is where deliveries go, or several comma-separated URLs (at most
+	// MaxURLs) that the deliveries alternate between (the i-th goes to the
+	// (i mod n)-th), e.g. replicas of serve on one database; each host must
+	// be a loopback address or "localhost".
 	URL string
 	// Secret signs each body (X-Hub-Signature-256).
 	Secret []byte
@@ -47,15 +52,19 @@ type Config struct {
 	Same bool
 }
 
-// check refuses a non-loopback URL and a rate or duration out of bounds.
+// urls are the URLs of c.URL.
+func (c Config) urls() []string { return strings.Split(c.URL, ",") }
+
+// check refuses a non-loopback URL, too many URLs and a rate or duration
+// out of bounds.
 func (c Config) check() error {
-	u, err := url.Parse(c.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("url %q: want http://127.0.0.1:PORT/webhook", c.URL)
+	urls := c.urls()
+	if len(urls) > MaxURLs {
+		return fmt.Errorf("%d urls: at most %d", len(urls), MaxURLs)
 	}
-	if h := u.Hostname(); h != "localhost" {
-		if ip := net.ParseIP(h); ip == nil || !ip.IsLoopback() {
-			return fmt.Errorf("url %q: only a loopback address (127.0.0.0/8, ::1, localhost) is allowed", c.URL)
+	for _, u := range urls {
+		if err := checkURL(u); err != nil {
+			return err
 		}
 	}
 	switch {
@@ -67,6 +76,20 @@ func (c Config) check() error {
 		return errors.New("a secret is required")
 	case c.Event == "" || len(c.Body) == 0:
 		return errors.New("an event and a payload are required")
+	}
+	return nil
+}
+
+// checkURL refuses a URL that is not http(s) on a loopback host.
+func checkURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("url %q: want http://127.0.0.1:PORT/webhook", raw)
+	}
+	if h := u.Hostname(); h != "localhost" {
+		if ip := net.ParseIP(h); ip == nil || !ip.IsLoopback() {
+			return fmt.Errorf("url %q: only a loopback address (127.0.0.0/8, ::1, localhost) is allowed", raw)
+		}
 	}
 	return nil
 }
@@ -92,6 +115,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	}}
 	defer client.CloseIdleConnections()
 	bodies := newBodies(c.Body, c.Same)
+	urls := c.urls()
 	n := int(int64(c.Rate) * int64(c.Duration) / int64(time.Second))
 	rep := newReport(n)
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
@@ -108,7 +132,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 			}
 		}
 		wg.Go(func() {
-			status, err := send(client, c, fmt.Sprintf("loadgen-%s-%d", run, i), bodies.at(i))
+			status, err := send(client, urls[i%len(urls)], c, fmt.Sprintf("loadgen-%s-%d", run, i), bodies.at(i))
 			rep.add(status, err, time.Since(due))
 		})
 	}
@@ -116,9 +140,9 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	return rep.done(time.Since(start)), nil
 }
 
-// send posts one signed delivery and returns its status.
-func send(client *http.Client, c Config, id string, body []byte) (int, error) {
-	req, err := http.NewRequest(http.MethodPost, c.URL, bytes.NewReader(body))
+// send posts one signed delivery to url and returns its status.
+func send(client *http.Client, url string, c Config, id string, body []byte) (int, error) {
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, err
 	}

@@ -145,6 +145,10 @@ func TestConfigRefused(t *testing.T) {
 		{"private address", func(c *Config) { c.URL = "http://10.0.0.1:8080/webhook" }, "only a loopback address"},
 		{"hostname resolving anywhere", func(c *Config) { c.URL = "http://localhost.example.com/webhook" }, "only a loopback address"},
 		{"not http", func(c *Config) { c.URL = "ftp://127.0.0.1/webhook" }, "want http://"},
+		{"one of several off loopback", func(c *Config) { c.URL = "http://127.0.0.1:1/webhook,http://example.com/webhook" }, "only a loopback address"},
+		{"too many urls", func(c *Config) {
+			c.URL = strings.Repeat("http://127.0.0.1:1/webhook,", MaxURLs) + "http://127.0.0.1:1/webhook"
+		}, "at most"},
 		{"rate too high", func(c *Config) { c.Rate = MaxRate + 1 }, "rate"},
 		{"no rate", func(c *Config) { c.Rate = 0 }, "rate"},
 		{"too long", func(c *Config) { c.Duration = MaxDuration + time.Second }, "duration"},
@@ -202,5 +206,31 @@ func TestBodies(t *testing.T) {
 	}
 	if got := string(newBodies([]byte(testPayload), true).at(5)); got != testPayload {
 		t.Errorf("same body changed: %s", got)
+	}
+}
+
+// TestRunAlternates: with two comma-separated URLs the deliveries
+// alternate between them, half to each.
+func TestRunAlternates(t *testing.T) {
+	var mu sync.Mutex
+	got := map[string]int{}
+	handler := func(name string) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			got[name]++
+			mu.Unlock()
+			w.WriteHeader(http.StatusAccepted)
+		})
+	}
+	a, b := httptest.NewServer(handler("a")), httptest.NewServer(handler("b"))
+	defer a.Close()
+	defer b.Close()
+	rep, err := Run(context.Background(), Config{URL: a.URL + "," + b.URL, Secret: []byte("k"), Event: "push", Body: []byte(`{"id":1}`),
+		Rate: 100, Duration: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]int{"a": 10, "b": 10}, got); diff != "" || rep.OK != 20 {
+		t.Errorf("deliveries by server (-want +got):\n%s\n2xx %d, want 20", diff, rep.OK)
 	}
 }

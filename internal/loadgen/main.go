@@ -35,7 +35,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c Config
-	fs.StringVar(&c.URL, "url", "http://127.0.0.1:8080/webhook", "the webhook URL (loopback only)")
+	fs.StringVar(&c.URL, "url", "http://127.0.0.1:8080/webhook", fmt.Sprintf("the webhook URL, or up to %d comma-separated ones the deliveries alternate between (loopback only)", MaxURLs))
 	secret := fs.String("secret", "", "the webhook secret deliveries are signed with (HMAC-SHA256); required")
 	fs.IntVar(&c.Rate, "rate", 100, fmt.Sprintf("deliveries per second (at most %d)", MaxRate))
 	fs.DurationVar(&c.Duration, "d", 10*time.Second, fmt.Sprintf("how long to send (at most %v)", MaxDuration))

@@ -41,7 +41,10 @@ type DB struct {
 	HeadSigner *attest.Signer
 
 	checkpoint *checkpointer
-	locks      keyedMutex
+	// writer is the webhook edge's own SQLite connection (InWriteTx); nil
+	// on PostgreSQL and in memory.
+	writer *sql.DB
+	locks  keyedMutex
 }
 
 // Open connects to the database named by url: "sqlite:PATH" (also
@@ -90,7 +93,8 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	// One connection: SQLite allows one writer, and River's SQLite driver
-	// asks for a single-connection pool to avoid SQLITE_BUSY.
+	// asks for a single-connection pool to avoid SQLITE_BUSY. The webhook
+	// edge's group commit has one of its own (openWriter, InWriteTx).
 	db.SetMaxOpenConns(1)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
@@ -104,6 +108,10 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 			return nil, err
 		}
 		out.checkpoint = cp
+		if out.writer, err = openWriter(ctx, dsn, path); err != nil {
+			out.Close()
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -180,6 +188,9 @@ func Redact(url string) string {
 func (db *DB) Close() {
 	if db.checkpoint != nil {
 		db.checkpoint.stop()
+	}
+	if db.writer != nil {
+		db.writer.Close()
 	}
 	if db.SQL != nil {
 		db.SQL.Close()

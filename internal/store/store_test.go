@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-func openTemp(t *testing.T) *DB {
+func openTemp(t testing.TB) *DB {
 	t.Helper()
 	db, err := Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "a.db"))
 	if err != nil {
