@@ -124,6 +124,10 @@ type Options struct {
 	// deciding when an increment is complete; tests inject a variant
 	// without one rule to show what it stops.
 	incrementRules *incrementrules.Rules
+	// openMilestonesOnly leaves the sweep's search for milestones closed
+	// while the App missed it out (the negative control: such a closure
+	// is then never flagged).
+	openMilestonesOnly bool
 	// readback injects readback's clock, audit record and reads (zero:
 	// as the App runs).
 	readback readbackOptions
