@@ -38,6 +38,13 @@ func newIncrementWorld(t *testing.T, description string, rules *incrementrules.R
 // newIncrementWorldOn is newIncrementWorld with the repository config yaml.
 func newIncrementWorldOn(t *testing.T, yaml, description string, rules *incrementrules.Rules, risks ...string) *incrementWorld {
 	t.Helper()
+	return newIncrementWorldWith(t, yaml, description, rules, nil, risks...)
+}
+
+// newIncrementWorldWith is newIncrementWorldOn with the App's options
+// edited by opt (nil: none).
+func newIncrementWorldWith(t *testing.T, yaml, description string, rules *incrementrules.Rules, opt func(*Options), risks ...string) *incrementWorld {
+	t.Helper()
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
 	ghApp := f.App(testAppID, appKey(t))
@@ -52,6 +59,9 @@ func newIncrementWorldOn(t *testing.T, yaml, description string, rules *incremen
 	o.GitHubURL = f.URL()
 	o.readback = readbackOptions{audited: passAudit}
 	o.incrementRules = rules
+	if opt != nil {
+		opt(&o)
+	}
 	a, base := startApp(t, o)
 	f.SendWebhooks(base+"/webhook", testSecret, ghApp)
 	w := &incrementWorld{ghfakeWorld: &ghfakeWorld{f: f, repo: repo, app: a, base: base, inst: inst, ghApp: ghApp}}
