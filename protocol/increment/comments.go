@@ -20,7 +20,7 @@ func NotEdited(c Comment) string {
 // counts).
 func NotUnderHold(c Comment) string {
 	if c.Hold != "" {
-		return fmt.Sprintf("a HOLD applied when comment %d was posted (%s)", c.ID, c.Hold)
+		return fmt.Sprintf("a HOLD applied when comment %d was posted (%s); once an owner's `resume` lifts it, a new comment counts", c.ID, c.Hold)
 	}
 	return ""
 }
