@@ -20,9 +20,6 @@ type judgeIncrements struct {
 	// atMerge, with open, judges only when a story was merged as it.
 	atMerge  string
 	closedBy closure.Actor
-	// closed (the sweep) adds the closed milestones whose closure the App
-	// missed.
-	closed bool
 }
 
 func (j judgeIncrements) run(ctx context.Context, a *App, ev *evaluator, w where) error {
@@ -37,7 +34,7 @@ func (j judgeIncrements) run(ctx context.Context, a *App, ev *evaluator, w where
 	jd := &increment.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), AppLogin: login, Rules: a.opts.incrementRules,
 		ClosureRules: a.closureRules(), Log: ev.log}
 	return jd.Judge(ctx, increment.Input{Delivery: w.delivery, Event: w.event, Owner: w.owner, Repo: w.repo},
-		increment.Ask{Milestones: j.milestones, Open: j.open, Closed: j.closed && !a.opts.openMilestonesOnly, OnlyAtMerge: j.atMerge, ClosedBy: j.closedBy})
+		increment.Ask{Milestones: j.milestones, Open: j.open, Closed: w.event == reconcileEvent && !a.opts.openMilestonesOnly, OnlyAtMerge: j.atMerge, ClosedBy: j.closedBy})
 }
 
 // mentionsIncrement reports a comment that may accept or demonstrate an

@@ -149,7 +149,7 @@ func (j recordPush) run(ctx context.Context, a *App, _ *evaluator, w where) erro
 // a release asset changes), read back recent merges and judge the
 // deployments still waiting.
 func sweepWork() []work {
-	return []work{judgeOpen{}, judgeRelease{latest: true}, readBack{Sweep: true}, judgeDeploys{}, judgeIncrements{open: true, closed: true}}
+	return []work{judgeOpen{}, judgeRelease{latest: true}, readBack{Sweep: true}, judgeDeploys{}, judgeIncrements{open: true}}
 }
 
 // runWork runs each piece of work in order; the first error stops it.
