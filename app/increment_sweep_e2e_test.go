@@ -1,13 +1,29 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/go-github/v62/github"
+
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
+
+// boardShows reports whether the repository's board issue holds want.
+func (w *incrementWorld) boardShows(t *testing.T, want string) bool {
+	t.Helper()
+	is, _, err := w.f.Client(w.inst.Token()).Issues.ListByRepo(context.Background(), "acme", "widgets",
+		&github.IssueListByRepoOptions{Labels: []string{checks.BoardLabel}, State: "all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(is) == 1 && strings.Contains(is[0].GetBody(), want)
+}
 
 // lose runs act with the fake's webhooks collected, not sent: the App
 // never hears of what act does.
@@ -65,6 +81,9 @@ func TestIncrementSweepFlagsMissedClosure(t *testing.T) {
 			}
 			if w.ms.Open() != tt.reopen {
 				t.Errorf("milestone open %v, want %v", w.ms.Open(), tt.reopen)
+			}
+			if !tt.reopen {
+				waitFor(t, 10*time.Second, "the board's inbox listing the milestone", func() bool { return w.boardShows(t, "milestone closed early") })
 			}
 			st = w.f.Stats()
 			w.sweep(t)
