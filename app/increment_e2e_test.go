@@ -139,6 +139,8 @@ func without(name string) *incrementrules.Rules {
 	r.Owner = slices.DeleteFunc(r.Owner, func(a closure.AuthorityRule) bool { return a.Name == name })
 	r.Demo = slices.DeleteFunc(r.Demo, func(d incrementrules.DemoRule) bool { return d.Name == name })
 	r.Accept = slices.DeleteFunc(r.Accept, func(a incrementrules.AcceptRule) bool { return a.Name == name })
+	r.Comment = slices.DeleteFunc(r.Comment, func(c incrementrules.CommentRule) bool { return c.Name == name })
+	r.Withdraw = slices.DeleteFunc(r.Withdraw, func(w incrementrules.WithdrawRule) bool { return w.Name == name })
 	return &r
 }
 

@@ -121,10 +121,11 @@ type Options struct {
 	// closureRules replace closure.DefaultRules, the rules deciding when a
 	// unit counts as done, when set; a negative-control test removes one.
 	closureRules *closure.Rules
-	// incrementRules replace protocol/increment's DefaultRules, the rules
-	// deciding when an increment is complete; tests inject a variant
-	// without one rule to show what it stops.
-	incrementRules *incrementrules.Rules
+	// incrementRules replace protocol/increment's DefaultRules (tests drop
+	// one rule to show what it stops); openMilestonesOnly makes the sweep
+	// miss lost milestone closures, a negative control.
+	incrementRules     *incrementrules.Rules
+	openMilestonesOnly bool
 	// readback injects readback's clock, audit record and reads (zero:
 	// as the App runs).
 	readback readbackOptions

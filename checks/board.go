@@ -117,6 +117,8 @@ func kindText(kind string) string {
 		return "⚠️ tampering"
 	case "closure":
 		return "🔓 closed without evidence"
+	case "increment":
+		return "🏁 milestone closed early"
 	}
 	return inline(kind)
 }

@@ -89,3 +89,26 @@ func TestVerifyIncrementRun(t *testing.T) {
 func sameRule(a, b incrementRule) bool {
 	return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
 }
+
+// TestIncrementWithdrawnRender: the withdrawn certificate names the new
+// candidate (or says there is none) and no longer verifies.
+func TestIncrementWithdrawnRender(t *testing.T) {
+	raw := incrementCert()
+	sum := sha256Hex(string(raw))
+	next := strings.Repeat("4", 40)
+	tests := []struct {
+		file, candidate, why string
+	}{
+		{"increment-withdrawn.golden", next, "milestone 4's integrated candidate is now " + next + " (stage accepting)"},
+		{"increment-withdrawn-none.golden", "", "milestone 4 has no integrated candidate now (stage building)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			r := IncrementWithdrawn(incSHA, CertificateExternalID(sum), 4, tt.candidate, tt.why)
+			golden.CheckString(t, filepath.Join("testdata", tt.file), dump(r))
+			if _, rs := VerifyIncrementRun(r); len(rs) == 0 {
+				t.Errorf("a withdrawn certificate still verifies")
+			}
+		})
+	}
+}

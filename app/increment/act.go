@@ -12,12 +12,13 @@ import (
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
-// act records the decision and shows it: once every story is done,
-// aepgate/increment on the candidate (unless GitHub shows it already), the
-// milestone's earlier run there marked superseded first; the stage kept
-// for the owner's board (keepBoard); a milestone
-// closed before it is complete is flagged once per closure (when flag is
-// set: by its milestone.closed delivery).
+// act records the decision and shows it: a certificate the milestone was
+// given at an earlier candidate is withdrawn first; once every story is
+// done, aepgate/increment on the candidate (unless GitHub shows it
+// already), the milestone's earlier run there marked superseded first; the
+// stage kept for the owner's board (keepBoard); a milestone closed before
+// it is complete is flagged once per closure (when flag is set: by its
+// milestone.closed delivery or the sweep that found the closure missed).
 func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict, flag bool) error {
 	show := v.Stage != rules.Building && v.Candidate != ""
 	run := checks.Increment(v)
@@ -30,28 +31,71 @@ func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict,
 		return err
 	}
 	j.Log.Info("increment judged", "milestone", v.Milestone, "stage", v.Stage, "tier", v.Tier, "candidate", v.Candidate, "write", write)
-	if show {
-		// The run GitHub shows is the newest of the name, and only it can be
-		// found again: an earlier run is marked superseded before the new one
-		// is created.
-		if err := j.supersede(ctx, in, g, v, run.ExternalID); err != nil {
-			return err
-		}
-		id, err := j.W.Publish(ctx, in.Owner, in.Repo, run, write, existing == nil)
-		if err != nil {
-			return err
-		}
-		if id == 0 && existing != nil {
-			id = existing.ID
-		}
-		j.keepBoard(ctx, in, v, id)
-	} else {
-		j.keepBoard(ctx, in, v, 0)
+	if err := j.withdraw(ctx, in, g.facts, v); err != nil {
+		return err
 	}
+	if v.Complete() {
+		if err := j.remember(ctx, in, v); err != nil {
+			return err
+		}
+	}
+	var id int64
+	if show {
+		var err error
+		if id, err = j.show(ctx, in, g, v, run, existing, write); err != nil {
+			return err
+		}
+	}
+	j.keepBoard(ctx, in, v, id)
+	return j.closed(ctx, in, g, v, flag)
+}
+
+// show puts run (the verdict's aepgate/increment) on the candidate and
+// returns its check run ID. The run GitHub shows is the newest of the
+// name, and only it can be found again: an earlier run is marked
+// superseded before the new one is created.
+func (j *Judge) show(ctx context.Context, in Input, g *gathered, v rules.Verdict, run checks.Run, existing *snapshot.ExistingRun, write bool) (int64, error) {
+	if err := j.supersede(ctx, in, g, v, run.ExternalID); err != nil {
+		return 0, err
+	}
+	id, err := j.W.Publish(ctx, in.Owner, in.Repo, run, write, existing == nil)
+	if err != nil {
+		return 0, err
+	}
+	if id == 0 && existing != nil {
+		id = existing.ID
+	}
+	return id, nil
+}
+
+// closed answers a closed milestone: flagged when it closed early (and
+// flag is set), recorded once when it closed complete.
+func (j *Judge) closed(ctx context.Context, in Input, g *gathered, v rules.Verdict, flag bool) error {
 	if v.ClosedEarly && flag {
 		return j.flag(ctx, in, g, v)
 	}
+	if !g.facts.Open && v.Complete() {
+		return j.closedComplete(ctx, in, g, v)
+	}
 	return nil
+}
+
+// closedKey names the ledger row saying how the App answered the closure
+// of milestone closed at closedAt: flagged, or found complete.
+func closedKey(in Input, milestone int, closedAt string) string {
+	return fmt.Sprintf("%s closed at %s", subject(in, milestone), closedAt)
+}
+
+// closedComplete records, once per closure, that the milestone was
+// complete when closed: the sweep then leaves the closure alone.
+func (j *Judge) closedComplete(ctx context.Context, in Input, g *gathered, v rules.Verdict) error {
+	key := closedKey(in, v.Milestone, g.closedAt)
+	done, err := j.W.Has(ctx, key)
+	if err != nil || done {
+		return err
+	}
+	return j.W.Record(ctx, store.Entry{Kind: "increment_closed_complete", DeliveryID: in.Delivery, Subject: key,
+		Body: map[string]any{"closed_by": g.facts.ClosedBy.Login, "candidate": v.Candidate, "sha256": v.SHA256}})
 }
 
 // supersede marks the milestone's run GitHub shows on the candidate
@@ -84,7 +128,7 @@ func ofMilestone(old snapshot.ExistingRun, head string, n int) bool {
 // closure: with closure.reopen the milestone is reopened first; then one
 // comment on the control issue says what is missing.
 func (j *Judge) flag(ctx context.Context, in Input, g *gathered, v rules.Verdict) error {
-	key := fmt.Sprintf("%s closed at %s", subject(in, v.Milestone), g.closedAt)
+	key := closedKey(in, v.Milestone, g.closedAt)
 	done, err := j.W.Has(ctx, key)
 	if err != nil || done {
 		return err

@@ -17,7 +17,7 @@ const ClosedMarker = "<!-- aepgate:increment-closed -->"
 func closedComment(v rules.Verdict, reopened bool) string {
 	var b strings.Builder
 	b.WriteString(ClosedMarker + "\n")
-	who := "an unknown account"
+	who := "an account aepgate did not see (it missed the closure's event; the reconcile sweep found the milestone closed)"
 	if v.ClosedBy != "" {
 		who = "@" + v.ClosedBy
 	}

@@ -53,7 +53,7 @@ func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number 
 	if f.Stories, err = j.stories(ctx, in, m); err != nil {
 		return nil, err
 	}
-	if f.Comments, err = j.comments(ctx, in, cfg, snap.Control); err != nil {
+	if f.Comments, err = j.comments(ctx, in, cfg, snap.Control, f.Stories); err != nil {
 		return nil, err
 	}
 	if err := j.integrate(ctx, in, &f); err != nil {
@@ -111,10 +111,20 @@ func sameClosure(stored time.Time, now string) bool {
 }
 
 // comments are the control thread's comments but the App's own, each
-// listed owner's or coordinator's author with their live permission.
-func (j *Judge) comments(ctx context.Context, in Input, cfg *config.Config, c *snapshot.ControlIssue) ([]rules.Comment, error) {
+// listed owner's or coordinator's author with their live permission, and
+// the HOLD (of the control issue or a story) that applied when it was
+// posted.
+func (j *Judge) comments(ctx context.Context, in Input, cfg *config.Config, c *snapshot.ControlIssue, stories []rules.Story) ([]rules.Comment, error) {
 	if c == nil {
 		return nil, nil
+	}
+	var numbers []int
+	for _, s := range stories {
+		numbers = append(numbers, s.Number)
+	}
+	h, err := j.readHolds(ctx, in, numbers, cfg.CommandPrefix)
+	if err != nil {
+		return nil, err
 	}
 	roles := map[string]string{}
 	var out []rules.Comment
@@ -134,7 +144,9 @@ func (j *Judge) comments(ctx context.Context, in Input, cfg *config.Config, c *s
 			}
 			a.Permission = role
 		}
-		out = append(out, rules.Comment{ID: cm.ID, Body: cm.Body, Author: a, Created: cm.Created, Updated: cm.Updated})
+		rc := rules.Comment{ID: cm.ID, Body: cm.Body, Author: a, Created: cm.Created, Updated: cm.Updated}
+		rc.Hold = h.at(rc)
+		out = append(out, rc)
 	}
 	return out, nil
 }

@@ -49,64 +49,95 @@ type Input struct {
 // default branch at any other commit cannot complete an increment; the
 // story's closure, the sweep and an owner's acceptance judge the rest). ClosedBy is
 // the sender of a milestone.closed delivery (who closed Milestones[0]).
+// Closed (the sweep) adds the closed milestones whose closure the App
+// missed (missed), flagged as milestone.closed flags them. With Open, the
+// control thread's `accept` lines are answered too.
 type Ask struct {
 	Milestones  []int
 	Open        bool
+	Closed      bool
 	OnlyAtMerge string
 	ClosedBy    closure.Actor
 }
 
-// Judge judges each milestone asked for, in number order. The repository
-// config and control issue are read once for them all.
+// Judge judges each milestone asked for, in number order, then answers
+// the acceptances. The repository config and control issue are read once
+// for them all.
 func (j *Judge) Judge(ctx context.Context, in Input, ask Ask) error {
-	numbers := slices.Clone(ask.Milestones)
 	if ask.OnlyAtMerge != "" {
 		merged, err := j.mergedAs(ctx, in, ask.OnlyAtMerge)
 		if err != nil || !merged {
 			return err
 		}
 	}
-	if ask.Open {
-		open, err := j.Src.OpenMilestones(ctx, in.Owner, in.Repo)
-		if err != nil {
-			return err
-		}
-		numbers = append(numbers, open...)
-	}
-	slices.Sort(numbers)
-	numbers = slices.Compact(numbers)
-	if len(numbers) == 0 {
-		return nil
+	numbers, flagged, err := j.numbers(ctx, in, ask)
+	if err != nil || len(numbers) == 0 {
+		return err
 	}
 	snap, err := j.Src.Snapshot(ctx, gh.SnapshotRequest{Owner: in.Owner, Repo: in.Repo, Needs: snapshot.Needs{Conversation: true}})
 	if err != nil {
 		return err
 	}
+	var answers []rules.Answer
+	var judged []int
 	for _, n := range numbers {
 		by := closure.Actor{}
 		if len(ask.Milestones) > 0 && n == ask.Milestones[0] {
 			by = ask.ClosedBy
 		}
-		if err := j.milestone(ctx, in, snap, n, by, by.Login != ""); err != nil {
+		as, ok, err := j.milestone(ctx, in, snap, n, by, by.Login != "" || flagged[n])
+		if err != nil {
 			return err
 		}
+		if ok {
+			judged, answers = append(judged, n), append(answers, as...)
+		}
 	}
-	return nil
+	if !ask.Open {
+		return j.answer(ctx, in, snap, answers, nil)
+	}
+	return j.answer(ctx, in, snap, answers, judged)
 }
 
-// milestone judges one milestone under its lock.
-func (j *Judge) milestone(ctx context.Context, in Input, snap *snapshot.PR, number int, by closure.Actor, flag bool) error {
+// numbers are the milestones ask names, each once in number order, and
+// those of them the sweep found closed while the App missed it.
+func (j *Judge) numbers(ctx context.Context, in Input, ask Ask) ([]int, map[int]bool, error) {
+	numbers := slices.Clone(ask.Milestones)
+	if ask.Open {
+		open, err := j.Src.OpenMilestones(ctx, in.Owner, in.Repo)
+		if err != nil {
+			return nil, nil, err
+		}
+		numbers = append(numbers, open...)
+	}
+	flagged := map[int]bool{}
+	if ask.Closed {
+		missed, err := j.missed(ctx, in)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, n := range missed {
+			numbers, flagged[n] = append(numbers, n), true
+		}
+	}
+	slices.Sort(numbers)
+	return slices.Compact(numbers), flagged, nil
+}
+
+// milestone judges one milestone under its lock and returns the answers
+// to its acceptances; ok is false when there was nothing to judge.
+func (j *Judge) milestone(ctx context.Context, in Input, snap *snapshot.PR, number int, by closure.Actor, flag bool) ([]rules.Answer, bool, error) {
 	unlock, err := j.Store.Lock(ctx, lockKey(in, number))
 	if err != nil {
-		return err
+		return nil, false, err
 	}
 	defer unlock()
 	g, err := j.gather(ctx, in, snap, number, by)
 	if err != nil || g == nil {
-		return err
+		return nil, false, err
 	}
 	v := rules.DecideWith(g.facts, j.rules())
-	return j.act(ctx, in, g, v, flag)
+	return rules.Answers(g.facts, j.rules()), true, j.act(ctx, in, g, v, flag)
 }
 
 func (j *Judge) rules() rules.Rules {

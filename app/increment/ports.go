@@ -18,8 +18,10 @@ type Source interface {
 	Snapshot(ctx context.Context, req gh.SnapshotRequest) (*snapshot.PR, error)
 	// Milestone reads a milestone with its issues.
 	Milestone(ctx context.Context, owner, repo string, number int) (*gh.Milestone, error)
-	// OpenMilestones numbers the repository's open milestones.
+	// OpenMilestones numbers the repository's open milestones;
+	// ClosedMilestones lists its closed ones with when each was closed.
 	OpenMilestones(ctx context.Context, owner, repo string) ([]int, error)
+	ClosedMilestones(ctx context.Context, owner, repo string) ([]gh.ClosedMilestone, error)
 	// StoryMerges reads each story's merged attempts with their merge
 	// commits.
 	StoryMerges(ctx context.Context, owner, repo string, number int) (map[int][]gh.StoryMerge, error)
@@ -34,9 +36,11 @@ type Source interface {
 	// Role is login's live permission on the repository.
 	Role(ctx context.Context, owner, repo, login string) (string, error)
 	Evidence
-	// Comment posts on an issue; CreateControlIssue opens the control
-	// issue; ReopenMilestone reopens a milestone.
+	// Comment posts on an issue; React reacts to a comment;
+	// CreateControlIssue opens the control issue; ReopenMilestone reopens
+	// a milestone.
 	Comment(ctx context.Context, owner, repo string, number int, body string) (int64, error)
+	React(ctx context.Context, owner, repo string, commentID int64, content string) error
 	CreateControlIssue(ctx context.Context, owner, repo, title, body string) (int, string, error)
 	ReopenMilestone(ctx context.Context, owner, repo string, number int) error
 }
@@ -51,11 +55,13 @@ type Evidence interface {
 
 var _ Source = (*gh.Installation)(nil)
 
-// Store reads the stories' closures and the App's evidence of their
-// attempts, and serialises judgements (store.DB).
+// Store reads the stories' closures, the App's evidence of their
+// attempts and the kept decisions a HOLD comes from, and serialises
+// judgements (store.DB).
 type Store interface {
 	Closures(ctx context.Context, repo string) (map[int][]byte, error)
 	UnitEvidence(ctx context.Context, repo string) (map[int][][]byte, error)
+	KeptDecisions(ctx context.Context, repo string) ([]store.Kept, error)
 	// Lock holds key until unlock is called.
 	Lock(ctx context.Context, key string) (unlock func(), err error)
 }

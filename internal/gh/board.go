@@ -59,7 +59,7 @@ type BoardIssue struct {
 var boardQuery = fmt.Sprintf(`query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) {
   url
   defaultBranchRef { target { ... on Commit { oid file(path: "`+ConfigPath+`") { object { ... on Blob { text isTruncated } } } } } }
-  milestones(first: %d, states: [OPEN, CLOSED], orderBy: {field: NUMBER, direction: DESC}) { nodes { number title url state
+  milestones(first: %d, states: [OPEN, CLOSED], orderBy: {field: NUMBER, direction: DESC}) { nodes { number title url state closedAt
     issues(first: %d) { nodes { number title url state body labels(first: %d) { nodes { name } }
       timelineItems(itemTypes: [CROSS_REFERENCED_EVENT], last: %d) { nodes { ... on CrossReferencedEvent { isCrossRepository
         source { __typename ... on PullRequest { number title url state body headRefOid mergedAt mergeCommit { oid } } } } } } } } } }
@@ -97,6 +97,7 @@ type boardMilestone struct {
 	Number     int
 	Title, URL string
 	State      string
+	ClosedAt   *time.Time
 	Issues     struct{ Nodes []boardIssue }
 }
 
@@ -141,6 +142,9 @@ func (in *Installation) Board(ctx context.Context, owner, repo string) (*BoardRe
 	}
 	for _, m := range r.Milestones.Nodes {
 		bm := board.Milestone{Number: m.Number, Title: m.Title, URL: m.URL, Open: m.State == "OPEN"}
+		if m.ClosedAt != nil {
+			bm.ClosedAt = m.ClosedAt.UTC()
+		}
 		for _, is := range m.Issues.Nodes {
 			bm.Issues = append(bm.Issues, is.story(owner+"/"+repo))
 		}

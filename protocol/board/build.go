@@ -42,6 +42,9 @@ func Build(in Input) Board {
 				b.Inbox = append(b.Inbox, it)
 			}
 		}
+		if it, ok := incrementItem(m, inc); ok {
+			b.Inbox = append(b.Inbox, it)
+		}
 		for _, is := range m.Issues {
 			if c, ok := certificateOf(in.URL, is); ok {
 				b.Certificates = append(b.Certificates, c)

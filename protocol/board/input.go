@@ -33,7 +33,10 @@ type Milestone struct {
 	Title  string
 	URL    string
 	Open   bool
-	Issues []Issue
+	// ClosedAt is when GitHub says the milestone was closed (zero while
+	// open).
+	ClosedAt time.Time
+	Issues   []Issue
 }
 
 // Issue is one issue of a milestone: a story.

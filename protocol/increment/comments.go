@@ -15,6 +15,16 @@ func NotEdited(c Comment) string {
 	return ""
 }
 
+// NotUnderHold: nothing said while a HOLD applied counts (craft §3.4: a
+// HOLD blocks closure; the owner's `resume` lifts it, then a new comment
+// counts).
+func NotUnderHold(c Comment) string {
+	if c.Hold != "" {
+		return fmt.Sprintf("a HOLD applied when comment %d was posted (%s); once an owner's `resume` lifts it, a new comment counts", c.ID, c.Hold)
+	}
+	return ""
+}
+
 // AcceptSameMilestone: an acceptance names this increment's milestone.
 func AcceptSameMilestone(f Facts, c command.Command) string {
 	if c.Milestone == f.Milestone {
@@ -28,6 +38,9 @@ func AcceptSameMilestone(f Facts, c command.Command) string {
 func BoundToCandidate(f Facts, c command.Command) string {
 	if c.SHA != "" && c.SHA == f.Candidate.SHA {
 		return ""
+	}
+	if f.Candidate.SHA == "" {
+		return fmt.Sprintf("it accepts %s, and milestone %d has no integrated candidate yet", c.SHA, f.Milestone)
 	}
 	return fmt.Sprintf("it accepts %s, the candidate is %s", c.SHA, f.Candidate.SHA)
 }
@@ -64,17 +77,7 @@ func EvidenceReadBack(f Facts, d Demo) string {
 // counted reports whether a comment counts and its author has authority
 // by rules against the listed logins.
 func counted(r Rules, c Comment, listed []string) bool {
-	for _, cr := range r.Comment {
-		if cr.Check(c) != "" {
-			return false
-		}
-	}
-	for _, a := range r.Owner {
-		if a.Check(c.Author, listed) != "" {
-			return false
-		}
-	}
-	return true
+	return refusedComment(r, c, listed) == ""
 }
 
 // acceptance is the newest owner comment accepting the candidate (0: none).

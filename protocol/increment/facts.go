@@ -27,6 +27,9 @@ type Comment struct {
 	Body             string
 	Author           closure.Actor
 	Created, Updated time.Time
+	// Hold is the reason of the HOLD that applied when the comment was
+	// posted ("" when none did).
+	Hold string
 }
 
 // Candidate is the integrated candidate the App chose (Choose) with what

@@ -15,6 +15,7 @@ func without(name string) Rules {
 	r.Comment = slices.DeleteFunc(r.Comment, func(c CommentRule) bool { return c.Name == name })
 	r.Accept = slices.DeleteFunc(r.Accept, func(a AcceptRule) bool { return a.Name == name })
 	r.Demo = slices.DeleteFunc(r.Demo, func(d DemoRule) bool { return d.Name == name })
+	r.Withdraw = slices.DeleteFunc(r.Withdraw, func(w WithdrawRule) bool { return w.Name == name })
 	return r
 }
 
@@ -26,6 +27,8 @@ func TestRulesRefuseAttacks(t *testing.T) {
 	demoted := closure.Actor{Login: "olivia", Type: "User", Permission: "read"}
 	edited := accept(5, owner, "4", sha("3"))
 	edited.Updated = t0.Add(1)
+	held := accept(5, owner, "4", sha("3"))
+	held.Hold = "wait for legal"
 	onHigh := func(c ...Comment) func(*Facts) { return func(f *Facts) { high(f); f.Comments = c } }
 	onDemo := func(c ...Comment) func(*Facts) { return func(f *Facts) { demonstrating(f); f.Comments = c } }
 	tests := []struct {
@@ -46,6 +49,8 @@ func TestRulesRefuseAttacks(t *testing.T) {
 		{"a bot bearing the owner's login accepts", with(complete(), onHigh(accept(5, bot, "4", sha("3")))), "human-owner"},
 		{"an owner without write accepts", with(complete(), onHigh(accept(5, demoted, "4", sha("3")))), "live-write"},
 		{"an acceptance edited into the comment", with(complete(), onHigh(edited)), "not-edited"},
+		{"an acceptance posted under a HOLD", with(complete(), onHigh(held)), "not-under-hold"},
+		{"a demonstration posted under a HOLD", with(complete(), onDemo(func() Comment { c := demo(6, owner, criterion); c.Hold = "wait"; return c }())), "not-under-hold"},
 		{"an acceptance of an earlier candidate", with(complete(), onHigh(accept(5, owner, "4", sha("2")))), "bound-to-candidate"},
 		{"an acceptance of another milestone", with(complete(), onHigh(accept(5, owner, "9", sha("3")))), "accept-same-milestone"},
 		{"a demonstration with one character changed", with(complete(), onDemo(demo(6, owner, criterion[:len(criterion)-1]+"T"))), "exact-criterion"},

@@ -45,6 +45,9 @@ type Rules struct {
 	Comment []CommentRule
 	Accept  []AcceptRule
 	Demo    []DemoRule
+	// Withdraw decides when a certificate issued earlier stops approving
+	// (the App then withdraws it).
+	Withdraw []WithdrawRule
 }
 
 // DefaultRules are every rule.
@@ -61,9 +64,10 @@ func DefaultRules() Rules {
 			{"demonstration", Accepting, demonstration},
 		},
 		Owner:   owner,
-		Comment: []CommentRule{{"not-edited", NotEdited}},
+		Comment: []CommentRule{{"not-edited", NotEdited}, {"not-under-hold", NotUnderHold}},
 		Accept:  []AcceptRule{{"accept-same-milestone", AcceptSameMilestone}, {"bound-to-candidate", BoundToCandidate}},
 		Demo: []DemoRule{{"demo-same-milestone", DemoSameMilestone}, {"exact-criterion", ExactCriterion},
 			{"evidence-read-back", EvidenceReadBack}},
+		Withdraw: []WithdrawRule{{"candidate-moved", CandidateMoved}},
 	}
 }

@@ -1,0 +1,158 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+)
+
+// highRisk declares milestone M1 high risk: it needs the owner's
+// acceptance.
+const highRisk = "```yaml\nrisk: high\n```\n"
+
+// answerOf is how the App answered control-issue comment c: its reactions
+// and the bodies of the App's replies to it.
+func (w *incrementWorld) answerOf(t *testing.T, c *ghfake.Comment) (reactions, replies []string) {
+	t.Helper()
+	w.quiet(t)
+	for _, cv := range w.control.Comments() {
+		if cv.ID == c.ID() {
+			reactions = cv.Reactions
+		}
+		if strings.HasPrefix(cv.Body, checks.ReplyMarker(c.ID())) {
+			replies = append(replies, cv.Body)
+		}
+	}
+	return reactions, replies
+}
+
+// editedAccept posts the owner's acceptance of sha and edits it, both
+// unseen by the App (their deliveries lost): the sweep finds it edited.
+func (w *incrementWorld) editedAccept(t *testing.T, sha string) *ghfake.Comment {
+	t.Helper()
+	var c *ghfake.Comment
+	w.lose(t, func() {
+		c = w.control.Comment("olivia", "/aep accept 1 "+sha+" (draft)")
+		w.f.Advance(2 * time.Second)
+		c.Edit("olivia", "/aep accept 1 "+sha)
+	})
+	w.sweep(t)
+	return c
+}
+
+// TestIncrementAcceptIsAnswered: every `/aep accept` on the control issue
+// is answered once — 👍 when it counts; 👎 and one reply saying why, with
+// the exact command that would count, when refused (a coordinator's, the
+// wrong or an unknown SHA, an unknown milestone, a malformed line, one
+// posted under a HOLD, an edited one) — and a redelivery and the sweep add
+// nothing. Only the owner's acceptance after the resume completes the
+// increment.
+func TestIncrementAcceptIsAnswered(t *testing.T) {
+	w := newIncrementWorld(t, highRisk, nil)
+	first := w.certified(t, 0)
+	w.certified(t, 1)
+	last := w.certified(t, 2)
+	use := "`/aep accept 1 " + last + "`"
+	refusals := []struct {
+		name, by, body string
+		wants          []string
+	}{
+		{"a coordinator", "carl", "/aep accept 1 " + last, []string{"carl is not listed in owners", use}},
+		{"an earlier merge", "olivia", "/aep accept 1 " + first, []string{"the candidate is " + last, use}},
+		{"an unknown SHA", "olivia", "/aep accept 1 " + strings.Repeat("d", 40), []string{"the candidate is " + last, use}},
+		{"an unknown milestone", "olivia", "/aep accept 7 " + last, []string{"milestone 7 is not an open milestone", "/aep accept <milestone-number> <sha>"}},
+		{"a malformed line", "olivia", "/aep accept 1", []string{"accept takes exactly a milestone number", "/aep hold"}},
+	}
+	var answeredComments []*ghfake.Comment
+	refuse := func(name string, c *ghfake.Comment, wants []string) {
+		t.Helper()
+		reactions, replies := w.answerOf(t, c)
+		if strings.Join(reactions, ",") != "-1" || len(replies) != 1 {
+			t.Fatalf("%s: reactions %v, %d replies; want -1 and one reply", name, reactions, len(replies))
+		}
+		for _, want := range wants {
+			if !strings.Contains(replies[0], want) {
+				t.Errorf("%s: the reply does not say %q:\n%s", name, want, replies[0])
+			}
+		}
+		answeredComments = append(answeredComments, c)
+	}
+	for _, r := range refusals {
+		st := w.f.Stats()
+		c := w.control.Comment(r.by, r.body)
+		refuse(r.name, c, r.wants)
+		w.costSince(t, r.name+" (its delivery, all its work)", st)
+	}
+	w.control.Comment("olivia", "/aep hold legal review")
+	w.quiet(t)
+	refuse("under a HOLD", w.control.Comment("olivia", "/aep accept 1 "+last), []string{"a HOLD applied", "legal review", use})
+	w.control.Comment("olivia", "/aep resume")
+	w.quiet(t)
+	if _, ok := w.complete(t, last); ok {
+		t.Fatal("the increment completed on a refused acceptance")
+	}
+	st := w.f.Stats()
+	ok := w.control.Comment("olivia", "/aep accept 1 "+last)
+	if reactions, replies := w.answerOf(t, ok); strings.Join(reactions, ",") != "+1" || len(replies) != 0 {
+		t.Fatalf("the owner's acceptance: reactions %v, replies %v; want +1 and none", reactions, replies)
+	}
+	w.costSince(t, "the owner's acceptance (its delivery, all its work)", st)
+	if _, done := w.complete(t, last); !done {
+		t.Fatalf("the owner's acceptance did not complete the increment: %+v", w.increment(t, last))
+	}
+	answeredComments = append(answeredComments, ok)
+	refuse("an edited acceptance", w.editedAccept(t, last), []string{"was edited after it was posted", "in a new comment", use})
+	w.redeliver(t, "issue_comment", "created")
+	w.sweep(t)
+	for _, c := range answeredComments {
+		if reactions, replies := w.answerOf(t, c); len(reactions) != 1 || len(replies) > 1 {
+			t.Errorf("comment %d after a redelivery and the sweep: reactions %v, %d replies", c.ID(), reactions, len(replies))
+		}
+	}
+	if n := w.ledgerRows(t, "answered"); n < len(answeredComments) {
+		t.Errorf("%d answered rows, want at least %d", n, len(answeredComments))
+	}
+}
+
+// TestIncrementAcceptRefusalsNegativeControls: each refusal above with
+// the one rule that refuses it removed: the acceptance is then answered 👍
+// and completes the increment, so each rule is shown to matter.
+func TestIncrementAcceptRefusalsNegativeControls(t *testing.T) {
+	tests := []struct {
+		rule   string
+		attack func(t *testing.T, w *incrementWorld, first, last string) *ghfake.Comment
+	}{
+		{"listed-owner", func(t *testing.T, w *incrementWorld, _, last string) *ghfake.Comment {
+			return w.control.Comment("carl", "/aep accept 1 "+last)
+		}},
+		{"bound-to-candidate", func(t *testing.T, w *incrementWorld, first, _ string) *ghfake.Comment {
+			return w.control.Comment("olivia", "/aep accept 1 "+first)
+		}},
+		{"not-under-hold", func(t *testing.T, w *incrementWorld, _, last string) *ghfake.Comment {
+			w.control.Comment("olivia", "/aep hold legal review")
+			w.quiet(t)
+			return w.control.Comment("olivia", "/aep accept 1 "+last)
+		}},
+		{"not-edited", func(t *testing.T, w *incrementWorld, _, last string) *ghfake.Comment {
+			return w.editedAccept(t, last)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			w := newIncrementWorld(t, highRisk, without(tt.rule))
+			first := w.certified(t, 0)
+			w.certified(t, 1)
+			last := w.certified(t, 2)
+			c := tt.attack(t, w, first, last)
+			if reactions, replies := w.answerOf(t, c); strings.Join(reactions, ",") != "+1" || len(replies) != 0 {
+				t.Errorf("without %s: reactions %v, replies %v; want the attack accepted", tt.rule, reactions, replies)
+			}
+			if _, done := w.complete(t, last); !done {
+				t.Errorf("without %s the attack should complete the increment: %+v", tt.rule, w.increment(t, last))
+			}
+		})
+	}
+}
