@@ -56,7 +56,11 @@ func (a *App) serveFront(ctx context.Context, ln net.Listener) (*http.Server, ne
 		a.log.Info("swept after busy refusals")
 	})
 	a.github.AtStart(ctx)
-	return webhook.NewServer(a.Handler(), a.opts.maxHeaderBytes), webhook.LimitConns(ln, a.opts.MaxConns, a.hooks)
+	srv := webhook.NewServer(a.Handler(), a.opts.maxHeaderBytes)
+	if a.opts.readHeaderTimeout > 0 {
+		srv.ReadHeaderTimeout = a.opts.readHeaderTimeout
+	}
+	return srv, webhook.LimitConns(ln, a.opts.MaxConns, a.hooks)
 }
 
 // VerifyGitHub asks GitHub who the App is (GET /app with its JWT). On

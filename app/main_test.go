@@ -26,6 +26,9 @@ type childConfig struct {
 	// MaxHeaderBytes replaces the App's header bound when set (the
 	// header-flood test's negative control).
 	MaxHeaderBytes int
+	// ReadHeaderTimeout replaces the server's header read timeout when
+	// set (the header-flood test holds its connections past it).
+	ReadHeaderTimeout time.Duration
 	// Done are the world's units seeded as certified (seedDone).
 	Done []int
 }
@@ -59,7 +62,7 @@ func runChild(raw string) int {
 	if c.Pipeline {
 		o.checks = pipelineChecks()
 	}
-	o.maxHeaderBytes = c.MaxHeaderBytes
+	o.maxHeaderBytes, o.readHeaderTimeout = c.MaxHeaderBytes, c.ReadHeaderTimeout
 	a, err := New(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
