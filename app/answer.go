@@ -18,13 +18,19 @@ type answerer interface {
 // answer reacts to comment or review id (👍 when a request in it was
 // accepted, 👎 and one reply when one was refused) and records every
 // request's outcome in the ledger: verdict.PlanAnswer decides it all from the
-// evaluation, applyAnswer writes it. A redelivered event finds the reply
-// already there. It returns the item's thread, and whether the item asked
-// for the status comment.
+// evaluation, applyAnswer writes it. An item is answered once: one the
+// ledger says was answered is left alone (a comment's created and edited
+// deliveries both ask, in either order). A redelivered event finds the
+// reply already there. It returns the item's thread, and whether the item
+// asked for the status comment.
 func (e *evaluator) answer(ctx context.Context, in evalInput, ev *verdict.Evaluation, id int64) (verdict.Thread, bool, error) {
 	p, ok := verdict.PlanAnswer(in.origin(), ev, id)
-	if !ok {
+	if !ok || p.Answered == nil {
 		return p.Thread, false, nil
+	}
+	done, err := e.w.Has(ctx, p.Answered.Subject)
+	if err != nil || done {
+		return p.Thread, false, err
 	}
 	return p.Thread, p.Status, e.applyAnswer(ctx, in, p)
 }

@@ -43,8 +43,9 @@ type appInfo struct {
 
 // conversationFamily: a created comment is answered where it was made; an
 // edited or deleted one only changes the replay (an edited command counts
-// for nothing) and is recorded as tampering when it was a kept decision's
-// source. On a pull request, that pull request and its unit's other
+// for nothing, and a comment edited into one that was never answered is
+// answered: refused) and is recorded as tampering when it was a kept
+// decision's source. On a pull request, that pull request and its unit's other
 // attempts are judged; on a unit's issue, the unit's attempts; on the
 // control issue, every open pull request, once the comment is known to
 // change a project decision (fanout.go). The App's own comments change no
@@ -77,8 +78,11 @@ func commentWork(env envelope, v conversationView) []work {
 	})
 	var answer int64
 	var w *verdict.Witness
-	if env.Action == "created" {
+	switch {
+	case env.Action == "created":
 		answer, w = v.Comment.ID, witnessOf(n, v)
+	case env.Action == "edited" && mayRequest(v.Comment.Body):
+		answer = v.Comment.ID // an edit into a request is refused, and told so once
 	}
 	var then work = answerOn{thread: n, control: control, answer: answer, witness: w} // then the unit's attempts
 	if v.Issue.PullRequest != nil {
