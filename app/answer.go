@@ -18,19 +18,22 @@ type answerer interface {
 // answer reacts to comment or review id (👍 when a request in it was
 // accepted, 👎 and one reply when one was refused) and records every
 // request's outcome in the ledger: verdict.PlanAnswer decides it all from the
-// evaluation, applyAnswer writes it. An item is answered once: one the
-// ledger says was answered is left alone (a comment's created and edited
-// deliveries both ask, in either order). A redelivered event finds the
-// reply already there. It returns the item's thread, and whether the item
+// evaluation, applyAnswer writes it. A redelivered event finds the reply
+// already there. Under in.once (an edited comment's delivery) an item the
+// ledger says was answered is left alone, so that a comment edited into a
+// command is answered once, whichever of its created and edited deliveries
+// is judged first. It returns the item's thread, and whether the item
 // asked for the status comment.
 func (e *evaluator) answer(ctx context.Context, in evalInput, ev *verdict.Evaluation, id int64) (verdict.Thread, bool, error) {
 	p, ok := verdict.PlanAnswer(in.origin(), ev, id)
-	if !ok || p.Answered == nil {
+	if !ok {
 		return p.Thread, false, nil
 	}
-	done, err := e.w.Has(ctx, p.Answered.Subject)
-	if err != nil || done {
-		return p.Thread, false, err
+	if in.once && p.Answered != nil {
+		done, err := e.w.Has(ctx, p.Answered.Subject)
+		if err != nil || done {
+			return p.Thread, false, err
+		}
 	}
 	return p.Thread, p.Status, e.applyAnswer(ctx, in, p)
 }

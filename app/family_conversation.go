@@ -78,15 +78,16 @@ func commentWork(env envelope, v conversationView) []work {
 	})
 	var answer int64
 	var w *verdict.Witness
+	edit := env.Action == "edited" && mayRequest(v.Comment.Body) // an edit into a request is refused, and told so once
 	switch {
 	case env.Action == "created":
 		answer, w = v.Comment.ID, witnessOf(n, v)
-	case env.Action == "edited" && mayRequest(v.Comment.Body):
-		answer = v.Comment.ID // an edit into a request is refused, and told so once
+	case edit:
+		answer = v.Comment.ID
 	}
-	var then work = answerOn{thread: n, control: control, answer: answer, witness: w} // then the unit's attempts
+	var then work = answerOn{thread: n, control: control, answer: answer, witness: w, once: edit} // then the unit's attempts
 	if v.Issue.PullRequest != nil {
-		then = judgePR{pr: n, answer: answer, guesses: verdict.GuessUnits(v.Issue.Body, env.repoName()), siblings: true, witness: w}
+		then = judgePR{pr: n, answer: answer, guesses: verdict.GuessUnits(v.Issue.Body, env.repoName()), siblings: true, witness: w, once: edit}
 	}
 	if env.Action == "created" && control && v.Issue.PullRequest == nil {
 		return controlWork(then, v.Comment.Body)

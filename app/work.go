@@ -41,11 +41,12 @@ type judgePR struct {
 	answer   int64
 	siblings bool
 	witness  *verdict.Witness
+	once     bool // answer only if never answered (evalInput.once)
 }
 
 func (j judgePR) run(ctx context.Context, _ *App, ev *evaluator, w where) error {
 	in := w.input()
-	in.pr, in.guesses, in.answer, in.siblings, in.witness = j.pr, j.guesses, j.answer, j.siblings, j.witness
+	in.pr, in.guesses, in.answer, in.siblings, in.witness, in.once = j.pr, j.guesses, j.answer, j.siblings, j.witness, j.once
 	return ev.evaluatePR(ctx, in)
 }
 
@@ -68,11 +69,12 @@ type answerOn struct {
 	control bool
 	answer  int64
 	witness *verdict.Witness
+	once    bool // answer only if never answered (evalInput.once)
 }
 
 func (j answerOn) run(ctx context.Context, _ *App, ev *evaluator, w where) error {
 	in := w.input()
-	in.answer, in.witness = j.answer, j.witness
+	in.answer, in.witness, in.once = j.answer, j.witness, j.once
 	return ev.answerThread(ctx, in, j.thread, j.control)
 }
 
