@@ -143,11 +143,15 @@ func (g *gatesWorld) sendOne(t *testing.T, d ghfake.Delivery) int {
 	return resp.StatusCode
 }
 
-// waitIdle waits until no delivery or rejudge job waits or runs.
+// waitIdle waits until no delivery or rejudge job waits or runs. What
+// it waits for is 500 delivery jobs, three evaluations of a 500-comment
+// pull request, the 5 s pause the burst's rejudge waits for, and its
+// evaluations: on a loaded 2-core machine that took 30 to 50 s, so the
+// bound is 2 minutes (it only ends a test that would hang).
 func (g *gatesWorld) waitIdle(t *testing.T) {
 	t.Helper()
 	kinds := []string{queue.Delivery{}.Kind(), queue.Rejudge{}.Kind()}
-	waitFor(t, 30*time.Second, "the queue to drain", func() bool {
+	waitFor(t, 2*time.Minute, "the queue to drain", func() bool {
 		var n int
 		err := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM river_job WHERE kind IN ('`+strings.Join(kinds, "','")+`')
 			AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&n)

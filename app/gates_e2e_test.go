@@ -394,8 +394,7 @@ func TestGatesAPICallsPerEvaluation(t *testing.T) {
 	g.quiet(t)
 	g.f.ResetLog()
 	c := g.pr.Comment("olivia", "/aep recheck")
-	g.waitReaction(t, c.ID())
-	time.Sleep(300 * time.Millisecond)
+	g.waitReaction(t, c.ID()) // and its job's other reads and writes
 	st := g.f.Stats()
 	delete(st.ByRoute, "GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions") // the test's own reads
 	want := map[string]int{
