@@ -19,23 +19,33 @@ type answerer interface {
 // accepted, 👎 and one reply when one was refused) and records every
 // request's outcome in the ledger: verdict.PlanAnswer decides it all from the
 // evaluation, applyAnswer writes it. A redelivered event finds the reply
-// already there. Under in.once (an edited comment's delivery) an item the
-// ledger says was answered is left alone, so that a comment edited into a
-// command is answered once, whichever of its created and edited deliveries
-// is judged first. It returns the item's thread, and whether the item
-// asked for the status comment.
+// already there; under in.once, an item answered before is left alone. It
+// returns the item's thread, and whether the item asked for the status
+// comment.
 func (e *evaluator) answer(ctx context.Context, in evalInput, ev *verdict.Evaluation, id int64) (verdict.Thread, bool, error) {
 	p, ok := verdict.PlanAnswer(in.origin(), ev, id)
 	if !ok {
 		return p.Thread, false, nil
 	}
 	if in.once && p.Answered != nil {
-		done, err := e.w.Has(ctx, p.Answered.Subject)
-		if err != nil || done {
+		if done, err := e.w.Has(ctx, p.Answered.Subject); err != nil || done {
 			return p.Thread, false, err
 		}
 	}
 	return p.Thread, p.Status, e.applyAnswer(ctx, in, p)
+}
+
+// answerOf is what a comment delivery answers: a created comment, with its
+// witness, or one edited into a request, once (an edit is refused, and
+// told so whichever of the comment's deliveries is judged first).
+func answerOf(action string, thread int, v conversationView) (id int64, w *verdict.Witness, once bool) {
+	switch {
+	case action == "created":
+		return v.Comment.ID, witnessOf(thread, v), false
+	case action == "edited" && mayRequest(v.Comment.Body):
+		return v.Comment.ID, nil, true
+	}
+	return 0, nil, false
 }
 
 // applyAnswer writes an answer's plan: the ledger rows, the reactions, the

@@ -127,8 +127,7 @@ type evalInput struct {
 	// sweep is set for the periodic sweep's evaluations, which also answer
 	// the comments whose deliveries were lost.
 	sweep bool
-	// once answers the item only if the ledger holds no answer to it yet
-	// (an edited comment's delivery).
+	// once answers only an item never answered (an edited comment).
 	once bool
 }
 

@@ -76,15 +76,7 @@ func commentWork(env envelope, v conversationView) []work {
 	}) bool {
 		return l.Name == gh.ControlLabel
 	})
-	var answer int64
-	var w *verdict.Witness
-	edit := env.Action == "edited" && mayRequest(v.Comment.Body) // an edit into a request is refused, and told so once
-	switch {
-	case env.Action == "created":
-		answer, w = v.Comment.ID, witnessOf(n, v)
-	case edit:
-		answer = v.Comment.ID
-	}
+	answer, w, edit := answerOf(env.Action, n, v)
 	var then work = answerOn{thread: n, control: control, answer: answer, witness: w, once: edit} // then the unit's attempts
 	if v.Issue.PullRequest != nil {
 		then = judgePR{pr: n, answer: answer, guesses: verdict.GuessUnits(v.Issue.Body, env.repoName()), siblings: true, witness: w, once: edit}

@@ -56,11 +56,7 @@ func (a *App) serveFront(ctx context.Context, ln net.Listener) (*http.Server, ne
 		a.log.Info("swept after busy refusals")
 	})
 	a.github.AtStart(ctx)
-	srv := webhook.NewServer(a.Handler(), a.opts.maxHeaderBytes)
-	if a.opts.readHeaderTimeout > 0 {
-		srv.ReadHeaderTimeout = a.opts.readHeaderTimeout
-	}
-	return srv, webhook.LimitConns(ln, a.opts.MaxConns, a.hooks)
+	return webhook.NewServer(a.Handler(), a.opts.server), webhook.LimitConns(ln, a.opts.MaxConns, a.hooks)
 }
 
 // VerifyGitHub asks GitHub who the App is (GET /app with its JWT). On

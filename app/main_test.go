@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/skipline"
 )
@@ -62,7 +63,7 @@ func runChild(raw string) int {
 	if c.Pipeline {
 		o.checks = pipelineChecks()
 	}
-	o.maxHeaderBytes, o.readHeaderTimeout = c.MaxHeaderBytes, c.ReadHeaderTimeout
+	o.server = webhook.ServerLimits{MaxHeaderBytes: c.MaxHeaderBytes, ReadHeaderTimeout: c.ReadHeaderTimeout}
 	a, err := New(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
