@@ -19,12 +19,18 @@ type answerer interface {
 // accepted, 👎 and one reply when one was refused) and records every
 // request's outcome in the ledger: verdict.PlanAnswer decides it all from the
 // evaluation, applyAnswer writes it. A redelivered event finds the reply
-// already there. It returns the item's thread, and whether the item asked
-// for the status comment.
+// already there; under in.once, an item answered before is left alone. It
+// returns the item's thread, and whether the item asked for the status
+// comment.
 func (e *evaluator) answer(ctx context.Context, in evalInput, ev *verdict.Evaluation, id int64) (verdict.Thread, bool, error) {
 	p, ok := verdict.PlanAnswer(in.origin(), ev, id)
 	if !ok {
 		return p.Thread, false, nil
+	}
+	if in.once && p.Answered != nil {
+		if done, err := e.w.Has(ctx, p.Answered.Subject); err != nil || done {
+			return p.Thread, false, err
+		}
 	}
 	return p.Thread, p.Status, e.applyAnswer(ctx, in, p)
 }

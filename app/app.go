@@ -11,6 +11,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/aepgate/aepgate/app/jwks"
 	"github.com/aepgate/aepgate/app/metrics"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/readback"
@@ -116,7 +117,7 @@ func (a *App) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /readyz", a.ready)
 	mux.Handle("GET /metrics", a.metrics.Handler())
-	mux.Handle("GET "+KeysPath, keysHandler(a.opts))
+	mux.Handle("GET "+KeysPath, jwks.Handler(a.opts.PublicKeys, a.opts.Signer))
 	a.mountBoard(mux)
 	return mux
 }

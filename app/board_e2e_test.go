@@ -135,7 +135,7 @@ func TestBoardAPICallsPerUpdate(t *testing.T) {
 	b := newBoardWorld(t)
 	pr := b.attempt("only")
 	b.waitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
-	time.Sleep(300 * time.Millisecond) // evaluations and board jobs settle
+	b.idle(t) // evaluations and board jobs are done
 	in, err := b.app.clients.Installation(b.inst.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestBoardAPICallsPerUpdate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.change()
-			time.Sleep(300 * time.Millisecond)
+			b.idle(t)
 			b.f.ResetLog()
 			if err := b.app.boards().Keep(ctx, in, "acme", "widgets", time.Now(), board.AuthoredBy(login), log); err != nil {
 				t.Fatal(err)
@@ -234,7 +234,7 @@ func TestBoardEvaluationWithNothingChangedWritesNothing(t *testing.T) {
 			rs, _, err := b.gh.Reactions.ListIssueCommentReactions(context.Background(), "acme", "widgets", c.ID(), nil)
 			return err == nil && len(rs) > 0
 		})
-		time.Sleep(500 * time.Millisecond) // past the board's window
+		b.idle(t) // the board update it asked for is done
 	}
 	recheck() // the first command also opens the control issue
 	b.f.ResetLog()

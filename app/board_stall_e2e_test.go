@@ -24,7 +24,7 @@ func TestBoardStallHealth(t *testing.T) {
 	b := &boardWorld{ghfakeWorld: w, ms: ms, unit: unit, gh: w.f.Client(w.inst.Token())}
 	pr := b.attempt("only")
 	b.waitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
-	time.Sleep(300 * time.Millisecond) // evaluations and board jobs settle
+	b.idle(t) // evaluations and board jobs are done
 	in, err := b.app.clients.Installation(b.inst.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -66,7 +66,7 @@ func TestReadbackNoAuditNoCertificate(t *testing.T) {
 	if !strings.Contains(done.Summary, "No completion certificate: ") || !strings.Contains(done.Summary, "audit-not-pass") {
 		t.Errorf("summary does not say why no certificate:\n%s", done.Summary)
 	}
-	time.Sleep(200 * time.Millisecond)
+	w.quiet(t)
 	if n := w.count(merge, checks.NameCertificate); n != 0 || slices.Contains(w.labels(t), readback.CertifiedLabel) {
 		t.Errorf("%d certificates without an audit", n)
 	}
@@ -87,7 +87,7 @@ func TestReadbackSquashOfUpToDateHead(t *testing.T) {
 // certificate, and the second pass writes nothing.
 func TestReadbackEventsTwiceAndOutOfOrder(t *testing.T) {
 	w := newReadbackWorld(t, readbackYAML, nil)
-	time.Sleep(300 * time.Millisecond)
+	w.quiet(t)
 	w.f.CollectWebhooks(testSecret, w.ghApp)
 	before := len(w.f.Deliveries())
 	merge := w.pr.Merge(ghfake.MergeCommit)
@@ -102,11 +102,11 @@ func TestReadbackEventsTwiceAndOutOfOrder(t *testing.T) {
 	}
 	pass("first")
 	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
-	time.Sleep(500 * time.Millisecond)
+	w.quiet(t) // the first pass's jobs are done before the log is reset
 	first := w.repo.CheckRuns(merge)
 	w.f.ResetLog()
 	pass("second")
-	time.Sleep(700 * time.Millisecond)
+	w.quiet(t)
 	for _, wr := range w.f.Writes() {
 		if strings.Contains(wr.Pattern, "check-runs") || strings.Contains(wr.Pattern, "labels") {
 			t.Errorf("second pass wrote: %s %s", wr.Method, wr.Path)

@@ -84,7 +84,7 @@ func TestClosureByCoordinatorKeepsDependentBlocked(t *testing.T) {
 	w.waitUnit(t, "failure", "closed without evidence by carl")
 	waitFor(t, 5*time.Second, "the closure comment", func() bool { return closureComments(w.api) == 1 })
 	w.redeliver(t, "issues", "closed")
-	time.Sleep(300 * time.Millisecond)
+	w.quiet(t)
 	if n := closureComments(w.api); n != 1 {
 		t.Errorf("%d closure comments after a redelivery, want 1", n)
 	}
@@ -134,7 +134,7 @@ func TestClosureReopen(t *testing.T) {
 func TestClosureEventReads(t *testing.T) {
 	w := newClosureWorld(t, closureConfig, nil)
 	reads := func(act func(), settled func() bool) (n int) {
-		time.Sleep(300 * time.Millisecond)
+		w.quiet(t) // what came before is done: none of its reads is counted
 		before := len(w.f.Requests())
 		act()
 		waitFor(t, 10*time.Second, "the delivery's work", settled)
@@ -168,7 +168,7 @@ func TestClosureOwnerCommand(t *testing.T) {
 	w.api.Comment("carl", "/aep close the API shipped with #1")
 	c := w.api.Comment("olivia", "draft")
 	c.Edit("olivia", "/aep close edited in")
-	time.Sleep(time.Second)
+	w.quiet(t) // both deliveries judged
 	w.waitUnit(t, "failure", "closed without evidence by carl")
 	w.api.Comment("olivia", "/aep close the API shipped with the reports release")
 	w.waitUnit(t, "success", "")

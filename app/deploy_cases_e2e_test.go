@@ -81,7 +81,7 @@ func TestDeployOwnerGate(t *testing.T) {
 	w.restart(t)
 	id := deployrules.GateID("production", run.ID())
 	ctl.Comment("mallory", "/aep resolve "+id+" approve")
-	settle()
+	w.settle(t)
 	if len(run.DeploymentReviews()) != 0 {
 		t.Fatalf("a non-owner's resolve answered it: %+v", run.DeploymentReviews())
 	}
@@ -94,7 +94,7 @@ func TestDeployOwnerGate(t *testing.T) {
 	if err := w.app.runReconcile(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	settle()
+	w.settle(t)
 	if n := len(run.DeploymentReviews()); n != 1 || appComments(ctl, run) != 1 {
 		t.Errorf("%d answers and %d questions, want 1 and 1", n, appComments(ctl, run))
 	}
@@ -144,7 +144,7 @@ func TestDeployHold(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newDeployWorld(t, openYAML, tt.rules)
 			w.controlIssue().Comment("olivia", "/aep hold payments are down")
-			settle()
+			w.settle(t)
 			if got := answered(t, w.deploy(w.repo.Head("main"))); got.State != tt.want {
 				t.Errorf("answer %+v, want %s", got, tt.want)
 			}
@@ -167,7 +167,7 @@ func TestDeployAnswerLost(t *testing.T) {
 			if got := answered(t, run); got.State != deployrules.Approved {
 				t.Fatalf("answer %+v", got)
 			}
-			settle()
+			w.settle(t)
 			if n := len(run.DeploymentReviews()); n != 1 {
 				t.Errorf("%d answers, want 1", n)
 			}

@@ -134,8 +134,9 @@ func answered(t *testing.T, run *ghfake.WorkflowRun) ghfake.DeploymentReview {
 	return run.DeploymentReviews()[0]
 }
 
-// settle gives queued work time to run.
-func settle() { time.Sleep(700 * time.Millisecond) }
+// settle waits until the App has run every job queued so far (drained):
+// a comment's delivery has been judged, an answer written.
+func (w *deployWorld) settle(t *testing.T) { t.Helper(); drained(t, w.f, w.app) }
 
 // controlIssue opens the control issue.
 func (w *deployWorld) controlIssue() *ghfake.Issue {

@@ -62,7 +62,7 @@ func TestE2EBrokenConfigFailsClosed(t *testing.T) {
 func TestE2EDuplicateDeliveryDoesNothing(t *testing.T) {
 	w := newWorld(t)
 	w.addPR(10, "Work-unit: #1")
-	_, base := startApp(t, testOptions(t, w, ""))
+	a, base := startApp(t, testOptions(t, w, ""))
 	body := w.prEvent("opened", 10, "Work-unit: #1")
 	if got := deliver(t, base, "pull_request", "same", body); got != 202 {
 		t.Fatalf("first: %d", got)
@@ -74,7 +74,7 @@ func TestE2EDuplicateDeliveryDoesNothing(t *testing.T) {
 		_, writes, _ := w.counts()
 		return writes >= checksOnNewHead
 	})
-	time.Sleep(200 * time.Millisecond) // a second evaluation, were there one, would show by now
+	drained(t, w.f, a) // a second evaluation, were there one, has run too
 	reads, writes, _ := w.counts()
 	// One evaluation: the snapshot query (and the App's login, read once
 	// per process); one write per check run on the new head.
@@ -143,12 +143,12 @@ func TestE2EConcurrentDeliveriesForOnePRWriteOnce(t *testing.T) {
 	w.addPR(10, "Work-unit: #1")
 	o := testOptions(t, w, "")
 	o.Workers = 16
-	_, base := startApp(t, o)
+	a, base := startApp(t, o)
 	for i := range 20 {
 		deliver(t, base, "pull_request", fmt.Sprintf("c-%d", i), w.prEvent("edited", 10, "Work-unit: #1"))
 	}
 	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
-	time.Sleep(500 * time.Millisecond)
+	drained(t, w.f, a) // every delivery judged
 	if d := w.duplicates(); len(d) > 0 {
 		t.Errorf("concurrent evaluations duplicated the check run: %v", d)
 	}
@@ -168,7 +168,7 @@ func TestE2EIssueEventReevaluatesOnlyAffectedPRs(t *testing.T) {
 	waitFor(t, 5*time.Second, "both judged", func() bool {
 		return w.run(checks.NameWorkUnit, 10) != nil && w.run(checks.NameWorkUnit, 11) != nil
 	})
-	jobsDrained(t, a)
+	drained(t, w.f, a) // both judgements done before the count
 	reads0, _, _ := w.counts()
 	// Issue #2 (milestone 1) changes: PR 10 (unit #1, same milestone) is
 	// re-evaluated, PR 11 (unit #3, milestone 2) is not.
@@ -176,7 +176,7 @@ func TestE2EIssueEventReevaluatesOnlyAffectedPRs(t *testing.T) {
 	w.issues[2].Reopen("alice")
 	deliver(t, base, "issues", "a-i2", body)
 	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.run(checks.NameWorkUnit, 10).Conclusion == "failure" })
-	jobsDrained(t, a)
+	drained(t, w.f, a) // the job goes on past PR 10 (the increment) before the count
 	reads, _, _ := w.counts()
 	// affected-units query + open PR list + PR 10's snapshot + the lookups
 	// of PR 10's two changed runs (work-unit and merge); then milestone 1's
@@ -193,13 +193,13 @@ func TestE2EStalePayloadBodyIsNotTrusted(t *testing.T) {
 	w := newWorld(t)
 	w.openIssue(t, 3, "Other", contract("low", "product"), w.repo.CreateMilestone("M2", ""))
 	w.addPR(10, "Work-unit: #1")
-	_, base := startApp(t, testOptions(t, w, ""))
+	a, base := startApp(t, testOptions(t, w, ""))
 	deliver(t, base, "pull_request", "stale", w.prEvent("opened", 10, "Work-unit: #3"))
 	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
 	if r := w.run(checks.NameWorkUnit, 10); r.Conclusion != "success" || !strings.Contains(r.Title, "#1") {
 		t.Errorf("%s %q", r.Conclusion, r.Title)
 	}
-	time.Sleep(100 * time.Millisecond)
+	drained(t, w.f, a)
 	// Two snapshot queries (the guess missed) and the App's login; the
 	// snapshot showed no runs, so the publisher looks for none.
 	if reads, writes, _ := w.counts(); reads != 3 || writes != checksOnNewHead {

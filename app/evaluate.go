@@ -127,6 +127,8 @@ type evalInput struct {
 	// sweep is set for the periodic sweep's evaluations, which also answer
 	// the comments whose deliveries were lost.
 	sweep bool
+	// once answers only an item never answered (an edited comment).
+	once bool
 }
 
 // origin is where the evaluation's ledger rows come from.

@@ -56,7 +56,7 @@ func (a *App) serveFront(ctx context.Context, ln net.Listener) (*http.Server, ne
 		a.log.Info("swept after busy refusals")
 	})
 	a.github.AtStart(ctx)
-	return webhook.NewServer(a.Handler(), a.opts.maxHeaderBytes), webhook.LimitConns(ln, a.opts.MaxConns, a.hooks)
+	return webhook.NewServer(a.Handler(), a.opts.server), webhook.LimitConns(ln, a.opts.MaxConns, a.hooks)
 }
 
 // VerifyGitHub asks GitHub who the App is (GET /app with its JWT). On

@@ -79,11 +79,16 @@ func (g *gatesWorld) reactions(t *testing.T, id int64) []string {
 	return c.Reactions
 }
 
-// waitReaction waits for a reaction on comment id and returns them all.
+// waitReaction waits for a reaction on comment id, then for the App's
+// queue to drain, and returns the reactions. The job that reacted writes
+// the rest of its answer (a 👎's reply, the answered row) and its
+// evaluation's board facts after the reaction, and deliveries sent before
+// the comment may run beside it: once the queue holds nothing to run, all
+// of that is done.
 func (g *gatesWorld) waitReaction(t *testing.T, id int64) []string {
 	t.Helper()
 	waitFor(t, 10*time.Second, "a reaction", func() bool { return len(g.reactions(t, id)) > 0 })
-	time.Sleep(100 * time.Millisecond) // a 👎 comes with its reply
+	g.quiet(t)
 	return g.reactions(t, id)
 }
 
@@ -389,8 +394,7 @@ func TestGatesAPICallsPerEvaluation(t *testing.T) {
 	g.quiet(t)
 	g.f.ResetLog()
 	c := g.pr.Comment("olivia", "/aep recheck")
-	g.waitReaction(t, c.ID())
-	time.Sleep(300 * time.Millisecond)
+	g.waitReaction(t, c.ID()) // and its job's other reads and writes
 	st := g.f.Stats()
 	delete(st.ByRoute, "GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions") // the test's own reads
 	want := map[string]int{
@@ -437,9 +441,11 @@ func TestGatesSweepAnswersMissedComments(t *testing.T) {
 	}
 }
 
-// settle makes sure an evaluation has read everything posted so far: the
+// settle makes sure an evaluation has read everything posted so far (the
 // owner's /aep recheck is answered only after an evaluation that read the
-// whole conversation as GitHub holds it now.
+// whole conversation as GitHub holds it now) and that every job queued
+// before it has run (waitReaction), so nothing still changes what the
+// test reads next.
 func (g *gatesWorld) settle(t *testing.T) {
 	t.Helper()
 	c := g.pr.Comment("olivia", "/aep recheck")

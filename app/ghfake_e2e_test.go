@@ -213,7 +213,7 @@ func TestGhfakeAPICallsPerEvaluation(t *testing.T) {
 	w.f.ResetLog()
 	w.redeliver(t, "pull_request", "edited")
 	waitFor(t, 10*time.Second, "unchanged re-judgement", func() bool { return w.f.Stats().Total > 0 })
-	time.Sleep(300 * time.Millisecond)
+	w.quiet(t)
 	if reads, writes := apiCalls(w.f.Stats()); reads > 2 || writes != 0 {
 		t.Errorf("unchanged verdict cost %d reads and %d writes (want ≤ 2 and 0):\n%v", reads, writes, w.f.Stats().ByRoute)
 	}

@@ -3,7 +3,6 @@ package app
 import (
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/aepgate/aepgate/protocol/gatelog"
 )
@@ -37,7 +36,7 @@ func TestHoldNeedsLiveWrite(t *testing.T) {
 				}
 			}
 			g.waitGates(t, tc.want)
-			time.Sleep(300 * time.Millisecond)
+			g.quiet(t)
 			if r := g.gates(); r.Conclusion != tc.want {
 				t.Errorf("aepgate/gates = %s %q, want %s", r.Conclusion, r.Title, tc.want)
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/skipline"
 )
@@ -26,6 +27,9 @@ type childConfig struct {
 	// MaxHeaderBytes replaces the App's header bound when set (the
 	// header-flood test's negative control).
 	MaxHeaderBytes int
+	// ReadHeaderTimeout replaces the server's header read timeout when
+	// set (the header-flood test holds its connections past it).
+	ReadHeaderTimeout time.Duration
 	// Done are the world's units seeded as certified (seedDone).
 	Done []int
 }
@@ -59,7 +63,7 @@ func runChild(raw string) int {
 	if c.Pipeline {
 		o.checks = pipelineChecks()
 	}
-	o.maxHeaderBytes = c.MaxHeaderBytes
+	o.server = webhook.ServerLimits{MaxHeaderBytes: c.MaxHeaderBytes, ReadHeaderTimeout: c.ReadHeaderTimeout}
 	a, err := New(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -149,9 +149,9 @@ type Options struct {
 	// unswept, the negative control.
 	busySweep   time.Duration
 	noBusySweep bool
-	// maxHeaderBytes replaces MaxHeaderBytes when set; the negative
-	// control passes Go's default.
-	maxHeaderBytes int
+	// server replaces the HTTP server's bounds (zero: the App's own); the
+	// header-flood test's negative control passes Go's header default.
+	server webhook.ServerLimits
 	// noReplays remembers no webhook bodies, the negative control: the
 	// queue then admits a replayed body under each new delivery ID.
 	noReplays bool

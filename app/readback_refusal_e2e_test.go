@@ -124,7 +124,7 @@ func TestReadbackTimeout(t *testing.T) {
 // read back by the sweep.
 func TestReadbackSweepFindsLostMerge(t *testing.T) {
 	w := newReadbackWorld(t, readbackYAML, nil)
-	time.Sleep(300 * time.Millisecond)
+	w.quiet(t)
 	w.f.CollectWebhooks(testSecret, w.ghApp)
 	merge := w.pr.Merge(ghfake.MergeCommit)
 	w.mainCI(merge, "success")

@@ -33,7 +33,7 @@ func input(w route.Where) evalInput {
 
 func (r runner) JudgePR(ctx context.Context, w route.Where, j route.JudgePR) error {
 	in := input(w)
-	in.pr, in.guesses, in.answer, in.siblings, in.witness = j.PR, j.Guesses, j.Answer, j.Siblings, j.Witness
+	in.pr, in.guesses, in.answer, in.siblings, in.witness, in.once = j.PR, j.Guesses, j.Answer, j.Siblings, j.Witness, j.Once
 	return r.ev.evaluatePR(ctx, in)
 }
 
@@ -54,7 +54,7 @@ func (r runner) JudgeOpen(ctx context.Context, w route.Where, j route.JudgeOpen)
 
 func (r runner) AnswerOn(ctx context.Context, w route.Where, j route.AnswerOn) error {
 	in := input(w)
-	in.answer, in.witness = j.Answer, j.Witness
+	in.answer, in.witness, in.once = j.Answer, j.Witness, j.Once
 	return r.ev.answerThread(ctx, in, j.Thread, j.Control)
 }
 

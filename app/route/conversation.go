@@ -47,8 +47,9 @@ type appInfo struct {
 
 // conversationFamily: a created comment is answered where it was made; an
 // edited or deleted one only changes the replay (an edited command counts
-// for nothing) and is recorded as tampering when it was a kept decision's
-// source. On a pull request, that pull request and its unit's other
+// for nothing, and a comment edited into one that was never answered is
+// answered: refused) and is recorded as tampering when it was a kept
+// decision's source. On a pull request, that pull request and its unit's other
 // attempts are judged; on a unit's issue, the unit's attempts; on the
 // control issue, every open pull request, once the comment is known to
 // change a project decision (fanout.go). The App's own comments change no
@@ -79,14 +80,10 @@ func commentWork(env webhook.Envelope, v conversationView) []Work {
 	}) bool {
 		return l.Name == gh.ControlLabel
 	})
-	var answer int64
-	var w *verdict.Witness
-	if env.Action == "created" {
-		answer, w = v.Comment.ID, witnessOf(n, v)
-	}
-	var then Work = AnswerOn{Thread: n, Control: control, Answer: answer, Witness: w} // then the unit's attempts
+	answer, w, edit := answerOf(env.Action, n, v)
+	var then Work = AnswerOn{Thread: n, Control: control, Answer: answer, Witness: w, Once: edit} // then the unit's attempts
 	if v.Issue.PullRequest != nil {
-		then = JudgePR{PR: n, Answer: answer, Guesses: verdict.GuessUnits(v.Issue.Body, repoName(env)), Siblings: true, Witness: w}
+		then = JudgePR{PR: n, Answer: answer, Guesses: verdict.GuessUnits(v.Issue.Body, repoName(env)), Siblings: true, Witness: w, Once: edit}
 	}
 	if env.Action == "created" && control && v.Issue.PullRequest == nil {
 		return controlWork(then, v.Comment.Body)
@@ -114,6 +111,19 @@ func controlWork(then Work, body string) []Work {
 		ws = append(ws, JudgeIncrements{Open: true})
 	}
 	return ws
+}
+
+// answerOf is what a comment delivery answers: a created comment, with its
+// witness, or one edited into a request, once (an edit is refused, and
+// told so whichever of the comment's deliveries is judged first).
+func answerOf(action string, thread int, v conversationView) (id int64, w *verdict.Witness, once bool) {
+	switch {
+	case action == "created":
+		return v.Comment.ID, witnessOf(thread, v), false
+	case action == "edited" && mayRequest(v.Comment.Body):
+		return v.Comment.ID, nil, true
+	}
+	return 0, nil, false
 }
 
 // witnessOf is the created comment of v on thread, nil without its author.

@@ -77,6 +77,9 @@ type JudgePR struct {
 	Answer   int64
 	Siblings bool
 	Witness  *verdict.Witness
+	// Once answers only if the ledger holds no answer yet (a comment
+	// edited into a request).
+	Once bool
 }
 
 // Run implements Work.
@@ -107,6 +110,8 @@ type AnswerOn struct {
 	Control bool
 	Answer  int64
 	Witness *verdict.Witness
+	// Once: as JudgePR's.
+	Once bool
 }
 
 // Run implements Work.

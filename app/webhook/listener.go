@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"cmp"
 	"net"
 	"net/http"
 	"net/netip"
@@ -17,13 +18,27 @@ const MaxHeaderBytes = 64 << 10
 // quarter of them only GitHub's hook addresses may use.
 const DefaultMaxConns = 1024
 
+// ReadHeaderTimeout bounds reading a request's header section.
+const ReadHeaderTimeout = 10 * time.Second
+
+// ServerLimits replace the App's server bounds in tests; the zero value is
+// the App's own.
+type ServerLimits struct {
+	// MaxHeaderBytes replaces MaxHeaderBytes when set; the header-flood
+	// test's negative control passes Go's default.
+	MaxHeaderBytes int
+	// ReadHeaderTimeout replaces ReadHeaderTimeout when set: the
+	// header-flood test holds its connections past it, so that the header
+	// bound alone decides what they cost, however slowly a loaded machine
+	// reads them.
+	ReadHeaderTimeout time.Duration
+}
+
 // NewServer is the App's HTTP server for h: header and body timeouts and
-// the header size bound (maxHeader bytes; 0: MaxHeaderBytes).
-func NewServer(h http.Handler, maxHeader int) *http.Server {
-	if maxHeader == 0 {
-		maxHeader = MaxHeaderBytes
-	}
-	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second, MaxHeaderBytes: maxHeader}
+// the header size bound, as l replaces them.
+func NewServer(h http.Handler, l ServerLimits) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: cmp.Or(l.ReadHeaderTimeout, ReadHeaderTimeout), ReadTimeout: 60 * time.Second,
+		MaxHeaderBytes: cmp.Or(l.MaxHeaderBytes, MaxHeaderBytes)}
 }
 
 // connLimit is a listener that holds at most max connections at once, of

@@ -1,6 +1,8 @@
-package app
+package jwks
 
 import (
+	"bytes"
+	"crypto/ed25519"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -10,24 +12,36 @@ import (
 	"github.com/aepgate/aepgate/protocol/attest"
 )
 
-func TestKeysHandler(t *testing.T) {
+func testSigner(t *testing.T, seed byte) *attest.Signer {
+	t.Helper()
+	s, err := attest.NewSigner(ed25519.NewKeyFromSeed(bytes.Repeat([]byte{seed}, ed25519.SeedSize)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestHandler: the JWKS is the published list, else the signer's key; no
+// key answers 404.
+func TestHandler(t *testing.T) {
 	cur, old := testSigner(t, 1), testSigner(t, 2)
 	revoked := old.Public()
 	revoked.Revoked = true
 	tests := []struct {
 		name   string
-		o      Options
+		ring   attest.Keyring
+		signer *attest.Signer
 		status int
 		ids    []string
 	}{
-		{"signer only", Options{Signer: cur}, http.StatusOK, []string{cur.KeyID()}},
-		{"rotation: the published list", Options{Signer: cur, PublicKeys: attest.Keyring{cur.Public(), revoked}}, http.StatusOK, []string{cur.KeyID(), old.KeyID()}},
-		{"no key", Options{}, http.StatusNotFound, nil},
+		{"signer only", nil, cur, http.StatusOK, []string{cur.KeyID()}},
+		{"rotation: the published list", attest.Keyring{cur.Public(), revoked}, cur, http.StatusOK, []string{cur.KeyID(), old.KeyID()}},
+		{"no key", nil, nil, http.StatusNotFound, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
-			keysHandler(tt.o).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, KeysPath, nil))
+			Handler(tt.ring, tt.signer).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/.well-known/aepgate/keys", nil))
 			if rec.Code != tt.status {
 				t.Fatalf("status %d, want %d: %s", rec.Code, tt.status, rec.Body)
 			}
