@@ -45,10 +45,32 @@ func (db *DB) LoadBoard(ctx context.Context, repo string) ([]byte, bool, error) 
 // SaveBoardFact stores the board facts of pull request pr of repo and
 // reports whether they differ from the ones stored before.
 func (db *DB) SaveBoardFact(ctx context.Context, repo string, pr int, fact []byte, now time.Time) (bool, error) {
+	return boardFacts.save(ctx, db, repo, pr, fact, now)
+}
+
+// BoardFacts returns the stored board facts of repo's pull requests, by
+// number.
+func (db *DB) BoardFacts(ctx context.Context, repo string) (map[int][]byte, error) {
+	return boardFacts.all(ctx, db, repo)
+}
+
+// factTable is a table of JSON facts kept per repository and number: a
+// pull request's board facts, a milestone's increment. Its names are
+// constants of this package, never input.
+type factTable struct{ table, key string }
+
+var (
+	boardFacts      = factTable{"aepgate_board_fact", "pr"}
+	boardIncrements = factTable{"aepgate_board_increment", "milestone"}
+)
+
+// save stores the fact of repo's number n and reports whether it differs
+// from the one stored before.
+func (t factTable) save(ctx context.Context, db *DB, repo string, n int, fact []byte, now time.Time) (bool, error) {
 	var changed bool
 	err := db.InTx(ctx, func(tx Tx) error {
 		var old string
-		err := tx.QueryRow(ctx, `SELECT fact FROM aepgate_board_fact WHERE repo = $1 AND pr = $2`, repo, pr).Scan(&old)
+		err := tx.QueryRow(ctx, fmt.Sprintf(`SELECT fact FROM %s WHERE repo = $1 AND %s = $2`, t.table, t.key), repo, n).Scan(&old)
 		switch {
 		case err == nil && old == string(fact):
 			return nil
@@ -56,33 +78,32 @@ func (db *DB) SaveBoardFact(ctx context.Context, repo string, pr int, fact []byt
 			return err
 		}
 		changed = true
-		_, err = tx.Exec(ctx, `INSERT INTO aepgate_board_fact (repo, pr, fact, saved_at) VALUES ($1, $2, $3, $4)
-			ON CONFLICT (repo, pr) DO UPDATE SET fact = excluded.fact, saved_at = excluded.saved_at`,
-			repo, pr, string(fact), now.UTC().Format(timeFormat))
+		_, err = tx.Exec(ctx, fmt.Sprintf(`INSERT INTO %[1]s (repo, %[2]s, fact, saved_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (repo, %[2]s) DO UPDATE SET fact = excluded.fact, saved_at = excluded.saved_at`, t.table, t.key),
+			repo, n, string(fact), now.UTC().Format(timeFormat))
 		return err
 	})
 	if err != nil {
-		return false, fmt.Errorf("save board fact %s#%d: %w", repo, pr, err)
+		return false, fmt.Errorf("save %s %s %s %d: %w", t.table, repo, t.key, n, err)
 	}
 	return changed, nil
 }
 
-// BoardFacts returns the stored board facts of repo's pull requests, by
-// number.
-func (db *DB) BoardFacts(ctx context.Context, repo string) (map[int][]byte, error) {
-	rows, err := db.read(ctx, `SELECT pr, fact FROM aepgate_board_fact WHERE repo = $1`, repo)
+// all returns the stored facts of repo, by number.
+func (t factTable) all(ctx context.Context, db *DB, repo string) (map[int][]byte, error) {
+	rows, err := db.read(ctx, fmt.Sprintf(`SELECT %s, fact FROM %s WHERE repo = $1`, t.key, t.table), repo)
 	if err != nil {
-		return nil, fmt.Errorf("board facts %s: %w", repo, err)
+		return nil, fmt.Errorf("read %s %s: %w", t.table, repo, err)
 	}
 	defer rows.Close()
 	out := map[int][]byte{}
 	for rows.Next() {
-		var pr int
+		var n int
 		var s string
-		if err := rows.Scan(&pr, &s); err != nil {
-			return nil, fmt.Errorf("board facts %s: %w", repo, err)
+		if err := rows.Scan(&n, &s); err != nil {
+			return nil, fmt.Errorf("read %s %s: %w", t.table, repo, err)
 		}
-		out[pr] = []byte(s)
+		out[n] = []byte(s)
 	}
 	return out, rows.Err()
 }

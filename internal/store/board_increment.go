@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"time"
 )
 
@@ -21,44 +20,11 @@ var boardIncrementTables = []string{
 // SaveBoardIncrement stores the board's fact of repo's milestone and
 // reports whether it differs from the one stored before.
 func (db *DB) SaveBoardIncrement(ctx context.Context, repo string, milestone int, fact []byte, now time.Time) (bool, error) {
-	var changed bool
-	err := db.InTx(ctx, func(tx Tx) error {
-		var old string
-		err := tx.QueryRow(ctx, `SELECT fact FROM aepgate_board_increment WHERE repo = $1 AND milestone = $2`, repo, milestone).Scan(&old)
-		switch {
-		case err == nil && old == string(fact):
-			return nil
-		case err != nil && !isNoRows(err):
-			return err
-		}
-		changed = true
-		_, err = tx.Exec(ctx, `INSERT INTO aepgate_board_increment (repo, milestone, fact, saved_at) VALUES ($1, $2, $3, $4)
-			ON CONFLICT (repo, milestone) DO UPDATE SET fact = excluded.fact, saved_at = excluded.saved_at`,
-			repo, milestone, string(fact), now.UTC().Format(timeFormat))
-		return err
-	})
-	if err != nil {
-		return false, fmt.Errorf("save board increment %s milestone %d: %w", repo, milestone, err)
-	}
-	return changed, nil
+	return boardIncrements.save(ctx, db, repo, milestone, fact, now)
 }
 
 // BoardIncrements returns the stored facts of repo's milestones, by
 // number.
 func (db *DB) BoardIncrements(ctx context.Context, repo string) (map[int][]byte, error) {
-	rows, err := db.read(ctx, `SELECT milestone, fact FROM aepgate_board_increment WHERE repo = $1`, repo)
-	if err != nil {
-		return nil, fmt.Errorf("board increments %s: %w", repo, err)
-	}
-	defer rows.Close()
-	out := map[int][]byte{}
-	for rows.Next() {
-		var n int
-		var s string
-		if err := rows.Scan(&n, &s); err != nil {
-			return nil, fmt.Errorf("board increments %s: %w", repo, err)
-		}
-		out[n] = []byte(s)
-	}
-	return out, rows.Err()
+	return boardIncrements.all(ctx, db, repo)
 }

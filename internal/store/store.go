@@ -9,10 +9,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/aepgate/aepgate/protocol/attest"
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/attest"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -257,7 +258,12 @@ func (db *DB) InTx(ctx context.Context, fn func(Tx) error) error {
 		}
 		return tx.Commit(ctx)
 	}
-	tx, err := db.SQL.BeginTx(ctx, nil)
+	return inSQLTx(ctx, db.SQL, fn)
+}
+
+// inSQLTx runs fn in a transaction on the SQLite connection pool c.
+func inSQLTx(ctx context.Context, c *sql.DB, fn func(Tx) error) error {
+	tx, err := c.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}

@@ -41,13 +41,5 @@ func (db *DB) InWriteTx(ctx context.Context, fn func(Tx) error) error {
 	if db.writer == nil {
 		return db.InTx(ctx, fn)
 	}
-	tx, err := db.writer.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	defer tx.Rollback()
-	if err := fn(sqlTx{tx}); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return inSQLTx(ctx, db.writer, fn)
 }
