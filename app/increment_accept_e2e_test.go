@@ -55,6 +55,7 @@ func TestIncrementAcceptIsAnswered(t *testing.T) {
 	first := w.certified(t, 0)
 	w.certified(t, 1)
 	last := w.certified(t, 2)
+	w.candidateNamed(t, last)
 	use := "`/aep accept 1 " + last + "`"
 	refusals := []struct {
 		name, by, body string
@@ -146,6 +147,7 @@ func TestIncrementAcceptRefusalsNegativeControls(t *testing.T) {
 			first := w.certified(t, 0)
 			w.certified(t, 1)
 			last := w.certified(t, 2)
+			w.candidateNamed(t, last)
 			c := tt.attack(t, w, first, last)
 			if reactions, replies := w.answerOf(t, c); strings.Join(reactions, ",") != "+1" || len(replies) != 0 {
 				t.Errorf("without %s: reactions %v, replies %v; want the attack accepted", tt.rule, reactions, replies)
@@ -155,4 +157,12 @@ func TestIncrementAcceptRefusalsNegativeControls(t *testing.T) {
 			}
 		})
 	}
+}
+
+// candidateNamed waits until the App has judged the last story's closure
+// and named sha the integrated candidate (aepgate/increment on it), so
+// that an acceptance posted next is judged against it.
+func (w *incrementWorld) candidateNamed(t *testing.T, sha string) {
+	t.Helper()
+	waitFor(t, drainBound, "aepgate/increment on the candidate", func() bool { return w.increment(t, sha) != nil })
 }
