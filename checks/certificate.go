@@ -45,12 +45,19 @@ func CertificateRun(head string, canonical []byte, sum string) Run {
 
 // certificateSummary is the summary holding body, whose SHA-256 is sum.
 func certificateSummary(body, sum string) string {
+	return canonicalSummary(certificateHeading, "completion certificate", "--sha <this commit>", body, sum)
+}
+
+// canonicalSummary is a certificate check run's summary: heading, then
+// what the certificate is, how to re-check it with certificate fetch
+// (args after --repo), and body fenced; sum is body's SHA-256.
+func canonicalSummary(heading, what, args, body, sum string) string {
 	var b strings.Builder
-	b.WriteString(certificateHeading)
-	b.WriteString("The completion certificate below is canonical JSON (sorted keys, no whitespace). ")
+	b.WriteString(heading)
+	b.WriteString("The " + what + " below is canonical JSON (sorted keys, no whitespace). ")
 	b.WriteString("Its SHA-256 is " + code(sum) + ", also this check run's title and external ID. ")
 	b.WriteString("Only the aepgate App writes this check; re-check it with ")
-	b.WriteString("`aepgate certificate fetch --repo OWNER/REPO --sha <this commit> --app-slug <the App's slug>`.\n\n")
+	b.WriteString("`aepgate certificate fetch --repo OWNER/REPO " + args + " --app-slug <the App's slug>`.\n\n")
 	fenced(&b, "json", body)
 	return b.String()
 }

@@ -78,14 +78,7 @@ func IncrementCertificateRun(head string, canonical []byte, sum string) Run {
 }
 
 func incrementSummary(body, sum string) string {
-	var b strings.Builder
-	b.WriteString(incrementHeading)
-	b.WriteString("The increment certificate below is canonical JSON (sorted keys, no whitespace). ")
-	b.WriteString("Its SHA-256 is " + code(sum) + ", also this check run's title and external ID. ")
-	b.WriteString("Only the aepgate App writes this check; re-check it with ")
-	b.WriteString("`aepgate certificate fetch --repo OWNER/REPO --increment <milestone> --app-slug <the App's slug>`.\n\n")
-	fenced(&b, "json", body)
-	return b.String()
+	return canonicalSummary(incrementHeading, "increment certificate", "--sha <this commit> --increment <milestone>", body, sum)
 }
 
 // IncrementFromSummary returns the canonical JSON an increment certificate
