@@ -89,7 +89,14 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 	if memory {
 		dsn = "file::memory:?_pragma=busy_timeout(10000)&_txlock=immediate"
 	}
-	db, err := sql.Open("sqlite", dsn)
+	// The shared connection and the edge's (openWriter) take one write
+	// gate (gate.go) rather than wait for each other in SQLite's busy
+	// handler; in memory there is one connection and nothing to wait for.
+	var gate writeGate
+	if !memory {
+		gate = newWriteGate()
+	}
+	db, err := openGated(dsn, gate)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
@@ -109,7 +116,7 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 			return nil, err
 		}
 		out.checkpoint = cp
-		if out.writer, err = openWriter(ctx, dsn, path); err != nil {
+		if out.writer, err = openWriter(ctx, dsn, path, gate); err != nil {
 			out.Close()
 			return nil, err
 		}

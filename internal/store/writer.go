@@ -15,12 +15,12 @@ import (
 // on a loaded machine, more than the commit itself). On its own connection
 // it waits only for the one write transaction running, SQLite's lock being
 // taken by every transaction up front (_txlock=immediate) and waited for
-// under busy_timeout.
+// at the write gate both connections share (gate.go).
 
 // openWriter opens the edge's connection to the SQLite database dsn
 // names.
-func openWriter(ctx context.Context, dsn, path string) (*sql.DB, error) {
-	w, err := sql.Open("sqlite", dsn)
+func openWriter(ctx context.Context, dsn, path string, gate writeGate) (*sql.DB, error) {
+	w, err := openGated(dsn, gate)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s for the webhook writer: %w", path, err)
 	}
