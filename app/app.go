@@ -83,12 +83,19 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	a.clients.WritePause = opts.WritePause
 	a.clients.Observe = a.metrics.GitHubCall
 	a.metrics.WatchQueue(db, a.log)
-	if a.queue, err = queue.New(ctx, db, a.opts.queueConfig(), a.runners()); err != nil {
+	qc := a.opts.queueConfig()
+	if a.queue, err = queue.New(ctx, db, qc, a.runners()); err != nil {
 		db.Close()
 		return nil, err
 	}
+	observe := func(size int, took time.Duration, err error) {
+		a.metrics.Batch(size, took, err)
+		if err == nil {
+			qc.Yield.Arrived(size)
+		}
+	}
 	a.batcher = webhook.NewBatcher(a.queue, webhook.BatchConfig{Size: opts.BatchSize, Wait: opts.BatchWait,
-		Observe: a.metrics.Batch, Options: opts.batch})
+		Observe: observe, Options: opts.batch})
 	if err := a.newFront(); err != nil {
 		a.batcher.Close()
 		db.Close()

@@ -6,7 +6,7 @@ import "github.com/aepgate/aepgate/app/queue"
 func (o *Options) queueConfig() queue.Config {
 	return queue.Config{Workers: o.Workers, BoardDelay: o.BoardDelay, JobTimeout: o.JobTimeout, RescueAfter: o.RescueAfter,
 		ReconcileEvery: o.ReconcileEvery, RetryBase: o.RetryBase, MaxRetryDelay: o.RetryMax, PollInterval: o.PollInterval,
-		ReplayMemory: o.replayMemory(), Logger: o.Logger}
+		ReplayMemory: o.replayMemory(), Yield: queue.NewYield(o.BusyRate, o.BusyJobRate), Logger: o.Logger}
 }
 
 // runners are the App's work for each of the queue's jobs.

@@ -38,6 +38,8 @@ type Config struct {
 	// that the same body under a new delivery ID is not queued again
 	// (webhook.ReplayMemory; 0: not at all, a negative control).
 	ReplayMemory time.Duration
+	// Yield paces job starts while the webhook edge is busy (nil: never).
+	Yield *Yield
 	// Logger gets River's warnings and errors (riverLogger).
 	Logger *slog.Logger
 }
@@ -132,6 +134,7 @@ func build[TTx any](ctx context.Context, db *store.DB, driver riverdriver.Driver
 		FetchCooldown:               min(c.PollInterval, 100*time.Millisecond),
 		CompletedJobRetentionPeriod: completedRetention(c),
 		Logger:                      riverLogger(c.Logger),
+		Middleware:                  []rivertype.Middleware{&yieldMiddleware{y: c.Yield}},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("queue: %w", err)

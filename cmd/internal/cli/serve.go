@@ -30,7 +30,7 @@ type serveFlags struct {
 	githubURL, logFormat, logLevel, envFile                        string
 	clientID, clientSecretFile, publicURL                          string
 	appID                                                          int64
-	workers, maxConns, batchSize                                   int
+	workers, maxConns, batchSize, busyRate, busyJobRate            int
 	batchWait, coalesceDelay                                       time.Duration
 	trustedProxies                                                 []string
 	writePause, retryBase, reconcile, rescueAfter, pollInterval    time.Duration
@@ -151,6 +151,8 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.DurationVar(&f.pollInterval, "poll-interval", app.DefaultPollInterval, "how often an idle worker looks for new jobs")
 	fl.IntVar(&f.batchSize, "webhook-batch-size", webhook.DefaultBatchSize, "most verified deliveries committed in one transaction (group commit)")
 	fl.DurationVar(&f.batchWait, "webhook-batch-wait", webhook.DefaultBatchWait, "how long a batch of deliveries stays open after its first (negative: not at all)")
+	fl.IntVar(&f.busyRate, "webhook-busy-rate", app.DefaultBusyRate, "verified deliveries a second from which the webhook edge goes first: jobs then start at most --busy-job-rate a second (negative: never)")
+	fl.IntVar(&f.busyJobRate, "busy-job-rate", app.DefaultBusyJobRate, "jobs started a second while the webhook edge is busy (see --webhook-busy-rate)")
 	fl.DurationVar(&f.coalesceDelay, "coalesce-delay", app.DefaultCoalesceDelay, "how long requests to judge a pull request again must pause before it is judged once for them all")
 	fl.DurationVar(&f.shutdownGrace, "shutdown-grace", app.DefaultShutdownGrace, "how long running jobs may finish on shutdown before they are returned to the queue")
 	fl.StringSliceVar(&f.trustedProxies, "trusted-proxies", nil, "CIDR ranges (or addresses) of the proxies in front of the App, comma-separated or repeated: a webhook from one is counted against the rightmost X-Forwarded-For address that is not a trusted proxy")
@@ -229,7 +231,7 @@ func (f serveFlags) options(ctx context.Context, in serveInputs) (app.Options, e
 		Addr: f.addr, Database: f.database, AppID: f.appID, GitHubURL: f.githubURL,
 		Workers: f.workers, WritePause: f.writePause, RetryBase: f.retryBase, ReconcileEvery: f.reconcile,
 		RescueAfter: f.rescueAfter, PollInterval: f.pollInterval, ShutdownGrace: f.shutdownGrace, MaxConns: f.maxConns,
-		BatchSize: f.batchSize, BatchWait: f.batchWait, CoalesceDelay: f.coalesceDelay,
+		BatchSize: f.batchSize, BatchWait: f.batchWait, BusyRate: f.busyRate, BusyJobRate: f.busyJobRate, CoalesceDelay: f.coalesceDelay,
 	}
 	var err error
 	if o.TrustedProxies, err = parseProxies(f.trustedProxies); err != nil {
