@@ -83,8 +83,7 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 	// database and synced it would stall every webhook queued behind it.
 	// The first commit after a complete checkpoint cuts the WAL file back
 	// to walSizeLimit, so a burst does not leave it large for good.
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=wal_autocheckpoint(0)" +
-		fmt.Sprintf("&_pragma=journal_size_limit(%d)", walSizeLimit) + "&_txlock=immediate"
+	dsn := sqliteDSN(path, "NORMAL")
 	memory := path == ":memory:"
 	if memory {
 		dsn = "file::memory:?_pragma=busy_timeout(10000)&_txlock=immediate"
@@ -116,12 +115,27 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 			return nil, err
 		}
 		out.checkpoint = cp
-		if out.writer, err = openWriter(ctx, dsn, path, gate); err != nil {
+		if out.writer, err = openWriter(ctx, sqliteDSN(path, "FULL"), path, gate); err != nil {
 			out.Close()
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// sqliteDSN is the DSN of a connection to the SQLite file at path with
+// PRAGMA synchronous set to sync. In WAL mode NORMAL syncs the log only at
+// checkpoints: a commit survives a crash of the process but not always a
+// power loss or an operating-system crash. The webhook writer's
+// connection (openWriter) commits with FULL, which syncs the log at every
+// commit, once per batch of deliveries: a 2xx promises GitHub the delivery
+// is kept, and GitHub does not send it again. Its fsync also makes durable
+// whatever the shared connection committed before it, in the log ahead of
+// it; the shared connection's own commits (River's job states, the App's
+// records) stay NORMAL: what a power loss takes of them is a job run again.
+func sqliteDSN(path, sync string) string {
+	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(" + sync + ")" +
+		"&_pragma=wal_autocheckpoint(0)" + fmt.Sprintf("&_pragma=journal_size_limit(%d)", walSizeLimit) + "&_txlock=immediate"
 }
 
 // createPrivate creates the database file empty with mode 0600 unless

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"testing"
 	"time"
@@ -51,5 +52,24 @@ func TestInWriteTx(t *testing.T) {
 	defer mem.Close()
 	if mem.writer != nil {
 		t.Error("an in-memory database has a second connection (another database)")
+	}
+}
+
+// TestWriterSyncsEveryCommit: the webhook writer's connection commits with
+// synchronous FULL (2: the log synced at every commit, so a 2xx survives a
+// power loss), the shared one with NORMAL (1).
+func TestWriterSyncsEveryCommit(t *testing.T) {
+	ctx := context.Background()
+	db := openTemp(t)
+	for name, c := range map[string]interface {
+		QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+	}{"writer": db.writer, "shared": db.SQL} {
+		var got int
+		if err := c.QueryRowContext(ctx, `PRAGMA synchronous`).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if want := map[string]int{"writer": 2, "shared": 1}[name]; got != want {
+			t.Errorf("%s connection: synchronous %d; want %d", name, got, want)
+		}
 	}
 }
