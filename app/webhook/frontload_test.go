@@ -66,8 +66,11 @@ func TestWebhookFrontLoadingAttack(t *testing.T) {
 				if refused != 0 {
 					t.Errorf("%d of %d genuine deliveries refused, want 0", refused, len(lat))
 				}
-				if p99 > 2*time.Second {
-					t.Errorf("ack p99 %v, want under 2 s (target 50 ms on an idle machine; loaded CI machines vary)", p99)
+				// The 50 ms p99 aimed at is measured apart (docs/app.md);
+				// here a delivery answered after GitHub's timeout would be
+				// lost as one refused.
+				if slowest := lat[len(lat)-1]; slowest >= githubTimeout {
+					t.Errorf("slowest acknowledgement %v, past GitHub's %v timeout: that delivery is lost", slowest, githubTimeout)
 				}
 			} else if refused < len(lat)/2 {
 				t.Errorf("negative control: %d of %d genuine deliveries refused, want most", refused, len(lat))

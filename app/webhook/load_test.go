@@ -29,9 +29,8 @@ var loadDuration = flag.Duration("load-duration", 5*time.Second, "how long TestL
 // signed pull_request deliveries (GitHub's recorded payload) arrive at 20
 // a second. The edge runs alone, on an in-memory queue, behind a server
 // with the App's timeouts. Every signed delivery must be acknowledged with
-// 202; it logs the acknowledgement latency's p50, p99 and maximum and
-// fails above a generous 500 ms p99 (the target is 50 ms; CI machines
-// vary).
+// 202 within GitHub's 10 s timeout; it logs the acknowledgement latency's
+// p50, p99 and maximum.
 func TestLoadWebhookEdge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test: attacks the edge for several seconds; runs without -short (-load-duration sets how long)")
@@ -64,10 +63,18 @@ func TestLoadWebhookEdge(t *testing.T) {
 	if failed > 0 {
 		t.Errorf("%d signed deliveries not acknowledged with 202", failed)
 	}
-	if p(99) > 500*time.Millisecond {
-		t.Errorf("p99 acknowledgement %v, want under 500 ms (target 50 ms)", p(99))
+	// Speed is measured with internal/loadgen (docs/app.md), not here; what
+	// this test holds is that the attack costs no delivery: one answered
+	// after GitHub's 10 s timeout is lost as surely as one refused.
+	if slowest := lat[len(lat)-1]; slowest >= githubTimeout {
+		t.Errorf("slowest acknowledgement %v, past GitHub's %v timeout: that delivery is lost", slowest, githubTimeout)
 	}
 }
+
+// githubTimeout is how long GitHub waits for a webhook's answer before it
+// counts the delivery failed (the GitHub docs, "Best practices for using
+// webhooks": respond within 10 seconds).
+const githubTimeout = 10 * time.Second
 
 // serve runs h on a loopback server with the App's timeouts (app.Run)
 // until the test ends, and returns its base URL.
