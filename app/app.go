@@ -88,14 +88,8 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	observe := func(size int, took time.Duration, err error) {
-		a.metrics.Batch(size, took, err)
-		if err == nil {
-			qc.Yield.Arrived(size)
-		}
-	}
 	a.batcher = webhook.NewBatcher(a.queue, webhook.BatchConfig{Size: opts.BatchSize, Wait: opts.BatchWait,
-		Observe: observe, Options: opts.batch})
+		Observe: qc.Yield.Observe(a.metrics.Batch), Options: opts.batch})
 	if err := a.newFront(); err != nil {
 		a.batcher.Close()
 		db.Close()

@@ -90,14 +90,8 @@ type Options struct {
 	// BatchWait is how long a batch stays open for more deliveries after
 	// its first; 0 means webhook.DefaultBatchWait, negative none.
 	BatchWait time.Duration
-	// BusyRate is the rate of verified deliveries (a second, over the
-	// last second) from which the webhook edge is busy and jobs start at
-	// most BusyJobRate a second (queue.Yield); 0 means DefaultBusyRate,
-	// negative never.
-	BusyRate int
-	// BusyJobRate is how many jobs start a second while the edge is busy;
-	// 0 means DefaultBusyJobRate.
-	BusyJobRate int
+	// BusyRate, BusyJobRate: queue.NewYield's (jobs give way to webhooks).
+	BusyRate, BusyJobRate int
 	// CoalesceDelay is how long the requests to judge a pull request
 	// again must pause before it is judged for them all (coalesce.go); 0
 	// means DefaultCoalesceDelay.
@@ -182,8 +176,6 @@ const (
 	DefaultBoardDelay      = 5 * time.Second
 	DefaultFanoutWindow    = 2 * time.Second
 	DefaultCoalesceDelay   = time.Second
-	DefaultBusyRate        = 100
-	DefaultBusyJobRate     = 20
 	DefaultCoalesceMaxWait = 30 * time.Second
 )
 
@@ -228,12 +220,6 @@ func (o *Options) setDefaults() error {
 	def(&o.CoalesceMaxWait, DefaultCoalesceMaxWait)
 	if o.Workers <= 0 {
 		o.Workers = DefaultWorkers
-	}
-	if o.BusyRate == 0 {
-		o.BusyRate = DefaultBusyRate
-	}
-	if o.BusyJobRate <= 0 {
-		o.BusyJobRate = DefaultBusyJobRate
 	}
 	return nil
 }

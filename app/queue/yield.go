@@ -40,14 +40,40 @@ type Yield struct {
 // the edge is no longer busy.
 const recheck = 100 * time.Millisecond
 
+// Defaults of NewYield (serve's --webhook-busy-rate and --busy-job-rate).
+const (
+	DefaultBusyRate    = 100
+	DefaultBusyJobRate = 20
+)
+
 // NewYield paces job starts to jobsPerSecond while deliveries arrive at
-// busyAt a second or more; busyAt ≤ 0 or jobsPerSecond ≤ 0 never paces.
+// busyAt a second or more; 0 means DefaultBusyRate and DefaultBusyJobRate,
+// a negative busyAt never paces.
 func NewYield(busyAt, jobsPerSecond int) *Yield {
 	y := &Yield{now: time.Now, sleep: sleepCtx}
-	if busyAt > 0 && jobsPerSecond > 0 {
+	if busyAt == 0 {
+		busyAt = DefaultBusyRate
+	}
+	if jobsPerSecond <= 0 {
+		jobsPerSecond = DefaultBusyJobRate
+	}
+	if busyAt > 0 {
 		y.busyAt, y.every = busyAt, time.Second/time.Duration(jobsPerSecond)
 	}
 	return y
+}
+
+// Observe is next (nil: none) counting, too, the deliveries of every batch
+// the edge committed (webhook.BatchConfig.Observe).
+func (y *Yield) Observe(next func(size int, took time.Duration, err error)) func(int, time.Duration, error) {
+	return func(size int, took time.Duration, err error) {
+		if next != nil {
+			next(size, took, err)
+		}
+		if err == nil {
+			y.Arrived(size)
+		}
+	}
 }
 
 // Arrived counts n deliveries the edge committed now.

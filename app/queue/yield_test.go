@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"sync"
@@ -31,7 +32,8 @@ func fakeYield(y *Yield, t0 time.Time) (clock *time.Time, slept *[]time.Duration
 // TestYield: below the busy rate a job starts at once; at it, the jobs
 // waiting take start slots 1/rate apart in the order they came, and a job
 // waiting for its slot starts as soon as the edge is no longer busy. With
-// pacing off (busy rate 0, the negative control) nothing ever waits.
+// pacing off (a negative busy rate, the negative control) nothing ever
+// waits.
 func TestYield(t *testing.T) {
 	t0 := time.Date(2026, 12, 2, 6, 0, 0, 0, time.UTC)
 	ctx := context.Background()
@@ -51,7 +53,8 @@ func TestYield(t *testing.T) {
 			arrivedAgo: 1100 * time.Millisecond, jobs: 3},
 		{name: "busy ends 400 ms in: the second job's 1 s slot is not waited for", busyAt: 100, perSec: 1,
 			arrived: 100, arrivedAgo: 600 * time.Millisecond, jobs: 2, wantSlept: 400 * time.Millisecond, wantBusyAtStart: true},
-		{name: "pacing off", busyAt: 0, perSec: 20, arrived: 10_000, jobs: 3},
+		{name: "pacing off", busyAt: -1, perSec: 20, arrived: 10_000, jobs: 3},
+		{name: "defaults: 100 a second is busy, 20 jobs a second", arrived: 100, jobs: 2, wantSlept: 50 * time.Millisecond, wantBusyAtStart: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -177,5 +180,25 @@ func TestYieldMiddleware(t *testing.T) {
 		if gap := starts[i].Sub(starts[i-1]); gap < 190*time.Millisecond {
 			t.Errorf("job %d started %v after the one before; want at least 200 ms at 5 a second", i, gap)
 		}
+	}
+}
+
+// TestYieldObserve: the edge's batch observer is still called, and only
+// committed batches count as arrivals.
+func TestYieldObserve(t *testing.T) {
+	y := NewYield(10, 20)
+	var seen []int
+	observe := y.Observe(func(size int, _ time.Duration, _ error) { seen = append(seen, size) })
+	observe(6, time.Millisecond, nil)
+	observe(50, time.Millisecond, errors.New("batch failed"))
+	if y.Busy() {
+		t.Error("busy after 6 committed deliveries and a failed batch of 50; want not (10 a second)")
+	}
+	observe(4, time.Millisecond, nil)
+	if !y.Busy() {
+		t.Error("not busy after 10 committed deliveries; want busy")
+	}
+	if diff := cmp.Diff([]int{6, 50, 4}, seen); diff != "" {
+		t.Errorf("batches the next observer saw (-want +got):\n%s", diff)
 	}
 }

@@ -78,11 +78,6 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 			return nil, err
 		}
 	}
-	// Checkpoints are taken off the connection that serves requests (see
-	// checkpointer): a commit that also copied the WAL back into the
-	// database and synced it would stall every webhook queued behind it.
-	// The first commit after a complete checkpoint cuts the WAL file back
-	// to walSizeLimit, so a burst does not leave it large for good.
 	dsn := sqliteDSN(path, "NORMAL")
 	memory := path == ":memory:"
 	if memory {
@@ -124,7 +119,12 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 }
 
 // sqliteDSN is the DSN of a connection to the SQLite file at path with
-// PRAGMA synchronous set to sync. In WAL mode NORMAL syncs the log only at
+// PRAGMA synchronous set to sync. Checkpoints are taken off the
+// connections that serve requests (see checkpointer): a commit that also
+// copied the WAL back into the database and synced it would stall every
+// webhook queued behind it. The first commit after a complete checkpoint
+// cuts the WAL file back to walSizeLimit, so a burst does not leave it
+// large for good. In WAL mode NORMAL syncs the log only at
 // checkpoints: a commit survives a crash of the process but not always a
 // power loss or an operating-system crash. The webhook writer's
 // connection (openWriter) commits with FULL, which syncs the log at every

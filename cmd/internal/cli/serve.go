@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/readfile"
@@ -151,8 +152,8 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.DurationVar(&f.pollInterval, "poll-interval", app.DefaultPollInterval, "how often an idle worker looks for new jobs")
 	fl.IntVar(&f.batchSize, "webhook-batch-size", webhook.DefaultBatchSize, "most verified deliveries committed in one transaction (group commit)")
 	fl.DurationVar(&f.batchWait, "webhook-batch-wait", webhook.DefaultBatchWait, "how long a batch of deliveries stays open after its first (negative: not at all)")
-	fl.IntVar(&f.busyRate, "webhook-busy-rate", app.DefaultBusyRate, "verified deliveries a second from which the webhook edge goes first: jobs then start at most --busy-job-rate a second (negative: never)")
-	fl.IntVar(&f.busyJobRate, "busy-job-rate", app.DefaultBusyJobRate, "jobs started a second while the webhook edge is busy (see --webhook-busy-rate)")
+	fl.IntVar(&f.busyRate, "webhook-busy-rate", queue.DefaultBusyRate, "verified deliveries a second from which the webhook edge goes first: jobs then start at most --busy-job-rate a second (negative: never)")
+	fl.IntVar(&f.busyJobRate, "busy-job-rate", queue.DefaultBusyJobRate, "jobs started a second while the webhook edge is busy (see --webhook-busy-rate)")
 	fl.DurationVar(&f.coalesceDelay, "coalesce-delay", app.DefaultCoalesceDelay, "how long requests to judge a pull request again must pause before it is judged once for them all")
 	fl.DurationVar(&f.shutdownGrace, "shutdown-grace", app.DefaultShutdownGrace, "how long running jobs may finish on shutdown before they are returned to the queue")
 	fl.StringSliceVar(&f.trustedProxies, "trusted-proxies", nil, "CIDR ranges (or addresses) of the proxies in front of the App, comma-separated or repeated: a webhook from one is counted against the rightmost X-Forwarded-For address that is not a trusted proxy")
