@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -96,4 +97,27 @@ func (g *gatesWorld) editedFirst(t *testing.T, order func([]ghfake.Delivery) []g
 		g.quiet(t)
 	}
 	return c
+}
+
+// TestControlCommentEditedIntoCommandAnswered: on the control issue too,
+// a comment edited into a command counts for nothing and is told so once
+// (a 👎 and one reply), and the HOLD it now reads holds nothing. Before,
+// the edit was dropped as mattering to no decision and never answered.
+func TestControlCommentEditedIntoCommandAnswered(t *testing.T) {
+	g := newGatesWorld(t)
+	ctl := g.repo.OpenIssue("olivia", "aepgate control", "", ghfake.WithLabels(gh.ControlLabel))
+	c := ctl.Comment("olivia", "Notes for the week.")
+	g.quiet(t)
+	editAs("mallory", "/aep hold stop everything")(t, g, c)
+	g.quiet(t)
+	if diff := cmp.Diff([]string{"-1"}, g.reactions(t, c.ID())); diff != "" {
+		t.Errorf("reactions (-want +got):\n%s", diff)
+	}
+	if got := len(g.replies(t, ctl.Number(), c.ID())); got != 1 {
+		t.Errorf("%d replies on the control issue, want 1", got)
+	}
+	if n := g.commandRows(t, c.ID()); n != 1 {
+		t.Errorf("%d command rows in the ledger, want 1", n)
+	}
+	g.waitGates(t, "success")
 }

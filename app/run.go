@@ -70,7 +70,7 @@ func (r runner) CommentChanged(ctx context.Context, w route.Where, j route.Comme
 	case j.Control && kept:
 		// Every pull request then shows the tampering.
 		return r.ev.fanout(ctx, input(w))
-	case j.Control:
+	case j.Then == nil:
 		return nil // it mattered to no decision
 	}
 	return j.Then.Run(ctx, r, w)

@@ -94,8 +94,19 @@ func commentWork(env webhook.Envelope, v conversationView) []Work {
 		}
 		return []Work{then}
 	}
+	return changeWork(env, v, control, then, answer != 0)
+}
+
+// changeWork is what a comment edited or deleted asks for: then, to judge
+// the conversation again, except on the control issue where only an edit
+// into a request (answered) is (a kept decision's source is judged on
+// every pull request instead).
+func changeWork(env webhook.Envelope, v conversationView, control bool, then Work, answered bool) []Work {
 	changed := CommentChanged{ID: v.Comment.ID, Change: env.Action, By: sender(env), Then: then, Control: control && v.Issue.PullRequest == nil}
-	if c, ok := closeCommandOf(n, v, env.Action); ok && env.Action == "edited" && v.Issue.PullRequest == nil && !control {
+	if changed.Control && !answered {
+		changed.Then = nil
+	}
+	if c, ok := closeCommandOf(v.Issue.Number, v, env.Action); ok && env.Action == "edited" && v.Issue.PullRequest == nil && !control {
 		return []Work{c, changed} // an edit into `/aep close` counts for nothing, and is told so once
 	}
 	return []Work{changed}

@@ -119,11 +119,15 @@ func (j AnswerOn) Run(ctx context.Context, r Runner, w Where) error { return r.A
 
 // CommentChanged is a comment GitHub reported edited or deleted: it is
 // recorded as tampering when it is a kept decision's source, and the
-// conversation is judged again (on the control issue only for a kept one).
+// conversation is judged again (on the control issue only for a kept one,
+// or to refuse, once, a comment edited into a request).
 type CommentChanged struct {
 	ID         int64
 	Change, By string
-	// Then is what to judge again: a JudgePR or AnswerOn without answer.
+	// Then is what to judge again: a JudgePR or an AnswerOn, with an
+	// answer only for a comment edited into a request; on the control
+	// issue nil unless it is one (a kept decision's source is judged on
+	// every pull request instead).
 	Then    Work
 	Control bool
 }
