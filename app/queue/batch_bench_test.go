@@ -19,15 +19,7 @@ import (
 // started, so only the enqueue is measured.
 func benchQueue(b *testing.B) *Queue {
 	ctx := context.Background()
-	db, err := store.Open(ctx, "sqlite:"+filepath.Join(b.TempDir(), "q.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(db.Close)
-	if err := db.Migrate(ctx); err != nil {
-		b.Fatal(err)
-	}
-	q, err := New(ctx, db, Config{Workers: 1, JobTimeout: time.Minute, RescueAfter: time.Hour,
+	q, err := New(ctx, tempDB(b), Config{Workers: 1, JobTimeout: time.Minute, RescueAfter: time.Hour,
 		ReconcileEvery: time.Hour, RetryBase: time.Second, MaxRetryDelay: time.Minute,
 		PollInterval: time.Second, ReplayMemory: 24 * time.Hour, Logger: slog.New(slog.DiscardHandler)},
 		Runners{Handles: func(string) bool { return true }})
@@ -65,6 +57,21 @@ func BenchmarkEnqueueBatch(b *testing.B) {
 			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(seq), "cpu-µs/delivery")
 		})
 	}
+}
+
+// tempDB is a migrated App database on a fresh SQLite file.
+func tempDB(tb testing.TB) *store.DB {
+	tb.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, "sqlite:"+filepath.Join(tb.TempDir(), "q.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(db.Close)
+	if err := db.Migrate(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	return db
 }
 
 // cpuTime is the user and system CPU time this process used so far.

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -13,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/app/webhook"
-	"github.com/aepgate/aepgate/internal/store"
 )
 
 // fakeYield is y on a clock that only its sleeps move; slept records them.
@@ -118,14 +116,7 @@ func TestYieldSlotsInOrder(t *testing.T) {
 // at least 200 ms apart.
 func TestYieldMiddleware(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "q.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := tempDB(t)
 	y := NewYield(1, 5)
 	stop := make(chan struct{})
 	defer close(stop)
