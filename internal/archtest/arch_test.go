@@ -249,6 +249,8 @@ var testOnly = []string{"internal/testkit/ghfake", "internal/testkit/browser", "
 var fakeUsers = map[string]fakeUse{
 	"cmd/internal/demo": {infra: "internal/testkit/ghfake"},
 	"cmd/aepgate-demo":  {infra: "internal/testkit/ghfake", via: "cmd/internal/demo"},
+	// The load tool sends GitHub's recorded payloads.
+	"internal/loadgen": {infra: "internal/testkit/fixtures"},
 }
 
 // fakeUse is one allowance: the test-only package a production package may

@@ -12,12 +12,15 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
 // Bounds of one run.
@@ -97,6 +100,29 @@ func checkURL(raw string) error {
 // fixturePath is the octokit example of event and action in dir.
 func fixturePath(dir, event, action string) string {
 	return filepath.Join(dir, event, action+".payload.json")
+}
+
+// payloadOf is the body to send and where it came from: the file path, or
+// else the octokit example of event and action in dir, or else (dir "")
+// the first one GitHub recorded in the repository's fixtures.
+func payloadOf(path, dir, event, action string) ([]byte, string, error) {
+	if path == "" && dir != "" {
+		path = fixturePath(dir, event, action)
+	}
+	if path != "" {
+		body, err := os.ReadFile(path)
+		return body, path, err
+	}
+	ws, err := fixtures.LoadWebhooks()
+	if err != nil {
+		return nil, "", err
+	}
+	for _, w := range ws {
+		if w.Event == event && w.Action == action {
+			return w.Body, w.Name, nil
+		}
+	}
+	return nil, "", fmt.Errorf("no recorded %s %q payload in the fixtures (-event, -action)", event, action)
 }
 
 // Run sends c.Rate·c.Duration deliveries, the i-th at start + i/Rate

@@ -41,7 +41,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.Duration, "d", 10*time.Second, fmt.Sprintf("how long to send (at most %v)", MaxDuration))
 	fs.StringVar(&c.Event, "event", "pull_request", "the X-GitHub-Event header, and the fixture folder")
 	action := fs.String("action", "opened", "the fixture's action: <fixtures>/<event>/<action>.payload.json")
-	fixtures := fs.String("fixtures", "/work/shared/fixtures/github/webhooks", "the folder of octokit webhook examples")
+	dir := fs.String("fixtures", "", "a folder of octokit webhook examples, <event>/<action>.payload.json (default: the repository's copy of @octokit/webhooks-examples, testdata/github)")
 	payload := fs.String("payload", "", "a payload file to send instead of the fixture")
 	fs.DurationVar(&c.Timeout, "timeout", 15*time.Second, "how long a delivery may wait for its answer (GitHub waits 10 s)")
 	fs.BoolVar(&c.Same, "same-body", false, "send the payload unchanged every time (default: vary its first \"id\" so no two bodies are equal)")
@@ -52,16 +52,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-secret is required")
 	}
 	c.Secret = []byte(*secret)
-	path := *payload
-	if path == "" {
-		path = fixturePath(*fixtures, c.Event, *action)
-	}
-	body, err := os.ReadFile(path)
+	body, from, err := payloadOf(*payload, *dir, c.Event, *action)
 	if err != nil {
 		return fmt.Errorf("payload: %w", err)
 	}
 	c.Body = body
-	fmt.Fprintf(stderr, "sending %s (%d bytes, %s) to %s at %d/s for %v\n", c.Event, len(body), path, c.URL, c.Rate, c.Duration)
+	fmt.Fprintf(stderr, "sending %s (%d bytes, %s) to %s at %d/s for %v\n", c.Event, len(body), from, c.URL, c.Rate, c.Duration)
 	rep, err := Run(ctx, c)
 	if err != nil {
 		return err
