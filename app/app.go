@@ -82,8 +82,8 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
 	a.clients.WritePause = opts.WritePause
 	a.clients.Observe = a.metrics.GitHubCall
-	a.metrics.WatchQueue(db, a.log)
 	qc := a.opts.queueConfig()
+	a.metrics.WatchQueue(db, qc.Yield, a.log)
 	if a.queue, err = queue.New(ctx, db, qc, a.runners()); err != nil {
 		db.Close()
 		return nil, err

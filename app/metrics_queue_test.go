@@ -47,7 +47,8 @@ func TestMetricsPeopleAlertOn(t *testing.T) {
 	if _, ok := metricValue(boot, "aepgate_github_rate_limit_remaining"); ok {
 		t.Errorf("aepgate_github_rate_limit_remaining present before GitHub answered:\n%s", boot)
 	}
-	for _, s := range []string{`aepgate_queue_jobs{queue="default",state="available"}`, `aepgate_queue_jobs{queue="aepgate_board",state="running"}`, `aepgate_queue_oldest_job_age_seconds{queue="default"}`} {
+	for _, s := range []string{`aepgate_queue_jobs{queue="default",state="available"}`, `aepgate_queue_jobs{queue="aepgate_board",state="running"}`, `aepgate_queue_oldest_job_age_seconds{queue="default"}`,
+		"aepgate_webhook_busy", "aepgate_jobs_yielded_total", "aepgate_job_yield_seconds_total"} {
 		if v, ok := metricValue(boot, s); !ok || v != 0 {
 			t.Errorf("%s at boot = %v (present %v), want 0", s, v, ok)
 		}

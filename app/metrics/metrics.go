@@ -118,9 +118,13 @@ func (m *Set) GitHubCall(method, route string, status, remaining int, _ time.Dur
 	}
 }
 
-// WatchQueue adds the queue's depth and oldest-job age (queue.NewCollector).
-func (m *Set) WatchQueue(db queue.Stater, log *slog.Logger) {
+// WatchQueue adds the queue's depth and oldest-job age (queue.NewCollector)
+// and, with y, the jobs that gave way to webhooks (queue.Yield).
+func (m *Set) WatchQueue(db queue.Stater, y *queue.Yield, log *slog.Logger) {
 	m.reg.MustRegister(queue.NewCollector(db, log))
+	if y != nil {
+		m.reg.MustRegister(y)
+	}
 }
 
 // Handler serves the registry (/metrics).

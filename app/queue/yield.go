@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 )
@@ -34,6 +35,10 @@ type Yield struct {
 	arrived window
 	// next is the earliest start given to no job yet.
 	next time.Time
+	// waited and waitedFor count the jobs that waited and for how long
+	// (Collect).
+	waited    int64
+	waitedFor time.Duration
 }
 
 // recheck bounds one sleep of a waiting job, so that it starts soon once
@@ -119,6 +124,7 @@ func (y *Yield) Wait(ctx context.Context) error {
 	}
 	y.next = slot.Add(y.every)
 	y.mu.Unlock()
+	defer y.count(now)
 	for {
 		left := slot.Sub(y.now())
 		if left <= 0 || !y.Busy() {
@@ -128,6 +134,47 @@ func (y *Yield) Wait(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// count records a job that began to wait at since, if it waited at all.
+func (y *Yield) count(since time.Time) {
+	if d := y.now().Sub(since); d > 0 {
+		y.mu.Lock()
+		y.waited++
+		y.waitedFor += d
+		y.mu.Unlock()
+	}
+}
+
+var (
+	yieldedDesc = prometheus.NewDesc("aepgate_jobs_yielded_total",
+		"Jobs that waited to start because the webhook edge was busy (--webhook-busy-rate).", nil, nil)
+	yieldSecondsDesc = prometheus.NewDesc("aepgate_job_yield_seconds_total",
+		"Time jobs waited to start because the webhook edge was busy.", nil, nil)
+	busyDesc = prometheus.NewDesc("aepgate_webhook_busy",
+		"1 while verified deliveries arrive at --webhook-busy-rate or more and jobs give way to them, else 0.", nil, nil)
+)
+
+// Describe sends the yield's three series.
+func (y *Yield) Describe(ch chan<- *prometheus.Desc) {
+	ch <- yieldedDesc
+	ch <- yieldSecondsDesc
+	ch <- busyDesc
+}
+
+// Collect reports the jobs that waited, their wait and whether the edge
+// is busy now.
+func (y *Yield) Collect(ch chan<- prometheus.Metric) {
+	busy := 0.0
+	if y.Busy() {
+		busy = 1
+	}
+	y.mu.Lock()
+	n, d := y.waited, y.waitedFor
+	y.mu.Unlock()
+	ch <- prometheus.MustNewConstMetric(yieldedDesc, prometheus.CounterValue, float64(n))
+	ch <- prometheus.MustNewConstMetric(yieldSecondsDesc, prometheus.CounterValue, d.Seconds())
+	ch <- prometheus.MustNewConstMetric(busyDesc, prometheus.GaugeValue, busy)
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/aepgate/aepgate/app/webhook"
 )
@@ -191,5 +193,34 @@ func TestYieldObserve(t *testing.T) {
 	}
 	if diff := cmp.Diff([]int{6, 50, 4}, seen); diff != "" {
 		t.Errorf("batches the next observer saw (-want +got):\n%s", diff)
+	}
+}
+
+// TestYieldMetrics: the series count the jobs that waited at a busy edge
+// (not the one that started at once) and for how long, and show the edge
+// busy.
+func TestYieldMetrics(t *testing.T) {
+	y := NewYield(10, 20)
+	fakeYield(y, time.Date(2026, 12, 2, 6, 0, 0, 0, time.UTC))
+	y.Arrived(10)
+	for range 3 {
+		y.Wait(context.Background())
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(y)
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			got[mf.GetName()] = m.GetCounter().GetValue() + m.GetGauge().GetValue()
+		}
+	}
+	// Two jobs waited 50 ms each, one after the other.
+	want := map[string]float64{"aepgate_jobs_yielded_total": 2, "aepgate_job_yield_seconds_total": 0.1, "aepgate_webhook_busy": 1}
+	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+		t.Errorf("series (-want +got):\n%s", diff)
 	}
 }
