@@ -14,7 +14,7 @@ import (
 // delivery (GitHub gives up after 10 s and does not send it again by
 // itself); a job that starts late loses nothing, it is in the database.
 // Measured with internal/loadgen at 1,000 deliveries/s on two cores
-// (docs/app.md, "Webhook throughput"), the edge alone acknowledged within
+// (docs/app.md, "Group commit and throughput"), the edge alone acknowledged within
 // 11 ms at the 99th percentile; with the workers running each delivery's
 // job beside it, 20 to 68 ms. So while verified deliveries arrive faster
 // than a threshold, jobs start at a bounded rate instead of as fast as

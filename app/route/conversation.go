@@ -97,10 +97,10 @@ func commentWork(env webhook.Envelope, v conversationView) []Work {
 	return changeWork(env, v, control, then, answer != 0)
 }
 
-// changeWork is what a comment edited or deleted asks for: then, to judge
-// the conversation again, except on the control issue where only an edit
-// into a request (answered) is (a kept decision's source is judged on
-// every pull request instead).
+// changeWork is what a comment edited or deleted asks for: then, judging
+// the conversation again. On the control issue then runs only for a
+// comment edited into a request (answered: refused once); a kept
+// decision's source there is judged on every pull request instead.
 func changeWork(env webhook.Envelope, v conversationView, control bool, then Work, answered bool) []Work {
 	changed := CommentChanged{ID: v.Comment.ID, Change: env.Action, By: sender(env), Then: then, Control: control && v.Issue.PullRequest == nil}
 	if changed.Control && !answered {

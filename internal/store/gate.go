@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -17,9 +16,10 @@ import (
 // schedule whatever happens meanwhile (1, 2, 5, 10, 15, 20, 25, 25, 25, 50,
 // 50, 100 ms: SQLite's sqliteDefaultBusyCallback, which modernc.org/sqlite
 // keeps): a webhook batch that found River's connection writing slept on
-// long after the lock was free (docs/app.md, "Webhook throughput": its
-// BEGIN took 35 ms at the 99th percentile at 1,000 deliveries/s, for
-// statements that hold the lock for a millisecond or two).
+// long after the lock was free (docs/app.md, "The write gate, jobs that
+// give way…": its BEGIN took 9 to 19 ms at the 99th percentile at 1,000
+// deliveries/s, for statements that hold the lock for a millisecond or
+// two).
 //
 // Between this process's own connections the write gate takes the place
 // of that wait: a connection takes the gate before anything that takes
@@ -34,13 +34,13 @@ import (
 // served in the order it came.
 type writeGate chan struct{}
 
-// gateWait bounds a wait for the gate, as busy_timeout (10 s) bounds a wait
-// for SQLite's lock.
-const gateWait = 10 * time.Second
+// gateWait bounds a wait for the gate, as busy_timeout bounds a wait for
+// SQLite's lock.
+const gateWait = busyTimeout
 
 // errGateWait is what a write that waited gateWait for the gate gets, as
 // SQLite answers SQLITE_BUSY after busy_timeout.
-var errGateWait = errors.New("sqlite: database is locked: no write lock within 10s")
+var errGateWait = fmt.Errorf("sqlite: database is locked: no write lock within %v", gateWait)
 
 func newWriteGate() writeGate { return make(writeGate, 1) }
 
@@ -184,10 +184,10 @@ func (c *gatedConn) QueryContext(ctx context.Context, query string, args []drive
 	}
 	r, ok := rows.(sqliteRows)
 	if !ok {
-		// Not expected of modernc.org/sqlite; without a wrapper that
-		// knows when the rows close, read them before giving the gate
-		// back would be a guess: give it back now and leave the rest
-		// to busy_timeout.
+		// Not expected of modernc.org/sqlite: rows that cannot be
+		// wrapped without hiding their column types. Give the gate back
+		// now; a writer that meets the statement still holding the lock
+		// waits under busy_timeout, as without the gate.
 		c.give()
 		return rows, nil
 	}

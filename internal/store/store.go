@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/aepgate/aepgate/protocol/attest"
 
@@ -62,6 +63,10 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	}
 }
 
+// busyTimeout is how long a connection waits for SQLite's write lock held
+// by another process (busy_timeout), or for the write gate (gate.go).
+const busyTimeout = 10 * time.Second
+
 // walSizeLimit is the size SQLite's write-ahead log is cut back to once
 // it has been checkpointed.
 const walSizeLimit = 16 << 20
@@ -81,7 +86,7 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 	dsn := sqliteDSN(path, "NORMAL")
 	memory := path == ":memory:"
 	if memory {
-		dsn = "file::memory:?_pragma=busy_timeout(10000)&_txlock=immediate"
+		dsn = fmt.Sprintf("file::memory:?_pragma=busy_timeout(%d)&_txlock=immediate", busyTimeout.Milliseconds())
 	}
 	// The shared connection and the edge's (openWriter) take one write
 	// gate (gate.go) rather than wait for each other in SQLite's busy
@@ -134,8 +139,8 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 // it; the shared connection's own commits (River's job states, the App's
 // records) stay NORMAL: what a power loss takes of them is a job run again.
 func sqliteDSN(path, sync string) string {
-	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(" + sync + ")" +
-		"&_pragma=wal_autocheckpoint(0)" + fmt.Sprintf("&_pragma=journal_size_limit(%d)", walSizeLimit) + "&_txlock=immediate"
+	return fmt.Sprintf("file:%s?_pragma=journal_mode(WAL)&_pragma=busy_timeout(%d)&_pragma=synchronous(%s)"+
+		"&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(%d)&_txlock=immediate", path, busyTimeout.Milliseconds(), sync, walSizeLimit)
 }
 
 // createPrivate creates the database file empty with mode 0600 unless
