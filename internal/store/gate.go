@@ -108,7 +108,7 @@ func (c gatedConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		conn.Close()
 		return nil, fmt.Errorf("sqlite: connection %T lacks a method the write gate forwards", conn)
 	}
-	return &gatedConn{sqliteConn: sc, gate: c.gate}, nil
+	return &gatedConn{sqliteConn: sc, gate: c.gate, stmts: newStmtCache(stmtCacheSize)}, nil
 }
 
 // gatedConn is a connection that holds the gate while it holds, or may
@@ -120,6 +120,9 @@ type gatedConn struct {
 	// held: this connection holds the gate (in a transaction, or while an
 	// autocommit query's rows are open).
 	held bool
+	// stmts are the statements the connection keeps prepared
+	// (stmtcache.go).
+	stmts *stmtCache
 }
 
 // Unwrap is the connection the gate wraps (modernc.org/sqlite's Limit
@@ -161,23 +164,23 @@ func (c *gatedConn) Begin() (driver.Tx, error) {
 
 func (c *gatedConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	if c.held || readOnly(query) {
-		return c.sqliteConn.ExecContext(ctx, query, args)
+		return c.stmts.exec(ctx, c.sqliteConn, query, args)
 	}
 	if err := c.take(ctx); err != nil {
 		return nil, err
 	}
 	defer c.give()
-	return c.sqliteConn.ExecContext(ctx, query, args)
+	return c.stmts.exec(ctx, c.sqliteConn, query, args)
 }
 
 func (c *gatedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	if c.held || readOnly(query) {
-		return c.sqliteConn.QueryContext(ctx, query, args)
+		return c.stmts.query(ctx, c.sqliteConn, query, args)
 	}
 	if err := c.take(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := c.sqliteConn.QueryContext(ctx, query, args)
+	rows, err := c.stmts.query(ctx, c.sqliteConn, query, args)
 	if err != nil {
 		c.give()
 		return nil, err
@@ -198,6 +201,7 @@ func (c *gatedConn) QueryContext(ctx context.Context, query string, args []drive
 // (database/sql discards a connection whose transaction's context ended).
 func (c *gatedConn) Close() error {
 	c.give()
+	c.stmts.close()
 	return c.sqliteConn.Close()
 }
 
