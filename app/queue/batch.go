@@ -24,7 +24,7 @@ func (q *Queue) Enqueue(ctx context.Context, v webhook.Delivery) (webhook.Outcom
 
 // EnqueueBatch records a batch of verified deliveries' IDs and body sums
 // and inserts the jobs of the new ones whose event starts work, all in one
-// transaction (store.AdmitBatch, River's InsertManyFastTx): one commit for the
+// transaction (store.AdmitBatch, insertDeliveries): one commit for the
 // whole batch, and nothing of it when any part fails. A delivery ID seen
 // before, or a body accepted under another ID within the replay memory, in
 // an earlier batch or earlier in this one, queues nothing.
@@ -40,17 +40,17 @@ func (q *Queue) EnqueueBatch(ctx context.Context, ds []webhook.Delivery) ([]webh
 		if err != nil {
 			return err
 		}
-		var jobs []river.InsertManyParams
+		var jobs []Delivery
 		for i, v := range ds {
 			out[i] = webhook.Outcome{Duplicate: ads[i].Redelivered, ReplayOf: ads[i].ReplayOf}
 			if out[i] == (webhook.Outcome{}) && q.handles(v.Event) {
-				jobs = append(jobs, river.InsertManyParams{Args: Delivery{DeliveryID: v.DeliveryID, Event: v.Event, Payload: v.Payload}})
+				jobs = append(jobs, Delivery{DeliveryID: v.DeliveryID, Event: v.Event, Payload: v.Payload})
 			}
 		}
 		if len(jobs) == 0 {
 			return nil
 		}
-		if err := q.e.insertManyTx(ctx, tx, jobs); err != nil {
+		if err := q.insertDeliveries(ctx, tx, jobs); err != nil {
 			return fmt.Errorf("enqueue %d deliveries: %w", len(jobs), err)
 		}
 		return nil
@@ -59,4 +59,18 @@ func (q *Queue) EnqueueBatch(ctx context.Context, ds []webhook.Delivery) ([]webh
 		return nil, err
 	}
 	return out, nil
+}
+
+// insertDeliveries inserts a delivery job for each of ds inside tx: on
+// SQLite by one plain statement a chunk (insertSQLiteDeliveries), on
+// PostgreSQL by River's InsertManyFastTx (COPY FROM).
+func (q *Queue) insertDeliveries(ctx context.Context, tx store.Tx, ds []Delivery) error {
+	if q.db.Dialect == store.SQLite {
+		return insertSQLiteDeliveries(ctx, tx, ds)
+	}
+	jobs := make([]river.InsertManyParams, len(ds))
+	for i, d := range ds {
+		jobs[i] = river.InsertManyParams{Args: d}
+	}
+	return q.e.insertManyTx(ctx, tx, jobs)
 }

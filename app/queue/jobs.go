@@ -15,7 +15,7 @@ type Delivery struct {
 }
 
 // Kind names the job kind in River's table.
-func (Delivery) Kind() string { return "aepgate_delivery" }
+func (Delivery) Kind() string { return deliveryKind }
 
 // Reconcile is the periodic sweep's job.
 type Reconcile struct{}
