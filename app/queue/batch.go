@@ -29,13 +29,28 @@ func (q *Queue) Enqueue(ctx context.Context, v webhook.Delivery) (webhook.Outcom
 // before, or a body accepted under another ID within the replay memory, in
 // an earlier batch or earlier in this one, queues nothing.
 func (q *Queue) EnqueueBatch(ctx context.Context, ds []webhook.Delivery) ([]webhook.Outcome, error) {
+	out, wait, err := q.EnqueueBatchNoSync(ctx, ds)
+	if err != nil {
+		return nil, err
+	}
+	if err := wait(ctx); err != nil {
+		return nil, fmt.Errorf("enqueue %d deliveries: %w", len(ds), err)
+	}
+	return out, nil
+}
+
+// EnqueueBatchNoSync is EnqueueBatch returning once the batch committed,
+// with the wait for the commit to be on disk (store.DB.InWriteTxNoSync):
+// the edge commits its next batch meanwhile, and acknowledges this one
+// when the wait returns.
+func (q *Queue) EnqueueBatchNoSync(ctx context.Context, ds []webhook.Delivery) ([]webhook.Outcome, func(context.Context) error, error) {
 	out := make([]webhook.Outcome, len(ds))
 	arrivals := make([]store.Arrival, len(ds))
 	for i, v := range ds {
 		arrivals[i] = store.Arrival{ID: v.DeliveryID, Event: v.Event, Sum: v.BodySHA256}
 	}
 	now := time.Now()
-	err := q.db.InWriteTx(ctx, func(tx store.Tx) error {
+	wait, err := q.db.InWriteTxNoSync(ctx, func(tx store.Tx) error {
 		ads, err := store.AdmitBatch(ctx, tx, arrivals, now, q.replayMemory)
 		if err != nil {
 			return err
@@ -56,9 +71,9 @@ func (q *Queue) EnqueueBatch(ctx context.Context, ds []webhook.Delivery) ([]webh
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	return out, wait, nil
 }
 
 // insertDeliveries inserts a delivery job for each of ds inside tx: on

@@ -189,6 +189,7 @@ func (q *Queue) ScheduleFanout(ctx context.Context, args Fanout, window time.Dur
 func (q *Queue) Ping(ctx context.Context) error { return q.db.Ping(ctx) }
 
 var (
-	_ webhook.Enqueuer      = (*Queue)(nil)
-	_ webhook.BatchEnqueuer = (*Queue)(nil)
+	_ webhook.Enqueuer       = (*Queue)(nil)
+	_ webhook.BatchEnqueuer  = (*Queue)(nil)
+	_ webhook.NoSyncEnqueuer = (*Queue)(nil)
 )

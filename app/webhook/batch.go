@@ -36,6 +36,17 @@ type BatchEnqueuer interface {
 	EnqueueBatch(ctx context.Context, ds []Delivery) (out []Outcome, err error)
 }
 
+// NoSyncEnqueuer is a BatchEnqueuer that can also return once a batch
+// committed, before the commit is on disk, with the wait for that: the
+// Batcher then commits its next batch while the disk syncs the last one,
+// and answers a batch's deliveries only after its wait returned. A wait's
+// error fails the whole batch; its deliveries were recorded and are
+// answered 200 and not queued again when GitHub sends them again.
+type NoSyncEnqueuer interface {
+	BatchEnqueuer
+	EnqueueBatchNoSync(ctx context.Context, ds []Delivery) (out []Outcome, wait func(context.Context) error, err error)
+}
+
 // BatchConfig configures a Batcher.
 type BatchConfig struct {
 	// Size caps the deliveries of one batch; 0 means DefaultBatchSize.
@@ -44,7 +55,8 @@ type BatchConfig struct {
 	// means DefaultBatchWait, negative means no wait (a batch is what
 	// queued up while the previous one committed).
 	Wait time.Duration
-	// Observe, when set, is told each batch's size, commit time and error.
+	// Observe, when set, is told each batch's size, commit time (to its
+	// sync) and error, from more than one goroutine at a time.
 	Observe func(size int, took time.Duration, err error)
 	// Options replace parts of the batcher (zero: the App's own).
 	Options BatchOptions
@@ -78,7 +90,9 @@ type pending struct {
 // Batcher is an Enqueuer that hands every delivery to one writer, which
 // commits the deliveries that arrive together in one transaction (group
 // commit): one commit's cost is shared by the whole batch. Each Enqueue
-// returns only once its batch committed, with that batch's result.
+// returns only once its batch committed, and is on disk, with that batch's
+// result. With a NoSyncEnqueuer the writer commits the next batch while
+// the last one's commit is synced.
 type Batcher struct {
 	to      BatchEnqueuer
 	size    int
@@ -89,6 +103,8 @@ type Batcher struct {
 	in   chan pending
 	stop chan struct{}
 	done chan struct{}
+	// syncing counts the batches committed and waiting for their sync.
+	syncing sync.WaitGroup
 	// mu guards closed: senders hold it shared while they hand over, so
 	// once Close set closed, every delivery handed over is in b.in.
 	mu     sync.RWMutex
@@ -166,6 +182,7 @@ func (b *Batcher) Close() {
 // run is the writer: it collects a batch and commits it, until Close.
 func (b *Batcher) run() {
 	defer close(b.done)
+	defer b.syncing.Wait()
 	for {
 		batch, open := b.collect()
 		if len(batch) > 0 {
@@ -229,7 +246,9 @@ func (b *Batcher) drain() []pending {
 }
 
 // commit writes one batch in one transaction and gives each delivery its
-// result: its outcome, or the batch's error for every one of them.
+// result once the commit is on disk: its outcome, or the batch's error for
+// every one of them. With a NoSyncEnqueuer it returns after the commit and
+// answers the batch when its wait returns.
 func (b *Batcher) commit(batch []pending) {
 	ds := make([]Delivery, len(batch))
 	for i, p := range batch {
@@ -237,13 +256,32 @@ func (b *Batcher) commit(batch []pending) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), batchCommitTimeout)
 	start := time.Now()
-	out, err := b.to.EnqueueBatch(ctx, ds)
-	cancel()
-	if err == nil && len(out) != len(ds) {
-		err = fmt.Errorf("enqueue batch: %d results for %d deliveries", len(out), len(ds))
+	ns, ok := b.to.(NoSyncEnqueuer)
+	if !ok {
+		out, err := b.to.EnqueueBatch(ctx, ds)
+		cancel()
+		b.finish(batch, start, out, err)
+		return
+	}
+	out, wait, err := ns.EnqueueBatchNoSync(ctx, ds)
+	if err != nil {
+		cancel()
+		b.finish(batch, start, nil, err)
+		return
+	}
+	b.syncing.Go(func() {
+		defer cancel()
+		b.finish(batch, start, out, wait(ctx))
+	})
+}
+
+// finish observes a batch and answers its deliveries.
+func (b *Batcher) finish(batch []pending, start time.Time, out []Outcome, err error) {
+	if err == nil && len(out) != len(batch) {
+		err = fmt.Errorf("enqueue batch: %d results for %d deliveries", len(out), len(batch))
 	}
 	if b.observe != nil {
-		b.observe(len(ds), time.Since(start), err)
+		b.observe(len(batch), time.Since(start), err)
 	}
 	for i, p := range batch {
 		if err != nil {

@@ -202,3 +202,103 @@ func TestBatcherBounds(t *testing.T) {
 		t.Errorf("enqueue after Close: %v, want ErrBatcherClosed", err)
 	}
 }
+
+// syncQueue is a NoSyncEnqueuer over txQueue whose batches (of one
+// delivery) wait until the test sends their sync's result on release[id];
+// committed gets each batch's IDs as it commits.
+type syncQueue struct {
+	txQueue
+	committed chan []string
+	release   map[string]chan error
+}
+
+func (q *syncQueue) EnqueueBatchNoSync(ctx context.Context, ds []Delivery) ([]Outcome, func(context.Context) error, error) {
+	out, err := q.EnqueueBatch(ctx, ds)
+	if err != nil {
+		return nil, nil, err
+	}
+	var ids []string
+	for _, d := range ds {
+		ids = append(ids, d.DeliveryID)
+	}
+	release := q.release[ids[0]]
+	q.committed <- ids
+	return out, func(ctx context.Context) error {
+		select {
+		case err := <-release:
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}, nil
+}
+
+// TestBatcherPipelinesSync: while a batch's commit is being synced the
+// writer commits the next batch, and no delivery is answered before its
+// own batch's sync returned; a failed sync fails only its batch. The
+// negative control answers a delivery as soon as it is handed over
+// (BatchOptions.Answer): the check sees it answered before its sync.
+func TestBatcherPipelinesSync(t *testing.T) {
+	for _, control := range []bool{false, true} {
+		t.Run(map[bool]string{false: "batcher", true: "negative control: answered at once"}[control], func(t *testing.T) {
+			q := &syncQueue{committed: make(chan []string, 4), release: map[string]chan error{"a": make(chan error, 1), "b": make(chan error, 1)}}
+			var opts BatchOptions
+			if control {
+				opts.Answer = func(context.Context, <-chan Result) Result { return Result{} }
+			}
+			b := NewBatcher(q, BatchConfig{Size: 1, Wait: -1, Options: opts})
+			defer b.Close()
+			answered := map[string]chan error{"a": make(chan error, 1), "b": make(chan error, 1)}
+			enqueue := func(id string) {
+				go func() {
+					_, err := b.Enqueue(context.Background(), Delivery{DeliveryID: id, Event: "push"})
+					answered[id] <- err
+				}()
+			}
+			early := func(id string) bool {
+				select {
+				case err := <-answered[id]:
+					answered[id] <- err
+					return true
+				default:
+					return false
+				}
+			}
+			enqueue("a")
+			if got := <-q.committed; !slices.Equal(got, []string{"a"}) {
+				t.Fatalf("first batch %v", got)
+			}
+			enqueue("b")
+			select {
+			case got := <-q.committed:
+				if !slices.Equal(got, []string{"b"}) {
+					t.Fatalf("second batch %v", got)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the second batch did not commit while the first one's sync ran")
+			}
+			if early("a") || early("b") {
+				if !control {
+					t.Fatal("a delivery was answered before its batch's sync returned")
+				}
+				q.release["a"] <- nil
+				q.release["b"] <- nil
+				return
+			}
+			if control {
+				t.Fatal("negative control: the check saw no early answer")
+			}
+			q.release["a"] <- nil
+			if err := <-answered["a"]; err != nil {
+				t.Errorf("a: %v", err)
+			}
+			if early("b") {
+				t.Error("b answered before its sync returned")
+			}
+			q.release["b"] <- errors.New("injected: EIO")
+			if err := <-answered["b"]; err == nil {
+				t.Error("b answered without error after its sync failed")
+			}
+		})
+	}
+}

@@ -44,9 +44,10 @@ type DB struct {
 
 	checkpoint *checkpointer
 	// writer is the webhook edge's own SQLite connection (InWriteTx); nil
-	// on PostgreSQL and in memory.
-	writer *sql.DB
-	locks  keyedMutex
+	// on PostgreSQL and in memory. walSync syncs its commits' log.
+	writer  *sql.DB
+	walSync *walSyncer
+	locks   keyedMutex
 }
 
 // Open connects to the database named by url: "sqlite:PATH" (also
@@ -115,10 +116,11 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 			return nil, err
 		}
 		out.checkpoint = cp
-		if out.writer, err = openWriter(ctx, sqliteDSN(path, "FULL"), path, gate); err != nil {
+		if out.writer, err = openWriter(ctx, sqliteDSN(path, "NORMAL"), path, gate); err != nil {
 			out.Close()
 			return nil, err
 		}
+		out.walSync = newWALSyncer(path)
 	}
 	return out, nil
 }
@@ -131,13 +133,13 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 // cuts the WAL file back to walSizeLimit, so a burst does not leave it
 // large for good. In WAL mode NORMAL syncs the log only at
 // checkpoints: a commit survives a crash of the process but not always a
-// power loss or an operating-system crash. The webhook writer's
-// connection (openWriter) commits with FULL, which syncs the log at every
-// commit, once per batch of deliveries: a 2xx promises GitHub the delivery
-// is kept, and GitHub does not send it again. Its fsync also makes durable
-// whatever the shared connection committed before it, in the log ahead of
-// it; the shared connection's own commits (River's job states, the App's
-// records) stay NORMAL: what a power loss takes of them is a job run again.
+// power loss or an operating-system crash. The webhook writer's commits
+// are synced after they commit, once per batch or fewer (walsync.go): a
+// 2xx promises GitHub the delivery is kept, and GitHub does not send it
+// again. That sync also makes durable whatever the shared connection
+// committed before it, in the log ahead of it; the shared connection's own
+// commits (River's job states, the App's records) are not waited for: what
+// a power loss takes of them is a job run again.
 func sqliteDSN(path, sync string) string {
 	return fmt.Sprintf("file:%s?_pragma=journal_mode(WAL)&_pragma=busy_timeout(%d)&_pragma=synchronous(%s)"+
 		"&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(%d)&_txlock=immediate", path, busyTimeout.Milliseconds(), sync, walSizeLimit)

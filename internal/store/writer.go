@@ -34,12 +34,35 @@ func openWriter(ctx context.Context, dsn, path string, gate writeGate) (*sql.DB,
 
 // InWriteTx is InTx for the webhook edge's group commit: on a SQLite file
 // it runs on the edge's own connection, so a batch never queues behind the
-// statements of River and the jobs on the shared one; on PostgreSQL and on
-// an in-memory SQLite database (where a second connection would open
-// another database) it is InTx.
+// statements of River and the jobs on the shared one, and returns once the
+// commit is on disk (InWriteTxNoSync and its wait); on PostgreSQL and on an
+// in-memory SQLite database (where a second connection would open another
+// database) it is InTx.
 func (db *DB) InWriteTx(ctx context.Context, fn func(Tx) error) error {
-	if db.writer == nil {
-		return db.InTx(ctx, fn)
+	wait, err := db.InWriteTxNoSync(ctx, fn)
+	if err != nil {
+		return err
 	}
-	return inSQLTx(ctx, db.writer, fn)
+	return wait(ctx)
 }
+
+// InWriteTxNoSync is InWriteTx returning once fn's transaction committed,
+// before the commit is on disk, with the wait for that (walsync.go): the
+// caller can start its next transaction while the disk syncs this one. The
+// wait's error means the commit may not survive a power loss or an
+// operating-system crash; it does survive the process. On PostgreSQL and
+// in memory the wait returns at once (PostgreSQL's commit is durable when
+// it returns).
+func (db *DB) InWriteTxNoSync(ctx context.Context, fn func(Tx) error) (wait func(context.Context) error, err error) {
+	if db.writer == nil {
+		return durable, db.InTx(ctx, fn)
+	}
+	if err := inSQLTx(ctx, db.writer, fn); err != nil {
+		return nil, err
+	}
+	ticket := db.walSync.ticket()
+	return func(ctx context.Context) error { return db.walSync.wait(ctx, ticket) }, nil
+}
+
+// durable is the wait for a commit that is durable when it returns.
+func durable(context.Context) error { return nil }
