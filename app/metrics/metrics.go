@@ -68,7 +68,7 @@ func New() *Set {
 		Buckets: prometheus.ExponentialBuckets(1, 2, 9),
 	})
 	m.batchCommit = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name: "aepgate_webhook_batch_commit_seconds", Help: "Time to commit one batch of deliveries (their IDs and jobs, one transaction), by result (ok, error).",
+		Name: "aepgate_webhook_batch_commit_seconds", Help: "Time to commit one batch of deliveries (their IDs and jobs, one transaction) and sync it to disk, by result (ok, error).",
 		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
 	}, []string{"result"})
 	m.coalesced = prometheus.NewCounterVec(prometheus.CounterOpts{

@@ -14,6 +14,9 @@ type Delivery struct {
 	Payload json.RawMessage `json:"payload"`
 }
 
+// deliveryKind is Delivery's job kind in River's table.
+const deliveryKind = "aepgate_delivery"
+
 // Kind names the job kind in River's table.
 func (Delivery) Kind() string { return deliveryKind }
 

@@ -41,9 +41,6 @@ const sqliteJobChunk = 256
 const sqliteJobRow = `(jsonb($%d), datetime('now', 'subsec'), '` + deliveryKind + `', $%d, jsonb('{}'), %d, '` +
 	river.QueueDefault + `', datetime('now', 'subsec'), 'available', jsonb('[]'))`
 
-// deliveryKind is Delivery's job kind.
-const deliveryKind = "aepgate_delivery"
-
 // insertSQLiteDeliveries inserts inside tx one available delivery job per
 // element of ds, as River's InsertManyFastTx would on SQLite.
 func insertSQLiteDeliveries(ctx context.Context, tx store.Tx, ds []Delivery) error {

@@ -87,7 +87,10 @@ func rowDiff(ours, rivers riverRow) string {
 			switch k {
 			case "id":
 			case "created_at", "scheduled_at":
-				c[k] = "time? " + map[bool]string{true: "yes", false: v}[riverTime.MatchString(v)]
+				c[k] = "in River's time format"
+				if !riverTime.MatchString(v) {
+					c[k] = v
+				}
 			default:
 				c[k] = v
 			}

@@ -21,7 +21,7 @@ import (
 
 // stmtCacheSize bounds the statements one connection keeps: the multi-row
 // statements of a webhook batch differ by their number of rows (up to 64
-// in practice at 2,000 deliveries a second, three statements each), and
+// in practice at 2,000 deliveries a second, four statements each), and
 // River's few dozen queries.
 const stmtCacheSize = 256
 

@@ -84,7 +84,7 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 			return nil, err
 		}
 	}
-	dsn := sqliteDSN(path, "NORMAL")
+	dsn := sqliteDSN(path)
 	memory := path == ":memory:"
 	if memory {
 		dsn = fmt.Sprintf("file::memory:?_pragma=busy_timeout(%d)&_txlock=immediate", busyTimeout.Milliseconds())
@@ -116,7 +116,7 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 			return nil, err
 		}
 		out.checkpoint = cp
-		if out.writer, err = openWriter(ctx, sqliteDSN(path, "NORMAL"), path, gate); err != nil {
+		if out.writer, err = openWriter(ctx, sqliteDSN(path), path, gate); err != nil {
 			out.Close()
 			return nil, err
 		}
@@ -125,8 +125,8 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 	return out, nil
 }
 
-// sqliteDSN is the DSN of a connection to the SQLite file at path with
-// PRAGMA synchronous set to sync. Checkpoints are taken off the
+// sqliteDSN is the DSN of a connection to the SQLite file at path, with
+// PRAGMA synchronous NORMAL. Checkpoints are taken off the
 // connections that serve requests (see checkpointer): a commit that also
 // copied the WAL back into the database and synced it would stall every
 // webhook queued behind it. The first commit after a complete checkpoint
@@ -140,9 +140,9 @@ func openSQLite(ctx context.Context, path string, create func(path string) error
 // committed before it, in the log ahead of it; the shared connection's own
 // commits (River's job states, the App's records) are not waited for: what
 // a power loss takes of them is a job run again.
-func sqliteDSN(path, sync string) string {
-	return fmt.Sprintf("file:%s?_pragma=journal_mode(WAL)&_pragma=busy_timeout(%d)&_pragma=synchronous(%s)"+
-		"&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(%d)&_txlock=immediate", path, busyTimeout.Milliseconds(), sync, walSizeLimit)
+func sqliteDSN(path string) string {
+	return fmt.Sprintf("file:%s?_pragma=journal_mode(WAL)&_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)"+
+		"&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(%d)&_txlock=immediate", path, busyTimeout.Milliseconds(), walSizeLimit)
 }
 
 // createPrivate creates the database file empty with mode 0600 unless

@@ -12,7 +12,7 @@ import (
 // synchronous(FULL) makes a commit durable by syncing the write-ahead log
 // inside the commit, while the write lock is held, so the next batch could
 // not start until the disk had answered; the sync was most of a batch's
-// time (at 1,000 deliveries/s, a commit's p50 of 2.5 ms against 0.9 ms for
+// time (at 1,000 deliveries/s, a commit's p50 of 2.5 ms against 0.8 ms for
 // all its statements). The writer's connection now commits with
 // synchronous(NORMAL), which writes the log and does not sync it, and the
 // sync is taken after the commit, outside the lock (walSyncer): the next

@@ -63,6 +63,9 @@ func TestWriteTxWaitsForSync(t *testing.T) {
 				if tt.wantWaits {
 					t.Fatalf("returned (%v) before the log was synced", err)
 				}
+				if err != nil {
+					t.Fatal(err)
+				}
 				return
 			}
 			if err := <-returned; err != nil {
