@@ -159,7 +159,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		}
 		wg.Go(func() {
 			status, err := send(client, urls[i%len(urls)], c, fmt.Sprintf("loadgen-%s-%d", run, i), bodies.at(i))
-			rep.add(status, err, time.Since(due))
+			rep.add(due.Sub(start), status, err, time.Since(due))
 		})
 	}
 	wg.Wait()

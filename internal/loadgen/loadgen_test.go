@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -232,5 +233,31 @@ func TestRunAlternates(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]int{"a": 10, "b": 10}, got); diff != "" || rep.OK != 20 {
 		t.Errorf("deliveries by server (-want +got):\n%s\n2xx %d, want 20", diff, rep.OK)
+	}
+}
+
+// TestPrintSeconds: each second of the run gets the quantiles of the
+// deliveries due in it, so a stall in one second shows there; a
+// delivery that got no answer is counted in no second.
+func TestPrintSeconds(t *testing.T) {
+	r := newReport(8)
+	ms := time.Millisecond
+	for _, d := range []struct {
+		offset, lat time.Duration
+		err         error
+	}{
+		{0, 2 * ms, nil}, {300 * ms, 4 * ms, nil}, {900 * ms, 3 * ms, nil},
+		{1100 * ms, 250 * ms, nil}, {1500 * ms, 0, errors.New("refused")},
+		{2999 * ms, 5 * ms, nil},
+	} {
+		r.add(d.offset, http.StatusAccepted, d.err, d.lat)
+	}
+	var out bytes.Buffer
+	r.done(3 * time.Second).PrintSeconds(&out)
+	want := "second   0  answered     3  p50 3ms  p99 4ms  max 4ms\n" +
+		"second   1  answered     1  p50 250ms  p99 250ms  max 250ms\n" +
+		"second   2  answered     1  p50 5ms  p99 5ms  max 5ms\n"
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("PrintSeconds (-want +got):\n%s", diff)
 	}
 }

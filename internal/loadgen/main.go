@@ -45,6 +45,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	payload := fs.String("payload", "", "a payload file to send instead of the fixture")
 	fs.DurationVar(&c.Timeout, "timeout", 15*time.Second, "how long a delivery may wait for its answer (GitHub waits 10 s)")
 	fs.BoolVar(&c.Same, "same-body", false, "send the payload unchanged every time (default: vary its first \"id\" so no two bodies are equal)")
+	seconds := fs.Bool("seconds", false, "also print, for each second of the run, the p50, p99 and maximum latency of the deliveries due in it")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -63,5 +64,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	rep.Print(stdout)
+	if *seconds {
+		rep.PrintSeconds(stdout)
+	}
 	return nil
 }
