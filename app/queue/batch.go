@@ -59,7 +59,7 @@ func (q *Queue) EnqueueBatchNoSync(ctx context.Context, ds []webhook.Delivery) (
 		for i, v := range ds {
 			out[i] = webhook.Outcome{Duplicate: ads[i].Redelivered, ReplayOf: ads[i].ReplayOf}
 			if out[i] == (webhook.Outcome{}) && q.handles(v.Event) {
-				jobs = append(jobs, Delivery{DeliveryID: v.DeliveryID, Event: v.Event, Payload: v.Payload})
+				jobs = append(jobs, Delivery{DeliveryID: v.DeliveryID, Event: v.Event, Payload: Payload(v.Payload)})
 			}
 		}
 		if len(jobs) == 0 {

@@ -2,7 +2,6 @@ package queue
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"regexp"
@@ -108,7 +107,7 @@ func TestSQLiteDeliveryRowsAreRiversOwn(t *testing.T) {
 	ctx := context.Background()
 	db := tempDB(t)
 	q := newTestQueue(t, db, Runners{Handles: func(string) bool { return true }})
-	d := Delivery{DeliveryID: "d-1", Event: "pull_request", Payload: json.RawMessage(`{"action":"opened","pull_request":{"number":2,"body":"a \"quoted\" é"}}`)}
+	d := Delivery{DeliveryID: "d-1", Event: "pull_request", Payload: Payload(`{"action":"opened","pull_request":{"number":2,"body":"a \"quoted\" é"}}`)}
 	err := db.InWriteTx(ctx, func(tx store.Tx) error {
 		if err := q.e.insertManyTx(ctx, tx, []river.InsertManyParams{{Args: d}}); err != nil {
 			return err
@@ -146,7 +145,7 @@ func TestSQLiteDeliveryJobsAreWorked(t *testing.T) {
 	want := map[string]bool{}
 	var ds []Delivery
 	for i := range sqliteJobChunk + 3 {
-		d := Delivery{DeliveryID: fmt.Sprintf("d-%d", i), Event: "issues", Payload: json.RawMessage(`{"n":1}`)}
+		d := Delivery{DeliveryID: fmt.Sprintf("d-%d", i), Event: "issues", Payload: Payload(`{"n":1}`)}
 		ds = append(ds, d)
 		want[d.DeliveryID] = true
 	}
