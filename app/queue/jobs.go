@@ -17,9 +17,9 @@ type Delivery struct {
 // Payload is a JSON document kept in a job's args as one JSON string,
 // not as an object. On PostgreSQL River indexes args with GIN (jsonb_ops),
 // one index entry per key and per scalar value: the kept fields of a
-// pull_request delivery were about 33 entries, 11.6 KB of WAL a delivery
-// (85 % of it, measured with pg_waldump --stats; docs/app.md), where a
-// string is one entry. It decodes from a string, and from an object or
+// pull_request delivery as an object were about 33 entries, 11.6 KB of
+// the 13.9 KB of WAL a delivery wrote (pg_waldump --stats; docs/app.md),
+// where a string is one entry. It decodes from a string, and from an object or
 // any other JSON value as jobs queued before were written. Encoding
 // replaces invalid UTF-8 with U+FFFD, as the views decoding it would.
 type Payload []byte
