@@ -4,8 +4,11 @@ import "slices"
 
 // MaxDepth is how deeply a webhook body's JSON may nest objects and
 // arrays; a deeper body is refused with 400 (docs/app.md, "Endpoints").
-// GitHub's payloads nest about ten deep; the databases' JSON functions stop
-// at 1,000 (SQLite) and a deeper body could never be stored.
+// GitHub's payloads nest about ten deep. Nothing after the edge refuses a
+// deeper body (a job keeps its payload as one JSON string, so no
+// database's JSON nesting limit applies), so this limit alone keeps the
+// decoding pass's and the job's work on such a body bounded, and answers
+// it with a reason that redelivery cannot change.
 const MaxDepth = 500
 
 // maxKeys and maxKeyLen bound what the decoding pass remembers of a
