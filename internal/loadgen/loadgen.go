@@ -140,7 +140,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		MaxIdleConns: 4096, MaxIdleConnsPerHost: 4096, IdleConnTimeout: 30 * time.Second,
 	}}
 	defer client.CloseIdleConnections()
-	bodies := newBodies(c.Body, c.Same)
+	bodies := newBodies(c.Body, c.Same, time.Now().UnixNano()%maxRuns)
 	urls := c.urls()
 	n := int(int64(c.Rate) * int64(c.Duration) / int64(time.Second))
 	rep := newReport(n)
@@ -189,22 +189,33 @@ func send(client *http.Client, url string, c Config, id string, body []byte) (in
 }
 
 // bodies makes the i-th body: the payload with its first "id" value
-// replaced by a value unique to i, so that no two bodies are equal.
+// replaced by a value unique to i and to the run, so that no two bodies
+// are equal, in one run or across runs (the App answers a body it
+// accepted in the last 24 h under another delivery ID as a replay and
+// queues nothing: a second run sending the first one's bodies would
+// measure that lighter path).
 type bodies struct {
 	head, tail []byte
 	id         int64
 	same       bool
 }
 
+// maxRuns is how many runs' bodies stay apart: run r's i-th body has the
+// id base + (1+r)·10⁹ + i, and no run sends 10⁹ deliveries (MaxRate ·
+// MaxDuration is 3 million).
+const maxRuns = 1_000_000
+
 var firstID = regexp.MustCompile(`"id":\s*(\d+)`)
 
-func newBodies(body []byte, same bool) bodies {
+// newBodies makes run's bodies from body (the same one each time when
+// same, or when body has no "id").
+func newBodies(body []byte, same bool, run int64) bodies {
 	loc := firstID.FindSubmatchIndex(body)
 	if same || loc == nil {
 		return bodies{head: body, same: true}
 	}
 	id, _ := strconv.ParseInt(string(body[loc[2]:loc[3]]), 10, 64)
-	return bodies{head: body[:loc[2]], tail: body[loc[3]:], id: id}
+	return bodies{head: body[:loc[2]], tail: body[loc[3]:], id: id + (1+run)*1_000_000_000}
 }
 
 func (b bodies) at(i int) []byte {
@@ -213,6 +224,6 @@ func (b bodies) at(i int) []byte {
 	}
 	out := make([]byte, 0, len(b.head)+len(b.tail)+20)
 	out = append(out, b.head...)
-	out = strconv.AppendInt(out, b.id+1_000_000_000+int64(i), 10)
+	out = strconv.AppendInt(out, b.id+int64(i), 10)
 	return append(out, b.tail...)
 }

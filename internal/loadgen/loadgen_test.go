@@ -194,9 +194,10 @@ func TestRunCommand(t *testing.T) {
 	}
 }
 
-// TestBodies: each body differs from the others in its first "id" only.
+// TestBodies: each body differs from the others in its first "id" only,
+// and from every body of another run.
 func TestBodies(t *testing.T) {
-	b := newBodies([]byte(testPayload), false)
+	b := newBodies([]byte(testPayload), false, 0)
 	got := []string{string(b.at(0)), string(b.at(1))}
 	want := []string{
 		`{"action":"opened","number":2,"pull_request":{"id":1279147437,"number":2}}`,
@@ -205,8 +206,19 @@ func TestBodies(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("bodies (-want +got):\n%s", diff)
 	}
-	if got := string(newBodies([]byte(testPayload), true).at(5)); got != testPayload {
+	if got := string(newBodies([]byte(testPayload), true, 0).at(5)); got != testPayload {
 		t.Errorf("same body changed: %s", got)
+	}
+	next := newBodies([]byte(testPayload), false, 1)
+	if got, want := string(next.at(0)), `{"action":"opened","number":2,"pull_request":{"id":2279147437,"number":2}}`; got != want {
+		t.Errorf("another run's first body: %s, want %s", got, want)
+	}
+	last := MaxRate * int(MaxDuration/time.Second)
+	if b.id+int64(last) >= next.id {
+		t.Errorf("run 0's last id %d reaches run 1's first %d", b.id+int64(last), next.id)
+	}
+	if final := newBodies([]byte(testPayload), false, maxRuns-1); final.id+int64(last) < final.id {
+		t.Error("the last run's ids overflow")
 	}
 }
 

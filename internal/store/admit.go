@@ -123,52 +123,72 @@ func recordDeliveries(ctx context.Context, tx Tx, as []Arrival, idx []int, now t
 func recordBodies(ctx context.Context, tx Tx, as []Arrival, idx []int, now, since time.Time) (map[[32]byte]string, error) {
 	onRecord := make(map[[32]byte]string, len(idx))
 	for chunk := range slices.Chunk(idx, admitChunk) {
-		args := []any{now.UTC().Format(timeFormat), since.UTC().Format(timeFormat)}
-		var values []string
-		var keys []any
-		for _, i := range chunk {
-			values = append(values, fmt.Sprintf("($%d, $%d, $1)", len(args)+1, len(args)+2))
-			key := hex.EncodeToString(as[i].Sum[:])
-			keys = append(keys, key)
-			args = append(args, key, as[i].ID)
+		bodies := make([]bodyRow, len(chunk))
+		for j, i := range chunk {
+			bodies[j] = bodyRow{as[i].Sum, as[i].ID}
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO aepgate_body (sha256, delivery_id, seen_at) VALUES `+strings.Join(values, ", ")+
-			` ON CONFLICT (sha256) DO UPDATE SET delivery_id = excluded.delivery_id, seen_at = excluded.seen_at
-			WHERE aepgate_body.seen_at < $2`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("record %d bodies: %w", len(chunk), err)
-		}
-		if err := readBodies(ctx, tx, keys, onRecord); err != nil {
+		if err := upsertBodies(ctx, tx, bodies, now, since, onRecord); err != nil {
 			return nil, err
 		}
 	}
 	return onRecord, nil
 }
 
-// readBodies reads the delivery ID on record for each sum of keys (hex)
-// into onRecord.
-func readBodies(ctx context.Context, tx Tx, keys []any, onRecord map[[32]byte]string) error {
-	marks := make([]string, len(keys))
-	for i := range keys {
-		marks[i] = fmt.Sprintf("$%d", i+1)
+// bodyRow is a body's SHA-256 and the delivery ID it came under.
+type bodyRow struct {
+	sum [32]byte
+	id  string
+}
+
+// upsertBodies records each of bodies (distinct sums) in one statement:
+// a sum not on record, or on record at or before since, is recorded under
+// its delivery ID at now; one recorded after since keeps its record. The
+// delivery ID on record for each sum afterwards goes into onRecord.
+//
+// The statement returns every row it touched (RETURNING), so no query
+// reads them back: a conflict always takes the DO UPDATE branch, which
+// writes the row's own values back when its record is kept (a replayed
+// body, the rare case). A read-back query by sums used to follow; on
+// PostgreSQL its prepared statement was planned once for a few rows
+// early in a fresh database and kept that sequential scan as the table
+// grew (3 ms a batch after 50,000 deliveries; docs/app.md), where an
+// INSERT's ON CONFLICT always finds the row by its key.
+func upsertBodies(ctx context.Context, tx Tx, bodies []bodyRow, now, since time.Time, onRecord map[[32]byte]string) error {
+	args := []any{now.UTC().Format(timeFormat), since.UTC().Format(timeFormat)}
+	values := make([]string, len(bodies))
+	for i, b := range bodies {
+		values[i] = fmt.Sprintf("($%d, $%d, $1)", len(args)+1, len(args)+2)
+		args = append(args, hex.EncodeToString(b.sum[:]), b.id)
 	}
-	rows, err := tx.Query(ctx, `SELECT sha256, delivery_id FROM aepgate_body WHERE sha256 IN (`+strings.Join(marks, ", ")+`)`, keys...)
+	rows, err := tx.Query(ctx, `INSERT INTO aepgate_body (sha256, delivery_id, seen_at) VALUES `+strings.Join(values, ", ")+
+		` ON CONFLICT (sha256) DO UPDATE SET
+			delivery_id = CASE WHEN aepgate_body.seen_at < $2 THEN excluded.delivery_id ELSE aepgate_body.delivery_id END,
+			seen_at = CASE WHEN aepgate_body.seen_at < $2 THEN excluded.seen_at ELSE aepgate_body.seen_at END
+		RETURNING sha256, delivery_id`, args...)
 	if err != nil {
-		return fmt.Errorf("read %d bodies: %w", len(keys), err)
+		return fmt.Errorf("record %d bodies: %w", len(bodies), err)
 	}
 	defer rows.Close()
+	n := 0
 	for rows.Next() {
 		var key, id string
 		if err := rows.Scan(&key, &id); err != nil {
-			return fmt.Errorf("read bodies: %w", err)
+			return fmt.Errorf("record bodies: %w", err)
 		}
 		var sum [32]byte
-		if n, err := hex.Decode(sum[:], []byte(key)); err != nil || n != len(sum) {
-			return fmt.Errorf("read bodies: sha256 %q is not 32 hex bytes", key)
+		if k, err := hex.Decode(sum[:], []byte(key)); err != nil || k != len(sum) {
+			return fmt.Errorf("record bodies: sha256 %q is not 32 hex bytes", key)
 		}
 		onRecord[sum] = id
+		n++
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("record %d bodies: %w", len(bodies), err)
+	}
+	if n != len(bodies) {
+		return fmt.Errorf("record %d bodies: %d rows returned", len(bodies), n)
+	}
+	return nil
 }
 
 // queryStrings runs q and returns the set of its rows' one text column.

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/hex"
 	"fmt"
 	"time"
 )
@@ -27,18 +26,11 @@ var bodyTables = []string{
 // delivery's ID otherwise. Call it only for bodies whose signature
 // verified.
 func RecordBody(ctx context.Context, tx Tx, sum [32]byte, deliveryID string, now, since time.Time) (string, error) {
-	key := hex.EncodeToString(sum[:])
-	_, err := tx.Exec(ctx, `INSERT INTO aepgate_body (sha256, delivery_id, seen_at) VALUES ($1, $2, $3)
-		ON CONFLICT (sha256) DO UPDATE SET delivery_id = excluded.delivery_id, seen_at = excluded.seen_at
-		WHERE aepgate_body.seen_at < $4`, key, deliveryID, now.UTC().Format(timeFormat), since.UTC().Format(timeFormat))
-	if err != nil {
-		return "", fmt.Errorf("record body %s: %w", key, err)
+	onRecord := map[[32]byte]string{}
+	if err := upsertBodies(ctx, tx, []bodyRow{{sum, deliveryID}}, now, since, onRecord); err != nil {
+		return "", err
 	}
-	var first string
-	if err := tx.QueryRow(ctx, `SELECT delivery_id FROM aepgate_body WHERE sha256 = $1`, key).Scan(&first); err != nil {
-		return "", fmt.Errorf("record body %s: %w", key, err)
-	}
-	return first, nil
+	return onRecord[sum], nil
 }
 
 // ForgetBodies deletes the body records older than before and returns
