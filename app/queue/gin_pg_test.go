@@ -2,6 +2,8 @@ package queue
 
 import (
 	"context"
+	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -39,7 +41,7 @@ func TestRiverGINIndexesHoldNoPendingList(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, gin := range [][]string{tc.before, tc.after} {
-				if err := migrateTuning(ctx, db, riverpgxv5.New(db.Pool), gin); err != nil {
+				if err := migrateTuning(ctx, db, riverpgxv5.New(db.Pool), gin, slog.New(slog.DiscardHandler)); err != nil {
 					t.Fatal(err)
 				}
 				if _, err := db.Pool.Exec(ctx, `INSERT INTO river_job (args, metadata, kind)
@@ -54,6 +56,50 @@ func TestRiverGINIndexesHoldNoPendingList(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRiverGINTuningRefused: a database user that does not own River's
+// indexes (they were migrated by another) cannot turn fastupdate off;
+// the App still starts, with a warning that says so. The tuning itself
+// is checked to fail for that user, so the start's success is the
+// warning path's doing, not a tuning that went through.
+func TestRiverGINTuningRefused(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.Start(t)
+	owner, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close()
+	if err := migrateTuning(ctx, owner, riverpgxv5.New(owner.Pool), nil, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`CREATE ROLE app LOGIN`, `GRANT ALL ON ALL TABLES IN SCHEMA public TO app`,
+		`GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO app`, `GRANT CREATE ON SCHEMA public TO app`} {
+		if _, err := owner.Pool.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	app, err := store.Open(ctx, strings.Replace(url, "aepgate@", "app@", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	var log strings.Builder
+	if err := migrateTuning(ctx, app, riverpgxv5.New(app.Pool), riverGINIndexes, slog.New(slog.NewTextHandler(&log, nil))); err != nil {
+		t.Errorf("start as a user that does not own River's indexes: %v", err)
+	}
+	if !strings.Contains(log.String(), "level=WARN") || !strings.Contains(log.String(), "must be owner") {
+		t.Errorf("log:\n%s\nwant a warning with PostgreSQL's reason", log.String())
+	}
+	conn, err := app.Pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if err := ginDirect(ctx, conn, riverGINIndexes); err == nil {
+		t.Error("negative control: the tuning itself succeeded, so the test shows nothing")
 	}
 }
 

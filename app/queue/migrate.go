@@ -16,13 +16,15 @@ import (
 
 // migrate applies River's own migrations; on PostgreSQL an advisory lock
 // keeps replicas from migrating at once, and River's GIN indexes are
-// tuned once migrated (see ginDirect).
-func migrate[TTx any](ctx context.Context, db *store.DB, driver riverdriver.Driver[TTx]) error {
-	return migrateTuning(ctx, db, driver, riverGINIndexes)
+// tuned once migrated (see ginDirect). A tuning refused (a database user
+// that does not own River's indexes) is logged to log as a warning: the
+// App works without it, with a slower tail under bursts.
+func migrate[TTx any](ctx context.Context, db *store.DB, driver riverdriver.Driver[TTx], log *slog.Logger) error {
+	return migrateTuning(ctx, db, driver, riverGINIndexes, log)
 }
 
 // migrateTuning is migrate turning fastupdate off on the GIN indexes gin.
-func migrateTuning[TTx any](ctx context.Context, db *store.DB, driver riverdriver.Driver[TTx], gin []string) error {
+func migrateTuning[TTx any](ctx context.Context, db *store.DB, driver riverdriver.Driver[TTx], gin []string, log *slog.Logger) error {
 	var conn *pgxpool.Conn
 	if db.Dialect == store.Postgres {
 		var err error
@@ -43,8 +45,11 @@ func migrateTuning[TTx any](ctx context.Context, db *store.DB, driver riverdrive
 	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
 		return fmt.Errorf("queue migrate: %w", err)
 	}
-	if conn != nil {
-		return ginDirect(ctx, conn, gin)
+	if conn == nil {
+		return nil
+	}
+	if err := ginDirect(ctx, conn, gin); err != nil {
+		log.Warn("River's GIN indexes on river_job keep PostgreSQL's fastupdate: under a burst an insert may wait while one merges its pending list (docs/app.md)", "err", err)
 	}
 	return nil
 }

@@ -108,7 +108,7 @@ func New(ctx context.Context, db *store.DB, c Config, run Runners) (*Queue, erro
 }
 
 func build[TTx any](ctx context.Context, db *store.DB, driver riverdriver.Driver[TTx], c Config, run Runners) (engine, error) {
-	if err := migrate(ctx, db, driver); err != nil {
+	if err := migrate(ctx, db, driver, c.Logger); err != nil {
 		return nil, err
 	}
 	workers := river.NewWorkers()
