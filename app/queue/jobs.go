@@ -19,8 +19,7 @@ type Delivery struct {
 // one index entry per key and per scalar value, where a string is one
 // entry: with the GIN indexes taking inserts directly (ginDirect) a
 // pull_request delivery wrote 5.5 KB of WAL with its payload an object
-// and 2.7 KB with it a string, and the acknowledgements' p99 at 1,000/s
-// fell from 39 ms to 12-25 ms (pg_stat_wal over 60,000 deliveries;
+// and 2.7 KB with it a string (pg_stat_wal over 60,000 deliveries;
 // docs/app.md). It decodes from a string, and from an object or any
 // other JSON value as jobs queued before were written. Encoding replaces
 // invalid UTF-8 with U+FFFD, as the views decoding it would.
