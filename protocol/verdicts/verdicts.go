@@ -3,8 +3,10 @@
 // alone. Given who introduced each line of the log (git blame at the head)
 // and the auditors list of the base branch's config, each verdict line
 // introduced by anyone not listed, or by the executor who reported the
-// task, is a finding on that line. The package is pure: the parsed log,
-// the blame and the list in, findings out.
+// task, is a finding on that line. Who introduced a line is the account
+// GitHub verified the introducing commit's signature for (SignedAuthor),
+// never an e-mail. The package is pure: the parsed log, the blame, what
+// GitHub says of each commit and the list in, findings out.
 package verdicts
 
 import (
@@ -12,16 +14,22 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/login"
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
 
-// Author is who introduced one line: the GitHub login of the author of
-// the commit that last changed it ("" when it cannot be told) and that
+// Author is who introduced one line: the GitHub login the commit that
+// last changed it proves (AuthorRule; "" when it proves none) and that
 // commit.
 type Author struct {
 	Login, Commit string
+	// Claimed are the logins the commit names without proof (Commit);
+	// they add to a task's executors, never make a verdict's author.
+	Claimed []string
+	// Unproven says why Login is "" (the AuthorRule's clause).
+	Unproven string
 }
 
 // Input is one compliance log to judge.
@@ -31,9 +39,15 @@ type Input struct {
 	Log  *rundoc.Log
 	// Blame is who introduced each 1-based line of the log at the head.
 	Blame map[int]Author
-	// Auditors are the auditors of the base branch's config; empty means
-	// the check cannot tell who may give verdicts.
+	// Auditors are the auditors of the base branch's config, logins and
+	// teams ("@org/team"); empty means the check cannot tell who may give
+	// verdicts.
 	Auditors []string
+	// Members are the members of each team in Auditors, by
+	// config.Team.Key; Unread says, by the same key, why a team's members
+	// could not be read. A team in neither has its members unread.
+	Members map[string][]string
+	Unread  map[string]string
 }
 
 // Verdict is one verdict line of the log: a "### <ID> — <VERDICT>" heading
@@ -102,8 +116,14 @@ func Lines(in Input) []Verdict {
 	}
 	executors := map[string][]string{}
 	for _, h := range in.Log.Headings {
-		if by := in.Blame[int(h.Line)].Login; !rundoc.IsVerdict(h.State) && by != "" && !slices.Contains(executors[h.ID], by) {
-			executors[h.ID] = append(executors[h.ID], by)
+		if rundoc.IsVerdict(h.State) {
+			continue
+		}
+		by := in.Blame[int(h.Line)]
+		for _, l := range append([]string{by.Login}, by.Claimed...) {
+			if l != "" && !login.In(executors[h.ID], l) {
+				executors[h.ID] = append(executors[h.ID], l)
+			}
 		}
 	}
 	var out []Verdict
@@ -125,22 +145,42 @@ func Lines(in Input) []Verdict {
 	return out
 }
 
-// KnownAuthor refuses a verdict line whose author cannot be told: it
-// fails closed.
+// KnownAuthor refuses a verdict line whose commit proves no author (its
+// Unproven says why): it fails closed.
 func KnownAuthor(v Verdict, _ Input) string {
 	if v.By.Login != "" {
 		return ""
 	}
-	return fmt.Sprintf("%s %s: who introduced this line (commit %s) is linked to no GitHub account, so it cannot be shown to be an auditor's", v.ID, v.Word, orUnknown(gitsha.Short(v.By.Commit)))
+	return unproven(v)
 }
 
-// ListedAuditor refuses a verdict introduced by anyone not in auditors.
+// ListedAuditor refuses a verdict introduced by anyone not in auditors,
+// by login or as a member of a listed team. When a listed team's members
+// could not be read it says so: the verdict fails closed.
 func ListedAuditor(v Verdict, in Input) string {
-	if slices.ContainsFunc(in.Auditors, func(a string) bool { return login.Equal(a, v.By.Login) }) {
-		return ""
+	var unread []string
+	for _, a := range in.Auditors {
+		t, isTeam := config.ParseTeam(a)
+		switch {
+		case !isTeam && login.Equal(a, v.By.Login):
+			return ""
+		case !isTeam:
+		case login.In(in.Members[t.Key()], v.By.Login):
+			return ""
+		case in.Unread[t.Key()] != "":
+			unread = append(unread, in.Unread[t.Key()])
+		default:
+			if _, read := in.Members[t.Key()]; !read {
+				unread = append(unread, "the members of "+a+" were not read")
+			}
+		}
 	}
-	return fmt.Sprintf("%s %s was introduced by %s (commit %s), who is not listed in auditors (%s); verdicts belong to the auditor alone",
+	msg := fmt.Sprintf("%s %s was introduced by %s (commit %s), who is not listed in auditors (%s)",
 		v.ID, v.Word, v.By.Login, gitsha.Short(v.By.Commit), strings.Join(in.Auditors, ", "))
+	if len(unread) > 0 {
+		return msg + " by login, and whether they are in a listed team cannot be told: " + strings.Join(unread, "; ")
+	}
+	return msg + "; verdicts belong to the auditor alone"
 }
 
 // NotExecutor refuses a verdict introduced by the executor who reported

@@ -25,9 +25,9 @@ const logText = `# Compliance log
 func honest() Input {
 	return Input{File: "docs/run/compliance-log.md", Log: rundoc.ParseLog(rundoc.LogFile, logText),
 		Blame: map[int]Author{
-			5: {"ann", "a000000000000000000000000000000000000001"},
-			7: {"exec", "e000000000000000000000000000000000000001"},
-			9: {"ann", "a000000000000000000000000000000000000001"},
+			5: {Login: "ann", Commit: "a000000000000000000000000000000000000001"},
+			7: {Login: "exec", Commit: "e000000000000000000000000000000000000001"},
+			9: {Login: "ann", Commit: "a000000000000000000000000000000000000001"},
 		},
 		Auditors: []string{"ann", "bob"}}
 }
@@ -35,8 +35,8 @@ func honest() Input {
 func TestVerdictLines(t *testing.T) {
 	got := Lines(honest())
 	want := []Verdict{
-		{ID: "P0-T1", Word: "APPROVED", Line: 9, By: Author{"ann", "a000000000000000000000000000000000000001"}, Executors: []string{"exec"}},
-		{ID: "P0-T1", Word: "APPROVED", Line: 5, By: Author{"ann", "a000000000000000000000000000000000000001"}, Executors: []string{"exec"}},
+		{ID: "P0-T1", Word: "APPROVED", Line: 9, By: Author{Login: "ann", Commit: "a000000000000000000000000000000000000001"}, Executors: []string{"exec"}},
+		{ID: "P0-T1", Word: "APPROVED", Line: 5, By: Author{Login: "ann", Commit: "a000000000000000000000000000000000000001"}, Executors: []string{"exec"}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Lines (-want +got):\n%s", diff)
@@ -47,7 +47,9 @@ func TestVerdictLines(t *testing.T) {
 // line, and passes once that rule is left out (its negative control).
 func TestVerdictRules(t *testing.T) {
 	by := func(line int, login string) func(*Input) {
-		return func(in *Input) { in.Blame[line] = Author{login, "c000000000000000000000000000000000000009"} }
+		return func(in *Input) {
+			in.Blame[line] = Author{Login: login, Commit: "c000000000000000000000000000000000000009"}
+		}
 	}
 	tests := []struct {
 		name, rule string
@@ -61,7 +63,7 @@ func TestVerdictRules(t *testing.T) {
 		{"someone unlisted approves on the board", "listed-auditor", by(5, "mallory"),
 			[]Finding{{"listed-auditor", 5, "P0-T1 APPROVED was introduced by mallory (commit c00000000000), who is not listed in auditors (ann, bob); verdicts belong to the auditor alone"}}},
 		{"an author linked to no account", "known-author", by(9, ""),
-			[]Finding{{"known-author", 9, "P0-T1 APPROVED: who introduced this line (commit c00000000000) is linked to no GitHub account, so it cannot be shown to be an auditor's"}}},
+			[]Finding{{"known-author", 9, "P0-T1 APPROVED introduced by commit c00000000000, which is linked to no GitHub account, so it cannot be shown to be an auditor's"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,7 +90,7 @@ func TestVerdictsHonestAndNeutral(t *testing.T) {
 	}
 	in := honest()
 	in.Auditors = nil
-	in.Blame[9] = Author{"exec", "e000000000000000000000000000000000000001"}
+	in.Blame[9] = Author{Login: "exec", Commit: "e000000000000000000000000000000000000001"}
 	vs, got, neutral := Check(in, DefaultRules())
 	if len(got) != 0 || !strings.Contains(neutral, "lists no auditors") || len(vs) != 2 {
 		t.Errorf("no auditors: %+v %q, want neutral saying so", got, neutral)
