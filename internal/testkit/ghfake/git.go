@@ -50,6 +50,9 @@ type commitObj struct {
 	message   string
 	files     map[string]string // path → blob SHA
 	modes     map[string]string // path → git mode of files that are not 100644
+	// verified is what GitHub verified of the commit's signature (nil:
+	// unsigned); see Repo.SignCommit.
+	verified *verifiedSig
 }
 
 // tagObj is an annotated git tag object.
@@ -156,19 +159,24 @@ func (g *gitStore) flatten(tree, prefix string, out, modes map[string]string) {
 }
 
 func (g *gitStore) putCommit(c *commitObj) string {
-	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "tree %s\n", c.tree)
-	for _, p := range c.parents {
-		fmt.Fprintf(&buf, "parent %s\n", p)
-	}
-	fmt.Fprintf(&buf, "author %s\ncommitter %s\n\n%s", c.author.git(), c.committer.git(), c.message)
-	c.sha = hashObject("commit", buf.Bytes())
+	c.sha = hashObject("commit", c.text())
 	if c.files == nil {
 		c.files, c.modes = map[string]string{}, map[string]string{}
 		g.flatten(c.tree, "", c.files, c.modes)
 	}
 	g.commits[c.sha] = c
 	return c.sha
+}
+
+// text is the commit's git object, without a signature header.
+func (c *commitObj) text() []byte {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "tree %s\n", c.tree)
+	for _, p := range c.parents {
+		fmt.Fprintf(&buf, "parent %s\n", p)
+	}
+	fmt.Fprintf(&buf, "author %s\ncommitter %s\n\n%s", c.author.git(), c.committer.git(), c.message)
+	return buf.Bytes()
 }
 
 func (g *gitStore) putTag(t *tagObj) string {

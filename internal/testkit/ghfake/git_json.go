@@ -37,7 +37,7 @@ func (f *Fake) gitCommitJSON(s *repoState, c *commitObj) obj {
 		"html_url": "https://github.com/" + s.fullName + "/commit/" + c.sha,
 		"author":   sigJSON(c.author), "committer": sigJSON(c.committer), "message": c.message,
 		"tree":    obj{"sha": c.tree, "url": f.api(s) + "/git/trees/" + c.tree},
-		"parents": parents, "verification": unsigned(),
+		"parents": parents, "verification": f.verification(c),
 	}
 }
 
@@ -47,7 +47,7 @@ func (f *Fake) commitJSON(s *repoState, c *commitObj, withFiles bool) obj {
 	g := f.gitCommitJSON(s, c)
 	inner := obj{
 		"author": g["author"], "committer": g["committer"], "message": c.message, "tree": g["tree"],
-		"url": g["url"], "comment_count": 0, "verification": unsigned(),
+		"url": g["url"], "comment_count": 0, "verification": f.verification(c),
 	}
 	parents := g["parents"]
 	o := obj{

@@ -133,3 +133,52 @@ func TestGraphQLIssueOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitSignature: SignCommit shows in GraphQL's Commit.signature (a
+// GitSignature, validated against GitHub's schema) and REST's
+// verification; an unsigned commit has a null signature and REST's
+// "unsigned"; the commit's SHA does not change.
+func TestCommitSignature(t *testing.T) {
+	ghfake.RequireGraphQL(t)
+	f, repo, _, tok := installedToken(t)
+	c := client(t, f, tok)
+	tests := []struct {
+		name       string
+		v          *ghfake.Verification
+		gql        any
+		restReason string
+		restOK     bool
+	}{
+		{"unsigned", nil, nil, "unsigned", false},
+		{"ssh, valid", &ghfake.Verification{Signer: "ann"}, m{"__typename": "SshSignature", "isValid": true, "state": "VALID",
+			"wasSignedByGitHub": false, "signer": m{"login": "ann"}}, "valid", true},
+		{"gpg, unknown key", &ghfake.Verification{Signer: "ann", State: "UNKNOWN_KEY", GPG: true}, m{"__typename": "GpgSignature",
+			"isValid": false, "state": "UNKNOWN_KEY", "wasSignedByGitHub": false, "signer": m{"login": "ann"}}, "unknown_key", false},
+		{"web-flow", &ghfake.Verification{Signer: "ann", ByGitHub: true}, m{"__typename": "GpgSignature", "isValid": true,
+			"state": "VALID", "wasSignedByGitHub": true, "signer": m{"login": "ann"}}, "valid", true},
+		{"no account", &ghfake.Verification{State: "NO_USER"}, m{"__typename": "SshSignature", "isValid": false,
+			"state": "NO_USER", "wasSignedByGitHub": false, "signer": nil}, "no_user", false},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sha := repo.CommitBy("exec", "main", "m", map[string]string{"f": itoa(int64(i))})
+			if tt.v != nil {
+				repo.SignCommit(sha, *tt.v)
+			}
+			got := post(t, f, tok, `query($oid: GitObjectID!) { repository(owner: "acme", name: "widgets") { object(oid: $oid) {
+  ... on Commit { oid signature { __typename isValid state wasSignedByGitHub signer { login } } } } } }`, map[string]any{"oid": sha})
+			if oid := dig(got, "data", "repository", "object", "oid"); oid != sha {
+				t.Fatalf("object(oid: %s).oid = %v: %v", sha, oid, got)
+			}
+			if diff := cmp.Diff(tt.gql, dig(got, "data", "repository", "object", "signature")); diff != "" {
+				t.Errorf("GraphQL signature (-want +got):\n%s", diff)
+			}
+			rc, _, err := c.Repositories.GetCommit(ctx, "acme", "widgets", sha, nil)
+			must(t, "Repositories.GetCommit", err)
+			v := rc.GetCommit().GetVerification()
+			if v.GetReason() != tt.restReason || v.GetVerified() != tt.restOK || (tt.v != nil) != (v.GetSignature() != "") {
+				t.Errorf("REST verification = %+v, want reason %s, verified %v", v, tt.restReason, tt.restOK)
+			}
+		})
+	}
+}
