@@ -45,6 +45,10 @@ type Options struct {
 	// VerdictRules judge the compliance log's verdict lines (aep/verdicts);
 	// nil means verdicts.DefaultRules (a negative control leaves one out).
 	VerdictRules []verdicts.Rule
+	// AuthorRule tells who a blamed commit of the compliance log proves
+	// wrote its lines (aep/verdicts); nil means verdicts.SignedAuthor (a
+	// negative control injects an e-mail rule).
+	AuthorRule verdicts.AuthorRule
 	// Rand feeds the output delimiters; nil means crypto/rand.
 	Rand io.Reader
 	// Checkout decides whether the workspace is a commit the step may
@@ -107,6 +111,9 @@ func newRunner(o Options) *runner {
 	if o.VerdictRules == nil {
 		o.VerdictRules = verdicts.DefaultRules()
 	}
+	if o.AuthorRule == nil {
+		o.AuthorRule = verdicts.SignedAuthor
+	}
 	if o.RunVerify == nil {
 		o.RunVerify = defaultRunVerify
 	}
@@ -122,8 +129,10 @@ func (r *runner) run(ctx context.Context) (int, error) {
 	if r.in, err = readInputs(r.gha); err != nil {
 		return ExitInput, err
 	}
-	if r.in.Token != "" {
-		r.gha.AddMask(r.in.Token)
+	for _, t := range []string{r.in.Token, r.in.MembersToken} {
+		if t != "" {
+			r.gha.AddMask(t)
+		}
 	}
 	if r.ev, err = readEvent(r.gha); err != nil {
 		return ExitInput, err

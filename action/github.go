@@ -30,11 +30,20 @@ type PullFiles interface {
 	PullFiles(ctx context.Context, owner, repo string, n int) (paths []string, complete bool, err error)
 }
 
-// CommitAuthors tells who wrote a commit.
-type CommitAuthors interface {
-	// CommitAuthor returns the GitHub login linked to the author of commit
-	// sha in owner/repo; "" when the e-mail is linked to no account.
-	CommitAuthor(ctx context.Context, owner, repo, sha string) (string, error)
+// CommitProofs tells what GitHub verified of commits' signatures.
+type CommitProofs interface {
+	// CommitProofs returns what GitHub says of each commit in shas in
+	// owner/repo (its signature, the account linked to its author
+	// e-mail), in as few reads as it can.
+	CommitProofs(ctx context.Context, owner, repo string, shas []string) (map[string]gh.CommitProof, error)
+}
+
+// TeamReader lists a team's members.
+type TeamReader interface {
+	// TeamMembers returns the logins of team slug's members in org; an
+	// error wrapping gh.ErrTeamForbidden or gh.ErrTeamHidden when the
+	// token may not read them or sees no such team.
+	TeamMembers(ctx context.Context, org, slug string) ([]string, error)
 }
 
 // ReleaseVerifier checks release closure through the API, read-only.
@@ -48,14 +57,15 @@ type ReleaseVerifier interface {
 // a capability the step does without: no Checks reports through workflow
 // annotations and the job summary, no Files reads the config from the
 // workspace, no Pulls leaves the report's FILES unchecked, no Releases
-// refuses the release check, no Commits tells only GitHub noreply authors
-// of the compliance log's verdict lines.
+// refuses the release check, no Commits proves no author of the
+// compliance log's verdict lines, no Teams reads no auditor team.
 type GitHub struct {
 	Checks   Publisher
 	Files    FileReader
 	Pulls    PullFiles
 	Releases ReleaseVerifier
-	Commits  CommitAuthors
+	Commits  CommitProofs
+	Teams    TeamReader
 }
 
 // Connector opens GitHub for the step's token at apiURL, the workflow's
@@ -67,7 +77,8 @@ var (
 	_ FileReader      = (*gh.ActionClient)(nil)
 	_ PullFiles       = (*gh.ActionClient)(nil)
 	_ ReleaseVerifier = (*gh.ActionClient)(nil)
-	_ CommitAuthors   = (*gh.ActionClient)(nil)
+	_ CommitProofs    = (*gh.ActionClient)(nil)
+	_ TeamReader      = (*gh.ActionClient)(nil)
 )
 
 // NewConnector returns the Connector that opens one gh.ActionClient with o
@@ -78,6 +89,6 @@ func NewConnector(o gh.ActionClientOptions) Connector {
 		if err != nil {
 			return GitHub{}, err
 		}
-		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c}, nil
+		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c, Teams: c}, nil
 	}
 }

@@ -42,6 +42,9 @@ type Inputs struct {
 	Config string
 	// Token writes check runs and reads the base branch's config.
 	Token string
+	// MembersToken reads the members of the teams in auditors (input
+	// members-token); empty means Token.
+	MembersToken string
 	// FailOn is "error" (fail the step when a check fails) or "never".
 	FailOn string
 	// Tag is the release tag for the release check; empty means the
@@ -67,15 +70,16 @@ func (e *InputError) Error() string { return e.Msg }
 // readInputs reads and validates the inputs.
 func readInputs(a *githubactions.Action) (Inputs, error) {
 	in := Inputs{
-		Dirs:     splitList(a.GetInput("dir")),
-		Config:   a.GetInput("config"),
-		Token:    a.GetInput("token"),
-		FailOn:   strings.ToLower(a.GetInput("fail-on")),
-		Tag:      a.GetInput("tag"),
-		Assets:   splitList(a.GetInput("assets")),
-		Manifest: a.GetInput("manifest"),
-		Rerun:    strings.EqualFold(strings.TrimSpace(a.GetInput("rerun")), "true"),
-		Verify:   strings.ToLower(strings.TrimSpace(a.GetInput("verify"))),
+		Dirs:         splitList(a.GetInput("dir")),
+		Config:       a.GetInput("config"),
+		Token:        a.GetInput("token"),
+		MembersToken: a.GetInput("members-token"),
+		FailOn:       strings.ToLower(a.GetInput("fail-on")),
+		Tag:          a.GetInput("tag"),
+		Assets:       splitList(a.GetInput("assets")),
+		Manifest:     a.GetInput("manifest"),
+		Rerun:        strings.EqualFold(strings.TrimSpace(a.GetInput("rerun")), "true"),
+		Verify:       strings.ToLower(strings.TrimSpace(a.GetInput("verify"))),
 	}
 	if in.Verify != "" && in.Verify != VerifyRerun {
 		return in, &InputError{fmt.Sprintf("input verify is %q; use rerun (re-run every DONE task's Verify command) or leave it empty", in.Verify)}

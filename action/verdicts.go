@@ -16,8 +16,9 @@ import (
 
 // verdictsRun builds aep/verdicts on a pull request: every verdict line of
 // each run folder's compliance log must have been introduced (git blame at
-// the head) by one of the base branch's auditors who did not report the
-// task. Without an auditors list it is neutral and says so. ok is false
+// the head) by a commit GitHub verified as signed by one of the base
+// branch's auditors (a login, or a member of a listed team) who did not
+// report the task. Without an auditors list it is neutral and says so. ok is false
 // when the workspace is no git checkout and the check was not named: the
 // job summary then says it did not run.
 func (r *runner) verdictsRun(ctx context.Context, folders []folder) (run checks.Run, ok bool) {
@@ -32,13 +33,14 @@ func (r *runner) verdictsRun(ctx context.Context, folders []folder) (run checks.
 		run.DetailsURL = r.ev.RunURL
 		return run, true
 	}
-	authors := map[string]string{} // commit → login, read once per step
+	set := r.auditorTeams(ctx, auditors)
+	commits := map[string]verdicts.Commit{} // read once per step
 	var out []checks.VerdictsFolder
 	neutral := ""
 	for _, f := range folders {
 		vf := checks.VerdictsFolder{Dir: f.rel, Log: path.Join(f.rel, rundoc.LogFile), Err: f.err}
 		if vf.Err == "" {
-			vf, neutral = r.verdictsFolder(ctx, vf, f, auditors, authors)
+			vf, neutral = r.verdictsFolder(ctx, vf, f, set, commits)
 		}
 		if vf.Err != "" {
 			r.problems++
@@ -52,7 +54,7 @@ func (r *runner) verdictsRun(ctx context.Context, folders []folder) (run checks.
 }
 
 // verdictsFolder judges one folder's log.
-func (r *runner) verdictsFolder(ctx context.Context, vf checks.VerdictsFolder, f folder, auditors []string, authors map[string]string) (checks.VerdictsFolder, string) {
+func (r *runner) verdictsFolder(ctx context.Context, vf checks.VerdictsFolder, f folder, set auditorSet, commits map[string]verdicts.Commit) (checks.VerdictsFolder, string) {
 	run, err := r.load(f)
 	if err != nil {
 		vf.Err = err.Error()
@@ -63,14 +65,12 @@ func (r *runner) verdictsFolder(ctx context.Context, vf checks.VerdictsFolder, f
 		vf.Err = fmt.Sprintf("%v (check out the full history: actions/checkout with fetch-depth: 0)", err)
 		return vf, ""
 	}
-	in := verdicts.Input{File: vf.Log, Log: run.Log, Blame: map[int]verdicts.Author{}, Auditors: auditors}
-	for n, l := range lines {
-		login, err := r.commitLogin(ctx, l, authors)
-		if err != nil {
+	in := verdicts.Input{File: vf.Log, Log: run.Log, Auditors: set.list, Members: set.members, Unread: set.unread}
+	if len(set.list) > 0 { // without auditors the check is neutral: no author is read
+		if in.Blame, err = r.verdictAuthors(ctx, run.Log, lines, commits); err != nil {
 			vf.Err = err.Error()
 			return vf, ""
 		}
-		in.Blame[n] = verdicts.Author{Login: login, Commit: l.Commit}
 	}
 	vs, findings, neutral := verdicts.Check(in, r.o.VerdictRules)
 	vf.Verdicts = len(vs)
@@ -78,24 +78,6 @@ func (r *runner) verdictsFolder(ctx context.Context, vf checks.VerdictsFolder, f
 		vf.Refused = append(vf.Refused, checks.VerdictRefusal{Rule: fd.Rule, Line: fd.Line, Message: fd.Message})
 	}
 	return vf, neutral
-}
-
-// commitLogin is the GitHub login of a blamed line's author: from a
-// GitHub noreply address, else from the API (once per commit); "" when
-// neither tells.
-func (r *runner) commitLogin(ctx context.Context, l gitblame.Line, cache map[string]string) (string, error) {
-	if login := gitblame.NoreplyLogin(l.AuthorMail); login != "" {
-		return login, nil
-	}
-	if login, ok := cache[l.Commit]; ok || r.api.Commits == nil {
-		return login, nil
-	}
-	login, err := r.api.Commits.CommitAuthor(ctx, r.ev.Owner, r.ev.Repo, l.Commit)
-	if err != nil {
-		return "", err
-	}
-	cache[l.Commit] = login
-	return login, nil
 }
 
 // baseAuditors are the auditors of the config at the pull request's base:

@@ -12,12 +12,16 @@ import (
 )
 
 // ActionClient is a workflow step's GitHub through the step's token: it
-// writes check runs, reads a file at a commit and verifies release closure,
-// all over one go-github client. Its check-run writes are serial, so it is
+// writes check runs, reads a file at a commit, reads commit signatures and
+// team members, and verifies release closure, all over one go-github
+// client. Its check-run writes are serial, so it is
 // not safe for concurrent use.
 type ActionClient struct {
 	client *github.Client
 	pub    *CheckPublisher
+	// hc and graphqlURL carry GraphQL queries with client's token.
+	hc         *http.Client
+	graphqlURL string
 }
 
 // ActionClientOptions tune NewActionClient.
@@ -40,7 +44,7 @@ func NewActionClient(apiURL, token string, o ActionClientOptions) (*ActionClient
 	}
 	p := NewCheckPublisher(c, 0)
 	p.WritePause = o.WritePause
-	return &ActionClient{client: c, pub: p}, nil
+	return &ActionClient{client: c, pub: p, hc: c.Client(), graphqlURL: GraphQLURL(c.BaseURL)}, nil
 }
 
 // Publish creates or updates the check run for run; see
