@@ -22,8 +22,8 @@ func TestReadInputs(t *testing.T) {
 		{"defaults", nil, Inputs{Config: ".github/aepgate.yml", FailOn: "error", Manifest: "manifest.sha256"}, false},
 		{"lists", map[string]string{
 			"INPUT_DIR": "docs/a\ndocs/b, docs/c/*\r\n", "INPUT_CHECKS": "Lint, status,lint", "INPUT_FAIL-ON": "NEVER",
-			"INPUT_CONFIG": "ci/aep.yml", "INPUT_TOKEN": "t", "INPUT_TAG": "v1.0.0", "INPUT_ASSETS": "a.tgz\nb.zip", "INPUT_MANIFEST": "SHA256SUMS",
-		}, Inputs{Dirs: []string{"docs/a", "docs/b", "docs/c/*"}, Checks: []string{"lint", "status"}, Config: "ci/aep.yml", Token: "t", FailOn: "never",
+			"INPUT_CONFIG": "ci/aep.yml", "INPUT_TOKEN": "t", "INPUT_MEMBERS-TOKEN": "m", "INPUT_TAG": "v1.0.0", "INPUT_ASSETS": "a.tgz\nb.zip", "INPUT_MANIFEST": "SHA256SUMS",
+		}, Inputs{Dirs: []string{"docs/a", "docs/b", "docs/c/*"}, Checks: []string{"lint", "status"}, Config: "ci/aep.yml", Token: "t", MembersToken: "m", FailOn: "never",
 			Tag: "v1.0.0", Assets: []string{"a.tgz", "b.zip"}, Manifest: "SHA256SUMS"}, false},
 		{"all", map[string]string{"INPUT_CHECKS": "all"}, Inputs{Config: ".github/aepgate.yml", FailOn: "error", Manifest: "manifest.sha256"}, false},
 		{"unknown check", map[string]string{"INPUT_CHECKS": "lint,coverage"}, Inputs{}, true},

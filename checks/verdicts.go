@@ -25,12 +25,12 @@ type VerdictRefusal struct {
 // VerdictsRun renders aep/verdicts on sha: failure with an annotation on
 // each refused verdict line (or a folder that could not be judged);
 // neutral, saying why, when the base config lists no auditors; success
-// when every verdict line was introduced by a listed auditor who did not
-// report the task.
+// when every verdict line was introduced by a commit signed by a listed
+// auditor who did not report the task.
 func VerdictsRun(sha string, folders []VerdictsFolder, neutral string) Run {
 	r := Run{Name: NameVerdicts, HeadSHA: sha, ExternalID: ActionExternalID(NameVerdicts, sha)}
 	var b strings.Builder
-	b.WriteString("## aepgate verdicts\n\nA verdict (APPROVED, CONDITIONAL, REJECTED) belongs to the auditor alone: each verdict line of the compliance log must have been introduced (git blame at the head) by a login in the base branch's `auditors`, and not by the executor who reported the task.\n\n")
+	b.WriteString("## aepgate verdicts\n\nA verdict (APPROVED, CONDITIONAL, REJECTED) belongs to the auditor alone: each verdict line of the compliance log must have been introduced (git blame at the head) by a commit whose signature GitHub verified for a login in the base branch's `auditors` (or a member of a team listed there), and not by the executor who reported the task. A commit's author e-mail never counts.\n\n")
 	if neutral != "" {
 		fmt.Fprintf(&b, "**Not judged:** %s.\n", escapeHTML(neutral))
 		r.Conclusion, r.Title, r.Summary = ConclusionNeutral, "no auditors list: verdicts not judged", b.String()

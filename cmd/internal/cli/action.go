@@ -85,6 +85,10 @@ Inputs come from INPUT_* variables, as a workflow step's "with:" values:
   INPUT_TOKEN    token that writes check runs (checks: write); without one, or
                  when GitHub answers 403, results go to workflow annotations
                  and the job summary instead
+  INPUT_MEMBERS-TOKEN
+                 verdicts check: a token that reads the members of the
+                 auditors' teams (read:org, or an App's members: read);
+                 a workflow's GITHUB_TOKEN cannot; default: INPUT_TOKEN
   INPUT_FAIL-ON  error (default: exit 1 when a check fails) or never
   INPUT_TAG      release check: the tag (vX.Y.Z); default: the release event's
                  tag_name, or the pushed tag
