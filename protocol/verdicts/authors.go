@@ -51,10 +51,10 @@ const SignHint = "sign the commit with a key added to your GitHub account as a s
 // policy-bot's has_valid_signatures_by rule reads it. A git author or
 // committer e-mail is free text, and GitHub links a commit to an account
 // by that same e-mail, so neither ever makes an author. A signature GitHub
-// made with its own key (wasSignedByGitHub) does not count either: GitHub
-// signs commits made on github.com and through the REST API, where the
-// caller writes the author and committer fields, so it shows that GitHub
-// made the commit, not who wrote the line.
+// made with its own key (wasSignedByGitHub, a commit GitHub made itself
+// in the web editor or for an API call) does not count either: it shows
+// that GitHub made the commit, not which account asked; the commit names
+// its author only in its author fields, which an API caller writes.
 func SignedAuthor(c Commit) (string, string) {
 	s := c.Signature
 	switch {
