@@ -203,3 +203,15 @@ func runVerdicts(e *stepEnv, o Options) ghfake.CheckRun {
 	_, _ = Run(context.Background(), o)
 	return e.runs()[checks.NameVerdicts]
 }
+
+// TestActionVerdictsNeedToken: without a token nobody can ask GitHub who
+// signed a verdict commit, so the log is not judged and the step fails
+// saying which input is missing; it never passes.
+func TestActionVerdictsNeedToken(t *testing.T) {
+	e := newVerdictsEnv(t, "ann", signedBy("ann"))
+	delete(e.vars, "INPUT_TOKEN")
+	code := e.run()
+	if code != ExitFailed || !strings.Contains(e.stdout.String()+e.file("GITHUB_STEP_SUMMARY"), "give the step input token (contents: read)") {
+		t.Errorf("exit %d, want %d saying the token is missing:\n%s\n%s", code, ExitFailed, e.stdout.String(), e.file("GITHUB_STEP_SUMMARY"))
+	}
+}
