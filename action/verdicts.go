@@ -18,9 +18,9 @@ import (
 // each run folder's compliance log must have been introduced (git blame at
 // the head) by a commit GitHub verified as signed by one of the base
 // branch's auditors (a login, or a member of a listed team) who did not
-// report the task. Without an auditors list it is neutral and says so. ok is false
-// when the workspace is no git checkout and the check was not named: the
-// job summary then says it did not run.
+// report the task (verdict_authors.go). Without an auditors list it is
+// neutral and says so. ok is false when the workspace is no git checkout
+// and the check was not named: the job summary then says it did not run.
 func (r *runner) verdictsRun(ctx context.Context, folders []folder) (run checks.Run, ok bool) {
 	if _, err := gitobj.Open(ctx, r.ev.Workspace); errors.Is(err, gitobj.ErrNotRepository) && !r.in.explicit(CheckVerdicts) {
 		r.notes = append(r.notes, "The verdicts check reads who introduced each verdict line with git blame, so it needs a git checkout of the pull request (actions/checkout with fetch-depth: 0); the workspace is not one, so aep/verdicts did not run.")
