@@ -47,6 +47,11 @@ type Options struct {
 	VerdictRules []verdicts.Rule
 	// Rand feeds the output delimiters; nil means crypto/rand.
 	Rand io.Reader
+	// LocalHistory opens the workspace's git as the pull request's history
+	// for aep/plans, or returns nil when the clone lacks it; nil means
+	// WorkspaceHistory (a full clone holding the base and the head).
+	// Without it the history is read through the API.
+	LocalHistory func(ctx context.Context, ev Event) (PlanHistory, error)
 	// Checkout decides whether the workspace is a commit the step may
 	// judge for the SHA it publishes on; nil means VerifyCheckout.
 	Checkout func(ctx context.Context, ev Event) (note string, err error)
@@ -112,6 +117,9 @@ func newRunner(o Options) *runner {
 	}
 	if o.Checkout == nil {
 		o.Checkout = VerifyCheckout
+	}
+	if o.LocalHistory == nil {
+		o.LocalHistory = WorkspaceHistory
 	}
 	return &runner{o: o, gha: githubactions.New(githubactions.WithGetenv(o.Getenv), githubactions.WithWriter(o.Stdout))}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/plans"
 	"github.com/aepgate/aepgate/protocol/release"
 )
 
@@ -37,6 +38,17 @@ type CommitAuthors interface {
 	CommitAuthor(ctx context.Context, owner, repo, sha string) (string, error)
 }
 
+// HistoryReader reads what a shallow clone lacks of a pull request.
+type HistoryReader interface {
+	// PullHistory returns the commits base...head in owner/repo, oldest
+	// first, each with the paths it changes, and the paths changed from
+	// the merge base to head.
+	PullHistory(ctx context.Context, owner, repo, base, head string) ([]plans.Commit, []string, error)
+	// ListDir returns the paths of the files directly in dir at ref; nil
+	// when dir does not exist there.
+	ListDir(ctx context.Context, owner, repo, dir, ref string) ([]string, error)
+}
+
 // ReleaseVerifier checks release closure through the API, read-only.
 type ReleaseVerifier interface {
 	// VerifyRelease checks opts.Tag in opts.Repo; its only error is a
@@ -49,13 +61,15 @@ type ReleaseVerifier interface {
 // annotations and the job summary, no Files reads the config from the
 // workspace, no Pulls leaves the report's FILES unchecked, no Releases
 // refuses the release check, no Commits tells only GitHub noreply authors
-// of the compliance log's verdict lines.
+// of the compliance log's verdict lines, no History judges aep/plans from
+// the workspace's git alone.
 type GitHub struct {
 	Checks   Publisher
 	Files    FileReader
 	Pulls    PullFiles
 	Releases ReleaseVerifier
 	Commits  CommitAuthors
+	History  HistoryReader
 }
 
 // Connector opens GitHub for the step's token at apiURL, the workflow's
@@ -68,6 +82,7 @@ var (
 	_ PullFiles       = (*gh.ActionClient)(nil)
 	_ ReleaseVerifier = (*gh.ActionClient)(nil)
 	_ CommitAuthors   = (*gh.ActionClient)(nil)
+	_ HistoryReader   = (*gh.ActionClient)(nil)
 )
 
 // NewConnector returns the Connector that opens one gh.ActionClient with o
@@ -78,6 +93,6 @@ func NewConnector(o gh.ActionClientOptions) Connector {
 		if err != nil {
 			return GitHub{}, err
 		}
-		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c}, nil
+		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c, History: c}, nil
 	}
 }
