@@ -62,7 +62,8 @@ type ReleaseVerifier interface {
 // workspace, no Pulls leaves the report's FILES unchecked, no Releases
 // refuses the release check, no Commits tells only GitHub noreply authors
 // of the compliance log's verdict lines, no History judges aep/plans from
-// the workspace's git alone.
+// the workspace's git alone, no Blames blames the compliance log with the
+// workspace's git alone.
 type GitHub struct {
 	Checks   Publisher
 	Files    FileReader
@@ -70,6 +71,7 @@ type GitHub struct {
 	Releases ReleaseVerifier
 	Commits  CommitAuthors
 	History  HistoryReader
+	Blames   BlameReader
 }
 
 // Connector opens GitHub for the step's token at apiURL, the workflow's
@@ -93,6 +95,6 @@ func NewConnector(o gh.ActionClientOptions) Connector {
 		if err != nil {
 			return GitHub{}, err
 		}
-		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c, History: c}, nil
+		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c, History: c, Blames: c}, nil
 	}
 }

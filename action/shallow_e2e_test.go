@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/plangit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
@@ -189,4 +192,80 @@ func TestActionShallowWithoutToken(t *testing.T) {
 			t.Errorf("aep/plans does not fail naming the missing input:\n%s\n%s", out, s)
 		}
 	})
+}
+
+// TestActionShallowVerdicts: in actions/checkout's depth-1 clone of the
+// merge commit, aep/verdicts blames the compliance log with GitHub's
+// blame at the head: an auditor's verdict passes, an unlisted approver's
+// fails on its line (10). The negative control blames with the
+// workspace's git as before: the head is not in the clone, and the check
+// fails on every pull request, the auditor's included.
+func TestActionShallowVerdicts(t *testing.T) {
+	tests := []struct {
+		name     string
+		approver string
+		history  func(context.Context, Event) (PlanHistory, error)
+		want     string
+		line     int    // the refused line; 0 for none
+		summary  string // in the summary
+	}{
+		{"an auditor approves", "ann", nil, "success", 0, ""},
+		{"someone unlisted approves", "mallory", nil, "failure", 10, ""},
+		{"negative control: git blame in the clone", "ann", oldWalk, "failure", 0, "git blame"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newVerdictsEnv(t, "ann", tt.approver)
+			shallowMerge(t, e)
+			e.history = tt.history
+			e.run()
+			r := e.runs()[checks.NameVerdicts]
+			if r.Conclusion != tt.want || !strings.Contains(r.Summary, tt.summary) {
+				t.Fatalf("aep/verdicts = %s %q, want %s with %q\n%s", r.Conclusion, r.Title, tt.want, tt.summary, r.Summary)
+			}
+			var lines []int
+			for _, a := range r.Annotations {
+				lines = append(lines, a.StartLine)
+			}
+			if want := []int{tt.line}; tt.line != 0 && fmt.Sprint(lines) != fmt.Sprint(want) || tt.line == 0 && len(lines) != 0 {
+				t.Errorf("annotations on lines %v, want %d", lines, tt.line)
+			}
+		})
+	}
+}
+
+// TestBlameMatchesGit: the fake's GraphQL blame, read through
+// gh.ActionClient, attributes every line as git blame does in a full
+// clone of the same history: lines added, changed in the middle, kept
+// across a merge.
+func TestBlameMatchesGit(t *testing.T) {
+	f := ghfake.New(t)
+	repo := f.CreateRepo("acme/widgets")
+	repo.CommitBy("ann", "main", "one", map[string]string{"log.md": "a\nb\nc\nd\n"})
+	repo.Branch("side", "main")
+	repo.CommitBy("exec", "side", "two", map[string]string{"log.md": "a\nb\nX\nc\nd\ne\n"})
+	repo.CommitBy("mallory", "main", "three", map[string]string{"other.md": "o\n"})
+	repo.OpenPR("exec", "side", "main", "Side", "").Merge(ghfake.MergeCommit)
+	repo.CommitBy("ann", "main", "four", map[string]string{"log.md": "a\nY\nX\nc\nd\ne\nf\n"})
+	head := repo.Commit("main", "five", map[string]string{"log.md": "Z\na\nY\nX\nc\nd\ne\nf\n"})
+	token := f.ActionsToken(repo, writable)
+	ws := mirrorGit(t, f.Client(token), head)
+	want, err := gitBlamer{dir: ws}.blame(context.Background(), head, "log.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := gh.NewActionClient(strings.TrimSuffix(f.URL(), "/"), token, gh.ActionClientOptions{HTTPClient: f.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := apiBlamer{api: c, owner: "acme", repo: "widgets"}.blame(context.Background(), head, "log.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("GitHub's blame differs from git's (-git +github):\n%s", diff)
+	}
+	if _, err := (apiBlamer{api: c, owner: "acme", repo: "widgets"}).blame(context.Background(), head, "missing.md"); err == nil {
+		t.Error("a missing file was blamed")
+	}
 }
