@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -104,5 +105,45 @@ func TestStartedCommandsGetNothingOfTheJob(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestEnvClearsRepositoryHeaders: git run with Env (what `aepgate
+// negcontrol` gives a control run in place) sends none of the extra
+// headers the repository's config holds; the negative control runs the
+// same git with the process's environment and sends the token.
+func TestEnvClearsRepositoryHeaders(t *testing.T) {
+	var mu sync.Mutex
+	var auths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auths = append(auths, r.Header.Get("Authorization"))
+		mu.Unlock()
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	dir := gitRepo(t)
+	run(t, dir, "git", "config", "http."+srv.URL+"/.extraheader", "AUTHORIZATION: basic c2VjcmV0")
+	for _, tt := range []struct {
+		name string
+		env  []string
+		want string
+	}{
+		{"Env", Env(context.Background(), dir), ""},
+		{"negative control: the process's environment", os.Environ(), "basic c2VjcmV0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			mu.Lock()
+			auths = nil
+			mu.Unlock()
+			cmd := exec.Command("git", "ls-remote", srv.URL+"/repo.git")
+			cmd.Dir, cmd.Env = dir, tt.env
+			_ = cmd.Run() // the server answers 404
+			mu.Lock()
+			defer mu.Unlock()
+			if len(auths) == 0 || auths[0] != tt.want {
+				t.Errorf("Authorization headers sent: %q, want %q", auths, tt.want)
+			}
+		})
 	}
 }

@@ -200,6 +200,16 @@ func commandEnv(env []string) []string {
 	return repoFreeEnv(env)
 }
 
+// Env is the environment of a command aepgate starts in dir outside an
+// isolated copy (a single negative control run in place): the process's
+// without credentials and the job's files (cmdenv.Scrub), with git told to
+// send none of the extra HTTP headers the git configuration that applies
+// in dir holds, and without git's repository bindings, as every command
+// RunAll and Commands start gets.
+func Env(ctx context.Context, dir string) []string {
+	return cmdenv.WithoutGitHeaders(commandEnv(nil), headerKeys(ctx, dir)...)
+}
+
 // startEnv is the environment of every command run from src: sb.env(env),
 // and when env is nil (the default) also with git told to send none of the
 // extra HTTP headers src's git configuration holds, so that a command
