@@ -77,6 +77,9 @@ type runner struct {
 	treeErr  error
 	// targetNoted: the pull_request_target note is in notes.
 	targetNoted bool
+	// persistedRead: the workspace's git config was read for persisted
+	// credentials (notePersisted).
+	persistedRead bool
 	// files memoizes the pull request's changed files (pullFiles).
 	files struct {
 		read, complete bool
@@ -121,7 +124,9 @@ func newRunner(o Options) *runner {
 	if o.LocalHistory == nil {
 		o.LocalHistory = WorkspaceHistory
 	}
-	return &runner{o: o, gha: githubactions.New(githubactions.WithGetenv(o.Getenv), githubactions.WithWriter(o.Stdout))}
+	r := &runner{o: o, gha: githubactions.New(githubactions.WithGetenv(o.Getenv), githubactions.WithWriter(o.Stdout))}
+	r.noteBeforeStarting()
+	return r
 }
 
 // run is the step: inputs, event, config, checks, reports, outputs.

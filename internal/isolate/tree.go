@@ -63,20 +63,24 @@ func inspect(ctx context.Context, root string) (*source, error) {
 		return src, nil
 	}
 	src.repo, src.sub = top, sub
-	src.headers = headerKeys(ctx, top)
+	src.headers = HeaderKeys(ctx, top)
 	return src, nil
 }
 
-// headerKeys lists the distinct http.<url>.extraheader keys of the git
-// configuration that applies in repo; none when there are none.
-func headerKeys(ctx context.Context, repo string) []string {
-	out, err := git(ctx, repo, "config", "--name-only", "--get-regexp", `^http\..*\.extraheader$`)
+// HeaderKeys lists the distinct http.<url>.extraheader keys the git
+// configuration files that apply in repo hold (where actions/checkout
+// persists the job's token); none when there are none. Keys set through
+// the environment (the clearing cmdenv adds) are not listed.
+func HeaderKeys(ctx context.Context, repo string) []string {
+	out, err := git(ctx, repo, "config", "--show-origin", "--name-only", "-z", "--get-regexp", `^http\..*\.extraheader$`)
 	if err != nil {
 		return nil // git config exits 1 when no key matches
 	}
 	var keys []string
-	for _, k := range strings.Fields(out) {
-		if !slices.Contains(keys, k) {
+	fields := strings.Split(out, "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		origin, k := fields[i], fields[i+1]
+		if !strings.HasPrefix(origin, "command line:") && !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
 	}
@@ -207,7 +211,7 @@ func commandEnv(env []string) []string {
 // in dir holds, and without git's repository bindings, as every command
 // RunAll and Commands start gets.
 func Env(ctx context.Context, dir string) []string {
-	return cmdenv.WithoutGitHeaders(commandEnv(nil), headerKeys(ctx, dir)...)
+	return cmdenv.WithoutGitHeaders(commandEnv(nil), HeaderKeys(ctx, dir)...)
 }
 
 // startEnv is the environment of every command run from src: sb.env(env),
