@@ -101,7 +101,7 @@ func (h apiHistory) Load(ctx context.Context, commit, dir string) (plans.Plan, e
 			data, found, err := h.api.Files.ReadFile(ctx, h.owner, h.repo, f, commit)
 			if err != nil || !found {
 				p, _ := plangit.Build(dir, nil)
-				return p, fmt.Errorf("read %s at %s from GitHub: %w", f, gitsha.Short(commit), cmpErr(err, "listed but not found"))
+				return p, fmt.Errorf("read %s at %s from GitHub: %w", f, gitsha.Short(commit), orErr(err, "listed but not found"))
 			}
 			files = append(files, plangit.File{Path: f, Content: data})
 		}
@@ -109,8 +109,8 @@ func (h apiHistory) Load(ctx context.Context, commit, dir string) (plans.Plan, e
 	return plangit.Build(dir, files)
 }
 
-// cmpErr is err, or an error saying what when err is nil.
-func cmpErr(err error, what string) error {
+// orErr is err, or an error saying what when err is nil.
+func orErr(err error, what string) error {
 	if err != nil {
 		return err
 	}
