@@ -51,8 +51,9 @@ func (r *runner) plansTouched(ctx context.Context) (src PlanHistory, pr plans.PR
 // plansApplies reports whether aep/plans runs: the check was named, or
 // the pull request changes a plan folder. When its history cannot be read
 // at all, it runs (and fails, saying which input is missing) unless the
-// workspace holds no plan folder, which a pull request that changes one
-// would leave there; the job summary then says it did not run.
+// workspace holds no plan folder, as a pull request that adds or changes
+// one would leave there (one that deletes every plan folder then goes
+// unjudged); the job summary then says it did not run.
 func (r *runner) plansApplies(ctx context.Context, dirs []string, err error) bool {
 	switch {
 	case r.in.explicit(CheckPlans):
