@@ -51,6 +51,11 @@ type Options struct {
 	AuthorRule verdicts.AuthorRule
 	// Rand feeds the output delimiters; nil means crypto/rand.
 	Rand io.Reader
+	// LocalHistory opens the workspace's git as the pull request's history
+	// for aep/plans, or returns nil when the clone lacks it; nil means
+	// WorkspaceHistory (a full clone holding the base and the head).
+	// Without it the history is read through the API.
+	LocalHistory func(ctx context.Context, ev Event) (PlanHistory, error)
 	// Checkout decides whether the workspace is a commit the step may
 	// judge for the SHA it publishes on; nil means VerifyCheckout.
 	Checkout func(ctx context.Context, ev Event) (note string, err error)
@@ -76,6 +81,9 @@ type runner struct {
 	treeErr  error
 	// targetNoted: the pull_request_target note is in notes.
 	targetNoted bool
+	// persistedRead: the workspace's git config was read for persisted
+	// credentials (notePersisted).
+	persistedRead bool
 	// files memoizes the pull request's changed files (pullFiles).
 	files struct {
 		read, complete bool
@@ -120,7 +128,12 @@ func newRunner(o Options) *runner {
 	if o.Checkout == nil {
 		o.Checkout = VerifyCheckout
 	}
-	return &runner{o: o, gha: githubactions.New(githubactions.WithGetenv(o.Getenv), githubactions.WithWriter(o.Stdout))}
+	if o.LocalHistory == nil {
+		o.LocalHistory = WorkspaceHistory
+	}
+	r := &runner{o: o, gha: githubactions.New(githubactions.WithGetenv(o.Getenv), githubactions.WithWriter(o.Stdout))}
+	r.noteBeforeStarting()
+	return r
 }
 
 // run is the step: inputs, event, config, checks, reports, outputs.

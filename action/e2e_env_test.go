@@ -35,6 +35,8 @@ type stepEnv struct {
 	// nil means the defaults.
 	commands func(ctx context.Context, root string, cmds []string) ([]isolate.Outcome, error)
 	checkout func(ctx context.Context, ev Event) (string, error)
+	// history is Options.LocalHistory; nil means the default.
+	history func(ctx context.Context, ev Event) (PlanHistory, error)
 }
 
 const baseConfig = `version: 1
@@ -118,6 +120,7 @@ func (e *stepEnv) run() int {
 	code, err := Run(context.Background(), Options{
 		Getenv: func(k string) string { return e.vars[k] }, Stdout: &e.stdout,
 		GitHub: e.connect(), RunControls: e.controls, RunCommands: e.commands, Checkout: e.checkout,
+		LocalHistory: e.history,
 	})
 	if err != nil {
 		e.t.Logf("Run: %v", err)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/plans"
 	"github.com/aepgate/aepgate/protocol/release"
 )
 
@@ -46,6 +47,17 @@ type TeamReader interface {
 	TeamMembers(ctx context.Context, org, slug string) ([]string, error)
 }
 
+// HistoryReader reads what a shallow clone lacks of a pull request.
+type HistoryReader interface {
+	// PullHistory returns the commits base...head in owner/repo, oldest
+	// first, each with the paths it changes, and the paths changed from
+	// the merge base to head.
+	PullHistory(ctx context.Context, owner, repo, base, head string) ([]plans.Commit, []string, error)
+	// ListDir returns the paths of the files directly in dir at ref; nil
+	// when dir does not exist there.
+	ListDir(ctx context.Context, owner, repo, dir, ref string) ([]string, error)
+}
+
 // ReleaseVerifier checks release closure through the API, read-only.
 type ReleaseVerifier interface {
 	// VerifyRelease checks opts.Tag in opts.Repo; its only error is a
@@ -58,7 +70,9 @@ type ReleaseVerifier interface {
 // annotations and the job summary, no Files reads the config from the
 // workspace, no Pulls leaves the report's FILES unchecked, no Releases
 // refuses the release check, no Commits proves no author of the
-// compliance log's verdict lines, no Teams reads no auditor team.
+// compliance log's verdict lines, no Teams reads no auditor team, no
+// History judges aep/plans from the workspace's git alone, no Blames
+// blames the compliance log with the workspace's git alone.
 type GitHub struct {
 	Checks   Publisher
 	Files    FileReader
@@ -66,6 +80,8 @@ type GitHub struct {
 	Releases ReleaseVerifier
 	Commits  CommitProofs
 	Teams    TeamReader
+	History  HistoryReader
+	Blames   BlameReader
 }
 
 // Connector opens GitHub for the step's token at apiURL, the workflow's
@@ -79,6 +95,7 @@ var (
 	_ ReleaseVerifier = (*gh.ActionClient)(nil)
 	_ CommitProofs    = (*gh.ActionClient)(nil)
 	_ TeamReader      = (*gh.ActionClient)(nil)
+	_ HistoryReader   = (*gh.ActionClient)(nil)
 )
 
 // NewConnector returns the Connector that opens one gh.ActionClient with o
@@ -89,6 +106,6 @@ func NewConnector(o gh.ActionClientOptions) Connector {
 		if err != nil {
 			return GitHub{}, err
 		}
-		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c, Teams: c}, nil
+		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c, Teams: c, History: c, Blames: c}, nil
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/gitobj"
 	"github.com/aepgate/aepgate/internal/isolate"
 	"github.com/aepgate/aepgate/internal/plangit"
 	"github.com/aepgate/aepgate/protocol/plans"
@@ -25,18 +24,19 @@ type plansOutcome struct {
 }
 
 // plansTouched lists the plan folders (plans/<slug>) the pull request
-// changes, from the workspace's git history between the event's base and
-// head; ok is false when there is no pull request to compare.
-func (r *runner) plansTouched(ctx context.Context) (repo *plangit.Repo, pr plans.PR, dirs []string, err error) {
+// changes, from its history between the event's base and head (the
+// workspace's git when it holds it, else GitHub's); no folders when there
+// is no pull request to compare.
+func (r *runner) plansTouched(ctx context.Context) (src PlanHistory, pr plans.PR, dirs []string, err error) {
 	if r.ev.PR == nil || r.ev.PR.BaseSHA == "" {
 		return nil, pr, nil, nil
 	}
-	if repo, err = plangit.Open(ctx, r.ev.Workspace); err != nil {
+	if src, err = r.planHistory(ctx); err != nil {
 		return nil, pr, nil, err
 	}
-	commits, changed, err := repo.History(ctx, r.ev.PR.BaseSHA, r.ev.PR.HeadSHA)
+	commits, changed, err := src.History(ctx, r.ev.PR.BaseSHA, r.ev.PR.HeadSHA)
 	if err != nil {
-		return nil, pr, nil, fmt.Errorf("%w (check out the full history: actions/checkout with fetch-depth: 0)", err)
+		return nil, pr, nil, err
 	}
 	pr = plans.PR{Author: r.ev.PR.Author, Base: r.ev.PR.BaseSHA, PrevHead: r.ev.PR.Before, Commits: commits, Changed: changed}
 	for _, f := range changed {
@@ -45,18 +45,45 @@ func (r *runner) plansTouched(ctx context.Context) (repo *plangit.Repo, pr plans
 			dirs = append(dirs, "plans/"+parts[1])
 		}
 	}
-	return repo, pr, dirs, nil
+	return src, pr, dirs, nil
 }
 
-// plansRun builds aep/plans; ok is false when the pull request touches no
-// plan folder and the check was not named.
+// plansApplies reports whether aep/plans runs: the check was named, or
+// the pull request changes a plan folder. When its history cannot be read
+// at all, it runs (and fails, saying which input is missing) unless the
+// workspace holds no plan folder, as a pull request that adds or changes
+// one would leave there (one that deletes every plan folder then goes
+// unjudged); the job summary then says it did not run.
+func (r *runner) plansApplies(ctx context.Context, dirs []string, err error) bool {
+	switch {
+	case r.in.explicit(CheckPlans):
+		return true
+	case isNotRepository(err):
+		r.notes = append(r.notes, "The plans check needs a git checkout of the pull request or a token to read its history from GitHub; the workspace is not one and no token was given, so aep/plans did not run.")
+		return false
+	case errors.Is(err, errNoHistory) && !r.workspacePlans(ctx):
+		r.notes = append(r.notes, "The workspace holds no plan folder (plans/<slug>/progress.json), so aep/plans did not run; its history could not be read to tell more: "+err.Error())
+		return false
+	}
+	return err != nil || len(dirs) > 0
+}
+
+// workspacePlans reports whether the workspace's HEAD holds a plan folder;
+// true when that cannot be read.
+func (r *runner) workspacePlans(ctx context.Context) bool {
+	repo, err := plangit.Open(ctx, r.ev.Workspace)
+	if err != nil {
+		return true
+	}
+	dirs, err := repo.Folders(ctx, "HEAD")
+	return err != nil || len(dirs) > 0
+}
+
+// plansRun builds aep/plans; ok is false when it does not apply
+// (plansApplies).
 func (r *runner) plansRun(ctx context.Context) (run checks.Run, ok bool) {
 	repo, pr, dirs, err := r.plansTouched(ctx)
-	if errors.Is(err, gitobj.ErrNotRepository) && !r.in.explicit(CheckPlans) {
-		r.notes = append(r.notes, "The plans check needs a git checkout of the pull request (actions/checkout with fetch-depth: 0); the workspace is not one, so aep/plans did not run.")
-		return run, false
-	}
-	if err == nil && len(dirs) == 0 && !r.in.explicit(CheckPlans) {
+	if !r.plansApplies(ctx, dirs, err) {
 		return run, false
 	}
 	r.gha.Group("aepgate: plans")
@@ -81,7 +108,7 @@ func (r *runner) plansRun(ctx context.Context) (run checks.Run, ok bool) {
 
 // plansFolder judges one folder: the rules on base vs head, then the
 // re-run of its recorded commands when the rerun input is true.
-func (r *runner) plansFolder(ctx context.Context, repo *plangit.Repo, pr plans.PR, dir string) plansOutcome {
+func (r *runner) plansFolder(ctx context.Context, repo PlanHistory, pr plans.PR, dir string) plansOutcome {
 	o := plansOutcome{dir: dir}
 	if slug, n, ok := plans.PhaseFromBranch(r.ev.PR.HeadRef); ok && "plans/"+slug == dir {
 		pr.Phase = n

@@ -7,7 +7,6 @@ import (
 	"path"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/gitblame"
 	"github.com/aepgate/aepgate/internal/gitobj"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/rundoc"
@@ -60,9 +59,9 @@ func (r *runner) verdictsFolder(ctx context.Context, vf checks.VerdictsFolder, f
 		vf.Err = err.Error()
 		return vf, ""
 	}
-	lines, err := gitblame.Blame(ctx, r.ev.Workspace, r.ev.PR.HeadSHA, vf.Log)
+	lines, err := r.blame(ctx, vf.Log)
 	if err != nil {
-		vf.Err = fmt.Sprintf("%v (check out the full history: actions/checkout with fetch-depth: 0)", err)
+		vf.Err = err.Error()
 		return vf, ""
 	}
 	in := verdicts.Input{File: vf.Log, Log: run.Log, Auditors: set.list, Members: set.members, Unread: set.unread}

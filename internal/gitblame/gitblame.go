@@ -7,11 +7,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/aepgate/aepgate/protocol/cmdenv"
 )
 
 // Line is the commit that introduced one line and its author's e-mail.
@@ -23,6 +26,7 @@ type Line struct {
 // and returns each 1-based line's commit and author e-mail.
 func Blame(ctx context.Context, dir, rev, file string) (map[int]Line, error) {
 	cmd := exec.CommandContext(ctx, "git", "-C", dir, "blame", "--porcelain", rev, "--", file)
+	cmd.Env = cmdenv.Scrub(os.Environ())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -62,7 +62,7 @@ func commandsIn(ctx context.Context, root string, commands []string, opts Option
 	for range min(jobs, len(commands)) {
 		wg.Go(func() {
 			for p := range ready {
-				out[p.i] = sb.runIn(ctx, p, commands[p.i], sb.env(opts.Env), opts.Timeout)
+				out[p.i] = sb.runIn(ctx, p, commands[p.i], sb.startEnv(opts.Env, src), opts.Timeout)
 				if p.cp != nil {
 					removals <- p.cp
 				}

@@ -101,7 +101,7 @@ func runAll(ctx context.Context, root string, controls []config.NegativeControl,
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = sb.runOne(ctx, src, tmp, i, controls[i], sb.env(opts.Env))
+				results[i] = sb.runOne(ctx, src, tmp, i, controls[i], sb.startEnv(opts.Env, src))
 			}
 		}()
 	}

@@ -20,7 +20,11 @@ type source struct {
 	root string // the directory the controls' paths are relative to
 	repo string // the git top-level directory; empty outside git
 	sub  string // root relative to repo
-	mu   sync.Mutex
+	// headers are the git config keys of extra HTTP headers the
+	// repository's configuration holds (http.<url>.extraheader), where
+	// actions/checkout persists the job's token.
+	headers []string
+	mu      sync.Mutex
 }
 
 // workCopy is one control's copy of the tree.
@@ -59,7 +63,28 @@ func inspect(ctx context.Context, root string) (*source, error) {
 		return src, nil
 	}
 	src.repo, src.sub = top, sub
+	src.headers = HeaderKeys(ctx, top)
 	return src, nil
+}
+
+// HeaderKeys lists the distinct http.<url>.extraheader keys the git
+// configuration files that apply in repo hold (where actions/checkout
+// persists the job's token); none when there are none. Keys set through
+// the environment (the clearing cmdenv adds) are not listed.
+func HeaderKeys(ctx context.Context, repo string) []string {
+	out, err := git(ctx, repo, "config", "--show-origin", "--name-only", "-z", "--get-regexp", `^http\..*\.extraheader$`)
+	if err != nil {
+		return nil // git config exits 1 when no key matches
+	}
+	var keys []string
+	fields := strings.Split(out, "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		origin, k := fields[i], fields[i+1]
+		if !strings.HasPrefix(origin, "command line:") && !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // copy makes a copy named name under tmp. On error the returned copy, if
@@ -177,6 +202,30 @@ func commandEnv(env []string) []string {
 		env = cmdenv.Scrub(os.Environ())
 	}
 	return repoFreeEnv(env)
+}
+
+// Env is the environment of a command aepgate starts in dir outside an
+// isolated copy (a single negative control run in place): the process's
+// without credentials and the job's files (cmdenv.Scrub), with git told to
+// send none of the extra HTTP headers the git configuration that applies
+// in dir holds, and without git's repository bindings, as every command
+// RunAll and Commands start gets.
+func Env(ctx context.Context, dir string) []string {
+	return cmdenv.WithoutGitHeaders(commandEnv(nil), HeaderKeys(ctx, dir)...)
+}
+
+// startEnv is the environment of every command run from src: sb.env(env),
+// and when env is nil (the default) also with git told to send none of the
+// extra HTTP headers src's git configuration holds, so that a command
+// running git there cannot use the token actions/checkout persisted
+// (cmdenv.WithoutGitHeaders). A non-nil env is used as given, but for
+// git's repository bindings.
+func (sb sandbox) startEnv(env []string, src *source) []string {
+	out := sb.env(env)
+	if env == nil {
+		out = cmdenv.WithoutGitHeaders(out, src.headers...)
+	}
+	return out
 }
 
 // repoFreeEnv returns env without repoBinding's variables.

@@ -14,22 +14,52 @@ import (
 // commit. A missing folder gives a Plan with a nil Progress; a file that
 // does not parse gives plans.Errors (joined with the others) as the error.
 func (r *Repo) Load(ctx context.Context, commit, dir string) (plans.Plan, error) {
-	p := plans.Plan{Dir: dir, States: map[int]*plans.State{}, Reviews: map[int]*plans.Review{}}
 	out, err := r.git(ctx, "ls-tree", "-r", "-z", "--name-only", "--full-tree", commit, "--", dir+"/")
 	if err != nil {
+		p, _ := Build(dir, nil)
 		return p, fmt.Errorf("list %s at %s: %w", dir, commit, err)
 	}
 	var paths []string
 	for _, f := range split(out) {
-		rel := strings.TrimPrefix(f, dir+"/")
-		if _, _, ok := plans.StateFile(rel); ok || rel == "progress.json" || rel == plans.HandoffFile {
+		if PlanFile(dir, f) {
 			paths = append(paths, f)
 		}
 	}
 	files, err := r.objs.Files(ctx, commit, paths)
 	if err != nil {
+		p, _ := Build(dir, nil)
 		return p, fmt.Errorf("read %s at %s: %w", dir, commit, err)
 	}
+	contents := make([]File, 0, len(files))
+	for _, f := range files {
+		contents = append(contents, File{Path: f.Path, Content: f.Content})
+	}
+	return Build(dir, contents)
+}
+
+// File is one file of a plan folder, however it was read.
+type File struct {
+	Path    string
+	Content []byte
+}
+
+// PlanFile reports whether the repository-relative path f is a file of
+// the plan folder dir that Build reads: progress.json, HANDOFF.md, a state
+// or a review file.
+func PlanFile(dir, f string) bool {
+	rel, ok := strings.CutPrefix(f, dir+"/")
+	if !ok {
+		return false
+	}
+	_, _, state := plans.StateFile(rel)
+	return state || rel == "progress.json" || rel == plans.HandoffFile
+}
+
+// Build parses the files of plan folder dir, in order, into a Plan. No
+// files give a Plan with a nil Progress; a file that does not parse gives
+// plans.Errors (joined with the others) as the error.
+func Build(dir string, files []File) (plans.Plan, error) {
+	p := plans.Plan{Dir: dir, States: map[int]*plans.State{}, Reviews: map[int]*plans.Review{}}
 	var errs plans.Errors
 	for _, f := range files {
 		if err := p.Add(f.Path, f.Content); err != nil {

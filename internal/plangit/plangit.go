@@ -89,3 +89,13 @@ func split(out string) []string {
 	}
 	return s
 }
+
+// Shallow reports whether the repository is a shallow clone, whose
+// history stops at commits git shows without their parents.
+func (r *Repo) Shallow(ctx context.Context) (bool, error) {
+	out, err := r.git(ctx, "rev-parse", "--is-shallow-repository")
+	if err != nil {
+		return false, err
+	}
+	return strings.TrimSpace(out) == "true", nil
+}

@@ -9,10 +9,10 @@ import (
 	"github.com/aepgate/aepgate/internal/testkit/creds"
 )
 
-// TestCommandsSeeNoCredentials plants the credentials and runs every CLI
-// path that starts a repository's commands — negcontrol, negcontrol --all,
-// plans verify --rerun — with commands that append their environment to a
-// file. The negative control (the same commands with the process's whole
+// TestCommandsSeeNoCredentials plants the credentials and the job's files
+// and runs every CLI path that starts a repository's commands — negcontrol,
+// negcontrol --all, plans verify --rerun, verify --rerun — with commands
+// that append their environment to a file. The negative control (the same commands with the process's whole
 // environment) is in protocol/negcontrol and internal/isolate, which these
 // paths call: TestRunScrubsCredentials, TestStartedCommandsSeeNoCredentials.
 func TestCommandsSeeNoCredentials(t *testing.T) {
@@ -24,10 +24,14 @@ func TestCommandsSeeNoCredentials(t *testing.T) {
 	c1 := r.commit("model", map[string]string{"src/model.go": "package src\n"})
 	c2 := r.commit("api", map[string]string{"src/api.go": "package src\n"})
 	r.commit("state", map[string]string{"plans/billing/state/phase-1.json": plansState(c1, c2, dump, "0")})
+	v := &plansRepo{t: t, dir: t.TempDir()}
+	v.git("init", "-q", "-b", "main")
+	v.commit("run", verifyRun([]string{dump}, []string{""}))
 	for _, args := range [][]string{
 		{"negcontrol", "--break-cmd", dump, "--restore-cmd", "true", "--test-cmd", dump + "; false"},
 		{"negcontrol", "--all", "--root", ncDir},
 		{"plans", "verify", filepath.Join(r.dir, "plans/billing"), "--rerun"},
+		{"verify", filepath.Join(v.dir, "docs/run"), "--rerun"},
 	} {
 		before := envDumps(t, out)
 		runCLI(t, args...)

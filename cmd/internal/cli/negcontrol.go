@@ -103,7 +103,7 @@ func (o *negcontrolOptions) run(c *cobra.Command, s streams) error {
 		return err
 	}
 	res := negcontrol.Run(c.Context(), negcontrol.Spec{Test: o.test, File: o.file, Break: o.brk,
-		Restore: o.restore, Expect: o.expect, Timeout: timeout})
+		Restore: o.restore, Expect: o.expect, Timeout: timeout, Env: isolate.Env(c.Context(), ".")})
 	if res.Err != nil {
 		return failf(2, "%v", res.Err)
 	}

@@ -55,6 +55,8 @@ func (r *commitRes) field(x *gqlExec, name string, args map[string]any) (any, er
 		return &treeEntryRes{s: s, e: e, path: p}, nil
 	case "signature":
 		return r.signatureField(x), nil
+	case "blame":
+		return r.blame(x, args)
 	case "checkSuites":
 		return r.checkSuites(x, args)
 	case "statusCheckRollup":
