@@ -26,7 +26,7 @@ const (
 func (a *App) newFront() error {
 	a.hooks = &webhook.HookCache{Read: a.clients.HookRanges, Log: a.log}
 	a.sweeper = webhook.NewBusySweep(a.opts.busySweep, a.runReconcile)
-	a.github = &ready.GitHub{Identity: a.clients.Identity, Log: a.log}
+	a.github = &ready.GitHub{Identity: a.clients.Identity, Log: a.log, Recheck: a.opts.authRecheck}
 	onBusy := a.sweeper.Busy
 	if a.opts.noBusySweep {
 		onBusy = nil

@@ -151,6 +151,10 @@ type Options struct {
 	// unswept, the negative control.
 	busySweep   time.Duration
 	noBusySweep bool
+	// authRecheck is how often GitHub is asked again whether the App's
+	// credentials work (0: ready.DefaultRecheck; negative: never, the
+	// negative control).
+	authRecheck time.Duration
 	// server replaces the HTTP server's bounds (zero: the App's own); the
 	// header-flood test's negative control passes Go's header default.
 	server webhook.ServerLimits
