@@ -81,6 +81,9 @@ type Options struct {
 	// client address of a webhook is the rightmost X-Forwarded-For hop
 	// that is not a trusted proxy (docs/app.md, "Endpoints").
 	TrustedProxies []netip.Prefix
+	// GitHubHookAddresses are GitHub's webhook senders beside the hook
+	// ranges of GET /meta, which GHES leaves empty (webhook.HookCache).
+	GitHubHookAddresses []netip.Prefix
 	// MaxConns bounds the connections held at once (0: DefaultMaxConns).
 	MaxConns int
 
