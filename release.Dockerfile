@@ -12,8 +12,9 @@ WORKDIR /data
 VOLUME /data
 ENV AEPGATE_DATABASE=sqlite:/data/aepgate.db
 EXPOSE 8080
-# No shell in the image: aepgate itself GETs /readyz (database and queue up).
+# No shell in the image: aepgate itself GETs /readyz (GitHub auth, database and
+# queue up) on the port of AEPGATE_ADDR, the address serve listens on.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["/usr/local/bin/aepgate", "healthcheck", "--url", "http://127.0.0.1:8080/readyz", "--timeout", "3s"]
+  CMD ["/usr/local/bin/aepgate", "healthcheck", "--timeout", "3s"]
 ENTRYPOINT ["/usr/local/bin/aepgate"]
 CMD ["serve"]

@@ -116,28 +116,11 @@ func (a *App) Handler() http.Handler {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Write([]byte("ok\n"))
 	})
-	mux.HandleFunc("GET /readyz", a.ready)
+	mux.Handle("GET /readyz", ready.Handler(a.queue.Ping, a.github, a.log))
 	mux.Handle("GET /metrics", a.metrics.Handler())
 	mux.Handle("GET "+KeysPath, jwks.Handler(a.opts.PublicKeys, a.opts.Signer))
 	a.mountBoard(mux)
 	return mux
-}
-
-// ready answers 200 when the database and the queue answer and GitHub has
-// accepted the App's credentials.
-func (a *App) ready(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	if err := a.queue.Ping(ctx); err != nil {
-		a.log.Warn("not ready", "err", err)
-		http.Error(w, "database or queue unreachable\n", http.StatusServiceUnavailable)
-		return
-	}
-	if _, ok := a.github.Verified(); !ok {
-		http.Error(w, "GitHub has not accepted the App's credentials yet\n", http.StatusServiceUnavailable)
-		return
-	}
-	w.Write([]byte("ready\n"))
 }
 
 // Run starts the queue's workers and serves HTTP on ln (nil: listen on

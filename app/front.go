@@ -24,9 +24,9 @@ const (
 // metrics and log, the events it handles and what their jobs read of a
 // body (their payload views, which the edge keeps of it).
 func (a *App) newFront() error {
-	a.hooks = &webhook.HookCache{Read: a.clients.HookRanges, Log: a.log}
+	a.hooks = &webhook.HookCache{Read: a.clients.HookRanges, Log: a.log, Configured: a.opts.GitHubHookAddresses}
 	a.sweeper = webhook.NewBusySweep(a.opts.busySweep, a.runReconcile)
-	a.github = &ready.GitHub{Identity: a.clients.Identity, Log: a.log}
+	a.github = &ready.GitHub{Identity: a.clients.Identity, Log: a.log, Recheck: a.opts.authRecheck}
 	onBusy := a.sweeper.Busy
 	if a.opts.noBusySweep {
 		onBusy = nil

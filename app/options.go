@@ -81,6 +81,9 @@ type Options struct {
 	// client address of a webhook is the rightmost X-Forwarded-For hop
 	// that is not a trusted proxy (docs/app.md, "Endpoints").
 	TrustedProxies []netip.Prefix
+	// GitHubHookAddresses are GitHub's webhook senders beside the hook
+	// ranges of GET /meta, which GHES leaves empty (webhook.HookCache).
+	GitHubHookAddresses []netip.Prefix
 	// MaxConns bounds the connections held at once (0: DefaultMaxConns).
 	MaxConns int
 
@@ -151,6 +154,10 @@ type Options struct {
 	// unswept, the negative control.
 	busySweep   time.Duration
 	noBusySweep bool
+	// authRecheck is how often GitHub is asked again whether the App's
+	// credentials work (0: ready.DefaultRecheck; negative: never, the
+	// negative control).
+	authRecheck time.Duration
 	// server replaces the HTTP server's bounds (zero: the App's own); the
 	// header-flood test's negative control passes Go's header default.
 	server webhook.ServerLimits

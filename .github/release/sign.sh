@@ -11,10 +11,10 @@ sums=$1
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 pub=${RELEASE_SIGNING_PUB:-$root/internal/actionfetch/release-signing.pub}
 if [ -z "${AEPGATE_RELEASE_SIGNING_KEY:-}" ]; then
-  echo "::error::sign.sh: AEPGATE_RELEASE_SIGNING_KEY is empty: set the release environment's secret (docs/action.md, \"Releasing\")"; exit 1
+  echo "::error::sign.sh: AEPGATE_RELEASE_SIGNING_KEY is empty: set the release environment's secret (docs/releasing.md)"; exit 1
 fi
 if [ ! -f "$pub" ]; then
-  echo "::error::sign.sh: no public key at $pub: commit the release key's public half (docs/action.md, \"Releasing\")"; exit 1
+  echo "::error::sign.sh: no public key at $pub: commit the release key's public half (docs/releasing.md)"; exit 1
 fi
 key=$(mktemp)
 trap 'rm -f "$key"' EXIT

@@ -24,14 +24,21 @@ const (
 )
 
 // HookCache is the cached list of GitHub's hook ranges (GET /meta
-// "hooks"), empty until first read: the HookRanges of the edge and of the
-// listener. They use it only to reserve a share of their budgets for
-// GitHub's addresses; nothing skips the signature for them.
+// "hooks"), empty until first read, and the ranges the operator names as
+// GitHub's: the HookRanges of the edge and of the listener. They use it
+// only to reserve a share of their budgets for GitHub's addresses and to
+// spare them the per-address byte cap; nothing skips the signature for
+// them.
 type HookCache struct {
 	// Read reads GitHub's hook ranges.
 	Read func(ctx context.Context) ([]netip.Prefix, error)
 	// Log receives a warning for each failed read (nil: none).
 	Log *slog.Logger
+	// Configured are the addresses GitHub sends webhooks from as the
+	// operator names them (--github-hook-addresses), counted as hook
+	// ranges beside those GET /meta lists: GitHub Enterprise Server lists
+	// none, so without them its deliveries meet the per-address cap.
+	Configured []netip.Prefix
 
 	mu       sync.RWMutex
 	prefixes []netip.Prefix
@@ -41,16 +48,21 @@ var _ HookRanges = (*HookCache)(nil)
 
 // Contains reports whether ip is in one of GitHub's hook ranges.
 func (h *HookCache) Contains(ip netip.Addr) bool {
+	in := func(p netip.Prefix) bool { return p.Contains(ip) }
+	if slices.ContainsFunc(h.Configured, in) {
+		return true
+	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return slices.ContainsFunc(h.prefixes, func(p netip.Prefix) bool { return p.Contains(ip) })
+	return slices.ContainsFunc(h.prefixes, in)
 }
 
-// Known reports whether any range was read (GHES lists none).
+// Known reports whether any range is configured or was read (GHES lists
+// none).
 func (h *HookCache) Known() bool {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return len(h.prefixes) > 0
+	return len(h.Configured) > 0 || len(h.prefixes) > 0
 }
 
 // Refresh reads GitHub's hook ranges within timeout and reports whether

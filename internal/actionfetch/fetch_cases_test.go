@@ -152,7 +152,8 @@ func TestFetchFallsBackWhereNoReleaseBinaryApplies(t *testing.T) {
 	}{
 		{"unknown arch", map[string]string{"RUNNER_ARCH": "ARM"}, script(t, f.key), nil, "no release binary for Linux/ARM"},
 		{"unknown OS", map[string]string{"RUNNER_OS": "Plan9"}, script(t, f.key), nil, "no release binary for Plan9/X64"},
-		{"no release key in the action", nil, script(t, nil), nil, "has no release key"},
+		{"no release key in the action", nil, script(t, nil), nil, "::notice title=aepgate builds from source::aepgate v1.3.0 is built from the action's source on this runner, not downloaded: this copy of the action carries no release signing key"},
+		{"no release key on an unknown runner", map[string]string{"RUNNER_ARCH": "ARM"}, script(t, nil), nil, "carries no release signing key"},
 		{"PATH binary of the release", nil, script(t, f.key), fakeBinary("v1.3.0"), "from PATH"},
 	}
 	for _, tt := range tests {
@@ -165,6 +166,9 @@ func TestFetchFallsBackWhereNoReleaseBinaryApplies(t *testing.T) {
 			r := run(t, tt.path, env, tt.pathBin)
 			if r.code != 0 || f.hits.Load() != before || !strings.Contains(r.output, tt.want) {
 				t.Errorf("exit %d, %d downloads, output:\n%s\nwant exit 0, no download, %q", r.code, f.hits.Load()-before, r.output, tt.want)
+			}
+			if n := strings.Count(r.output, "::notice"); n > 1 {
+				t.Errorf("%d notices, want at most one:\n%s", n, r.output)
 			}
 		})
 	}

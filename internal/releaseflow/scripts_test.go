@@ -140,3 +140,54 @@ func TestSignWritesWhatFetchVerifies(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasingDocCreatesTheKey: the commands docs/releasing.md gives
+// under "Create the release key (once)", run as written in a copy of the
+// repository's layout, make a key pair whose private half sign.sh signs
+// with and whose public half, where fetch.sh reads it, verifies the
+// signature ("Verified OK").
+func TestReleasingDocCreatesTheKey(t *testing.T) {
+	if _, err := exec.LookPath("openssl"); err != nil {
+		t.Skip("openssl not installed")
+	}
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "releasing.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "\n## Create the release key (once)\n")
+	if !ok {
+		t.Fatal(`docs/releasing.md has no section "Create the release key (once)"`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var commands []string
+	for _, block := range strings.Split(section, "```sh\n")[1:] {
+		code, _, _ := strings.Cut(block, "```")
+		commands = append(commands, code)
+	}
+	if len(commands) != 2 {
+		t.Fatalf("%d sh blocks in the section, want 2 (create, check)", len(commands))
+	}
+	work, home := t.TempDir(), t.TempDir()
+	for _, d := range []string{"internal/actionfetch", ".github/release"} {
+		if err := os.MkdirAll(filepath.Join(work, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sign, err := os.ReadFile(filepath.Join(root, ".github/release/sign.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, ".github/release/sign.sh"), sign, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", strings.Join(commands, ""))
+	cmd.Dir = work
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + t.TempDir()}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Verified OK") {
+		t.Fatalf("the doc's commands: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(home, "release-signing.pem")); err != nil {
+		t.Errorf("the private half is not outside the clone: %v", err)
+	}
+}

@@ -3,10 +3,8 @@ package cli
 import (
 	"context"
 	"crypto/subtle"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"net/http"
 	"net/url"
 	"sync"
@@ -18,10 +16,11 @@ import (
 // registrar is app register's local page: it posts the manifest to
 // GitHub and takes GitHub's callback.
 type registrar struct {
-	local, state, githubURL, action string
-	manifest                        []byte
-	files                           secretFiles
-	publicURL                       string
+	local, state, githubURL string
+	// view is what the page shows, the form's target and manifest with it.
+	view      registerView
+	files     secretFiles
+	publicURL string
 	// rules judge each callback before its code is converted
 	// (callbackRules unless a test removed one).
 	rules []callbackRule
@@ -83,10 +82,6 @@ func newRegistrar(f registerFlags, local string, files secretFiles) (*registrar,
 		return nil, err
 	}
 	m.RedirectURL = local + "/callback"
-	body, err := json.Marshal(m)
-	if err != nil {
-		return nil, fmt.Errorf("encode manifest: %w", err)
-	}
 	web, err := gh.WebURL(f.githubURL)
 	if err != nil {
 		return nil, err
@@ -103,9 +98,12 @@ func newRegistrar(f registerFlags, local string, files secretFiles) (*registrar,
 	if f.org != "" {
 		target = web + "/organizations/" + f.org + "/settings/apps/new"
 	}
+	view, err := newRegisterView(m, target+"?"+url.Values{"state": {state}}.Encode(), web, f.org)
+	if err != nil {
+		return nil, err
+	}
 	return &registrar{
-		local: local, state: state, githubURL: f.githubURL, action: target + "?" + url.Values{"state": {state}}.Encode(),
-		manifest: body, files: files, publicURL: public,
+		local: local, state: state, githubURL: f.githubURL, view: view, files: files, publicURL: public,
 		rules: callbackRules, hc: &http.Client{Timeout: 30 * time.Second}, done: make(chan registerResult, 1),
 	}, nil
 }
@@ -121,7 +119,7 @@ func (r *registrar) handler() http.Handler {
 func (r *registrar) page(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	registerPage().Execute(w, map[string]string{"Action": r.action, "Manifest": string(r.manifest)})
+	registerPage().Execute(w, r.view)
 }
 
 // callback takes GitHub's redirect: the rules first, then one conversion
@@ -134,7 +132,7 @@ func (r *registrar) callback(w http.ResponseWriter, req *http.Request) {
 			if errors.Is(err, errAlreadyRegistered) {
 				status = http.StatusGone
 			}
-			showResult(w, status, "Refused", err.Error())
+			showResult(w, status, resultView{Title: "Refused", Text: err.Error()})
 			return
 		}
 	}
@@ -149,10 +147,11 @@ func (r *registrar) callback(w http.ResponseWriter, req *http.Request) {
 		}
 	}()
 	if err != nil {
-		showResult(w, http.StatusBadGateway, "Not registered", err.Error())
+		showResult(w, http.StatusBadGateway, resultView{Title: "Not registered", Text: err.Error()})
 		return
 	}
-	showResult(w, http.StatusOK, "Registered", fmt.Sprintf("App %s (ID %d) is registered; its key and secrets are in %s. Install it: %s", reg.Slug, reg.ID, r.files.dir, reg.InstallURL))
+	showResult(w, http.StatusOK, resultView{Title: "Registered", OK: true, Link: reg.InstallURL,
+		Text: fmt.Sprintf("App %s (ID %d) is registered; its key and secrets are in %s. Install it on the repositories it guards:", reg.Slug, reg.ID, r.files.dir)})
 }
 
 // convert exchanges the code and writes the files.
@@ -166,36 +165,9 @@ func (r *registrar) convert(ctx context.Context, code string) (registration, err
 	return r.files.write(app, r.githubURL, r.publicURL)
 }
 
-func showResult(w http.ResponseWriter, status int, title, text string) {
+func showResult(w http.ResponseWriter, status int, v resultView) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	resultPage().Execute(w, map[string]string{"Title": title, "Text": text})
+	resultPage().Execute(w, v)
 }
-
-// registerPage is the one-button page, compiled on first use.
-var registerPage = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("register").Parse(registerHTML))
-})
-
-const registerHTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Register the aepgate App</title></head>
-<body><h1>Register the aepgate GitHub App</h1>
-<p>The button sends this manifest to GitHub, which asks you to confirm the App's name and registers it.</p>
-<form method="post" action="{{.Action}}">
-<input type="hidden" name="manifest" value="{{.Manifest}}">
-<button id="register" type="submit">Register on GitHub</button>
-</form>
-<pre id="manifest">{{.Manifest}}</pre>
-</body></html>
-`
-
-// resultPage is the page the callback answers with, compiled on first use.
-var resultPage = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("result").Parse(resultHTML))
-})
-
-const resultHTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title></head>
-<body><h1 id="title">{{.Title}}</h1><p id="text">{{.Text}}</p></body></html>
-`

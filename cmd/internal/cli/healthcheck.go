@@ -26,8 +26,9 @@ func newHealthcheckCmd(s streams) *cobra.Command {
 1 otherwise: another status, a redirect (never followed), no answer within
 --timeout, or no connection. It is the container image's HEALTHCHECK, which
 has no shell or curl to run. The default URL is aepgate serve's /readyz on
-the port of AEPGATE_ADDR (serve's --addr, default :8080) at 127.0.0.1, so
-the check follows the address serve listens on; /readyz answers 200 once
+the port of AEPGATE_ADDR (serve's --addr, default :8080; read from the
+environment, else from the file AEPGATE_ENV_FILE names, as serve reads it)
+at 127.0.0.1, so the check follows the address serve listens on; /readyz answers 200 once
 GitHub accepted the App's credentials and while the database and the queue
 answer.
 
@@ -42,7 +43,10 @@ here, not 3); 2 a bad flag.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("url") {
-				addr, _ := os.LookupEnv("AEPGATE_ADDR")
+				addr, err := serveAddr(cmd.Context(), os.LookupEnv)
+				if err != nil {
+					return failf(exitFindings, "healthcheck: %v", err)
+				}
 				target = readyzURL(addr)
 			}
 			return healthcheck(cmd.Context(), s, target, timeout, format)
@@ -81,6 +85,18 @@ func healthcheck(ctx context.Context, s streams, target string, timeout time.Dur
 		return failf(exitFindings, "healthcheck: %v", err)
 	}
 	return nil
+}
+
+// serveAddr is AEPGATE_ADDR as serve reads it: from the environment, else
+// from the env file AEPGATE_ENV_FILE names ("" when neither sets it).
+func serveAddr(ctx context.Context, lookup lookupFunc) (string, error) {
+	path, _ := lookup("AEPGATE_ENV_FILE")
+	lookup, err := withEnvFile(ctx, lookup, path)
+	if err != nil {
+		return "", fmt.Errorf("AEPGATE_ENV_FILE: %w", err)
+	}
+	addr, _ := lookup("AEPGATE_ADDR")
+	return addr, nil
 }
 
 // readyzURL is serve's /readyz for its listen address addr (":8080" when

@@ -33,7 +33,7 @@ type serveFlags struct {
 	appID                                                          int64
 	workers, maxConns, batchSize, busyRate, busyJobRate            int
 	batchWait, coalesceDelay                                       time.Duration
-	trustedProxies                                                 []string
+	trustedProxies, hookAddresses                                  []string
 	writePause, retryBase, reconcile, rescueAfter, pollInterval    time.Duration
 	shutdownGrace, databaseWait                                    time.Duration
 	signing                                                        signingFlags
@@ -94,8 +94,10 @@ GitHub's hook addresses; a body must bring 64 KiB in every 2 s and end
 within 60 s. Behind a proxy, give --trusted-proxies: a delivery from one is
 counted against the rightmost X-Forwarded-For address that is not a trusted
 proxy (other hops are the sender's word); without it the connection's
-address counts and X-Forwarded-For is ignored. GitHub's addresses never skip
-the signature check.
+address counts and X-Forwarded-For is ignored. GitHub Enterprise Server
+publishes no hook addresses: give its address with --github-hook-addresses,
+or its large deliveries meet the per-address cap. GitHub's addresses never
+skip the signature check.
 
 --format json (the default) logs JSON lines, --format text key=value lines;
 --log-format is the same setting.
@@ -157,6 +159,7 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.DurationVar(&f.coalesceDelay, "coalesce-delay", app.DefaultCoalesceDelay, "how long requests to judge a pull request again must pause before it is judged once for them all")
 	fl.DurationVar(&f.shutdownGrace, "shutdown-grace", app.DefaultShutdownGrace, "how long running jobs may finish on shutdown before they are returned to the queue")
 	fl.StringSliceVar(&f.trustedProxies, "trusted-proxies", nil, "CIDR ranges (or addresses) of the proxies in front of the App, comma-separated or repeated: a webhook from one is counted against the rightmost X-Forwarded-For address that is not a trusted proxy")
+	fl.StringSliceVar(&f.hookAddresses, "github-hook-addresses", nil, "CIDR ranges (or addresses) GitHub sends webhooks from, beside those GET /meta lists (GitHub Enterprise Server lists none): they get GitHub's reserved share of the connections and bytes and no per-address byte cap, never a pass on the signature")
 	fl.IntVar(&f.maxConns, "max-connections", app.DefaultMaxConns, "connections held at once; a quarter are kept for GitHub's published hook addresses")
 }
 
@@ -235,7 +238,10 @@ func (f serveFlags) options(ctx context.Context, in serveInputs) (app.Options, e
 		BatchSize: f.batchSize, BatchWait: f.batchWait, BusyRate: f.busyRate, BusyJobRate: f.busyJobRate, CoalesceDelay: f.coalesceDelay,
 	}
 	var err error
-	if o.TrustedProxies, err = parseProxies(f.trustedProxies); err != nil {
+	if o.TrustedProxies, err = parsePrefixes("--trusted-proxies", f.trustedProxies); err != nil {
+		return o, err
+	}
+	if o.GitHubHookAddresses, err = parsePrefixes("--github-hook-addresses", f.hookAddresses); err != nil {
 		return o, err
 	}
 	if o.WritePause == 0 {

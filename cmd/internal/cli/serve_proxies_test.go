@@ -1,14 +1,15 @@
 package cli
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestParseProxies: CIDR ranges are masked, bare addresses become one
+// TestParsePrefixes: CIDR ranges are masked, bare addresses become one
 // address's range, anything else is an error naming the flag.
-func TestParseProxies(t *testing.T) {
+func TestParsePrefixes(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		in      []string
@@ -22,9 +23,9 @@ func TestParseProxies(t *testing.T) {
 		{"bad bits", []string{"10.0.0.0/33"}, nil, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseProxies(tt.in)
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("error %v, want error %v", err, tt.wantErr)
+			got, err := parsePrefixes("--trusted-proxies", tt.in)
+			if (err != nil) != tt.wantErr || (err != nil && !strings.Contains(err.Error(), "--trusted-proxies")) {
+				t.Fatalf("error %v, want error %v naming the flag", err, tt.wantErr)
 			}
 			var s []string
 			for _, p := range got {

@@ -57,6 +57,7 @@ func TestServeStartupErrorsNameTheFlag(t *testing.T) {
 		{"rescue-after under River's minimum", nil, []string{"serve", "--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--rescue-after", "90s"}, "--rescue-after 1m30s: must be at least 2m0s"},
 		{"bad trusted proxy", nil, []string{"serve", "--app-id", "1", "--trusted-proxies", "10.0.0.0/8,proxy.internal"}, `--trusted-proxies "proxy.internal": not a CIDR range or an IP address`},
 		{"bad trusted proxy from env", map[string]string{"AEPGATE_TRUSTED_PROXIES": "10.0.0.0/33"}, []string{"serve", "--app-id", "1"}, `--trusted-proxies "10.0.0.0/33"`},
+		{"bad GitHub hook address", nil, []string{"serve", "--app-id", "1", "--github-hook-addresses", "ghes.internal"}, `--github-hook-addresses "ghes.internal": not a CIDR range or an IP address`},
 		{"too few connections", nil, []string{"serve", "--app-id", "1", "--max-connections", "4"}, "--max-connections 4: must be at least 16"},
 		{"unknown flag", nil, []string{"serve", "--nope"}, "unknown flag: --nope"},
 	}
@@ -78,7 +79,7 @@ func TestServeHelpExplainsEveryFlag(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, f := range []string{"--addr", "--database", "--app-id", "--private-key-file", "--webhook-secret-file", "--previous-webhook-secret-file", "--github-url", "--log-format", "--trusted-proxies", "--max-connections", "X-Forwarded-For", "AEPGATE_"} {
+	for _, f := range []string{"--addr", "--database", "--app-id", "--private-key-file", "--webhook-secret-file", "--previous-webhook-secret-file", "--github-url", "--log-format", "--trusted-proxies", "--github-hook-addresses", "--max-connections", "X-Forwarded-For", "AEPGATE_"} {
 		if !strings.Contains(out, f) {
 			t.Errorf("help lacks %s", f)
 		}

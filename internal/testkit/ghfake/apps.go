@@ -46,6 +46,15 @@ func (f *Fake) App(appID int64, key *rsa.PrivateKey) *App {
 	return a
 }
 
+// SetKey replaces the key the App's JWTs must be signed with, as deleting
+// the App's private key in its settings and generating another does:
+// JWTs signed with the old key are refused from then on (401).
+func (a *App) SetKey(key *rsa.PrivateKey) {
+	a.f.mu.Lock()
+	defer a.f.mu.Unlock()
+	a.Key = key
+}
+
 // JWT signs a valid App JWT at the fake's current time.
 func (a *App) JWT() string { return SignAppJWT(a.Key, a.ID, a.f.Now()) }
 

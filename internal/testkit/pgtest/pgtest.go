@@ -1,11 +1,13 @@
 // Package pgtest starts a throwaway PostgreSQL server for tests from
 // Debian's package binaries (/usr/lib/postgresql/*/bin), on a free port in a
-// temporary directory, as the postgres user when the test runs as root. A
-// test skips with a clear message when PostgreSQL is not installed.
+// temporary directory, as the postgres user when the test runs as root (in
+// a temporary folder that user can reach: TMPDIR, else /var/tmp or /tmp).
+// A test skips with a clear message when PostgreSQL is not installed.
 package pgtest
 
 import (
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -13,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/testkit/skipline"
@@ -30,7 +33,14 @@ func Start(t testing.TB) string {
 	if bin == "" {
 		skipline.Skip(t, Need, "PostgreSQL not installed (no /usr/lib/postgresql/*/bin/initdb)")
 	}
-	dir, err := os.MkdirTemp("", "aepgate-pg-")
+	base := ""
+	if os.Geteuid() == 0 {
+		var err error
+		if base, err = reachableBase(append([]string{os.TempDir()}, fallbackBases...), os.Stat); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir, err := os.MkdirTemp(base, "aepgate-pg-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,6 +59,53 @@ func Start(t testing.TB) string {
 		cmd.Run()
 	})
 	return fmt.Sprintf("postgres://aepgate@127.0.0.1:%d/postgres?sslmode=disable", port)
+}
+
+// fallbackBases are where the server's directory goes when TMPDIR is not
+// reachable by the postgres user (a 0700 TMPDIR, or one under /root).
+var fallbackBases = []string{"/var/tmp", "/tmp"}
+
+// reachableBase is the first of candidates (TMPDIR first) that every user
+// may traverse, so that the postgres user reaches the directory made in
+// it; stat reads a folder's mode. When none is, the error says which
+// folder stops the postgres user and how to fix it.
+func reachableBase(candidates []string, stat func(string) (fs.FileInfo, error)) (string, error) {
+	var blocked string
+	for i, c := range candidates {
+		b := blocker(c, stat)
+		if b == "" {
+			return c, nil
+		}
+		if i == 0 {
+			blocked = b
+		}
+	}
+	return "", fmt.Errorf("pgtest: TMPDIR %s is not traversable by the postgres user (%s lacks o+x), "+
+		"nor are %s: run with TMPDIR=/var/tmp, or chmod o+x %s", candidates[0], blocked,
+		strings.Join(candidates[1:], " or "), blocked)
+}
+
+// blocker is the first folder on the way to dir (dir included) that
+// other users may not traverse, or "" when there is none.
+func blocker(dir string, stat func(string) (fs.FileInfo, error)) string {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	var path []string
+	for p := dir; ; p = filepath.Dir(p) {
+		path = append([]string{p}, path...)
+		if p == filepath.Dir(p) {
+			break
+		}
+	}
+	for _, p := range path {
+		fi, err := stat(p)
+		if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o001 == 0 {
+			return p
+		}
+	}
+	return ""
 }
 
 func binDir() string {
