@@ -17,6 +17,7 @@ import (
 	"github.com/aepgate/aepgate/action"
 	"github.com/aepgate/aepgate/app/manifest"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/protocol/command"
 )
 
 // drift compares a list the code holds with the names a doc gives for it
@@ -79,10 +80,12 @@ var (
 	ymlInputKey     = regexp.MustCompile(`(?m)^  ([a-z][a-z-]*):$`)
 	ymlInputEnv     = regexp.MustCompile(`(?m)^        INPUT_[A-Z-]+: \$\{\{ inputs\.([a-z-]+) \}\}$`)
 	wordName        = regexp.MustCompile(`\b([a-z]+)\b`)
+	commandSpan     = regexp.MustCompile("`(?:/aep )?([a-z]+)`")
 )
 
 // docSites are the lists the docs repeat from the code: the App's check
-// runs, the Action's inputs, checks and check runs, and the App's metrics.
+// runs, the Action's inputs, checks and check runs, the App's metrics and
+// the comment commands.
 // (Config keys: TestConfigDocsHelpAndExampleSayWhatIsEnforced and
 // TestConfigSchemaTableNamesEveryKey; exit codes: TestREADMEHasTheExitCodeTable.)
 func docSites() []docSite {
@@ -100,6 +103,7 @@ func docSites() []docSite {
 		{"Action check runs in docs/action.md", actionCheckRuns, section("docs/action.md", "# The aepgate GitHub Action", "## Inputs"), actionCheckSpan, false},
 		{"Action check runs in the README", actionCheckRuns, section("README.md", "| Action | `uses:", "\n"), actionCheckSpan, true},
 		{"App metrics in docs/app.md", appMetrics, section("docs/app.md", "| `GET /metrics` |", "\n"), metricSpan, true},
+		{"comment commands in the README", commandVerbs, section("README.md", "owner commands in comments", "\n"), commandSpan, true},
 	}
 }
 
@@ -218,6 +222,15 @@ func appMetrics(t *testing.T) []string {
 	}
 	if len(out) == 0 {
 		t.Fatal("no metric names found in app/metrics and app/queue: align this test")
+	}
+	return out
+}
+
+// commandVerbs are the comment commands' verbs (command.Forms).
+func commandVerbs(*testing.T) []string {
+	var out []string
+	for _, f := range command.Forms("/aep") {
+		out = append(out, strings.Fields(f)[1])
 	}
 	return out
 }
