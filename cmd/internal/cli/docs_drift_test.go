@@ -98,6 +98,8 @@ func docSites() []docSite {
 		{"Action inputs in action.yml", actionInputs, section("action.yml", "\ninputs:\n", "\noutputs:"), ymlInputKey, true},
 		{"Action inputs passed by action.yml's run step", actionInputs, section("action.yml", "\n    - id: run\n", "\n      run:"), ymlInputEnv, true},
 		{"Action inputs in docs/action.md", actionInputs, section("docs/action.md", "## Inputs\n", "\n\n"), tableFirstCell, true},
+		{"Action outputs in action.yml", actionOutputs, section("action.yml", "\noutputs:\n", "\nruns:"), ymlInputKey, true},
+		{"Action outputs in docs/action.md", actionOutputs, section("docs/action.md", "## Outputs\n", "\n\n"), tableFirstCell, true},
 		{"Action checks in action.yml's checks input", actionCheckInputs, section("action.yml", "Comma-separated checks to run:", "Default:"), wordName, true},
 		{"Action checks in docs/action.md's checks input", actionCheckInputs, section("docs/action.md", "| `checks` | all that apply | comma-separated", "\"All that apply\""), codeSpanName, true},
 		{"Action check runs in docs/action.md", actionCheckRuns, section("docs/action.md", "# The aepgate GitHub Action", "## Inputs"), actionCheckSpan, false},
@@ -175,6 +177,42 @@ func actionInputs(t *testing.T) []string {
 		t.Fatal("action/inputs.go has no GetInput(\"…\") call: align this test")
 	}
 	return out
+}
+
+// actionOutputs are the outputs the Action writes: the names of the
+// []output{…} literal in action/publish.go (writeOutputs).
+func actionOutputs(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, f := range goFiles(t, "action") {
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			if arr, ok := lit.Type.(*ast.ArrayType); !ok || !isIdent(arr.Elt, "output") {
+				return true
+			}
+			for _, e := range lit.Elts {
+				if el, ok := e.(*ast.CompositeLit); ok && len(el.Elts) > 0 {
+					if s, ok := stringLit(el.Elts[0]); ok {
+						out = append(out, s)
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(out) == 0 {
+		t.Fatal("no []output{…} literal in action/: align this test")
+	}
+	return out
+}
+
+// isIdent reports whether e is the identifier name.
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
 }
 
 // actionCheckInputs are the names the checks input takes (action.Checks).
