@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/glob"
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
 
@@ -58,11 +58,11 @@ func expandFolders(workspace string, patterns []string) []folder {
 	return out
 }
 
-// globDirs returns the folders under workspace matching pattern (path.Match
-// syntax per segment, "**" for any number of segments) that hold a run
-// document, sorted.
+// globDirs returns the folders under workspace matching pattern (the one
+// dialect of path patterns, glob.MatchDir: the folder itself matches) that
+// hold a run document, sorted.
 func globDirs(workspace, pattern string) ([]string, error) {
-	if _, err := path.Match(strings.ReplaceAll(pattern, "**", "*"), ""); err != nil {
+	if err := glob.Valid(pattern); err != nil {
 		return nil, err
 	}
 	var out []string
@@ -75,7 +75,7 @@ func globDirs(workspace, pattern string) ([]string, error) {
 		}
 		rel, _ := filepath.Rel(workspace, p)
 		rel = filepath.ToSlash(rel)
-		if rel != "." && config.MatchPath(pattern, rel) && isRunFolder(p) {
+		if rel != "." && glob.MatchDir(pattern, rel) && isRunFolder(p) {
 			out = append(out, rel)
 		}
 		return nil

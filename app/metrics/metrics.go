@@ -44,7 +44,7 @@ func New() *Set {
 	m := &Set{
 		reg: prometheus.NewRegistry(),
 		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "aepgate_webhook_deliveries_total", Help: "Webhook deliveries by event and result (accepted, duplicate, bad_signature, malformed, too_deep, too_large, too_slow, too_many, busy, unreadable, spool_error, store_error, method_not_allowed); event is \"unverified\" until the signature verifies.",
+			Name: "aepgate_webhook_deliveries_total", Help: "Webhook deliveries by event and result (accepted, duplicate, replayed, bad_signature, malformed, too_deep, wrong_event, too_large, too_slow, too_many, busy, unreadable, spool_error, store_error, method_not_allowed); event is \"unverified\" until the signature verifies.",
 		}, []string{"event", "result"}),
 		jobs: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "aepgate_job_duration_seconds", Help: "Job run time by kind and result (ok, retry, snoozed, returned; again: a rejudge job waiting for its requests to pause, or judging once more).",

@@ -66,7 +66,7 @@ func FuzzMatch(f *testing.F) {
 	f.Add(`\`, `\`)
 	f.Fuzz(func(t *testing.T, pattern, name string) {
 		Match(pattern, name)
-		if name != "" && !containsAny(name, `*?\`) && name[0] != '/' && name[len(name)-1] != '/' && !Match("/"+name, name) {
+		if name != "" && !containsAny(name, `*?[\`) && name[0] != '/' && !hasDotSlash(name) && name[len(name)-1] != '/' && !Match("/"+name, name) {
 			t.Fatalf("Match(/%q, %q) is false", name, name)
 		}
 	})
@@ -82,3 +82,7 @@ func containsAny(s, chars string) bool {
 	}
 	return false
 }
+
+// hasDotSlash: a name starting "./" is not a path GitHub gives (the
+// matcher reads it as the path without "./").
+func hasDotSlash(name string) bool { return len(name) >= 2 && name[:2] == "./" }

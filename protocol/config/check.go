@@ -2,8 +2,9 @@ package config
 
 import (
 	"fmt"
-	"path"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/glob"
 )
 
 func indexField(field string, i int) string { return fmt.Sprintf("%s[%d]", field, i) }
@@ -47,15 +48,18 @@ func isAlnum(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
 
-// checkPath validates a repository-relative path (or glob, when glob is
-// set): not empty, not absolute, no ".." segment, no backslashes.
-func checkPath(s string, glob bool) string {
+// checkPath validates a repository-relative path (or glob, when isGlob is
+// set): not empty, not absolute, no ".." segment, no backslashes. A glob
+// may start with "/", which anchors it at the repository root
+// (glob.Match), and must be one glob.Valid accepts; neither takes "\"
+// (a Windows path's separator, not an escape here).
+func checkPath(s string, isGlob bool) string {
 	switch {
 	case strings.TrimSpace(s) == "":
 		return "must not be empty"
 	case strings.ContainsRune(s, 0):
 		return "must not contain a NUL byte"
-	case strings.HasPrefix(s, "/") || len(s) >= 2 && s[1] == ':':
+	case strings.HasPrefix(s, "/") && !isGlob || len(s) >= 2 && s[1] == ':':
 		return fmt.Sprintf("%q must be relative to the repository root", s)
 	case strings.Contains(s, `\`):
 		return fmt.Sprintf("%q: use forward slashes", s)
@@ -65,8 +69,8 @@ func checkPath(s string, glob bool) string {
 			return fmt.Sprintf("%q must not contain '..'", s)
 		}
 	}
-	if glob {
-		if _, err := path.Match(s, ""); err != nil {
+	if isGlob {
+		if err := glob.Valid(s); err != nil {
 			return fmt.Sprintf("%q is not a valid glob: %v", s, err)
 		}
 	}

@@ -56,7 +56,8 @@ type Config struct {
 	// audit; by default an auditor needs write, maintain or admin.
 	AuditTriage bool `json:"audit_triage"`
 	// RunDocuments are the run-document folders, relative to the repository
-	// root; globs (path.Match syntax plus "**") are allowed.
+	// root; globs (glob.MatchDir: the one dialect of path patterns) are
+	// allowed.
 	RunDocuments []string `json:"run_documents"`
 	// NegativeControls are the declared negative controls.
 	NegativeControls []NegativeControl `json:"negative_controls"`

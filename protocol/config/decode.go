@@ -1,7 +1,9 @@
 package config
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -45,7 +47,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		"agents":       func(v *yaml.Node, f string) { c.Agents = d.logins(v, f, true) },
 		"audit_triage": func(v *yaml.Node, f string) { c.AuditTriage = d.boolean(v, f) },
 		"run_documents": func(v *yaml.Node, f string) {
-			c.RunDocuments = d.paths(v, f, true)
+			c.RunDocuments = d.folders(v, f)
 		},
 		"negative_controls":  func(v *yaml.Node, f string) { c.NegativeControls = d.controls(v, f) },
 		"required_workflows": func(v *yaml.Node, f string) { d.requiredWorkflows(v, f, &c.RequiredWorkflows) },
@@ -195,6 +197,19 @@ func (d *decoder) logins(v *yaml.Node, field string, allowBot bool) []string {
 func (d *decoder) paths(v *yaml.Node, field string, glob bool) []string {
 	return d.list(v, field, func(item *yaml.Node, f, s string) {
 		d.check(item, f, d.pathRule(s, glob))
+	})
+}
+
+// folders decodes run_documents: paths or globs of folders, which the
+// Action and the CLI open relative to the repository root, so none may
+// start with "/".
+func (d *decoder) folders(v *yaml.Node, field string) []string {
+	return d.list(v, field, func(item *yaml.Node, f, s string) {
+		msg := d.pathRule(s, true)
+		if msg == "" && strings.HasPrefix(s, "/") {
+			msg = fmt.Sprintf("%q must be relative to the repository root (a folder, not a pattern anchored with \"/\")", s)
+		}
+		d.check(item, f, msg)
 	})
 }
 

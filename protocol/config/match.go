@@ -1,7 +1,6 @@
 package config
 
 import (
-	"path"
 	"slices"
 	"strings"
 
@@ -9,27 +8,12 @@ import (
 	"github.com/aepgate/aepgate/protocol/login"
 )
 
-// MatchPath reports whether the slash-separated, repository-relative name
-// matches pattern. Each pattern segment uses path.Match syntax (*, ?,
-// [...]) within one path segment, and a segment "**" matches any number of
-// whole segments, none included: "docs/contract/**" matches
-// "docs/contract/a.md" and "docs/contract/x/y.md"; "**/*.proto" matches
-// "a.proto" and "api/v1/a.proto". A leading "./" on either side is ignored.
-func MatchPath(pattern, name string) bool {
-	pattern = strings.TrimPrefix(pattern, "./")
-	name = strings.TrimPrefix(name, "./")
-	return matchSegments(strings.Split(pattern, "/"), strings.Split(name, "/"))
-}
-
-// matchSegments matches pattern segments against name segments ("**" any
-// number of whole segments; glob.Segments), each other segment by
-// path.Match.
-func matchSegments(pat, name []string) bool {
-	return glob.Segments(pat, name, func(p, n string) bool {
-		ok, err := path.Match(p, n)
-		return err == nil && ok
-	})
-}
+// MatchPath reports whether the slash-separated, repository-relative file
+// name matches pattern: glob.Match, the one dialect of every path pattern
+// (GitHub's CODEOWNERS rules; docs/config.md "Path patterns"):
+// "docs/contract/**" matches "docs/contract/x/y.md", "*.proto" a .proto
+// file at any depth, "docs/" every file under any folder called docs.
+func MatchPath(pattern, name string) bool { return glob.Match(pattern, name) }
 
 // builtinContractPaths are contract paths whatever the config says: the
 // config itself, the workflows (they run with the repository's secrets and
@@ -55,10 +39,11 @@ func (c *Config) isContractPath(builtins []string, name string) bool {
 	return slices.ContainsFunc(builtins, match) || slices.ContainsFunc(c.ContractPaths, match)
 }
 
-// IsRunDocumentDir reports whether dir is one of the run-document folders.
+// IsRunDocumentDir reports whether dir is one of the run-document folders
+// (glob.MatchDir: the folder itself matches, not a folder inside it).
 func (c *Config) IsRunDocumentDir(dir string) bool {
 	dir = strings.TrimSuffix(dir, "/")
-	return slices.ContainsFunc(c.RunDocuments, func(p string) bool { return MatchPath(strings.TrimSuffix(p, "/"), dir) })
+	return slices.ContainsFunc(c.RunDocuments, func(p string) bool { return glob.MatchDir(p, dir) })
 }
 
 // IsOwner reports whether login is a listed owner. GitHub logins are

@@ -3,6 +3,8 @@ package config
 import (
 	"slices"
 	"testing"
+
+	"github.com/aepgate/aepgate/protocol/glob"
 )
 
 func TestMatchPath(t *testing.T) {
@@ -26,7 +28,16 @@ func TestMatchPath(t *testing.T) {
 		{"docs/**/**/guide.md", "docs/guide.md", true},
 		{"./docs/*", "docs/x", true},
 		{"docs/[", "docs/[", false},
-		{"*", "a/b", false},
+		// GitHub's CODEOWNERS rules (glob.Match): a pattern without a
+		// slash at any depth, a folder's files, a leading "/" anchors.
+		{"*", "a/b", true},
+		{"*.proto", "api/v1/a.proto", true},
+		{"/*.proto", "api/v1/a.proto", false},
+		{"api", "x/api/a.go", true},
+		{"/api", "x/api/a.go", false},
+		{"docs/", "docs/a/b.md", true},
+		{"docs/contract", "docs/contract/a.md", true},
+		{"docs/*", "docs/a/b.md", false},
 		{"**", "a/b", true},
 	}
 	for _, tc := range tests {
@@ -73,13 +84,14 @@ func TestConfigLookups(t *testing.T) {
 }
 
 // FuzzMatchPath checks MatchPath never panics and that a name always
-// matches itself when it holds no glob characters.
+// matches itself when it holds no glob characters and is a pattern at all
+// (glob.Valid: no empty segment).
 func FuzzMatchPath(f *testing.F) {
 	f.Add("docs/**/x", "docs/a/b/x")
 	f.Add("**/**/*", "")
 	f.Fuzz(func(t *testing.T, pattern, name string) {
 		MatchPath(pattern, name)
-		if !containsAny(name, `*?[\`) && !MatchPath(name, name) {
+		if !containsAny(name, `*?[\`) && glob.Valid(name) == nil && !MatchPath(name, name) {
 			t.Fatalf("%q does not match itself", name)
 		}
 	})

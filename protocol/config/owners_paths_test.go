@@ -27,6 +27,12 @@ func TestMoreSpecific(t *testing.T) {
 		{"./docs/api/**", "docs/**", true},   // "./" is ignored
 		{"docs/x/**", "docs/*/y/**", true},   // rule 1 before rule 2
 		{"**", "docs/**", false},             // "**" loses to any literal
+		// Patterns compare as they match (glob.Canonical).
+		{"api/**", "*.proto", true},        // "*.proto" is "**/*.proto"
+		{"*.proto", "**/*.proto", false},   // the same pattern: a tie
+		{"/docs/api/", "docs/**", true},    // "/" and a trailing "/" left out
+		{"docs/contract", "docs/**", true}, // a folder's pattern, literal
+		{"docs/**", "docs", true},          // "docs" is "**/docs"
 	}
 	for _, tt := range tests {
 		if got := MoreSpecific(tt.a, tt.b); got != tt.want {
@@ -47,6 +53,8 @@ owners:
   api/**: [bob]
   docs/*.md: [frank]
   docs/?.md: [gina]
+  "*.sql": [hal]
+  db/: [ivy]
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +70,10 @@ owners:
 		{"docs/a.md", []string{"gina"}}, // docs/*.md and docs/?.md tie: the later entry
 		{"api/v1/a.proto", []string{"bob"}},
 		{"lib/a.proto", []string{"erin"}},
+		// A pattern without a slash at any depth, a folder's files.
+		{"lib/x/q.sql", []string{"hal"}},
+		{"lib/db/x.go", []string{"ivy"}},
+		{"db/q.sql", []string{"ivy"}}, // "**/db" beats "**/*.sql": a literal second segment
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, c.OwnersOf(tt.path)); diff != "" {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/protocol/codeowners"
+	"github.com/aepgate/aepgate/protocol/glob"
 	"github.com/aepgate/aepgate/protocol/login"
 )
 
@@ -41,11 +42,14 @@ func (c *Config) OwnersOf(name string) []string {
 //  2. the pattern with more segments;
 //  3. the pattern with more literal characters (not *, ?, [...]).
 //
-// Otherwise neither is, and OwnersOf takes the one written later. So
+// Patterns compare as they match (glob.Canonical): a pattern without a
+// slash, which matches at any depth, as "**/" and it; a leading or
+// trailing "/" left out. Otherwise neither is, and OwnersOf takes the one
+// written later. So
 // "docs/api/**" beats "docs/**", "docs/*.md" beats "docs/**", "api/**"
 // beats "**/*.proto", and every pattern beats the "*" fallback.
 func MoreSpecific(a, b string) bool {
-	sa, sb := strings.Split(strings.TrimPrefix(a, "./"), "/"), strings.Split(strings.TrimPrefix(b, "./"), "/")
+	sa, sb := glob.Canonical(a), glob.Canonical(b) // "*.proto" is "**/*.proto"
 	for i := 0; i < len(sa) && i < len(sb); i++ {
 		if ra, rb := segmentRank(sa[i]), segmentRank(sb[i]); ra != rb {
 			return ra > rb

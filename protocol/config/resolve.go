@@ -72,7 +72,7 @@ func standalone(f *File, rules []MergeRule) *Resolved {
 	src := map[string]Source{}
 	for _, r := range rules {
 		src[r.Key] = FromDefault
-		if f.setsUnder(r.Key) {
+		if f.setsUnder(r.Key) || f.setsOwnersForm(r.Key) {
 			src[r.Key] = FromRepository
 		}
 	}
@@ -85,6 +85,19 @@ func (f *File) setsUnder(key string) bool {
 		if k == key || strings.HasPrefix(k, key+".") {
 			return true
 		}
+	}
+	return false
+}
+
+// setsOwnersForm reports whether the file sets the merge rule key that is
+// a form of its owners key, not a key of its own: an owners map's patterns
+// (path_owners) or owners: {from: CODEOWNERS} (owners_from).
+func (f *File) setsOwnersForm(key string) bool {
+	switch key {
+	case "path_owners":
+		return len(f.Config.PathOwners) > 0
+	case "owners_from":
+		return f.Config.OwnersFrom != ""
 	}
 	return false
 }

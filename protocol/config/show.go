@@ -16,10 +16,24 @@ type Line struct {
 	Source Source `json:"source"`
 }
 
-// Lines shows every key of r, in the order of rules.
+// Lines shows every key of r, in the order of rules, under the names the
+// file uses (docs/config.md's schema): an owners map's patterns are shown
+// with its "*" entry as the one key owners, in the map form, and
+// owners_from as owners.from.
 func (r *Resolved) Lines(rules []MergeRule) []Line {
 	out := make([]Line, 0, len(rules))
 	for _, rule := range rules {
+		switch rule.Key {
+		case "path_owners":
+			continue // shown with owners
+		case "owners":
+			out = append(out, Line{Key: "owners", Value: showOwners(r.Config),
+				Source: joinSources(r.Sources["owners"], r.Sources["path_owners"])})
+			continue
+		case "owners_from":
+			out = append(out, Line{Key: "owners.from", Value: showJSON(r.Config.OwnersFrom), Source: r.Sources[rule.Key]})
+			continue
+		}
 		v, ok := fieldByKey(reflect.ValueOf(r.Config).Elem(), rule.Key)
 		if !ok {
 			continue
@@ -27,6 +41,34 @@ func (r *Resolved) Lines(rules []MergeRule) []Line {
 		out = append(out, Line{Key: rule.Key, Value: showValue(v), Source: r.Sources[rule.Key]})
 	}
 	return out
+}
+
+// showOwners writes the owners as the file would: a flat list, or, with
+// patterns, a map whose "*" entry comes first and the patterns after it in
+// file order.
+func showOwners(c *Config) string {
+	if len(c.PathOwners) == 0 {
+		return showJSON(c.Owners)
+	}
+	var b strings.Builder
+	b.WriteString("{\"*\": " + showJSON(c.Owners))
+	for _, p := range c.PathOwners {
+		b.WriteString(", " + showJSON(p.Pattern) + ": " + showJSON(p.Owners))
+	}
+	return b.String() + "}"
+}
+
+// joinSources is where a key shown from two merge rules came from: both
+// files when either rule took from both or each took from one, else the
+// one file that set it, else the default.
+func joinSources(a, b Source) Source {
+	switch {
+	case a == FromBoth || b == FromBoth || (a == FromBase && b == FromRepository) || (a == FromRepository && b == FromBase):
+		return FromBoth
+	case a == FromDefault:
+		return b
+	}
+	return a
 }
 
 // durationType is time.Duration's type, shown as a duration, not a number.

@@ -1,7 +1,11 @@
-// Package glob matches slash-separated path patterns segment by segment,
-// "**" standing for any number of whole segments: the one matcher of the
-// config's path globs (protocol/config) and CODEOWNERS patterns
-// (protocol/codeowners), each with its own rule for one segment.
+// Package glob is the one dialect of every path pattern aepgate reads —
+// the config's globs (protocol/config: contract paths, owners' patterns,
+// run folders, report paths), CODEOWNERS lines (protocol/codeowners), a
+// worker report's FILES (protocol/report) and the Action's dir input:
+// GitHub's CODEOWNERS rules (gitignore's), documented once in
+// docs/config.md "Path patterns". Match, MatchDir and Valid are that
+// dialect; Segments matches pattern segments with "**" any number of
+// whole segments.
 package glob
 
 // Segments reports whether the pattern segments pat match the name

@@ -2,10 +2,11 @@ package report
 
 import (
 	"fmt"
-	"path"
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/aepgate/aepgate/protocol/glob"
 )
 
 // maxUnlisted is how many unlisted changed files Warnings names one by one;
@@ -52,17 +53,11 @@ func listedFiles(fld Field) []listedFile {
 }
 
 // covers reports whether the listed entry covers the changed path: the
-// same path, a directory written "dir/" that holds it, or a glob
-// (path.Match) that matches it.
+// same path, or a pattern of the one dialect every path pattern uses
+// (glob.Match, GitHub's CODEOWNERS rules: "dir/" a folder's files, "**"
+// across folders, a name without a slash at any depth).
 func covers(listed, changed string) bool {
-	if listed == changed {
-		return true
-	}
-	if strings.HasSuffix(listed, "/") && strings.HasPrefix(changed, listed) {
-		return true
-	}
-	ok, err := path.Match(listed, changed)
-	return err == nil && ok
+	return listed == changed || glob.Match(listed, changed)
 }
 
 // checkFiles wants every path FILES lists to be one the pull request

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/internal/testkit/golden"
+	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
@@ -71,6 +73,14 @@ func TestFilesMustBeChangedByThePullRequest(t *testing.T) {
 		{"a trailing colon and a comment", "- ./protocol/lint/lint.go: the new rule\n", nil},
 		{"a directory", "- protocol/lint/\n", nil},
 		{"a glob", "- protocol/lint/*.go\n", nil},
+		// The one dialect (glob.Match): "**" spans folders, a name
+		// without a slash matches at any depth, "*" stays in a folder.
+		{"** across folders", "- protocol/**/*.go\n", nil},
+		{"** at the start", "- `**/lint.go`\n", nil},
+		{"a name at any depth", "- lint.go\n", nil},
+		{"a folder at any depth", "- lint/\n", nil},
+		{"* does not cross a folder", item + "- protocol/*.go\n", []string{"file-not-changed"}},
+		{"anchored at the root", item + "- /lint.go\n", []string{"file-not-changed"}},
 		{"listed but unchanged", item + "- protocol/lint/gone.go\n", []string{"file-not-changed"}},
 		{"a directory with no change", item + "- docs/\n", []string{"file-not-changed"}},
 		{"two code spans, one unchanged", "- `protocol/lint/lint.go`, `README.md`\n", []string{"file-not-changed"}},
@@ -87,6 +97,32 @@ func TestFilesMustBeChangedByThePullRequest(t *testing.T) {
 	unknown := scopeFacts(good)
 	if got := Check(Parse(strings.Replace(good, item, "- gone.go\n", 1)), unknown); len(got) != 0 {
 		t.Errorf("with the changed files unknown the FILES check should be skipped: %v", codes(got))
+	}
+}
+
+// TestFilesDialectIsTheConfigs: FILES' patterns mean what the config's
+// mean (glob.Match); the negative control is the matcher FILES had
+// (path.Match plus a "dir/" prefix), under which "**" did not span
+// folders: it would have failed a pull request whose FILES was right.
+func TestFilesDialectIsTheConfigs(t *testing.T) {
+	oldCovers := func(listed, changed string) bool {
+		if listed == changed || strings.HasSuffix(listed, "/") && strings.HasPrefix(changed, listed) {
+			return true
+		}
+		ok, err := path.Match(listed, changed)
+		return err == nil && ok
+	}
+	for _, tt := range []struct{ listed, changed string }{
+		{"protocol/**/*.go", "protocol/lint/rules/new.go"},
+		{"**/lint.go", "protocol/lint/lint.go"},
+		{"lint/", "protocol/lint/lint.go"},
+	} {
+		if !covers(tt.listed, tt.changed) || covers(tt.listed, tt.changed) != config.MatchPath(tt.listed, tt.changed) {
+			t.Errorf("covers(%q, %q) is false or differs from the config's MatchPath", tt.listed, tt.changed)
+		}
+		if oldCovers(tt.listed, tt.changed) {
+			t.Errorf("the old matcher covers %q with %q: this control shows nothing", tt.changed, tt.listed)
+		}
 	}
 }
 

@@ -28,6 +28,9 @@ func TestConfigValidateResolved(t *testing.T) {
 		{"merged without --resolved", []string{dir + "extends.yml", "--base", dir + "org-base.yml"}, exitOK, "merged.golden", ""},
 		{"drop refused", []string{dir + "extends-drop.yml", "--base", dir + "org-base.yml"}, exitFindings, "drop.golden", ""},
 		{"standalone resolved", []string{dir + "org-base.yml", "--resolved"}, exitOK, "standalone.golden", ""},
+		// An owners map is shown as the file's owners key, set by the
+		// repository (not as path_owners from the default).
+		{"owners map resolved", []string{dir + "owners-map.yml", "--resolved"}, exitOK, "owners-map.golden", ""},
 		{"no base given", []string{dir + "extends.yml", "--resolved"}, exitUsage, "", "give --base FILE (a copy of it) or --repo owner/name"},
 		{"base for a file that extends none", []string{dir + "org-base.yml", "--base", dir + "org-base.yml"}, exitUsage, "", "extends no base"},
 		{"both sources", []string{dir + "extends.yml", "--base", dir + "org-base.yml", "--repo", "acme/widgets"}, exitUsage, "", "none of the others can be"},

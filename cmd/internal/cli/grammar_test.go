@@ -10,12 +10,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aepgate/aepgate/internal/signkey"
 	"github.com/aepgate/aepgate/internal/store"
 )
 
-// leafCommands are the commands a user runs: every command of the tree
-// without subcommands, hidden ones (the 'demo' signpost) and cobra's own
-// left out.
+// leafCommands are the commands a user runs: every runnable command of the
+// tree with flags of its own ('keys' as well as 'keys generate'); groups
+// that only print their help, hidden ones (the 'demo' signpost) and
+// cobra's own left out.
 func leafCommands() []*cobra.Command {
 	var out []*cobra.Command
 	var walk func(c *cobra.Command)
@@ -23,7 +25,8 @@ func leafCommands() []*cobra.Command {
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
-		if c.HasSubCommands() || c.Hidden || !c.Runnable() || c.Name() == "help" || c.Name() == "completion" {
+		group := c.HasSubCommands() && !c.Flags().HasAvailableFlags() // 'review', 'certificate': help only
+		if group || c.Hidden || !c.Runnable() || c.Name() == "help" || c.Name() == "completion" {
 			return
 		}
 		out = append(out, c)
@@ -59,6 +62,11 @@ func grammarRuns(t *testing.T) map[string]grammarRun {
 	d.Close()
 	review := filepath.Join(tmp, "review.md")
 	writeFile(t, tmp, "review.md", "not an audit\n")
+	pem, err := signkey.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, tmp, "key.pem", string(pem))
 	return map[string]grammarRun{
 		"aepgate action":            {[]string{"action"}, exitUsage, true},
 		"aepgate app manifest":      {[]string{"app", "manifest", "--url", "https://aepgate.example.com"}, exitOK, true},
@@ -85,6 +93,7 @@ func grammarRuns(t *testing.T) map[string]grammarRun {
 		"aepgate version":                       {[]string{"version"}, exitOK, true},
 		"aepgate certificate verify":            {[]string{"certificate", "verify", filepath.Join(tmp, "none.json"), "--jwks", filepath.Join(tmp, "none.jwks")}, exitUsage, false},
 		"aepgate keys generate":                 {[]string{"keys", "generate", "--out", filepath.Join(tmp, "signing.pem")}, exitOK, true},
+		"aepgate keys":                          {[]string{"keys", "--signing-key-file", filepath.Join(tmp, "key.pem")}, exitOK, true},
 		"aepgate ledger export":                 {[]string{"ledger", "export", "--database", "sqlite:" + db}, exitOK, false},
 		"aepgate simulate":                      {[]string{"simulate", "--repo", "widgets", "--pr", "1"}, exitUsage, false},
 		"aepgate verify":                        {[]string{"verify", run}, exitOK, true},

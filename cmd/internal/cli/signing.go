@@ -66,19 +66,25 @@ func (f signingFlags) load(ctx context.Context, log *slog.Logger, lookup func(st
 func newKeysCmd(s streams) *cobra.Command {
 	var f signingFlags
 	var asPEM bool
+	var format string
 	cmd := &cobra.Command{
-		Use:   "keys [--signing-key-file FILE] [--public-keys-file FILE] [--pem]",
+		Use:   "keys [--signing-key-file FILE] [--public-keys-file FILE] [--format json|text]",
 		Short: "Print the public keys that verify aepgate's signed certificates (JWKS)",
 		Long: `Prints the public keys the App publishes at GET /.well-known/aepgate/keys: the
 signing key's (from --signing-key-file or ` + signingEnv + `), then those of
 --public-keys-file (earlier keys still valid during a rotation, and revoked
 ones, marked "revoked"). Each key's kid is its RFC 7638 thumbprint, the
-keyid its signatures carry. --pem prints PEM PUBLIC KEY blocks instead
+keyid its signatures carry. That JWKS is --format json, the default;
+--format text (or --pem, its alias) prints PEM PUBLIC KEY blocks instead
 (revoked keys left out), for 'aepgate certificate verify --key'.
 
 'aepgate keys generate --out FILE' writes a new Ed25519 signing key.
 
 Exit codes: 0 printed; 2 no key given, or a key file unreadable.`,
+		Example: `  aepgate keys --signing-key-file /etc/aepgate/signing.pem > keys.jwks
+  aepgate keys --signing-key-file /etc/aepgate/signing.pem --public-keys-file old-keys.jwks
+  aepgate keys --signing-key-file /etc/aepgate/signing.pem --format text > signing.pub
+  aepgate certificate verify certificate.dsse.json --key signing.pub`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			_, ring, err := f.load(c.Context(), slog.New(slog.NewTextHandler(s.err, nil)), os.LookupEnv)
@@ -88,11 +94,13 @@ Exit codes: 0 printed; 2 no key given, or a key file unreadable.`,
 			if len(ring) == 0 {
 				return failf(2, "keys: no key: give --signing-key-file (or %s) or --public-keys-file", signingEnv)
 			}
-			return printKeys(s, ring, asPEM)
+			return printKeys(s, ring, asPEM || format == formatText)
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().BoolVar(&asPEM, "pem", false, "print PEM PUBLIC KEY blocks instead of a JWKS")
+	addFormatJSONFirst(cmd, &format)
+	cmd.Flags().BoolVar(&asPEM, "pem", false, "the same as --format text: PEM PUBLIC KEY blocks instead of a JWKS")
+	cmd.MarkFlagsMutuallyExclusive("pem", "format")
 	cmd.AddCommand(newKeysGenerateCmd(s))
 	return cmd
 }

@@ -102,6 +102,16 @@ func TestKeysCommand(t *testing.T) {
 	if code != 0 || err != nil || len(ring) != 1 {
 		t.Errorf("keys: exit %d, %v\n%s", code, err, out)
 	}
+	_, pem, _ := runCLI(t, "keys", "--signing-key-file", key, "--pem")
+	if code, text, errOut := runCLI(t, "keys", "--signing-key-file", key, "--format", "text"); code != 0 || text != pem || !strings.HasPrefix(text, "-----BEGIN PUBLIC KEY-----") {
+		t.Errorf("keys --format text: exit %d, %s\n%s\nwant the --pem output:\n%s", code, errOut, text, pem)
+	}
+	if code, json, _ := runCLI(t, "keys", "--signing-key-file", key, "--format", "json"); code != 0 || json != out {
+		t.Errorf("keys --format json: exit %d\n%s\nwant the default JWKS:\n%s", code, json, out)
+	}
+	if code, _, errOut := runCLI(t, "keys", "--signing-key-file", key, "--pem", "--format", "json"); code != 2 || !strings.Contains(errOut, "none of the others can be") {
+		t.Errorf("keys --pem --format json: exit %d, %s; want a usage error", code, errOut)
+	}
 	t.Setenv(signingEnv, "")
 	if code, _, errOut := runCLI(t, "keys"); code != 2 || !strings.Contains(errOut, "no key") {
 		t.Errorf("keys without a key: exit %d, %s", code, errOut)
