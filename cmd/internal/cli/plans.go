@@ -214,7 +214,8 @@ func (o *plansVerifyOptions) run(ctx context.Context, s streams, arg string) err
 	case formatJSON:
 		plansWriteJSON(s, t, in.Head, findings)
 	case formatSARIF:
-		writeSARIF(s.out, "aepgate plans verify", s.version, plansSARIF(findings))
+		check := sarifCheck{tool: "aepgate plans verify", category: sarifCategory("plans", t.top, filepath.Join(t.top, t.dir)), rules: plansRuleDocs}
+		writeSARIF(s.out, check, s.version, t.top, plansSARIF(t.top, findings))
 	default:
 		fmt.Fprintf(s.out, "%s: base %.12s, head %.12s, phase %s\n", t.dir, t.base, t.head, t.phaseName())
 		plansWriteText(s, in.Head, findings)

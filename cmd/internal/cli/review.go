@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
 	"github.com/aepgate/aepgate/internal/gitobj"
@@ -68,6 +70,9 @@ Exit codes: 0 valid; 1 problems found; 2 bad input (the file cannot be read,
 // exit code.
 func (o reviewCheckOptions) run(c *cobra.Command, s streams, file string) error {
 	ctx := c.Context()
+	if o.format == formatSARIF && file == "-" {
+		return failf(exitUsage, "review check: --format sarif needs the review as a file of the repository (code scanning places every result in a file), not standard input")
+	}
 	raw, err := readInput(ctx, s.in, file, readfile.Review)
 	if err != nil {
 		return readFailed("review check", err)
@@ -89,7 +94,7 @@ func (o reviewCheckOptions) run(c *cobra.Command, s streams, file string) error 
 	case formatJSON:
 		err = writeEvidenceJSON(s.out, rep)
 	case formatSARIF:
-		err = writeSARIF(s.out, "aepgate review check", s.version, rep.sarif())
+		err = writeReviewSARIF(s, rep)
 	default:
 		err = rep.writeText(s.out)
 	}
@@ -100,4 +105,13 @@ func (o reviewCheckOptions) run(c *cobra.Command, s streams, file string) error 
 		return exitCode(1)
 	}
 	return nil
+}
+
+// writeReviewSARIF prints rep's problems as SARIF, at the review file
+// relative to the repository holding it.
+func writeReviewSARIF(s streams, rep reviewReport) error {
+	dir := filepath.Dir(rep.File)
+	root := repoRoot(dir)
+	check := sarifCheck{tool: "aepgate review check", category: sarifCategory("review-check", root, dir), rules: reviewRuleDocs}
+	return writeSARIF(s.out, check, s.version, root, rep.sarif())
 }
