@@ -61,6 +61,9 @@ verify_commands, every recorded command runs and a warning on stderr says they
 are the executor's own choice. The commands never see INPUT_TOKEN,
 GITHUB_TOKEN, GITHUB_ENTERPRISE_TOKEN, ACTIONS_* or GH_* variables.
 
+--format sarif prints SARIF 2.1.0 for GitHub code scanning, each finding at
+its file by its path in the repository, the same from any working directory.
+
 Exit codes: 0 every rule holds; 1 a finding; 2 usage, git or read error;
 130 interrupted (the isolated copies are removed first).`
 
@@ -85,7 +88,7 @@ checks them against the contract and the git history. See docs/plans.md.`,
 func newPlansVerifyCmd(s streams) *cobra.Command {
 	var o plansVerifyOptions
 	cmd := &cobra.Command{
-		Use:   "verify <dir> [--base REF] [--rerun] [--phase N] [--author LOGIN] [--format text|json]",
+		Use:   "verify <dir> [--base REF] [--rerun] [--phase N] [--author LOGIN] [--format text|json|sarif]",
 		Short: "Check a plan folder's state files against its contract and git history",
 		Long:  plansVerifyLong,
 		Example: `  aepgate plans verify plans/billing
