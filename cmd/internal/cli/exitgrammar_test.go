@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -154,6 +155,9 @@ func TestExitGrammar(t *testing.T) {
 					want := modeCodes[m]
 					if ec.na != "" {
 						want = ec.code // an exception, with its reason
+					}
+					if !helpNamesCode(c.Long, want) {
+						t.Errorf("%s ends with exit %d, which the Exit codes of --help do not name:\n%s", m, want, c.Long)
 					}
 					code, out, errOut := exitRun(t, ec)
 					if code != want {
@@ -454,4 +458,15 @@ func exitActionEnv(t *testing.T) map[string]string {
 		env[k] = v
 	}
 	return env
+}
+
+// helpNamesCode reports whether the "Exit codes:" paragraph of long names
+// code ("0 ...", "; 3 ...", ", 130 ...").
+func helpNamesCode(long string, code int) bool {
+	_, para, ok := strings.Cut(long, "Exit codes:")
+	if !ok {
+		return false
+	}
+	para, _, _ = strings.Cut(para, "\n\n")
+	return regexp.MustCompile(fmt.Sprintf(`(^|[\s;,:(])%d\b`, code)).MatchString(strings.ReplaceAll(para, "\n", " "))
 }
