@@ -94,8 +94,11 @@ func (c sarifCheck) rule(id string) sarifRule {
 // plainText is Markdown without its emphasis, code marks and link targets.
 func plainText(md string) string {
 	s := strings.NewReplacer("`", "", "*", "").Replace(md)
-	return regexp.MustCompile(`\[([^\]]+)\]\([^)]+\)`).ReplaceAllString(s, "$1")
+	return mdLink().ReplaceAllString(s, "$1")
 }
+
+// mdLink matches a Markdown link, its text the first group.
+var mdLink = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]]+)\]\([^)]+\)`) })
 
 // sentence is s with a capital first letter and a final period.
 func sentence(s string) string {
