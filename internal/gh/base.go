@@ -52,6 +52,7 @@ func (in *Installation) ReadBase(ctx context.Context, ref string) (snapshot.Base
 	}
 	file, dir, _, err := in.rest.Repositories.GetContents(ctx, r.Owner, r.Repo, r.Path, nil)
 	if err != nil {
+		out.Unanswered = Unreachable(err)
 		out.Unreadable, err = baseError(ctx, r, err)
 		return out, err
 	}

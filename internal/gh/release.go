@@ -43,8 +43,9 @@ const DefaultManifestPath = "manifest.sha256"
 // and the manifest (each only when it could be read: one refusal per
 // cause), the manifest at the tag against the local one, and the
 // release-body receipt. A GitHub read that fails counts as absent and earns its refusal
-// token (fail closed); Result.Notes says what failed. The only error is a
-// cancelled context.
+// token (fail closed); Result.Notes says what failed, and
+// Result.Unreachable whether GitHub or the network did not answer. The only
+// error is a cancelled context.
 //
 // GitHub API docs: https://docs.github.com/rest/git/refs#get-a-reference,
 // https://docs.github.com/rest/releases/releases#get-a-release-by-tag-name,
@@ -65,7 +66,7 @@ func VerifyRelease(ctx context.Context, client *github.Client, opts ReleaseOptio
 		return release.Result{}, fmt.Errorf("verify release: %w", err)
 	}
 	res := release.Verify(snap)
-	res.Notes = r.notes
+	res.Notes, res.Unreachable = r.notes, r.unreachable
 	return res, nil
 }
 
@@ -75,9 +76,18 @@ type releaseReader struct {
 	owner, repo string
 	dl          *http.Client
 	notes       []string
+	// unreachable: a read failed with GitHub or the network not answering.
+	unreachable bool
 }
 
+// note records a read that failed; an error among args that is Unreachable
+// marks the whole verification as unreachable.
 func (r *releaseReader) note(format string, args ...any) {
+	for _, a := range args {
+		if err, ok := a.(error); ok && Unreachable(err) {
+			r.unreachable = true
+		}
+	}
 	r.notes = append(r.notes, fmt.Sprintf(format, args...))
 }
 

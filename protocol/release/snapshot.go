@@ -75,4 +75,8 @@ type Result struct {
 	Refusals      []refusal.Refusal `json:"-"`
 	// Notes are what went wrong reading GitHub (for people; never a token).
 	Notes []string `json:"-"`
+	// Unreachable says a read failed because GitHub or the network did not
+	// answer: the refusals it caused may go away on a retry (the CLI exits
+	// 3 instead of 1).
+	Unreachable bool `json:"-"`
 }

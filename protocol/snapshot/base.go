@@ -12,4 +12,7 @@ type BaseFile struct {
 	// API error); empty when Text holds it. An unreadable base never
 	// leaves the repository's file to stand alone: the policy is refused.
 	Unreadable string
+	// Unanswered says GitHub or the network did not answer the read (a
+	// retry may succeed); Unreadable says so too.
+	Unanswered bool
 }

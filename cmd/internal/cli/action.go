@@ -29,6 +29,9 @@ func newActionCmd(s streams) *cobra.Command {
 				Getenv: os.Getenv, Stdout: s.out,
 				GitHub: action.NewConnector(gh.ActionClientOptions{WritePause: gh.DefaultWritePause}),
 			})
+			if code == exitFindings {
+				code = networkCode(err, code)
+			}
 			if format == formatJSON {
 				writeActionJSON(s, code, err)
 			}
@@ -124,4 +127,5 @@ ACTIONS_* and GH_* variables.
 
 Exit codes: 0 all checks passed (or fail-on is never); 1 a check failed or
 GitHub refused a write; 2 a bad input, event or config, or a workspace that
-is not the commit judged.`
+is not the commit judged; 3 GitHub unreachable (a write or read got no
+answer); 130 interrupted.`

@@ -48,7 +48,7 @@ install_url, files} instead of the lines.
 
 Exit codes: 0 registered; 1 not registered (GitHub refused the code, or
 --timeout passed); 2 a bad flag, an existing file in --dir or a --listen that
-is not loopback; 3 GitHub unreachable.`,
+is not loopback; 3 GitHub unreachable; 130 interrupted (Ctrl-C).`,
 		Example: `  aepgate app register --url https://aepgate.example.com
   aepgate app register --url https://aepgate.example.com --org acme --name acme-aepgate --dir /etc/aepgate
   aepgate serve --env-file aepgate.env`,
@@ -87,7 +87,7 @@ func runRegister(ctx context.Context, s streams, f registerFlags) error {
 	go srv.Serve(ln)
 	defer shutdownPage(srv)
 	fmt.Fprintf(s.err, "open %s/ in your browser and press the button (waiting %s)\n", r.local, f.timeout)
-	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	wait, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	select {
 	case res := <-r.done:
@@ -95,8 +95,11 @@ func runRegister(ctx context.Context, s streams, f registerFlags) error {
 			return failf(networkCode(res.err, exitFindings), "app register: %v", res.err)
 		}
 		return printRegistered(s, f.format, res.reg)
-	case <-ctx.Done():
-		return failf(exitFindings, "app register: no App registered within %s (%v)", f.timeout, context.Cause(ctx))
+	case <-wait.Done():
+		if ctx.Err() != nil {
+			return failf(exitInterrupted, "app register: interrupted; no App registered")
+		}
+		return failf(exitFindings, "app register: no App registered within %s (%v)", f.timeout, context.Cause(wait))
 	}
 }
 

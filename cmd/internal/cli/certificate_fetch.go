@@ -103,7 +103,7 @@ certificate. A run without an envelope is refused.
 certified and {certified: false, errors} when refused.
 
 Exit codes: 0 certified; 1 not certified (refused); 2 bad usage or an
-unreadable token file; 3 GitHub unreachable.`
+unreadable token file; 3 GitHub unreachable; 130 interrupted.`
 
 func newCertificateFetchCmd(s streams) *cobra.Command {
 	var fl certificateFetchFlags

@@ -45,14 +45,15 @@ exits 0. Refused: the reason goes to stderr as "token: expected …, saw …".
 
 Its output is JSON whatever --format says (json is its only format).
 
-Exit codes: 0 verified; 2 refused, unreadable or bad usage.`,
+Exit codes: 0 verified; 1 refused (not verified); 2 an unreadable file or key
+file, or bad usage; 130 interrupted.`,
 		Example: `  aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha "$MERGE_SHA"
   curl -s https://aepgate.example/.well-known/aepgate/keys > keys.jwks && aepgate certificate verify - --jwks keys.jwks < bundle.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ring, err := readKeyring(c.Context(), keyFile, jwksFile)
 			if err != nil {
-				return failf(2, "certificate verify: %w", err)
+				return readFailed("certificate verify", err)
 			}
 			raw, err := readInput(c.Context(), s.in, args[0], readfile.Certificate)
 			if err != nil {
@@ -79,10 +80,10 @@ func certificateVerify(s streams, raw []byte, ring attest.Keyring, sha string) e
 	var r *attest.Refused
 	if errors.As(err, &r) {
 		fmt.Fprintf(s.err, "certificate verify: %s\n", r)
-		return failf(2, "certificate verify: refused: %s", r.Token)
+		return failf(exitFindings, "certificate verify: refused: %s", r.Token)
 	}
 	if err != nil {
-		return failf(2, "certificate verify: %w", err)
+		return failf(exitFindings, "certificate verify: not verified: %w", err)
 	}
 	rep := verifyReport{Verified: true, KeyID: v.KeyID, Subject: v.Subject, Fingerprint: v.Fingerprint, Certificate: v.Certificate}
 	if err := writeEvidenceJSON(s.out, rep); err != nil {

@@ -77,8 +77,8 @@ func TestCertificateVerify(t *testing.T) {
 	}{
 		{"envelope, PEM key", []string{p("cert.dsse.json"), "--key", p("key.pub")}, 0, ""},
 		{"bundle, PEM key, right SHA", []string{p("cert.bundle.json"), "--key", p("key.pub"), "--sha", validMergeSHA}, 0, ""},
-		{"another SHA", []string{p("cert.dsse.json"), "--key", p("key.pub"), "--sha", strings.Repeat("1", 40)}, 2, attest.TokenSubjectSHA},
-		{"revoked key", []string{p("cert.dsse.json"), "--jwks", p("revoked.jwks")}, 2, attest.TokenRevokedKey},
+		{"another SHA", []string{p("cert.dsse.json"), "--key", p("key.pub"), "--sha", strings.Repeat("1", 40)}, 1, attest.TokenSubjectSHA},
+		{"revoked key", []string{p("cert.dsse.json"), "--jwks", p("revoked.jwks")}, 1, attest.TokenRevokedKey},
 		{"no key", []string{p("cert.dsse.json")}, 2, "at least one of the flags"},
 		{"bad --sha", []string{p("cert.dsse.json"), "--key", p("key.pub"), "--sha", "main"}, 2, "not 40 lowercase hex"},
 	}

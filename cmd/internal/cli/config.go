@@ -173,4 +173,5 @@ message}]} instead, with base and resolved: [{key, value, source}] under
 
 Exit codes: 0 valid; 1 invalid, or refused by the merge; 2 unreadable, too
 large or missing (the base too, or --resolved of a file that extends a base
-neither --base nor --repo gives); 130 interrupted.`
+neither --base nor --repo gives); 3 GitHub unreachable (--repo); 130
+interrupted.`

@@ -127,7 +127,11 @@ func baseFile(ctx context.Context, in *gh.Installation, file *config.File, read 
 		read = &b
 	}
 	if read.Unreadable != "" {
-		return nil, failf(exitUsage, "%s extends %s, which cannot be read: %s", file.Name, ref, read.Unreadable)
+		code := exitUsage
+		if read.Unanswered {
+			code = exitUnreachable
+		}
+		return nil, failf(code, "%s extends %s, which cannot be read: %s", file.Name, ref, read.Unreadable)
 	}
 	return config.ParseFile(ref, []byte(read.Text))
 }

@@ -38,7 +38,7 @@ var exitCodes = []exitMeaning{
 	{exitUsage, "usage: a bad flag or argument, or input that cannot be read"},
 	{exitUnreachable, "GitHub or the network unreachable (retry later)"},
 	{exitRefused, "refused by an owner gate"},
-	{exitInterrupted, "interrupted (Ctrl-C or SIGTERM), after cleaning up"},
+	{exitInterrupted, "interrupted (Ctrl-C or SIGTERM), after cleaning up (serve: 0, its normal stop)"},
 }
 
 // exitTable renders exitCodes for --help and the README, one code a line

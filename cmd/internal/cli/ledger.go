@@ -66,7 +66,8 @@ heads together with the rows after an older one is not seen here: compare
 with an archive ('aepgate ledger export').
 
 Exit codes: 0 intact; 1 broken (the first bad row, or the signed head's
-problem, is named); 2 when the database or a key file cannot be read.`,
+problem, is named); 2 when the database or a key file cannot be read; 3 when
+the database server does not answer.`,
 		Example: `  aepgate ledger verify --database sqlite:/data/aepgate.db
   aepgate ledger verify --jwks keys.jwks --format json`,
 		Args: cobra.NoArgs,
@@ -93,7 +94,7 @@ func ledgerVerify(cmd *cobra.Command, s streams, database, keyFile, jwksFile, fo
 	}
 	db, err := openLedger(ctx, database)
 	if err != nil {
-		return failf(exitUsage, "ledger verify: %v", err)
+		return failf(networkCode(err, exitUsage), "ledger verify: %v", err)
 	}
 	defer db.Close()
 	res, err := db.VerifyLedger(ctx)
@@ -150,13 +151,14 @@ an export lets anyone recompute the chain and check the signed heads
 without the database, and shows later whether rows were cut off. The
 output is JSON Lines whatever --format says (json is its only format).
 
-Exit codes: 0 written; 2 when the database cannot be read.`,
+Exit codes: 0 written; 2 when the database cannot be read; 3 when the
+database server does not answer.`,
 		Example: `  aepgate ledger export --database sqlite:/data/aepgate.db > ledger.jsonl`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := openLedger(cmd.Context(), database)
 			if err != nil {
-				return failf(2, "ledger export: %v", err)
+				return failf(networkCode(err, exitUsage), "ledger export: %v", err)
 			}
 			defer db.Close()
 			enc := json.NewEncoder(s.out)

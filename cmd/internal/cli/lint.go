@@ -29,6 +29,12 @@ reported before the earlier phase was APPROVED, repeated paragraphs, too many
 annexes, an unfilled plan once work is reported, and deferred items left open
 when their phase closes.
 
+--format sarif prints SARIF 2.1.0 for GitHub code scanning: every path
+relative to the repository root (the nearest folder at or above <dir> with
+.git), the same from any working directory, each rule with its help and each
+result with a fingerprint of its rule, path and line content
+(docs/run-documents.md).
+
 Agents that write these documents: 'aepgate install-skill' installs short
 instructions for executors, auditors and coordinators.
 

@@ -5,7 +5,13 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/aepgate/aepgate/internal/testkit/skipline"
 )
+
+// TestMain prints one line when tests skipped for want of a tool (the SARIF
+// multitool, Chromium), shown without -v.
+func TestMain(m *testing.M) { skipline.Main(m) }
 
 // runCLI runs the CLI with empty stdin and buffered output, and returns
 // the exit code, stdout and stderr.

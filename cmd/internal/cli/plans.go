@@ -61,6 +61,9 @@ verify_commands, every recorded command runs and a warning on stderr says they
 are the executor's own choice. The commands never see INPUT_TOKEN,
 GITHUB_TOKEN, GITHUB_ENTERPRISE_TOKEN, ACTIONS_* or GH_* variables.
 
+--format sarif prints SARIF 2.1.0 for GitHub code scanning, each finding at
+its file by its path in the repository, the same from any working directory.
+
 Exit codes: 0 every rule holds; 1 a finding; 2 usage, git or read error;
 130 interrupted (the isolated copies are removed first).`
 
@@ -85,7 +88,7 @@ checks them against the contract and the git history. See docs/plans.md.`,
 func newPlansVerifyCmd(s streams) *cobra.Command {
 	var o plansVerifyOptions
 	cmd := &cobra.Command{
-		Use:   "verify <dir> [--base REF] [--rerun] [--phase N] [--author LOGIN] [--format text|json]",
+		Use:   "verify <dir> [--base REF] [--rerun] [--phase N] [--author LOGIN] [--format text|json|sarif]",
 		Short: "Check a plan folder's state files against its contract and git history",
 		Long:  plansVerifyLong,
 		Example: `  aepgate plans verify plans/billing
@@ -214,7 +217,8 @@ func (o *plansVerifyOptions) run(ctx context.Context, s streams, arg string) err
 	case formatJSON:
 		plansWriteJSON(s, t, in.Head, findings)
 	case formatSARIF:
-		writeSARIF(s.out, "aepgate plans verify", s.version, plansSARIF(findings))
+		check := sarifCheck{tool: "aepgate plans verify", category: sarifCategory("plans", t.top, filepath.Join(t.top, t.dir)), rules: plansRuleDocs}
+		writeSARIF(s.out, check, s.version, t.top, plansSARIF(t.top, findings))
 	default:
 		fmt.Fprintf(s.out, "%s: base %.12s, head %.12s, phase %s\n", t.dir, t.base, t.head, t.phaseName())
 		plansWriteText(s, in.Head, findings)

@@ -59,7 +59,8 @@ requested ("github-auth-token-file-unavailable").
 --format text prints the refusal tokens one a line instead of the JSON.
 
 Exit codes: 0 closed; 1 not closed; 2 bad usage or an unreadable manifest
-path; 3 GitHub unreachable.`,
+path; 3 not closed because GitHub did not answer a read (the JSON is printed
+all the same); 130 interrupted.`,
 		Example: `  aepgate release verify --repo acme/app --tag v1.2.3 --token-file ~/.config/aepgate/token
   aepgate release verify --repo acme/app --tag v1.2.3 --token-file token --assets aepgate_1.2.3_linux_amd64.tar.gz,checksums.txt`,
 		Args: cobra.NoArgs,
@@ -124,7 +125,10 @@ func printRelease(s streams, format string, res release.Result) error {
 	if err != nil {
 		return failf(exitUsage, "release verify: %w", err)
 	}
-	if !res.Closed {
+	switch {
+	case !res.Closed && res.Unreachable:
+		return failf(exitUnreachable, "release verify: GitHub did not answer (see the github: lines); retry later")
+	case !res.Closed:
 		return exitCode(exitFindings)
 	}
 	return nil

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
 	"github.com/aepgate/aepgate/internal/gitobj"
@@ -30,7 +32,7 @@ type reviewCheckOptions struct {
 func newReviewCheckCmd(s streams) *cobra.Command {
 	o := reviewCheckOptions{paths: evidencePaths}
 	cmd := &cobra.Command{
-		Use:   "check <file> [--repo-dir DIR] [--sha SHA] [--format text|json]",
+		Use:   "check <file> [--repo-dir DIR] [--sha SHA] [--format text|json|sarif]",
 		Short: "Validate an audit review against a checkout's git objects, as the App would",
 		Long: `check reads an audit review from <file> ("-" reads standard input): either the
 whole review body, holding one fenced aep-audit block, or the block's JSON or
@@ -47,8 +49,13 @@ commit. What depends on the pull request is checked only by the App: who may
 audit, the work unit the pull request names, verdicts on earlier findings, and
 the earlier findings a PASS leaves open.
 
+--format sarif prints the problems as SARIF 2.1.0 for GitHub code scanning,
+at <file> by its path in the repository holding it (the nearest folder above
+with .git), the same from any working directory; it needs a file, not "-".
+
 Exit codes: 0 valid; 1 problems found; 2 bad input (the file cannot be read,
---repo-dir is not a git checkout, --sha names no commit, a bad flag).`,
+--repo-dir is not a git checkout, --sha names no commit, a bad flag, --format
+sarif of standard input).`,
 		Example: `  aepgate review check review.md
   aepgate review check review.md --sha 3f2a9c1 --repo-dir ../service
   gh pr view 21 --json body -q .body | aepgate review check - --format json`,
@@ -68,6 +75,9 @@ Exit codes: 0 valid; 1 problems found; 2 bad input (the file cannot be read,
 // exit code.
 func (o reviewCheckOptions) run(c *cobra.Command, s streams, file string) error {
 	ctx := c.Context()
+	if o.format == formatSARIF && file == "-" {
+		return failf(exitUsage, "review check: --format sarif needs the review as a file of the repository (code scanning places every result in a file), not standard input")
+	}
 	raw, err := readInput(ctx, s.in, file, readfile.Review)
 	if err != nil {
 		return readFailed("review check", err)
@@ -89,7 +99,7 @@ func (o reviewCheckOptions) run(c *cobra.Command, s streams, file string) error 
 	case formatJSON:
 		err = writeEvidenceJSON(s.out, rep)
 	case formatSARIF:
-		err = writeSARIF(s.out, "aepgate review check", s.version, rep.sarif())
+		err = writeReviewSARIF(s, rep)
 	default:
 		err = rep.writeText(s.out)
 	}
@@ -100,4 +110,13 @@ func (o reviewCheckOptions) run(c *cobra.Command, s streams, file string) error 
 		return exitCode(1)
 	}
 	return nil
+}
+
+// writeReviewSARIF prints rep's problems as SARIF, at the review file
+// relative to the repository holding it.
+func writeReviewSARIF(s streams, rep reviewReport) error {
+	dir := filepath.Dir(rep.File)
+	root := repoRoot(dir)
+	check := sarifCheck{tool: "aepgate review check", category: sarifCategory("review-check", root, dir), rules: reviewRuleDocs}
+	return writeSARIF(s.out, check, s.version, root, rep.sarif())
 }

@@ -40,7 +40,9 @@ func execute(ctx context.Context, version string, args []string, stdin io.Reader
 // process exit code, as every aepgate binary does: a command ended by Fail
 // prints "error: <message>" to stderr and exits with its code; a flag,
 // argument count or subcommand cobra refuses is exit 2, with the failing
-// command's --help named.
+// command's --help named. A command that fails once ctx is cancelled (Ctrl-C
+// or SIGTERM in Main) exits 130 whatever code it chose: an interrupted read
+// of GitHub is not GitHub unreachable, nor a half-done check a finding.
 func Execute(ctx context.Context, root *cobra.Command, args []string, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -55,7 +57,7 @@ func Execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 		if ee.err != nil {
 			fmt.Fprintf(stderr, "error: %v\n", ee.err)
 		}
-		return ee.code
+		return interrupted(ctx, ee.code)
 	}
 	// Anything else is a usage problem found by cobra (a wrong argument
 	// count, an unknown subcommand): exit 2, as argparse does for aepkit,
@@ -65,6 +67,15 @@ func Execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	}
 	fmt.Fprintf(stderr, "error: %v (see '%s --help')\n", err, cmd.CommandPath())
 	return 2
+}
+
+// interrupted is exitInterrupted when ctx was cancelled (not merely past a
+// deadline), else code.
+func interrupted(ctx context.Context, code int) int {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return exitInterrupted
+	}
+	return code
 }
 
 // exitError carries a process exit code out of a command. When err is nil

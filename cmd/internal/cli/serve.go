@@ -102,9 +102,11 @@ skip the signature check.
 --format json (the default) logs JSON lines, --format text key=value lines;
 --log-format is the same setting.
 
-Exit codes: 0 after a clean shutdown (SIGINT/SIGTERM); 1 the App could not
-start (credentials refused, database, listener) or stopped with an error; 2 a
-bad flag or an unreadable key, secret or env file.`
+Exit codes: 0 after a clean shutdown (SIGINT/SIGTERM: serve's normal stop); 1
+the App could not start (credentials refused, database, listener) or stopped
+with an error; 2 a bad flag or an unreadable key, secret or env file; 3 a
+PostgreSQL database that did not answer within --database-wait (GitHub not
+answering at start is retried while serving, /readyz answering 503).`
 
 func newServeCmd(s streams) *cobra.Command {
 	var f serveFlags
@@ -215,7 +217,7 @@ func runServe(cmd *cobra.Command, s streams, f serveFlags, in serveInputs) error
 	a, err := openApp(ctx, opts, f.databaseWait)
 	if err != nil {
 		ln.Close()
-		return failf(exitFindings, "%v", err)
+		return failf(networkCode(err, exitFindings), "%v", err)
 	}
 	defer a.Close()
 	if err := checkCredentials(ctx, a, opts); err != nil {

@@ -125,15 +125,15 @@ func TestServeReadsTheRegisteredEnvFile(t *testing.T) {
 }
 
 // TestServeRetriesAnUnreachablePostgres: PostgreSQL that does not answer
-// is tried again with backoff, then serve exits 1 once --database-wait
-// has passed.
+// is tried again with backoff, then serve exits 3 (the network did not
+// answer) once --database-wait has passed.
 func TestServeRetriesAnUnreachablePostgres(t *testing.T) {
 	dir := t.TempDir()
 	args := serveFiles(t, dir, 0o600, 0o600)
 	args = append(args, "--database", "postgres://aepgate@127.0.0.1:1/aepgate?connect_timeout=1", "--database-wait", "2500ms", "--addr", "127.0.0.1:0")
 	start := time.Now()
 	code, log := startServe(t, "never logged", args...)
-	if code != 1 || strings.Count(log, "database unreachable; retrying") < 2 || !strings.Contains(log, "did not open within --database-wait 2.5s") {
+	if code != exitUnreachable || strings.Count(log, "database unreachable; retrying") < 2 || !strings.Contains(log, "did not open within --database-wait 2.5s") {
 		t.Fatalf("exit %d after %s, log:\n%s", code, time.Since(start), log)
 	}
 	if !strings.Contains(log, `"retry_in_seconds":1`) {

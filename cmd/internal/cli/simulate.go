@@ -52,7 +52,7 @@ issues and pull requests.
 
 Exit codes: 0 judged and printed; 2 bad usage, an unreadable --config or
 token, a pull request that is not open, or GitHub refusing the read; 3
-GitHub unreachable.`,
+GitHub unreachable; 130 interrupted.`,
 		Example: `  aepgate simulate --repo acme/app --pr 42
   aepgate simulate --repo acme/app --pr 42 --config new-policy.yml --format json`,
 		Args: cobra.NoArgs,
