@@ -22,7 +22,7 @@ func (r *Repo) Load(ctx context.Context, commit, dir string) (plans.Plan, error)
 	var paths []string
 	for _, f := range split(out) {
 		rel := strings.TrimPrefix(f, dir+"/")
-		if _, _, ok := plans.StateFile(rel); ok || rel == "progress.json" || rel == plans.HandoffFile {
+		if plans.Reads(rel) {
 			paths = append(paths, f)
 		}
 	}
