@@ -84,6 +84,10 @@ var briefLies = []struct {
 		in.PR.Commits[0].Files = append(in.PR.Commits[0].Files, "src/server.ts")
 		in.PR.Changed = append(in.PR.Changed, "src/server.ts")
 	}, `task "2.1"'s commit a1b2c3d changes src/server.ts, which plans/add-rate-limiting/phases/phase-2-redis-backend.md:32 does not list`},
+	{"a commit no task names changes a file no task lists", "task-files", func(t *testing.T, in *Input) {
+		in.PR.Commits[1].Files = append(in.PR.Commits[1].Files, "src/server.ts")
+		in.PR.Changed = append(in.PR.Changed, "src/server.ts")
+	}, "commit a5a5a5a00000 changes src/server.ts, which no task of this brief lists"},
 	{"a task the brief has no section for", "task-files", func(t *testing.T, in *Input) {
 		b := *in.Base.Briefs[2]
 		b.Tasks = b.Tasks[1:]

@@ -93,6 +93,38 @@ func checkTaskFiles(in Input) []Finding {
 		}
 		out = append(out, f)
 	}
+	return append(out, checkOtherCommits(in)...)
+}
+
+// checkOtherCommits: a commit of the pull request that no newly done task
+// names (a state-file commit, work of a task not yet done) changes only
+// files some task of the phase's brief lists, so that work outside every
+// task cannot ride along. It applies when the change names its phase and
+// that phase has a brief.
+func checkOtherCommits(in Input) []Finding {
+	b := briefOf(in, in.PR.Phase)
+	if b == nil {
+		return nil
+	}
+	named := map[int]bool{}
+	for _, d := range newlyDone(in) {
+		named[d.at] = true
+	}
+	var all []string
+	for _, t := range b.Tasks {
+		all = append(all, t.Files...)
+	}
+	var out []Finding
+	for i, c := range in.PR.Commits {
+		if named[i] {
+			continue
+		}
+		if extra := unlisted(in.Head.Dir, c.Files, all); len(extra) > 0 {
+			out = append(out, Finding{Rule: "task-files", File: b.File, Line: 1, Message: fmt.Sprintf(
+				"commit %.12s changes %s, which no task of this brief lists; a phase's commits change only the files its tasks list",
+				c.SHA, strings.Join(extra, ", "))})
+		}
+	}
 	return out
 }
 
