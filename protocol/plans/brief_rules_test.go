@@ -88,6 +88,14 @@ var briefLies = []struct {
 		in.PR.Commits[1].Files = append(in.PR.Commits[1].Files, "src/server.ts")
 		in.PR.Changed = append(in.PR.Changed, "src/server.ts")
 	}, "commit a5a5a5a00000 changes src/server.ts, which no task of this brief lists"},
+	{"a folder the brief lists does not cover a file beside it", "task-files", func(t *testing.T, in *Input) {
+		b := *in.Base.Briefs[2]
+		b.Tasks = append([]BriefTask(nil), b.Tasks...)
+		b.Tasks[0].Files = []string{"src/redis/"}
+		in.Base.Briefs = map[int]*Brief{1: in.Base.Briefs[1], 2: &b}
+		in.PR.Commits[0].Files = append(in.PR.Commits[0].Files, "src/redis-extra/x.ts")
+		in.PR.Changed = append(in.PR.Changed, "src/redis-extra/x.ts")
+	}, `changes src/redis-extra/x.ts, which`},
 	{"a task the brief has no section for", "task-files", func(t *testing.T, in *Input) {
 		b := *in.Base.Briefs[2]
 		b.Tasks = b.Tasks[1:]
@@ -177,5 +185,20 @@ func TestBriefFolderNegativeControls(t *testing.T) {
 				t.Errorf("without %s: %+v, want the lie to pass", tc.rule, got)
 			}
 		})
+	}
+}
+
+// TestOtherCommitsMergedBase: a commit no task names that brings in files
+// the change as a whole does not change (a merge of the base branch) is
+// no finding; the same files in the change's net diff are.
+func TestOtherCommitsMergedBase(t *testing.T) {
+	in := briefHonest(t)
+	in.PR.Commits = append(in.PR.Commits, Commit{"e0e0e0e000000000000000000000000000000000", []string{"docs/from-main.md"}})
+	if got := Check(in, Rules()); len(got) != 0 {
+		t.Errorf("merge of the base: %+v, want none", got)
+	}
+	in.PR.Changed = append(in.PR.Changed, "docs/from-main.md")
+	if got := rules(Check(in, Rules())); got != "task-files" {
+		t.Errorf("rules = %q, want task-files", got)
 	}
 }

@@ -99,8 +99,10 @@ func checkTaskFiles(in Input) []Finding {
 // checkOtherCommits: a commit of the pull request that no newly done task
 // names (a state-file commit, work of a task not yet done) changes only
 // files some task of the phase's brief lists, so that work outside every
-// task cannot ride along. It applies when the change names its phase and
-// that phase has a brief.
+// task cannot ride along. Only files the change as a whole changes count
+// (a merge of the base branch brings in files that are no work of the
+// phase). It applies when the change names its phase and that phase has a
+// brief.
 func checkOtherCommits(in Input) []Finding {
 	b := briefOf(in, in.PR.Phase)
 	if b == nil {
@@ -119,7 +121,8 @@ func checkOtherCommits(in Input) []Finding {
 		if named[i] {
 			continue
 		}
-		if extra := unlisted(in.Head.Dir, c.Files, all); len(extra) > 0 {
+		extra := slices.DeleteFunc(unlisted(in.Head.Dir, c.Files, all), func(f string) bool { return !changed(in, f) })
+		if len(extra) > 0 {
 			out = append(out, Finding{Rule: "task-files", File: b.File, Line: 1, Message: fmt.Sprintf(
 				"commit %.12s changes %s, which no task of this brief lists; a phase's commits change only the files its tasks list",
 				c.SHA, strings.Join(extra, ", "))})
@@ -144,11 +147,20 @@ func unlisted(dir string, files, listed []string) []string {
 		if inside(dir, f) != "" {
 			continue
 		}
-		if !slices.ContainsFunc(listed, func(l string) bool { return config.MatchPath(l, f) }) {
+		if !slices.ContainsFunc(listed, func(l string) bool { return lists(l, f) }) {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// lists reports whether the brief's entry l names file f: the same path,
+// a pattern matching it, or a folder ("src/redis/") holding it.
+func lists(l, f string) bool {
+	if dir, ok := strings.CutSuffix(l, "/"); ok && dir != "" {
+		return strings.HasPrefix(f, strings.TrimPrefix(dir, "./")+"/")
+	}
+	return config.MatchPath(l, f)
 }
 
 func listedFiles(files []string) string {
