@@ -202,3 +202,22 @@ func TestOtherCommitsMergedBase(t *testing.T) {
 		t.Errorf("rules = %q, want task-files", got)
 	}
 }
+
+// TestSkillReviewWithoutOwner: in a plan whose progress.json names no
+// owner and none was given, a review file is nobody's to write (fail
+// closed) and the finding says how to name the owner; named, the owner
+// may write it.
+func TestSkillReviewWithoutOwner(t *testing.T) {
+	in := briefHonest(t)
+	in.Head.Progress.Owner = ""
+	in.PR.Author = "olivia"
+	in.PR.Changed = append(in.PR.Changed, skillDir+"/state/phase-2.review.json")
+	got := Check(in, []Rule{{"state-scope", checkScope}})
+	if len(got) != 1 || !strings.Contains(got[0].Message, "names no owner; name the plan's owner (plans verify --owner)") {
+		t.Errorf("findings = %+v", got)
+	}
+	in.Head.SetOwner("olivia")
+	if got := Check(in, Rules()); len(got) != 0 {
+		t.Errorf("owner named: %+v, want none", got)
+	}
+}
