@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,5 +123,21 @@ func TestPlansVerifySkillFolder(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPlansVerifySkillJSON: the JSON report names the dialect progress.json
+// was read as.
+func TestPlansVerifySkillJSON(t *testing.T) {
+	r := newSkillPlansRepo(t)
+	c1 := r.commit("2.1", map[string]string{"src/redis/client.ts": "x\n"})
+	r.commit("state", map[string]string{skillPlanDir + "/state/phase-2.json": skillPhase2(t, c1)})
+	code, out, errOut := runCLI(t, "plans", "verify", filepath.Join(r.dir, skillPlanDir), "--owner", "olivia", "--format", "json")
+	var got struct {
+		Dialect string `json:"dialect"`
+		OK      bool   `json:"ok"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 0 || got.Dialect != "skill" || !got.OK {
+		t.Errorf("exit %d, %v, report %+v\n%s%s", code, err, got, out, errOut)
 	}
 }
