@@ -84,11 +84,12 @@ func (h apiHistory) History(ctx context.Context, base, head string) ([]plans.Com
 	return commits, changed, nil
 }
 
-// Load reads the plan folder dir at commit: its files and its state/
-// folder's, listed and read through the contents API.
+// Load reads the plan folder dir at commit: its files and those of its
+// state/ and phases/ folders (plans.Reads), listed and read through the
+// contents API.
 func (h apiHistory) Load(ctx context.Context, commit, dir string) (plans.Plan, error) {
 	var files []plangit.File
-	for _, d := range []string{dir, dir + "/state"} {
+	for _, d := range []string{dir, dir + "/state", dir + "/phases"} {
 		paths, err := h.api.History.ListDir(ctx, h.owner, h.repo, d, commit)
 		if err != nil {
 			p, _ := plangit.Build(dir, nil)

@@ -51,8 +51,7 @@ func PlanFile(dir, f string) bool {
 	if !ok {
 		return false
 	}
-	_, _, state := plans.StateFile(rel)
-	return state || rel == "progress.json" || rel == plans.HandoffFile
+	return plans.Reads(rel)
 }
 
 // Build parses the files of plan folder dir, in order, into a Plan. No

@@ -58,7 +58,8 @@ const progress = `{"version": 1, "slug": "p", "owner": "o", "phases": [{"id": 1,
 func TestLoadAndHistory(t *testing.T) {
 	ctx := context.Background()
 	r := newRepo(t)
-	base := r.commit("base", map[string]string{"plans/p/progress.json": progress, "README": "r"})
+	base := r.commit("base", map[string]string{"plans/p/progress.json": progress, "README": "r",
+		"plans/p/phases/phase-1-a.md": "### Task 1.1: x\nFiles:\n- `src/a.go`\n", "plans/p/phases/notes.md": "not a brief"})
 	r.git("checkout", "-q", "-b", "plan/p/phase-1")
 	work := r.commit("work", map[string]string{"src/a.go": "package a"})
 	empty := r.commit("nothing", nil)
@@ -81,7 +82,8 @@ func TestLoadAndHistory(t *testing.T) {
 		t.Errorf("Folders: %v %s", err, diff)
 	}
 	p, err := g.Load(ctx, head, "plans/p")
-	if err != nil || p.Progress == nil || p.States[1] == nil || p.States[1].Tasks[0].Commit != work {
+	if err != nil || p.Progress == nil || p.States[1] == nil || p.States[1].Tasks[0].Commit != work ||
+		len(p.Briefs) != 1 || p.Briefs[1].Task("1.1") == nil || p.Briefs[1].Task("1.1").Files[0] != "src/a.go" {
 		t.Fatalf("Load = %+v, %v", p, err)
 	}
 	commits, changed, err := g.History(ctx, base, head)

@@ -17,9 +17,10 @@ func MatchPath(pattern, name string) bool { return glob.Match(pattern, name) }
 
 // builtinContractPaths are contract paths whatever the config says: the
 // config itself, the workflows (they run with the repository's secrets and
-// produce the CI evidence) and executor plans' immutable contracts
-// (docs/config.md).
-var builtinContractPaths = []string{".github/aepgate.yml", ".github/workflows/**", "plans/*/progress.json"}
+// produce the CI evidence) and executor plans' immutable contracts:
+// progress.json and the phase briefs that carry each task's files and
+// commands (docs/config.md; executor-state).
+var builtinContractPaths = []string{".github/aepgate.yml", ".github/workflows/**", "plans/*/progress.json", "plans/*/phases/*.md"}
 
 // BuiltinContractPaths returns the contract paths that apply whatever the
 // config says.

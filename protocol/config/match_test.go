@@ -110,12 +110,13 @@ func containsAny(s, chars string) bool {
 
 func TestBuiltinContractPaths(t *testing.T) {
 	c := Default()
-	for _, name := range []string{".github/aepgate.yml", ".github/workflows/ci.yml", ".github/workflows/release/x.yaml", "plans/export/progress.json"} {
+	for _, name := range []string{".github/aepgate.yml", ".github/workflows/ci.yml", ".github/workflows/release/x.yaml", "plans/export/progress.json",
+		"plans/export/phases/phase-2-redis.md"} {
 		if !c.IsContractPath(name) {
 			t.Errorf("%s is not a contract path with the defaults", name)
 		}
 	}
-	for _, name := range []string{"plans/export/state/phase-1.json", "README.md", ".github/dependabot.yml", "x/.github/workflows/ci.yml"} {
+	for _, name := range []string{"plans/export/state/phase-1.json", "plans/export/HANDOFF.md", "plans/export/phases/x/y.md", "README.md", ".github/dependabot.yml", "x/.github/workflows/ci.yml"} {
 		if c.IsContractPath(name) {
 			t.Errorf("%s is a contract path with the defaults", name)
 		}
@@ -134,5 +135,17 @@ func TestWorkflowsAreContractPathsNegativeControl(t *testing.T) {
 		if c.isContractPath(without, name) {
 			t.Errorf("without the workflows glob, %s is still a contract path: the control shows nothing", name)
 		}
+	}
+}
+
+// TestBriefsAreContractPathsNegativeControl: without the built-in
+// "plans/*/phases/*.md" an executor could widen its own task's file list
+// with nobody's approval.
+func TestBriefsAreContractPathsNegativeControl(t *testing.T) {
+	c := Default()
+	name := "plans/export/phases/phase-2-redis.md"
+	without := slices.DeleteFunc(BuiltinContractPaths(), func(p string) bool { return p == "plans/*/phases/*.md" })
+	if !c.IsContractPath(name) || c.isContractPath(without, name) {
+		t.Errorf("%s: contract path %v, without the briefs glob %v; want true, false", name, c.IsContractPath(name), c.isContractPath(without, name))
 	}
 }

@@ -12,9 +12,19 @@ import (
 // MaxFileSize is the most bytes a plan file may hold.
 const MaxFileSize = 1 << 20
 
-// ParseProgress decodes and validates progress.json; the error is Errors.
+// ParseProgress decodes and validates progress.json in either dialect:
+// aepgate's (a "version" key, decoded strictly) or the Executor skill's
+// (none, read tolerantly: executor-state, "The plan and the phase
+// briefs"); the error is Errors.
 func ParseProgress(file string, data []byte) (*Progress, error) {
-	p := &Progress{}
+	if len(data) <= MaxFileSize && !hasVersion(index(data)) {
+		p, e, ok := parseSkillProgress(file, data)
+		if ok {
+			validateProgress(e, p)
+		}
+		return p, e.err()
+	}
+	p := &Progress{Dialect: DialectAepgate}
 	e, ok := decode(file, data, p)
 	p.lines = e.lines
 	if ok {
@@ -59,6 +69,12 @@ func ParseReview(file string, data []byte) (*Review, error) {
 // trailing data and oversized input are errors. ok reports whether v was
 // decoded and can be validated.
 func decode(file string, data []byte, v any) (*errs, bool) {
+	return decodeAs(file, data, v, true)
+}
+
+// decodeAs is decode; strict false lets unknown keys through (read past,
+// left in the file), as the skill's progress.json is read.
+func decodeAs(file string, data []byte, v any, strict bool) (*errs, bool) {
 	e := &errs{file: file}
 	if len(data) > MaxFileSize {
 		e.add("", "file is %d bytes, over the %d-byte limit", len(data), MaxFileSize)
@@ -66,7 +82,9 @@ func decode(file string, data []byte, v any) (*errs, bool) {
 	}
 	e.lines = index(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
+	if strict {
+		dec.DisallowUnknownFields()
+	}
 	err := dec.Decode(v)
 	if err == nil {
 		if _, terr := dec.Token(); terr != io.EOF {

@@ -34,10 +34,10 @@ func reparse[T any](t *testing.T, v *T, parse func(string, []byte) (*T, error)) 
 func progressFixture(t *testing.T, edit func(*Progress)) *Progress {
 	p := &Progress{Version: 1, Slug: "billing", Owner: "olivia", Phases: []Phase{
 		{ID: 1, Title: "ledger", ConflictZones: []string{"internal/ledger/**"},
-			Tasks: []Task{{"1.1", "schema"}, {"1.2", "writer"}}},
+			Tasks: []Task{{ID: "1.1", Title: "schema"}, {ID: "1.2", Title: "writer"}}},
 		{ID: 2, Title: "invoices", DependsOn: []int{1}, ParallelSafe: true, Reviewer: "rita",
-			ConflictZones: []string{"internal/billing/**"}, Tasks: []Task{{"2.1", "model"}, {"2.2", "api"}}},
-		{ID: 3, Title: "web", ParallelSafe: true, ConflictZones: []string{"web/**"}, Tasks: []Task{{"3.1", "page"}}},
+			ConflictZones: []string{"internal/billing/**"}, Tasks: []Task{{ID: "2.1", Title: "model"}, {ID: "2.2", Title: "api"}}},
+		{ID: 3, Title: "web", ParallelSafe: true, ConflictZones: []string{"web/**"}, Tasks: []Task{{ID: "3.1", Title: "page"}}},
 	}}
 	if edit != nil {
 		edit(p)

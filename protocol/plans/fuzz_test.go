@@ -1,6 +1,7 @@
 package plans
 
 import (
+	"bytes"
 	"errors"
 	"testing"
 )
@@ -12,6 +13,7 @@ func seeds(f *testing.F) {
 	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[[[[[{}]]]]]]]]]]]]]]]]]]]]]]`))
 	f.Add([]byte("{\n\"x\": 1}"))
 	f.Add([]byte(skillExample))
+	f.Add([]byte(`{"commands":{"test":"t"},"phases":[{"id":1,"name":"a","conflict_zones":["x"],"tasks":[{"id":"1.1","verify_command":"v"}]}],"k":{}}`))
 }
 
 // checkErr fails unless err is nil or Errors with sane positions.
@@ -66,4 +68,33 @@ func FuzzHandoff(f *testing.F) {
 			t.Fatalf("handoffGaps = %d, %v", line, missing)
 		}
 	})
+}
+
+// FuzzParseBrief: any brief parses without panic, every position is a line
+// of the input, and the rules run on the result.
+func FuzzParseBrief(f *testing.F) {
+	f.Add([]byte("## Pre-conditions\nTask 1.1\n```\ntrue\n```\n### Task 2.1: a\nFiles:\n- `x`\nverify_command: `go test`\nPre-conditions: Task 1.1\n"))
+	f.Add([]byte("```\n### Task 1: a\n~~~\n```\n### task 1 — b\n**Files:** `a` `b`\n"))
+	f.Add([]byte("### Task ``x``\n- ``\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := ParseBrief("b.md", 2, data)
+		checkErr(t, data, err)
+		lines := bytes.Count(data, []byte("\n")) + 1
+		for _, bt := range b.Tasks {
+			if bt.Line < 1 || bt.Line > lines || bt.FilesLine > lines || bt.VerifyLine > lines {
+				t.Fatalf("task %+v: lines out of range (%d)", bt, lines)
+			}
+		}
+		in := briefFuzzInput(b)
+		_ = Check(in, Rules())
+	})
+}
+
+// briefFuzzInput is a phase-2 change judged by brief b.
+func briefFuzzInput(b *Brief) Input {
+	p := &Progress{Dialect: DialectSkill, Phases: []Phase{{ID: 1, Tasks: []Task{{ID: "1.1"}}}, {ID: 2, Tasks: []Task{{ID: "2.1"}}}}}
+	st := &State{Dialect: DialectSkill, Phase: 2, Tasks: []TaskState{{ID: "2.1", Status: TaskDone, Commit: sha1[:7]}}}
+	head := Plan{Dir: "plans/p", Progress: p, States: map[int]*State{2: st}, Briefs: map[int]*Brief{2: b}}
+	return Input{Base: Plan{Dir: "plans/p"}, Head: head, PR: PR{Phase: 2, Commits: []Commit{{sha1, []string{"x", "y"}}},
+		Changed: []string{"plans/p/state/phase-2.json", "x", "y"}}}
 }

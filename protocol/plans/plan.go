@@ -18,6 +18,17 @@ type Plan struct {
 	Reviews  map[int]*Review
 	// Handoff is HANDOFF.md's content; nil when the folder has none.
 	Handoff []byte
+	// Briefs are the phase briefs phases/phase-<N>-<name>.md by phase;
+	// nil or empty when the folder has none.
+	Briefs map[int]*Brief
+}
+
+// Reads reports whether Add reads the file at rel, a path inside a plan
+// folder: progress.json, HANDOFF.md, a state, review or brief file.
+func Reads(rel string) bool {
+	_, _, state := StateFile(rel)
+	_, brief := BriefFile(rel)
+	return state || brief || rel == "progress.json" || rel == HandoffFile
 }
 
 // HandoffPath is the repository-relative path of HANDOFF.md.
@@ -136,6 +147,9 @@ func (p *Plan) Add(file string, data []byte) error {
 		}
 		return err
 	}
+	if n, ok := BriefFile(rel); ok {
+		return p.addBrief(n, file, data)
+	}
 	n, review, ok := StateFile(rel)
 	switch {
 	case !ok:
@@ -145,6 +159,23 @@ func (p *Plan) Add(file string, data []byte) error {
 	default:
 		return addParsed(p.States, n, file, data, ParseState, func(s *State) int { return s.Phase })
 	}
+}
+
+// addBrief parses phase n's brief; a second brief for the same phase is an
+// error (which one holds the phase's tasks would be a guess).
+func (p *Plan) addBrief(n int, file string, data []byte) error {
+	if b := p.Briefs[n]; b != nil {
+		return Errors{{File: file, Line: 1, Message: fmt.Sprintf("phase %d already has a brief, %s; keep one phases/phase-%d-<name>.md", n, b.File, n)}}
+	}
+	b, err := ParseBrief(file, n, data)
+	if err != nil {
+		return err
+	}
+	if p.Briefs == nil {
+		p.Briefs = map[int]*Brief{}
+	}
+	p.Briefs[n] = b
+	return nil
 }
 
 // addParsed parses one phase file into m[n]; a file whose "phase" is not n
@@ -159,4 +190,15 @@ func addParsed[T any](m map[int]*T, n int, file string, data []byte, parse func(
 	}
 	m[n] = v
 	return nil
+}
+
+// SetOwner names login as the owner of a plan whose progress.json is in
+// the Executor skill's dialect, which names none (executor-state: its owner
+// is whoever the repository's owners are): the login then approves
+// contract changes and reviews phases, as owner does in aepgate's dialect.
+// A plan that names its owner, or has no progress.json, is left alone.
+func (p *Plan) SetOwner(login string) {
+	if p.Progress != nil && p.Progress.Dialect == DialectSkill && p.Progress.Owner == "" {
+		p.Progress.Owner = login
+	}
 }

@@ -68,6 +68,9 @@ func Rules() []Rule {
 		{"dependencies", checkDependencies},
 		{"parallel", checkParallel},
 		{"conflict-zones", checkConflictZones},
+		{"task-files", checkTaskFiles},
+		{"task-preconditions", checkPreconditions},
+		{"verify-commands", checkVerifyCommands},
 	}
 }
 

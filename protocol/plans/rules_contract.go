@@ -6,15 +6,33 @@ import (
 	"strings"
 )
 
-// checkContract: progress.json changes only with an owner's approval.
+// checkContract: progress.json, and a phase brief once the plan exists at
+// base, change only with an owner's approval (executor-state: "never touch
+// progress.json"; a shared contract — copied into every brief — that needs
+// to change means stop and report, never an edit).
 func checkContract(in Input) []Finding {
-	file := in.Head.ProgressPath()
-	if in.Base.Progress == nil || !changed(in, file) || in.PR.ContractApproved {
+	if in.Base.Progress == nil || in.PR.ContractApproved {
 		return nil
 	}
-	return []Finding{{Rule: "contract", File: file, Line: 1, Message: fmt.Sprintf(
-		"progress.json is the plan's contract and changed in this pull request: it needs an owner's approval "+
-			"(%s, through the aepgate/gates contract-change gate; see https://github.com/aepgate/aepgate/blob/main/docs/gates.md)", in.Base.Progress.Owner)}}
+	owner := in.Base.Progress.Owner
+	if owner == "" {
+		owner = "the repository's owners"
+	}
+	var out []Finding
+	for _, f := range in.PR.Changed {
+		what := ""
+		if _, brief := BriefFile(inside(in.Head.Dir, f)); brief {
+			what = "the phase brief " + f + " is part of the plan's contract (its tasks, files and commands)"
+		} else if f == in.Head.ProgressPath() {
+			what = "progress.json is the plan's contract"
+		} else {
+			continue
+		}
+		out = append(out, Finding{Rule: "contract", File: f, Line: 1, Message: fmt.Sprintf(
+			"%s and changed in this pull request: it needs an owner's approval "+
+				"(%s, through the aepgate/gates contract-change gate; see https://github.com/aepgate/aepgate/blob/main/docs/gates.md)", what, owner)})
+	}
+	return out
 }
 
 // checkTaskIDs: every task ID of the base contract is still there, in the

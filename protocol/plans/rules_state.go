@@ -18,6 +18,9 @@ func checkScope(in Input) []Finding {
 		}
 		msg := ""
 		switch {
+		case review && in.Head.Progress.reviewer(phase) == "":
+			msg = fmt.Sprintf("only phase %d's reviewer may write its review file, and progress.json (the Executor skill's dialect) names no owner; "+
+				"name the plan's owner (plans verify --owner)", phase)
 		case review && in.PR.Author != in.Head.Progress.reviewer(phase):
 			msg = fmt.Sprintf("only phase %d's reviewer (%s) may write its review file; this pull request is by %s",
 				phase, in.Head.Progress.reviewer(phase), in.PR.Author)

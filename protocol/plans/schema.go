@@ -50,6 +50,9 @@ const (
 // Progress is progress.json: the plan's contract, changed only with an
 // owner's approval.
 type Progress struct {
+	// Dialect is DialectAepgate ("version": 1) or DialectSkill (no version
+	// key: the Executor skill's progress.json, read tolerantly).
+	Dialect string  `json:"-"`
 	Version int     `json:"version"`
 	Slug    string  `json:"slug"`
 	Owner   string  `json:"owner"`
@@ -58,13 +61,43 @@ type Progress struct {
 	// commands a re-run may start (SelectReruns); nil means the contract
 	// lists none, so every recorded command is the executor's own choice.
 	VerifyCommands []string `json:"verify_commands,omitempty"`
-	lines          lines
+	// Commands is the skill's "commands" block (test, and lint and build
+	// when the plan defines them); nil in aepgate's dialect.
+	Commands *Commands `json:"-"`
+	lines    lines
+}
+
+// Commands are the plan's verification commands in the Executor skill's
+// progress.json ("commands.test", "commands.lint", "commands.build"); an
+// empty one is not defined by the plan.
+type Commands struct {
+	Test  string `json:"test"`
+	Lint  string `json:"lint"`
+	Build string `json:"build"`
+}
+
+// Named returns the plan's command called name (test, lint or build).
+func (c *Commands) Named(name string) string {
+	switch {
+	case c == nil:
+		return ""
+	case name == "test":
+		return c.Test
+	case name == "lint":
+		return c.Lint
+	case name == "build":
+		return c.Build
+	}
+	return ""
 }
 
 // Phase is one phase of the contract.
 type Phase struct {
-	ID            int      `json:"id"`
-	Title         string   `json:"title"`
+	ID    int    `json:"id"`
+	Title string `json:"title"`
+	// Name is the skill's phase name, the <name> of its brief
+	// phases/phase-<N>-<name>.md; empty in aepgate's dialect.
+	Name          string   `json:"-"`
 	DependsOn     []int    `json:"depends_on"`
 	ParallelSafe  bool     `json:"parallel_safe"`
 	ConflictZones []string `json:"conflict_zones"`
@@ -78,6 +111,9 @@ type Phase struct {
 type Task struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
+	// VerifyCommand is the task's verify_command when the skill's
+	// progress.json repeats it; empty otherwise.
+	VerifyCommand string `json:"-"`
 }
 
 // State is state/phase-<N>.json, written by phase N's executor, in either

@@ -101,7 +101,7 @@ func skillHonest(t *testing.T, edit func(string) string) Input {
 	t.Helper()
 	in := honest(t)
 	in.Head.Progress = progressFixture(t, func(p *Progress) {
-		p.Phases[1].Tasks = []Task{{"2.1", "limiter"}, {"2.2", "redis"}, {"2.3", "headers"}}
+		p.Phases[1].Tasks = []Task{{ID: "2.1", Title: "limiter"}, {ID: "2.2", Title: "redis"}, {ID: "2.3", Title: "headers"}}
 	})
 	in.Base.Progress = in.Head.Progress
 	text := skillExample

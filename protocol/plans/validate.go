@@ -24,12 +24,14 @@ func checkVersion(e *errs, v int) {
 }
 
 func validateProgress(e *errs, p *Progress) {
-	checkVersion(e, p.Version)
-	if !slugRE().MatchString(p.Slug) {
-		e.add("slug", "want a slug of lowercase letters, digits, '.', '_' or '-', got %q", p.Slug)
-	}
-	if p.Owner == "" {
-		e.add("owner", "required: the login who approves contract changes")
+	if p.Dialect != DialectSkill { // the skill's has no version, slug or owner (executor-state)
+		checkVersion(e, p.Version)
+		if !slugRE().MatchString(p.Slug) {
+			e.add("slug", "want a slug of lowercase letters, digits, '.', '_' or '-', got %q", p.Slug)
+		}
+		if p.Owner == "" {
+			e.add("owner", "required: the login who approves contract changes")
+		}
 	}
 	if len(p.Phases) == 0 {
 		e.add("phases", "required: at least one phase")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,11 +17,16 @@ import (
 )
 
 const plansVerifyLong = `Check an executor plan folder (plans/<slug>: progress.json, state/phase-<N>.json,
-state/phase-<N>.review.json, HANDOFF.md; docs/plans.md) against the rules,
-comparing the committed HEAD with --base. A state file is read in aepgate's
-dialect ("version": 1) or, without a version key, as the Executor skill
-writes it (claimed_by, tasks keyed by ID, verification test/lint/build,
-abbreviated commit SHAs):
+state/phase-<N>.review.json, HANDOFF.md, phases/phase-<N>-<name>.md;
+docs/plans.md) against the rules, comparing the committed HEAD with --base.
+progress.json and each state file are read in aepgate's dialect
+("version": 1) or, without a version key, as the Executor skill writes them
+(progress.json: no owner, a commands block, other keys kept; state files:
+claimed_by, tasks keyed by ID, verification test/lint/build, abbreviated
+commit SHAs); the output names the dialect of progress.json. A phase brief
+gives each task's Files list, verify_command and pre-conditions. The skill's
+progress.json names no owner: --owner names the login that approves its
+contract changes and reviews its phases (without it no review approves):
 
   contract        progress.json changed (it needs an owner's approval)
   task-ids        a task ID of the base contract was deleted or renumbered
@@ -46,6 +52,21 @@ abbreviated commit SHAs):
   parallel        the phase runs beside another unapproved phase and not both
                   are parallel_safe
   conflict-zones  a file in another phase's conflict_zones was changed
+  task-files      a task's commit changes a file its brief's Files list lacks,
+                  another commit a file no task of the brief lists, a done
+                  task has no brief section, or (skill's dialect) its phase
+                  no brief
+  task-preconditions
+                  a task is done before a task its brief names as a
+                  pre-condition (its "Pre-conditions:" line, or "Task <id>"
+                  in the brief's "## Pre-conditions")
+  verify-commands verification.test/lint/build records a command other than
+                  progress.json's commands.test/lint/build (or one the plan
+                  does not define); a task's verify_command in progress.json
+                  differs from its brief's
+
+progress.json, or a phase brief the base already has, changing is a contract
+finding.
 
 Files are read from git objects, never from the working tree. The phase is
 taken from the branch name plan/<slug>/phase-<N> unless --phase is given.
@@ -70,6 +91,7 @@ Exit codes: 0 every rule holds; 1 a finding; 2 usage, git or read error;
 // plansVerifyOptions are the flags of aepgate plans verify.
 type plansVerifyOptions struct {
 	base, author string
+	owner        string
 	format       string
 	phase        int
 	rerun        bool
@@ -108,6 +130,7 @@ func newPlansVerifyCmd(s streams) *cobra.Command {
 	f.IntVar(&o.phase, "phase", 0, "the phase this branch works on (default: from the branch name plan/<slug>/phase-<N>)")
 	addFormat(cmd, &o.format, formatSARIF)
 	f.StringVar(&o.author, "author", "", "the GitHub login making the change (a review file may be written only by the phase's reviewer)")
+	f.StringVar(&o.owner, "owner", "", "the login that owns a plan whose progress.json is in the Executor skill's dialect (it names none): it approves contract changes and reviews phases")
 	return cmd
 }
 
@@ -203,6 +226,10 @@ func (o *plansVerifyOptions) run(ctx context.Context, s streams, arg string) err
 		return err
 	}
 	in.PR.Author = o.author
+	if o.owner != "" {
+		in.Base.SetOwner(o.owner)
+		in.Head.SetOwner(o.owner)
+	}
 	if len(findings) == 0 {
 		findings = plans.Check(in, plans.Rules())
 		if o.rerun {
@@ -221,6 +248,9 @@ func (o *plansVerifyOptions) run(ctx context.Context, s streams, arg string) err
 		writeSARIF(s.out, check, s.version, t.top, plansSARIF(t.top, findings))
 	default:
 		fmt.Fprintf(s.out, "%s: base %.12s, head %.12s, phase %s\n", t.dir, t.base, t.head, t.phaseName())
+		if d := plansDialect(in.Head); d != "" {
+			fmt.Fprintf(s.out, "progress.json read as %s\n", d)
+		}
 		plansWriteText(s, in.Head, findings)
 	}
 	if len(findings) > 0 {
@@ -234,4 +264,17 @@ func (t *plansTarget) phaseName() string {
 		return "unknown (" + t.phaseFrom + ")"
 	}
 	return fmt.Sprintf("%d (from %s)", t.phase, t.phaseFrom)
+}
+
+// plansDialect says which dialect head's progress.json was read as; ""
+// when there is none.
+func plansDialect(head plans.Plan) string {
+	switch {
+	case head.Progress == nil:
+		return ""
+	case head.Progress.Dialect == plans.DialectSkill:
+		return fmt.Sprintf("the Executor skill's dialect (no version key), owner %s, %d phase brief(s)",
+			cmp.Or(head.Progress.Owner, "not named (--owner)"), len(head.Briefs))
+	}
+	return fmt.Sprintf("aepgate's dialect (version %d), %d phase brief(s)", head.Progress.Version, len(head.Briefs))
 }

@@ -91,6 +91,7 @@ type plansJSON struct {
 	Base     string             `json:"base"`
 	Head     string             `json:"head"`
 	Phase    int                `json:"phase"`
+	Dialect  string             `json:"dialect,omitempty"`
 	OK       bool               `json:"ok"`
 	Phases   []plansPhaseJSON   `json:"phases"`
 	Findings []plansFindingJSON `json:"findings"`
@@ -112,6 +113,9 @@ type plansFindingJSON struct {
 func plansWriteJSON(s streams, t *plansTarget, head plans.Plan, findings []plans.Finding) {
 	out := plansJSON{Version: 1, Dir: t.dir, Base: t.base, Head: t.head, Phase: t.phase, OK: len(findings) == 0,
 		Phases: []plansPhaseJSON{}, Findings: []plansFindingJSON{}}
+	if head.Progress != nil {
+		out.Dialect = head.Progress.Dialect
+	}
 	if !plansUnparsed(findings) && head.Progress != nil {
 		for _, ph := range head.Progress.Phases {
 			out.Phases = append(out.Phases, plansPhaseJSON{ph.ID, ph.Title, head.Derived(ph.ID)})
