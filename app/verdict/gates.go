@@ -164,7 +164,8 @@ func (ev *Evaluation) gatesInput() gatelog.Input {
 		in.PR = p.Number
 		in.Items = append(in.Items, reviewItems(p.Reviews, src)...)
 		files := ev.contractFiles()
-		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: files, ContractOwners: ev.contractOwners(files), Auto: ev.autoGates()}}
+		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: files, ContractOwners: ev.contractOwners(files),
+			ContractSources: ev.contractSources(files), Auto: ev.autoGates()}}
 	}
 	for _, a := range ev.Attempts() {
 		src := gatelog.Source{Kind: gatelog.PullRequest, Number: a.Number}

@@ -26,6 +26,21 @@ func (ev *Evaluation) contractOwners(files []string) map[string][]string {
 	return out
 }
 
+// contractSources say which source of authority each changed contract
+// file is, for those the config names one of (config.AuthoritySource).
+func (ev *Evaluation) contractSources(files []string) map[string]string {
+	var out map[string]string
+	for _, f := range files {
+		if src := ev.Cfg.AuthoritySource(f); src != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[f] = "changes a source of authority: " + src
+		}
+	}
+	return out
+}
+
 // contractPaths are the pull request's changed contract paths with who may
 // approve each and the gate that asks, in the order the gates list them.
 func (ev *Evaluation) contractPaths(g *gatelog.Result) []checks.ContractPath {
