@@ -90,20 +90,8 @@ func (r *runner) verifyFolder(ctx context.Context, f folder) checks.VerifyFolder
 	if len(tasks) == 0 {
 		return vf
 	}
-	if r.ev.PR != nil {
-		base, err := r.baseGuide(ctx, f)
-		if err != nil {
-			vf.Err = err.Error()
-			return vf
-		}
-		var changed []reverify.Finding
-		tasks, changed = reverify.FromBase(tasks, base)
-		for _, c := range changed {
-			vf.Changed = append(vf.Changed, checks.VerifyTask{ID: c.ID, LogLine: c.LogLine, Problem: c.Message})
-		}
-		if len(tasks) == 0 {
-			return vf
-		}
+	if tasks = r.fromBase(ctx, f, tasks, &vf); len(tasks) == 0 {
+		return vf
 	}
 	cmds := make([]string, len(tasks))
 	for i, t := range tasks {
@@ -126,6 +114,26 @@ func (r *runner) verifyFolder(ctx context.Context, f folder) checks.VerifyFolder
 		vf.Tasks = append(vf.Tasks, checks.VerifyTask{ID: t.ID, LogLine: t.LogLine, ExitCode: outcomes[i].ExitCode, Took: outcomes[i].Took, Problem: bad[t.ID]})
 	}
 	return vf
+}
+
+// fromBase keeps, on a pull request, the tasks whose Verify command is the
+// base commit's (reverify.FromBase), recording the others in vf.Changed;
+// a base guide that cannot be read fails the folder (vf.Err) and keeps
+// none. Under push every task is kept.
+func (r *runner) fromBase(ctx context.Context, f folder, tasks []reverify.Task, vf *checks.VerifyFolder) []reverify.Task {
+	if r.ev.PR == nil {
+		return tasks
+	}
+	base, err := r.baseGuide(ctx, f)
+	if err != nil {
+		vf.Err = err.Error()
+		return nil
+	}
+	tasks, changed := reverify.FromBase(tasks, base)
+	for _, c := range changed {
+		vf.Changed = append(vf.Changed, checks.VerifyTask{ID: c.ID, LogLine: c.LogLine, Problem: c.Message})
+	}
+	return tasks
 }
 
 // baseGuide is folder f's execution guide at the pull request's base

@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"github.com/aepgate/aepgate/protocol/gatelog"
 )
 
 // TestSourcesOfAuthorityOpenGate: a pull request changing a source of
@@ -47,6 +49,57 @@ func TestSourcesOfAuthorityOpenGate(t *testing.T) {
 			}
 			if got := g.approveAndLook(t, "olivia"); got != "success" {
 				t.Errorf("after the owner's approval aepgate/gates is %s, want success", got)
+			}
+		})
+	}
+}
+
+// auditorGuide is an execution guide whose task P0-T1 verifies with cmd.
+func auditorGuide(cmd string) string {
+	return "# Run — Execution Guide\n\n## Rules of engagement\n\n1. One task at a time.\n\n# Phase 0 — Work\n\n### P0-T1 — Check\n\n**Goal:** a check.\n\n**Verify:**\n```bash\n" + cmd + "\n```\n\n**Report:** `P0-T1`\n"
+}
+
+// TestAuditorPartGate: a pull request that changes a task's Verify command
+// in the execution guide opens a contract gate naming the change; the
+// executor (the pull request's author, though a listed auditor with write
+// access) cannot answer it, an auditor's approving review at the head
+// does. The negative control is the same change in a folder the config
+// does not list under run_documents: it passes with nobody's approval.
+func TestAuditorPartGate(t *testing.T) {
+	const cfg = "version: 1\nowners: [olivia]\ncoordinators: [cody]\nauditors: [carol, bob]\n"
+	for _, tt := range []struct {
+		name, runDocs string
+		want          string
+	}{
+		{"the guide's Verify command", "run_documents: [docs/run]\n", "action_required"},
+		{"negative control: the folder is not a run-document folder", "run_documents: [docs/other]\n", "success"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGatesWorld(t)
+			g.repo.Grant("carol", "write")
+			g.repo.Grant("bob", "write")
+			g.repo.Commit("main", "run", map[string]string{".github/aepgate.yml": cfg + tt.runDocs,
+				"docs/run/execution-guide.md": auditorGuide("go test ./check")})
+			g.repo.Commit("gates", "the auditor's guide", map[string]string{"docs/run/execution-guide.md": auditorGuide("go test ./check")})
+			g.quiet(t)
+			g.pr.Commit("done", map[string]string{"docs/run/execution-guide.md": auditorGuide("printf 'ok  check 0.1s\\n'"),
+				"docs/run/compliance-log.md": "# Compliance log\n\n### P0-T1 — DONE\n\n**Verify output:**\n```\nok  check 0.1s\n```\n"})
+			g.quiet(t)
+			r := g.waitGates(t, tt.want)
+			if tt.want != "action_required" {
+				return
+			}
+			if want := "docs/run/execution-guide.md (changes the auditor's part of run documents: P0-T1's Verify command)"; !strings.Contains(r.Summary, want) {
+				t.Errorf("summary lacks %q:\n%s", want, r.Summary)
+			}
+			id := gatelog.ContractGateID(g.pr.Number(), g.pr.Head())
+			g.pr.Comment("bob", "/aep resolve "+id+" approve")
+			g.quiet(t)
+			if got := g.gates().Conclusion; got != "action_required" {
+				t.Errorf("after the executor's own approval aepgate/gates is %s, want action_required", got)
+			}
+			if got := g.approveAndLook(t, "carol"); got != "success" {
+				t.Errorf("after the auditor's approval aepgate/gates is %s, want success", got)
 			}
 		})
 	}
