@@ -30,6 +30,13 @@ type PullFiles interface {
 	PullFiles(ctx context.Context, owner, repo string, n int) (paths []string, complete bool, err error)
 }
 
+// PullReviews lists a pull request's reviews.
+type PullReviews interface {
+	// PullReviews returns pull request n's reviews, oldest first; complete
+	// is false when GitHub may hold more than it lists.
+	PullReviews(ctx context.Context, owner, repo string, n int) (reviews []gh.PullReview, complete bool, err error)
+}
+
 // CommitAuthors tells who wrote a commit.
 type CommitAuthors interface {
 	// CommitAuthor returns the GitHub login linked to the author of commit
@@ -49,13 +56,15 @@ type ReleaseVerifier interface {
 // annotations and the job summary, no Files reads the config from the
 // workspace, no Pulls leaves the report's FILES unchecked, no Releases
 // refuses the release check, no Commits tells only GitHub noreply authors
-// of the compliance log's verdict lines.
+// of the compliance log's verdict lines, no Reviews reports every change to
+// the auditor's part of run documents as needing an auditor's approval.
 type GitHub struct {
 	Checks   Publisher
 	Files    FileReader
 	Pulls    PullFiles
 	Releases ReleaseVerifier
 	Commits  CommitAuthors
+	Reviews  PullReviews
 }
 
 // Connector opens GitHub for the step's token at apiURL, the workflow's
@@ -68,6 +77,7 @@ var (
 	_ PullFiles       = (*gh.ActionClient)(nil)
 	_ ReleaseVerifier = (*gh.ActionClient)(nil)
 	_ CommitAuthors   = (*gh.ActionClient)(nil)
+	_ PullReviews     = (*gh.ActionClient)(nil)
 )
 
 // NewConnector returns the Connector that opens one gh.ActionClient with o
@@ -78,6 +88,6 @@ func NewConnector(o gh.ActionClientOptions) Connector {
 		if err != nil {
 			return GitHub{}, err
 		}
-		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c}, nil
+		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c, Reviews: c}, nil
 	}
 }

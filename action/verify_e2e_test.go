@@ -31,11 +31,16 @@ func newVerifyEnv(t *testing.T, checkSh, pasted string) *stepEnv {
 // newVerifyEnvGuide is newVerifyEnv whose pull request changes P0-T1's
 // Verify command to headCmd (verifyCheck: no change).
 func newVerifyEnvGuide(t *testing.T, checkSh, pasted, headCmd string) *stepEnv {
+	return newVerifyEnvConfig(t, "version: 1\nrun_documents: [docs/run]\n", checkSh, pasted, headCmd)
+}
+
+// newVerifyEnvConfig is newVerifyEnvGuide with cfg as the base's config.
+func newVerifyEnvConfig(t *testing.T, cfg, checkSh, pasted, headCmd string) *stepEnv {
 	t.Helper()
 	e := &stepEnv{t: t, f: ghfake.New(t)}
 	e.repo = e.f.CreateRepo("acme/widgets")
-	e.base = e.repo.Commit("main", "add config", map[string]string{".github/aepgate.yml": "version: 1\nrun_documents: [docs/run]\n",
-		"docs/run/execution-guide.md": verifyGuide(verifyCheck)})
+	e.base = e.repo.Commit("main", "add config", map[string]string{".github/aepgate.yml": cfg,
+		"docs/run/execution-guide.md": verifyGuide(verifyCheck), "docs/run/plan-of-record.md": "# Plan of record\n"})
 	e.repo.Branch("unit-12", "main")
 	e.head = e.repo.Commit("unit-12", "work", map[string]string{
 		"check.sh":                    checkSh,
