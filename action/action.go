@@ -220,7 +220,7 @@ func (r *runner) evaluate(ctx context.Context) []checks.Run {
 func (r *runner) workspaceRuns(ctx context.Context, folders []folder) []checks.Run {
 	var runs []checks.Run
 	if r.in.wants(CheckLint) && (len(folders) > 0 || r.in.explicit(CheckLint)) {
-		runs = append(runs, r.onTree(ctx, checks.NameLint, func() checks.Run { return r.lint(folders) }))
+		runs = append(runs, r.onTree(ctx, checks.NameLint, func() checks.Run { return r.lint(ctx, folders) }))
 	}
 	if r.in.wants(CheckStatus) && (len(folders) > 0 || r.in.explicit(CheckStatus)) {
 		runs = append(runs, r.onTree(ctx, checks.NameStatus, func() checks.Run { return r.statusRun(folders) }))

@@ -55,8 +55,6 @@ func newStepEnv(t *testing.T, perms ghfake.Permissions, extraGuide, body string)
 	t.Helper()
 	e := &stepEnv{t: t, f: ghfake.New(t)}
 	e.repo = e.f.CreateRepo("acme/widgets")
-	e.base = e.repo.Commit("main", "add config", map[string]string{".github/aepgate.yml": baseConfig})
-	e.repo.Branch("unit-12", "main")
 	files := map[string]string{}
 	for _, f := range scaffold.Render("widgets") {
 		content := string(f.Content)
@@ -65,6 +63,12 @@ func newStepEnv(t *testing.T, perms ghfake.Permissions, extraGuide, body string)
 		}
 		files["docs/run/"+f.Path] = content
 	}
+	// The auditor's plan and guide are on main; the pull request carries
+	// the executor's part (an unchanged guide and plan too).
+	e.base = e.repo.Commit("main", "add config", map[string]string{".github/aepgate.yml": baseConfig,
+		"docs/run/plan-of-record.md": files["docs/run/plan-of-record.md"], "docs/run/execution-guide.md": files["docs/run/execution-guide.md"]})
+	e.repo.Branch("unit-12", "main")
+	files["widget.go"] = "package widget\n"
 	e.head = e.repo.Commit("unit-12", "work", files)
 	body = strings.ReplaceAll(body, "HEAD", e.head)
 	for range prNumber - 1 {
@@ -174,6 +178,7 @@ DONE:
 NOT DONE / OPEN: none
 FILES:
 - docs/run/
+- widget.go
 VERIFY:
 - ` + "`go test ./...`" + ` → ok
 PRESERVATION: clean + pushed at HEAD

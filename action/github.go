@@ -58,6 +58,13 @@ type HistoryReader interface {
 	ListDir(ctx context.Context, owner, repo, dir, ref string) ([]string, error)
 }
 
+// PullReviews lists a pull request's reviews.
+type PullReviews interface {
+	// PullReviews returns pull request n's reviews, oldest first; complete
+	// is false when GitHub may hold more than it lists.
+	PullReviews(ctx context.Context, owner, repo string, n int) (reviews []gh.PullReview, complete bool, err error)
+}
+
 // ReleaseVerifier checks release closure through the API, read-only.
 type ReleaseVerifier interface {
 	// VerifyRelease checks opts.Tag in opts.Repo; its only error is a
@@ -72,7 +79,9 @@ type ReleaseVerifier interface {
 // refuses the release check, no Commits proves no author of the
 // compliance log's verdict lines, no Teams reads no auditor team, no
 // History judges aep/plans from the workspace's git alone, no Blames
-// blames the compliance log with the workspace's git alone.
+// blames the compliance log with the workspace's git alone, no Reviews
+// reports every change to the auditor's part of run documents as needing
+// an auditor's approval.
 type GitHub struct {
 	Checks   Publisher
 	Files    FileReader
@@ -82,6 +91,7 @@ type GitHub struct {
 	Teams    TeamReader
 	History  HistoryReader
 	Blames   BlameReader
+	Reviews  PullReviews
 }
 
 // Connector opens GitHub for the step's token at apiURL, the workflow's
@@ -96,6 +106,7 @@ var (
 	_ CommitProofs    = (*gh.ActionClient)(nil)
 	_ TeamReader      = (*gh.ActionClient)(nil)
 	_ HistoryReader   = (*gh.ActionClient)(nil)
+	_ PullReviews     = (*gh.ActionClient)(nil)
 )
 
 // NewConnector returns the Connector that opens one gh.ActionClient with o
@@ -106,6 +117,6 @@ func NewConnector(o gh.ActionClientOptions) Connector {
 		if err != nil {
 			return GitHub{}, err
 		}
-		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c, Teams: c, History: c, Blames: c}, nil
+		return GitHub{Checks: c, Files: c, Pulls: c, Releases: c, Commits: c, Teams: c, History: c, Blames: c, Reviews: c}, nil
 	}
 }

@@ -38,15 +38,15 @@ func TestActionReportFilesAgreeWithChangedFiles(t *testing.T) {
 		conclusion string
 		want       []string
 	}{
-		{"listed but unchanged fails", "- docs/run/\n- cmd/gone.go\n", writable, "failure", []string{"failure file-not-changed"}},
-		{"changed but unlisted warns", "- docs/run/compliance-log.md\n", writable, "success",
-			[]string{"warning file-not-listed", "warning file-not-listed"}},
-		{"files unreadable fails closed", "- docs/run/\n", ghfake.Permissions{"checks": "write", "contents": "read"}, "failure",
+		{"listed but unchanged fails", "- docs/run/\n- widget.go\n- cmd/gone.go\n", writable, "failure", []string{"failure file-not-changed"}},
+		{"changed but unlisted warns", "- docs/run/\n", writable, "success",
+			[]string{"warning file-not-listed"}},
+		{"files unreadable fails closed", "- docs/run/\n- widget.go\n", ghfake.Permissions{"checks": "write", "contents": "read"}, "failure",
 			[]string{"failure files-unreadable"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newStepEnv(t, tt.perms, "", strings.Replace(goodBody, "- docs/run/\n", tt.files, 1))
+			e := newStepEnv(t, tt.perms, "", strings.Replace(goodBody, "- docs/run/\n- widget.go\n", tt.files, 1))
 			e.run()
 			c, got := reportAnnotations(e)
 			if c != tt.conclusion || strings.Join(got, ";") != strings.Join(tt.want, ";") {

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 
@@ -27,8 +28,10 @@ func (r *runner) load(f folder) (*rundoc.Run, error) {
 }
 
 // lint builds aep/lint. A folder without its guide or log is not linted:
-// the check fails and says which document is missing.
-func (r *runner) lint(folders []folder) checks.Run {
+// the check fails and says which document is missing. On a pull request a
+// change to the auditor's part of the folder without an auditor's approval
+// is a problem too (auditorPartProblems).
+func (r *runner) lint(ctx context.Context, folders []folder) checks.Run {
 	var out []checks.LintFolder
 	for _, f := range folders {
 		lf := checks.LintFolder{Dir: f.rel, Err: f.err}
@@ -38,6 +41,7 @@ func (r *runner) lint(folders []folder) checks.Run {
 				lf.Err = err.Error()
 			} else {
 				lf.Result = lint.Check(run, lint.DefaultOptions())
+				lf.Result.Problems = append(lf.Result.Problems, r.auditorPartProblems(ctx, f)...)
 			}
 		}
 		if lf.Err != "" {

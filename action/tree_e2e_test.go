@@ -51,7 +51,9 @@ func mergeOf(t *testing.T, e *stepEnv, parents func(base, head string) []string)
 // default — is refused: every run on the head fails naming both SHAs, and
 // the step exits 2. The negative control accepts any checkout (the
 // Checkout option injected off): the base's clean folder then passes
-// aep/lint on a head with 120 lint problems — the finding.
+// aep/lint on a head with 240 problems (120 tasks without a Report line,
+// each also added to the auditor's guide on the pull request) — the
+// finding.
 func TestActionJudgesOnlyTheHead(t *testing.T) {
 	acceptAny := func(context.Context, Event) (string, error) { return "", nil }
 	tests := []struct {
@@ -61,10 +63,10 @@ func TestActionJudgesOnlyTheHead(t *testing.T) {
 		wantCode  int
 		wantLint  string // conclusion and title prefix
 	}{
-		{"head", func(t *testing.T, e *stepEnv) string { return e.ws }, nil, ExitFailed, "failure 120 problems"},
+		{"head", func(t *testing.T, e *stepEnv) string { return e.ws }, nil, ExitFailed, "failure 240 problems"},
 		{"merge commit of the head", func(t *testing.T, e *stepEnv) string {
 			return mergeOf(t, e, func(base, head string) []string { return []string{base, head} })
-		}, nil, ExitFailed, "failure 120 problems"},
+		}, nil, ExitFailed, "failure 240 problems"},
 		{"base", func(t *testing.T, e *stepEnv) string { return checkoutOf(t, e, e.base) }, nil, ExitInput, "failure not judged: the workspace is at "},
 		{"merge with the head as first parent", func(t *testing.T, e *stepEnv) string {
 			return mergeOf(t, e, func(base, head string) []string { return []string{head, base} })

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/gitobj"
 	"github.com/aepgate/aepgate/internal/isolate"
+	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/reverify"
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
@@ -88,6 +90,9 @@ func (r *runner) verifyFolder(ctx context.Context, f folder) checks.VerifyFolder
 	if len(tasks) == 0 {
 		return vf
 	}
+	if tasks = r.fromBase(ctx, f, tasks, &vf); len(tasks) == 0 {
+		return vf
+	}
 	cmds := make([]string, len(tasks))
 	for i, t := range tasks {
 		cmds[i] = t.Command
@@ -109,4 +114,59 @@ func (r *runner) verifyFolder(ctx context.Context, f folder) checks.VerifyFolder
 		vf.Tasks = append(vf.Tasks, checks.VerifyTask{ID: t.ID, LogLine: t.LogLine, ExitCode: outcomes[i].ExitCode, Took: outcomes[i].Took, Problem: bad[t.ID]})
 	}
 	return vf
+}
+
+// fromBase keeps, on a pull request, the tasks whose Verify command is the
+// base commit's (reverify.FromBase), recording the others in vf.Changed;
+// a base guide that cannot be read fails the folder (vf.Err) and keeps
+// none. Under push every task is kept.
+func (r *runner) fromBase(ctx context.Context, f folder, tasks []reverify.Task, vf *checks.VerifyFolder) []reverify.Task {
+	if r.ev.PR == nil {
+		return tasks
+	}
+	base, err := r.baseGuide(ctx, f)
+	if err != nil {
+		vf.Err = err.Error()
+		return nil
+	}
+	tasks, changed := reverify.FromBase(tasks, base)
+	for _, c := range changed {
+		vf.Changed = append(vf.Changed, checks.VerifyTask{ID: c.ID, LogLine: c.LogLine, Problem: c.Message})
+	}
+	return tasks
+}
+
+// baseGuide is folder f's execution guide at the pull request's base
+// commit (nil when the base has none): through the API when the step has
+// it, else from the workspace's git objects. On a pull request the Verify
+// commands are the base's (reverify.FromBase); an unreadable base fails
+// the folder, never falls back to the head's guide.
+func (r *runner) baseGuide(ctx context.Context, f folder) (*rundoc.Guide, error) {
+	name := path.Join(f.rel, rundoc.GuideFile)
+	sha := r.ev.PR.BaseSHA
+	if sha == "" {
+		return nil, fmt.Errorf("the event names no base commit, so the Verify commands cannot be read as the base's %s states them", name)
+	}
+	if r.api.Files != nil {
+		data, found, err := r.api.Files.ReadFile(ctx, r.ev.Owner, r.ev.Repo, name, sha)
+		if err != nil {
+			return nil, fmt.Errorf("read %s at the base commit %s: %w", name, gitsha.Short(sha), err)
+		}
+		if !found {
+			return nil, nil
+		}
+		return rundoc.ParseGuide(name, string(data)), nil
+	}
+	repo, err := gitobj.Open(ctx, r.ev.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("read %s at the base commit: %w", name, err)
+	}
+	fs, err := repo.Files(ctx, sha, []string{name})
+	if err != nil {
+		return nil, fmt.Errorf("read %s at the base commit %s (check out the full history: actions/checkout with fetch-depth: 0): %w", name, gitsha.Short(sha), err)
+	}
+	if len(fs) != 1 || fs[0].Missing || fs[0].Symlink {
+		return nil, nil
+	}
+	return rundoc.ParseGuide(name, string(fs[0].Content)), nil
 }

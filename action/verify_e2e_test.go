@@ -16,18 +16,36 @@ import (
 // the job's token, and prints its last line otherwise.
 const verifyCheck = `if [ -n "$GITHUB_TOKEN$INPUT_TOKEN" ]; then echo leaked; exit 9; fi; sh check.sh`
 
+// verifyGuide is an execution guide whose task P0-T1 verifies with cmd.
+func verifyGuide(cmd string) string {
+	return "# Execution guide\n\n# Phase 0 — Work\n\n### P0-T1 — Check\n\n**Verify:**\n```bash\n" + cmd + "\n```\n\n**Report:** `P0-T1`\n"
+}
+
 // newVerifyEnv is newStepEnv for a run folder whose task P0-T1 is DONE
-// with pasted as its Verify output and check.sh as given.
+// with pasted as its Verify output and check.sh as given; the auditor's
+// guide is on the base branch.
 func newVerifyEnv(t *testing.T, checkSh, pasted string) *stepEnv {
+	return newVerifyEnvGuide(t, checkSh, pasted, verifyCheck)
+}
+
+// newVerifyEnvGuide is newVerifyEnv whose pull request changes P0-T1's
+// Verify command to headCmd (verifyCheck: no change).
+func newVerifyEnvGuide(t *testing.T, checkSh, pasted, headCmd string) *stepEnv {
+	return newVerifyEnvConfig(t, "version: 1\nrun_documents: [docs/run]\n", checkSh, pasted, headCmd)
+}
+
+// newVerifyEnvConfig is newVerifyEnvGuide with cfg as the base's config.
+func newVerifyEnvConfig(t *testing.T, cfg, checkSh, pasted, headCmd string) *stepEnv {
 	t.Helper()
 	e := &stepEnv{t: t, f: ghfake.New(t)}
 	e.repo = e.f.CreateRepo("acme/widgets")
-	e.base = e.repo.Commit("main", "add config", map[string]string{".github/aepgate.yml": "version: 1\nrun_documents: [docs/run]\n"})
+	e.base = e.repo.Commit("main", "add config", map[string]string{".github/aepgate.yml": cfg,
+		"docs/run/execution-guide.md": verifyGuide(verifyCheck), "docs/run/plan-of-record.md": "# Plan of record\n"})
 	e.repo.Branch("unit-12", "main")
 	e.head = e.repo.Commit("unit-12", "work", map[string]string{
 		"check.sh":                    checkSh,
 		"docs/run/plan-of-record.md":  "# Plan of record\n",
-		"docs/run/execution-guide.md": "# Execution guide\n\n# Phase 0 — Work\n\n### P0-T1 — Check\n\n**Verify:**\n```bash\n" + verifyCheck + "\n```\n\n**Report:** `P0-T1`\n",
+		"docs/run/execution-guide.md": verifyGuide(headCmd),
 		"docs/run/compliance-log.md":  "# Compliance log\n\n### P0-T1 — DONE\n\n**Verify output:**\n```\n" + pasted + "\n```\n",
 	})
 	for range prNumber - 1 {
@@ -87,6 +105,25 @@ func TestActionVerifyRerun(t *testing.T) {
 				t.Errorf("annotations %+v, want one on docs/run/compliance-log.md:3: %v", r.Annotations, tc.annotated)
 			}
 		})
+	}
+}
+
+// TestActionVerifyFromBase: a pull request that changes a failing task's
+// Verify command to a printf of the pasted line gets aep/verify failing,
+// annotated on the report's line: the command is the base's, and the
+// changed one is not run. The rule is reverify.FromBase; its negative
+// control (the head's guide read instead, the lie passing) is the CLI's
+// TestVerifyRerunFromBase.
+func TestActionVerifyFromBase(t *testing.T) {
+	e := newVerifyEnvGuide(t, "echo 'FAIL widgets'; exit 1\n", "ok  widgets 0.1s", "printf 'ok  widgets 0.1s\\n'")
+	e.run()
+	r, ok := e.runs()[checks.NameVerify]
+	if !ok || r.Conclusion != "failure" {
+		t.Fatalf("aep/verify = %+v, want failure\n%s", r, e.stdout.String())
+	}
+	if !strings.Contains(r.Summary, "Verify command changed on this pull request") || len(r.Annotations) != 1 ||
+		!strings.Contains(r.Annotations[0].Message, "P0-T1: the Verify command changed on this pull request; not re-run from the head's text") {
+		t.Errorf("aep/verify summary:\n%s\nannotations %+v", r.Summary, r.Annotations)
 	}
 }
 

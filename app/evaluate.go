@@ -2,13 +2,16 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	aclosure "github.com/aepgate/aepgate/app/closure"
 
 	"github.com/aepgate/aepgate/app/instructed"
+	"github.com/aepgate/aepgate/app/rundocs"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/checks"
@@ -242,15 +245,11 @@ func (e *evaluator) publishChecks(ctx context.Context, in evalInput, ev *verdict
 	return shown, judged, nil
 }
 
-// prepare parses the config and, when the snapshot holds the
-// conversation, reads what the checks declared (verdict.Reads): for the
-// audit, the live role of every reviewer who wrote an aep-audit block, who
-// pushed the pull request's commits and the evidence bundles; for the gate
-// log, the App's login, the kept decisions and the live role of every owner
-// and coordinator who wrote in it; for both, who instructed the agents that
-// made the pull request (app/instructed). A login's role is read once per
-// evaluation (roleOf). A failed look-up fails the evaluation, to be
-// retried: it never counts as permission.
+// prepare parses the config and, with the conversation, reads what the
+// checks declared (verdict.Reads): for the audit, reviewers' live roles,
+// pushers and evidence bundles; for the gate log, readDecisions; for
+// both, who instructed the agents that made the pull request
+// (app/instructed). A failed look-up fails the evaluation, to be retried.
 func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR, unit int, reads verdict.Reads) (*verdict.Evaluation, error) {
 	ev := verdict.NewWith(snap, e.mergeRules)
 	ev.Unit, ev.Rules, ev.GateRules = unit, verdict.AuditRules(e.auditRules), verdict.GateRules(e.gateRules)
@@ -313,18 +312,19 @@ func (e *evaluator) readTeams(ctx context.Context, ev *verdict.Evaluation) error
 }
 
 // readDecisions reads what the gate log is derived from besides the
-// snapshot: the App's login, the kept decisions, and the live role of every
-// listed owner and coordinator who wrote in the conversation.
+// snapshot: the App's login, the kept decisions, the changed execution
+// guides at base and head (app/rundocs), and the live role of every listed
+// owner, coordinator and auditor who wrote in the conversation.
 func (e *evaluator) readDecisions(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
 	login, err := e.appLogin(ctx)
 	if err != nil {
 		return err
 	}
 	ev.AppLogin = login
-	if err := e.loadKept(ctx, in, ev); err != nil {
+	if err := errors.Join(e.loadKept(ctx, in, ev), rundocs.Read(ctx, e.files, in.owner, in.repo, ev)); err != nil {
 		return err
 	}
-	for _, o := range verdict.OwnerAuthors(ev.Snap, append(ev.Cfg.AllOwners(), ev.Cfg.Coordinators...), ev.Unit, ev.Kept) {
+	for _, o := range verdict.OwnerAuthors(ev.Snap, slices.Concat(ev.Cfg.AllOwners(), ev.Cfg.Coordinators, ev.Cfg.Auditors), ev.Unit, ev.Kept) {
 		if _, err := e.roleOf(ctx, in, ev, o); err != nil {
 			return err
 		}

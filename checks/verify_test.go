@@ -21,6 +21,9 @@ func TestVerifyRun(t *testing.T) {
 			Tasks:   []VerifyTask{{ID: "P0-T1", LogLine: 3, Took: time.Second}, {ID: "P0-T2", LogLine: 11, ExitCode: 1, Took: 2 * time.Second, Problem: lie}},
 			Skipped: []VerifyTask{{ID: "P0-G1", LogLine: 20, Problem: "its **Verify:** block in the guide is empty or missing"}}},
 			{Dir: "docs/broken", Err: "docs/broken: no compliance-log.md"}}, ConclusionFailure},
+		{"verify-changed.golden", []VerifyFolder{{Dir: "docs/run", Log: "docs/run/compliance-log.md",
+			Tasks:   []VerifyTask{{ID: "P0-T1", LogLine: 3, Took: time.Second}},
+			Changed: []VerifyTask{{ID: "P0-T2", LogLine: 11, Problem: "P0-T2: the Verify command changed on this pull request; not re-run from the head's text"}}}}, ConclusionFailure},
 		{"verify-none.golden", []VerifyFolder{{Dir: "docs/run", Log: "docs/run/compliance-log.md"}}, ConclusionNeutral},
 	}
 	for _, tt := range tests {

@@ -63,6 +63,9 @@ type Evaluation struct {
 	// (ClosureFacts); ClosureRules judge them (New sets the defaults).
 	Closures     map[int]closure.Facts
 	ClosureRules closure.Rules
+	// Guides are the changed execution guides' texts at the base and the
+	// head, by path (GuidesWanted; read with the conversation).
+	Guides map[string]GuideTexts
 
 	// gatesMemo is the gate log (nil when it cannot be derived, gatesDone
 	// once tried), unitMemo the work unit's verdict, audit the audit's

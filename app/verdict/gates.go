@@ -163,8 +163,9 @@ func (ev *Evaluation) gatesInput() gatelog.Input {
 		src := gatelog.Source{Kind: gatelog.PullRequest, Number: p.Number}
 		in.PR = p.Number
 		in.Items = append(in.Items, reviewItems(p.Reviews, src)...)
-		files := ev.contractFiles()
-		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: files, ContractOwners: ev.contractOwners(files), Auto: ev.autoGates()}}
+		files, parts := ev.contractFiles(), ev.auditorParts()
+		in.PullRequests = []gatelog.PullRequestState{{Number: p.Number, Head: p.HeadSHA, HeadAt: p.HeadAt, ContractFiles: files, ContractOwners: ev.contractOwners(files, parts),
+			ContractSources: ev.contractSources(files, parts), Auto: ev.autoGates()}}
 	}
 	for _, a := range ev.Attempts() {
 		src := gatelog.Source{Kind: gatelog.PullRequest, Number: a.Number}
@@ -218,8 +219,9 @@ func (ev *Evaluation) contractFiles() []string {
 		return nil // no unit to bind a contract gate to; work-unit fails anyway
 	}
 	var out []string
+	parts := ev.auditorParts()
 	for _, f := range p.Files {
-		if ev.Cfg.IsContractPath(f.Path) {
+		if ev.Cfg.IsContractPath(f.Path) || parts[f.Path] != "" {
 			out = append(out, f.Path)
 		}
 	}

@@ -10,17 +10,44 @@ import (
 )
 
 // contractOwners are who may approve each changed contract file by the
-// config's owners per path (config.OwnersOf). The files GitHub did not
-// list (filesUnlisted) have no entry: the repository's owners approve
-// them, since nobody can tell whose paths they are.
-func (ev *Evaluation) contractOwners(files []string) map[string][]string {
-	if len(ev.Cfg.PathOwners) == 0 && ev.Cfg.CodeOwners == nil {
+// config's owners per path (config.OwnersOf); for the auditor's parts of
+// run documents (parts), those owners and the auditors, less the pull
+// request's author (AuditorPartDeciders). The files GitHub did not list
+// (filesUnlisted) have no entry: the repository's owners approve them,
+// since nobody can tell whose paths they are.
+func (ev *Evaluation) contractOwners(files []string, parts map[string]string) map[string][]string {
+	perPath := len(ev.Cfg.PathOwners) > 0 || ev.Cfg.CodeOwners != nil
+	if !perPath && len(parts) == 0 {
 		return nil // one list owns every path
 	}
 	out := map[string][]string{}
 	for _, f := range files {
-		if f != filesUnlisted {
-			out[f] = ev.Cfg.OwnersOf(f)
+		owners := ev.Cfg.Owners
+		if perPath {
+			owners = ev.Cfg.OwnersOf(f)
+		}
+		switch {
+		case f == filesUnlisted:
+		case parts[f] != "":
+			out[f] = AuditorPartDeciders(owners, ev.Cfg.Auditors, ev.Snap.Pull.Author.Login)
+		case perPath:
+			out[f] = owners
+		}
+	}
+	return out
+}
+
+// contractSources say what each changed contract file changes: a source
+// of authority (config.AuthoritySource) or the auditor's part of run
+// documents (parts).
+func (ev *Evaluation) contractSources(files []string, parts map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, f := range files {
+		if src := ev.Cfg.AuthoritySource(f); src != "" {
+			out[f] = "changes a source of authority: " + src
+		}
+		if why := parts[f]; why != "" {
+			out[f] = why
 		}
 	}
 	return out

@@ -15,6 +15,7 @@ type jsonPull struct {
 	HeadRefOid  string
 	HeadRefName string
 	BaseRefName string
+	BaseRefOid  string
 	Author      *jsonActor
 	Commits     *struct {
 		TotalCount int
@@ -83,7 +84,7 @@ type jsonSuite struct {
 }
 
 func (p *jsonPull) pull(plan queryPlan) *snapshot.Pull {
-	out := &snapshot.Pull{Number: p.Number, URL: p.URL, Body: p.Body, State: p.State, HeadSHA: p.HeadRefOid, HeadRef: p.HeadRefName, BaseRef: p.BaseRefName, Author: p.Author.actor()}
+	out := &snapshot.Pull{Number: p.Number, URL: p.URL, Body: p.Body, State: p.State, HeadSHA: p.HeadRefOid, HeadRef: p.HeadRefName, BaseRef: p.BaseRefName, BaseSHA: p.BaseRefOid, Author: p.Author.actor()}
 	p.headRuns(out, plan)
 	if c := p.Commits; c != nil {
 		for _, n := range c.Nodes {

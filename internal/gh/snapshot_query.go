@@ -90,7 +90,7 @@ func (p queryPlan) query() string {
 // writePull adds the pull request and its head commit's check runs: only
 // the App's own unless every head check is needed.
 func (p queryPlan) writePull(b *strings.Builder) {
-	fmt.Fprintf(b, "  pullRequest(number: %d) { number url body state headRefOid headRefName baseRefName author { __typename login }\n", p.pr)
+	fmt.Fprintf(b, "  pullRequest(number: %d) { number url body state headRefOid headRefName baseRefName baseRefOid author { __typename login }\n", p.pr)
 	if p.needs.Commits {
 		fmt.Fprintf(b, "    commits(last: %d) { totalCount nodes { commit { oid author { name email user { login } } committer { name email user { login } } } } }\n", commitsPage)
 	}

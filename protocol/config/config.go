@@ -65,6 +65,10 @@ type Config struct {
 	RequiredWorkflows RequiredWorkflows `json:"required_workflows"`
 	// ContractPaths are globs of paths whose changes need an owner's approval.
 	ContractPaths []string `json:"contract_paths"`
+	// DefaultContractPaths are the default contract paths kept: the sources
+	// of authority (DefaultContractPaths, AuthoritySources), all of them
+	// unless the file lists fewer to opt the others out.
+	DefaultContractPaths []string `json:"default_contract_paths"`
 	// Risk holds the risk defaults.
 	Risk Risk `json:"risk"`
 	// Limits bounds corrections, exchanges and work in progress.
@@ -168,5 +172,7 @@ func Default() *Config {
 		Release:       Release{Manifest: DefaultManifest},
 		Readback:      Readback{Timeout: DefaultReadbackTimeout},
 		Mode:          ModeEnforce,
+
+		DefaultContractPaths: DefaultContractPaths(),
 	}
 }

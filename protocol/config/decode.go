@@ -52,16 +52,19 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		"negative_controls":  func(v *yaml.Node, f string) { c.NegativeControls = d.controls(v, f) },
 		"required_workflows": func(v *yaml.Node, f string) { d.requiredWorkflows(v, f, &c.RequiredWorkflows) },
 		"contract_paths":     func(v *yaml.Node, f string) { c.ContractPaths = d.paths(v, f, true) },
-		"risk":               func(v *yaml.Node, f string) { d.risk(v, f, &c.Risk) },
-		"limits":             func(v *yaml.Node, f string) { d.limits(v, f, &c.Limits) },
-		"stall":              func(v *yaml.Node, f string) { d.stall(v, f, &c.Stall) },
-		"release":            func(v *yaml.Node, f string) { d.release(v, f, &c.Release) },
-		"readback":           func(v *yaml.Node, f string) { d.readback(v, f, &c.Readback) },
-		"report":             func(v *yaml.Node, f string) { d.report(v, f, &c.Report) },
-		"mode":               func(v *yaml.Node, f string) { c.Mode = d.mode(v, f) },
-		"deploy":             func(v *yaml.Node, f string) { d.deploy(v, f, &c.Deploy) },
-		"closure":            func(v *yaml.Node, f string) { d.closure(v, f, &c.Closure) },
-		"command_prefix":     func(v *yaml.Node, f string) { c.CommandPrefix = d.commandPrefix(v, f) },
+		"default_contract_paths": func(v *yaml.Node, f string) {
+			c.DefaultContractPaths = d.list(v, f, func(item *yaml.Node, f, s string) { d.check(item, f, checkDefaultContractPath(s)) })
+		},
+		"risk":           func(v *yaml.Node, f string) { d.risk(v, f, &c.Risk) },
+		"limits":         func(v *yaml.Node, f string) { d.limits(v, f, &c.Limits) },
+		"stall":          func(v *yaml.Node, f string) { d.stall(v, f, &c.Stall) },
+		"release":        func(v *yaml.Node, f string) { d.release(v, f, &c.Release) },
+		"readback":       func(v *yaml.Node, f string) { d.readback(v, f, &c.Readback) },
+		"report":         func(v *yaml.Node, f string) { d.report(v, f, &c.Report) },
+		"mode":           func(v *yaml.Node, f string) { c.Mode = d.mode(v, f) },
+		"deploy":         func(v *yaml.Node, f string) { d.deploy(v, f, &c.Deploy) },
+		"closure":        func(v *yaml.Node, f string) { d.closure(v, f, &c.Closure) },
+		"command_prefix": func(v *yaml.Node, f string) { c.CommandPrefix = d.commandPrefix(v, f) },
 	})
 	if !versionSet {
 		d.errorf(root, "version", `required; start the file with "version: 1"`)

@@ -27,8 +27,8 @@ var builtinContractPaths = []string{".github/aepgate.yml", ".github/workflows/**
 func BuiltinContractPaths() []string { return slices.Clone(builtinContractPaths) }
 
 // IsContractPath reports whether a changed file is under a contract path
-// (the configured ones or BuiltinContractPaths), so that its change needs
-// an owner's approval.
+// (BuiltinContractPaths, the kept default contract paths or the configured
+// ones), so that its change needs an owner's approval.
 func (c *Config) IsContractPath(name string) bool {
 	return c.isContractPath(builtinContractPaths, name)
 }
@@ -37,7 +37,7 @@ func (c *Config) IsContractPath(name string) bool {
 // pass fewer to show what each one stops).
 func (c *Config) isContractPath(builtins []string, name string) bool {
 	match := func(p string) bool { return MatchPath(p, name) }
-	return slices.ContainsFunc(builtins, match) || slices.ContainsFunc(c.ContractPaths, match)
+	return slices.ContainsFunc(builtins, match) || slices.ContainsFunc(c.DefaultContractPaths, match) || slices.ContainsFunc(c.ContractPaths, match)
 }
 
 // IsRunDocumentDir reports whether dir is one of the run-document folders

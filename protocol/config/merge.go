@@ -148,3 +148,33 @@ func own(key string, get func(*Config) *string) MergeRule {
 		m.from(key, true, false)
 	}}
 }
+
+// kept: the base's entries stay, and the repository may add entries the
+// base left out (default_contract_paths: a base may opt a default out for
+// its repositories, a repository may take it back). A repository that
+// lists the key without one of the base's entries is refused: it would
+// drop it.
+func kept(key string, get func(*Config) *[]string) MergeRule {
+	return MergeRule{Key: key, How: "union; leaving out an inherited entry is refused", merge: func(m *merger, key string) {
+		b, r := *get(m.base.Config), *get(m.repo.Config)
+		_, set := m.repo.sets(key)
+		if !set {
+			*get(m.out) = b
+			m.from(key, true, false)
+			return
+		}
+		for _, s := range b {
+			if !containsFold(r, s) {
+				m.refuse(key, "leaving out %q would drop it from the inherited %s of %s; a repository may only add entries", s, quoted(b), m.base.Name)
+			}
+		}
+		out, added := slices.Clone(b), false
+		for _, s := range r {
+			if !containsFold(out, s) {
+				out, added = append(out, s), true
+			}
+		}
+		*get(m.out) = out
+		m.from(key, true, added)
+	}}
+}

@@ -13,6 +13,8 @@ import (
 //   - lists of people with authority, of evidence and of protected paths
 //     (owners, coordinators, run_documents, required_workflows,
 //     contract_paths, release.assets, report.required_for) are unioned;
+//     default_contract_paths too, and leaving out an inherited one is
+//     refused;
 //     negative_controls too, by name;
 //   - lists that let someone in or exempt something (auditors,
 //     report.skip) may only be narrowed;
@@ -38,6 +40,7 @@ func DefaultMergeRules() []MergeRule {
 		union("required_workflows.pull_request", func(c *Config) *[]string { return &c.RequiredWorkflows.PullRequest }),
 		union("required_workflows.readback", func(c *Config) *[]string { return &c.RequiredWorkflows.Readback }),
 		union("contract_paths", func(c *Config) *[]string { return &c.ContractPaths }),
+		kept("default_contract_paths", func(c *Config) *[]string { return &c.DefaultContractPaths }),
 		ranked("risk.default", func(c *Config) *string { return &c.Risk.Default }, RiskLow, RiskMedium, RiskHigh),
 		least("limits.corrections", func(c *Config) *int { return &c.Limits.Corrections }),
 		least("limits.exchanges", func(c *Config) *int { return &c.Limits.Exchanges }),

@@ -34,16 +34,30 @@ func ContractGate(unit, pr int, head string, files []string, at time.Time) (ev g
 	if len(files) == 0 {
 		return gate.Event{}, false
 	}
-	shown := files
-	more := ""
-	if len(files) > maxListedFiles {
-		shown, more = files[:maxListedFiles], fmt.Sprintf(" and %d more", len(files)-maxListedFiles)
-	}
 	wu, key := strconv.Itoa(unit), fmt.Sprintf("contract:pr%d:%s", pr, head)
 	return gate.Event{
 		Type: gate.EventCreate, Time: at, Actor: "aepgate", GateID: ContractGateID(pr, head), WorkUnit: &wu,
-		Question: fmt.Sprintf("Pull request #%d changes contract paths at %s: %s%s. Approve these changes?", pr, gitsha.Short(head), strings.Join(shown, ", "), more),
+		Question: fmt.Sprintf("Pull request #%d changes contract paths at %s: %s. Approve these changes?", pr, gitsha.Short(head), listFiles(files, nil)),
 		Choices:  gate.Choices{ChoiceApprove, ChoiceReject}, ExternalEffect: "merge-protected-branch",
 		OwnerOnlyCategory: "human-product-judgment-action", BlockingScope: gate.ScopeMerge, SafeDefault: ChoiceReject, DecisionKey: &key,
 	}, true
+}
+
+// listFiles names the first maxListedFiles of files, each followed by the
+// source of authority it changes when sources names one, e.g.
+// "AGENTS.md (changes a source of authority: the instructions agents
+// follow)", then how many more there are.
+func listFiles(files []string, sources map[string]string) string {
+	shown, more := files, ""
+	if len(files) > maxListedFiles {
+		shown, more = files[:maxListedFiles], fmt.Sprintf(" and %d more", len(files)-maxListedFiles)
+	}
+	out := make([]string, len(shown))
+	for i, f := range shown {
+		out[i] = f
+		if src := sources[f]; src != "" {
+			out[i] += " (" + src + ")"
+		}
+	}
+	return strings.Join(out, ", ") + more
 }

@@ -3,7 +3,6 @@ package gatelog
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/gitsha"
@@ -39,11 +38,14 @@ func contractGates(unit int, p PullRequestState, repo []string) []contractGate {
 		if !ok {
 			continue
 		}
-		if len(groups) > 1 {
+		switch {
+		case len(groups) > 1:
 			ev.GateID = fmt.Sprintf("%s-%d", ev.GateID, i+1)
 			key := fmt.Sprintf("%s:%d", *ev.DecisionKey, i+1)
 			ev.DecisionKey = &key
 			ev.Question = groupQuestion(p, g)
+		case len(p.ContractSources) > 0:
+			ev.Question = fmt.Sprintf("Pull request #%d changes contract paths at %s: %s. Approve these changes?", p.Number, gitsha.Short(p.Head), listFiles(g.files, p.ContractSources))
 		}
 		out = append(out, contractGate{ev: ev, deciders: g.owners, files: g.files})
 	}
@@ -89,12 +91,8 @@ func sameOwners(a, b []string) bool {
 // groupQuestion is the question of one group's gate: its files and who
 // approves them.
 func groupQuestion(p PullRequestState, g ownerGroup) string {
-	shown, more := g.files, ""
-	if len(shown) > maxListedFiles {
-		shown, more = shown[:maxListedFiles], fmt.Sprintf(" and %d more", len(g.files)-maxListedFiles)
-	}
-	return fmt.Sprintf("Pull request #%d changes contract paths owned by %s at %s: %s%s. Approve these changes?",
-		p.Number, logins(g.owners), gitsha.Short(p.Head), strings.Join(shown, ", "), more)
+	return fmt.Sprintf("Pull request #%d changes contract paths owned by %s at %s: %s. Approve these changes?",
+		p.Number, logins(g.owners), gitsha.Short(p.Head), listFiles(g.files, p.ContractSources))
 }
 
 // anyOwner is everyone who may decide something in in: the repository's

@@ -1,6 +1,7 @@
 package gatelog
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -105,4 +106,33 @@ func findGate(r Result, id string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// TestContractGateSources: a contract gate's question says what each
+// source of authority among its files changes, with one owner group and
+// with several.
+func TestContractGateSources(t *testing.T) {
+	head := strings.Repeat("a", 40)
+	src := map[string]string{"AGENTS.md": "changes a source of authority: the instructions agents follow"}
+	for _, tt := range []struct {
+		name   string
+		owners map[string][]string
+		want   []string
+	}{
+		{"one group", nil, []string{"Pull request #21 changes contract paths at aaaaaaaaaaaa: AGENTS.md (changes a source of authority: the instructions agents follow), api/x.proto. Approve these changes?"}},
+		{"two groups", map[string][]string{"api/x.proto": {"dana"}}, []string{
+			"Pull request #21 changes contract paths owned by olivia at aaaaaaaaaaaa: AGENTS.md (changes a source of authority: the instructions agents follow). Approve these changes?",
+			"Pull request #21 changes contract paths owned by dana at aaaaaaaaaaaa: api/x.proto. Approve these changes?"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := PullRequestState{Number: 21, Head: head, ContractFiles: []string{"AGENTS.md", "api/x.proto"}, ContractOwners: tt.owners, ContractSources: src}
+			var got []string
+			for _, g := range contractGates(13, p, []string{"olivia"}) {
+				got = append(got, g.ev.Question)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("questions (-want +got):\n%s", diff)
+			}
+		})
+	}
 }

@@ -105,6 +105,11 @@ type PullRequestState struct {
 	// repository owners' (Policy.Owners). Files with the same owners share
 	// one contract gate (contractGates).
 	ContractOwners map[string][]string
+	// ContractSources say, for the ContractFiles that are sources of
+	// authority or auditor-owned parts of run documents, what each one
+	// changes (e.g. "changes a source of authority: the code owners
+	// (CODEOWNERS)"); the gate's question names it beside the file.
+	ContractSources map[string]string
 	// Auto are aepgate's own gates bound to this pull request, besides the
 	// contract-change gate (e.g. an audit's owner decision): create events,
 	// each taking effect at its Time, with ids under a reserved prefix.

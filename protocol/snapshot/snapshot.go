@@ -111,6 +111,9 @@ type Pull struct {
 	HeadAt  time.Time
 	HeadRef string
 	BaseRef string
+	// BaseSHA is the base branch's commit GitHub compares the pull request
+	// with (baseRefOid).
+	BaseSHA string
 	Author  Actor
 	// Runs are this App's check runs on the head commit, so a run that
 	// already shows what an evaluation decided is not written again.

@@ -12,6 +12,7 @@ import (
 	"github.com/aepgate/aepgate/internal/rundir"
 	"github.com/aepgate/aepgate/protocol/negcontrol"
 	"github.com/aepgate/aepgate/protocol/reverify"
+	"github.com/aepgate/aepgate/protocol/rundoc"
 )
 
 const verifyLong = `Re-run the evidence of a run folder (plan-of-record.md, execution-guide.md,
@@ -22,7 +23,18 @@ non-zero exit, or output that no longer contains the pasted output's last
 line, is a false green, shown with both last lines. A DONE task whose guide
 has no Verify command is listed as not re-run.
 
-Without --rerun nothing runs: the tasks and their commands are listed.
+Without --rerun nothing runs: the tasks and their commands (as the folder's
+guide states them) are listed.
+
+With --rerun each task's command is the one the BASE commit's execution guide
+states, never the folder's own: aepkit reserves the guide to the Auditor, so an
+edit to a task's **Verify:** on the branch must not choose the command that
+judges it. --base names that commit; by default it is the merge base of HEAD
+with the default branch (origin/HEAD, else main, else master). A task whose
+command differs from the base's, or that the base's guide lacks, is not run:
+it is reported as CHANGED ("the Verify command changed on this pull request;
+not re-run from the head's text") and counts as a failure. Outside a git
+repository, or when no base can be found, verify --rerun fails (exit 2).
 
 With --rerun each command runs through /bin/sh in its own isolated copy of the
 tree (a git worktree at HEAD plus uncommitted and untracked, not ignored,
@@ -33,7 +45,8 @@ GITHUB_TOKEN, GITHUB_ENTERPRISE_TOKEN, ACTIONS_* or GH_* variables. The time
 each task took is reported.
 
 Exit codes: 0 every DONE task reproduced (or nothing to re-run); 1 a false
-green; 2 usage or read error; 130 interrupted (the copies are removed first).`
+green or a changed Verify command; 2 usage or read error; 130 interrupted
+(the copies are removed first).`
 
 // verifyOptions are the flags of aepgate verify.
 type verifyOptions struct {
@@ -45,12 +58,18 @@ type verifyOptions struct {
 	format string
 	// run runs the commands; isolate.Commands unless a test injects another.
 	run func(ctx context.Context, root string, commands []string, o isolate.Options) ([]isolate.Outcome, error)
+	// base is --base: the commit whose guide states the commands ("" the
+	// default, baseGuide).
+	base string
+	// guideAt reads the run folder's guide at the base (baseGuide; a
+	// negative control injects one that reads the head's).
+	guideAt func(ctx context.Context, dir, rev string) (*rundoc.Guide, string, error)
 }
 
 func newVerifyCmd(s streams) *cobra.Command {
-	o := verifyOptions{run: isolate.Commands}
+	o := verifyOptions{run: isolate.Commands, guideAt: baseGuide}
 	cmd := &cobra.Command{
-		Use:     "verify <run-dir> [--rerun] [--timeout DURATION] [--jobs N]",
+		Use:     "verify <run-dir> [--rerun] [--base REV] [--timeout DURATION] [--jobs N]",
 		Short:   "Re-run the Verify command of every DONE task and compare it with the pasted output",
 		Long:    verifyLong,
 		Example: "  aepgate verify docs/ledger-service --rerun --timeout 5m",
@@ -65,6 +84,7 @@ func newVerifyCmd(s streams) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.rerun, "rerun", false, "run the commands (isolated) and compare; without it they are only listed")
+	f.StringVar(&o.base, "base", "", "with --rerun, the commit whose execution guide states the Verify commands (default: the merge base of HEAD with origin/HEAD, main or master)")
 	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "how long each command may run before its process group is killed")
 	f.IntVar(&o.jobs, "jobs", 0, "how many commands run at once (default: the number of CPUs)")
 	addFormat(cmd, &o.format)
@@ -93,12 +113,20 @@ func (o verifyOptions) exec(ctx context.Context, s streams, dir string) error {
 		fmt.Fprintf(s.out, "%d DONE task(s) with a Verify command; run with --rerun to re-run them\n", len(tasks))
 		return nil
 	}
-	return o.rerunTasks(ctx, s, dir, tasks)
+	base, where, err := o.guideAt(ctx, dir, o.base)
+	if err != nil {
+		return failf(2, "verify: %v", err)
+	}
+	if o.format != formatJSON {
+		fmt.Fprintf(s.out, "Verify commands as the execution guide states them at %s\n", where)
+	}
+	tasks, changed := reverify.FromBase(tasks, base)
+	return o.rerunTasks(ctx, s, dir, tasks, changed)
 }
 
 // rerunTasks runs the tasks' commands isolated from the repository root
 // and reports each task's time and every false green.
-func (o verifyOptions) rerunTasks(ctx context.Context, s streams, dir string, tasks []reverify.Task) error {
+func (o verifyOptions) rerunTasks(ctx context.Context, s streams, dir string, tasks []reverify.Task, changed []reverify.Finding) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return failf(2, "verify: %v", err)
@@ -108,9 +136,11 @@ func (o verifyOptions) rerunTasks(ctx context.Context, s streams, dir string, ta
 		cmds[i] = t.Command
 	}
 	start := time.Now()
-	outs, err := o.run(ctx, isolate.Root(ctx, abs), cmds, isolate.Options{Jobs: o.jobs, Timeout: o.timeout})
-	if err != nil {
-		return failf(2, "verify: %v", err)
+	var outs []isolate.Outcome
+	if len(cmds) > 0 {
+		if outs, err = o.run(ctx, isolate.Root(ctx, abs), cmds, isolate.Options{Jobs: o.jobs, Timeout: o.timeout}); err != nil {
+			return failf(2, "verify: %v", err)
+		}
 	}
 	outcomes := make([]reverify.Outcome, len(outs))
 	for i, r := range outs {
@@ -122,7 +152,7 @@ func (o verifyOptions) rerunTasks(ctx context.Context, s streams, dir string, ta
 		bad[f.ID] = f.Message
 	}
 	if o.format == formatJSON {
-		return verifyRerunJSON(s, tasks, outcomes, findings, bad)
+		return verifyRerunJSON(s, tasks, outcomes, findings, changed, bad)
 	}
 	for i, t := range tasks {
 		word := "ok"
@@ -131,11 +161,14 @@ func (o verifyOptions) rerunTasks(ctx context.Context, s streams, dir string, ta
 		}
 		fmt.Fprintf(s.out, "%-10s %-12s %6.2fs  exit %d\n", t.ID, word, outcomes[i].Took.Seconds(), outcomes[i].ExitCode)
 	}
-	for _, f := range findings {
+	for _, c := range changed {
+		fmt.Fprintf(s.out, "%-10s %-12s not run\n", c.ID, "CHANGED")
+	}
+	for _, f := range append(findings, changed...) {
 		fmt.Fprintf(s.out, "%s:%d: %s\n", filepath.Join(dir, "compliance-log.md"), f.LogLine, f.Message)
 	}
-	fmt.Fprintf(s.out, "%d task(s) re-run in %.2fs, %d false green(s)\n", len(tasks), time.Since(start).Seconds(), len(findings))
-	if len(findings) > 0 {
+	fmt.Fprintf(s.out, "%d task(s) re-run in %.2fs, %d false green(s), %d changed Verify command(s) not run\n", len(tasks), time.Since(start).Seconds(), len(findings), len(changed))
+	if len(findings)+len(changed) > 0 {
 		return exitCode(1)
 	}
 	return nil
@@ -168,7 +201,7 @@ func verifyListJSON(s streams, tasks []reverify.Task, skipped []reverify.Skipped
 
 // verifyRerunJSON is verify --rerun's --format json: each task's outcome
 // and the false greens; exit 1 when there is one.
-func verifyRerunJSON(s streams, tasks []reverify.Task, outcomes []reverify.Outcome, findings []reverify.Finding, bad map[string]string) error {
+func verifyRerunJSON(s streams, tasks []reverify.Task, outcomes []reverify.Outcome, findings, changed []reverify.Finding, bad map[string]string) error {
 	type task struct {
 		ID       string  `json:"id"`
 		OK       bool    `json:"ok"`
@@ -183,17 +216,21 @@ func verifyRerunJSON(s streams, tasks []reverify.Task, outcomes []reverify.Outco
 	out := struct {
 		Tasks       []task    `json:"tasks"`
 		FalseGreens []finding `json:"false_greens"`
-	}{Tasks: []task{}, FalseGreens: []finding{}}
+		Changed     []finding `json:"changed"`
+	}{Tasks: []task{}, FalseGreens: []finding{}, Changed: []finding{}}
 	for i, t := range tasks {
 		out.Tasks = append(out.Tasks, task{t.ID, bad[t.ID] == "", outcomes[i].Took.Seconds(), outcomes[i].ExitCode})
 	}
 	for _, f := range findings {
 		out.FalseGreens = append(out.FalseGreens, finding{f.ID, f.LogLine, f.Message})
 	}
+	for _, f := range changed {
+		out.Changed = append(out.Changed, finding{f.ID, f.LogLine, f.Message})
+	}
 	if err := writeJSON(s.out, out); err != nil {
 		return err
 	}
-	if len(findings) > 0 {
+	if len(findings)+len(changed) > 0 {
 		return exitCode(exitFindings)
 	}
 	return nil

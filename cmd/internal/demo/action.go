@@ -14,8 +14,8 @@ import (
 	"github.com/aepgate/aepgate/protocol/scaffold"
 )
 
-// runDocs are the scaffolded run documents the pull request carries, by
-// path (what `aepgate init` writes).
+// runDocs are the scaffolded run documents on main, by path (what
+// `aepgate init` writes).
 func runDocs() map[string]string {
 	out := map[string]string{}
 	for _, f := range scaffold.Render("widgets") {

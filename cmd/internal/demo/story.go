@@ -82,11 +82,16 @@ func newStory(ctx context.Context, w *world) *story {
 }
 
 // setup commits the policy to main (the App reads it from the default
-// branch only) and grants the cast their access.
+// branch only) with the run documents the auditor wrote (their plan and
+// guide are the auditor's: a pull request changing them needs an
+// auditor's approval), and grants the cast their access.
 func (st *story) setup() beat {
-	return beat{title: "acme/widgets has the App installed; .github/aepgate.yml on main names olivia owner, cody coordinator, carol auditor, ci required",
+	return beat{title: "acme/widgets has the App installed; .github/aepgate.yml on main names olivia owner, cody coordinator, carol auditor, ci required; carol's run documents are on main",
 		act: func() error {
-			st.w.repo.Commit("main", "aepgate policy", map[string]string{".github/aepgate.yml": policy})
+			files := runDocs()
+			files[".github/aepgate.yml"] = policy
+			st.w.repo.Commit("main", "aepgate policy and the run documents", files)
+			maps.Copy(st.tree, runDocs())
 			st.w.repo.Grant(owner, "admin")
 			for _, u := range []string{coord, auditor, worker, intruder} {
 				st.w.repo.Grant(u, "write")
@@ -118,9 +123,8 @@ func (st *story) increment() beat {
 
 // openPR opens bob's pull request naming unit #1, with its CI run.
 func (st *story) openPR() beat {
-	files := runDocs()
-	files["export/export.go"] = exportV1
-	return beat{title: "bob opens PR #3 'Work-unit: #1' (export/export.go + run documents) with his worker report; ci passes on the head",
+	files := map[string]string{"export/export.go": exportV1}
+	return beat{title: "bob opens PR #3 'Work-unit: #1' (export/export.go) with his worker report; ci passes on the head",
 		act: func() error {
 			st.w.repo.Branch(st.s.branch, "main")
 			head := st.w.repo.CommitBy(worker, st.s.branch, "CSV export", files)
