@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/closure"
@@ -34,9 +33,9 @@ func (j *Judge) Command(ctx context.Context, in Input, s Said) error {
 	if err != nil || !st.Found {
 		return err
 	}
-	cfg, err := verdict.Config(st.Config)
-	if err != nil {
-		return nil // an invalid config decides nothing; the attempts show it
+	cfg, problem, err := j.config(ctx, in, st)
+	if err != nil || cfg == nil {
+		return err // an invalid config decides nothing; the attempts show it
 	}
 	c, ok := closeOf(s, cfg.CommandPrefix)
 	if !ok {
@@ -60,13 +59,23 @@ func (j *Judge) Command(ctx context.Context, in Input, s Said) error {
 	if err != nil {
 		return err
 	}
-	if err := j.acknowledge(ctx, in, s.Issue, c, closure.Acknowledge(f, c, hold, j.Rules), f.Prefix); err != nil {
+	if err := j.acknowledge(ctx, in, s.Issue, c, j.refusal(f, c, hold, problem), f.Prefix); err != nil {
 		return err
 	}
 	if st.Open || c.Event != closure.EventCommentCreated {
 		return nil
 	}
 	return j.JudgeOpen(ctx, s.Issue)
+}
+
+// refusal is why c does not count ("" when it does): protocol/closure's
+// answer, or, while the owners cannot be resolved (problem), that no
+// one's command counts as the owner's.
+func (j *Judge) refusal(f closure.Facts, c closure.Command, hold, problem string) string {
+	if problem != "" {
+		return "the owners cannot be resolved, so no one's command counts as the owner's: " + problem
+	}
+	return closure.Acknowledge(f, c, hold, j.Rules)
 }
 
 // closeOf is the comment's first close command under prefix, with its

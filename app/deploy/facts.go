@@ -47,6 +47,9 @@ func (j *Judge) facts(ctx context.Context, in Input, d store.Deploy) (facts, err
 	if f.Config == nil {
 		return f, nil
 	}
+	if f.Config, f.ConfigProblem, err = j.people(ctx, in, snap.Config.CommitSHA, f.Config); f.Config == nil || err != nil {
+		return f, err
+	}
 	env, listed := f.Config.Deploy.Environments[d.Environment]
 	if !listed {
 		return f, nil
@@ -97,6 +100,18 @@ func parseConfig(file snapshot.ConfigFile) (*config.Config, string) {
 		return nil, err.Error()
 	}
 	return c, ""
+}
+
+// people is cfg with its people resolved by the one resolver
+// (app/owners); when a source cannot be read, no config and why: the
+// request is then rejected (protocol/deploy's config rule), never
+// approved, and the reason names the file or permission missing.
+func (j *Judge) people(ctx context.Context, in Input, commit string, cfg *config.Config) (*config.Config, string, error) {
+	got, problem, err := j.People.Resolved(ctx, in.Owner, in.Repo, commit, cfg)
+	if err != nil || problem != "" {
+		return nil, problem, err
+	}
+	return got, "", nil
 }
 
 // certified reports whether sha carries a valid aepgate/certificate this
