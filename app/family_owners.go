@@ -25,7 +25,7 @@ func (e *evaluator) readPeople(ctx context.Context, in evalInput, ev *verdict.Ev
 	case errors.As(err, &probs):
 		ev.Cfg, ev.CfgErrs = nil, probs
 	case errors.As(err, &unusable):
-		ev.Cfg, ev.CfgOther = nil, err
+		ev.Cfg, ev.CfgOther, ev.Unresolved = nil, err, unusable.Why
 	case err != nil:
 		return err
 	default:

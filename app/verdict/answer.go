@@ -82,6 +82,9 @@ type AnswerPlan struct {
 func PlanAnswer(at Origin, ev *Evaluation, id int64) (AnswerPlan, bool) {
 	th, review, ok := FindItem(ev.Snap, ev.Unit, id)
 	p := AnswerPlan{Item: id, Thread: th}
+	if ok && ev.GateLog() == nil && ev.Unresolved != "" {
+		return p.unjudged(at, ev, review)
+	}
 	if !ok || ev.GateLog() == nil {
 		return p, false
 	}
