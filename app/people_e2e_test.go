@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
@@ -270,5 +272,60 @@ func TestPeopleUnreadableTeamFailsClosed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPeopleHoldOnPullRequest: dana's HOLD on the unit is answered by the
+// comment answerer and blocks the attempt's aepgate/gates whatever source
+// names her (👍, action_required); an unreadable source gets 👀, a reply
+// and a failing aepgate/gates naming what is missing, never 👍 nor a pass.
+// Negative control: the old literal-owners resolution refuses a team or
+// CODEOWNERS owner's HOLD (👎) and the gates pass.
+func TestPeopleHoldOnPullRequest(t *testing.T) {
+	t.Parallel()
+	for _, s := range peopleSources {
+		for _, literal := range []bool{false, true} {
+			if literal && (s.literal || s.unreadable != "") {
+				continue
+			}
+			name := s.name
+			if literal {
+				name += " (negative control: literal owners)"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				w := newPeopleWorld(t, s, func(o *Options) {
+					if literal {
+						o.people = literalPeople
+					}
+				})
+				unit := w.repo.OpenIssue("alice", "Unit", contract("low", "product"), ghfake.InMilestone(w.repo.CreateMilestone("M", "")))
+				w.repo.Branch("work", "main")
+				w.repo.Commit("work", "work", map[string]string{"work.go": "package x\n"})
+				pr := w.repo.OpenPR("bob", "work", "main", "Work", "Work-unit: #"+strconv.Itoa(unit.Number()))
+				waitFor(t, 10*time.Second, "aepgate/gates", func() bool { return newestRunOn(w.repo, pr.Head(), checks.NameGates) != nil })
+				hold := unit.Comment("dana", "/aep hold waiting for legal")
+				waitFor(t, 10*time.Second, "a reaction", func() bool { c, _ := w.repo.CommentByID(hold.ID()); return len(c.Reactions) > 0 })
+				w.quiet(t)
+				c, _ := w.repo.CommentByID(hold.ID())
+				gates := newestRunOn(w.repo, pr.Head(), checks.NameGates)
+				want, wantGates := "+1", "action_required"
+				switch {
+				case s.unreadable != "":
+					want, wantGates = "eyes", "failure"
+					if !hasComment(unit, s.unreadable) || !strings.Contains(gates.Summary, s.unreadable) {
+						t.Errorf("neither the reply nor aepgate/gates names %s: %v\n%s", s.unreadable, unit.Comments(), gates.Summary)
+					}
+				case literal:
+					want, wantGates = "-1", "success"
+				}
+				if diff := cmp.Diff([]string{want}, c.Reactions); diff != "" {
+					t.Errorf("the HOLD's reactions (-want +got):\n%s", diff)
+				}
+				if gates.Conclusion != wantGates {
+					t.Errorf("aepgate/gates %s, want %s:\n%s", gates.Conclusion, wantGates, gates.Summary)
+				}
+			})
+		}
 	}
 }
