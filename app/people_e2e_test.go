@@ -280,7 +280,8 @@ func TestPeopleUnreadableTeamFailsClosed(t *testing.T) {
 // names her (👍, action_required); an unreadable source gets 👀, a reply
 // and a failing aepgate/gates naming what is missing, never 👍 nor a pass.
 // Negative control: the old literal-owners resolution refuses a team or
-// CODEOWNERS owner's HOLD (👎) and the gates pass.
+// CODEOWNERS owner's HOLD (👎) and the gates pass. Simulate, through the
+// same resolver, judges the gates as the App published them.
 func TestPeopleHoldOnPullRequest(t *testing.T) {
 	t.Parallel()
 	for _, s := range peopleSources {
@@ -325,7 +326,33 @@ func TestPeopleHoldOnPullRequest(t *testing.T) {
 				if gates.Conclusion != wantGates {
 					t.Errorf("aepgate/gates %s, want %s:\n%s", gates.Conclusion, wantGates, gates.Summary)
 				}
+				if !literal {
+					simulateGates(t, w, pr.Number(), wantGates)
+				}
 			})
+		}
+	}
+}
+
+// simulateGates checks that simulate, reading through the App's
+// installation, judges aepgate/gates on pull request pr as want.
+func simulateGates(t *testing.T, w *ghfakeWorld, pr int, want string) {
+	t.Helper()
+	src, err := w.app.clients.Installation(w.inst.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	login, err := w.app.clients.AppLogin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := Simulate(context.Background(), src, Simulation{Owner: "acme", Repo: "widgets", PR: pr, AppLogin: login})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Name == checks.NameGates && string(r.Conclusion) != want {
+			t.Errorf("simulate: aepgate/gates %s, want %s:\n%s", r.Conclusion, want, r.Summary)
 		}
 	}
 }
