@@ -191,8 +191,12 @@ func TestPeopleCloseCommand(t *testing.T) {
 				w.quiet(t)
 				c, _ := w.repo.CommentByID(cmd.ID())
 				counts := s.unreadable == "" && !literal
-				if got := slices.Contains(c.Reactions, "+1"); got != counts {
-					t.Errorf("`/aep close` by dana got %v, want counted %v", c.Reactions, counts)
+				want := []string{"-1"}
+				if counts {
+					want = []string{"+1"}
+				}
+				if diff := cmp.Diff(want, c.Reactions); diff != "" {
+					t.Errorf("`/aep close` by dana: reactions (-want +got):\n%s", diff)
 				}
 				if s.unreadable != "" && !hasComment(unit, s.unreadable) {
 					t.Errorf("no reply naming %s: %v", s.unreadable, unit.Comments())
@@ -354,5 +358,56 @@ func simulateGates(t *testing.T, w *ghfakeWorld, pr int, want string) {
 		if r.Name == checks.NameGates && string(r.Conclusion) != want {
 			t.Errorf("simulate: aepgate/gates %s, want %s:\n%s", r.Conclusion, want, r.Summary)
 		}
+	}
+}
+
+// TestPeopleAccept: olivia's `/aep accept` of a high-risk increment's
+// candidate counts (👍, the increment complete) whether she owns the
+// repository by name, through a team or through CODEOWNERS; with the
+// team unreadable (no members: read) it is refused with a reply naming the
+// permission. Negative control: the old literal-owners resolution refuses
+// the team's and CODEOWNERS' owner, and the increment never completes.
+func TestPeopleAccept(t *testing.T) {
+	t.Parallel()
+	team := strings.Replace(incrementYAML, "owners: [olivia]", "owners: [\"@acme/leads\"]", 1)
+	codeowners := strings.Replace(incrementYAML, "owners: [olivia]", "owners: {from: CODEOWNERS}", 1)
+	members := ghfake.Permissions{"members": "read"}
+	for _, tt := range []struct {
+		name       string
+		files      map[string]string
+		perms      ghfake.Permissions
+		resolve    owners.Resolver
+		counts     bool
+		unreadable string
+	}{
+		{"flat list", map[string]string{".github/aepgate.yml": incrementYAML}, members, nil, true, ""},
+		{"team", map[string]string{".github/aepgate.yml": team}, members, nil, true, ""},
+		{"CODEOWNERS", map[string]string{".github/aepgate.yml": codeowners, ".github/CODEOWNERS": "* @olivia\n"}, members, nil, true, ""},
+		{"team without members: read", map[string]string{".github/aepgate.yml": team}, nil, nil, false, "`members: read`"},
+		{"team (negative control: literal owners)", map[string]string{".github/aepgate.yml": team}, members, literalPeople, false, ""},
+		{"CODEOWNERS (negative control: literal owners)", map[string]string{".github/aepgate.yml": codeowners, ".github/CODEOWNERS": "* @olivia\n"}, members, literalPeople, false, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := newIncrementWorldFiles(t, tt.files, tt.perms, highRisk, nil, func(o *Options) { o.people = tt.resolve })
+			w.f.SetTeam("acme", "leads", "olivia")
+			sha := w.repo.Head("main")
+			if tt.unreadable == "" {
+				sha = w.certifiedAll(t)
+				w.candidateNamed(t, sha)
+			}
+			reactions, replies := w.answerOf(t, w.control.Comment("olivia", "/aep accept 1 "+sha))
+			if got := strings.Join(reactions, ","); (got == "+1") != tt.counts || (got == "-1") == tt.counts {
+				t.Errorf("the owner's acceptance got %v and %d replies, want counted %v", reactions, len(replies), tt.counts)
+			}
+			if tt.unreadable != "" && (len(replies) != 1 || !strings.Contains(replies[0], tt.unreadable)) {
+				t.Errorf("the refusal does not name %s: %v", tt.unreadable, replies)
+			}
+			if tt.unreadable == "" {
+				if _, done := w.complete(t, sha); done != tt.counts {
+					t.Errorf("increment complete %v, want %v", done, tt.counts)
+				}
+			}
+		})
 	}
 }

@@ -1,6 +1,8 @@
 package verdict
 
 import (
+	"slices"
+
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/command"
@@ -11,13 +13,14 @@ import (
 // acted on: neither 👍 nor 👎 would be true), a ledger row, and one reply
 // saying why (checks.UnjudgedReply). It records no answered row, so the
 // sweep answers the item as usual once the gates can be judged. ok is
-// false when the item holds no command.
+// false when the item holds no command the gate log judges (`close` and
+// `accept` have their own judges, which answer them).
 func (p AnswerPlan) unjudged(at Origin, ev *Evaluation, review bool) (AnswerPlan, bool) {
 	body, prefix := itemBody(ev, p.Thread, p.Item), command.DefaultPrefix
 	if cfg, err := Config(ev.Snap.Config); err == nil {
 		prefix = cfg.CommandPrefix
 	}
-	if len(command.Parse(body, prefix)) == 0 {
+	if !slices.ContainsFunc(command.Parse(body, prefix), gateCommand) {
 		return p, false
 	}
 	if !review {
@@ -29,6 +32,11 @@ func (p AnswerPlan) unjudged(at Origin, ev *Evaluation, review bool) (AnswerPlan
 		p.Reply = checks.UnjudgedReply(p.Item, AuthorOf(ev.Snap, p.Item), ev.Unresolved)
 	}
 	return p, true
+}
+
+// gateCommand reports whether c is judged by the gate log.
+func gateCommand(c command.Command) bool {
+	return c.Verb != command.VerbClose && c.Verb != command.VerbAccept
 }
 
 // itemBody is the text of comment or review id in thread th.
