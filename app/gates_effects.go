@@ -201,7 +201,7 @@ func (e *evaluator) answerMissed(ctx context.Context, in evalInput, ev *verdict.
 	seen := map[int64]bool{}
 	repaired := 0
 	for _, o := range ev.GateLog().Outcomes {
-		if o.Implicit || seen[o.ItemID] || repaired == maxRepairs {
+		if o.Implicit || verdict.Deferred(o) || seen[o.ItemID] || repaired == maxRepairs {
 			continue
 		}
 		seen[o.ItemID] = true

@@ -108,7 +108,9 @@ func deployOf(w *ghfakeWorld) *deployWorld {
 // TestPeopleDeployGate: behind the owner gate, dana's `resolve … approve`
 // answers the deployment whatever source names her; where the source
 // cannot be read the deployment is rejected, never approved, saying what
-// is missing. Negative control: the old literal-owners resolution leaves
+// is missing. The deploy judge answers its gate's comments: 👍 for
+// dana's, 👎 for mallory's (no "no gate exists" from the comment
+// answerer). Negative control: the old literal-owners resolution leaves
 // the deployment waiting after a team or CODEOWNERS owner's answer.
 func TestPeopleDeployGate(t *testing.T) {
 	t.Parallel()
@@ -140,7 +142,10 @@ func TestPeopleDeployGate(t *testing.T) {
 					return
 				}
 				waitFor(t, 10*time.Second, "the gate's question", func() bool { return appComments(ctl, run) == 1 })
-				ctl.Comment("dana", "/aep resolve "+deployrules.GateID("production", run.ID())+" approve")
+				id := deployrules.GateID("production", run.ID())
+				stranger := ctl.Comment("mallory", "/aep resolve "+id+" approve")
+				d.settle(t)
+				approve := ctl.Comment("dana", "/aep resolve "+id+" approve")
 				if literal && !s.literal {
 					d.settle(t)
 					if got := run.DeploymentReviews(); len(got) != 0 {
@@ -150,6 +155,18 @@ func TestPeopleDeployGate(t *testing.T) {
 				}
 				if got := answered(t, run); got.State != deployrules.Approved {
 					t.Fatalf("answer %+v, want approved", got)
+				}
+				d.settle(t)
+				// The deploy judge answers its gate's comments: one 👍 for
+				// the answer that counted, 👎 for the one that did not.
+				for _, c := range []struct {
+					c    *ghfake.Comment
+					want string
+				}{{stranger, "-1"}, {approve, "+1"}} {
+					got, _ := w.repo.CommentByID(c.c.ID())
+					if diff := cmp.Diff([]string{c.want}, got.Reactions); diff != "" {
+						t.Errorf("reactions to %s's answer (-want +got):\n%s", got.Author, diff)
+					}
 				}
 			})
 		}

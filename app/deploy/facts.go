@@ -28,6 +28,10 @@ type facts struct {
 	control *snapshot.ControlIssue
 	// configCommit is the default-branch commit the config was read at.
 	configCommit string
+	// outcomes are what each request on the control issue did in the
+	// replay the request is judged under (its deploy gate's answers among
+	// them).
+	outcomes []gatelog.Outcome
 }
 
 // facts reads what d is judged on: the config and the control issue (one
@@ -75,7 +79,8 @@ func (j *Judge) facts(ctx context.Context, in Input, d store.Deploy) (facts, err
 	if err != nil {
 		return f, err
 	}
-	f.Gates = rules.Replay(gin, request(d), env.OwnerGate, j.AppLogin).State
+	res := rules.Replay(gin, request(d), env.OwnerGate, j.AppLogin)
+	f.Gates, f.outcomes = res.State, res.Outcomes
 	return f, nil
 }
 

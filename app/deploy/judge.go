@@ -121,6 +121,9 @@ func (j *Judge) judge(ctx context.Context, in Input, d store.Deploy) error {
 	if err != nil {
 		return err
 	}
+	if err := j.answerGate(ctx, in, d, f); err != nil {
+		return err
+	}
 	a := rules.DecideWith(request(d), f.Facts, j.rules())
 	if a.Waiting() {
 		if err := j.openGate(ctx, in, d, f); err != nil {
