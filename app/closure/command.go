@@ -41,10 +41,8 @@ func (j *Judge) Command(ctx context.Context, in Input, s Said) error {
 	if !ok {
 		return nil
 	}
-	if c.Type == "User" && c.Event == closure.EventCommentCreated {
-		if c.Permission, err = j.Roles.Role(ctx, in.Owner, in.Repo, c.Login); err != nil {
-			return err
-		}
+	if c.Permission, err = j.permission(ctx, in, c); err != nil {
+		return err
 	}
 	f, err := j.unitFacts(ctx, in, cfg, st, s.Issue)
 	if err != nil {
@@ -66,6 +64,15 @@ func (j *Judge) Command(ctx context.Context, in Input, s Said) error {
 		return nil
 	}
 	return j.JudgeOpen(ctx, s.Issue)
+}
+
+// permission is the live role of c's author, read only for a created
+// comment by a User ("" otherwise: it never counts as the owner's).
+func (j *Judge) permission(ctx context.Context, in Input, c closure.Command) (string, error) {
+	if c.Type != "User" || c.Event != closure.EventCommentCreated {
+		return "", nil
+	}
+	return j.Roles.Role(ctx, in.Owner, in.Repo, c.Login)
 }
 
 // refusal is why c does not count ("" when it does): protocol/closure's
