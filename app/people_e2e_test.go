@@ -428,3 +428,28 @@ func TestPeopleAccept(t *testing.T) {
 		})
 	}
 }
+
+// TestPeopleCloseAfterSourceFixed: a unit closed while the owners' source
+// cannot be read (no CODEOWNERS yet) is judged with no owner; once
+// CODEOWNERS names dana, her `/aep close` counts: a command is judged on
+// who owns the repository when it is made, not on the owners stored with
+// the closure.
+func TestPeopleCloseAfterSourceFixed(t *testing.T) {
+	t.Parallel()
+	missing := peopleSources[5]
+	if missing.name != "CODEOWNERS missing" {
+		t.Fatalf("source %q", missing.name)
+	}
+	w := newPeopleWorld(t, missing, nil)
+	unit := w.repo.OpenIssue("dana", "Unit", contract("low", "product"), ghfake.InMilestone(w.repo.CreateMilestone("M", "")))
+	unit.Close("dana")
+	waitFor(t, 10*time.Second, "the closure comment", func() bool { return closureComments(unit) > 0 })
+	w.repo.Commit("main", "owners", map[string]string{".github/CODEOWNERS": "* @dana\n"})
+	w.quiet(t)
+	cmd := unit.Comment("dana", "/aep close shipped by hand")
+	waitFor(t, 10*time.Second, "a reaction", func() bool { c, _ := w.repo.CommentByID(cmd.ID()); return len(c.Reactions) > 0 })
+	c, _ := w.repo.CommentByID(cmd.ID())
+	if diff := cmp.Diff([]string{"+1"}, c.Reactions); diff != "" {
+		t.Errorf("dana's `/aep close` once CODEOWNERS names her (-want +got):\n%s", diff)
+	}
+}

@@ -101,7 +101,10 @@ func closeOf(s Said, prefix string) (closure.Command, bool) {
 }
 
 // unitFacts are the unit's stored closure facts, or its facts from the
-// issue when none are stored; Open is GitHub's state now.
+// issue when none are stored; Open is GitHub's state now, and the owners
+// are the config's now (resolved: a command is judged on who owns the
+// repository when it is made, so an owner whose source could not be read
+// at the closure counts once it can).
 func (j *Judge) unitFacts(ctx context.Context, in Input, cfg *config.Config, st *gh.IssueClosure, issue int) (closure.Facts, error) {
 	f, err := j.stored(ctx, in.repo(), issue)
 	if err != nil {
@@ -111,7 +114,7 @@ func (j *Judge) unitFacts(ctx context.Context, in Input, cfg *config.Config, st 
 		ct, _ := workunit.ParseContract(st.Body)
 		f = closure.Facts{Number: issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: string(ct.Risk), Prefix: cfg.CommandPrefix}
 	}
-	f.Open = st.Open
+	f.Open, f.Owners = st.Open, cfg.Owners
 	return f, nil
 }
 
