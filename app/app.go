@@ -13,6 +13,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/jwks"
 	"github.com/aepgate/aepgate/app/metrics"
+	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/ready"
@@ -219,7 +220,7 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 	}
 	return &evaluator{checks: a.checks, snap: a.snapshotter(in), w: a.writer(in.CheckPublisher()), ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, locks: a.db, log: log,
 		boards: boardJobs{b: a.boards(), installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation),
-		roles: in, pushers: a.db, teams: a.teamReader(in), timelines: in, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules, mergeRules: a.opts.mergeRules,
+		roles: in, pushers: a.db, people: a.people(in), timelines: in, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules, mergeRules: a.opts.mergeRules,
 		issues: in, units: a.db, closureRules: a.closureRules()}, nil
 }
 
@@ -232,13 +233,14 @@ func (a *App) snapshotter(in snapshotter) snapshotter {
 	return in
 }
 
-// teamReader reads team members through in, unless a test put a variant
-// in Options.
-func (a *App) teamReader(in teamReader) teamReader {
+// people resolves people through in (app/owners), with the variants a
+// test put in Options.
+func (a *App) people(in owners.Source) owners.Reader {
+	r := owners.Reader{Files: in, Teams: in, Resolve: a.opts.people}
 	if a.opts.teams != nil {
-		return a.opts.teams(in)
+		r.Teams = a.opts.teams(in)
 	}
-	return in
+	return r
 }
 
 // keeper is where accepted decisions are kept: the database, unless a test

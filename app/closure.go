@@ -40,7 +40,7 @@ func (a *App) closureRules() closure.Rules {
 // closures is the closure judge (app/closure) for in: it judges the
 // affected pull requests again through judgeOpen.
 func (e *evaluator) closures(in evalInput) *aclosure.Judge {
-	return &aclosure.Judge{Issues: e.issues, Roles: e.roles, Store: closureStore{e.units, e.kept}, Ledger: e.w, Rules: e.closureRules, Log: e.log,
+	return &aclosure.Judge{Issues: e.issues, Roles: e.roles, Store: closureStore{e.units, e.kept}, Ledger: e.w, Rules: e.closureRules, Log: e.log, People: e.people,
 		JudgeOpen: func(ctx context.Context, unit int) error { return e.judgeOpen(ctx, in, unit, nil) }}
 }
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	aclosure "github.com/aepgate/aepgate/app/closure"
-
 	"github.com/aepgate/aepgate/app/instructed"
+	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/rundocs"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/writer"
@@ -31,9 +31,7 @@ type snapshotter interface {
 }
 
 // teamReader reads a team's members live (gh.Installation).
-type teamReader interface {
-	TeamMembers(ctx context.Context, org, slug string) ([]string, error)
-}
+type teamReader = owners.Teams
 
 // prLocker serialises evaluations of one pull request, so two jobs never
 // race to write the same check run (each evaluation then reads what the
@@ -63,10 +61,10 @@ type evaluator struct {
 	// at the end of a short window; nil asks for none.
 	fanouts func(ctx context.Context, owner, repo string) error
 	// roles reads auditors' live roles; pushers who pushed each head;
-	// teams the members of the teams the config names.
+	// people resolves the config's people (app/owners).
 	roles   roleReader
 	pushers pusherReader
-	teams   teamReader
+	people  owners.Reader
 	// timelines reads the unit issue's assignments when a listed agent
 	// made the pull request (app/instructed).
 	timelines instructed.Timelines
@@ -260,11 +258,8 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 	if !snap.Has.Conversation || ev.Cfg == nil {
 		return ev, nil
 	}
-	if err := e.readOwners(ctx, in, ev); err != nil || ev.Cfg == nil {
+	if err := e.readPeople(ctx, in, ev); err != nil || ev.Cfg == nil {
 		return ev, err
-	}
-	if err := e.readTeams(ctx, ev); err != nil {
-		return nil, err
 	}
 	if reads.Instructors {
 		if err := instructed.Read(ctx, e.timelines, in.owner, in.repo, ev); err != nil {
@@ -287,28 +282,6 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 	}
 	ev.Perms = gatelog.Permissions(ev.Roles)
 	return ev, nil
-}
-
-// readTeams reads the members of every team the config names as owners,
-// coordinators or auditors, one read per team and evaluation, and judges
-// the evaluation on the config with each team replaced by its members
-// (config.WithMembers). A failed read fails the evaluation, to be retried:
-// it never counts as membership.
-func (e *evaluator) readTeams(ctx context.Context, ev *verdict.Evaluation) error {
-	teams := ev.Cfg.Teams()
-	if len(teams) == 0 {
-		return nil
-	}
-	members := map[string][]string{}
-	for _, t := range teams {
-		m, err := e.teams.TeamMembers(ctx, t.Org, t.Slug)
-		if err != nil {
-			return fmt.Errorf("team %s: %w", t, err)
-		}
-		members[t.Key()] = m
-	}
-	ev.Cfg = ev.Cfg.WithMembers(members)
-	return nil
 }
 
 // readDecisions reads what the gate log is derived from besides the

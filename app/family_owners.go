@@ -9,21 +9,23 @@ import (
 	"github.com/aepgate/aepgate/protocol/config"
 )
 
-// readOwners reads the owners from the source the config names
-// (owners.Resolve: CODEOWNERS on the default branch, one read per
-// evaluation, at the commit the config was read at). A file that is
-// missing or refused makes the config unusable for this evaluation, as an
-// invalid config is: nobody's authority is judged. A failed read fails the
-// evaluation, to be retried.
-func (e *evaluator) readOwners(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
-	cfg, err := owners.Resolve(ctx, e.files, in.owner, in.repo, ev.Snap.Config.CommitSHA, ev.Cfg)
+// readPeople resolves the config's people with the one resolver
+// (owners.People: CODEOWNERS on the default branch at the commit the config
+// was read at, then the teams' members, each read once per evaluation). A
+// source that cannot be read (owners.Unusable: no CODEOWNERS, or no
+// members: read) or a refused CODEOWNERS line makes the config unusable for
+// this evaluation, as an invalid config is: nobody's authority is judged,
+// every check says why, and nothing is retried. Another failed read fails
+// the evaluation, to be retried: it never counts as membership.
+func (e *evaluator) readPeople(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
+	cfg, err := e.people.People(ctx, in.owner, in.repo, ev.Snap.Config.CommitSHA, ev.Cfg)
 	var probs config.Errors
 	var unusable *owners.Unusable
 	switch {
 	case errors.As(err, &probs):
 		ev.Cfg, ev.CfgErrs = nil, probs
 	case errors.As(err, &unusable):
-		ev.Cfg, ev.CfgOther = nil, err
+		ev.Cfg, ev.CfgOther, ev.Unresolved = nil, err, unusable.Why
 	case err != nil:
 		return err
 	default:

@@ -15,7 +15,8 @@ import (
 // does not already show.
 func (e *evaluator) afterGates(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
 	if ev.GateLog() == nil {
-		return nil
+		_, _, err := e.answer(ctx, in, ev, in.answer) // only why the people cannot be resolved, if so
+		return err
 	}
 	statusThread := verdict.Thread{Number: -1}
 	if in.answer != 0 {
@@ -167,8 +168,11 @@ func (e *evaluator) answerIn(ctx context.Context, in evalInput, number int, cont
 	if ev.GateLog() == nil {
 		// Nothing can be said of the comment, so it may have changed a
 		// decision: every pull request is judged again, and fails closed.
-		e.log.Warn("comment not answered: the gates cannot be judged", "thread", number, "config_valid", ev.ConfigValid(), "unreadable", ev.UnreadableThreads())
-		return verdict.AttemptNumbers(ev), true, nil
+		// A config whose people cannot be resolved is still answered
+		// (verdict.PlanAnswer: why it cannot be judged).
+		e.log.Warn("comment not judged: the gates cannot be judged", "thread", number, "config_valid", ev.ConfigValid(), "unreadable", ev.UnreadableThreads())
+		_, _, err := e.answer(ctx, in, ev, in.answer)
+		return verdict.AttemptNumbers(ev), true, err
 	}
 	if err := e.keepDecisions(ctx, in, ev); err != nil {
 		return nil, false, err
@@ -197,7 +201,7 @@ func (e *evaluator) answerMissed(ctx context.Context, in evalInput, ev *verdict.
 	seen := map[int64]bool{}
 	repaired := 0
 	for _, o := range ev.GateLog().Outcomes {
-		if o.Implicit || seen[o.ItemID] || repaired == maxRepairs {
+		if o.Implicit || verdict.Deferred(o) || seen[o.ItemID] || repaired == maxRepairs {
 			continue
 		}
 		seen[o.ItemID] = true

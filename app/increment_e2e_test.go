@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -45,13 +46,22 @@ func newIncrementWorldOn(t *testing.T, yaml, description string, rules *incremen
 // App's options (nil: none).
 func newIncrementWorldWith(t *testing.T, yaml, description string, rules *incrementrules.Rules, opts func(*Options), risks ...string) *incrementWorld {
 	t.Helper()
+	return newIncrementWorldFiles(t, map[string]string{".github/aepgate.yml": yaml}, nil, description, rules, opts, risks...)
+}
+
+// newIncrementWorldFiles is newIncrementWorldWith with files on main and
+// the installation's permissions besides the world's own (extra).
+func newIncrementWorldFiles(t *testing.T, files map[string]string, extra ghfake.Permissions, description string, rules *incrementrules.Rules, opts func(*Options), risks ...string) *incrementWorld {
+	t.Helper()
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
 	ghApp := f.App(testAppID, appKey(t))
 	repo := f.CreateRepo("acme/widgets")
-	inst := ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write",
-		"metadata": "read", "actions": "read", "deployments": "write"}, repo)
-	repo.Commit("main", "config", map[string]string{".github/aepgate.yml": yaml})
+	perms := ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write",
+		"metadata": "read", "actions": "read", "deployments": "write"}
+	maps.Copy(perms, extra)
+	inst := ghApp.Install("acme", perms, repo)
+	repo.Commit("main", "config", files)
 	for login, role := range map[string]string{"olivia": "admin", "carl": "write", "mallory": "write"} {
 		repo.Grant(login, role)
 	}

@@ -10,6 +10,7 @@ import (
 
 	incrementrules "github.com/aepgate/aepgate/protocol/increment"
 
+	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
@@ -139,6 +140,9 @@ type Options struct {
 	// teams wraps the reader of team members (nil: GitHub's, read live);
 	// a negative control passes one that remembers the first answer.
 	teams func(teamReader) teamReader
+	// people replaces the resolver of people (nil: owners.People); a
+	// negative control passes one that reads no team nor CODEOWNERS.
+	people owners.Resolver
 	// batch replaces parts of the edge's batcher (zero: the App's own); a
 	// negative control acknowledges before the commit.
 	batch webhook.BatchOptions

@@ -155,11 +155,11 @@ func TestCodeOwnersHold(t *testing.T) {
 
 // TestCodeOwnersMissingFailsClosed: owners from CODEOWNERS with no such
 // file on the default branch judge nobody's authority: aepgate/gates
-// fails, and aepgate/config says why.
+// fails naming the file missing, and aepgate/config says why.
 func TestCodeOwnersMissingFailsClosed(t *testing.T) {
 	g := pathOwnersWorld(t, false, map[string]string{".github/aepgate.yml": "version: 1\nowners: {from: CODEOWNERS}\ncoordinators: [cody]\n"})
 	r := g.waitGates(t, "failure")
-	if !strings.Contains(r.Summary, "invalid or unreadable") {
+	if !strings.Contains(r.Summary, "the default branch has none at .github/CODEOWNERS") {
 		t.Errorf("summary:\n%s", r.Summary)
 	}
 	if c := newestRunOn(g.repo, g.pr.Head(), "aepgate/config"); c == nil || !strings.Contains(c.Summary, "CODEOWNERS") {

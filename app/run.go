@@ -133,7 +133,7 @@ func (r runner) JudgeIncrements(ctx context.Context, w route.Where, j route.Judg
 	if err != nil {
 		return err
 	}
-	jd := &increment.Judge{Src: in, Store: r.a.db, W: r.a.writer(in.CheckPublisher()), AppLogin: login, Rules: r.a.opts.incrementRules,
+	jd := &increment.Judge{Src: in, Store: r.a.db, W: r.a.writer(in.CheckPublisher()), AppLogin: login, Rules: r.a.opts.incrementRules, People: r.ev.people,
 		ClosureRules: r.a.closureRules(), Board: r.a.boards().For(w.Installation), Log: r.ev.log}
 	return jd.Judge(ctx, increment.Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo},
 		increment.Ask{Milestones: j.Milestones, Open: j.Open, Closed: w.Event == reconcileEvent && !r.a.opts.openMilestonesOnly,
@@ -155,5 +155,5 @@ func (a *App) deployJudge(ctx context.Context, w route.Where, ev *evaluator) (*d
 		return nil, err
 	}
 	return &deploy.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), Increments: increment.Deployable{Checks: in},
-		AppLogin: login, Rules: a.opts.deployRules, Log: ev.log}, nil
+		AppLogin: login, Rules: a.opts.deployRules, Log: ev.log, People: ev.people}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app/instructed"
+	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -55,7 +56,7 @@ type Simulation struct {
 // a closed story holds its WIP lane). A pull request that is not open has
 // no runs.
 func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
-	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, src, s.Config}, files: src, roles: src, teams: src, timelines: src,
+	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, src, s.Config}, files: src, roles: src, people: owners.Reader{Files: src, Teams: src}, timelines: src,
 		pushers: unrecorded{}, kept: unkept{}, units: noClosures{}, closureRules: closure.DefaultRules(), locks: unlocked{}, log: slog.New(slog.DiscardHandler),
 		appLogin: func(context.Context) (string, error) { return s.AppLogin, nil }}
 	ev, err := e.evaluation(ctx, evalInput{event: "simulate", owner: s.Owner, repo: s.Repo, pr: s.PR})

@@ -127,7 +127,7 @@ func TestRefusalReplyEchoesInert(t *testing.T) {
 	for _, s := range spans {
 		victims += strings.Count(s, "@victim")
 	}
-	if got, want := victims, 4+1+2; got != want { // each command as written, the verb and the block's key and choice the reasons quote
+	if got, want := victims, 4+1+1+2; got != want { // each command as written, the verb, the gate id as written and the block's key and choice the reasons quote
 		t.Errorf("the reply's code spans echo @victim %d times, want %d:\n%s", got, want, reply)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/closure"
@@ -34,18 +33,16 @@ func (j *Judge) Command(ctx context.Context, in Input, s Said) error {
 	if err != nil || !st.Found {
 		return err
 	}
-	cfg, err := verdict.Config(st.Config)
-	if err != nil {
-		return nil // an invalid config decides nothing; the attempts show it
+	cfg, problem, err := j.config(ctx, in, st)
+	if err != nil || cfg == nil {
+		return err // an invalid config decides nothing; the attempts show it
 	}
 	c, ok := closeOf(s, cfg.CommandPrefix)
 	if !ok {
 		return nil
 	}
-	if c.Type == "User" && c.Event == closure.EventCommentCreated {
-		if c.Permission, err = j.Roles.Role(ctx, in.Owner, in.Repo, c.Login); err != nil {
-			return err
-		}
+	if c.Permission, err = j.permission(ctx, in, c); err != nil {
+		return err
 	}
 	f, err := j.unitFacts(ctx, in, cfg, st, s.Issue)
 	if err != nil {
@@ -60,13 +57,32 @@ func (j *Judge) Command(ctx context.Context, in Input, s Said) error {
 	if err != nil {
 		return err
 	}
-	if err := j.acknowledge(ctx, in, s.Issue, c, closure.Acknowledge(f, c, hold, j.Rules), f.Prefix); err != nil {
+	if err := j.acknowledge(ctx, in, s.Issue, c, j.refusal(f, c, hold, problem), f.Prefix); err != nil {
 		return err
 	}
 	if st.Open || c.Event != closure.EventCommentCreated {
 		return nil
 	}
 	return j.JudgeOpen(ctx, s.Issue)
+}
+
+// permission is the live role of c's author, read only for a created
+// comment by a User ("" otherwise: it never counts as the owner's).
+func (j *Judge) permission(ctx context.Context, in Input, c closure.Command) (string, error) {
+	if c.Type != "User" || c.Event != closure.EventCommentCreated {
+		return "", nil
+	}
+	return j.Roles.Role(ctx, in.Owner, in.Repo, c.Login)
+}
+
+// refusal is why c does not count ("" when it does): protocol/closure's
+// answer, or, while the owners cannot be resolved (problem), that no
+// one's command counts as the owner's.
+func (j *Judge) refusal(f closure.Facts, c closure.Command, hold, problem string) string {
+	if problem != "" {
+		return "the owners cannot be resolved, so no one's command counts as the owner's: " + problem
+	}
+	return closure.Acknowledge(f, c, hold, j.Rules)
 }
 
 // closeOf is the comment's first close command under prefix, with its
@@ -85,7 +101,10 @@ func closeOf(s Said, prefix string) (closure.Command, bool) {
 }
 
 // unitFacts are the unit's stored closure facts, or its facts from the
-// issue when none are stored; Open is GitHub's state now.
+// issue when none are stored; Open is GitHub's state now, and the owners
+// are the config's now (resolved: a command is judged on who owns the
+// repository when it is made, so an owner whose source could not be read
+// at the closure counts once it can).
 func (j *Judge) unitFacts(ctx context.Context, in Input, cfg *config.Config, st *gh.IssueClosure, issue int) (closure.Facts, error) {
 	f, err := j.stored(ctx, in.repo(), issue)
 	if err != nil {
@@ -95,7 +114,7 @@ func (j *Judge) unitFacts(ctx context.Context, in Input, cfg *config.Config, st 
 		ct, _ := workunit.ParseContract(st.Body)
 		f = closure.Facts{Number: issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: string(ct.Risk), Prefix: cfg.CommandPrefix}
 	}
-	f.Open = st.Open
+	f.Open, f.Owners = st.Open, cfg.Owners
 	return f, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/closure"
@@ -29,7 +30,9 @@ type Judge struct {
 	Rules closure.Rules
 	// JudgeOpen judges again the open pull requests unit affects.
 	JudgeOpen func(ctx context.Context, unit int) error
-	Log       *slog.Logger
+	// People resolves the config's owners (app/owners, the one resolver).
+	People owners.Reader
+	Log    *slog.Logger
 }
 
 // Input is the delivery a judgement runs for.
@@ -59,10 +62,9 @@ func (j *Judge) Closure(ctx context.Context, in Input, c Closed) error {
 	if !st.Found || st.Open || !sameInstant(st.ClosedAt, c.ClosedAt) {
 		return nil // reopened, or closed again since: that delivery judges it
 	}
-	cfg, err := verdict.Config(st.Config)
-	if err != nil {
-		j.Log.Warn("closure not judged: the repository config is invalid; dependents stay blocked", "issue", c.Issue, "err", err)
-		return nil
+	cfg, problem, err := j.config(ctx, in, st)
+	if err != nil || cfg == nil {
+		return err
 	}
 	f, err := j.facts(ctx, in, cfg, st, c)
 	if err != nil {
@@ -72,7 +74,25 @@ func (j *Judge) Closure(ctx context.Context, in Input, c Closed) error {
 	if err != nil || v.State != closure.WithoutEvidence {
 		return err
 	}
+	if problem != "" {
+		// Nobody's closure counted as the owner's: the comment says why.
+		v.Missing += "; and no closure counts as the owner's while the owners cannot be resolved: " + problem
+	}
 	return j.answer(ctx, in, cfg, st, v)
+}
+
+// config is the repository config read with the issue, its people
+// resolved by the one resolver (app/owners); nil when it is invalid (a
+// closure is then not judged, and dependents stay blocked). When the
+// people cannot be resolved, problem says why and the config names no
+// owner: no one's closure or command counts as the owner's.
+func (j *Judge) config(ctx context.Context, in Input, st *gh.IssueClosure) (cfg *config.Config, problem string, err error) {
+	cfg, err = verdict.Config(st.Config)
+	if err != nil {
+		j.Log.Warn("closure not judged: the repository config is invalid; dependents stay blocked", "repo", in.repo(), "err", err)
+		return nil, "", nil
+	}
+	return j.People.Resolved(ctx, in.Owner, in.Repo, st.Config.CommitSHA, cfg)
 }
 
 // sameInstant compares two RFC 3339 times; an unparsable one never matches.

@@ -28,6 +28,10 @@ type facts struct {
 	control *snapshot.ControlIssue
 	// configCommit is the default-branch commit the config was read at.
 	configCommit string
+	// outcomes are what each request on the control issue did in the
+	// replay the request is judged under (its deploy gate's answers among
+	// them).
+	outcomes []gatelog.Outcome
 }
 
 // facts reads what d is judged on: the config and the control issue (one
@@ -46,6 +50,9 @@ func (j *Judge) facts(ctx context.Context, in Input, d store.Deploy) (facts, err
 	f.Config, f.ConfigProblem = parseConfig(snap.Config)
 	if f.Config == nil {
 		return f, nil
+	}
+	if f.Config, f.ConfigProblem, err = j.people(ctx, in, snap.Config.CommitSHA, f.Config); f.Config == nil || err != nil {
+		return f, err
 	}
 	env, listed := f.Config.Deploy.Environments[d.Environment]
 	if !listed {
@@ -72,7 +79,8 @@ func (j *Judge) facts(ctx context.Context, in Input, d store.Deploy) (facts, err
 	if err != nil {
 		return f, err
 	}
-	f.Gates = rules.Replay(gin, request(d), env.OwnerGate, j.AppLogin).State
+	res := rules.Replay(gin, request(d), env.OwnerGate, j.AppLogin)
+	f.Gates, f.outcomes = res.State, res.Outcomes
 	return f, nil
 }
 
@@ -97,6 +105,18 @@ func parseConfig(file snapshot.ConfigFile) (*config.Config, string) {
 		return nil, err.Error()
 	}
 	return c, ""
+}
+
+// people is cfg with its people resolved by the one resolver
+// (app/owners); when a source cannot be read, no config and why: the
+// request is then rejected (protocol/deploy's config rule), never
+// approved, and the reason names the file or permission missing.
+func (j *Judge) people(ctx context.Context, in Input, commit string, cfg *config.Config) (*config.Config, string, error) {
+	got, problem, err := j.People.Resolved(ctx, in.Owner, in.Repo, commit, cfg)
+	if err != nil || problem != "" {
+		return nil, problem, err
+	}
+	return got, "", nil
 }
 
 // certified reports whether sha carries a valid aepgate/certificate this

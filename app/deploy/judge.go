@@ -13,6 +13,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/store"
 	rules "github.com/aepgate/aepgate/protocol/deploy"
@@ -32,6 +33,9 @@ type Judge struct {
 	Log   *slog.Logger
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
+	// People resolves the config's owners and coordinators (app/owners,
+	// the one resolver).
+	People owners.Reader
 }
 
 // Input is what asked for a judgement.
@@ -115,6 +119,9 @@ func (j *Judge) judge(ctx context.Context, in Input, d store.Deploy) error {
 	defer unlock()
 	f, err := j.facts(ctx, in, d)
 	if err != nil {
+		return err
+	}
+	if err := j.answerGate(ctx, in, d, f); err != nil {
 		return err
 	}
 	a := rules.DecideWith(request(d), f.Facts, j.rules())

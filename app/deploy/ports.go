@@ -26,8 +26,10 @@ type Source interface {
 	ReviewDeployment(ctx context.Context, owner, repo string, runID int64, environment, state, comment string) error
 	// PendingDeployments names the environments a run still waits for.
 	PendingDeployments(ctx context.Context, owner, repo string, runID int64) ([]string, error)
-	// Comment posts on an issue and returns the comment's ID.
+	// Comment posts on an issue and returns the comment's ID; React adds
+	// a reaction to a comment.
 	Comment(ctx context.Context, owner, repo string, number int, body string) (int64, error)
+	React(ctx context.Context, owner, repo string, commentID int64, content string) error
 	// CreateControlIssue opens the control issue.
 	CreateControlIssue(ctx context.Context, owner, repo, title, body string) (int, string, error)
 }

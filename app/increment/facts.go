@@ -24,6 +24,9 @@ type gathered struct {
 	control   *snapshot.ControlIssue
 	closedAt  string
 	candidate []snapshot.ExistingRun // this App's aepgate/increment runs on the candidate
+	// people says why the config's people could not be resolved ("" when
+	// they were): nobody's acceptance then counts (app/owners).
+	people string
 }
 
 // gather reads one milestone's facts; nil when there is nothing to judge
@@ -38,7 +41,11 @@ func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number 
 		j.Log.Warn("increment not judged: the repository config is invalid", "milestone", number, "err", err)
 		return nil, nil
 	}
-	g := &gathered{cfg: cfg, control: snap.Control, closedAt: m.ClosedAt}
+	cfg, problem, err := j.People.Resolved(ctx, in.Owner, in.Repo, snap.Config.CommitSHA, cfg)
+	if err != nil {
+		return nil, err
+	}
+	g := &gathered{cfg: cfg, control: snap.Control, closedAt: m.ClosedAt, people: problem}
 	f := rules.Facts{Repo: in.Owner + "/" + in.Repo, Milestone: number, Title: m.Title, Open: m.Open, ClosedBy: by,
 		Owners: cfg.Owners, Coordinators: cfg.Coordinators, Prefix: cfg.CommandPrefix, DefaultBranch: snap.DefaultBranch,
 		Required: cfg.RequiredWorkflows.Readback}
@@ -46,6 +53,9 @@ func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number 
 	f.Criterion, f.Declared = spec.Demonstration, string(spec.Risk)
 	for _, p := range problems {
 		f.Problems = append(f.Problems, fmt.Sprintf("the milestone description's yaml block: %v", p))
+	}
+	if problem != "" {
+		f.Problems = append(f.Problems, "the owners cannot be resolved, so no acceptance counts: "+problem)
 	}
 	if m.Truncated {
 		f.Problems = append(f.Problems, "the milestone holds more issues than the App reads (an increment holds 1 to 8 stories)")

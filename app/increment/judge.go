@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"slices"
 
+	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/closure"
@@ -34,7 +35,10 @@ type Judge struct {
 	ClosureRules closure.Rules
 	// Board keeps each judged stage for the owner's board; nil keeps none.
 	Board Board
-	Log   *slog.Logger
+	// People resolves the config's owners and coordinators (app/owners,
+	// the one resolver).
+	People owners.Reader
+	Log    *slog.Logger
 }
 
 // Input is what asked for a judgement.
@@ -137,7 +141,19 @@ func (j *Judge) milestone(ctx context.Context, in Input, snap *snapshot.PR, numb
 		return nil, false, err
 	}
 	v := rules.DecideWith(g.facts, j.rules())
-	return rules.Answers(g.facts, j.rules()), true, j.act(ctx, in, g, v, flag)
+	return refuseUnresolved(rules.Answers(g.facts, j.rules()), g.people), true, j.act(ctx, in, g, v, flag)
+}
+
+// refuseUnresolved says, in each answer that does not count, that no one's
+// acceptance counts while the owners cannot be resolved (problem; "" when
+// they were).
+func refuseUnresolved(as []rules.Answer, problem string) []rules.Answer {
+	for i := range as {
+		if problem != "" && !as[i].Accepted && !as[i].Malformed {
+			as[i].Reason = "the owners cannot be resolved, so no one's acceptance counts as the owner's: " + problem
+		}
+	}
+	return as
 }
 
 func (j *Judge) rules() rules.Rules {

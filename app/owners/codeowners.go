@@ -9,21 +9,23 @@ import (
 	"github.com/aepgate/aepgate/protocol/config"
 )
 
-// Unusable says why the CODEOWNERS file the config names cannot give the
-// owners: none on the default branch, or one GitHub would not show whole.
-// The evaluation then judges nobody's authority (fail closed); it is not
-// retried, since reading again gives the same answer.
+// Unusable says why a source of people the config names cannot be read:
+// CODEOWNERS missing on the default branch or not readable whole, or a
+// team whose members GitHub will not list to the App. Every judge fails
+// closed on it (nobody's authority is judged, no deployment is approved);
+// it is not retried, since reading again gives the same answer until the
+// file or the permission is fixed.
 type Unusable struct{ Why string }
 
 func (u *Unusable) Error() string { return u.Why }
 
-// Resolve is cfg with its owners read from their source: cfg itself when
-// it lists them, otherwise cfg with the CODEOWNERS file found first at
+// codeOwners is cfg with its owners read from CODEOWNERS when the config
+// says so (otherwise cfg itself): the file found first at
 // codeowners.Locations on commit (the default branch's, where the config
 // was read), all three looked up in one read. A failed read is an error to
 // retry; a missing or unusable file is *Unusable; a file GitHub would
 // refuse a line of is its config.Errors, positioned in that file.
-func Resolve(ctx context.Context, r FileReader, owner, repo, commit string, cfg *config.Config) (*config.Config, error) {
+func codeOwners(ctx context.Context, r FileReader, owner, repo, commit string, cfg *config.Config) (*config.Config, error) {
 	if cfg == nil || cfg.OwnersFrom != config.OwnersFromCodeOwners {
 		return cfg, nil
 	}
@@ -47,5 +49,6 @@ func Resolve(ctx context.Context, r FileReader, owner, repo, commit string, cfg 
 		}
 		return cfg.WithCodeOwners(file), nil
 	}
-	return nil, &Unusable{Why: "owners come from CODEOWNERS, but the default branch has none at " + strings.Join(codeowners.Locations, ", ")}
+	return nil, &Unusable{Why: "owners come from CODEOWNERS, but the default branch has none at " + strings.Join(codeowners.Locations, ", ") +
+		": add one, or list the owners in the config"}
 }

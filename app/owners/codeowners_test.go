@@ -31,10 +31,10 @@ func (f *files) ReadFiles(_ context.Context, _, _, _ string, paths []string) ([]
 	return out, nil
 }
 
-// TestResolve: the first CODEOWNERS location found gives the owners, in
+// TestCodeOwners: the first CODEOWNERS location found gives the owners, in
 // one read; a config that lists its owners reads nothing; a missing file
 // is Unusable, a refused line config.Errors, a failed read an error.
-func TestResolve(t *testing.T) {
+func TestCodeOwners(t *testing.T) {
 	from := &config.Config{OwnersFrom: config.OwnersFromCodeOwners}
 	tests := []struct {
 		name      string
@@ -55,7 +55,7 @@ func TestResolve(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &files{at: tt.at, err: tt.readErr}
-			got, err := Resolve(context.Background(), r, "acme", "w", "abc", tt.cfg)
+			got, err := codeOwners(context.Background(), r, "acme", "w", "abc", tt.cfg)
 			var probs config.Errors
 			var unusable *Unusable
 			kind := ""

@@ -10,6 +10,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/command"
+	deployrules "github.com/aepgate/aepgate/protocol/deploy"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/login"
 	"github.com/aepgate/aepgate/protocol/snapshot"
@@ -82,6 +83,9 @@ type AnswerPlan struct {
 func PlanAnswer(at Origin, ev *Evaluation, id int64) (AnswerPlan, bool) {
 	th, review, ok := FindItem(ev.Snap, ev.Unit, id)
 	p := AnswerPlan{Item: id, Thread: th}
+	if ok && ev.GateLog() == nil && ev.Unresolved != "" {
+		return p.unjudged(at, ev, review)
+	}
 	if !ok || ev.GateLog() == nil {
 		return p, false
 	}
@@ -111,7 +115,7 @@ func (p *AnswerPlan) judged(at Origin, ev *Evaluation, review bool) (accepted, r
 		outcomes = append(slices.Clone(outcomes), DisposeOutcomes(p.Item, p.Thread.Conv, ev.Cfg.CommandPrefix)...)
 	}
 	for _, o := range outcomes {
-		if o.ItemID != p.Item || o.Review != review || o.Implicit {
+		if o.ItemID != p.Item || o.Review != review || o.Implicit || Deferred(o) {
 			continue
 		}
 		p.Rows = append(p.Rows, CommandEntry(at, ev, p.Thread.Number, o))
@@ -123,6 +127,13 @@ func (p *AnswerPlan) judged(at Origin, ev *Evaluation, review bool) (accepted, r
 		}
 	}
 	return accepted, refused
+}
+
+// Deferred reports whether outcome o is answered by another judge: a
+// resolve of a deploy gate, which only the deployment judge replays
+// (app/deploy), so this answerer neither counts nor refuses it.
+func Deferred(o gatelog.Outcome) bool {
+	return strings.HasPrefix(o.GateID, deployrules.GatePrefix)
 }
 
 // AnsweredSubject names the ledger row that says comment or review id was

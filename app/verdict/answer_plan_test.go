@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +89,44 @@ func TestPlanStatus(t *testing.T) {
 	th = Thread{Number: 1, Conv: ev.Snap.UnitComments[1]}
 	if edit, _, due := PlanStatus(ev, th, false); !due || edit != 11 {
 		t.Errorf("a stale status comment: due %v, edit %d; want an edit of 11", due, edit)
+	}
+}
+
+// TestPlanAnswerDefersAndUnjudged: a deploy gate's answer is left to the
+// deployment judge (no row, reaction or reply here), though the gate log
+// refuses it — what the answerer would otherwise have answered 👎 (the
+// negative control); and while the people cannot be resolved, a gate
+// command gets 👀 and one reply saying why, never 👍 or an answered row,
+// and `/aep accept` (its own judge's) gets nothing here.
+func TestPlanAnswerDefersAndUnjudged(t *testing.T) {
+	in := Origin{Delivery: "d1", Owner: "acme", Repo: "app"}
+	deployAnswer := planEvaluation(planComment(15, "olivia", "/aep resolve auto-deploy-production-run5 approve"))
+	p, ok := PlanAnswer(in, deployAnswer, 15)
+	if !ok || len(p.Rows)+len(p.React) != 0 || p.Reply != "" || p.Answered != nil {
+		t.Errorf("a deploy gate's answer was answered here: %+v", p)
+	}
+	refused := false
+	for _, o := range deployAnswer.GateLog().Outcomes {
+		refused = refused || (o.ItemID == 15 && !o.Accepted && Deferred(o))
+	}
+	if !refused {
+		t.Errorf("negative control: the gate log does not refuse the deploy gate's answer, so deferring stops nothing: %+v", deployAnswer.GateLog().Outcomes)
+	}
+
+	unresolved := func(c snapshot.Comment) *Evaluation {
+		ev := planEvaluation(c)
+		ev.Cfg, ev.Unresolved = nil, "the App cannot read team @acme/leads's members"
+		ev.CfgOther = errors.New(ev.Unresolved)
+		return ev
+	}
+	p, ok = PlanAnswer(in, unresolved(planComment(16, "olivia", "/aep hold legal")), 16)
+	if diff := cmp.Diff([]string{"eyes"}, p.React); !ok || diff != "" || p.Answered != nil {
+		t.Errorf("unjudged HOLD: ok %v, answered %v, reactions (-want +got):\n%s", ok, p.Answered != nil, diff)
+	}
+	if !strings.HasPrefix(p.Reply, checks.UnjudgedMarker(16)) || !strings.Contains(p.Reply, "@acme/leads") {
+		t.Errorf("unjudged reply:\n%s", p.Reply)
+	}
+	if p, ok := PlanAnswer(in, unresolved(planComment(17, "olivia", "/aep accept 1 abc")), 17); ok || len(p.React) != 0 {
+		t.Errorf("an acceptance was answered by the gate answerer: %+v", p)
 	}
 }

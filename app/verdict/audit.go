@@ -22,7 +22,7 @@ func evalAudit(ev *Evaluation) Outcome {
 	p := ev.Snap.Pull
 	if !ev.ConfigValid() {
 		return Outcome{Run: checks.Run{Name: checks.NameAudit, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,
-			Title: "The audit cannot be judged", Summary: fmt.Sprintf("The repository config on %s is invalid or unreadable, so the auditors cannot be known; see the %s check.\n", ev.Snap.DefaultBranch, checks.NameConfig)}}
+			Title: "The audit cannot be judged", Summary: ev.unusableConfig("the auditors cannot be known") + "\n"}}
 	}
 	if p.IsTruncated("reviews") || p.IsTruncated("commits") {
 		return Outcome{Run: checks.Run{Name: checks.NameAudit, HeadSHA: p.HeadSHA, Conclusion: checks.ConclusionFailure,

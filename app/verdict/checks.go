@@ -1,8 +1,8 @@
 package verdict
 
 import (
-	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/protocol/snapshot"
@@ -108,7 +108,7 @@ func (ev *Evaluation) UnitVerdict() workunit.Verdict {
 	v := workunit.Evaluate(in)
 	if !ev.ConfigValid() {
 		v.OK = false
-		v.Reasons = append(v.Reasons, fmt.Sprintf("the repository config %s on %s is invalid or unreadable; see the %s check", ConfigPath, ev.Snap.DefaultBranch, checks.NameConfig))
+		v.Reasons = append(v.Reasons, strings.TrimSuffix(ev.unusableConfig("this cannot be judged"), "."))
 	}
 	ev.unitMemo = &v
 	return v

@@ -2,7 +2,10 @@ package verdict
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
+	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/gatelog"
@@ -29,6 +32,10 @@ type Evaluation struct {
 	Cfg      *config.Config
 	CfgErrs  config.Errors
 	CfgOther error
+	// Unresolved says why the config's people cannot be resolved
+	// (app/owners: a team's members or CODEOWNERS unreadable); "" when
+	// they were. Cfg is then nil, and CfgOther says the same.
+	Unresolved string
 	// Unit is the one same-repository unit the pull request names
 	// (UnitOf), or the unit whose issue is evaluated; 0 when none.
 	Unit int
@@ -114,6 +121,17 @@ func Config(f snapshot.ConfigFile) (*config.Config, error) {
 		return nil, err
 	}
 	return r.Config, nil
+}
+
+// unusableConfig is the sentence a check that cannot judge, because the
+// config is unusable, says of it (so: what cannot be judged): the people
+// it names cannot be resolved, and why (Unresolved); or it is invalid or
+// unreadable, as the aepgate/config check shows.
+func (ev *Evaluation) unusableConfig(so string) string {
+	if ev.Unresolved != "" {
+		return fmt.Sprintf("The people the repository config names cannot be resolved, so %s: %s.", so, strings.TrimSuffix(ev.Unresolved, "."))
+	}
+	return fmt.Sprintf("The repository config on %s is invalid or unreadable, so %s; see the %s check.", ev.Snap.DefaultBranch, so, checks.NameConfig)
 }
 
 // ConfigValid reports whether the config could be read and is valid.

@@ -27,7 +27,7 @@ const filesUnlisted = "(files beyond the first 100 GitHub lists)"
 func evalGates(ev *Evaluation) Outcome {
 	pull := ev.Snap.Pull
 	if !ev.ConfigValid() {
-		return Outcome{Run: gatesFailure(pull.HeadSHA, fmt.Sprintf("The repository config on %s is invalid or unreadable, so nobody's authority can be judged; see the %s check.", ev.Snap.DefaultBranch, checks.NameConfig))}
+		return Outcome{Run: gatesFailure(pull.HeadSHA, ev.unusableConfig("nobody's authority can be judged"))}
 	}
 	if why := ev.UnreadableThreads(); why != "" {
 		return Outcome{Run: gatesFailure(pull.HeadSHA, fmt.Sprintf("The App cannot read %s, so owner decisions made there cannot be seen; grant the App \"Issues: read\" on this repository.", why))}

@@ -69,6 +69,10 @@ type Answer struct {
 // Waiting reports whether the answer is to wait.
 func (a Answer) Waiting() bool { return a.State == "" }
 
+// GatePrefix starts every deploy gate's id (GateID): the deployment judge
+// answers the comments that name one, the comment answerer leaves them.
+const GatePrefix = "auto-deploy-"
+
 // GateID is the id of the deploy gate of run runID's deployment to
 // environment: under gatelog's reserved auto- prefix, so no comment can
 // open or pre-empt it.
@@ -77,7 +81,7 @@ func GateID(environment string, runID int64) string {
 	if err != nil || env == "" {
 		env = "env"
 	}
-	return fmt.Sprintf("auto-deploy-%s-run%d", env, runID)
+	return fmt.Sprintf("%s%s-run%d", GatePrefix, env, runID)
 }
 
 // Gate is the owner gate of a request: human product judgement, effect

@@ -30,6 +30,9 @@ type Attempt struct {
 	// GateID is the gate being opened or resolved (cleaned); Choice the
 	// choice a resolve answers it with.
 	GateID, Choice string
+	// RawID is the gate id a resolve names as written (GateID is it
+	// cleaned).
+	RawID string
 	// Target is the gate being resolved, when a create event for it was
 	// seen: Unit is its work unit (nil for a project gate).
 	Target *Target
@@ -72,6 +75,7 @@ func DefaultRules() []Rule {
 		{"approval-own-pr", ApprovalOwnPR},
 		{"not-instructor", NotInstructorApproval},
 		{"reserved-ids", ReservedIDs},
+		{"exact-gate-id", ExactGateID},
 	}
 }
 

@@ -74,6 +74,17 @@ const (
 	AuditPrefix = "audit-"
 )
 
+// ExactGateID refuses a resolve naming a gate id that is not one as
+// written ("unit-hold-1/"), which cleaning would otherwise turn into an
+// existing gate's id: an answer counts only for the gate it names exactly,
+// so a reaction never claims an effect on a gate the comment did not name.
+func ExactGateID(a Attempt) string {
+	if a.Action != ActionResolve || a.RawID == a.GateID {
+		return ""
+	}
+	return fmt.Sprintf("%q is not a gate id as written; name the gate exactly, e.g. %q", a.RawID, a.GateID)
+}
+
 // ReservedIDs refuses an aep-gate block whose id would take the place of a
 // gate aepgate makes itself (a HOLD or a contract-change gate).
 func ReservedIDs(a Attempt) string {

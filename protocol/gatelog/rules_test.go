@@ -38,6 +38,7 @@ func TestRulesNegativeControls(t *testing.T) {
 		{"project HOLD lifted from a pull request", "right-unit", input(comment(1, "carol", control, 1, "/aep hold freeze"), comment(2, "alice", onPR, 2, "/aep resolve project-hold RESUME")), unblocked},
 		{"unit gate resolved on the control issue", "right-unit", resolveBy(comment(2, "alice", control, 2, "/aep resolve deploy-docs approve")), unblocked},
 		{"another unit's issue holds this unit", "right-unit", input(comment(1, "carol", Source{Kind: UnitIssue, Number: 14}, 1, "/aep hold x")), blocked},
+		{"a malformed gate id lifts the HOLD", "exact-gate-id", input(ownerHold, comment(2, "alice", unitIssue, 2, "/aep resolve unit-hold-13/ RESUME")), unblocked},
 		{"gate takes the unit HOLD's id", "reserved-ids", input(comment(1, "carol", onPR, 1, gateBlock("unit-hold-13", "merge", "Q?"))), gateExists("unit-hold-13")},
 	}
 	for _, tt := range tests {

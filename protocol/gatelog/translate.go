@@ -100,7 +100,7 @@ func (b *builder) attempt(it *Item, r request) (o Outcome, a Attempt, done bool)
 		o.Command, o.Action, a.Action = r.cmd.Raw, r.cmd.Verb, r.cmd.Verb
 		if r.cmd.Verb == command.VerbResolve {
 			a.GateID, a.Target = b.target(r.cmd.GateID)
-			a.Choice = r.cmd.Choice
+			a.Choice, a.RawID = r.cmd.Choice, r.cmd.GateID
 		}
 	default:
 		a.Scope, a.GateID = r.spec.Scope, r.spec.ID
