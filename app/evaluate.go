@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	aclosure "github.com/aepgate/aepgate/app/closure"
+	"github.com/aepgate/aepgate/app/contract"
 
 	"github.com/aepgate/aepgate/app/instructed"
 	"github.com/aepgate/aepgate/app/verdict"
@@ -80,6 +81,8 @@ type evaluator struct {
 	issues       aclosure.Issues
 	units        unitStore
 	closureRules closure.Rules
+	// contracts is the one reader of the units' contracts, kept as first judged.
+	contracts contract.Keeper
 }
 
 // judgeOpen judges the repository's open pull requests that name a unit:
@@ -259,12 +262,15 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 		return nil, err
 	}
 	if !snap.Has.Conversation || ev.Cfg == nil {
-		return ev, nil
+		return ev, e.contracts.Evaluation(ctx, in.owner+"/"+in.repo, ev)
 	}
 	if err := e.readOwners(ctx, in, ev); err != nil || ev.Cfg == nil {
 		return ev, err
 	}
 	if err := e.readTeams(ctx, ev); err != nil {
+		return nil, err
+	}
+	if err := e.contracts.Evaluation(ctx, in.owner+"/"+in.repo, ev); err != nil {
 		return nil, err
 	}
 	if reads.Instructors {

@@ -42,10 +42,12 @@ func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number 
 	f := rules.Facts{Repo: in.Owner + "/" + in.Repo, Milestone: number, Title: m.Title, Open: m.Open, ClosedBy: by,
 		Owners: cfg.Owners, Coordinators: cfg.Coordinators, Prefix: cfg.CommandPrefix, DefaultBranch: snap.DefaultBranch,
 		Required: cfg.RequiredWorkflows.Readback}
-	spec, problems := workunit.ParseIncrement(m.Description)
-	f.Criterion, f.Declared = spec.Demonstration, string(spec.Risk)
+	_, problems := workunit.ParseIncrement(m.Description)
 	for _, p := range problems {
 		f.Problems = append(f.Problems, fmt.Sprintf("the milestone description's yaml block: %v", p))
+	}
+	if err := j.definition(ctx, in, m, &f); err != nil {
+		return nil, err
 	}
 	if m.Truncated {
 		f.Problems = append(f.Problems, "the milestone holds more issues than the App reads (an increment holds 1 to 8 stories)")
@@ -80,8 +82,10 @@ func (j *Judge) stories(ctx context.Context, in Input, m *gh.Milestone) ([]rules
 	}
 	var out []rules.Story
 	for _, is := range m.Stories {
-		c, _ := workunit.ParseContract(is.Body)
-		s := rules.Story{Number: is.Number, Risk: string(c.Risk), Closure: closure.Verdict{Number: is.Number, State: closure.Open}}
+		s := rules.Story{Number: is.Number, Closure: closure.Verdict{Number: is.Number, State: closure.Open}}
+		if s.Risk, err = j.storyRisk(ctx, in, is); err != nil {
+			return nil, err
+		}
 		for _, raw := range evidence[is.Number] {
 			var a closure.Attempt
 			if err := json.Unmarshal(raw, &a); err != nil {

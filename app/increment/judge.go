@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"slices"
 
+	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/closure"
@@ -34,7 +35,11 @@ type Judge struct {
 	ClosureRules closure.Rules
 	// Board keeps each judged stage for the owner's board; nil keeps none.
 	Board Board
-	Log   *slog.Logger
+	// Contracts is the one reader of the milestone's definition and the
+	// stories' contracts (their risk decides the tier), kept as first
+	// judged.
+	Contracts contract.Keeper
+	Log       *slog.Logger
 }
 
 // Input is what asked for a judgement.
