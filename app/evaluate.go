@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	aclosure "github.com/aepgate/aepgate/app/closure"
-	"github.com/aepgate/aepgate/app/contract"
+	acontract "github.com/aepgate/aepgate/app/contract"
 
 	"github.com/aepgate/aepgate/app/instructed"
 	"github.com/aepgate/aepgate/app/verdict"
@@ -82,7 +82,7 @@ type evaluator struct {
 	units        unitStore
 	closureRules closure.Rules
 	// contracts is the one reader of the units' contracts, kept as first judged.
-	contracts contract.Keeper
+	contracts acontract.Keeper
 }
 
 // judgeOpen judges the repository's open pull requests that name a unit:

@@ -10,7 +10,7 @@ import (
 
 	incrementrules "github.com/aepgate/aepgate/protocol/increment"
 
-	"github.com/aepgate/aepgate/app/contract"
+	acontract "github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
@@ -161,8 +161,8 @@ type Options struct {
 	// deployRules replace protocol/deploy's DefaultRules when set; a
 	// negative control removes one.
 	deployRules []deployrules.Rule
-	// contractRules replace contract.DefaultRules (a negative control lets the body's contract count as it stands).
-	contractRules contract.Rules
+	// contractRules replace acontract.DefaultRules (a negative control lets the body's contract count as it stands).
+	contractRules acontract.Rules
 }
 
 // Defaults.

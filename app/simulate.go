@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/aepgate/aepgate/app/contract"
+	acontract "github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/instructed"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
@@ -58,7 +58,7 @@ type Simulation struct {
 func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
 	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, src, s.Config}, files: src, roles: src, teams: src, timelines: src,
 		pushers: unrecorded{}, kept: unkept{}, units: noClosures{}, closureRules: closure.DefaultRules(), locks: unlocked{}, log: slog.New(slog.DiscardHandler),
-		appLogin: func(context.Context) (string, error) { return s.AppLogin, nil }, contracts: contract.Keeper{Store: contract.Unkept{}}}
+		appLogin: func(context.Context) (string, error) { return s.AppLogin, nil }, contracts: acontract.Keeper{Store: acontract.Unkept{}}}
 	ev, err := e.evaluation(ctx, evalInput{event: "simulate", owner: s.Owner, repo: s.Repo, pr: s.PR})
 	if err != nil || ev == nil {
 		return nil, err

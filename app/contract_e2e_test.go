@@ -1,0 +1,117 @@
+package app
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	acontract "github.com/aepgate/aepgate/app/contract"
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+	"github.com/aepgate/aepgate/protocol/workunit"
+)
+
+// liveContracts is the negative control of the kept contract: the body's
+// contract counts as it stands, whoever changed it (the App before issue
+// 40 read it live on every evaluation).
+var liveContracts = acontract.Rules{
+	Unit: func(_ *workunit.Contract, next workunit.Contract, _ bool) (workunit.Contract, []string) {
+		return next, nil
+	},
+	Increment: func(_ *workunit.IncrementSpec, next workunit.IncrementSpec, _ bool) (workunit.IncrementSpec, []string) {
+		return next, nil
+	},
+}
+
+// waitWorkUnit waits for the head's aepgate/work-unit run to say what
+// contains.
+func (a *auditWorld) waitWorkUnit(t *testing.T, contains string) *ghfake.CheckRun {
+	t.Helper()
+	waitFor(t, 10*time.Second, "aepgate/work-unit saying "+contains, func() bool {
+		r := newestRunOn(a.repo, a.pr.Head(), checks.NameWorkUnit)
+		return r != nil && strings.Contains(r.Summary, contains)
+	})
+	return newestRunOn(a.repo, a.pr.Head(), checks.NameWorkUnit)
+}
+
+// TestContractRiskLoweredByAuthor: bob, the pull request's author with
+// write access, edits his unit's contract from risk high to low. The kept
+// contract still counts: the audit stays required, and aepgate/work-unit
+// and aepgate/audit say bob changed it. With the body read live (the
+// negative control) the audit becomes "not required".
+func TestContractRiskLoweredByAuthor(t *testing.T) {
+	tests := []struct {
+		name      string
+		rules     acontract.Rules
+		wantAudit string
+	}{
+		{"kept", acontract.Rules{}, "failure"},
+		{"read live (negative control)", liveContracts, "success"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newAuditWorldWith(t, "high", "version: 1\nowners: [olivia]\n", func(o *Options) { o.contractRules = tt.rules })
+			a.waitAudit(t, "failure")
+			a.unit.Edit("bob", contract("low", "product"))
+			if tt.wantAudit == "success" {
+				r := a.waitAudit(t, "success")
+				if !strings.Contains(r.Title, "No audit required") {
+					t.Errorf("read live: %s", r.Title)
+				}
+				return
+			}
+			a.waitWorkUnit(t, "changed by @bob")
+			waitFor(t, 10*time.Second, "aepgate/audit naming the tampering", func() bool {
+				r := a.audit()
+				return r != nil && strings.Contains(r.Summary, "@bob")
+			})
+			r := a.audit()
+			if r.Conclusion != "failure" || !strings.Contains(r.Summary, "Contract tampering") || !strings.Contains(r.Summary, "@bob") || !strings.Contains(r.Summary, "risk lowered from high to low") {
+				t.Errorf("aepgate/audit does not show the tampering:\n%s", r.Summary)
+			}
+		})
+	}
+}
+
+// TestContractChangesThatCount: raising the risk counts whoever does it; an
+// owner's lowering counts.
+func TestContractChangesThatCount(t *testing.T) {
+	t.Run("a writer raises", func(t *testing.T) {
+		a := newAuditWorld(t, "low")
+		a.waitAudit(t, "success")
+		a.unit.Edit("bob", contract("high", "product"))
+		r := a.waitAudit(t, "failure")
+		if strings.Contains(r.Summary, "Contract tampering") {
+			t.Errorf("a raise shown as tampering:\n%s", r.Summary)
+		}
+	})
+	t.Run("an owner lowers", func(t *testing.T) {
+		a := newAuditWorld(t, "high")
+		a.waitAudit(t, "failure")
+		a.unit.Edit("olivia", contract("low", "product"))
+		a.waitAudit(t, "success")
+	})
+}
+
+// TestContractKeptAcrossRestart: a new App on the same database (a
+// restarted App, or a second replica), which never saw the contract in
+// memory, judges the tampered contract at the risk the first one kept.
+func TestContractKeptAcrossRestart(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "aepgate.db")
+	a := newAuditWorldWith(t, "high", "version: 1\nowners: [olivia]\n", func(o *Options) { o.Database = db })
+	a.waitAudit(t, "failure")
+	o := a.app.opts
+	second, base := startApp(t, o)
+	a.app, a.base = second, base
+	a.f.SendWebhooks(base+"/webhook", testSecret, a.ghApp)
+	a.unit.Edit("bob", contract("low", "product"))
+	a.waitWorkUnit(t, "changed by @bob")
+	waitFor(t, 10*time.Second, "aepgate/audit naming the tampering", func() bool {
+		r := a.audit()
+		return r != nil && strings.Contains(r.Summary, "@bob")
+	})
+	if r := a.audit(); r.Conclusion != "failure" {
+		t.Errorf("after a restart: %s %s\n%s", r.Conclusion, r.Title, r.Summary)
+	}
+}
