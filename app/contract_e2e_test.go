@@ -1,6 +1,8 @@
 package app
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -8,6 +10,7 @@ import (
 
 	acontract "github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -113,5 +116,56 @@ func TestContractKeptAcrossRestart(t *testing.T) {
 	})
 	if r := a.audit(); r.Conclusion != "failure" {
 		t.Errorf("after a restart: %s %s\n%s", r.Conclusion, r.Title, r.Summary)
+	}
+}
+
+// keptRow waits until the App keeps a contract of kind and number.
+func keptRow(t *testing.T, a *App, kind string, number int) {
+	t.Helper()
+	waitFor(t, 10*time.Second, fmt.Sprintf("a kept %s contract %d", kind, number), func() bool {
+		_, ok, err := a.db.KeptContract(context.Background(), "acme/widgets", kind, number)
+		return err == nil && ok
+	})
+}
+
+// TestContractMilestoneLoweredByWriter: mallory, a writer who is not an
+// owner, lowers high-risk milestone M1 and its three high-risk stories to
+// low before they merge. The kept definitions still count: the increment
+// is not certified without the owner's `/aep accept`. Read live (the
+// negative control), it is certified without it.
+func TestContractMilestoneLoweredByWriter(t *testing.T) {
+	tests := []struct {
+		name         string
+		rules        acontract.Rules
+		wantComplete bool
+	}{
+		{"kept", acontract.Rules{}, false},
+		{"read live (negative control)", liveContracts, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newIncrementWorldWith(t, incrementYAML, highRisk, nil, func(o *Options) { o.contractRules = tt.rules }, "high", "high", "high")
+			w.sweep(t)
+			keptRow(t, w.app, store.ContractMilestone, w.ms.Number())
+			for _, s := range w.stories {
+				keptRow(t, w.app, store.ContractUnit, s.Number())
+			}
+			w.ms.Edit("mallory", "```yaml\nrisk: low\n```\n")
+			for _, s := range w.stories {
+				s.Edit("mallory", contract("low", "product"))
+			}
+			last := w.certifiedAll(t)
+			w.sweep(t)
+			if _, done := w.complete(t, last); done != tt.wantComplete {
+				t.Fatalf("certified without the owner's acceptance: %v, want %v (%+v)", done, tt.wantComplete, w.increment(t, last))
+			}
+			if tt.wantComplete {
+				return
+			}
+			w.control.Comment("olivia", "/aep accept 1 "+last)
+			if _, done := w.complete(t, last); !done {
+				t.Fatalf("the owner's acceptance did not complete the increment: %+v", w.increment(t, last))
+			}
+		})
 	}
 }
