@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
@@ -166,6 +169,55 @@ func TestContractMilestoneLoweredByWriter(t *testing.T) {
 			if _, done := w.complete(t, last); !done {
 				t.Fatalf("the owner's acceptance did not complete the increment: %+v", w.increment(t, last))
 			}
+		})
+	}
+}
+
+// TestContractClosureLowRiskPath: story #api (high risk, kept) has a merged
+// attempt that passed aepgate/merge and aepgate/readback but no
+// certificate; mallory, a writer, lowers its risk to low and carl, a
+// coordinator, closes it. Judged at the kept risk the closure is without
+// evidence and #export stays blocked; read live (the negative control),
+// closure's low-risk path counts it done and #export is released.
+func TestContractClosureLowRiskPath(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules acontract.Rules
+		want  string
+		text  string
+	}{
+		{"kept", acontract.Rules{}, "failure", "closed without evidence by carl"},
+		{"read live (negative control)", liveContracts, "success", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newGhfakeWorldOpts(t, true, func(o *Options) { o.contractRules = tt.rules })
+			w.repo.Grant("olivia", "admin")
+			w.repo.Grant("carl", "write")
+			w.repo.Grant("mallory", "write")
+			w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": closureConfig})
+			ms := w.repo.CreateMilestone("Exports", "```yaml\nrisk: high\n```\n")
+			api := w.repo.OpenIssue("olivia", "Report API", contract("high", "contract"), ghfake.InMilestone(ms))
+			export := w.repo.OpenIssue("olivia", "Export reports", contract("medium", "product", api.Number()), ghfake.InMilestone(ms))
+			w.repo.Branch("feature", "main")
+			w.repo.Commit("feature", "export", map[string]string{"export.go": "package x\n"})
+			pr := w.repo.OpenPR("bob", "feature", "main", "Export", "Work-unit: #"+strconv.Itoa(export.Number()))
+			cw := &closureWorld{ghfakeWorld: w, api: api, export: export, head: pr.Head()}
+			cw.waitUnit(t, "failure", "is still open")
+			// The App judges #api's contract when it judges the increment or the
+			// closure; here its closure is the first, so keep it by judging it once.
+			api.Close("carl")
+			cw.waitUnit(t, "failure", "closed without evidence by carl")
+			keptRow(t, w.app, store.ContractUnit, api.Number())
+			api.Reopen("olivia")
+			cw.waitUnit(t, "failure", "is still open")
+			at, _ := json.Marshal(closure.Attempt{PR: 900, MergeSHA: strings.Repeat("a", 40), MergePassed: true, ReadbackPassed: true})
+			if err := w.app.db.SaveUnitEvidence(context.Background(), "acme/widgets", api.Number(), 900, at, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			api.Edit("mallory", contract("low", "contract"))
+			api.Close("carl")
+			cw.waitUnit(t, tt.want, tt.text)
 		})
 	}
 }
