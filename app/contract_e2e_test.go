@@ -67,13 +67,13 @@ func TestContractRiskLoweredByAuthor(t *testing.T) {
 				}
 				return
 			}
-			a.waitWorkUnit(t, "changed by @bob")
+			a.waitWorkUnit(t, "changed by `bob`")
 			waitFor(t, 10*time.Second, "aepgate/audit naming the tampering", func() bool {
 				r := a.audit()
-				return r != nil && strings.Contains(r.Summary, "@bob")
+				return r != nil && strings.Contains(r.Summary, "changed by `bob`")
 			})
 			r := a.audit()
-			if r.Conclusion != "failure" || !strings.Contains(r.Summary, "Contract tampering") || !strings.Contains(r.Summary, "@bob") || !strings.Contains(r.Summary, "risk lowered from high to low") {
+			if r.Conclusion != "failure" || !strings.Contains(r.Summary, "Contract tampering") || !strings.Contains(r.Summary, "changed by `bob`") || !strings.Contains(r.Summary, "risk lowered from high to low") {
 				t.Errorf("aepgate/audit does not show the tampering:\n%s", r.Summary)
 			}
 		})
@@ -112,10 +112,10 @@ func TestContractKeptAcrossRestart(t *testing.T) {
 	a.app, a.base = second, base
 	a.f.SendWebhooks(base+"/webhook", testSecret, a.ghApp)
 	a.unit.Edit("bob", contract("low", "product"))
-	a.waitWorkUnit(t, "changed by @bob")
+	a.waitWorkUnit(t, "changed by `bob`")
 	waitFor(t, 10*time.Second, "aepgate/audit naming the tampering", func() bool {
 		r := a.audit()
-		return r != nil && strings.Contains(r.Summary, "@bob")
+		return r != nil && strings.Contains(r.Summary, "changed by `bob`")
 	})
 	if r := a.audit(); r.Conclusion != "failure" {
 		t.Errorf("after a restart: %s %s\n%s", r.Conclusion, r.Title, r.Summary)
@@ -164,6 +164,9 @@ func TestContractMilestoneLoweredByWriter(t *testing.T) {
 			}
 			if tt.wantComplete {
 				return
+			}
+			if r := w.increment(t, last); r == nil || !strings.Contains(r.Summary, "Contract tampering") || !strings.Contains(r.Summary, "risk lowered from high to low") {
+				t.Errorf("aepgate/increment does not show the tampering: %+v", r)
 			}
 			w.control.Comment("olivia", "/aep accept 1 "+last)
 			if _, done := w.complete(t, last); !done {

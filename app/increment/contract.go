@@ -2,6 +2,8 @@ package increment
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -11,8 +13,7 @@ import (
 // definition sets f's demonstration criterion and declared tier from the
 // milestone's definition that counts (app/contract: kept as first judged;
 // GitHub names no milestone editor, so a change that asks less never
-// counts). What of the description did not count is logged; it is in the
-// ledger already.
+// counts). What of the description did not count is shown as tampering.
 func (j *Judge) definition(ctx context.Context, in Input, m *gh.Milestone, f *rules.Facts) error {
 	k := j.Contracts
 	k.Delivery = in.Delivery
@@ -21,7 +22,7 @@ func (j *Judge) definition(ctx context.Context, in Input, m *gh.Milestone, f *ru
 		return err
 	}
 	if len(ignored) > 0 {
-		j.Log.Warn("milestone definition changed by someone who may not change it; the kept definition counts", "milestone", m.Number, "ignored", ignored)
+		f.Tampering = append(f.Tampering, fmt.Sprintf("milestone %d's description was changed by someone GitHub does not name, so the kept definition counts (%s)", m.Number, strings.Join(ignored, "; ")))
 	}
 	f.Criterion, f.Declared = spec.Demonstration, string(spec.Risk)
 	return nil
@@ -31,12 +32,15 @@ func (j *Judge) definition(ctx context.Context, in Input, m *gh.Milestone, f *ru
 // (app/contract). The issues are read through REST, which names no
 // editor, so a change that asks less never counts here; "" when its
 // contract is invalid and none is kept (the tier then counts it high).
-func (j *Judge) storyRisk(ctx context.Context, in Input, is gh.MilestoneIssue) (string, error) {
+func (j *Judge) storyRisk(ctx context.Context, in Input, is gh.MilestoneIssue, f *rules.Facts) (string, error) {
 	k := j.Contracts
 	k.Delivery = in.Delivery
 	kept, err := k.Unit(ctx, in.Owner+"/"+in.Repo, contract.Issue{Number: is.Number, Body: is.Body}, func(string) bool { return false })
 	if err != nil || kept == nil {
 		return "", err
+	}
+	if t := kept.Tamper(); t != "" {
+		f.Tampering = append(f.Tampering, fmt.Sprintf("story #%d: %s", is.Number, t))
 	}
 	return string(kept.Contract.Risk), nil
 }

@@ -52,7 +52,7 @@ func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number 
 	if m.Truncated {
 		f.Problems = append(f.Problems, "the milestone holds more issues than the App reads (an increment holds 1 to 8 stories)")
 	}
-	if f.Stories, err = j.stories(ctx, in, m); err != nil {
+	if f.Stories, err = j.stories(ctx, in, m, &f); err != nil {
 		return nil, err
 	}
 	if f.Comments, err = j.comments(ctx, in, cfg, snap.Control, f.Stories); err != nil {
@@ -70,7 +70,7 @@ func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number 
 
 // stories are the milestone's issues with their closure verdicts, judged
 // on the stored closure facts and the App's evidence (no GitHub read).
-func (j *Judge) stories(ctx context.Context, in Input, m *gh.Milestone) ([]rules.Story, error) {
+func (j *Judge) stories(ctx context.Context, in Input, m *gh.Milestone, f *rules.Facts) ([]rules.Story, error) {
 	repo := in.Owner + "/" + in.Repo
 	facts, err := j.Store.Closures(ctx, repo)
 	if err != nil {
@@ -83,7 +83,7 @@ func (j *Judge) stories(ctx context.Context, in Input, m *gh.Milestone) ([]rules
 	var out []rules.Story
 	for _, is := range m.Stories {
 		s := rules.Story{Number: is.Number, Closure: closure.Verdict{Number: is.Number, State: closure.Open}}
-		if s.Risk, err = j.storyRisk(ctx, in, is); err != nil {
+		if s.Risk, err = j.storyRisk(ctx, in, is, f); err != nil {
 			return nil, err
 		}
 		for _, raw := range evidence[is.Number] {

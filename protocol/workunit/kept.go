@@ -122,7 +122,7 @@ func (k *Kept) Tamper() string {
 	}
 	by := "someone GitHub does not name"
 	if k.EditedBy != "" {
-		by = "@" + k.EditedBy
+		by = "`" + k.EditedBy + "`"
 	}
 	return fmt.Sprintf("the contract was changed by %s, who may not change it, so the kept contract counts (%s); an owner or coordinator edits the issue to make a change count",
 		by, strings.Join(k.Ignored, "; "))

@@ -90,7 +90,7 @@ func TestKeptTamper(t *testing.T) {
 		t.Fatal("a kept contract without ignored parts shows tampering")
 	}
 	got := (&Kept{Ignored: []string{"risk lowered from high to low"}, EditedBy: "mallory"}).Tamper()
-	want := "the contract was changed by @mallory, who may not change it, so the kept contract counts (risk lowered from high to low); an owner or coordinator edits the issue to make a change count"
+	want := "the contract was changed by `mallory`, who may not change it, so the kept contract counts (risk lowered from high to low); an owner or coordinator edits the issue to make a change count"
 	if got != want {
 		t.Errorf("Tamper() = %q, want %q", got, want)
 	}
