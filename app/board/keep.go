@@ -57,6 +57,9 @@ func (b *Boards) Keep(ctx context.Context, hub GitHub, owner, repo string, now t
 	if in.Increments, err = b.increments(ctx, owner+"/"+repo); err != nil {
 		return err
 	}
+	if err := b.contracts(ctx, owner+"/"+repo, &in); err != nil {
+		return err
+	}
 	built := pboard.Build(in)
 	raw, err := json.Marshal(built)
 	if err != nil {

@@ -103,3 +103,24 @@ func (db *DB) KeepContract(ctx context.Context, k KeptContract, prev *KeptContra
 	}
 	return nil
 }
+
+// KeptContracts returns repo's kept contracts of kind, by number.
+func (db *DB) KeptContracts(ctx context.Context, repo, kind string) (map[int]KeptContract, error) {
+	rows, err := db.read(ctx, `SELECT number, contract, tamper, tampered_by, kept_at FROM aepgate_contract WHERE repo = $1 AND kind = $2`, repo, kind)
+	if err != nil {
+		return nil, fmt.Errorf("kept contracts %s %s: %w", repo, kind, err)
+	}
+	defer rows.Close()
+	out := map[int]KeptContract{}
+	for rows.Next() {
+		k := KeptContract{Repo: repo, Kind: kind}
+		var c, at string
+		if err := rows.Scan(&k.Number, &c, &k.Tamper, &k.TamperedBy, &at); err != nil {
+			return nil, fmt.Errorf("kept contracts %s %s: %w", repo, kind, err)
+		}
+		k.Contract = []byte(c)
+		k.KeptAt, _ = time.Parse(timeFormat, at)
+		out[k.Number] = k
+	}
+	return out, rows.Err()
+}

@@ -47,6 +47,13 @@ func contractSteps(t *testing.T, db *DB) {
 	if diff := cmp.Diff(tampered, got, cmpopts.IgnoreFields(KeptContract{}, "KeptAt")); diff != "" {
 		t.Errorf("kept (-want +got):\n%s", diff)
 	}
+	all, err := db.KeptContracts(ctx, "o/r", ContractUnit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[int]KeptContract{2: tampered}, all, cmpopts.IgnoreFields(KeptContract{}, "KeptAt")); diff != "" {
+		t.Errorf("all kept (-want +got):\n%s", diff)
+	}
 	var kinds []string
 	err = db.ExportLedger(ctx, func(v any) error {
 		if r, ok := v.(ExportRow); ok && r.Type == "row" {
