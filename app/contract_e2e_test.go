@@ -224,3 +224,21 @@ func TestContractClosureLowRiskPath(t *testing.T) {
 		})
 	}
 }
+
+// TestContractMilestoneLoweredByOwner: olivia, the owner, lowers high-risk
+// milestone M1 (medium stories) to medium; GitHub's signed
+// milestone.edited names her, so the lower tier counts and the increment
+// is certified without an acceptance. The same edit by mallory, a writer,
+// does not count (TestContractMilestoneLoweredByWriter's kept case).
+func TestContractMilestoneLoweredByOwner(t *testing.T) {
+	w := newIncrementWorldWith(t, incrementYAML, highRisk, nil, nil, "medium", "medium", "medium")
+	w.sweep(t)
+	keptRow(t, w.app, store.ContractMilestone, w.ms.Number())
+	w.ms.Edit("olivia", "```yaml\nrisk: medium\n```\n")
+	w.quiet(t)
+	last := w.certifiedAll(t)
+	w.sweep(t)
+	if _, done := w.complete(t, last); !done {
+		t.Fatalf("the owner's lowering did not count: %+v", w.increment(t, last))
+	}
+}

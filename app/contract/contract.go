@@ -108,13 +108,14 @@ func (k Keeper) Unit(ctx context.Context, repo string, is Issue, entitled func(l
 }
 
 // Increment is the increment definition that counts for milestone number
-// of repo, the one reader of a milestone's definition. GitHub names no
-// editor of a milestone (its GraphQL Milestone has no editor), so a change
-// counts only when it asks at least as much as the kept definition;
-// otherwise the stricter counts and the change is shown as tampering. An
-// invalid description never replaces a kept definition; with nothing kept
-// it yields the zero definition (its problems show).
-func (k Keeper) Increment(ctx context.Context, repo string, number int, description string) (workunit.IncrementSpec, []string, error) {
+// of repo, the one reader of a milestone's definition. GitHub's GraphQL
+// Milestone names no editor, so a change counts whole only when ownerEdit
+// (the caller saw a GitHub-signed milestone.edited from an owner leaving
+// this very description), else only when it asks at least as much as the
+// kept definition; otherwise the stricter counts and the change is shown
+// as tampering. An invalid description never replaces a kept definition;
+// with nothing kept it yields the zero definition (its problems show).
+func (k Keeper) Increment(ctx context.Context, repo string, number int, description string, ownerEdit bool) (workunit.IncrementSpec, []string, error) {
 	live, probs := workunit.ParseIncrement(description)
 	row, ok, err := k.Store.KeptContract(ctx, repo, store.ContractMilestone, number)
 	if err != nil {
@@ -129,7 +130,7 @@ func (k Keeper) Increment(ctx context.Context, repo string, number int, descript
 	} else if len(probs) > 0 {
 		return live, nil, nil
 	}
-	counts, ignored := k.rules().Increment(kept, live, false)
+	counts, ignored := k.rules().Increment(kept, live, ownerEdit && len(probs) == 0)
 	return counts, ignored, k.keep(ctx, repo, store.ContractMilestone, number, rowOrNil(row, ok), counts, ignored, "")
 }
 

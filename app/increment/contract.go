@@ -3,21 +3,29 @@ package increment
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/config"
 	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/login"
 )
 
 // definition sets f's demonstration criterion and declared tier from the
-// milestone's definition that counts (app/contract: kept as first judged;
-// GitHub names no milestone editor, so a change that asks less never
-// counts). What of the description did not count is shown as tampering.
-func (j *Judge) definition(ctx context.Context, in Input, m *gh.Milestone, f *rules.Facts) error {
+// milestone's definition that counts (app/contract: kept as first judged).
+// GitHub's GraphQL names no milestone editor, so a change that asks less
+// counts only from an owner's edit the App was told of (ownerEdited). What
+// of the description did not count is shown as tampering.
+func (j *Judge) definition(ctx context.Context, in Input, cfg *config.Config, m *gh.Milestone, f *rules.Facts) error {
+	owner, err := j.ownerEdited(ctx, in, cfg, m)
+	if err != nil {
+		return err
+	}
 	k := j.Contracts
 	k.Delivery = in.Delivery
-	spec, ignored, err := k.Increment(ctx, f.Repo, m.Number, m.Description)
+	spec, ignored, err := k.Increment(ctx, f.Repo, m.Number, m.Description, owner)
 	if err != nil {
 		return err
 	}
@@ -43,4 +51,20 @@ func (j *Judge) storyRisk(ctx context.Context, in Input, is gh.MilestoneIssue, f
 		f.Tampering = append(f.Tampering, fmt.Sprintf("story #%d: %s", is.Number, t))
 	}
 	return string(kept.Contract.Risk), nil
+}
+
+// ownerEdited reports whether the judgement runs for a GitHub-signed
+// milestone.edited of m whose sender is a listed owner, a User with write
+// access now, who left the description GitHub shows now (a later edit by
+// anyone else is not theirs).
+func (j *Judge) ownerEdited(ctx context.Context, in Input, cfg *config.Config, m *gh.Milestone) (bool, error) {
+	e := in.edit
+	if e == nil || e.milestone != m.Number || e.by.Type != "User" || e.to != m.Description || !login.In(cfg.AllOwners(), e.by.Login) {
+		return false, nil
+	}
+	role, err := j.Src.Role(ctx, in.Owner, in.Repo, e.by.Login)
+	if err != nil {
+		return false, err
+	}
+	return slices.Contains([]string{"admin", "maintain", "write"}, role), nil
 }

@@ -46,7 +46,7 @@ func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number 
 	for _, p := range problems {
 		f.Problems = append(f.Problems, fmt.Sprintf("the milestone description's yaml block: %v", p))
 	}
-	if err := j.definition(ctx, in, m, &f); err != nil {
+	if err := j.definition(ctx, in, cfg, m, &f); err != nil {
 		return nil, err
 	}
 	if m.Truncated {

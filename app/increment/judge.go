@@ -46,6 +46,15 @@ type Judge struct {
 type Input struct {
 	Delivery, Event string
 	Owner, Repo     string
+	// edit is the milestone edit the judgement runs for (Ask.EditedBy).
+	edit *edit
+}
+
+// edit is who edited a milestone's description, and to what.
+type edit struct {
+	milestone int
+	by        closure.Actor
+	to        string
 }
 
 // Ask names the milestones to judge: the numbers given, and every open
@@ -63,6 +72,11 @@ type Ask struct {
 	Closed      bool
 	OnlyAtMerge string
 	ClosedBy    closure.Actor
+	// EditedBy edited Milestones[0]'s description to EditedTo (the
+	// signed sender of milestone.edited): an owner's edit counts whole
+	// while the description is still EditedTo (app/contract).
+	EditedBy closure.Actor
+	EditedTo string
 }
 
 // Judge judges each milestone asked for, in number order, then answers
@@ -85,6 +99,9 @@ func (j *Judge) Judge(ctx context.Context, in Input, ask Ask) error {
 	}
 	var answers []rules.Answer
 	var judged []int
+	if len(ask.Milestones) > 0 && ask.EditedBy.Login != "" {
+		in.edit = &edit{milestone: ask.Milestones[0], by: ask.EditedBy, to: ask.EditedTo}
+	}
 	for _, n := range numbers {
 		by := closure.Actor{}
 		if len(ask.Milestones) > 0 && n == ask.Milestones[0] {

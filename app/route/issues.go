@@ -16,7 +16,12 @@ type issuesView struct {
 		ClosedAt    string           `json:"closed_at"`
 	} `json:"issue"`
 	Milestone *numbered `json:"milestone"`
-	Sender    *struct {
+	// Changes names what an edit changed: a milestone's description, for
+	// milestone.edited.
+	Changes *struct {
+		Description *json.RawMessage `json:"description"`
+	} `json:"changes"`
+	Sender *struct {
 		Login string `json:"login"`
 		Type  string `json:"type"`
 	} `json:"sender"`
@@ -24,6 +29,8 @@ type issuesView struct {
 
 type numbered struct {
 	Number int `json:"number"`
+	// Description is a milestone's, as an edit left it (milestone.edited).
+	Description string `json:"description"`
 }
 
 // vanishing actions make an issue or milestone unreadable, so what it

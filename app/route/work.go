@@ -214,13 +214,17 @@ func (j JudgeDeploys) Run(ctx context.Context, r Runner, w Where) error {
 // JudgeIncrements judges milestones' increments (app/increment): the
 // Milestones named, and every open one when Open is set (a readback on
 // the default branch, a control-thread acceptance or demonstration, the
-// sweep). ClosedBy is who closed Milestones[0] (milestone.closed).
+// sweep). ClosedBy is who closed Milestones[0] (milestone.closed);
+// EditedBy who edited its description to EditedTo (milestone.edited, a
+// GitHub-signed sender: an owner's edit may lower its kept definition).
 type JudgeIncrements struct {
 	Milestones []int
 	Open       bool
 	// AtMerge, with Open, judges only when a story was merged as it.
 	AtMerge  string
 	ClosedBy pclosure.Actor
+	EditedBy pclosure.Actor `json:",omitzero"`
+	EditedTo string         `json:",omitempty"`
 }
 
 // Run implements Work.
