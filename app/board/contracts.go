@@ -5,10 +5,24 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 	pboard "github.com/aepgate/aepgate/protocol/board"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
+
+// stored puts on in what the App's store holds for the board: the
+// closures, the increments' judged stages and the kept contracts.
+func (b *Boards) stored(ctx context.Context, repo string, read *gh.BoardRead, in *pboard.Input) error {
+	var err error
+	if in.Closures, err = b.closures(ctx, repo, read.Milestones); err != nil {
+		return err
+	}
+	if in.Increments, err = b.increments(ctx, repo); err != nil {
+		return err
+	}
+	return b.contracts(ctx, repo, in)
+}
 
 // contracts puts on each story of in the contract the App keeps for it,
 // with the last change that did not count, so the board shows the risk

@@ -57,6 +57,14 @@ type edit struct {
 	to        string
 }
 
+// edit is the milestone edit ask runs for; nil when none.
+func (ask Ask) edit() *edit {
+	if len(ask.Milestones) == 0 || ask.EditedBy.Login == "" {
+		return nil
+	}
+	return &edit{milestone: ask.Milestones[0], by: ask.EditedBy, to: ask.EditedTo}
+}
+
 // Ask names the milestones to judge: the numbers given, and every open
 // milestone when Open is set — with OnlyAtMerge, only when the App holds
 // evidence of a closed story merged as that commit (a workflow run on the
@@ -99,9 +107,7 @@ func (j *Judge) Judge(ctx context.Context, in Input, ask Ask) error {
 	}
 	var answers []rules.Answer
 	var judged []int
-	if len(ask.Milestones) > 0 && ask.EditedBy.Login != "" {
-		in.edit = &edit{milestone: ask.Milestones[0], by: ask.EditedBy, to: ask.EditedTo}
-	}
+	in.edit = ask.edit()
 	for _, n := range numbers {
 		by := closure.Actor{}
 		if len(ask.Milestones) > 0 && n == ask.Milestones[0] {
