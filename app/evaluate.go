@@ -262,7 +262,7 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 		return nil, err
 	}
 	if !snap.Has.Conversation || ev.Cfg == nil {
-		return ev, e.contracts.Evaluation(ctx, in.owner+"/"+in.repo, ev)
+		return ev, e.contracts.Evaluation(ctx, in.delivery, in.owner+"/"+in.repo, ev)
 	}
 	if err := e.readOwners(ctx, in, ev); err != nil || ev.Cfg == nil {
 		return ev, err
@@ -270,7 +270,7 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 	if err := e.readTeams(ctx, ev); err != nil {
 		return nil, err
 	}
-	if err := e.contracts.Evaluation(ctx, in.owner+"/"+in.repo, ev); err != nil {
+	if err := e.contracts.Evaluation(ctx, in.delivery, in.owner+"/"+in.repo, ev); err != nil {
 		return nil, err
 	}
 	if reads.Instructors {

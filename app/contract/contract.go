@@ -180,8 +180,10 @@ func Entitled(cfg *config.Config) func(string) bool {
 
 // Evaluation puts on ev's unit issue the contract that counts (Unit), with
 // the owners and coordinators of ev's config entitled to change it, before
-// any check reads it.
-func (k Keeper) Evaluation(ctx context.Context, repo string, ev *verdict.Evaluation) error {
+// any check reads it; delivery is the webhook delivery it runs for ("" for
+// the sweep), named in the ledger.
+func (k Keeper) Evaluation(ctx context.Context, delivery, repo string, ev *verdict.Evaluation) error {
+	k.Delivery = delivery
 	u := ev.Snap.Units[ev.Unit]
 	if ev.Unit == 0 || u == nil || u.Unreadable != "" || u.IsPullRequest {
 		return nil
