@@ -207,8 +207,8 @@ func TestContractClosureLowRiskPath(t *testing.T) {
 			pr := w.repo.OpenPR("bob", "feature", "main", "Export", "Work-unit: #"+strconv.Itoa(export.Number()))
 			cw := &closureWorld{ghfakeWorld: w, api: api, export: export, head: pr.Head()}
 			cw.waitUnit(t, "failure", "is still open")
-			// The App judges #api's contract when it judges the increment or the
-			// closure; here its closure is the first, so keep it by judging it once.
+			// A first closure without evidence, then a reopening: #api's
+			// contract is kept (from issues.opened) before mallory edits it.
 			api.Close("carl")
 			cw.waitUnit(t, "failure", "closed without evidence by carl")
 			keptRow(t, w.app, store.ContractUnit, api.Number())
@@ -240,5 +240,42 @@ func TestContractMilestoneLoweredByOwner(t *testing.T) {
 	w.sweep(t)
 	if _, done := w.complete(t, last); !done {
 		t.Fatalf("the owner's lowering did not count: %+v", w.increment(t, last))
+	}
+}
+
+// TestContractLoweredBeforeFirstJudgement: bob lowers his unit's risk
+// before he opens the pull request that names it, so no judgement has read
+// the unit yet. The contract was kept from the signed issues.opened
+// delivery: the audit stays required and the tampering names bob. Read
+// live (the negative control), the audit is "not required".
+func TestContractLoweredBeforeFirstJudgement(t *testing.T) {
+	tests := []struct {
+		name      string
+		rules     acontract.Rules
+		wantAudit string
+	}{
+		{"kept", acontract.Rules{}, "failure"},
+		{"read live (negative control)", liveContracts, "success"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newGhfakeWorldOpts(t, true, func(o *Options) { o.contractRules = tt.rules })
+			w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\n"})
+			w.repo.Grant("bob", "write")
+			ms := w.repo.CreateMilestone("M", "")
+			unit := w.repo.OpenIssue("olivia", "Export", contract("high", "product"), ghfake.InMilestone(ms))
+			keptRow(t, w.app, store.ContractUnit, unit.Number())
+			unit.Edit("bob", contract("low", "product"))
+			w.repo.Branch("export", "main")
+			w.repo.CommitBy("bob", "export", "export", map[string]string{"export/export.go": auditSource})
+			pr := w.repo.OpenPR("bob", "export", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
+			waitFor(t, 10*time.Second, "aepgate/audit "+tt.wantAudit, func() bool {
+				r := newestRunOn(w.repo, pr.Head(), checks.NameAudit)
+				return r != nil && r.Conclusion == tt.wantAudit
+			})
+			if r := newestRunOn(w.repo, pr.Head(), checks.NameAudit); tt.wantAudit == "failure" && !strings.Contains(r.Summary, "changed by `bob`") {
+				t.Errorf("aepgate/audit does not name bob:\n%s", r.Summary)
+			}
+		})
 	}
 }

@@ -101,6 +101,11 @@ func (r runner) JudgeClosure(ctx context.Context, w route.Where, j route.JudgeCl
 	return r.ev.closures(input(w)).Closure(ctx, closureInput(input(w)), aclosure.Closed(j))
 }
 
+// KeepContract keeps an issue's contract from a signed delivery's body (app/contract).
+func (r runner) KeepContract(ctx context.Context, w route.Where, j route.KeepContract) error {
+	return r.ev.contracts.First(ctx, w.Delivery, w.FullName(), j.Issue, j.Body)
+}
+
 func (r runner) CloseCommand(ctx context.Context, w route.Where, j route.CloseCommand) error {
 	return r.ev.closures(input(w)).Command(ctx, closureInput(input(w)), aclosure.Said(j))
 }

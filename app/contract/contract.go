@@ -11,6 +11,7 @@ package contract
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -105,6 +106,26 @@ func (k Keeper) Unit(ctx context.Context, repo string, is Issue, entitled func(l
 		}
 	}
 	return out, k.keep(ctx, repo, store.ContractUnit, is.Number, rowOrNil(row, ok), counts, ignored, out.EditedBy)
+}
+
+// First keeps issue number's contract from body, a body GitHub signed in an
+// issues delivery (as opened, or as it was before an edit), when none is
+// kept yet and its contract is valid; otherwise it does nothing. The first
+// judgement of the unit then starts from it, whatever a later edit left.
+func (k Keeper) First(ctx context.Context, delivery, repo string, number int, body string) error {
+	c, probs := workunit.ParseContract(body)
+	if len(probs) > 0 {
+		return nil
+	}
+	if _, ok, err := k.Store.KeptContract(ctx, repo, store.ContractUnit, number); err != nil || ok {
+		return err
+	}
+	k.Delivery = delivery
+	err := k.keep(ctx, repo, store.ContractUnit, number, nil, c, nil, "")
+	if errors.Is(err, store.ErrContractMoved) {
+		return nil // kept meanwhile by a judgement, which counts first
+	}
+	return err
 }
 
 // Increment is the increment definition that counts for milestone number

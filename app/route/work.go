@@ -47,6 +47,7 @@ type Runner interface {
 	JudgeDeploy(ctx context.Context, w Where, j JudgeDeploy) error
 	JudgeDeploys(ctx context.Context, w Where, j JudgeDeploys) error
 	JudgeIncrements(ctx context.Context, w Where, j JudgeIncrements) error
+	KeepContract(ctx context.Context, w Where, j KeepContract) error
 }
 
 // RunAll runs each piece of work in order; the first error stops it.
@@ -182,6 +183,20 @@ type JudgeClosure closure.Closed
 // Run implements Work.
 func (j JudgeClosure) Run(ctx context.Context, r Runner, w Where) error {
 	return r.JudgeClosure(ctx, w, j)
+}
+
+// KeepContract keeps Issue's contract from Body, the body an issues
+// delivery GitHub signed carried (as opened, or before an edit), when the
+// App keeps none yet (app/contract): the first judgement then starts from
+// it, not from what a later edit left.
+type KeepContract struct {
+	Issue int
+	Body  string
+}
+
+// Run implements Work.
+func (j KeepContract) Run(ctx context.Context, r Runner, w Where) error {
+	return r.KeepContract(ctx, w, j)
 }
 
 // CloseCommand is a created or edited comment on a unit's issue that may
