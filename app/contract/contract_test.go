@@ -108,3 +108,26 @@ func TestIncrement(t *testing.T) {
 		}
 	}
 }
+
+// TestFirst: a signed body keeps the contract only when none is kept and
+// it is valid; a later body then counts against it.
+func TestFirst(t *testing.T) {
+	ctx := context.Background()
+	s := &memStore{}
+	k := Keeper{Store: s}
+	for _, b := range []string{"no contract", body("high"), body("low")} {
+		if err := k.First(ctx, "d1", "acme/app", 4, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff([]string{"contract_kept:unit"}, s.ledger); diff != "" {
+		t.Errorf("ledger (-want +got):\n%s", diff)
+	}
+	got, err := k.Unit(ctx, "acme/app", Issue{Number: 4, Body: body("low"), Editor: "mallory"}, func(string) bool { return false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Contract.Risk != workunit.RiskHigh || !got.Tampered() {
+		t.Errorf("after a first keep at high, a writer's low: %+v", got)
+	}
+}
