@@ -190,12 +190,12 @@ func (k Keeper) keep(ctx context.Context, repo, kind string, number int, prev *s
 	return k.Store.KeepContract(ctx, row, prev, e, time.Now())
 }
 
-// Entitled says who may change a unit's contract under cfg: its owners
-// (every owner list, teams and CODEOWNERS as cfg resolved them) and its
-// coordinators. A nil cfg entitles no one.
+// Entitled says who may change a unit's contract under cfg: the
+// repository's owners (as cfg resolved its teams; a path's owners own that
+// path, not the work) and its coordinators. A nil cfg entitles no one.
 func Entitled(cfg *config.Config) func(string) bool {
 	return func(who string) bool {
-		return cfg != nil && (login.In(cfg.AllOwners(), who) || login.In(cfg.Coordinators, who))
+		return cfg != nil && (login.In(cfg.Owners, who) || login.In(cfg.Coordinators, who))
 	}
 }
 

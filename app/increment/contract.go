@@ -59,7 +59,7 @@ func (j *Judge) storyRisk(ctx context.Context, in Input, is gh.MilestoneIssue, f
 // anyone else is not theirs).
 func (j *Judge) ownerEdited(ctx context.Context, in Input, cfg *config.Config, m *gh.Milestone) (bool, error) {
 	e := in.edit
-	if e == nil || e.milestone != m.Number || e.by.Type != "User" || e.to != m.Description || !login.In(cfg.AllOwners(), e.by.Login) {
+	if e == nil || e.milestone != m.Number || e.by.Type != "User" || e.to != m.Description || !login.In(cfg.Owners, e.by.Login) {
 		return false, nil
 	}
 	role, err := j.Src.Role(ctx, in.Owner, in.Repo, e.by.Login)
