@@ -11,6 +11,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	acontract "github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/jwks"
 	"github.com/aepgate/aepgate/app/metrics"
 	"github.com/aepgate/aepgate/app/owners"
@@ -221,7 +222,7 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 	return &evaluator{checks: a.checks, snap: a.snapshotter(in), w: a.writer(in.CheckPublisher()), ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, locks: a.db, log: log,
 		boards: boardJobs{b: a.boards(), installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation),
 		roles: in, pushers: a.db, people: a.people(in), timelines: in, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules, mergeRules: a.opts.mergeRules,
-		issues: in, units: a.db, closureRules: a.closureRules()}, nil
+		issues: in, units: a.db, closureRules: a.closureRules(), contracts: acontract.Keeper{Store: a.db, Rules: a.opts.contractRules}}, nil
 }
 
 // snapshotter reads snapshots through in, unless a test put a variant in

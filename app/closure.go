@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	aclosure "github.com/aepgate/aepgate/app/closure"
@@ -41,6 +40,7 @@ func (a *App) closureRules() closure.Rules {
 // affected pull requests again through judgeOpen.
 func (e *evaluator) closures(in evalInput) *aclosure.Judge {
 	return &aclosure.Judge{Issues: e.issues, Roles: e.roles, Store: closureStore{e.units, e.kept}, Ledger: e.w, Rules: e.closureRules, Log: e.log, People: e.people,
+		Contracts: e.contracts,
 		JudgeOpen: func(ctx context.Context, unit int) error { return e.judgeOpen(ctx, in, unit, nil) }}
 }
 
@@ -55,25 +55,7 @@ func (e *evaluator) keepEvidence(ctx context.Context, w route.Where, unit int, a
 }
 
 // loadClosures puts the repository's stored closure facts, joined with
-// the App's evidence, on the evaluation (no GitHub read).
+// the App's evidence, on the evaluation (aclosure.Load).
 func (e *evaluator) loadClosures(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
-	repo := in.owner + "/" + in.repo
-	facts, err := e.units.Closures(ctx, repo)
-	if err != nil {
-		return err
-	}
-	evidence, err := e.units.UnitEvidence(ctx, repo)
-	if err != nil {
-		return err
-	}
-	ev.Closures = map[int]closure.Facts{}
-	for n, raw := range facts {
-		f, err := verdict.ClosureFacts(raw, evidence[n])
-		if err != nil {
-			return fmt.Errorf("closure of %s#%d: %w", repo, n, err)
-		}
-		ev.Closures[n] = f
-	}
-	ev.ClosureRules = e.closureRules
-	return nil
+	return aclosure.Load(ctx, e.units, in.owner+"/"+in.repo, ev, e.closureRules)
 }

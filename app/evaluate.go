@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	aclosure "github.com/aepgate/aepgate/app/closure"
+	acontract "github.com/aepgate/aepgate/app/contract"
+
 	"github.com/aepgate/aepgate/app/instructed"
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/rundocs"
@@ -81,6 +83,8 @@ type evaluator struct {
 	issues       aclosure.Issues
 	units        unitStore
 	closureRules closure.Rules
+	// contracts is the one reader of the units' contracts, kept as first judged.
+	contracts acontract.Keeper
 }
 
 // judgeOpen judges the repository's open pull requests that name a unit:
@@ -256,10 +260,13 @@ func (e *evaluator) prepare(ctx context.Context, in evalInput, snap *snapshot.PR
 		return nil, err
 	}
 	if !snap.Has.Conversation || ev.Cfg == nil {
-		return ev, nil
+		return ev, e.contracts.Evaluation(ctx, in.delivery, in.owner+"/"+in.repo, ev)
 	}
 	if err := e.readPeople(ctx, in, ev); err != nil || ev.Cfg == nil {
 		return ev, err
+	}
+	if err := e.contracts.Evaluation(ctx, in.delivery, in.owner+"/"+in.repo, ev); err != nil {
+		return nil, err
 	}
 	if reads.Instructors {
 		if err := instructed.Read(ctx, e.timelines, in.owner, in.repo, ev); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	incrementrules "github.com/aepgate/aepgate/protocol/increment"
 
+	acontract "github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
@@ -171,6 +172,8 @@ type Options struct {
 	// deployRules replace protocol/deploy's DefaultRules when set; a
 	// negative control removes one.
 	deployRules []deployrules.Rule
+	// contractRules replace acontract.DefaultRules (a negative control lets the body's contract count as it stands).
+	contractRules acontract.Rules
 }
 
 // Defaults.

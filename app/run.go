@@ -101,6 +101,11 @@ func (r runner) JudgeClosure(ctx context.Context, w route.Where, j route.JudgeCl
 	return r.ev.closures(input(w)).Closure(ctx, closureInput(input(w)), aclosure.Closed(j))
 }
 
+// KeepContract keeps an issue's contract from a signed delivery's body (app/contract).
+func (r runner) KeepContract(ctx context.Context, w route.Where, j route.KeepContract) error {
+	return r.ev.contracts.First(ctx, w.Delivery, w.FullName(), j.Issue, j.Body)
+}
+
 func (r runner) CloseCommand(ctx context.Context, w route.Where, j route.CloseCommand) error {
 	return r.ev.closures(input(w)).Command(ctx, closureInput(input(w)), aclosure.Said(j))
 }
@@ -134,10 +139,10 @@ func (r runner) JudgeIncrements(ctx context.Context, w route.Where, j route.Judg
 		return err
 	}
 	jd := &increment.Judge{Src: in, Store: r.a.db, W: r.a.writer(in.CheckPublisher()), AppLogin: login, Rules: r.a.opts.incrementRules, People: r.ev.people,
-		ClosureRules: r.a.closureRules(), Board: r.a.boards().For(w.Installation), Log: r.ev.log}
+		ClosureRules: r.a.closureRules(), Board: r.a.boards().For(w.Installation), Log: r.ev.log, Contracts: r.ev.contracts}
 	return jd.Judge(ctx, increment.Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo},
 		increment.Ask{Milestones: j.Milestones, Open: j.Open, Closed: w.Event == reconcileEvent && !r.a.opts.openMilestonesOnly,
-			OnlyAtMerge: j.AtMerge, ClosedBy: j.ClosedBy})
+			OnlyAtMerge: j.AtMerge, ClosedBy: j.ClosedBy, EditedBy: j.EditedBy, EditedTo: j.EditedTo})
 }
 
 func deployInput(w route.Where) deploy.Input {

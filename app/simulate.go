@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	acontract "github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/instructed"
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/verdict"
@@ -58,7 +59,7 @@ type Simulation struct {
 func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
 	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, src, s.Config}, files: src, roles: src, people: owners.Reader{Files: src, Teams: src}, timelines: src,
 		pushers: unrecorded{}, kept: unkept{}, units: noClosures{}, closureRules: closure.DefaultRules(), locks: unlocked{}, log: slog.New(slog.DiscardHandler),
-		appLogin: func(context.Context) (string, error) { return s.AppLogin, nil }}
+		appLogin: func(context.Context) (string, error) { return s.AppLogin, nil }, contracts: acontract.Keeper{Store: acontract.Unkept{}}}
 	ev, err := e.evaluation(ctx, evalInput{event: "simulate", owner: s.Owner, repo: s.Repo, pr: s.PR})
 	if err != nil || ev == nil {
 		return nil, err

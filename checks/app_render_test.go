@@ -27,6 +27,9 @@ func appSHA(n int) string { return fmt.Sprintf("%040x", n) }
 
 func TestRenderWorkUnit(t *testing.T) {
 	ok := workunit.Verdict{OK: true, Unit: 12, Contract: workunit.Contract{Goal: "Users export reports", Acceptance: []string{"CSV works", "Big files stream"}, Risk: workunit.RiskMedium, Class: workunit.ClassProduct}}
+	tampered := ok
+	tampered.Contract.Risk = workunit.RiskHigh
+	tampered.Tamper = (&workunit.Kept{Ignored: []string{"risk lowered from high to low"}, EditedBy: "mallory"}).Tamper()
 	bad := workunit.Verdict{Unit: 12, Reasons: []string{"#12 is closed; an attempt needs an open work unit", "dependency #3 is still open; finish it before this unit"}}
 	tests := []struct {
 		file string
@@ -34,6 +37,7 @@ func TestRenderWorkUnit(t *testing.T) {
 	}{
 		{"workunit-success.golden", WorkUnit(appSHA(1), ok, "Export reports", true)},
 		{"workunit-failure.golden", WorkUnit(appSHA(1), bad, "", true)},
+		{"workunit-tampered.golden", WorkUnit(appSHA(1), tampered, "Export reports", true)},
 	}
 	for _, tt := range tests {
 		golden.CheckString(t, filepath.Join("testdata", tt.file), dumpApp(tt.run))

@@ -20,6 +20,10 @@ type AuditContext struct {
 	// Instructed is who instructed the agents that made the pull request
 	// (nil: no listed agent made it); the summary says so (agentNote).
 	Instructed *instructor.Finding
+	// ContractTamper says what of the unit issue's contract did not count
+	// and who changed it ("" when nothing); the summary shows it, since the
+	// risk tier comes from the kept contract.
+	ContractTamper string
 }
 
 // Audit renders an audit decision as the aepgate/audit check run on head:
@@ -36,6 +40,9 @@ func Audit(head string, c AuditContext, d review.Decision) Run {
 	b.WriteString(escapeHTML(d.Reason) + "\n")
 	if d.Outcome == review.OutcomeStale {
 		fmt.Fprintf(&b, "\nA verdict counts only for the commit it was given at: an auditor reviews %s with an aep-audit block.\n", code(gitsha.Short(head)))
+	}
+	if c.ContractTamper != "" {
+		fmt.Fprintf(&b, "\n**Contract tampering:** %s.\n", escapeHTML(c.ContractTamper))
 	}
 	w := auditWriter{b: &b, head: head}
 	w.agentNote(c.Instructed)

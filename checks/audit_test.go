@@ -74,6 +74,8 @@ func TestRenderAudit(t *testing.T) {
 	ctx := AuditContext{Unit: 42, PR: 21, Risk: "medium", PRURL: "https://github.com/acme/w/pull/21"}
 	high := ctx
 	high.Risk = "high"
+	tampered := high
+	tampered.ContractTamper = "the contract was changed by `bob`, who may not change it, so the kept contract counts (risk lowered from high to low); an owner or coordinator edits the issue to make a change count"
 	needs := &review.Audit{SchemaVersion: 1, WorkUnit: "#42", Verdict: review.VerdictNeedsEvidence, Summary: "s",
 		EvidenceRequests: []string{"the go test output at this head", "where tokens are stored"}}
 	badQuote := auditPass()
@@ -95,6 +97,7 @@ func TestRenderAudit(t *testing.T) {
 		{"audit-missing.golden", ctx, newAuditFixture("medium").review(3, "exec", sha, auditPass(), 5), ConclusionFailure},
 		{"audit-needs-evidence.golden", ctx, newAuditFixture("medium").review(2, "bob", sha, needs, 4), ConclusionActionRequired},
 		{"audit-not-required.golden", AuditContext{Unit: 42, PR: 21, Risk: "low"}, newAuditFixture("low"), ConclusionSuccess},
+		{"audit-tampered.golden", tampered, newAuditFixture("high"), ConclusionFailure},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

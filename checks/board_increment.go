@@ -42,6 +42,9 @@ func (w boardWriter) increment(inc board.Increment) {
 			state += ": " + w.text(s.Reason)
 		}
 		kind := strings.Trim(w.text(s.Class)+" · "+w.text(s.Risk), " ·")
+		if s.Tamper != "" {
+			kind += " ⚠️ " + w.text(s.Tamper)
+		}
 		w.row(boardLink(fmt.Sprintf("\\#%d", s.Number), s.URL)+" "+w.text(s.Title), state, kind, w.attempts(s.Attempts))
 	}
 	w.graph(inc)

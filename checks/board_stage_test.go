@@ -46,3 +46,14 @@ func TestBoardStageChangesHash(t *testing.T) {
 		t.Error("a new stage kept the region's hash")
 	}
 }
+
+// TestBoardTamperGolden: a story whose contract was changed by someone
+// who may not change it shows the kept risk and who changed it.
+func TestBoardTamperGolden(t *testing.T) {
+	b := stagesBoard()
+	b.Increments = b.Increments[2:3]
+	s := &b.Increments[0].Stories[0]
+	s.Risk = "high"
+	s.Tamper = "the contract was changed by `mallory`, who may not change it, so the kept contract counts (risk lowered from high to low); an owner or coordinator edits the issue to make a change count"
+	golden.CheckString(t, "testdata/board-tamper.golden", BoardIssueBody(BoardRegion(b)))
+}

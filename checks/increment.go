@@ -54,6 +54,12 @@ func Increment(v increment.Verdict) Run {
 		b.WriteString("\nThe demonstration block to post:\n\n")
 		fenced(&b, "markdown", v.DemoTemplate)
 	}
+	for i, t := range v.Tampering {
+		if i == 0 {
+			b.WriteString("\n**Contract tampering** (the kept, stricter values count):\n\n")
+		}
+		fmt.Fprintf(&b, "- %s\n", escapeInline(defuseAutolinks(oneLine(t, 1000))))
+	}
 	r.Summary = b.String()
 	return r
 }

@@ -33,6 +33,9 @@ func TestIncrementRender(t *testing.T) {
 			AcceptCommand: "/aep accept 4 " + incSHA, DemoTemplate: "```aep-demo\nmilestone: 4\ncriterion: <b>it</b> works @all\nevidence: run <id> | deployment <id> | release <tag>\n```",
 			Missing: []increment.Missing{{Rule: "owner-acceptance", What: "high risk: an owner accepts candidate 333333333333", Action: true},
 				{Rule: "demonstration", What: "the demonstration: <b>it</b> works @all", Action: true}}}},
+		{"increment-tampered.golden", increment.Verdict{Milestone: 4, Stage: increment.Accepting, Tier: "high", Candidate: incSHA,
+			AcceptCommand: "/aep accept 4 " + incSHA, Missing: []increment.Missing{{Rule: "owner-acceptance", What: "high risk: an owner accepts candidate 333333333333", Action: true}},
+			Tampering: []string{"milestone 4's description was changed by someone GitHub does not name, so the kept definition counts (risk lowered from high to low)"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -32,6 +32,9 @@ func WorkUnit(head string, v workunit.Verdict, unitTitle string, nativeBlockers 
 			fmt.Fprintf(&b, "- %s\n", reason)
 		}
 	}
+	if v.Tamper != "" {
+		fmt.Fprintf(&b, "\n**Contract tampering:** %s.\n", oneLine(v.Tamper, 2000))
+	}
 	if !nativeBlockers {
 		b.WriteString(noNativeBlockers)
 	}

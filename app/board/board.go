@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/aepgate/aepgate/internal/store"
 	"log/slog"
 	"time"
 
@@ -30,6 +31,8 @@ type Store interface {
 	SaveBoardFact(ctx context.Context, repo string, pr int, fact []byte, now time.Time) (bool, error)
 	// BoardFacts are the kept facts of repo's attempts, by pull request.
 	BoardFacts(ctx context.Context, repo string) (map[int][]byte, error)
+	// KeptContracts are the units' contracts the judges keep (app/contract).
+	KeptContracts(ctx context.Context, repo, kind string) (map[int]store.KeptContract, error)
 	ClosureStore
 	IncrementStore
 }

@@ -51,10 +51,7 @@ func (b *Boards) Keep(ctx context.Context, hub GitHub, owner, repo string, now t
 		return err
 	}
 	in := input(owner+"/"+repo, read, facts, now, log)
-	if in.Closures, err = b.closures(ctx, owner+"/"+repo, read.Milestones); err != nil {
-		return err
-	}
-	if in.Increments, err = b.increments(ctx, owner+"/"+repo); err != nil {
+	if err := b.stored(ctx, owner+"/"+repo, read, &in); err != nil {
 		return err
 	}
 	built := pboard.Build(in)

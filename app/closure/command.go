@@ -12,7 +12,6 @@ import (
 	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/protocol/config"
-	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
 // Said is a comment on a unit's issue that may hold `/aep close
@@ -111,8 +110,11 @@ func (j *Judge) unitFacts(ctx context.Context, in Input, cfg *config.Config, st 
 		return f, err
 	}
 	if f.Number == 0 {
-		ct, _ := workunit.ParseContract(st.Body)
-		f = closure.Facts{Number: issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: string(ct.Risk), Prefix: cfg.CommandPrefix}
+		risk, err := j.risk(ctx, in, cfg, st, issue)
+		if err != nil {
+			return f, err
+		}
+		f = closure.Facts{Number: issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: risk, Prefix: cfg.CommandPrefix}
 	}
 	f.Open, f.Owners = st.Open, cfg.Owners
 	return f, nil

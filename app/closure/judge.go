@@ -12,12 +12,12 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/config"
-	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
 // Judge judges one installation's closures.
@@ -28,6 +28,9 @@ type Judge struct {
 	Ledger Ledger
 	// Rules decide when a unit counts as done.
 	Rules closure.Rules
+	// Contracts is the one reader of a unit's contract (its risk decides
+	// the low-risk path), kept as first judged.
+	Contracts contract.Keeper
 	// JudgeOpen judges again the open pull requests unit affects.
 	JudgeOpen func(ctx context.Context, unit int) error
 	// People resolves the config's owners (app/owners, the one resolver).
@@ -106,8 +109,11 @@ func sameInstant(a, b string) bool {
 // non-User is never read: it is never the owner) and the HOLD the kept
 // decisions put on the unit.
 func (j *Judge) facts(ctx context.Context, in Input, cfg *config.Config, st *gh.IssueClosure, c Closed) (closure.Facts, error) {
-	ct, _ := workunit.ParseContract(st.Body)
-	f := closure.Facts{Number: c.Issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: string(ct.Risk), Prefix: cfg.CommandPrefix,
+	risk, err := j.risk(ctx, in, cfg, st, c.Issue)
+	if err != nil {
+		return closure.Facts{}, err
+	}
+	f := closure.Facts{Number: c.Issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: risk, Prefix: cfg.CommandPrefix,
 		ClosedBy: closure.Actor{Login: c.By, Type: c.ByType}}
 	f.ClosedAt, _ = time.Parse(time.RFC3339, st.ClosedAt)
 	if c.ByType == "User" {
@@ -125,4 +131,16 @@ func (j *Judge) facts(ctx context.Context, in Input, cfg *config.Config, st *gh.
 	hold, err := j.holdOn(ctx, in, c.Issue, cfg.CommandPrefix)
 	f.Hold = hold
 	return f, err
+}
+
+// risk is the unit's risk tier from the contract that counts (app/contract:
+// kept as first judged); "" when its contract is invalid and none is kept.
+func (j *Judge) risk(ctx context.Context, in Input, cfg *config.Config, st *gh.IssueClosure, issue int) (string, error) {
+	k := j.Contracts
+	k.Delivery = in.Delivery
+	kept, err := k.Unit(ctx, in.repo(), contract.Issue{Number: issue, Body: st.Body, Editor: st.Editor}, contract.Entitled(cfg))
+	if err != nil || kept == nil {
+		return "", err
+	}
+	return string(kept.Contract.Risk), nil
 }

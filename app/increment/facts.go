@@ -49,18 +49,20 @@ func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number 
 	f := rules.Facts{Repo: in.Owner + "/" + in.Repo, Milestone: number, Title: m.Title, Open: m.Open, ClosedBy: by,
 		Owners: cfg.Owners, Coordinators: cfg.Coordinators, Prefix: cfg.CommandPrefix, DefaultBranch: snap.DefaultBranch,
 		Required: cfg.RequiredWorkflows.Readback}
-	spec, problems := workunit.ParseIncrement(m.Description)
-	f.Criterion, f.Declared = spec.Demonstration, string(spec.Risk)
+	_, problems := workunit.ParseIncrement(m.Description)
 	for _, p := range problems {
 		f.Problems = append(f.Problems, fmt.Sprintf("the milestone description's yaml block: %v", p))
 	}
 	if problem != "" {
 		f.Problems = append(f.Problems, "the owners cannot be resolved, so no acceptance counts: "+problem)
 	}
+	if err := j.definition(ctx, in, cfg, m, &f); err != nil {
+		return nil, err
+	}
 	if m.Truncated {
 		f.Problems = append(f.Problems, "the milestone holds more issues than the App reads (an increment holds 1 to 8 stories)")
 	}
-	if f.Stories, err = j.stories(ctx, in, m); err != nil {
+	if f.Stories, err = j.stories(ctx, in, m, &f); err != nil {
 		return nil, err
 	}
 	if f.Comments, err = j.comments(ctx, in, cfg, snap.Control, f.Stories); err != nil {
@@ -78,7 +80,7 @@ func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number 
 
 // stories are the milestone's issues with their closure verdicts, judged
 // on the stored closure facts and the App's evidence (no GitHub read).
-func (j *Judge) stories(ctx context.Context, in Input, m *gh.Milestone) ([]rules.Story, error) {
+func (j *Judge) stories(ctx context.Context, in Input, m *gh.Milestone, f *rules.Facts) ([]rules.Story, error) {
 	repo := in.Owner + "/" + in.Repo
 	facts, err := j.Store.Closures(ctx, repo)
 	if err != nil {
@@ -90,8 +92,10 @@ func (j *Judge) stories(ctx context.Context, in Input, m *gh.Milestone) ([]rules
 	}
 	var out []rules.Story
 	for _, is := range m.Stories {
-		c, _ := workunit.ParseContract(is.Body)
-		s := rules.Story{Number: is.Number, Risk: string(c.Risk), Closure: closure.Verdict{Number: is.Number, State: closure.Open}}
+		s := rules.Story{Number: is.Number, Closure: closure.Verdict{Number: is.Number, State: closure.Open}}
+		if s.Risk, err = j.storyRisk(ctx, in, is, f); err != nil {
+			return nil, err
+		}
 		for _, raw := range evidence[is.Number] {
 			var a closure.Attempt
 			if err := json.Unmarshal(raw, &a); err != nil {

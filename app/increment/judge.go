@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"slices"
 
+	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -38,13 +39,34 @@ type Judge struct {
 	// People resolves the config's owners and coordinators (app/owners,
 	// the one resolver).
 	People owners.Reader
-	Log    *slog.Logger
+	// Contracts is the one reader of the milestone's definition and the
+	// stories' contracts (their risk decides the tier), kept as first
+	// judged.
+	Contracts contract.Keeper
+	Log       *slog.Logger
 }
 
 // Input is what asked for a judgement.
 type Input struct {
 	Delivery, Event string
 	Owner, Repo     string
+	// edit is the milestone edit the judgement runs for (Ask.EditedBy).
+	edit *edit
+}
+
+// edit is who edited a milestone's description, and to what.
+type edit struct {
+	milestone int
+	by        closure.Actor
+	to        string
+}
+
+// edit is the milestone edit ask runs for; nil when none.
+func (ask Ask) edit() *edit {
+	if len(ask.Milestones) == 0 || ask.EditedBy.Login == "" {
+		return nil
+	}
+	return &edit{milestone: ask.Milestones[0], by: ask.EditedBy, to: ask.EditedTo}
 }
 
 // Ask names the milestones to judge: the numbers given, and every open
@@ -62,6 +84,11 @@ type Ask struct {
 	Closed      bool
 	OnlyAtMerge string
 	ClosedBy    closure.Actor
+	// EditedBy edited Milestones[0]'s description to EditedTo (the
+	// signed sender of milestone.edited): an owner's edit counts whole
+	// while the description is still EditedTo (app/contract).
+	EditedBy closure.Actor
+	EditedTo string
 }
 
 // Judge judges each milestone asked for, in number order, then answers
@@ -84,6 +111,7 @@ func (j *Judge) Judge(ctx context.Context, in Input, ask Ask) error {
 	}
 	var answers []rules.Answer
 	var judged []int
+	in.edit = ask.edit()
 	for _, n := range numbers {
 		by := closure.Actor{}
 		if len(ask.Milestones) > 0 && n == ask.Milestones[0] {

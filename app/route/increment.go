@@ -26,6 +26,9 @@ func milestoneIncrement(env webhook.Envelope, v issuesView) []Work {
 	if env.Action == "closed" && v.Sender != nil {
 		j.ClosedBy = closure.Actor{Login: v.Sender.Login, Type: v.Sender.Type}
 	}
+	if env.Action == "edited" && v.Sender != nil && v.Changes != nil && v.Changes.Description != nil {
+		j.EditedBy, j.EditedTo = closure.Actor{Login: v.Sender.Login, Type: v.Sender.Type}, v.Milestone.Description
+	}
 	return []Work{j}
 }
 

@@ -11,12 +11,21 @@ import (
 type issuesView struct {
 	Issue *struct {
 		Number      int              `json:"number"`
+		Body        string           `json:"body"`
 		PullRequest *json.RawMessage `json:"pull_request"`
 		Milestone   *numbered        `json:"milestone"`
 		ClosedAt    string           `json:"closed_at"`
 	} `json:"issue"`
 	Milestone *numbered `json:"milestone"`
-	Sender    *struct {
+	// Changes names what an edit changed: a milestone's description, for
+	// milestone.edited.
+	Changes *struct {
+		Description *json.RawMessage `json:"description"`
+		Body        *struct {
+			From string `json:"from"`
+		} `json:"body"`
+	} `json:"changes"`
+	Sender *struct {
 		Login string `json:"login"`
 		Type  string `json:"type"`
 	} `json:"sender"`
@@ -24,6 +33,8 @@ type issuesView struct {
 
 type numbered struct {
 	Number int `json:"number"`
+	// Description is a milestone's, as an edit left it (milestone.edited).
+	Description string `json:"description"`
 }
 
 // vanishing actions make an issue or milestone unreadable, so what it
@@ -53,14 +64,29 @@ func issuesFamily() Family {
 			if v.Issue == nil || v.Issue.PullRequest != nil {
 				return nil, nil
 			}
+			keep := keptContract(env, v)
 			if env.Action == "closed" && v.Sender != nil && v.Issue.Number > 0 {
 				// The closure is judged first: its dependents are judged on it.
 				c := JudgeClosure{Issue: v.Issue.Number, By: v.Sender.Login, ByType: v.Sender.Type, ClosedAt: v.Issue.ClosedAt}
 				return append([]Work{c, issueWork(env, v)}, storyIncrement(env, v)...), nil
 			}
-			return append([]Work{issueWork(env, v)}, storyIncrement(env, v)...), nil
+			return append(append(keep, issueWork(env, v)), storyIncrement(env, v)...), nil
 		},
 	}
+}
+
+// keptContract keeps the contract of an issue as GitHub's signed delivery
+// shows it first: as opened, or as it was before an edit.
+func keptContract(env webhook.Envelope, v issuesView) []Work {
+	switch {
+	case v.Issue.Number <= 0:
+		return nil
+	case env.Action == "opened":
+		return []Work{KeepContract{Issue: v.Issue.Number, Body: v.Issue.Body}}
+	case env.Action == "edited" && v.Changes != nil && v.Changes.Body != nil:
+		return []Work{KeepContract{Issue: v.Issue.Number, Body: v.Changes.Body.From}}
+	}
+	return nil
 }
 
 // issueWork names what an issues event affects: the issue, its milestone

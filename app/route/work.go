@@ -47,6 +47,7 @@ type Runner interface {
 	JudgeDeploy(ctx context.Context, w Where, j JudgeDeploy) error
 	JudgeDeploys(ctx context.Context, w Where, j JudgeDeploys) error
 	JudgeIncrements(ctx context.Context, w Where, j JudgeIncrements) error
+	KeepContract(ctx context.Context, w Where, j KeepContract) error
 }
 
 // RunAll runs each piece of work in order; the first error stops it.
@@ -184,6 +185,20 @@ func (j JudgeClosure) Run(ctx context.Context, r Runner, w Where) error {
 	return r.JudgeClosure(ctx, w, j)
 }
 
+// KeepContract keeps Issue's contract from Body, the body an issues
+// delivery GitHub signed carried (as opened, or before an edit), when the
+// App keeps none yet (app/contract): the first judgement then starts from
+// it, not from what a later edit left.
+type KeepContract struct {
+	Issue int
+	Body  string
+}
+
+// Run implements Work.
+func (j KeepContract) Run(ctx context.Context, r Runner, w Where) error {
+	return r.KeepContract(ctx, w, j)
+}
+
 // CloseCommand is a created or edited comment on a unit's issue that may
 // hold `/aep close <reason>` (app/closure keeps and acknowledges it).
 type CloseCommand closure.Said
@@ -214,13 +229,17 @@ func (j JudgeDeploys) Run(ctx context.Context, r Runner, w Where) error {
 // JudgeIncrements judges milestones' increments (app/increment): the
 // Milestones named, and every open one when Open is set (a readback on
 // the default branch, a control-thread acceptance or demonstration, the
-// sweep). ClosedBy is who closed Milestones[0] (milestone.closed).
+// sweep). ClosedBy is who closed Milestones[0] (milestone.closed);
+// EditedBy who edited its description to EditedTo (milestone.edited, a
+// GitHub-signed sender: an owner's edit may lower its kept definition).
 type JudgeIncrements struct {
 	Milestones []int
 	Open       bool
 	// AtMerge, with Open, judges only when a story was merged as it.
 	AtMerge  string
 	ClosedBy pclosure.Actor
+	EditedBy pclosure.Actor `json:",omitzero"`
+	EditedTo string         `json:",omitempty"`
 }
 
 // Run implements Work.

@@ -8,7 +8,6 @@ import (
 	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/protocol/merge"
 	"github.com/aepgate/aepgate/protocol/snapshot"
-	"github.com/aepgate/aepgate/protocol/workunit"
 	"github.com/aepgate/aepgate/review"
 )
 
@@ -29,19 +28,29 @@ func evalAudit(ev *Evaluation) Outcome {
 			Title: "The audit cannot be judged", Summary: "GitHub holds more reviews or commits on this pull request than aepgate reads in one evaluation (2,000 reviews or 100 commits), so independence cannot be shown; audits are never judged on part of them.\n"}}
 	}
 	d := ev.AuditDecision()
-	run := checks.Audit(p.HeadSHA, checks.AuditContext{Unit: ev.Unit, PR: p.Number, Risk: ev.Risk(), PRURL: p.URL, Instructed: ev.Instructed}, *d)
+	run := checks.Audit(p.HeadSHA, checks.AuditContext{Unit: ev.Unit, PR: p.Number, Risk: ev.Risk(), PRURL: p.URL, Instructed: ev.Instructed, ContractTamper: ev.ContractTamper()}, *d)
 	return Outcome{Run: run, Facts: map[string]any{"unit": ev.Unit, "outcome": d.Outcome, "audited_sha": d.AuditedSHA, "bundle": d.BundleID, "reason": d.Reason}}
 }
 
-// Risk is the unit's risk tier from its contract; "" when unknown (the
-// audit rules then demand the most).
+// Risk is the unit's risk tier from the contract that counts (the kept
+// one, workunit.Issue.Effective); "" when unknown (the audit rules then
+// demand the most).
 func (ev *Evaluation) Risk() string {
 	u := ev.Snap.Units[ev.Unit]
 	if ev.Unit == 0 || u == nil {
 		return ""
 	}
-	c, _ := workunit.ParseContract(u.Body)
+	c, _ := u.Effective()
 	return string(c.Risk)
+}
+
+// ContractTamper says what of the unit issue's contract did not count and
+// who changed it (workunit.Kept.Tamper); "" when nothing.
+func (ev *Evaluation) ContractTamper() string {
+	if u := ev.Snap.Units[ev.Unit]; ev.Unit != 0 && u != nil {
+		return u.Kept.Tamper()
+	}
+	return ""
 }
 
 // AuditDecision is the audit's final decision: the reviews judged with the

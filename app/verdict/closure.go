@@ -104,7 +104,7 @@ func ClosureInbox(ev *Evaluation, repoURL string) []pboard.InboxItem {
 		return nil
 	}
 	var vs []*closure.Verdict
-	c, _ := workunit.ParseContract(u.Body)
+	c, _ := u.Effective()
 	if u.Milestone != nil {
 		for _, s := range u.Milestone.Stories {
 			if slices.Contains(c.DependsOn, s.Number) {

@@ -25,6 +25,9 @@ type IssueClosure struct {
 	// not_planned, duplicate, reopened; "" when none).
 	StateReason string
 	Body        string
+	// Editor is who last edited the body ("" when never edited or GitHub
+	// does not say).
+	Editor string
 	// ClosedAt is GitHub's closedAt (RFC 3339; "" while open): it names one
 	// closure, so the App comments once on each.
 	ClosedAt string
@@ -39,7 +42,7 @@ const closureXrefsPage = 50
 
 var closureQuery = `query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) {
   defaultBranchRef { target { ... on Commit { oid file(path: "` + ConfigPath + `") { object { ... on Blob { text isTruncated } } } } } }
-  issue(number: $number) { state stateReason body closedAt
+  issue(number: $number) { state stateReason body editor { login } closedAt
     timelineItems(itemTypes: [CROSS_REFERENCED_EVENT], last: ` + fmt.Sprint(closureXrefsPage) + `) { nodes { ... on CrossReferencedEvent { isCrossRepository
       source { __typename ... on PullRequest { number body mergedAt } } } } } }
 } }`
@@ -64,6 +67,7 @@ type closureData struct {
 // closureIssue is the issue of closureQuery.
 type closureIssue struct {
 	State, StateReason, Body string
+	Editor                   *struct{ Login string }
 	ClosedAt                 *string
 	TimelineItems            struct {
 		Nodes []struct {
@@ -101,6 +105,9 @@ func (in *Installation) IssueClosure(ctx context.Context, owner, repo string, nu
 	if is := r.Issue; is != nil {
 		out.Found, out.Open, out.Body = true, is.State == "OPEN", is.Body
 		out.StateReason = strings.ToLower(is.StateReason)
+		if is.Editor != nil {
+			out.Editor = is.Editor.Login
+		}
 		if is.ClosedAt != nil {
 			out.ClosedAt = *is.ClosedAt
 		}

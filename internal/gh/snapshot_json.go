@@ -113,6 +113,7 @@ type jsonIssue struct {
 	Number        int
 	Title         string
 	Body          string
+	Editor        *struct{ Login string }
 	State         string
 	Comments      *jsonComments
 	TimelineItems *jsonAttempts
@@ -201,6 +202,9 @@ func (r *jsonRepo) unit(n int) (*workunit.Issue, *jsonIssue) {
 		return &workunit.Issue{Number: n, IsPullRequest: true}, nil
 	}
 	u := &workunit.Issue{Number: ji.Number, Title: ji.Title, Open: ji.State == "OPEN", Body: ji.Body, BlockedBy: ji.deps(r.NameWithOwner)}
+	if ji.Editor != nil {
+		u.Editor = ji.Editor.Login
+	}
 	if b := ji.BlockedBy; b != nil && b.TotalCount > len(b.Nodes) {
 		u.BlockersUnlisted = b.TotalCount - len(b.Nodes)
 	}

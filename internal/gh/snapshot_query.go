@@ -79,7 +79,7 @@ func (p queryPlan) query() string {
 		conv = fmt.Sprintf(" url comments(last: %d) { %s }\n    %s", commentsPage, commentFields, attemptsQuery)
 	}
 	for _, n := range sortedGuesses(p.guesses) {
-		fmt.Fprintf(&b, `  u%d: issueOrPullRequest(number: %d) { __typename ... on Issue { number title body state%s%s
+		fmt.Fprintf(&b, `  u%d: issueOrPullRequest(number: %d) { __typename ... on Issue { number title body editor { login } state%s%s
     milestone { number title state description issues(first: %d) { totalCount nodes { number state body%s%s } } } } }
 `, n, n, deps, conv, milestoneIssuesPage, deps, lanes)
 	}

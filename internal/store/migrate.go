@@ -97,6 +97,11 @@ var migrations = []migration{
 		sqlite:   boardIncrementTables,
 		postgres: boardIncrementTables,
 	},
+	{
+		// Kept unit contracts and increment definitions (contract.go).
+		sqlite:   contractTables,
+		postgres: contractTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.

@@ -110,6 +110,9 @@ type Story struct {
 	State     State     `json:"state"`
 	Reason    string    `json:"reason,omitempty"` // why blocked or held
 	Attempts  []Attempt `json:"attempts,omitempty"`
+	// Tamper says what of the issue's contract did not count and who
+	// changed it (workunit.Kept.Tamper); empty when nothing.
+	Tamper string `json:"tamper,omitempty"`
 }
 
 // Attempt is one pull request that names the story as its unit.

@@ -116,8 +116,9 @@ func overText(pr int, o workunit.Over) string {
 // story derives one story: its contract's class, risk and dependencies,
 // its attempts and its state.
 func (in Input) story(is Issue, over map[int]workunit.Over) Story {
-	c, _ := workunit.ParseContract(is.Body)
-	s := Story{Number: is.Number, Title: is.Title, URL: is.URL, Class: string(c.Class), Risk: string(c.Risk), DependsOn: c.DependsOn}
+	st := workunit.Story{Body: is.Body, Kept: is.Kept}
+	c, _ := st.Effective()
+	s := Story{Number: is.Number, Title: is.Title, URL: is.URL, Class: string(c.Class), Risk: string(c.Risk), DependsOn: c.DependsOn, Tamper: is.Kept.Tamper()}
 	pulls := slices.Clone(is.Pulls)
 	slices.SortFunc(pulls, func(x, y Pull) int { return cmp.Compare(x.Number, y.Number) })
 	for _, p := range pulls {

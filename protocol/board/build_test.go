@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/protocol/workunit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -136,5 +137,24 @@ func TestBuildDependsOn(t *testing.T) {
 	b := Build(input(nil, issue(1), i2))
 	if got := b.Increments[0].Stories[1].DependsOn; !cmp.Equal(got, []int{1}) {
 		t.Errorf("DependsOn = %v, want [1]", got)
+	}
+}
+
+// TestBuildKeptContract: a story whose kept contract differs from its body
+// shows the kept risk and the tampering; without one, the body's.
+func TestBuildKeptContract(t *testing.T) {
+	kept := issue(2)
+	kept.Body = "```yaml\ngoal: g\nacceptance: [a]\nnon_goals: []\nrisk: low\nclass: product\n```\n"
+	kept.Kept = &workunit.Kept{Contract: workunit.Contract{Goal: "g", Acceptance: []string{"a"}, NonGoals: []string{}, Risk: workunit.RiskHigh, Class: workunit.ClassProduct},
+		Ignored: []string{"risk lowered from high to low"}, EditedBy: "mallory"}
+	b := Build(input(nil, issue(1), kept))
+	type shown struct{ Risk, Tamper string }
+	var got []shown
+	for _, s := range b.Increments[0].Stories {
+		got = append(got, shown{s.Risk, s.Tamper})
+	}
+	want := []shown{{"medium", ""}, {"high", kept.Kept.Tamper()}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stories (-want +got):\n%s", diff)
 	}
 }

@@ -98,7 +98,8 @@ func (in Input) progress(inc *Increment, m Milestone) {
 func (in Input) derived(m Milestone) IncrementFact {
 	f := increment.Facts{Repo: in.Repo, Milestone: m.Number, Title: m.Title, Open: m.Open}
 	for _, is := range m.Issues {
-		c, _ := workunit.ParseContract(is.Body)
+		st := workunit.Story{Body: is.Body, Kept: is.Kept}
+		c, _ := st.Effective()
 		s := increment.Story{Number: is.Number, Risk: string(c.Risk), Closure: closure.Verdict{Number: is.Number, State: closure.Open}}
 		if cl, ok := in.Closures[is.Number]; ok && !is.Open {
 			s.Closure = cl.Verdict

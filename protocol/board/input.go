@@ -1,6 +1,10 @@
 package board
 
-import "time"
+import (
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/workunit"
+)
 
 // Input is everything Build reads: the repository's milestones as GitHub
 // holds them, the facts each open attempt's last evaluation derived, the
@@ -47,6 +51,10 @@ type Issue struct {
 	Open   bool
 	// Body holds the story's contract (its first fenced yaml block).
 	Body string
+	// Kept is the contract the App keeps for the story, with the last
+	// change that did not count; nil when it keeps none (the body's is
+	// shown).
+	Kept *workunit.Kept
 	// Certified is set when the issue carries the aepgate:certified label.
 	Certified bool
 	// Pulls are the same-repository pull requests that name this issue as

@@ -17,7 +17,7 @@ func Decide(f Facts) Verdict { return DecideWith(f, DefaultRules()) }
 // items), and is complete (with its certificate) when nothing is. A milestone closed by anyone before it is
 // complete is flagged ClosedEarly, as a unit closed without evidence is.
 func DecideWith(f Facts, rules Rules) Verdict {
-	v := Verdict{Milestone: f.Milestone, Tier: Tier(f), Candidate: f.Candidate.SHA}
+	v := Verdict{Milestone: f.Milestone, Tier: Tier(f), Candidate: f.Candidate.SHA, Tampering: f.Tampering}
 	v.Stage, v.Missing = earliestStage(f, rules, v.Tier)
 	v.owned(f, rules)
 	if v.Stage == Complete {

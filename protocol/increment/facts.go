@@ -59,7 +59,11 @@ type Facts struct {
 	// Problems are why the description or the story list cannot be read
 	// whole (an invalid yaml block, more issues than were read).
 	Problems []string
-	Stories  []Story
+	// Tampering lists the changes to the milestone's definition or its
+	// stories' contracts that did not count: the kept, stricter values
+	// were judged instead (app/contract). It is shown, never missing.
+	Tampering []string
+	Stories   []Story
 	// Owners and Coordinators are the repository config's; Prefix starts
 	// commands ("" means /aep).
 	Owners, Coordinators []string

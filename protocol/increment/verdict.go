@@ -61,6 +61,9 @@ type Verdict struct {
 	// DemoTemplate is the aep-demo block to post (set while a declared
 	// demonstration is missing).
 	DemoTemplate string `json:"demoTemplate,omitempty"`
+	// Tampering lists the changes to the milestone's definition or its
+	// stories' contracts that did not count (Facts.Tampering).
+	Tampering []string `json:"tampering,omitempty"`
 }
 
 // Complete reports whether the increment is complete.

@@ -34,6 +34,9 @@ type Story struct {
 	// Closure is how the App judged the story's closure; nil when it has
 	// no record of it (see Dep.Closure).
 	Closure *closure.Verdict
+	// Kept is the contract the App keeps for the story; nil when it keeps
+	// none (the body's counts).
+	Kept *Kept
 }
 
 // Milestone is a milestone with every issue in it (its stories).
@@ -62,6 +65,11 @@ type Issue struct {
 	// Unreadable, when set, is why GitHub refused to show the issue (the App
 	// may lack Issues: read); nothing else about it is known.
 	Unreadable string
+	// Editor is who last edited the body ("" when never edited or GitHub
+	// does not say); Kept is the contract the App keeps for the unit (nil:
+	// the body's counts), set by the App before the unit is judged.
+	Editor string
+	Kept   *Kept
 }
 
 // Input is everything a work-unit verdict depends on: the references parsed
@@ -86,6 +94,9 @@ type Verdict struct {
 	Unit     int // the named unit, 0 when none or several
 	Contract Contract
 	Reasons  []string
+	// Tamper says what of the issue body's contract did not count and who
+	// changed it (Kept.Tamper); "" when nothing.
+	Tamper string
 }
 
 // Evaluate judges one pull request against its work unit.
@@ -122,8 +133,8 @@ func Evaluate(in Input) Verdict {
 	if !u.Open {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("#%d is closed; an attempt needs an open work unit", u.Number))
 	}
-	c, probs := ParseContract(u.Body)
-	v.Contract = c
+	c, probs := u.Effective()
+	v.Contract, v.Tamper = c, u.Kept.Tamper()
 	for _, p := range probs {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("#%d contract: %s", u.Number, p))
 	}

@@ -27,7 +27,7 @@ func CheckIncrement(m Milestone) []string {
 	contracts := map[int]Contract{}
 	var invalid []string
 	for _, s := range m.Stories {
-		c, probs := ParseContract(s.Body)
+		c, probs := s.Effective()
 		if len(probs) > 0 {
 			invalid = append(invalid, fmt.Sprintf("#%d", s.Number))
 			continue

@@ -61,6 +61,9 @@ func (r *issueRes) issues(ns []int) []any {
 
 // common serves the fields issues and pull requests share.
 func (r *issueRes) common(x *gqlExec, name string, args map[string]any) (any, bool, error) {
+	if v, ok, err := r.editFields(x, name, args); ok {
+		return v, true, err
+	}
 	s, i, f := r.s, r.i, x.c.f
 	var v any
 	switch name {

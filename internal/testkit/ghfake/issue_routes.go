@@ -129,6 +129,9 @@ func editIssue(c *call) (int, any) {
 		return status, body
 	}
 	if is.body != oldBody {
+		newBody := is.body
+		is.body = oldBody
+		c.f.editBody(is, by, newBody)
 		c.f.mention(c.repo, is, by, is.body)
 	}
 	if ch := editChanges(oldTitle, is.title, oldBody, is.body); len(ch) > 0 {

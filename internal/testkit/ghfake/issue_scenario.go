@@ -154,7 +154,7 @@ func (i *Issue) React(login, content string) {
 func (i *Issue) Edit(by, body string) {
 	i.do(func(f *Fake, s *repoState, is *issue) {
 		old := is.body
-		is.body, is.updated = body, f.clock()
+		f.editBody(is, f.ensureUser(by), body)
 		f.mention(s, is, f.ensureUser(by), body)
 		f.emitIssue(s, is, "edited", f.ensureUser(by), obj{"changes": editChanges(is.title, is.title, old, body)})
 	})

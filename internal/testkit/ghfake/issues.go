@@ -33,6 +33,11 @@ type issue struct {
 	xrefs       []*xref // cross-references to this issue, oldest first
 	pr          *pull
 	pinned      bool // pinned to the repository's issue list (graphql_pin.go)
+	// edited and editor are the body's last edit (zero and nil until
+	// edited); edits its revisions, oldest first (issue_edits.go).
+	edited time.Time
+	editor *user
+	edits  []*contentEdit
 }
 
 type comment struct {
