@@ -57,8 +57,7 @@ func (f *auditFixture) dispose(id int64, login, finding, kind string, min int) *
 
 func auditPass(js ...review.Judgement) *review.Audit {
 	return &review.Audit{SchemaVersion: 1, WorkUnit: "#42", Verdict: review.VerdictPass, Summary: "Tokens are checked.",
-		Findings:     []review.Finding{{ID: "N1", Severity: "low", Requirement: "the cache is documented", Remedy: "add a comment", Evidence: []review.Evidence{{Path: "src/store.go", Quote: "var cache = map[string]string{}"}}}},
-		Verification: []review.Verification{{Check: "go test ./auth/...", Outcome: "pass", Evidence: []review.Evidence{{Path: "src/store.go", Quote: "package store"}}}}, Verdicts: js}
+		Verification: []review.Verification{{Check: "go test ./auth/...", Outcome: "pass", Evidence: []review.Evidence{{Path: "src/store.go", Quote: "var cache = map[string]string{}"}}}}, Verdicts: js}
 }
 
 func auditFail(at string) *review.Audit {
@@ -79,7 +78,7 @@ func TestRenderAudit(t *testing.T) {
 	needs := &review.Audit{SchemaVersion: 1, WorkUnit: "#42", Verdict: review.VerdictNeedsEvidence, Summary: "s",
 		EvidenceRequests: []string{"the go test output at this head", "where tokens are stored"}}
 	badQuote := auditPass()
-	badQuote.Findings[0].Evidence[0].Quote = "var cache map[string]string"
+	badQuote.Verification[0].Evidence[0].Quote = "var cache map[string]string"
 	tests := []struct {
 		file string
 		ctx  AuditContext

@@ -14,9 +14,9 @@ import (
 // accepted and reads the same.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
-		fenced(passJSON), fenced(passYAML), body(failing(finding("F1", "r"))), fenced("{}"), fenced("[]"),
+		fenced(passJSON), fenced(failYAML), body(failing(finding("F1", "r"))), fenced("{}"), fenced("[]"),
 		fenced("schema_version: 1\nverdict: &a PASS\nsummary: *a\n"), fenced(`{"verdicts": [{"finding_id": "F1@r7", "verdict": "DISAGREE_EVIDENCE"}]}`),
-		"> ```aep-audit\n> {}\n> ```", "```aep-audit\n" + passYAML, fenced(passJSON) + fenced(passYAML),
+		"> ```aep-audit\n> {}\n> ```", "```aep-audit\n" + failYAML, fenced(passJSON) + fenced(failYAML),
 	} {
 		f.Add(s)
 	}

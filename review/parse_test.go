@@ -11,10 +11,10 @@ import (
 // fenced wraps text in an aep-audit block inside a review body.
 func fenced(text string) string { return "Audit below.\n\n```aep-audit\n" + text + "\n```\n" }
 
-const passJSON = `{
+const failJSON = `{
   "schema_version": 1,
   "work_unit": "#42",
-  "verdict": "PASS",
+  "verdict": "FAIL",
   "summary": "Auth checks hold.",
   "findings": [
     {"id": "F1", "severity": "low", "requirement": "names are clear",
@@ -25,9 +25,17 @@ const passJSON = `{
   "evidence_requests": []
 }`
 
-const passYAML = `schema_version: 1
+// passJSON is failJSON as a clean PASS: without its finding.
+var passJSON = strings.Replace(strings.Replace(failJSON, `"verdict": "FAIL"`, `"verdict": "PASS"`, 1),
+	`"findings": [
+    {"id": "F1", "severity": "low", "requirement": "names are clear",
+     "evidence": [{"path": "src/auth.go", "quote": "func Check("}], "remedy": "rename"}
+  ],
+`, "", 1)
+
+const failYAML = `schema_version: 1
 work_unit: "#42"
-verdict: PASS
+verdict: FAIL
 summary: Auth checks hold.
 findings:
   - id: F1
@@ -46,16 +54,16 @@ verification:
 `
 
 func TestParseValid(t *testing.T) {
-	want := &Audit{SchemaVersion: 1, WorkUnit: "#42", Verdict: "PASS", Summary: "Auth checks hold.",
+	want := &Audit{SchemaVersion: 1, WorkUnit: "#42", Verdict: "FAIL", Summary: "Auth checks hold.",
 		Findings: []Finding{{ID: "F1", Severity: "low", Requirement: "names are clear",
 			Evidence: []Evidence{{"src/auth.go", "func Check("}}, Remedy: "rename"}},
 		Verification: []Verification{{Check: "go test ./auth/...", Outcome: "pass", Evidence: []Evidence{{"src/auth_test.go", "func TestCheck("}}}}}
 	for name, body := range map[string]string{
-		"json":           fenced(passJSON),
-		"yaml":           fenced(passYAML),
-		"tilde fence":    "~~~aep-audit\n" + passYAML + "~~~",
-		"json escapes":   fenced(strings.Replace(passJSON, `"Auth checks hold."`, `"Auth\/checks hold."`, 1)),
-		"quoted example": "> ```aep-audit\n> {}\n> ```\n\n" + fenced(passJSON),
+		"json":           fenced(failJSON),
+		"yaml":           fenced(failYAML),
+		"tilde fence":    "~~~aep-audit\n" + failYAML + "~~~",
+		"json escapes":   fenced(strings.Replace(failJSON, `"Auth checks hold."`, `"Auth\/checks hold."`, 1)),
+		"quoted example": "> ```aep-audit\n> {}\n> ```\n\n" + fenced(failJSON),
 	} {
 		t.Run(name, func(t *testing.T) {
 			got, ps := Parse(body)
@@ -77,23 +85,24 @@ func TestParseValid(t *testing.T) {
 }
 
 func TestParseProblems(t *testing.T) {
-	j := func(old, new string) string { return fenced(strings.Replace(passJSON, old, new, 1)) }
+	j := func(old, new string) string { return fenced(strings.Replace(failJSON, old, new, 1)) }
+	p := func(old, new string) string { return fenced(strings.Replace(passJSON, old, new, 1)) }
 	tests := []struct {
 		name, body string
 		want       []string
 	}{
 		{"no block", "LGTM", []string{"$: the review has no aep-audit block; an audit is one fenced block with the info string aep-audit (https://github.com/aepgate/aepgate/blob/main/docs/audit.md)"}},
 		{"only a quoted block", "> ```aep-audit\n> {}\n> ```", []string{"$: the review has no aep-audit block; an audit is one fenced block with the info string aep-audit (https://github.com/aepgate/aepgate/blob/main/docs/audit.md)"}},
-		{"two blocks", fenced(passJSON) + fenced(passJSON), []string{"$: the review has 2 aep-audit blocks (at lines 3, 20); it must hold exactly one"}},
+		{"two blocks", fenced(failJSON) + fenced(failJSON), []string{"$: the review has 2 aep-audit blocks (at lines 3, 20); it must hold exactly one"}},
 		{"empty block", fenced(""), []string{"$: the block is empty"}},
 		{"bad json", fenced(`{"schema_version": 1,}`), []string{"$: not valid JSON: invalid character '}' looking for beginning of object key string"}},
 		{"text after json", fenced(`{"schema_version": 1} x`), []string{"$: not valid JSON: text after the value"}},
-		{"repeated json key", j(`"verdict": "PASS",`, `"verdict": "PASS", "verdict": "FAIL",`), []string{`$: not valid JSON: key "verdict" appears twice`}},
-		{"repeated yaml key", fenced(passYAML + "verdict: FAIL\n"), []string{`$: line 22: key "verdict" appears twice`}},
-		{"yaml alias", fenced(strings.Replace(passYAML, "summary: Auth checks hold.", "summary: &s Auth\nremedy_copy: *s", 1)), []string{"$: line 8: YAML aliases are not allowed in an aep-audit block"}},
-		{"yaml tag", fenced(strings.Replace(passYAML, "summary: Auth checks hold.", "summary: !!binary aGk=", 1)), []string{"$: line 7: YAML tag !!binary is not allowed in an aep-audit block"}},
+		{"repeated json key", j(`"verdict": "FAIL",`, `"verdict": "FAIL", "verdict": "PASS",`), []string{`$: not valid JSON: key "verdict" appears twice`}},
+		{"repeated yaml key", fenced(failYAML + "verdict: PASS\n"), []string{`$: line 22: key "verdict" appears twice`}},
+		{"yaml alias", fenced(strings.Replace(failYAML, "summary: Auth checks hold.", "summary: &s Auth\nremedy_copy: *s", 1)), []string{"$: line 8: YAML aliases are not allowed in an aep-audit block"}},
+		{"yaml tag", fenced(strings.Replace(failYAML, "summary: Auth checks hold.", "summary: !!binary aGk=", 1)), []string{"$: line 7: YAML tag !!binary is not allowed in an aep-audit block"}},
 		{"bad yaml", fenced("schema_version: 1\nverdict: c: d\n"), []string{"$: not valid YAML: line 5: mapping values are not allowed in this context"}},
-		{"two yaml documents", fenced(passYAML + "---\nx: 1\n"), []string{"$: not valid YAML: the block holds more than one document"}},
+		{"two yaml documents", fenced(failYAML + "---\nx: 1\n"), []string{"$: not valid YAML: the block holds more than one document"}},
 		{"not an object", fenced("- a\n- b"), []string{"$: must be an object with the fields schema_version, work_unit, verdict, summary, findings, verification, verdicts, evidence_requests, not a list"}},
 		{"unknown field", j(`"verdicts": [],`, `"verdicts": [], "approved": true,`), []string{"$.approved: is not a field here (expected schema_version, work_unit, verdict, summary, findings, verification, verdicts, evidence_requests)"}},
 		{"missing required", fenced(`{"schema_version": 1, "verdict": "FAIL", "findings": [{"id": "F1", "severity": "high", "requirement": "r", "evidence": [{"path": "a", "quote": "q"}], "remedy": "x"}]}`),
@@ -104,7 +113,7 @@ func TestParseProblems(t *testing.T) {
 		{"wrong type", j(`"summary": "Auth checks hold."`, `"summary": 3`), []string{"$.summary: must be text, not a number"}},
 		{"empty string", j(`"summary": "Auth checks hold."`, `"summary": "  "`), []string{"$.summary: must not be empty"}},
 		{"null", j(`"summary": "Auth checks hold."`, `"summary": null`), []string{"$.summary: must be text, not null"}},
-		{"unknown verdict", j(`"verdict": "PASS"`, `"verdict": "LGTM"`), []string{`$.verdict: must be one of PASS, FAIL, NEEDS_EVIDENCE (got "LGTM")`}},
+		{"unknown verdict", j(`"verdict": "FAIL"`, `"verdict": "LGTM"`), []string{`$.verdict: must be one of PASS, FAIL, NEEDS_EVIDENCE (got "LGTM")`}},
 		{"work unit form", j(`"#42"`, `"42"`), []string{`$.work_unit: must name the work unit as #N, e.g. #42 (got "42")`}},
 		{"work unit zero", j(`"#42"`, `"#042"`), []string{`$.work_unit: must name the work unit as #N, e.g. #42 (got "#042")`}},
 		{"severity", j(`"severity": "low"`, `"severity": "blocker"`), []string{`$.findings[0].severity: must be one of critical, high, medium, low (got "blocker")`}},
@@ -115,13 +124,13 @@ func TestParseProblems(t *testing.T) {
 		{"duplicate finding ids", j(`"remedy": "rename"}`, `"remedy": "rename"}, {"id": "F1", "severity": "low", "requirement": "r", "evidence": [{"path": "a", "quote": "b"}], "remedy": "x"}`),
 			[]string{`$.findings[1].id: "F1" is also the id of $.findings[0]; finding ids are unique within a review`}},
 		{"finding id form", j(`"id": "F1"`, `"id": "F 1@r2"`), []string{`$.findings[0].id: "F 1@r2" must be 1 to 64 letters, digits, dots, dashes or underscores`}},
-		{"pass without passing verification", j(`"outcome": "pass"`, `"outcome": "fail"`), []string{"$.verification: a PASS needs at least one verification with outcome pass",
+		{"pass without passing verification", p(`"outcome": "pass"`, `"outcome": "fail"`), []string{"$.verification: a PASS needs at least one verification with outcome pass",
 			`$.verification[0].outcome: a PASS has no failed verification, and "go test ./auth/..." failed: the verdict is FAIL (with a finding) or NEEDS_EVIDENCE`}},
-		{"pass beside a failed verification", j(`"verification": [`, `"verification": [{"check": "go vet ./...", "outcome": "fail", "evidence": [{"path": "vet.txt", "quote": "bad"}]}, `),
+		{"pass beside a failed verification", p(`"verification": [`, `"verification": [{"check": "go vet ./...", "outcome": "fail", "evidence": [{"path": "vet.txt", "quote": "bad"}]}, `),
 			[]string{`$.verification[0].outcome: a PASS has no failed verification, and "go vet ./..." failed: the verdict is FAIL (with a finding) or NEEDS_EVIDENCE`}},
 		{"verification without evidence", j(`, "evidence": [{"path": "src/auth_test.go", "quote": "func TestCheck("}]}]`, `}]`),
 			[]string{"$.verification[0].evidence: too few entries (at least 1): every verification, pass or fail, quotes the exact evidence it rests on ({path, quote} of a file at the audited commit)"}},
-		{"verification outcome", j(`"outcome": "pass"`, `"outcome": "green"`), []string{`$.verification[0].outcome: must be one of pass, fail (got "green")`, "$.verification: a PASS needs at least one verification with outcome pass"}},
+		{"verification outcome", p(`"outcome": "pass"`, `"outcome": "green"`), []string{`$.verification[0].outcome: must be one of pass, fail (got "green")`, "$.verification: a PASS needs at least one verification with outcome pass"}},
 		{"fail without findings", fenced(`{"schema_version": 1, "work_unit": "#4", "verdict": "FAIL", "summary": "s"}`), []string{"$.findings: too few entries (at least 1): a FAIL names the findings it rests on"}},
 		{"needs evidence without requests", fenced(`{"schema_version": 1, "work_unit": "#4", "verdict": "NEEDS_EVIDENCE", "summary": "s", "evidence_requests": []}`),
 			[]string{"$.evidence_requests: too few entries (at least 1): NEEDS_EVIDENCE says precisely which evidence is missing"}},

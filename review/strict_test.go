@@ -17,6 +17,15 @@ func TestVerdictRules(t *testing.T) {
 	bare.Verification[0].Evidence = nil
 	bareFail := failing(finding("F1", "tokens are checked"))
 	bareFail.Verification = []Verification{{Check: "go test ./...", Outcome: OutcomeFail}}
+	medium := pass()
+	medium.Findings = []Finding{{ID: "F3", Severity: "medium", Requirement: "errors are wrapped", Remedy: "wrap it", Evidence: []Evidence{{"src/auth.go", "func Check("}}}}
+	low := pass()
+	low.Findings = []Finding{{ID: "F1", Severity: "low", Requirement: "names are clear", Remedy: "rename", Evidence: []Evidence{{"src/auth.go", "func Check("}}}}
+	asking := pass()
+	asking.EvidenceRequests = []string{"the CI log of the run that passed"}
+	both := pass()
+	both.Findings = append(low.Findings, medium.Findings...)
+	both.EvidenceRequests = []string{"the CI log", "the threat model"}
 	tests := []struct {
 		name, rule string
 		a          *Audit
@@ -28,6 +37,14 @@ func TestVerdictRules(t *testing.T) {
 			"$.verification[0].evidence: too few entries (at least 1): every verification, pass or fail, quotes the exact evidence it rests on ({path, quote} of a file at the audited commit)"},
 		{"a failed verification without evidence", "verification-evidence", bareFail,
 			"$.verification[0].evidence: too few entries (at least 1): every verification, pass or fail, quotes the exact evidence it rests on ({path, quote} of a file at the audited commit)"},
+		{"a PASS carrying a new medium finding", "pass-is-clean", medium,
+			"$.verdict: a PASS carries 1 new finding F3 (medium): a clean verdict has none; make the verdict FAIL or NEEDS_EVIDENCE, or leave them out once settled"},
+		{"a PASS carrying a new low finding", "pass-is-clean", low,
+			"$.verdict: a PASS carries 1 new finding F1 (low): a clean verdict has none; make the verdict FAIL or NEEDS_EVIDENCE, or leave them out once settled"},
+		{"a PASS with an open evidence request", "pass-is-clean", asking,
+			`$.verdict: a PASS carries 1 open evidence request $.evidence_requests[0] ("the CI log of the run that passed"): a clean verdict has none; make the verdict FAIL or NEEDS_EVIDENCE, or leave them out once settled`},
+		{"a PASS with findings and evidence requests", "pass-is-clean", both,
+			`$.verdict: a PASS carries 2 new findings F1 (low), F3 (medium) and 2 open evidence requests $.evidence_requests[0] ("the CI log"), $.evidence_requests[1] ("the threat model"): a clean verdict has none; make the verdict FAIL or NEEDS_EVIDENCE, or leave them out once settled`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,6 +56,50 @@ func TestVerdictRules(t *testing.T) {
 				t.Errorf("without %s: %v, want the attack to pass", tt.rule, ps)
 			}
 		})
+	}
+}
+
+// TestPassIsCleanLeavesTheRest: the clean-PASS rule judges only a PASS's
+// own new findings and evidence requests: a PASS judging earlier findings
+// (any judgement), a FAIL with findings and requests, and a NEEDS_EVIDENCE
+// with a finding stay valid.
+func TestPassIsCleanLeavesTheRest(t *testing.T) {
+	f := Finding{ID: "F2", Severity: "low", Requirement: "names are clear", Remedy: "rename", Evidence: []Evidence{{"src/auth.go", "func Check("}}}
+	failWithRequest := failing(f)
+	failWithRequest.EvidenceRequests = []string{"the CI log"}
+	needs := &Audit{SchemaVersion: 1, WorkUnit: "#42", Verdict: VerdictNeedsEvidence, Summary: "unclear", Findings: []Finding{f}, EvidenceRequests: []string{"the CI log"}}
+	for name, a := range map[string]*Audit{
+		"a PASS judging earlier findings": pass(judge("F1@r1", Agree), judge("F2@r1", DisagreeConcern), judge("F3@r1", DisagreeEvidence, Evidence{"src/auth.go", "func Check("})),
+		"a FAIL with a request":           failWithRequest,
+		"a NEEDS_EVIDENCE with a finding": needs,
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := PassIsClean(a); len(got) > 0 {
+				t.Errorf("PassIsClean = %v, want none", got)
+			}
+			if _, ps := Parse(body(a)); len(ps) > 0 {
+				t.Errorf("Parse = %v, want valid", ps)
+			}
+		})
+	}
+}
+
+// TestPassIsCleanInEvaluate: the App's evaluation refuses a PASS carrying a
+// new medium finding as an invalid review, and passes it once the rule is
+// left out (the negative control).
+func TestPassIsCleanInEvaluate(t *testing.T) {
+	a := pass()
+	a.Findings = []Finding{{ID: "F3", Severity: "medium", Requirement: "errors are wrapped", Remedy: "wrap it", Evidence: []Evidence{{"src/auth.go", "func Check("}}}}
+	in := with(fixture(RiskMedium), []Review{rev(2, "ann", head, a, 10)})
+	d := Evaluate(in)
+	want := []string{"$.verdict: a PASS carries 1 new finding F3 (medium): a clean verdict has none; make the verdict FAIL or NEEDS_EVIDENCE, or leave them out once settled"}
+	if diff := cmp.Diff(want, problemStrings(d.Problems)); d.Outcome != OutcomeInvalid || diff != "" {
+		t.Fatalf("outcome %s, want invalid; problems (-want +got):\n%s", d.Outcome, diff)
+	}
+	o := DefaultOptions()
+	o.VerdictRules = WithoutVerdictRule(o.VerdictRules, "pass-is-clean")
+	if d := EvaluateOptions(in, o); d.Outcome != OutcomePassed {
+		t.Errorf("without pass-is-clean: %s %v, want passed", d.Outcome, d.Problems)
 	}
 }
 

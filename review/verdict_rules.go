@@ -3,6 +3,7 @@ package review
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // VerdictRule is one rule of what a verdict needs, judged on the block
@@ -20,6 +21,7 @@ func DefaultVerdictRules() []VerdictRule {
 		{"needs-evidence-request", NeedsEvidenceRequest},
 		{"pass-needs-passing-verification", PassNeedsPassingVerification},
 		{"pass-no-failed-verification", PassNoFailedVerification},
+		{"pass-is-clean", PassIsClean},
 		{"verification-evidence", VerificationEvidence},
 	}
 }
@@ -71,6 +73,42 @@ func PassNoFailedVerification(a *Audit) Problems {
 		}
 	}
 	return ps
+}
+
+// PassIsClean: a PASS is a clean verdict, so it carries no new finding
+// (of any severity) and no evidence request (cross-agent review's CLEAN).
+// Its judgements of earlier findings (verdicts) are the ledger's business.
+func PassIsClean(a *Audit) Problems {
+	if a.Verdict != VerdictPass || len(a.Findings) == 0 && len(a.EvidenceRequests) == 0 {
+		return nil
+	}
+	var carries []string
+	if len(a.Findings) > 0 {
+		names := make([]string, len(a.Findings))
+		for i, f := range a.Findings {
+			names[i] = fmt.Sprintf("%s (%s)", f.ID, f.Severity)
+		}
+		carries = append(carries, plural(len(names), "new finding")+" "+strings.Join(names, ", "))
+	}
+	if len(a.EvidenceRequests) > 0 {
+		names := make([]string, len(a.EvidenceRequests))
+		for i, r := range a.EvidenceRequests {
+			names[i] = fmt.Sprintf("$.evidence_requests[%d] (%q)", i, clip(r, 60))
+		}
+		carries = append(carries, plural(len(names), "open evidence request")+" "+strings.Join(names, ", "))
+	}
+	var ps Problems
+	ps.add("$.verdict", "a PASS carries %s: a clean verdict has none; make the verdict FAIL or NEEDS_EVIDENCE, or leave them out once settled",
+		strings.Join(carries, " and "))
+	return ps
+}
+
+// clip shortens s to at most n runes, marking a cut with "…".
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // VerificationEvidence: every verification, pass or fail, quotes at least

@@ -32,7 +32,7 @@ const (
 // that give agents their tools.
 var authoritySources = []AuthoritySource{
 	{".github/CODEOWNERS", sourceCodeOwners},
-	{"CODEOWNERS", sourceCodeOwners},
+	{"/CODEOWNERS", sourceCodeOwners}, // anchored: a pattern without a slash matches at any depth (docs/config.md, "Path patterns")
 	{"docs/CODEOWNERS", sourceCodeOwners},
 	{"**/AGENTS.md", sourceInstructions},
 	{"**/CLAUDE.md", sourceInstructions},

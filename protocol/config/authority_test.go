@@ -69,7 +69,7 @@ func TestDefaultContractPathsShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := shown(r, "default_contract_paths")
-	want := map[string]string{"default_contract_paths": `[".github/CODEOWNERS","CODEOWNERS","docs/CODEOWNERS","**/AGENTS.md","**/CLAUDE.md",".github/copilot-instructions.md",".github/instructions/**",".cursor/rules/**",".cursorrules",".mcp.json",".vscode/mcp.json",".cursor/mcp.json"] # default`}
+	want := map[string]string{"default_contract_paths": `[".github/CODEOWNERS","/CODEOWNERS","docs/CODEOWNERS","**/AGENTS.md","**/CLAUDE.md",".github/copilot-instructions.md",".github/instructions/**",".cursor/rules/**",".cursorrules",".mcp.json",".vscode/mcp.json",".cursor/mcp.json"] # default`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("resolved (-want +got):\n%s", diff)
 	}

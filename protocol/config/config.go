@@ -43,8 +43,13 @@ type Config struct {
 	OwnersFrom string `json:"owners_from,omitempty" key:"owners.from"`
 	// CodeOwners is that file once read (WithCodeOwners); nil before.
 	CodeOwners *codeowners.File `json:"-"`
-	// Coordinators are GitHub logins that coordinate runs.
+	// Coordinators are GitHub logins that coordinate runs: the flat list,
+	// or the login of a coordinators scope map (coordinators.go).
 	Coordinators []string `json:"coordinators"`
+	// Coordinator is the repository's one authoritative coordinator when
+	// coordinators is a scope map ({"*": [login]}): every other coordinator
+	// (one a base config lists) is refused. "" with the flat list.
+	Coordinator string `json:"coordinator,omitempty"`
 	// Auditors, when set, are the only logins whose reviews count as
 	// independent audits.
 	Auditors []string `json:"auditors"`

@@ -42,7 +42,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		},
 		"extends":      func(v *yaml.Node, f string) { c.Extends = d.extends(v, f) },
 		"owners":       func(v *yaml.Node, f string) { d.owners(v, f, c) },
-		"coordinators": func(v *yaml.Node, f string) { c.Coordinators = d.logins(v, f, true) },
+		"coordinators": func(v *yaml.Node, f string) { d.coordinators(v, f, c) },
 		"auditors":     func(v *yaml.Node, f string) { c.Auditors = d.logins(v, f, true) },
 		"agents":       func(v *yaml.Node, f string) { c.Agents = d.logins(v, f, true) },
 		"audit_triage": func(v *yaml.Node, f string) { c.AuditTriage = d.boolean(v, f) },

@@ -32,6 +32,7 @@ func DefaultMergeRules() []MergeRule {
 		{Key: "path_owners", How: "union per pattern, as owners", merge: mergePathOwners},
 		{Key: "owners_from", How: "the base's; CODEOWNERS only when the base lists no owners", merge: mergeOwnersFrom},
 		union("coordinators", func(c *Config) *[]string { return &c.Coordinators }),
+		{Key: "coordinator", How: "the base's authoritative coordinator; a different one is refused; else the repository's", merge: mergeCoordinator},
 		narrow("auditors", func(c *Config) *[]string { return &c.Auditors }, true),
 		union("agents", func(c *Config) *[]string { return &c.Agents }),
 		flag("audit_triage", func(c *Config) *bool { return &c.AuditTriage }, false),

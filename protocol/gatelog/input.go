@@ -80,6 +80,9 @@ type Review struct {
 // from the default branch.
 type Policy struct {
 	Owners, Coordinators []string
+	// Coordinator is the repository's one authoritative coordinator
+	// (config's coordinators scope map); "" when the list is flat.
+	Coordinator string
 	// Prefix starts every command; empty means command.DefaultPrefix.
 	Prefix string
 }

@@ -68,6 +68,7 @@ func DefaultRules() []Rule {
 		{"owner-decides", OwnerDecides},
 		{"human-owner", HumanOwner},
 		{"listed-requester", ListedRequester},
+		{"authoritative-coordinator", AuthoritativeCoordinator},
 		{"live-write", LiveWrite},
 		{"right-unit", RightUnit},
 		{"project-on-control-issue", ProjectOnControlIssue},
@@ -167,6 +168,18 @@ func LiveWrite(a Attempt) string {
 	default:
 		return fmt.Sprintf("%s's permission on this repository is %q right now; a command counts only from write, maintain or admin", a.Item.Author, p)
 	}
+}
+
+// AuthoritativeCoordinator: when the config names the repository's one
+// authoritative coordinator (craft-rules: one per scope), a coordinator's
+// request counts only from that one; owners are not affected.
+func AuthoritativeCoordinator(a Attempt) string {
+	c := a.In.Policy.Coordinator
+	if c == "" || ownerOnly[a.Action] || acceptedBlock(a) || listed(a.In.Policy.Owners, a.Item.Author) || listed([]string{c}, a.Item.Author) {
+		return ""
+	}
+	return fmt.Sprintf("%s may not %s: %s is the one authoritative coordinator of this repository (the coordinators scope map), and craft allows one per scope; %s or an owner writes it",
+		a.Item.Author, verb(a.Action), c, c)
 }
 
 // ListedRequester lets only owners and coordinators hold, open gates and

@@ -39,6 +39,8 @@ func TestRulesNegativeControls(t *testing.T) {
 		{"unit gate resolved on the control issue", "right-unit", resolveBy(comment(2, "alice", control, 2, "/aep resolve deploy-docs approve")), unblocked},
 		{"another unit's issue holds this unit", "right-unit", input(comment(1, "carol", Source{Kind: UnitIssue, Number: 14}, 1, "/aep hold x")), blocked},
 		{"a malformed gate id lifts the HOLD", "exact-gate-id", input(ownerHold, comment(2, "alice", unitIssue, 2, "/aep resolve unit-hold-13/ RESUME")), unblocked},
+		{"another coordinator holds beside the authoritative one", "authoritative-coordinator", authoritative(input(comment(1, "carol", onPR, 1, "/aep hold because")), "coord[bot]"), blocked},
+		{"another coordinator opens a gate beside the authoritative one", "authoritative-coordinator", authoritative(input(comment(1, "carol", onPR, 1, gateBlock("x", "merge", "Q?"))), "coord[bot]"), blocked},
 		{"gate takes the unit HOLD's id", "reserved-ids", input(comment(1, "carol", onPR, 1, gateBlock("unit-hold-13", "merge", "Q?"))), gateExists("unit-hold-13")},
 	}
 	for _, tt := range tests {
@@ -53,6 +55,49 @@ func TestRulesNegativeControls(t *testing.T) {
 			}
 			if r := BuildWith(tt.in, without(tt.rule)); !tt.attackWorked(r) {
 				t.Errorf("without %s the attack still failed, so the rule is not what stops it: %+v", tt.rule, r.Outcomes)
+			}
+		})
+	}
+}
+
+// authoritative makes login the repository's authoritative coordinator.
+func authoritative(in Input, login string) Input {
+	in.Policy.Coordinator = login
+	return in
+}
+
+// TestAuthoritativeCoordinator: with a scope map, only the authoritative
+// coordinator's (and the owners') requests count, and another
+// coordinator's is refused naming the authoritative one; a flat list keeps
+// every coordinator.
+func TestAuthoritativeCoordinator(t *testing.T) {
+	hold := func(who string) Item { return comment(1, who, onPR, 1, "/aep hold because") }
+	tests := []struct {
+		name        string
+		in          Input
+		wantBlocked bool
+		wantReason  string
+	}{
+		{"the authoritative coordinator holds", authoritative(input(hold("Coord[bot]")), "coord[bot]"), true, ""},
+		{"an owner holds", authoritative(input(hold("alice")), "coord[bot]"), true, ""},
+		{"another coordinator holds", authoritative(input(hold("carol")), "coord[bot]"), false,
+			"carol may not hold: coord[bot] is the one authoritative coordinator of this repository (the coordinators scope map), and craft allows one per scope; coord[bot] or an owner writes it"},
+		{"a flat list: any coordinator holds", input(hold("carol")), true, ""},
+		{"a stranger is refused as before", authoritative(input(hold("mallory")), "coord[bot]"), false,
+			"only owners (Alice) and coordinators (carol, coord[bot]) may hold; mallory is neither"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Build(tt.in)
+			if blocked(r) != tt.wantBlocked {
+				t.Errorf("blocked = %v, want %v: %+v", blocked(r), tt.wantBlocked, r.Outcomes)
+			}
+			reason := ""
+			if len(r.Outcomes) == 1 && !r.Outcomes[0].Accepted {
+				reason = r.Outcomes[0].Reason
+			}
+			if reason != tt.wantReason {
+				t.Errorf("reason %q, want %q", reason, tt.wantReason)
 			}
 		})
 	}

@@ -49,3 +49,21 @@ func TestConfigValidateDefaultPath(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// TestConfigValidateCoordinatorScope: config validate accepts the
+// coordinators scope map and shows its authoritative coordinator with
+// --resolved; two coordinators in the scope are refused at their place.
+func TestConfigValidateCoordinatorScope(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.yml")
+	two := filepath.Join(dir, "two.yml")
+	os.WriteFile(one, []byte("version: 1\nowners: [olivia]\ncoordinators: {\"*\": [cody]}\n"), 0o644)
+	os.WriteFile(two, []byte("version: 1\nowners: [olivia]\ncoordinators: {\"*\": [cody, dana]}\n"), 0o644)
+	if code, out, errs := runCLI(t, "config", "validate", one, "--resolved"); code != 0 || !strings.Contains(out, `coordinator: "cody"  # repository`) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the authoritative coordinator shown", code, out, errs)
+	}
+	want := two + ":3:21: coordinators[*]: must name exactly one authoritative coordinator (craft allows one per scope), not 2"
+	if code, out, errs := runCLI(t, "config", "validate", two); code != 1 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, errs, want)
+	}
+}

@@ -20,6 +20,7 @@ func TestReviewCheck(t *testing.T) {
 		return p
 	}
 	highFinding := `[{"id": "F1", "severity": "high", "requirement": "errors are wrapped", "evidence": [` + quoteV2 + `], "remedy": "wrap it"}]`
+	mediumFinding := `[{"id": "F3", "severity": "medium", "requirement": "errors are wrapped", "evidence": [` + quoteV2 + `], "remedy": "wrap it"}]`
 	block := `{"schema_version": 1, "work_unit": "#42", "verdict": "PASS", "summary": "s", "verification": [{"check": "go test", "outcome": "pass", "evidence": [` + quoteV2 + `]}]}`
 	yamlBlock := "schema_version: 1\nwork_unit: \"#42\"\nverdict: PASS\nsummary: s\nverification:\n  - check: go test\n    outcome: pass\n    evidence:\n      - path: export/export.go\n        quote: 'return fmt.Errorf(\"export: %w\", err)'\n"
 	tests := []struct {
@@ -50,8 +51,12 @@ func TestReviewCheck(t *testing.T) {
 			"$.verification[0].evidence[0].quote: does not occur verbatim", ""},
 		{"an older commit's quote at HEAD", "", []string{file("old.md", auditReview("PASS", "", quoteV1))}, 1, "does not occur verbatim", ""},
 		{"an older commit with --sha", "", []string{file("old2.md", auditReview("PASS", "", quoteV1)), "--sha", "HEAD~1"}, 0, "export/export.go lines 4-6", ""},
-		{"a PASS leaving a high finding open", "", []string{file("high.md", auditReview("PASS", highFinding, quoteV2))}, 1,
-			"$.findings[0].severity: a PASS leaves no high finding open; the verdict is FAIL", ""},
+		{"a PASS carrying a new high finding", "", []string{file("high.md", auditReview("PASS", highFinding, quoteV2))}, 1,
+			"$.verdict: a PASS carries 1 new finding F1 (high): a clean verdict has none; make the verdict FAIL or NEEDS_EVIDENCE, or leave them out once settled", ""},
+		{"a PASS carrying a new medium finding", "", []string{file("medium.md", auditReview("PASS", mediumFinding, quoteV2))}, 1,
+			"$.verdict: a PASS carries 1 new finding F3 (medium): a clean verdict has none", ""},
+		{"a PASS with an open evidence request", "", []string{file("asks.md", strings.Replace(auditReview("PASS", "", quoteV2), `"verification"`, `"evidence_requests": ["the CI log"], "verification"`, 1))}, 1,
+			`$.verdict: a PASS carries 1 open evidence request $.evidence_requests[0] ("the CI log"): a clean verdict has none`, ""},
 		{"a valid FAIL", "", []string{file("fail.md", auditReview("FAIL", highFinding, quoteV2))}, 0, "verdict FAIL for work unit #42", ""},
 		{"a schema problem", "", []string{file("schema.json", `{"schema_version": 2, "work_unit": "#42", "verdict": "PASS"}`)}, 1,
 			"$.summary: is required", ""},
