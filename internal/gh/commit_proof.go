@@ -127,29 +127,16 @@ var (
 // 404 ErrTeamHidden; neither is ever an empty team.
 func (a *ActionClient) TeamMembers(ctx context.Context, org, slug string) ([]string, error) {
 	what := fmt.Sprintf("read the members of @%s/%s", org, slug)
-	opts := &github.TeamListTeamMembersOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	var out []string
-	for page := 0; page < maxTeamPages; page++ {
-		users, resp, err := a.client.Teams.ListTeamMembersBySlug(ctx, org, slug, opts)
-		if err != nil {
-			var ge *github.ErrorResponse
-			if errors.As(err, &ge) && ge.Response != nil {
-				switch ge.Response.StatusCode {
-				case http.StatusUnauthorized, http.StatusForbidden:
-					return nil, fmt.Errorf("%s: %w: %w", what, ErrTeamForbidden, err)
-				case http.StatusNotFound:
-					return nil, fmt.Errorf("%s: %w: %w", what, ErrTeamHidden, err)
-				}
+	return teamMembers(ctx, a.client, org, slug, what, func(err error) error {
+		var ge *github.ErrorResponse
+		if errors.As(err, &ge) && ge.Response != nil {
+			switch ge.Response.StatusCode {
+			case http.StatusUnauthorized, http.StatusForbidden:
+				return fmt.Errorf("%s: %w: %w", what, ErrTeamForbidden, err)
+			case http.StatusNotFound:
+				return fmt.Errorf("%s: %w: %w", what, ErrTeamHidden, err)
 			}
-			return nil, fmt.Errorf("%s: %w", what, err)
 		}
-		for _, u := range users {
-			out = append(out, u.GetLogin())
-		}
-		if resp.NextPage == 0 {
-			return out, nil
-		}
-		opts.Page = resp.NextPage
-	}
-	return nil, fmt.Errorf("%s: more than %d members", what, maxTeamPages*100)
+		return fmt.Errorf("%s: %w", what, err)
+	})
 }

@@ -38,12 +38,19 @@ func (e *TeamUnreadable) Error() string {
 // https://docs.github.com/en/rest/teams/members#list-team-members
 func (in *Installation) TeamMembers(ctx context.Context, org, slug string) ([]string, error) {
 	what := fmt.Sprintf("members of team @%s/%s", org, slug)
+	return teamMembers(ctx, in.rest, org, slug, what, func(err error) error { return teamError(what, org, slug, err) })
+}
+
+// teamMembers pages through the members of team slug in org with c, 100 a
+// page and maxTeamPages pages at most (the App's and the Action's reads);
+// a failed read is refused's error for it.
+func teamMembers(ctx context.Context, c *github.Client, org, slug, what string, refused func(error) error) ([]string, error) {
 	opts := &github.TeamListTeamMembersOptions{ListOptions: github.ListOptions{PerPage: 100}}
 	var out []string
 	for page := 0; page < maxTeamPages; page++ {
-		users, resp, err := in.rest.Teams.ListTeamMembersBySlug(ctx, org, slug, opts)
+		users, resp, err := c.Teams.ListTeamMembersBySlug(ctx, org, slug, opts)
 		if err != nil {
-			return nil, teamError(what, org, slug, err)
+			return nil, refused(err)
 		}
 		for _, u := range users {
 			out = append(out, u.GetLogin())
