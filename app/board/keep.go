@@ -51,10 +51,7 @@ func (b *Boards) Keep(ctx context.Context, hub GitHub, owner, repo string, now t
 		return err
 	}
 	in := input(owner+"/"+repo, read, facts, now, log)
-	if in.Closures, err = b.closures(ctx, owner+"/"+repo, read.Milestones); err != nil {
-		return err
-	}
-	if in.Increments, err = b.increments(ctx, owner+"/"+repo); err != nil {
+	if err := b.stored(ctx, owner+"/"+repo, read, &in); err != nil {
 		return err
 	}
 	built := pboard.Build(in)
@@ -142,5 +139,6 @@ func input(repo string, read *gh.BoardRead, facts map[int]pboard.Fact, now time.
 	}
 	return pboard.Input{Repo: repo, URL: read.URL, Milestones: read.Milestones, Facts: facts,
 		AttemptsPerUnit: cfg.Limits.AttemptsPerUnit, LanesPerIncrement: cfg.Limits.LanesPerIncrement,
-		Stall: pboard.StallRule{SuspectAfter: cfg.Stall.SuspectAfter, StalledAfter: cfg.Stall.StalledAfter}, Now: now}
+		Stall: pboard.StallRule{SuspectAfter: cfg.Stall.SuspectAfter, StalledAfter: cfg.Stall.StalledAfter}, Now: now,
+		MergeCoordinators: cfg.Merge.Coordinators()}
 }
