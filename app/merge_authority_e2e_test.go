@@ -132,3 +132,23 @@ func mapsEqual(got, want map[string]any) bool {
 	}
 	return true
 }
+
+// TestBoardShowsReadbackOwed: merge.authority grants coordinator carol
+// merge authority, so her merge owes its readback at once: the board shows
+// the story "readback owed" until the readback on main is observed, then
+// merged with nothing owed (a low-risk unit: no audit, no certificate).
+func TestBoardShowsReadbackOwed(t *testing.T) {
+	w := newReadbackWorldWith(t, mergeAuthorityYAML, func(o *readbackOptions) { o.audited = nil }, func(o *Options) { o.BoardDelay = 100 * time.Millisecond })
+	b := &boardWorld{ghfakeWorld: w.ghfakeWorld, unit: w.unit, gh: w.f.Client(w.inst.Token())}
+	sha, err := w.pr.MergeBy("carol", ghfake.MergeCommit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.waitBoard(t, "🟢 merged", "readback owed: #"+strconv.Itoa(w.pr.Number()), "merge authority granted to carol")
+	w.mainCI(sha, "success")
+	w.waitReadback(t, sha, "success")
+	waitFor(t, 10*time.Second, "the board without the owed readback", func() bool {
+		body := b.boardIssue(t).GetBody()
+		return strings.Contains(body, "🟢 merged") && !strings.Contains(body, "readback owed")
+	})
+}
