@@ -56,7 +56,7 @@ func TestMergeWithoutAuthorityWithheldUntilAccepted(t *testing.T) {
 			t.Errorf("readback summary lacks %q:\n%s", want, done.Summary)
 		}
 	}
-	w.pr.Comment("mallory", "/aep accept-merge "+sha)
+	first := w.pr.Comment("mallory", "/aep accept-merge "+sha)
 	w.quiet(t)
 	if n := w.count(sha, checks.NameCertificate); n != 0 || slices.Contains(w.labels(t), readback.CertifiedLabel) {
 		t.Fatalf("%d certificates on a merge without authority (accepted by a non-owner)", n)
@@ -70,6 +70,12 @@ func TestMergeWithoutAuthorityWithheldUntilAccepted(t *testing.T) {
 	waitFor(t, 10*time.Second, "readback names the certificate", func() bool {
 		return strings.Contains(w.latest(sha, checks.NameReadback).Summary, "Completion certificate: ")
 	})
+	if got, _ := w.repo.CommentByID(accept.ID()); !slices.Equal(got.Reactions, []string{"+1"}) {
+		t.Errorf("reactions on the acceptance %v, want [+1]", got.Reactions)
+	}
+	if got, _ := w.repo.CommentByID(first.ID()); len(got.Reactions) != 0 {
+		t.Errorf("reactions on the non-owner's acceptance %v, want none", got.Reactions)
+	}
 }
 
 // TestMergeWithAuthorityCertified: a merge by an owner, by the listed

@@ -16,6 +16,11 @@ type RoleReader interface {
 	Role(ctx context.Context, owner, repo, login string) (string, error)
 }
 
+// Reactor reacts to a comment (gh.Installation).
+type Reactor interface {
+	React(ctx context.Context, owner, repo string, commentID int64, content string) error
+}
+
 // AuthorityRule judges a merge's authority (merge.Authority; a negative
 // control hands in one that holds every merge).
 type AuthorityRule func(merge.AuthorityInput) merge.AuthorityResult
@@ -65,4 +70,16 @@ func mergerOf(a merge.AuthorityResult) string {
 		return "an account GitHub no longer names"
 	}
 	return "@" + a.MergedBy
+}
+
+// answerAcceptance puts 👍 on the owner's accept-merge comment once the
+// certificate it released is written (nil React: none).
+func (j *Judge) answerAcceptance(ctx context.Context, in Input, c *issued) error {
+	if j.React == nil || c.authority == nil || c.authority.AcceptanceCommentID == 0 {
+		return nil
+	}
+	if err := j.React.React(ctx, in.Owner, in.Repo, c.authority.AcceptanceCommentID, "+1"); err != nil {
+		return fmt.Errorf("react to comment %d: %w", c.authority.AcceptanceCommentID, err)
+	}
+	return nil
 }

@@ -113,9 +113,9 @@ func unresolvedGates(m *gh.MergedPull) []string {
 	return []string{fmt.Sprintf("%s at %s (%s)", checks.NameGates, m.HeadSHA, seen)}
 }
 
-// certify labels the unit's issue and posts aepgate/certificate, once: a
-// certificate already on the merge SHA is never replaced. The label comes
-// first, so a crash between the two leaves the certificate to the next
+// certify labels the unit's issue (and answers the owner's accept-merge
+// that released it) and posts aepgate/certificate, once: a certificate
+// already on the merge SHA is never replaced. The label comes first, so a crash between the two leaves the certificate to the next
 // evaluation (adding a label twice changes nothing).
 func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issued) error {
 	existing := gh.Latest(m.MergeRuns, checks.NameCertificate)
@@ -138,6 +138,9 @@ func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issu
 			return err
 		}
 		if err := j.Label.AddLabel(ctx, in.Owner, in.Repo, c.unit, CertifiedLabel); err != nil {
+			return err
+		}
+		if err := j.answerAcceptance(ctx, in, c); err != nil {
 			return err
 		}
 		if err := j.publish(ctx, in, run, nil); err != nil {

@@ -77,6 +77,9 @@ type Judge struct {
 	Roles RoleReader
 	// Authority judges who merged; nil is merge.Authority.
 	Authority AuthorityRule
+	// React answers the owner's accept-merge that released a certificate;
+	// nil answers none.
+	React Reactor
 }
 
 // Run reads back what t names.
