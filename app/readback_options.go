@@ -17,4 +17,7 @@ type readbackOptions struct {
 	// reader wraps the installation's reads (nil: used as they are); a
 	// test hands in observations GitHub can give but the fake cannot make.
 	reader func(readback.MergeReader) readback.MergeReader
+	// authority replaces who-merged's rule (nil: merge.Authority); a
+	// negative control hands in one that holds every merge.
+	authority readback.AuthorityRule
 }

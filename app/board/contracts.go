@@ -12,13 +12,17 @@ import (
 )
 
 // stored puts on in what the App's store holds for the board: the
-// closures, the increments' judged stages and the kept contracts.
+// closures, the increments' judged stages, the observed readbacks and the
+// kept contracts.
 func (b *Boards) stored(ctx context.Context, repo string, read *gh.BoardRead, in *pboard.Input) error {
 	var err error
 	if in.Closures, err = b.closures(ctx, repo, read.Milestones); err != nil {
 		return err
 	}
 	if in.Increments, err = b.increments(ctx, repo); err != nil {
+		return err
+	}
+	if in.ReadBack, err = b.readBack(ctx, repo, in.MergeCoordinators); err != nil {
 		return err
 	}
 	return b.contracts(ctx, repo, in)

@@ -139,5 +139,6 @@ func input(repo string, read *gh.BoardRead, facts map[int]pboard.Fact, now time.
 	}
 	return pboard.Input{Repo: repo, URL: read.URL, Milestones: read.Milestones, Facts: facts,
 		AttemptsPerUnit: cfg.Limits.AttemptsPerUnit, LanesPerIncrement: cfg.Limits.LanesPerIncrement,
-		Stall: pboard.StallRule{SuspectAfter: cfg.Stall.SuspectAfter, StalledAfter: cfg.Stall.StalledAfter}, Now: now}
+		Stall: pboard.StallRule{SuspectAfter: cfg.Stall.SuspectAfter, StalledAfter: cfg.Stall.StalledAfter}, Now: now,
+		MergeCoordinators: cfg.Merge.Coordinators()}
 }

@@ -23,7 +23,9 @@ const CertifiedLabel = gh.CertifiedLabel
 // act shows a readback decision: the certificate first decides its note,
 // then aepgate/readback is written unless it already says the same, each
 // decision with its ledger row before it is acted on. A success already
-// shown is never taken back; the certificate is still completed.
+// shown is never taken back, only its note brought up to date (a
+// certificate withheld for want of merge authority, then issued); the
+// certificate is still completed.
 func (j *Judge) act(ctx context.Context, in Input, m *gh.MergedPull, d judgement) error {
 	existing := gh.Latest(m.MergeRuns, checks.NameReadback)
 	shown := existing != nil && existing.Conclusion == string(checks.ConclusionSuccess)
@@ -32,8 +34,8 @@ func (j *Judge) act(ctx context.Context, in Input, m *gh.MergedPull, d judgement
 		cert = j.draft(in, m, d)
 		d.view.Notes = []string{cert.note()}
 	}
-	if !shown {
-		run := checks.Readback(d.view)
+	run := checks.Readback(d.view)
+	if !shown || (cert != nil && !checks.Unchanged(*existing, run)) {
 		write := existing == nil || !checks.Unchanged(*existing, run)
 		body := map[string]any{"conclusion": run.Conclusion, "status": run.EffectiveStatus(), "title": run.Title, "write": write,
 			"audited_sha": d.audit.SHA, "reasons": d.result.Reasons, "awaited": d.view.Awaited,
@@ -58,11 +60,16 @@ type issued struct {
 	canonical []byte
 	sum       string
 	refused   []string
+	// why explains a refusal beyond its tokens (who merged without merge
+	// authority and how an owner accepts it).
+	why string
+	// authority is what the certificate records of who merged.
+	authority *certificate.MergeAuthority
 }
 
 func (c *issued) note() string {
 	if len(c.refused) > 0 {
-		return "No completion certificate: " + strings.Join(c.refused, ", ") + "."
+		return "No completion certificate: " + strings.Join(c.refused, ", ") + "." + c.why
 	}
 	return "Completion certificate: `" + checks.NameCertificate + "` on this commit, sha256 `" + c.sum + "`."
 }
@@ -77,7 +84,10 @@ func (j *Judge) draft(in Input, m *gh.MergedPull, d judgement) *issued {
 	c := certificate.Certificate{SchemaVersion: certificate.SchemaVersion, Project: in.Repo, Repository: in.Owner + "/" + in.Repo,
 		PullRequest: m.Number, WorkUnit: strconv.Itoa(unit), CandidateSha: m.HeadSHA, AuditedSha: d.audit.SHA,
 		AuditorSessionID: d.audit.Auditor, AuditReviewID: d.audit.ReviewID, AuditVerdict: d.audit.Verdict,
-		UnresolvedGates: unresolvedGates(m)}
+		UnresolvedGates: unresolvedGates(m), MergeAuthority: recorded(d.auth)}
+	if !d.auth.Held && d.auth.Refusal != nil {
+		return &issued{unit: unit, refused: []string{d.auth.Refusal.Token}, why: " Merged by " + mergerOf(d.auth) + ", who holds no merge authority: expected " + d.auth.Refusal.Expected + "."}
+	}
 	d.result.Fill(&c, m.MergeSHA)
 	raw, err := c.Canonical()
 	if err != nil {
@@ -86,7 +96,7 @@ func (j *Judge) draft(in Input, m *gh.MergedPull, d judgement) *issued {
 	if v := certificate.Validate(raw); !v.Valid {
 		return &issued{unit: unit, refused: v.Errors}
 	}
-	return &issued{unit: unit, canonical: raw, sum: certificate.FileFingerprint(raw)}
+	return &issued{unit: unit, canonical: raw, sum: certificate.FileFingerprint(raw), authority: c.MergeAuthority}
 }
 
 // unresolvedGates is what the App's own aepgate/gates said at the merged
@@ -103,9 +113,9 @@ func unresolvedGates(m *gh.MergedPull) []string {
 	return []string{fmt.Sprintf("%s at %s (%s)", checks.NameGates, m.HeadSHA, seen)}
 }
 
-// certify labels the unit's issue and posts aepgate/certificate, once: a
-// certificate already on the merge SHA is never replaced. The label comes
-// first, so a crash between the two leaves the certificate to the next
+// certify labels the unit's issue (and answers the owner's accept-merge
+// that released it) and posts aepgate/certificate, once: a certificate
+// already on the merge SHA is never replaced. The label comes first, so a crash between the two leaves the certificate to the next
 // evaluation (adding a label twice changes nothing).
 func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issued) error {
 	existing := gh.Latest(m.MergeRuns, checks.NameCertificate)
@@ -116,6 +126,9 @@ func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issu
 	if existing != nil {
 		body["existing_external_id"] = existing.ExternalID
 	}
+	if c.authority != nil {
+		body["merge_authority"] = c.authority
+	}
 	if err := j.record(ctx, in, m, checks.NameCertificate, body); err != nil {
 		return err
 	}
@@ -125,6 +138,9 @@ func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issu
 			return err
 		}
 		if err := j.Label.AddLabel(ctx, in.Owner, in.Repo, c.unit, CertifiedLabel); err != nil {
+			return err
+		}
+		if err := j.answerAcceptance(ctx, in, c); err != nil {
 			return err
 		}
 		if err := j.publish(ctx, in, run, nil); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/merge"
 	rules "github.com/aepgate/aepgate/protocol/readback"
 	refusals "github.com/aepgate/aepgate/protocol/refusal"
 )
@@ -18,6 +19,8 @@ type judgement struct {
 	audit  Audit
 	result rules.Result
 	view   checks.ReadbackView
+	// auth is who merged under which authority (authority.go).
+	auth merge.AuthorityResult
 }
 
 // Refusal tokens the App adds to protocol/readback's.

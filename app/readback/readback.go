@@ -73,6 +73,13 @@ type Judge struct {
 	// Evidence receives what the App wrote for a merged attempt of unit
 	// once its readback is verified; nil keeps nothing.
 	Evidence func(ctx context.Context, owner, repo string, unit int, a closure.Attempt) error
+	// Roles reads an accepting owner's live role (authority.go).
+	Roles RoleReader
+	// Authority judges who merged; nil is merge.Authority.
+	Authority AuthorityRule
+	// React answers the owner's accept-merge that released a certificate;
+	// nil answers none.
+	React Reactor
 }
 
 // Run reads back what t names.
@@ -144,6 +151,9 @@ func (j *Judge) judgeMerge(ctx context.Context, in Input, pr int, sha string) (f
 	}
 	d, err := j.observe(ctx, in, m, cfg, cfgErr, timeout)
 	if err != nil {
+		return true, err
+	}
+	if d.auth, err = j.authority(ctx, in, m, cfg); err != nil {
 		return true, err
 	}
 	return true, j.act(ctx, in, m, d)

@@ -92,6 +92,9 @@ func commentWork(env webhook.Envelope, v conversationView) []Work {
 		if c, ok := closeCommandOf(n, v, env.Action); ok && v.Issue.PullRequest == nil && !control {
 			return []Work{c, then} // the owner's word is kept before the attempts are judged
 		}
+		if v.Issue.PullRequest != nil && hasVerbLine(v.Comment.Body, command.VerbAcceptMerge) {
+			return []Work{then, ReadBack{PR: n}} // an owner's acceptance of the merge: read it back again
+		}
 		return []Work{then}
 	}
 	return changeWork(env, v, control, then, answer != 0)
@@ -149,10 +152,14 @@ func witnessOf(thread int, v conversationView) *verdict.Witness {
 
 // hasCloseLine reports a line that starts with a slash word and the verb
 // close, whatever the prefix: the config that names it is read only then.
-func hasCloseLine(body string) bool {
+func hasCloseLine(body string) bool { return hasVerbLine(body, command.VerbClose) }
+
+// hasVerbLine reports a line that starts with a slash word and verb,
+// whatever the prefix.
+func hasVerbLine(body, verb string) bool {
 	for line := range strings.Lines(body) {
 		f := strings.Fields(line)
-		if strings.HasPrefix(line, "/") && len(f) >= 2 && f[1] == command.VerbClose {
+		if strings.HasPrefix(line, "/") && len(f) >= 2 && f[1] == verb {
 			return true
 		}
 	}

@@ -43,7 +43,17 @@ type MergedPull struct {
 	// HeadRuns and MergeRuns are the App's own check runs at the head and
 	// at the merge commit.
 	HeadRuns, MergeRuns []snapshot.ExistingRun
+	// MergedBy is who merged (GitHub's mergedBy; REST's login form, a Bot
+	// with "[bot]"); empty for a deleted account.
+	MergedBy snapshot.Actor
+	// Comments are the newest mergedPullComments comments of the pull
+	// request (where an owner accepts a merge made without authority).
+	Comments snapshot.Thread
 }
+
+// mergedPullComments bounds the comments readback reads of a merged pull
+// request: the newest ones, where an acceptance of its merge is.
+const mergedPullComments = 100
 
 // Latest returns the newest of runs called name, or nil.
 func Latest(runs []snapshot.ExistingRun, name string) *snapshot.ExistingRun {
@@ -68,13 +78,14 @@ func ownSuites(appID int64) string {
 func mergedPullQuery(appID int64) string {
 	return fmt.Sprintf(`query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) {
   defaultBranchRef { name target { ... on Commit { oid file(path: %q) { object { ... on Blob { text isTruncated } } } } } }
-  pullRequest(number: $number) { number url body state merged mergedAt headRefOid baseRefName
+  pullRequest(number: $number) { number url body state merged mergedAt headRefOid baseRefName mergedBy { __typename login }
+    comments(last: %d) { %s }
     mergeCommit { oid tree { oid } parents(first: 3) { nodes { oid } } %s }
     head: commits(last: 1) { nodes { commit { oid tree { oid }
       ci: checkSuites(first: %d) { nodes { status conclusion workflowRun { databaseId event workflow { name } } } }
       %s } } }
   }
-} }`, ConfigPath, ownSuites(appID), allSuitesPage, ownSuites(appID))
+} }`, ConfigPath, mergedPullComments, commentFields, ownSuites(appID), allSuitesPage, ownSuites(appID))
 }
 
 // MergedPull reads pull request number of owner/repo for readback in one

@@ -125,3 +125,38 @@ func TestRecentMerges(t *testing.T) {
 		t.Errorf("RecentMerges after the merge = %+v, %v", later, err)
 	}
 }
+
+// TestMergedPullReadsWhoMerged: the readback query reads mergedBy (a Bot
+// in REST's login form) and the pull request's comments, edited ones
+// marked.
+func TestMergedPullReadsWhoMerged(t *testing.T) {
+	ghfake.RequireGraphQL(t)
+	_, repo, in, _ := installation(t, readbackPerms)
+	repo.Branch("f", "main")
+	repo.Commit("f", "feature", map[string]string{"x.go": "package x\n"})
+	pr := repo.OpenPR("bob", "f", "main", "Feature", "Work-unit: #1")
+	if _, err := pr.MergeBy("github-merge-queue[bot]", ghfake.MergeCommit); err != nil {
+		t.Fatal(err)
+	}
+	c := pr.Comment("olivia", "/aep accept-merge "+repo.Head("main"))
+	pr.Comment("mallory", "first").Edit("mallory", "edited")
+	m, err := in.MergedPull(context.Background(), "acme", "widgets", pr.Number())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(snapshot.Actor{Login: "github-merge-queue[bot]", Type: "Bot"}, m.MergedBy); diff != "" {
+		t.Errorf("merged by (-want +got):\n%s", diff)
+	}
+	type seen struct {
+		ID     int64
+		Login  string
+		Edited bool
+	}
+	var got []seen
+	for _, x := range m.Comments.Comments {
+		got = append(got, seen{x.ID, x.Author.Login, x.Edited})
+	}
+	if len(got) != 2 || got[0] != (seen{c.ID(), "olivia", false}) || got[1].Login != "mallory" || !got[1].Edited {
+		t.Errorf("comments %+v", got)
+	}
+}

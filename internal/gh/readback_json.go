@@ -19,6 +19,8 @@ type jsonMergedRepo struct {
 		MergedAt    *time.Time
 		HeadRefOid  string
 		BaseRefName string
+		MergedBy    *jsonActor
+		Comments    jsonComments
 		MergeCommit *struct {
 			Oid     string
 			Tree    struct{ Oid string }
@@ -80,7 +82,7 @@ func (r *jsonMergedRepo) merged() *MergedPull {
 		return nil
 	}
 	m := &MergedPull{Number: p.Number, URL: p.URL, Body: p.Body, State: p.State, Merged: p.Merged,
-		HeadSHA: p.HeadRefOid, BaseRef: p.BaseRefName}
+		HeadSHA: p.HeadRefOid, BaseRef: p.BaseRefName, MergedBy: p.MergedBy.actor(), Comments: p.Comments.thread()}
 	if p.MergedAt != nil {
 		m.MergedAt = *p.MergedAt
 	}

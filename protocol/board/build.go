@@ -156,7 +156,7 @@ func (in Input) stateOf(is Issue, as []Attempt) (State, string) {
 	case is.Certified:
 		return StateCertified, ""
 	case slices.ContainsFunc(as, func(a Attempt) bool { return a.Merged }):
-		return StateMerged, ""
+		return StateMerged, in.readbackOwed(as)
 	}
 	best, reason := StateOpen, ""
 	for _, a := range as {

@@ -39,7 +39,7 @@ func (in Input) closedState(is Issue, as []Attempt) (State, string) {
 	merged := slices.ContainsFunc(as, func(a Attempt) bool { return a.Merged })
 	switch {
 	case !ok && merged, ok && c.AwaitsEvidence:
-		return StateMerged, ""
+		return StateMerged, in.readbackOwed(as)
 	case !ok:
 		return StateBlocked, "closed, but aepgate holds no judgement of its closure (it was closed while the App did not see it); reopen and close it, or the owner's close command on it, has it judged"
 	case c.Verdict.Counts() && is.Certified:

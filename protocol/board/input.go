@@ -29,6 +29,14 @@ type Input struct {
 	// Stall holds the health thresholds.
 	Stall StallRule
 	Now   time.Time
+	// MergeCoordinators are the logins merge.authority grants merge
+	// authority; with any, every merge owes its readback at once and a
+	// merged story shows "readback owed" until ReadBack holds its pull
+	// request (readback_owed.go).
+	MergeCoordinators []string
+	// ReadBack holds the pull requests whose readback the App observed
+	// verified.
+	ReadBack map[int]bool
 }
 
 // Milestone is one milestone and its issues.

@@ -19,8 +19,8 @@ type Run struct {
 }
 
 // Certificate is a completion certificate. Its JSON field names are
-// craft-protocol's; Repository, PullRequest, AuditReviewID, RequiredCiRuns
-// and MergedMainRuns are aepgate's additions (GitHub identities and the
+// craft-protocol's; Repository, PullRequest, AuditReviewID, RequiredCiRuns,
+// MergedMainRuns and MergeAuthority are aepgate's additions (GitHub identities and the
 // workflow behind each run ID).
 type Certificate struct {
 	SchemaVersion        int      `json:"schemaVersion"`
@@ -45,6 +45,9 @@ type Certificate struct {
 	HeadUnchanged        bool     `json:"headUnchanged"`
 	UnresolvedGates      []string `json:"unresolvedGates"`
 	CreatedAt            int64    `json:"createdAt,omitempty"`
+	// MergeAuthority is aepgate's addition when the repository sets
+	// merge.authority: who merged, under which authority (mergeauth.go).
+	MergeAuthority *MergeAuthority `json:"mergeAuthority,omitempty"`
 }
 
 // Canonical returns the certificate's canonical JSON: sorted keys, no

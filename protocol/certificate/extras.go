@@ -35,6 +35,7 @@ func ruleExtras(m map[string]any) []refusal.Refusal {
 	}
 	out = append(out, namedRuns(m, "requiredCiRuns", "requiredCiRunIds")...)
 	out = append(out, namedRuns(m, "mergedMainRuns", "mergedMainRunIds")...)
+	out = append(out, ruleMergeAuthority(m)...)
 	return out
 }
 

@@ -37,6 +37,7 @@ type Command struct {
 	FindingID, Kind string
 	// Milestone and SHA are the arguments of "accept": the increment's
 	// milestone number and the integrated commit it accepts (lowercase).
+	// SHA is also the merge commit of "accept-merge".
 	Milestone int
 	SHA       string
 	// Err says why the command is malformed; nil when it is well formed.
@@ -119,6 +120,8 @@ func parseLine(rest, prefix string) Command {
 		parseClose(&c, rest, prefix)
 	case VerbAccept:
 		parseAccept(&c, args, prefix)
+	case VerbAcceptMerge:
+		parseAcceptMerge(&c, args, prefix)
 	case VerbResume, VerbStatus, VerbRecheck:
 		if len(args) > 1 {
 			c.Err = usageErr(prefix, "%s takes no arguments", c.Verb)

@@ -13,6 +13,7 @@ var forms = []form{
 	{"recheck", "evaluate the gates again now"},
 	{"close <reason>", "count this closed work unit as done without a certificate (owners only; docs/closure.md)"},
 	{"accept <milestone-number> <sha>", "accept the increment's integrated commit, named by its full SHA (owners only, on the control issue; docs/increment.md)"},
+	{"accept-merge <merge-sha>", "accept a merge made without merge authority, named by its merge commit's full SHA (owners only, on the merged pull request; docs/evidence.md)"},
 	{"dispose <finding> fixed|refuted|duplicate|outside_scope -- <reason>", "propose how an audit finding is settled, with evidence quotes in an aep-evidence block; only an auditor's later review closes it"},
 }
 

@@ -87,6 +87,8 @@ type Config struct {
 	Release Release `json:"release"`
 	// Readback bounds the App's merged-main readback.
 	Readback Readback `json:"readback"`
+	// Merge says who may merge a unit's pull request (merge_authority.go).
+	Merge Merge `json:"merge,omitzero"`
 	// Report says which pull requests need a worker report beyond those
 	// that name a work unit, and which are exempt.
 	Report Report `json:"report"`

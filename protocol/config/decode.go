@@ -60,6 +60,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		"stall":          func(v *yaml.Node, f string) { d.stall(v, f, &c.Stall) },
 		"release":        func(v *yaml.Node, f string) { d.release(v, f, &c.Release) },
 		"readback":       func(v *yaml.Node, f string) { d.readback(v, f, &c.Readback) },
+		"merge":          func(v *yaml.Node, f string) { d.merge(v, f, &c.Merge) },
 		"report":         func(v *yaml.Node, f string) { d.report(v, f, &c.Report) },
 		"mode":           func(v *yaml.Node, f string) { c.Mode = d.mode(v, f) },
 		"deploy":         func(v *yaml.Node, f string) { d.deploy(v, f, &c.Deploy) },

@@ -53,6 +53,7 @@ func DefaultMergeRules() []MergeRule {
 		own("release.manifest", func(c *Config) *string { return &c.Release.Manifest }),
 		union("release.assets", func(c *Config) *[]string { return &c.Release.Assets }),
 		least("readback.timeout", func(c *Config) *time.Duration { return &c.Readback.Timeout }),
+		narrow("merge.authority", func(c *Config) *[]string { return &c.Merge.Authority }, true),
 		union("report.required_for.labels", func(c *Config) *[]string { return &c.Report.RequiredFor.Labels }),
 		union("report.required_for.paths", func(c *Config) *[]string { return &c.Report.RequiredFor.Paths }),
 		narrow("report.skip.authors", func(c *Config) *[]string { return &c.Report.Skip.Authors }, false),

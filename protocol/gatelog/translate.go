@@ -38,8 +38,8 @@ func requests(body, prefix string) []request {
 	var out []request
 	cmds := command.Parse(body, prefix)
 	for i := range cmds {
-		if cmds[i].Verb == command.VerbDispose || cmds[i].Verb == command.VerbClose || cmds[i].Verb == command.VerbAccept {
-			continue // the audit's business (review.Dispositions), the closure's (protocol/closure), the increment's (protocol/increment)
+		if cmds[i].Verb == command.VerbDispose || cmds[i].Verb == command.VerbClose || cmds[i].Verb == command.VerbAccept || cmds[i].Verb == command.VerbAcceptMerge {
+			continue // the audit's business (review.Dispositions), the closure's (protocol/closure), the increment's (protocol/increment), the readback's (protocol/merge)
 		}
 		out = append(out, request{line: cmds[i].Line, cmd: &cmds[i]})
 	}

@@ -78,7 +78,7 @@ var (
 	ymlInputKey     = regexp.MustCompile(`(?m)^  ([a-z][a-z-]*):$`)
 	ymlInputEnv     = regexp.MustCompile(`(?m)^        INPUT_[A-Z-]+: \$\{\{ inputs\.([a-z-]+) \}\}$`)
 	wordName        = regexp.MustCompile(`\b([a-z]+)\b`)
-	commandSpan     = regexp.MustCompile("`(?:/aep )?([a-z]+)`")
+	commandSpan     = regexp.MustCompile("`(?:/aep )?([a-z]+(?:-[a-z]+)*)`")
 	schemaRow       = regexp.MustCompile("(?m)^\\| `([a-z_.]+?)(?:\\.<name>\\.[a-z_]+)?` \\|")
 )
 

@@ -1,0 +1,160 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/app/readback"
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+	"github.com/aepgate/aepgate/protocol/certificate"
+	"github.com/aepgate/aepgate/protocol/merge"
+)
+
+// mergeAuthorityYAML lets the owners, the merge queue and coordinator
+// carol merge.
+const mergeAuthorityYAML = readbackYAML + "merge:\n  authority: [owners, merge-queue, carol]\n"
+
+// certificateOn waits for the certificate on sha and returns it, validated.
+func (w *readbackWorld) certificateOn(t *testing.T, sha string) map[string]any {
+	t.Helper()
+	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(sha, checks.NameCertificate) != nil })
+	cr := w.latest(sha, checks.NameCertificate)
+	raw, refused := checks.VerifyCertificateRun(checks.Run{Name: cr.Name, HeadSHA: cr.HeadSHA, ExternalID: cr.ExternalID, Status: checks.Status(cr.Status),
+		Conclusion: checks.Conclusion(cr.Conclusion), Title: cr.Title, Summary: cr.Summary})
+	if len(refused) > 0 {
+		t.Fatalf("certificate run refused: %v", refused)
+	}
+	v := certificate.Validate(raw)
+	if !v.Valid {
+		t.Fatalf("certificate invalid: %v\n%s", v.Errors, raw)
+	}
+	return v.Certificate
+}
+
+// TestMergeWithoutAuthorityWithheldUntilAccepted: with merge.authority
+// set, a merge by a collaborator it does not list gets a verified readback
+// that says who merged and that they hold no merge authority, and no
+// certificate; a non-owner's accept-merge changes nothing; the owner's
+// accept-merge of the merge commit releases the certificate, which records
+// who merged and who accepted it.
+func TestMergeWithoutAuthorityWithheldUntilAccepted(t *testing.T) {
+	w := newReadbackWorld(t, mergeAuthorityYAML, nil)
+	w.repo.Grant("mallory", "write")
+	sha, err := w.pr.MergeBy("mallory", ghfake.MergeCommit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.mainCI(sha, "success")
+	done := w.waitReadback(t, sha, "success")
+	for _, want := range []string{"merge-authority-missing:mallory", "Merged by @mallory, who holds no merge authority", "/aep accept-merge " + sha} {
+		if !strings.Contains(done.Summary, want) {
+			t.Errorf("readback summary lacks %q:\n%s", want, done.Summary)
+		}
+	}
+	first := w.pr.Comment("mallory", "/aep accept-merge "+sha)
+	w.quiet(t)
+	if n := w.count(sha, checks.NameCertificate); n != 0 || slices.Contains(w.labels(t), readback.CertifiedLabel) {
+		t.Fatalf("%d certificates on a merge without authority (accepted by a non-owner)", n)
+	}
+	accept := w.pr.Comment("olivia", "Merged by the wrong hand; the change is right.\n/aep accept-merge "+sha)
+	c := w.certificateOn(t, sha)
+	want := map[string]any{"mergedBy": "mallory", "authority": merge.AuthorityOwnerAccepted, "acceptedBy": "olivia", "acceptanceCommentId": jsonInt(accept.ID())}
+	if got, _ := c["mergeAuthority"].(map[string]any); !mapsEqual(got, want) {
+		t.Errorf("mergeAuthority = %v, want %v", c["mergeAuthority"], want)
+	}
+	waitFor(t, 10*time.Second, "readback names the certificate", func() bool {
+		return strings.Contains(w.latest(sha, checks.NameReadback).Summary, "Completion certificate: ")
+	})
+	if got, _ := w.repo.CommentByID(accept.ID()); !slices.Equal(got.Reactions, []string{"+1"}) {
+		t.Errorf("reactions on the acceptance %v, want [+1]", got.Reactions)
+	}
+	if got, _ := w.repo.CommentByID(first.ID()); len(got.Reactions) != 0 {
+		t.Errorf("reactions on the non-owner's acceptance %v, want none", got.Reactions)
+	}
+}
+
+// TestMergeWithAuthorityCertified: a merge by an owner, by the listed
+// coordinator and by GitHub's merge queue (listed) each get a certificate
+// recording who merged under which authority.
+func TestMergeWithAuthorityCertified(t *testing.T) {
+	for _, tt := range []struct{ by, mergedBy, authority string }{
+		{"olivia", "olivia", merge.AuthorityOwner},
+		{"carol", "carol", merge.AuthorityCoordinator},
+		{"github-merge-queue[bot]", "github-merge-queue[bot]", merge.AuthorityQueue},
+	} {
+		t.Run(tt.authority, func(t *testing.T) {
+			w := newReadbackWorld(t, mergeAuthorityYAML, nil)
+			sha, err := w.pr.MergeBy(tt.by, ghfake.MergeCommit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.mainCI(sha, "success")
+			c := w.certificateOn(t, sha)
+			want := map[string]any{"mergedBy": tt.mergedBy, "authority": tt.authority}
+			if got, _ := c["mergeAuthority"].(map[string]any); !mapsEqual(got, want) {
+				t.Errorf("mergeAuthority = %v, want %v", c["mergeAuthority"], want)
+			}
+		})
+	}
+}
+
+// TestMergeAuthorityNegativeControl: with the rule removed (one that holds
+// every merge handed in), the merge by a collaborator merge.authority does
+// not list is certified: the attack the rule stops.
+func TestMergeAuthorityNegativeControl(t *testing.T) {
+	anyone := func(in merge.AuthorityInput) merge.AuthorityResult {
+		return merge.AuthorityResult{Held: true, Authority: merge.AuthorityUnchecked, MergedBy: in.MergedBy.Login}
+	}
+	w := newReadbackWorld(t, mergeAuthorityYAML, func(o *readbackOptions) { o.authority = anyone })
+	w.repo.Grant("mallory", "write")
+	sha, err := w.pr.MergeBy("mallory", ghfake.MergeCommit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.mainCI(sha, "success")
+	if c := w.certificateOn(t, sha); c["mergeAuthority"] != nil {
+		t.Errorf("mergeAuthority %v recorded for an unchecked merge", c["mergeAuthority"])
+	}
+}
+
+// jsonInt is n as the certificate's parsed JSON holds it.
+func jsonInt(n int64) string { return strconv.FormatInt(n, 10) }
+
+// mapsEqual compares a parsed JSON object with want (numbers as text).
+func mapsEqual(got, want map[string]any) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for k, v := range want {
+		g, ok := got[k]
+		if !ok || fmt.Sprint(g) != fmt.Sprint(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestBoardShowsReadbackOwed: merge.authority grants coordinator carol
+// merge authority, so her merge owes its readback at once: the board shows
+// the story "readback owed" until the readback on main is observed, then
+// merged with nothing owed (a low-risk unit: no audit, no certificate).
+func TestBoardShowsReadbackOwed(t *testing.T) {
+	w := newReadbackWorldWith(t, mergeAuthorityYAML, func(o *readbackOptions) { o.audited = nil }, func(o *Options) { o.BoardDelay = 100 * time.Millisecond })
+	b := &boardWorld{ghfakeWorld: w.ghfakeWorld, unit: w.unit, gh: w.f.Client(w.inst.Token())}
+	sha, err := w.pr.MergeBy("carol", ghfake.MergeCommit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.waitBoard(t, "🟢 merged", "readback owed: #"+strconv.Itoa(w.pr.Number()), "merge authority granted to carol")
+	w.mainCI(sha, "success")
+	w.waitReadback(t, sha, "success")
+	waitFor(t, 10*time.Second, "the board without the owed readback", func() bool {
+		body := b.boardIssue(t).GetBody()
+		return strings.Contains(body, "🟢 merged") && !strings.Contains(body, "readback owed")
+	})
+}
