@@ -19,7 +19,7 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, w route.Where, t r
 	}
 	j := &readback.Judge{Read: in, Find: in, Label: in, W: ev.w, Locks: ev.locks, Log: ev.log, Now: time.Now,
 		Audited: a.audits.Wrap(ev.auditOf, time.Now), Config: verdict.Config, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery,
-		Signer: a.opts.Signer, Attest: in, Roles: in, React: in, Authority: a.opts.readback.authority}
+		Signer: a.opts.Signer, Attest: in, Roles: in, React: in, Authority: a.opts.readback.authority, People: ev.people}
 	if ev.boards != nil {
 		j.Boards = ev.boards.schedule
 	}

@@ -40,6 +40,15 @@ func (j *Judge) authority(ctx context.Context, in Input, m *gh.MergedPull, cfg *
 	if cfg == nil {
 		return merge.AuthorityResult{Held: true, Authority: merge.AuthorityUnchecked, MergedBy: m.MergedBy.Login}, nil
 	}
+	if len(cfg.Merge.Authority) > 0 {
+		// The owners as every judge resolves them (app/owners): teams and
+		// CODEOWNERS included; an unreadable source names nobody.
+		resolved, _, err := j.People.Resolved(ctx, in.Owner, in.Repo, m.Config.CommitSHA, cfg)
+		if err != nil {
+			return merge.AuthorityResult{}, fmt.Errorf("merge authority of %s/%s#%d: %w", in.Owner, in.Repo, m.Number, err)
+		}
+		cfg = resolved
+	}
 	ain := merge.AuthorityInput{Authority: cfg.Merge.Authority, Owners: cfg.Owners, MergeSHA: m.MergeSHA, Prefix: cfg.CommandPrefix,
 		MergedBy: merge.Actor{Login: m.MergedBy.Login, Type: m.MergedBy.Type}, Writers: map[string]bool{}}
 	for _, c := range m.Comments.Comments {

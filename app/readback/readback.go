@@ -9,6 +9,7 @@ package readback
 import (
 	"context"
 	"fmt"
+	"github.com/aepgate/aepgate/app/owners"
 	"log/slog"
 	"time"
 
@@ -75,6 +76,9 @@ type Judge struct {
 	Evidence func(ctx context.Context, owner, repo string, unit int, a closure.Attempt) error
 	// Roles reads an accepting owner's live role (authority.go).
 	Roles RoleReader
+	// People resolves the owners merge authority names (app/owners, the
+	// one resolver: teams and CODEOWNERS).
+	People owners.Reader
 	// Authority judges who merged; nil is merge.Authority.
 	Authority AuthorityRule
 	// React answers the owner's accept-merge that released a certificate;
