@@ -168,5 +168,6 @@ func Default() *Config {
 		Release:       Release{Manifest: DefaultManifest},
 		Readback:      Readback{Timeout: DefaultReadbackTimeout},
 		Mode:          ModeEnforce,
+		Closure:       Closure{Final: FinalCertified},
 	}
 }
