@@ -117,6 +117,8 @@ func kindText(kind string) string {
 		return "⚠️ tampering"
 	case "closure":
 		return "🔓 closed without evidence"
+	case "needs-review":
+		return "👀 needs-review: waiting for the owner's closure"
 	case "increment":
 		return "🏁 milestone closed early"
 	}

@@ -93,7 +93,7 @@ func (j *Judge) unitFacts(ctx context.Context, in Input, cfg *config.Config, st 
 	}
 	if f.Number == 0 {
 		ct, _ := workunit.ParseContract(st.Body)
-		f = closure.Facts{Number: issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: string(ct.Risk), Prefix: cfg.CommandPrefix}
+		f = closure.Facts{Number: issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: string(ct.Risk), Prefix: cfg.CommandPrefix, Final: cfg.Closure.Final}
 	}
 	f.Open = st.Open
 	return f, nil

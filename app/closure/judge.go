@@ -87,7 +87,7 @@ func sameInstant(a, b string) bool {
 // decisions put on the unit.
 func (j *Judge) facts(ctx context.Context, in Input, cfg *config.Config, st *gh.IssueClosure, c Closed) (closure.Facts, error) {
 	ct, _ := workunit.ParseContract(st.Body)
-	f := closure.Facts{Number: c.Issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: string(ct.Risk), Prefix: cfg.CommandPrefix,
+	f := closure.Facts{Number: c.Issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: string(ct.Risk), Prefix: cfg.CommandPrefix, Final: cfg.Closure.Final,
 		ClosedBy: closure.Actor{Login: c.By, Type: c.ByType}}
 	f.ClosedAt, _ = time.Parse(time.RFC3339, st.ClosedAt)
 	if c.ByType == "User" {
