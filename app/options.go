@@ -10,6 +10,7 @@ import (
 
 	incrementrules "github.com/aepgate/aepgate/protocol/increment"
 
+	"github.com/aepgate/aepgate/app/heldwork"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
@@ -126,6 +127,8 @@ type Options struct {
 	// closureRules replace closure.DefaultRules, the rules deciding when a
 	// unit counts as done, when set; a negative-control test removes one.
 	closureRules *closure.Rules
+	// heldWorkRules replace heldwork.DefaultRules (a negative control).
+	heldWorkRules *heldwork.Rules
 	// incrementRules replace protocol/increment's DefaultRules (tests drop
 	// one rule to show what it stops); openMilestonesOnly makes the sweep
 	// miss lost milestone closures, a negative control.

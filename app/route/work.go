@@ -47,6 +47,7 @@ type Runner interface {
 	JudgeDeploy(ctx context.Context, w Where, j JudgeDeploy) error
 	JudgeDeploys(ctx context.Context, w Where, j JudgeDeploys) error
 	JudgeIncrements(ctx context.Context, w Where, j JudgeIncrements) error
+	HeldWork(ctx context.Context, w Where, j HeldWork) error
 }
 
 // RunAll runs each piece of work in order; the first error stops it.
