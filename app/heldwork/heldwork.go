@@ -102,11 +102,17 @@ func (w Work) subject(repo string) string {
 	return fmt.Sprintf("%s#%d held_work assignment %s", repo, w.Thread, strings.ToLower(w.Assignee))
 }
 
-// Answer replies once to w when a HOLD applies to its unit: it costs one
-// read (the unit's issue with the config) and, held, one write.
+// Answer replies once to w when a HOLD applies to its unit. The kept
+// decisions are read first (the App's store): with none on the unit or the
+// control issue nothing is read from GitHub; else one read (the unit's
+// issue with the config) and, held, one write.
 func (j *Judge) Answer(ctx context.Context, in Input, w Work) error {
 	if w.Unit <= 0 || !j.applies(w.Kind) {
 		return nil
+	}
+	kept, err := j.kept(ctx, in, w.Unit)
+	if err != nil || len(kept) == 0 {
+		return err
 	}
 	st, err := j.Issues.IssueClosure(ctx, in.Owner, in.Repo, w.Unit)
 	if err != nil {
@@ -123,11 +129,10 @@ func (j *Judge) Answer(ctx context.Context, in Input, w Work) error {
 	if w.Kind == KindAssignment && !login.In(cfg.Agents, w.Assignee) {
 		return nil // only an agent's assignment is implementation
 	}
-	hold, err := j.holdOn(ctx, in, w.Unit, cfg.CommandPrefix)
-	if err != nil || hold == "" {
-		return err
+	if hold := verdict.HoldOn(kept, w.Unit, cfg.CommandPrefix); hold != "" {
+		return j.reply(ctx, in, cfg, w, hold)
 	}
-	return j.reply(ctx, in, cfg, w, hold)
+	return nil
 }
 
 func (j *Judge) applies(kind string) bool {
@@ -154,21 +159,22 @@ func (j *Judge) reply(ctx context.Context, in Input, cfg *config.Config, w Work,
 		Body: map[string]any{"kind": w.Kind, "unit": w.Unit, "thread": w.Thread, "by": w.By, "head": w.Head, "assignee": w.Assignee, "hold": hold, "comment_id": id}})
 }
 
-// holdOn is the HOLD the kept decisions put on unit, "" when none.
-func (j *Judge) holdOn(ctx context.Context, in Input, unit int, prefix string) (string, error) {
+// kept are the kept decisions a HOLD on unit comes from: the control
+// issue's and the unit's (its issue's and its pull requests').
+func (j *Judge) kept(ctx context.Context, in Input, unit int) ([]gatelog.Kept, error) {
 	rows, err := j.Kept.KeptDecisions(ctx, in.repo())
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	var kept []gatelog.Kept
 	for _, r := range rows {
 		var it gatelog.Item
 		if err := json.Unmarshal(r.Item, &it); err != nil {
-			return "", fmt.Errorf("kept decision %d of %s: %w", r.ItemID, in.repo(), err)
+			return nil, fmt.Errorf("kept decision %d of %s: %w", r.ItemID, in.repo(), err)
 		}
 		if it.Source.Kind == gatelog.ControlIssue || r.Unit == unit {
 			kept = append(kept, gatelog.Kept{Item: it, Change: r.Tamper})
 		}
 	}
-	return verdict.HoldOn(kept, unit, prefix), nil
+	return kept, nil
 }

@@ -3,10 +3,13 @@ package heldwork
 import (
 	"fmt"
 	"strings"
+
+	"github.com/aepgate/aepgate/app/verdict"
 )
 
-// Marker starts every reply to work on a held unit.
-const Marker = "<!-- aepgate:held-work -->"
+// Marker starts every reply to work on a held unit; the owner's board
+// lists those on a pull request (verdict.HeldWorkInbox).
+const Marker = verdict.HeldWorkMarker
 
 // Reply is the one reply to w under hold: what was done, that the HOLD
 // blocks it, and how the owner lifts it.

@@ -50,8 +50,10 @@ func pullRequestFamily() Family {
 			}
 			switch {
 			case slices.Contains(pullRequestActions, env.Action):
-				out = append(out, JudgePR{PR: p.Number, Guesses: verdict.GuessUnits(p.Body, repoName(env))})
+				// A held push is answered first: the judging then shows the
+				// reply on the owner's board.
 				out = append(out, heldPush(env, v)...)
+				out = append(out, JudgePR{PR: p.Number, Guesses: verdict.GuessUnits(p.Body, repoName(env))})
 			case env.Action == "closed":
 				if u := verdict.GuessUnits(p.Body, repoName(env)); len(u) == 1 {
 					out = append(out, JudgeOpen{Issue: u[0]})

@@ -40,7 +40,7 @@ func TestRouteWork(t *testing.T) {
 		{"labeled: ignored", "pull_request", payloadJSON(map[string]any{"action": "labeled", "pull_request": map[string]any{"number": 5}}), nil},
 		{"synchronize by a sender to a unit's attempt", "pull_request", payloadJSON(map[string]any{"action": "synchronize", "sender": map[string]any{"login": "ann"},
 			"pull_request": map[string]any{"number": 5, "body": "Work-unit: #3", "head": map[string]any{"sha": "abc"}}}),
-			[]Work{RecordPush{SHA: "abc", Login: "ann"}, JudgePR{PR: 5, Guesses: []int{3}}, HeldWork{Kind: "push", Unit: 3, Thread: 5, By: "ann", Head: "abc"}}},
+			[]Work{RecordPush{SHA: "abc", Login: "ann"}, HeldWork{Kind: "push", Unit: 3, Thread: 5, By: "ann", Head: "abc"}, JudgePR{PR: 5, Guesses: []int{3}}}},
 		{"opened is no held push", "pull_request", payloadJSON(map[string]any{"action": "opened", "sender": map[string]any{"login": "ann"},
 			"pull_request": map[string]any{"number": 5, "body": "Work-unit: #3", "head": map[string]any{"sha": "abc"}}}),
 			[]Work{RecordPush{SHA: "abc", Login: "ann"}, JudgePR{PR: 5, Guesses: []int{3}}}},
