@@ -21,6 +21,19 @@ type heldWorld struct {
 
 func newHeldWorld(t *testing.T, rules *heldwork.Rules) *heldWorld {
 	t.Helper()
+	w := newUnheldWorld(t, rules)
+	ctl := w.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+	ctl.Comment("olivia", "/aep hold release freeze")
+	waitFor(t, 10*time.Second, "the HOLD kept", func() bool {
+		return conclusionOf(w.repo, w.pr.Head(), "aepgate/gates") == "action_required"
+	})
+	w.quiet(t)
+	return w
+}
+
+// newUnheldWorld is heldWorld before the HOLD.
+func newUnheldWorld(t *testing.T, rules *heldwork.Rules) *heldWorld {
+	t.Helper()
 	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.heldWorkRules = rules })
 	w.repo.Grant("olivia", "admin")
 	w.repo.Grant("bob", "write")
@@ -30,11 +43,6 @@ func newHeldWorld(t *testing.T, rules *heldwork.Rules) *heldWorld {
 	w.repo.Branch("feature", "main")
 	w.repo.Commit("feature", "export", map[string]string{"export.go": "package x\n"})
 	pr := w.repo.OpenPR("bob", "feature", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
-	ctl := w.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
-	ctl.Comment("olivia", "/aep hold release freeze")
-	waitFor(t, 10*time.Second, "the HOLD kept", func() bool {
-		return conclusionOf(w.repo, pr.Head(), "aepgate/gates") == "action_required"
-	})
 	w.quiet(t)
 	return &heldWorld{ghfakeWorld: w, unit: unit, pr: pr}
 }
@@ -117,6 +125,15 @@ func TestHeldAssignmentAnswered(t *testing.T) {
 		t.Errorf("no ledger row %q (err %v)", subject, err)
 	}
 
+	t.Run("no HOLD: no reply", func(t *testing.T) {
+		w := newUnheldWorld(t, nil)
+		w.unit.Assign("olivia", agentBot)
+		w.pr.Commit("more export", map[string]string{"export.go": "package x\n\nvar V = 1\n"})
+		w.quiet(t)
+		if n := len(heldReplies(w.unit)) + len(heldReplies(w.pr.Issue)); n != 0 {
+			t.Errorf("%d held-work replies without a HOLD, want 0", n)
+		}
+	})
 	t.Run("negative control: the assignment rule removed", func(t *testing.T) {
 		w := newHeldWorld(t, &heldwork.Rules{Push: true, Assignment: false})
 		w.unit.Assign("olivia", agentBot)
