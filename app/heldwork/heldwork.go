@@ -1,6 +1,7 @@
 // Package heldwork answers implementation under a HOLD (craft-rules §3.4:
-// "HOLD still permits truthful publication/reconciliation but blocks
-// spawning, implementation, and merge"). A push to a held unit's pull
+// a HOLD blocks new implementation jobs and merges while status
+// publication stays allowed; never spawn, implement, merge or close in
+// HOLD). A push to a held unit's pull
 // request (pull_request.synchronize) or an agent (the config's agents)
 // assigned to a held unit's issue (issues.assigned) is answered with one
 // reply on the pull request or issue and one ledger row (held_work); the

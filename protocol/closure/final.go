@@ -1,9 +1,8 @@
 package closure
 
-// FinalOwner is closure.final: owner. craft-rules §6.1: "Agents must not
-// close their own tasks into done/cancelled; final closure is the owner's
-// board decision. Coordinators/workers hand work to needs-review." A
-// certified unit closed by anyone else waits in NeedsReview.
+// FinalOwner is closure.final: owner. craft-rules §6.1: session statuses
+// end for agents at needs-review, never closed; done is the owner's. A
+// certified unit closed by anyone but the owner waits in NeedsReview.
 const FinalOwner = "owner"
 
 // WaitingForOwner is what a NeedsReview unit misses.

@@ -6,8 +6,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestFinalOwner: craft-rules §6.1 ("final closure is the owner's board
-// decision; coordinators/workers hand work to needs-review"). Under
+// TestFinalOwner: craft-rules §6.1 (agents end at needs-review, never
+// close; the owner closes). Under
 // closure.final: owner a certified or read-back unit closed by anyone but
 // the owner waits in needs-review; the owner's own closure or `/aep close`
 // makes it done. closure.final: certified (or unset) keeps today's rule.
