@@ -11,6 +11,7 @@ import (
 	incrementrules "github.com/aepgate/aepgate/protocol/increment"
 
 	acontract "github.com/aepgate/aepgate/app/contract"
+	"github.com/aepgate/aepgate/app/heldwork"
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
@@ -128,6 +129,8 @@ type Options struct {
 	// closureRules replace closure.DefaultRules, the rules deciding when a
 	// unit counts as done, when set; a negative-control test removes one.
 	closureRules *closure.Rules
+	// heldWorkRules replace heldwork.DefaultRules (a negative control).
+	heldWorkRules *heldwork.Rules
 	// incrementRules replace protocol/increment's DefaultRules (tests drop
 	// one rule to show what it stops); openMilestonesOnly makes the sweep
 	// miss lost milestone closures, a negative control.

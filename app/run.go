@@ -6,6 +6,7 @@ import (
 
 	aclosure "github.com/aepgate/aepgate/app/closure"
 	"github.com/aepgate/aepgate/app/deploy"
+	"github.com/aepgate/aepgate/app/heldwork"
 	"github.com/aepgate/aepgate/app/increment"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/readback"
@@ -161,4 +162,9 @@ func (a *App) deployJudge(ctx context.Context, w route.Where, ev *evaluator) (*d
 	}
 	return &deploy.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), Increments: increment.Deployable{Checks: in},
 		AppLogin: login, Rules: a.opts.deployRules, Log: ev.log, People: ev.people}, nil
+}
+
+func (r runner) HeldWork(ctx context.Context, w route.Where, j route.HeldWork) error {
+	jd := heldwork.Judge{Issues: r.ev.issues, Kept: r.ev.kept, Ledger: r.ev.w, Rules: r.a.opts.heldWorkRules, Log: r.ev.log}
+	return jd.Answer(ctx, heldwork.Input{Delivery: w.Delivery, Owner: w.Owner, Repo: w.Repo}, heldwork.Work(j))
 }

@@ -117,6 +117,10 @@ func kindText(kind string) string {
 		return "⚠️ tampering"
 	case "closure":
 		return "🔓 closed without evidence"
+	case "needs-review":
+		return "👀 needs-review: waiting for the owner's closure"
+	case "held-work":
+		return "✋ work under HOLD"
 	case "increment":
 		return "🏁 milestone closed early"
 	}

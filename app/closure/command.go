@@ -114,7 +114,7 @@ func (j *Judge) unitFacts(ctx context.Context, in Input, cfg *config.Config, st 
 		if err != nil {
 			return f, err
 		}
-		f = closure.Facts{Number: issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: risk, Prefix: cfg.CommandPrefix}
+		f = closure.Facts{Number: issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: risk, Prefix: cfg.CommandPrefix, Final: cfg.Closure.Final}
 	}
 	f.Open, f.Owners = st.Open, cfg.Owners
 	return f, nil

@@ -113,7 +113,7 @@ func (j *Judge) facts(ctx context.Context, in Input, cfg *config.Config, st *gh.
 	if err != nil {
 		return closure.Facts{}, err
 	}
-	f := closure.Facts{Number: c.Issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: risk, Prefix: cfg.CommandPrefix,
+	f := closure.Facts{Number: c.Issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: risk, Prefix: cfg.CommandPrefix, Final: cfg.Closure.Final,
 		ClosedBy: closure.Actor{Login: c.By, Type: c.ByType}}
 	f.ClosedAt, _ = time.Parse(time.RFC3339, st.ClosedAt)
 	if c.ByType == "User" {

@@ -29,6 +29,10 @@ type issuesView struct {
 		Login string `json:"login"`
 		Type  string `json:"type"`
 	} `json:"sender"`
+	// Assignee is issues.assigned's assignee.
+	Assignee *struct {
+		Login string `json:"login"`
+	} `json:"assignee"`
 }
 
 type numbered struct {
@@ -43,7 +47,8 @@ var vanishing = []string{"deleted", "transferred"}
 
 // issuesFamily: a change to an issue or milestone (a unit's contract, its
 // dependencies, an increment's stories) has the open pull requests it
-// affects judged again.
+// affects judged again; an agent assigned to a held unit is answered
+// (app/heldwork).
 func issuesFamily() Family {
 	return Family{
 		Name:   "issues and milestones",
@@ -70,7 +75,8 @@ func issuesFamily() Family {
 				c := JudgeClosure{Issue: v.Issue.Number, By: v.Sender.Login, ByType: v.Sender.Type, ClosedAt: v.Issue.ClosedAt}
 				return append([]Work{c, issueWork(env, v)}, storyIncrement(env, v)...), nil
 			}
-			return append(append(keep, issueWork(env, v)), storyIncrement(env, v)...), nil
+			out := append(append(keep, issueWork(env, v)), storyIncrement(env, v)...)
+			return append(out, heldAssignment(env, v)...), nil
 		},
 	}
 }

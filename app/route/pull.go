@@ -30,7 +30,8 @@ var pullRequestActions = []string{"opened", "synchronize", "edited", "reopened"}
 var pushActions = []string{"opened", "synchronize"}
 
 // pullRequestFamily: a pull request opened, pushed to, edited or reopened
-// is judged; one closed frees its lane (the increment's other attempts may
+// is judged (a push to a held unit's pull request is answered,
+// app/heldwork); one closed frees its lane (the increment's other attempts may
 // now be within the WIP limits, board.md) and, merged, is read back.
 func pullRequestFamily() Family {
 	return Family{
@@ -49,6 +50,9 @@ func pullRequestFamily() Family {
 			}
 			switch {
 			case slices.Contains(pullRequestActions, env.Action):
+				// A held push is answered first: the judging then shows the
+				// reply on the owner's board.
+				out = append(out, heldPush(env, v)...)
 				out = append(out, JudgePR{PR: p.Number, Guesses: verdict.GuessUnits(p.Body, repoName(env))})
 			case env.Action == "closed":
 				if u := verdict.GuessUnits(p.Body, repoName(env)); len(u) == 1 {

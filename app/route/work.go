@@ -48,6 +48,7 @@ type Runner interface {
 	JudgeDeploys(ctx context.Context, w Where, j JudgeDeploys) error
 	JudgeIncrements(ctx context.Context, w Where, j JudgeIncrements) error
 	KeepContract(ctx context.Context, w Where, j KeepContract) error
+	HeldWork(ctx context.Context, w Where, j HeldWork) error
 }
 
 // RunAll runs each piece of work in order; the first error stops it.

@@ -37,6 +37,7 @@ func BoardFact(ev *Evaluation, shown []Shown) pboard.Fact {
 		f.Inbox = Inbox(*ev.GateLog(), ev.Cfg.CommandPrefix, p.URL)
 	}
 	f.Inbox = append(f.Inbox, ClosureInbox(ev, repoURL)...)
+	f.Inbox = append(f.Inbox, HeldWorkInbox(ev)...)
 	return f
 }
 

@@ -95,9 +95,10 @@ func withClosures(u *workunit.Issue, facts map[int]closure.Facts, rules closure.
 }
 
 // ClosureInbox lists, for the owner's board, the dependencies of the
-// evaluated attempt's unit that were closed without evidence: who closed
-// them, what is missing and the owner's command (repoURL is the
-// repository's page).
+// evaluated attempt's unit that were closed without evidence (who closed
+// them, what is missing and the owner's command) or wait in needs-review
+// for the owner's closure (closure.final: owner); repoURL is the
+// repository's page.
 func ClosureInbox(ev *Evaluation, repoURL string) []pboard.InboxItem {
 	u := withClosures(ev.Snap.Units[ev.Unit], ev.Closures, ev.ClosureRules)
 	if u == nil {
@@ -117,6 +118,10 @@ func ClosureInbox(ev *Evaluation, repoURL string) []pboard.InboxItem {
 	}
 	var out []pboard.InboxItem
 	for _, v := range vs {
+		if v != nil && v.State == closure.NeedsReview {
+			out = append(out, pboard.NeedsReviewItem(*v, repoURL, ev.Closures[v.Number].ClosedAt))
+			continue
+		}
 		if v == nil || v.State != closure.WithoutEvidence {
 			continue
 		}

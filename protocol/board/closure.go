@@ -48,6 +48,8 @@ func (in Input) closedState(is Issue, as []Attempt) (State, string) {
 		return StateDone, c.Verdict.Evidence
 	case c.Verdict.State == closure.Cancelled:
 		return StateCancelled, c.Verdict.Missing
+	case c.Verdict.State == closure.NeedsReview:
+		return StateBlocked, needsReview(c.Verdict)
 	}
 	v := c.Verdict
 	return StateBlocked, fmt.Sprintf("closed without evidence by %s: %s; an owner says `%s` on #%d to count it done", v.Closer, v.Missing, v.Command, v.Number)
@@ -57,7 +59,13 @@ func (in Input) closedState(is Issue, as []Attempt) (State, string) {
 // evidence (none while its merged attempt's evidence is on the way).
 func (in Input) closureInbox(is Issue) (InboxItem, bool) {
 	c, ok := in.Closures[is.Number]
-	if is.Open || !ok || c.AwaitsEvidence || c.Verdict.State != closure.WithoutEvidence {
+	if is.Open || !ok || c.AwaitsEvidence {
+		return InboxItem{}, false
+	}
+	if c.Verdict.State == closure.NeedsReview {
+		return NeedsReviewItem(c.Verdict, in.URL, c.ClosedAt), true
+	}
+	if c.Verdict.State != closure.WithoutEvidence {
 		return InboxItem{}, false
 	}
 	return ClosureItem(c.Verdict, in.URL, c.ClosedAt), true

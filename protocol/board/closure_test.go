@@ -101,3 +101,45 @@ func TestClosedWithoutEvidenceOnBoard(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestNeedsReviewOnBoard: under closure.final: owner, story #1 certified
+// and closed by the coordinator carl is blocked as needs-review, waiting
+// for the owner's closure, with an inbox item naming the owner's command;
+// the negative control (the owner-final rule removed) shows it done.
+func TestNeedsReviewOnBoard(t *testing.T) {
+	facts := closure.Facts{Number: 1, StateReason: closure.ReasonCompleted, Owners: []string{"olivia"}, Risk: "high", Final: closure.FinalOwner,
+		ClosedBy: closure.Actor{Login: "carl", Type: "User", Permission: "write"},
+		Attempts: []closure.Attempt{{PR: 30, MergeSHA: "m1", CertificateSHA256: "c0ffee"}}}
+	noFinal := closure.DefaultRules()
+	noFinal.OwnerFinal = false
+	tests := []struct {
+		name       string
+		rules      closure.Rules
+		want       State
+		wantReason string
+		wantInbox  []string
+	}{
+		{"closure.final: owner", closure.DefaultRules(), StateBlocked,
+			"needs-review: waiting for the owner's closure (certificate c0ffee of #30 at m1; closed by carl); the owner closes #1 or says `/aep close <reason>` on it",
+			[]string{"needs-review work unit #1 /aep close <reason>"}},
+		{"negative control: owner-final removed", noFinal, StateDone, "certificate c0ffee of #30 at m1", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := input(nil, closedIssue(1, pull(30, "MERGED")))
+			in.Closures = map[int]Closure{1: {Verdict: closure.Judge(facts, tt.rules), ClosedAt: t0}}
+			b := Build(in)
+			s := b.Increments[0].Stories[0]
+			if diff := cmp.Diff([2]string{string(tt.want), tt.wantReason}, [2]string{string(s.State), s.Reason}); diff != "" {
+				t.Errorf("state (-want +got):\n%s", diff)
+			}
+			var inbox []string
+			for _, it := range b.Inbox {
+				inbox = append(inbox, it.Kind+" "+it.Subject+" "+it.Reply)
+			}
+			if diff := cmp.Diff(tt.wantInbox, inbox); diff != "" {
+				t.Errorf("inbox (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -69,6 +69,10 @@ type Facts struct {
 	// ClosedAt is when GitHub says the issue was closed (zero when open or
 	// unknown); the rule does not read it, the owner's inbox shows it.
 	ClosedAt time.Time
+	// Final is the repository config's closure.final when the issue was
+	// closed: FinalOwner, or "" / "certified" for a certified closure by
+	// anyone.
+	Final string `json:"final,omitempty"`
 }
 
 func (f Facts) prefix() string {

@@ -23,8 +23,7 @@ func Judge(f Facts, rules Rules) Verdict {
 	}
 	for _, r := range rules.Evidence {
 		if e := r.Find(f, rules); e != "" {
-			v.State, v.Evidence = Done, e
-			return v
+			return final(f, rules, v, e)
 		}
 	}
 	v.State = WithoutEvidence

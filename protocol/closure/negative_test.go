@@ -17,6 +17,8 @@ func without(name string) Rules {
 		r.HoldVoids = false
 	case "completed-only":
 		r.CompletedOnly = false
+	case "owner-final":
+		r.OwnerFinal = false
 	}
 	return r
 }
@@ -49,6 +51,9 @@ func TestRulesRefuseAttacks(t *testing.T) {
 			f.Commands = []Command{c}
 		}), "created-only", nil},
 		{"any closure counts (the old rule)", closed(coordinator, "medium"), "", &anyClosed},
+		{"a coordinator's closure of a certified unit under closure.final: owner", with(closed(coordinator, "high"), func(f *Facts) {
+			f.Attempts, f.Final = []Attempt{certified}, FinalOwner
+		}), "owner-final", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -39,7 +39,11 @@ type Rules struct {
 	// CompletedOnly, when set, counts only closures with state_reason
 	// completed; an owner's not-planned closure cancels the unit.
 	CompletedOnly bool
-	Evidence      []EvidenceRule
+	// OwnerFinal, when set, applies closure.final: owner (FinalOwner): a
+	// unit with evidence counts as done only once the owner closed it or
+	// said `/aep close`; until then it is NeedsReview.
+	OwnerFinal bool
+	Evidence   []EvidenceRule
 }
 
 // DefaultRules are every rule.
@@ -56,6 +60,7 @@ func DefaultRules() Rules {
 		},
 		HoldVoids:     true,
 		CompletedOnly: true,
+		OwnerFinal:    true,
 		Evidence: []EvidenceRule{
 			{"certificate", Certified},
 			{"low-risk-readback", LowRiskReadback},

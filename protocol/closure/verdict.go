@@ -15,6 +15,10 @@ const (
 	Cancelled State = "cancelled"
 	// WithoutEvidence: closed, but nothing shows it done.
 	WithoutEvidence State = "closed-without-evidence"
+	// NeedsReview: closed with evidence (a certificate, a low-risk
+	// readback) under closure.final: owner, but not by the owner; it waits
+	// for the owner's closure and is not done (craft-rules §6.1).
+	NeedsReview State = "needs-review"
 )
 
 // Verdict is the rule's answer for one unit.
@@ -43,6 +47,8 @@ func (v Verdict) Blocking() string {
 		return fmt.Sprintf("dependency #%d is still open; finish it before this unit", v.Number)
 	case Cancelled:
 		return fmt.Sprintf("dependency #%d was cancelled (closed as not planned by %s); drop the dependency or reopen it", v.Number, v.Closer)
+	case NeedsReview:
+		return fmt.Sprintf("dependency #%d is needs-review: %s (closed by %s; closure.final: owner); an owner closes #%d or says `%s` on it to count it done", v.Number, v.Missing, orSomeone(v.Closer), v.Number, v.Command)
 	}
 	return fmt.Sprintf("dependency #%d was closed without evidence by %s: %s; an owner says `%s` on #%d to count it done", v.Number, orSomeone(v.Closer), v.Missing, v.Command, v.Number)
 }

@@ -179,6 +179,7 @@ func Default() *Config {
 		Release:       Release{Manifest: DefaultManifest},
 		Readback:      Readback{Timeout: DefaultReadbackTimeout},
 		Mode:          ModeEnforce,
+		Closure:       Closure{Final: FinalCertified},
 
 		DefaultContractPaths: DefaultContractPaths(),
 	}

@@ -84,7 +84,7 @@ func TestParseFull(t *testing.T) {
 		Release:              Release{Manifest: "dist/manifest.sha256", Assets: []string{"dist/manifest.sha256", "install.sh"}},
 		Readback:             Readback{Timeout: 2 * time.Hour},
 		Mode:                 ModeEnforce,
-		Closure:              Closure{Reopen: true},
+		Closure:              Closure{Reopen: true, Final: FinalCertified},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Parse mismatch (-want +got):\n%s", diff)

@@ -62,6 +62,7 @@ func DefaultMergeRules() []MergeRule {
 		ranked("mode", func(c *Config) *string { return &c.Mode }, ModeAdvisory, ModeEnforce),
 		{Key: "deploy.environments", How: "the base's environments, each tightened by the repository's; adding one is refused", merge: mergeEnvironments},
 		flag("closure.reopen", func(c *Config) *bool { return &c.Closure.Reopen }, true),
+		ranked("closure.final", func(c *Config) *string { return &c.Closure.Final }, FinalCertified, FinalOwner),
 	}
 }
 

@@ -8,7 +8,8 @@ import (
 
 // HeldLane is the lane a closed story still holds in its increment: a
 // unit whose closure does not count as done (protocol/closure's verdict:
-// closed without evidence, or never judged) is not finished, so closing it
+// closed without evidence, needs-review under closure.final: owner, or
+// never judged) is not finished, so closing it
 // frees no place among the increment's lanes. A done or cancelled unit
 // holds none. v is the story's closure verdict, nil when none is on
 // record.
@@ -17,7 +18,10 @@ func HeldLane(unit int, v *closure.Verdict) (Lane, bool) {
 		return Lane{}, false
 	}
 	why := "closed, but aepgate holds no judgement of its closure"
-	if v != nil {
+	switch {
+	case v != nil && v.State == closure.NeedsReview:
+		why = "needs-review, " + v.Missing
+	case v != nil:
 		why = "closed without evidence by " + orUnknown(v.Closer)
 	}
 	return Lane{Unit: unit, Held: why}, true
