@@ -16,6 +16,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/closure"
 	rules "github.com/aepgate/aepgate/protocol/increment"
 	"github.com/aepgate/aepgate/protocol/snapshot"
@@ -34,7 +35,12 @@ type Judge struct {
 	ClosureRules closure.Rules
 	// Board keeps each judged stage for the owner's board; nil keeps none.
 	Board Board
-	Log   *slog.Logger
+	// Signer signs the increment certificate as an in-toto statement in a
+	// DSSE envelope (docs/increment.md); nil: it is not signed. Attest
+	// uploads the signed bundle as an artifact attestation; nil: none.
+	Signer *attest.Signer
+	Attest Attester
+	Log    *slog.Logger
 }
 
 // Input is what asked for a judgement.
@@ -136,7 +142,10 @@ func (j *Judge) milestone(ctx context.Context, in Input, snap *snapshot.PR, numb
 	if err != nil || g == nil {
 		return nil, false, err
 	}
-	v := rules.DecideWith(g.facts, j.rules())
+	v, err := j.decide(ctx, in, g)
+	if err != nil {
+		return nil, false, err
+	}
 	return rules.Answers(g.facts, j.rules()), true, j.act(ctx, in, g, v, flag)
 }
 

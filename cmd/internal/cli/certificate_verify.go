@@ -23,13 +23,8 @@ type verifyReport struct {
 	Certificate   json.RawMessage `json:"certificate"`
 }
 
-func newCertificateVerifyCmd(s streams) *cobra.Command {
-	var keyFile, jwksFile, sha, format string
-	var stories []string
-	cmd := &cobra.Command{
-		Use:   "verify FILE|- (--key KEY.pub | --jwks FILE) [--sha SHA] [--story FILE]...",
-		Short: "Verify a signed certificate (DSSE envelope or Sigstore bundle) offline",
-		Long: `Verifies a signed completion certificate with no network: a DSSE envelope (or a
+// certificateVerifyLong is certificate verify's --help.
+var certificateVerifyLong = `Verifies a signed completion certificate with no network: a DSSE envelope (or a
 Sigstore bundle holding one) whose payload is an in-toto Statement v1 with
 predicate type ` + attest.PredicateType + `. It checks, in order: a
 signature over the exact payload by a trusted key that is not revoked; the
@@ -54,12 +49,21 @@ envelope missing, or given but not named, is refused.
 Verified: prints {verified, predicateType, keyId, subject, sha256,
 certificate} as JSON (sha256 is the certificate's fingerprint, the check
 run's external_id; an increment adds stories: {unit, mergeSha,
-envelopeSha256, keyId} for each story envelope checked) and exits 0. Refused: the reason goes to stderr as "token: expected …, saw …".
+envelopeSha256, keyId} for each story envelope checked) and exits 0.
+Refused: the reason goes to stderr as "token: expected …, saw …".
 
 Its output is JSON whatever --format says (json is its only format).
 
 Exit codes: 0 verified; 1 refused (not verified); 2 an unreadable file or key
-file, or bad usage; 130 interrupted.`,
+file, or bad usage; 130 interrupted.`
+
+func newCertificateVerifyCmd(s streams) *cobra.Command {
+	var keyFile, jwksFile, sha, format string
+	var stories []string
+	cmd := &cobra.Command{
+		Use:   "verify FILE|- (--key KEY.pub | --jwks FILE) [--sha SHA] [--story FILE]...",
+		Short: "Verify a signed certificate (DSSE envelope or Sigstore bundle) offline",
+		Long:  certificateVerifyLong,
 		Example: `  aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha "$MERGE_SHA"
   curl -s https://aepgate.example/.well-known/aepgate/keys > keys.jwks && aepgate certificate verify - --jwks keys.jwks < bundle.json
   aepgate certificate verify increment.dsse.json --jwks keys.jwks --sha "$INTEGRATED_SHA" --story unit-7.dsse.json --story unit-9.dsse.json`,
