@@ -34,6 +34,10 @@ type Result struct {
 	// Attestation is the signed certificate and its offline verification
 	// (nil when the merge has no certificate).
 	Attestation *Attestation `json:"attestation,omitempty"`
+	// IncrementAttestation is the signed increment certificate on the
+	// integrated commit verified offline with its story envelopes (nil
+	// when the story reached no integrated commit).
+	IncrementAttestation *Attestation `json:"incrementAttestation,omitempty"`
 	// Board is the owner's board issue the App keeps (nil when none).
 	Board   *BoardView `json:"board,omitempty"`
 	Figures Figures    `json:"figures"`
@@ -110,6 +114,15 @@ func (w *world) finish(ctx context.Context, wall time.Duration) *Result {
 			res.Problems = append(res.Problems, "the signed certificate did not verify offline: "+strings.TrimSpace(a.Output))
 		}
 		res.Attestation = a
+	}
+	if st := w.story; st != nil && st.integrated != "" {
+		a, err := w.incrementAttestation(ctx, st.integrated)
+		if err != nil {
+			res.Problems = append(res.Problems, err.Error())
+		} else if a != nil && !a.Verified {
+			res.Problems = append(res.Problems, "the signed increment certificate did not verify offline: "+strings.TrimSpace(a.Output))
+		}
+		res.IncrementAttestation = a
 	}
 	if err := w.stopApp(); err != nil {
 		res.Problems = append(res.Problems, err.Error())
