@@ -47,8 +47,9 @@ type Options struct {
 	Transport http.RoundTripper
 	// Board configures the signed-in /board page (zero: off).
 	Board BoardPage
-	// Signer signs every completion certificate as an in-toto statement in
-	// a DSSE envelope (docs/evidence.md); nil: certificates are not signed.
+	// Signer signs every completion certificate and increment certificate
+	// as an in-toto statement in a DSSE envelope (docs/evidence.md,
+	// docs/increment.md); nil: certificates are not signed.
 	Signer *attest.Signer
 	// PublicKeys are served at GET /.well-known/aepgate/keys as a JWKS: the
 	// signer's key and earlier or revoked ones (signkey.Merge).

@@ -140,7 +140,7 @@ func (r runner) JudgeIncrements(ctx context.Context, w route.Where, j route.Judg
 		return err
 	}
 	jd := &increment.Judge{Src: in, Store: r.a.db, W: r.a.writer(in.CheckPublisher()), AppLogin: login, Rules: r.a.opts.incrementRules, People: r.ev.people,
-		ClosureRules: r.a.closureRules(), Board: r.a.boards().For(w.Installation), Log: r.ev.log, Contracts: r.ev.contracts}
+		ClosureRules: r.a.closureRules(), Board: r.a.boards().For(w.Installation), Signer: r.a.opts.Signer, Attest: in, Log: r.ev.log, Contracts: r.ev.contracts}
 	return jd.Judge(ctx, increment.Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo},
 		increment.Ask{Milestones: j.Milestones, Open: j.Open, Closed: w.Event == reconcileEvent && !r.a.opts.openMilestonesOnly,
 			OnlyAtMerge: j.AtMerge, ClosedBy: j.ClosedBy, EditedBy: j.EditedBy, EditedTo: j.EditedTo})

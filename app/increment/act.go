@@ -23,10 +23,15 @@ func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict,
 	show := v.Stage != rules.Building && v.Candidate != ""
 	run := checks.Increment(v)
 	existing := latest(g.candidate, run.ExternalID)
+	run, bundle, err := j.signed(in, v, run, existing)
+	if err != nil {
+		return err
+	}
 	write := show && (existing == nil || !checks.Unchanged(*existing, run))
-	e := store.Entry{Kind: "increment", DeliveryID: in.Delivery, Subject: subject(in, v.Milestone),
-		Body: map[string]any{"stage": v.Stage, "tier": v.Tier, "candidate": v.Candidate, "missing": v.Missing, "sha256": v.SHA256,
-			"acceptance": v.Acceptance, "demonstrated": v.Demonstrated, "open": g.facts.Open, "write": write, "event": in.Event}}
+	body := map[string]any{"stage": v.Stage, "tier": v.Tier, "candidate": v.Candidate, "missing": v.Missing, "sha256": v.SHA256,
+		"acceptance": v.Acceptance, "demonstrated": v.Demonstrated, "open": g.facts.Open, "write": write, "event": in.Event}
+	j.signedBy(body, v)
+	e := store.Entry{Kind: "increment", DeliveryID: in.Delivery, Subject: subject(in, v.Milestone), Body: body}
 	if err := j.W.Record(ctx, e); err != nil {
 		return err
 	}
@@ -41,9 +46,11 @@ func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict,
 	}
 	var id int64
 	if show {
-		var err error
 		if id, err = j.show(ctx, in, g, v, run, existing, write); err != nil {
 			return err
+		}
+		if write {
+			j.upload(ctx, in, v, bundle)
 		}
 	}
 	j.keepBoard(ctx, in, v, id)

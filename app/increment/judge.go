@@ -18,6 +18,7 @@ import (
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/closure"
 	rules "github.com/aepgate/aepgate/protocol/increment"
 	"github.com/aepgate/aepgate/protocol/snapshot"
@@ -43,7 +44,12 @@ type Judge struct {
 	// stories' contracts (their risk decides the tier), kept as first
 	// judged.
 	Contracts contract.Keeper
-	Log       *slog.Logger
+	// Signer signs the increment certificate as an in-toto statement in a
+	// DSSE envelope (docs/increment.md); nil: it is not signed. Attest
+	// uploads the signed bundle as an artifact attestation; nil: none.
+	Signer *attest.Signer
+	Attest Attester
+	Log    *slog.Logger
 }
 
 // Input is what asked for a judgement.
@@ -168,7 +174,10 @@ func (j *Judge) milestone(ctx context.Context, in Input, snap *snapshot.PR, numb
 	if err != nil || g == nil {
 		return nil, false, err
 	}
-	v := rules.DecideWith(g.facts, j.rules())
+	v, err := j.decide(ctx, in, g)
+	if err != nil {
+		return nil, false, err
+	}
 	return refuseUnresolved(rules.Answers(g.facts, j.rules()), g.people), true, j.act(ctx, in, g, v, flag)
 }
 

@@ -67,9 +67,15 @@ func TestDemoHappyThroughTheBinary(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
 		}
 	}
-	for _, f := range []string{"index.html", "timeline.json", "app.log", "certificate.dsse.json", "keys.jwks"} {
+	for _, f := range []string{"index.html", "timeline.json", "app.log", "certificate.dsse.json", "keys.jwks", "increment.dsse.json"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
+	}
+	// The signed increment certificate was verified offline by the real
+	// `aepgate certificate verify --story` (a refusal would be a problem,
+	// and a non-zero exit above).
+	if tl, err := os.ReadFile(filepath.Join(out, "timeline.json")); err != nil || !strings.Contains(string(tl), `"incrementAttestation"`) || !strings.Contains(string(tl), `https://aepgate.dev/increment/v1`) {
+		t.Errorf("timeline.json lacks the verified increment attestation (%v)", err)
 	}
 }

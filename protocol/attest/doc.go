@@ -2,7 +2,10 @@
 // in-toto Statements (v1) in DSSE envelopes, so that anyone holding the
 // public keys can check a certificate offline: the envelope's signature,
 // the statement, its subject (the certificated commit by its git SHA) and
-// the certificate's own rules (protocol/certificate). It also writes and
+// the certificate's own rules (protocol/certificate). Increment
+// certificates (protocol/increment) are signed the same way under their
+// own predicate type, and verified with the unit envelopes of their
+// stories, which they name by digest (VerifyIncrement). It also writes and
 // reads the JWKS that publishes the public keys, and signs the ledger's
 // head. It is pure: keys come in as values, bytes come out.
 //

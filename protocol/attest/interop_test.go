@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,8 @@ const interopDir = "testdata/interop"
 // sigstoreVerify runs Sigstore's own verifier (@sigstore/verify, through
 // testdata/interop/verify.js) on a bundle of env against keys, for sha. It
 // skips, saying why, when Node.js or the package is not installed.
-func sigstoreVerify(t *testing.T, env []byte, keys Keyring, sha string) (string, error) {
+// Story envelopes, for an increment, are passed as bundles after sha.
+func sigstoreVerify(t *testing.T, env []byte, keys Keyring, sha string, stories ...[]byte) (string, error) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -39,7 +41,15 @@ func sigstoreVerify(t *testing.T, env []byte, keys Keyring, sha string) (string,
 			t.Fatal(err)
 		}
 	}
-	out, err := exec.Command(node, filepath.Join(interopDir, "verify.js"), bundle, jwks, sha).CombinedOutput()
+	args := []string{filepath.Join(interopDir, "verify.js"), bundle, jwks, sha}
+	for i, raw := range stories {
+		path := filepath.Join(dir, "story-"+strconv.Itoa(i)+".json")
+		if err := os.WriteFile(path, marshal(t, NewBundle(mustEnvelope(t, raw))), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, path)
+	}
+	out, err := exec.Command(node, args...).CombinedOutput()
 	return strings.TrimSpace(string(out)), err
 }
 
@@ -67,6 +77,41 @@ func TestInteropSigstoreVerify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, err := sigstoreVerify(t, tt.env, tt.keys, tt.sha)
+			if (err == nil) != tt.ok {
+				t.Fatalf("@sigstore/verify ok = %v, want %v: %s", err == nil, tt.ok, out)
+			}
+			t.Log(out)
+		})
+	}
+}
+
+// TestInteropSigstoreVerifyIncrement checks a signed increment with its
+// story envelope with Sigstore's verifier (and verify.js's digest of each
+// story envelope, computed in JavaScript); the negative controls: a
+// changed byte, a missing story envelope, another key.
+func TestInteropSigstoreVerifyIncrement(t *testing.T) {
+	key, other := edSigner(t, 1), edSigner(t, 2)
+	inc, story, _ := incrementFixture(t, key)
+	otherInc, otherStory, _ := incrementFixture(t, other)
+	p := p256Signer(t, 7)
+	pInc, pStory, _ := incrementFixture(t, p)
+	flipped := editPayload(t, inc, func(p string) string { return strings.Replace(p, `"title":"M3"`, `"title":"M4"`, 1) })
+	tests := []struct {
+		name    string
+		env     []byte
+		stories [][]byte
+		keys    Keyring
+		ok      bool
+	}{
+		{"ed25519 with its story", inc, [][]byte{story}, ring(key), true},
+		{"p-256 with its story", pInc, [][]byte{pStory}, ring(p), true},
+		{"negative control: a changed byte", flipped, [][]byte{story}, ring(key), false},
+		{"negative control: a missing story envelope", inc, nil, ring(key), false},
+		{"negative control: another key", otherInc, [][]byte{otherStory}, ring(key), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := sigstoreVerify(t, tt.env, tt.keys, shaI, tt.stories...)
 			if (err == nil) != tt.ok {
 				t.Fatalf("@sigstore/verify ok = %v, want %v: %s", err == nil, tt.ok, out)
 			}

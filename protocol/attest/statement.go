@@ -31,16 +31,27 @@ type Statement struct {
 	Predicate     map[string]any `json:"predicate"`
 }
 
-// Kind says which certificate field names the commit a certificate is
-// about: a unit's is its merge commit (mergeSha); an increment's will be
-// its integrated commit. The statement's one subject must be that commit.
+// IncrementPredicateType names aepgate's increment certificate predicate:
+// the predicate is the increment certificate object itself
+// (docs/increment.md), its stories naming their signed unit envelopes by
+// digest.
+const IncrementPredicateType = "https://aepgate.dev/increment/v1"
+
+// Kind says which certificate a statement carries: its predicate type and
+// the certificate field naming the commit it is about. A unit's is its
+// merge commit (mergeSha); an increment's its integrated commit
+// (integratedSha). The statement's one subject must be that commit.
 type Kind struct {
-	Name       string
-	SubjectKey string
+	Name          string
+	SubjectKey    string
+	PredicateType string
 }
 
 // Unit is the kind of a work unit's completion certificate.
-var Unit = Kind{Name: "unit", SubjectKey: "mergeSha"}
+var Unit = Kind{Name: "unit", SubjectKey: "mergeSha", PredicateType: PredicateType}
+
+// Increment is the kind of an increment certificate.
+var Increment = Kind{Name: "increment", SubjectKey: "integratedSha", PredicateType: IncrementPredicateType}
 
 // CommitSubject is the subject naming commit sha of repository
 // (OWNER/REPO) on GitHub.
@@ -60,7 +71,7 @@ func NewStatement(k Kind, repository string, cert []byte) (Statement, error) {
 	if !ok || sha == "" {
 		return Statement{}, fmt.Errorf("statement: the %s certificate has no %s", k.Name, k.SubjectKey)
 	}
-	return Statement{Type: StatementType, Subject: []Subject{CommitSubject(repository, sha)}, PredicateType: PredicateType, Predicate: m}, nil
+	return Statement{Type: StatementType, Subject: []Subject{CommitSubject(repository, sha)}, PredicateType: k.PredicateType, Predicate: m}, nil
 }
 
 // Payload returns the statement's canonical JSON, the bytes a DSSE
@@ -111,7 +122,7 @@ func unitPayload(k Kind, repository string, cert []byte) ([]byte, error) {
 	b.Grow(len(cert) + 256)
 	b.WriteString(`{"_type":"` + StatementType + `","predicate":`)
 	b.Write(cert)
-	b.WriteString(`,"predicateType":"` + PredicateType + `","subject":`)
+	b.WriteString(`,"predicateType":"` + k.PredicateType + `","subject":`)
 	err := canonical.Write(&b, []any{map[string]any{"digest": map[string]any{"gitCommit": sha}, "name": sub.Name}})
 	if err != nil {
 		return nil, fmt.Errorf("statement: %w", err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/protocol/certificate"
+	"github.com/aepgate/aepgate/protocol/increment"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
@@ -54,12 +55,19 @@ type verification struct {
 	ring Keyring
 	// payloadType is the DSSE payload type the envelope must have.
 	payloadType string
-	want        Want
-	env         Envelope
-	keys        []PublicKey
-	stmt        Statement
-	sha         string
-	cert        []byte
+	// kind is the certificate the statement must carry.
+	kind Kind
+	want Want
+	// stories are the unit envelopes an increment statement is checked
+	// against (VerifyIncrement); incr is its certificate once validated.
+	stories         [][]byte
+	incr            *increment.Certificate
+	verifiedStories []VerifiedStory
+	env             Envelope
+	keys            []PublicKey
+	stmt            Statement
+	sha             string
+	cert            []byte
 }
 
 // run applies rules in order and returns the first refusal.
@@ -93,7 +101,7 @@ func Verify(raw []byte, ring Keyring, want Want) (*Verified, error) {
 }
 
 func verify(raw []byte, ring Keyring, want Want, rules []rule) (*Verified, error) {
-	v := &verification{raw: raw, ring: ring, want: want, payloadType: PayloadType}
+	v := &verification{raw: raw, ring: ring, want: want, payloadType: PayloadType, kind: Unit}
 	if err := v.run(rules); err != nil {
 		return nil, err
 	}

@@ -49,8 +49,8 @@ func ruleTypes(v *verification) *refusal.Refusal {
 	if v.stmt.Type != StatementType {
 		return refuse(TokenStatementType, "_type "+StatementType, v.stmt.Type)
 	}
-	if v.stmt.PredicateType != PredicateType {
-		return refuse(TokenPredicateType, "predicateType "+PredicateType, v.stmt.PredicateType)
+	if v.stmt.PredicateType != v.kind.PredicateType {
+		return refuse(TokenPredicateType, "predicateType "+v.kind.PredicateType, v.stmt.PredicateType)
 	}
 	return nil
 }
@@ -77,7 +77,7 @@ func oneSubject(v any) (Subject, bool) {
 // commit its certificate is about, so a certificate cannot be re-signed as
 // evidence for another commit.
 func ruleSubjectIsCertificate(v *verification) *refusal.Refusal {
-	k := Unit
+	k := v.kind
 	got, _ := v.stmt.Predicate[k.SubjectKey].(string)
 	if v.sha != got {
 		return refuse(TokenSubjectCertificate, "the subject to be the certificate's "+k.SubjectKey+" "+got, v.sha)
@@ -98,6 +98,9 @@ func ruleSubjectWanted(v *verification) *refusal.Refusal {
 // certificate rules (craft-rules §1.2 under aepgate's §8.1): a signature
 // vouches for who wrote it, never that it is right.
 func ruleCertificate(v *verification) *refusal.Refusal {
+	if v.kind.Name == Increment.Name {
+		return ruleIncrementCertificate(v)
+	}
 	res := certificate.Validate(v.cert)
 	if !res.Valid {
 		return refuse(TokenCertificateInvalid, "a certificate that passes certificate validate", strings.Join(res.Errors, ", "))

@@ -25,6 +25,10 @@ type CertStory struct {
 	// CertificateSha256 is its aepgate/certificate's SHA-256; empty for a
 	// low-risk story merged and read back without one.
 	CertificateSha256 string `json:"certificateSha256,omitempty"`
+	// EnvelopeSha256 is the SHA-256 of the signed DSSE envelope of that
+	// certificate as the App published it (protocol/attest.EnvelopeDigest);
+	// empty when the story's certificate was not signed.
+	EnvelopeSha256 string `json:"envelopeSha256,omitempty"`
 }
 
 // DemoRecord is the demonstration the certificate binds.
@@ -65,6 +69,9 @@ func draw(f Facts, v Verdict) ([]byte, string) {
 		cs := CertStory{Unit: s.Number, Risk: storyRisk(s)}
 		if a := merged(s); a != nil {
 			cs.MergeSha, cs.CertificateSha256 = a.MergeSHA, a.CertificateSHA256
+			if a.CertificateSHA256 != "" {
+				cs.EnvelopeSha256 = f.Envelopes[a.MergeSHA]
+			}
 		}
 		c.Stories = append(c.Stories, cs)
 	}

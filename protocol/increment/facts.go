@@ -81,6 +81,10 @@ type Facts struct {
 	// Evidence says, for each demonstration evidence the App read back
 	// (Evidence.Key), "" when GitHub shows it, else why not.
 	Evidence map[string]string
+	// Envelopes says, for a story merge commit whose certificate the App
+	// signed, the SHA-256 of that signed envelope (protocol/attest
+	// EnvelopeDigest); the certificate binds it beside the certificate's.
+	Envelopes map[string]string
 }
 
 func (f Facts) prefix() string {

@@ -49,6 +49,8 @@ func Validate(raw []byte) (Certificate, []refusal.Refusal) {
 		add(s.MergeSha == "" || sha40().MatchString(s.MergeSha), "increment-story-merge-sha", "a 40-hex mergeSha", s.MergeSha)
 		certifiedOK := s.CertificateSha256 != "" && sha64().MatchString(s.CertificateSha256)
 		add(s.CertificateSha256 == "" || certifiedOK, "increment-story-certificate", "a 64-hex certificateSha256", s.CertificateSha256)
+		add(s.EnvelopeSha256 == "" || (certifiedOK && sha64().MatchString(s.EnvelopeSha256)), "increment-story-envelope",
+			"a 64-hex envelopeSha256 beside the story's certificateSha256", s.EnvelopeSha256)
 		add(c.RiskTier == "low" || s.Risk == "low" || certifiedOK, "increment-story-uncertified",
 			fmt.Sprintf("story #%d (%s risk) certified in a %s increment", s.Unit, s.Risk, c.RiskTier), "no certificate")
 	}

@@ -160,7 +160,7 @@ func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags, loo
 		return failf(networkCode(err, exitFindings), "certificate fetch: %w", err)
 	}
 	if fl.increment != 0 {
-		return incrementFetch(s, fl, runs)
+		return incrementFetch(c.Context(), s, fl, runs, lookup)
 	}
 	app := appIdentity{id: fl.appID, slug: fl.appSlug}
 	got := judgeCertificate(runs, app.wrote)
@@ -217,8 +217,6 @@ func fetchUsage(fl certificateFetchFlags) (owner, name string, err error) {
 		return "", "", fmt.Errorf("--app-id %d is not a GitHub App ID", fl.appID)
 	case fl.increment < 0:
 		return "", "", fmt.Errorf("--increment %d is not a milestone number", fl.increment)
-	case fl.increment != 0 && fl.attestation:
-		return "", "", fmt.Errorf("--attestation does not apply to --increment: increment certificates are not signed")
 	case fl.appID == 0 && fl.appSlug == "":
 		return "", "", fmt.Errorf("name the aepgate App whose check runs are trusted with --app-id or --app-slug; a check run's name alone proves nothing (see --help)")
 	}

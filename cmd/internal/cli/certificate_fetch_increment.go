@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -29,12 +30,17 @@ SHA-256 in title and external_id (sha256:<hex>), success, integratedSha
 --sha and the increment certificate valid (protocol/increment: the stories
 with their merge commits and certificates, the readback run IDs, the
 owner's acceptance for a high increment), for milestone N. It prints the
-certificate as the unit certificate is printed, with the same exit codes;
---attestation does not apply (increment certificates are not signed).`
+certificate as the unit certificate is printed, with the same exit codes.
+With --attestation it also reads the signed increment envelope from the
+run's output text and, for every story the certificate names a signed unit
+envelope of (envelopeSha256), that story's aepgate/certificate run on its
+mergeSha (the App's, as above) and the envelope in its text; it verifies
+them all offline as 'aepgate certificate verify --story' does and prints the
+increment envelope (one JSON line). A refusal exits 1.`
 
 // incrementFetch is certificate fetch --increment: the App's aepgate/increment
 // run on --sha, verified for milestone fl.increment.
-func incrementFetch(s streams, fl certificateFetchFlags, runs []gh.CheckRunRecord) error {
+func incrementFetch(ctx context.Context, s streams, fl certificateFetchFlags, runs []gh.CheckRunRecord, lookup lookupFunc) error {
 	app := appIdentity{id: fl.appID, slug: fl.appSlug}
 	run, canonical, rs := judgeIncrement(runs, app.wrote, fl.increment)
 	if len(rs) > 0 {
@@ -50,6 +56,9 @@ func incrementFetch(s streams, fl certificateFetchFlags, runs []gh.CheckRunRecor
 	}
 	sum := certificate.FileFingerprint(canonical)
 	fmt.Fprintf(s.err, "increment certificate: milestone %d, check run %d by %s, sha256 %s\n", fl.increment, run.ID, writer(*run), sum)
+	if fl.attestation {
+		return fetchedIncrementAttestation(ctx, s, fl, run, canonical, lookup)
+	}
 	var err error
 	if fl.format == formatJSON {
 		err = writeJSON(s.out, map[string]any{"certified": true, "check_run_id": run.ID, "sha256": sum, "certificate": json.RawMessage(canonical)})

@@ -42,7 +42,7 @@ func TestCertificateFetchIncrement(t *testing.T) {
 			w.post(t, w.ours, run)
 		},
 			[]string{"--increment", "3"}, exitFindings, checks.TokenIncrementTitle, false},
-		{"with --attestation", func(certWorld, checks.Run) {}, []string{"--increment", "3", "--attestation", "--key", "none.pem"}, exitUsage, "", false},
+		{"with --attestation and an unreadable key file", func(certWorld, checks.Run) {}, []string{"--increment", "3", "--attestation", "--key", "none.pem"}, exitUsage, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,19 +15,16 @@ import (
 
 // verifyReport is what certificate verify prints for a verified envelope.
 type verifyReport struct {
-	Verified    bool            `json:"verified"`
-	KeyID       string          `json:"keyId"`
-	Subject     attest.Subject  `json:"subject"`
-	Fingerprint string          `json:"sha256"`
-	Certificate json.RawMessage `json:"certificate"`
+	Verified      bool            `json:"verified"`
+	PredicateType string          `json:"predicateType"`
+	KeyID         string          `json:"keyId"`
+	Subject       attest.Subject  `json:"subject"`
+	Fingerprint   string          `json:"sha256"`
+	Certificate   json.RawMessage `json:"certificate"`
 }
 
-func newCertificateVerifyCmd(s streams) *cobra.Command {
-	var keyFile, jwksFile, sha, format string
-	cmd := &cobra.Command{
-		Use:   "verify FILE|- (--key KEY.pub | --jwks FILE) [--sha SHA]",
-		Short: "Verify a signed certificate (DSSE envelope or Sigstore bundle) offline",
-		Long: `Verifies a signed completion certificate with no network: a DSSE envelope (or a
+// certificateVerifyLong is certificate verify's --help.
+var certificateVerifyLong = `Verifies a signed completion certificate with no network: a DSSE envelope (or a
 Sigstore bundle holding one) whose payload is an in-toto Statement v1 with
 predicate type ` + attest.PredicateType + `. It checks, in order: a
 signature over the exact payload by a trusted key that is not revoked; the
@@ -39,16 +36,37 @@ The trusted keys come from --key (PEM PUBLIC KEY blocks, or a JWKS) or
 --jwks (the JWKS the App serves at /.well-known/aepgate/keys, or 'aepgate
 keys' prints; a key marked "revoked" there is refused as revoked).
 
-Verified: prints {verified, keyId, subject, sha256, certificate} as JSON
-(sha256 is the certificate's fingerprint, the check run's external_id) and
-exits 0. Refused: the reason goes to stderr as "token: expected …, saw …".
+An increment certificate (predicate type ` + attest.IncrementPredicateType + `)
+is verified the same way, its subject being the certificate's integratedSha
+and the certificate checked by the increment rules; then every story whose
+signed unit envelope it names by digest (envelopeSha256) must be given with
+--story FILE (repeat the flag; an envelope or a bundle, as 'aepgate
+certificate fetch --sha <the story's mergeSha> --attestation' prints it),
+verify as that unit's certificate about the story's merge commit with the
+same keys, and carry the certificateSha256 the increment names. A story
+envelope missing, or given but not named, is refused.
+
+Verified: prints {verified, predicateType, keyId, subject, sha256,
+certificate} as JSON (sha256 is the certificate's fingerprint, the check
+run's external_id; an increment adds stories: {unit, mergeSha,
+envelopeSha256, keyId} for each story envelope checked) and exits 0.
+Refused: the reason goes to stderr as "token: expected …, saw …".
 
 Its output is JSON whatever --format says (json is its only format).
 
 Exit codes: 0 verified; 1 refused (not verified); 2 an unreadable file or key
-file, or bad usage; 130 interrupted.`,
+file, or bad usage; 130 interrupted.`
+
+func newCertificateVerifyCmd(s streams) *cobra.Command {
+	var keyFile, jwksFile, sha, format string
+	var stories []string
+	cmd := &cobra.Command{
+		Use:   "verify FILE|- (--key KEY.pub | --jwks FILE) [--sha SHA] [--story FILE]...",
+		Short: "Verify a signed certificate (DSSE envelope or Sigstore bundle) offline",
+		Long:  certificateVerifyLong,
 		Example: `  aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha "$MERGE_SHA"
-  curl -s https://aepgate.example/.well-known/aepgate/keys > keys.jwks && aepgate certificate verify - --jwks keys.jwks < bundle.json`,
+  curl -s https://aepgate.example/.well-known/aepgate/keys > keys.jwks && aepgate certificate verify - --jwks keys.jwks < bundle.json
+  aepgate certificate verify increment.dsse.json --jwks keys.jwks --sha "$INTEGRATED_SHA" --story unit-7.dsse.json --story unit-9.dsse.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ring, err := readKeyring(c.Context(), keyFile, jwksFile)
@@ -59,37 +77,54 @@ file, or bad usage; 130 interrupted.`,
 			if err != nil {
 				return readFailed("certificate verify", err)
 			}
-			return certificateVerify(s, raw, ring, sha)
+			storyRaw, err := readStories(c.Context(), stories)
+			if err != nil {
+				return readFailed("certificate verify", err)
+			}
+			return certificateVerify(s, raw, ring, sha, storyRaw)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&keyFile, "key", "", "trusted public key(s): PEM PUBLIC KEY blocks or a JWKS")
 	f.StringVar(&jwksFile, "jwks", "", "trusted keys as a JWKS document")
 	f.StringVar(&sha, "sha", "", "the commit the certificate must be about (40 hex)")
+	f.StringArrayVar(&stories, "story", nil, "for an increment certificate: a story's signed unit envelope or bundle (repeat for each story)")
 	addFormatJSONFirst(cmd, &format)
 	cmd.MarkFlagsOneRequired("key", "jwks")
 	cmd.MarkFlagsMutuallyExclusive("key", "jwks")
 	return cmd
 }
 
-func certificateVerify(s streams, raw []byte, ring attest.Keyring, sha string) error {
+func certificateVerify(s streams, raw []byte, ring attest.Keyring, sha string, stories [][]byte) error {
 	if sha != "" && !commitSHA().MatchString(sha) {
 		return failf(2, "certificate verify: --sha %q is not 40 lowercase hex characters (a full commit SHA)", sha)
 	}
-	v, err := attest.Verify(attest.Unbundle(raw), ring, attest.Want{SHA: sha})
+	env := attest.Unbundle(raw)
+	if attest.StatementPredicateType(env) == attest.IncrementPredicateType {
+		return incrementVerify(s, env, ring, sha, stories)
+	}
+	if len(stories) > 0 {
+		return failf(2, "certificate verify: --story applies to an increment certificate (predicate type %s) only", attest.IncrementPredicateType)
+	}
+	v, err := attest.Verify(env, ring, attest.Want{SHA: sha})
+	if err != nil {
+		return verifyRefused(s, err)
+	}
+	rep := verifyReport{Verified: true, PredicateType: attest.PredicateType, KeyID: v.KeyID, Subject: v.Subject, Fingerprint: v.Fingerprint, Certificate: v.Certificate}
+	if err := writeEvidenceJSON(s.out, rep); err != nil {
+		return failf(2, "certificate verify: %w", err)
+	}
+	return nil
+}
+
+// verifyRefused explains a refusal on stderr and exits 1.
+func verifyRefused(s streams, err error) error {
 	var r *attest.Refused
 	if errors.As(err, &r) {
 		fmt.Fprintf(s.err, "certificate verify: %s\n", r)
 		return failf(exitFindings, "certificate verify: refused: %s", r.Token)
 	}
-	if err != nil {
-		return failf(exitFindings, "certificate verify: not verified: %w", err)
-	}
-	rep := verifyReport{Verified: true, KeyID: v.KeyID, Subject: v.Subject, Fingerprint: v.Fingerprint, Certificate: v.Certificate}
-	if err := writeEvidenceJSON(s.out, rep); err != nil {
-		return failf(2, "certificate verify: %w", err)
-	}
-	return nil
+	return failf(exitFindings, "certificate verify: not verified: %w", err)
 }
 
 // readKeyring reads the trusted keys from whichever of the two files is

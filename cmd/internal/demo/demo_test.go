@@ -115,6 +115,9 @@ func TestScenarios(t *testing.T) {
 				t.Error(err)
 			}
 			checkIncrement(t, res, tt.increment)
+			if a := res.IncrementAttestation; tt.increment && (a == nil || !a.Verified) {
+				t.Errorf("the signed increment certificate was not verified offline: %+v", a)
+			}
 			if !res.Ledger.Intact || len(res.Ledger.Rows) == 0 {
 				t.Errorf("ledger: %s (%d rows)", res.Ledger.Verdict, len(res.Ledger.Rows))
 			}

@@ -34,6 +34,10 @@ type Result struct {
 	// Attestation is the signed certificate and its offline verification
 	// (nil when the merge has no certificate).
 	Attestation *Attestation `json:"attestation,omitempty"`
+	// IncrementAttestation is the signed increment certificate on the
+	// integrated commit verified offline with its story envelopes (nil
+	// when the story reached no integrated commit).
+	IncrementAttestation *Attestation `json:"incrementAttestation,omitempty"`
 	// Board is the owner's board issue the App keeps (nil when none).
 	Board   *BoardView `json:"board,omitempty"`
 	Figures Figures    `json:"figures"`
@@ -102,15 +106,7 @@ func (w *world) finish(ctx context.Context, wall time.Duration) *Result {
 	res.Figures = w.figures(wall)
 	res.Commits = w.commitRuns()
 	res.Board = w.board()
-	if st := w.story; st != nil && st.merge != "" {
-		a, err := w.attestation(ctx, st.merge)
-		if err != nil {
-			res.Problems = append(res.Problems, err.Error())
-		} else if a != nil && !a.Verified {
-			res.Problems = append(res.Problems, "the signed certificate did not verify offline: "+strings.TrimSpace(a.Output))
-		}
-		res.Attestation = a
-	}
+	w.attestations(ctx, res)
 	if err := w.stopApp(); err != nil {
 		res.Problems = append(res.Problems, err.Error())
 	}
@@ -194,4 +190,30 @@ func copyFile(from, to string) error {
 		return fmt.Errorf("demo: copy %s: %w", from, err)
 	}
 	return nil
+}
+
+// attestations verifies offline, while the App still serves its keys, the
+// signed certificate on the story's merge commit and the signed increment
+// certificate on its integrated commit, each refusal a problem of res.
+func (w *world) attestations(ctx context.Context, res *Result) {
+	st := w.story
+	if st == nil {
+		return
+	}
+	check := func(what string, a *Attestation, err error) *Attestation {
+		if err != nil {
+			res.Problems = append(res.Problems, err.Error())
+		} else if a != nil && !a.Verified {
+			res.Problems = append(res.Problems, "the signed "+what+" did not verify offline: "+strings.TrimSpace(a.Output))
+		}
+		return a
+	}
+	if st.merge != "" {
+		a, err := w.attestation(ctx, st.merge)
+		res.Attestation = check("certificate", a, err)
+	}
+	if st.integrated != "" {
+		a, err := w.incrementAttestation(ctx, st.integrated)
+		res.IncrementAttestation = check("increment certificate", a, err)
+	}
 }

@@ -1,16 +1,21 @@
 // Verifies an aepgate Sigstore bundle with Sigstore's own verifier
 // (@sigstore/verify), independently of aepgate's Go code: the DSSE
 // signature over the PAE by the key its hint names in the JWKS, then the
-// in-toto statement's type, predicate type and subject commit.
-// Usage: node verify.js BUNDLE.json KEYS.jwks SHA
+// in-toto statement's type, predicate type and subject commit. For an
+// increment certificate (predicate type https://aepgate.dev/increment/v1)
+// each story bundle given after SHA is verified the same way as a unit
+// certificate about its story's merge commit, and every story envelope
+// the increment names by SHA-256 (envelopeSha256, over the envelope's
+// JSON {payloadType, payload, signatures: [{keyid, sig}]} in standard
+// base64) must be among them, and each given one named.
+// Usage: node verify.js BUNDLE.json KEYS.jwks SHA [STORY-BUNDLE.json ...]
 'use strict';
 const crypto = require('crypto');
 const fs = require('fs');
 const { bundleFromJSON } = require('@sigstore/bundle');
 const { Verifier, toSignedEntity, toTrustMaterial } = require('@sigstore/verify');
 
-const [bundlePath, jwksPath, sha] = process.argv.slice(2);
-const bundle = bundleFromJSON(JSON.parse(fs.readFileSync(bundlePath, 'utf8')));
+const [bundlePath, jwksPath, sha, ...storyPaths] = process.argv.slice(2);
 const jwks = JSON.parse(fs.readFileSync(jwksPath, 'utf8'));
 
 function findKey(hint) {
@@ -22,13 +27,54 @@ function findKey(hint) {
 
 const root = { certificateAuthorities: [], timestampAuthorities: [], tlogs: [], ctlogs: [] };
 const verifier = new Verifier(toTrustMaterial(root, findKey), { tlogThreshold: 0, ctlogThreshold: 0, timestampThreshold: 0 });
-verifier.verify(toSignedEntity(bundle));
 
-const env = bundle.content.dsseEnvelope;
-if (env.payloadType !== 'application/vnd.in-toto+json') throw new Error(`payloadType ${env.payloadType}`);
-const st = JSON.parse(Buffer.from(env.payload).toString('utf8'));
-if (st._type !== 'https://in-toto.io/Statement/v1') throw new Error(`_type ${st._type}`);
-if (st.predicateType !== 'https://aepgate.dev/certificate/v1') throw new Error(`predicateType ${st.predicateType}`);
-if (st.subject.length !== 1 || st.subject[0].digest.gitCommit !== sha) throw new Error(`subject ${JSON.stringify(st.subject)}`);
-if (st.predicate.mergeSha !== sha) throw new Error(`predicate mergeSha ${st.predicate.mergeSha}`);
-console.log(`verified by @sigstore/verify: key ${bundle.verificationMaterial.content.publicKey.hint}, subject ${sha}`);
+const kinds = {
+  'https://aepgate.dev/certificate/v1': 'mergeSha',
+  'https://aepgate.dev/increment/v1': 'integratedSha',
+};
+
+// verify checks one bundle with Sigstore's verifier and its statement's
+// types and subject, and returns the statement and the envelope's digest.
+function verify(path, wantType, wantSha) {
+  const bundle = bundleFromJSON(JSON.parse(fs.readFileSync(path, 'utf8')));
+  verifier.verify(toSignedEntity(bundle));
+  const env = bundle.content.dsseEnvelope;
+  if (env.payloadType !== 'application/vnd.in-toto+json') throw new Error(`payloadType ${env.payloadType}`);
+  const st = JSON.parse(Buffer.from(env.payload).toString('utf8'));
+  if (st._type !== 'https://in-toto.io/Statement/v1') throw new Error(`_type ${st._type}`);
+  const key = kinds[st.predicateType];
+  if (!key || (wantType && st.predicateType !== wantType)) throw new Error(`predicateType ${st.predicateType}`);
+  if (st.subject.length !== 1 || st.subject[0].digest.gitCommit !== wantSha) throw new Error(`subject ${JSON.stringify(st.subject)}`);
+  if (st.predicate[key] !== wantSha) throw new Error(`predicate ${key} ${st.predicate[key]}`);
+  const wire = JSON.stringify({
+    payloadType: env.payloadType,
+    payload: Buffer.from(env.payload).toString('base64'),
+    signatures: env.signatures.map((s) => ({ keyid: s.keyid, sig: Buffer.from(s.sig).toString('base64') })),
+  });
+  const digest = crypto.createHash('sha256').update(wire).digest('hex');
+  return { st, digest, hint: bundle.verificationMaterial.content.publicKey.hint };
+}
+
+const top = verify(bundlePath, '', sha);
+if (top.st.predicateType === 'https://aepgate.dev/increment/v1') {
+  const given = new Map();
+  for (const p of storyPaths) {
+    const bundle = JSON.parse(fs.readFileSync(p, 'utf8'));
+    const st = JSON.parse(Buffer.from(bundle.dsseEnvelope.payload, 'base64').toString('utf8'));
+    const story = verify(p, 'https://aepgate.dev/certificate/v1', st.predicate.mergeSha);
+    given.set(story.digest, story);
+  }
+  const named = top.st.predicate.stories.filter((s) => s.envelopeSha256);
+  for (const s of named) {
+    const story = given.get(s.envelopeSha256);
+    if (!story) throw new Error(`story #${s.unit}: no envelope with sha256 ${s.envelopeSha256}`);
+    if (story.st.predicate.mergeSha !== s.mergeSha || story.st.predicate.workUnit !== String(s.unit)) {
+      throw new Error(`story #${s.unit}: the envelope certifies unit ${story.st.predicate.workUnit} at ${story.st.predicate.mergeSha}`);
+    }
+  }
+  if (given.size !== named.length) throw new Error(`${given.size} story envelopes given, ${named.length} named`);
+  console.log(`verified by @sigstore/verify: key ${top.hint}, increment subject ${sha}, ${named.length} story envelopes`);
+} else {
+  if (storyPaths.length > 0) throw new Error('story bundles apply to an increment certificate only');
+  console.log(`verified by @sigstore/verify: key ${top.hint}, subject ${sha}`);
+}
