@@ -46,7 +46,7 @@ func parseSkillProgress(file string, data []byte) (*Progress, *errs, bool) {
 		out := Phase{ID: ph.ID, Title: ph.Title, Name: ph.Name, DependsOn: ph.DependsOn,
 			ParallelSafe: ph.ParallelSafe, ConflictZones: ph.ConflictZones}
 		for _, t := range ph.Tasks {
-			out.Tasks = append(out.Tasks, Task{ID: t.ID, Title: t.Title, VerifyCommand: t.VerifyCommand})
+			out.Tasks = append(out.Tasks, Task(t))
 		}
 		p.Phases = append(p.Phases, out)
 	}
