@@ -11,7 +11,6 @@ import (
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/config"
-	"github.com/aepgate/aepgate/protocol/gatelog"
 )
 
 // keep stores the closure's facts with its ledger row and returns its
@@ -95,15 +94,9 @@ func (j *Judge) holdOn(ctx context.Context, in Input, unit int, prefix string) (
 	if err != nil {
 		return "", err
 	}
-	var kept []gatelog.Kept
-	for _, r := range rows {
-		var it gatelog.Item
-		if err := json.Unmarshal(r.Item, &it); err != nil {
-			return "", fmt.Errorf("kept decision %d of %s: %w", r.ItemID, in.repo(), err)
-		}
-		if it.Source.Kind == gatelog.ControlIssue || r.Unit == unit {
-			kept = append(kept, gatelog.Kept{Item: it, Change: r.Tamper})
-		}
+	kept, err := verdict.KeptHolds(rows, in.repo(), unit)
+	if err != nil {
+		return "", err
 	}
 	return verdict.HoldOn(kept, unit, prefix), nil
 }

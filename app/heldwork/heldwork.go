@@ -10,7 +10,6 @@ package heldwork
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -167,15 +166,5 @@ func (j *Judge) kept(ctx context.Context, in Input, unit int) ([]gatelog.Kept, e
 	if err != nil {
 		return nil, err
 	}
-	var kept []gatelog.Kept
-	for _, r := range rows {
-		var it gatelog.Item
-		if err := json.Unmarshal(r.Item, &it); err != nil {
-			return nil, fmt.Errorf("kept decision %d of %s: %w", r.ItemID, in.repo(), err)
-		}
-		if it.Source.Kind == gatelog.ControlIssue || r.Unit == unit {
-			kept = append(kept, gatelog.Kept{Item: it, Change: r.Tamper})
-		}
-	}
-	return kept, nil
+	return verdict.KeptHolds(rows, in.repo(), unit)
 }

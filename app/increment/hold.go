@@ -2,9 +2,6 @@ package increment
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"slices"
 
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/protocol/gatelog"
@@ -24,17 +21,8 @@ func (j *Judge) readHolds(ctx context.Context, in Input, stories []int, prefix s
 	if err != nil {
 		return holds{}, err
 	}
-	h := holds{prefix: prefix}
-	for _, r := range rows {
-		var it gatelog.Item
-		if err := json.Unmarshal(r.Item, &it); err != nil {
-			return holds{}, fmt.Errorf("kept decision %d of %s/%s: %w", r.ItemID, in.Owner, in.Repo, err)
-		}
-		if it.Source.Kind == gatelog.ControlIssue || slices.Contains(stories, r.Unit) {
-			h.kept = append(h.kept, gatelog.Kept{Item: it, Change: r.Tamper})
-		}
-	}
-	return h, nil
+	kept, err := verdict.KeptHolds(rows, in.Owner+"/"+in.Repo, stories...)
+	return holds{prefix: prefix, kept: kept}, err
 }
 
 // at is the reason of the HOLD that applied when comment c was posted:

@@ -3,6 +3,7 @@ package verdict
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aepgate/aepgate/internal/store"
@@ -69,4 +70,22 @@ func TamperEntry(at Origin, ev *Evaluation, t gatelog.Tamper) store.Entry {
 	return store.Entry{Kind: "tampering", DeliveryID: at.Delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, t.ItemID),
 		Body: map[string]any{"repository": repo, "item": t.ItemID, "url": t.URL, "thread": t.Source.Number, "kind": string(t.Source.Kind),
 			"author": t.Author, "change": t.Change, "by": t.By, "unit": ev.Unit, "pull_request": at.PR}}
+}
+
+// KeptHolds are the kept decisions of repo's rows a HOLD on the units
+// units names may come from: the control issue's and those units' own
+// (their issues' and pull requests'), for HoldOn. A row that does not
+// decode is an error naming it.
+func KeptHolds(rows []store.Kept, repo string, units ...int) ([]gatelog.Kept, error) {
+	var kept []gatelog.Kept
+	for _, r := range rows {
+		var it gatelog.Item
+		if err := json.Unmarshal(r.Item, &it); err != nil {
+			return nil, fmt.Errorf("kept decision %d of %s: %w", r.ItemID, repo, err)
+		}
+		if it.Source.Kind == gatelog.ControlIssue || slices.Contains(units, r.Unit) {
+			kept = append(kept, gatelog.Kept{Item: it, Change: r.Tamper})
+		}
+	}
+	return kept, nil
 }
