@@ -29,7 +29,7 @@ func (h *Handler) accept(ctx context.Context, w http.ResponseWriter, d Delivery,
 		log.Warn("webhook delivery", "result", "replayed", "first_delivery", out.ReplayOf,
 			"body_sha256", hex.EncodeToString(d.BodySHA256[:]))
 		h.answer(w, d.Event, http.StatusOK, "replayed", "this body was already received under another delivery ID")
-	case !h.handled(d.Event):
+	case !h.events.handled(d.Event):
 		log.Info("webhook delivery", "result", "ignored")
 		h.answer(w, d.Event, http.StatusAccepted, "accepted", "recorded; this event starts no work")
 	default:

@@ -68,7 +68,7 @@ func TestWebhookBudgetCountsBytesReceived(t *testing.T) {
 	}
 	t.Run("real bytes still bounded", func(t *testing.T) {
 		h := newEdge(&memQueue{})
-		h.budget = newByteBudget(int64(len(body))-1, false)
+		h.admit.budget = newByteBudget(int64(len(body))-1, false)
 		if got := post(h, hook{event: "ping", id: "big", sig: sign("current", body), body: body}); got != http.StatusServiceUnavailable {
 			t.Errorf("body larger than the budget: %d, want 503", got)
 		}

@@ -199,7 +199,7 @@ func (h *Handler) charge(c client, sp *spooler, n, limit, reserved int64) (took 
 	if over <= 0 {
 		return 0, nil
 	}
-	if !h.budget.take(c, over) {
+	if !h.admit.budget.take(c, over) {
 		return 0, &refBusy
 	}
 	return over, nil

@@ -51,7 +51,7 @@ func TestWebhookHonestBurst(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			q := &slowQueue{delay: 400 * time.Millisecond}
 			h := newEdge(q)
-			h.budget = newByteBudget(4<<20, false)
+			h.admit.budget = newByteBudget(4<<20, false)
 			h.opts.KeepBudgetUntilQueued = tt.keep
 			base := serve(t, h)
 			codes, lat := burst(base, bodies, *burstRate, 1500*time.Millisecond)

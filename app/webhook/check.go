@@ -67,8 +67,8 @@ func (h *Handler) delivery(hd http.Header, body *spooled) (Delivery, Envelope, *
 		return d, Envelope{}, &refSpool
 	}
 	var views []any
-	if h.handled(d.Event) {
-		views = h.views(d.Event)
+	if h.events.handled(d.Event) {
+		views = h.events.views(d.Event)
 	}
 	limit := cmp.Or(h.opts.MaxDepth, MaxDepth)
 	kept, keys, err := decodeOnce(raw, h.readsFor(d.Event, views), limit)

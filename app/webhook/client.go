@@ -29,13 +29,13 @@ type client struct {
 
 // client resolves r's sender.
 func (h *Handler) client(r *http.Request) client {
-	ip := clientIP(r, h.proxies)
+	ip := clientIP(r, h.admit.proxies)
 	c := client{addr: ip.String()}
 	if !ip.IsValid() {
 		c.addr = r.RemoteAddr
 	}
-	if h.hooks != nil && ip.IsValid() {
-		c.hook = h.hooks.Contains(ip)
+	if h.admit.hooks != nil && ip.IsValid() {
+		c.hook = h.admit.hooks.Contains(ip)
 	}
 	return c
 }

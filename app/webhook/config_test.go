@@ -61,7 +61,7 @@ func TestEdgeKeepsWhatViewsRead(t *testing.T) {
 			q := &memQueue{}
 			h := newEdge(q)
 			if tt.views != nil {
-				h.views = tt.views
+				h.events.views = tt.views
 			}
 			if got := post(h, hook{event: tt.event, id: "d", sig: sign("current", body), body: body}); got != tt.code {
 				t.Errorf("status %d, want %d", got, tt.code)

@@ -78,21 +78,32 @@ type Config struct {
 type Handler struct {
 	secrets [][]byte
 	queue   Enqueuer
+	events  handledEvents
+	metrics Metrics
+	log     *slog.Logger
+	admit   admission
+	onBusy  func()
+	// opts replaces parts of the edge; its zero value is the App's own.
+	opts Options
+}
+
+// handledEvents is what the edge knows of the App's events: which start
+// work and which payload views a job of each keeps.
+type handledEvents struct {
 	handled func(event string) bool
 	views   func(event string) []any
 	// reads caches, by handled event, what the edge reads of its bodies.
-	reads   sync.Map
-	metrics Metrics
-	log     *slog.Logger
+	reads sync.Map
+}
+
+// admission is who may hold how much of the edge while a body arrives.
+type admission struct {
 	// budget bounds the bytes of bodies being held.
 	budget *byteBudget
 	// slots counts each client address's unverified bodies.
 	slots   clientSlots
 	proxies []netip.Prefix
 	hooks   HookRanges
-	onBusy  func()
-	// opts replaces parts of the edge; its zero value is the App's own.
-	opts Options
 }
 
 // New builds the edge; it refuses a Config without secrets, an empty
@@ -119,9 +130,9 @@ func New(c Config) (*Handler, error) {
 	if c.Options.PerAddressBytes > 0 {
 		budget.perAddr = c.Options.PerAddressBytes
 	}
-	return &Handler{secrets: c.Secrets, queue: c.Queue, handled: c.Handled, views: c.Views, metrics: c.Metrics,
-		log: c.Log, budget: budget, opts: c.Options,
-		proxies: c.TrustedProxies, hooks: c.Hooks, onBusy: c.OnBusy}, nil
+	return &Handler{secrets: c.Secrets, queue: c.Queue, events: handledEvents{handled: c.Handled, views: c.Views}, metrics: c.Metrics,
+		log: c.Log, admit: admission{budget: budget, proxies: c.TrustedProxies, hooks: c.Hooks}, opts: c.Options,
+		onBusy: c.OnBusy}, nil
 }
 
 // refusal is a request the edge answers without queueing anything.
@@ -181,7 +192,7 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, c client) (bo
 	sp := newSpooler(h.secrets, h.opts.SpoolAt)
 	var held int64
 	release = sync.OnceFunc(func() {
-		h.budget.release(c, held)
+		h.admit.budget.release(c, held)
 		sp.s.close()
 	})
 	if r.ContentLength > limit {
@@ -200,14 +211,14 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, c client) (bo
 // readAsClient streams the body holding one of its client address's
 // slots, and returns the bytes it took from the budget.
 func (h *Handler) readAsClient(r *http.Request, c client, p *pacer, sp *spooler, limit int64) (held int64, ref *refusal) {
-	if !h.slots.take(r.Context(), c.addr, h.perClient(c), h.slotWait()) {
+	if !h.admit.slots.take(r.Context(), c.addr, h.perClient(c), h.slotWait()) {
 		return 0, &refTooMany
 	}
 	h.unverified(1)
-	defer func() { h.slots.give(c.addr); h.unverified(-1) }()
+	defer func() { h.admit.slots.give(c.addr); h.unverified(-1) }()
 	if h.opts.Reserve != nil {
 		held = h.opts.Reserve(r, limit)
-		if !h.budget.take(c, held) {
+		if !h.admit.budget.take(c, held) {
 			return 0, &refBusy
 		}
 	}

@@ -111,7 +111,7 @@ func TestWebhookNegativeControls(t *testing.T) {
 		{"size cap", func(h *testEdge, _ *memQueue) {
 			// One address's share of the budget is a quarter, MaxPayload.
 			h.opts.MaxPayload = math.MaxInt64
-			h.budget.perAddr = math.MaxInt64
+			h.admit.budget.perAddr = math.MaxInt64
 		}, []hook{{event: "ping", id: "big", sig: sign("current", big), body: big}}, []int{413, 202}},
 		{"dedupe", func(_ *testEdge, q *memQueue) {
 			q.replay = true

@@ -66,10 +66,10 @@ func (h *Handler) readsFor(event string, views []any) *fields {
 	if views == nil {
 		return envelopeFields()
 	}
-	if f, ok := h.reads.Load(event); ok {
+	if f, ok := h.events.reads.Load(event); ok {
 		return f.(*fields)
 	}
 	f := mergeFields(envelopeFields(), fieldsOf(views...))
-	h.reads.Store(event, f)
+	h.events.reads.Store(event, f)
 	return f
 }

@@ -147,9 +147,9 @@ func TestWebhookPerAddressByteCap(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newEdge(&memQueue{})
-			h.budget = newByteBudget(16<<20, false)
+			h.admit.budget = newByteBudget(16<<20, false)
 			if tt.perAddr != 0 {
-				h.budget.perAddr = tt.perAddr
+				h.admit.budget.perAddr = tt.perAddr
 			}
 			busy := 0
 			for i := range 16 {
@@ -187,8 +187,8 @@ func TestWebhookHookReserve(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newEdge(&memQueue{})
-			h.hooks = prefixHooks{mustPrefix("140.82.112.0/20")}
-			h.budget = newByteBudget(16<<20, tt.reserve)
+			h.admit.hooks = prefixHooks{mustPrefix("140.82.112.0/20")}
+			h.admit.budget = newByteBudget(16<<20, tt.reserve)
 			for i := range 16 {
 				pw, _ := frontLoaded(h, fmt.Sprintf("198.51.100.%d:3000", i), 1<<20)
 				defer pw.CloseWithError(io.ErrUnexpectedEOF)
@@ -216,7 +216,7 @@ func TestWebhookBusyCallsOnBusy(t *testing.T) {
 	if calls != 0 {
 		t.Errorf("OnBusy called %d times after a forged delivery, want 0", calls)
 	}
-	h.budget = newByteBudget(int64(len(body))-1, false)
+	h.admit.budget = newByteBudget(int64(len(body))-1, false)
 	if got := post(h, hook{event: "ping", id: "big", sig: sign("current", body), body: body}); got != http.StatusServiceUnavailable {
 		t.Fatalf("status %d, want 503", got)
 	}

@@ -39,9 +39,9 @@ func TestWebhookFrontLoadingAttack(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newEdge(&memQueue{})
-			h.budget = newByteBudget(16<<20, false)
+			h.admit.budget = newByteBudget(16<<20, false)
 			if tt.broken {
-				h.budget.perAddr = math.MaxInt64
+				h.admit.budget.perAddr = math.MaxInt64
 				h.opts.Rate = averageDeadline
 			}
 			base := serve(t, h)

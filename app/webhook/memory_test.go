@@ -39,8 +39,8 @@ func serveChild(path string) int {
 	// The four deliveries come from GitHub's (loopback) address, which
 	// may use the whole budget.
 	h := newEdge(&memQueue{})
-	h.hooks = loopbackHooks{}
-	h.budget = newByteBudget(MaxBuffered, true)
+	h.admit.hooks = loopbackHooks{}
+	h.admit.budget = newByteBudget(MaxBuffered, true)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second}
 	go srv.Serve(ln)
 	if err := os.WriteFile(path, []byte("http://"+ln.Addr().String()), 0o600); err != nil {

@@ -105,7 +105,7 @@ func TestWebhookHeaderAttackBehindProxy(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newEdge(&memQueue{})
-			h.proxies = tt.proxies
+			h.admit.proxies = tt.proxies
 			for i := range 24 {
 				pr, pw := io.Pipe()
 				defer pw.CloseWithError(io.ErrUnexpectedEOF)
