@@ -17,13 +17,14 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, w route.Where, t r
 	if err != nil {
 		return err
 	}
-	j := &readback.Judge{Read: in, Find: in, Label: in, W: ev.w, Locks: ev.locks, Log: ev.log, Now: time.Now,
-		Audited: a.audits.Wrap(ev.auditOf, time.Now), Config: verdict.Config, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery,
-		Signer: a.opts.Signer, Attest: in, Roles: in, React: in, Authority: a.opts.readback.authority, People: ev.people}
+	j := &readback.Judge{GitHub: readback.GitHub{Read: in, Find: in, Label: in, Attest: in, Roles: in, React: in},
+		W: ev.w, Locks: ev.locks, Log: ev.log, Now: time.Now, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery,
+		Rules: readback.Rules{Audited: a.audits.Wrap(ev.auditOf, time.Now), Config: verdict.Config, Authority: a.opts.readback.authority, People: ev.people},
+		After: readback.After{Signer: a.opts.Signer}}
 	if ev.boards != nil {
-		j.Boards = ev.boards.schedule
+		j.After.Boards = ev.boards.schedule
 	}
-	j.Evidence = func(ctx context.Context, owner, repo string, unit int, at closure.Attempt) error {
+	j.After.Evidence = func(ctx context.Context, owner, repo string, unit int, at closure.Attempt) error {
 		return ev.keepEvidence(ctx, w, unit, at)
 	}
 	o := a.opts.readback
@@ -31,10 +32,10 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, w route.Where, t r
 		j.Now = o.now
 	}
 	if o.audited != nil {
-		j.Audited = o.audited
+		j.Rules.Audited = o.audited
 	}
 	if o.reader != nil {
-		j.Read = o.reader(j.Read)
+		j.GitHub.Read = o.reader(j.GitHub.Read)
 	}
 	return j.Run(ctx, readback.Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo}, t)
 }

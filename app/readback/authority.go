@@ -33,7 +33,7 @@ var writeRoles = map[string]bool{"write": true, "maintain": true, "admin": true}
 // comments, its author's live role read from GitHub. An invalid config
 // decides nothing here (readback fails on it already).
 func (j *Judge) authority(ctx context.Context, in Input, m *gh.MergedPull, cfg *config.Config) (merge.AuthorityResult, error) {
-	rule := j.Authority
+	rule := j.Rules.Authority
 	if rule == nil {
 		rule = merge.Authority
 	}
@@ -43,7 +43,7 @@ func (j *Judge) authority(ctx context.Context, in Input, m *gh.MergedPull, cfg *
 	if len(cfg.Merge.Authority) > 0 {
 		// The owners as every judge resolves them (app/owners): teams and
 		// CODEOWNERS included; an unreadable source names nobody.
-		resolved, _, err := j.People.Resolved(ctx, in.Owner, in.Repo, m.Config.CommitSHA, cfg)
+		resolved, _, err := j.Rules.People.Resolved(ctx, in.Owner, in.Repo, m.Config.CommitSHA, cfg)
 		if err != nil {
 			return merge.AuthorityResult{}, fmt.Errorf("merge authority of %s/%s#%d: %w", in.Owner, in.Repo, m.Number, err)
 		}
@@ -55,7 +55,7 @@ func (j *Judge) authority(ctx context.Context, in Input, m *gh.MergedPull, cfg *
 		ain.Comments = append(ain.Comments, merge.Comment{ID: c.ID, Author: merge.Actor{Login: c.Author.Login, Type: c.Author.Type}, Body: c.Body, Edited: c.Edited})
 	}
 	for _, l := range merge.AcceptanceAuthors(ain) {
-		role, err := j.Roles.Role(ctx, in.Owner, in.Repo, l)
+		role, err := j.GitHub.Roles.Role(ctx, in.Owner, in.Repo, l)
 		if err != nil {
 			return merge.AuthorityResult{}, fmt.Errorf("merge authority of %s/%s#%d: %w", in.Owner, in.Repo, m.Number, err)
 		}
@@ -84,10 +84,10 @@ func mergerOf(a merge.AuthorityResult) string {
 // answerAcceptance puts 👍 on the owner's accept-merge comment once the
 // certificate it released is written (nil React: none).
 func (j *Judge) answerAcceptance(ctx context.Context, in Input, c *issued) error {
-	if j.React == nil || c.authority == nil || c.authority.AcceptanceCommentID == 0 {
+	if j.GitHub.React == nil || c.authority == nil || c.authority.AcceptanceCommentID == 0 {
 		return nil
 	}
-	if err := j.React.React(ctx, in.Owner, in.Repo, c.authority.AcceptanceCommentID, "+1"); err != nil {
+	if err := j.GitHub.React.React(ctx, in.Owner, in.Repo, c.authority.AcceptanceCommentID, "+1"); err != nil {
 		return fmt.Errorf("react to comment %d: %w", c.authority.AcceptanceCommentID, err)
 	}
 	return nil

@@ -120,8 +120,8 @@ func unresolvedGates(m *gh.MergedPull) []string {
 func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issued) error {
 	existing := gh.Latest(m.MergeRuns, checks.NameCertificate)
 	body := map[string]any{"issued": len(c.refused) == 0, "reasons": c.refused, "unit": c.unit, "sha256": c.sum, "write": existing == nil && len(c.refused) == 0}
-	if j.Signer != nil {
-		body["signed_by"] = j.Signer.KeyID()
+	if j.After.Signer != nil {
+		body["signed_by"] = j.After.Signer.KeyID()
 	}
 	if existing != nil {
 		body["existing_external_id"] = existing.ExternalID
@@ -137,7 +137,7 @@ func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issu
 		if err != nil {
 			return err
 		}
-		if err := j.Label.AddLabel(ctx, in.Owner, in.Repo, c.unit, CertifiedLabel); err != nil {
+		if err := j.GitHub.Label.AddLabel(ctx, in.Owner, in.Repo, c.unit, CertifiedLabel); err != nil {
 			return err
 		}
 		if err := j.answerAcceptance(ctx, in, c); err != nil {
@@ -156,7 +156,7 @@ func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issu
 // head passed aepgate/merge, and the certificate's fingerprint when one is
 // on the merge SHA.
 func (j *Judge) evidence(ctx context.Context, in Input, m *gh.MergedPull, c *issued) error {
-	if j.Evidence == nil || c.unit <= 0 {
+	if j.After.Evidence == nil || c.unit <= 0 {
 		return nil
 	}
 	merge := gh.Latest(m.HeadRuns, checks.NameMerge)
@@ -165,7 +165,7 @@ func (j *Judge) evidence(ctx context.Context, in Input, m *gh.MergedPull, c *iss
 	if len(c.refused) == 0 {
 		a.CertificateSHA256 = c.sum
 	}
-	return j.Evidence(ctx, in.Owner, in.Repo, c.unit, a)
+	return j.After.Evidence(ctx, in.Owner, in.Repo, c.unit, a)
 }
 
 // signed renders the certificate run: with Signer set, the certificate is
@@ -174,10 +174,10 @@ func (j *Judge) evidence(ctx context.Context, in Input, m *gh.MergedPull, c *iss
 // GitHub's attestations API (nil when unsigned). A signing failure is an
 // error: a configured key that cannot sign is never skipped silently.
 func (j *Judge) signed(in Input, m *gh.MergedPull, c *issued) (checks.Run, []byte, error) {
-	if j.Signer == nil {
+	if j.After.Signer == nil {
 		return checks.CertificateRun(m.MergeSHA, c.canonical, c.sum), nil, nil
 	}
-	env, err := attest.SignCertificate(j.Signer, attest.Unit, in.Owner+"/"+in.Repo, c.canonical)
+	env, err := attest.SignCertificate(j.After.Signer, attest.Unit, in.Owner+"/"+in.Repo, c.canonical)
 	if err != nil {
 		return checks.Run{}, nil, fmt.Errorf("sign certificate of %s/%s@%s: %w", in.Owner, in.Repo, m.MergeSHA, err)
 	}
@@ -189,7 +189,7 @@ func (j *Judge) signed(in Input, m *gh.MergedPull, c *issued) (checks.Run, []byt
 	if err != nil {
 		return checks.Run{}, nil, fmt.Errorf("sign certificate: %w", err)
 	}
-	return checks.SignedCertificateRun(m.MergeSHA, c.canonical, c.sum, raw, j.Signer.KeyID()), bundle, nil
+	return checks.SignedCertificateRun(m.MergeSHA, c.canonical, c.sum, raw, j.After.Signer.KeyID()), bundle, nil
 }
 
 // upload stores the signed certificate's bundle through GitHub's
@@ -198,10 +198,10 @@ func (j *Judge) signed(in Input, m *gh.MergedPull, c *issued) (checks.Run, []byt
 // permission, a plan without attestations) or an error is logged and the
 // certificate stands.
 func (j *Judge) upload(ctx context.Context, in Input, m *gh.MergedPull, bundle []byte) {
-	if bundle == nil || j.Attest == nil {
+	if bundle == nil || j.GitHub.Attest == nil {
 		return
 	}
-	id, err := j.Attest.CreateAttestation(ctx, in.Owner, in.Repo, bundle)
+	id, err := j.GitHub.Attest.CreateAttestation(ctx, in.Owner, in.Repo, bundle)
 	if err != nil {
 		j.Log.Warn("certificate attestation not uploaded; the signed envelope is on the check run", "merge_sha", m.MergeSHA, "err", err)
 		return

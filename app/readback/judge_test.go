@@ -105,13 +105,15 @@ func TestJudgeWrites(t *testing.T) {
 			f := &fakeGitHub{pull: m, main: tt.main}
 			cfg := config.Default()
 			cfg.RequiredWorkflows.Readback = []string{"ci"}
-			j := &Judge{Read: f, Find: nil, Label: f, W: writer.Writer{Pub: f, Ledger: f}, Locks: f, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			j := &Judge{GitHub: GitHub{Read: f, Find: nil, Label: f}, W: writer.Writer{Pub: f, Ledger: f}, Locks: f, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 				Now: func() time.Time { return merged.Add(time.Minute) },
-				Audited: func(_ context.Context, _, _ string, m *gh.MergedPull) (Audit, error) {
-					return Audit{SHA: m.HeadSHA, Auditor: "carol", ReviewID: 7, Verdict: "PASS"}, nil
-				},
-				Config: func(snapshot.ConfigFile) (*config.Config, error) { return cfg, nil }, Cache: &Ancestry{},
-				Boards: func(context.Context, string, string) error { f.boards++; return nil }}
+				Rules: Rules{
+					Audited: func(_ context.Context, _, _ string, m *gh.MergedPull) (Audit, error) {
+						return Audit{SHA: m.HeadSHA, Auditor: "carol", ReviewID: 7, Verdict: "PASS"}, nil
+					},
+					Config: func(snapshot.ConfigFile) (*config.Config, error) { return cfg, nil }},
+				Cache: &Ancestry{},
+				After: After{Boards: func(context.Context, string, string) error { f.boards++; return nil }}}
 			if err := j.Run(context.Background(), Input{Event: "pull_request", Owner: "acme", Repo: "widgets"}, Target{PR: 3}); err != nil {
 				t.Fatal(err)
 			}

@@ -34,7 +34,7 @@ const (
 // a one-parent merge whose tree is the audited head's, whether the
 // audited head contains the base) and decides.
 func (j *Judge) observe(ctx context.Context, in Input, m *gh.MergedPull, cfg *config.Config, cfgErr error, timeout time.Duration) (judgement, error) {
-	a, err := j.Audited(ctx, in.Owner, in.Repo, m)
+	a, err := j.Rules.Audited(ctx, in.Owner, in.Repo, m)
 	if err != nil {
 		return judgement{}, err
 	}
@@ -52,7 +52,7 @@ func (j *Judge) observe(ctx context.Context, in Input, m *gh.MergedPull, cfg *co
 	if m.RunsUnreadable != "" {
 		extra = append(extra, unreadable(m.RunsUnreadable))
 	}
-	runs, err := j.Read.MainRuns(ctx, in.Owner, in.Repo, m.MergeSHA, m.DefaultBranch)
+	runs, err := j.GitHub.Read.MainRuns(ctx, in.Owner, in.Repo, m.MergeSHA, m.DefaultBranch)
 	switch {
 	case errors.Is(err, gh.ErrRunsForbidden):
 		extra = append(extra, unreadable(err.Error()))
@@ -105,7 +105,7 @@ func (j *Judge) containsBase(ctx context.Context, in Input, m rules.Merge) (bool
 	if v, ok := j.Cache.get(key); ok {
 		return v, nil
 	}
-	v, err := j.Read.ContainsCommit(ctx, in.Owner, in.Repo, m.Parents[0], m.AuditedSha)
+	v, err := j.GitHub.Read.ContainsCommit(ctx, in.Owner, in.Repo, m.Parents[0], m.AuditedSha)
 	if err != nil {
 		return false, err
 	}

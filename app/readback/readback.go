@@ -43,24 +43,56 @@ type Input struct {
 // Judge reads merges back and issues certificates for one installation.
 // Every field but Boards is required.
 type Judge struct {
-	Read  MergeReader
-	Find  MergeFinder
-	Label Labeler
+	// GitHub is what the judge reads from and answers on GitHub.
+	GitHub GitHub
 	// W publishes the check runs and records each decision.
 	W     writer.Writer
 	Locks Locker
 	Log   *slog.Logger
 	// Now is the clock readback deadlines are judged by.
 	Now func() time.Time
+	// Rules decide what a merge's readback rests on.
+	Rules Rules
+	Cache *Ancestry
+	// Horizon is how long after a readback's deadline the sweep still
+	// looks at a merge (two sweeps).
+	Horizon time.Duration
+	// After is what follows a verified readback.
+	After After
+}
+
+// GitHub are the installation's reads and answers a readback uses.
+type GitHub struct {
+	Read  MergeReader
+	Find  MergeFinder
+	Label Labeler
+	// Roles reads an accepting owner's live role (authority.go).
+	Roles RoleReader
+	// Attest uploads a signed certificate's bundle to GitHub's
+	// attestations API (best effort); nil uploads none.
+	Attest Attester
+	// React answers the owner's accept-merge that released a certificate;
+	// nil answers none.
+	React Reactor
+}
+
+// Rules decide what a merge's readback rests on.
+type Rules struct {
 	// Audited says what the audit decided for a merged pull request.
 	Audited AuditFunc
 	// Config parses the repository config as the pull-request pipeline
 	// does; a nil config comes with the reason.
 	Config func(snapshot.ConfigFile) (*config.Config, error)
-	Cache  *Ancestry
-	// Horizon is how long after a readback's deadline the sweep still
-	// looks at a merge (two sweeps).
-	Horizon time.Duration
+	// Authority judges who merged; nil is merge.Authority.
+	Authority AuthorityRule
+	// People resolves the owners merge authority names (app/owners, the
+	// one resolver: teams and CODEOWNERS).
+	People owners.Reader
+}
+
+// After is what follows a verified readback: the certificate's
+// signature, the board, the evidence kept for closure.
+type After struct {
 	// Boards schedules a board update when a merge's readback or
 	// certificate is written (its story is merged, then certified); nil
 	// schedules none.
@@ -68,22 +100,9 @@ type Judge struct {
 	// Signer signs each certificate as an in-toto statement in a DSSE
 	// envelope, attached to the certificate run; nil signs none.
 	Signer *attest.Signer
-	// Attest uploads a signed certificate's bundle to GitHub's
-	// attestations API (best effort); nil uploads none.
-	Attest Attester
 	// Evidence receives what the App wrote for a merged attempt of unit
 	// once its readback is verified; nil keeps nothing.
 	Evidence func(ctx context.Context, owner, repo string, unit int, a closure.Attempt) error
-	// Roles reads an accepting owner's live role (authority.go).
-	Roles RoleReader
-	// People resolves the owners merge authority names (app/owners, the
-	// one resolver: teams and CODEOWNERS).
-	People owners.Reader
-	// Authority judges who merged; nil is merge.Authority.
-	Authority AuthorityRule
-	// React answers the owner's accept-merge that released a certificate;
-	// nil answers none.
-	React Reactor
 }
 
 // Run reads back what t names.
@@ -106,7 +125,7 @@ func (j *Judge) judgeCommit(ctx context.Context, in Input, sha string, guesses [
 			return err
 		}
 	}
-	prs, err := j.Find.PullsMergedAs(ctx, in.Owner, in.Repo, sha)
+	prs, err := j.GitHub.Find.PullsMergedAs(ctx, in.Owner, in.Repo, sha)
 	if err != nil {
 		return err
 	}
@@ -135,7 +154,7 @@ func (j *Judge) judgeMerge(ctx context.Context, in Input, pr int, sha string) (f
 		return false, err
 	}
 	defer unlock()
-	m, err := j.Read.MergedPull(ctx, in.Owner, in.Repo, pr)
+	m, err := j.GitHub.Read.MergedPull(ctx, in.Owner, in.Repo, pr)
 	if err != nil {
 		return false, err
 	}
@@ -144,7 +163,7 @@ func (j *Judge) judgeMerge(ctx context.Context, in Input, pr int, sha string) (f
 		log.Debug("not merged into the default branch; no readback")
 		return false, nil
 	}
-	cfg, cfgErr := j.Config(m.Config)
+	cfg, cfgErr := j.Rules.Config(m.Config)
 	timeout := config.DefaultReadbackTimeout
 	if cfg != nil {
 		timeout = cfg.Readback.Timeout
@@ -192,9 +211,9 @@ func (j *Judge) publish(ctx context.Context, in Input, run checks.Run, existing 
 	if _, err := j.W.Publish(ctx, in.Owner, in.Repo, run, write, existing == nil); err != nil {
 		return fmt.Errorf("publish %s on %s/%s@%s: %w", run.Name, in.Owner, in.Repo, run.HeadSHA, err)
 	}
-	if write && j.Boards != nil {
+	if write && j.After.Boards != nil {
 		// The board is a view: a failure is logged and the readback goes on.
-		if err := j.Boards(ctx, in.Owner, in.Repo); err != nil {
+		if err := j.After.Boards(ctx, in.Owner, in.Repo); err != nil {
 			j.Log.Warn("board update not scheduled", "err", err)
 		}
 	}

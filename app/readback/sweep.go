@@ -15,8 +15,8 @@ import (
 func (j *Judge) sweep(ctx context.Context, in Input) error {
 	now := j.Now()
 	timeout := config.DefaultReadbackTimeout
-	recent, err := j.Find.RecentMerges(ctx, in.Owner, in.Repo, func(f snapshot.ConfigFile) time.Time {
-		if cfg, _ := j.Config(f); cfg != nil {
+	recent, err := j.GitHub.Find.RecentMerges(ctx, in.Owner, in.Repo, func(f snapshot.ConfigFile) time.Time {
+		if cfg, _ := j.Rules.Config(f); cfg != nil {
 			timeout = cfg.Readback.Timeout
 		}
 		return now.Add(-timeout - j.Horizon)
