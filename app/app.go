@@ -41,7 +41,7 @@ type App struct {
 	// checks are the App's checks, verdict.DefaultChecks unless a test set others.
 	checks []verdict.Check
 	// families is the table of event families the App handles,
-	// route.Defaults unless a test added one.
+	// Families unless a test added one.
 	families route.Table
 	// ancestry remembers which commit contains which, for readback.
 	ancestry readback.Ancestry
@@ -78,7 +78,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		a.checks = verdict.DefaultChecks()
 	}
 	if a.families = opts.families; a.families == nil {
-		a.families = route.Defaults()
+		a.families = Families()
 	}
 	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
@@ -210,7 +210,7 @@ func (a *App) handleDelivery(ctx context.Context, d queue.Delivery, log *slog.Lo
 	if err != nil {
 		return err
 	}
-	return route.RunAll(ctx, runner{a, ev}, w, a.coalesce(w.Event, ws))
+	return a.handlers(ev).Run(ctx, w, a.coalesce(w.Event, ws))
 }
 
 // evaluator builds the evaluation pipeline for one installation.

@@ -109,9 +109,11 @@ type Options struct {
 	// checks replaces the App's list of checks (verdict.DefaultChecks) when set;
 	// tests add a check through it.
 	checks []verdict.Check
-	// families replaces the App's table of event families
-	// (route.Defaults) when set; tests add a family through it.
+	// families replaces the App's table of event families (Families)
+	// when set, and handlers registers who does more kinds of work after
+	// the App's own; tests add a family and its work through them.
 	families route.Table
+	handlers func(*route.Handlers)
 	// auditRules replace review.DefaultRules, the rules deciding which
 	// reviews count as audits, when set; a negative-control test removes
 	// one.
