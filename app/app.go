@@ -11,6 +11,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/aepgate/aepgate/app/board"
 	acontract "github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/jwks"
 	"github.com/aepgate/aepgate/app/metrics"
@@ -85,7 +86,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	a.clients.WritePause = opts.WritePause
 	a.clients.Observe = a.metrics.GitHubCall
 	qc := a.opts.queueConfig()
-	a.metrics.WatchQueue(db, qc.Yield, a.log)
+	a.metrics.WatchQueue(db, qc.Yield, a.log, board.Queue)
 	if a.queue, err = queue.New(ctx, db, qc, a.runners()); err != nil {
 		db.Close()
 		return nil, err

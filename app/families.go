@@ -32,10 +32,9 @@ func Events() []string { return Families().Events() }
 
 // sweep is what the periodic sweep does for each repository: judge the
 // open pull requests, verify the Latest release (GitHub sends no event
-// when a release asset changes), read back recent merges, judge the
-// deployments still waiting (asking GitHub whether each still waits) and
-// the open increments, and those closed recently unless a negative control
-// (Options.openMilestonesOnly) leaves lost closures unfound.
+// when an asset changes), read back recent merges, judge the deployments
+// still waiting and the increments (lost closures too, unless
+// Options.openMilestonesOnly, a negative control).
 func (a *App) sweep() []route.Work {
 	return []route.Work{pull.JudgeOpen{}, release.JudgeRelease{Latest: true}, readback.ReadBack{Sweep: true}, deploy.JudgeDeploys{Sweep: true},
 		increment.JudgeIncrements{Open: true, Closed: !a.opts.openMilestonesOnly}}

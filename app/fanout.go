@@ -51,6 +51,6 @@ const fanoutEvent = "control_issue"
 func (a *App) fanouts(installation int64) func(ctx context.Context, owner, repo string) error {
 	return func(ctx context.Context, owner, repo string) error {
 		slot := board.Slot(time.Now(), a.opts.FanoutWindow)
-		return a.queue.ScheduleFanout(ctx, queue.Fanout{Installation: installation, Owner: owner, Repo: repo, Slot: slot}, a.opts.FanoutWindow)
+		return a.queue.ScheduleFanout(ctx, queue.Fanout{Installation: installation, Owner: owner, Repo: repo, Slot: slot}, board.SlotEnd(slot, a.opts.FanoutWindow))
 	}
 }

@@ -18,9 +18,7 @@ import (
 )
 
 // handlers are who does each kind of work for one installation's
-// evaluator: each feature registers its own, given the installation's
-// judges; the pull request pipeline's and the owner gates' still run on
-// the root's evaluator.
+// evaluator: each feature registers its own, given its judges.
 func (a *App) handlers(ev *evaluator) *route.Handlers {
 	h := new(route.Handlers)
 	a.handlePulls(h, ev)
@@ -99,7 +97,7 @@ func (a *App) handleGates(h *route.Handlers, ev *evaluator) {
 	})
 }
 
-// releaseJudge builds the installation's release judge (app/release).
+// releaseJudge is the installation's release judge.
 func (a *App) releaseJudge(ev *evaluator) func(context.Context, route.Where) (*release.Judge, error) {
 	return func(_ context.Context, w route.Where) (*release.Judge, error) {
 		in, err := a.clients.Installation(w.Installation)
@@ -110,8 +108,7 @@ func (a *App) releaseJudge(ev *evaluator) func(context.Context, route.Where) (*r
 	}
 }
 
-// incrementJudge builds the installation's increment judge
-// (app/increment).
+// incrementJudge is the installation's increment judge.
 func (a *App) incrementJudge(ev *evaluator) func(context.Context, route.Where) (*increment.Judge, error) {
 	return func(ctx context.Context, w route.Where) (*increment.Judge, error) {
 		in, err := a.clients.Installation(w.Installation)

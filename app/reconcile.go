@@ -89,7 +89,7 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 		// The board shows each open attempt's health as of its update, so
 		// the sweep updates it too, at once: its window (the one before
 		// now) has ended. Nothing is written when the board is the same.
-		if err := a.queue.ScheduleBoard(ctx, board.Args{Installation: id, Owner: r.Owner, Repo: r.Name, Slot: board.Slot(time.Now(), a.opts.BoardDelay) - 1}); err != nil {
+		if err := board.Insert(ctx, a.queue, board.Args{Installation: id, Owner: r.Owner, Repo: r.Name, Slot: board.Slot(time.Now(), a.opts.BoardDelay) - 1}); err != nil {
 			log.Warn("reconcile board", "repo", r.FullName(), "err", err)
 		}
 	}
