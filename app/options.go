@@ -153,9 +153,9 @@ type Options struct {
 	// batch replaces parts of the edge's batcher (zero: the App's own); a
 	// negative control acknowledges before the commit.
 	batch webhook.BatchOptions
-	// coalesce, when set, is whether a delivery's work may be coalesced
-	// with other requests to judge the same pull request (nil: coalesce.go's
-	// rule); a negative control coalesces none.
+	// coalesce, when set, is whether a delivery's work that its family
+	// coalesces (route.Family.Coalesce) may be (nil: all of it); a
+	// negative control coalesces none.
 	coalesce func(event string, x route.Work) bool
 	// keeper wraps the store of kept decisions (nil: the database as it
 	// is); a negative control passes one that forgets.
