@@ -3,7 +3,6 @@ package queue
 import (
 	"context"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -31,17 +30,6 @@ type Runners struct {
 type Kind struct {
 	Queue string
 	Add   func(w *river.Workers)
-}
-
-// Queues are the River queues of kinds besides the default one.
-func Queues(kinds []Kind) []string {
-	var out []string
-	for _, k := range kinds {
-		if k.Queue != "" && !slices.Contains(out, k.Queue) {
-			out = append(out, k.Queue)
-		}
-	}
-	return out
 }
 
 // retryPolicy retries after base·2^(attempt−1) with ±20 % jitter, capped at
