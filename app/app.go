@@ -11,6 +11,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/aepgate/aepgate/app/board"
 	acontract "github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/jwks"
 	"github.com/aepgate/aepgate/app/metrics"
@@ -41,7 +42,7 @@ type App struct {
 	// checks are the App's checks, verdict.DefaultChecks unless a test set others.
 	checks []verdict.Check
 	// families is the table of event families the App handles,
-	// route.Defaults unless a test added one.
+	// Families unless a test added one.
 	families route.Table
 	// ancestry remembers which commit contains which, for readback.
 	ancestry readback.Ancestry
@@ -78,14 +79,14 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		a.checks = verdict.DefaultChecks()
 	}
 	if a.families = opts.families; a.families == nil {
-		a.families = route.Defaults()
+		a.families = Families()
 	}
 	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
 	a.clients.WritePause = opts.WritePause
 	a.clients.Observe = a.metrics.GitHubCall
 	qc := a.opts.queueConfig()
-	a.metrics.WatchQueue(db, qc.Yield, a.log)
+	a.metrics.WatchQueue(db, qc.Yield, a.log, board.Queue)
 	if a.queue, err = queue.New(ctx, db, qc, a.runners()); err != nil {
 		db.Close()
 		return nil, err
@@ -210,7 +211,7 @@ func (a *App) handleDelivery(ctx context.Context, d queue.Delivery, log *slog.Lo
 	if err != nil {
 		return err
 	}
-	return route.RunAll(ctx, runner{a, ev}, w, a.coalesce(w.Event, ws))
+	return a.handlers(ev).Run(ctx, w, a.coalesce(w.Event, ws))
 }
 
 // evaluator builds the evaluation pipeline for one installation.

@@ -24,7 +24,7 @@ func (a *App) boards() *board.Boards {
 			}
 			return in, nil
 		},
-		AppLogin: a.clients.AppLogin, Queue: a.queue.ScheduleBoard, Delay: a.opts.BoardDelay,
+		AppLogin: a.clients.AppLogin, Queue: func(ctx context.Context, args board.Args) error { return board.Insert(ctx, a.queue, args) }, Delay: a.opts.BoardDelay,
 		Stopping: a.stopping, Job: a.metrics.Job, ClosureRules: a.opts.closureRules, Log: a.log}
 }
 

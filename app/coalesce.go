@@ -7,6 +7,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/aepgate/aepgate/app/pull"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -58,7 +59,7 @@ func (a *App) rejudgeOnce(ctx context.Context, args queue.Rejudge, log *slog.Log
 		return 0, err
 	}
 	w := route.Where{Installation: args.Installation, Owner: args.Owner, Repo: args.Repo, Delivery: args.Delivery, Event: args.Event}
-	if err := (runner{a, ev}).JudgePR(ctx, w, route.JudgePR{PR: args.PR, Guesses: args.Guesses, Siblings: args.Siblings}); err != nil {
+	if err := a.handlers(ev).Run(ctx, w, []route.Work{pull.JudgePR{PR: args.PR, Guesses: args.Guesses, Siblings: args.Siblings}}); err != nil {
 		return 0, err
 	}
 	if err := a.db.RejudgeCovered(ctx, args.Key(), st.Requested, start); err != nil {
@@ -71,13 +72,9 @@ func (a *App) rejudgeOnce(ctx context.Context, args queue.Rejudge, log *slog.Log
 	return a.opts.CoalesceDelay, nil
 }
 
-// coalesce replaces each coalescible piece of a delivery's work by its
-// rejudge (route.Coalescible); Options.coalesce (a negative control) may
-// keep some as they are.
+// coalesce replaces each piece of a delivery's work that its family
+// coalesces (route.Family.Coalesce) by its coalesced form;
+// Options.coalesce (a negative control) may keep some as they are.
 func (a *App) coalesce(event string, ws []route.Work) []route.Work {
-	ok := route.Coalescible
-	if a.opts.coalesce != nil {
-		ok = a.opts.coalesce
-	}
-	return route.Coalesce(ws, func(x route.Work) bool { return ok(event, x) })
+	return a.families.Coalesce(event, ws, func(x route.Work) bool { return a.opts.coalesce == nil || a.opts.coalesce(event, x) })
 }

@@ -1,8 +1,8 @@
 // Package app is the GitHub App (aepgate serve): the wiring of the webhook
 // edge (package app/webhook), which verifies deliveries, to the River queue
-// on the App's database, which records and enqueues them; the runner
-// (run.go) of the typed work that package app/route's table of event
-// families derives from each delivery and the sweep; and the pull-request
+// on the App's database, which records and enqueues them; the families
+// list (families.go) and the handlers of the typed work they derive from
+// each delivery, and of the sweep's (handlers.go); and the pull-request
 // pipeline (evaluate.go) that reads a head's snapshot and what its checks
 // declare, has package app/verdict decide every check and answer from it, keeps accepted owner decisions
 // (kept.go), writes only what changed and records the ledger; readback,

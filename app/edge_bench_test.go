@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
@@ -26,7 +25,7 @@ func (acceptAll) Enqueue(context.Context, webhook.Delivery) (webhook.Outcome, er
 // example: read, verify, check, decode and keep its payload, per request.
 func BenchmarkEdgeHandler(b *testing.B) {
 	body := fixtures.Payload(b, "pull_request", "opened")
-	fs := route.Defaults()
+	fs := Families()
 	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte(testSecret)}, Queue: acceptAll{}, Handled: fs.Handles, Views: fs.Views})
 	if err != nil {
 		b.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/app/metrics"
-	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/webhook"
 )
 
@@ -46,7 +45,7 @@ func (q *memQueue) Enqueue(_ context.Context, d webhook.Delivery) (webhook.Outco
 func appEdge(t *testing.T, q *memQueue, o webhook.Options) (http.Handler, *metrics.Set) {
 	t.Helper()
 	m := metrics.New()
-	fs := route.Defaults()
+	fs := Families()
 	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current"), []byte("previous")}, Queue: q,
 		Handled: fs.Handles, Views: fs.Views, Metrics: webhook.Metrics{Delivery: m.Delivery, Unverified: m.Unverified},
 		Log: testLogger(t), Options: o})
@@ -106,7 +105,7 @@ func TestWebhookStoresOnlyWhatJobsRead(t *testing.T) {
 		{"broken: whole body", func(string) []any { return []any{new(json.RawMessage)} }, webhook.MaxPayload},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			fs := route.Defaults()
+			fs := Families()
 			views := fs.Views
 			if tt.views != nil {
 				views = tt.views

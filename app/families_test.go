@@ -11,27 +11,24 @@ import (
 	"github.com/aepgate/aepgate/app/webhook"
 )
 
-// toyWork records the repository it ran for.
-type toyWork struct{ ran chan<- string }
+// toyWork is the toy family's work.
+type toyWork struct{}
 
-func (t toyWork) Run(_ context.Context, _ route.Runner, w route.Where) error {
-	t.ran <- w.FullName()
-	return nil
-}
+func (toyWork) WorkKind() string { return "toy" }
 
 // TestToyFamily: adding an event-triggered feature is one family in the
-// table. Registered, its event is in the manifest's subscription list and
+// table and its handler. Registered, its event is in the manifest's subscription list and
 // the edge queues it; delivered, its work runs. Without it (the negative
 // control) the same delivery is acknowledged and starts nothing.
 func TestToyFamily(t *testing.T) {
 	ran := make(chan string, 1)
 	toy := route.Family{Name: "toy", Events: map[string][]string{"star": {"created"}}, View: func() any { return new(struct{}) },
 		Derive: func(string, webhook.Envelope, []byte, int64) ([]route.Work, error) {
-			return []route.Work{toyWork{ran}}, nil
+			return []route.Work{toyWork{}}, nil
 		}}
 	body := []byte(`{"action":"created","installation":{"id":9},"repository":{"name":"app","owner":{"login":"acme"}}}`)
 	for _, registered := range []bool{true, false} {
-		fs := route.Defaults()
+		fs := Families()
 		if registered {
 			fs = append(fs, toy)
 		}
@@ -40,6 +37,12 @@ func TestToyFamily(t *testing.T) {
 		}
 		o := testOptions(t, nil, "")
 		o.families = fs
+		o.handlers = func(h *route.Handlers) {
+			route.Handle(h, func(_ context.Context, w route.Where, _ toyWork) error {
+				ran <- w.FullName()
+				return nil
+			})
+		}
 		_, base := startApp(t, o)
 		deliver(t, base, "star", fmt.Sprintf("toy-%v", registered), body)
 		select {
@@ -51,6 +54,23 @@ func TestToyFamily(t *testing.T) {
 			if registered {
 				t.Error("the toy family's work did not run")
 			}
+		}
+	}
+}
+
+// TestFamiliesAreDisjoint: each event belongs to exactly one family of
+// the App's table, so the table alone decides what a delivery asks for.
+func TestFamiliesAreDisjoint(t *testing.T) {
+	seen := map[string]string{}
+	for _, f := range Families() {
+		if f.View == nil || f.Derive == nil || len(f.Events) == 0 {
+			t.Errorf("family %q lacks a view, work or events", f.Name)
+		}
+		for e := range f.Events {
+			if other, dup := seen[e]; dup {
+				t.Errorf("event %s in families %q and %q", e, other, f.Name)
+			}
+			seen[e] = f.Name
 		}
 	}
 }

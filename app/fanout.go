@@ -7,6 +7,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/aepgate/aepgate/app/board"
+	"github.com/aepgate/aepgate/app/pull"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -29,7 +30,7 @@ func (a *App) runFanout(ctx context.Context, args queue.Fanout) error {
 	ev, err := a.evaluator(args.Installation, log)
 	if err == nil {
 		w := route.Where{Installation: args.Installation, Owner: args.Owner, Repo: args.Repo, Event: fanoutEvent}
-		err = runner{a, ev}.JudgeOpen(ctx, w, route.JudgeOpen{})
+		err = a.handlers(ev).Run(ctx, w, []route.Work{pull.JudgeOpen{}})
 	}
 	result := "ok"
 	if wait, ok := gh.RetryWait(err, time.Now()); ok {
@@ -50,6 +51,6 @@ const fanoutEvent = "control_issue"
 func (a *App) fanouts(installation int64) func(ctx context.Context, owner, repo string) error {
 	return func(ctx context.Context, owner, repo string) error {
 		slot := board.Slot(time.Now(), a.opts.FanoutWindow)
-		return a.queue.ScheduleFanout(ctx, queue.Fanout{Installation: installation, Owner: owner, Repo: repo, Slot: slot}, a.opts.FanoutWindow)
+		return a.queue.ScheduleFanout(ctx, queue.Fanout{Installation: installation, Owner: owner, Repo: repo, Slot: slot}, board.SlotEnd(slot, a.opts.FanoutWindow))
 	}
 }

@@ -187,9 +187,6 @@ func (e *evaluator) answerIn(ctx context.Context, in evalInput, number int, cont
 	return verdict.AttemptNumbers(ev), verdict.ChangesDecision(ev, in.answer), err
 }
 
-// reconcileEvent is the event name of the periodic sweep's evaluations.
-const reconcileEvent = "reconcile"
-
 // maxRepairs bounds the comments one sweep evaluation answers.
 const maxRepairs = 20
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/aepgate/aepgate/app/route"
+	"github.com/aepgate/aepgate/app/pull"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -22,7 +22,7 @@ type groupReader interface {
 // queued pull request judged as on its head (report, work unit, gates,
 // audit), with the required workflows' runs at the group commit. A pull
 // request whose head moved since it was queued is not ready.
-func (e *evaluator) judgeGroup(ctx context.Context, in evalInput, g route.MergeGroup) error {
+func (e *evaluator) judgeGroup(ctx context.Context, in evalInput, g pull.MergeGroup) error {
 	unlock, err := e.locks.Lock(ctx, fmt.Sprintf("%s/%s#%d", in.owner, in.repo, g.PR))
 	if err != nil {
 		return err

@@ -109,9 +109,11 @@ type Options struct {
 	// checks replaces the App's list of checks (verdict.DefaultChecks) when set;
 	// tests add a check through it.
 	checks []verdict.Check
-	// families replaces the App's table of event families
-	// (route.Defaults) when set; tests add a family through it.
+	// families replaces the App's table of event families (Families)
+	// when set, and handlers registers who does more kinds of work after
+	// the App's own; tests add a family and its work through them.
 	families route.Table
+	handlers func(*route.Handlers)
 	// auditRules replace review.DefaultRules, the rules deciding which
 	// reviews count as audits, when set; a negative-control test removes
 	// one.
@@ -151,9 +153,9 @@ type Options struct {
 	// batch replaces parts of the edge's batcher (zero: the App's own); a
 	// negative control acknowledges before the commit.
 	batch webhook.BatchOptions
-	// coalesce, when set, is whether a delivery's work may be coalesced
-	// with other requests to judge the same pull request (nil: coalesce.go's
-	// rule); a negative control coalesces none.
+	// coalesce, when set, is whether a delivery's work that its family
+	// coalesces (route.Family.Coalesce) may be (nil: all of it); a
+	// negative control coalesces none.
 	coalesce func(event string, x route.Work) bool
 	// keeper wraps the store of kept decisions (nil: the database as it
 	// is); a negative control passes one that forgets.

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/app/manifest"
-	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
@@ -117,7 +116,7 @@ func TestEveryCheckRunIsAFeature(t *testing.T) {
 // TestSubscribedEventsStartWork: the manifest subscribes to exactly the
 // events a family handles, and the edge queues each of them.
 func TestSubscribedEventsStartWork(t *testing.T) {
-	fs := route.Defaults()
+	fs := Families()
 	for _, e := range Events() {
 		if !fs.Handles(e) {
 			t.Errorf("subscribed event %s starts no work", e)

@@ -1,16 +1,19 @@
 package app
 
-import "github.com/aepgate/aepgate/app/queue"
+import (
+	"github.com/aepgate/aepgate/app/board"
+	"github.com/aepgate/aepgate/app/queue"
+)
 
 // queueConfig is the queue's part of the Options.
 func (o *Options) queueConfig() queue.Config {
-	return queue.Config{Workers: o.Workers, BoardDelay: o.BoardDelay, JobTimeout: o.JobTimeout, RescueAfter: o.RescueAfter,
+	return queue.Config{Workers: o.Workers, JobTimeout: o.JobTimeout, RescueAfter: o.RescueAfter,
 		ReconcileEvery: o.ReconcileEvery, RetryBase: o.RetryBase, MaxRetryDelay: o.RetryMax, PollInterval: o.PollInterval,
 		ReplayMemory: o.replayMemory(), Yield: queue.NewYield(o.BusyRate, o.BusyJobRate), Logger: o.Logger}
 }
 
 // runners are the App's work for each of the queue's jobs.
 func (a *App) runners() queue.Runners {
-	return queue.Runners{Delivery: a.runDelivery, Reconcile: a.runReconcile, Board: a.runBoard, Fanout: a.runFanout,
-		Rejudge: a.runRejudge, Handles: a.handles}
+	return queue.Runners{Delivery: a.runDelivery, Reconcile: a.runReconcile, Fanout: a.runFanout,
+		Rejudge: a.runRejudge, Handles: a.handles, Kinds: []queue.Kind{board.Job(a.runBoard, a.opts.BoardDelay, a.opts.JobTimeout)}}
 }

@@ -10,12 +10,12 @@ import (
 	"github.com/aepgate/aepgate/protocol/closure"
 )
 
-// runReadback reads back what t names (package app/readback) for the
+// readbackJudge is the readback judge (package app/readback) of the
 // installation w runs for, with ev's writer, lock, board and logger.
-func (a *App) runReadback(ctx context.Context, ev *evaluator, w route.Where, t readback.Target) error {
+func (a *App) readbackJudge(ev *evaluator, w route.Where) (*readback.Judge, error) {
 	in, err := a.clients.Installation(w.Installation)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	j := &readback.Judge{GitHub: readback.GitHub{Read: in, Find: in, Label: in, Attest: in, Roles: in, React: in},
 		W: ev.w, Locks: ev.locks, Log: ev.log, Now: time.Now, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery,
@@ -37,5 +37,5 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, w route.Where, t r
 	if o.reader != nil {
 		j.GitHub.Read = o.reader(j.GitHub.Read)
 	}
-	return j.Run(ctx, readback.Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo}, t)
+	return j, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/store"
 )
 
 // deliveryMemory is how long delivery IDs are kept: GitHub redelivers for
@@ -64,7 +65,7 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 	if err != nil {
 		return err
 	}
-	log := a.log.With("installation", id, "reconcile", true)
+	log := a.log.With("installation", id, "sweep", true)
 	ev, err := a.evaluator(id, log)
 	if err != nil {
 		return err
@@ -76,8 +77,8 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 	for _, r := range repos {
 		// The open pull requests, then the Latest release (GitHub sends no
 		// event when a release asset changes).
-		w := route.Where{Installation: id, Owner: r.Owner, Repo: r.Name, Event: reconcileEvent}
-		if err := route.RunAll(ctx, runner{a, ev}, w, route.Sweep()); err != nil {
+		w := route.Where{Installation: id, Owner: r.Owner, Repo: r.Name, Event: store.SweepEvent, Sweep: true}
+		if err := a.handlers(ev).Run(ctx, w, a.sweep()); err != nil {
 			// A rate limit covers the whole installation: going on
 			// would only hammer GitHub (§3.4), so its sweep ends here.
 			if _, limited := gh.RetryWait(err, time.Now()); limited || ctx.Err() != nil {
@@ -88,7 +89,7 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 		// The board shows each open attempt's health as of its update, so
 		// the sweep updates it too, at once: its window (the one before
 		// now) has ended. Nothing is written when the board is the same.
-		if err := a.queue.ScheduleBoard(ctx, board.Args{Installation: id, Owner: r.Owner, Repo: r.Name, Slot: board.Slot(time.Now(), a.opts.BoardDelay) - 1}); err != nil {
+		if err := board.Insert(ctx, a.queue, board.Args{Installation: id, Owner: r.Owner, Repo: r.Name, Slot: board.Slot(time.Now(), a.opts.BoardDelay) - 1}); err != nil {
 			log.Warn("reconcile board", "repo", r.FullName(), "err", err)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
@@ -18,7 +17,7 @@ import (
 // whole body: the same place and the same typed work.
 func sameJob(t *testing.T, event string, body, stored []byte) {
 	t.Helper()
-	fs := route.Defaults()
+	fs := Families()
 	wantAt, want, wantErr := fs.Route(event, body, testAppID)
 	gotAt, got, err := fs.Route(event, stored, testAppID)
 	if (err != nil) != (wantErr != nil) {
@@ -36,7 +35,7 @@ var keptSeq atomic.Int64
 // queued it.
 func edgeKeeps(t *testing.T, views func(string) []any, event string, body []byte) (json.RawMessage, bool) {
 	t.Helper()
-	fs := route.Defaults()
+	fs := Families()
 	q := &memQueue{}
 	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current")}, Queue: q, Handled: fs.Handles, Views: views})
 	if err != nil {
@@ -53,7 +52,7 @@ func edgeKeeps(t *testing.T, views func(string) []any, event string, body []byte
 // the same from what is stored.
 func TestStoredPayloadEveryFixture(t *testing.T) {
 	var in, out int
-	fs := route.Defaults()
+	fs := Families()
 	for _, w := range fixtures.Webhooks(t) {
 		if !fs.Handles(w.Event) {
 			continue
@@ -80,7 +79,7 @@ func FuzzStoredPayload(f *testing.F) {
 	f.Add([]byte(`{"action":"created","issue":{"number":3,"pull_request":{"url":"u"},"labels":[{"name":"aepgate:control"}]},"comment":{"id":9007199254740993,"performed_via_github_app":null}}`))
 	f.Add([]byte(`{"ref":"refs/heads/main","repository":{"default_branch":"main"},"commits":[{"added":[],"modified":null,"removed":[".github/aepgate.yml"]}],"Action":"x","action":"opened"}`))
 	f.Add([]byte(`{"PULL_REQUEST":{"Number":4},"pull_request":{"head":{"sha":"a"}},"pull_request":{"number":5},"installation":{"id":1},"repository":{"name":"a","owner":{"login":"o"}},"action":"opened"}`))
-	fs := route.Defaults()
+	fs := Families()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, event := range fs.Events() {
 			if stored, ok := edgeKeeps(t, fs.Views, event, body); ok {

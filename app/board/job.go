@@ -9,6 +9,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/internal/gh"
 )
 
@@ -40,21 +41,17 @@ func SlotEnd(slot int64, delay time.Duration) time.Time {
 // worker.
 const Queue = "aepgate_board"
 
-// Unique makes a job unique by its arguments (repository and window)
-// while it waits or runs: the evaluations of one window ask for one
-// update, which runs after the window ended (Run) and so sees them all.
-var Unique = river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled, rivertype.JobStateRetryable}}
-
 // Inserter inserts a job (river.Client).
 type Inserter interface {
 	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 }
 
 // Insert inserts the board job of args on q, unless one for the same
-// window is already waiting or running.
+// window is already waiting or running (queue.Unique, by repository and
+// window): the evaluations of one window ask for one update, which runs
+// after the window ended (Run) and so sees them all.
 func Insert(ctx context.Context, q Inserter, args Args) error {
-	if _, err := q.Insert(ctx, args, &river.InsertOpts{Queue: Queue, UniqueOpts: Unique}); err != nil {
+	if _, err := q.Insert(ctx, args, &river.InsertOpts{Queue: Queue, UniqueOpts: queue.Unique}); err != nil {
 		return fmt.Errorf("schedule the board of %s/%s: %w", args.Owner, args.Repo, err)
 	}
 	return nil
@@ -67,6 +64,14 @@ type Worker struct {
 	// Run does one job (Boards.Run).
 	Run               func(ctx context.Context, args Args) error
 	Delay, JobTimeout time.Duration
+}
+
+// Job is the board job kind, which the queue runs on its own River queue
+// (Queue): Worker's, with run, delay and jobTimeout.
+func Job(run func(ctx context.Context, args Args) error, delay, jobTimeout time.Duration) queue.Kind {
+	return queue.Kind{Queue: Queue, Add: func(w *river.Workers) {
+		river.AddWorker(w, &Worker{Run: run, Delay: delay, JobTimeout: jobTimeout})
+	}}
 }
 
 // Timeout bounds one board job: its wait and its update.

@@ -118,10 +118,11 @@ func (m *Set) GitHubCall(method, route string, status, remaining int, _ time.Dur
 	}
 }
 
-// WatchQueue adds the queue's depth and oldest-job age (queue.NewCollector)
-// and, with y, the jobs that gave way to webhooks (queue.Yield).
-func (m *Set) WatchQueue(db queue.Stater, y *queue.Yield, log *slog.Logger) {
-	m.reg.MustRegister(queue.NewCollector(db, log))
+// WatchQueue adds the depth and oldest-job age of the default queue and
+// of queues (queue.NewCollector) and, with y, the jobs that gave way to
+// webhooks (queue.Yield).
+func (m *Set) WatchQueue(db queue.Stater, y *queue.Yield, log *slog.Logger, queues ...string) {
+	m.reg.MustRegister(queue.NewCollector(db, log, queues...))
 	if y != nil {
 		m.reg.MustRegister(y)
 	}

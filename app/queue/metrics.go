@@ -8,7 +8,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 
-	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/internal/store"
 )
 
@@ -23,21 +22,19 @@ type Stater interface {
 type collector struct {
 	db     Stater
 	log    *slog.Logger
+	queues []string
 	jobs   *prometheus.Desc
 	oldest *prometheus.Desc
 }
 
-// queueStates are the states counted; queues the App's queues, reported
-// even when empty.
-var (
-	queueStates = []string{"available", "pending", "retryable", "running", "scheduled"}
-	queueNames  = []string{river.QueueDefault, board.Queue}
-)
+// queueStates are the states counted.
+var queueStates = []string{"available", "pending", "retryable", "running", "scheduled"}
 
 // NewCollector is the collector of the queues' depth and oldest-job age
-// (aepgate_queue_jobs, aepgate_queue_oldest_job_age_seconds).
-func NewCollector(db Stater, log *slog.Logger) prometheus.Collector {
-	return &collector{db: db, log: log,
+// (aepgate_queue_jobs, aepgate_queue_oldest_job_age_seconds): the default
+// queue's and those of queues, reported even when empty.
+func NewCollector(db Stater, log *slog.Logger, queues ...string) prometheus.Collector {
+	return &collector{db: db, log: log, queues: append([]string{river.QueueDefault}, queues...),
 		jobs: prometheus.NewDesc("aepgate_queue_jobs", "Unfinished jobs by queue and state (available: ready to run; scheduled: waiting for their time; running; retryable: failed, to be retried; pending).",
 			[]string{"queue", "state"}, nil),
 		oldest: prometheus.NewDesc("aepgate_queue_oldest_job_age_seconds", "How long the oldest job ready to run in a queue has waited for a worker (0: none waits).",
@@ -63,7 +60,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	jobs := map[[2]string]float64{}
 	oldest := map[string]float64{}
-	for _, q := range queueNames {
+	for _, q := range c.queues {
 		oldest[q] = 0
 		for _, s := range queueStates {
 			jobs[[2]string{q, s}] = 0

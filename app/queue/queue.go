@@ -13,7 +13,6 @@ import (
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivertype"
 
-	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/store"
 )
@@ -22,8 +21,6 @@ import (
 type Config struct {
 	// Workers is how many jobs of each queue run at once.
 	Workers int
-	// BoardDelay is a board window; a board job waits for its end.
-	BoardDelay time.Duration
 	// JobTimeout bounds one job; RescueAfter is when a running job is
 	// taken for dead and started again.
 	JobTimeout, RescueAfter time.Duration
@@ -113,18 +110,24 @@ func build[TTx any](ctx context.Context, db *store.DB, driver riverdriver.Driver
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &deliveryWorker{run: run.Delivery})
-	river.AddWorker(workers, &board.Worker{Run: run.Board, Delay: c.BoardDelay, JobTimeout: c.JobTimeout})
 	river.AddWorker(workers, &fanoutWorker{run: run.Fanout})
 	river.AddWorker(workers, &rejudgeWorker{run: run.Rejudge})
 	// A sweep may outlast a delivery's JobTimeout, but not RescueAfter: a
 	// job running longer is taken for dead and started a second time.
 	river.AddWorker(workers, &reconcileWorker{run: run.Reconcile, timeout: max(c.JobTimeout, min(c.ReconcileEvery, c.RescueAfter))})
+	queues := map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: c.Workers}}
+	for _, k := range run.Kinds {
+		k.Add(workers)
+		if k.Queue != "" {
+			queues[k.Queue] = river.QueueConfig{MaxWorkers: c.Workers}
+		}
+	}
 	periodic := river.NewPeriodicJob(river.PeriodicInterval(c.ReconcileEvery),
 		func() (river.JobArgs, *river.InsertOpts) {
 			return Reconcile{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: c.ReconcileEvery}}
 		}, nil)
 	client, err := river.NewClient(driver, &river.Config{
-		Queues:                      map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: c.Workers}, board.Queue: {MaxWorkers: c.Workers}},
+		Queues:                      queues,
 		Workers:                     workers,
 		PeriodicJobs:                []*river.PeriodicJob{periodic},
 		RetryPolicy:                 &retryPolicy{base: c.RetryBase, max: c.MaxRetryDelay},
@@ -163,22 +166,19 @@ func (q *Queue) Stop(ctx context.Context) error {
 	return q.e.stopAndCancel(cctx)
 }
 
-// ScheduleBoard inserts the board job of args (board.Insert).
-func (q *Queue) ScheduleBoard(ctx context.Context, args board.Args) error {
-	return board.Insert(ctx, inserter{q.e}, args)
+// Insert inserts a job of a kind a feature registered (Kind).
+func (q *Queue) Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
+	return q.e.insert(ctx, args, opts)
 }
 
-// inserter is an engine as board.Inserter.
-type inserter struct{ e engine }
+// Unique makes a job unique by its arguments while it waits or runs.
+var Unique = river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled, rivertype.JobStateRetryable}}
 
-func (i inserter) Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
-	return i.e.insert(ctx, args, opts)
-}
-
-// ScheduleFanout inserts args' job to run at its window's end, unless one
+// ScheduleFanout inserts args' job to run at end, its window's, unless one
 // for the same repository and window is already waiting or running.
-func (q *Queue) ScheduleFanout(ctx context.Context, args Fanout, window time.Duration) error {
-	opts := &river.InsertOpts{UniqueOpts: board.Unique, ScheduledAt: board.SlotEnd(args.Slot, window)}
+func (q *Queue) ScheduleFanout(ctx context.Context, args Fanout, end time.Time) error {
+	opts := &river.InsertOpts{UniqueOpts: Unique, ScheduledAt: end}
 	if _, err := q.e.insert(ctx, args, opts); err != nil {
 		return fmt.Errorf("schedule the open pull requests of %s/%s: %w", args.Owner, args.Repo, err)
 	}

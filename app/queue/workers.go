@@ -8,21 +8,28 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
-	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/internal/gh"
 )
 
 // Runners do the work of each job kind; the queue calls them and
-// retries what they return an error for.
+// retries what they return an error for. Kinds are the job kinds the
+// features own, each with its worker.
 type Runners struct {
 	Delivery  func(ctx context.Context, d Delivery, attempt int) error
 	Reconcile func(ctx context.Context) error
-	Board     func(ctx context.Context, args board.Args) error
 	Fanout    func(ctx context.Context, args Fanout) error
 	Rejudge   func(ctx context.Context, args Rejudge) error
+	Kinds     []Kind
 	// Handles reports whether an event starts work; deliveries of other
 	// events are recorded and not queued.
 	Handles func(event string) bool
+}
+
+// Kind is a job kind a feature owns: Add adds its worker, and Queue names
+// the River queue its jobs run on ("": the default queue, the deliveries').
+type Kind struct {
+	Queue string
+	Add   func(w *river.Workers)
 }
 
 // retryPolicy retries after base·2^(attempt−1) with ±20 % jitter, capped at

@@ -1,17 +1,20 @@
-// Package route is the App's table of event families: for each family the
-// webhook events (and the actions of each) that start work, the payload
-// view it decodes, and the typed work it derives from a delivery. The table
-// is the one list of handled events: the edge acknowledges the rest without
-// queueing them, the manifest subscribes to exactly these (Events), and a
-// queued job keeps of a body only the fields of its family's view (Views).
-// The App's root runs the work (Runner); nothing here reads or writes
-// GitHub.
+// Package route is the mechanism of the App's event families: the table
+// type (for each family the webhook events, and the actions of each, that
+// start work, the payload view it decodes, the typed work it derives from a
+// delivery and the work it coalesces), where work runs (Where), the typed
+// work itself (Work) and the registry of who does each kind (Handlers). The
+// families and their work belong to the features that own the events; the
+// App's root lists them. The table is the one list of handled events: the
+// edge acknowledges the rest without queueing them, the manifest subscribes
+// to exactly these (Events), and a queued job keeps of a body only the
+// fields of its family's view (Views). Nothing here reads or writes GitHub.
 package route
 
 import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/aepgate/aepgate/app/webhook"
 )
@@ -28,14 +31,11 @@ type Family struct {
 	// for; env is the payload's envelope, decoded already, and appID the
 	// App's own ID (its own check runs and comments start no work).
 	Derive func(event string, env webhook.Envelope, raw []byte, appID int64) ([]Work, error)
-}
-
-// Defaults is the App's table of event families.
-func Defaults() Table {
-	return Table{
-		pullRequestFamily(), conversationFamily(), reviewFamily(), checksFamily(),
-		mergeGroupFamily(), releaseFamily(), issuesFamily(), pushFamily(), deployFamily(),
-	}
+	// Coalesce, when set, returns the coalesced form of a piece of work
+	// the family derived (a request to do it later, together with the
+	// other requests like it) and whether it has one; nil: the family's
+	// work is done at once.
+	Coalesce func(x Work) (Work, bool)
 }
 
 // Table is a table of families, looked up by event.
@@ -108,24 +108,51 @@ func (t Table) Route(event string, raw []byte, appID int64) (Where, []Work, erro
 	return w, ws, nil
 }
 
-// Events is every webhook event the App handles, sorted: the events of
-// its family table (Defaults), which the manifest subscribes to.
-func Events() []string { return Defaults().Events() }
+// Coalesce replaces each piece of ws, derived from a delivery of event,
+// that its family coalesces and allow allows by its coalesced form,
+// keeping the order.
+func (t Table) Coalesce(event string, ws []Work, allow func(Work) bool) []Work {
+	f, ok := t.Of(event)
+	if !ok || f.Coalesce == nil {
+		return ws
+	}
+	out := make([]Work, len(ws))
+	for i, x := range ws {
+		out[i] = x
+		if c, ok := f.Coalesce(x); ok && allow(x) {
+			out[i] = c
+		}
+	}
+	return out
+}
 
-// decode reads a family's view from raw.
-func decode[V any](raw []byte) (V, error) {
+// Decode reads a family's view from raw.
+func Decode[V any](raw []byte) (V, error) {
 	var v V
 	err := json.Unmarshal(raw, &v)
 	return v, err
 }
 
-// sender is the login that sent the event, "" when none.
-func sender(e webhook.Envelope) string {
+// Sender is the login that sent the event, "" when none.
+func Sender(e webhook.Envelope) string {
 	if e.Sender == nil {
 		return ""
 	}
 	return e.Sender.Login
 }
 
-// repoName is the envelope's "owner/name".
-func repoName(e webhook.Envelope) string { return e.Repository.Owner.Login + "/" + e.Repository.Name }
+// RepoName is the envelope's "owner/name".
+func RepoName(e webhook.Envelope) string { return e.Repository.Owner.Login + "/" + e.Repository.Name }
+
+// MayRequest reports whether a comment body may hold a command or a gate
+// block, under any command prefix a config allows (a slash and a word):
+// a line whose first non-blank character is a slash, or a code fence.
+func MayRequest(body string) bool {
+	for line := range strings.Lines(body) {
+		l := strings.TrimLeft(line, " \t>")
+		if strings.HasPrefix(l, "/") || strings.HasPrefix(l, "~~~") || strings.HasPrefix(l, "```") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,203 +1,152 @@
 package route
 
 import (
-	"encoding/json"
-	"fmt"
-	"slices"
+	"context"
+	"errors"
+	"strings"
 	"testing"
 
-	"github.com/aepgate/aepgate/app/release"
-	"github.com/aepgate/aepgate/app/verdict"
-	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/testkit/fixtures"
+	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/google/go-cmp/cmp"
 )
 
-func payloadJSON(v map[string]any) []byte {
-	v["installation"] = map[string]any{"id": 9}
-	v["repository"] = map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}}
-	b, _ := json.Marshal(v)
-	return b
+// ping and pong are toy work; late is the coalesced form of a ping.
+type ping struct{ N int }
+type pong struct{ N int }
+type late struct{ N int }
+
+func (ping) WorkKind() string { return "ping" }
+func (pong) WorkKind() string { return "pong" }
+func (late) WorkKind() string { return "late" }
+
+// toys is a table of two toy families: star (created only) derives a ping
+// and a pong, and coalesces pings; fork (every action) derives a pong.
+func toys() Table {
+	return Table{
+		{Name: "star", Events: map[string][]string{"star": {"created"}}, View: func() any { return new(struct{}) },
+			Derive: func(string, webhook.Envelope, []byte, int64) ([]Work, error) { return []Work{ping{1}, pong{2}}, nil },
+			Coalesce: func(x Work) (Work, bool) {
+				p, ok := x.(ping)
+				return late(p), ok
+			}},
+		{Name: "fork", Events: map[string][]string{"fork": nil}, View: func() any { return new(struct{}) },
+			Derive: func(string, webhook.Envelope, []byte, int64) ([]Work, error) { return []Work{pong{3}}, nil }},
+	}
 }
 
-func pushJSON(ref, change, file string) []byte {
-	b, _ := json.Marshal(map[string]any{"ref": ref, "installation": map[string]any{"id": 9},
-		"repository": map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}, "default_branch": "main"},
-		"commits":    []any{map[string]any{"added": []string{}, "modified": []string{}, "removed": []string{}, change: []string{file}}}})
-	return b
-}
+const installed = `{"installation":{"id":9},"repository":{"name":"app","owner":{"login":"acme"}},"action":`
 
-func TestRouteWork(t *testing.T) {
+func TestTableRoutes(t *testing.T) {
 	tests := []struct {
-		name  string
-		event string
-		body  []byte
-		want  []Work
+		name, event, body string
+		want              []Work
 	}{
-		{"opened", "pull_request", payloadJSON(map[string]any{"action": "opened", "pull_request": map[string]any{"number": 5, "body": "Fixes #3"}}), []Work{JudgePR{PR: 5, Guesses: []int{3}}}},
-		{"synchronize", "pull_request", payloadJSON(map[string]any{"action": "synchronize", "pull_request": map[string]any{"number": 5, "body": ""}}), []Work{JudgePR{PR: 5}}},
-		{"two units: no guess", "pull_request", payloadJSON(map[string]any{"action": "edited", "pull_request": map[string]any{"number": 5, "body": "Fixes #3, fixes #4"}}), []Work{JudgePR{PR: 5}}},
-		{"labeled: ignored", "pull_request", payloadJSON(map[string]any{"action": "labeled", "pull_request": map[string]any{"number": 5}}), nil},
-		{"synchronize by a sender to a unit's attempt", "pull_request", payloadJSON(map[string]any{"action": "synchronize", "sender": map[string]any{"login": "ann"},
-			"pull_request": map[string]any{"number": 5, "body": "Work-unit: #3", "head": map[string]any{"sha": "abc"}}}),
-			[]Work{RecordPush{SHA: "abc", Login: "ann"}, HeldWork{Kind: "push", Unit: 3, Thread: 5, By: "ann", Head: "abc"}, JudgePR{PR: 5, Guesses: []int{3}}}},
-		{"opened is no held push", "pull_request", payloadJSON(map[string]any{"action": "opened", "sender": map[string]any{"login": "ann"},
-			"pull_request": map[string]any{"number": 5, "body": "Work-unit: #3", "head": map[string]any{"sha": "abc"}}}),
-			[]Work{RecordPush{SHA: "abc", Login: "ann"}, JudgePR{PR: 5, Guesses: []int{3}}}},
-		{"issue assigned", "issues", payloadJSON(map[string]any{"action": "assigned", "sender": map[string]any{"login": "carl"}, "assignee": map[string]any{"login": "robo"},
-			"issue": map[string]any{"number": 3}}), []Work{JudgeOpen{Issue: 3}, HeldWork{Kind: "assignment", Unit: 3, Thread: 3, By: "carl", Assignee: "robo"}}},
-		{"issue edited", "issues", payloadJSON(map[string]any{"action": "edited", "issue": map[string]any{"number": 3}}), []Work{JudgeOpen{Issue: 3}}},
-		{"issue in milestone", "issues", payloadJSON(map[string]any{"action": "closed", "issue": map[string]any{"number": 3, "milestone": map[string]any{"number": 2}}}), []Work{JudgeOpen{Issue: 3, Milestones: []int{2}}, JudgeIncrements{Milestones: []int{2}}}},
-		{"issue demilestoned", "issues", payloadJSON(map[string]any{"action": "demilestoned", "issue": map[string]any{"number": 3, "milestone": nil}, "milestone": map[string]any{"number": 4}}), []Work{JudgeOpen{Issue: 3, Milestones: []int{4}}, JudgeIncrements{Milestones: []int{4}}}},
-		{"issue deleted", "issues", payloadJSON(map[string]any{"action": "deleted", "issue": map[string]any{"number": 3}}), []Work{JudgeOpen{}}},
-		{"issue on a PR", "issues", payloadJSON(map[string]any{"action": "edited", "issue": map[string]any{"number": 3, "pull_request": map[string]any{}}}), nil},
-		{"milestone", "milestone", payloadJSON(map[string]any{"action": "edited", "milestone": map[string]any{"number": 1}}), []Work{JudgeOpen{Milestones: []int{1}}, JudgeIncrements{Milestones: []int{1}}}},
-		{"milestone deleted", "milestone", payloadJSON(map[string]any{"action": "deleted", "milestone": map[string]any{"number": 1}}), []Work{JudgeOpen{}}},
-		{"rerequested ours", "check_run", payloadJSON(map[string]any{"action": "rerequested", "check_run": map[string]any{"name": checks.NameWorkUnit, "app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": 7}}}}), []Work{JudgePR{PR: 7}}},
-		{"rerequested other app", "check_run", payloadJSON(map[string]any{"action": "rerequested", "check_run": map[string]any{"app": map[string]any{"id": 1}, "pull_requests": []any{map[string]any{"number": 7}}}}), nil},
-		{"check run completed", "check_run", payloadJSON(map[string]any{"action": "completed", "check_run": map[string]any{"app": map[string]any{"id": testAppID}}}), nil},
-		{"suite rerequested", "check_suite", payloadJSON(map[string]any{"action": "rerequested", "check_suite": map[string]any{"app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": 8}, map[string]any{"number": 9}}}}), []Work{JudgePR{PR: 8}, JudgePR{PR: 9}}},
-		{"config pushed to default branch", "push", pushJSON("refs/heads/main", "modified", verdict.ConfigPath), []Work{JudgeOpen{}}},
-		{"config removed", "push", pushJSON("refs/heads/main", "removed", verdict.ConfigPath), []Work{JudgeOpen{}}},
-		{"config pushed elsewhere", "push", pushJSON("refs/heads/feature", "modified", verdict.ConfigPath), nil},
-		{"other file pushed", "push", pushJSON("refs/heads/main", "added", "README.md"), nil},
-		{"push without file lists", "push", []byte(`{"ref":"refs/heads/main","installation":{"id":9},"repository":{"name":"app","owner":{"login":"acme"},"default_branch":"main"},"commits":[{"id":"x"}]}`), []Work{JudgeOpen{}}},
-		{"no installation", "pull_request", []byte(`{"action":"opened","pull_request":{"number":1}}`), nil},
+		{"an action of the family", "star", installed + `"created"}`, []Work{ping{1}, pong{2}}},
+		{"another action", "star", installed + `"deleted"}`, nil},
+		{"every action", "fork", installed + `"any"}`, []Work{pong{3}}},
+		{"an event of no family", "watch", installed + `"started"}`, nil},
+		{"no installation", "star", `{"action":"created"}`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, routeOf(t, tt.event, tt.body)); diff != "" {
+			_, got, err := toys().Route(tt.event, []byte(tt.body), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("work (-want +got):\n%s", diff)
 			}
 		})
 	}
-}
-
-func TestRouteRejectsBadPayload(t *testing.T) {
-	for _, tt := range []struct{ event, body string }{
-		{"pull_request", `{"pull_request": 5}`},
-		{"workflow_run", `{`},
-		{"issue_comment", `{"installation":{"id":1},"repository":{"name":"a","owner":{"login":"o"}},"action":"created","comment":{"id":"x"}}`},
-	} {
-		if _, _, err := Defaults().Route(tt.event, []byte(tt.body), testAppID); err == nil {
-			t.Errorf("%s %s was accepted", tt.event, tt.body)
-		}
+	w, _, _ := toys().Route("star", []byte(installed+`"created"}`), 1)
+	if want := (Where{Installation: 9, Owner: "acme", Repo: "app", Event: "star"}); w != want {
+		t.Errorf("where = %+v, want %+v", w, want)
+	}
+	if _, _, err := toys().Route("star", []byte(`{`), 1); err == nil {
+		t.Error("a payload that is no JSON was routed")
+	}
+	if got, want := toys().Events(), []string{"fork", "star"}; !cmp.Equal(got, want) {
+		t.Errorf("events = %v, want %v", got, want)
+	}
+	if !toys().Handles("fork") || toys().Handles("watch") {
+		t.Error("Handles disagrees with the families' events")
 	}
 }
 
-func FuzzRoute(f *testing.F) {
-	f.Add("pull_request", string(payloadJSON(map[string]any{"action": "opened", "pull_request": map[string]any{"number": 5, "body": "Fixes #3"}})))
-	f.Add("check_run", `{"action":"rerequested","installation":{"id":1},"repository":{"name":"a","owner":{"login":"b"}},"check_run":{"pull_requests":[{"number":-1}]}}`)
-	f.Fuzz(func(t *testing.T, event, body string) {
-		_, ws, err := Defaults().Route(event, []byte(body), testAppID)
-		if err != nil {
-			return
-		}
-		for _, w := range ws {
-			if j, ok := w.(JudgePR); ok && j.PR <= 0 {
-				t.Fatalf("work without a pull request: %+v", w)
-			}
-		}
-	})
+// TestTableCoalesces: a family's Coalesce replaces, in place, the work it
+// coalesces, when allowed; a family without one keeps its work.
+func TestTableCoalesces(t *testing.T) {
+	ws := []Work{pong{0}, ping{1}, pong{2}}
+	all := func(Work) bool { return true }
+	if diff := cmp.Diff([]Work{pong{0}, late{1}, pong{2}}, toys().Coalesce("star", ws, all)); diff != "" {
+		t.Errorf("star (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(ws, toys().Coalesce("fork", ws, all)); diff != "" {
+		t.Errorf("fork, which coalesces nothing (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(ws, toys().Coalesce("star", ws, func(Work) bool { return false })); diff != "" {
+		t.Errorf("star, not allowed (-want +got):\n%s", diff)
+	}
 }
 
-// routeOf is what the App's family table makes of a delivery.
-func routeOf(t testing.TB, event string, body []byte) []Work {
-	t.Helper()
-	_, ws, err := Defaults().Route(event, body, testAppID)
-	if err != nil {
+// TestHandlersRun: each piece of work goes to the handler of its type, in
+// order; the first error stops the rest.
+func TestHandlersRun(t *testing.T) {
+	var got []string
+	var h Handlers
+	Handle(&h, func(_ context.Context, w Where, j ping) error {
+		got = append(got, w.Repo+" ping")
+		if j.N < 0 {
+			return errors.New("negative")
+		}
+		return nil
+	})
+	Handle(&h, func(_ context.Context, w Where, j pong) error { got = append(got, w.Repo+" pong"); return nil })
+	w := Where{Owner: "acme", Repo: "app"}
+	if err := h.Run(context.Background(), w, []Work{pong{1}, ping{2}, pong{3}}); err != nil {
 		t.Fatal(err)
 	}
-	return ws
-}
-
-// installed gives a bare payload an installation and a repository.
-func installed(payload string) []byte {
-	if payload == "{" {
-		return []byte(payload)
+	if want := []string{"app pong", "app ping", "app pong"}; !cmp.Equal(got, want) {
+		t.Errorf("ran %v, want %v", got, want)
 	}
-	return []byte(`{"installation":{"id":9},"repository":{"name":"app","owner":{"login":"acme"},"default_branch":"main"},` + payload[1:])
-}
-
-// only is the work of kind T among ws.
-func only[T Work](ws []Work) []T {
-	var out []T
-	for _, w := range ws {
-		if j, ok := w.(T); ok {
-			out = append(out, j)
-		}
-	}
-	return out
-}
-
-// TestFamiliesAreDisjoint: each event belongs to exactly one family, so
-// the table alone decides what a delivery asks for.
-func TestFamiliesAreDisjoint(t *testing.T) {
-	seen := map[string]string{}
-	for _, f := range Defaults() {
-		if f.View == nil || f.Derive == nil || len(f.Events) == 0 {
-			t.Errorf("family %q lacks a view, work or events", f.Name)
-		}
-		for e := range f.Events {
-			if other, dup := seen[e]; dup {
-				t.Errorf("event %s in families %q and %q", e, other, f.Name)
-			}
-			seen[e] = f.Name
-		}
+	got = nil
+	if err := h.Run(context.Background(), w, []Work{ping{-1}, pong{1}}); err == nil || len(got) != 1 {
+		t.Errorf("error %v after %v, want the first error to stop the rest", err, got)
 	}
 }
 
-func TestParseEveryFixture(t *testing.T) {
-	for _, w := range fixtures.Webhooks(t) {
-		_, ws, err := Defaults().Route(w.Event, w.Body, testAppID)
-		if err != nil {
-			t.Errorf("%s: %v", w.Name, err)
+// TestHandlersRefuseUnregistered: work of a kind nobody registered is an
+// error that names it, and nothing of the list runs after it; registered,
+// the same work runs (the negative control).
+func TestHandlersRefuseUnregistered(t *testing.T) {
+	for _, registered := range []bool{false, true} {
+		var ran []Work
+		var h Handlers
+		Handle(&h, func(_ context.Context, _ Where, j ping) error { ran = append(ran, j); return nil })
+		if registered {
+			Handle(&h, func(_ context.Context, _ Where, j late) error { ran = append(ran, j); return nil })
 		}
-		if w.Event == "pull_request" && w.Action == "opened" && toInstallation(t, w) && len(only[JudgePR](ws)) != 1 {
-			t.Errorf("%s: %d pull requests judged, want 1: %v", w.Name, len(only[JudgePR](ws)), ws)
+		err := h.Run(context.Background(), Where{Owner: "acme", Repo: "app"}, []Work{late{1}, ping{2}})
+		switch {
+		case registered && (err != nil || len(ran) != 2):
+			t.Errorf("registered: error %v, ran %v", err, ran)
+		case !registered && (err == nil || !strings.Contains(err.Error(), "late") || !strings.Contains(err.Error(), "route.Handle") || len(ran) != 0):
+			t.Errorf("unregistered: error %v, ran %v; want a refusal naming the kind, before anything ran", err, ran)
+		}
+	}
+	var h Handlers
+	if err := h.Run(context.Background(), Where{}, []Work{nil}); err == nil {
+		t.Error("nil work ran")
+	}
+}
+
+func TestMayRequest(t *testing.T) {
+	for body, want := range map[string]bool{
+		"Build 12 passed.\n\n> quoted text": false, "/aep hold": true, "thanks\n  /gate resume": true,
+		"> /aep hold": true, "```aep-gate\n```": true, "~~~\n~~~": true, "a / b": false,
+	} {
+		if got := MayRequest(body); got != want {
+			t.Errorf("MayRequest(%q) = %v, want %v", body, got, want)
 		}
 	}
 }
-
-// toInstallation reports whether w was delivered to an App installation
-// (the npm fixtures also hold older recordings made without one).
-func toInstallation(t *testing.T, w fixtures.Webhook) bool {
-	var p struct {
-		Installation json.RawMessage `json:"installation"`
-	}
-	if err := json.Unmarshal(w.Body, &p); err != nil {
-		t.Fatalf("%s: %v", w.Name, err)
-	}
-	return p.Installation != nil
-}
-
-func TestParseReleaseDeliveries(t *testing.T) {
-	tests := []struct {
-		action string
-		want   []Work
-	}{
-		{"published", []Work{JudgeRelease{Tag: "v2.0.0"}}},
-		{"released", []Work{JudgeRelease{Tag: "v2.0.0"}}},
-		{"prereleased", []Work{JudgeRelease{Tag: "v2.0.0"}}},
-		{"edited", []Work{JudgeRelease{Tag: "v2.0.0"}}},
-		{"unpublished", []Work{JudgeRelease{Tag: "v2.0.0"}}},
-		{"deleted", []Work{JudgeRelease{Tag: "v2.0.0"}}},
-		{"created", nil}, // a draft has no tag yet; publishing sends published
-	}
-	for _, tt := range tests {
-		t.Run(tt.action, func(t *testing.T) {
-			body := fmt.Sprintf(`{"action":%q,"release":{"tag_name":"v2.0.0"},"installation":{"id":9},"repository":{"name":"r","owner":{"login":"o"}}}`, tt.action)
-			if diff := cmp.Diff(tt.want, routeOf(t, "release", []byte(body))); diff != "" {
-				t.Errorf("work (-want +got):\n%s", diff)
-			}
-		})
-	}
-	for _, w := range fixtures.Webhooks(t) {
-		if _, ws, err := Defaults().Route(w.Event, w.Body, testAppID); w.Event == "release" && toInstallation(t, w) && err == nil &&
-			(len(ws) == 1) != slices.Contains(release.Actions, w.Action) {
-			t.Errorf("%s: work %v", w.Name, ws)
-		}
-	}
-}
-
-const testAppID = 4242

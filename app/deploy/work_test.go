@@ -1,4 +1,4 @@
-package route
+package deploy
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -18,16 +19,16 @@ func TestDeployFamily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Work{JudgeDeploy{Environment: "production", SHA: "7638417db6d59f3c431d3e1f261cc637155684cd", RunID: 1234567890}}
-	if diff := cmp.Diff(want, routeOf(t, "deployment_protection_rule", body)); diff != "" {
+	want := []route.Work{JudgeDeploy{Environment: "production", SHA: "7638417db6d59f3c431d3e1f261cc637155684cd", RunID: 1234567890}}
+	if diff := cmp.Diff(want, routeOf(t, body)); diff != "" {
 		t.Errorf("work (-want +got):\n%s", diff)
 	}
 	bad := installed(`{"action":"requested","environment":"production","deployment":{"sha":"abc"},"deployment_callback_url":"https://api.github.com/repos/acme/app/deployments"}`)
-	if _, _, err := Defaults().Route("deployment_protection_rule", bad, testAppID); err == nil {
+	if _, _, err := (route.Table{Family()}).Route("deployment_protection_rule", bad, 4242); err == nil {
 		t.Error("a callback naming no run was taken")
 	}
 	other := installed(`{"action":"completed","environment":"production"}`)
-	if ws := routeOf(t, "deployment_protection_rule", other); len(ws) != 0 {
+	if ws := routeOf(t, other); len(ws) != 0 {
 		t.Errorf("action completed: %v", ws)
 	}
 }
@@ -45,4 +46,19 @@ func FuzzCallbackRun(f *testing.F) {
 			t.Errorf("callbackRun(%q) = %d without naming it", s, id)
 		}
 	})
+}
+
+// routeOf is what the deployment family makes of a delivery.
+func routeOf(t *testing.T, body []byte) []route.Work {
+	t.Helper()
+	_, ws, err := (route.Table{Family()}).Route("deployment_protection_rule", body, 4242)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// installed gives a bare payload an installation and a repository.
+func installed(payload string) []byte {
+	return []byte(`{"installation":{"id":9},"repository":{"name":"app","owner":{"login":"acme"},"default_branch":"main"},` + payload[1:])
 }

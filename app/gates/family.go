@@ -1,4 +1,4 @@
-package route
+package gates
 
 import (
 	"encoding/json"
@@ -6,11 +6,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aepgate/aepgate/app/closure"
+	"github.com/aepgate/aepgate/app/deploy"
+	"github.com/aepgate/aepgate/app/increment"
+	"github.com/aepgate/aepgate/app/pull"
+	"github.com/aepgate/aepgate/app/readback"
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
 	pclosure "github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/command"
+	rules "github.com/aepgate/aepgate/protocol/increment"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -26,8 +33,8 @@ type conversationView struct {
 		} `json:"labels"`
 	} `json:"issue"`
 	Comment *struct {
-		ID  int64    `json:"id"`
-		App *appInfo `json:"performed_via_github_app"`
+		ID  int64   `json:"id"`
+		App *appRef `json:"performed_via_github_app"`
 		// The comment as created (issue_comment.created): the App's
 		// witness should it be edited or deleted before it is judged.
 		Body    string    `json:"body"`
@@ -41,11 +48,7 @@ type conversationView struct {
 	} `json:"comment"`
 }
 
-type appInfo struct {
-	ID int64 `json:"id"`
-}
-
-// conversationFamily: a created comment is answered where it was made; an
+// ConversationFamily: a created comment is answered where it was made; an
 // edited or deleted one only changes the replay (an edited command counts
 // for nothing, and a comment edited into one that was never answered is
 // answered: refused) and is recorded as tampering when it was a kept
@@ -54,13 +57,14 @@ type appInfo struct {
 // control issue, every open pull request, once the comment is known to
 // change a project decision (fanout.go). The App's own comments change no
 // replay.
-func conversationFamily() Family {
-	return Family{
-		Name:   "conversation",
-		Events: map[string][]string{"issue_comment": {"created", "edited", "deleted"}},
-		View:   func() any { return new(conversationView) },
-		Derive: func(_ string, env webhook.Envelope, raw []byte, appID int64) ([]Work, error) {
-			v, err := decode[conversationView](raw)
+func ConversationFamily() route.Family {
+	return route.Family{
+		Name:     "conversation",
+		Events:   map[string][]string{"issue_comment": {"created", "edited", "deleted"}},
+		View:     func() any { return new(conversationView) },
+		Coalesce: pull.Coalesce,
+		Derive: func(_ string, env webhook.Envelope, raw []byte, appID int64) ([]route.Work, error) {
+			v, err := route.Decode[conversationView](raw)
 			if err != nil || v.Issue == nil || v.Issue.Number <= 0 || v.Comment == nil {
 				return nil, err
 			}
@@ -73,7 +77,7 @@ func conversationFamily() Family {
 }
 
 // commentWork is what one comment delivery asks for.
-func commentWork(env webhook.Envelope, v conversationView) []Work {
+func commentWork(env webhook.Envelope, v conversationView) []route.Work {
 	n := v.Issue.Number
 	control := slices.ContainsFunc(v.Issue.Labels, func(l struct {
 		Name string `json:"name"`
@@ -81,21 +85,21 @@ func commentWork(env webhook.Envelope, v conversationView) []Work {
 		return l.Name == gh.ControlLabel
 	})
 	answer, w, edit := answerOf(env.Action, n, v)
-	var then Work = AnswerOn{Thread: n, Control: control, Answer: answer, Witness: w, Once: edit} // then the unit's attempts
+	var then route.Work = AnswerOn{Thread: n, Control: control, Answer: answer, Witness: w, Once: edit} // then the unit's attempts
 	if v.Issue.PullRequest != nil {
-		then = JudgePR{PR: n, Answer: answer, Guesses: verdict.GuessUnits(v.Issue.Body, repoName(env)), Siblings: true, Witness: w, Once: edit}
+		then = pull.JudgePR{PR: n, Answer: answer, Guesses: verdict.GuessUnits(v.Issue.Body, route.RepoName(env)), Siblings: true, Witness: w, Once: edit}
 	}
 	if env.Action == "created" && control && v.Issue.PullRequest == nil {
 		return controlWork(then, v.Comment.Body)
 	}
 	if env.Action == "created" {
 		if c, ok := closeCommandOf(n, v, env.Action); ok && v.Issue.PullRequest == nil && !control {
-			return []Work{c, then} // the owner's word is kept before the attempts are judged
+			return []route.Work{c, then} // the owner's word is kept before the attempts are judged
 		}
 		if v.Issue.PullRequest != nil && hasVerbLine(v.Comment.Body, command.VerbAcceptMerge) {
-			return []Work{then, ReadBack{PR: n}} // an owner's acceptance of the merge: read it back again
+			return []route.Work{then, readback.ReadBack{PR: n}} // an owner's acceptance of the merge: read it back again
 		}
-		return []Work{then}
+		return []route.Work{then}
 	}
 	return changeWork(env, v, control, then, answer != 0)
 }
@@ -104,25 +108,25 @@ func commentWork(env webhook.Envelope, v conversationView) []Work {
 // the conversation again. On the control issue then runs only for a
 // comment edited into a request (answered: refused once); a kept
 // decision's source there is judged on every pull request instead.
-func changeWork(env webhook.Envelope, v conversationView, control bool, then Work, answered bool) []Work {
-	changed := CommentChanged{ID: v.Comment.ID, Change: env.Action, By: sender(env), Then: then, Control: control && v.Issue.PullRequest == nil}
+func changeWork(env webhook.Envelope, v conversationView, control bool, then route.Work, answered bool) []route.Work {
+	changed := CommentChanged{ID: v.Comment.ID, Change: env.Action, By: route.Sender(env), Then: then, Control: control && v.Issue.PullRequest == nil}
 	if changed.Control && !answered {
 		changed.Then = nil
 	}
 	if c, ok := closeCommandOf(v.Issue.Number, v, env.Action); ok && env.Action == "edited" && v.Issue.PullRequest == nil && !control {
-		return []Work{c, changed} // an edit into `/aep close` counts for nothing, and is told so once
+		return []route.Work{c, changed} // an edit into `/aep close` counts for nothing, and is told so once
 	}
-	return []Work{changed}
+	return []route.Work{changed}
 }
 
 // controlWork is a comment created on the control issue's work: its
 // answer, then the deployments waiting on an owner gate (the owner's
 // answer, a HOLD), then the open increments when it may hold an
 // acceptance or a demonstration.
-func controlWork(then Work, body string) []Work {
-	ws := []Work{then, JudgeDeploys{}}
+func controlWork(then route.Work, body string) []route.Work {
+	ws := []route.Work{then, deploy.JudgeDeploys{}}
 	if mentionsIncrement(body) {
-		ws = append(ws, JudgeIncrements{Open: true})
+		ws = append(ws, increment.JudgeIncrements{Open: true})
 	}
 	return ws
 }
@@ -134,7 +138,7 @@ func answerOf(action string, thread int, v conversationView) (id int64, w *verdi
 	switch {
 	case action == "created":
 		return v.Comment.ID, witnessOf(thread, v), false
-	case action == "edited" && mayRequest(v.Comment.Body):
+	case action == "edited" && route.MayRequest(v.Comment.Body):
 		return v.Comment.ID, nil, true
 	}
 	return 0, nil, false
@@ -169,12 +173,22 @@ func hasVerbLine(body, verb string) bool {
 // closeCommandOf is the close command work of a comment (event is the
 // issue_comment action) that holds the word "close" after a slash (the
 // prefix is the config's, known only once it is read).
-func closeCommandOf(issue int, v conversationView, event string) (CloseCommand, bool) {
+func closeCommandOf(issue int, v conversationView, event string) (closure.CloseCommand, bool) {
 	c := v.Comment
 	if c.User == nil || !hasCloseLine(c.Body) {
-		return CloseCommand{}, false
+		return closure.CloseCommand{}, false
 	}
-	return CloseCommand{Issue: issue, Body: c.Body, Cmd: pclosure.Command{
+	return closure.CloseCommand{Issue: issue, Body: c.Body, Cmd: pclosure.Command{
 		Actor: pclosure.Actor{Login: c.User.Login, Type: c.User.Type}, CommentID: c.ID,
 		Event: "issue_comment." + event, Created: c.Created, Updated: c.Updated}}, true
+}
+
+type appRef struct {
+	ID int64 `json:"id"`
+}
+
+// mentionsIncrement reports a comment that may accept or demonstrate an
+// increment (the prefix is the config's, known only once it is read).
+func mentionsIncrement(body string) bool {
+	return strings.Contains(body, rules.DemoInfo) || strings.Contains(body, " accept ")
 }
