@@ -96,7 +96,11 @@ func TestGraphQLEnqueuePullRequest(t *testing.T) {
 		{name: "without an expected head", rules: queue, perms: mergePerms, head: func(*mergeWorld) string { return "" },
 			want: []ghfake.QueueEntry{{PR: 1, Enqueuer: "app-42[bot]", Position: 1}}},
 		{name: "a stale expected head is refused", rules: queue, perms: mergePerms,
-			head:    func(w *mergeWorld) string { old := w.pr.Head(); w.pr.Commit("more", map[string]string{"b.txt": "b\n"}); return old },
+			head: func(w *mergeWorld) string {
+				old := w.pr.Head()
+				w.pr.Commit("more", map[string]string{"b.txt": "b\n"})
+				return old
+			},
 			wantErr: "Head branch was modified"},
 		{name: "twice is refused", rules: queue, perms: mergePerms,
 			setup: func(t *testing.T, w *mergeWorld) {
@@ -109,7 +113,9 @@ func TestGraphQLEnqueuePullRequest(t *testing.T) {
 		{name: "a required check not passed is refused", rules: ghfake.BranchRules{MergeQueue: true, RequiredChecks: []string{"aepgate/merge"}},
 			perms: mergePerms, wantErr: "Required status checks have not succeeded"},
 		{name: "a required check passed", rules: ghfake.BranchRules{MergeQueue: true, RequiredChecks: []string{"aepgate/merge"}},
-			perms: mergePerms, setup: func(t *testing.T, w *mergeWorld) { w.repo.AddCheckRun(42, w.pr.Head(), "aepgate/merge", "completed", "success") },
+			perms: mergePerms, setup: func(t *testing.T, w *mergeWorld) {
+				w.repo.AddCheckRun(42, w.pr.Head(), "aepgate/merge", "completed", "success")
+			},
 			want: []ghfake.QueueEntry{{PR: 1, Enqueuer: "app-42[bot]", Position: 1}}},
 		{name: "no merge_queues write is refused", rules: queue, perms: ghfake.Permissions{"pull_requests": "write", "contents": "write", "merge_queues": "read"},
 			wantErr: "Resource not accessible by integration"},
