@@ -102,6 +102,14 @@ func TestGraphQLEnqueuePullRequest(t *testing.T) {
 				return old
 			},
 			wantErr: "Head branch was modified"},
+		// Negative control of the binding: without expectedHeadOid, a head
+		// pushed after the judgement is what gets queued.
+		{name: "no expected head after a push queues the unjudged head", rules: queue, perms: mergePerms,
+			head: func(w *mergeWorld) string {
+				w.pr.Commit("pushed after the judgement", map[string]string{"b.txt": "b\n"})
+				return ""
+			},
+			want: []ghfake.QueueEntry{{PR: 1, Enqueuer: "app-42[bot]", Position: 1}}},
 		{name: "twice is refused", rules: queue, perms: mergePerms,
 			setup: func(t *testing.T, w *mergeWorld) {
 				if _, msg := w.mutate(t, "", enqueueQuery, map[string]any{"id": w.id, "head": w.pr.Head()}); msg != "" {
