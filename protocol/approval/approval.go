@@ -88,8 +88,7 @@ func Count(answers []Answer, need int, r Rules) Tally {
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			i = parent[i]
 		}
