@@ -100,6 +100,9 @@ type Config struct {
 	Deploy Deploy `json:"deploy"`
 	// Closure says how a closure without evidence is answered.
 	Closure Closure `json:"closure"`
+	// Gates maps an owner-only gate category to what answering it takes
+	// (gates.go). Accepted and validated; the App does not enforce it yet.
+	Gates map[string]GateRule `json:"gates,omitempty"`
 }
 
 // The modes of Config.Mode.

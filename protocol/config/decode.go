@@ -65,6 +65,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		"mode":           func(v *yaml.Node, f string) { c.Mode = d.mode(v, f) },
 		"deploy":         func(v *yaml.Node, f string) { d.deploy(v, f, &c.Deploy) },
 		"closure":        func(v *yaml.Node, f string) { d.closure(v, f, &c.Closure) },
+		"gates":          func(v *yaml.Node, f string) { c.Gates = d.gates(v, f) },
 		"command_prefix": func(v *yaml.Node, f string) { c.CommandPrefix = d.commandPrefix(v, f) },
 	})
 	if !versionSet {

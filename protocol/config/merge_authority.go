@@ -20,6 +20,11 @@ type Merge struct {
 	// logins (coordinators) the owners granted merge authority. Empty
 	// means the key is unset: anyone may merge and nobody is checked.
 	Authority []string `json:"authority,omitempty"`
+	// Auto asks the App to enqueue (or auto-merge) a unit's pull request
+	// once every aepgate check on its head is green, without an owner's
+	// "merge" command. Accepted and validated; the App does not act on it
+	// yet.
+	Auto bool `json:"auto,omitempty"`
 }
 
 // Coordinators are the logins merge.authority names (not owners, not the
@@ -35,9 +40,10 @@ func (m Merge) Coordinators() []string {
 }
 
 // merge decodes the merge mapping into m: authority is a non-empty list of
-// owners, merge-queue and logins, each once.
+// owners, merge-queue and logins, each once; auto is true or false.
 func (d *decoder) merge(v *yaml.Node, field string, m *Merge) {
 	d.fields(v, field, fieldSetters{
+		"auto": func(v *yaml.Node, f string) { m.Auto = d.boolean(v, f) },
 		"authority": func(v *yaml.Node, f string) {
 			seen := map[string]bool{}
 			m.Authority = d.list(v, f, func(item *yaml.Node, f, s string) {

@@ -20,7 +20,8 @@ import (
 //     report.skip) may only be narrowed;
 //   - limits and durations take the smaller value, risk.default the higher
 //     tier, mode enforce over advisory, audit_triage false over true,
-//     closure.reopen true over false;
+//     closure.reopen true over false, merge.auto false over true,
+//     gates.<category>.approvals the larger number;
 //   - command_prefix is the base's (owners' commands keep working);
 //     release.manifest is where the repository keeps its manifest;
 //   - deploy.environments may only tighten the base's environments.
@@ -54,6 +55,7 @@ func DefaultMergeRules() []MergeRule {
 		union("release.assets", func(c *Config) *[]string { return &c.Release.Assets }),
 		least("readback.timeout", func(c *Config) *time.Duration { return &c.Readback.Timeout }),
 		narrow("merge.authority", func(c *Config) *[]string { return &c.Merge.Authority }, true),
+		flag("merge.auto", func(c *Config) *bool { return &c.Merge.Auto }, false),
 		union("report.required_for.labels", func(c *Config) *[]string { return &c.Report.RequiredFor.Labels }),
 		union("report.required_for.paths", func(c *Config) *[]string { return &c.Report.RequiredFor.Paths }),
 		narrow("report.skip.authors", func(c *Config) *[]string { return &c.Report.Skip.Authors }, false),
@@ -63,6 +65,7 @@ func DefaultMergeRules() []MergeRule {
 		{Key: "deploy.environments", How: "the base's environments, each tightened by the repository's; adding one is refused", merge: mergeEnvironments},
 		flag("closure.reopen", func(c *Config) *bool { return &c.Closure.Reopen }, true),
 		ranked("closure.final", func(c *Config) *string { return &c.Closure.Final }, FinalCertified, FinalOwner),
+		{Key: "gates", How: "the base's categories and the repository's, each at the larger number of approvals", merge: mergeGates},
 	}
 }
 

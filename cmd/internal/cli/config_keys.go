@@ -11,8 +11,9 @@ import (
 // aepgate does (docs/config.md, "What enforces each key today", marks the
 // same ones "not enforced"; a test holds the two and the code together).
 // risk.default: every work-unit contract must state its risk, so no
-// default ever applies.
-var unenforcedKeys = []string{"risk.default"}
+// default ever applies. gates and merge.auto: the App does not merge pull
+// requests nor count owners' answers per category yet (docs/merge.md).
+var unenforcedKeys = []string{"gates", "merge.auto", "risk.default"}
 
 // configKeys are the config's keys as dotted paths (risk.default), from
 // config.Config's own fields: a struct's keys are listed one by one, a
@@ -59,7 +60,7 @@ enforces. Its keys:
 Every key is validated by every reader (an unknown key, a wrong type or an
 invalid value is an error). Besides version, the schema version, every key
 changes what the App, the Action or the CLI does except
-` + strings.Join(unenforcedKeys, ", ") + `, which is accepted and validated only. docs/config.md's
+` + strings.Join(unenforcedKeys, ", ") + `, which are accepted and validated only. docs/config.md's
 "What enforces each key today" says which part of aepgate acts on each key.
 The App reads the file from the default branch only.`
 }

@@ -76,7 +76,7 @@ func TestConfigDocsHelpAndExampleSayWhatIsEnforced(t *testing.T) {
 			t.Errorf("config --help does not list %s", k)
 		}
 	}
-	if !strings.Contains(help, strings.Join(unenforcedKeys, ", ")+", which is accepted and validated only") {
+	if !strings.Contains(help, strings.Join(unenforcedKeys, ", ")+", which are accepted and validated only") {
 		t.Errorf("config --help does not name the validated-only keys:\n%s", help)
 	}
 	for i, line := range strings.Split(repoFile(t, "examples/aepgate.yml"), "\n") {
@@ -85,6 +85,8 @@ func TestConfigDocsHelpAndExampleSayWhatIsEnforced(t *testing.T) {
 		}
 	}
 	checkNoCodeReads(t, "Risk.Default")
+	checkNoCodeReads(t, "Merge.Auto")
+	checkNoCodeReads(t, "ApprovalsFor")
 }
 
 // mentionsUnenforced reports whether line names an unenforced key, or its

@@ -1,12 +1,25 @@
 package ghfake
 
-// mutationRes is the Mutation root: issue dependencies, sub-issues and
-// comments, the writes the project makes through GraphQL.
+// mutationRes is the Mutation root: issue dependencies, sub-issues,
+// comments, pins and the merge mutations (graphql_merge.go), the writes the
+// project makes through GraphQL.
 type mutationRes struct{}
 
 func (mutationRes) typeName() string { return "Mutation" }
 
-func (mutationRes) field(x *gqlExec, name string, args map[string]any) (any, error) {
+// field runs one mutation and records it, applied or refused, in the
+// request log (Request.Mutations).
+func (m mutationRes) field(x *gqlExec, name string, args map[string]any) (any, error) {
+	v, err := m.mutate(x, name, args)
+	rec := Mutation{Name: name}
+	if err != nil {
+		rec.Err = err.Error()
+	}
+	x.c.mutations = append(x.c.mutations, rec)
+	return v, err
+}
+
+func (mutationRes) mutate(x *gqlExec, name string, args map[string]any) (any, error) {
 	input, _ := args["input"].(map[string]any)
 	switch name {
 	case "addBlockedBy", "removeBlockedBy":
@@ -17,6 +30,9 @@ func (mutationRes) field(x *gqlExec, name string, args map[string]any) (any, err
 		return x.addComment(input)
 	case "pinIssue":
 		return x.pinIssue(input)
+	}
+	if v, ok, err := x.mergeMutation(name, input); ok {
+		return v, err
 	}
 	return nil, unknownField("Mutation", name)
 }

@@ -13,6 +13,9 @@ func (r *prRes) field(x *gqlExec, name string, args map[string]any) (any, error)
 	if v, ok, err := base.common(x, name, args); ok {
 		return v, err
 	}
+	if v, ok := r.mergeField(name); ok {
+		return v, nil
+	}
 	s, i, p := r.s, r.i, r.i.pr
 	switch name {
 	case "id":

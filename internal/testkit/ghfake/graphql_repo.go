@@ -10,6 +10,9 @@ type repoRes struct{ s *repoState }
 func (r *repoRes) typeName() string { return "Repository" }
 
 func (r *repoRes) field(x *gqlExec, name string, args map[string]any) (any, error) {
+	if v, ok := r.mergeField(name, args); ok {
+		return v, nil
+	}
 	s, f := r.s, x.c.f
 	switch name {
 	case "id":

@@ -186,6 +186,7 @@ func (f *Fake) closeIssue(s *repoState, is *issue, by *user, reason string) {
 		return
 	}
 	is.state, is.stateReason, is.closed, is.closedBy, is.updated = "closed", reason, f.clock(), by, f.clock()
+	s.mergeClosed(is)
 	if is.pr == nil {
 		f.emitIssue(s, is, "closed", by, nil)
 	}

@@ -20,13 +20,31 @@ type Request struct {
 	User         string // the user of a personal token
 	Fault        string // the fault injected instead of serving, if any
 	Time         time.Time
+	// Mutations are the GraphQL mutations the request ran (none for a
+	// query), in order, each applied or refused.
+	Mutations []Mutation
 }
 
-// String is "METHOD /path -> status".
+// Mutation is one GraphQL mutation field a request ran.
+type Mutation struct {
+	Name string // the Mutation field, e.g. "enqueuePullRequest"
+	Err  string // the error it answered; "" when it was applied
+}
+
+// String is "METHOD /path -> status", followed by the mutations run, e.g.
+// "POST /graphql -> 200 [enqueuePullRequest]" or "[dequeuePullRequest
+// refused: …]".
 func (r Request) String() string {
 	s := fmt.Sprintf("%s %s -> %d", r.Method, r.Path, r.Status)
 	if r.Fault != "" {
 		s += " (fault: " + r.Fault + ")"
+	}
+	for _, m := range r.Mutations {
+		s += " [" + m.Name
+		if m.Err != "" {
+			s += " refused: " + m.Err
+		}
+		s += "]"
 	}
 	return s
 }
@@ -48,7 +66,7 @@ func isWrite(method string) bool { return method != http.MethodGet && method != 
 func (f *Fake) record(c *call, status int) {
 	req := Request{
 		Method: c.r.Method, Path: c.r.URL.Path, Query: c.r.URL.RawQuery, Pattern: c.pattern,
-		Status: status, Write: isWrite(c.r.Method), Time: f.clock(), Fault: c.fault,
+		Status: status, Write: isWrite(c.r.Method), Time: f.clock(), Fault: c.fault, Mutations: c.mutations,
 	}
 	if c.app != nil {
 		req.App = c.app.ID
@@ -112,6 +130,34 @@ func (f *Fake) VerifyWrites(t TB, patterns ...string) {
 	}
 	if !ok {
 		t.Errorf("ghfake: writes made:\n%swant patterns:\n  %s", f.WriteLog(), strings.Join(patterns, "\n  "))
+	}
+}
+
+// Mutations lists the GraphQL mutations run so far, applied and refused,
+// oldest first.
+func (f *Fake) Mutations() []Mutation {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []Mutation
+	for _, r := range f.reqs {
+		out = append(out, r.Mutations...)
+	}
+	return out
+}
+
+// VerifyMutations fails t unless the GraphQL mutations applied so far (the
+// refused ones left out) are exactly names, in order — VerifyWrites for
+// what GraphQL wrote, since every GraphQL request is a POST.
+func (f *Fake) VerifyMutations(t TB, names ...string) {
+	t.Helper()
+	var got []string
+	for _, m := range f.Mutations() {
+		if m.Err == "" {
+			got = append(got, m.Name)
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(names, "\n") {
+		t.Errorf("ghfake: mutations applied:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(names, "\n  "))
 	}
 }
 

@@ -210,6 +210,7 @@ func (f *Fake) synchronize(s *repoState, branch, before, sha string, by *user) {
 		p.headSHA = sha
 		p.baseSHA = s.refs["refs/heads/"+p.baseRef]
 		is.updated = f.clock()
+		s.headMoved(is, by)
 		f.emitPull(s, is, "synchronize", by, obj{"before": before, "after": sha})
 	}
 }

@@ -31,6 +31,32 @@ func TestNegativeControlPermissions(t *testing.T) {
 	}
 }
 
+// TestNegativeControlMergeQueuePermission: enqueuePullRequest needs
+// merge_queues write; without the permission check a read-only token
+// queues a pull request.
+func TestNegativeControlMergeQueuePermission(t *testing.T) {
+	RequireGraphQL(t)
+	for _, enforce := range []bool{true, false} {
+		f := New(t)
+		repo := f.CreateRepo("acme/widgets")
+		repo.SetBranchRules("main", BranchRules{MergeQueue: true})
+		repo.Branch("feature", "main")
+		repo.Commit("feature", "work", map[string]string{"a.txt": "a\n"})
+		pr := repo.OpenPR("alice", "feature", "main", "Work", "")
+		tok := f.App(42, NewAppKey()).Install("acme", Permissions{"pull_requests": "read", "merge_queues": "read"}).Token()
+		f.protect.permissions = enforce
+		var id string
+		f.mu.Lock()
+		id = nodeID("PullRequest", repo.s.issue(pr.Number()).id)
+		f.mu.Unlock()
+		body := `{"query":"mutation($id: ID!) { enqueuePullRequest(input: {pullRequestId: $id}) { mergeQueueEntry { position } } }","variables":{"id":"` + id + `"}}`
+		do(t, f, "POST", "graphql", tok, body)
+		if queued := len(repo.MergeQueue("main")) == 1; queued == enforce {
+			t.Errorf("enforce=%v: a read-only token queued the pull request: %v", enforce, queued)
+		}
+	}
+}
+
 func TestNegativeControlJWTSignature(t *testing.T) {
 	tests := []struct {
 		verify bool

@@ -173,6 +173,9 @@ func mergePull(c *call) (int, any) {
 	if req.Title != "" || req.Message != "" {
 		msg = strings.TrimSpace(req.Title + "\n\n" + req.Message)
 	}
+	if c.repo.merging.rules[is.pr.baseRef].MergeQueue {
+		return apiError(http.StatusMethodNotAllowed, "Changes must be made through the merge queue")
+	}
 	sha, err := c.f.merge(c.repo, is, c.f.actor(c.tok), MergeMethod(req.Method), req.SHA, msg)
 	var me *mergeError
 	if errors.As(err, &me) {

@@ -29,6 +29,7 @@ type pull struct {
 	mergeSHA  string
 	reviews   []*review
 	requested []*user
+	autoMerge *autoMerge // enabled auto-merge, or nil (merge_queue.go)
 }
 
 type review struct {

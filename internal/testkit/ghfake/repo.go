@@ -30,6 +30,7 @@ type repoState struct {
 	runs          []*workflowRun
 	statuses      []*commitStatus
 	attestations  []*attestation
+	merging       mergeState // branch rules, merge queues, allow_auto_merge (merge_queue.go)
 }
 
 // Repo is the scenario handle of one repository.

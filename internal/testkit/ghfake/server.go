@@ -51,8 +51,9 @@ type call struct {
 	repo    *repoState // set when the pattern has {owner}/{repo}
 	// refOverride is the {ref} when one route hands over to another.
 	refOverride string
-	body        []byte // the request body once read
-	fault       string // FaultLostResponse when the answer will be lost
+	body        []byte     // the request body once read
+	fault       string     // FaultLostResponse when the answer will be lost
+	mutations   []Mutation // GraphQL mutations run, for the request log
 
 }
 

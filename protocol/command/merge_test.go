@@ -1,0 +1,104 @@
+package command
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestParseOverrideArgs: override names one of the App's pull-request
+// checks exactly and gives a reason of at least three words; a HOLD, the
+// readback, the certificate and the config are refused with why.
+func TestParseOverrideArgs(t *testing.T) {
+	tests := []struct {
+		name, args         string
+		wantCheck, wantWhy string
+		wantErr            string
+	}{
+		{"audit with a reason", "aepgate/audit production is down, hotfix reviewed by phone", "aepgate/audit", "production is down, hotfix reviewed by phone", ""},
+		{"tab after the check", "aepgate/merge\tCI runner outage since noon", "aepgate/merge", "CI runner outage since noon", ""},
+		{"no reason", "aepgate/audit", "aepgate/audit", "", "at least 3 words"},
+		{"two words", "aepgate/audit hotfix now", "aepgate/audit", "hotfix now", "at least 3 words"},
+		{"three one-letter words", "aepgate/audit a b c", "aepgate/audit", "a b c", "at least 3 words"},
+		{"punctuation is not words", "aepgate/audit ... !!! ???", "aepgate/audit", "... !!! ???", "at least 3 words"},
+		{"too long", "aepgate/audit " + strings.Repeat("word ", 61), "aepgate/audit", strings.TrimSpace(strings.Repeat("word ", 61)), "at most 300"},
+		{"nothing", "  ", "", "", "override takes a check"},
+		{"HOLD", "hold the release is late anyway", "hold", "the release is late anyway", "a HOLD is lifted only by `resume`"},
+		{"HOLD in capitals", "HOLD the release is late anyway", "HOLD", "the release is late anyway", "a HOLD is lifted only by `resume`"},
+		{"readback", "aepgate/readback main is fine trust me", "aepgate/readback", "main is fine trust me", "the readback is what main showed"},
+		{"certificate", "aepgate/certificate we know it is fine", "aepgate/certificate", "we know it is fine", "issued, never overridden"},
+		{"config", "aepgate/config the file is fine really", "aepgate/config", "the file is fine really", "fixed on the default branch"},
+		{"a short name", "audit the auditor is away today", "audit", "the auditor is away today", `"audit" is not a check an owner may override (expected one of aepgate/work-unit, aepgate/gates, aepgate/audit, aepgate/merge)`},
+		{"an Action check", "aep/lint the linter is wrong here", "aep/lint", "the linter is wrong here", "is not a check an owner may override"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			check, why, err := ParseOverrideArgs(tt.args)
+			if check != tt.wantCheck || why != tt.wantWhy {
+				t.Errorf("ParseOverrideArgs(%q) = %q, %q; want %q, %q", tt.args, check, why, tt.wantCheck, tt.wantWhy)
+			}
+			if (err == nil) != (tt.wantErr == "") || err != nil && !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("error = %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestOverrideRulesNegativeControls drops each rule of ParseOverrideArgs
+// in turn and shows what it stops then gets through: without the reason's
+// word count a bare override, without the refusals a HOLD (when the
+// allow-list is gone too), without the allow-list an Action's check.
+func TestOverrideRulesNegativeControls(t *testing.T) {
+	full := overrideRules{allowed: overridable, refused: notOverridable, minWords: MinOverrideWords}
+	tests := []struct {
+		name  string
+		rules overrideRules
+		args  string
+	}{
+		{"reason words", overrideRules{allowed: overridable, refused: notOverridable}, "aepgate/audit"},
+		{"HOLD refusal", overrideRules{minWords: MinOverrideWords}, "hold the release is late anyway"},
+		{"readback refusal", overrideRules{minWords: MinOverrideWords}, "aepgate/readback main is fine trust me"},
+		{"allow-list", overrideRules{refused: notOverridable, minWords: MinOverrideWords}, "aep/lint the linter is wrong here"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, _, err := full.parse(tt.args); err == nil {
+				t.Fatalf("with every rule %q was accepted", tt.args)
+			}
+			if _, _, err := tt.rules.parse(tt.args); err != nil {
+				t.Errorf("without the rule %q was still refused: %v", tt.args, err)
+			}
+		})
+	}
+}
+
+func TestParseMergeArgsAndHold(t *testing.T) {
+	if err := ParseMergeArgs("  "); err != nil {
+		t.Errorf("merge: %v", err)
+	}
+	if err := ParseMergeArgs("now please"); err == nil || !strings.Contains(err.Error(), "merge takes no arguments") {
+		t.Errorf("merge with arguments: %v", err)
+	}
+	if got := OverrideRefusal(true); !strings.Contains(got, "only `resume` lifts it") {
+		t.Errorf("override under HOLD = %q, want a refusal", got)
+	}
+	if got := OverrideRefusal(false); got != "" {
+		t.Errorf("override without HOLD = %q, want none", got)
+	}
+	checks := OverridableChecks()
+	checks[0] = "changed"
+	if OverridableChecks()[0] == "changed" {
+		t.Error("OverridableChecks hands out its own slice")
+	}
+}
+
+// TestMergeVerbsNotParsedYet: until the App acts on them, Parse answers
+// "merge" and "override" as unknown commands, so an owner is told rather
+// than left with a command accepted and never done.
+func TestMergeVerbsNotParsedYet(t *testing.T) {
+	for _, body := range []string{"/aep merge", "/aep override aepgate/audit production is down now"} {
+		cs := Parse(body, "")
+		if len(cs) != 1 || cs[0].Err == nil || !strings.Contains(cs[0].Err.Error(), "is not a command") {
+			t.Errorf("Parse(%q) = %+v, want an unknown command", body, cs)
+		}
+	}
+}
