@@ -7,34 +7,33 @@ import (
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/closure"
 )
 
 // runReadback reads back what t names (package app/readback) for the
-// installation w runs for, with ev's writer, lock, board and logger.
-func (a *App) runReadback(ctx context.Context, ev *evaluator, w route.Where, t readback.Target) error {
-	in, err := a.clients.Installation(w.Installation)
-	if err != nil {
-		return err
+// installation w runs for, with j's writer, board and logger, and the
+// audits the pull judge decides (pull.Judge.Audited).
+func (a *App) runReadback(ctx context.Context, j *judges, w route.Where, t readback.Target) error {
+	audited := func(ctx context.Context, owner, repo string, m *gh.MergedPull) (readback.Audit, error) {
+		au, err := j.pull.Audited(ctx, owner, repo, m)
+		return readback.Audit(au), err
 	}
-	j := &readback.Judge{Read: in, Find: in, Label: in, W: ev.w, Locks: ev.locks, Log: ev.log, Now: time.Now,
-		Audited: a.audits.Wrap(ev.auditOf, time.Now), Config: verdict.Config, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery,
-		Signer: a.opts.Signer, Attest: in, Roles: in, React: in, Authority: a.opts.readback.authority, People: ev.people}
-	if ev.boards != nil {
-		j.Boards = ev.boards.schedule
-	}
-	j.Evidence = func(ctx context.Context, owner, repo string, unit int, at closure.Attempt) error {
-		return ev.keepEvidence(ctx, w, unit, at)
+	rj := &readback.Judge{Read: j.gh, Find: j.gh, Label: j.gh, W: j.w, Locks: a.db, Log: j.log, Now: time.Now,
+		Audited: a.audits.Wrap(audited, time.Now), Config: verdict.Config, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery,
+		Signer: a.opts.Signer, Attest: j.gh, Roles: j.gh, React: j.gh, Authority: a.opts.readback.authority, People: j.people, Boards: j.boards.Schedule}
+	rj.Evidence = func(ctx context.Context, owner, repo string, unit int, at closure.Attempt) error {
+		return a.closures(j, w).Evidence(ctx, closureInput(w), unit, at)
 	}
 	o := a.opts.readback
 	if o.now != nil {
-		j.Now = o.now
+		rj.Now = o.now
 	}
 	if o.audited != nil {
-		j.Audited = o.audited
+		rj.Audited = o.audited
 	}
 	if o.reader != nil {
-		j.Read = o.reader(j.Read)
+		rj.Read = o.reader(rj.Read)
 	}
-	return j.Run(ctx, readback.Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo}, t)
+	return rj.Run(ctx, readback.Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo}, t)
 }

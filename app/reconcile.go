@@ -13,8 +13,12 @@ import (
 )
 
 // deliveryMemory is how long delivery IDs are kept: GitHub redelivers for
-// three days, so four is safe.
+// three days, so four is safe. The sweep answers the missed comments of as
+// long (gates.Gates.Redelivered).
 const deliveryMemory = 4 * 24 * time.Hour
+
+// reconcileEvent is the event name of the periodic sweep's judgements.
+const reconcileEvent = "reconcile"
 
 // runReconcile is the periodic sweep: for every installation and every
 // repository it can see, re-evaluate the open pull requests and re-verify
@@ -65,7 +69,7 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 		return err
 	}
 	log := a.log.With("installation", id, "reconcile", true)
-	ev, err := a.evaluator(id, log)
+	j, err := a.judges(id, log)
 	if err != nil {
 		return err
 	}
@@ -77,7 +81,7 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 		// The open pull requests, then the Latest release (GitHub sends no
 		// event when a release asset changes).
 		w := route.Where{Installation: id, Owner: r.Owner, Repo: r.Name, Event: reconcileEvent}
-		if err := route.RunAll(ctx, runner{a, ev}, w, route.Sweep()); err != nil {
+		if err := route.RunAll(ctx, runner{a, j}, w, route.Sweep()); err != nil {
 			// A rate limit covers the whole installation: going on
 			// would only hammer GitHub (§3.4), so its sweep ends here.
 			if _, limited := gh.RetryWait(err, time.Now()); limited || ctx.Err() != nil {

@@ -6,8 +6,10 @@ import (
 
 	aclosure "github.com/aepgate/aepgate/app/closure"
 	"github.com/aepgate/aepgate/app/deploy"
+	"github.com/aepgate/aepgate/app/gates"
 	"github.com/aepgate/aepgate/app/heldwork"
 	"github.com/aepgate/aepgate/app/increment"
+	"github.com/aepgate/aepgate/app/pull"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/release"
@@ -18,24 +20,19 @@ import (
 // family table (route.Defaults), which the manifest subscribes to.
 func Events() []string { return route.Events() }
 
-// runner does the typed work of app/route for one installation's
-// evaluator (route.Runner).
+// runner does the typed work of app/route with one installation's judges
+// (route.Runner).
 type runner struct {
-	a  *App
-	ev *evaluator
+	a *App
+	j *judges
 }
 
 var _ route.Runner = runner{}
 
-// input is the evaluation context of work done for w.
-func input(w route.Where) evalInput {
-	return evalInput{delivery: w.Delivery, event: w.Event, owner: w.Owner, repo: w.Repo, sweep: w.Event == reconcileEvent}
-}
-
 func (r runner) JudgePR(ctx context.Context, w route.Where, j route.JudgePR) error {
 	in := input(w)
-	in.pr, in.guesses, in.answer, in.siblings, in.witness, in.once = j.PR, j.Guesses, j.Answer, j.Siblings, j.Witness, j.Once
-	return r.ev.evaluatePR(ctx, in)
+	in.PR, in.Guesses, in.Answer, in.Siblings, in.Witness, in.Once = j.PR, j.Guesses, j.Answer, j.Siblings, j.Witness, j.Once
+	return r.j.pull.Run(ctx, in)
 }
 
 func (r runner) Rejudge(ctx context.Context, w route.Where, j route.Rejudge) error {
@@ -50,29 +47,19 @@ func (r runner) Rejudge(ctx context.Context, w route.Where, j route.Rejudge) err
 }
 
 func (r runner) JudgeOpen(ctx context.Context, w route.Where, j route.JudgeOpen) error {
-	return r.ev.judgeOpen(ctx, input(w), j.Issue, j.Milestones)
+	return r.j.pull.Open(ctx, input(w), j.Issue, j.Milestones)
 }
 
 func (r runner) AnswerOn(ctx context.Context, w route.Where, j route.AnswerOn) error {
 	in := input(w)
-	in.answer, in.witness, in.once = j.Answer, j.Witness, j.Once
-	return r.ev.answerThread(ctx, in, j.Thread, j.Control)
+	in.Answer, in.Witness, in.Once = j.Answer, j.Witness, j.Once
+	return r.j.gates.AnswerIssueComment(ctx, in, j.Thread, j.Control)
 }
 
 func (r runner) CommentChanged(ctx context.Context, w route.Where, j route.CommentChanged) error {
-	kept, err := r.ev.kept.MarkTampered(ctx, w.FullName(), j.ID, j.Change, j.By, time.Now())
-	if err != nil {
-		return err
-	}
-	if kept {
-		r.ev.log.Warn("a kept decision's source was changed; the decision stays in force", "comment", j.ID, "change", j.Change, "by", j.By)
-	}
-	switch {
-	case j.Control && kept:
-		// Every pull request then shows the tampering.
-		return r.ev.fanout(ctx, input(w))
-	case j.Then == nil:
-		return nil // it mattered to no decision
+	done, err := r.j.gates.SourceChanged(ctx, input(w), gates.Change{ID: j.ID, Change: j.Change, By: j.By, Control: j.Control})
+	if err != nil || done || j.Then == nil {
+		return err // done, or it mattered to no decision
 	}
 	return j.Then.Run(ctx, r, w)
 }
@@ -82,16 +69,16 @@ func (r runner) JudgeRelease(ctx context.Context, w route.Where, j route.JudgeRe
 	if err != nil {
 		return err
 	}
-	jd := &release.Judge{Src: in, W: r.a.writer(in.CheckPublisher()), Download: r.a.clients.DownloadClient(), Locks: r.a.db, Log: r.ev.log}
+	jd := &release.Judge{Src: in, W: r.a.writer(in.CheckPublisher()), Download: r.a.clients.DownloadClient(), Locks: r.a.db, Log: r.j.log}
 	return jd.Run(ctx, release.Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo, Tag: j.Tag})
 }
 
 func (r runner) ReadBack(ctx context.Context, w route.Where, j route.ReadBack) error {
-	return r.a.runReadback(ctx, r.ev, w, readback.Target(j))
+	return r.a.runReadback(ctx, r.j, w, readback.Target(j))
 }
 
 func (r runner) JudgeQueued(ctx context.Context, w route.Where, j route.JudgeQueued) error {
-	return r.ev.judgeGroup(ctx, input(w), route.MergeGroup(j))
+	return r.j.pull.Queued(ctx, input(w), pull.Group(j))
 }
 
 func (r runner) RecordPush(ctx context.Context, w route.Where, j route.RecordPush) error {
@@ -99,20 +86,20 @@ func (r runner) RecordPush(ctx context.Context, w route.Where, j route.RecordPus
 }
 
 func (r runner) JudgeClosure(ctx context.Context, w route.Where, j route.JudgeClosure) error {
-	return r.ev.closures(input(w)).Closure(ctx, closureInput(input(w)), aclosure.Closed(j))
+	return r.a.closures(r.j, w).Closure(ctx, closureInput(w), aclosure.Closed(j))
 }
 
 // KeepContract keeps an issue's contract from a signed delivery's body (app/contract).
 func (r runner) KeepContract(ctx context.Context, w route.Where, j route.KeepContract) error {
-	return r.ev.contracts.First(ctx, w.Delivery, w.FullName(), j.Issue, j.Body)
+	return r.j.contracts.First(ctx, w.Delivery, w.FullName(), j.Issue, j.Body)
 }
 
 func (r runner) CloseCommand(ctx context.Context, w route.Where, j route.CloseCommand) error {
-	return r.ev.closures(input(w)).Command(ctx, closureInput(input(w)), aclosure.Said(j))
+	return r.a.closures(r.j, w).Command(ctx, closureInput(w), aclosure.Said(j))
 }
 
 func (r runner) JudgeDeploy(ctx context.Context, w route.Where, j route.JudgeDeploy) error {
-	d, err := r.a.deployJudge(ctx, w, r.ev)
+	d, err := r.a.deployJudge(ctx, w, r.j)
 	if err != nil {
 		return err
 	}
@@ -123,7 +110,7 @@ func (r runner) JudgeDeploys(ctx context.Context, w route.Where, _ route.JudgeDe
 	if pending, err := r.a.db.PendingDeploys(ctx, w.FullName()); err != nil || len(pending) == 0 {
 		return err // nothing waits: no call to GitHub
 	}
-	d, err := r.a.deployJudge(ctx, w, r.ev)
+	d, err := r.a.deployJudge(ctx, w, r.j)
 	if err != nil {
 		return err
 	}
@@ -139,8 +126,8 @@ func (r runner) JudgeIncrements(ctx context.Context, w route.Where, j route.Judg
 	if err != nil {
 		return err
 	}
-	jd := &increment.Judge{Src: in, Store: r.a.db, W: r.a.writer(in.CheckPublisher()), AppLogin: login, Rules: r.a.opts.incrementRules, People: r.ev.people,
-		ClosureRules: r.a.closureRules(), Board: r.a.boards().For(w.Installation), Signer: r.a.opts.Signer, Attest: in, Log: r.ev.log, Contracts: r.ev.contracts}
+	jd := &increment.Judge{Src: in, Store: r.a.db, W: r.a.writer(in.CheckPublisher()), AppLogin: login, Rules: r.a.opts.incrementRules, People: r.j.people,
+		ClosureRules: r.a.closureRules(), Board: r.a.boards().For(w.Installation), Signer: r.a.opts.Signer, Attest: in, Log: r.j.log, Contracts: r.j.contracts}
 	return jd.Judge(ctx, increment.Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo},
 		increment.Ask{Milestones: j.Milestones, Open: j.Open, Closed: w.Event == reconcileEvent && !r.a.opts.openMilestonesOnly,
 			OnlyAtMerge: j.AtMerge, ClosedBy: j.ClosedBy, EditedBy: j.EditedBy, EditedTo: j.EditedTo})
@@ -151,7 +138,7 @@ func deployInput(w route.Where) deploy.Input {
 }
 
 // deployJudge is the installation's deployment judge.
-func (a *App) deployJudge(ctx context.Context, w route.Where, ev *evaluator) (*deploy.Judge, error) {
+func (a *App) deployJudge(ctx context.Context, w route.Where, j *judges) (*deploy.Judge, error) {
 	in, err := a.clients.Installation(w.Installation)
 	if err != nil {
 		return nil, err
@@ -161,10 +148,10 @@ func (a *App) deployJudge(ctx context.Context, w route.Where, ev *evaluator) (*d
 		return nil, err
 	}
 	return &deploy.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), Increments: increment.Deployable{Checks: in},
-		AppLogin: login, Rules: a.opts.deployRules, Log: ev.log, People: ev.people}, nil
+		AppLogin: login, Rules: a.opts.deployRules, Log: j.log, People: j.people}, nil
 }
 
 func (r runner) HeldWork(ctx context.Context, w route.Where, j route.HeldWork) error {
-	jd := heldwork.Judge{Issues: r.ev.issues, Kept: r.ev.kept, Ledger: r.ev.w, Rules: r.a.opts.heldWorkRules, Log: r.ev.log}
+	jd := heldwork.Judge{Issues: r.j.gh, Kept: r.j.kept, Ledger: r.j.w, Rules: r.a.opts.heldWorkRules, Log: r.j.log}
 	return jd.Answer(ctx, heldwork.Input{Delivery: w.Delivery, Owner: w.Owner, Repo: w.Repo}, heldwork.Work(j))
 }
