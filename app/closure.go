@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"time"
 
 	aclosure "github.com/aepgate/aepgate/app/closure"
 	"github.com/aepgate/aepgate/app/pull"
@@ -11,20 +10,16 @@ import (
 	"github.com/aepgate/aepgate/protocol/closure"
 )
 
-// unitStore keeps closure facts and the App's own evidence (store.DB).
-type unitStore interface {
-	SaveClosure(ctx context.Context, repo string, unit int, facts []byte, e store.Entry, now time.Time) error
-	Closures(ctx context.Context, repo string) (map[int][]byte, error)
-	MarkClosureCommented(ctx context.Context, repo string, unit int, key string) (bool, error)
-	UnitEvidence(ctx context.Context, repo string) (map[int][][]byte, error)
-	SaveUnitEvidence(ctx context.Context, repo string, unit, pr int, attempt []byte, now time.Time) error
+// closureStore is app/closure's store: the App's database, with the kept
+// decisions a HOLD comes from read through the kept store (the Options'
+// seam).
+type closureStore struct {
+	aclosure.Store
+	kept pull.KeptReader
 }
 
-// closureStore is app/closure's store: the unit store and the kept
-// decisions a HOLD comes from.
-type closureStore struct {
-	unitStore
-	pull.KeptReader
+func (s closureStore) KeptDecisions(ctx context.Context, repo string) ([]store.Kept, error) {
+	return s.kept.KeptDecisions(ctx, repo)
 }
 
 // closureRules are the rules deciding when a unit counts as done: the
