@@ -12,17 +12,14 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/aepgate/aepgate/app/board"
-	acontract "github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/jwks"
 	"github.com/aepgate/aepgate/app/metrics"
-	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/ready"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
-	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 )
@@ -51,9 +48,9 @@ type App struct {
 	// stopping is closed when Run starts shutting down, which ends the
 	// wait of board jobs (board.Boards.Run) at once.
 	stopping chan struct{}
-	// hooks are GitHub's hook ranges, read by Run (front.go).
+	// hooks are GitHub's hook ranges, read by Run (edge.go).
 	hooks *webhook.HookCache
-	// sweeper sweeps after the edge's busy refusals (front.go).
+	// sweeper sweeps after the edge's busy refusals (edge.go).
 	sweeper *webhook.BusySweep
 	// github is whether GitHub accepted the App's credentials (/readyz).
 	github *ready.GitHub
@@ -93,7 +90,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	}
 	a.batcher = webhook.NewBatcher(a.queue, webhook.BatchConfig{Size: opts.BatchSize, Wait: opts.BatchWait,
 		Observe: qc.Yield.Observe(a.metrics.Batch), Options: opts.batch})
-	if err := a.newFront(); err != nil {
+	if err := a.newEdge(); err != nil {
 		a.batcher.Close()
 		db.Close()
 		return nil, err
@@ -142,7 +139,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	if err := a.queue.Start(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("start queue: %w", err)
 	}
-	srv, ln := a.serveFront(ctx, ln)
+	srv, ln := a.serveEdge(ctx, ln)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	info, _ := a.github.Verified()
@@ -207,56 +204,9 @@ func (a *App) handleDelivery(ctx context.Context, d queue.Delivery, log *slog.Lo
 	}
 	w.Delivery = d.DeliveryID
 	log = log.With("installation", w.Installation, "repo", w.FullName())
-	ev, err := a.evaluator(w.Installation, log)
+	j, err := a.judges(w.Installation, log)
 	if err != nil {
 		return err
 	}
-	return a.handlers(ev).Run(ctx, w, a.coalesce(w.Event, ws))
-}
-
-// evaluator builds the evaluation pipeline for one installation.
-func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error) {
-	in, err := a.clients.Installation(installation)
-	if err != nil {
-		return nil, err
-	}
-	return &evaluator{checks: a.checks, snap: a.snapshotter(in), w: a.writer(in.CheckPublisher()), ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, locks: a.db, log: log,
-		boards: boardJobs{b: a.boards(), installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation),
-		roles: in, pushers: a.db, people: a.people(in), timelines: in, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules, mergeRules: a.opts.mergeRules,
-		issues: in, units: a.db, closureRules: a.closureRules(), contracts: acontract.Keeper{Store: a.db, Rules: a.opts.contractRules}}, nil
-}
-
-// snapshotter reads snapshots through in, unless a test put a variant in
-// Options.
-func (a *App) snapshotter(in snapshotter) snapshotter {
-	if a.opts.snapshots != nil {
-		return a.opts.snapshots(in)
-	}
-	return in
-}
-
-// people resolves people through in (app/owners), with the variants a
-// test put in Options.
-func (a *App) people(in owners.Source) owners.Reader {
-	r := owners.Reader{Files: in, Teams: in, Resolve: a.opts.people}
-	if a.opts.teams != nil {
-		r.Teams = a.opts.teams(in)
-	}
-	return r
-}
-
-// keeper is where accepted decisions are kept: the database, unless a test
-// put a variant in Options.
-func (a *App) keeper() keeper {
-	if a.opts.keeper != nil {
-		return a.opts.keeper(a.db)
-	}
-	return a.db
-}
-
-// writer is the one Writer of an installation's judges: its check-run
-// publisher, the App's ledger and the written/unchanged counts.
-func (a *App) writer(pub writer.Publisher) writer.Writer {
-	return writer.Writer{Pub: pub, Ledger: writer.DBLedger{DB: a.db},
-		Count: func(name, outcome string) { a.metrics.Write(name, outcome) }}
+	return a.handlers(j).Run(ctx, w, a.coalesce(w.Event, ws))
 }

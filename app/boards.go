@@ -60,17 +60,18 @@ func (a *App) installationRepos(ctx context.Context, id int64) ([]string, error)
 	return out, nil
 }
 
-// boardJobs is the evaluator's boardKeeper: an installation's board facts
-// in the App's database, updates on the queue after Options.BoardDelay.
+// boardJobs is the pull judge's boards (pull.Boards): an installation's
+// board facts in the App's database, updates on the queue after
+// Options.BoardDelay.
 type boardJobs struct {
 	b            *board.Boards
 	installation int64
 }
 
-func (j boardJobs) saveFact(ctx context.Context, repo string, f pboard.Fact) (bool, error) {
+func (j boardJobs) SaveFact(ctx context.Context, repo string, f pboard.Fact) (bool, error) {
 	return j.b.SaveFact(ctx, repo, f)
 }
 
-func (j boardJobs) schedule(ctx context.Context, owner, repo string) error {
+func (j boardJobs) Schedule(ctx context.Context, owner, repo string) error {
 	return j.b.Schedule(ctx, j.installation, owner, repo)
 }

@@ -54,12 +54,12 @@ func (a *App) rejudgeOnce(ctx context.Context, args queue.Rejudge, log *slog.Log
 	if quiet := st.Last.Add(a.opts.CoalesceDelay); start.Before(quiet) && start.Sub(st.PendingSince) < a.opts.CoalesceMaxWait {
 		return quiet.Sub(start), nil // the requests are still coming
 	}
-	ev, err := a.evaluator(args.Installation, log)
+	j, err := a.judges(args.Installation, log)
 	if err != nil {
 		return 0, err
 	}
 	w := route.Where{Installation: args.Installation, Owner: args.Owner, Repo: args.Repo, Delivery: args.Delivery, Event: args.Event}
-	if err := a.handlers(ev).Run(ctx, w, []route.Work{pull.JudgePR{PR: args.PR, Guesses: args.Guesses, Siblings: args.Siblings}}); err != nil {
+	if err := a.handlers(j).Run(ctx, w, []route.Work{pull.JudgePR{PR: args.PR, Guesses: args.Guesses, Siblings: args.Siblings}}); err != nil {
 		return 0, err
 	}
 	if err := a.db.RejudgeCovered(ctx, args.Key(), st.Requested, start); err != nil {

@@ -39,7 +39,7 @@ func (q *memQueue) Enqueue(_ context.Context, d webhook.Delivery) (webhook.Outco
 	return webhook.Outcome{}, nil
 }
 
-// appEdge is the App's edge (as newFront builds it, without hook ranges
+// appEdge is the App's edge (as newEdge builds it, without hook ranges
 // or sweep) on q with the secrets "current" and "previous" and edge
 // options o, and the metrics it counts into.
 func appEdge(t *testing.T, q *memQueue, o webhook.Options) (http.Handler, *metrics.Set) {

@@ -13,24 +13,15 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 )
 
-// fanout asks for the open pull requests of in's repository to be judged
-// once, at the end of the current window.
-func (e *evaluator) fanout(ctx context.Context, in evalInput) error {
-	if e.fanouts == nil {
-		return nil
-	}
-	return e.fanouts(ctx, in.owner, in.repo)
-}
-
 // runFanout judges the open pull requests of one repository (a fanout
 // job). A rate limit snoozes the job for as long as GitHub asked.
 func (a *App) runFanout(ctx context.Context, args queue.Fanout) error {
 	start := time.Now()
 	log := a.log.With("installation", args.Installation, "repo", args.Owner+"/"+args.Repo, "job", "fanout")
-	ev, err := a.evaluator(args.Installation, log)
+	j, err := a.judges(args.Installation, log)
 	if err == nil {
 		w := route.Where{Installation: args.Installation, Owner: args.Owner, Repo: args.Repo, Event: fanoutEvent}
-		err = a.handlers(ev).Run(ctx, w, []route.Work{pull.JudgeOpen{}})
+		err = a.handlers(j).Run(ctx, w, []route.Work{pull.JudgeOpen{}})
 	}
 	result := "ok"
 	if wait, ok := gh.RetryWait(err, time.Now()); ok {
@@ -46,7 +37,7 @@ func (a *App) runFanout(ctx context.Context, args queue.Fanout) error {
 // fanoutEvent is the event name of a fanout job's evaluations.
 const fanoutEvent = "control_issue"
 
-// fanouts is the evaluator's way to ask for a fanout of one installation's
+// fanouts is the gates' way to ask for a fanout of one installation's
 // repository.
 func (a *App) fanouts(installation int64) func(ctx context.Context, owner, repo string) error {
 	return func(ctx context.Context, owner, repo string) error {

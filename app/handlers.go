@@ -18,41 +18,36 @@ import (
 )
 
 // handlers are who does each kind of work for one installation's
-// evaluator: each feature registers its own, given its judges.
-func (a *App) handlers(ev *evaluator) *route.Handlers {
+// judges: each feature registers its own, given its judges.
+func (a *App) handlers(j *judges) *route.Handlers {
 	h := new(route.Handlers)
-	a.handlePulls(h, ev)
-	a.handleGates(h, ev)
-	release.Register(h, a.releaseJudge(ev))
-	readback.Register(h, func(_ context.Context, w route.Where) (*readback.Judge, error) { return a.readbackJudge(ev, w) })
-	deploy.Register(h, a.db, func(ctx context.Context, w route.Where) (*deploy.Judge, error) { return a.deployJudge(ctx, w, ev) })
-	increment.Register(h, a.incrementJudge(ev))
-	closure.Register(h, func(w route.Where) *closure.Judge { return ev.closures(input(w)) })
+	a.handlePulls(h, j)
+	a.handleGates(h, j)
+	release.Register(h, a.releaseJudge(j))
+	readback.Register(h, func(_ context.Context, w route.Where) (*readback.Judge, error) { return a.readbackJudge(j, w), nil })
+	deploy.Register(h, a.db, func(ctx context.Context, w route.Where) (*deploy.Judge, error) { return a.deployJudge(ctx, w, j) })
+	increment.Register(h, a.incrementJudge(j))
+	closure.Register(h, func(w route.Where) *closure.Judge { return a.closures(j, w) })
 	heldwork.Register(h, func(route.Where) *heldwork.Judge {
-		return &heldwork.Judge{Issues: ev.issues, Kept: ev.kept, Ledger: ev.w, Rules: a.opts.heldWorkRules, Log: ev.log}
+		return &heldwork.Judge{Issues: j.gh, Kept: j.kept, Ledger: j.w, Rules: a.opts.heldWorkRules, Log: j.log}
 	})
-	acontract.Register(h, ev.contracts)
+	acontract.Register(h, j.contracts)
 	if a.opts.handlers != nil {
 		a.opts.handlers(h)
 	}
 	return h
 }
 
-// input is the evaluation context of work done for w.
-func input(w route.Where) evalInput {
-	return evalInput{delivery: w.Delivery, event: w.Event, owner: w.Owner, repo: w.Repo, sweep: w.Sweep}
-}
-
 // handlePulls registers the pull request pipeline's work (app/pull).
-func (a *App) handlePulls(h *route.Handlers, ev *evaluator) {
-	route.Handle(h, func(ctx context.Context, w route.Where, j pull.JudgePR) error {
+func (a *App) handlePulls(h *route.Handlers, j *judges) {
+	route.Handle(h, func(ctx context.Context, w route.Where, x pull.JudgePR) error {
 		in := input(w)
-		in.pr, in.guesses, in.answer, in.siblings, in.witness, in.once = j.PR, j.Guesses, j.Answer, j.Siblings, j.Witness, j.Once
-		return ev.evaluatePR(ctx, in)
+		in.PR, in.Guesses, in.Answer, in.Siblings, in.Witness, in.Once = x.PR, x.Guesses, x.Answer, x.Siblings, x.Witness, x.Once
+		return j.pull.Run(ctx, in)
 	})
-	route.Handle(h, func(ctx context.Context, w route.Where, j pull.Rejudge) error {
-		args := queue.Rejudge{Installation: w.Installation, Owner: w.Owner, Repo: w.Repo, PR: j.PR, Siblings: j.Siblings,
-			Delivery: w.Delivery, Event: w.Event, Guesses: j.Guesses}
+	route.Handle(h, func(ctx context.Context, w route.Where, x pull.Rejudge) error {
+		args := queue.Rejudge{Installation: w.Installation, Owner: w.Owner, Repo: w.Repo, PR: x.PR, Siblings: x.Siblings,
+			Delivery: w.Delivery, Event: w.Event, Guesses: x.Guesses}
 		did, err := a.queue.ScheduleRejudge(ctx, args, a.opts.CoalesceDelay)
 		if err != nil {
 			return err
@@ -60,56 +55,46 @@ func (a *App) handlePulls(h *route.Handlers, ev *evaluator) {
 		a.metrics.Coalesce(did)
 		return nil
 	})
-	route.Handle(h, func(ctx context.Context, w route.Where, j pull.JudgeOpen) error {
-		return ev.judgeOpen(ctx, input(w), j.Issue, j.Milestones)
+	route.Handle(h, func(ctx context.Context, w route.Where, x pull.JudgeOpen) error {
+		return j.pull.Open(ctx, input(w), x.Issue, x.Milestones)
 	})
-	route.Handle(h, func(ctx context.Context, w route.Where, j pull.JudgeQueued) error {
-		return ev.judgeGroup(ctx, input(w), pull.MergeGroup(j))
+	route.Handle(h, func(ctx context.Context, w route.Where, x pull.JudgeQueued) error {
+		return j.pull.Queued(ctx, input(w), pull.Group(x))
 	})
-	route.Handle(h, func(ctx context.Context, w route.Where, j pull.RecordPush) error {
-		return a.db.RecordPusher(ctx, w.FullName(), j.SHA, j.Login, time.Now())
+	route.Handle(h, func(ctx context.Context, w route.Where, x pull.RecordPush) error {
+		return a.db.RecordPusher(ctx, w.FullName(), x.SHA, x.Login, time.Now())
 	})
 }
 
 // handleGates registers the owner gates' work (app/gates).
-func (a *App) handleGates(h *route.Handlers, ev *evaluator) {
-	route.Handle(h, func(ctx context.Context, w route.Where, j gates.AnswerOn) error {
+func (a *App) handleGates(h *route.Handlers, j *judges) {
+	route.Handle(h, func(ctx context.Context, w route.Where, x gates.AnswerOn) error {
 		in := input(w)
-		in.answer, in.witness, in.once = j.Answer, j.Witness, j.Once
-		return ev.answerThread(ctx, in, j.Thread, j.Control)
+		in.Answer, in.Witness, in.Once = x.Answer, x.Witness, x.Once
+		return j.gates.AnswerIssueComment(ctx, in, x.Thread, x.Control)
 	})
-	route.Handle(h, func(ctx context.Context, w route.Where, j gates.CommentChanged) error {
-		kept, err := ev.kept.MarkTampered(ctx, w.FullName(), j.ID, j.Change, j.By, time.Now())
-		if err != nil {
-			return err
+	route.Handle(h, func(ctx context.Context, w route.Where, x gates.CommentChanged) error {
+		done, err := j.gates.SourceChanged(ctx, input(w), gates.Change{ID: x.ID, Change: x.Change, By: x.By, Control: x.Control})
+		if err != nil || done || x.Then == nil {
+			return err // done, or it mattered to no decision
 		}
-		if kept {
-			ev.log.Warn("a kept decision's source was changed; the decision stays in force", "comment", j.ID, "change", j.Change, "by", j.By)
-		}
-		switch {
-		case j.Control && kept:
-			// Every pull request then shows the tampering.
-			return ev.fanout(ctx, input(w))
-		case j.Then == nil:
-			return nil // it mattered to no decision
-		}
-		return h.Run(ctx, w, []route.Work{j.Then})
+		return h.Run(ctx, w, []route.Work{x.Then})
 	})
 }
 
 // releaseJudge is the installation's release judge.
-func (a *App) releaseJudge(ev *evaluator) func(context.Context, route.Where) (*release.Judge, error) {
+func (a *App) releaseJudge(j *judges) func(context.Context, route.Where) (*release.Judge, error) {
 	return func(_ context.Context, w route.Where) (*release.Judge, error) {
 		in, err := a.clients.Installation(w.Installation)
 		if err != nil {
 			return nil, err
 		}
-		return &release.Judge{Src: in, W: a.writer(in.CheckPublisher()), Download: a.clients.DownloadClient(), Locks: a.db, Log: ev.log}, nil
+		return &release.Judge{Src: in, W: a.writer(in.CheckPublisher()), Download: a.clients.DownloadClient(), Locks: a.db, Log: j.log}, nil
 	}
 }
 
 // incrementJudge is the installation's increment judge.
-func (a *App) incrementJudge(ev *evaluator) func(context.Context, route.Where) (*increment.Judge, error) {
+func (a *App) incrementJudge(j *judges) func(context.Context, route.Where) (*increment.Judge, error) {
 	return func(ctx context.Context, w route.Where) (*increment.Judge, error) {
 		in, err := a.clients.Installation(w.Installation)
 		if err != nil {
@@ -119,13 +104,13 @@ func (a *App) incrementJudge(ev *evaluator) func(context.Context, route.Where) (
 		if err != nil {
 			return nil, err
 		}
-		return &increment.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), AppLogin: login, Rules: a.opts.incrementRules, People: ev.people,
-			ClosureRules: a.closureRules(), Board: a.boards().For(w.Installation), Signer: a.opts.Signer, Attest: in, Log: ev.log, Contracts: ev.contracts}, nil
+		return &increment.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), AppLogin: login, Rules: a.opts.incrementRules, People: j.people,
+			ClosureRules: a.closureRules(), Board: a.boards().For(w.Installation), Signer: a.opts.Signer, Attest: in, Log: j.log, Contracts: j.contracts}, nil
 	}
 }
 
 // deployJudge is the installation's deployment judge.
-func (a *App) deployJudge(ctx context.Context, w route.Where, ev *evaluator) (*deploy.Judge, error) {
+func (a *App) deployJudge(ctx context.Context, w route.Where, j *judges) (*deploy.Judge, error) {
 	in, err := a.clients.Installation(w.Installation)
 	if err != nil {
 		return nil, err
@@ -135,5 +120,5 @@ func (a *App) deployJudge(ctx context.Context, w route.Where, ev *evaluator) (*d
 		return nil, err
 	}
 	return &deploy.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), Increments: increment.Deployable{Checks: in},
-		AppLogin: login, Rules: a.opts.deployRules, Log: ev.log, People: ev.people}, nil
+		AppLogin: login, Rules: a.opts.deployRules, Log: j.log, People: j.people}, nil
 }

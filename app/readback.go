@@ -7,35 +7,34 @@ import (
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/closure"
 )
 
 // readbackJudge is the readback judge (package app/readback) of the
-// installation w runs for, with ev's writer, lock, board and logger.
-func (a *App) readbackJudge(ev *evaluator, w route.Where) (*readback.Judge, error) {
-	in, err := a.clients.Installation(w.Installation)
-	if err != nil {
-		return nil, err
+// installation w runs for, with j's writer, board and logger, and the
+// audits the pull judge decides (pull.Judge.Audited).
+func (a *App) readbackJudge(j *judges, w route.Where) *readback.Judge {
+	audited := func(ctx context.Context, owner, repo string, m *gh.MergedPull) (readback.Audit, error) {
+		au, err := j.pull.Audited(ctx, owner, repo, m)
+		return readback.Audit(au), err
 	}
-	j := &readback.Judge{GitHub: readback.GitHub{Read: in, Find: in, Label: in, Attest: in, Roles: in, React: in},
-		W: ev.w, Locks: ev.locks, Log: ev.log, Now: time.Now, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery,
-		Rules: readback.Rules{Audited: a.audits.Wrap(ev.auditOf, time.Now), Config: verdict.Config, Authority: a.opts.readback.authority, People: ev.people},
-		After: readback.After{Signer: a.opts.Signer}}
-	if ev.boards != nil {
-		j.After.Boards = ev.boards.schedule
-	}
-	j.After.Evidence = func(ctx context.Context, owner, repo string, unit int, at closure.Attempt) error {
-		return ev.keepEvidence(ctx, w, unit, at)
-	}
+	rj := &readback.Judge{GitHub: readback.GitHub{Read: j.gh, Find: j.gh, Label: j.gh, Attest: j.gh, Roles: j.gh, React: j.gh},
+		W: j.w, Locks: a.db, Log: j.log, Now: time.Now, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery,
+		Rules: readback.Rules{Audited: a.audits.Wrap(audited, time.Now), Config: verdict.Config, Authority: a.opts.readback.authority, People: j.people},
+		After: readback.After{Signer: a.opts.Signer, Boards: j.boards.Schedule,
+			Evidence: func(ctx context.Context, owner, repo string, unit int, at closure.Attempt) error {
+				return a.closures(j, w).Evidence(ctx, closureInput(w), unit, at)
+			}}}
 	o := a.opts.readback
 	if o.now != nil {
-		j.Now = o.now
+		rj.Now = o.now
 	}
 	if o.audited != nil {
-		j.Rules.Audited = o.audited
+		rj.Rules.Audited = o.audited
 	}
 	if o.reader != nil {
-		j.GitHub.Read = o.reader(j.GitHub.Read)
+		rj.GitHub.Read = o.reader(rj.GitHub.Read)
 	}
-	return j, nil
+	return rj
 }

@@ -12,7 +12,7 @@ type readbackOptions struct {
 	// now is the clock readback deadlines are judged by (nil: time.Now).
 	now func() time.Time
 	// audited replaces the audit judged from the pull request's reviews
-	// (nil: evaluator.auditOf).
+	// (nil: pull.Judge.Audited).
 	audited readback.AuditFunc
 	// reader wraps the installation's reads (nil: used as they are); a
 	// test hands in observations GitHub can give but the fake cannot make.

@@ -14,7 +14,8 @@ import (
 )
 
 // deliveryMemory is how long delivery IDs are kept: GitHub redelivers for
-// three days, so four is safe.
+// three days, so four is safe. The sweep answers the missed comments of as
+// long (gates.Gates.Redelivered).
 const deliveryMemory = 4 * 24 * time.Hour
 
 // runReconcile is the periodic sweep: for every installation and every
@@ -66,7 +67,7 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 		return err
 	}
 	log := a.log.With("installation", id, "sweep", true)
-	ev, err := a.evaluator(id, log)
+	j, err := a.judges(id, log)
 	if err != nil {
 		return err
 	}
@@ -78,7 +79,7 @@ func (a *App) reconcileInstallation(ctx context.Context, id int64) error {
 		// The open pull requests, then the Latest release (GitHub sends no
 		// event when a release asset changes).
 		w := route.Where{Installation: id, Owner: r.Owner, Repo: r.Name, Event: store.SweepEvent, Sweep: true}
-		if err := a.handlers(ev).Run(ctx, w, a.sweep()); err != nil {
+		if err := a.handlers(j).Run(ctx, w, a.sweep()); err != nil {
 			// A rate limit covers the whole installation: going on
 			// would only hammer GitHub (§3.4), so its sweep ends here.
 			if _, limited := gh.RetryWait(err, time.Now()); limited || ctx.Err() != nil {

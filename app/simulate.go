@@ -2,133 +2,19 @@ package app
 
 import (
 	"context"
-	"log/slog"
-	"time"
 
-	acontract "github.com/aepgate/aepgate/app/contract"
-	"github.com/aepgate/aepgate/app/instructed"
-	"github.com/aepgate/aepgate/app/owners"
-	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/app/pull"
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/store"
-	"github.com/aepgate/aepgate/protocol/closure"
-	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
-// SimulateSource is what a simulation reads through: the App's own reads
-// of a repository (gh.Installation; gh.NewReadInstallation with a token).
-type SimulateSource interface {
-	snapshotter
-	roleReader
-	fileReader
-	teamReader
-	instructed.Timelines
-	baseAttacher
-}
+// SimulateSource is what a simulation reads through (pull.SimulateSource).
+type SimulateSource = pull.SimulateSource
 
-// baseAttacher reads the base policy a config file extends into it
-// (gh.Installation.AttachBase), as the App's snapshot does for the default
-// branch's file.
-type baseAttacher interface {
-	AttachBase(ctx context.Context, f *snapshot.ConfigFile) error
-}
+// Simulation names the pull request a simulation judges (pull.Simulation).
+type Simulation = pull.Simulation
 
-// Simulation names the pull request a simulation judges.
-type Simulation struct {
-	Owner, Repo string
-	PR          int
-	// Config, when set, is judged instead of the default branch's
-	// .github/aepgate.yml.
-	Config []byte
-	// AppLogin is the App's login, by which its own comments are found
-	// ("" finds none).
-	AppLogin string
-}
-
-// Simulate judges one open pull request as the App would, through the
-// App's own pipeline (the same snapshot, reads and checks, advisory mode
-// included), and returns the check runs it would publish, in the order of
-// verdict.DefaultChecks. It writes nothing: no check run, reaction, reply or
-// ledger row, and keeps no decision. It knows only what GitHub shows: not
-// the decisions the App kept (a HOLD edited after the App kept it counts as
-// GitHub now shows it), who pushed which commit (recorded by the App from
-// push events) nor the closures it judged (a closed dependency blocks, and
-// a closed story holds its WIP lane). A pull request that is not open has
-// no runs.
+// Simulate judges one open pull request as the App would and writes
+// nothing (pull.Simulate).
 func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
-	e := &evaluator{checks: verdict.DefaultChecks(), snap: configured{src, src, s.Config}, files: src, roles: src, people: owners.Reader{Files: src, Teams: src}, timelines: src,
-		pushers: unrecorded{}, kept: unkept{}, units: noClosures{}, closureRules: closure.DefaultRules(), locks: unlocked{}, log: slog.New(slog.DiscardHandler),
-		appLogin: func(context.Context) (string, error) { return s.AppLogin, nil }, contracts: acontract.Keeper{Store: acontract.Unkept{}}}
-	ev, err := e.evaluation(ctx, evalInput{event: "simulate", owner: s.Owner, repo: s.Repo, pr: s.PR})
-	if err != nil || ev == nil {
-		return nil, err
-	}
-	var runs []checks.Run
-	for _, c := range e.checks {
-		if out := ev.Published(c.Eval(ev)); !out.Skip {
-			runs = append(runs, out.Run)
-		}
-	}
-	return runs, nil
+	return pull.Simulate(ctx, src, s)
 }
-
-// configured is a snapshotter whose snapshots carry config (nil: the
-// repository's own) as the default branch's config file, with the base it
-// extends read through bases.
-type configured struct {
-	snapshotter
-	bases  baseAttacher
-	config []byte
-}
-
-func (c configured) Snapshot(ctx context.Context, req gh.SnapshotRequest) (*snapshot.PR, error) {
-	snap, err := c.snapshotter.Snapshot(ctx, req)
-	if err != nil || c.config == nil {
-		return snap, err
-	}
-	snap.Config = snapshot.ConfigFile{Found: true, Text: string(c.config), CommitSHA: "(local file)"}
-	if err := c.bases.AttachBase(ctx, &snap.Config); err != nil {
-		return nil, err
-	}
-	return snap, nil
-}
-
-// unrecorded knows no pushers; unkept keeps nothing and knows no kept
-// decision or thread mark; noClosures knows no closure judged by the App
-// (a closed dependency then blocks, as one the App never saw closing
-// does); unlocked locks nothing: a simulation's store.
-type (
-	unrecorded struct{}
-	unkept     struct{}
-	noClosures struct{}
-	unlocked   struct{}
-)
-
-func (noClosures) SaveClosure(context.Context, string, int, []byte, store.Entry, time.Time) error {
-	return nil
-}
-func (noClosures) Closures(context.Context, string) (map[int][]byte, error) { return nil, nil }
-func (noClosures) MarkClosureCommented(context.Context, string, int, string) (bool, error) {
-	return false, nil
-}
-func (noClosures) UnitEvidence(context.Context, string) (map[int][][]byte, error) { return nil, nil }
-func (noClosures) SaveUnitEvidence(context.Context, string, int, int, []byte, time.Time) error {
-	return nil
-}
-
-func (unrecorded) Pushers(context.Context, string, []string) ([]store.Pusher, error) { return nil, nil }
-
-func (unkept) Keep(context.Context, store.Kept, store.Entry, time.Time) (bool, error) {
-	return false, nil
-}
-func (unkept) KeptDecisions(context.Context, string) ([]store.Kept, error) { return nil, nil }
-func (unkept) LedgerTamper(context.Context, string, bool, int64, string, store.Entry, time.Time) (bool, error) {
-	return false, nil
-}
-func (unkept) MarkTampered(context.Context, string, int64, string, string, time.Time) (bool, error) {
-	return false, nil
-}
-func (unkept) ThreadMark(context.Context, string, int) (int64, error)             { return 0, nil }
-func (unkept) SetThreadMark(context.Context, string, int, int64, time.Time) error { return nil }
-func (unlocked) Lock(context.Context, string) (func(), error)                     { return func() {}, nil }

@@ -51,7 +51,7 @@ func FixedNeedsChange(c ClosingCase) string {
 		return ""
 	}
 	paths := quotedPaths(c.Finding)
-	at, now := gitsha.Short(orNone(c.Found.CommitSHA)), gitsha.Short(orNone(c.Judge.CommitSHA))
+	at, now := gitsha.Short(orNoCommit(c.Found.CommitSHA)), gitsha.Short(orNoCommit(c.Judge.CommitSHA))
 	prefix := fmt.Sprintf("the AGREE with %s's fixed disposition is refused: ", c.LedgerID)
 	if strings.EqualFold(c.Found.CommitSHA, c.Judge.CommitSHA) {
 		return prefix + fmt.Sprintf("this review is of %s, the commit the finding was made at, so no later commit changed %s", at, strings.Join(paths, ", "))

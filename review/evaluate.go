@@ -35,12 +35,13 @@ func DefaultOptions() Options {
 // commit_id is the head.
 func Bound(r Review, in *Input) string {
 	if r.CommitSHA == "" || !strings.EqualFold(r.CommitSHA, in.Head) {
-		return fmt.Sprintf("audit is for %s, head is %s", orNone(r.CommitSHA), orNone(in.Head))
+		return fmt.Sprintf("audit is for %s, head is %s", orNoCommit(r.CommitSHA), orNoCommit(in.Head))
 	}
 	return ""
 }
 
-func orNone(s string) string {
+// orNoCommit shows an empty SHA as "no commit".
+func orNoCommit(s string) string {
 	if s == "" {
 		return "no commit"
 	}

@@ -77,7 +77,7 @@ func (w *walk) review(r *Review) {
 	}
 	if w.o.Binding(*r, w.in) != "" {
 		w.ignored = append(w.ignored, Ignored{ReviewID: r.ID, Author: r.Author.Login, URL: r.URL,
-			Reason: fmt.Sprintf("for another commit (%s), so its verdict does not apply to the head; its findings stay in the ledger", gitsha.Short(orNone(r.CommitSHA)))})
+			Reason: fmt.Sprintf("for another commit (%s), so its verdict does not apply to the head; its findings stay in the ledger", gitsha.Short(orNoCommit(r.CommitSHA)))})
 	}
 	au := &audited{r: r}
 	w.counting = append(w.counting, au)

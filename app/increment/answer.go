@@ -29,7 +29,7 @@ func origin(in Input) verdict.Origin {
 }
 
 // answer answers each control-thread comment with `accept` lines once,
-// as every command is answered (app/answer.go): a ledger row per line,
+// as every command is answered (app/gates/answer.go): a ledger row per line,
 // 👍 when one was accepted, 👎 and one reply (checks.RefusalReply: why,
 // and the command that would count) when one was refused, then the row
 // saying it was answered. answers are the milestones' (rules.Answers);

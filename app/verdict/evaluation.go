@@ -20,8 +20,8 @@ const ConfigPath = config.DefaultPath
 
 // Evaluation is what every check of one pull request head is judged on:
 // the snapshot and the repository config, parsed once (New), and what the
-// App read for it besides (the fields below Unit, set by the App's
-// evaluator before any check runs: the Reads its checks declared). The
+// App read for it besides (the fields below Unit, set by the read phase of
+// app/pull before any check runs: the Reads its checks declared). The
 // values derived from them are computed once, through their accessors
 // (GateLog, UnitVerdict, AuditDecision, PreAudit), so the order of the
 // checks does not matter.

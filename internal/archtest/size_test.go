@@ -126,12 +126,13 @@ func TestFunctionRuleCanFail(t *testing.T) {
 	}
 }
 
-// maxAppRootLines bounds the app root package's non-test Go: wiring, the
-// runner of typed work and the pull-request pipeline; a feature goes in a
-// package under app/. It is a ratchet at the root's size once the family
-// table moved to app/route (issue 25 asked for at most 3,000): lower it as
-// the root shrinks, never raise it.
-const maxAppRootLines = 2420
+// maxAppRootLines bounds the app root package's non-test Go: wiring (New,
+// Run, Handler, Options, each installation's judges) and the runner of
+// typed work; a feature goes in a package under app/ (the pull-request
+// pipeline is app/pull, the owners' gates app/gates). It is a ratchet at
+// the root's size once those two moved out (issue 41 asks for at most
+// 800): lower it as the root shrinks, never raise it.
+const maxAppRootLines = 1266
 
 // rootLines counts the lines of the non-test Go files in dir.
 func rootLines(t *testing.T, dir string) int {

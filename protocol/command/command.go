@@ -3,6 +3,8 @@ package command
 import (
 	"fmt"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/gate"
 )
 
 // DefaultPrefix starts every command when the repository config names none.
@@ -10,7 +12,8 @@ const DefaultPrefix = "/aep"
 
 // Verbs of the commands.
 const (
-	VerbHold    = "hold"
+	// VerbHold puts a HOLD on: the command is named as its gate event.
+	VerbHold    = gate.EventHold
 	VerbResume  = "resume"
 	VerbResolve = "resolve"
 	VerbStatus  = "status"

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/aepgate/aepgate/protocol/command"
 )
 
 // Actions an item may ask for.
 const (
-	ActionHold     = "hold"
+	// ActionHold is an item asking for a HOLD (command.VerbHold).
+	ActionHold     = command.VerbHold
 	ActionResume   = "resume"
 	ActionResolve  = "resolve"
 	ActionStatus   = "status"

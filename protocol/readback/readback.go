@@ -95,7 +95,7 @@ func decide(in Input, p protections) Result {
 	for _, id := range reused {
 		rs = append(rs, refusal.Refusal{Token: "reused-ci-as-readback", Expected: "readback run IDs distinct from PR CI run IDs", Seen: "run " + strconv.FormatInt(id, 10) + " in both"})
 	}
-	candidates := without(atSha(main, in.Merge.MergeSha, orNone(in.DefaultBranch)), reused)
+	candidates := without(atSha(main, in.Merge.MergeSha, knownBranch(in.DefaultBranch)), reused)
 	mainRuns, mainRefusals := judge("readback", required, candidates)
 	rs = append(rs, mainRefusals...)
 	var headRefusals []refusal.Refusal
@@ -217,9 +217,9 @@ func uniqueSorted(in []string) []string {
 	return out
 }
 
-// orNone turns an unknown branch into one no run is on, so that readback
+// knownBranch turns an unknown branch into one no run is on, so that readback
 // without a default branch finds nothing (fail closed).
-func orNone(branch string) string {
+func knownBranch(branch string) string {
 	if branch == "" {
 		return "\x00unknown"
 	}

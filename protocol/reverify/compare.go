@@ -43,15 +43,16 @@ func judge(t Task, o Outcome) string {
 	switch {
 	case o.ExitCode != 0:
 		return fmt.Sprintf("false green: %s is DONE, but its Verify command exited %d on re-run.\npasted (last line): %s\nre-run (last line): %s",
-			t.ID, o.ExitCode, orNone(t.Pasted), orNone(tail))
+			t.ID, o.ExitCode, orNothing(t.Pasted), orNothing(tail))
 	case t.Pasted != "" && !strings.Contains(o.Output, t.Pasted):
 		return fmt.Sprintf("false green: %s is DONE, but the re-run's output no longer contains the pasted output's last line.\npasted (last line): %s\nre-run (last line): %s",
-			t.ID, t.Pasted, orNone(tail))
+			t.ID, t.Pasted, orNothing(tail))
 	}
 	return ""
 }
 
-func orNone(s string) string {
+// orNothing shows an empty value as "(nothing)".
+func orNothing(s string) string {
 	if s == "" {
 		return "(nothing)"
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // appProblems judges body the way the App's aepgate/audit check does
-// (app/audit_bundle.go, app/audit.go): the files of Audit.EvidencePaths
+// (app/pull/audit.go): the files of Audit.EvidencePaths
 // that review.CheckPath accepts, read at the review's commit, go into the
 // review's bundle, and review.Evaluate judges carol's review at the head of
 // bob's pull request for work unit #42.

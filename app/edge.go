@@ -10,7 +10,7 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 )
 
-// The HTTP front's bounds, as the command line shows them (app/webhook).
+// The edge's bounds, as the command line shows them (app/webhook).
 const (
 	// DefaultMaxConns bounds the connections the App holds at once.
 	DefaultMaxConns = webhook.DefaultMaxConns
@@ -18,12 +18,12 @@ const (
 	DefaultBusySweep = webhook.DefaultBusySweep
 )
 
-// newFront builds the App's HTTP front: GitHub's hook ranges, the sweep
+// newEdge builds the App's edge: GitHub's hook ranges, the sweep
 // after busy refusals, the credentials check of /readyz and the webhook
 // edge (package app/webhook) on the batcher, with the App's secrets,
 // metrics and log, the events it handles and what their jobs read of a
 // body (their payload views, which the edge keeps of it).
-func (a *App) newFront() error {
+func (a *App) newEdge() error {
 	a.hooks = &webhook.HookCache{Read: a.clients.HookRanges, Log: a.log, Configured: a.opts.GitHubHookAddresses}
 	a.sweeper = webhook.NewBusySweep(a.opts.busySweep, a.runReconcile)
 	a.github = &ready.GitHub{Identity: a.clients.Identity, Log: a.log, Recheck: a.opts.authRecheck}
@@ -40,12 +40,12 @@ func (a *App) newFront() error {
 	return err
 }
 
-// serveFront reads GitHub's hook ranges once (bounded, so a GitHub that
+// serveEdge reads GitHub's hook ranges once (bounded, so a GitHub that
 // does not answer delays start-up by webhook.HookFirstRead at most), then
 // keeps them fresh, sweeps after busy refusals and checks the App's
 // credentials until ctx ends; it returns the server for ln, which holds
 // at most Options.MaxConns connections.
-func (a *App) serveFront(ctx context.Context, ln net.Listener) (*http.Server, net.Listener) {
+func (a *App) serveEdge(ctx context.Context, ln net.Listener) (*http.Server, net.Listener) {
 	ok := a.hooks.Refresh(ctx, webhook.HookFirstRead)
 	go a.hooks.Watch(ctx, ok)
 	go a.sweeper.Run(ctx, func(err error) {

@@ -1,4 +1,4 @@
-package app
+package pull
 
 import (
 	"context"
@@ -17,8 +17,8 @@ import (
 // this evaluation, as an invalid config is: nobody's authority is judged,
 // every check says why, and nothing is retried. Another failed read fails
 // the evaluation, to be retried: it never counts as membership.
-func (e *evaluator) readPeople(ctx context.Context, in evalInput, ev *verdict.Evaluation) error {
-	cfg, err := e.people.People(ctx, in.owner, in.repo, ev.Snap.Config.CommitSHA, ev.Cfg)
+func (j *Judge) readPeople(ctx context.Context, in Input, ev *verdict.Evaluation) error {
+	cfg, err := j.Reads.People.People(ctx, in.Owner, in.Repo, ev.Snap.Config.CommitSHA, ev.Cfg)
 	var probs config.Errors
 	var unusable *owners.Unusable
 	switch {

@@ -1,0 +1,35 @@
+package pull
+
+import (
+	"context"
+
+	"github.com/aepgate/aepgate/app/verdict"
+)
+
+// Open judges the repository's open pull requests that name a unit: when
+// issue or milestones are set, only those whose unit they affect.
+func (j *Judge) Open(ctx context.Context, in Input, issue int, milestones []int) error {
+	in.Answer = 0
+	var affected map[int]bool
+	if issue > 0 || len(milestones) > 0 {
+		var err error
+		if affected, err = j.Reads.Snap.AffectedUnits(ctx, in.Owner, in.Repo, issue, milestones); err != nil {
+			return err
+		}
+	}
+	prs, err := j.Reads.Snap.OpenPullRequests(ctx, in.Owner, in.Repo)
+	if err != nil {
+		return err
+	}
+	for _, p := range prs {
+		g := verdict.GuessUnits(p.Body, in.FullName())
+		if len(g) == 0 || (affected != nil && !affected[g[0]]) {
+			continue // names no single unit, or one this change does not touch
+		}
+		in.PR, in.Guesses = p.Number, g
+		if err := j.Run(ctx, in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
