@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -282,37 +283,84 @@ func TestMCPArgumentsAreNeverFlags(t *testing.T) {
 	}
 }
 
-// TestMCPWhatBlocks: the held pull request on the fake GitHub is judged
-// as simulate judges it, each blocking check with its next step, and
-// nothing is written to GitHub.
+// mcpUnauditedRepo is a repository on the fake with a high-risk unit and
+// bob's pull request naming it, not yet audited.
+func mcpUnauditedRepo(t *testing.T) *ghfake.Fake {
+	t.Helper()
+	f := ghfake.New(t)
+	repo := f.CreateRepo("acme/widgets")
+	repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\nauditors: [carol]\n"})
+	repo.Grant("olivia", "admin")
+	repo.Grant("rita", "read")
+	ms := repo.CreateMilestone("M", "")
+	repo.OpenIssue("alice", "Export", "Story.\n\n```yaml\ngoal: ship it\nacceptance: [it works]\nnon_goals: [the rest]\nrisk: high\nclass: product\n```\n", ghfake.InMilestone(ms))
+	repo.Branch("export", "main")
+	repo.Commit("export", "export", map[string]string{"export.go": "package export\n"})
+	repo.OpenPR("bob", "export", "main", "Export", "Work-unit: #1")
+	return f
+}
+
+// TestMCPWhatBlocks: a pull request on the fake GitHub is judged as
+// simulate judges it, each blocking check with the next step it names
+// (the HOLD with who opened it and who may answer; the missing report;
+// the missing independent audit), and nothing is written to GitHub.
 func TestMCPWhatBlocks(t *testing.T) {
-	f, _ := simulateRepo(t)
-	t.Setenv("GH_TOKEN", "")
-	t.Setenv("GITHUB_TOKEN", f.UserToken("rita"))
-	cs := mcpSession(t, mcpFlags{githubURL: f.URL(), appSlug: "aepgate"}, nil)
-	f.ResetLog()
-	res := mcpCall(t, cs, "what_blocks", map[string]any{"repo": "acme/widgets", "pr": 2})
-	if res.IsError {
-		t.Fatalf("tool error: %q", mcpTexts(res))
+	held, _ := simulateRepo(t)
+	tests := []struct {
+		name string
+		f    *ghfake.Fake
+		want []mcpserve.NextStep
+	}{
+		{"held", held, []mcpserve.NextStep{
+			{Check: "aepgate/gates", Step: "HOLD on work unit #1: waiting for legal; choices: `RESUME`; who may answer: @olivia; reply: `/aep resume` on work unit #1's issue or one of its pull requests; opened: by @olivia"},
+			{Check: "aepgate/merge", Step: "worker report: " + mcpNoReport},
+			{Check: "aepgate/merge", Step: "owner gates and HOLD: gate unit-hold-1 is open: the owner answers one of RESUME (gate unit-hold-1)"},
+		}},
+		{"not audited", mcpUnauditedRepo(t), []mcpserve.NextStep{
+			{Check: "aepgate/audit", Step: "No independent audit of " + "%s yet: one of the auditors (carol) who did not write this change submits a review with an aep-audit block at this head."},
+			{Check: "aepgate/merge", Step: "worker report: " + mcpNoReport},
+			{Check: "aepgate/merge", Step: "audit: No independent audit of %s yet: one of the auditors (carol) who did not write this change submits a review with an aep-audit block at this head."},
+		}},
 	}
-	mcpNoWrites(t, f)
-	var got mcpserve.WhatBlocks
-	if err := json.Unmarshal(mustJSON(t, res.StructuredContent), &got); err != nil {
-		t.Fatal(err)
-	}
-	want := []mcpserve.NextStep{
-		{Check: "aepgate/gates", Step: "HOLD on work unit #1: waiting for legal; choices: `RESUME`; who may answer: @olivia; reply: `/aep resume` on work unit #1's issue or one of its pull requests; opened: by @olivia"},
-		{Check: "aepgate/merge", Step: "worker report: the pull request body has no worker report: add one starting with a line 'STATUS: done | needs-rework | blocked' followed by WORK-UNIT, ATTEMPT, BRANCH, PR, DONE, NOT DONE / OPEN, FILES, VERIFY and PRESERVATION"},
-		{Check: "aepgate/merge", Step: "owner gates and HOLD: gate unit-hold-1 is open: the owner answers one of RESUME (gate unit-hold-1)"},
-	}
-	if diff := cmp.Diff(want, got.NextSteps); diff != "" || !got.Blocked {
-		t.Errorf("blocked %v, next steps (-want +got):\n%s", got.Blocked, diff)
-	}
-	_, cliText, _ := runCLI(t, "simulate", "--github-url", f.URL(), "--repo", "acme/widgets", "--pr", "2")
-	if text := mcpTexts(res); len(text) != 2 || text[0] != cliText || !strings.Contains(text[1], "@olivia") {
-		t.Errorf("text: %q\nwant simulate's text first:\n%s", text, cliText)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("GH_TOKEN", "")
+			t.Setenv("GITHUB_TOKEN", tt.f.UserToken("rita"))
+			cs := mcpSession(t, mcpFlags{githubURL: tt.f.URL(), appSlug: "aepgate"}, nil)
+			tt.f.ResetLog()
+			res := mcpCall(t, cs, "what_blocks", map[string]any{"repo": "acme/widgets", "pr": 2})
+			if res.IsError {
+				t.Fatalf("tool error: %q", mcpTexts(res))
+			}
+			mcpNoWrites(t, tt.f)
+			var got mcpserve.WhatBlocks
+			if err := json.Unmarshal(mustJSON(t, res.StructuredContent), &got); err != nil {
+				t.Fatal(err)
+			}
+			head := ""
+			for _, c := range got.Checks {
+				if _, rest, ok := strings.Cut(c.Title, "No independent audit of "); ok {
+					head, _, _ = strings.Cut(rest, " ")
+				}
+			}
+			for i := range tt.want {
+				if strings.Contains(tt.want[i].Step, "%s") {
+					tt.want[i].Step = fmt.Sprintf(tt.want[i].Step, head)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got.NextSteps); diff != "" || !got.Blocked {
+				t.Errorf("blocked %v, next steps (-want +got):\n%s", got.Blocked, diff)
+			}
+			_, cliText, _ := runCLI(t, "simulate", "--github-url", tt.f.URL(), "--repo", "acme/widgets", "--pr", "2")
+			if text := mcpTexts(res); len(text) != 2 || text[0] != cliText || !strings.Contains(text[1], got.NextSteps[0].Step) {
+				t.Errorf("text: %q\nwant simulate's text first:\n%s", text, cliText)
+			}
+		})
 	}
 }
+
+// mcpNoReport is what aepgate/merge says of a body without a report.
+const mcpNoReport = "the pull request body has no worker report: add one starting with a line 'STATUS: done | needs-rework | blocked' followed by WORK-UNIT, ATTEMPT, BRANCH, PR, DONE, NOT DONE / OPEN, FILES, VERIFY and PRESERVATION"
 
 // mcpNoWrites fails t when anything but a GraphQL query reached the fake
 // (it logs every POST /graphql as a write; the read client refuses

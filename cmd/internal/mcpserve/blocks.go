@@ -109,7 +109,10 @@ func nextSteps(r checks.Run) []string {
 		return steps
 	}
 	step := r.Title
-	if p := firstParagraph(r.Summary); p != "" && p != r.Title {
+	switch p := firstParagraph(r.Summary); {
+	case strings.HasPrefix(p, r.Title):
+		step = p
+	case p != "":
 		step += ": " + p
 	}
 	return []string{step}
