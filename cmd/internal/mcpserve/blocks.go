@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -147,7 +148,7 @@ func gateSteps(summary string) []string {
 		if h, ok := strings.CutPrefix(line, "### "); ok {
 			flush()
 			cur = &strings.Builder{}
-			cur.WriteString(plain(gateHeading.ReplaceAllString(h, "")))
+			cur.WriteString(plain(gateHeading().ReplaceAllString(h, "")))
 			continue
 		}
 		cells := rowCells(line)
@@ -164,7 +165,7 @@ func gateSteps(summary string) []string {
 }
 
 // gateHeading is a gate section's number, "1. ".
-var gateHeading = regexp.MustCompile(`^\d+\.\s+`)
+var gateHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\s+`) })
 
 // tableRows are the cells of every Markdown table row of s that is not a
 // header or separator row.
@@ -198,12 +199,12 @@ func rowCells(line string) []string {
 }
 
 // mdLink is a Markdown link; plain keeps its text.
-var mdLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+var mdLink = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`) })
 
 // plain strips the Markdown a summary's cells and headings carry: links
 // (their text kept), HTML line breaks and escaped characters.
 func plain(s string) string {
-	s = mdLink.ReplaceAllString(s, "$1")
+	s = mdLink().ReplaceAllString(s, "$1")
 	s = strings.NewReplacer("<br>", "; ", "<br/>", "; ", "&lt;", "<", "&gt;", ">", "&amp;", "&", `\_`, "_", `\*`, "*").Replace(s)
 	return strings.TrimSpace(s)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -46,10 +47,10 @@ type ReportProblem struct {
 }
 
 // fullSHA is a full commit SHA.
-var fullSHA = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)
+var fullSHA = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{40}$`) })
 
 // ownerName is a repository's owner/name.
-var ownerName = regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$`)
+var ownerName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$`) })
 
 // reportCheck judges the report as the Action's aep/report does once a
 // report is required (report.Check and report.Warnings, drawn by
@@ -59,11 +60,11 @@ func (t tools) reportCheck(_ context.Context, _ *mcp.CallToolRequest, in ReportC
 	switch {
 	case strings.TrimSpace(in.Body) == "":
 		return nil, out, fmt.Errorf("report_check: body is required: the draft pull request description")
-	case !fullSHA.MatchString(in.HeadSHA):
+	case !fullSHA().MatchString(in.HeadSHA):
 		return nil, out, fmt.Errorf("report_check: head_sha %q is not a full 40-hex commit SHA: give the head you pushed (git rev-parse HEAD)", in.HeadSHA)
 	case in.Number < 0:
 		return nil, out, fmt.Errorf("report_check: number %d is not a pull request number", in.Number)
-	case in.Repo != "" && !ownerName.MatchString(in.Repo):
+	case in.Repo != "" && !ownerName().MatchString(in.Repo):
 		return nil, out, fmt.Errorf("report_check: repo %q is not owner/name", in.Repo)
 	}
 	rep := report.Parse(in.Body)
