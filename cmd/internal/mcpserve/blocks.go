@@ -49,7 +49,7 @@ type NextStep struct {
 
 func (t tools) whatBlocks(ctx context.Context, _ *mcp.CallToolRequest, in WhatBlocksInput) (*mcp.CallToolResult, WhatBlocks, error) {
 	var out WhatBlocks
-	runs, err := t.cli.Simulate(ctx, Simulation{Repo: in.Repo, PR: in.PR, Config: in.Config})
+	runs, err := t.cli.Simulate(ctx, Simulation(in))
 	if err != nil {
 		return nil, out, fmt.Errorf("what_blocks: %w", err)
 	}
