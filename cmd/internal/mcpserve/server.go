@@ -95,13 +95,20 @@ func readOnly(title string, open bool) *mcp.ToolAnnotations {
 }
 
 // logged wraps a handler to log its name, how long it took and whether it
-// failed: never its arguments or its output.
+// failed (never its arguments or its output), and to turn a panic into the
+// tool's error, so that one bad call never ends the server.
 func logged[In, Out any](t tools, name string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		start := time.Now()
-		res, out, err := h(ctx, req, in)
-		t.log.Info("tool call", "tool", name, "ms", time.Since(start).Milliseconds(), "error", err != nil)
-		return res, out, err
+		defer func() {
+			if p := recover(); p != nil {
+				var zero Out
+				res, out, err = nil, zero, fmt.Errorf("%s: internal error: %v", name, p)
+				t.log.Error("tool call panicked", "tool", name, "panic", fmt.Sprint(p))
+			}
+			t.log.Info("tool call", "tool", name, "ms", time.Since(start).Milliseconds(), "error", err != nil)
+		}()
+		return h(ctx, req, in)
 	}
 }
 
