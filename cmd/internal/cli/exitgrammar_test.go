@@ -326,6 +326,13 @@ func exitPlans(t *testing.T) map[string]exitPlan {
 			modeRefused:     na("consults no owner gate"),
 			modeInterrupted: {{args: []string{"negcontrol", "--test-cmd", "sleep 30", "--restore-cmd", "true"}, cancelAfter: 300 * time.Millisecond}},
 		},
+		"aepgate mcp": {
+			modeUnreadable:  run("mcp", "--github-url", "not a url"),
+			modeFindings:    na("serves tools: findings are in the tools' results, never the exit code"),
+			modeUnreachable: na("reaches GitHub only inside a what_blocks call, which answers a tool error"),
+			modeRefused:     na("consults no owner gate"),
+			modeInterrupted: {{args: []string{"mcp"}, cancelled: true}},
+		},
 		"aepgate plans": groupPlan,
 		"aepgate plans verify": {
 			modeUnreadable:  run("plans", "verify", missing),

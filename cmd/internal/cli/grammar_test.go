@@ -84,6 +84,7 @@ func grammarRuns(t *testing.T) map[string]grammarRun {
 		"aepgate install-skill":                 {[]string{"install-skill", "--dest", filepath.Join(tmp, "skill") + "/"}, exitOK, true},
 		"aepgate ledger verify":                 {[]string{"ledger", "verify", "--database", "sqlite:" + db}, exitOK, true},
 		"aepgate lint":                          {[]string{"lint", run}, exitOK, true},
+		"aepgate mcp":                           {[]string{"mcp", "--github-url", "not a url"}, exitUsage, false},
 		"aepgate negcontrol":                    {[]string{"negcontrol", "--test-cmd", "true", "--restore-cmd", "true"}, exitFindings, true},
 		"aepgate plans verify":                  {[]string{"plans", "verify", tmp}, exitUsage, false},
 		"aepgate release verify":                {[]string{"release", "verify", "--repo", "octo/demo", "--tag", "v1.2.3"}, exitFindings, true},

@@ -44,12 +44,31 @@ prints "skip: <dest> already exists (use --force to overwrite)" and exits 0.
 
 --format json prints {installed} or {skipped} (the path) instead.
 
+--mcp adds aepgate's Model Context Protocol server (aepgate mcp, docs/mcp.md)
+to the agent's MCP configuration instead of installing the skill:
+
+  claude   .mcp.json in dir            {"mcpServers": {"aepgate":
+                                         {"command": "aepgate", "args": ["mcp"]}}}
+  cursor   .cursor/mcp.json in dir     the same (~/.cursor/mcp.json with
+                                       --global)
+  codex    $CODEX_HOME/config.toml     [mcp_servers.aepgate]
+           (default ~/.codex)          command = "aepgate"
+                                       args = ["mcp"]
+
+An existing file keeps everything else it holds (a JSON file is rewritten
+with its keys sorted; config.toml gets the table appended, its mode kept).
+One that already names an aepgate server is skipped; --force replaces the
+JSON entry (never a TOML table). --dest FILE writes FILE instead (.toml:
+Codex's table), and --dest - prints the configuration. --global with claude
+is refused: Claude Code's user-wide servers are added with 'claude mcp add
+--scope user aepgate -- aepgate mcp'.
+
 Exit codes: 0 installed or skipped; 2 usage error or a write failed.`
 
 // skillOptions are the flags of install-skill.
 type skillOptions struct {
 	agent, dest, format string
-	global, force       bool
+	global, force, mcp  bool
 }
 
 // skillEnv is what install-skill reads from its surroundings.
@@ -61,11 +80,13 @@ type skillEnv struct {
 func newInstallSkillCmd(s streams) *cobra.Command {
 	var o skillOptions
 	cmd := &cobra.Command{
-		Use:   "install-skill [dir] [--agent claude|cursor|codex|auto] [--global] [--dest PATH] [--force]",
+		Use:   "install-skill [dir] [--agent claude|cursor|codex|auto] [--global] [--dest PATH] [--force] [--mcp]",
 		Short: "Install aepgate's instructions for executor, auditor and coordinator agents",
 		Long:  installSkillLong,
 		Example: `  aepgate install-skill
   aepgate install-skill --agent cursor
+  aepgate install-skill --mcp --agent codex
+  aepgate install-skill --mcp --agent claude --dest -
   aepgate install-skill --global --agent claude --force`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -81,6 +102,7 @@ func newInstallSkillCmd(s streams) *cobra.Command {
 	f.BoolVar(&o.global, "global", false, "install under the home directory instead of dir")
 	f.StringVar(&o.dest, "dest", "", "install to this path instead (a folder, a SKILL.md or a bundled file)")
 	f.BoolVar(&o.force, "force", false, "overwrite an existing installation")
+	f.BoolVar(&o.mcp, "mcp", false, "add aepgate's MCP server (aepgate mcp) to the agent's MCP configuration instead of installing the skill")
 	addFormat(cmd, &o.format)
 	return cmd
 }
@@ -91,6 +113,9 @@ func (o *skillOptions) run(s streams, dir string, env skillEnv) error {
 	}
 	if o.dest != "" && o.global {
 		return failf(2, "--dest and --global cannot be combined")
+	}
+	if o.mcp {
+		return o.runMCP(s, dir, env)
 	}
 	dest := o.dest
 	if dest == "" {

@@ -87,28 +87,34 @@ func skillFiles(dest string) ([]skillFile, error) {
 // writeSkillFile writes body to p through a temporary file in the same
 // folder, so that a failed write leaves no half-written file.
 func writeSkillFile(p string, body []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := writeFileMode(p, body, 0o644); err != nil {
 		return fmt.Errorf("install skill: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".aepgate-skill-*")
+	return nil
+}
+
+// writeFileMode writes body to p with mode through a temporary file in
+// the same folder renamed into place.
+func writeFileMode(p string, body []byte, mode fs.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".aepgate-*")
 	if err != nil {
-		return fmt.Errorf("install skill: %w", err)
+		return err
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(body); err != nil {
 		tmp.Close()
-		return fmt.Errorf("install skill: write %s: %w", p, err)
+		return fmt.Errorf("write %s: %w", p, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("install skill: write %s: %w", p, err)
+		return fmt.Errorf("write %s: %w", p, err)
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("install skill: %w", err)
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
+		return err
 	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		return fmt.Errorf("install skill: %w", err)
-	}
-	return nil
+	return os.Rename(tmp.Name(), p)
 }
 
 // cursorRule swaps SKILL.md's front matter (name, description) for a

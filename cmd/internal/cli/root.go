@@ -85,6 +85,7 @@ func newRootCmd(linked string, stdin io.Reader, stdout, stderr io.Writer) *cobra
 		newSimulateCmd(s),
 		newVerifyCmd(s),
 		newInstallSkillCmd(s),
+		newMCPCmd(s),
 		newVersionCmd(s),
 	)
 	return root

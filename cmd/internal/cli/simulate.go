@@ -72,26 +72,37 @@ GitHub unreachable; 130 interrupted.`,
 }
 
 func simulate(c *cobra.Command, s streams, fl simulateFlags) error {
-	sim, token, err := simulateUsage(c.Context(), fl)
+	runs, err := simulateRuns(c.Context(), fl)
 	if err != nil {
-		return failf(2, "simulate: %w", err)
-	}
-	src, err := gh.NewReadInstallation(fl.githubURL, token)
-	if err != nil {
-		return failf(2, "simulate: %w", err)
-	}
-	runs, err := app.Simulate(c.Context(), src, sim)
-	if err != nil {
-		return failf(networkCode(err, exitUsage), "simulate: %s#%d: %w", fl.repo, fl.pr, err)
-	}
-	if runs == nil {
-		return failf(2, "simulate: %s#%d is not an open pull request", fl.repo, fl.pr)
+		return err
 	}
 	if fl.format == "json" {
 		return printSimulationJSON(s.out, runs)
 	}
 	printSimulation(s.out, runs)
 	return nil
+}
+
+// simulateRuns judges the pull request fl names, read-only; its error is
+// the command's (exit 2, or 3 when GitHub is unreachable). aepgate mcp's
+// what_blocks judges through it too.
+func simulateRuns(ctx context.Context, fl simulateFlags) ([]checks.Run, error) {
+	sim, token, err := simulateUsage(ctx, fl)
+	if err != nil {
+		return nil, failf(2, "simulate: %w", err)
+	}
+	src, err := gh.NewReadInstallation(fl.githubURL, token)
+	if err != nil {
+		return nil, failf(2, "simulate: %w", err)
+	}
+	runs, err := app.Simulate(ctx, src, sim)
+	if err != nil {
+		return nil, failf(networkCode(err, exitUsage), "simulate: %s#%d: %w", fl.repo, fl.pr, err)
+	}
+	if runs == nil {
+		return nil, failf(2, "simulate: %s#%d is not an open pull request", fl.repo, fl.pr)
+	}
+	return runs, nil
 }
 
 // simulateUsage checks the flags before any request, reads --config and
