@@ -56,7 +56,7 @@ func TestVerifyIncrementValid(t *testing.T) {
 		}
 		d, _ := EnvelopeDigest(story)
 		body := sampleIncrement(t, cert, story)
-		want := &VerifiedIncrement{Verified: Verified{KeyID: s.KeyID(), Subject: CommitSubject(repo, shaI), SHA: shaI, Certificate: body, Fingerprint: sum(body)},
+		want := &VerifiedIncrement{Verified: Verified{KeyID: s.KeyID(), Subject: CommitSubject(repo, shaI), Repository: repo, SHA: shaI, Certificate: body, Fingerprint: sum(body)},
 			Stories: []VerifiedStory{{Unit: 7, MergeSha: shaM, EnvelopeSha256: d, KeyID: s.KeyID()}}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("VerifiedIncrement (-want +got):\n%s", diff)
