@@ -75,10 +75,10 @@ type verification struct {
 	// signatures name; revocations is what ruleRevocationList read.
 	revokedUnheld []PublicKey
 	revocations   Revocations
-	stmt            Statement
-	sha             string
-	repository      string
-	cert            []byte
+	stmt          Statement
+	sha           string
+	repository    string
+	cert          []byte
 }
 
 // run applies rules in order and returns the first refusal.

@@ -271,7 +271,7 @@ func (f serveFlags) options(ctx context.Context, in serveInputs) (app.Options, e
 		}
 		o.WebhookSecrets = append(o.WebhookSecrets, prev)
 	}
-	if o.Signer, o.PublicKeys, err = f.signing.load(ctx, in.log, in.lookup); err != nil {
+	if o.Signer, o.PublicKeys, o.Revocations, err = f.signing.load(ctx, in.log, in.lookup); err != nil {
 		return o, err
 	}
 	o.Board, err = f.boardPage(ctx, in)
