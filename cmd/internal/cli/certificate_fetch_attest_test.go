@@ -60,6 +60,15 @@ func TestCertificateFetchAttestation(t *testing.T) {
 			return r
 		}, []string{"--jwks", jwks}, 2, "is not the summary's"},
 		{"no keys", func(w certWorld, raw []byte, sum string) checks.Run { return signedRun(t, ours, w.sha, raw, sum) }, nil, 2, "needs the trusted keys"},
+		{"a genuine envelope of another repository at the same commit", func(w certWorld, raw []byte, sum string) checks.Run {
+			fork, _ := cert(t, w.sha, func(c *certificate.Certificate) { c.Repository = "mallory/widgets" })
+			env, err := attest.SignCertificate(ours, attest.Unit, "mallory/widgets", fork)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(env)
+			return checks.SignedCertificateRun(w.sha, raw, sum, b, ours.KeyID())
+		}, []string{"--jwks", jwks}, 2, attest.TokenRepository + ": expected a certificate about repository acme/widgets"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

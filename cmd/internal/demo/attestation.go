@@ -61,9 +61,9 @@ func (w *world) attestation(ctx context.Context, merge string) (*Attestation, er
 		return nil, err
 	}
 	w.keysFile = keysFile
-	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha " + merge}
+	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify certificate.dsse.json --jwks keys.jwks --repo " + repoName + " --sha " + merge}
 	if w.o.CLI != nil {
-		out, errOut, code := w.o.CLI(ctx, []string{"certificate", "verify", envFile, "--jwks", keysFile, "--sha", merge})
+		out, errOut, code := w.o.CLI(ctx, []string{"certificate", "verify", envFile, "--jwks", keysFile, "--repo", repoName, "--sha", merge})
 		a.Output, a.Verified = out+errOut, code == 0
 		return a, nil
 	}
@@ -71,7 +71,7 @@ func (w *world) attestation(ctx context.Context, merge string) (*Attestation, er
 	if err != nil {
 		return nil, fmt.Errorf("demo: the App's keys: %w", err)
 	}
-	v, err := attest.Verify(env, ring, attest.Want{SHA: merge})
+	v, err := attest.Verify(env, ring, attest.Want{SHA: merge, Repository: repoName})
 	if err != nil {
 		a.Output = err.Error()
 		return a, nil

@@ -44,8 +44,8 @@ func (w *world) incrementAttestation(ctx context.Context, integrated string) (*A
 	if err := writeBoth(envFile, append(env, '\n'), keysFile, keys); err != nil {
 		return nil, err
 	}
-	args := []string{"certificate", "verify", envFile, "--jwks", keysFile, "--sha", integrated}
-	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify increment.dsse.json --jwks keys.jwks --sha " + integrated}
+	args := []string{"certificate", "verify", envFile, "--jwks", keysFile, "--repo", repoName, "--sha", integrated}
+	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify increment.dsse.json --jwks keys.jwks --repo " + repoName + " --sha " + integrated}
 	stories, err := w.saveStories(c, &args, a)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (w *world) incrementAttestation(ctx context.Context, integrated string) (*A
 	if err != nil {
 		return nil, fmt.Errorf("demo: the App's keys: %w", err)
 	}
-	v, err := attest.VerifyIncrement(env, ring, attest.Want{SHA: integrated}, stories)
+	v, err := attest.VerifyIncrement(env, ring, attest.Want{SHA: integrated, Repository: repoName}, stories)
 	if err != nil {
 		a.Output = err.Error()
 		return a, nil
