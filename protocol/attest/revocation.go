@@ -192,7 +192,6 @@ func ruleRevocationList(v *verification) *refusal.Refusal {
 func (r Keyring) Revoke(rs Revocations) Keyring {
 	out := slices.Clone(r)
 	for _, rev := range rs {
-		rev := rev
 		if k := out.find(rev.KeyID); k != nil {
 			if k.Revocation == nil {
 				k.Revocation = &rev

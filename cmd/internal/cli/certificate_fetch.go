@@ -46,6 +46,9 @@ var (
 // without --attestation).
 func fetchKeyring(ctx context.Context, fl certificateFetchFlags) (attest.Keyring, error) {
 	if !fl.attestation {
+		if fl.revocations != "" {
+			return nil, errors.New("--revocations applies with --attestation: without it no signature is verified")
+		}
 		return nil, nil
 	}
 	if fl.keyFile == "" && fl.jwksFile == "" {
