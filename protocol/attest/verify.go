@@ -170,8 +170,12 @@ func ruleSignature(v *verification) *refusal.Refusal {
 		cands := v.ring
 		if s.KeyID != "" {
 			k := v.ring.find(s.KeyID)
-			if k == nil {
+			switch {
+			case k == nil:
 				unknown = append(unknown, s.KeyID)
+				continue
+			case k.Key == nil:
+				v.revokedUnheld = append(v.revokedUnheld, *k)
 				continue
 			}
 			cands = Keyring{*k}
@@ -192,14 +196,11 @@ func ruleSignature(v *verification) *refusal.Refusal {
 
 // tryKeys verifies sig over msg with each candidate key until one does
 // (kept in v.keys) and returns the IDs it tried; a revoked key known by
-// ID alone is noted in v.revokedUnheld.
+// ID alone cannot verify anything and is skipped.
 func (v *verification) tryKeys(cands Keyring, msg, sig []byte) []string {
 	var tried []string
 	for _, k := range cands {
 		if k.Key == nil {
-			if len(cands) == 1 {
-				v.revokedUnheld = append(v.revokedUnheld, k)
-			}
 			continue
 		}
 		tried = append(tried, k.ID)

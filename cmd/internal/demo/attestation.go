@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/jwks"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/signkey"
 	"github.com/aepgate/aepgate/protocol/attest"
@@ -61,15 +62,19 @@ func (w *world) attestation(ctx context.Context, merge string) (*Attestation, er
 		return nil, err
 	}
 	w.keysFile = keysFile
-	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify certificate.dsse.json --jwks keys.jwks --repo " + repoName + " --sha " + merge}
+	revFile, revs, err := w.saveRevocations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify certificate.dsse.json --jwks keys.jwks --revocations revocations.json --repo " + repoName + " --sha " + merge}
 	if w.o.CLI != nil {
-		out, errOut, code := w.o.CLI(ctx, []string{"certificate", "verify", envFile, "--jwks", keysFile, "--repo", repoName, "--sha", merge})
+		out, errOut, code := w.o.CLI(ctx, []string{"certificate", "verify", envFile, "--jwks", keysFile, "--revocations", revFile, "--repo", repoName, "--sha", merge})
 		a.Output, a.Verified = out+errOut, code == 0
 		return a, nil
 	}
-	ring, err := attest.ParseJWKS(keys)
+	ring, err := trusted(keys, revs)
 	if err != nil {
-		return nil, fmt.Errorf("demo: the App's keys: %w", err)
+		return nil, err
 	}
 	v, err := attest.Verify(env, ring, attest.Want{SHA: merge, Repository: repoName})
 	if err != nil {
@@ -83,18 +88,50 @@ func (w *world) attestation(ctx context.Context, merge string) (*Attestation, er
 
 // publishedKeys reads the JWKS the App serves.
 func (w *world) publishedKeys(ctx context.Context) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, w.base+app.KeysPath, nil)
+	return w.published(ctx, app.KeysPath)
+}
+
+// saveRevocations reads the signed revocation list the App serves and
+// saves it as revocations.json beside the report.
+func (w *world) saveRevocations(ctx context.Context) (string, []byte, error) {
+	body, err := w.published(ctx, jwks.RevocationsPath)
 	if err != nil {
-		return nil, fmt.Errorf("demo: keys: %w", err)
+		return "", nil, err
+	}
+	path := filepath.Join(w.o.Out, "revocations.json")
+	if err := os.WriteFile(path, body, 0o644); err != nil {
+		return "", nil, fmt.Errorf("demo: %w", err)
+	}
+	return path, body, nil
+}
+
+// trusted is the keyring of the App's JWKS knowing its signed revocations.
+func trusted(keys, revocations []byte) (attest.Keyring, error) {
+	ring, err := attest.ParseJWKS(keys)
+	if err != nil {
+		return nil, fmt.Errorf("demo: the App's keys: %w", err)
+	}
+	revs, _, err := attest.VerifyRevocations(revocations, ring)
+	if err != nil {
+		return nil, fmt.Errorf("demo: the App's revocation list: %w", err)
+	}
+	return ring.Revoke(revs), nil
+}
+
+// published reads what the App serves at path.
+func (w *world) published(ctx context.Context, path string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, w.base+path, nil)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %s: %w", path, err)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("demo: keys: %w", err)
+		return nil, fmt.Errorf("demo: %s: %w", path, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil || resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("demo: GET %s: %d %s %v", app.KeysPath, resp.StatusCode, strings.TrimSpace(string(body)), err)
+		return nil, fmt.Errorf("demo: GET %s: %d %s %v", path, resp.StatusCode, strings.TrimSpace(string(body)), err)
 	}
 	return body, nil
 }

@@ -44,8 +44,12 @@ func (w *world) incrementAttestation(ctx context.Context, integrated string) (*A
 	if err := writeBoth(envFile, append(env, '\n'), keysFile, keys); err != nil {
 		return nil, err
 	}
-	args := []string{"certificate", "verify", envFile, "--jwks", keysFile, "--repo", repoName, "--sha", integrated}
-	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify increment.dsse.json --jwks keys.jwks --repo " + repoName + " --sha " + integrated}
+	revFile, revs, err := w.saveRevocations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"certificate", "verify", envFile, "--jwks", keysFile, "--revocations", revFile, "--repo", repoName, "--sha", integrated}
+	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify increment.dsse.json --jwks keys.jwks --revocations revocations.json --repo " + repoName + " --sha " + integrated}
 	stories, err := w.saveStories(c, &args, a)
 	if err != nil {
 		return nil, err
@@ -55,9 +59,9 @@ func (w *world) incrementAttestation(ctx context.Context, integrated string) (*A
 		a.Output, a.Verified = out+errOut, code == 0
 		return a, nil
 	}
-	ring, err := attest.ParseJWKS(keys)
+	ring, err := trusted(keys, revs)
 	if err != nil {
-		return nil, fmt.Errorf("demo: the App's keys: %w", err)
+		return nil, err
 	}
 	v, err := attest.VerifyIncrement(env, ring, attest.Want{SHA: integrated, Repository: repoName}, stories)
 	if err != nil {
