@@ -53,26 +53,18 @@ func (w *world) attestation(ctx context.Context, merge string) (*Attestation, er
 	if err != nil {
 		return nil, fmt.Errorf("demo: the certificate run is not signed: %w", err)
 	}
-	keys, err := w.publishedKeys(ctx)
+	saved, err := w.saveEvidence(ctx, "certificate.dsse.json", env)
 	if err != nil {
 		return nil, err
 	}
-	envFile, keysFile := filepath.Join(w.o.Out, "certificate.dsse.json"), filepath.Join(w.o.Out, "keys.jwks")
-	if err := writeBoth(envFile, append(env, '\n'), keysFile, keys); err != nil {
-		return nil, err
-	}
-	w.keysFile = keysFile
-	revFile, revs, err := w.saveRevocations(ctx)
-	if err != nil {
-		return nil, err
-	}
+	w.keysFile = saved.keysFile
 	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify certificate.dsse.json --jwks keys.jwks --revocations revocations.json --repo " + repoName + " --sha " + merge}
 	if w.o.CLI != nil {
-		out, errOut, code := w.o.CLI(ctx, []string{"certificate", "verify", envFile, "--jwks", keysFile, "--revocations", revFile, "--repo", repoName, "--sha", merge})
+		out, errOut, code := w.o.CLI(ctx, []string{"certificate", "verify", saved.envFile, "--jwks", saved.keysFile, "--revocations", saved.revFile, "--repo", repoName, "--sha", merge})
 		a.Output, a.Verified = out+errOut, code == 0
 		return a, nil
 	}
-	ring, err := trusted(keys, revs)
+	ring, err := trusted(saved.keys, saved.revs)
 	if err != nil {
 		return nil, err
 	}
@@ -91,18 +83,33 @@ func (w *world) publishedKeys(ctx context.Context) ([]byte, error) {
 	return w.published(ctx, app.KeysPath)
 }
 
-// saveRevocations reads the signed revocation list the App serves and
-// saves it as revocations.json beside the report.
-func (w *world) saveRevocations(ctx context.Context) (string, []byte, error) {
-	body, err := w.published(ctx, jwks.RevocationsPath)
-	if err != nil {
-		return "", nil, err
+// savedEvidence is a signed envelope saved beside the report with what
+// verifies it: the App's JWKS and its signed revocation list.
+type savedEvidence struct {
+	envFile, keysFile, revFile string
+	keys, revs                 []byte
+}
+
+// saveEvidence saves env as name, and the JWKS and the signed revocation
+// list the App serves as keys.jwks and revocations.json, beside the
+// report.
+func (w *world) saveEvidence(ctx context.Context, name string, env []byte) (savedEvidence, error) {
+	var s savedEvidence
+	var err error
+	if s.keys, err = w.publishedKeys(ctx); err != nil {
+		return s, err
 	}
-	path := filepath.Join(w.o.Out, "revocations.json")
-	if err := os.WriteFile(path, body, 0o644); err != nil {
-		return "", nil, fmt.Errorf("demo: %w", err)
+	if s.revs, err = w.published(ctx, jwks.RevocationsPath); err != nil {
+		return s, err
 	}
-	return path, body, nil
+	s.envFile, s.keysFile, s.revFile = filepath.Join(w.o.Out, name), filepath.Join(w.o.Out, "keys.jwks"), filepath.Join(w.o.Out, "revocations.json")
+	if err := writeBoth(s.envFile, append(env, '\n'), s.keysFile, s.keys); err != nil {
+		return s, err
+	}
+	if err := os.WriteFile(s.revFile, s.revs, 0o644); err != nil {
+		return s, fmt.Errorf("demo: %w", err)
+	}
+	return s, nil
 }
 
 // trusted is the keyring of the App's JWKS knowing its signed revocations.

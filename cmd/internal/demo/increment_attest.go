@@ -36,19 +36,11 @@ func (w *world) incrementAttestation(ctx context.Context, integrated string) (*A
 	if err := json.Unmarshal(raw, &c); err != nil {
 		return nil, fmt.Errorf("demo: increment certificate: %w", err)
 	}
-	keys, err := w.publishedKeys(ctx)
+	saved, err := w.saveEvidence(ctx, "increment.dsse.json", env)
 	if err != nil {
 		return nil, err
 	}
-	envFile, keysFile := filepath.Join(w.o.Out, "increment.dsse.json"), filepath.Join(w.o.Out, "keys.jwks")
-	if err := writeBoth(envFile, append(env, '\n'), keysFile, keys); err != nil {
-		return nil, err
-	}
-	revFile, revs, err := w.saveRevocations(ctx)
-	if err != nil {
-		return nil, err
-	}
-	args := []string{"certificate", "verify", envFile, "--jwks", keysFile, "--revocations", revFile, "--repo", repoName, "--sha", integrated}
+	args := []string{"certificate", "verify", saved.envFile, "--jwks", saved.keysFile, "--revocations", saved.revFile, "--repo", repoName, "--sha", integrated}
 	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify increment.dsse.json --jwks keys.jwks --revocations revocations.json --repo " + repoName + " --sha " + integrated}
 	stories, err := w.saveStories(c, &args, a)
 	if err != nil {
@@ -59,7 +51,7 @@ func (w *world) incrementAttestation(ctx context.Context, integrated string) (*A
 		a.Output, a.Verified = out+errOut, code == 0
 		return a, nil
 	}
-	ring, err := trusted(keys, revs)
+	ring, err := trusted(saved.keys, saved.revs)
 	if err != nil {
 		return nil, err
 	}
