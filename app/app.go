@@ -109,7 +109,8 @@ func (a *App) Close() {
 }
 
 // Handler is the App's HTTP surface: /webhook, /healthz, /readyz, /metrics,
-// the signing keys' JWKS at KeysPath.
+// the signing keys' JWKS at KeysPath and the signed revocation list at
+// jwks.RevocationsPath.
 func (a *App) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/webhook", a.webhook)
@@ -119,6 +120,7 @@ func (a *App) Handler() http.Handler {
 	mux.Handle("GET /readyz", ready.Handler(a.queue.Ping, a.github, a.log))
 	mux.Handle("GET /metrics", a.metrics.Handler())
 	mux.Handle("GET "+KeysPath, jwks.Handler(a.opts.PublicKeys, a.opts.Signer))
+	mux.Handle("GET "+jwks.RevocationsPath, jwks.RevocationsHandler(a.opts.Revocations, a.opts.Signer))
 	a.mountBoard(mux)
 	return mux
 }

@@ -52,8 +52,12 @@ type Options struct {
 	// docs/increment.md); nil: certificates are not signed.
 	Signer *attest.Signer
 	// PublicKeys are served at GET /.well-known/aepgate/keys as a JWKS: the
-	// signer's key and earlier or revoked ones (signkey.Merge).
+	// signer's key and earlier ones still valid, never a revoked one
+	// (signkey.Merge).
 	PublicKeys attest.Keyring
+	// Revocations are served at GET /.well-known/aepgate/revocations,
+	// signed by Signer (app/jwks.RevocationsHandler).
+	Revocations attest.Revocations
 
 	// WritePause separates two GitHub writes of one installation.
 	WritePause time.Duration

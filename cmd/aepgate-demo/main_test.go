@@ -62,7 +62,7 @@ func TestDemoHappyThroughTheBinary(t *testing.T) {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", got, stdout.String(), stderr.String())
 	}
 	for _, want := range []string{"[26/26 ██████████]", "certificate: check run", "increment certificate: milestone 1, check run ", "$ aepgate ledger verify --jwks keys.jwks\nledger intact:", "signed head: row ",
-		"aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha ", "verified offline: signed by key ", "Figures:", "index.html"} {
+		"aepgate certificate verify certificate.dsse.json --jwks keys.jwks --revocations revocations.json --repo acme/widgets --sha ", "verified offline: signed by key ", "Figures:", "index.html"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
 		}

@@ -49,8 +49,9 @@ func ParseSigner(raw []byte) (*attest.Signer, error) {
 	return signer, nil
 }
 
-// ParseKeyring reads public keys: a JWKS document (revoked keys marked),
-// or one or more PEM "PUBLIC KEY" blocks (each trusted).
+// ParseKeyring reads public keys: a JWKS document (a key marked "revoked",
+// as earlier aepgate versions wrote, is read as revoked), or one or more
+// PEM "PUBLIC KEY" blocks (each trusted).
 func ParseKeyring(raw []byte) (attest.Keyring, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if bytes.HasPrefix(trimmed, []byte("{")) {
@@ -104,18 +105,32 @@ func Generate() ([]byte, error) {
 	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), nil
 }
 
-// Merge returns the signer's public key followed by the others, without
-// repeating a key ID: the keyring the App publishes and trusts. A key the
-// others mark revoked stays revoked, the signer's own included.
-func Merge(signer *attest.Signer, others attest.Keyring) attest.Keyring {
+// Merge returns the keyring the App publishes and trusts: the signer's
+// public key followed by the others, without repeating a key ID, and
+// without the keys revs revokes, which leave the JWKS (the signed
+// revocation list names them instead). It refuses a signer whose own key
+// revs revokes, and a key the others mark "revoked" (the JWKS member of
+// earlier aepgate versions), which must move to the revocation list with
+// its date and reason so that verifiers holding that key learn of it.
+func Merge(signer *attest.Signer, others attest.Keyring, revs attest.Revocations) (attest.Keyring, error) {
+	if signer != nil {
+		if r := revs.Find(signer.KeyID()); r != nil {
+			return nil, fmt.Errorf("the signing key is revoked (%s): sign with a new key ('aepgate keys generate')", r)
+		}
+	}
+	for _, k := range others {
+		if k.Revocation != nil && revs.Find(k.ID) == nil {
+			return nil, fmt.Errorf(`public keys: key %s is marked "revoked": list it in the revocations file with the date and reason of its revocation, and drop the "revoked" member`, k.ID)
+		}
+	}
 	out := attest.Keyring{}
-	seen := map[string]int{}
+	seen := map[string]bool{}
 	add := func(k attest.PublicKey) {
-		if i, ok := seen[k.ID]; ok {
-			out[i].Revoked = out[i].Revoked || k.Revoked
+		if seen[k.ID] || revs.Find(k.ID) != nil {
 			return
 		}
-		seen[k.ID] = len(out)
+		seen[k.ID] = true
+		k.Revocation = nil
 		out = append(out, k)
 	}
 	if signer != nil {
@@ -124,5 +139,5 @@ func Merge(signer *attest.Signer, others attest.Keyring) attest.Keyring {
 	for _, k := range others {
 		add(k)
 	}
-	return out
+	return out, nil
 }

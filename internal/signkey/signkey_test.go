@@ -74,14 +74,30 @@ func TestParseRefuses(t *testing.T) {
 
 func second[T any](_ T, err error) error { return err }
 
-func TestMergeKeepsRevocation(t *testing.T) {
+// TestMergeLeavesRevokedKeysOut: a revoked key leaves the published
+// keyring; a revoked signing key, or a key marked "revoked" the old way
+// and absent from the revocation list, is refused.
+func TestMergeLeavesRevokedKeysOut(t *testing.T) {
 	s, _ := ParseSigner(must(Generate()))
-	other, _ := ParseSigner(must(Generate()))
-	own := s.Public()
-	own.Revoked = true
-	got := Merge(s, attest.Keyring{own, other.Public()})
-	if len(got) != 2 || got[0].ID != s.KeyID() || !got[0].Revoked || got[1].Revoked {
-		t.Errorf("Merge = %+v", got)
+	old, _ := ParseSigner(must(Generate()))
+	prev, _ := ParseSigner(must(Generate()))
+	rev := attest.Revocation{KeyID: old.KeyID(), RevokedAt: "2026-12-01T00:00:00Z", Reason: "lost"}
+	got, err := Merge(s, attest.Keyring{old.Public(), prev.Public(), s.Public()}, attest.Revocations{rev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{s.KeyID(), prev.KeyID()}, []string{got[0].ID, got[1].ID}); diff != "" || len(got) != 2 {
+		t.Errorf("Merge key IDs (-want +got):\n%s (%d keys)", diff, len(got))
+	}
+	if _, err := Merge(old, nil, attest.Revocations{rev}); err == nil || !strings.Contains(err.Error(), "the signing key is revoked") {
+		t.Errorf("a revoked signing key: %v", err)
+	}
+	marked := attest.Keyring{old.Public()}.Revoke(attest.Revocations{{KeyID: old.KeyID()}})
+	if _, err := Merge(s, marked, nil); err == nil || !strings.Contains(err.Error(), "revocations file") {
+		t.Errorf(`a key marked "revoked" outside the list: %v`, err)
+	}
+	if got, err := Merge(s, marked, attest.Revocations{rev}); err != nil || len(got) != 1 {
+		t.Errorf(`a key marked "revoked" and listed: %v, %v`, got, err)
 	}
 }
 

@@ -76,8 +76,7 @@ func rewriteChain(t *testing.T, db *DB, seq int64) {
 // one is refused.
 func TestSignedHeadCatchesRewrites(t *testing.T) {
 	key, stranger := headSigner(t, 1), headSigner(t, 2)
-	revokedKey := key.Public()
-	revokedKey.Revoked = true
+	revokedKey := attest.Keyring{key.Public()}.Revoke(attest.Revocations{{KeyID: key.KeyID(), RevokedAt: "2026-12-01T00:00:00Z", Reason: "lost"}})[0]
 	tests := []struct {
 		name    string
 		tamper  func(t *testing.T, db *DB)

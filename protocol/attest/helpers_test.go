@@ -115,7 +115,7 @@ func editPayload(t testing.TB, raw []byte, edit func(string) string) []byte {
 func statementPayload(t testing.TB, typ, ptype, subjectSHA string, cert []byte) []byte {
 	t.Helper()
 	return []byte(`{"_type":"` + typ + `","predicate":` + string(cert) + `,"predicateType":"` + ptype +
-		`","subject":[{"digest":{"gitCommit":"` + subjectSHA + `"},"name":"x"}]}`)
+		`","subject":[{"digest":{"gitCommit":"` + subjectSHA + `"},"name":"` + CommitSubject(repo, subjectSHA).Name + `"}]}`)
 }
 
 func ring(ss ...*Signer) Keyring {
@@ -126,10 +126,14 @@ func ring(ss ...*Signer) Keyring {
 	return r
 }
 
+// revocationOf is a revocation of s's key.
+func revocationOf(s *Signer) Revocation {
+	return Revocation{KeyID: s.KeyID(), RevokedAt: "2026-12-01T09:30:00Z", Reason: "the key file was copied to a laptop that was stolen"}
+}
+
+// revoked is s's public key, revoked.
 func revoked(s *Signer) PublicKey {
-	k := s.Public()
-	k.Revoked = true
-	return k
+	return Keyring{s.Public()}.Revoke(Revocations{revocationOf(s)})[0]
 }
 
 func funcName(f any) string { return runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name() }

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aepgate/aepgate/protocol/certificate"
 	"github.com/aepgate/aepgate/protocol/increment"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
@@ -95,15 +94,7 @@ func verifyIncrement(raw []byte, ring Keyring, want Want, stories [][]byte, rule
 	if err := v.run(rules); err != nil {
 		return nil, err
 	}
-	out := &VerifiedIncrement{Verified: Verified{SHA: v.sha, Certificate: v.cert, Fingerprint: certificate.FileFingerprint(v.cert)}}
-	if len(v.stmt.Subject) == 1 {
-		out.Subject = v.stmt.Subject[0]
-	}
-	if len(v.keys) > 0 {
-		out.KeyID = v.keys[0].ID
-	}
-	out.Stories = v.verifiedStories
-	return out, nil
+	return &VerifiedIncrement{Verified: *v.verified(), Stories: v.verifiedStories}, nil
 }
 
 // ruleIncrementCertificate refuses a signed increment certificate that
@@ -139,7 +130,7 @@ func ruleStories(v *verification) *refusal.Refusal {
 				fmt.Sprintf("none of the %d story envelopes given has that digest", len(v.stories)))
 		}
 		used[s.EnvelopeSha256] = true
-		vs, f := verifyStory(v.ring, s, raw)
+		vs, f := verifyStory(v.ring, v.incr.Repository, s, raw)
 		if f != nil {
 			return f
 		}
@@ -167,9 +158,9 @@ func digests(stories [][]byte) (map[string][]byte, *refusal.Refusal) {
 }
 
 // verifyStory verifies one story's unit envelope and that it certifies
-// what the increment names for the story.
-func verifyStory(ring Keyring, s increment.CertStory, raw []byte) (VerifiedStory, *refusal.Refusal) {
-	got, err := Verify(raw, ring, Want{SHA: s.MergeSha})
+// what the increment names for the story, in the increment's repository.
+func verifyStory(ring Keyring, repository string, s increment.CertStory, raw []byte) (VerifiedStory, *refusal.Refusal) {
+	got, err := Verify(raw, ring, Want{SHA: s.MergeSha, Repository: repository})
 	if err != nil {
 		return VerifiedStory{}, refuse(TokenStoryEnvelopeInvalid, fmt.Sprintf("unit #%d's envelope verifying as its certificate about %s", s.Unit, s.MergeSha), err)
 	}

@@ -56,7 +56,7 @@ func TestVerifyIncrementValid(t *testing.T) {
 		}
 		d, _ := EnvelopeDigest(story)
 		body := sampleIncrement(t, cert, story)
-		want := &VerifiedIncrement{Verified: Verified{KeyID: s.KeyID(), Subject: CommitSubject(repo, shaI), SHA: shaI, Certificate: body, Fingerprint: sum(body)},
+		want := &VerifiedIncrement{Verified: Verified{KeyID: s.KeyID(), Subject: CommitSubject(repo, shaI), Repository: repo, SHA: shaI, Certificate: body, Fingerprint: sum(body)},
 			Stories: []VerifiedStory{{Unit: 7, MergeSha: shaM, EnvelopeSha256: d, KeyID: s.KeyID()}}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("VerifiedIncrement (-want +got):\n%s", diff)
@@ -117,7 +117,15 @@ func incrementAttacks(t *testing.T) []incrementAttack {
 	if err != nil {
 		t.Fatal(err)
 	}
+	forkCert := sampleCert()
+	forkCert.Repository = "mallory/demo"
+	forkStory := signedFor(t, key, "mallory/demo", canonicalOf(t, forkCert))
+	forkInc, err := SignCertificate(key, Increment, repo, sampleIncrement(t, canonicalOf(t, forkCert), forkStory))
+	if err != nil {
+		t.Fatal(err)
+	}
 	return []incrementAttack{
+		{name: "a story envelope of another repository", raw: marshal(t, forkInc), stories: [][]byte{forkStory}, ring: ring(key), token: TokenStoryEnvelopeInvalid, drop: "ruleStories"},
 		{name: "a changed byte in the increment payload", raw: editPayload(t, inc, func(p string) string { return strings.Replace(p, `"title":"M3"`, `"title":"M4"`, 1) }),
 			stories: [][]byte{story}, ring: ring(key), token: TokenBadSignature, drop: "ruleSignature"},
 		{name: "a story envelope missing", raw: inc, ring: ring(key), token: TokenStoryEnvelopeMissing, drop: "ruleStories"},

@@ -55,7 +55,8 @@ func sigstoreVerify(t *testing.T, env []byte, keys Keyring, sha string, stories 
 
 // TestInteropSigstoreVerify checks aepgate's envelopes with Sigstore's
 // verifier: both key types verify; the negative controls (a flipped
-// payload byte, a revoked key, another SHA) show that it really checks.
+// payload byte, a revoked key, another SHA, another repository) show that
+// it really checks.
 func TestInteropSigstoreVerify(t *testing.T) {
 	ed, p := edSigner(t, 1), p256Signer(t, 7)
 	cert := canonicalOf(t, sampleCert())
@@ -71,7 +72,8 @@ func TestInteropSigstoreVerify(t *testing.T) {
 		{"ed25519", good, ring(ed), shaM, true},
 		{"p-256", envelopeJSON(t, p, cert), ring(p), shaM, true},
 		{"negative control: a flipped byte in the payload", flipped, ring(ed), shaM, false},
-		{"negative control: a revoked key", good, Keyring{revoked(ed)}, shaM, false},
+		{"negative control: a revoked key, which has left the JWKS", good, Keyring{revoked(ed)}, shaM, false},
+		{"negative control: a subject naming another repository than the certificate", signedFor(t, ed, "mallory/demo", cert), ring(ed), shaM, false},
 		{"negative control: another SHA", good, ring(ed), shaA, false},
 	}
 	for _, tt := range tests {

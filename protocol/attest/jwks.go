@@ -12,9 +12,10 @@ import (
 )
 
 // JWK is one public key as RFC 7517 writes it: Ed25519 as kty OKP
-// (RFC 8037), P-256 as kty EC. Revoked is aepgate's member: a key listed as
-// revoked is known, so a signature by it is refused as revoked rather than
-// as unknown.
+// (RFC 8037), P-256 as kty EC. Revoked is the member earlier aepgate
+// versions wrote on revoked keys: it is read (such a key is revoked, at an
+// unknown date) and never written, as revoked keys leave the JWKS and are
+// published in the signed revocation list instead (SignRevocations).
 type JWK struct {
 	Kty     string `json:"kty"`
 	Crv     string `json:"crv"`
@@ -46,24 +47,33 @@ func (j JWK) thumbprint() string {
 	return b64url.EncodeToString(sum[:])
 }
 
-// JWKS returns the key set of the ring, in its order.
+// JWKS returns the key set of the ring's trusted keys, in its order: a
+// revoked key is left out, so that a JWKS consumer that knows nothing of
+// aepgate's revocation list no longer finds it.
 func (r Keyring) JWKS() (JWKS, error) {
 	out := JWKS{Keys: []JWK{}}
-	for _, k := range r {
+	for _, k := range r.Trusted() {
 		j, err := jwkOf(k.Key)
 		if err != nil {
 			return JWKS{}, err
 		}
-		j.Kid, j.Revoked = k.ID, k.Revoked
+		j.Kid = k.ID
 		out.Keys = append(out.Keys, j)
 	}
 	return out, nil
 }
 
+// legacyRevoked is the revocation of a key marked "revoked": true in a
+// JWKS written by an earlier aepgate version.
+func legacyRevoked(id string) *Revocation {
+	return &Revocation{KeyID: id, Reason: `marked "revoked" in the JWKS`}
+}
+
 // ParseJWKS reads a JWKS document into a Keyring. Every key must be an
 // Ed25519 or P-256 signing key whose kid, when present, is its RFC 7638
 // thumbprint: a kid naming another key is refused, never trusted. A key
-// listed twice is one key, revoked if either entry says so.
+// listed twice is one key, revoked if either entry says so (the
+// "revoked" member of earlier aepgate versions).
 func ParseJWKS(raw []byte) (Keyring, error) {
 	var set JWKS
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -80,7 +90,9 @@ func ParseJWKS(raw []byte) (Keyring, error) {
 			return nil, fmt.Errorf("jwks: key %d: %w", i, err)
 		}
 		if prev := ring.find(k.ID); prev != nil {
-			prev.Revoked = prev.Revoked || k.Revoked // listed twice: revoked if either says so
+			if prev.Revocation == nil {
+				prev.Revocation = k.Revocation // listed twice: revoked if either says so
+			}
 			continue
 		}
 		ring = append(ring, k)
@@ -101,7 +113,11 @@ func (j JWK) PublicKey() (PublicKey, error) {
 	if j.Kid != "" && j.Kid != id {
 		return PublicKey{}, fmt.Errorf("kid %q is not the key's thumbprint %s", j.Kid, id)
 	}
-	return PublicKey{ID: id, Key: pub, Revoked: j.Revoked}, nil
+	k := PublicKey{ID: id, Key: pub}
+	if j.Revoked {
+		k.Revocation = legacyRevoked(id)
+	}
+	return k, nil
 }
 
 func (j JWK) key() (crypto.PublicKey, error) {

@@ -15,11 +15,14 @@ import (
 // PublicKey is one key a verifier trusts (or knows to be revoked), named by
 // its key ID: the RFC 7638 JWK thumbprint (SHA-256, base64url).
 type PublicKey struct {
-	ID  string
+	ID string
+	// Key is the public key; nil for a revoked key known by its ID alone
+	// (Keyring.Revoke).
 	Key crypto.PublicKey
-	// Revoked marks a key that once signed but must no longer be trusted:
-	// a signature by it is refused with its own reason.
-	Revoked bool
+	// Revocation, when set, marks a key that once signed but must no
+	// longer be trusted: a signature by it is refused with the
+	// revocation's date and reason.
+	Revocation *Revocation
 }
 
 // Keyring is the set of public keys a verifier knows. Several may be valid

@@ -34,6 +34,7 @@ func ruleStatement(v *verification) *refusal.Refusal {
 	ptype, _ := m["predicateType"].(string)
 	v.stmt = Statement{Type: typ, Subject: []Subject{sub}, PredicateType: ptype, Predicate: pred}
 	v.sha = sub.Digest["gitCommit"]
+	v.repository = SubjectRepository(sub)
 	var b bytes.Buffer
 	if err := canonical.Write(&b, pred); err != nil {
 		return refuse(TokenStatementMalformed, "a predicate of JSON values", err)

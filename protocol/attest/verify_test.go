@@ -20,6 +20,7 @@ func TestVerifyValid(t *testing.T) {
 		{"ed25519", old, ring(old), Want{}},
 		{"p-256", cur, ring(cur), Want{SHA: shaM}},
 		{"rotation: an earlier key still valid", old, ring(cur, old), Want{SHA: shaM}},
+		{"the right repository, in another case", cur, ring(cur), Want{SHA: shaM, Repository: "Octo/Demo"}},
 		{"a revoked key beside does not matter", cur, Keyring{revoked(old), cur.Public()}, Want{}},
 	}
 	for _, tt := range tests {
@@ -28,7 +29,7 @@ func TestVerifyValid(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Verify: %v", err)
 			}
-			want := &Verified{KeyID: tt.s.KeyID(), Subject: CommitSubject(repo, shaM), SHA: shaM, Certificate: cert, Fingerprint: sum(cert)}
+			want := &Verified{KeyID: tt.s.KeyID(), Subject: CommitSubject(repo, shaM), Repository: repo, SHA: shaM, Certificate: cert, Fingerprint: sum(cert)}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("Verified (-want +got):\n%s", diff)
 			}
@@ -75,6 +76,14 @@ func attacks(t *testing.T) []attack {
 			ring: ring(key), token: TokenUnknownKey, controlRing: ring(key, other)},
 		{name: "a signature by a revoked key", raw: good,
 			ring: Keyring{revoked(key)}, token: TokenRevokedKey, drop: "ruleNotRevoked"},
+		{name: "a signature by a revoked key the verifier no longer holds (it left the JWKS)", raw: good,
+			ring: ring(other).Revoke(Revocations{revocationOf(key)}), token: TokenRevokedKey, controlRing: ring(other, key)},
+		{name: "a fork: the genuine certificate of another repository at the same commit", raw: good,
+			ring: ring(key), want: Want{SHA: shaM, Repository: "mallory/demo"}, token: TokenRepository, drop: "ruleRepositoryWanted"},
+		{name: "a subject naming another repository than the certificate", raw: signedFor(t, key, "mallory/demo", cert),
+			ring: ring(key), want: Want{Repository: "mallory/demo"}, token: TokenSubjectRepository, drop: "ruleSubjectRepository"},
+		{name: "a subject naming no repository", raw: signPayload(t, key, []byte(strings.Replace(string(statementPayload(t, StatementType, PredicateType, shaM, cert)), CommitSubject(repo, shaM).Name, "x", 1))),
+			ring: ring(key), token: TokenSubjectRepository, drop: "ruleSubjectRepository"},
 		{name: "a statement for another SHA", raw: good,
 			ring: ring(key), want: Want{SHA: shaA}, token: TokenSubjectSHA, drop: "ruleSubjectWanted"},
 		{name: "a statement whose subject is not the certificate's merge commit", raw: signPayload(t, key, statementPayload(t, StatementType, PredicateType, shaA, cert)),
@@ -224,5 +233,51 @@ func TestSplicedPayloadIsCanonical(t *testing.T) {
 		if diff := cmp.Diff(string(want), string(got)); diff != "" {
 			t.Errorf("%s: spliced payload (-canonical +spliced):\n%s", r, diff)
 		}
+	}
+}
+
+// signedFor signs cert's statement with a subject in repository r.
+func signedFor(t *testing.T, s *Signer, r string, cert []byte) []byte {
+	t.Helper()
+	env, err := SignCertificate(s, Unit, r, cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return marshal(t, env)
+}
+
+// TestRevokedRefusalSaysWhenAndWhy: the refusal of a revoked key's
+// signature names the revocation's date and reason.
+func TestRevokedRefusalSaysWhenAndWhy(t *testing.T) {
+	key, other := edSigner(t, 1), edSigner(t, 2)
+	raw := envelopeJSON(t, key, canonicalOf(t, sampleCert()))
+	for name, r := range map[string]Keyring{"held": {revoked(key)}, "not held": ring(other).Revoke(Revocations{revocationOf(key)})} {
+		_, err := Verify(raw, r, Want{})
+		rev := revocationOf(key)
+		if err == nil || !strings.Contains(err.Error(), rev.RevokedAt) || !strings.Contains(err.Error(), rev.Reason) {
+			t.Errorf("%s: Verify = %v, want the revocation's date and reason", name, err)
+		}
+	}
+}
+
+func TestSubjectRepository(t *testing.T) {
+	tests := []struct {
+		name string
+		s    Subject
+		want string
+	}{
+		{"github", CommitSubject("octo/demo", shaM), "octo/demo"},
+		{"another host", Subject{Name: "https://ghe.example/octo/demo/commit/" + shaM, Digest: map[string]string{"gitCommit": shaM}}, "octo/demo"},
+		{"another commit than the digest", Subject{Name: "https://github.com/octo/demo/commit/" + shaA, Digest: map[string]string{"gitCommit": shaM}}, ""},
+		{"not a commit", Subject{Name: "https://github.com/octo/demo/tree/" + shaM, Digest: map[string]string{"gitCommit": shaM}}, ""},
+		{"a path too deep", Subject{Name: "https://github.com/octo/demo/x/commit/" + shaM, Digest: map[string]string{"gitCommit": shaM}}, ""},
+		{"not https", Subject{Name: "http://github.com/octo/demo/commit/" + shaM, Digest: map[string]string{"gitCommit": shaM}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := SubjectRepository(tt.s); got != tt.want {
+				t.Errorf("SubjectRepository = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

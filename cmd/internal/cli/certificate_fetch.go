@@ -32,7 +32,9 @@ type certificateFetchFlags struct {
 	// envelope on the run against the keys of --key or --jwks.
 	attestation       bool
 	keyFile, jwksFile string
-	ring              attest.Keyring
+	// revocations is --revocations: the App's signed revocation list.
+	revocations string
+	ring        attest.Keyring
 }
 
 var (
@@ -44,12 +46,19 @@ var (
 // without --attestation).
 func fetchKeyring(ctx context.Context, fl certificateFetchFlags) (attest.Keyring, error) {
 	if !fl.attestation {
+		if fl.revocations != "" {
+			return nil, errors.New("--revocations applies with --attestation: without it no signature is verified")
+		}
 		return nil, nil
 	}
 	if fl.keyFile == "" && fl.jwksFile == "" {
 		return nil, errors.New("--attestation needs the trusted keys: --key or --jwks")
 	}
-	return readKeyring(ctx, fl.keyFile, fl.jwksFile)
+	ring, err := readKeyring(ctx, fl.keyFile, fl.jwksFile)
+	if err != nil {
+		return nil, err
+	}
+	return withRevocations(ctx, ring, fl.revocations)
 }
 
 // refusedCertificate explains why the fetched certificate is refused and
@@ -92,10 +101,12 @@ other permission bits, chmod 600, 1-4096 characters), else from GH_TOKEN,
 else from GITHUB_TOKEN, as gh and other GitHub tools read them. With none the
 request is anonymous, which GitHub answers for public repositories only.
 
-With --attestation (and --key or --jwks, as for 'aepgate certificate
-verify') it also reads the signed DSSE envelope from the run's output text
-and verifies it offline against those keys, for --sha, requiring its
-certificate to be the summary's byte for byte; it then prints the envelope
+With --attestation (and --key or --jwks, and optionally --revocations, as
+for 'aepgate certificate verify') it also reads the signed DSSE envelope from
+the run's output text and verifies it offline against those keys, for --sha
+and for --repo (the statement's subject and the certificate must both name
+that repository), requiring its certificate to be the summary's byte for
+byte; it then prints the envelope
 (one JSON line, to archive and verify again later) instead of the
 certificate. A run without an envelope is refused.
 
@@ -130,6 +141,7 @@ func newCertificateFetchCmd(s streams) *cobra.Command {
 	f.BoolVar(&fl.attestation, "attestation", false, "also verify the run's signed envelope (needs --key or --jwks) and print it")
 	f.StringVar(&fl.keyFile, "key", "", "with --attestation: trusted public key(s), PEM PUBLIC KEY blocks or a JWKS")
 	f.StringVar(&fl.jwksFile, "jwks", "", "with --attestation: trusted keys as a JWKS document")
+	f.StringVar(&fl.revocations, "revocations", "", "with --attestation: "+revocationsFlagUsage)
 	cmd.MarkFlagsMutuallyExclusive("key", "jwks")
 	addFormat(cmd, &fl.format)
 	_ = cmd.MarkFlagRequired("repo")
@@ -139,6 +151,10 @@ func newCertificateFetchCmd(s streams) *cobra.Command {
 
 func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags, lookup lookupFunc) error {
 	ring, err := fetchKeyring(c.Context(), fl)
+	var rr *revocationsRefused
+	if errors.As(err, &rr) {
+		return failf(exitFindings, "certificate fetch: refused: %w", err)
+	}
 	if err != nil {
 		return failf(exitUsage, "certificate fetch: %w", err)
 	}
@@ -251,7 +267,7 @@ func fetchedAttestation(c *cobra.Command, s streams, fl certificateFetchFlags, g
 	if err != nil {
 		return failf(2, "certificate fetch: refused: %s: %w", attest.TokenEnvelopeMalformed, err)
 	}
-	v, err := attest.Verify(env, fl.ring, attest.Want{SHA: fl.sha})
+	v, err := attest.Verify(env, fl.ring, attest.Want{SHA: fl.sha, Repository: fl.repo})
 	var r *attest.Refused
 	if errors.As(err, &r) {
 		fmt.Fprintf(s.err, "check run %d: %s\n", got.run.ID, r)
@@ -263,7 +279,7 @@ func fetchedAttestation(c *cobra.Command, s streams, fl certificateFetchFlags, g
 	if !bytes.Equal(v.Certificate, got.canonical) {
 		return failf(2, "certificate fetch: refused: the signed certificate (sha256 %s) is not the summary's (sha256 %s)", v.Fingerprint, certificate.FileFingerprint(got.canonical))
 	}
-	fmt.Fprintf(s.err, "attestation: signed by key %s, subject %s\n", v.KeyID, v.SHA)
+	fmt.Fprintf(s.err, "attestation: signed by key %s, subject %s in %s\n", v.KeyID, v.SHA, v.Repository)
 	if _, err := s.out.Write(append(env, '\n')); err != nil {
 		return failf(2, "certificate fetch: %w", err)
 	}

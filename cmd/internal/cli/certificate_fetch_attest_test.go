@@ -42,6 +42,18 @@ func TestCertificateFetchAttestation(t *testing.T) {
 	jwks := filepath.Join(dir, "keys.jwks")
 	set, _ := attest.Keyring{ours.Public()}.JWKS()
 	write(t, dir, "keys.jwks", mustJSON(t, set))
+	cur := fetchSigner(t, 3)
+	bothSet, _ := attest.Keyring{cur.Public(), ours.Public()}.JWKS()
+	write(t, dir, "both.jwks", mustJSON(t, bothSet))
+	list, err := attest.SignRevocations(cur, attest.Revocations{{KeyID: ours.KeyID(), RevokedAt: "2026-12-01T09:30:00Z", Reason: "lost"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "revoking.json", mustJSON(t, list))
+	tamperedList := *list
+	tamperedList.Payload = []byte(strings.Replace(string(list.Payload), "lost", "fine", 1))
+	write(t, dir, "tampered.json", mustJSON(t, &tamperedList))
+	both, revoking, tampered := filepath.Join(dir, "both.jwks"), filepath.Join(dir, "revoking.json"), filepath.Join(dir, "tampered.json")
 	tests := []struct {
 		name    string
 		run     func(w certWorld, raw []byte, sum string) checks.Run
@@ -60,6 +72,17 @@ func TestCertificateFetchAttestation(t *testing.T) {
 			return r
 		}, []string{"--jwks", jwks}, 2, "is not the summary's"},
 		{"no keys", func(w certWorld, raw []byte, sum string) checks.Run { return signedRun(t, ours, w.sha, raw, sum) }, nil, 2, "needs the trusted keys"},
+		{"a tampered revocation list", func(w certWorld, raw []byte, sum string) checks.Run { return signedRun(t, ours, w.sha, raw, sum) }, []string{"--jwks", both, "--revocations", tampered}, 1, "the revocation list is refused: " + attest.TokenBadSignature},
+		{"a list revoking the signing key", func(w certWorld, raw []byte, sum string) checks.Run { return signedRun(t, ours, w.sha, raw, sum) }, []string{"--jwks", both, "--revocations", revoking}, 2, attest.TokenRevokedKey + ": expected a signature by a key that is not revoked, saw a signature by key " + ours.KeyID() + ", revoked on 2026-12-01T09:30:00Z: lost"},
+		{"a genuine envelope of another repository at the same commit", func(w certWorld, raw []byte, sum string) checks.Run {
+			fork, _ := cert(t, w.sha, func(c *certificate.Certificate) { c.Repository = "mallory/widgets" })
+			env, err := attest.SignCertificate(ours, attest.Unit, "mallory/widgets", fork)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(env)
+			return checks.SignedCertificateRun(w.sha, raw, sum, b, ours.KeyID())
+		}, []string{"--jwks", jwks}, 2, attest.TokenRepository + ": expected a certificate about repository acme/widgets"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

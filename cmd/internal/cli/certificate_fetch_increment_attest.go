@@ -37,7 +37,7 @@ func fetchedIncrementAttestation(ctx context.Context, s streams, fl certificateF
 		}
 		stories = append(stories, raw)
 	}
-	v, err := attest.VerifyIncrement(env, fl.ring, attest.Want{SHA: fl.sha}, stories)
+	v, err := attest.VerifyIncrement(env, fl.ring, attest.Want{SHA: fl.sha, Repository: fl.repo}, stories)
 	var r *attest.Refused
 	if errors.As(err, &r) {
 		fmt.Fprintf(s.err, "check run %d: %s\n", run.ID, r)
@@ -49,7 +49,7 @@ func fetchedIncrementAttestation(ctx context.Context, s streams, fl certificateF
 	if !bytes.Equal(v.Certificate, canonical) {
 		return failf(exitFindings, "certificate fetch: refused: the signed increment certificate (sha256 %s) is not the summary's (sha256 %s)", v.Fingerprint, certificate.FileFingerprint(canonical))
 	}
-	fmt.Fprintf(s.err, "attestation: signed by key %s, subject %s, %d story envelopes verified\n", v.KeyID, v.SHA, len(v.Stories))
+	fmt.Fprintf(s.err, "attestation: signed by key %s, subject %s in %s, %d story envelopes verified\n", v.KeyID, v.SHA, v.Repository, len(v.Stories))
 	if _, err := s.out.Write(append(env, '\n')); err != nil {
 		return failf(exitUsage, "certificate fetch: %w", err)
 	}

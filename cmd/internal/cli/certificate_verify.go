@@ -19,8 +19,35 @@ type verifyReport struct {
 	PredicateType string          `json:"predicateType"`
 	KeyID         string          `json:"keyId"`
 	Subject       attest.Subject  `json:"subject"`
+	Repository    string          `json:"repository"`
 	Fingerprint   string          `json:"sha256"`
 	Certificate   json.RawMessage `json:"certificate"`
+	// Unchecked names what was not checked for want of a flag:
+	// "repository" without --repo, "revocations" without --revocations.
+	Unchecked []string `json:"unchecked"`
+}
+
+// verifyWant is what certificate verify was asked to require beyond a
+// valid signature: the commit, the repository, and whether a revocation
+// list was given.
+type verifyWant struct {
+	attest.Want
+	revocations bool
+}
+
+// unchecked lists (in order) what w did not ask to check, and says so on
+// stderr: the repository the certificate is about, the revocation list.
+func (w verifyWant) unchecked(s streams, repository string) []string {
+	out := []string{}
+	if w.Repository == "" {
+		out = append(out, "repository")
+		fmt.Fprintf(s.err, "certificate verify: the repository was not checked: the certificate is about %s; give --repo OWNER/NAME to require the repository you expect (a fork holds the same commits)\n", repository)
+	}
+	if !w.revocations {
+		out = append(out, "revocations")
+		fmt.Fprintln(s.err, "certificate verify: no revocation list was checked: give --revocations FILE (GET /.well-known/aepgate/revocations) to refuse keys the App revoked")
+	}
+	return out
 }
 
 // certificateVerifyLong is certificate verify's --help.
@@ -29,12 +56,20 @@ Sigstore bundle holding one) whose payload is an in-toto Statement v1 with
 predicate type ` + attest.PredicateType + `. It checks, in order: a
 signature over the exact payload by a trusted key that is not revoked; the
 statement's type and predicate type; that its one subject is the commit the
-certificate names (mergeSha) and, with --sha, that commit; and that the
-certificate passes every rule 'aepgate certificate validate' applies.
+certificate names (mergeSha) and, with --sha, that commit; that the
+subject's name (https://github.com/OWNER/NAME/commit/SHA) names the
+repository the certificate's repository field names and, with --repo, that
+repository (a fork holds the same commits, so a SHA alone does not say
+which repository was certified); and that the certificate passes every rule
+'aepgate certificate validate' applies.
 
 The trusted keys come from --key (PEM PUBLIC KEY blocks, or a JWKS) or
 --jwks (the JWKS the App serves at /.well-known/aepgate/keys, or 'aepgate
-keys' prints; a key marked "revoked" there is refused as revoked).
+keys' prints). A revoked key has left that JWKS; --revocations FILE is the
+App's signed revocation list (GET /.well-known/aepgate/revocations), which
+must verify with those keys: a signature by a key it names is refused with
+the revocation's date and reason, also when the key is still among --key's.
+A list that does not verify is refused (exit 1), never ignored.
 
 An increment certificate (predicate type ` + attest.IncrementPredicateType + `)
 is verified the same way, its subject being the certificate's integratedSha
@@ -46,10 +81,13 @@ verify as that unit's certificate about the story's merge commit with the
 same keys, and carry the certificateSha256 the increment names. A story
 envelope missing, or given but not named, is refused.
 
-Verified: prints {verified, predicateType, keyId, subject, sha256,
-certificate} as JSON (sha256 is the certificate's fingerprint, the check
-run's external_id; an increment adds stories: {unit, mergeSha,
-envelopeSha256, keyId} for each story envelope checked) and exits 0.
+Verified: prints {verified, predicateType, keyId, subject, repository,
+sha256, certificate, unchecked} as JSON (sha256 is the certificate's
+fingerprint, the check run's external_id; unchecked lists "repository"
+without --repo and "revocations" without --revocations, each also said on
+stderr; an increment adds stories: {unit, mergeSha, envelopeSha256, keyId}
+for each story envelope checked, each required to be of the same
+repository) and exits 0.
 Refused: the reason goes to stderr as "token: expected …, saw …".
 
 Its output is JSON whatever --format says (json is its only format).
@@ -58,20 +96,25 @@ Exit codes: 0 verified; 1 refused (not verified); 2 an unreadable file or key
 file, or bad usage; 130 interrupted.`
 
 func newCertificateVerifyCmd(s streams) *cobra.Command {
-	var keyFile, jwksFile, sha, format string
+	var keyFile, jwksFile, revocations, format string
+	var want attest.Want
 	var stories []string
 	cmd := &cobra.Command{
-		Use:   "verify FILE|- (--key KEY.pub | --jwks FILE) [--sha SHA] [--story FILE]...",
+		Use:   "verify FILE|- (--key KEY.pub | --jwks FILE) [--revocations FILE] [--repo OWNER/NAME] [--sha SHA] [--story FILE]...",
 		Short: "Verify a signed certificate (DSSE envelope or Sigstore bundle) offline",
 		Long:  certificateVerifyLong,
-		Example: `  aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha "$MERGE_SHA"
-  curl -s https://aepgate.example/.well-known/aepgate/keys > keys.jwks && aepgate certificate verify - --jwks keys.jwks < bundle.json
+		Example: `  aepgate certificate verify certificate.dsse.json --jwks keys.jwks --repo acme/widgets --sha "$MERGE_SHA"
+  curl -s https://aepgate.example/.well-known/aepgate/keys > keys.jwks && curl -s https://aepgate.example/.well-known/aepgate/revocations > revocations.json
+  aepgate certificate verify - --jwks keys.jwks --revocations revocations.json --repo acme/widgets < bundle.json
   aepgate certificate verify increment.dsse.json --jwks keys.jwks --sha "$INTEGRATED_SHA" --story unit-7.dsse.json --story unit-9.dsse.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ring, err := readKeyring(c.Context(), keyFile, jwksFile)
 			if err != nil {
 				return readFailed("certificate verify", err)
+			}
+			if ring, err = withRevocations(c.Context(), ring, revocations); err != nil {
+				return trustFailed("certificate verify", err)
 			}
 			raw, err := readInput(c.Context(), s.in, args[0], readfile.Certificate)
 			if err != nil {
@@ -81,13 +124,15 @@ func newCertificateVerifyCmd(s streams) *cobra.Command {
 			if err != nil {
 				return readFailed("certificate verify", err)
 			}
-			return certificateVerify(s, raw, ring, sha, storyRaw)
+			return certificateVerify(s, raw, ring, verifyWant{Want: want, revocations: revocations != ""}, storyRaw)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&keyFile, "key", "", "trusted public key(s): PEM PUBLIC KEY blocks or a JWKS")
 	f.StringVar(&jwksFile, "jwks", "", "trusted keys as a JWKS document")
-	f.StringVar(&sha, "sha", "", "the commit the certificate must be about (40 hex)")
+	f.StringVar(&revocations, "revocations", "", revocationsFlagUsage)
+	f.StringVar(&want.Repository, "repo", "", "the repository the certificate must be about, as owner/name (without it the output says the repository was not checked)")
+	f.StringVar(&want.SHA, "sha", "", "the commit the certificate must be about (40 hex)")
 	f.StringArrayVar(&stories, "story", nil, "for an increment certificate: a story's signed unit envelope or bundle (repeat for each story)")
 	addFormatJSONFirst(cmd, &format)
 	cmd.MarkFlagsOneRequired("key", "jwks")
@@ -95,22 +140,26 @@ func newCertificateVerifyCmd(s streams) *cobra.Command {
 	return cmd
 }
 
-func certificateVerify(s streams, raw []byte, ring attest.Keyring, sha string, stories [][]byte) error {
-	if sha != "" && !commitSHA().MatchString(sha) {
-		return failf(2, "certificate verify: --sha %q is not 40 lowercase hex characters (a full commit SHA)", sha)
+func certificateVerify(s streams, raw []byte, ring attest.Keyring, want verifyWant, stories [][]byte) error {
+	if want.SHA != "" && !commitSHA().MatchString(want.SHA) {
+		return failf(2, "certificate verify: --sha %q is not 40 lowercase hex characters (a full commit SHA)", want.SHA)
+	}
+	if want.Repository != "" && !ownerName().MatchString(want.Repository) {
+		return failf(2, "certificate verify: --repo %q is not a repository as owner/name", want.Repository)
 	}
 	env := attest.Unbundle(raw)
 	if attest.StatementPredicateType(env) == attest.IncrementPredicateType {
-		return incrementVerify(s, env, ring, sha, stories)
+		return incrementVerify(s, env, ring, want, stories)
 	}
 	if len(stories) > 0 {
 		return failf(2, "certificate verify: --story applies to an increment certificate (predicate type %s) only", attest.IncrementPredicateType)
 	}
-	v, err := attest.Verify(env, ring, attest.Want{SHA: sha})
+	v, err := attest.Verify(env, ring, want.Want)
 	if err != nil {
 		return verifyRefused(s, err)
 	}
-	rep := verifyReport{Verified: true, PredicateType: attest.PredicateType, KeyID: v.KeyID, Subject: v.Subject, Fingerprint: v.Fingerprint, Certificate: v.Certificate}
+	rep := verifyReport{Verified: true, PredicateType: attest.PredicateType, KeyID: v.KeyID, Subject: v.Subject, Repository: v.Repository,
+		Fingerprint: v.Fingerprint, Certificate: v.Certificate, Unchecked: want.unchecked(s, v.Repository)}
 	if err := writeEvidenceJSON(s.out, rep); err != nil {
 		return failf(2, "certificate verify: %w", err)
 	}

@@ -17,13 +17,13 @@ type incrementVerifyReport struct {
 
 // incrementVerify verifies an increment envelope with the story envelopes
 // given with --story.
-func incrementVerify(s streams, env []byte, ring attest.Keyring, sha string, stories [][]byte) error {
-	v, err := attest.VerifyIncrement(env, ring, attest.Want{SHA: sha}, stories)
+func incrementVerify(s streams, env []byte, ring attest.Keyring, want verifyWant, stories [][]byte) error {
+	v, err := attest.VerifyIncrement(env, ring, want.Want, stories)
 	if err != nil {
 		return verifyRefused(s, err)
 	}
 	rep := incrementVerifyReport{verifyReport: verifyReport{Verified: true, PredicateType: attest.IncrementPredicateType, KeyID: v.KeyID,
-		Subject: v.Subject, Fingerprint: v.Fingerprint, Certificate: v.Certificate}, Stories: v.Stories}
+		Subject: v.Subject, Repository: v.Repository, Fingerprint: v.Fingerprint, Certificate: v.Certificate, Unchecked: want.unchecked(s, v.Repository)}, Stories: v.Stories}
 	if rep.Stories == nil {
 		rep.Stories = []attest.VerifiedStory{}
 	}

@@ -78,6 +78,8 @@ func TestCertificateVerifyIncrement(t *testing.T) {
 		{"a missing story envelope", []string{p("inc.dsse.json"), "--jwks", p("keys.jwks")}, 1, attest.TokenStoryEnvelopeMissing + ": expected the signed certificate envelope of unit #7"},
 		{"another key", []string{p("stranger.dsse.json"), "--jwks", p("keys.jwks"), "--story", p("unit-7.dsse.json")}, 1, attest.TokenUnknownKey + ": expected a signature by one of the trusted keys"},
 		{"another SHA", []string{p("inc.dsse.json"), "--jwks", p("keys.jwks"), "--sha", validMergeSHA, "--story", p("unit-7.dsse.json")}, 1, attest.TokenSubjectSHA},
+		{"the right repository", []string{p("inc.dsse.json"), "--jwks", p("keys.jwks"), "--repo", "octo/demo", "--story", p("unit-7.dsse.json")}, 0, ""},
+		{"a fork at the same commit", []string{p("inc.dsse.json"), "--jwks", p("keys.jwks"), "--repo", "mallory/demo", "--story", p("unit-7.dsse.json")}, 1, attest.TokenRepository + ": expected a certificate about repository mallory/demo"},
 		{"the story given as the increment", []string{p("unit-7.dsse.json"), "--jwks", p("keys.jwks"), "--story", p("inc.dsse.json")}, 2, "--story applies to an increment certificate"},
 		{"an unreadable story file", []string{p("inc.dsse.json"), "--jwks", p("keys.jwks"), "--story", p("nope.json")}, 2, "--story"},
 	}

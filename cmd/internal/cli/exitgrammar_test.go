@@ -303,7 +303,11 @@ func exitPlans(t *testing.T) map[string]exitPlan {
 		"aepgate install-skill": local(run("install-skill", "--dest", filepath.Join(notAudit, "skill")+"/"), nil),
 		"aepgate keys":          local(run("keys", "--signing-key-file", missing), nil),
 		"aepgate keys generate": local(run("keys", "generate", "--out", notAudit), nil),
-		"aepgate ledger":        groupPlan,
+		"aepgate keys revocations": local([]exitCase{
+			{args: []string{"keys", "revocations", "--signing-key-file", missing}},
+			{args: []string{"keys", "revocations", "--signing-key-file", missing, "--revocations-file", missing}},
+		}, nil),
+		"aepgate ledger": groupPlan,
 		"aepgate ledger verify": {
 			modeUnreadable:  run("ledger", "verify", "--database", "sqlite:"+missing),
 			modeFindings:    run("ledger", "verify", "--database", exitLedger(t), "--jwks", keys),

@@ -95,6 +95,7 @@ func grammarRuns(t *testing.T) map[string]grammarRun {
 		"aepgate certificate verify":            {[]string{"certificate", "verify", filepath.Join(tmp, "none.json"), "--jwks", filepath.Join(tmp, "none.jwks")}, exitUsage, false},
 		"aepgate keys generate":                 {[]string{"keys", "generate", "--out", filepath.Join(tmp, "signing.pem")}, exitOK, true},
 		"aepgate keys":                          {[]string{"keys", "--signing-key-file", filepath.Join(tmp, "key.pem")}, exitOK, true},
+		"aepgate keys revocations":              {[]string{"keys", "revocations", "--signing-key-file", filepath.Join(tmp, "key.pem")}, exitOK, true},
 		"aepgate ledger export":                 {[]string{"ledger", "export", "--database", "sqlite:" + db}, exitOK, false},
 		"aepgate simulate":                      {[]string{"simulate", "--repo", "widgets", "--pr", "1"}, exitUsage, false},
 		"aepgate verify":                        {[]string{"verify", run}, exitOK, true},

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -43,9 +44,9 @@ func openLedger(ctx context.Context, database string) (*store.DB, error) {
 
 func newLedgerVerifyCmd(s streams) *cobra.Command {
 	database := defaultDatabase()
-	var keyFile, jwksFile, format string
+	var keyFile, jwksFile, revocations, format string
 	cmd := &cobra.Command{
-		Use:   "verify [--key KEY.pub | --jwks FILE]",
+		Use:   "verify [--key KEY.pub | --jwks FILE [--revocations FILE]]",
 		Short: "Check the ledger's hash chain, and with a key its signed head",
 		Long: `verify walks the ledger in order and checks that every row carries the
 SHA-256 of the row before it and that its own hash matches its content.
@@ -59,7 +60,11 @@ With --key or --jwks (the App's public keys, as 'aepgate keys' prints them)
 it also checks the newest signed head the App stored (the App signs the
 head after every append batch when it has a signing key): its signature by
 a trusted key that is not revoked, and that the ledger's row of that number
-has the signed hash. So a chain rewritten consistently, or cut short of the
+has the signed hash. A revoked key has left the App's JWKS; --revocations
+FILE, the App's signed revocation list (GET
+/.well-known/aepgate/revocations), must verify with those keys, and a head
+signed by a key it names is refused with the revocation's date and reason
+(a list that does not verify is exit 1). So a chain rewritten consistently, or cut short of the
 signed row, by whoever holds the database is caught; rows appended after
 the newest signed head are counted as unsealed. Deleting the newest signed
 heads together with the rows after an older one is not seen here: compare
@@ -72,25 +77,46 @@ the database server does not answer.`,
   aepgate ledger verify --jwks keys.jwks --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return ledgerVerify(cmd, s, database, keyFile, jwksFile, format)
+			return ledgerVerify(cmd, s, database, ledgerTrust{keyFile, jwksFile, revocations}, format)
 		},
 	}
 	addFormat(cmd, &format)
 	cmd.Flags().StringVar(&database, "database", database, "database: sqlite:PATH or postgres://… (default from AEPGATE_DATABASE)")
 	cmd.Flags().StringVar(&keyFile, "key", "", "check the signed head with these public key(s): PEM PUBLIC KEY blocks or a JWKS")
 	cmd.Flags().StringVar(&jwksFile, "jwks", "", "check the signed head with the keys of this JWKS")
+	cmd.Flags().StringVar(&revocations, "revocations", "", "with --key or --jwks: "+revocationsFlagUsage)
 	cmd.MarkFlagsMutuallyExclusive("key", "jwks")
 	return cmd
 }
 
-func ledgerVerify(cmd *cobra.Command, s streams, database, keyFile, jwksFile, format string) error {
-	ctx := cmd.Context()
-	var ring attest.Keyring
-	if keyFile != "" || jwksFile != "" {
-		var err error
-		if ring, err = readKeyring(ctx, keyFile, jwksFile); err != nil {
-			return failf(exitUsage, "ledger verify: %w", err)
+// ledgerTrust are ledger verify's key files: --key or --jwks, and
+// --revocations.
+type ledgerTrust struct{ keyFile, jwksFile, revocations string }
+
+// keyring reads the trusted keys with the revocations (nil: no key given).
+func (lt ledgerTrust) keyring(ctx context.Context) (attest.Keyring, error) {
+	if lt.keyFile == "" && lt.jwksFile == "" {
+		if lt.revocations != "" {
+			return nil, errors.New("--revocations needs the keys that verify it: --key or --jwks")
 		}
+		return nil, nil
+	}
+	ring, err := readKeyring(ctx, lt.keyFile, lt.jwksFile)
+	if err != nil {
+		return nil, err
+	}
+	return withRevocations(ctx, ring, lt.revocations)
+}
+
+func ledgerVerify(cmd *cobra.Command, s streams, database string, trust ledgerTrust, format string) error {
+	ctx := cmd.Context()
+	ring, err := trust.keyring(ctx)
+	var rr *revocationsRefused
+	if errors.As(err, &rr) {
+		return failf(exitFindings, "ledger verify: not verified: %w", err)
+	}
+	if err != nil {
+		return failf(exitUsage, "ledger verify: %w", err)
 	}
 	db, err := openLedger(ctx, database)
 	if err != nil {

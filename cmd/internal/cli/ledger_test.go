@@ -81,3 +81,43 @@ func TestLedgerExport(t *testing.T) {
 		t.Fatalf("export: exit %d %s\n%s", code, errOut, out)
 	}
 }
+
+// TestLedgerVerifyRevocations: a head signed by a key the App's signed
+// revocation list names is refused with the revocation's reason (the
+// negative control: the same keys without the list accept it); a tampered
+// list is refused, exit 1; --revocations without keys is bad usage.
+func TestLedgerVerifyRevocations(t *testing.T) {
+	url, _, db := sealedLedger(t, 2)
+	dir := t.TempDir()
+	cur := seededSigner(t, 12)
+	both, _ := attest.Keyring{cur.Public(), db.HeadSigner.Public()}.JWKS()
+	write(t, dir, "both.jwks", mustJSON(t, both))
+	list, err := attest.SignRevocations(cur, attest.Revocations{{KeyID: db.HeadSigner.KeyID(), RevokedAt: "2026-12-01T09:30:00Z", Reason: "the database host was compromised"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "revocations.json", mustJSON(t, list))
+	tampered := *list
+	tampered.Payload = []byte(strings.Replace(string(list.Payload), "compromised", "fine", 1))
+	write(t, dir, "tampered.json", mustJSON(t, &tampered))
+	jwks, p := filepath.Join(dir, "both.jwks"), func(n string) string { return filepath.Join(dir, n) }
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     string
+	}{
+		{"revoked head signer", []string{"--jwks", jwks, "--revocations", p("revocations.json")}, 1, "revoked on 2026-12-01T09:30:00Z: the database host was compromised"},
+		{"control: no list", []string{"--jwks", jwks}, 0, "signed head: row 2"},
+		{"a tampered list", []string{"--jwks", jwks, "--revocations", p("tampered.json")}, 1, "the revocation list is refused: " + attest.TokenBadSignature},
+		{"a list without keys", []string{"--revocations", p("revocations.json")}, 2, "--revocations needs the keys"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, append([]string{"ledger", "verify", "--database", url}, tt.args...)...)
+			if code != tt.wantCode || !strings.Contains(out+errOut, tt.want) {
+				t.Errorf("exit %d, want %d and %q:\n%s%s", code, tt.wantCode, tt.want, out, errOut)
+			}
+		})
+	}
+}

@@ -77,10 +77,13 @@ With --signing-key-file (or AEPGATE_SIGNING_KEY holding the PEM) every
 completion certificate is also signed as an in-toto statement in a DSSE
 envelope, attached to its check run and uploaded as an artifact attestation
 where the App may (attestations: write); the public keys are served at
-GET /.well-known/aepgate/keys ('aepgate keys' prints the same JWKS).
+GET /.well-known/aepgate/keys ('aepgate keys' prints the same JWKS). The
+keys --revocations-file names leave that JWKS and are listed at GET
+/.well-known/aepgate/revocations, signed with the signing key ('aepgate keys
+revocations' prints the same list).
 
 Endpoints: POST /webhook, GET /healthz, GET /readyz, GET /metrics,
-GET /.well-known/aepgate/keys, and the
+GET /.well-known/aepgate/keys, GET /.well-known/aepgate/revocations, and the
 owner's board at GET /board: signed in through GitHub with the App's OAuth
 client (--client-id, --client-secret-file, --public-url; set the App's
 callback URL to <public URL>/board/callback). Without those flags /board
@@ -271,7 +274,7 @@ func (f serveFlags) options(ctx context.Context, in serveInputs) (app.Options, e
 		}
 		o.WebhookSecrets = append(o.WebhookSecrets, prev)
 	}
-	if o.Signer, o.PublicKeys, err = f.signing.load(ctx, in.log, in.lookup); err != nil {
+	if o.Signer, o.PublicKeys, o.Revocations, err = f.signing.load(ctx, in.log, in.lookup); err != nil {
 		return o, err
 	}
 	o.Board, err = f.boardPage(ctx, in)

@@ -29,6 +29,7 @@ func TestServeSigningKeyErrors(t *testing.T) {
 		{"missing signing key", nil, append(base, "--signing-key-file", filepath.Join(dir, "nope")), "--signing-key-file: " + filepath.Join(dir, "nope")},
 		{"signing key in the environment, not PEM", map[string]string{signingEnv: "hello"}, base, "aepgate's signing key: signing key: no PEM block"},
 		{"bad public keys", nil, append(base, "--public-keys-file", secret), "--public-keys-file " + secret},
+		{"bad revocations", nil, append(base, "--revocations-file", secret), "--revocations-file " + secret},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,35 +45,42 @@ func TestServeSigningKeyErrors(t *testing.T) {
 }
 
 // TestSigningLoad: the file wins over the environment; the published ring
-// is the signer's key, then the earlier and revoked ones.
+// is the signer's key, then the earlier ones, the revoked ones left out.
 func TestSigningLoad(t *testing.T) {
 	dir := t.TempDir()
-	fileKey, envKey, oldKey := mustGenerate(t), mustGenerate(t), mustGenerate(t)
+	fileKey, envKey, oldKey, prevKey := mustGenerate(t), mustGenerate(t), mustGenerate(t), mustGenerate(t)
 	write(t, dir, "key.pem", fileKey)
 	old, _ := signkey.ParseSigner(oldKey)
-	revoked := old.Public()
-	revoked.Revoked = true
-	set, _ := attest.Keyring{revoked}.JWKS()
+	prev, _ := signkey.ParseSigner(prevKey)
+	set, _ := attest.Keyring{old.Public(), prev.Public()}.JWKS()
 	write(t, dir, "old.jwks", mustJSON(t, set))
+	revs := attest.Revocations{{KeyID: old.KeyID(), RevokedAt: "2026-12-01T00:00:00Z", Reason: "lost"}}
+	write(t, dir, "revocations.json", mustJSON(t, map[string]any{"revocations": revs}))
 	lookup := func(string) (string, bool) { return string(envKey), true }
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	f := signingFlags{keyFile: filepath.Join(dir, "key.pem"), publicKeysFile: filepath.Join(dir, "old.jwks")}
-	s, ring, err := f.load(context.Background(), log, lookup)
+	f := signingFlags{keyFile: filepath.Join(dir, "key.pem"), publicKeysFile: filepath.Join(dir, "old.jwks"), revocationsFile: filepath.Join(dir, "revocations.json")}
+	s, ring, gotRevs, err := f.load(context.Background(), log, lookup)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want, _ := signkey.ParseSigner(fileKey)
-	if s.KeyID() != want.KeyID() || len(ring) != 2 || ring[0].ID != want.KeyID() || ring[1].ID != old.KeyID() || !ring[1].Revoked {
-		t.Errorf("signer %s ring %+v", s.KeyID(), ring)
+	if s.KeyID() != want.KeyID() || len(ring) != 2 || ring[0].ID != want.KeyID() || ring[1].ID != prev.KeyID() || len(gotRevs) != 1 {
+		t.Errorf("signer %s ring %+v revocations %+v", s.KeyID(), ring, gotRevs)
 	}
-	s, _, err = signingFlags{}.load(context.Background(), log, lookup)
+	s, _, _, err = signingFlags{}.load(context.Background(), log, lookup)
 	fromEnv, _ := signkey.ParseSigner(envKey)
 	if err != nil || s.KeyID() != fromEnv.KeyID() {
 		t.Errorf("from %s: %v, %v", signingEnv, s, err)
 	}
-	s, ring, err = signingFlags{}.load(context.Background(), log, func(string) (string, bool) { return "", false })
+	s, ring, _, err = signingFlags{}.load(context.Background(), log, func(string) (string, bool) { return "", false })
 	if err != nil || s != nil || len(ring) != 0 {
 		t.Errorf("no key: %v %v %v", s, ring, err)
+	}
+	f.keyFile = ""
+	write(t, dir, "own.json", mustJSON(t, map[string]any{"revocations": attest.Revocations{{KeyID: fromEnv.KeyID(), RevokedAt: "2026-12-01T00:00:00Z", Reason: "lost"}}}))
+	f.revocationsFile = filepath.Join(dir, "own.json")
+	if _, _, _, err := f.load(context.Background(), log, lookup); err == nil || !strings.Contains(err.Error(), "the signing key is revoked") {
+		t.Errorf("a revoked signing key: %v", err)
 	}
 }
 

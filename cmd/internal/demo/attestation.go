@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/jwks"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/signkey"
 	"github.com/aepgate/aepgate/protocol/attest"
@@ -52,26 +53,22 @@ func (w *world) attestation(ctx context.Context, merge string) (*Attestation, er
 	if err != nil {
 		return nil, fmt.Errorf("demo: the certificate run is not signed: %w", err)
 	}
-	keys, err := w.publishedKeys(ctx)
+	saved, err := w.saveEvidence(ctx, "certificate.dsse.json", env)
 	if err != nil {
 		return nil, err
 	}
-	envFile, keysFile := filepath.Join(w.o.Out, "certificate.dsse.json"), filepath.Join(w.o.Out, "keys.jwks")
-	if err := writeBoth(envFile, append(env, '\n'), keysFile, keys); err != nil {
-		return nil, err
-	}
-	w.keysFile = keysFile
-	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify certificate.dsse.json --jwks keys.jwks --sha " + merge}
+	w.keysFile = saved.keysFile
+	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify certificate.dsse.json --jwks keys.jwks --revocations revocations.json --repo " + repoName + " --sha " + merge}
 	if w.o.CLI != nil {
-		out, errOut, code := w.o.CLI(ctx, []string{"certificate", "verify", envFile, "--jwks", keysFile, "--sha", merge})
+		out, errOut, code := w.o.CLI(ctx, []string{"certificate", "verify", saved.envFile, "--jwks", saved.keysFile, "--revocations", saved.revFile, "--repo", repoName, "--sha", merge})
 		a.Output, a.Verified = out+errOut, code == 0
 		return a, nil
 	}
-	ring, err := attest.ParseJWKS(keys)
+	ring, err := trusted(saved.keys, saved.revs)
 	if err != nil {
-		return nil, fmt.Errorf("demo: the App's keys: %w", err)
+		return nil, err
 	}
-	v, err := attest.Verify(env, ring, attest.Want{SHA: merge})
+	v, err := attest.Verify(env, ring, attest.Want{SHA: merge, Repository: repoName})
 	if err != nil {
 		a.Output = err.Error()
 		return a, nil
@@ -83,18 +80,65 @@ func (w *world) attestation(ctx context.Context, merge string) (*Attestation, er
 
 // publishedKeys reads the JWKS the App serves.
 func (w *world) publishedKeys(ctx context.Context) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, w.base+app.KeysPath, nil)
+	return w.published(ctx, app.KeysPath)
+}
+
+// savedEvidence is a signed envelope saved beside the report with what
+// verifies it: the App's JWKS and its signed revocation list.
+type savedEvidence struct {
+	envFile, keysFile, revFile string
+	keys, revs                 []byte
+}
+
+// saveEvidence saves env as name, and the JWKS and the signed revocation
+// list the App serves as keys.jwks and revocations.json, beside the
+// report.
+func (w *world) saveEvidence(ctx context.Context, name string, env []byte) (savedEvidence, error) {
+	var s savedEvidence
+	var err error
+	if s.keys, err = w.publishedKeys(ctx); err != nil {
+		return s, err
+	}
+	if s.revs, err = w.published(ctx, jwks.RevocationsPath); err != nil {
+		return s, err
+	}
+	s.envFile, s.keysFile, s.revFile = filepath.Join(w.o.Out, name), filepath.Join(w.o.Out, "keys.jwks"), filepath.Join(w.o.Out, "revocations.json")
+	if err := writeBoth(s.envFile, append(env, '\n'), s.keysFile, s.keys); err != nil {
+		return s, err
+	}
+	if err := os.WriteFile(s.revFile, s.revs, 0o644); err != nil {
+		return s, fmt.Errorf("demo: %w", err)
+	}
+	return s, nil
+}
+
+// trusted is the keyring of the App's JWKS knowing its signed revocations.
+func trusted(keys, revocations []byte) (attest.Keyring, error) {
+	ring, err := attest.ParseJWKS(keys)
 	if err != nil {
-		return nil, fmt.Errorf("demo: keys: %w", err)
+		return nil, fmt.Errorf("demo: the App's keys: %w", err)
+	}
+	revs, _, err := attest.VerifyRevocations(revocations, ring)
+	if err != nil {
+		return nil, fmt.Errorf("demo: the App's revocation list: %w", err)
+	}
+	return ring.Revoke(revs), nil
+}
+
+// published reads what the App serves at path.
+func (w *world) published(ctx context.Context, path string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, w.base+path, nil)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %s: %w", path, err)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("demo: keys: %w", err)
+		return nil, fmt.Errorf("demo: %s: %w", path, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil || resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("demo: GET %s: %d %s %v", app.KeysPath, resp.StatusCode, strings.TrimSpace(string(body)), err)
+		return nil, fmt.Errorf("demo: GET %s: %d %s %v", path, resp.StatusCode, strings.TrimSpace(string(body)), err)
 	}
 	return body, nil
 }

@@ -36,16 +36,12 @@ func (w *world) incrementAttestation(ctx context.Context, integrated string) (*A
 	if err := json.Unmarshal(raw, &c); err != nil {
 		return nil, fmt.Errorf("demo: increment certificate: %w", err)
 	}
-	keys, err := w.publishedKeys(ctx)
+	saved, err := w.saveEvidence(ctx, "increment.dsse.json", env)
 	if err != nil {
 		return nil, err
 	}
-	envFile, keysFile := filepath.Join(w.o.Out, "increment.dsse.json"), filepath.Join(w.o.Out, "keys.jwks")
-	if err := writeBoth(envFile, append(env, '\n'), keysFile, keys); err != nil {
-		return nil, err
-	}
-	args := []string{"certificate", "verify", envFile, "--jwks", keysFile, "--sha", integrated}
-	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify increment.dsse.json --jwks keys.jwks --sha " + integrated}
+	args := []string{"certificate", "verify", saved.envFile, "--jwks", saved.keysFile, "--revocations", saved.revFile, "--repo", repoName, "--sha", integrated}
+	a := &Attestation{Envelope: string(env), Command: "aepgate certificate verify increment.dsse.json --jwks keys.jwks --revocations revocations.json --repo " + repoName + " --sha " + integrated}
 	stories, err := w.saveStories(c, &args, a)
 	if err != nil {
 		return nil, err
@@ -55,11 +51,11 @@ func (w *world) incrementAttestation(ctx context.Context, integrated string) (*A
 		a.Output, a.Verified = out+errOut, code == 0
 		return a, nil
 	}
-	ring, err := attest.ParseJWKS(keys)
+	ring, err := trusted(saved.keys, saved.revs)
 	if err != nil {
-		return nil, fmt.Errorf("demo: the App's keys: %w", err)
+		return nil, err
 	}
-	v, err := attest.VerifyIncrement(env, ring, attest.Want{SHA: integrated}, stories)
+	v, err := attest.VerifyIncrement(env, ring, attest.Want{SHA: integrated, Repository: repoName}, stories)
 	if err != nil {
 		a.Output = err.Error()
 		return a, nil

@@ -1,7 +1,9 @@
 // Verifies an aepgate Sigstore bundle with Sigstore's own verifier
 // (@sigstore/verify), independently of aepgate's Go code: the DSSE
-// signature over the PAE by the key its hint names in the JWKS, then the
-// in-toto statement's type, predicate type and subject commit. For an
+// signature over the PAE by the key its hint names in the JWKS (a plain
+// JWKS consumer: a revoked key has left the JWKS), then the in-toto
+// statement's type, predicate type, subject commit, and that the subject
+// names the certificate's repository. For an
 // increment certificate (predicate type https://aepgate.dev/increment/v1)
 // each story bundle given after SHA is verified the same way as a unit
 // certificate about its story's merge commit, and every story envelope
@@ -19,7 +21,7 @@ const [bundlePath, jwksPath, sha, ...storyPaths] = process.argv.slice(2);
 const jwks = JSON.parse(fs.readFileSync(jwksPath, 'utf8'));
 
 function findKey(hint) {
-  const jwk = jwks.keys.find((k) => k.kid === hint && !k.revoked);
+  const jwk = jwks.keys.find((k) => k.kid === hint);
   if (!jwk) throw new Error(`no trusted key ${hint}`);
   const publicKey = crypto.createPublicKey({ key: jwk, format: 'jwk' });
   return { publicKey, validFor: () => true };
@@ -46,6 +48,8 @@ function verify(path, wantType, wantSha) {
   if (!key || (wantType && st.predicateType !== wantType)) throw new Error(`predicateType ${st.predicateType}`);
   if (st.subject.length !== 1 || st.subject[0].digest.gitCommit !== wantSha) throw new Error(`subject ${JSON.stringify(st.subject)}`);
   if (st.predicate[key] !== wantSha) throw new Error(`predicate ${key} ${st.predicate[key]}`);
+  const repoSubject = `https://github.com/${st.predicate.repository}/commit/${wantSha}`;
+  if (!st.predicate.repository || st.subject[0].name !== repoSubject) throw new Error(`subject ${st.subject[0].name} is not ${repoSubject}`);
   const wire = JSON.stringify({
     payloadType: env.payloadType,
     payload: Buffer.from(env.payload).toString('base64'),
