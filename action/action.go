@@ -204,75 +204,13 @@ func (r *runner) configErrors(err error) {
 	}
 }
 
-// evaluate runs every check that applies, in the order of knownChecks.
+// evaluate runs every check that applies, in the order of checkTable.
 // The checks that read the workspace run only when it is the commit judged
 // (tree); when it is not, every run on that commit is refused.
 func (r *runner) evaluate(ctx context.Context) []checks.Run {
 	r.targeted() // says so in the job summary
-	runs := r.workspaceRuns(ctx, r.folders())
-	runs = append(runs, r.eventRuns(ctx)...)
+	runs := r.runChecks(ctx, r.folders())
 	r.refuseAll(runs)
-	return runs
-}
-
-// workspaceRuns runs the checks that read the workspace: lint and status
-// of the run folders, and the negative controls.
-func (r *runner) workspaceRuns(ctx context.Context, folders []folder) []checks.Run {
-	var runs []checks.Run
-	if r.in.wants(CheckLint) && (len(folders) > 0 || r.in.explicit(CheckLint)) {
-		runs = append(runs, r.onTree(ctx, checks.NameLint, func() checks.Run { return r.lint(ctx, folders) }))
-	}
-	if r.in.wants(CheckStatus) && (len(folders) > 0 || r.in.explicit(CheckStatus)) {
-		runs = append(runs, r.onTree(ctx, checks.NameStatus, func() checks.Run { return r.statusRun(folders) }))
-	}
-	if r.in.wants(CheckNegcontrol) && (len(r.cfg.NegativeControls) > 0 || r.in.explicit(CheckNegcontrol)) {
-		runs = append(runs, r.negcontrol(ctx))
-	}
-	runs = append(runs, r.historyRuns(ctx, folders)...)
-	return runs
-}
-
-// historyRuns runs the checks that read the run folders' history besides
-// their tree: who wrote each verdict line (on a pull request) and the
-// re-run of the DONE tasks' evidence (verify: rerun).
-func (r *runner) historyRuns(ctx context.Context, folders []folder) []checks.Run {
-	if len(folders) == 0 {
-		return nil
-	}
-	var runs []checks.Run
-	if r.in.wants(CheckVerdicts) && r.ev.PR != nil {
-		if r.tree(ctx) != nil {
-			r.problems++
-			runs = append(runs, checks.Run{Name: checks.NameVerdicts})
-		} else if run, ok := r.verdictsRun(ctx, folders); ok {
-			runs = append(runs, run)
-		}
-	}
-	if r.in.Verify == VerifyRerun {
-		runs = append(runs, r.verifyRun(ctx, folders))
-	}
-	return runs
-}
-
-// eventRuns runs the checks that read the event: the worker's report and
-// the plans of a pull request, and the release when asked for.
-func (r *runner) eventRuns(ctx context.Context) []checks.Run {
-	var runs []checks.Run
-	if r.in.wants(CheckReport) {
-		if r.ev.PR != nil {
-			runs = append(runs, r.workerReport(ctx))
-		} else if r.in.explicit(CheckReport) {
-			r.notes = append(r.notes, fmt.Sprintf("The report check applies to pull requests only; this is a %s event.", r.ev.Name))
-		}
-	}
-	if r.in.wants(CheckPlans) && (r.ev.PR != nil || r.in.explicit(CheckPlans)) {
-		if run, ok := r.plansRun(ctx); ok {
-			runs = append(runs, run)
-		}
-	}
-	if r.in.explicit(CheckRelease) {
-		runs = append(runs, r.releaseRun(ctx))
-	}
 	return runs
 }
 

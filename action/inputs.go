@@ -22,9 +22,6 @@ const (
 	CheckVerdicts   = "verdicts"
 )
 
-// knownChecks are the `checks` input's values, in the order runs are made.
-var knownChecks = []string{CheckLint, CheckStatus, CheckNegcontrol, CheckReport, CheckPlans, CheckVerdicts, CheckRelease}
-
 // Fail-on policies.
 const (
 	FailOnError = "error"
@@ -101,8 +98,8 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 			in.Checks = nil
 			continue
 		}
-		if !slices.Contains(knownChecks, c) {
-			return in, &InputError{fmt.Sprintf("input checks names %q; use a comma-separated list of %s", c, strings.Join(knownChecks, ", "))}
+		if _, ok := namedCheck(c); !ok {
+			return in, &InputError{fmt.Sprintf("input checks names %q; use a comma-separated list of %s", c, strings.Join(checkNames(), ", "))}
 		}
 		if !slices.Contains(in.Checks, c) {
 			in.Checks = append(in.Checks, c)
@@ -112,12 +109,13 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 }
 
 // wants reports whether check c was asked for; with no explicit list every
-// check but release applies (release belongs to release workflows).
-func (in Inputs) wants(c string) bool {
+// check applies but those that run only when named (release belongs to
+// release workflows).
+func (in Inputs) wants(c actionCheck) bool {
 	if in.Checks == nil {
-		return c != CheckRelease
+		return !c.onlyNamed
 	}
-	return slices.Contains(in.Checks, c)
+	return slices.Contains(in.Checks, c.input)
 }
 
 // explicit reports whether check c was named in the input.

@@ -47,12 +47,14 @@ func TestReadInputs(t *testing.T) {
 }
 
 func TestWants(t *testing.T) {
+	lint, _ := namedCheck(CheckLint)
+	release, _ := namedCheck(CheckRelease)
 	all := Inputs{}
-	if !all.wants(CheckLint) || all.wants(CheckRelease) {
+	if !all.wants(lint) || all.wants(release) {
 		t.Error("default: every check but release")
 	}
 	some := Inputs{Checks: []string{CheckRelease}}
-	if some.wants(CheckLint) || !some.wants(CheckRelease) || !some.explicit(CheckRelease) {
+	if some.wants(lint) || !some.wants(release) || !some.explicit(CheckRelease) {
 		t.Error("explicit list not honoured")
 	}
 }

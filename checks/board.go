@@ -147,14 +147,3 @@ func (w boardWriter) certificates(cs []board.Certificate) {
 			boardLink(boardCode(gitsha.Short(c.SHA)), c.URL), c.At.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 }
-
-// boardHash returns the hash marker's value in region, or "".
-func boardHash(region string) string {
-	for _, l := range strings.Split(region, "\n") {
-		l = strings.TrimRight(l, "\r")
-		if strings.HasPrefix(l, boardHashPrefix) && strings.HasSuffix(l, " -->") {
-			return strings.TrimSuffix(strings.TrimPrefix(l, boardHashPrefix), " -->")
-		}
-	}
-	return ""
-}

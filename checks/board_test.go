@@ -126,3 +126,14 @@ func TestBoardHashStable(t *testing.T) {
 		t.Error("a changed board kept its hash")
 	}
 }
+
+// boardHash returns the hash marker's value in region, or "".
+func boardHash(region string) string {
+	for _, l := range strings.Split(region, "\n") {
+		l = strings.TrimRight(l, "\r")
+		if strings.HasPrefix(l, boardHashPrefix) && strings.HasSuffix(l, " -->") {
+			return strings.TrimSuffix(strings.TrimPrefix(l, boardHashPrefix), " -->")
+		}
+	}
+	return ""
+}

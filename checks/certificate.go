@@ -29,7 +29,7 @@ func CertificateExternalID(sum string) string { return CertificateExternalIDPref
 // canonical in one fenced json block, the summary's last line being the
 // closing fence. canonical is the certificate's canonical JSON
 // (certificate.Certificate.Canonical) and sum its lowercase hex SHA-256
-// (Certificate.Fingerprint); CertificateFromSummary reads the summary back.
+// (Certificate.Fingerprint); VerifyCertificateRun reads the summary back.
 // Canonical JSON is one ASCII line; a certificate too long for
 // MaxSummaryBytes would be cut by Fit, and a cut summary is refused.
 func CertificateRun(head string, canonical []byte, sum string) Run {
@@ -60,23 +60,6 @@ func canonicalSummary(heading, what, args, body, sum string) string {
 	b.WriteString("`aepgate certificate fetch --repo OWNER/REPO " + args + " --app-slug <the App's slug>`.\n\n")
 	fenced(&b, "json", body)
 	return b.String()
-}
-
-// CertificateFromSummary returns the canonical JSON a certificate run's
-// summary holds. It is strict: the summary must be exactly what
-// CertificateRun renders for those bytes and their SHA-256 (same header,
-// one fenced json block holding one non-empty line and nothing after it),
-// so an edited header or block, a second block or text after the block is
-// an error. It does not check that the bytes are valid or canonical JSON.
-func CertificateFromSummary(summary string) ([]byte, error) {
-	body, headerSum, err := parseCertificateSummary(summary)
-	if err != nil {
-		return nil, err
-	}
-	if sum := sha256Hex(body); headerSum != sum {
-		return nil, fmt.Errorf("certificate summary: the header names SHA-256 %s, the json block's is %s", headerSum, sum)
-	}
-	return []byte(body), nil
 }
 
 // parseCertificateSummary returns the json block of a summary laid out as

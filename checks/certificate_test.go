@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -219,4 +220,22 @@ func FuzzVerifyCertificateRun(f *testing.F) {
 			t.Errorf("accepted a run that is not the rendering of its certificate:\n%+v\nwant\n%+v", run, want)
 		}
 	})
+}
+
+// CertificateFromSummary (the tests' reader of parseCertificateSummary,
+// which VerifyCertificateRun uses) returns the canonical JSON a certificate run's
+// summary holds. It is strict: the summary must be exactly what
+// CertificateRun renders for those bytes and their SHA-256 (same header,
+// one fenced json block holding one non-empty line and nothing after it),
+// so an edited header or block, a second block or text after the block is
+// an error. It does not check that the bytes are valid or canonical JSON.
+func CertificateFromSummary(summary string) ([]byte, error) {
+	body, headerSum, err := parseCertificateSummary(summary)
+	if err != nil {
+		return nil, err
+	}
+	if sum := sha256Hex(body); headerSum != sum {
+		return nil, fmt.Errorf("certificate summary: the header names SHA-256 %s, the json block's is %s", headerSum, sum)
+	}
+	return []byte(body), nil
 }

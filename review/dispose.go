@@ -10,17 +10,6 @@ import (
 // dispose comment's evidence: a JSON or YAML list of {path, quote}.
 const EvidenceInfo = "aep-evidence"
 
-// ParseDispose reads the arguments of a dispose command, the text after
-// the verb: "<ledger-id> fixed|refuted|duplicate|outside_scope -- <reason>".
-// The disposition has only FindingID, Kind and Reason set.
-func ParseDispose(args string) (Disposition, error) {
-	id, kind, reason, err := command.ParseDisposeArgs(args)
-	if err != nil {
-		return Disposition{}, err
-	}
-	return Disposition{FindingID: id, Kind: kind, Reason: reason}, nil
-}
-
 // Dispositions reads the dispose commands of a comment (command.Parse with
 // prefix) and gives each the evidence of the comment's one aep-evidence
 // block, if any: one block serves every dispose command of the comment,

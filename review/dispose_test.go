@@ -7,16 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-func TestParseDispose(t *testing.T) {
-	d, err := ParseDispose("F1@r7 refuted -- the loop is bounded")
-	if err != nil || d.FindingID != "F1@r7" || d.Kind != "refuted" || d.Reason != "the loop is bounded" {
-		t.Errorf("ParseDispose = %+v, %v", d, err)
-	}
-	if _, err := ParseDispose("F1@r7 nope -- x"); err == nil {
-		t.Error("an unknown kind was accepted")
-	}
-}
-
 func TestDispositions(t *testing.T) {
 	evJSON := "```aep-evidence\n[{\"path\": \"src/auth.go\", \"quote\": \"func Check(\"}]\n```"
 	evYAML := "```aep-evidence\n- path: src/auth.go\n  quote: \"func Check(\"\n```"

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/command"
 	deployrules "github.com/aepgate/aepgate/protocol/deploy"
 	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/ledger"
 	"github.com/aepgate/aepgate/protocol/login"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/review"
@@ -70,10 +70,10 @@ type AnswerPlan struct {
 	// item is the comment or review answered, on thread.
 	Item     int64
 	Thread   Thread
-	Rows     []store.Entry
+	Rows     []ledger.Entry
 	React    []string
 	Reply    string
-	Answered *store.Entry
+	Answered *ledger.Entry
 	// status says the item asked for the status comment.
 	Status bool
 }
@@ -101,7 +101,7 @@ func PlanAnswer(at Origin, ev *Evaluation, id int64) (AnswerPlan, bool) {
 	}
 	if len(accepted)+len(refused) > 0 {
 		// Recorded once answered, so the sweep knows not to answer again.
-		p.Answered = &store.Entry{Kind: "answered", DeliveryID: at.Delivery, Subject: AnsweredSubject(at, id),
+		p.Answered = &ledger.Entry{Kind: "answered", DeliveryID: at.Delivery, Subject: AnsweredSubject(at, id),
 			Body: map[string]any{"item": id, "thread": th.Number, "accepted": len(accepted), "refused": len(refused)}}
 	}
 	return p, true
@@ -205,12 +205,12 @@ func ItemOf(snap *snapshot.PR, id int64) (snapshot.Actor, time.Time, bool) {
 }
 
 // CommandEntry is the ledger row of one request's outcome.
-func CommandEntry(at Origin, ev *Evaluation, number int, o gatelog.Outcome) store.Entry {
+func CommandEntry(at Origin, ev *Evaluation, number int, o gatelog.Outcome) ledger.Entry {
 	verdict := "refused"
 	if o.Accepted {
 		verdict = "accepted"
 	}
-	return store.Entry{
+	return ledger.Entry{
 		Kind: "command:" + verdict, DeliveryID: at.Delivery,
 		Subject: fmt.Sprintf("%s/%s#%d/%d:%d", at.Owner, at.Repo, number, o.ItemID, o.Line),
 		Body: map[string]any{

@@ -11,8 +11,21 @@ import (
 
 // Check is one of the App's checks on a pull request head: its name, the
 // optional parts of the snapshot it reads, what else the App must read for
-// it, and its pure evaluation. Adding a check is one entry in
-// DefaultChecks (docs/app.md).
+// it, and its pure evaluation. There is one pipeline: the App reads,
+// evaluates and writes every check of DefaultChecks the same way. Adding a
+// check still touches five places (docs/app.md), each held by a test:
+//
+//  1. its check run's name, in checks/names.go;
+//  2. its renderer in checks/ with its golden file, and the section of
+//     docs/protocol.md that explains it, in checks/docs.go
+//     (TestDocLinksResolve);
+//  3. its pure evaluator (here, or in protocol/ or review/) and its entry
+//     in DefaultChecks;
+//  4. the permissions it needs, as a feature of app/manifest's Features
+//     (TestEveryCheckRunIsAFeature, TestFeaturesGrantWhatChecksRead);
+//  5. its row in the docs that list the App's check runs: docs/app.md,
+//     docs/config.md, docs/action.md and the README
+//     (TestDocsNameWhatTheCodeHas).
 type Check struct {
 	Name  string
 	Needs snapshot.Needs

@@ -89,12 +89,9 @@ type Bundle struct {
 	Err   string
 }
 
-// New parses the snapshot's config file (Config); rules and gate rules are
-// the defaults.
-func New(snap *snapshot.PR) *Evaluation { return NewWith(snap, nil) }
-
-// NewWith is New resolving the config over its base by merge
-// (config.DefaultMergeRules when nil; a negative-control test removes one).
+// NewWith parses the snapshot's config file (Config), resolving it over its
+// base by merge (config.DefaultMergeRules when nil; a negative-control test
+// removes one); rules and gate rules are the defaults.
 func NewWith(snap *snapshot.PR, merge []config.MergeRule) *Evaluation {
 	ev := &Evaluation{Snap: snap, Rules: review.DefaultRules(), GateRules: gatelog.DefaultRules(), ClosureRules: closure.DefaultRules()}
 	if merge == nil {

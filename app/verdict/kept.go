@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/ledger"
 )
 
 // itemKey names a comment or review: their IDs are separate spaces.
@@ -47,27 +47,27 @@ func ToKeep(ev *Evaluation) []gatelog.Item {
 
 // KeptRecord is the stored copy of accepted item it and its ledger row. A
 // control-issue decision belongs to no unit.
-func KeptRecord(at Origin, ev *Evaluation, it gatelog.Item) (store.Kept, store.Entry, error) {
+func KeptRecord(at Origin, ev *Evaluation, it gatelog.Item) (ledger.Kept, ledger.Entry, error) {
 	raw, err := json.Marshal(it)
 	if err != nil {
-		return store.Kept{}, store.Entry{}, fmt.Errorf("encode kept decision %d: %w", it.ID, err)
+		return ledger.Kept{}, ledger.Entry{}, fmt.Errorf("encode kept decision %d: %w", it.ID, err)
 	}
 	repo, unit := at.Owner+"/"+at.Repo, ev.Unit
 	if it.Source.Kind == gatelog.ControlIssue {
 		unit = 0
 	}
 	hash := gatelog.BodyHash(it.Body)
-	k := store.Kept{Repo: repo, Review: it.Event == gatelog.EventReview, ItemID: it.ID, Unit: unit, Item: raw, BodySHA256: hash}
-	e := store.Entry{Kind: "kept_decision", DeliveryID: at.Delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, it.ID),
+	k := ledger.Kept{Repo: repo, Review: it.Event == gatelog.EventReview, ItemID: it.ID, Unit: unit, Item: raw, BodySHA256: hash}
+	e := ledger.Entry{Kind: "kept_decision", DeliveryID: at.Delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, it.ID),
 		Body: map[string]any{"repository": repo, "item": it.ID, "url": it.URL, "thread": it.Source.Number, "kind": string(it.Source.Kind),
 			"author": it.Author, "created": it.Created.UTC().Format(time.RFC3339Nano), "body_sha256": hash, "unit": unit}}
 	return k, e, nil
 }
 
 // TamperEntry is the ledger row of one change to a kept decision's source.
-func TamperEntry(at Origin, ev *Evaluation, t gatelog.Tamper) store.Entry {
+func TamperEntry(at Origin, ev *Evaluation, t gatelog.Tamper) ledger.Entry {
 	repo := at.Owner + "/" + at.Repo
-	return store.Entry{Kind: "tampering", DeliveryID: at.Delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, t.ItemID),
+	return ledger.Entry{Kind: "tampering", DeliveryID: at.Delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, t.ItemID),
 		Body: map[string]any{"repository": repo, "item": t.ItemID, "url": t.URL, "thread": t.Source.Number, "kind": string(t.Source.Kind),
 			"author": t.Author, "change": t.Change, "by": t.By, "unit": ev.Unit, "pull_request": at.PR}}
 }
@@ -76,7 +76,7 @@ func TamperEntry(at Origin, ev *Evaluation, t gatelog.Tamper) store.Entry {
 // units names may come from: the control issue's and those units' own
 // (their issues' and pull requests'), for HoldOn. A row that does not
 // decode is an error naming it.
-func KeptHolds(rows []store.Kept, repo string, units ...int) ([]gatelog.Kept, error) {
+func KeptHolds(rows []ledger.Kept, repo string, units ...int) ([]gatelog.Kept, error) {
 	var kept []gatelog.Kept
 	for _, r := range rows {
 		var it gatelog.Item

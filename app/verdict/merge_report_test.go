@@ -34,7 +34,7 @@ func TestMergeReportFacts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := New(tt.snap).reportFacts()
+			got := NewWith(tt.snap, nil).reportFacts()
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("facts (-want +got):\n%s", diff)
 			}

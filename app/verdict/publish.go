@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/ledger"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -56,7 +56,7 @@ func summaryListsAnnotations(run checks.Run) bool {
 
 // Entry is a decision's ledger row: the inputs' IDs and SHAs, the check's
 // own facts and the result.
-func Entry(at Origin, ev *Evaluation, name string, out Outcome, write bool) store.Entry {
+func Entry(at Origin, ev *Evaluation, name string, out Outcome, write bool) ledger.Entry {
 	snap := ev.Snap
 	body := map[string]any{
 		"config_valid": ev.ConfigValid(),
@@ -67,7 +67,7 @@ func Entry(at Origin, ev *Evaluation, name string, out Outcome, write bool) stor
 	for k, v := range out.Facts {
 		body[k] = v
 	}
-	return store.Entry{
+	return ledger.Entry{
 		Kind: "check_run:" + name, DeliveryID: at.Delivery,
 		Subject: fmt.Sprintf("%s/%s#%d@%s", at.Owner, at.Repo, at.PR, snap.Pull.HeadSHA),
 		Body:    body,

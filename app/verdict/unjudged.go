@@ -4,8 +4,8 @@ import (
 	"slices"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/command"
+	"github.com/aepgate/aepgate/protocol/ledger"
 )
 
 // unjudged plans the answer to an item with commands while the config's
@@ -26,7 +26,7 @@ func (p AnswerPlan) unjudged(at Origin, ev *Evaluation, review bool) (AnswerPlan
 	if !review {
 		p.React = []string{"eyes"}
 	}
-	p.Rows = []store.Entry{{Kind: "command:unjudged", DeliveryID: at.Delivery, Subject: AnsweredSubject(at, p.Item) + "/unjudged",
+	p.Rows = []ledger.Entry{{Kind: "command:unjudged", DeliveryID: at.Delivery, Subject: AnsweredSubject(at, p.Item) + "/unjudged",
 		Body: map[string]any{"item": p.Item, "thread": p.Thread.Number, "reason": ev.Unresolved}}}
 	if AppComment(ev, p.Thread.Conv, checks.UnjudgedMarker(p.Item)) == nil {
 		p.Reply = checks.UnjudgedReply(p.Item, AuthorOf(ev.Snap, p.Item), ev.Unresolved)

@@ -48,10 +48,16 @@ func rel(path string) string { return strings.TrimPrefix(strings.TrimPrefix(path
 
 func under(path, prefix string) bool { return path == prefix || strings.HasPrefix(path, prefix+"/") }
 
-// pure reports whether a package must stay free of I/O and GitHub: protocol,
-// review and checks (whose publisher lives in internal/gh).
-func pure(p string) bool {
-	return under(p, "protocol") || under(p, "review") || under(p, "checks")
+// purePackages must stay free of I/O and GitHub: protocol, review, checks
+// (whose publisher lives in internal/gh) and app/verdict, the App's
+// decision (package app reads and writes for it).
+var purePackages = []string{"protocol", "review", "checks", "app/verdict"}
+
+// pure reports whether a package is one of purePackages or under one.
+func pure(p string) bool { return pureIn(p, purePackages) }
+
+func pureIn(p string, roots []string) bool {
+	return slices.ContainsFunc(roots, func(root string) bool { return under(p, root) })
 }
 
 // forbiddenDeps are never reachable, even transitively, from a pure package.
@@ -74,27 +80,60 @@ var forbiddenDirect = []string{"os", "os/exec", "io/ioutil", "syscall", "net"}
 
 func TestPurePackages(t *testing.T) {
 	for _, p := range listPackages(t) {
-		r := rel(p.ImportPath)
-		if !pure(r) {
-			continue
+		for _, v := range purityViolations(p, purePackages) {
+			t.Error(v)
 		}
-		for _, d := range p.Deps {
-			for _, f := range forbiddenDeps {
-				if d == f || strings.HasPrefix(d, f+"/") {
-					t.Errorf("%s depends on %s; pure packages take values in and give values out (README, import rules)", r, d)
-				}
+	}
+}
+
+// purityViolations lists what p, if it is under one of roots, must not
+// reach: an I/O or GitHub package (forbiddenDeps, forbiddenDirect) or
+// anything under the module's internal/ (the adapters: a pure package
+// takes their values from protocol, e.g. protocol/ledger, never from the
+// adapter that stores them).
+func purityViolations(p pkgInfo, roots []string) []string {
+	r := rel(p.ImportPath)
+	if !pureIn(r, roots) {
+		return nil
+	}
+	var out []string
+	for _, d := range p.Deps {
+		for _, f := range forbiddenDeps {
+			if d == f || strings.HasPrefix(d, f+"/") {
+				out = append(out, fmt.Sprintf("%s depends on %s; pure packages take values in and give values out (README, import rules)", r, d))
 			}
 		}
-		if processPackages[r] {
-			continue
+		if strings.HasPrefix(d, module+"/") && under(rel(d), "internal") {
+			out = append(out, fmt.Sprintf("%s depends on %s; a pure package imports nothing under internal/: move the values it needs into protocol (README, import rules)", r, rel(d)))
 		}
-		for _, d := range p.Imports {
-			for _, f := range forbiddenDirect {
-				if d == f {
-					t.Errorf("%s imports %s; only protocol/negcontrol may (README, import rules)", r, d)
-				}
-			}
+	}
+	if processPackages[r] {
+		return out
+	}
+	for _, d := range p.Imports {
+		if slices.Contains(forbiddenDirect, d) {
+			out = append(out, fmt.Sprintf("%s imports %s; only protocol/negcontrol may (README, import rules)", r, d))
 		}
+	}
+	return out
+}
+
+// TestPureRuleCanFail: a planted app/verdict that takes its row types from
+// internal/store (and so links PostgreSQL and SQLite) is caught, and
+// so is a planted protocol package importing os; with app/verdict removed
+// from the pure packages (the negative control) the verdict's leak passes.
+func TestPureRuleCanFail(t *testing.T) {
+	leak := pkgInfo{ImportPath: module + "/app/verdict", Imports: []string{module + "/internal/store"}, Deps: []string{module + "/internal/store", "github.com/jackc/pgx/v5"}}
+	if got := purityViolations(leak, purePackages); len(got) != 1 {
+		t.Errorf("planted app/verdict → internal/store: %d violations, want 1: %q", len(got), got)
+	}
+	osUser := pkgInfo{ImportPath: module + "/protocol/x", Imports: []string{"os"}}
+	if got := purityViolations(osUser, purePackages); len(got) != 1 {
+		t.Errorf("planted protocol/x → os: %d violations, want 1: %q", len(got), got)
+	}
+	without := slices.DeleteFunc(slices.Clone(purePackages), func(r string) bool { return r == "app/verdict" })
+	if got := purityViolations(leak, without); len(got) != 0 {
+		t.Errorf("with app/verdict not pure: %d violations, want 0: %q", len(got), got)
 	}
 }
 

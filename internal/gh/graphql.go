@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -193,17 +192,4 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
-}
-
-// IsNotFound reports whether err says the object does not exist.
-func IsNotFound(err error) bool {
-	var ge *GraphQLError
-	if errors.As(err, &ge) {
-		for _, m := range ge.Messages {
-			if strings.Contains(m, "Could not resolve") {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -3,9 +3,11 @@ package gh
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -155,8 +157,9 @@ func TestSnapshotFeatureDetectsBlockedBy(t *testing.T) {
 func TestSnapshotErrors(t *testing.T) {
 	in, _ := gqlServer(t, `{"data":{"repository":null},"errors":[{"message":"Could not resolve to a Repository with the name 'acme/gone'."}]}`)
 	_, err := in.Snapshot(context.Background(), SnapshotRequest{Owner: "acme", Repo: "gone", PR: 1})
-	if err == nil || !IsNotFound(err) {
-		t.Fatalf("err = %v, want not found", err)
+	var ge *GraphQLError
+	if !errors.As(err, &ge) || !slices.ContainsFunc(ge.Messages, func(m string) bool { return strings.Contains(m, "Could not resolve") }) {
+		t.Fatalf("err = %v, want GitHub's GraphQL error naming the missing repository", err)
 	}
 	in, _ = gqlServer(t, `oops`)
 	if _, err := in.Snapshot(context.Background(), SnapshotRequest{Owner: "acme", Repo: "app", PR: 1}); err == nil {

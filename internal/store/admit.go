@@ -37,10 +37,9 @@ const admitChunk = 256
 
 // AdmitBatch records, inside tx, a batch of verified deliveries: every ID,
 // then, for each new ID when memory > 0, its body's non-zero SHA-256
-// (remembered for memory; a record older than that is replaced), the same
-// records RecordDelivery and RecordBody keep, written by a few multi-row
-// statements instead of two or three per delivery (a statement's parse
-// cost on SQLite was most of a batch's). Rows are written in sorted order
+// (remembered for memory; a record older than that is replaced), written
+// by a few multi-row statements instead of two or three per delivery (a
+// statement's parse cost on SQLite was most of a batch's). Rows are written in sorted order
 // of ID, then of SHA-256, so two replicas admitting overlapping batches
 // take their row locks in one order and cannot deadlock on PostgreSQL; of
 // two deliveries of one ID or one body in a batch the earlier arrival is

@@ -19,20 +19,6 @@ var bodyTables = []string{
 	`CREATE INDEX aepgate_body_seen ON aepgate_body (seen_at)`,
 }
 
-// RecordBody records inside tx that the body with SHA-256 sum came under
-// deliveryID at now, unless a body with that sum was recorded after
-// since, and returns the delivery ID on record: deliveryID for a body not
-// seen since then (a record older than since is replaced), the first
-// delivery's ID otherwise. Call it only for bodies whose signature
-// verified.
-func RecordBody(ctx context.Context, tx Tx, sum [32]byte, deliveryID string, now, since time.Time) (string, error) {
-	onRecord := map[[32]byte]string{}
-	if err := upsertBodies(ctx, tx, []bodyRow{{sum, deliveryID}}, now, since, onRecord); err != nil {
-		return "", err
-	}
-	return onRecord[sum], nil
-}
-
 // ForgetBodies deletes the body records older than before and returns
 // how many went.
 func (db *DB) ForgetBodies(ctx context.Context, before time.Time) (int64, error) {

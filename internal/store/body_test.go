@@ -9,10 +9,11 @@ import (
 	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 )
 
-// bodySteps: a body is recorded under its first delivery ID; the same body
-// under another ID within the memory returns the first ID, the first ID
-// again returns itself (GitHub's redelivery), a record older than the
-// memory is replaced, and ForgetBodies removes old records.
+// bodySteps: admitted with a day's memory, a body is recorded under its
+// first delivery ID; the same body under another ID within the memory is a
+// replay of the first ID, the first ID again is GitHub's redelivery, a
+// record older than the memory is replaced, and ForgetBodies removes old
+// records.
 func bodySteps(t *testing.T, db *DB) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
@@ -23,25 +24,25 @@ func bodySteps(t *testing.T, db *DB) {
 		sum  [32]byte
 		id   string
 		at   time.Time
-		want string
+		want Admission
 	}{
-		{"first", a, "d1", t0, "d1"},
-		{"replayed under a new ID", a, "d2", t0.Add(time.Hour), "d1"},
-		{"redelivered under its ID", a, "d1", t0.Add(2 * time.Hour), "d1"},
-		{"another body", b, "d3", t0.Add(time.Hour), "d3"},
-		{"after the memory", a, "d4", t0.Add(day + time.Second), "d4"},
+		{"first", a, "d1", t0, Admission{}},
+		{"replayed under a new ID", a, "d2", t0.Add(time.Hour), Admission{ReplayOf: "d1"}},
+		{"redelivered under its ID", a, "d1", t0.Add(2 * time.Hour), Admission{Redelivered: true}},
+		{"another body", b, "d3", t0.Add(time.Hour), Admission{}},
+		{"after the memory", a, "d4", t0.Add(day + time.Second), Admission{}},
 	} {
-		var got string
+		var got []Admission
 		err := db.InTx(ctx, func(tx Tx) error {
 			var err error
-			got, err = RecordBody(ctx, tx, step.sum, step.id, step.at, step.at.Add(-day))
+			got, err = AdmitBatch(ctx, tx, []Arrival{{ID: step.id, Event: "ping", Sum: step.sum}}, step.at, day)
 			return err
 		})
 		if err != nil {
 			t.Fatalf("%s: %v", step.name, err)
 		}
-		if got != step.want {
-			t.Errorf("%s: first delivery %q, want %q", step.name, got, step.want)
+		if len(got) != 1 || got[0] != step.want {
+			t.Errorf("%s: admissions %+v, want [%+v]", step.name, got, step.want)
 		}
 	}
 	n, err := db.ForgetBodies(ctx, t0.Add(day))
@@ -50,9 +51,9 @@ func bodySteps(t *testing.T, db *DB) {
 	}
 }
 
-func TestRecordBody(t *testing.T) { bodySteps(t, openTemp(t)) }
+func TestBodyMemory(t *testing.T) { bodySteps(t, openTemp(t)) }
 
-func TestPostgresRecordBody(t *testing.T) {
+func TestPostgresBodyMemory(t *testing.T) {
 	url := pgtest.Start(t)
 	ctx := context.Background()
 	db, err := Open(ctx, url)

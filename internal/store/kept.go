@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/aepgate/aepgate/protocol/ledger"
 )
 
 // Kept decisions: any writer can edit or delete any GitHub comment, so the
@@ -35,26 +37,8 @@ var keptTables = []string{
 		PRIMARY KEY (repo, number))`,
 }
 
-// Kept is one kept decision's row.
-type Kept struct {
-	// Repo is "owner/name"; Review tells a review from a comment (their IDs
-	// are separate series); ItemID is GitHub's ID.
-	Repo   string
-	Review bool
-	ItemID int64
-	// Unit is the work unit it was judged for (0 for the control issue).
-	Unit int
-	// Item is the item as accepted, as JSON the caller encodes.
-	Item       []byte
-	BodySHA256 string
-	KeptAt     time.Time
-	// LedgerSeq is the ledger row that records the keeping.
-	LedgerSeq int64
-	// Tamper is "edited" or "deleted" once a webhook reported it, with who
-	// and when; TamperLedgered is the change already written to the ledger.
-	Tamper, TamperedBy, TamperLedgered string
-	TamperedAt                         time.Time
-}
+// Kept is one kept decision's row (protocol/ledger).
+type Kept = ledger.Kept
 
 // Keep stores k unless its item is kept already, and appends e to the
 // ledger in the same transaction; it reports whether k was new.

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/aepgate/aepgate/protocol/ledger"
 )
 
 // timeFormat is fixed-width so stored times sort as text.
@@ -21,18 +23,8 @@ var genesisHash = strings.Repeat("0", 64)
 // across replicas ("aepledgr").
 const ledgerLock = 0x6165706c65646772
 
-// Entry is one decision the App made.
-type Entry struct {
-	// Kind names the decision, e.g. "check_run:aepgate/work-unit".
-	Kind string
-	// DeliveryID is the webhook delivery that led to it ("" for reconcile).
-	DeliveryID string
-	// Subject is what it was about, e.g. "acme/app#12@<sha>".
-	Subject string
-	// Body holds the inputs' IDs and SHAs and the result; it is stored as
-	// JSON.
-	Body any
-}
+// Entry is one decision the App made (protocol/ledger).
+type Entry = ledger.Entry
 
 // Append adds e to the ledger inside tx, chained to the last row: the row's
 // hash is the SHA-256 of its content and the previous row's hash.

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 )
@@ -24,7 +23,7 @@ func TestPostgresLedgerAndDeliveries(t *testing.T) {
 	var fresh []bool
 	for range 2 {
 		err := db.InTx(ctx, func(tx Tx) error {
-			f, err := RecordDelivery(ctx, tx, "g1", "ping", time.Now())
+			f, err := admitOne(ctx, tx, "g1")
 			fresh = append(fresh, f)
 			return err
 		})

@@ -44,14 +44,26 @@ func TestOpenRefusesUnknownURL(t *testing.T) {
 	}
 }
 
-func TestRecordDeliveryOnce(t *testing.T) {
+// admitOne admits delivery id (a ping, no body memory) inside tx and
+// reports whether its ID was new.
+func admitOne(ctx context.Context, tx Tx, id string) (bool, error) {
+	got, err := AdmitBatch(ctx, tx, []Arrival{{ID: id, Event: "ping"}}, time.Now(), 0)
+	if err != nil {
+		return false, err
+	}
+	return !got[0].Redelivered, nil
+}
+
+// TestDeliveryOnceThenForgotten: a delivery ID is new once, and
+// ForgetDeliveries removes it once it is old.
+func TestDeliveryOnceThenForgotten(t *testing.T) {
 	db := openTemp(t)
 	ctx := context.Background()
 	var first, second bool
 	for _, p := range []*bool{&first, &second} {
 		err := db.InTx(ctx, func(tx Tx) error {
 			var err error
-			*p, err = RecordDelivery(ctx, tx, "guid-1", "ping", time.Now())
+			*p, err = admitOne(ctx, tx, "guid-1")
 			return err
 		})
 		if err != nil {

@@ -23,7 +23,7 @@ func heldSync(db *DB) (started chan struct{}, release chan error) {
 
 func insertRow(db *DB, id string) func(Tx) error {
 	return func(tx Tx) error {
-		_, err := RecordDelivery(context.Background(), tx, id, "ping", time.Now())
+		_, err := admitOne(context.Background(), tx, id)
 		return err
 	}
 }
@@ -138,7 +138,7 @@ func TestWALSyncFailure(t *testing.T) {
 	var fresh bool
 	err := db.InTx(ctx, func(tx Tx) error {
 		var err error
-		fresh, err = RecordDelivery(ctx, tx, "d-1", "ping", time.Now())
+		fresh, err = admitOne(ctx, tx, "d-1")
 		return err
 	})
 	if err != nil || fresh {

@@ -31,7 +31,7 @@ func BenchmarkWriteTxBesideWorkers(b *testing.B) {
 				wg.Go(func() {
 					for i := 0; ctx.Err() == nil; i++ {
 						db.InTx(ctx, func(tx Tx) error {
-							_, err := RecordDelivery(ctx, tx, fmt.Sprintf("w%d-%d", w, i), "ping", time.Now())
+							_, err := admitOne(ctx, tx, fmt.Sprintf("w%d-%d", w, i))
 							return err
 						})
 					}
@@ -42,7 +42,7 @@ func BenchmarkWriteTxBesideWorkers(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				start := time.Now()
 				err := write(ctx, func(tx Tx) error {
-					_, err := RecordDelivery(ctx, tx, fmt.Sprintf("e-%d", i), "ping", time.Now())
+					_, err := admitOne(ctx, tx, fmt.Sprintf("e-%d", i))
 					return err
 				})
 				if err != nil {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"testing"
-	"time"
 )
 
 // TestInWriteTx: what the webhook writer's connection commits is the
@@ -19,7 +18,7 @@ func TestInWriteTx(t *testing.T) {
 	}
 	record := func(id string, fail bool) error {
 		return db.InWriteTx(ctx, func(tx Tx) error {
-			if _, err := RecordDelivery(ctx, tx, id, "ping", time.Now()); err != nil {
+			if _, err := admitOne(ctx, tx, id); err != nil {
 				return err
 			}
 			if fail {
@@ -38,7 +37,7 @@ func TestInWriteTx(t *testing.T) {
 		var fresh bool
 		err := db.InTx(ctx, func(tx Tx) error {
 			var err error
-			fresh, err = RecordDelivery(ctx, tx, id, "ping", time.Now())
+			fresh, err = admitOne(ctx, tx, id)
 			return err
 		})
 		if err != nil || fresh != want {

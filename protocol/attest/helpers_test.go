@@ -7,12 +7,14 @@ import (
 	"crypto/elliptic"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/protocol/canonical"
 	"github.com/aepgate/aepgate/protocol/certificate"
 )
 
@@ -154,3 +156,40 @@ func without(name string) []rule {
 func digest(b []byte) [32]byte { return sha256.Sum256(b) }
 
 func jsonUnmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v) }
+
+// The tests build the statement the slow way, as a reference for
+// SignCertificate's spliced payload.
+
+// NewStatement returns the statement of a certificate (its canonical JSON)
+// of kind k in repository: one subject, the commit the certificate's
+// k.SubjectKey field names.
+func NewStatement(k Kind, repository string, cert []byte) (Statement, error) {
+	m, err := canonical.ParseObject(cert, canonical.Options{RejectDuplicateKeys: true})
+	if err != nil {
+		return Statement{}, fmt.Errorf("statement: %w", err)
+	}
+	sha, ok := m[k.SubjectKey].(string)
+	if !ok || sha == "" {
+		return Statement{}, fmt.Errorf("statement: the %s certificate has no %s", k.Name, k.SubjectKey)
+	}
+	return Statement{Type: StatementType, Subject: []Subject{CommitSubject(repository, sha)}, PredicateType: k.PredicateType, Predicate: m}, nil
+}
+
+// Payload returns the statement's canonical JSON, the bytes a DSSE
+// envelope carries and signs.
+func (s Statement) Payload() ([]byte, error) {
+	subjects := make([]any, 0, len(s.Subject))
+	for _, sub := range s.Subject {
+		digest := map[string]any{}
+		for k, v := range sub.Digest {
+			digest[k] = v
+		}
+		subjects = append(subjects, map[string]any{"name": sub.Name, "digest": digest})
+	}
+	var b bytes.Buffer
+	err := canonical.Write(&b, map[string]any{"_type": s.Type, "subject": subjects, "predicateType": s.PredicateType, "predicate": s.Predicate})
+	if err != nil {
+		return nil, fmt.Errorf("statement: %w", err)
+	}
+	return b.Bytes(), nil
+}

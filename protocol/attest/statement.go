@@ -59,44 +59,11 @@ func CommitSubject(repository, sha string) Subject {
 	return Subject{Name: "https://github.com/" + repository + "/commit/" + sha, Digest: map[string]string{"gitCommit": sha}}
 }
 
-// NewStatement returns the statement of a certificate (its canonical JSON)
-// of kind k in repository: one subject, the commit the certificate's
-// k.SubjectKey field names.
-func NewStatement(k Kind, repository string, cert []byte) (Statement, error) {
-	m, err := canonical.ParseObject(cert, canonical.Options{RejectDuplicateKeys: true})
-	if err != nil {
-		return Statement{}, fmt.Errorf("statement: %w", err)
-	}
-	sha, ok := m[k.SubjectKey].(string)
-	if !ok || sha == "" {
-		return Statement{}, fmt.Errorf("statement: the %s certificate has no %s", k.Name, k.SubjectKey)
-	}
-	return Statement{Type: StatementType, Subject: []Subject{CommitSubject(repository, sha)}, PredicateType: k.PredicateType, Predicate: m}, nil
-}
-
-// Payload returns the statement's canonical JSON, the bytes a DSSE
-// envelope carries and signs.
-func (s Statement) Payload() ([]byte, error) {
-	subjects := make([]any, 0, len(s.Subject))
-	for _, sub := range s.Subject {
-		digest := map[string]any{}
-		for k, v := range sub.Digest {
-			digest[k] = v
-		}
-		subjects = append(subjects, map[string]any{"name": sub.Name, "digest": digest})
-	}
-	var b bytes.Buffer
-	err := canonical.Write(&b, map[string]any{"_type": s.Type, "subject": subjects, "predicateType": s.PredicateType, "predicate": s.Predicate})
-	if err != nil {
-		return nil, fmt.Errorf("statement: %w", err)
-	}
-	return b.Bytes(), nil
-}
-
 // SignCertificate signs a certificate (its canonical JSON) of kind k in
 // repository: the in-toto statement in a DSSE envelope signed by s. The
-// payload is NewStatement(k, repository, cert).Payload(), built without
-// re-encoding the certificate: cert must be canonical JSON
+// payload is the statement's canonical JSON (one subject: the commit the
+// certificate's k.SubjectKey field names), built without re-encoding the
+// certificate: cert must be canonical JSON
 // (certificate.Certificate.Canonical), as the App's always is.
 func SignCertificate(s *Signer, k Kind, repository string, cert []byte) (*Envelope, error) {
 	payload, err := unitPayload(k, repository, cert)

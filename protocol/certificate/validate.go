@@ -36,7 +36,7 @@ type Result struct {
 // rule adds the refusals one aspect of the certificate earns.
 type rule func(m map[string]any) []refusal.Refusal
 
-// allRules returns every check Validate and ValidateObject run. The
+// allRules returns every check Validate runs. The
 // negative-control test validates with one removed to show that the attack
 // it stops then passes.
 func allRules() []rule {
@@ -65,10 +65,6 @@ func validate(raw []byte, rules []rule) Result {
 	rs := applyRules(m, rules)
 	return Result{Valid: len(rs) == 0, Errors: refusal.Tokens(rs), Refusals: rs, Certificate: m}
 }
-
-// ValidateObject checks a parsed certificate object and returns every
-// refusal (unsorted, possibly repeating a token; see Tokens).
-func ValidateObject(m map[string]any) []refusal.Refusal { return applyRules(m, allRules()) }
 
 // applyRules returns the refusals every rule in rules gives m.
 func applyRules(m map[string]any, rules []rule) []refusal.Refusal {

@@ -66,14 +66,3 @@ func ParseGateBlocks(body string) ([]GateSpec, []error) {
 	}
 	return specs, errs
 }
-
-// HasGateBlock reports whether the comment holds an aep-gate block outside
-// quotes, well formed or not.
-func HasGateBlock(body string) bool {
-	for _, f := range scan(body).fences {
-		if f.info == GateInfo {
-			return true
-		}
-	}
-	return false
-}

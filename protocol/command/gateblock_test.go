@@ -38,9 +38,6 @@ func TestParseGateBlocks(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
-			if HasGateBlock(tt.body) != (len(tt.want) > 0) {
-				t.Errorf("HasGateBlock = %v", !(len(tt.want) > 0))
-			}
 		})
 	}
 }

@@ -63,10 +63,6 @@ func DefaultContractPaths() []string {
 	return out
 }
 
-// AuthoritySources returns the default contract paths with the source of
-// authority each one is.
-func AuthoritySources() []AuthoritySource { return slices.Clone(authoritySources) }
-
 // checkDefaultContractPath is the error for an entry of
 // default_contract_paths that is not a default, or "".
 func checkDefaultContractPath(s string) string {

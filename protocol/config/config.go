@@ -71,7 +71,7 @@ type Config struct {
 	// ContractPaths are globs of paths whose changes need an owner's approval.
 	ContractPaths []string `json:"contract_paths"`
 	// DefaultContractPaths are the default contract paths kept: the sources
-	// of authority (DefaultContractPaths, AuthoritySources), all of them
+	// of authority (DefaultContractPaths, Config.AuthoritySource), all of them
 	// unless the file lists fewer to opt the others out.
 	DefaultContractPaths []string `json:"default_contract_paths"`
 	// Risk holds the risk defaults.

@@ -71,32 +71,6 @@ func joinSources(a, b Source) Source {
 	return a
 }
 
-// durationType is time.Duration's type, shown as a duration, not a number.
-var durationType = reflect.TypeFor[time.Duration]()
-
-// Keys lists the field paths of every leaf of Config (by JSON name; a
-// struct is walked into, an embedded one flattened; a list, a map and a
-// duration are leaves), the keys a MergeRule decides.
-func Keys() []string { return keysOf(reflect.TypeFor[Config](), "") }
-
-func keysOf(t reflect.Type, prefix string) []string {
-	var out []string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case name == "-" || !f.IsExported():
-		case f.Anonymous:
-			out = append(out, keysOf(f.Type, prefix)...)
-		case f.Type.Kind() == reflect.Struct && f.Type != durationType:
-			out = append(out, keysOf(f.Type, prefix+name+".")...)
-		default:
-			out = append(out, prefix+name)
-		}
-	}
-	return out
-}
-
 // fieldByKey is the field of struct v at key (as Keys names it).
 func fieldByKey(v reflect.Value, key string) (reflect.Value, bool) {
 	head, rest, nested := strings.Cut(key, ".")

@@ -98,9 +98,6 @@ func Gate(req Request, actor string) gate.Event {
 		BlockingScope: "deploy", SafeDefault: "reject"}
 }
 
-// Decide applies DefaultRules to req.
-func Decide(req Request, f Facts) Answer { return DecideWith(req, f, DefaultRules()) }
-
 // DecideWith applies rules in order: the first that decides answers.
 // With none deciding the deployment is approved; tests pass fewer rules to
 // show what each one stops.

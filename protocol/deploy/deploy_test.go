@@ -83,9 +83,9 @@ func TestDecide(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Decide(tt.req, tt.facts)
+			got := DecideWith(tt.req, tt.facts, DefaultRules())
 			if diff := cmp.Diff(tt.want, state(got)); diff != "" {
-				t.Errorf("Decide (-want +got):\n%s\nreason: %s", diff, got.Reason)
+				t.Errorf("DecideWith (-want +got):\n%s\nreason: %s", diff, got.Reason)
 			}
 			if tt.rule != "" && got.Rule != tt.rule {
 				t.Errorf("decided by %q, want %q (%s)", got.Rule, tt.rule, got.Reason)
@@ -118,11 +118,11 @@ func TestGateID(t *testing.T) {
 	}
 	opened := said(1, "carol", -1, "```aep-gate\nid: "+GateID("production", 77)+"\nquestion: x?\nchoices: [approve]\ncategory: human-product-judgment-action\neffect: deploy\nscope: deploy\n```\n")
 	f := facts(cfg("none", false), true, opened, said(2, "alice", 0, "/aep resolve "+GateID("production", 77)+" approve"))
-	if a := Decide(req, f); a.State != Approved {
+	if a := DecideWith(req, f, DefaultRules()); a.State != Approved {
 		t.Fatalf("no gate asked for: %+v", a)
 	}
 	f = facts(cfg("none", true), true, opened, said(2, "alice", -1, "/aep resolve "+GateID("production", 77)+" approve"))
-	if a := Decide(req, f); !a.Waiting() {
+	if a := DecideWith(req, f, DefaultRules()); !a.Waiting() {
 		t.Errorf("a hand-made gate under the App's id, answered before the request: %+v; want waiting", a)
 	}
 }

@@ -49,7 +49,7 @@ func TestDescends(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Decide(req, lineageFacts(tt.lineage))
+			got := DecideWith(req, lineageFacts(tt.lineage), DefaultRules())
 			if tt.want == "" {
 				if diff := cmp.Diff(Approved, got.State); diff != "" {
 					t.Errorf("state (-want +got):\n%s\n%s", diff, got.Reason)
@@ -68,7 +68,7 @@ func TestDescends(t *testing.T) {
 // certificate is then read).
 func TestDescendsNegativeControl(t *testing.T) {
 	l := &Lineage{Base: shaB, Since: chain("ahead", Commit{shaU, []string{shaB}}, Commit{sha, []string{shaU}}), Certified: map[string]bool{shaB: true, sha: true}}
-	if got := Decide(req, lineageFacts(l)); got.State != Rejected {
+	if got := DecideWith(req, lineageFacts(l), DefaultRules()); got.State != Rejected {
 		t.Fatalf("with every rule: %s (%s), want rejected", got.State, got.Reason)
 	}
 	if got := DecideWith(req, lineageFacts(l), without("lineage")); got.State != Approved {
@@ -78,7 +78,7 @@ func TestDescendsNegativeControl(t *testing.T) {
 
 func TestApprovalNamesLineage(t *testing.T) {
 	l := &Lineage{Base: shaB, Since: chain("ahead", Commit{sha, []string{shaB}}), Certified: map[string]bool{sha: true}}
-	got := Decide(req, lineageFacts(l))
+	got := DecideWith(req, lineageFacts(l), DefaultRules())
 	want := "aepgate approved cccccccccccc for production: the environment requires certified; every commit since bbbbbbbbbbbb, the last commit approved, is a certified unit's merge commit"
 	if diff := cmp.Diff(want, got.Reason); diff != "" {
 		t.Errorf("reason (-want +got):\n%s", diff)

@@ -46,12 +46,6 @@ const (
 	defaultSafe  = "BLOCK"
 )
 
-// IsCheckAction reports whether a is an action Evaluate can decide.
-func IsCheckAction(a string) bool { return checkActions[a] }
-
-// IsExternalEffect reports whether e is one of the external effects.
-func IsExternalEffect(e string) bool { return externalEffects[e] }
-
 func set(vals ...string) map[string]bool {
 	m := make(map[string]bool, len(vals))
 	for _, v := range vals {

@@ -69,7 +69,7 @@ func (r Result) ExitCode() int {
 }
 
 // Check lints a run. A missing guide or log is treated as empty; callers
-// that must refuse a run without them check run.Missing() first.
+// that must refuse a run without them check run.Guide and run.Log first.
 func Check(run *rundoc.Run, opts Options) Result {
 	c := newChecker(run)
 	// Each rule adds its problems in turn, so they come in report order.

@@ -9,20 +9,6 @@ type Run struct {
 	OutputTail string
 }
 
-// CompareRuns compares each recorded verification of s (at file) with its
-// re-run, runs[i] for s.Verification[i]. A recorded 0 that is really
-// non-zero is a "false green"; any other difference is a mismatch.
-func CompareRuns(file string, s *State, runs []Run) []Finding {
-	var out []Finding
-	for i := range s.Verification {
-		if i >= len(runs) {
-			break
-		}
-		out = append(out, compareRun(file, s, i, runs[i])...)
-	}
-	return out
-}
-
 // compareRun compares s.Verification[i] with its re-run.
 func compareRun(file string, s *State, i int, run Run) []Finding {
 	v := s.Verification[i]

@@ -46,7 +46,7 @@ func SelectReruns(base *Progress, file string, s *State) Reruns {
 
 // Compare compares the re-runs, runs[i] for the recorded entry
 // r.Indexes[i] of s (at file), and returns r.Refused followed by the
-// mismatches, as CompareRuns reports them.
+// mismatches, as compareRun reports them.
 func (r Reruns) Compare(file string, s *State, runs []Run) []Finding {
 	out := slices.Clone(r.Refused)
 	for i, idx := range r.Indexes {

@@ -207,3 +207,18 @@ func TestCompareRuns(t *testing.T) {
 		})
 	}
 }
+
+// CompareRuns compares (for the tests; the Action re-runs a selection:
+// rerun_select.go) each recorded verification of s (at file) with its
+// re-run, runs[i] for s.Verification[i]. A recorded 0 that is really
+// non-zero is a "false green"; any other difference is a mismatch.
+func CompareRuns(file string, s *State, runs []Run) []Finding {
+	var out []Finding
+	for i := range s.Verification {
+		if i >= len(runs) {
+			break
+		}
+		out = append(out, compareRun(file, s, i, runs[i])...)
+	}
+	return out
+}

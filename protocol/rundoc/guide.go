@@ -26,13 +26,8 @@ type Section struct {
 	Line  int
 	Body  string
 	// Reports are the section's Report references: the guide's Reports in
-	// this span (ReportsOf).
+	// this span.
 	Reports Span
-}
-
-// ReportsOf returns the Report references of section s.
-func (g *Guide) ReportsOf(s Section) []ReportRef {
-	return g.Reports[s.Reports.From:s.Reports.To:s.Reports.To]
 }
 
 // IsTask reports whether the section is a task or gate (its ID has a digit).

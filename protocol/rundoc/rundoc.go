@@ -64,16 +64,3 @@ func Parse(f Files) *Run {
 	wg.Wait()
 	return r
 }
-
-// Missing lists the documents lint needs that the run lacks, in aepkit's
-// order (guide, then log).
-func (r *Run) Missing() []string {
-	var m []string
-	if r.Guide == nil {
-		m = append(m, GuideFile)
-	}
-	if r.Log == nil {
-		m = append(m, LogFile)
-	}
-	return m
-}

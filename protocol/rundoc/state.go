@@ -65,27 +65,8 @@ func (l *Log) Items() []Item {
 	return l.items
 }
 
-// Lookup returns the Item for id, and false when the log never names it.
-func (l *Log) Lookup(id string) (Item, bool) {
-	if l == nil {
-		return Item{ID: id}, false
-	}
-	if k, ok := l.index.lookup(l.items, id); ok {
-		return l.items[k], true
-	}
-	return Item{ID: id}, false
-}
-
-// Index returns the position of id's Item in Items, and false when the log
-// never names it.
-func (l *Log) Index(id string) (int, bool) {
-	if l == nil {
-		return 0, false
-	}
-	return l.index.lookup(l.items, id)
-}
-
-// IndexNear is Index for a caller walking the log in order: it tries
+// IndexNear returns the position of id's Item in Items, and false when
+// the log never names it, for a caller walking the log in order: it tries
 // positions near and near+1 (its last answer, and the one after) before
 // the index, which spares a map lookup for almost every ID of a log whose
 // IDs appear in the order of its board.

@@ -50,3 +50,13 @@ func TestUpperWord(t *testing.T) {
 		}
 	}
 }
+
+// Index returns the position of id's Item in Items (the index alone,
+// the reference IndexNear is held to), and false when the log
+// never names it.
+func (l *Log) Index(id string) (int, bool) {
+	if l == nil {
+		return 0, false
+	}
+	return l.index.lookup(l.items, id)
+}

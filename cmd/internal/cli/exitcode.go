@@ -52,16 +52,6 @@ func exitTable() string {
 	return b.String()
 }
 
-// exitMarkdown renders exitCodes as the README's Markdown table.
-func exitMarkdown() string {
-	var b strings.Builder
-	b.WriteString("| exit code | meaning |\n|---|---|\n")
-	for _, e := range exitCodes {
-		fmt.Fprintf(&b, "| %d | %s |\n", e.Code, e.Meaning)
-	}
-	return b.String()
-}
-
 // networkCode is exitUnreachable when err is GitHub or the network not
 // answering, otherwise other.
 func networkCode(err error, other int) int {

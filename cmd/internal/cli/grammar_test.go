@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -168,4 +169,14 @@ func TestREADMEHasTheExitCodeTable(t *testing.T) {
 	if readme := repoFile(t, "README.md"); !strings.Contains(readme, exitMarkdown()) {
 		t.Errorf("README.md lacks the exit-code table:\n%s", exitMarkdown())
 	}
+}
+
+// exitMarkdown renders exitCodes as the README's Markdown table.
+func exitMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| exit code | meaning |\n|---|---|\n")
+	for _, e := range exitCodes {
+		fmt.Fprintf(&b, "| %d | %s |\n", e.Code, e.Meaning)
+	}
+	return b.String()
 }
