@@ -12,7 +12,7 @@ import "time"
 type Entry struct {
 	// Kind names the decision, e.g. "check_run:aepgate/work-unit".
 	Kind string
-	// DeliveryID is the webhook delivery that led to it ("" for reconcile).
+	// DeliveryID is the webhook delivery that led to it ("" for the sweep).
 	DeliveryID string
 	// Subject is what it was about, e.g. "acme/app#12@<sha>".
 	Subject string
