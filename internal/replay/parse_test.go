@@ -49,3 +49,24 @@ func FuzzParseNameStatus(f *testing.F) {
 		}
 	})
 }
+
+func TestSupported(t *testing.T) {
+	tests := map[string]bool{
+		"git version 2.39.5\n":             true,
+		"git version 2.38.0":               true,
+		"git version 2.45.1.windows.1":     true,
+		"git version 3.0.0":                true,
+		"git version 2.37.7":               false,
+		"git version 1.99.0":               false,
+		"git version 2":                    false,
+		"git version x.y":                  false,
+		"hub version 2.39.0":               false,
+		"":                                 false,
+		"git version 2.38-rc0 (Apple Git)": false,
+	}
+	for in, want := range tests {
+		if got := Supported(in); got != want {
+			t.Errorf("Supported(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

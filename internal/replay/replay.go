@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,13 +47,39 @@ type Repo struct {
 }
 
 // Open returns the repository at dir; an error when git does not see one
-// there.
+// there, or when git is older than 2.38 (no merge-tree --write-tree).
 func Open(ctx context.Context, dir string) (*Repo, error) {
 	r := &Repo{dir: dir, timeout: DefaultTimeout}
+	out, _, err := r.git(ctx, "version")
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	if !Supported(string(out)) {
+		return nil, fmt.Errorf("replay: %s: git 2.38 or later is needed for merge-tree --write-tree", strings.TrimSpace(string(out)))
+	}
 	if _, _, err := r.git(ctx, "rev-parse", "--git-dir"); err != nil {
 		return nil, fmt.Errorf("replay: %s is not a git repository: %w", dir, err)
 	}
 	return r, nil
+}
+
+// Supported reports whether `git version` printed version (e.g. "git
+// version 2.39.5", "git version 2.45.1.windows.1") is 2.38 or later.
+func Supported(version string) bool {
+	v, ok := strings.CutPrefix(strings.TrimSpace(version), "git version ")
+	if !ok {
+		return false
+	}
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return false
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minor, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return major > 2 || major == 2 && minor >= 38
 }
 
 // Input names the commits of one replay. Onto is the commit the change

@@ -139,3 +139,31 @@ func FuzzParseMergeTree(f *testing.F) {
 		}
 	})
 }
+
+func TestRefusal(t *testing.T) {
+	residual := Result{Class: Residual, Reason: "content no audit covers", Residual: []PathDiff{{Path: "a"}, {Path: "b"}}}
+	tests := []struct {
+		r     Result
+		token string
+		seen  string
+	}{
+		{Result{Class: Identity}, "", ""},
+		{Result{Class: Replay}, "", ""},
+		{residual, TokenResidual, "content no audit covers: a, b"},
+		{Result{Class: Unverifiable, Reason: "missing"}, TokenUnverifiable, "missing"},
+		{Result{Class: "made-up"}, TokenUnverifiable, "(empty)"},
+		{Result{}, TokenUnverifiable, "(empty)"},
+	}
+	for _, tt := range tests {
+		got := Refusal(tt.r)
+		if tt.token == "" {
+			if got != nil {
+				t.Errorf("Refusal(%s) = %v, want none", tt.r.Class, got)
+			}
+			continue
+		}
+		if got == nil || got.Token != tt.token || got.Seen != tt.seen {
+			t.Errorf("Refusal(%s) = %v, want %s seeing %q", tt.r.Class, got, tt.token, tt.seen)
+		}
+	}
+}
