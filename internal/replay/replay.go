@@ -10,9 +10,10 @@
 // over trees and blobs fetched one API call each would only approximate,
 // at a cost in rate limit that grows with the change. A bare clone kept
 // per repository costs one clone, then a fetch of the few new commits per
-// merge, and works the same against GitHub Enterprise Server. Nothing in
-// this package fetches: the repository must already hold the commits, or
-// the result is unverifiable (a missing object).
+// merge, and works the same against GitHub Enterprise Server. Init and
+// Fetch keep such a clone (fetching commits by SHA over https with a
+// token); Observe never fetches: a commit the repository lacks makes the
+// result unverifiable (a missing object).
 //
 // git runs with the environment protocol/cmdenv.Scrub leaves, without the
 // system and global git config (so no user setting changes the merge), in
@@ -286,8 +287,13 @@ func (r *Repo) git(ctx context.Context, args ...string) ([]byte, int, error) {
 // standard output and exit code; a failure carries git's first line of
 // error output.
 func (r *Repo) gitIn(ctx context.Context, stdin *strings.Reader, args ...string) ([]byte, int, error) {
+	return r.run(ctx, Env(os.Environ()), stdin, args...)
+}
+
+// run is gitIn with the environment env.
+func (r *Repo) run(ctx context.Context, env []string, stdin *strings.Reader, args ...string) ([]byte, int, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", r.dir}, args...)...)
-	cmd.Env = Env(os.Environ())
+	cmd.Env = env
 	if stdin != nil {
 		cmd.Stdin = stdin
 	}
