@@ -303,3 +303,45 @@ func TestEnv(t *testing.T) {
 		t.Errorf("Env (-want +got):\n%s", diff)
 	}
 }
+
+// TestResidualBounded: a residual's hunks are cut at coverage.MaxHunkBytes
+// and say so.
+func TestResidualBounded(t *testing.T) {
+	big := strings.Repeat("unreviewed line\n", 2000)
+	s := build(t, feature(), func(w *work, head string) (string, string) {
+		w.commit("main moves", map[string]string{"g.txt": "g2\n"})
+		return squash(w, head, map[string]string{"big.txt": big}), ""
+	})
+	_, got, err := s.repo.Coverage(context.Background(), s.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Class != coverage.Residual || len(got.Residual) != 1 {
+		t.Fatalf("got %+v, want one residual path", got)
+	}
+	d := got.Residual[0]
+	if d.Path != "big.txt" || d.Status != "A" || !d.Truncated || len(d.Hunks) > coverage.MaxHunkBytes || !strings.HasPrefix(d.Hunks, "@@ ") {
+		t.Fatalf("residual = %s %s truncated=%v, %d bytes; want big.txt A truncated within %d bytes", d.Path, d.Status, d.Truncated, len(d.Hunks), coverage.MaxHunkBytes)
+	}
+}
+
+// TestResidualOptionPath: a path that reads like an option is a path
+// (after "--", literal pathspecs), listed with its hunk.
+func TestResidualOptionPath(t *testing.T) {
+	s := build(t, feature(), func(w *work, head string) (string, string) {
+		w.commit("main moves", map[string]string{"g.txt": "g2\n"})
+		return squash(w, head, map[string]string{"--output=pwned": "x\n", "*": "star\n"}), ""
+	})
+	_, got, err := s.repo.Coverage(context.Background(), s.in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"*", "--output=pwned"}, got.ResidualPaths()); diff != "" {
+		t.Fatalf("residual (-want +got):\n%s", diff)
+	}
+	for _, d := range got.Residual {
+		if !strings.Contains(d.Hunks, "+x") && !strings.Contains(d.Hunks, "+star") || strings.Contains(d.Hunks, "+star") == strings.Contains(d.Hunks, "+x") {
+			t.Errorf("%s: hunks %q, want its own content only", d.Path, d.Hunks)
+		}
+	}
+}
