@@ -26,7 +26,7 @@ func TestOpenStatement(t *testing.T) {
 		t.Fatal(err)
 	}
 	revoked := s.Public()
-	revoked.Revoked = true
+	revoked.Revocation = &Revocation{KeyID: revoked.ID, RevokedAt: "2026-12-01T09:30:00Z", Reason: "test: key leaked"}
 	tests := []struct {
 		name  string
 		raw   []byte

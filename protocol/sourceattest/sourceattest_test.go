@@ -248,7 +248,7 @@ func TestSignVerify(t *testing.T) {
 				t.Error("verified with a key that did not sign it")
 			}
 			revoked := s.Public()
-			revoked.Revoked = true
+			revoked.Revocation = &attest.Revocation{KeyID: revoked.ID, RevokedAt: "2026-12-01T09:30:00Z", Reason: "test: key leaked"}
 			if _, err := verify(kind, raw, attest.Keyring{revoked}, full); err == nil {
 				t.Error("verified with a revoked key")
 			}
