@@ -18,7 +18,7 @@ func TestMain(m *testing.M) { skipline.Main(m) }
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	code = runFull(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -48,7 +48,15 @@ faces:
           pull request, reads merges back and posts completion certificates,
           and verifies release closure.`
 
+// newRootCmd is aepgate's command tree, whose App commands run aepgate-app.
 func newRootCmd(linked string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	return NewRoot(linked, nil, stdin, stdout, stderr)
+}
+
+// NewRoot is the command tree of a binary: every command of this package,
+// and the App's from side (see App); those side does not give run
+// aepgate-app.
+func NewRoot(linked string, side *App, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	s := streams{in: stdin, out: stdout, err: stderr, version: Version(linked)}
 	root := &cobra.Command{
 		Use:           "aepgate",
@@ -75,18 +83,15 @@ func newRootCmd(linked string, stdin io.Reader, stdout, stderr io.Writer) *cobra
 		newReleaseCmd(s),
 		newReviewCmd(s),
 		newActionCmd(s),
-		newServeCmd(s),
 		newDemoMovedCmd(),
-		newAppCmd(s),
 		newHealthcheckCmd(s),
-		newLedgerCmd(s),
 		newKeysCmd(s),
 		newPlansCmd(s),
-		newSimulateCmd(s),
 		newVerifyCmd(s),
 		newInstallSkillCmd(s),
 		newVersionCmd(s),
 	)
+	root.AddCommand(appCommands(s, side)...)
 	return root
 }
 

@@ -18,13 +18,13 @@ import (
 // PEM itself, for hosts that pass secrets as variables.
 const signingEnv = "AEPGATE_SIGNING_KEY"
 
-// signingFlags name aepgate's attestation signing key (separate from the
+// SigningFlags name aepgate's attestation signing key (separate from the
 // GitHub App's key) and the other public keys it publishes and trusts.
-type signingFlags struct {
+type SigningFlags struct {
 	keyFile, publicKeysFile string
 }
 
-func (f *signingFlags) register(cmd *cobra.Command) {
+func (f *SigningFlags) Register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.keyFile, "signing-key-file", "", "file holding aepgate's attestation signing key (PEM, Ed25519 or ECDSA P-256; not the App's key); or set "+signingEnv+" to the PEM itself")
 	cmd.Flags().StringVar(&f.publicKeysFile, "public-keys-file", "", "JWKS or PEM PUBLIC KEY blocks: earlier keys still valid, and keys marked \"revoked\", published beside the signing key")
 }
@@ -32,7 +32,7 @@ func (f *signingFlags) register(cmd *cobra.Command) {
 // load reads the signing key (file first, then $AEPGATE_SIGNING_KEY; none:
 // nil) and the keyring to publish: the signer's public key, then the
 // --public-keys-file keys.
-func (f signingFlags) load(ctx context.Context, log *slog.Logger, lookup func(string) (string, bool)) (*attest.Signer, attest.Keyring, error) {
+func (f SigningFlags) Load(ctx context.Context, log *slog.Logger, lookup func(string) (string, bool)) (*attest.Signer, attest.Keyring, error) {
 	var pem []byte
 	switch v, ok := lookup(signingEnv); {
 	case f.keyFile != "":
@@ -64,7 +64,7 @@ func (f signingFlags) load(ctx context.Context, log *slog.Logger, lookup func(st
 }
 
 func newKeysCmd(s streams) *cobra.Command {
-	var f signingFlags
+	var f SigningFlags
 	var asPEM bool
 	var format string
 	cmd := &cobra.Command{
@@ -87,7 +87,7 @@ Exit codes: 0 printed; 2 no key given, or a key file unreadable.`,
   aepgate certificate verify certificate.dsse.json --key signing.pub`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			_, ring, err := f.load(c.Context(), slog.New(slog.NewTextHandler(s.err, nil)), os.LookupEnv)
+			_, ring, err := f.Load(c.Context(), slog.New(slog.NewTextHandler(s.err, nil)), os.LookupEnv)
 			if err != nil {
 				return failf(2, "keys: %w", err)
 			}
@@ -97,7 +97,7 @@ Exit codes: 0 printed; 2 no key given, or a key file unreadable.`,
 			return printKeys(s, ring, asPEM || format == formatText)
 		},
 	}
-	f.register(cmd)
+	f.Register(cmd)
 	addFormatJSONFirst(cmd, &format)
 	cmd.Flags().BoolVar(&asPEM, "pem", false, "the same as --format text: PEM PUBLIC KEY blocks instead of a JWKS")
 	cmd.MarkFlagsMutuallyExclusive("pem", "format")

@@ -56,8 +56,8 @@ func TestSigningLoad(t *testing.T) {
 	write(t, dir, "old.jwks", mustJSON(t, set))
 	lookup := func(string) (string, bool) { return string(envKey), true }
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	f := signingFlags{keyFile: filepath.Join(dir, "key.pem"), publicKeysFile: filepath.Join(dir, "old.jwks")}
-	s, ring, err := f.load(context.Background(), log, lookup)
+	f := SigningFlags{keyFile: filepath.Join(dir, "key.pem"), publicKeysFile: filepath.Join(dir, "old.jwks")}
+	s, ring, err := f.Load(context.Background(), log, lookup)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,12 +65,12 @@ func TestSigningLoad(t *testing.T) {
 	if s.KeyID() != want.KeyID() || len(ring) != 2 || ring[0].ID != want.KeyID() || ring[1].ID != old.KeyID() || !ring[1].Revoked {
 		t.Errorf("signer %s ring %+v", s.KeyID(), ring)
 	}
-	s, _, err = signingFlags{}.load(context.Background(), log, lookup)
+	s, _, err = SigningFlags{}.Load(context.Background(), log, lookup)
 	fromEnv, _ := signkey.ParseSigner(envKey)
 	if err != nil || s.KeyID() != fromEnv.KeyID() {
 		t.Errorf("from %s: %v, %v", signingEnv, s, err)
 	}
-	s, ring, err = signingFlags{}.load(context.Background(), log, func(string) (string, bool) { return "", false })
+	s, ring, err = SigningFlags{}.Load(context.Background(), log, func(string) (string, bool) { return "", false })
 	if err != nil || s != nil || len(ring) != 0 {
 		t.Errorf("no key: %v %v %v", s, ring, err)
 	}
