@@ -4,7 +4,7 @@
 # <os>/<arch>/aepgate-app and builds this file once per platform. Dockerfile
 # builds the same image from source. 'aepgate serve' becomes the
 # aepgate-app beside it (the same process); the other commands and the
-# HEALTHCHECK stay in aepgate, which starts without the App's libraries.
+# health check stay in aepgate, which starts without the App's libraries.
 FROM gcr.io/distroless/static-debian12:nonroot
 ARG TARGETPLATFORM
 COPY ${TARGETPLATFORM}/aepgate /usr/local/bin/aepgate

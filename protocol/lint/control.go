@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
@@ -86,8 +87,11 @@ func StatesNegativeControl(body string) bool { return statesControl(body, true) 
 // statesControl is StatesNegativeControl with the excuse veto applied only
 // when veto is set; the negative-control test passes false to show that the
 // veto is what rejects excuses.
-func statesControl(body string, veto bool) bool {
-	body = strings.ToLower(body)
+func statesControl(body string, veto bool) bool { return statesLowered(strings.ToLower(body), veto) }
+
+// statesLowered is statesControl on a body already lowercased. It keeps no
+// piece of body, which may be a lowerer's buffer.
+func statesLowered(body string, veto bool) bool {
 	if !strings.Contains(body, "control") {
 		return false // every mention and every veto names a control
 	}
@@ -100,6 +104,32 @@ func statesControl(body string, veto bool) bool {
 		return !stated
 	})
 	return stated
+}
+
+// lowerer lowercases text as strings.ToLower does, into one buffer reused
+// from call to call: lint lowers every gate's body, and copies of them all
+// would be garbage at the run's peak of memory.
+type lowerer struct{ buf []byte }
+
+// lower returns s lowercased (as strings.ToLower: unicode.ToLower of each
+// rune): s itself when nothing changes, else a view of the lowerer's
+// buffer, valid until the next call (the caller keeps no piece of it). Text
+// that is not valid UTF-8 gets strings.ToLower's own copy.
+func (lw *lowerer) lower(s string) string {
+	if !utf8.ValidString(s) {
+		return strings.ToLower(s)
+	}
+	lw.buf = lw.buf[:0]
+	changed := false
+	for _, r := range s {
+		l := unicode.ToLower(r)
+		changed = changed || l != r
+		lw.buf = utf8.AppendRune(lw.buf, l)
+	}
+	if !changed {
+		return s
+	}
+	return unsafe.String(unsafe.SliceData(lw.buf), len(lw.buf))
 }
 
 // mentions calls yield with the bounds of each of the first max mentions

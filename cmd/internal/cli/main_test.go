@@ -81,3 +81,31 @@ func TestDemoMoved(t *testing.T) {
 		t.Errorf("--help lists the demo:\n%s", out)
 	}
 }
+
+// TestAppCommandsRunAepgateApp: aepgate's own tree has serve, ledger,
+// simulate and app, with aepgate-app's one-line help, and they take every
+// argument unread; without an aepgate-app beside the binary each ends with
+// exit 2 and says where to get it.
+func TestAppCommandsRunAepgateApp(t *testing.T) {
+	lean, full := NewRoot("", nil, nil, nil, nil), NewRoot("", TestApp, nil, nil, nil)
+	for _, name := range []string{"serve", "ledger", "simulate", "app"} {
+		t.Run(name, func(t *testing.T) {
+			l, _, err := lean.Find([]string{name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, _, err := full.Find([]string{name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Short != f.Short || !l.DisableFlagParsing || l == f {
+				t.Errorf("aepgate's %s: short %q (aepgate-app's %q), flags unread %v", name, l.Short, f.Short, l.DisableFlagParsing)
+			}
+			var out, errb bytes.Buffer
+			code := Run(context.Background(), []string{name, "--help"}, strings.NewReader(""), &out, &errb)
+			if code != exitUsage || out.Len() != 0 || !strings.Contains(errb.String(), "runs aepgate-app, which is not next to this binary") {
+				t.Errorf("without aepgate-app: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+			}
+		})
+	}
+}
