@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# aepgate as a small static image, for running the GitHub App:
+# aepgate as a small static image, for running the GitHub App (aepgate and
+# aepgate-app, which 'aepgate serve' runs):
 #   docker build --build-arg VERSION=v1.2.3 --build-arg REVISION=$(git rev-parse HEAD) -t aepgate .
 #   docker run -p 8080:8080 -e ... aepgate            # aepgate serve
 #   docker run --rm aepgate lint --help               # any other subcommand
