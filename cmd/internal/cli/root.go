@@ -48,11 +48,6 @@ faces:
           pull request, reads merges back and posts completion certificates,
           and verifies release closure.`
 
-// newRootCmd is aepgate's command tree, whose App commands run aepgate-app.
-func newRootCmd(linked string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	return NewRoot(linked, nil, stdin, stdout, stderr)
-}
-
 // NewRoot is the command tree of a binary: every command of this package,
 // and the App's from side (see App); those side does not give run
 // aepgate-app.
