@@ -23,6 +23,9 @@ const (
 	SimulateShort = "Judge one pull request as the App would, read-only, and print every check"
 )
 
+// appCommandNames are the App's top-level commands.
+var appCommandNames = []string{"serve", "ledger", "simulate", "app"}
+
 // appCommands are the App's commands: side's own where it gives them,
 // otherwise commands that run aepgate-app with the same arguments.
 func appCommands(s streams, side *App) []*cobra.Command {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,5 +108,47 @@ func TestAppCommandsRunAepgateApp(t *testing.T) {
 				t.Errorf("without aepgate-app: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 			}
 		})
+	}
+}
+
+// TestRootForBuildsWhatTheLineNames: a command line whose first word is a
+// command gets a tree of that command alone, "--version" alone none, and
+// anything else every command; every top-level command of the full tree
+// is one rootFor knows by name, so none is reached only through the full
+// tree.
+func TestRootForBuildsWhatTheLineNames(t *testing.T) {
+	full := NewRoot("", TestApp, nil, nil, nil)
+	var all []string
+	for _, c := range full.Commands() {
+		all = append(all, c.Name())
+	}
+	slices.Sort(all)
+	known := slices.Sorted(slices.Values(commandNames))
+	if !slices.Equal(all, known) {
+		t.Fatalf("top-level commands %q, rootFor knows %q", all, known)
+	}
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--version"}, nil},
+		{[]string{"-v"}, nil},
+		{[]string{"lint", "docs/run"}, []string{"lint"}},
+		{[]string{"serve", "--help"}, []string{"app", "ledger", "serve", "simulate"}}, // the App's are made together
+		{[]string{"--help"}, all},
+		{[]string{"help", "lint"}, all},
+		{[]string{"lnt"}, all},
+		{[]string{"--version", "lint"}, all},
+		{nil, all},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, c := range rootFor("", TestApp, tt.args, nil, nil, nil).Commands() {
+			got = append(got, c.Name())
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: commands %q, want %q", tt.args, got, tt.want)
+		}
 	}
 }

@@ -25,7 +25,7 @@ import (
 func Main(version string, side *App) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return Execute(ctx, NewRoot(version, side, os.Stdin, os.Stdout, os.Stderr), os.Args[1:], os.Stderr)
+	return Execute(ctx, rootFor(version, side, os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Args[1:], os.Stderr)
 }
 
 // Run executes one command line in-process, as aepgate would, and returns
@@ -36,7 +36,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // RunWith is Run with side's App commands (see App).
 func RunWith(ctx context.Context, side *App, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return Execute(ctx, NewRoot("", side, stdin, stdout, stderr), args, stderr)
+	return Execute(ctx, rootFor("", side, args, stdin, stdout, stderr), args, stderr)
 }
 
 // Execute runs root, a binary's command tree, with args and returns the
