@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# aepgate as a small static image, for running the GitHub App:
+# aepgate as a small static image, for running the GitHub App (aepgate and
+# aepgate-app, which 'aepgate serve' runs):
 #   docker build --build-arg VERSION=v1.2.3 --build-arg REVISION=$(git rev-parse HEAD) -t aepgate .
 #   docker run -p 8080:8080 -e ... aepgate            # aepgate serve
 #   docker run --rm aepgate lint --help               # any other subcommand
@@ -20,7 +21,10 @@ RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=bind,target=. \
     CGO_ENABLED=0 GOOS=linux go build -trimpath \
       -ldflags "-s -w -X main.version=${VERSION}" \
-      -o /out/aepgate ./cmd/aepgate
+      -o /out/aepgate ./cmd/aepgate && \
+    CGO_ENABLED=0 GOOS=linux go build -trimpath \
+      -ldflags "-s -w -X main.version=${VERSION}" \
+      -o /out/aepgate-app ./cmd/aepgate-app
 # The embedded SQLite database lives in /data (mount a volume there).
 RUN mkdir -p /out/data
 
@@ -36,7 +40,8 @@ LABEL org.opencontainers.image.title="aepgate" \
       org.opencontainers.image.documentation="https://github.com/aepgate/aepgate/blob/main/docs/app.md" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}"
-COPY --from=build /out/aepgate /usr/local/bin/aepgate
+# 'aepgate serve' becomes the aepgate-app beside it (the same process).
+COPY --from=build /out/aepgate /out/aepgate-app /usr/local/bin/
 COPY --from=build --chown=65532:65532 /out/data /data
 USER nonroot:nonroot
 WORKDIR /data

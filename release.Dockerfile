@@ -1,10 +1,14 @@
 # syntax=docker/dockerfile:1
 # The release image: GoReleaser (.goreleaser.yaml, dockers_v2) puts the
-# binaries it built in the build context as <os>/<arch>/aepgate and builds
-# this file once per platform. Dockerfile builds the same image from source.
+# binaries it built in the build context as <os>/<arch>/aepgate and
+# <os>/<arch>/aepgate-app and builds this file once per platform. Dockerfile
+# builds the same image from source. 'aepgate serve' becomes the
+# aepgate-app beside it (the same process); the other commands and the
+# health check stay in aepgate, which starts without the App's libraries.
 FROM gcr.io/distroless/static-debian12:nonroot
 ARG TARGETPLATFORM
 COPY ${TARGETPLATFORM}/aepgate /usr/local/bin/aepgate
+COPY ${TARGETPLATFORM}/aepgate-app /usr/local/bin/aepgate-app
 USER nonroot:nonroot
 # The embedded SQLite database lives in /data (mount a volume there; the
 # nonroot user owns its working directory).

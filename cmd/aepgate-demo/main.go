@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aepgate/aepgate/cmd/internal/appcmd"
 	"github.com/aepgate/aepgate/cmd/internal/cli"
 	"github.com/aepgate/aepgate/cmd/internal/demo"
 )
@@ -129,11 +130,11 @@ func runDemo(ctx context.Context, progress io.Writer, f demoFlags) error {
 	return nil
 }
 
-// selfCLI runs one aepgate command line in-process, as the aepgate binary
-// would: the demo's 'certificate fetch' and 'ledger verify' are the real
-// commands (cmd/internal/cli).
+// selfCLI runs one aepgate command line in-process, as the aepgate-app
+// binary would: the demo's 'certificate fetch' and 'ledger verify' are the
+// real commands (cmd/internal/cli, cmd/internal/appcmd).
 func selfCLI(ctx context.Context, args []string) (string, string, int) {
 	var out, errb bytes.Buffer
-	code := cli.Run(ctx, args, strings.NewReader(""), &out, &errb)
+	code := appcmd.Run(ctx, args, strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
 }

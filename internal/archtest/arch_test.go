@@ -160,7 +160,7 @@ var layers = map[string][]string{
 	// nothing (package app does both for it).
 	"app/verdict":      {"internal/gh", "app/writer", "app/webhook", "action", "cmd"},
 	"action":           {"app", "cmd"},
-	"cmd/internal/cli": {"cmd/aepgate", "cmd/aepgate-demo", "cmd/internal/demo"},
+	"cmd/internal/cli": {"cmd/aepgate", "cmd/aepgate-app", "cmd/aepgate-demo", "cmd/internal/demo", "cmd/internal/appcmd"},
 }
 
 func TestImportDirection(t *testing.T) {
@@ -284,7 +284,8 @@ var testOnly = []string{"internal/testkit/ghfake", "internal/testkit/browser", "
 // package, and how: cmd/internal/demo (aepgate-demo runs the App against
 // the fake GitHub in-process) may import internal/testkit/ghfake;
 // cmd/aepgate-demo may reach it only through cmd/internal/demo, never by
-// importing it. The product binary, cmd/aepgate, may not reach it at all.
+// importing it. The product binaries, cmd/aepgate and cmd/aepgate-app, may
+// not reach it at all.
 var fakeUsers = map[string]fakeUse{
 	"cmd/internal/demo": {infra: "internal/testkit/ghfake"},
 	"cmd/aepgate-demo":  {infra: "internal/testkit/ghfake", via: "cmd/internal/demo"},

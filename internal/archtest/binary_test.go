@@ -15,9 +15,10 @@ import (
 var demoOnly = []string{module + "/cmd/internal/demo", module + "/internal/testkit/ghfake", "github.com/yuin/goldmark"}
 
 // TestProductBinaryLinksNoDemo keeps what only the demo needs out of
-// cmd/aepgate.
+// cmd/aepgate and cmd/aepgate-app.
 func TestProductBinaryLinksNoDemo(t *testing.T) {
-	for _, v := range demoLinks(productBinary(t, listPackages(t))) {
+	pkgs := listPackages(t)
+	for _, v := range append(demoLinks(productBinary(t, pkgs)), demoLinks(appBinary(t, pkgs))...) {
 		t.Error(v)
 	}
 }
@@ -28,6 +29,16 @@ func productBinary(t *testing.T, pkgs []pkgInfo) pkgInfo {
 	i := slices.IndexFunc(pkgs, func(p pkgInfo) bool { return p.ImportPath == module+"/cmd/aepgate" })
 	if i < 0 {
 		t.Fatal("go list did not list cmd/aepgate")
+	}
+	return pkgs[i]
+}
+
+// appBinary returns cmd/aepgate-app among pkgs.
+func appBinary(t *testing.T, pkgs []pkgInfo) pkgInfo {
+	t.Helper()
+	i := slices.IndexFunc(pkgs, func(p pkgInfo) bool { return p.ImportPath == module+"/cmd/aepgate-app" })
+	if i < 0 {
+		t.Fatal("go list did not list cmd/aepgate-app")
 	}
 	return pkgs[i]
 }
@@ -60,6 +71,70 @@ func TestProductBinaryLinksNoDemoCanFail(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := demoLinks(pkgInfo{ImportPath: module + "/cmd/aepgate", Deps: tt.deps}); len(got) != tt.want {
+				t.Errorf("got %q, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// appOnly are what only aepgate-app (cmd/aepgate-app) links: the App's
+// commands, its packages (app/manifest, the manifest's permission table,
+// excepted) and the store, and the libraries they bring (River, pgx, the
+// SQLite port, Prometheus's client with procfs and protobuf, gjson).
+// cmd/aepgate links none of them, so that its start (--version, lint,
+// status, the Action) initialises no database, queue or metrics library;
+// its serve, ledger, simulate and app run aepgate-app.
+var appOnly = []string{
+	module + "/cmd/internal/appcmd", module + "/app", module + "/internal/store",
+	"github.com/riverqueue", "github.com/jackc", "modernc.org", "github.com/prometheus",
+	"google.golang.org/protobuf", "github.com/tidwall",
+}
+
+// appShared are the packages under appOnly's prefixes that cmd/aepgate may
+// link: they initialise nothing of the App's libraries.
+var appShared = []string{module + "/app/manifest"}
+
+// TestProductBinaryLinksNoApp keeps the App's packages and libraries out
+// of cmd/aepgate.
+func TestProductBinaryLinksNoApp(t *testing.T) {
+	for _, v := range appLinks(productBinary(t, listPackages(t))) {
+		t.Error(v)
+	}
+}
+
+// appLinks lists the dependencies of p that only aepgate-app may have.
+func appLinks(p pkgInfo) []string {
+	var out []string
+	for _, d := range p.Deps {
+		if slices.Contains(appShared, d) {
+			continue
+		}
+		for _, b := range appOnly {
+			if d == b || strings.HasPrefix(d, b+"/") {
+				out = append(out, rel(p.ImportPath)+" links "+d+", which only aepgate-app (cmd/aepgate-app) may: aepgate runs it for the App's commands")
+				break
+			}
+		}
+	}
+	return out
+}
+
+// TestProductBinaryLinksNoAppCanFail is its negative control: each planted
+// App package or library is caught; the shared manifest table, look-alike
+// names and the standard library are not.
+func TestProductBinaryLinksNoAppCanFail(t *testing.T) {
+	tests := []struct {
+		name string
+		deps []string
+		want int
+	}{
+		{"the App's commands and root", []string{module + "/cmd/internal/appcmd", module + "/app", module + "/app/queue", module + "/internal/store"}, 4},
+		{"the App's libraries", []string{"github.com/riverqueue/river", "github.com/jackc/pgx/v5", "modernc.org/sqlite", "github.com/prometheus/client_golang/prometheus", "google.golang.org/protobuf/proto", "github.com/tidwall/gjson"}, 6},
+		{"what it may link", []string{module + "/app/manifest", module + "/appendix", module + "/internal/storex", "net/http", "github.com/spf13/cobra"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := appLinks(pkgInfo{ImportPath: module + "/cmd/aepgate", Deps: tt.deps}); len(got) != tt.want {
 				t.Errorf("got %q, want %d", got, tt.want)
 			}
 		})

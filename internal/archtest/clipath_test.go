@@ -8,10 +8,9 @@ import (
 
 // cliCore are the packages `aepgate lint` and `status` do their work
 // with: reading a run folder, parsing it, judging it. They link the
-// standard library and this module only. The App's libraries (Prometheus's
-// client and procfs, River, pgx, the SQLite port, protobuf) are still
-// initialised when the binary starts, since Go initialises every package a
-// binary links, but none of the lint and status work calls into them.
+// standard library and this module only. The binary they run in,
+// cmd/aepgate, links none of the App's libraries either
+// (TestProductBinaryLinksNoApp), so its start initialises none of them.
 var cliCore = []string{module + "/internal/rundir", module + "/protocol/lint", module + "/protocol/status", module + "/protocol/rundoc"}
 
 // TestCLICoreLinksNoLibrary: the lint and status path links nothing

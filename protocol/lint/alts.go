@@ -104,12 +104,13 @@ func neededWord(pattern string) string {
 	return w[:n]
 }
 
-// newAlternatives compiles alts on first use, each once: anchored when it
-// starts a word with a literal, for a scan otherwise.
-func newAlternatives(alts []alt) alternatives {
+// newAlternatives builds the alternatives and compiles them on first use,
+// each once: anchored when it starts a word with a literal, for a scan
+// otherwise. Nothing of it runs while the package initialises.
+func newAlternatives(build func() []alt) alternatives {
 	return alternatives{compiled: sync.OnceValue(func() *altSet {
 		set := new(altSet)
-		for _, a := range alts {
+		for _, a := range build() {
 			prefix := literalPrefix(strings.TrimPrefix(a.pattern, `(?:`))
 			if !a.wordStart || prefix == "" {
 				re := compileASCII(a.pattern)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/aepgate/aepgate/protocol/rundoc"
 )
@@ -43,39 +44,49 @@ var (
 	segmentEndRE = rundoc.Lazy(`\n[ \t]*(?:[-*][ \t]*)?(?:\*\*|__)[^*_\n]+:|\n#|\n[ \t\r\f\v\p{Zs}]*\n`)
 
 	// deferPhrases: an excuse or a hedge anywhere after the mention.
-	deferPhrases = newAlternatives(wordAlts(`⟩`, slices.Concat(deferTermList, []string{`tba`, `tbc`,
-		`will\s+(?:be\s+)?(?:add|writ|do|defin|document|creat|implement|provid|decid)\w*`,
-		`see\s+(?:above|below)`, `to\s+follow`, `coming\s+soon`, `planned\s+(?:for|in)`, `in\s+a\s+later`,
-		`once\s+(?:\S+\s+){0,4}?(?:is|are|lands?)`, `next\s+(?:sprint|release|phase|iteration)`,
-		`no\s+(?:negative\s+)?controls?`, `omit\w*`, `could\s+not\s+\w+`, `couldn['’]?t\s+\w+`,
-		`cannot\s+be\s+(?:broken|shown|tested)`, `can['’]t\s+be\s+(?:broken|shown|tested)`, `can\s+not\s+be\s+(?:broken|shown|tested)`,
-		`nothing\s+to\s+(?:show|break|test)`, `not\s+possible`, `impossible`, `unnecessary`, `unneeded`, `waiv\w*`,
-		`out\s+of\s+scope`, `hypothetical\w*`, `postpon\w*`, `would`, `might`, `anyway`, `eventually`, `could`, `should`,
-		`may`, `maybe`, `perhaps`, `probably`, `presumably`, `supposedly`, `hopefully`, `in\s+theory`,
-		`remov\w*[^\n]*?⟨nothing`, `disabl\w*[^\n]*?⟨nothing`, `break\w*[^\n]*?⟨nothing`, `chang\w*[^\n]*?⟨nothing`,
-		`delet\w*[^\n]*?⟨nothing`, `revert\w*[^\n]*?⟨nothing`, `bypass\w*[^\n]*?⟨nothing`, `mutat\w*[^\n]*?⟨nothing`,
-		`do\s+not\s+know`, `don['’]?t\s+know`,
-		// aepgate's additions: refusals the reference let through.
-		`unable`, `not\s+(?:relevant|worth)`, `does\s+not\s+(?:apply|have)`, `do\s+not\s+(?:apply|have)`,
-		`doesn['’]?t\s+(?:apply|have)`, `don['’]?t\s+(?:apply|have)`})...))
+	deferPhrases = newAlternatives(func() []alt {
+		return wordAlts(`⟩`, slices.Concat(deferTermList, []string{`tba`, `tbc`,
+			`will\s+(?:be\s+)?(?:add|writ|do|defin|document|creat|implement|provid|decid)\w*`,
+			`see\s+(?:above|below)`, `to\s+follow`, `coming\s+soon`, `planned\s+(?:for|in)`, `in\s+a\s+later`,
+			`once\s+(?:\S+\s+){0,4}?(?:is|are|lands?)`, `next\s+(?:sprint|release|phase|iteration)`,
+			`no\s+(?:negative\s+)?controls?`, `omit\w*`, `could\s+not\s+\w+`, `couldn['’]?t\s+\w+`,
+			`cannot\s+be\s+(?:broken|shown|tested)`, `can['’]t\s+be\s+(?:broken|shown|tested)`, `can\s+not\s+be\s+(?:broken|shown|tested)`,
+			`nothing\s+to\s+(?:show|break|test)`, `not\s+possible`, `impossible`, `unnecessary`, `unneeded`, `waiv\w*`,
+			`out\s+of\s+scope`, `hypothetical\w*`, `postpon\w*`, `would`, `might`, `anyway`, `eventually`, `could`, `should`,
+			`may`, `maybe`, `perhaps`, `probably`, `presumably`, `supposedly`, `hopefully`, `in\s+theory`,
+			`remov\w*[^\n]*?⟨nothing`, `disabl\w*[^\n]*?⟨nothing`, `break\w*[^\n]*?⟨nothing`, `chang\w*[^\n]*?⟨nothing`,
+			`delet\w*[^\n]*?⟨nothing`, `revert\w*[^\n]*?⟨nothing`, `bypass\w*[^\n]*?⟨nothing`, `mutat\w*[^\n]*?⟨nothing`,
+			`do\s+not\s+know`, `don['’]?t\s+know`,
+			// aepgate's additions: refusals the reference let through.
+			`unable`, `not\s+(?:relevant|worth)`, `does\s+not\s+(?:apply|have)`, `do\s+not\s+(?:apply|have)`,
+			`doesn['’]?t\s+(?:apply|have)`, `don['’]?t\s+(?:apply|have)`})...)
+	})
 
 	// actions: what the control breaks.
-	actions = newAlternatives(wordAlts(``, `remov`, `revert`, `delet`, `disabl`, `comment\w*\s+(?:\S+\s+){0,3}?out`, `drop`,
-		`bypass`, `flip`, `mutat`, `replac`, `strip`, `undo`, `roll\s*back`, `swap`, `corrupt`, `tamper`, `chang`, `patch`,
-		`turn\s+off`, `unset`, `send`, `feed`, `submit`, `pass`, `call`, `request`, `post`, `inject`, `use`, `set`, `break`,
-		`weaken`, `loosen`, `invert`, `negat`, `stub`, `mock`, `add`, `insert`, `introduc`, `stash`))
+	actions = newAlternatives(func() []alt {
+		return wordAlts(``, `remov`, `revert`, `delet`, `disabl`, `comment\w*\s+(?:\S+\s+){0,3}?out`, `drop`,
+			`bypass`, `flip`, `mutat`, `replac`, `strip`, `undo`, `roll\s*back`, `swap`, `corrupt`, `tamper`, `chang`, `patch`,
+			`turn\s+off`, `unset`, `send`, `feed`, `submit`, `pass`, `call`, `request`, `post`, `inject`, `use`, `set`, `break`,
+			`weaken`, `loosen`, `invert`, `negat`, `stub`, `mock`, `add`, `insert`, `introduc`, `stash`)
+	})
 	// failures: the failure that shows it.
-	failures = newAlternatives(wordAlts(`⟩`, `fail\w*`, `error\w*`, `reject\w*`, `red`, `non-?zero`,
-		`exit(?:s|ed)?\s+(?:code\s+)?0*[1-9][0-9]*`, `rais\w*`, `throw\w*`, `crash\w*`, `deny`, `denies`, `denied`,
-		`block\w*`, `refus\w*`, `[45][0-9][0-9]`, `assert\w*`, `catch\w*`, `caught`, `flag\w*`, `trip\w*`))
+	failures = newAlternatives(func() []alt {
+		return wordAlts(`⟩`, `fail\w*`, `error\w*`, `reject\w*`, `red`, `non-?zero`,
+			`exit(?:s|ed)?\s+(?:code\s+)?0*[1-9][0-9]*`, `rais\w*`, `throw\w*`, `crash\w*`, `deny`, `denies`, `denied`,
+			`block\w*`, `refus\w*`, `[45][0-9][0-9]`, `assert\w*`, `catch\w*`, `caught`, `flag\w*`, `trip\w*`)
+	})
 	// negFailures: a failure that is denied ("does not fail").
-	negFailures = newAlternatives(negated(`(?:\s+\S+){0,2}?\s+(?:fail|error|reject|rais|throw|crash|block)`,
-		`not`, `never`, `no`, `nothing`, `without`))
+	negFailures = newAlternatives(func() []alt {
+		return negated(`(?:\s+\S+){0,2}?\s+(?:fail|error|reject|rais|throw|crash|block)`,
+			`not`, `never`, `no`, `nothing`, `without`)
+	})
 	// negActions: an action that is denied ("do not remove").
-	negActions = newAlternatives(negated(`(?:\s+\S+){0,3}?\s+(?:remov|revert|delet|disabl|drop|bypass|flip`+
-		`|mutat|replac|strip|undo|rollback|swap|corrupt|tamper|chang|patch|unset|send|feed|submit|pass|call|request|post`+
-		`|inject|break|weaken|loosen|invert|negat|stub|mock|add|insert|introduc|stash)`,
-		`not`, `never`, `no`, `without`))
+	negActions = newAlternatives(func() []alt {
+		return negated(`(?:\s+\S+){0,3}?\s+(?:remov|revert|delet|disabl|drop|bypass|flip`+
+			`|mutat|replac|strip|undo|rollback|swap|corrupt|tamper|chang|patch|unset|send|feed|submit|pass|call|request|post`+
+			`|inject|break|weaken|loosen|invert|negat|stub|mock|add|insert|introduc|stash)`,
+			`not`, `never`, `no`, `without`)
+	})
 )
 
 // StatesNegativeControl reports whether a gate's body states a negative
@@ -86,8 +97,11 @@ func StatesNegativeControl(body string) bool { return statesControl(body, true) 
 // statesControl is StatesNegativeControl with the excuse veto applied only
 // when veto is set; the negative-control test passes false to show that the
 // veto is what rejects excuses.
-func statesControl(body string, veto bool) bool {
-	body = strings.ToLower(body)
+func statesControl(body string, veto bool) bool { return statesLowered(strings.ToLower(body), veto) }
+
+// statesLowered is statesControl on a body already lowercased. It keeps no
+// piece of body, which may be a lowerer's buffer.
+func statesLowered(body string, veto bool) bool {
 	if !strings.Contains(body, "control") {
 		return false // every mention and every veto names a control
 	}
@@ -100,6 +114,32 @@ func statesControl(body string, veto bool) bool {
 		return !stated
 	})
 	return stated
+}
+
+// lowerer lowercases text as strings.ToLower does, into one buffer reused
+// from call to call: lint lowers every gate's body, and copies of them all
+// would be garbage at the run's peak of memory.
+type lowerer struct{ buf []byte }
+
+// lower returns s lowercased (as strings.ToLower: unicode.ToLower of each
+// rune): s itself when nothing changes, else a view of the lowerer's
+// buffer, valid until the next call (the caller keeps no piece of it). Text
+// that is not valid UTF-8 gets strings.ToLower's own copy.
+func (lw *lowerer) lower(s string) string {
+	if !utf8.ValidString(s) {
+		return strings.ToLower(s)
+	}
+	lw.buf = lw.buf[:0]
+	changed := false
+	for _, r := range s {
+		l := unicode.ToLower(r)
+		changed = changed || l != r
+		lw.buf = utf8.AppendRune(lw.buf, l)
+	}
+	if !changed {
+		return s
+	}
+	return unsafe.String(unsafe.SliceData(lw.buf), len(lw.buf))
 }
 
 // mentions calls yield with the bounds of each of the first max mentions

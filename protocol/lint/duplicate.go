@@ -25,7 +25,10 @@ const (
 // read again for their text.
 func (c *checker) duplicates() {
 	var h maphash.Hash
-	first := map[uint64]int32{} // hash → first line (documents are under 1 GiB)
+	// hash → first line (documents are under 1 GiB). Sized for one long
+	// paragraph per item of the log, a report's usual count: grown, a map
+	// leaves its smaller tables behind as garbage at lint's peak of memory.
+	first := make(map[uint64]int32, len(c.items))
 	repeats := map[uint64]int{} // hash → occurrences, once it repeats
 	var buf []byte
 	for line, text := range c.log.Paragraphs() {

@@ -21,7 +21,7 @@ func actionRun(t *testing.T, env map[string]string, args ...string) (int, string
 		t.Setenv(k, env[k])
 	}
 	var out, errb bytes.Buffer
-	code := Run(context.Background(), append([]string{"action"}, args...), strings.NewReader(""), &out, &errb)
+	code := runFull(context.Background(), append([]string{"action"}, args...), strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/manifest"
 	"github.com/spf13/cobra"
 )
@@ -39,23 +38,31 @@ type hookAttributes struct {
 	Active bool   `json:"active"`
 }
 
-// manifestFlags are app manifest's settings.
+// manifestFlags are app manifest's settings, and the webhook events the
+// App subscribes to (App.Events).
 type manifestFlags struct {
 	url, name, org, redirect, format string
+	events                           func() []string
 }
 
 // githubLogin is an organisation login's form, compiled on first use.
 var githubLogin = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`) })
 
-func newAppCmd(s streams) *cobra.Command {
+// appShort is the app command's one line, in aepgate-app and in aepgate,
+// which runs aepgate-app for it.
+const appShort = "Help register the aepgate GitHub App"
+
+// newAppCmd is the app command; events are the webhook events the App
+// subscribes to.
+func newAppCmd(s streams, events func() []string) *cobra.Command {
 	return group(&cobra.Command{
 		Use:   "app",
-		Short: "Help register the aepgate GitHub App",
-	}, newAppManifestCmd(s), newAppRegisterCmd(s))
+		Short: appShort,
+	}, newAppManifestCmd(s, events), newAppRegisterCmd(s, events))
 }
 
-func newAppManifestCmd(s streams) *cobra.Command {
-	var f manifestFlags
+func newAppManifestCmd(s streams, events func() []string) *cobra.Command {
+	f := manifestFlags{events: events}
 	cmd := &cobra.Command{
 		Use:   "manifest --url https://HOST",
 		Short: "Print the GitHub App manifest for an aepgate served at a URL",
@@ -117,6 +124,9 @@ func (f manifestFlags) manifest() (appManifest, error) {
 	if f.org != "" && !githubLogin().MatchString(f.org) {
 		return appManifest{}, fmt.Errorf("--org %q is not a GitHub organisation login", f.org)
 	}
+	if f.events == nil {
+		return appManifest{}, fmt.Errorf("this binary does not know the App's webhook events: run aepgate-app")
+	}
 	return appManifest{
 		Name:               f.name,
 		URL:                homepage,
@@ -124,7 +134,7 @@ func (f manifestFlags) manifest() (appManifest, error) {
 		RedirectURL:        redirect,
 		CallbackURLs:       []string{base + "/board/callback"},
 		Description:        "Enforces the Auditor/Executor delivery protocol: work units, audits, owner gates, merge readiness, merged-main readback, completion certificates and release closure.",
-		DefaultEvents:      app.Events(),
+		DefaultEvents:      f.events(),
 		DefaultPermissions: manifest.Permissions(),
 	}, nil
 }

@@ -23,8 +23,8 @@ type registerFlags struct {
 	timeout                        time.Duration
 }
 
-func newAppRegisterCmd(s streams) *cobra.Command {
-	var f registerFlags
+func newAppRegisterCmd(s streams, events func() []string) *cobra.Command {
+	f := registerFlags{manifestFlags: manifestFlags{events: events}}
 	cmd := &cobra.Command{
 		Use:   "register --url https://HOST",
 		Short: "Register the GitHub App from your browser and write its key and secrets for serve",

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/testkit/browser"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/internal/testkit/golden"
@@ -26,7 +27,7 @@ import (
 // events, the manifest indented in a closed <details>, and the form whose
 // hidden field posts the same manifest as compact JSON.
 func TestRegisterPageGolden(t *testing.T) {
-	f := registerFlags{manifestFlags: manifestFlags{url: "https://aepgate.example.com", name: "Acme aepgate", org: "acme"}}
+	f := registerFlags{manifestFlags: manifestFlags{url: "https://aepgate.example.com", name: "Acme aepgate", org: "acme", events: app.Events}}
 	m, err := f.manifest()
 	if err != nil {
 		t.Fatal(err)

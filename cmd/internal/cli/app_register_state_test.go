@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -55,7 +56,7 @@ func TestAppRegisterRefusesACodeWithoutItsState(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := registerFlags{manifestFlags: manifestFlags{url: "https://aepgate.example.com", name: "aepgate"}, githubURL: fake.URL()}
+			f := registerFlags{manifestFlags: manifestFlags{url: "https://aepgate.example.com", name: "aepgate", events: app.Events}, githubURL: fake.URL()}
 			r, err := newRegistrar(f, "http://127.0.0.1:1", files)
 			if err != nil {
 				t.Fatal(err)
@@ -100,7 +101,7 @@ func TestAppRegisterConvertsOneCallbackOnly(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := registerFlags{manifestFlags: manifestFlags{url: "https://aepgate.example.com", name: "aepgate"}, githubURL: fake.URL()}
+			f := registerFlags{manifestFlags: manifestFlags{url: "https://aepgate.example.com", name: "aepgate", events: app.Events}, githubURL: fake.URL()}
 			r, err := newRegistrar(f, "http://127.0.0.1:1", files)
 			if err != nil {
 				t.Fatal(err)

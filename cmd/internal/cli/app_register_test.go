@@ -41,7 +41,7 @@ func startRegister(t *testing.T, fake *ghfake.Fake, args ...string) *registerRun
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() {
-		r.code <- Run(ctx, all, strings.NewReader(""), r.stdout, pw)
+		r.code <- runFull(ctx, all, strings.NewReader(""), r.stdout, pw)
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')

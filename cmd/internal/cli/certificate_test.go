@@ -58,7 +58,7 @@ func TestCertificateValidateStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	if code := Run(context.Background(), []string{"certificate", "validate", "-"}, bytes.NewReader(raw), &out, &errb); code != 0 {
+	if code := runFull(context.Background(), []string{"certificate", "validate", "-"}, bytes.NewReader(raw), &out, &errb); code != 0 {
 		t.Errorf("exit %d: %s", code, errb.String())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -177,4 +178,17 @@ func printResolved(w io.Writer, name string, r *config.Resolved, rules []config.
 		}
 	}
 	return nil
+}
+
+// simulateToken is the token from file, else GH_TOKEN, else GITHUB_TOKEN.
+func simulateToken(file string) (string, error) {
+	if file != "" {
+		return gh.ReadTokenFile(file)
+	}
+	for _, v := range []string{"GH_TOKEN", "GITHUB_TOKEN"} {
+		if t := strings.TrimSpace(os.Getenv(v)); t != "" {
+			return t, nil
+		}
+	}
+	return "", fmt.Errorf("no token: give --token-file, or set GH_TOKEN or GITHUB_TOKEN")
 }

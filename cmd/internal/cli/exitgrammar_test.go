@@ -129,7 +129,7 @@ func everyCommand(root *cobra.Command) []*cobra.Command {
 // mode's code, which the command's --help names.
 func TestExitGrammar(t *testing.T) {
 	plans := exitPlans(t)
-	root := newRootCmd("", nil, nil, nil)
+	root := NewRoot("", TestApp, nil, nil, nil)
 	if gaps := exitPlanGaps(root, plans); len(gaps) > 0 {
 		t.Fatalf("commands whose exit behaviour no test covers:\n%s", strings.Join(gaps, "\n"))
 	}
@@ -194,7 +194,7 @@ func TestExitGrammarNamesANewCommand(t *testing.T) {
 		t.Errorf("one mode planned: gaps %q, want the other %d modes", got, len(exitModes)-1)
 	}
 	// The real tree with the toy added is short of exactly the toy.
-	real := newRootCmd("", nil, nil, nil)
+	real := NewRoot("", TestApp, nil, nil, nil)
 	real.AddCommand(&cobra.Command{Use: "toy", RunE: func(*cobra.Command, []string) error { return nil }})
 	if got, want := exitPlanGaps(real, exitPlans(t)), []string{"aepgate toy: no exit plan"}; !slices.Equal(got, want) {
 		t.Errorf("real tree plus toy: gaps %q, want %q", got, want)
@@ -219,7 +219,7 @@ func exitRun(t *testing.T, ec exitCase) (int, string, string) {
 		time.AfterFunc(ec.cancelAfter, cancel)
 	}
 	var out, errb bytes.Buffer
-	code := Run(ctx, ec.args, strings.NewReader(""), &out, &errb)
+	code := runFull(ctx, ec.args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -32,7 +32,7 @@ func leafCommands() []*cobra.Command {
 		}
 		out = append(out, c)
 	}
-	walk(newRootCmd("", nil, nil, nil))
+	walk(NewRoot("", TestApp, nil, nil, nil))
 	return out
 }
 

@@ -22,7 +22,7 @@ func runWithin(t *testing.T, ctx context.Context, d time.Duration, stdin io.Read
 	t.Helper()
 	var out, errb bytes.Buffer
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, args, stdin, &out, &errb) }()
+	go func() { done <- runFull(ctx, args, stdin, &out, &errb) }()
 	select {
 	case code = <-done:
 		return code, out.String(), errb.String()

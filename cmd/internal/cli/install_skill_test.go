@@ -147,7 +147,7 @@ func TestInstallSkillUsage(t *testing.T) {
 // TestSkillNamesRealCommands: every "aepgate <command>" the skill names is
 // a command of this binary, and it names the plan files and check runs.
 func TestSkillNamesRealCommands(t *testing.T) {
-	root := newRootCmd("", nil, &bytes.Buffer{}, &bytes.Buffer{})
+	root := NewRoot("", TestApp, nil, &bytes.Buffer{}, &bytes.Buffer{})
 	var all strings.Builder
 	for _, p := range []string{"SKILL.md", "references/executor.md", "references/auditor.md", "references/coordinator.md"} {
 		b, err := skillFS.ReadFile("skill/" + p)

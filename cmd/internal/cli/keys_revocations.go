@@ -30,7 +30,7 @@ Exit codes: 0 printed; 2 no signing key, a file unreadable or invalid, or
 the signing key revoked by the list.`
 
 func newKeysRevocationsCmd(s streams) *cobra.Command {
-	var f signingFlags
+	var f SigningFlags
 	var format string
 	cmd := &cobra.Command{
 		Use:   "revocations [--signing-key-file FILE] [--revocations-file FILE]",
@@ -40,7 +40,7 @@ func newKeysRevocationsCmd(s streams) *cobra.Command {
   aepgate certificate verify certificate.dsse.json --jwks keys.jwks --revocations revocations.json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			signer, _, revs, err := f.load(c.Context(), slog.New(slog.NewTextHandler(s.err, nil)), os.LookupEnv)
+			signer, _, revs, err := f.Load(c.Context(), slog.New(slog.NewTextHandler(s.err, nil)), os.LookupEnv)
 			if err != nil {
 				return failf(exitUsage, "keys revocations: %w", err)
 			}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ func TestMain(m *testing.M) { skipline.Main(m) }
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	code = runFull(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -79,5 +80,75 @@ func TestDemoMoved(t *testing.T) {
 	}
 	if _, out, _ := runCLI(t, "--help"); strings.Contains(out, "demo") {
 		t.Errorf("--help lists the demo:\n%s", out)
+	}
+}
+
+// TestAppCommandsRunAepgateApp: aepgate's own tree has serve, ledger,
+// simulate and app, with aepgate-app's one-line help, and they take every
+// argument unread; without an aepgate-app beside the binary each ends with
+// exit 2 and says where to get it.
+func TestAppCommandsRunAepgateApp(t *testing.T) {
+	lean, full := NewRoot("", nil, nil, nil, nil), NewRoot("", TestApp, nil, nil, nil)
+	for _, name := range []string{"serve", "ledger", "simulate", "app"} {
+		t.Run(name, func(t *testing.T) {
+			l, _, err := lean.Find([]string{name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, _, err := full.Find([]string{name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Short != f.Short || !l.DisableFlagParsing || l == f {
+				t.Errorf("aepgate's %s: short %q (aepgate-app's %q), flags unread %v", name, l.Short, f.Short, l.DisableFlagParsing)
+			}
+			var out, errb bytes.Buffer
+			code := Run(context.Background(), []string{name, "--help"}, strings.NewReader(""), &out, &errb)
+			if code != exitUsage || out.Len() != 0 || !strings.Contains(errb.String(), "runs aepgate-app, which is not next to this binary") {
+				t.Errorf("without aepgate-app: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+			}
+		})
+	}
+}
+
+// TestRootForBuildsWhatTheLineNames: a command line whose first word is a
+// command gets a tree of that command alone, "--version" alone none, and
+// anything else every command; every top-level command of the full tree
+// is one rootFor knows by name, so none is reached only through the full
+// tree.
+func TestRootForBuildsWhatTheLineNames(t *testing.T) {
+	full := NewRoot("", TestApp, nil, nil, nil)
+	var all []string
+	for _, c := range full.Commands() {
+		all = append(all, c.Name())
+	}
+	slices.Sort(all)
+	known := slices.Sorted(slices.Values(commandNames))
+	if !slices.Equal(all, known) {
+		t.Fatalf("top-level commands %q, rootFor knows %q", all, known)
+	}
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--version"}, nil},
+		{[]string{"-v"}, nil},
+		{[]string{"lint", "docs/run"}, []string{"lint"}},
+		{[]string{"serve", "--help"}, []string{"app", "ledger", "serve", "simulate"}}, // the App's are made together
+		{[]string{"--help"}, all},
+		{[]string{"help", "lint"}, all},
+		{[]string{"lnt"}, all},
+		{[]string{"--version", "lint"}, all},
+		{nil, all},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, c := range rootFor("", TestApp, tt.args, nil, nil, nil).Commands() {
+			got = append(got, c.Name())
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: commands %q, want %q", tt.args, got, tt.want)
+		}
 	}
 }

@@ -50,16 +50,19 @@ type mcpFlags struct {
 	githubURL, appSlug, format string
 }
 
-func newMCPCmd(s streams) *cobra.Command {
+// mcpShort is mcp's one line.
+const mcpShort = "Serve aepgate's checks to coding agents over the Model Context Protocol (stdio)"
+
+func newMCPCmd(s streams, side *App) *cobra.Command {
 	var fl mcpFlags
 	cmd := &cobra.Command{
 		Use:   "mcp [--github-url URL] [--app-slug SLUG]",
-		Short: "Serve aepgate's checks to coding agents over the Model Context Protocol (stdio)",
+		Short: mcpShort,
 		Long:  mcpLong,
 		Example: `  aepgate mcp
   claude mcp add aepgate -- aepgate mcp`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return serveMCP(c.Context(), s, fl) },
+		RunE: func(c *cobra.Command, _ []string) error { return serveMCP(c.Context(), s, fl, side) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&fl.githubURL, "github-url", "", "GitHub API root for GitHub Enterprise Server, for what_blocks (default https://api.github.com/)")
@@ -70,7 +73,7 @@ func newMCPCmd(s streams) *cobra.Command {
 }
 
 // serveMCP checks the flags and serves until the client hangs up.
-func serveMCP(ctx context.Context, s streams, fl mcpFlags) error {
+func serveMCP(ctx context.Context, s streams, fl mcpFlags, side *App) error {
 	if fl.githubURL != "" {
 		if u, err := url.Parse(fl.githubURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return failf(exitUsage, "mcp: --github-url %q is not an http(s) URL", fl.githubURL)
@@ -80,7 +83,7 @@ func serveMCP(ctx context.Context, s streams, fl mcpFlags) error {
 	if fl.format == formatJSON {
 		log = slog.New(slog.NewJSONHandler(s.err, nil))
 	}
-	srv := mcpserve.New(s.version, mcpCLI{version: s.version, flags: fl}, log)
+	srv := mcpserve.New(s.version, mcpCLI{version: s.version, flags: fl, side: side}, log)
 	err := mcpserve.Serve(ctx, srv, s.in, s.out)
 	switch {
 	case ctx.Err() != nil:
@@ -96,18 +99,19 @@ func serveMCP(ctx context.Context, s streams, fl mcpFlags) error {
 type mcpCLI struct {
 	version string
 	flags   mcpFlags
+	side    *App
 }
 
 var _ mcpserve.CLI = mcpCLI{}
 
 func (m mcpCLI) Run(ctx context.Context, stdin string, args ...string) mcpserve.Output {
 	var out, errb bytes.Buffer
-	code := execute(ctx, m.version, args, strings.NewReader(stdin), &out, &errb)
+	code := Execute(ctx, rootFor(m.version, nil, args, strings.NewReader(stdin), &out, &errb), args, &errb)
 	return mcpserve.Output{Stdout: out.String(), Stderr: errb.String(), Code: code}
 }
 
 func (m mcpCLI) Simulate(ctx context.Context, s mcpserve.Simulation) ([]checks.Run, error) {
-	runs, err := simulateRuns(ctx, simulateFlags{repo: s.Repo, pr: s.PR, config: s.Config, githubURL: m.flags.githubURL, appSlug: m.flags.appSlug})
+	runs, err := m.side.Simulate(ctx, Simulation{Repo: s.Repo, PR: s.PR, Config: s.Config, GitHubURL: m.flags.githubURL, AppSlug: m.flags.appSlug})
 	if err != nil {
 		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "simulate: "))
 	}
@@ -115,7 +119,5 @@ func (m mcpCLI) Simulate(ctx context.Context, s mcpserve.Simulation) ([]checks.R
 }
 
 func (m mcpCLI) RunsText(runs []checks.Run) string {
-	var b strings.Builder
-	printSimulation(&b, runs)
-	return b.String()
+	return m.side.SimulationText(runs)
 }

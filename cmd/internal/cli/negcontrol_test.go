@@ -261,7 +261,7 @@ func TestNegcontrolHelperProcess(t *testing.T) {
 		t.Skip("helper process only")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := Run(ctx, strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr)
+	code := runFull(ctx, strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

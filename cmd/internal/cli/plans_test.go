@@ -204,7 +204,7 @@ func TestPlansVerifyInterrupted(t *testing.T) {
 	time.AfterFunc(500*time.Millisecond, cancel)
 	var out, errb bytes.Buffer
 	start := time.Now()
-	code := Run(ctx, []string{"plans", "verify", filepath.Join(r.dir, "plans/billing"), "--rerun"}, strings.NewReader(""), &out, &errb)
+	code := runFull(ctx, []string{"plans", "verify", filepath.Join(r.dir, "plans/billing"), "--rerun"}, strings.NewReader(""), &out, &errb)
 	if code != 130 || time.Since(start) > 20*time.Second {
 		t.Errorf("exit %d after %v, want 130 promptly\n%s%s", code, time.Since(start), out.String(), errb.String())
 	}

@@ -80,7 +80,7 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 func runReviewCheck(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Run(context.Background(), append([]string{"review", "check"}, args...), strings.NewReader(stdin), &out, &errb)
+	code = runFull(context.Background(), append([]string{"review", "check"}, args...), strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

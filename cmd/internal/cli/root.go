@@ -3,6 +3,7 @@ package cli
 import (
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -48,7 +49,62 @@ faces:
           pull request, reads merges back and posts completion certificates,
           and verifies release closure.`
 
-func newRootCmd(linked string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+// NewRoot is the command tree of a binary: every command of this package,
+// and the App's from side (see App); those side does not give run
+// aepgate-app.
+func NewRoot(linked string, side *App, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	return newRoot(linked, side, stdin, stdout, stderr, nil)
+}
+
+// rootFor is the tree a command line needs. Making a command (its flags,
+// its help) is most of what the process does before it runs one, so when
+// the first word names a command, the tree holds that command alone (the
+// App's four, which App.Commands makes together, for one of them), and
+// for "--version" alone, none; for anything else (help, a flag first, a
+// word that is no command, shell completion) it holds every command, as
+// NewRoot's, which help, suggestions and completion list.
+func rootFor(linked string, side *App, args []string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	switch {
+	case len(args) == 1 && (args[0] == "--version" || args[0] == "-v"):
+		return newRoot(linked, side, stdin, stdout, stderr, func(string) bool { return false })
+	case len(args) > 0 && slices.Contains(commandNames, args[0]):
+		return newRoot(linked, side, stdin, stdout, stderr, func(name string) bool { return name == args[0] })
+	}
+	return NewRoot(linked, side, stdin, stdout, stderr)
+}
+
+// topCommand is one top-level command: its name and how it is made.
+type topCommand struct {
+	name string
+	make func(streams) *cobra.Command
+}
+
+// commands are this package's top-level commands (the App's are
+// appCommands'), in the order help lists them; commandNames also has the
+// App's.
+var (
+	commands = []topCommand{
+		{"init", newInitCmd}, {"lint", newLintCmd}, {"status", newStatusCmd}, {"board", newBoardCmd},
+		{"negcontrol", newNegcontrolCmd}, {"config", newConfigCmd}, {"certificate", newCertificateCmd},
+		{"gate", newGateCmd}, {"release", newReleaseCmd}, {"review", newReviewCmd}, {"action", newActionCmd},
+		{"demo", func(streams) *cobra.Command { return newDemoMovedCmd() }}, {"healthcheck", newHealthcheckCmd},
+		{"keys", newKeysCmd}, {"plans", newPlansCmd}, {"verify", newVerifyCmd},
+		{"install-skill", newInstallSkillCmd}, {"version", newVersionCmd},
+	}
+	commandNames = append(names(commands), appCommandNames...)
+)
+
+// names are the commands' names.
+func names(cs []topCommand) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.name
+	}
+	return out
+}
+
+// newRoot is the tree with the commands keep accepts (nil: every one).
+func newRoot(linked string, side *App, stdin io.Reader, stdout, stderr io.Writer, keep func(string) bool) *cobra.Command {
 	s := streams{in: stdin, out: stdout, err: stderr, version: Version(linked)}
 	root := &cobra.Command{
 		Use:           "aepgate",
@@ -59,44 +115,29 @@ func newRootCmd(linked string, stdin io.Reader, stdout, stderr io.Writer) *cobra
 		SilenceErrors: true,
 	}
 	root.SetVersionTemplate("aepgate {{.Version}}\n")
-	root.SetHelpTemplate(helpTemplate)
+	root.SetHelpTemplate(helpTemplate())
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(
-		newInitCmd(s),
-		newLintCmd(s),
-		newStatusCmd(s),
-		newBoardCmd(s),
-		newNegcontrolCmd(s),
-		newConfigCmd(s),
-		newCertificateCmd(s),
-		newGateCmd(s),
-		newReleaseCmd(s),
-		newReviewCmd(s),
-		newActionCmd(s),
-		newServeCmd(s),
-		newDemoMovedCmd(),
-		newAppCmd(s),
-		newHealthcheckCmd(s),
-		newLedgerCmd(s),
-		newKeysCmd(s),
-		newPlansCmd(s),
-		newSimulateCmd(s),
-		newVerifyCmd(s),
-		newInstallSkillCmd(s),
-		newMCPCmd(s),
-		newVersionCmd(s),
-	)
+	for _, c := range commands {
+		if keep == nil || keep(c.name) {
+			root.AddCommand(c.make(s))
+		}
+	}
+	if keep == nil || slices.ContainsFunc(appCommandNames, keep) {
+		root.AddCommand(appCommands(s, side)...)
+	}
 	return root
 }
 
 // helpTemplate is cobra's help template followed by the exit-code table
 // every command shares.
-var helpTemplate = `{{with (or .Long .Short)}}{{. | trimTrailingWhitespaces}}
+func helpTemplate() string {
+	return `{{with (or .Long .Short)}}{{. | trimTrailingWhitespaces}}
 
 {{end}}{{if or .Runnable .HasSubCommands}}{{.UsageString}}{{end}}
 ` + exitTable()
+}
 
 // newDemoMovedCmd answers 'aepgate demo', which earlier versions had: the
 // demo is the binary aepgate-demo, so that this one links no simulated

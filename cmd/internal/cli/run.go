@@ -1,7 +1,9 @@
 // Package cli is aepgate's command line: every subcommand of the binary
-// (cmd/aepgate), the Action's (aepgate action) and the App's (aepgate
-// serve) included. cmd/aepgate is its main; cmd/aepgate-demo runs Run
-// in-process for the demo's 'certificate fetch' and 'ledger verify'.
+// (cmd/aepgate), the Action's (aepgate action) included. The commands that
+// link the App's libraries (serve, ledger, simulate) are package
+// cmd/internal/appcmd's, linked only by cmd/aepgate-app; aepgate runs that
+// binary for them (App, appexec.go), so that its own start initialises
+// no database, queue or metrics library.
 package cli
 
 import (
@@ -18,22 +20,23 @@ import (
 
 // Main runs the process's command line and returns its exit code; an
 // interrupt or SIGTERM cancels the command's context. version is the one
-// set at link time in package main ("" when none was).
-func Main(version string) int {
+// set at link time in package main ("" when none was); side is what the
+// binary adds of the App's (nil in aepgate: see App).
+func Main(version string, side *App) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return execute(ctx, version, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	return Execute(ctx, rootFor(version, side, os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Args[1:], os.Stderr)
 }
 
-// Run executes one command line in-process, as the binary would, and
-// returns its exit code: tests and the demo call it with buffers.
+// Run executes one command line in-process, as aepgate would, and returns
+// its exit code: tests call it with buffers.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return execute(ctx, "", args, stdin, stdout, stderr)
+	return RunWith(ctx, nil, args, stdin, stdout, stderr)
 }
 
-// execute is the whole program minus the process.
-func execute(ctx context.Context, version string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return Execute(ctx, newRootCmd(version, stdin, stdout, stderr), args, stderr)
+// RunWith is Run with side's App commands (see App).
+func RunWith(ctx context.Context, side *App, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return Execute(ctx, rootFor("", side, args, stdin, stdout, stderr), args, stderr)
 }
 
 // Execute runs root, a binary's command tree, with args and returns the

@@ -24,7 +24,7 @@ func startServe(t *testing.T, want string, args ...string) (int, string) {
 	t.Cleanup(cancel)
 	var errb lockedBuffer
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, args, strings.NewReader(""), &strings.Builder{}, &errb) }()
+	go func() { done <- runFull(ctx, args, strings.NewReader(""), &strings.Builder{}, &errb) }()
 	deadline := time.After(20 * time.Second)
 	for {
 		select {
@@ -94,9 +94,9 @@ func TestServeTakesSecretsFromVariables(t *testing.T) {
 	block, _ := pem.Decode(pemBytes)
 	key, _ := x509.ParsePKCS1PrivateKey(block.Bytes)
 	app := fake.App(77, key)
-	t.Setenv(envPrivateKey, string(pemBytes))
-	t.Setenv(envWebhookSecret, "s3cret")
-	t.Setenv(envClientSecret, app.ClientSecret())
+	t.Setenv("AEPGATE_PRIVATE_KEY", string(pemBytes))
+	t.Setenv("AEPGATE_WEBHOOK_SECRET", "s3cret")
+	t.Setenv("AEPGATE_CLIENT_SECRET", app.ClientSecret())
 	code, log := startServe(t, "aepgate serving", "serve", "--app-id", strconv.FormatInt(app.ID, 10), "--github-url", fake.URL(),
 		"--client-id", app.ClientID, "--public-url", "https://aepgate.example.com",
 		"--database", "sqlite:"+filepath.Join(dir, "db"), "--addr", "127.0.0.1:0")

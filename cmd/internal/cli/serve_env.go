@@ -1,19 +1,16 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"runtime"
 	"strings"
 
 	"github.com/aepgate/aepgate/internal/readfile"
-)
-
-// The variables that hold a secret itself, for deployments that inject
-// secrets as variables rather than files (the *_FILE flags win).
-const (
-	envPrivateKey    = "AEPGATE_PRIVATE_KEY"
-	envWebhookSecret = "AEPGATE_WEBHOOK_SECRET"
-	envClientSecret  = "AEPGATE_CLIENT_SECRET"
 )
 
 // lookupFunc finds an environment variable, as os.LookupEnv does.
@@ -65,26 +62,34 @@ func parseEnvFile(s string) (map[string]string, error) {
 	return vars, nil
 }
 
-// secretSource is one key or secret: the flag naming its file and the
-// variable that may hold it instead.
-type secretSource struct {
-	flag, path, env string
+// readSecretFile reads a key or secret (a regular file of at most 1 MB,
+// through internal/readfile), dropping one trailing newline. A file that
+// group or others may read is logged as a warning: the secret is as safe
+// as the file.
+func readSecretFile(ctx context.Context, log *slog.Logger, flag, path string) ([]byte, error) {
+	if path == "" {
+		return nil, fmt.Errorf("%s is required", flag)
+	}
+	b, err := readfile.File(ctx, path, readfile.Secret)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	if perm, loose := looseMode(path); loose {
+		log.Warn("key or secret file is readable by group or others; chmod 600 it", "flag", flag, "path", path, "mode", perm.String())
+	}
+	b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, fmt.Errorf("%s %s: the file is empty", flag, shown(path))
+	}
+	return b, nil
 }
 
-// read is the secret from the file when one is named, else from the
-// variable; with neither it is an error naming both. (A file readable by
-// group or others is logged as a warning on log.)
-func (src secretSource) read(ctx context.Context, o serveInputs) ([]byte, error) {
-	if src.path != "" {
-		return readSecretFile(ctx, o.log, src.flag, src.path)
+// looseMode reports whether the file at path grants group or others any
+// permission (outside Windows, whose permission bits say nothing of it).
+func looseMode(path string) (fs.FileMode, bool) {
+	fi, err := os.Stat(path)
+	if err != nil || runtime.GOOS == "windows" {
+		return 0, false
 	}
-	v, ok := o.lookup(src.env)
-	if !ok {
-		return nil, fmt.Errorf("%s is required (or %s holding the secret itself)", src.flag, src.env)
-	}
-	v = strings.TrimSuffix(strings.TrimSuffix(v, "\n"), "\r")
-	if strings.TrimSpace(v) == "" {
-		return nil, fmt.Errorf("%s is set but empty", src.env)
-	}
-	return []byte(v), nil
+	return fi.Mode().Perm(), fi.Mode().Perm()&0o077 != 0
 }

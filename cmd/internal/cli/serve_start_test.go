@@ -87,7 +87,7 @@ func TestServeDatabaseFileIsPrivate(t *testing.T) {
 	var out bytes.Buffer
 	var errb lockedBuffer
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, args, strings.NewReader(""), &out, &errb) }()
+	go func() { done <- runFull(ctx, args, strings.NewReader(""), &out, &errb) }()
 	db := filepath.Join(dir, "aepgate.db")
 	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(errb.String(), "aepgate serving"); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {

@@ -18,13 +18,13 @@ import (
 // PEM itself, for hosts that pass secrets as variables.
 const signingEnv = "AEPGATE_SIGNING_KEY"
 
-// signingFlags name aepgate's attestation signing key (separate from the
+// SigningFlags name aepgate's attestation signing key (separate from the
 // GitHub App's key) and the other public keys it publishes and trusts.
-type signingFlags struct {
+type SigningFlags struct {
 	keyFile, publicKeysFile, revocationsFile string
 }
 
-func (f *signingFlags) register(cmd *cobra.Command) {
+func (f *SigningFlags) Register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.keyFile, "signing-key-file", "", "file holding aepgate's attestation signing key (PEM, Ed25519 or ECDSA P-256; not the App's key); or set "+signingEnv+" to the PEM itself")
 	cmd.Flags().StringVar(&f.publicKeysFile, "public-keys-file", "", "JWKS or PEM PUBLIC KEY blocks: earlier keys still valid, published beside the signing key (a key the revocations file names is left out)")
 	cmd.Flags().StringVar(&f.revocationsFile, "revocations-file", "", `JSON {"revocations": [{keyId, revokedAt, reason}]}: the keys revoked, left out of the JWKS and published in the signed revocation list`)
@@ -34,7 +34,7 @@ func (f *signingFlags) register(cmd *cobra.Command) {
 // nil), the revocations of --revocations-file, and the keyring to publish:
 // the signer's public key, then the --public-keys-file keys, revoked keys
 // left out (signkey.Merge).
-func (f signingFlags) load(ctx context.Context, log *slog.Logger, lookup func(string) (string, bool)) (*attest.Signer, attest.Keyring, attest.Revocations, error) {
+func (f SigningFlags) Load(ctx context.Context, log *slog.Logger, lookup func(string) (string, bool)) (*attest.Signer, attest.Keyring, attest.Revocations, error) {
 	signer, err := f.signer(ctx, log, lookup)
 	if err != nil {
 		return nil, nil, nil, err
@@ -62,7 +62,7 @@ func (f signingFlags) load(ctx context.Context, log *slog.Logger, lookup func(st
 
 // signer reads the signing key: --signing-key-file, else
 // $AEPGATE_SIGNING_KEY; none: nil.
-func (f signingFlags) signer(ctx context.Context, log *slog.Logger, lookup func(string) (string, bool)) (*attest.Signer, error) {
+func (f SigningFlags) signer(ctx context.Context, log *slog.Logger, lookup func(string) (string, bool)) (*attest.Signer, error) {
 	var pem []byte
 	switch v, ok := lookup(signingEnv); {
 	case f.keyFile != "":
@@ -84,7 +84,7 @@ func (f signingFlags) signer(ctx context.Context, log *slog.Logger, lookup func(
 }
 
 // others reads the --public-keys-file keys (none: nil).
-func (f signingFlags) others(ctx context.Context) (attest.Keyring, error) {
+func (f SigningFlags) others(ctx context.Context) (attest.Keyring, error) {
 	if f.publicKeysFile == "" {
 		return nil, nil
 	}
@@ -100,7 +100,7 @@ func (f signingFlags) others(ctx context.Context) (attest.Keyring, error) {
 }
 
 func newKeysCmd(s streams) *cobra.Command {
-	var f signingFlags
+	var f SigningFlags
 	var asPEM bool
 	var format string
 	cmd := &cobra.Command{
@@ -127,7 +127,7 @@ invalid, or the signing key revoked.`,
   aepgate certificate verify certificate.dsse.json --key signing.pub`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			_, ring, _, err := f.load(c.Context(), slog.New(slog.NewTextHandler(s.err, nil)), os.LookupEnv)
+			_, ring, _, err := f.Load(c.Context(), slog.New(slog.NewTextHandler(s.err, nil)), os.LookupEnv)
 			if err != nil {
 				return failf(2, "keys: %w", err)
 			}
@@ -137,7 +137,7 @@ invalid, or the signing key revoked.`,
 			return printKeys(s, ring, asPEM || format == formatText)
 		},
 	}
-	f.register(cmd)
+	f.Register(cmd)
 	addFormatJSONFirst(cmd, &format)
 	cmd.Flags().BoolVar(&asPEM, "pem", false, "the same as --format text: PEM PUBLIC KEY blocks instead of a JWKS")
 	cmd.MarkFlagsMutuallyExclusive("pem", "format")

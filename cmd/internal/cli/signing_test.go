@@ -58,8 +58,8 @@ func TestSigningLoad(t *testing.T) {
 	write(t, dir, "revocations.json", mustJSON(t, map[string]any{"revocations": revs}))
 	lookup := func(string) (string, bool) { return string(envKey), true }
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	f := signingFlags{keyFile: filepath.Join(dir, "key.pem"), publicKeysFile: filepath.Join(dir, "old.jwks"), revocationsFile: filepath.Join(dir, "revocations.json")}
-	s, ring, gotRevs, err := f.load(context.Background(), log, lookup)
+	f := SigningFlags{keyFile: filepath.Join(dir, "key.pem"), publicKeysFile: filepath.Join(dir, "old.jwks"), revocationsFile: filepath.Join(dir, "revocations.json")}
+	s, ring, gotRevs, err := f.Load(context.Background(), log, lookup)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,19 +67,19 @@ func TestSigningLoad(t *testing.T) {
 	if s.KeyID() != want.KeyID() || len(ring) != 2 || ring[0].ID != want.KeyID() || ring[1].ID != prev.KeyID() || len(gotRevs) != 1 {
 		t.Errorf("signer %s ring %+v revocations %+v", s.KeyID(), ring, gotRevs)
 	}
-	s, _, _, err = signingFlags{}.load(context.Background(), log, lookup)
+	s, _, _, err = SigningFlags{}.Load(context.Background(), log, lookup)
 	fromEnv, _ := signkey.ParseSigner(envKey)
 	if err != nil || s.KeyID() != fromEnv.KeyID() {
 		t.Errorf("from %s: %v, %v", signingEnv, s, err)
 	}
-	s, ring, _, err = signingFlags{}.load(context.Background(), log, func(string) (string, bool) { return "", false })
+	s, ring, _, err = SigningFlags{}.Load(context.Background(), log, func(string) (string, bool) { return "", false })
 	if err != nil || s != nil || len(ring) != 0 {
 		t.Errorf("no key: %v %v %v", s, ring, err)
 	}
 	f.keyFile = ""
 	write(t, dir, "own.json", mustJSON(t, map[string]any{"revocations": attest.Revocations{{KeyID: fromEnv.KeyID(), RevokedAt: "2026-12-01T00:00:00Z", Reason: "lost"}}}))
 	f.revocationsFile = filepath.Join(dir, "own.json")
-	if _, _, _, err := f.load(context.Background(), log, lookup); err == nil || !strings.Contains(err.Error(), "the signing key is revoked") {
+	if _, _, _, err := f.Load(context.Background(), log, lookup); err == nil || !strings.Contains(err.Error(), "the signing key is revoked") {
 		t.Errorf("a revoked signing key: %v", err)
 	}
 }

@@ -12,6 +12,14 @@ import (
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
+// simulatedRun is one run in simulate's --format json.
+type simulatedRun struct {
+	Name       string `json:"name"`
+	Conclusion string `json:"conclusion"`
+	Title      string `json:"title"`
+	Summary    string `json:"summary"`
+}
+
 // simulateRepo is a repository on the fake with one unit and an open pull
 // request naming it, and an owner's HOLD on the unit.
 func simulateRepo(t *testing.T) (*ghfake.Fake, *ghfake.PR) {

@@ -83,5 +83,5 @@ func TestHelpUsesOneExitCodesHeading(t *testing.T) {
 			}
 		}
 	}
-	walk(newRootCmd("", nil, nil, nil))
+	walk(NewRoot("", TestApp, nil, nil, nil))
 }

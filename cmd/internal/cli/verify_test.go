@@ -102,7 +102,7 @@ func BenchmarkVerifyRerun(b *testing.B) {
 	}
 	for b.Loop() {
 		var out, errb bytes.Buffer
-		if code := Run(context.Background(), []string{"verify", filepath.Join(dir, "docs/run"), "--rerun"}, strings.NewReader(""), &out, &errb); code != 0 {
+		if code := runFull(context.Background(), []string{"verify", filepath.Join(dir, "docs/run"), "--rerun"}, strings.NewReader(""), &out, &errb); code != 0 {
 			b.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
 		}
 	}

@@ -1,4 +1,4 @@
-package cli
+package appcmd
 
 import (
 	"context"
@@ -10,14 +10,15 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aepgate/aepgate/cmd/internal/cli"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/attest"
 )
 
 func newLedgerCmd(s streams) *cobra.Command {
-	return group(&cobra.Command{
+	return cli.Group(&cobra.Command{
 		Use:   "ledger",
-		Short: "Inspect the App's append-only, hash-chained decision ledger",
+		Short: cli.LedgerShort,
 	}, newLedgerVerifyCmd(s), newLedgerExportCmd(s))
 }
 
@@ -80,11 +81,11 @@ the database server does not answer.`,
 			return ledgerVerify(cmd, s, database, ledgerTrust{keyFile, jwksFile, revocations}, format)
 		},
 	}
-	addFormat(cmd, &format)
+	cli.AddFormat(cmd, &format)
 	cmd.Flags().StringVar(&database, "database", database, "database: sqlite:PATH or postgres://… (default from AEPGATE_DATABASE)")
 	cmd.Flags().StringVar(&keyFile, "key", "", "check the signed head with these public key(s): PEM PUBLIC KEY blocks or a JWKS")
 	cmd.Flags().StringVar(&jwksFile, "jwks", "", "check the signed head with the keys of this JWKS")
-	cmd.Flags().StringVar(&revocations, "revocations", "", "with --key or --jwks: "+revocationsFlagUsage)
+	cmd.Flags().StringVar(&revocations, "revocations", "", "with --key or --jwks: "+cli.RevocationsFlagUsage)
 	cmd.MarkFlagsMutuallyExclusive("key", "jwks")
 	return cmd
 }
@@ -101,47 +102,47 @@ func (lt ledgerTrust) keyring(ctx context.Context) (attest.Keyring, error) {
 		}
 		return nil, nil
 	}
-	ring, err := readKeyring(ctx, lt.keyFile, lt.jwksFile)
+	ring, err := cli.ReadKeyring(ctx, lt.keyFile, lt.jwksFile)
 	if err != nil {
 		return nil, err
 	}
-	return withRevocations(ctx, ring, lt.revocations)
+	return cli.WithRevocations(ctx, ring, lt.revocations)
 }
 
 func ledgerVerify(cmd *cobra.Command, s streams, database string, trust ledgerTrust, format string) error {
 	ctx := cmd.Context()
 	ring, err := trust.keyring(ctx)
-	var rr *revocationsRefused
+	var rr *cli.RevocationsRefused
 	if errors.As(err, &rr) {
-		return failf(exitFindings, "ledger verify: not verified: %w", err)
+		return cli.Fail(cli.ExitFindings, "ledger verify: not verified: %w", err)
 	}
 	if err != nil {
-		return failf(exitUsage, "ledger verify: %w", err)
+		return cli.Fail(cli.ExitUsage, "ledger verify: %w", err)
 	}
 	db, err := openLedger(ctx, database)
 	if err != nil {
-		return failf(networkCode(err, exitUsage), "ledger verify: %v", err)
+		return cli.Fail(cli.NetworkCode(err, cli.ExitUsage), "ledger verify: %v", err)
 	}
 	defer db.Close()
 	res, err := db.VerifyLedger(ctx)
 	if err != nil {
-		return failf(exitUsage, "%v", err)
+		return cli.Fail(cli.ExitUsage, "%v", err)
 	}
 	out := map[string]any{"intact": res.OK(), "rows": res.Rows, "head": res.Head, "bad_row": res.BadSeq, "problem": res.Problem}
 	var h store.HeadResult
 	if ring != nil && res.OK() {
 		if h, err = db.VerifyHeads(ctx, res, ring); err != nil {
-			return failf(exitUsage, "ledger verify: %v", err)
+			return cli.Fail(cli.ExitUsage, "ledger verify: %v", err)
 		}
 		out["signed_head"] = map[string]any{"row": h.Head.Seq, "hash": h.Head.Hash, "key_id": h.KeyID, "unsealed": h.Unsealed, "problem": h.Problem}
 	}
-	if format == formatJSON {
-		writeJSON(s.out, out)
+	if format == cli.FormatJSON {
+		cli.WriteJSON(s.out, out)
 	} else {
 		printLedgerVerify(s, res, ring != nil, h)
 	}
 	if !res.OK() || h.Problem != "" {
-		return exitCode(exitFindings)
+		return cli.ExitCode(cli.ExitFindings)
 	}
 	return nil
 }
@@ -184,18 +185,18 @@ database server does not answer.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := openLedger(cmd.Context(), database)
 			if err != nil {
-				return failf(networkCode(err, exitUsage), "ledger export: %v", err)
+				return cli.Fail(cli.NetworkCode(err, cli.ExitUsage), "ledger export: %v", err)
 			}
 			defer db.Close()
 			enc := json.NewEncoder(s.out)
 			enc.SetEscapeHTML(false)
 			if err := db.ExportLedger(cmd.Context(), func(v any) error { return enc.Encode(v) }); err != nil {
-				return failf(2, "%v", err)
+				return cli.Fail(2, "%v", err)
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&database, "database", database, "database: sqlite:PATH or postgres://… (default from AEPGATE_DATABASE)")
-	addFormat(cmd, &format)
+	cli.AddFormat(cmd, &format)
 	return cmd
 }

@@ -1,16 +1,13 @@
-package cli
+package appcmd
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/url"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
@@ -20,8 +17,8 @@ import (
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/cmd/internal/cli"
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/internal/store"
 )
 
@@ -36,14 +33,14 @@ type serveFlags struct {
 	trustedProxies, hookAddresses                                  []string
 	writePause, retryBase, reconcile, rescueAfter, pollInterval    time.Duration
 	shutdownGrace, databaseWait                                    time.Duration
-	signing                                                        signingFlags
+	signing                                                        cli.SigningFlags
 }
 
 // serveInputs are what reading the settings needs besides the flags: the
 // logger for warnings and the environment (with --env-file's lines).
 type serveInputs struct {
 	log    *slog.Logger
-	lookup lookupFunc
+	lookup cli.LookupFunc
 }
 
 // githubCheckTimeout bounds serve's start-up check of the App's
@@ -115,7 +112,7 @@ func newServeCmd(s streams) *cobra.Command {
 	var f serveFlags
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run the GitHub App: receive webhooks and keep aepgate's check runs on pull requests",
+		Short: cli.ServeShort,
 		Long:  serveLong,
 		Example: `  aepgate serve --app-id 12345 --private-key-file app.pem --webhook-secret-file secret
   aepgate serve --env-file aepgate.env
@@ -124,13 +121,13 @@ func newServeCmd(s streams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			in, err := f.inputs(cmd, s)
 			if err != nil {
-				return failf(exitUsage, "%v", err)
+				return cli.Fail(cli.ExitUsage, "%v", err)
 			}
 			return runServe(cmd, s, f, in)
 		},
 	}
 	f.register(cmd.Flags())
-	f.signing.register(cmd)
+	f.signing.Register(cmd)
 	return cmd
 }
 
@@ -149,7 +146,7 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.publicURL, "public-url", "", "where browsers reach this App, e.g. https://aepgate.example (the /board page's callback is <public URL>/board/callback)")
 	fl.StringVar(&f.envFile, "env-file", "", "file of KEY=VALUE lines setting AEPGATE_* variables (what 'aepgate app register' writes)")
 	fl.StringVar(&f.logFormat, "log-format", "json", "log format: json or text")
-	fl.Var(&formatValue{p: &f.logFormat, allowed: []string{formatJSON, formatText}}, "format", "log format: json or text (the same as --log-format)")
+	fl.Var(cli.FormatValue(&f.logFormat, cli.FormatJSON, cli.FormatText), "format", "log format: json or text (the same as --log-format)")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fl.IntVar(&f.workers, "workers", app.DefaultWorkers, "jobs run at once by this process")
 	fl.DurationVar(&f.writePause, "write-pause", app.DefaultWritePause, "pause between two GitHub writes of one installation (GitHub asks for ≥1s)")
@@ -174,7 +171,7 @@ func (f *serveFlags) inputs(cmd *cobra.Command, s streams) (serveInputs, error) 
 	if v, ok := os.LookupEnv("AEPGATE_ENV_FILE"); ok && !cmd.Flags().Changed("env-file") {
 		f.envFile = v
 	}
-	lookup, err := withEnvFile(cmd.Context(), os.LookupEnv, f.envFile)
+	lookup, err := cli.WithEnvFile(cmd.Context(), os.LookupEnv, f.envFile)
 	if err != nil {
 		return serveInputs{}, err
 	}
@@ -208,27 +205,27 @@ func runServe(cmd *cobra.Command, s streams, f serveFlags, in serveInputs) error
 	ctx := cmd.Context()
 	opts, err := f.options(ctx, in)
 	if err != nil {
-		return failf(exitUsage, "%v", err)
+		return cli.Fail(cli.ExitUsage, "%v", err)
 	}
 	opts.Logger, opts.Version = in.log, s.version
 	// Listen first: a port already taken fails before the database file is
 	// created.
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
-		return failf(exitFindings, "listen on %s: %v", opts.Addr, err)
+		return cli.Fail(cli.ExitFindings, "listen on %s: %v", opts.Addr, err)
 	}
 	a, err := openApp(ctx, opts, f.databaseWait)
 	if err != nil {
 		ln.Close()
-		return failf(networkCode(err, exitFindings), "%v", err)
+		return cli.Fail(cli.NetworkCode(err, cli.ExitFindings), "%v", err)
 	}
 	defer a.Close()
 	if err := checkCredentials(ctx, a, opts); err != nil {
 		ln.Close()
-		return failf(exitFindings, "%v", err)
+		return cli.Fail(cli.ExitFindings, "%v", err)
 	}
 	if err := a.Run(ctx, ln); err != nil {
-		return failf(exitFindings, "%v", err)
+		return cli.Fail(cli.ExitFindings, "%v", err)
 	}
 	return nil
 }
@@ -268,13 +265,13 @@ func (f serveFlags) options(ctx context.Context, in serveInputs) (app.Options, e
 	}
 	o.WebhookSecrets = [][]byte{secret}
 	if f.previousSecretFile != "" {
-		prev, err := readSecretFile(ctx, in.log, "--previous-webhook-secret-file", f.previousSecretFile)
+		prev, err := cli.ReadSecretFile(ctx, in.log, "--previous-webhook-secret-file", f.previousSecretFile)
 		if err != nil {
 			return o, err
 		}
 		o.WebhookSecrets = append(o.WebhookSecrets, prev)
 	}
-	if o.Signer, o.PublicKeys, o.Revocations, err = f.signing.load(ctx, in.log, in.lookup); err != nil {
+	if o.Signer, o.PublicKeys, o.Revocations, err = f.signing.Load(ctx, in.log, in.lookup); err != nil {
 		return o, err
 	}
 	o.Board, err = f.boardPage(ctx, in)
@@ -303,7 +300,7 @@ func keyOrigin(path string) string {
 	if path == "" {
 		return envPrivateKey
 	}
-	return "--private-key-file " + shown(path)
+	return "--private-key-file " + cli.Shown(path)
 }
 
 // boardPage reads the /board page's flags: none (the page is off) or all
@@ -332,38 +329,6 @@ func (f serveFlags) boardPage(ctx context.Context, in serveInputs) (app.BoardPag
 func appAddress(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && (u.Path == "" || u.Path == "/") && u.RawQuery == ""
-}
-
-// readSecretFile reads a key or secret (a regular file of at most 1 MB,
-// through internal/readfile), dropping one trailing newline. A file that
-// group or others may read is logged as a warning: the secret is as safe
-// as the file.
-func readSecretFile(ctx context.Context, log *slog.Logger, flag, path string) ([]byte, error) {
-	if path == "" {
-		return nil, fmt.Errorf("%s is required", flag)
-	}
-	b, err := readfile.File(ctx, path, readfile.Secret)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", flag, err)
-	}
-	if perm, loose := looseMode(path); loose {
-		log.Warn("key or secret file is readable by group or others; chmod 600 it", "flag", flag, "path", path, "mode", perm.String())
-	}
-	b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
-	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, fmt.Errorf("%s %s: the file is empty", flag, shown(path))
-	}
-	return b, nil
-}
-
-// looseMode reports whether the file at path grants group or others any
-// permission (outside Windows, whose permission bits say nothing of it).
-func looseMode(path string) (fs.FileMode, bool) {
-	fi, err := os.Stat(path)
-	if err != nil || runtime.GOOS == "windows" {
-		return 0, false
-	}
-	return fi.Mode().Perm(), fi.Mode().Perm()&0o077 != 0
 }
 
 func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {

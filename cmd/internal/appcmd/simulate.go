@@ -1,17 +1,17 @@
-package cli
+package appcmd
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/cmd/internal/cli"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/readfile"
 )
@@ -26,7 +26,7 @@ func newSimulateCmd(s streams) *cobra.Command {
 	var fl simulateFlags
 	cmd := &cobra.Command{
 		Use:   "simulate --repo owner/name --pr N [--config FILE] [flags]",
-		Short: "Judge one pull request as the App would, read-only, and print every check",
+		Short: cli.SimulateShort,
 		Long: `Reads one open pull request as the App does (one snapshot, the reviewers'
 and owners' live roles, the files each audit quotes) and judges it with the
 App's own checks, under the repository's .github/aepgate.yml on its default
@@ -65,7 +65,7 @@ GitHub unreachable; 130 interrupted.`,
 	f.StringVar(&fl.tokenFile, "token-file", "", "file holding a GitHub token (mode 0600, owned by you); default: GH_TOKEN, then GITHUB_TOKEN")
 	f.StringVar(&fl.githubURL, "github-url", "", "GitHub API root for GitHub Enterprise Server (default https://api.github.com/)")
 	f.StringVar(&fl.appSlug, "app-slug", "aepgate", "slug of the installed aepgate App, whose own comments (status, replies) are found by its login <slug>[bot]")
-	addFormat(cmd, &fl.format)
+	cli.AddFormat(cmd, &fl.format)
 	_ = cmd.MarkFlagRequired("repo")
 	_ = cmd.MarkFlagRequired("pr")
 	return cmd
@@ -89,18 +89,18 @@ func simulate(c *cobra.Command, s streams, fl simulateFlags) error {
 func simulateRuns(ctx context.Context, fl simulateFlags) ([]checks.Run, error) {
 	sim, token, err := simulateUsage(ctx, fl)
 	if err != nil {
-		return nil, failf(2, "simulate: %w", err)
+		return nil, cli.Fail(2, "simulate: %w", err)
 	}
 	src, err := gh.NewReadInstallation(fl.githubURL, token)
 	if err != nil {
-		return nil, failf(2, "simulate: %w", err)
+		return nil, cli.Fail(2, "simulate: %w", err)
 	}
 	runs, err := app.Simulate(ctx, src, sim)
 	if err != nil {
-		return nil, failf(networkCode(err, exitUsage), "simulate: %s#%d: %w", fl.repo, fl.pr, err)
+		return nil, cli.Fail(cli.NetworkCode(err, cli.ExitUsage), "simulate: %s#%d: %w", fl.repo, fl.pr, err)
 	}
 	if runs == nil {
-		return nil, failf(2, "simulate: %s#%d is not an open pull request", fl.repo, fl.pr)
+		return nil, cli.Fail(2, "simulate: %s#%d is not an open pull request", fl.repo, fl.pr)
 	}
 	return runs, nil
 }
@@ -109,7 +109,7 @@ func simulateRuns(ctx context.Context, fl simulateFlags) ([]checks.Run, error) {
 // the token, and names the simulation.
 func simulateUsage(ctx context.Context, fl simulateFlags) (app.Simulation, string, error) {
 	switch {
-	case !ownerName().MatchString(fl.repo):
+	case !cli.OwnerName().MatchString(fl.repo):
 		return app.Simulation{}, "", fmt.Errorf("--repo %q is not owner/name", fl.repo)
 	case fl.pr <= 0:
 		return app.Simulation{}, "", fmt.Errorf("--pr %d is not a pull request number", fl.pr)
@@ -123,21 +123,8 @@ func simulateUsage(ctx context.Context, fl simulateFlags) (app.Simulation, strin
 		}
 		sim.Config = b
 	}
-	token, err := simulateToken(fl.tokenFile)
+	token, err := cli.SimulateToken(fl.tokenFile)
 	return sim, token, err
-}
-
-// simulateToken is the token from file, else GH_TOKEN, else GITHUB_TOKEN.
-func simulateToken(file string) (string, error) {
-	if file != "" {
-		return gh.ReadTokenFile(file)
-	}
-	for _, v := range []string{"GH_TOKEN", "GITHUB_TOKEN"} {
-		if t := strings.TrimSpace(os.Getenv(v)); t != "" {
-			return t, nil
-		}
-	}
-	return "", fmt.Errorf("no token: give --token-file, or set GH_TOKEN or GITHUB_TOKEN")
 }
 
 // printSimulation writes each run: its name, conclusion and title, then
@@ -170,7 +157,19 @@ func printSimulationJSON(w io.Writer, runs []checks.Run) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(out); err != nil {
-		return failf(2, "simulate: %w", err)
+		return cli.Fail(2, "simulate: %w", err)
 	}
 	return nil
+}
+
+// simulateFor is simulate's judgement for aepgate mcp's what_blocks.
+func simulateFor(ctx context.Context, sim cli.Simulation) ([]checks.Run, error) {
+	return simulateRuns(ctx, simulateFlags{repo: sim.Repo, pr: sim.PR, config: sim.Config, githubURL: sim.GitHubURL, appSlug: sim.AppSlug})
+}
+
+// simulationText is simulate's text of runs.
+func simulationText(runs []checks.Run) string {
+	var b strings.Builder
+	printSimulation(&b, runs)
+	return b.String()
 }
