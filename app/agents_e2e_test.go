@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -18,23 +20,23 @@ const agentBot = "copilot-swe-agent[bot]"
 // dave), who assigned alice and then the agent to it; author opens the
 // pull request, whose only commit author wrote, changing the contract path
 // api/orders.yaml. agents is the config's agents line.
-func newAgentWorld(t *testing.T, author, agents string, edit func(*Options)) *auditWorld {
+func newAgentWorld(t *testing.T, author, agents string, edit func(*app.Options)) *auditWorld {
 	t.Helper()
-	w := newGhfakeWorldOpts(t, true, edit)
+	w := appkit.NewLiveOpts(t, true, edit)
 	cfg := "version: 1\nowners: [olivia, dave]\ncontract_paths: [\"api/**\"]\n" + agents
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": cfg})
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": cfg})
 	for _, u := range []string{"olivia", "dave", "carol", "alice", "bob"} {
-		w.repo.Grant(u, "write")
+		w.Repo.Grant(u, "write")
 	}
-	ms := w.repo.CreateMilestone("M", "")
-	unit := w.repo.OpenIssue("olivia", "Export", contract("medium", "product"), ghfake.InMilestone(ms))
+	ms := w.Repo.CreateMilestone("M", "")
+	unit := w.Repo.OpenIssue("olivia", "Export", appkit.Contract("medium", "product"), ghfake.InMilestone(ms))
 	unit.Assign("olivia", "alice")
 	unit.Assign("olivia", agentBot)
-	w.repo.Branch("export", "main")
-	w.repo.CommitBy(author, "export", "export", map[string]string{"export/export.go": auditSource, "api/orders.yaml": "orders: v2\n"})
-	pr := w.repo.OpenPR(author, "export", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
-	a := &auditWorld{ghfakeWorld: w, unit: unit, pr: pr}
-	a.quiet(t)
+	w.Repo.Branch("export", "main")
+	w.Repo.CommitBy(author, "export", "export", map[string]string{"export/export.go": auditSource, "api/orders.yaml": "orders: v2\n"})
+	pr := w.Repo.OpenPR(author, "export", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
+	a := &auditWorld{Live: w, unit: unit, pr: pr}
+	a.Quiet(t)
 	return a
 }
 
@@ -56,7 +58,7 @@ func timelineReads(f *ghfake.Fake, n int) int {
 func (a *auditWorld) auditAfter(t *testing.T, login string) *ghfake.CheckRun {
 	t.Helper()
 	a.pr.SubmitReview(login, "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-	a.quiet(t)
+	a.Quiet(t)
 	r := a.audit()
 	if r == nil {
 		t.Fatal("no aepgate/audit run")
@@ -84,7 +86,7 @@ func TestInstructorCannotAuditAgentPR(t *testing.T) {
 	if r := a.auditAfter(t, "carol"); r.Conclusion != "success" {
 		t.Errorf("after carol's PASS: %s %s\n%s", r.Conclusion, r.Title, r.Summary)
 	}
-	reads, evals := timelineReads(a.f, a.unit.Number()), a.auditRows(t)
+	reads, evals := timelineReads(a.F, a.unit.Number()), a.auditRows(t)
 	t.Logf("%d timeline reads over %d evaluations", reads, evals)
 	if reads == 0 || reads > evals {
 		t.Errorf("%d timeline reads over %d evaluations; want at most one per evaluation", reads, evals)
@@ -102,24 +104,24 @@ func TestInstructorCannotAuditAgentPR(t *testing.T) {
 // the gate log's not-instructor): olivia's approval alone clears it.
 func TestInstructorApprovalAloneNotContractGate(t *testing.T) {
 	a := newAgentWorld(t, agentBot, agentsLine, nil)
-	gates := func(w *auditWorld) *ghfake.CheckRun { return newestRunOn(w.repo, w.pr.Head(), checks.NameGates) }
+	gates := func(w *auditWorld) *ghfake.CheckRun { return appkit.NewestRunOn(w.Repo, w.pr.Head(), checks.NameGates) }
 	if r := gates(a); r == nil || r.Conclusion != "action_required" {
 		t.Fatalf("before any approval: %+v", r)
 	}
 	a.pr.SubmitReview("olivia", "APPROVED", "")
-	a.quiet(t)
+	a.Quiet(t)
 	if r := gates(a); r.Conclusion != "action_required" || !strings.Contains(r.Summary, "contract-pr"+strconv.Itoa(a.pr.Number())) {
 		t.Errorf("after the instructor's approval: %s\n%s", r.Conclusion, r.Summary)
 	}
 	a.pr.SubmitReview("dave", "APPROVED", "")
-	a.quiet(t)
+	a.Quiet(t)
 	if r := gates(a); r.Conclusion != "success" {
 		t.Errorf("after dave's approval: %s\n%s", r.Conclusion, r.Summary)
 	}
 
-	neg := newAgentWorld(t, agentBot, agentsLine, func(o *Options) { o.gateRules = withoutGateRule("not-instructor") })
+	neg := newAgentWorld(t, agentBot, agentsLine, func(o *app.Options) { o.Seams.GateRules = withoutGateRule("not-instructor") })
 	neg.pr.SubmitReview("olivia", "APPROVED", "")
-	neg.quiet(t)
+	neg.Quiet(t)
 	if r := gates(neg); r.Conclusion != "success" {
 		t.Errorf("negative control: without not-instructor olivia's approval leaves %s, want success\n%s", r.Conclusion, r.Summary)
 	}
@@ -134,7 +136,7 @@ func TestNonAgentPRUnaffected(t *testing.T) {
 	if r := a.auditAfter(t, "alice"); r.Conclusion != "success" || strings.Contains(r.Summary, "agent") {
 		t.Errorf("alice's PASS of bob's pull request: %s\n%s", r.Conclusion, r.Summary)
 	}
-	if n := timelineReads(a.f, a.unit.Number()); n != 0 {
+	if n := timelineReads(a.F, a.unit.Number()); n != 0 {
 		t.Errorf("%d timeline reads for a pull request no agent made; want 0", n)
 	}
 
@@ -142,7 +144,7 @@ func TestNonAgentPRUnaffected(t *testing.T) {
 	if r := neg.auditAfter(t, "alice"); r.Conclusion != "failure" {
 		t.Errorf("negative control: with bob listed as an agent alice's PASS is %s, want failure", r.Conclusion)
 	}
-	if n := timelineReads(neg.f, neg.unit.Number()); n == 0 {
+	if n := timelineReads(neg.F, neg.unit.Number()); n == 0 {
 		t.Error("negative control: with bob listed as an agent the timeline is never read")
 	}
 }
@@ -151,7 +153,7 @@ func TestNonAgentPRUnaffected(t *testing.T) {
 func (a *auditWorld) auditRows(t *testing.T) int {
 	t.Helper()
 	var n int
-	if err := a.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = ?`, "check_run:"+checks.NameAudit).Scan(&n); err != nil {
+	if err := a.App.Store().SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = ?`, "check_run:"+checks.NameAudit).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -165,11 +167,11 @@ func TestInstructorsAreADeclaredRead(t *testing.T) {
 	for i := range starved {
 		starved[i].Reads.Instructors = false
 	}
-	a := newAgentWorld(t, agentBot, agentsLine, func(o *Options) { o.checks = starved })
+	a := newAgentWorld(t, agentBot, agentsLine, func(o *app.Options) { o.Seams.Checks = starved })
 	if r := a.auditAfter(t, "alice"); r.Conclusion != "success" {
 		t.Errorf("with no check reading the instructors, alice's PASS is %s, want success (nothing read, nothing known)", r.Conclusion)
 	}
-	if n := timelineReads(a.f, a.unit.Number()); n != 0 {
+	if n := timelineReads(a.F, a.unit.Number()); n != 0 {
 		t.Errorf("%d timeline reads with no check declaring them; want 0", n)
 	}
 }

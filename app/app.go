@@ -11,6 +11,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/aepgate/aepgate/app/board"
 	acontract "github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/jwks"
 	"github.com/aepgate/aepgate/app/metrics"
@@ -73,11 +74,11 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a := &App{opts: opts, db: db, metrics: metrics.New(), log: opts.Logger, checks: opts.checks, stopping: make(chan struct{})}
+	a := &App{opts: opts, db: db, metrics: metrics.New(), log: opts.Logger, checks: opts.Seams.Checks, stopping: make(chan struct{})}
 	if a.checks == nil {
 		a.checks = verdict.DefaultChecks()
 	}
-	if a.families = opts.families; a.families == nil {
+	if a.families = opts.Seams.Families; a.families == nil {
 		a.families = route.Defaults()
 	}
 	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
@@ -91,7 +92,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	a.batcher = webhook.NewBatcher(a.queue, webhook.BatchConfig{Size: opts.BatchSize, Wait: opts.BatchWait,
-		Observe: qc.Yield.Observe(a.metrics.Batch), Options: opts.batch})
+		Observe: qc.Yield.Observe(a.metrics.Batch), Options: opts.Seams.Batch})
 	if err := a.newFront(); err != nil {
 		a.batcher.Close()
 		db.Close()
@@ -221,15 +222,15 @@ func (a *App) evaluator(installation int64, log *slog.Logger) (*evaluator, error
 	}
 	return &evaluator{checks: a.checks, snap: a.snapshotter(in), w: a.writer(in.CheckPublisher()), ans: in, files: in, groups: in, appLogin: a.clients.AppLogin, locks: a.db, log: log,
 		boards: boardJobs{b: a.boards(), installation: installation}, kept: a.keeper(), fanouts: a.fanouts(installation),
-		roles: in, pushers: a.db, people: a.people(in), timelines: in, auditRules: a.opts.auditRules, gateRules: a.opts.gateRules, mergeRules: a.opts.mergeRules,
-		issues: in, units: a.db, closureRules: a.closureRules(), contracts: acontract.Keeper{Store: a.db, Rules: a.opts.contractRules}}, nil
+		roles: in, pushers: a.db, people: a.people(in), timelines: in, auditRules: a.opts.Seams.AuditRules, gateRules: a.opts.Seams.GateRules, mergeRules: a.opts.Seams.MergeRules,
+		issues: in, units: a.db, closureRules: a.closureRules(), contracts: acontract.Keeper{Store: a.db, Rules: a.opts.Seams.ContractRules}}, nil
 }
 
 // snapshotter reads snapshots through in, unless a test put a variant in
 // Options.
 func (a *App) snapshotter(in snapshotter) snapshotter {
-	if a.opts.snapshots != nil {
-		return a.opts.snapshots(in)
+	if a.opts.Seams.Snapshots != nil {
+		return a.opts.Seams.Snapshots(in)
 	}
 	return in
 }
@@ -237,9 +238,9 @@ func (a *App) snapshotter(in snapshotter) snapshotter {
 // people resolves people through in (app/owners), with the variants a
 // test put in Options.
 func (a *App) people(in owners.Source) owners.Reader {
-	r := owners.Reader{Files: in, Teams: in, Resolve: a.opts.people}
-	if a.opts.teams != nil {
-		r.Teams = a.opts.teams(in)
+	r := owners.Reader{Files: in, Teams: in, Resolve: a.opts.Seams.People}
+	if a.opts.Seams.Teams != nil {
+		r.Teams = a.opts.Seams.Teams(in)
 	}
 	return r
 }
@@ -247,8 +248,8 @@ func (a *App) people(in owners.Source) owners.Reader {
 // keeper is where accepted decisions are kept: the database, unless a test
 // put a variant in Options.
 func (a *App) keeper() keeper {
-	if a.opts.keeper != nil {
-		return a.opts.keeper(a.db)
+	if a.opts.Seams.Keeper != nil {
+		return a.opts.Seams.Keeper(a.db)
 	}
 	return a.db
 }
@@ -259,3 +260,17 @@ func (a *App) writer(pub writer.Publisher) writer.Writer {
 	return writer.Writer{Pub: pub, Ledger: writer.DBLedger{DB: a.db},
 		Count: func(name, outcome string) { a.metrics.Write(name, outcome) }}
 }
+
+// Sweep runs the reconcile sweep once, now, as its schedule does every
+// ReconcileEvery.
+func (a *App) Sweep(ctx context.Context) error { return a.runReconcile(ctx) }
+
+// Store is the App's database: its ledger, kept decisions and queue.
+func (a *App) Store() *store.DB { return a.db }
+
+// GitHub is the App's GitHub clients (its installations, its login).
+func (a *App) GitHub() *gh.Clients { return a.clients }
+
+// Boards is the App's boards (package app/board) on its database, queue
+// and GitHub clients.
+func (a *App) Boards() *board.Boards { return a.boards() }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/attest"
 )
@@ -32,16 +34,16 @@ func testSigner(t *testing.T, seed byte) *attest.Signer {
 // envelope against another App's keys).
 func TestSignedCertificate(t *testing.T) {
 	signer := testSigner(t, 1)
-	w := newReadbackWorldWith(t, readbackYAML, nil, func(o *Options) { o.Signer = signer })
+	w := newReadbackWorldWith(t, readbackYAML, nil, func(o *app.Options) { o.Signer = signer })
 	merge := w.pr.Merge(ghfake.MergeCommit)
 	w.mainCI(merge, "success")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
+	appkit.WaitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
 	cr := w.latest(merge, checks.NameCertificate)
 	env, err := checks.AttestationFromText(cr.Text)
 	if err != nil {
 		t.Fatalf("certificate run text: %v\n%s", err, cr.Text)
 	}
-	keys := fetchJWKS(t, w.base)
+	keys := fetchJWKS(t, w.Base)
 	v, err := attest.Verify(env, keys, attest.Want{SHA: merge})
 	if err != nil {
 		t.Fatalf("Verify: %v", err)
@@ -53,20 +55,20 @@ func TestSignedCertificate(t *testing.T) {
 	if _, err := attest.Verify(env, attest.Keyring{testSigner(t, 2).Public()}, attest.Want{SHA: merge}); !errors.As(err, &r) || r.Token != attest.TokenUnknownKey {
 		t.Errorf("another App's keys: %v, want %s", err, attest.TokenUnknownKey)
 	}
-	waitFor(t, 5*time.Second, "attestation upload", func() bool { return len(w.repo.Attestations()) == 1 })
+	appkit.WaitFor(t, 5*time.Second, "attestation upload", func() bool { return len(w.Repo.Attestations()) == 1 })
 	var b attest.Bundle
-	if err := json.Unmarshal(w.repo.Attestations()[0], &b); err != nil || b.MediaType != attest.BundleMediaType || b.VerificationMaterial.PublicKey.Hint != signer.KeyID() {
-		t.Fatalf("uploaded bundle %s (%v)", w.repo.Attestations()[0], err)
+	if err := json.Unmarshal(w.Repo.Attestations()[0], &b); err != nil || b.MediaType != attest.BundleMediaType || b.VerificationMaterial.PublicKey.Hint != signer.KeyID() {
+		t.Fatalf("uploaded bundle %s (%v)", w.Repo.Attestations()[0], err)
 	}
-	if _, err := attest.Verify(attest.Unbundle(w.repo.Attestations()[0]), keys, attest.Want{SHA: merge}); err != nil {
+	if _, err := attest.Verify(attest.Unbundle(w.Repo.Attestations()[0]), keys, attest.Want{SHA: merge}); err != nil {
 		t.Errorf("uploaded bundle does not verify: %v", err)
 	}
 	ctx := context.Background()
-	chain, err := w.app.db.VerifyLedger(ctx)
+	chain, err := w.App.Store().VerifyLedger(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	heads, err := w.app.db.VerifyHeads(ctx, chain, keys)
+	heads, err := w.App.Store().VerifyHeads(ctx, chain, keys)
 	if err != nil || heads.Problem != "" || heads.Head.Seq == 0 || heads.KeyID != signer.KeyID() {
 		t.Errorf("the App's ledger against its signed head: %+v, %v", heads, err)
 	}
@@ -78,30 +80,30 @@ func TestUnsignedCertificate(t *testing.T) {
 	w := newReadbackWorld(t, readbackYAML, nil)
 	merge := w.pr.Merge(ghfake.MergeCommit)
 	w.mainCI(merge, "success")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
+	appkit.WaitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
 	if cr := w.latest(merge, checks.NameCertificate); cr.Text != "" {
 		t.Errorf("unsigned certificate run has text:\n%s", cr.Text)
 	}
-	resp, err := http.Get(w.base + KeysPath)
+	resp, err := http.Get(w.Base + app.KeysPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound || len(w.repo.Attestations()) != 0 {
-		t.Errorf("keys endpoint %d, %d attestations; want 404 and none", resp.StatusCode, len(w.repo.Attestations()))
+	if resp.StatusCode != http.StatusNotFound || len(w.Repo.Attestations()) != 0 {
+		t.Errorf("keys endpoint %d, %d attestations; want 404 and none", resp.StatusCode, len(w.Repo.Attestations()))
 	}
 }
 
 func fetchJWKS(t *testing.T, base string) attest.Keyring {
 	t.Helper()
-	resp, err := http.Get(base + KeysPath)
+	resp, err := http.Get(base + app.KeysPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/jwk-set+json" {
-		t.Fatalf("GET %s: %d %s %s", KeysPath, resp.StatusCode, resp.Header.Get("Content-Type"), raw)
+		t.Fatalf("GET %s: %d %s %s", app.KeysPath, resp.StatusCode, resp.Header.Get("Content-Type"), raw)
 	}
 	ring, err := attest.ParseJWKS(raw)
 	if err != nil {

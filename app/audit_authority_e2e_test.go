@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/review"
 	"github.com/google/go-github/v62/github"
@@ -15,9 +17,9 @@ import (
 
 // withoutAuditRule is the App's audit with one review rule removed, for a
 // negative control.
-func withoutAuditRule(name string) func(*Options) {
-	return func(o *Options) {
-		o.auditRules = slices.DeleteFunc(review.DefaultRules(), func(r review.Rule) bool { return r.Name == name })
+func withoutAuditRule(name string) func(*app.Options) {
+	return func(o *app.Options) {
+		o.Seams.AuditRules = slices.DeleteFunc(review.DefaultRules(), func(r review.Rule) bool { return r.Name == name })
 	}
 }
 
@@ -27,7 +29,7 @@ var robotIdent = ghfake.Signature{Name: "Build Robot", Email: "robot@corp.exampl
 // waitAuditMentions waits until aepgate/audit on the head mentions want.
 func (a *auditWorld) waitAuditMentions(t *testing.T, want string) *ghfake.CheckRun {
 	t.Helper()
-	waitFor(t, 10*time.Second, "aepgate/audit saying "+want, func() bool {
+	appkit.WaitFor(t, 10*time.Second, "aepgate/audit saying "+want, func() bool {
 		r := a.audit()
 		return r != nil && strings.Contains(r.Title+r.Summary, want)
 	})
@@ -47,8 +49,8 @@ func TestAuditStrangerCannotAudit(t *testing.T) {
 		if r.Conclusion == "success" {
 			t.Fatalf("a stranger's PASS passed the audit:\n%s", r.Summary)
 		}
-		waitFor(t, 5*time.Second, "the merge check", func() bool { return conclusionOf(a.repo, a.pr.Head(), checks.NameMerge) == "failure" })
-		cfg := newestRunOn(a.repo, a.pr.Head(), checks.NameConfig)
+		appkit.WaitFor(t, 5*time.Second, "the merge check", func() bool { return appkit.ConclusionOf(a.Repo, a.pr.Head(), checks.NameMerge) == "failure" })
+		cfg := appkit.NewestRunOn(a.Repo, a.pr.Head(), checks.NameConfig)
 		if cfg == nil || cfg.Conclusion != "neutral" || !strings.Contains(cfg.Summary, "any collaborator with write, maintain or admin access may audit") {
 			t.Errorf("aepgate/config does not warn that any writer may audit: %+v", cfg)
 		}
@@ -72,11 +74,11 @@ func TestAuditTriageByConfig(t *testing.T) {
 		{"version: 1\nowners: [olivia]\nauditors: [tina]\naudit_triage: true\n", "Independent PASS by tina"},
 	} {
 		a := newAuditWorldWith(t, "medium", tt.config, nil)
-		a.repo.Grant("tina", "triage")
+		a.Repo.Grant("tina", "triage")
 		a.waitAudit(t, "failure")
 		a.pr.SubmitReview("tina", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
 		a.waitAuditMentions(t, tt.want)
-		if r := newestRunOn(a.repo, a.pr.Head(), checks.NameConfig); r != nil {
+		if r := appkit.NewestRunOn(a.Repo, a.pr.Head(), checks.NameConfig); r != nil {
 			t.Errorf("aepgate/config with auditors listed: %s %s", r.Conclusion, r.Title)
 		}
 	}
@@ -87,9 +89,9 @@ func TestAuditTriageByConfig(t *testing.T) {
 // App to judge the new head.
 func (a *auditWorld) pushRobot(t *testing.T) {
 	t.Helper()
-	a.repo.Grant("mallory", "write")
-	sha := a.repo.PushAs("mallory", "export", "generated", robotIdent, map[string]string{"export/gen.go": "package export\n"})
-	waitFor(t, 10*time.Second, "the pushed head judged", func() bool { return a.pr.Head() == sha && a.audit() != nil })
+	a.Repo.Grant("mallory", "write")
+	sha := a.Repo.PushAs("mallory", "export", "generated", robotIdent, map[string]string{"export/gen.go": "package export\n"})
+	appkit.WaitFor(t, 10*time.Second, "the pushed head judged", func() bool { return a.pr.Head() == sha && a.audit() != nil })
 }
 
 // TestAuditPusherCannotAudit: a listed auditor with write access pushes a
@@ -128,7 +130,7 @@ func TestAuditUnattributedNeedsAuditors(t *testing.T) {
 		a.pushRobot(t)
 		a.waitAuditMentions(t, "list the auditors in .github/aepgate.yml")
 		a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-		waitFor(t, 10*time.Second, "carol's review judged", func() bool { return strings.Contains(a.audit().Summary, "carol") })
+		appkit.WaitFor(t, 10*time.Second, "carol's review judged", func() bool { return strings.Contains(a.audit().Summary, "carol") })
 		if r := a.audit(); r.Conclusion == "success" || !strings.Contains(r.Summary, "linked to no GitHub account") {
 			t.Errorf("an audit of an unattributed commit with no auditors: %s\n%s", r.Conclusion, r.Summary)
 		}
@@ -148,8 +150,8 @@ func TestAuditDismissedPassStopsCounting(t *testing.T) {
 	a.waitAudit(t, "failure")
 	id := a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
 	a.waitAudit(t, "success")
-	a.repo.Grant("olivia", "admin")
-	c := a.f.Client(a.f.UserToken("olivia"))
+	a.Repo.Grant("olivia", "admin")
+	c := a.F.Client(a.F.UserToken("olivia"))
 	if err := dismissREST(c, a.pr.Number(), id); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // TestAuditSecondFailOpensOwnerGate: after the first FAIL, one correction
@@ -21,7 +22,7 @@ func TestAuditSecondFailOpensOwnerGate(t *testing.T) {
 		t.Fatalf("the first FAIL already went to the owner: %s", r.Title)
 	}
 	a.pr.Commit("correction", map[string]string{"export/export.go": auditSource + "\n// corrected\n"})
-	waitFor(t, 10*time.Second, "the correction's audit run", func() bool { return a.audit() != nil })
+	appkit.WaitFor(t, 10*time.Second, "the correction's audit run", func() bool { return a.audit() != nil })
 	second := `{"path": "export/export.go", "quote": "// corrected"}`
 	body := strings.Replace(auditBody(a.unit.Number(), "FAIL", second), "errors are wrapped", "the correction is tested", 1)
 	a.pr.SubmitReview("dave", "COMMENTED", body)
@@ -29,6 +30,6 @@ func TestAuditSecondFailOpensOwnerGate(t *testing.T) {
 	if !strings.Contains(r.Title, "the owner decides instead of another attempt") || !strings.Contains(r.Summary, "failed at 2 commits") {
 		t.Errorf("aepgate/audit = %q\n%s", r.Title, r.Summary)
 	}
-	gates := func() string { return conclusionOf(a.repo, a.pr.Head(), checks.NameGates) }
-	waitFor(t, 10*time.Second, "the owner gate", func() bool { return gates() == "action_required" })
+	gates := func() string { return appkit.ConclusionOf(a.Repo, a.pr.Head(), checks.NameGates) }
+	appkit.WaitFor(t, 10*time.Second, "the owner gate", func() bool { return gates() == "action_required" })
 }

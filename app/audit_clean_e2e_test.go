@@ -1,9 +1,11 @@
-package app
+package app_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // TestAuditPassMustBeClean: a PASS carrying a new finding (here medium,
@@ -37,7 +39,7 @@ func TestAuditPassMustBeClean(t *testing.T) {
 				t.Fatalf("aepgate/audit: %s %q, want failure, invalid, saying %q:\n%s", r.Conclusion, r.Title, tt.want, r.Summary)
 			}
 			a.pr.SubmitReview("carol", "COMMENTED", clean)
-			waitFor(t, 10*time.Second, "the clean PASS judged", func() bool { return a.audit().Conclusion == "success" })
+			appkit.WaitFor(t, 10*time.Second, "the clean PASS judged", func() bool { return a.audit().Conclusion == "success" })
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"fmt"
@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -18,7 +20,7 @@ const auditSource = "package export\n\n// Export writes the rows as CSV.\nfunc E
 // only commit bob authored; carol and dave have write access and wrote
 // nothing on it.
 type auditWorld struct {
-	*ghfakeWorld
+	*appkit.Live
 	unit *ghfake.Issue
 	pr   *ghfake.PR
 }
@@ -30,29 +32,29 @@ func newAuditWorld(t *testing.T, risk string) *auditWorld {
 
 // newAuditWorldWith is newAuditWorld with the given default-branch config
 // and the App's options changed by edit (nil: unchanged).
-func newAuditWorldWith(t *testing.T, risk, config string, edit func(*Options)) *auditWorld {
+func newAuditWorldWith(t *testing.T, risk, config string, edit func(*app.Options)) *auditWorld {
 	t.Helper()
-	w := newGhfakeWorldOpts(t, true, edit)
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": config})
+	w := appkit.NewLiveOpts(t, true, edit)
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": config})
 	for _, u := range []string{"olivia", "carol", "dave", "bob"} {
-		w.repo.Grant(u, "write")
+		w.Repo.Grant(u, "write")
 	}
-	ms := w.repo.CreateMilestone("M", "")
-	unit := w.repo.OpenIssue("alice", "Export", contract(risk, "product"), ghfake.InMilestone(ms))
-	w.repo.Branch("export", "main")
-	w.repo.CommitBy("bob", "export", "export", map[string]string{"export/export.go": auditSource, ".env": "TOKEN=s3cret\n"})
-	pr := w.repo.OpenPR("bob", "export", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
-	return &auditWorld{ghfakeWorld: w, unit: unit, pr: pr}
+	ms := w.Repo.CreateMilestone("M", "")
+	unit := w.Repo.OpenIssue("alice", "Export", appkit.Contract(risk, "product"), ghfake.InMilestone(ms))
+	w.Repo.Branch("export", "main")
+	w.Repo.CommitBy("bob", "export", "export", map[string]string{"export/export.go": auditSource, ".env": "TOKEN=s3cret\n"})
+	pr := w.Repo.OpenPR("bob", "export", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
+	return &auditWorld{Live: w, unit: unit, pr: pr}
 }
 
 // audit is the newest aepgate/audit run on the head.
 func (a *auditWorld) audit() *ghfake.CheckRun {
-	return newestRunOn(a.repo, a.pr.Head(), checks.NameAudit)
+	return appkit.NewestRunOn(a.Repo, a.pr.Head(), checks.NameAudit)
 }
 
 func (a *auditWorld) waitAudit(t *testing.T, want string) *ghfake.CheckRun {
 	t.Helper()
-	waitFor(t, 10*time.Second, "aepgate/audit "+want, func() bool { r := a.audit(); return r != nil && r.Conclusion == want })
+	appkit.WaitFor(t, 10*time.Second, "aepgate/audit "+want, func() bool { r := a.audit(); return r != nil && r.Conclusion == want })
 	return a.audit()
 }
 
@@ -118,7 +120,7 @@ func TestAuditRefusals(t *testing.T) {
 				ev = goodQuote
 			}
 			a.pr.SubmitReview(tt.who, "COMMENTED", auditBody(a.unit.Number(), "PASS", ev))
-			waitFor(t, 10*time.Second, "the review judged", func() bool { r := a.audit(); return strings.Contains(r.Title+r.Summary, tt.want) })
+			appkit.WaitFor(t, 10*time.Second, "the review judged", func() bool { r := a.audit(); return strings.Contains(r.Title+r.Summary, tt.want) })
 			r := a.audit()
 			if r.Conclusion == "success" {
 				t.Fatalf("the audit passed:\n%s", r.Summary)
@@ -130,10 +132,10 @@ func TestAuditRefusals(t *testing.T) {
 	}
 	t.Run("a commit's author", func(t *testing.T) {
 		a := newAuditWorld(t, "medium")
-		a.repo.CommitBy("dave", "export", "help", map[string]string{"export/help.go": "package export\n"})
-		waitFor(t, 10*time.Second, "the new head judged", func() bool { return a.audit() != nil })
+		a.Repo.CommitBy("dave", "export", "help", map[string]string{"export/help.go": "package export\n"})
+		appkit.WaitFor(t, 10*time.Second, "the new head judged", func() bool { return a.audit() != nil })
 		a.pr.SubmitReview("dave", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-		waitFor(t, 10*time.Second, "the review judged", func() bool { return strings.Contains(a.audit().Summary, "dave") })
+		appkit.WaitFor(t, 10*time.Second, "the review judged", func() bool { return strings.Contains(a.audit().Summary, "dave") })
 		if r := a.audit(); r.Conclusion == "success" || !strings.Contains(r.Summary, "dave") {
 			t.Errorf("a commit author's audit: %s\n%s", r.Conclusion, r.Summary)
 		}
@@ -142,9 +144,9 @@ func TestAuditRefusals(t *testing.T) {
 		a := newAuditWorld(t, "medium")
 		old := a.pr.Head()
 		a.pr.Commit("more", map[string]string{"export/more.go": "package export\n"})
-		waitFor(t, 10*time.Second, "the new head judged", func() bool { return a.audit() != nil })
+		appkit.WaitFor(t, 10*time.Second, "the new head judged", func() bool { return a.audit() != nil })
 		a.pr.SubmitReviewAt("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote), old)
-		waitFor(t, 10*time.Second, "the review judged", func() bool { r := a.audit(); return strings.Contains(r.Title+r.Summary, "audit is for") })
+		appkit.WaitFor(t, 10*time.Second, "the review judged", func() bool { r := a.audit(); return strings.Contains(r.Title+r.Summary, "audit is for") })
 		if r := a.audit(); r.Conclusion == "success" || !strings.Contains(r.Title+r.Summary, "audit is for") {
 			t.Errorf("an audit of an older head: %s\n%s", r.Conclusion, r.Summary)
 		}
@@ -160,10 +162,10 @@ func TestAuditHighRiskNeedsTheOwner(t *testing.T) {
 	if r := a.waitAudit(t, "action_required"); !strings.Contains(r.Title+r.Summary, "owner") {
 		t.Errorf("a high-risk PASS does not say it waits for the owner: %s\n%s", r.Title, r.Summary)
 	}
-	gates := func() string { return conclusionOf(a.repo, a.pr.Head(), checks.NameGates) }
-	waitFor(t, 10*time.Second, "the owner gate", func() bool { return gates() == "action_required" })
+	gates := func() string { return appkit.ConclusionOf(a.Repo, a.pr.Head(), checks.NameGates) }
+	appkit.WaitFor(t, 10*time.Second, "the owner gate", func() bool { return gates() == "action_required" })
 	a.pr.SubmitReview("olivia", "APPROVED", "Accepted.")
-	waitFor(t, 10*time.Second, "the owner's answer", func() bool { return gates() == "success" })
+	appkit.WaitFor(t, 10*time.Second, "the owner's answer", func() bool { return gates() == "success" })
 	a.waitAudit(t, "success")
 }
 
@@ -174,7 +176,7 @@ func TestAuditDisposeIsAnswered(t *testing.T) {
 	a := newAuditWorld(t, "medium")
 	a.waitAudit(t, "failure")
 	id := a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "FAIL", goodQuote))
-	g := &gatesWorld{ghfakeWorld: a.ghfakeWorld, unit: a.unit, pr: a.pr, gh: a.f.Client(a.inst.Token())}
+	g := &gatesWorld{Live: a.Live, unit: a.unit, pr: a.pr, gh: a.F.Client(a.Inst.Token())}
 	good := a.pr.Comment("bob", "/aep dispose F1@r"+strconv.FormatInt(id, 10)+" fixed -- the error is wrapped now")
 	if got := g.waitReaction(t, good.ID()); len(got) != 1 || got[0] != "+1" {
 		t.Errorf("reactions on a readable dispose = %v, want [+1]", got)
@@ -183,7 +185,7 @@ func TestAuditDisposeIsAnswered(t *testing.T) {
 	if got := g.waitReaction(t, bad.ID()); len(got) != 1 || got[0] != "-1" {
 		t.Errorf("reactions on a malformed dispose = %v, want [-1]", got)
 	}
-	waitFor(t, 5*time.Second, "a reply", func() bool { return len(g.replies(t, a.pr.Number(), bad.ID())) == 1 })
+	appkit.WaitFor(t, 5*time.Second, "a reply", func() bool { return len(g.replies(t, a.pr.Number(), bad.ID())) == 1 })
 	if r := a.audit(); r.Conclusion == "success" {
 		t.Errorf("a disposition closed the finding by itself:\n%s", r.Summary)
 	}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"strings"
@@ -36,10 +36,10 @@ func TestSourcesOfAuthorityOpenGate(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			g := newGatesWorld(t)
-			g.repo.Commit("main", "policy", map[string]string{".github/aepgate.yml": tt.cfg + tt.extra, ".github/CODEOWNERS": "* @olivia\n"})
-			g.quiet(t)
+			g.Repo.Commit("main", "policy", map[string]string{".github/aepgate.yml": tt.cfg + tt.extra, ".github/CODEOWNERS": "* @olivia\n"})
+			g.Quiet(t)
 			g.pr.Commit("change a source of authority", tt.change)
-			g.quiet(t)
+			g.Quiet(t)
 			r := g.waitGates(t, tt.want)
 			if tt.question != "" && !strings.Contains(r.Summary, tt.question) {
 				t.Errorf("summary lacks %q:\n%s", tt.question, r.Summary)
@@ -76,15 +76,15 @@ func TestAuditorPartGate(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			g := newGatesWorld(t)
-			g.repo.Grant("carol", "write")
-			g.repo.Grant("bob", "write")
-			g.repo.Commit("main", "run", map[string]string{".github/aepgate.yml": cfg + tt.runDocs,
+			g.Repo.Grant("carol", "write")
+			g.Repo.Grant("bob", "write")
+			g.Repo.Commit("main", "run", map[string]string{".github/aepgate.yml": cfg + tt.runDocs,
 				"docs/run/execution-guide.md": auditorGuide("go test ./check")})
-			g.repo.Commit("gates", "the auditor's guide", map[string]string{"docs/run/execution-guide.md": auditorGuide("go test ./check")})
-			g.quiet(t)
+			g.Repo.Commit("gates", "the auditor's guide", map[string]string{"docs/run/execution-guide.md": auditorGuide("go test ./check")})
+			g.Quiet(t)
 			g.pr.Commit("done", map[string]string{"docs/run/execution-guide.md": auditorGuide("printf 'ok  check 0.1s\\n'"),
 				"docs/run/compliance-log.md": "# Compliance log\n\n### P0-T1 — DONE\n\n**Verify output:**\n```\nok  check 0.1s\n```\n"})
-			g.quiet(t)
+			g.Quiet(t)
 			r := g.waitGates(t, tt.want)
 			if tt.want != "action_required" {
 				return
@@ -94,7 +94,7 @@ func TestAuditorPartGate(t *testing.T) {
 			}
 			id := gatelog.ContractGateID(g.pr.Number(), g.pr.Head())
 			g.pr.Comment("bob", "/aep resolve "+id+" approve")
-			g.quiet(t)
+			g.Quiet(t)
 			if got := g.gates().Conclusion; got != "action_required" {
 				t.Errorf("after the executor's own approval aepgate/gates is %s, want action_required", got)
 			}

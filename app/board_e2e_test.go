@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -10,9 +10,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v62/github"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	pboard "github.com/aepgate/aepgate/protocol/board"
 )
@@ -20,7 +22,7 @@ import (
 // boardWorld is a ghfake world with olivia the owner, a milestone holding
 // one product unit, and board updates 100 ms after an evaluation.
 type boardWorld struct {
-	*ghfakeWorld
+	*appkit.Live
 	ms   *ghfake.Milestone
 	unit *ghfake.Issue
 	gh   *github.Client
@@ -28,19 +30,19 @@ type boardWorld struct {
 
 func newBoardWorld(t *testing.T) *boardWorld {
 	t.Helper()
-	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.BoardDelay = 100 * time.Millisecond })
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
-	w.repo.Grant("olivia", "admin")
-	ms := w.repo.CreateMilestone("Reports", "")
-	unit := w.repo.OpenIssue("alice", "Export reports", contract("low", "product"), ghfake.InMilestone(ms))
-	return &boardWorld{ghfakeWorld: w, ms: ms, unit: unit, gh: w.f.Client(w.inst.Token())}
+	w := appkit.NewLiveOpts(t, true, func(o *app.Options) { o.BoardDelay = 100 * time.Millisecond })
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
+	w.Repo.Grant("olivia", "admin")
+	ms := w.Repo.CreateMilestone("Reports", "")
+	unit := w.Repo.OpenIssue("alice", "Export reports", appkit.Contract("low", "product"), ghfake.InMilestone(ms))
+	return &boardWorld{Live: w, ms: ms, unit: unit, gh: w.F.Client(w.Inst.Token())}
 }
 
 // attempt opens a pull request naming the unit on branch name.
 func (b *boardWorld) attempt(name string) *ghfake.PR {
-	b.repo.Branch(name, "main")
-	b.repo.Commit(name, "work", map[string]string{name + ".go": "package x\n"})
-	return b.repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(b.unit.Number()))
+	b.Repo.Branch(name, "main")
+	b.Repo.Commit(name, "work", map[string]string{name + ".go": "package x\n"})
+	return b.Repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(b.unit.Number()))
 }
 
 // boardIssue is the repository's board issue, or nil.
@@ -63,7 +65,7 @@ func (b *boardWorld) boardIssue(t *testing.T) *github.Issue {
 func (b *boardWorld) waitBoard(t *testing.T, want ...string) *github.Issue {
 	t.Helper()
 	var last *github.Issue
-	waitFor(t, 10*time.Second, "the board holding "+strings.Join(want, ", "), func() bool {
+	appkit.WaitFor(t, 10*time.Second, "the board holding "+strings.Join(want, ", "), func() bool {
 		last = b.boardIssue(t)
 		if last == nil {
 			return false
@@ -85,18 +87,18 @@ func (b *boardWorld) waitBoard(t *testing.T, want ...string) *github.Issue {
 func TestBoardEndToEnd(t *testing.T) {
 	b := newBoardWorld(t)
 	first := b.attempt("first")
-	waitFor(t, 10*time.Second, "the first attempt judged", func() bool { return conclusionOf(b.repo, first.Head(), checks.NameWorkUnit) == "success" })
+	appkit.WaitFor(t, 10*time.Second, "the first attempt judged", func() bool { return appkit.ConclusionOf(b.Repo, first.Head(), checks.NameWorkUnit) == "success" })
 	second := b.attempt("second")
-	waitFor(t, 10*time.Second, "the second attempt failed", func() bool { return conclusionOf(b.repo, second.Head(), checks.NameWorkUnit) == "failure" })
-	if s := newestRunOn(b.repo, second.Head(), checks.NameWorkUnit).Summary; !strings.Contains(s, "limits.attempts_per_unit is 1") || !strings.Contains(s, "/pull/"+strconv.Itoa(first.Number())) {
+	appkit.WaitFor(t, 10*time.Second, "the second attempt failed", func() bool { return appkit.ConclusionOf(b.Repo, second.Head(), checks.NameWorkUnit) == "failure" })
+	if s := appkit.NewestRunOn(b.Repo, second.Head(), checks.NameWorkUnit).Summary; !strings.Contains(s, "limits.attempts_per_unit is 1") || !strings.Contains(s, "/pull/"+strconv.Itoa(first.Number())) {
 		t.Errorf("the second attempt's work-unit run does not name the first:\n%s", s)
 	}
-	if c := conclusionOf(b.repo, first.Head(), checks.NameWorkUnit); c != "success" {
+	if c := appkit.ConclusionOf(b.Repo, first.Head(), checks.NameWorkUnit); c != "success" {
 		t.Errorf("the first attempt's work-unit = %s, want success", c)
 	}
 
 	is := b.waitBoard(t, "over `limits.attempts_per_unit`", "Export reports")
-	waitFor(t, 5*time.Second, "the board issue pinned", func() bool { return b.repo.Issue(is.GetNumber()).Pinned() })
+	appkit.WaitFor(t, 5*time.Second, "the board issue pinned", func() bool { return b.Repo.Issue(is.GetNumber()).Pinned() })
 	if is.GetTitle() != checks.BoardTitle {
 		t.Errorf("board issue title = %q", is.GetTitle())
 	}
@@ -104,9 +106,9 @@ func TestBoardEndToEnd(t *testing.T) {
 	b.unit.Comment("olivia", "/aep hold waiting for legal")
 	body := b.waitBoard(t, "⏸️ HOLD", "waiting for legal", "`/aep resume`").GetBody()
 
-	b.repo.Issue(is.GetNumber()).Edit("olivia", "My notes on top.\n\n"+body+"\nA footer of mine.\n")
+	b.Repo.Issue(is.GetNumber()).Edit("olivia", "My notes on top.\n\n"+body+"\nA footer of mine.\n")
 	b.unit.Comment("olivia", "/aep resume")
-	waitFor(t, 10*time.Second, "the inbox emptied", func() bool {
+	appkit.WaitFor(t, 10*time.Second, "the inbox emptied", func() bool {
 		return strings.Contains(b.boardIssue(t).GetBody(), "Nothing waits for the owner.")
 	})
 	got := b.boardIssue(t).GetBody()
@@ -114,7 +116,7 @@ func TestBoardEndToEnd(t *testing.T) {
 		t.Errorf("a person's notes were lost:\n%s", got)
 	}
 
-	kept, ok, err := b.app.Board(context.Background(), "acme/widgets")
+	kept, ok, err := b.App.Board(context.Background(), "acme/widgets")
 	if err != nil || !ok {
 		t.Fatalf("App.Board = %v, %v", ok, err)
 	}
@@ -124,7 +126,7 @@ func TestBoardEndToEnd(t *testing.T) {
 
 	// Closing the first attempt lets the second through; nothing closed it.
 	first.ClosePR("bob")
-	waitFor(t, 10*time.Second, "the second attempt within the limit", func() bool { return conclusionOf(b.repo, second.Head(), checks.NameWorkUnit) == "success" })
+	appkit.WaitFor(t, 10*time.Second, "the second attempt within the limit", func() bool { return appkit.ConclusionOf(b.Repo, second.Head(), checks.NameWorkUnit) == "success" })
 	b.waitBoard(t, "/pull/"+strconv.Itoa(first.Number())+") closed")
 }
 
@@ -135,13 +137,13 @@ func TestBoardAPICallsPerUpdate(t *testing.T) {
 	b := newBoardWorld(t)
 	pr := b.attempt("only")
 	b.waitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
-	b.idle(t) // evaluations and board jobs are done
-	in, err := b.app.clients.Installation(b.inst.ID)
+	b.Idle(t) // evaluations and board jobs are done
+	in, err := b.App.GitHub().Installation(b.Inst.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, log := context.Background(), testLogger(t)
-	login, err := b.app.clients.AppLogin(ctx)
+	ctx, log := context.Background(), appkit.Logger(t)
+	login, err := b.App.GitHub().AppLogin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,12 +164,12 @@ func TestBoardAPICallsPerUpdate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.change()
-			b.idle(t)
-			b.f.ResetLog()
-			if err := b.app.boards().Keep(ctx, in, "acme", "widgets", time.Now(), board.AuthoredBy(login), log); err != nil {
+			b.Idle(t)
+			b.F.ResetLog()
+			if err := b.App.Boards().Keep(ctx, in, "acme", "widgets", time.Now(), board.AuthoredBy(login), log); err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, b.f.Stats().ByRoute); diff != "" {
+			if diff := cmp.Diff(tt.want, b.F.Stats().ByRoute); diff != "" {
 				t.Errorf("API calls of one board update (-want +got):\n%s", diff)
 			}
 		})
@@ -190,17 +192,17 @@ func TestBoardRewritesOnlyItsOwnIssue(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := newBoardWorld(t)
-			theirs := b.repo.OpenIssue("mallory", "Roadmap", "Our plans.", ghfake.WithLabels(checks.BoardLabel))
+			theirs := b.Repo.OpenIssue("mallory", "Roadmap", "Our plans.", ghfake.WithLabels(checks.BoardLabel))
 			ctx := context.Background()
-			in, err := b.app.clients.Installation(b.inst.ID)
+			in, err := b.App.GitHub().Installation(b.Inst.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
-			login, err := b.app.clients.AppLogin(ctx)
+			login, err := b.App.GitHub().AppLogin(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := b.app.boards().Keep(ctx, in, "acme", "widgets", time.Now(), tt.owns(login), testLogger(t)); err != nil {
+			if err := b.App.Boards().Keep(ctx, in, "acme", "widgets", time.Now(), tt.owns(login), appkit.Logger(t)); err != nil {
 				t.Fatal(err)
 			}
 			is, _, err := b.gh.Issues.Get(ctx, "acme", "widgets", theirs.Number())
@@ -230,18 +232,18 @@ func TestBoardEvaluationWithNothingChangedWritesNothing(t *testing.T) {
 	b.waitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
 	recheck := func() {
 		c := pr.Comment("olivia", "/aep recheck")
-		waitFor(t, 10*time.Second, "the recheck answered", func() bool {
+		appkit.WaitFor(t, 10*time.Second, "the recheck answered", func() bool {
 			rs, _, err := b.gh.Reactions.ListIssueCommentReactions(context.Background(), "acme", "widgets", c.ID(), nil)
 			return err == nil && len(rs) > 0
 		})
-		b.idle(t) // the board update it asked for is done
+		b.Idle(t) // the board update it asked for is done
 	}
 	recheck() // the first command also opens the control issue
-	b.f.ResetLog()
+	b.F.ResetLog()
 	recheck()
 	writes := map[string]int{}
-	for _, r := range b.f.Writes() {
-		if r.Pattern != "POST /graphql" && r.Pattern != tokenRoute {
+	for _, r := range b.F.Writes() {
+		if r.Pattern != "POST /graphql" && r.Pattern != appkit.TokenRoute {
 			writes[r.Pattern]++
 		}
 	}
@@ -257,11 +259,11 @@ func TestBoardEvaluationWithNothingChangedWritesNothing(t *testing.T) {
 // merged, then certified, without waiting for the reconcile sweep (an
 // hour away here).
 func TestBoardShowsMergedAndCertified(t *testing.T) {
-	w := newReadbackWorldWith(t, readbackYAML, nil, func(o *Options) { o.BoardDelay = 100 * time.Millisecond })
-	b := &boardWorld{ghfakeWorld: w.ghfakeWorld, unit: w.unit, gh: w.f.Client(w.inst.Token())}
+	w := newReadbackWorldWith(t, readbackYAML, nil, func(o *app.Options) { o.BoardDelay = 100 * time.Millisecond })
+	b := &boardWorld{Live: w.Live, unit: w.unit, gh: w.F.Client(w.Inst.Token())}
 	merge := w.pr.Merge(ghfake.MergeCommit)
 	b.waitBoard(t, "🟢 merged")
 	w.mainCI(merge, "success")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
+	appkit.WaitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
 	b.waitBoard(t, "✅ certified", merge[:12])
 }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -8,7 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/board"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	pboard "github.com/aepgate/aepgate/protocol/board"
 	incrementrules "github.com/aepgate/aepgate/protocol/increment"
 )
@@ -22,9 +24,9 @@ import (
 // html_url as GitHub answers it) with the certificate's SHA-256 and the
 // fetch command. A board update then still costs one GitHub read.
 func TestBoardFollowsIncrementStages(t *testing.T) {
-	fast := func(o *Options) { o.BoardDelay = 100 * time.Millisecond }
+	fast := func(o *app.Options) { o.BoardDelay = 100 * time.Millisecond }
 	w := newIncrementWorldWith(t, incrementYAML, "```yaml\nrisk: high\n```\n", nil, fast, "medium", "medium", "low")
-	b := &boardWorld{ghfakeWorld: w.ghfakeWorld, gh: w.f.Client(w.inst.Token())}
+	b := &boardWorld{Live: w.Live, gh: w.F.Client(w.Inst.Token())}
 	w.certified(t, 0)
 	w.certified(t, 1)
 	b.waitBoard(t, "stage **building** (high risk)", fmt.Sprintf("story #%d is not done yet", w.stories[2].Number()))
@@ -51,7 +53,7 @@ func TestBoardFollowsIncrementStages(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := run.ExternalID[len("sha256:"):]
-	fetch := pboard.FetchCommand("acme/widgets", w.ms.Number(), last, w.ghApp.Slug)
+	fetch := pboard.FetchCommand("acme/widgets", w.ms.Number(), last, w.GHApp.Slug)
 	b.waitBoard(t, "stage **complete** (high risk)", "Increment certificate [`sha256:"+sum[:12]+"`]("+gr.GetHTMLURL()+")", "`"+fetch+"`")
 	got := w.stageIs(t, incrementrules.Complete)
 	want := &pboard.IncrementCertificate{SHA256: sum, Integrated: cert.IntegratedSha, URL: gr.GetHTMLURL(), Fetch: fetch}
@@ -66,8 +68,8 @@ func TestBoardFollowsIncrementStages(t *testing.T) {
 func (w *incrementWorld) stageIs(t *testing.T, stage incrementrules.Stage) pboard.Increment {
 	t.Helper()
 	var inc pboard.Increment
-	waitFor(t, 10*time.Second, "the kept board at stage "+string(stage), func() bool {
-		kept, ok, err := w.app.Board(context.Background(), "acme/widgets")
+	appkit.WaitFor(t, 10*time.Second, "the kept board at stage "+string(stage), func() bool {
+		kept, ok, err := w.App.Board(context.Background(), "acme/widgets")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,24 +87,24 @@ func (w *incrementWorld) stageIs(t *testing.T, stage incrementrules.Stage) pboar
 // query) and no write: the stages come from the store.
 func (w *incrementWorld) boardReads(t *testing.T) {
 	t.Helper()
-	w.quiet(t)
+	w.Quiet(t)
 	ctx := context.Background()
-	in, err := w.app.clients.Installation(w.inst.ID)
+	in, err := w.App.GitHub().Installation(w.Inst.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	login, err := w.app.clients.AppLogin(ctx)
+	login, err := w.App.GitHub().AppLogin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.app.boards().Keep(ctx, in, "acme", "widgets", time.Now(), board.AuthoredBy(login), testLogger(t)); err != nil {
+	if err := w.App.Boards().Keep(ctx, in, "acme", "widgets", time.Now(), board.AuthoredBy(login), appkit.Logger(t)); err != nil {
 		t.Fatal(err)
 	}
-	w.f.ResetLog()
-	if err := w.app.boards().Keep(ctx, in, "acme", "widgets", time.Now(), board.AuthoredBy(login), testLogger(t)); err != nil {
+	w.F.ResetLog()
+	if err := w.App.Boards().Keep(ctx, in, "acme", "widgets", time.Now(), board.AuthoredBy(login), appkit.Logger(t)); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string]int{"POST /graphql": 1}, w.f.Stats().ByRoute); diff != "" {
+	if diff := cmp.Diff(map[string]int{"POST /graphql": 1}, w.F.Stats().ByRoute); diff != "" {
 		t.Errorf("API calls of a board update with a complete increment (-want +got):\n%s", diff)
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/board"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	pboard "github.com/aepgate/aepgate/protocol/board"
 )
@@ -16,21 +18,21 @@ import (
 // beyond, on the board the App keeps (the config's durations, not the
 // defaults).
 func TestBoardStallHealth(t *testing.T) {
-	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.BoardDelay = 100 * time.Millisecond })
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\nstall:\n  suspect_after: 1h\n  stalled_after: 3h\n"})
-	w.repo.Grant("olivia", "admin")
-	ms := w.repo.CreateMilestone("Reports", "")
-	unit := w.repo.OpenIssue("alice", "Export reports", contract("low", "product"), ghfake.InMilestone(ms))
-	b := &boardWorld{ghfakeWorld: w, ms: ms, unit: unit, gh: w.f.Client(w.inst.Token())}
+	w := appkit.NewLiveOpts(t, true, func(o *app.Options) { o.BoardDelay = 100 * time.Millisecond })
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\nstall:\n  suspect_after: 1h\n  stalled_after: 3h\n"})
+	w.Repo.Grant("olivia", "admin")
+	ms := w.Repo.CreateMilestone("Reports", "")
+	unit := w.Repo.OpenIssue("alice", "Export reports", appkit.Contract("low", "product"), ghfake.InMilestone(ms))
+	b := &boardWorld{Live: w, ms: ms, unit: unit, gh: w.F.Client(w.Inst.Token())}
 	pr := b.attempt("only")
 	b.waitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
-	b.idle(t) // evaluations and board jobs are done
-	in, err := b.app.clients.Installation(b.inst.ID)
+	b.Idle(t) // evaluations and board jobs are done
+	in, err := b.App.GitHub().Installation(b.Inst.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, log := context.Background(), testLogger(t)
-	login, err := b.app.clients.AppLogin(ctx)
+	ctx, log := context.Background(), appkit.Logger(t)
+	login, err := b.App.GitHub().AppLogin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,10 +47,10 @@ func TestBoardStallHealth(t *testing.T) {
 		{3*time.Hour + 10*time.Minute, pboard.Stalled},
 	} {
 		t.Run(tt.after.String(), func(t *testing.T) {
-			if err := b.app.boards().Keep(ctx, in, "acme", "widgets", start.Add(tt.after), board.AuthoredBy(login), log); err != nil {
+			if err := b.App.Boards().Keep(ctx, in, "acme", "widgets", start.Add(tt.after), board.AuthoredBy(login), log); err != nil {
 				t.Fatal(err)
 			}
-			kept, ok, err := b.app.Board(ctx, "acme/widgets")
+			kept, ok, err := b.App.Board(ctx, "acme/widgets")
 			if err != nil || !ok {
 				t.Fatalf("App.Board = %v, %v", ok, err)
 			}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/board"
 )
@@ -18,7 +20,7 @@ import (
 // startBoardApp runs an App whose board page is configured with c (its
 // PublicURL is filled in with the App's own address when empty) and
 // returns it with its base URL.
-func startBoardApp(t *testing.T, f *ghfake.Fake, c BoardPage) (*App, string) {
+func startBoardApp(t *testing.T, f *ghfake.Fake, c app.BoardPage) (*app.App, string) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -28,9 +30,9 @@ func startBoardApp(t *testing.T, f *ghfake.Fake, c BoardPage) (*App, string) {
 	if c.ClientID != "" && c.PublicURL == "" {
 		c.PublicURL = base
 	}
-	o := testOptions(t, nil, "")
+	o := appkit.Options(t, nil, "")
 	o.GitHubURL, o.Board = f.URL(), c
-	return startAppOn(t, o, ln)
+	return appkit.StartOn(t, o, ln)
 }
 
 func getPage(t *testing.T, c *http.Client, url string) (int, string) {
@@ -49,14 +51,14 @@ func getPage(t *testing.T, c *http.Client, url string) (int, string) {
 // acme/secret, of the same installation, with a board kept too.
 func TestBoardPageThroughApp(t *testing.T) {
 	f := ghfake.New(t)
-	ghApp := f.App(testAppID, appKey(t))
+	ghApp := f.App(appkit.AppID, appkit.Key(t))
 	f.CreateRepo("acme/ledger").Grant("alice", "write")
 	f.CreateRepo("acme/secret").SetPrivate(true)
-	ghApp.Install("acme", worldPerms)
-	a, base := startBoardApp(t, f, BoardPage{ClientID: ghApp.ClientID, ClientSecret: []byte(ghApp.ClientSecret())})
+	ghApp.Install("acme", appkit.WorldPerms)
+	a, base := startBoardApp(t, f, app.BoardPage{ClientID: ghApp.ClientID, ClientSecret: []byte(ghApp.ClientSecret())})
 	for repo, title := range map[string]string{"acme/ledger": "Idempotent ledger", "acme/secret": "Secret acquisition"} {
 		b, _ := json.Marshal(board.Board{Version: board.Version, Repo: repo, Increments: []board.Increment{{Number: 1, Title: title, Open: true}}})
-		if err := a.db.SaveBoard(context.Background(), repo, b, time.Now()); err != nil {
+		if err := a.Store().SaveBoard(context.Background(), repo, b, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -74,7 +76,7 @@ func TestBoardPageThroughApp(t *testing.T) {
 
 func TestBoardPageOffWithoutFlags(t *testing.T) {
 	f := ghfake.New(t)
-	_, base := startBoardApp(t, f, BoardPage{})
+	_, base := startBoardApp(t, f, app.BoardPage{})
 	for _, path := range []string{"/board", "/board/login"} {
 		status, body := getPage(t, http.DefaultClient, base+path)
 		if status != http.StatusNotFound || !strings.Contains(body, "The board page is off") {

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	aclosure "github.com/aepgate/aepgate/app/closure"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/protocol/closure"
 )
 
@@ -29,11 +30,11 @@ func (w *closureWorld) closeAnswer(id int64) (reactions []string, replies []stri
 // why is empty).
 func (w *closureWorld) waitAnswered(t *testing.T, id int64, want, why string) {
 	t.Helper()
-	waitFor(t, 10*time.Second, "the answer to comment "+want, func() bool {
+	appkit.WaitFor(t, 10*time.Second, "the answer to comment "+want, func() bool {
 		r, _ := w.closeAnswer(id)
 		return slices.Contains(r, want)
 	})
-	w.quiet(t)
+	w.Quiet(t)
 	r, replies := w.closeAnswer(id)
 	if len(r) != 1 {
 		t.Errorf("comment %d: reactions %v, want one %s", id, r, want)
@@ -60,14 +61,14 @@ func TestCloseCommandAcknowledged(t *testing.T) {
 	carl := w.api.Comment("carl", "/aep close the API shipped with #1")
 	w.waitAnswered(t, carl.ID(), "-1", "`carl`: carl is not listed in owners (olivia)")
 	edited := w.api.Comment("olivia", "draft")
-	w.quiet(t)
+	w.Quiet(t)
 	edited.Edit("olivia", "/aep close edited in")
 	w.waitAnswered(t, edited.ID(), "-1", "counts only as a newly created comment")
 	own := w.api.Comment("olivia", "/aep close the API shipped with the reports release")
 	w.waitAnswered(t, own.ID(), "+1", "")
 	w.waitUnit(t, "success", "")
-	w.redeliver(t, "issue_comment", "created")
-	w.quiet(t)
+	w.Redeliver(t, "issue_comment", "created")
+	w.Quiet(t)
 	for _, id := range []int64{carl.ID(), edited.ID(), own.ID()} {
 		if r, replies := w.closeAnswer(id); len(r) != 1 || len(replies) > 1 {
 			t.Errorf("after a redelivery comment %d has reactions %v and %d replies", id, r, len(replies))

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"slices"
@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/closure"
 )
@@ -15,7 +17,7 @@ import (
 // closureWorld: olivia owns the repository, carl coordinates; story #api
 // (medium risk) blocks #export, whose attempt is open.
 type closureWorld struct {
-	*ghfakeWorld
+	*appkit.Live
 	api, export *ghfake.Issue
 	head        string
 }
@@ -23,17 +25,17 @@ type closureWorld struct {
 const closureConfig = "version: 1\nowners: [olivia]\ncoordinators: [carl]\n"
 
 func newClosureWorld(t *testing.T, config string, rules *closure.Rules) *closureWorld {
-	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.closureRules = rules })
-	w.repo.Grant("olivia", "admin")
-	w.repo.Grant("carl", "write")
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": config})
-	ms := w.repo.CreateMilestone("Exports", "```yaml\nrisk: medium\n```\n")
-	api := w.repo.OpenIssue("olivia", "Report API", contract("medium", "contract"), ghfake.InMilestone(ms))
-	export := w.repo.OpenIssue("olivia", "Export reports", contract("medium", "product", api.Number()), ghfake.InMilestone(ms))
-	w.repo.Branch("feature", "main")
-	w.repo.Commit("feature", "export", map[string]string{"export.go": "package x\n"})
-	pr := w.repo.OpenPR("bob", "feature", "main", "Export", "Work-unit: #"+strconv.Itoa(export.Number()))
-	cw := &closureWorld{ghfakeWorld: w, api: api, export: export, head: pr.Head()}
+	w := appkit.NewLiveOpts(t, true, func(o *app.Options) { o.Seams.ClosureRules = rules })
+	w.Repo.Grant("olivia", "admin")
+	w.Repo.Grant("carl", "write")
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": config})
+	ms := w.Repo.CreateMilestone("Exports", "```yaml\nrisk: medium\n```\n")
+	api := w.Repo.OpenIssue("olivia", "Report API", appkit.Contract("medium", "contract"), ghfake.InMilestone(ms))
+	export := w.Repo.OpenIssue("olivia", "Export reports", appkit.Contract("medium", "product", api.Number()), ghfake.InMilestone(ms))
+	w.Repo.Branch("feature", "main")
+	w.Repo.Commit("feature", "export", map[string]string{"export.go": "package x\n"})
+	pr := w.Repo.OpenPR("bob", "feature", "main", "Export", "Work-unit: #"+strconv.Itoa(export.Number()))
+	cw := &closureWorld{Live: w, api: api, export: export, head: pr.Head()}
 	cw.waitUnit(t, "failure", "is still open")
 	return cw
 }
@@ -42,12 +44,12 @@ func newClosureWorld(t *testing.T, config string, rules *closure.Rules) *closure
 // a summary holding text.
 func (w *closureWorld) waitUnit(t *testing.T, want, text string) {
 	t.Helper()
-	ok := waitUntil(10*time.Second, func() bool {
-		r := w.workUnitRun(w.head)
+	ok := appkit.WaitUntil(10*time.Second, func() bool {
+		r := w.WorkUnitRun(w.head)
 		return r != nil && r.Conclusion == want && strings.Contains(r.Summary, text)
 	})
 	if !ok {
-		r := w.workUnitRun(w.head)
+		r := w.WorkUnitRun(w.head)
 		if r == nil {
 			t.Fatalf("no %s run, want %s", "aepgate/work-unit", want)
 		}
@@ -82,16 +84,16 @@ func TestClosureByCoordinatorKeepsDependentBlocked(t *testing.T) {
 	w := newClosureWorld(t, closureConfig, nil)
 	w.api.Close("carl")
 	w.waitUnit(t, "failure", "closed without evidence by carl")
-	waitFor(t, 5*time.Second, "the closure comment", func() bool { return closureComments(w.api) == 1 })
-	w.redeliver(t, "issues", "closed")
-	w.quiet(t)
+	appkit.WaitFor(t, 5*time.Second, "the closure comment", func() bool { return closureComments(w.api) == 1 })
+	w.Redeliver(t, "issues", "closed")
+	w.Quiet(t)
 	if n := closureComments(w.api); n != 1 {
 		t.Errorf("%d closure comments after a redelivery, want 1", n)
 	}
 	if c := w.api.Comments(); !strings.Contains(c[len(c)-1].Body, "/aep close <reason>") {
 		t.Errorf("the comment names no owner command:\n%s", c[len(c)-1].Body)
 	}
-	facts, err := w.app.db.BoardFacts(t.Context(), "acme/widgets")
+	facts, err := w.App.Store().BoardFacts(t.Context(), "acme/widgets")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +125,7 @@ func TestClosureByCoordinatorKeepsDependentBlocked(t *testing.T) {
 func TestClosureReopen(t *testing.T) {
 	w := newClosureWorld(t, closureConfig+"closure:\n  reopen: true\n", nil)
 	w.api.Close("carl")
-	waitFor(t, 10*time.Second, "the App to reopen it", func() bool { return w.api.View().State == "open" && closureComments(w.api) == 1 })
+	appkit.WaitFor(t, 10*time.Second, "the App to reopen it", func() bool { return w.api.View().State == "open" && closureComments(w.api) == 1 })
 	w.waitUnit(t, "failure", "is still open")
 }
 
@@ -134,12 +136,12 @@ func TestClosureReopen(t *testing.T) {
 func TestClosureEventReads(t *testing.T) {
 	w := newClosureWorld(t, closureConfig, nil)
 	reads := func(act func(), settled func() bool) (n int) {
-		w.quiet(t) // what came before is done: none of its reads is counted
-		before := len(w.f.Requests())
+		w.Quiet(t) // what came before is done: none of its reads is counted
+		before := len(w.F.Requests())
 		act()
-		waitFor(t, 10*time.Second, "the delivery's work", settled)
+		appkit.WaitFor(t, 10*time.Second, "the delivery's work", settled)
 		time.Sleep(300 * time.Millisecond)
-		for _, r := range w.f.Requests()[before:] {
+		for _, r := range w.F.Requests()[before:] {
 			if !r.Write || r.Pattern == "POST /graphql" {
 				n++
 			}
@@ -149,8 +151,8 @@ func TestClosureEventReads(t *testing.T) {
 	// The owner's closure (done, no comment) against her reopening: both
 	// flip the dependent's aepgate/work-unit, so the dependents' judging
 	// costs the same; the difference is the closure's own judgement.
-	closed := reads(func() { w.api.Close("olivia") }, func() bool { return w.workUnitRun(w.head).Conclusion == "success" })
-	edit := reads(func() { w.api.Reopen("olivia") }, func() bool { return w.workUnitRun(w.head).Conclusion == "failure" })
+	closed := reads(func() { w.api.Close("olivia") }, func() bool { return w.WorkUnitRun(w.head).Conclusion == "success" })
+	edit := reads(func() { w.api.Reopen("olivia") }, func() bool { return w.WorkUnitRun(w.head).Conclusion == "failure" })
 	t.Logf("reads: issues.reopened %d, issues.closed %d; the closure's own: %d", edit, closed, closed-edit)
 	if closed-edit > 2 {
 		t.Errorf("the closure cost %d reads beyond a reopening's, want at most 2", closed-edit)
@@ -168,7 +170,7 @@ func TestClosureOwnerCommand(t *testing.T) {
 	w.api.Comment("carl", "/aep close the API shipped with #1")
 	c := w.api.Comment("olivia", "draft")
 	c.Edit("olivia", "/aep close edited in")
-	w.quiet(t) // both deliveries judged
+	w.Quiet(t) // both deliveries judged
 	w.waitUnit(t, "failure", "closed without evidence by carl")
 	w.api.Comment("olivia", "/aep close the API shipped with the reports release")
 	w.waitUnit(t, "success", "")
@@ -190,10 +192,10 @@ func newHeldClosureWorld(t *testing.T, voids bool) *closureWorld {
 	r := closure.DefaultRules()
 	r.HoldVoids = voids
 	w := newClosureWorld(t, closureConfig, &r)
-	ctl := w.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+	ctl := w.Repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
 	ctl.Comment("olivia", "/aep hold release freeze")
-	waitFor(t, 10*time.Second, "the HOLD kept", func() bool {
-		return conclusionOf(w.repo, w.head, "aepgate/gates") == "action_required"
+	appkit.WaitFor(t, 10*time.Second, "the HOLD kept", func() bool {
+		return appkit.ConclusionOf(w.Repo, w.head, "aepgate/gates") == "action_required"
 	})
 	return w
 }

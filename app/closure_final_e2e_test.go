@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ func (w *closureWorld) certify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.app.db.SaveUnitEvidence(t.Context(), "acme/widgets", w.api.Number(), 90, at, time.Now()); err != nil {
+	if err := w.App.Store().SaveUnitEvidence(t.Context(), "acme/widgets", w.api.Number(), 90, at, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -25,7 +25,7 @@ func (w *closureWorld) certify(t *testing.T) {
 // boardSays reports whether a board fact of the repository holds text.
 func (w *closureWorld) boardSays(t *testing.T, text string) bool {
 	t.Helper()
-	facts, err := w.app.db.BoardFacts(t.Context(), "acme/widgets")
+	facts, err := w.App.Store().BoardFacts(t.Context(), "acme/widgets")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestClosureFinalOwner(t *testing.T) {
 		w.certify(t)
 		w.api.Close("carl")
 		w.waitUnit(t, "failure", "needs-review: waiting for the owner's closure (closed by carl; closure.final: owner)")
-		w.quiet(t)
+		w.Quiet(t)
 		if n := closureComments(w.api); n != 0 {
 			t.Errorf("%d closed-without-evidence comments on a needs-review unit, want 0", n)
 		}
@@ -61,7 +61,7 @@ func TestClosureFinalOwner(t *testing.T) {
 			t.Errorf("the owner's board does not list the needs-review unit")
 		}
 		w.api.Comment("carl", "/aep close certified, done")
-		w.quiet(t)
+		w.Quiet(t)
 		w.waitUnit(t, "failure", "needs-review")
 		w.api.Comment("olivia", "/aep close reviewed the certified API")
 		w.waitUnit(t, "success", "")

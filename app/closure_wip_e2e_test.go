@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app/board"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	pboard "github.com/aepgate/aepgate/protocol/board"
 	"github.com/aepgate/aepgate/protocol/closure"
 )
@@ -17,18 +18,18 @@ import (
 func (w *closureWorld) keptBoard(t *testing.T) pboard.Board {
 	t.Helper()
 	ctx := context.Background()
-	in, err := w.app.clients.Installation(w.inst.ID)
+	in, err := w.App.GitHub().Installation(w.Inst.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	login, err := w.app.clients.AppLogin(ctx)
+	login, err := w.App.GitHub().AppLogin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.app.boards().Keep(ctx, in, "acme", "widgets", time.Now(), board.AuthoredBy(login), testLogger(t)); err != nil {
+	if err := w.App.Boards().Keep(ctx, in, "acme", "widgets", time.Now(), board.AuthoredBy(login), appkit.Logger(t)); err != nil {
 		t.Fatal(err)
 	}
-	b, ok, err := w.app.Board(ctx, "acme/widgets")
+	b, ok, err := w.App.Board(ctx, "acme/widgets")
 	if err != nil || !ok {
 		t.Fatalf("no board kept: %v", err)
 	}
@@ -78,7 +79,7 @@ func TestClosedWithoutEvidenceCountsAgainstWIPAndInbox(t *testing.T) {
 				text = fmt.Sprintf(text, w.api.Number())
 			}
 			w.waitUnit(t, tt.wantUnit, text)
-			w.quiet(t)
+			w.Quiet(t)
 			b := w.keptBoard(t)
 			if s := storyOf(t, b, w.api.Number()); s.State != tt.wantState {
 				t.Errorf("#api on the board: %s (%s), want %s", s.State, s.Reason, tt.wantState)

@@ -76,8 +76,8 @@ func (a *App) rejudgeOnce(ctx context.Context, args queue.Rejudge, log *slog.Log
 // keep some as they are.
 func (a *App) coalesce(event string, ws []route.Work) []route.Work {
 	ok := route.Coalescible
-	if a.opts.coalesce != nil {
-		ok = a.opts.coalesce
+	if a.opts.Seams.Coalesce != nil {
+		ok = a.opts.Seams.Coalesce
 	}
 	return route.Coalesce(ws, func(x route.Work) bool { return ok(event, x) })
 }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -11,8 +11,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/route"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -39,16 +41,16 @@ func TestCommentBurstCoalesced(t *testing.T) {
 			name = "negative control: not coalesced"
 		}
 		t.Run(name, func(t *testing.T) {
-			g := newGatesWorldOpts(t, func(o *Options) {
+			g := newGatesWorldOpts(t, func(o *app.Options) {
 				o.CoalesceDelay = 5 * time.Second
 				if control {
-					o.coalesce = func(string, route.Work) bool { return false }
+					o.Seams.Coalesce = func(string, route.Work) bool { return false }
 				}
 			})
 			perEval := g.readsOfOneEvaluation(t)
 			before := g.ledgerRows(t, "check_run:aepgate/gates")
-			g.f.CollectWebhooks(testSecret, g.ghApp)
-			sent := len(g.f.Deliveries())
+			g.F.CollectWebhooks(appkit.Secret, g.GHApp)
+			sent := len(g.F.Deliveries())
 			var commands []*ghfake.Comment
 			for i := range burstComments {
 				// The commands are among the newest 100 comments, which every
@@ -59,13 +61,13 @@ func TestCommentBurstCoalesced(t *testing.T) {
 				}
 				g.pr.Comment("ci-bot", fmt.Sprintf("Build %d passed.\n\n> see the log", i))
 			}
-			g.f.ResetLog()
+			g.F.ResetLog()
 			start := time.Now()
-			g.sendAll(t, g.f.Deliveries()[sent:])
+			g.sendAll(t, g.F.Deliveries()[sent:])
 			acked := time.Now()
 			limit := 2 + burstCommands
 			if control {
-				waitFor(t, 60*time.Second, "more evaluations than the coalesced bound", func() bool {
+				appkit.WaitFor(t, 60*time.Second, "more evaluations than the coalesced bound", func() bool {
 					return g.ledgerRows(t, "check_run:aepgate/gates")-before > limit
 				})
 				t.Logf("negative control: over %d evaluations for the burst", limit)
@@ -76,7 +78,7 @@ func TestCommentBurstCoalesced(t *testing.T) {
 			g.waitIdle(t)
 			t.Logf("the burst was acknowledged in %v, its jobs had run %v later", acked.Sub(start).Round(time.Millisecond), time.Since(acked).Round(time.Millisecond))
 			evals := g.ledgerRows(t, "check_run:aepgate/gates") - before
-			reads := g.f.Stats().Reads
+			reads := g.F.Stats().Reads
 			t.Logf("%d comments: %d evaluations, %d GitHub reads (one evaluation reads %d)", burstComments, evals, reads, perEval)
 			if evals > limit {
 				t.Errorf("the burst cost %d evaluations, want at most %d", evals, limit)
@@ -100,9 +102,9 @@ func TestCommentBurstCoalesced(t *testing.T) {
 func (g *gatesWorld) readsOfOneEvaluation(t *testing.T) int {
 	t.Helper()
 	g.settle(t)
-	g.f.ResetLog()
+	g.F.ResetLog()
 	g.settle(t)
-	return g.f.Stats().Reads
+	return g.F.Stats().Reads
 }
 
 // sendAll sends the collected deliveries to the App, 16 at a time; one
@@ -130,7 +132,7 @@ func (g *gatesWorld) sendAll(t *testing.T, ds []ghfake.Delivery) {
 
 // sendOne sends d and returns the status (0: no answer).
 func (g *gatesWorld) sendOne(t *testing.T, d ghfake.Delivery) int {
-	req, err := d.Request(g.base + "/webhook")
+	req, err := d.Request(g.Base + "/webhook")
 	if err != nil {
 		t.Error(err)
 		return 0
@@ -152,9 +154,9 @@ func (g *gatesWorld) sendOne(t *testing.T, d ghfake.Delivery) int {
 func (g *gatesWorld) waitIdle(t *testing.T) {
 	t.Helper()
 	kinds := []string{queue.Delivery{}.Kind(), queue.Rejudge{}.Kind()}
-	waitFor(t, 2*time.Minute, "the queue to drain", func() bool {
+	appkit.WaitFor(t, 2*time.Minute, "the queue to drain", func() bool {
 		var n int
-		err := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM river_job WHERE kind IN ('`+strings.Join(kinds, "','")+`')
+		err := g.App.Store().SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM river_job WHERE kind IN ('`+strings.Join(kinds, "','")+`')
 			AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&n)
 		return err == nil && n == 0
 	})

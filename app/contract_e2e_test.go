@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -10,9 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	acontract "github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/closure"
 	"github.com/aepgate/aepgate/protocol/workunit"
@@ -34,11 +36,11 @@ var liveContracts = acontract.Rules{
 // contains.
 func (a *auditWorld) waitWorkUnit(t *testing.T, contains string) *ghfake.CheckRun {
 	t.Helper()
-	waitFor(t, 10*time.Second, "aepgate/work-unit saying "+contains, func() bool {
-		r := newestRunOn(a.repo, a.pr.Head(), checks.NameWorkUnit)
+	appkit.WaitFor(t, 10*time.Second, "aepgate/work-unit saying "+contains, func() bool {
+		r := appkit.NewestRunOn(a.Repo, a.pr.Head(), checks.NameWorkUnit)
 		return r != nil && strings.Contains(r.Summary, contains)
 	})
-	return newestRunOn(a.repo, a.pr.Head(), checks.NameWorkUnit)
+	return appkit.NewestRunOn(a.Repo, a.pr.Head(), checks.NameWorkUnit)
 }
 
 // TestContractRiskLoweredByAuthor: bob, the pull request's author with
@@ -57,9 +59,9 @@ func TestContractRiskLoweredByAuthor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := newAuditWorldWith(t, "high", "version: 1\nowners: [olivia]\n", func(o *Options) { o.contractRules = tt.rules })
+			a := newAuditWorldWith(t, "high", "version: 1\nowners: [olivia]\n", func(o *app.Options) { o.Seams.ContractRules = tt.rules })
 			a.waitAudit(t, "failure")
-			a.unit.Edit("bob", contract("low", "product"))
+			a.unit.Edit("bob", appkit.Contract("low", "product"))
 			if tt.wantAudit == "success" {
 				r := a.waitAudit(t, "success")
 				if !strings.Contains(r.Title, "No audit required") {
@@ -68,7 +70,7 @@ func TestContractRiskLoweredByAuthor(t *testing.T) {
 				return
 			}
 			a.waitWorkUnit(t, "changed by `bob`")
-			waitFor(t, 10*time.Second, "aepgate/audit naming the tampering", func() bool {
+			appkit.WaitFor(t, 10*time.Second, "aepgate/audit naming the tampering", func() bool {
 				r := a.audit()
 				return r != nil && strings.Contains(r.Summary, "changed by `bob`")
 			})
@@ -86,7 +88,7 @@ func TestContractChangesThatCount(t *testing.T) {
 	t.Run("a writer raises", func(t *testing.T) {
 		a := newAuditWorld(t, "low")
 		a.waitAudit(t, "success")
-		a.unit.Edit("bob", contract("high", "product"))
+		a.unit.Edit("bob", appkit.Contract("high", "product"))
 		r := a.waitAudit(t, "failure")
 		if strings.Contains(r.Summary, "Contract tampering") {
 			t.Errorf("a raise shown as tampering:\n%s", r.Summary)
@@ -95,7 +97,7 @@ func TestContractChangesThatCount(t *testing.T) {
 	t.Run("an owner lowers", func(t *testing.T) {
 		a := newAuditWorld(t, "high")
 		a.waitAudit(t, "failure")
-		a.unit.Edit("olivia", contract("low", "product"))
+		a.unit.Edit("olivia", appkit.Contract("low", "product"))
 		a.waitAudit(t, "success")
 	})
 }
@@ -105,15 +107,15 @@ func TestContractChangesThatCount(t *testing.T) {
 // memory, judges the tampered contract at the risk the first one kept.
 func TestContractKeptAcrossRestart(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "aepgate.db")
-	a := newAuditWorldWith(t, "high", "version: 1\nowners: [olivia]\n", func(o *Options) { o.Database = db })
+	var o app.Options
+	a := newAuditWorldWith(t, "high", "version: 1\nowners: [olivia]\n", func(x *app.Options) { x.Database = db; o = *x })
 	a.waitAudit(t, "failure")
-	o := a.app.opts
-	second, base := startApp(t, o)
-	a.app, a.base = second, base
-	a.f.SendWebhooks(base+"/webhook", testSecret, a.ghApp)
-	a.unit.Edit("bob", contract("low", "product"))
+	second, base := appkit.Start(t, o)
+	a.App, a.Base = second, base
+	a.F.SendWebhooks(base+"/webhook", appkit.Secret, a.GHApp)
+	a.unit.Edit("bob", appkit.Contract("low", "product"))
 	a.waitWorkUnit(t, "changed by `bob`")
-	waitFor(t, 10*time.Second, "aepgate/audit naming the tampering", func() bool {
+	appkit.WaitFor(t, 10*time.Second, "aepgate/audit naming the tampering", func() bool {
 		r := a.audit()
 		return r != nil && strings.Contains(r.Summary, "changed by `bob`")
 	})
@@ -123,10 +125,10 @@ func TestContractKeptAcrossRestart(t *testing.T) {
 }
 
 // keptRow waits until the App keeps a contract of kind and number.
-func keptRow(t *testing.T, a *App, kind string, number int) {
+func keptRow(t *testing.T, a *app.App, kind string, number int) {
 	t.Helper()
-	waitFor(t, 10*time.Second, fmt.Sprintf("a kept %s contract %d", kind, number), func() bool {
-		_, ok, err := a.db.KeptContract(context.Background(), "acme/widgets", kind, number)
+	appkit.WaitFor(t, 10*time.Second, fmt.Sprintf("a kept %s contract %d", kind, number), func() bool {
+		_, ok, err := a.Store().KeptContract(context.Background(), "acme/widgets", kind, number)
 		return err == nil && ok
 	})
 }
@@ -147,15 +149,15 @@ func TestContractMilestoneLoweredByWriter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newIncrementWorldWith(t, incrementYAML, highRisk, nil, func(o *Options) { o.contractRules = tt.rules }, "high", "high", "high")
+			w := newIncrementWorldWith(t, incrementYAML, highRisk, nil, func(o *app.Options) { o.Seams.ContractRules = tt.rules }, "high", "high", "high")
 			w.sweep(t)
-			keptRow(t, w.app, store.ContractMilestone, w.ms.Number())
+			keptRow(t, w.App, store.ContractMilestone, w.ms.Number())
 			for _, s := range w.stories {
-				keptRow(t, w.app, store.ContractUnit, s.Number())
+				keptRow(t, w.App, store.ContractUnit, s.Number())
 			}
 			w.ms.Edit("mallory", "```yaml\nrisk: low\n```\n")
 			for _, s := range w.stories {
-				s.Edit("mallory", contract("low", "product"))
+				s.Edit("mallory", appkit.Contract("low", "product"))
 			}
 			last := w.certifiedAll(t)
 			w.sweep(t)
@@ -194,31 +196,31 @@ func TestContractClosureLowRiskPath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newGhfakeWorldOpts(t, true, func(o *Options) { o.contractRules = tt.rules })
-			w.repo.Grant("olivia", "admin")
-			w.repo.Grant("carl", "write")
-			w.repo.Grant("mallory", "write")
-			w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": closureConfig})
-			ms := w.repo.CreateMilestone("Exports", "```yaml\nrisk: high\n```\n")
-			api := w.repo.OpenIssue("olivia", "Report API", contract("high", "contract"), ghfake.InMilestone(ms))
-			export := w.repo.OpenIssue("olivia", "Export reports", contract("medium", "product", api.Number()), ghfake.InMilestone(ms))
-			w.repo.Branch("feature", "main")
-			w.repo.Commit("feature", "export", map[string]string{"export.go": "package x\n"})
-			pr := w.repo.OpenPR("bob", "feature", "main", "Export", "Work-unit: #"+strconv.Itoa(export.Number()))
-			cw := &closureWorld{ghfakeWorld: w, api: api, export: export, head: pr.Head()}
+			w := appkit.NewLiveOpts(t, true, func(o *app.Options) { o.Seams.ContractRules = tt.rules })
+			w.Repo.Grant("olivia", "admin")
+			w.Repo.Grant("carl", "write")
+			w.Repo.Grant("mallory", "write")
+			w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": closureConfig})
+			ms := w.Repo.CreateMilestone("Exports", "```yaml\nrisk: high\n```\n")
+			api := w.Repo.OpenIssue("olivia", "Report API", appkit.Contract("high", "contract"), ghfake.InMilestone(ms))
+			export := w.Repo.OpenIssue("olivia", "Export reports", appkit.Contract("medium", "product", api.Number()), ghfake.InMilestone(ms))
+			w.Repo.Branch("feature", "main")
+			w.Repo.Commit("feature", "export", map[string]string{"export.go": "package x\n"})
+			pr := w.Repo.OpenPR("bob", "feature", "main", "Export", "Work-unit: #"+strconv.Itoa(export.Number()))
+			cw := &closureWorld{Live: w, api: api, export: export, head: pr.Head()}
 			cw.waitUnit(t, "failure", "is still open")
 			// A first closure without evidence, then a reopening: #api's
 			// contract is kept (from issues.opened) before mallory edits it.
 			api.Close("carl")
 			cw.waitUnit(t, "failure", "closed without evidence by carl")
-			keptRow(t, w.app, store.ContractUnit, api.Number())
+			keptRow(t, w.App, store.ContractUnit, api.Number())
 			api.Reopen("olivia")
 			cw.waitUnit(t, "failure", "is still open")
 			at, _ := json.Marshal(closure.Attempt{PR: 900, MergeSHA: strings.Repeat("a", 40), MergePassed: true, ReadbackPassed: true})
-			if err := w.app.db.SaveUnitEvidence(context.Background(), "acme/widgets", api.Number(), 900, at, time.Now()); err != nil {
+			if err := w.App.Store().SaveUnitEvidence(context.Background(), "acme/widgets", api.Number(), 900, at, time.Now()); err != nil {
 				t.Fatal(err)
 			}
-			api.Edit("mallory", contract("low", "contract"))
+			api.Edit("mallory", appkit.Contract("low", "contract"))
 			api.Close("carl")
 			cw.waitUnit(t, tt.want, tt.text)
 		})
@@ -233,9 +235,9 @@ func TestContractClosureLowRiskPath(t *testing.T) {
 func TestContractMilestoneLoweredByOwner(t *testing.T) {
 	w := newIncrementWorldWith(t, incrementYAML, highRisk, nil, nil, "medium", "medium", "medium")
 	w.sweep(t)
-	keptRow(t, w.app, store.ContractMilestone, w.ms.Number())
+	keptRow(t, w.App, store.ContractMilestone, w.ms.Number())
 	w.ms.Edit("olivia", "```yaml\nrisk: medium\n```\n")
-	w.quiet(t)
+	w.Quiet(t)
 	last := w.certifiedAll(t)
 	w.sweep(t)
 	if _, done := w.complete(t, last); !done {
@@ -259,21 +261,21 @@ func TestContractLoweredBeforeFirstJudgement(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newGhfakeWorldOpts(t, true, func(o *Options) { o.contractRules = tt.rules })
-			w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\n"})
-			w.repo.Grant("bob", "write")
-			ms := w.repo.CreateMilestone("M", "")
-			unit := w.repo.OpenIssue("olivia", "Export", contract("high", "product"), ghfake.InMilestone(ms))
-			keptRow(t, w.app, store.ContractUnit, unit.Number())
-			unit.Edit("bob", contract("low", "product"))
-			w.repo.Branch("export", "main")
-			w.repo.CommitBy("bob", "export", "export", map[string]string{"export/export.go": auditSource})
-			pr := w.repo.OpenPR("bob", "export", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
-			waitFor(t, 10*time.Second, "aepgate/audit "+tt.wantAudit, func() bool {
-				r := newestRunOn(w.repo, pr.Head(), checks.NameAudit)
+			w := appkit.NewLiveOpts(t, true, func(o *app.Options) { o.Seams.ContractRules = tt.rules })
+			w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\n"})
+			w.Repo.Grant("bob", "write")
+			ms := w.Repo.CreateMilestone("M", "")
+			unit := w.Repo.OpenIssue("olivia", "Export", appkit.Contract("high", "product"), ghfake.InMilestone(ms))
+			keptRow(t, w.App, store.ContractUnit, unit.Number())
+			unit.Edit("bob", appkit.Contract("low", "product"))
+			w.Repo.Branch("export", "main")
+			w.Repo.CommitBy("bob", "export", "export", map[string]string{"export/export.go": auditSource})
+			pr := w.Repo.OpenPR("bob", "export", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
+			appkit.WaitFor(t, 10*time.Second, "aepgate/audit "+tt.wantAudit, func() bool {
+				r := appkit.NewestRunOn(w.Repo, pr.Head(), checks.NameAudit)
 				return r != nil && r.Conclusion == tt.wantAudit
 			})
-			if r := newestRunOn(w.repo, pr.Head(), checks.NameAudit); tt.wantAudit == "failure" && !strings.Contains(r.Summary, "changed by `bob`") {
+			if r := appkit.NewestRunOn(w.Repo, pr.Head(), checks.NameAudit); tt.wantAudit == "failure" && !strings.Contains(r.Summary, "changed by `bob`") {
 				t.Errorf("aepgate/audit does not name bob:\n%s", r.Summary)
 			}
 		})

@@ -1,9 +1,12 @@
-package app
+package app_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // TestAuthoritativeCoordinator: the organization's base lists mallory as a
@@ -25,7 +28,7 @@ func TestAuthoritativeCoordinator(t *testing.T) {
 			t.Errorf("reactions = %v, want [-1]", got)
 		}
 		want := "mallory may not hold: cody is the one authoritative coordinator of this repository (the coordinators scope map), and craft allows one per scope; cody or an owner writes it"
-		if !waitUntil(10*time.Second, func() bool {
+		if !appkit.WaitUntil(10*time.Second, func() bool {
 			rs := g.replies(t, g.unit.Number(), hold.ID())
 			return len(rs) == 1 && strings.Contains(rs[0], want)
 		}) {
@@ -38,7 +41,7 @@ func TestAuthoritativeCoordinator(t *testing.T) {
 		g.waitGates(t, "action_required")
 	})
 	t.Run("negative control: without the rule", func(t *testing.T) {
-		g := newExtendsWorld(t, base, cfg, func(o *Options) { o.gateRules = withoutGateRule("authoritative-coordinator") })
+		g := newExtendsWorld(t, base, cfg, func(o *app.Options) { o.Seams.GateRules = withoutGateRule("authoritative-coordinator") })
 		g.waitGates(t, "success")
 		g.unit.Comment("mallory", "/aep hold waiting for legal")
 		g.waitGates(t, "action_required")

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	deployrules "github.com/aepgate/aepgate/protocol/deploy"
 )
@@ -39,24 +40,24 @@ func TestDeployCertified(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			w := newDeployWorld(t, certifiedYAML, tt.rules)
-			sha := w.repo.Head("main")
+			sha := w.Repo.Head("main")
 			if tt.certified {
 				sha = w.certifiedMerge(t)
 			}
 			if tt.forged {
-				w.repo.AddCheckRun(ghfake.ActionsAppID, sha, checks.NameCertificate, "completed", "success")
+				w.Repo.AddCheckRun(ghfake.ActionsAppID, sha, checks.NameCertificate, "completed", "success")
 			}
 			run := w.deployCounted(t, sha)
 			got := answered(t, run)
-			w.quiet(t)
+			w.Quiet(t)
 			if got.State != tt.want {
 				t.Fatalf("answer %s (%s), want %s", got.State, got.Comment, tt.want)
 			}
 			if tt.want == deployrules.Rejected && !strings.Contains(got.Comment, "not the merge commit of a certified unit") {
 				t.Errorf("the rejection does not say why: %q", got.Comment)
 			}
-			reads, writes := deployCost(w.f.Stats())
-			t.Logf("%s: %d reads, %d writes %v", tt.name, reads, writes, w.f.Stats().ByRoute)
+			reads, writes := deployCost(w.F.Stats())
+			t.Logf("%s: %d reads, %d writes %v", tt.name, reads, writes, w.F.Stats().ByRoute)
 			if reads > 3 || writes != 1 {
 				t.Errorf("a deployment answered at once cost %d reads and %d writes (want ≤ 3 and 1)", reads, writes)
 			}
@@ -73,8 +74,8 @@ func TestDeployOwnerGate(t *testing.T) {
 	t.Parallel()
 	w := newDeployWorld(t, gatedYAML, nil)
 	ctl := w.controlIssue()
-	run := w.deploy(w.repo.Head("main"))
-	waitFor(t, 10*time.Second, "the gate's question", func() bool { return appComments(ctl, run) == 1 })
+	run := w.deploy(w.Repo.Head("main"))
+	appkit.WaitFor(t, 10*time.Second, "the gate's question", func() bool { return appComments(ctl, run) == 1 })
 	if len(run.DeploymentReviews()) != 0 {
 		t.Fatalf("answered before the owner: %+v", run.DeploymentReviews())
 	}
@@ -91,7 +92,7 @@ func TestDeployOwnerGate(t *testing.T) {
 	}
 	run.Redeliver("production")
 	w.redeliverControl(t)
-	if err := w.app.runReconcile(t.Context()); err != nil {
+	if err := w.App.Sweep(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	w.settle(t)
@@ -100,7 +101,7 @@ func TestDeployOwnerGate(t *testing.T) {
 	}
 
 	nc := newDeployWorld(t, gatedYAML, withoutDeployRule("owner-gate"))
-	ncRun := nc.deploy(nc.repo.Head("main"))
+	ncRun := nc.deploy(nc.Repo.Head("main"))
 	if got := answered(t, ncRun); got.State != deployrules.Approved {
 		t.Errorf("negative control: without the owner-gate rule the answer is %+v, want approved at once", got)
 	}
@@ -109,10 +110,10 @@ func TestDeployOwnerGate(t *testing.T) {
 // redeliverControl sends the newest control-issue comment again.
 func (w *deployWorld) redeliverControl(t *testing.T) {
 	t.Helper()
-	ds := w.f.Deliveries()
+	ds := w.F.Deliveries()
 	for i := len(ds) - 1; i >= 0; i-- {
 		if ds[i].Event == "issue_comment" {
-			deliver(t, w.base, "issue_comment", fmt.Sprintf("re-%d", time.Now().UnixNano()), ds[i].Payload)
+			appkit.Deliver(t, w.Base, "issue_comment", fmt.Sprintf("re-%d", time.Now().UnixNano()), ds[i].Payload)
 			return
 		}
 	}
@@ -127,8 +128,8 @@ func TestDeployHold(t *testing.T) {
 	t.Parallel()
 	w := newDeployWorld(t, gatedYAML, nil)
 	ctl := w.controlIssue()
-	run := w.deploy(w.repo.Head("main"))
-	waitFor(t, 10*time.Second, "the gate's question", func() bool { return appComments(ctl, run) == 1 })
+	run := w.deploy(w.Repo.Head("main"))
+	appkit.WaitFor(t, 10*time.Second, "the gate's question", func() bool { return appComments(ctl, run) == 1 })
 	ctl.Comment("olivia", "/aep hold payments are down")
 	if got := answered(t, run); got.State != deployrules.Rejected || !strings.Contains(got.Comment, "project-hold") {
 		t.Errorf("gated deployment under HOLD: %+v", got)
@@ -145,7 +146,7 @@ func TestDeployHold(t *testing.T) {
 			w := newDeployWorld(t, openYAML, tt.rules)
 			w.controlIssue().Comment("olivia", "/aep hold payments are down")
 			w.settle(t)
-			if got := answered(t, w.deploy(w.repo.Head("main"))); got.State != tt.want {
+			if got := answered(t, w.deploy(w.Repo.Head("main"))); got.State != tt.want {
 				t.Errorf("answer %+v, want %s", got, tt.want)
 			}
 		})
@@ -162,8 +163,8 @@ func TestDeployAnswerLost(t *testing.T) {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
 			w := newDeployWorld(t, openYAML, nil)
-			w.f.InjectFault("POST /repos/{owner}/{repo}/actions/runs/{run_id}/deployment_protection_rule", ghfake.Fault{Kind: kind, Times: 1})
-			run := w.deploy(w.repo.Head("main"))
+			w.F.InjectFault("POST /repos/{owner}/{repo}/actions/runs/{run_id}/deployment_protection_rule", ghfake.Fault{Kind: kind, Times: 1})
+			run := w.deploy(w.Repo.Head("main"))
 			if got := answered(t, run); got.State != deployrules.Approved {
 				t.Fatalf("answer %+v", got)
 			}
@@ -171,7 +172,7 @@ func TestDeployAnswerLost(t *testing.T) {
 			if n := len(run.DeploymentReviews()); n != 1 {
 				t.Errorf("%d answers, want 1", n)
 			}
-			if p, err := w.app.db.PendingDeploys(t.Context(), "acme/widgets"); err != nil || len(p) != 0 {
+			if p, err := w.App.Store().PendingDeploys(t.Context(), "acme/widgets"); err != nil || len(p) != 0 {
 				t.Errorf("still pending: %v, %v", p, err)
 			}
 		})

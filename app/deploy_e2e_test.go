@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	deployrules "github.com/aepgate/aepgate/protocol/deploy"
 )
@@ -17,12 +19,12 @@ import (
 // deployWorld is a ghfake world whose App may answer deployments
 // (Deployments: write) and can be restarted on its database.
 type deployWorld struct {
-	f     *ghfake.Fake
-	repo  *ghfake.Repo
-	ghApp *ghfake.App
-	o     Options
-	app   *App
-	base  string
+	F     *ghfake.Fake
+	Repo  *ghfake.Repo
+	GHApp *ghfake.App
+	o     app.Options
+	App   *app.App
+	Base  string
 	stop  func()
 }
 
@@ -32,16 +34,16 @@ func newDeployWorld(t *testing.T, yaml string, rules []deployrules.Rule) *deploy
 	t.Helper()
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
-	w := &deployWorld{f: f, ghApp: f.App(testAppID, appKey(t)), repo: f.CreateRepo("acme/widgets")}
-	w.ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write",
-		"metadata": "read", "actions": "read", "deployments": "write"}, w.repo)
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": yaml})
-	w.repo.Grant("olivia", "admin")
-	w.repo.Grant("mallory", "write")
-	w.o = testOptions(t, nil, "")
+	w := &deployWorld{F: f, GHApp: f.App(appkit.AppID, appkit.Key(t)), Repo: f.CreateRepo("acme/widgets")}
+	w.GHApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write",
+		"metadata": "read", "actions": "read", "deployments": "write"}, w.Repo)
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": yaml})
+	w.Repo.Grant("olivia", "admin")
+	w.Repo.Grant("mallory", "write")
+	w.o = appkit.Options(t, nil, "")
 	w.o.GitHubURL = f.URL()
-	w.o.readback = readbackOptions{audited: passAudit}
-	w.o.deployRules = rules
+	w.o.Seams.Readback = app.ReadbackSeams{Audited: passAudit}
+	w.o.Seams.DeployRules = rules
 	w.start(t)
 	t.Cleanup(func() { w.stop() })
 	return w
@@ -52,7 +54,7 @@ func newDeployWorld(t *testing.T, yaml string, rules []deployrules.Rule) *deploy
 func (w *deployWorld) start(t *testing.T) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := New(ctx, w.o)
+	a, err := app.New(ctx, w.o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func (w *deployWorld) start(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx, ln) }()
-	w.app, w.base = a, "http://"+ln.Addr().String()
+	w.App, w.Base = a, "http://"+ln.Addr().String()
 	w.stop = sync.OnceFunc(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -70,7 +72,7 @@ func (w *deployWorld) start(t *testing.T) {
 		}
 		a.Close()
 	})
-	w.f.SendWebhooks(w.base+"/webhook", testSecret, w.ghApp)
+	w.F.SendWebhooks(w.Base+"/webhook", appkit.Secret, w.GHApp)
 }
 
 // restart stops the App and starts a new process on the same database.
@@ -84,21 +86,21 @@ func (w *deployWorld) restart(t *testing.T) {
 // and returns the merge commit once aepgate/certificate is on it.
 func (w *deployWorld) certifiedMerge(t *testing.T) string {
 	t.Helper()
-	unit := w.repo.OpenIssue("alice", "Unit", contract("low", "product"), ghfake.InMilestone(w.repo.CreateMilestone("M", "")))
-	w.repo.Branch("work", "main")
-	w.repo.Commit("work", "work", map[string]string{"work.go": "package x\n"})
-	pr := w.repo.OpenPR("bob", "work", "main", "Work", "Work-unit: #"+strconv.Itoa(unit.Number()))
-	waitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return newestRunOn(w.repo, pr.Head(), checks.NameGates) != nil })
-	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: pr.Head(), Branch: "work", Event: "pull_request"})
+	unit := w.Repo.OpenIssue("alice", "Unit", appkit.Contract("low", "product"), ghfake.InMilestone(w.Repo.CreateMilestone("M", "")))
+	w.Repo.Branch("work", "main")
+	w.Repo.Commit("work", "work", map[string]string{"work.go": "package x\n"})
+	pr := w.Repo.OpenPR("bob", "work", "main", "Work", "Work-unit: #"+strconv.Itoa(unit.Number()))
+	appkit.WaitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return appkit.NewestRunOn(w.Repo, pr.Head(), checks.NameGates) != nil })
+	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: pr.Head(), Branch: "work", Event: "pull_request"})
 	merge := pr.Merge(ghfake.MergeCommit)
-	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: merge, Branch: "main", Event: "push"})
-	waitFor(t, 15*time.Second, "certificate", func() bool { return newestRunOn(w.repo, merge, checks.NameCertificate) != nil })
+	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: merge, Branch: "main", Event: "push"})
+	appkit.WaitFor(t, 15*time.Second, "certificate", func() bool { return appkit.NewestRunOn(w.Repo, merge, checks.NameCertificate) != nil })
 	return merge
 }
 
 // deploy starts a deploy workflow run at sha waiting on production.
 func (w *deployWorld) deploy(sha string) *ghfake.WorkflowRun {
-	run := w.repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: sha})
+	run := w.Repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: sha})
 	run.RequestDeployment("production")
 	return run
 }
@@ -107,16 +109,16 @@ func (w *deployWorld) deploy(sha string) *ghfake.WorkflowRun {
 // started (its workflow_run deliveries are not the deployment's cost).
 func (w *deployWorld) deployCounted(t *testing.T, sha string) *ghfake.WorkflowRun {
 	t.Helper()
-	run := w.repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: sha})
-	w.quiet(t)
-	w.f.ResetLog()
+	run := w.Repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: sha})
+	w.Quiet(t)
+	w.F.ResetLog()
 	run.RequestDeployment("production")
 	return run
 }
 
 // quiet waits until the App has made no request to the fake for half a
 // second (at most 10 s): the work of earlier deliveries is done.
-func (w *deployWorld) quiet(t *testing.T) { t.Helper(); drained(t, w.f, w.app) }
+func (w *deployWorld) Quiet(t *testing.T) { t.Helper(); appkit.Drained(t, w.F, w.App) }
 
 // deployCost is what the deployment's judgement cost, without the App's
 // credentials (an installation token lasts an hour and the App's login is
@@ -124,23 +126,23 @@ func (w *deployWorld) quiet(t *testing.T) { t.Helper(); drained(t, w.f, w.app) }
 func deployCost(st ghfake.Stats) (reads, writes int) {
 	delete(st.ByRoute, "GET /app")
 	delete(st.ByRoute, "POST /app/installations/{installation_id}/access_tokens")
-	return apiCalls(st)
+	return appkit.APICalls(st)
 }
 
 // answered waits for run's answer and returns it.
 func answered(t *testing.T, run *ghfake.WorkflowRun) ghfake.DeploymentReview {
 	t.Helper()
-	waitFor(t, 30*time.Second, "the deployment's answer", func() bool { return len(run.DeploymentReviews()) > 0 })
+	appkit.WaitFor(t, 30*time.Second, "the deployment's answer", func() bool { return len(run.DeploymentReviews()) > 0 })
 	return run.DeploymentReviews()[0]
 }
 
 // settle waits until the App has run every job queued so far (drained):
 // a comment's delivery has been judged, an answer written.
-func (w *deployWorld) settle(t *testing.T) { t.Helper(); drained(t, w.f, w.app) }
+func (w *deployWorld) settle(t *testing.T) { t.Helper(); appkit.Drained(t, w.F, w.App) }
 
 // controlIssue opens the control issue.
 func (w *deployWorld) controlIssue() *ghfake.Issue {
-	return w.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+	return w.Repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
 }
 
 // appComments are the App's comments on issue that name the gate of run.

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"strconv"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	deployrules "github.com/aepgate/aepgate/protocol/deploy"
 )
@@ -15,16 +16,16 @@ import (
 // so one world can certify several merges.
 func (w *deployWorld) certifiedMergeNamed(t *testing.T, name string) string {
 	t.Helper()
-	unit := w.repo.OpenIssue("alice", "Unit "+name, contract("low", "product"), ghfake.InMilestone(w.repo.CreateMilestone("M "+name, "")))
-	w.repo.Branch(name, "main")
-	w.repo.Commit(name, "work "+name, map[string]string{name + ".go": "package x\n"})
-	pr := w.repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(unit.Number()))
-	waitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return newestRunOn(w.repo, pr.Head(), checks.NameGates) != nil })
-	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: pr.Head(), Branch: name, Event: "pull_request"})
+	unit := w.Repo.OpenIssue("alice", "Unit "+name, appkit.Contract("low", "product"), ghfake.InMilestone(w.Repo.CreateMilestone("M "+name, "")))
+	w.Repo.Branch(name, "main")
+	w.Repo.Commit(name, "work "+name, map[string]string{name + ".go": "package x\n"})
+	pr := w.Repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(unit.Number()))
+	appkit.WaitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return appkit.NewestRunOn(w.Repo, pr.Head(), checks.NameGates) != nil })
+	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: pr.Head(), Branch: name, Event: "pull_request"})
 	merge := pr.Merge(ghfake.MergeCommit)
-	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: merge, Branch: "main", Event: "push"})
-	waitFor(t, 15*time.Second, "certificate", func() bool { return newestRunOn(w.repo, merge, checks.NameCertificate) != nil })
-	w.quiet(t)
+	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: merge, Branch: "main", Event: "push"})
+	appkit.WaitFor(t, 15*time.Second, "certificate", func() bool { return appkit.NewestRunOn(w.Repo, merge, checks.NameCertificate) != nil })
+	w.Quiet(t)
 	return merge
 }
 
@@ -56,20 +57,20 @@ func TestDeployLineage(t *testing.T) {
 			}
 			hotfix := ""
 			if tt.hotfix {
-				hotfix = w.repo.Commit("main", "hotfix straight to main", map[string]string{"hotfix.go": "package x\n"})
+				hotfix = w.Repo.Commit("main", "hotfix straight to main", map[string]string{"hotfix.go": "package x\n"})
 			}
 			second := w.certifiedMergeNamed(t, "two")
 			run := w.deployCounted(t, second)
 			got := answered(t, run)
-			w.quiet(t)
+			w.Quiet(t)
 			if got.State != tt.want {
 				t.Fatalf("answer %s (%s), want %s", got.State, got.Comment, tt.want)
 			}
 			if tt.want == deployrules.Rejected && !strings.Contains(got.Comment, hotfix[:12]+" reached the branch without being a certified unit's merge commit") {
 				t.Errorf("the rejection does not name the uncertified commit %s: %q", hotfix[:12], got.Comment)
 			}
-			reads, writes := costUntilAnswer(w.f.Requests())
-			t.Logf("%s: %d reads, %d writes until the answer (all requests: %v)", tt.name, reads, writes, w.f.Stats().ByRoute)
+			reads, writes := costUntilAnswer(w.F.Requests())
+			t.Logf("%s: %d reads, %d writes until the answer (all requests: %v)", tt.name, reads, writes, w.F.Stats().ByRoute)
 			if reads > 3 || writes != 1 {
 				t.Errorf("a deployment answered at once cost %d reads and %d writes (want ≤ 3 and 1)", reads, writes)
 			}

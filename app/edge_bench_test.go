@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
@@ -27,11 +28,11 @@ func (acceptAll) Enqueue(context.Context, webhook.Delivery) (webhook.Outcome, er
 func BenchmarkEdgeHandler(b *testing.B) {
 	body := fixtures.Payload(b, "pull_request", "opened")
 	fs := route.Defaults()
-	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte(testSecret)}, Queue: acceptAll{}, Handled: fs.Handles, Views: fs.Views})
+	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte(appkit.Secret)}, Queue: acceptAll{}, Handled: fs.Handles, Views: fs.Views})
 	if err != nil {
 		b.Fatal(err)
 	}
-	sig := sign(testSecret, body)
+	sig := appkit.Sign(appkit.Secret, body)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {

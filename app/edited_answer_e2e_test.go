@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"net/http"
@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -28,9 +29,9 @@ func TestCommentEditedIntoCommandAnsweredOnce(t *testing.T) {
 	}{
 		{"an old comment edited into /aep resume", func(t *testing.T, g *gatesWorld) *ghfake.Comment {
 			c := g.pr.Comment("olivia", "Thanks, looking at it.")
-			g.quiet(t) // judged as posted: nothing to answer
+			g.Quiet(t) // judged as posted: nothing to answer
 			editAs("mallory", "/aep resume")(t, g, c)
-			g.quiet(t)
+			g.Quiet(t)
 			return c
 		}, []string{"-1"}, 1},
 		{"edited before its created delivery is judged", func(t *testing.T, g *gatesWorld) *ghfake.Comment {
@@ -43,7 +44,7 @@ func TestCommentEditedIntoCommandAnsweredOnce(t *testing.T) {
 			c := g.pr.Comment("olivia", "/aep hold waiting for legal")
 			g.waitReaction(t, c.ID())
 			editAs("mallory", "/aep resume")(t, g, c)
-			g.quiet(t)
+			g.Quiet(t)
 			return c
 		}, []string{"+1"}, 0},
 	}
@@ -72,17 +73,17 @@ func TestCommentEditedIntoCommandAnsweredOnce(t *testing.T) {
 // before the next is sent.
 func (g *gatesWorld) editedFirst(t *testing.T, order func([]ghfake.Delivery) []ghfake.Delivery) *ghfake.Comment {
 	t.Helper()
-	g.f.CollectWebhooks(testSecret, g.ghApp)
-	before := len(g.f.Deliveries())
+	g.F.CollectWebhooks(appkit.Secret, g.GHApp)
+	before := len(g.F.Deliveries())
 	c := g.pr.Comment("olivia", "Thanks, looking at it.")
 	editAs("mallory", "/aep resume")(t, g, c)
-	held := g.f.Deliveries()[before:]
+	held := g.F.Deliveries()[before:]
 	if len(held) != 2 {
 		t.Fatalf("%d deliveries for a comment and its edit, want 2", len(held))
 	}
-	g.f.SendWebhooks(g.base+"/webhook", testSecret, g.ghApp)
+	g.F.SendWebhooks(g.Base+"/webhook", appkit.Secret, g.GHApp)
 	for _, d := range order(held) {
-		req, err := d.Request(g.base + "/webhook")
+		req, err := d.Request(g.Base + "/webhook")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +95,7 @@ func (g *gatesWorld) editedFirst(t *testing.T, order func([]ghfake.Delivery) []g
 		if resp.StatusCode >= 300 {
 			t.Fatalf("delivery %s (%s.%s) answered %d", d.GUID, d.Event, d.Action, resp.StatusCode)
 		}
-		g.quiet(t)
+		g.Quiet(t)
 	}
 	return c
 }
@@ -105,11 +106,11 @@ func (g *gatesWorld) editedFirst(t *testing.T, order func([]ghfake.Delivery) []g
 // the edit was dropped as mattering to no decision and never answered.
 func TestControlCommentEditedIntoCommandAnswered(t *testing.T) {
 	g := newGatesWorld(t)
-	ctl := g.repo.OpenIssue("olivia", "aepgate control", "", ghfake.WithLabels(gh.ControlLabel))
+	ctl := g.Repo.OpenIssue("olivia", "aepgate control", "", ghfake.WithLabels(gh.ControlLabel))
 	c := ctl.Comment("olivia", "Notes for the week.")
-	g.quiet(t)
+	g.Quiet(t)
 	editAs("mallory", "/aep hold stop everything")(t, g, c)
-	g.quiet(t)
+	g.Quiet(t)
 	if diff := cmp.Diff([]string{"-1"}, g.reactions(t, c.ID())); diff != "" {
 		t.Errorf("reactions (-want +got):\n%s", diff)
 	}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/snapshot"
@@ -24,29 +26,29 @@ const extending = "version: 1\nextends: acme/.github:aepgate.yml\n"
 // newExtendsWorld is a gates world (olivia, cody, mallory, one unit and its
 // pull request) whose installation also covers acme/.github, holding base
 // as aepgate.yml on its default branch, and whose repository config is cfg.
-func newExtendsWorld(t *testing.T, base, cfg string, edit func(*Options)) *gatesWorld {
+func newExtendsWorld(t *testing.T, base, cfg string, edit func(*app.Options)) *gatesWorld {
 	t.Helper()
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
-	ghApp := f.App(testAppID, appKey(t))
+	ghApp := f.App(appkit.AppID, appkit.Key(t))
 	repo := f.CreateRepo("acme/widgets")
 	org := f.CreateRepo("acme/.github")
 	org.Commit("main", "organization policy", map[string]string{"aepgate.yml": base})
 	f.CreateRepo("acme/secret").Commit("main", "a policy the App may not read", map[string]string{"aepgate.yml": orgBase})
 	inst := ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write", "metadata": "read", "actions": "read", "members": "read"}, repo, org)
-	o := testOptions(t, nil, "")
+	o := appkit.Options(t, nil, "")
 	o.GitHubURL = f.URL()
 	if edit != nil {
 		edit(&o)
 	}
-	a, url := startApp(t, o)
-	f.SendWebhooks(url+"/webhook", testSecret, ghApp)
-	w := &ghfakeWorld{f: f, repo: repo, app: a, base: url, inst: inst, ghApp: ghApp}
+	a, url := appkit.Start(t, o)
+	f.SendWebhooks(url+"/webhook", appkit.Secret, ghApp)
+	w := &appkit.Live{F: f, Repo: repo, App: a, Base: url, Inst: inst, GHApp: ghApp}
 	repo.Commit("main", "config", map[string]string{".github/aepgate.yml": cfg})
 	for login, role := range map[string]string{"olivia": "admin", "cody": "write", "mallory": "write", "rob": "write"} {
 		repo.Grant(login, role)
 	}
-	g := &gatesWorld{ghfakeWorld: w, gh: f.Client(inst.Token())}
+	g := &gatesWorld{Live: w, gh: f.Client(inst.Token())}
 	g.unit, g.pr = g.unitAndPR("extends")
 	return g
 }
@@ -56,9 +58,9 @@ func newExtendsWorld(t *testing.T, base, cfg string, edit func(*Options)) *gates
 // valid config without warnings needs no run).
 func (g *gatesWorld) configConclusion(t *testing.T) (string, string) {
 	t.Helper()
-	waitFor(t, 10*time.Second, "aepgate/gates", func() bool { return g.gates() != nil })
-	g.quiet(t)
-	run := newestRunOn(g.repo, g.pr.Head(), checks.NameConfig)
+	appkit.WaitFor(t, 10*time.Second, "aepgate/gates", func() bool { return g.gates() != nil })
+	g.Quiet(t)
+	run := appkit.NewestRunOn(g.Repo, g.pr.Head(), checks.NameConfig)
 	if run == nil {
 		return "valid", ""
 	}
@@ -66,9 +68,9 @@ func (g *gatesWorld) configConclusion(t *testing.T) (string, string) {
 }
 
 // withoutRule is the default merge rules minus key's: a negative control.
-func withoutRule(key string) func(*Options) {
-	return func(o *Options) {
-		o.mergeRules = slices.DeleteFunc(config.DefaultMergeRules(), func(r config.MergeRule) bool { return r.Key == key })
+func withoutRule(key string) func(*app.Options) {
+	return func(o *app.Options) {
+		o.Seams.MergeRules = slices.DeleteFunc(config.DefaultMergeRules(), func(r config.MergeRule) bool { return r.Key == key })
 	}
 }
 
@@ -79,7 +81,7 @@ func withoutRule(key string) func(*Options) {
 func TestExtendsBaseOwnerHolds(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		edit func(*Options)
+		edit func(*app.Options)
 		want string
 	}{
 		{"owners unioned", nil, "action_required"},
@@ -93,7 +95,7 @@ func TestExtendsBaseOwnerHolds(t *testing.T) {
 			}
 			hold := g.unit.Comment("olivia", "/aep hold waiting for legal")
 			g.waitReaction(t, hold.ID())
-			g.quiet(t)
+			g.Quiet(t)
 			if got := g.gates().Conclusion; got != tt.want {
 				t.Errorf("after the base owner's HOLD aepgate/gates is %s, want %s", got, tt.want)
 			}
@@ -109,7 +111,7 @@ func TestExtendsBaseOwnerHolds(t *testing.T) {
 func TestExtendsDropRefused(t *testing.T) {
 	for _, tt := range []struct {
 		name       string
-		edit       func(*Options)
+		edit       func(*app.Options)
 		wantConfig string
 		wantGates  string
 	}{
@@ -130,7 +132,7 @@ func TestExtendsDropRefused(t *testing.T) {
 			}
 			hold := g.unit.Comment("olivia", "/aep hold waiting for legal")
 			g.waitReaction(t, hold.ID())
-			g.quiet(t)
+			g.Quiet(t)
 			if got := g.gates().Conclusion; got != tt.wantGates {
 				t.Errorf("after the dropped owner's HOLD aepgate/gates is %s, want %s", got, tt.wantGates)
 			}
@@ -138,13 +140,13 @@ func TestExtendsDropRefused(t *testing.T) {
 	}
 }
 
-// fallback is the negative control of an unreadable base: a snapshotter
+// fallback is the negative control of an unreadable base: a app.Snapshotter
 // that replaces a base it could not read by an empty policy, so the
 // repository's file stands alone.
-type fallback struct{ snapshotter }
+type fallback struct{ app.Snapshotter }
 
 func (f fallback) Snapshot(ctx context.Context, req gh.SnapshotRequest) (*snapshot.PR, error) {
-	s, err := f.snapshotter.Snapshot(ctx, req)
+	s, err := f.Snapshotter.Snapshot(ctx, req)
 	if err == nil && s.Config.Base != nil && s.Config.Base.Unreadable != "" {
 		s.Config.Base = &snapshot.BaseFile{Ref: s.Config.Base.Ref, Text: "version: 1\n"}
 	}
@@ -158,12 +160,12 @@ func (f fallback) Snapshot(ctx context.Context, req gh.SnapshotRequest) (*snapsh
 func TestExtendsBaseUnreadable(t *testing.T) {
 	for _, tt := range []struct {
 		name           string
-		edit           func(*Options)
+		edit           func(*app.Options)
 		want, wantUnit string
 	}{
 		{"refused", nil, "failure", "failure"},
-		{"negative control: falling back to the repository's file", func(o *Options) {
-			o.snapshots = func(s snapshotter) snapshotter { return fallback{s} }
+		{"negative control: falling back to the repository's file", func(o *app.Options) {
+			o.Seams.Snapshots = func(s app.Snapshotter) app.Snapshotter { return fallback{s} }
 		}, "valid", "success"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -172,7 +174,7 @@ func TestExtendsBaseUnreadable(t *testing.T) {
 			if got != tt.want {
 				t.Fatalf("aepgate/config is %s, want %s:\n%s", got, tt.want, sum)
 			}
-			if got := conclusionOf(g.repo, g.pr.Head(), checks.NameWorkUnit); got != tt.wantUnit {
+			if got := appkit.ConclusionOf(g.Repo, g.pr.Head(), checks.NameWorkUnit); got != tt.wantUnit {
 				t.Errorf("aepgate/work-unit is %s, want %s", got, tt.wantUnit)
 			}
 			if got == "failure" && !strings.Contains(sum, "base policy acme/secret:aepgate.yml cannot be read") {
@@ -195,7 +197,7 @@ func (unconditional) RoundTrip(req *http.Request) (*http.Response, error) {
 // baseReads are the statuses of the reads of the base policy so far.
 func (g *gatesWorld) baseReads() []int {
 	var out []int
-	for _, r := range g.f.Requests() {
+	for _, r := range g.F.Requests() {
 		if r.Method == http.MethodGet && strings.HasSuffix(r.Path, "/repos/acme/.github/contents/aepgate.yml") {
 			out = append(out, r.Status)
 		}
@@ -210,23 +212,23 @@ func (g *gatesWorld) baseReads() []int {
 func TestExtendsBaseReadOncePerEvaluation(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		edit func(*Options)
+		edit func(*app.Options)
 		want int
 	}{
 		{"conditional", nil, http.StatusNotModified},
-		{"negative control: unconditional reads", func(o *Options) { o.Transport = unconditional{} }, http.StatusOK},
+		{"negative control: unconditional reads", func(o *app.Options) { o.Transport = unconditional{} }, http.StatusOK},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			g := newExtendsWorld(t, orgBase, extending+"coordinators: [cody]\n", tt.edit)
 			g.waitGates(t, "success")
-			g.quiet(t)
+			g.Quiet(t)
 			before, evals := len(g.baseReads()), g.ledgerRows(t, "check_run:"+checks.NameGates)
 			if before == 0 || g.baseReads()[0] != http.StatusOK {
 				t.Fatalf("the first read of the base answered %v, want 200 first", g.baseReads())
 			}
-			g.repo.Commit("extends", "more work", map[string]string{"more.go": "package x\n"})
-			waitFor(t, 10*time.Second, "an evaluation of the new head", func() bool { return g.gates() != nil })
-			g.quiet(t)
+			g.Repo.Commit("extends", "more work", map[string]string{"more.go": "package x\n"})
+			appkit.WaitFor(t, 10*time.Second, "an evaluation of the new head", func() bool { return g.gates() != nil })
+			g.Quiet(t)
 			reads := g.baseReads()[before:]
 			n := g.ledgerRows(t, "check_run:"+checks.NameGates) - evals
 			if len(reads) != n || n == 0 {
@@ -248,15 +250,15 @@ func TestExtendsBaseReadOncePerEvaluation(t *testing.T) {
 // control) the HOLD does not count.
 func TestSimulateExtends(t *testing.T) {
 	g := newExtendsWorld(t, orgBase, extending+"owners: [rob]\ncoordinators: [cody]\n", nil)
-	g.repo.Grant("rita", "read")
+	g.Repo.Grant("rita", "read")
 	g.unit.Comment("olivia", "/aep hold waiting for legal")
 	g.waitGates(t, "action_required")
-	g.quiet(t)
-	src, err := gh.NewReadInstallation(g.f.URL(), g.f.UserToken("rita"))
+	g.Quiet(t)
+	src, err := gh.NewReadInstallation(g.F.URL(), g.F.UserToken("rita"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	login, err := g.app.clients.AppLogin(context.Background())
+	login, err := g.App.GitHub().AppLogin(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,11 +272,11 @@ func TestSimulateExtends(t *testing.T) {
 		{"negative control: a local config without extends", "version: 1\nowners: [rob]\ncoordinators: [cody]\nauditors: [ann]\n", checks.ConclusionSuccess},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			sim := Simulation{Owner: "acme", Repo: "widgets", PR: g.pr.Number(), AppLogin: login}
+			sim := app.Simulation{Owner: "acme", Repo: "widgets", PR: g.pr.Number(), AppLogin: login}
 			if tt.config != "" {
 				sim.Config = []byte(tt.config)
 			}
-			runs, err := Simulate(context.Background(), src, sim)
+			runs, err := app.Simulate(context.Background(), src, sim)
 			if err != nil {
 				t.Fatal(err)
 			}

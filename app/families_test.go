@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // toyWork records the repository it ran for.
@@ -38,10 +39,10 @@ func TestToyFamily(t *testing.T) {
 		if got := slices.Contains(fs.Events(), "star"); got != registered {
 			t.Fatalf("registered %v: star in the subscribed events = %v", registered, got)
 		}
-		o := testOptions(t, nil, "")
-		o.families = fs
-		_, base := startApp(t, o)
-		deliver(t, base, "star", fmt.Sprintf("toy-%v", registered), body)
+		o := appkit.Options(t, nil, "")
+		o.Seams.Families = fs
+		_, base := appkit.Start(t, o)
+		appkit.Deliver(t, base, "star", fmt.Sprintf("toy-%v", registered), body)
 		select {
 		case repo := <-ran:
 			if !registered || repo != "acme/app" {

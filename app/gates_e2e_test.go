@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -12,7 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v62/github"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -23,7 +25,7 @@ const gatesConfig = "version: 1\nowners: [olivia]\ncoordinators: [cody]\n"
 // cody coordinator, both with write access, and mallory a writer who is
 // neither; plus one unit with an open pull request.
 type gatesWorld struct {
-	*ghfakeWorld
+	*appkit.Live
 	unit *ghfake.Issue
 	pr   *ghfake.PR
 	gh   *github.Client
@@ -33,14 +35,14 @@ func newGatesWorld(t *testing.T) *gatesWorld { return newGatesWorldOpts(t, nil) 
 
 // newGatesWorldOpts is newGatesWorld with the App's options changed by
 // edit (nil: unchanged).
-func newGatesWorldOpts(t *testing.T, edit func(*Options)) *gatesWorld {
+func newGatesWorldOpts(t *testing.T, edit func(*app.Options)) *gatesWorld {
 	t.Helper()
-	w := newGhfakeWorldOpts(t, true, edit)
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
-	w.repo.Grant("olivia", "admin")
-	w.repo.Grant("cody", "write")
-	w.repo.Grant("mallory", "write")
-	g := &gatesWorld{ghfakeWorld: w, gh: w.f.Client(w.inst.Token())}
+	w := appkit.NewLiveOpts(t, true, edit)
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
+	w.Repo.Grant("olivia", "admin")
+	w.Repo.Grant("cody", "write")
+	w.Repo.Grant("mallory", "write")
+	g := &gatesWorld{Live: w, gh: w.F.Client(w.Inst.Token())}
 	g.unit, g.pr = g.unitAndPR("gates")
 	g.waitGates(t, "success")
 	return g
@@ -49,22 +51,22 @@ func newGatesWorldOpts(t *testing.T, edit func(*Options)) *gatesWorld {
 // unitAndPR opens a milestone with one product unit and a pull request
 // naming it, on branch name.
 func (g *gatesWorld) unitAndPR(name string) (*ghfake.Issue, *ghfake.PR) {
-	ms := g.repo.CreateMilestone("M-"+name, "")
-	u := g.repo.OpenIssue("alice", "Unit "+name, contract("low", "product"), ghfake.InMilestone(ms))
-	g.repo.Branch(name, "main")
-	g.repo.Commit(name, "work", map[string]string{name + ".go": "package x\n"})
-	return u, g.repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(u.Number()))
+	ms := g.Repo.CreateMilestone("M-"+name, "")
+	u := g.Repo.OpenIssue("alice", "Unit "+name, appkit.Contract("low", "product"), ghfake.InMilestone(ms))
+	g.Repo.Branch(name, "main")
+	g.Repo.Commit(name, "work", map[string]string{name + ".go": "package x\n"})
+	return u, g.Repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(u.Number()))
 }
 
 // gates is the newest aepgate/gates run on the pull request's head.
 func (g *gatesWorld) gates() *ghfake.CheckRun {
-	return newestRunOn(g.repo, g.pr.Head(), checks.NameGates)
+	return appkit.NewestRunOn(g.Repo, g.pr.Head(), checks.NameGates)
 }
 
 // waitGates waits until the gates check concludes want.
 func (g *gatesWorld) waitGates(t *testing.T, want string) *ghfake.CheckRun {
 	t.Helper()
-	waitFor(t, 10*time.Second, "aepgate/gates "+want, func() bool { r := g.gates(); return r != nil && r.Conclusion == want })
+	appkit.WaitFor(t, 10*time.Second, "aepgate/gates "+want, func() bool { r := g.gates(); return r != nil && r.Conclusion == want })
 	return g.gates()
 }
 
@@ -72,7 +74,7 @@ func (g *gatesWorld) waitGates(t *testing.T, want string) *ghfake.CheckRun {
 // the fake's state (not its API, so polling adds nothing to its request log).
 func (g *gatesWorld) reactions(t *testing.T, id int64) []string {
 	t.Helper()
-	c, ok := g.repo.CommentByID(id)
+	c, ok := g.Repo.CommentByID(id)
 	if !ok {
 		t.Fatalf("no comment %d", id)
 	}
@@ -87,8 +89,8 @@ func (g *gatesWorld) reactions(t *testing.T, id int64) []string {
 // of that is done.
 func (g *gatesWorld) waitReaction(t *testing.T, id int64) []string {
 	t.Helper()
-	waitFor(t, 10*time.Second, "a reaction", func() bool { return len(g.reactions(t, id)) > 0 })
-	g.quiet(t)
+	appkit.WaitFor(t, 10*time.Second, "a reaction", func() bool { return len(g.reactions(t, id)) > 0 })
+	g.Quiet(t)
 	return g.reactions(t, id)
 }
 
@@ -130,12 +132,12 @@ func TestGatesHoldResumeOnTheUnit(t *testing.T) {
 
 func TestGatesProjectHoldBlocksEveryPullRequest(t *testing.T) {
 	g := newGatesWorld(t)
-	other := g.unitPR("other")
-	ctl := g.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+	other := g.UnitPR("other")
+	ctl := g.Repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
 	ctl.Comment("olivia", "/aep hold release freeze")
 	g.waitGates(t, "action_required")
-	waitFor(t, 10*time.Second, "the other pull request blocked", func() bool {
-		return conclusionOf(g.repo, other.Head(), checks.NameGates) == "action_required"
+	appkit.WaitFor(t, 10*time.Second, "the other pull request blocked", func() bool {
+		return appkit.ConclusionOf(g.Repo, other.Head(), checks.NameGates) == "action_required"
 	})
 	// Closing the control issue (anyone with triage can) lifts nothing.
 	ctl.Close("mallory")
@@ -179,7 +181,7 @@ func TestGatesCoordinatorGateNeedsTheOwner(t *testing.T) {
 	g.waitGates(t, "success")
 	// A redelivered comment is answered once: still one reply.
 	g.redeliverComment(t, self.ID())
-	waitFor(t, 10*time.Second, "the redelivery judged", func() bool { return g.commandRows(t, self.ID()) >= 2 })
+	appkit.WaitFor(t, 10*time.Second, "the redelivery judged", func() bool { return g.commandRows(t, self.ID()) >= 2 })
 	if n := len(g.replies(t, g.pr.Number(), self.ID())); n != 1 {
 		t.Errorf("%d replies to the refused resolve, want 1", n)
 	}
@@ -187,8 +189,8 @@ func TestGatesCoordinatorGateNeedsTheOwner(t *testing.T) {
 	// answer is, after the check runs).
 	var accepted, refused int
 	var err2 error
-	ok := waitUntil(10*time.Second, func() bool {
-		row := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT
+	ok := appkit.WaitUntil(10*time.Second, func() bool {
+		row := g.App.Store().SQL.QueryRowContext(context.Background(), `SELECT
 			(SELECT COUNT(*) FROM aepgate_ledger WHERE kind = 'command:accepted'),
 			(SELECT COUNT(*) FROM aepgate_ledger WHERE kind = 'command:refused')`)
 		err2 = row.Scan(&accepted, &refused)
@@ -203,7 +205,7 @@ func TestGatesCoordinatorGateNeedsTheOwner(t *testing.T) {
 // again under a new delivery ID, as GitHub's "Redeliver" with a new GUID.
 func (g *gatesWorld) redeliverComment(t *testing.T, id int64) {
 	t.Helper()
-	for _, d := range g.f.Deliveries() {
+	for _, d := range g.F.Deliveries() {
 		var p struct {
 			Comment struct{ ID int64 } `json:"comment"`
 		}
@@ -211,7 +213,7 @@ func (g *gatesWorld) redeliverComment(t *testing.T, id int64) {
 			// A byte-for-byte copy under a new ID is a replay the edge
 			// answers 200 without queueing; a copy with a field no job
 			// reads gets past the edge and tests the command-once rule.
-			if got := deliver(t, g.base, "issue_comment", fmt.Sprintf("again-%d", id), copyPayload(t, d.Payload)); got != 202 {
+			if got := appkit.Deliver(t, g.Base, "issue_comment", fmt.Sprintf("again-%d", id), appkit.CopyPayload(t, d.Payload)); got != 202 {
 				t.Fatalf("redelivery: %d", got)
 			}
 			return
@@ -242,7 +244,7 @@ func TestGatesRefusals(t *testing.T) {
 	g := newGatesWorld(t)
 	g.unit.Comment("olivia", "/aep hold until the audit")
 	g.waitGates(t, "action_required")
-	other := g.repo.OpenIssue("alice", "Other unit", contract("low", "product"))
+	other := g.Repo.OpenIssue("alice", "Other unit", appkit.Contract("low", "product"))
 	other.Comment("cody", "```aep-gate\nid: other-gate\nquestion: Other?\nchoices: [approve, reject]\ncategory: human-product-judgment-action\neffect: product-direction-decision\n```\n")
 	tests := []struct {
 		name, who, body string
@@ -260,7 +262,7 @@ func TestGatesRefusals(t *testing.T) {
 			if got := g.waitReaction(t, c.ID()); len(got) != 1 || got[0] != "-1" {
 				t.Errorf("reactions = %v, want [-1]", got)
 			}
-			waitFor(t, 5*time.Second, "a reply", func() bool { return len(g.replies(t, tt.on.Number(), c.ID())) == 1 })
+			appkit.WaitFor(t, 5*time.Second, "a reply", func() bool { return len(g.replies(t, tt.on.Number(), c.ID())) == 1 })
 			if r := g.gates(); r.Conclusion != "action_required" {
 				t.Fatalf("the attack unblocked the merge")
 			}
@@ -284,7 +286,7 @@ func TestGatesRefusals(t *testing.T) {
 	// Permission is read live at every evaluation: an owner lowered to read
 	// is refused; restored, their own unedited comments count again.
 	t.Run("lowered permission", func(t *testing.T) {
-		g.repo.Grant("olivia", "read")
+		g.Repo.Grant("olivia", "read")
 		c := g.unit.Comment("olivia", "/aep resume")
 		if got := g.waitReaction(t, c.ID()); len(got) != 1 || got[0] != "-1" {
 			t.Errorf("reactions = %v, want [-1]", got)
@@ -293,7 +295,7 @@ func TestGatesRefusals(t *testing.T) {
 			t.Fatal("an owner with read permission resumed")
 		}
 	})
-	g.repo.Grant("olivia", "admin")
+	g.Repo.Grant("olivia", "admin")
 	g.unit.Comment("olivia", "/aep resume")
 	g.waitGates(t, "success")
 }
@@ -314,13 +316,13 @@ func TestGatesStatusCommentIsKeptNotRepeated(t *testing.T) {
 		}
 		return out
 	}
-	waitFor(t, 10*time.Second, "the status comment", func() bool { return len(status()) == 1 })
+	appkit.WaitFor(t, 10*time.Second, "the status comment", func() bool { return len(status()) == 1 })
 	if !strings.Contains(status()[0].GetBody(), "Nothing blocks") {
 		t.Errorf("status:\n%s", status()[0].GetBody())
 	}
 	g.unit.Comment("olivia", "/aep hold pause")
 	g.waitGates(t, "action_required")
-	waitFor(t, 10*time.Second, "the status comment to follow", func() bool {
+	appkit.WaitFor(t, 10*time.Second, "the status comment to follow", func() bool {
 		s := status()
 		return len(s) == 1 && strings.Contains(s[0].GetBody(), "pause")
 	})
@@ -365,16 +367,16 @@ func TestGatesWorkflowChangeNeedsApproval(t *testing.T) {
 // the second lifts it for both.
 func TestGatesHoldOnOneAttemptBlocksTheUnitsOthers(t *testing.T) {
 	g := newGatesWorld(t)
-	g.repo.Branch("second", "main")
-	g.repo.Commit("second", "another try", map[string]string{"second.go": "package x\n"})
-	second := g.repo.OpenPR("bob", "second", "main", "Second try", "Work-unit: #"+strconv.Itoa(g.unit.Number()))
-	secondGates := func() string { return conclusionOf(g.repo, second.Head(), checks.NameGates) }
-	waitFor(t, 10*time.Second, "the second attempt judged", func() bool { return secondGates() == "success" })
+	g.Repo.Branch("second", "main")
+	g.Repo.Commit("second", "another try", map[string]string{"second.go": "package x\n"})
+	second := g.Repo.OpenPR("bob", "second", "main", "Second try", "Work-unit: #"+strconv.Itoa(g.unit.Number()))
+	secondGates := func() string { return appkit.ConclusionOf(g.Repo, second.Head(), checks.NameGates) }
+	appkit.WaitFor(t, 10*time.Second, "the second attempt judged", func() bool { return secondGates() == "success" })
 	g.pr.Comment("olivia", "/aep hold rethink the approach")
 	g.waitGates(t, "action_required")
-	waitFor(t, 10*time.Second, "the second attempt held", func() bool { return secondGates() == "action_required" })
+	appkit.WaitFor(t, 10*time.Second, "the second attempt held", func() bool { return secondGates() == "action_required" })
 	second.Comment("olivia", "/aep resume")
-	waitFor(t, 10*time.Second, "the second attempt resumed", func() bool { return secondGates() == "success" })
+	appkit.WaitFor(t, 10*time.Second, "the second attempt resumed", func() bool { return secondGates() == "success" })
 	g.waitGates(t, "success")
 }
 
@@ -387,15 +389,15 @@ func TestGatesAPICallsPerEvaluation(t *testing.T) {
 	g.waitGates(t, "action_required")
 	// The HOLD's evaluation ends with its answer and the review request.
 	g.waitReaction(t, hold.ID())
-	waitFor(t, 10*time.Second, "the review request", func() bool {
+	appkit.WaitFor(t, 10*time.Second, "the review request", func() bool {
 		rs, _, err := g.gh.PullRequests.ListReviewers(context.Background(), "acme", "widgets", g.pr.Number(), nil)
 		return err == nil && len(rs.Users) == 1
 	})
-	g.quiet(t)
-	g.f.ResetLog()
+	g.Quiet(t)
+	g.F.ResetLog()
 	c := g.pr.Comment("olivia", "/aep recheck")
 	g.waitReaction(t, c.ID()) // and its job's other reads and writes
-	st := g.f.Stats()
+	st := g.F.Stats()
 	delete(st.ByRoute, "GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions") // the test's own reads
 	want := map[string]int{
 		"POST /graphql": 1,
@@ -411,13 +413,13 @@ func TestGatesAPICallsPerEvaluation(t *testing.T) {
 // lost is answered by the reconcile sweep, once; a second sweep writes
 // nothing.
 func TestGatesSweepAnswersMissedComments(t *testing.T) {
-	w := newGhfakeWorldWith(t, false) // webhooks recorded, never sent
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
-	w.repo.Grant("olivia", "admin")
-	g := &gatesWorld{ghfakeWorld: w, gh: w.f.Client(w.inst.Token())}
+	w := appkit.NewLiveWith(t, false) // webhooks recorded, never sent
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
+	w.Repo.Grant("olivia", "admin")
+	g := &gatesWorld{Live: w, gh: w.F.Client(w.Inst.Token())}
 	g.unit, g.pr = g.unitAndPR("missed")
 	c := g.pr.Comment("olivia", "/aep hold lost webhook")
-	if err := w.app.runReconcile(context.Background()); err != nil {
+	if err := w.App.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if got := g.reactions(t, c.ID()); len(got) != 1 || got[0] != "+1" {
@@ -428,16 +430,16 @@ func TestGatesSweepAnswersMissedComments(t *testing.T) {
 	}
 	// The sweep also asked for a board update, which opens the board issue
 	// and pins it last: its writes are the first sweep's.
-	waitFor(t, 10*time.Second, "the board issue, pinned", func() bool {
-		is := w.repo.IssuesLabelled(checks.BoardLabel)
+	appkit.WaitFor(t, 10*time.Second, "the board issue, pinned", func() bool {
+		is := w.Repo.IssuesLabelled(checks.BoardLabel)
 		return len(is) == 1 && is[0].Pinned
 	})
-	w.f.ResetLog()
-	if err := w.app.runReconcile(context.Background()); err != nil {
+	w.F.ResetLog()
+	if err := w.App.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, writes := apiCalls(w.f.Stats()); writes != 0 {
-		t.Errorf("a second sweep wrote %d times: %v", writes, w.f.Stats().ByRoute)
+	if _, writes := appkit.APICalls(w.F.Stats()); writes != 0 {
+		t.Errorf("a second sweep wrote %d times: %v", writes, w.F.Stats().ByRoute)
 	}
 }
 
@@ -457,7 +459,7 @@ func (g *gatesWorld) settle(t *testing.T) {
 func (g *gatesWorld) commandRows(t *testing.T, id int64) int {
 	t.Helper()
 	var n int
-	err := g.app.db.SQL.QueryRowContext(context.Background(),
+	err := g.App.Store().SQL.QueryRowContext(context.Background(),
 		`SELECT COUNT(*) FROM aepgate_ledger WHERE kind LIKE 'command:%' AND subject LIKE '%/' || ? || ':%'`, strconv.FormatInt(id, 10)).Scan(&n)
 	if err != nil {
 		t.Fatal(err)
@@ -476,11 +478,11 @@ func TestAdvisoryModeBlocksNothing(t *testing.T) {
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
 			g := newGatesWorld(t)
-			g.repo.Commit("main", "mode", map[string]string{".github/aepgate.yml": gatesConfig + "mode: " + tt.mode + "\n"})
+			g.Repo.Commit("main", "mode", map[string]string{".github/aepgate.yml": gatesConfig + "mode: " + tt.mode + "\n"})
 			g.pr.Comment("olivia", "/aep hold waiting for legal")
 			g.waitGates(t, tt.gates)
-			g.quiet(t)
-			merge := newestRunOn(g.repo, g.pr.Head(), checks.NameMerge)
+			g.Quiet(t)
+			merge := appkit.NewestRunOn(g.Repo, g.pr.Head(), checks.NameMerge)
 			if merge == nil || merge.Conclusion != tt.merge {
 				t.Fatalf("aepgate/merge = %+v, want %s", merge, tt.merge)
 			}

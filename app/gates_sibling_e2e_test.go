@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"slices"
@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 )
@@ -25,18 +27,18 @@ const irreversibleGate = "Before merging:\n\n```aep-gate\nid: drop-legacy\nquest
 // gate rules when set.
 func newSiblingWorld(t *testing.T, rules []gatelog.Rule) (*gatesWorld, *ghfake.PR) {
 	t.Helper()
-	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.gateRules = rules })
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": siblingConfig})
-	w.repo.Grant("olivia", "admin")
-	w.repo.Grant("cody", "write")
-	g := &gatesWorld{ghfakeWorld: w, gh: w.f.Client(w.inst.Token())}
+	w := appkit.NewLiveOpts(t, true, func(o *app.Options) { o.Seams.GateRules = rules })
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": siblingConfig})
+	w.Repo.Grant("olivia", "admin")
+	w.Repo.Grant("cody", "write")
+	g := &gatesWorld{Live: w, gh: w.F.Client(w.Inst.Token())}
 	g.unit, g.pr = g.unitAndPR("real")
 	g.waitGates(t, "success")
 	g.pr.Comment("cody", irreversibleGate)
 	g.waitGates(t, "action_required")
-	w.repo.Branch("typo", "main")
-	w.repo.Commit("typo", "typo", map[string]string{"README.md": "Fixed a typo.\n"})
-	typo := w.repo.OpenPR("bob", "typo", "main", "Fix a typo", "Work-unit: #"+strconv.Itoa(g.unit.Number()))
+	w.Repo.Branch("typo", "main")
+	w.Repo.Commit("typo", "typo", map[string]string{"README.md": "Fixed a typo.\n"})
+	typo := w.Repo.OpenPR("bob", "typo", "main", "Fix a typo", "Work-unit: #"+strconv.Itoa(g.unit.Number()))
 	return g, typo
 }
 
@@ -49,8 +51,8 @@ func TestGatesSiblingApprovalDoesNotAnswer(t *testing.T) {
 	t.Run("refused", func(t *testing.T) {
 		g, typo := newSiblingWorld(t, nil)
 		typo.SubmitReview("olivia", "APPROVED", "Typo fix is fine.")
-		waitFor(t, 10*time.Second, "the typo's gates judged", func() bool {
-			r := newestRunOn(g.repo, typo.Head(), checks.NameGates)
+		appkit.WaitFor(t, 10*time.Second, "the typo's gates judged", func() bool {
+			r := appkit.NewestRunOn(g.Repo, typo.Head(), checks.NameGates)
 			return r != nil && strings.Contains(r.Summary, "drop-legacy")
 		})
 		g.settle(t)

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"strconv"
@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/heldwork"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -14,7 +16,7 @@ import (
 // ("release freeze") on its control issue; work unit #unit has bob's open
 // attempt pr; the config lists agentBot among agents.
 type heldWorld struct {
-	*ghfakeWorld
+	*appkit.Live
 	unit *ghfake.Issue
 	pr   *ghfake.PR
 }
@@ -22,29 +24,29 @@ type heldWorld struct {
 func newHeldWorld(t *testing.T, rules *heldwork.Rules) *heldWorld {
 	t.Helper()
 	w := newUnheldWorld(t, rules)
-	ctl := w.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+	ctl := w.Repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
 	ctl.Comment("olivia", "/aep hold release freeze")
-	waitFor(t, 10*time.Second, "the HOLD kept", func() bool {
-		return conclusionOf(w.repo, w.pr.Head(), "aepgate/gates") == "action_required"
+	appkit.WaitFor(t, 10*time.Second, "the HOLD kept", func() bool {
+		return appkit.ConclusionOf(w.Repo, w.pr.Head(), "aepgate/gates") == "action_required"
 	})
-	w.quiet(t)
+	w.Quiet(t)
 	return w
 }
 
 // newUnheldWorld is heldWorld before the HOLD.
 func newUnheldWorld(t *testing.T, rules *heldwork.Rules) *heldWorld {
 	t.Helper()
-	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.heldWorkRules = rules })
-	w.repo.Grant("olivia", "admin")
-	w.repo.Grant("bob", "write")
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\n" + agentsLine})
-	ms := w.repo.CreateMilestone("Exports", "```yaml\nrisk: medium\n```\n")
-	unit := w.repo.OpenIssue("olivia", "Export reports", contract("medium", "product"), ghfake.InMilestone(ms))
-	w.repo.Branch("feature", "main")
-	w.repo.Commit("feature", "export", map[string]string{"export.go": "package x\n"})
-	pr := w.repo.OpenPR("bob", "feature", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
-	w.quiet(t)
-	return &heldWorld{ghfakeWorld: w, unit: unit, pr: pr}
+	w := appkit.NewLiveOpts(t, true, func(o *app.Options) { o.Seams.HeldWorkRules = rules })
+	w.Repo.Grant("olivia", "admin")
+	w.Repo.Grant("bob", "write")
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\n" + agentsLine})
+	ms := w.Repo.CreateMilestone("Exports", "```yaml\nrisk: medium\n```\n")
+	unit := w.Repo.OpenIssue("olivia", "Export reports", appkit.Contract("medium", "product"), ghfake.InMilestone(ms))
+	w.Repo.Branch("feature", "main")
+	w.Repo.Commit("feature", "export", map[string]string{"export.go": "package x\n"})
+	pr := w.Repo.OpenPR("bob", "feature", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
+	w.Quiet(t)
+	return &heldWorld{Live: w, unit: unit, pr: pr}
 }
 
 // heldReplies are the App's held-work replies on is.
@@ -66,9 +68,9 @@ func heldReplies(is *ghfake.Issue) []string {
 func TestHeldPushAnswered(t *testing.T) {
 	w := newHeldWorld(t, nil)
 	head := w.pr.Commit("more export", map[string]string{"export.go": "package x\n\nvar V = 1\n"})
-	waitFor(t, 10*time.Second, "the held-push reply", func() bool { return len(heldReplies(w.pr.Issue)) == 1 })
-	w.redeliver(t, "pull_request", "synchronize")
-	w.quiet(t)
+	appkit.WaitFor(t, 10*time.Second, "the held-push reply", func() bool { return len(heldReplies(w.pr.Issue)) == 1 })
+	w.Redeliver(t, "pull_request", "synchronize")
+	w.Quiet(t)
 	got := heldReplies(w.pr.Issue)
 	if len(got) != 1 {
 		t.Fatalf("%d held-work replies after a redelivery, want 1", len(got))
@@ -79,22 +81,22 @@ func TestHeldPushAnswered(t *testing.T) {
 		}
 	}
 	subject := "acme/widgets#" + strconv.Itoa(w.pr.Number()) + " held_work push " + head
-	if ok, err := w.app.db.LedgerHasSubject(t.Context(), subject); err != nil || !ok {
+	if ok, err := w.App.Store().LedgerHasSubject(t.Context(), subject); err != nil || !ok {
 		t.Errorf("no ledger row %q (err %v)", subject, err)
 	}
-	waitFor(t, 10*time.Second, "the owner's board to list the held push", func() bool {
-		facts, err := w.app.db.BoardFacts(t.Context(), "acme/widgets")
+	appkit.WaitFor(t, 10*time.Second, "the owner's board to list the held push", func() bool {
+		facts, err := w.App.Store().BoardFacts(t.Context(), "acme/widgets")
 		return err == nil && strings.Contains(string(facts[w.pr.Number()]), `"kind":"held-work"`) &&
 			strings.Contains(string(facts[w.pr.Number()]), "under HOLD: @bob pushed")
 	})
-	if c := conclusionOf(w.repo, head, "aepgate/gates"); c != "action_required" {
+	if c := appkit.ConclusionOf(w.Repo, head, "aepgate/gates"); c != "action_required" {
 		t.Errorf("aepgate/gates at the pushed head = %q, want action_required (the merge stays blocked)", c)
 	}
 
 	t.Run("negative control: the push rule removed", func(t *testing.T) {
 		w := newHeldWorld(t, &heldwork.Rules{Push: false, Assignment: true})
 		w.pr.Commit("more export", map[string]string{"export.go": "package x\n\nvar V = 1\n"})
-		w.quiet(t)
+		w.Quiet(t)
 		if n := len(heldReplies(w.pr.Issue)); n != 0 {
 			t.Errorf("%d held-work replies without the rule, want 0", n)
 		}
@@ -109,10 +111,10 @@ func TestHeldPushAnswered(t *testing.T) {
 func TestHeldAssignmentAnswered(t *testing.T) {
 	w := newHeldWorld(t, nil)
 	w.unit.Assign("olivia", agentBot)
-	waitFor(t, 10*time.Second, "the held-assignment reply", func() bool { return len(heldReplies(w.unit)) == 1 })
-	w.redeliver(t, "issues", "assigned")
+	appkit.WaitFor(t, 10*time.Second, "the held-assignment reply", func() bool { return len(heldReplies(w.unit)) == 1 })
+	w.Redeliver(t, "issues", "assigned")
 	w.unit.Assign("olivia", "bob")
-	w.quiet(t)
+	w.Quiet(t)
 	got := heldReplies(w.unit)
 	if len(got) != 1 {
 		t.Fatalf("%d held-work replies, want 1 (the agent's, once)", len(got))
@@ -121,7 +123,7 @@ func TestHeldAssignmentAnswered(t *testing.T) {
 		t.Errorf("the reply lacks %q:\n%s", want, got[0])
 	}
 	subject := "acme/widgets#" + strconv.Itoa(w.unit.Number()) + " held_work assignment " + agentBot
-	if ok, err := w.app.db.LedgerHasSubject(t.Context(), subject); err != nil || !ok {
+	if ok, err := w.App.Store().LedgerHasSubject(t.Context(), subject); err != nil || !ok {
 		t.Errorf("no ledger row %q (err %v)", subject, err)
 	}
 
@@ -129,7 +131,7 @@ func TestHeldAssignmentAnswered(t *testing.T) {
 		w := newUnheldWorld(t, nil)
 		w.unit.Assign("olivia", agentBot)
 		w.pr.Commit("more export", map[string]string{"export.go": "package x\n\nvar V = 1\n"})
-		w.quiet(t)
+		w.Quiet(t)
 		if n := len(heldReplies(w.unit)) + len(heldReplies(w.pr.Issue)); n != 0 {
 			t.Errorf("%d held-work replies without a HOLD, want 0", n)
 		}
@@ -137,7 +139,7 @@ func TestHeldAssignmentAnswered(t *testing.T) {
 	t.Run("negative control: the assignment rule removed", func(t *testing.T) {
 		w := newHeldWorld(t, &heldwork.Rules{Push: true, Assignment: false})
 		w.unit.Assign("olivia", agentBot)
-		w.quiet(t)
+		w.Quiet(t)
 		if n := len(heldReplies(w.unit)); n != 0 {
 			t.Errorf("%d held-work replies without the rule, want 0", n)
 		}

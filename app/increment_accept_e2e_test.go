@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -17,7 +18,7 @@ const highRisk = "```yaml\nrisk: high\n```\n"
 // and the bodies of the App's replies to it.
 func (w *incrementWorld) answerOf(t *testing.T, c *ghfake.Comment) (reactions, replies []string) {
 	t.Helper()
-	w.quiet(t)
+	w.Quiet(t)
 	for _, cv := range w.control.Comments() {
 		if cv.ID == c.ID() {
 			reactions = cv.Reactions
@@ -36,7 +37,7 @@ func (w *incrementWorld) editedAccept(t *testing.T, sha string) *ghfake.Comment 
 	var c *ghfake.Comment
 	w.lose(t, func() {
 		c = w.control.Comment("olivia", "/aep accept 1 "+sha+" (draft)")
-		w.f.Advance(2 * time.Second)
+		w.F.Advance(2 * time.Second)
 		c.Edit("olivia", "/aep accept 1 "+sha)
 	})
 	w.sweep(t)
@@ -82,20 +83,20 @@ func TestIncrementAcceptIsAnswered(t *testing.T) {
 		answeredComments = append(answeredComments, c)
 	}
 	for _, r := range refusals {
-		st := w.f.Stats()
+		st := w.F.Stats()
 		c := w.control.Comment(r.by, r.body)
 		refuse(r.name, c, r.wants)
 		w.costSince(t, r.name+" (its delivery, all its work)", st)
 	}
 	w.control.Comment("olivia", "/aep hold legal review")
-	w.quiet(t)
+	w.Quiet(t)
 	refuse("under a HOLD", w.control.Comment("olivia", "/aep accept 1 "+last), []string{"a HOLD applied", "legal review", use})
 	w.control.Comment("olivia", "/aep resume")
-	w.quiet(t)
+	w.Quiet(t)
 	if _, ok := w.complete(t, last); ok {
 		t.Fatal("the increment completed on a refused acceptance")
 	}
-	st := w.f.Stats()
+	st := w.F.Stats()
 	ok := w.control.Comment("olivia", "/aep accept 1 "+last)
 	if reactions, replies := w.answerOf(t, ok); strings.Join(reactions, ",") != "+1" || len(replies) != 0 {
 		t.Fatalf("the owner's acceptance: reactions %v, replies %v; want +1 and none", reactions, replies)
@@ -106,7 +107,7 @@ func TestIncrementAcceptIsAnswered(t *testing.T) {
 	}
 	answeredComments = append(answeredComments, ok)
 	refuse("an edited acceptance", w.editedAccept(t, last), []string{"was edited after it was posted", "in a new comment", use})
-	w.redeliver(t, "issue_comment", "created")
+	w.Redeliver(t, "issue_comment", "created")
 	w.sweep(t)
 	for _, c := range answeredComments {
 		if reactions, replies := w.answerOf(t, c); len(reactions) != 1 || len(replies) > 1 {
@@ -134,7 +135,7 @@ func TestIncrementAcceptRefusalsNegativeControls(t *testing.T) {
 		}},
 		{"not-under-hold", func(t *testing.T, w *incrementWorld, _, last string) *ghfake.Comment {
 			w.control.Comment("olivia", "/aep hold legal review")
-			w.quiet(t)
+			w.Quiet(t)
 			return w.control.Comment("olivia", "/aep accept 1 "+last)
 		}},
 		{"not-edited", func(t *testing.T, w *incrementWorld, _, last string) *ghfake.Comment {
@@ -164,5 +165,5 @@ func TestIncrementAcceptRefusalsNegativeControls(t *testing.T) {
 // that an acceptance posted next is judged against it.
 func (w *incrementWorld) candidateNamed(t *testing.T, sha string) {
 	t.Helper()
-	waitFor(t, drainBound, "aepgate/increment on the candidate", func() bool { return w.increment(t, sha) != nil })
+	appkit.WaitFor(t, appkit.DrainBound, "aepgate/increment on the candidate", func() bool { return w.increment(t, sha) != nil })
 }

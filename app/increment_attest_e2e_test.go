@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"crypto/sha256"
@@ -6,7 +6,9 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/protocol/attest"
 )
 
@@ -22,7 +24,7 @@ import (
 // nothing: the envelope is not signed again.
 func TestSignedIncrementCertificate(t *testing.T) {
 	signer := testSigner(t, 1)
-	w := newIncrementWorldWith(t, incrementYAML, "", nil, func(o *Options) { o.Signer = signer })
+	w := newIncrementWorldWith(t, incrementYAML, "", nil, func(o *app.Options) { o.Signer = signer })
 	var merges []string
 	for i := range 3 {
 		merges = append(merges, w.certified(t, i))
@@ -39,7 +41,7 @@ func TestSignedIncrementCertificate(t *testing.T) {
 	}
 	var stories [][]byte
 	for i, m := range merges {
-		cr := newestRunOn(w.repo, m, checks.NameCertificate)
+		cr := appkit.NewestRunOn(w.Repo, m, checks.NameCertificate)
 		if cr == nil {
 			t.Fatalf("no certificate on story %d's merge %s", i, m)
 		}
@@ -53,7 +55,7 @@ func TestSignedIncrementCertificate(t *testing.T) {
 		}
 		stories = append(stories, unit)
 	}
-	keys := fetchJWKS(t, w.base)
+	keys := fetchJWKS(t, w.Base)
 	v, err := attest.VerifyIncrement(env, keys, attest.Want{SHA: last}, stories)
 	if err != nil {
 		t.Fatalf("VerifyIncrement: %v", err)
@@ -68,10 +70,10 @@ func TestSignedIncrementCertificate(t *testing.T) {
 	if _, err := attest.VerifyIncrement(env, attest.Keyring{testSigner(t, 2).Public()}, attest.Want{SHA: last}, stories); !errors.As(err, &r) || r.Token != attest.TokenUnknownKey {
 		t.Errorf("another App's keys: %v, want %s", err, attest.TokenUnknownKey)
 	}
-	_, writes0 := apiCalls(w.f.Stats())
-	w.redeliver(t, "workflow_run", "completed")
-	w.quiet(t)
-	if _, writes := apiCalls(w.f.Stats()); writes != writes0 {
+	_, writes0 := appkit.APICalls(w.F.Stats())
+	w.Redeliver(t, "workflow_run", "completed")
+	w.Quiet(t)
+	if _, writes := appkit.APICalls(w.F.Stats()); writes != writes0 {
 		t.Errorf("a redelivery wrote %d times", writes-writes0)
 	}
 }

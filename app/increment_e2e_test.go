@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"fmt"
@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/increment"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/closure"
 	incrementrules "github.com/aepgate/aepgate/protocol/increment"
@@ -24,7 +26,7 @@ const incrementYAML = "version: 1\nowners: [olivia]\ncoordinators: [carl]\nrequi
 // of three medium-risk stories, whose App may read workflow runs and
 // deployments; the readback's audit seam passes every merged head.
 type incrementWorld struct {
-	*ghfakeWorld
+	*appkit.Live
 	ms      *ghfake.Milestone
 	stories []*ghfake.Issue
 	control *ghfake.Issue
@@ -44,18 +46,18 @@ func newIncrementWorldOn(t *testing.T, yaml, description string, rules *incremen
 
 // newIncrementWorldWith is newIncrementWorldOn with opts applied to the
 // App's options (nil: none).
-func newIncrementWorldWith(t *testing.T, yaml, description string, rules *incrementrules.Rules, opts func(*Options), risks ...string) *incrementWorld {
+func newIncrementWorldWith(t *testing.T, yaml, description string, rules *incrementrules.Rules, opts func(*app.Options), risks ...string) *incrementWorld {
 	t.Helper()
 	return newIncrementWorldFiles(t, map[string]string{".github/aepgate.yml": yaml}, nil, description, rules, opts, risks...)
 }
 
 // newIncrementWorldFiles is newIncrementWorldWith with files on main and
 // the installation's permissions besides the world's own (extra).
-func newIncrementWorldFiles(t *testing.T, files map[string]string, extra ghfake.Permissions, description string, rules *incrementrules.Rules, opts func(*Options), risks ...string) *incrementWorld {
+func newIncrementWorldFiles(t *testing.T, files map[string]string, extra ghfake.Permissions, description string, rules *incrementrules.Rules, opts func(*app.Options), risks ...string) *incrementWorld {
 	t.Helper()
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
-	ghApp := f.App(testAppID, appKey(t))
+	ghApp := f.App(appkit.AppID, appkit.Key(t))
 	repo := f.CreateRepo("acme/widgets")
 	perms := ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write",
 		"metadata": "read", "actions": "read", "deployments": "write"}
@@ -65,20 +67,20 @@ func newIncrementWorldFiles(t *testing.T, files map[string]string, extra ghfake.
 	for login, role := range map[string]string{"olivia": "admin", "carl": "write", "mallory": "write"} {
 		repo.Grant(login, role)
 	}
-	o := testOptions(t, nil, "")
+	o := appkit.Options(t, nil, "")
 	o.GitHubURL = f.URL()
-	o.readback = readbackOptions{audited: passAudit}
-	o.incrementRules = rules
+	o.Seams.Readback = app.ReadbackSeams{Audited: passAudit}
+	o.Seams.IncrementRules = rules
 	if opts != nil {
 		opts(&o)
 	}
-	a, base := startApp(t, o)
-	f.SendWebhooks(base+"/webhook", testSecret, ghApp)
-	w := &incrementWorld{ghfakeWorld: &ghfakeWorld{f: f, repo: repo, app: a, base: base, inst: inst, ghApp: ghApp}}
+	a, base := appkit.Start(t, o)
+	f.SendWebhooks(base+"/webhook", appkit.Secret, ghApp)
+	w := &incrementWorld{Live: &appkit.Live{F: f, Repo: repo, App: a, Base: base, Inst: inst, GHApp: ghApp}}
 	w.control = repo.OpenIssue("olivia", "aepgate control", "", ghfake.WithLabels(gh.ControlLabel))
 	w.ms = repo.CreateMilestone("M1", description)
 	for i, risk := range append(risks, "medium", "medium", "medium")[:3] {
-		w.stories = append(w.stories, repo.OpenIssue("olivia", fmt.Sprintf("Story %d", i+1), contract(risk, "product"), ghfake.InMilestone(w.ms)))
+		w.stories = append(w.stories, repo.OpenIssue("olivia", fmt.Sprintf("Story %d", i+1), appkit.Contract(risk, "product"), ghfake.InMilestone(w.ms)))
 	}
 	return w
 }
@@ -89,11 +91,11 @@ func (w *incrementWorld) merge(t *testing.T, i int) string {
 	t.Helper()
 	w.merges++
 	branch := fmt.Sprintf("story-%d-%d", i, w.merges)
-	w.repo.Branch(branch, "main")
-	w.repo.Commit(branch, "work", map[string]string{fmt.Sprintf("s%d_%d.go", i, w.merges): "package x\n"})
-	pr := w.repo.OpenPR("bob", branch, "main", "Story", fmt.Sprintf("Work-unit: #%d", w.stories[i].Number()))
-	waitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return newestRunOn(w.repo, pr.Head(), checks.NameGates) != nil })
-	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: pr.Head(), Branch: branch, Event: "pull_request"})
+	w.Repo.Branch(branch, "main")
+	w.Repo.Commit(branch, "work", map[string]string{fmt.Sprintf("s%d_%d.go", i, w.merges): "package x\n"})
+	pr := w.Repo.OpenPR("bob", branch, "main", "Story", fmt.Sprintf("Work-unit: #%d", w.stories[i].Number()))
+	appkit.WaitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return appkit.NewestRunOn(w.Repo, pr.Head(), checks.NameGates) != nil })
+	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: pr.Head(), Branch: branch, Event: "pull_request"})
 	return pr.Merge(ghfake.MergeCommit)
 }
 
@@ -101,9 +103,9 @@ func (w *incrementWorld) merge(t *testing.T, i int) string {
 // success there (and the certificate the App then writes).
 func (w *incrementWorld) readback(t *testing.T, merge string) int64 {
 	t.Helper()
-	run := w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: merge, Branch: "main", Event: "push"})
-	waitFor(t, 10*time.Second, "aepgate/readback on "+merge, func() bool { return conclusionOf(w.repo, merge, checks.NameReadback) == "success" })
-	w.quiet(t)
+	run := w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: merge, Branch: "main", Event: "push"})
+	appkit.WaitFor(t, 10*time.Second, "aepgate/readback on "+merge, func() bool { return appkit.ConclusionOf(w.Repo, merge, checks.NameReadback) == "success" })
+	w.Quiet(t)
 	return run.ID()
 }
 
@@ -120,9 +122,9 @@ func (w *incrementWorld) certified(t *testing.T, i int) string {
 // one GitHub shows) once the queue is drained; nil when there is none.
 func (w *incrementWorld) increment(t *testing.T, sha string) *ghfake.CheckRun {
 	t.Helper()
-	w.quiet(t)
+	w.Quiet(t)
 	var out *ghfake.CheckRun
-	for _, r := range w.repo.CheckRuns(sha) {
+	for _, r := range w.Repo.CheckRuns(sha) {
 		if r.Name == checks.NameIncrement && (out == nil || r.ID > out.ID) {
 			out = &r
 		}
@@ -193,10 +195,10 @@ func TestIncrementCompletesOnlyAfterLastReadback(t *testing.T) {
 					t.Errorf("story %+v is not bound to its certificate", s)
 				}
 			}
-			reads0, writes0 := apiCalls(w.f.Stats())
-			w.redeliver(t, "workflow_run", "completed")
-			w.quiet(t)
-			reads, writes := apiCalls(w.f.Stats())
+			reads0, writes0 := appkit.APICalls(w.F.Stats())
+			w.Redeliver(t, "workflow_run", "completed")
+			w.Quiet(t)
+			reads, writes := appkit.APICalls(w.F.Stats())
 			if writes != writes0 {
 				t.Errorf("a redelivery wrote %d times", writes-writes0)
 			}
@@ -289,7 +291,7 @@ func TestIncrementDemonstrationMustRepeatCriterion(t *testing.T) {
 			if got := w.conclusion(t, last); got != "action_required" {
 				t.Fatalf("without a demonstration: %s, want action_required", got)
 			}
-			run := w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "e2e", SHA: last, Branch: "main", Event: "workflow_dispatch"})
+			run := w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "e2e", SHA: last, Branch: "main", Event: "workflow_dispatch"})
 			demo := func(c string) string {
 				return fmt.Sprintf("Shown:\n\n```aep-demo\nmilestone: 1\ncriterion: %s\nevidence: run %d\n```\n", c, run.ID())
 			}
@@ -313,7 +315,7 @@ func TestIncrementDemonstrationMustRepeatCriterion(t *testing.T) {
 // milestone closed before it was complete.
 func (w *incrementWorld) closedComments(t *testing.T) int {
 	t.Helper()
-	w.quiet(t)
+	w.Quiet(t)
 	n := 0
 	for _, c := range w.control.Comments() {
 		if strings.HasPrefix(c.Body, increment.ClosedMarker) {
@@ -348,7 +350,7 @@ func TestIncrementClosedEarlyIsFlagged(t *testing.T) {
 				t.Errorf("milestone open %v, want %v", w.ms.Open(), reopen)
 			}
 			if !reopen {
-				w.redeliver(t, "milestone", "closed")
+				w.Redeliver(t, "milestone", "closed")
 				if n := w.closedComments(t); n != 1 {
 					t.Errorf("a redelivery made %d comments, want 1", n)
 				}
@@ -383,7 +385,7 @@ func TestIncrementDeploymentRequiresCompleteIncrement(t *testing.T) {
 	for _, tt := range []struct {
 		sha, want string
 	}{{last, "approved"}, {first, "rejected"}} {
-		run := w.repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: tt.sha, Branch: "main"})
+		run := w.Repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: tt.sha, Branch: "main"})
 		run.RequestDeployment("production")
 		if got := answered(t, run); got.State != tt.want {
 			t.Errorf("deployment of %s: %s (%s), want %s", tt.sha, got.State, got.Comment, tt.want)

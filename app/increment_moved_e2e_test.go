@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/gitsha"
 	incrementrules "github.com/aepgate/aepgate/protocol/increment"
@@ -18,8 +19,8 @@ const deployIncrementYAML = incrementYAML + "deploy:\n  environments:\n    produ
 // external ID is the certificate's), nil when there is none.
 func (w *incrementWorld) certificateRun(t *testing.T, sha string) *ghfake.CheckRun {
 	t.Helper()
-	w.quiet(t)
-	for _, r := range w.repo.CheckRuns(sha) {
+	w.Quiet(t)
+	for _, r := range w.Repo.CheckRuns(sha) {
 		if r.Name == checks.NameIncrement && strings.HasPrefix(r.ExternalID, checks.CertificateExternalIDPrefix) {
 			return &r
 		}
@@ -31,7 +32,7 @@ func (w *incrementWorld) certificateRun(t *testing.T, sha string) *ghfake.CheckR
 // answer.
 func (w *incrementWorld) deployState(t *testing.T, sha string) ghfake.DeploymentReview {
 	t.Helper()
-	run := w.repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: sha, Branch: "main"})
+	run := w.Repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: sha, Branch: "main"})
 	run.RequestDeployment("production")
 	return answered(t, run)
 }
@@ -40,7 +41,7 @@ func (w *incrementWorld) deployState(t *testing.T, sha string) ghfake.Deployment
 func (w *incrementWorld) ledgerRows(t *testing.T, kind string) int {
 	t.Helper()
 	var n int
-	if err := w.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = ?`, kind).Scan(&n); err != nil {
+	if err := w.App.Store().SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = ?`, kind).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -50,10 +51,10 @@ func (w *incrementWorld) ledgerRows(t *testing.T, kind string) int {
 // waits for what it queued.
 func (w *incrementWorld) sweep(t *testing.T) {
 	t.Helper()
-	if err := w.app.runReconcile(context.Background()); err != nil {
+	if err := w.App.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	w.quiet(t)
+	w.Quiet(t)
 }
 
 // TestIncrementMovedCandidateWithdrawsCertificate: once a complete
@@ -86,10 +87,10 @@ func TestIncrementMovedCandidateWithdrawsCertificate(t *testing.T) {
 			if before == nil || before.Conclusion != "success" {
 				t.Fatalf("no certificate on the candidate: %+v", w.increment(t, old))
 			}
-			reads0, writes0 := apiCalls(w.f.Stats())
+			reads0, writes0 := appkit.APICalls(w.F.Stats())
 			next := tt.move(t, w, old)
-			w.quiet(t)
-			reads, writes := apiCalls(w.f.Stats())
+			w.Quiet(t)
+			reads, writes := appkit.APICalls(w.F.Stats())
 			t.Logf("moving the candidate (the move's deliveries, all their work): %d reads, %d writes", reads-reads0, writes-writes0)
 			after := w.certificateRun(t, old)
 			if after == nil || after.ID != before.ID {
@@ -134,8 +135,8 @@ func remerge(t *testing.T, w *incrementWorld, _ string) string {
 // namedLater commits to main after the candidate and has the owner name
 // that commit in an acceptance: it becomes the candidate.
 func namedLater(t *testing.T, w *incrementWorld, _ string) string {
-	later := w.repo.Commit("main", "docs", map[string]string{"NOTES.md": "later\n"})
-	w.quiet(t)
+	later := w.Repo.Commit("main", "docs", map[string]string{"NOTES.md": "later\n"})
+	w.Quiet(t)
 	w.control.Comment("olivia", "/aep accept 1 "+later)
 	return later
 }
@@ -143,6 +144,6 @@ func namedLater(t *testing.T, w *incrementWorld, _ string) string {
 // storyAdded opens a fourth story in the milestone: the increment is
 // building again, with no candidate.
 func storyAdded(t *testing.T, w *incrementWorld, _ string) string {
-	w.repo.OpenIssue("olivia", "Story 4", contract("low", "product"), ghfake.InMilestone(w.ms))
+	w.Repo.OpenIssue("olivia", "Story 4", appkit.Contract("low", "product"), ghfake.InMilestone(w.ms))
 	return ""
 }

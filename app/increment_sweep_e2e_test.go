@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -10,14 +10,16 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 // boardShows reports whether the repository's board issue holds want.
 func (w *incrementWorld) boardShows(t *testing.T, want string) bool {
 	t.Helper()
-	is, _, err := w.f.Client(w.inst.Token()).Issues.ListByRepo(context.Background(), "acme", "widgets",
+	is, _, err := w.F.Client(w.Inst.Token()).Issues.ListByRepo(context.Background(), "acme", "widgets",
 		&github.IssueListByRepoOptions{Labels: []string{checks.BoardLabel}, State: "all"})
 	if err != nil {
 		t.Fatal(err)
@@ -29,11 +31,11 @@ func (w *incrementWorld) boardShows(t *testing.T, want string) bool {
 // never hears of what act does.
 func (w *incrementWorld) lose(t *testing.T, act func()) {
 	t.Helper()
-	w.quiet(t)
-	w.f.CollectWebhooks(testSecret, w.ghApp)
+	w.Quiet(t)
+	w.F.CollectWebhooks(appkit.Secret, w.GHApp)
 	act()
-	w.f.Deliveries()
-	w.f.SendWebhooks(w.base+"/webhook", testSecret, w.ghApp)
+	w.F.Deliveries()
+	w.F.SendWebhooks(w.Base+"/webhook", appkit.Secret, w.GHApp)
 }
 
 // TestIncrementSweepFlagsMissedClosure: the coordinator closes the
@@ -60,13 +62,13 @@ func TestIncrementSweepFlagsMissedClosure(t *testing.T) {
 			if tt.reopen {
 				yaml += "closure:\n  reopen: true\n"
 			}
-			w := newIncrementWorldWith(t, yaml, "", nil, func(o *Options) { o.openMilestonesOnly = tt.openOnly })
+			w := newIncrementWorldWith(t, yaml, "", nil, func(o *app.Options) { o.Seams.OpenMilestonesOnly = tt.openOnly })
 			w.certified(t, 0)
 			w.lose(t, func() { w.ms.CloseBy("carl") })
 			if n := w.closedComments(t); n != 0 {
 				t.Fatalf("%d comments before the sweep: the closure was not lost", n)
 			}
-			st := w.f.Stats()
+			st := w.F.Stats()
 			w.sweep(t)
 			w.costSince(t, "the sweep that found the closure (all its work)", st)
 			if n := w.closedComments(t); n != tt.want {
@@ -83,9 +85,9 @@ func TestIncrementSweepFlagsMissedClosure(t *testing.T) {
 				t.Errorf("milestone open %v, want %v", w.ms.Open(), tt.reopen)
 			}
 			if !tt.reopen {
-				waitFor(t, 10*time.Second, "the board's inbox listing the milestone", func() bool { return w.boardShows(t, "milestone closed early") })
+				appkit.WaitFor(t, 10*time.Second, "the board's inbox listing the milestone", func() bool { return w.boardShows(t, "milestone closed early") })
 			}
-			st = w.f.Stats()
+			st = w.F.Stats()
 			w.sweep(t)
 			w.costSince(t, "the next sweep (all its work)", st)
 			if n := w.closedComments(t); n != 1 {
@@ -110,7 +112,7 @@ func TestIncrementSweepFlagsMissedClosure(t *testing.T) {
 		if n := w.ledgerRows(t, "increment_closed_complete"); n != 1 {
 			t.Errorf("%d increment_closed_complete rows, want 1", n)
 		}
-		st := w.f.Stats()
+		st := w.F.Stats()
 		w.sweep(t)
 		w.costSince(t, "a later sweep (all its work, the closure answered)", st)
 		if n := w.ledgerRows(t, "increment_closed_complete"); n != 1 {
@@ -123,7 +125,7 @@ func TestIncrementSweepFlagsMissedClosure(t *testing.T) {
 // reports as an event's API cost.
 func (w *incrementWorld) costSince(t *testing.T, what string, before ghfake.Stats) {
 	t.Helper()
-	now := w.f.Stats()
+	now := w.F.Stats()
 	var parts []string
 	for route, n := range now.ByRoute {
 		if d := n - before.ByRoute[route]; d > 0 {

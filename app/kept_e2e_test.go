@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -10,14 +10,15 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
-	"github.com/aepgate/aepgate/app/board"
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 // forgetful is the negative control of kept decisions: a store that keeps
 // nothing, which is how the App judged before (a stateless replay).
-type forgetful struct{ keeper }
+type forgetful struct{ app.Keeper }
 
 func (forgetful) Keep(context.Context, store.Kept, store.Entry, time.Time) (bool, error) {
 	return true, nil
@@ -57,7 +58,7 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 			return g.pr.Comment("cody", gateBlock)
 		}, deleteAs("mallory"), "deleted"},
 		{"project HOLD on the control issue deleted", func(g *gatesWorld) *ghfake.Comment {
-			ctl := g.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+			ctl := g.Repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
 			return ctl.Comment("olivia", "/aep hold release freeze")
 		}, deleteAs("mallory"), "deleted"},
 	}
@@ -68,14 +69,14 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 				name += " (negative control: nothing kept)"
 			}
 			t.Run(name, func(t *testing.T) {
-				var edit func(*Options)
+				var edit func(*app.Options)
 				if control {
-					edit = func(o *Options) { o.keeper = func(keeper) keeper { return forgetful{} } }
+					edit = func(o *app.Options) { o.Seams.Keeper = func(app.Keeper) app.Keeper { return forgetful{} } }
 				}
 				g := newGatesWorldOpts(t, edit)
 				c := tt.decide(g)
 				g.waitGates(t, "action_required")
-				g.quiet(t)
+				g.Quiet(t)
 				tt.tamper(t, g, c)
 				g.settle(t)
 				r := g.gates()
@@ -99,7 +100,7 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 				if !g.boardInboxShows(t, `"kind":"tampering"`, "by mallory") {
 					t.Error("the board's inbox does not list the tampering")
 				}
-				if !g.app.restartSees(t) {
+				if !restartSees(t, g.App) {
 					t.Error("a new App on the same database does not see the kept decision")
 				}
 			})
@@ -127,7 +128,7 @@ func TestKeptDecisionLiftedOnlyByTheOwner(t *testing.T) {
 func editAs(login, body string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
 	return func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
 		t.Helper()
-		gc := g.f.Client(g.f.UserToken(login))
+		gc := g.F.Client(g.F.UserToken(login))
 		if _, _, err := gc.Issues.EditComment(context.Background(), "acme", "widgets", c.ID(), &github.IssueComment{Body: github.String(body)}); err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +139,7 @@ func editAs(login, body string) func(t *testing.T, g *gatesWorld, c *ghfake.Comm
 func deleteAs(login string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
 	return func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
 		t.Helper()
-		gc := g.f.Client(g.f.UserToken(login))
+		gc := g.F.Client(g.F.UserToken(login))
 		resp, err := gc.Issues.DeleteComment(context.Background(), "acme", "widgets", c.ID())
 		if err != nil || resp.StatusCode != http.StatusNoContent {
 			t.Fatalf("delete comment: %v", err)
@@ -146,34 +147,11 @@ func deleteAs(login string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment)
 	}
 }
 
-// quiet waits until every webhook sent so far was answered and the App's
-// queue holds no delivery or fanout job still to run (board jobs wait
-// past the test's end: BoardDelay is an hour in tests).
-func (g *ghfakeWorld) quiet(t *testing.T) { t.Helper(); drained(t, g.f, g.app) }
-
-// drained waits until the fake's webhooks are delivered and the App's
-// queue (board updates aside) holds no job still to run, scheduled ones
-// included. It ends as soon as the queue is empty; its bound, drainBound,
-// only stops a test that would hang.
-func drained(t *testing.T, f *ghfake.Fake, a *App) {
-	t.Helper()
-	f.Deliveries()
-	waitFor(t, drainBound, "the App's queue to drain", func() bool {
-		var n int
-		err := a.db.SQL.QueryRowContext(context.Background(),
-			`SELECT COUNT(*) FROM river_job WHERE state NOT IN ('completed', 'cancelled', 'discarded') AND queue <> ?`, board.Queue).Scan(&n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n == 0
-	})
-}
-
 // ledgerRows counts the ledger's rows of kind.
 func (g *gatesWorld) ledgerRows(t *testing.T, kind string) int {
 	t.Helper()
 	var n int
-	if err := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = ?`, kind).Scan(&n); err != nil {
+	if err := g.App.Store().SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = ?`, kind).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -183,7 +161,7 @@ func (g *gatesWorld) ledgerRows(t *testing.T, kind string) int {
 // every one of wants (the facts the board's inbox is built from).
 func (g *gatesWorld) boardInboxShows(t *testing.T, wants ...string) bool {
 	t.Helper()
-	facts, err := g.app.db.BoardFacts(context.Background(), "acme/widgets")
+	facts, err := g.App.Store().BoardFacts(context.Background(), "acme/widgets")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,9 +175,9 @@ func (g *gatesWorld) boardInboxShows(t *testing.T, wants ...string) bool {
 
 // restartSees reports whether the App's database, read as a new replica
 // would, holds a kept decision.
-func (a *App) restartSees(t *testing.T) bool {
+func restartSees(t *testing.T, a *app.App) bool {
 	t.Helper()
-	ks, err := a.db.KeptDecisions(context.Background(), "acme/widgets")
+	ks, err := a.Store().KeptDecisions(context.Background(), "acme/widgets")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,14 +191,14 @@ func (a *App) restartSees(t *testing.T) bool {
 // the witness, is TestWitnessedBeforeFirstJudgement in protocol/gatelog.)
 func TestHoldEditedBeforeItWasJudged(t *testing.T) {
 	g := newGatesWorld(t)
-	g.f.CollectWebhooks(testSecret, g.ghApp)
-	before := len(g.f.Deliveries())
+	g.F.CollectWebhooks(appkit.Secret, g.GHApp)
+	before := len(g.F.Deliveries())
 	c := g.unit.Comment("olivia", "/aep hold waiting for legal")
 	editAs("mallory", "never mind")(t, g, c)
-	held := g.f.Deliveries()[before:]
-	g.f.SendWebhooks(g.base+"/webhook", testSecret, g.ghApp)
+	held := g.F.Deliveries()[before:]
+	g.F.SendWebhooks(g.Base+"/webhook", appkit.Secret, g.GHApp)
 	for _, d := range held {
-		req, err := d.Request(g.base + "/webhook")
+		req, err := d.Request(g.Base + "/webhook")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,11 +209,11 @@ func TestHoldEditedBeforeItWasJudged(t *testing.T) {
 		resp.Body.Close()
 	}
 	g.waitGates(t, "action_required")
-	g.quiet(t)
+	g.Quiet(t)
 	if r := g.gates(); !strings.Contains(r.Summary, "edited by `mallory`") {
 		t.Errorf("the early edit is not shown as tampering:\n%s", r.Summary)
 	}
-	if !g.app.restartSees(t) {
+	if !restartSees(t, g.App) {
 		t.Error("the HOLD judged from its delivery was not kept")
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"fmt"
@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/certificate"
 	"github.com/aepgate/aepgate/protocol/merge"
@@ -22,7 +24,7 @@ const mergeAuthorityYAML = readbackYAML + "merge:\n  authority: [owners, merge-q
 // certificateOn waits for the certificate on sha and returns it, validated.
 func (w *readbackWorld) certificateOn(t *testing.T, sha string) map[string]any {
 	t.Helper()
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(sha, checks.NameCertificate) != nil })
+	appkit.WaitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(sha, checks.NameCertificate) != nil })
 	cr := w.latest(sha, checks.NameCertificate)
 	raw, refused := checks.VerifyCertificateRun(checks.Run{Name: cr.Name, HeadSHA: cr.HeadSHA, ExternalID: cr.ExternalID, Status: checks.Status(cr.Status),
 		Conclusion: checks.Conclusion(cr.Conclusion), Title: cr.Title, Summary: cr.Summary})
@@ -44,7 +46,7 @@ func (w *readbackWorld) certificateOn(t *testing.T, sha string) map[string]any {
 // who merged and who accepted it.
 func TestMergeWithoutAuthorityWithheldUntilAccepted(t *testing.T) {
 	w := newReadbackWorld(t, mergeAuthorityYAML, nil)
-	w.repo.Grant("mallory", "write")
+	w.Repo.Grant("mallory", "write")
 	sha, err := w.pr.MergeBy("mallory", ghfake.MergeCommit)
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +59,7 @@ func TestMergeWithoutAuthorityWithheldUntilAccepted(t *testing.T) {
 		}
 	}
 	first := w.pr.Comment("mallory", "/aep accept-merge "+sha)
-	w.quiet(t)
+	w.Quiet(t)
 	if n := w.count(sha, checks.NameCertificate); n != 0 || slices.Contains(w.labels(t), readback.CertifiedLabel) {
 		t.Fatalf("%d certificates on a merge without authority (accepted by a non-owner)", n)
 	}
@@ -67,13 +69,13 @@ func TestMergeWithoutAuthorityWithheldUntilAccepted(t *testing.T) {
 	if got, _ := c["mergeAuthority"].(map[string]any); !mapsEqual(got, want) {
 		t.Errorf("mergeAuthority = %v, want %v", c["mergeAuthority"], want)
 	}
-	waitFor(t, 10*time.Second, "readback names the certificate", func() bool {
+	appkit.WaitFor(t, 10*time.Second, "readback names the certificate", func() bool {
 		return strings.Contains(w.latest(sha, checks.NameReadback).Summary, "Completion certificate: ")
 	})
-	if got, _ := w.repo.CommentByID(accept.ID()); !slices.Equal(got.Reactions, []string{"+1"}) {
+	if got, _ := w.Repo.CommentByID(accept.ID()); !slices.Equal(got.Reactions, []string{"+1"}) {
 		t.Errorf("reactions on the acceptance %v, want [+1]", got.Reactions)
 	}
-	if got, _ := w.repo.CommentByID(first.ID()); len(got.Reactions) != 0 {
+	if got, _ := w.Repo.CommentByID(first.ID()); len(got.Reactions) != 0 {
 		t.Errorf("reactions on the non-owner's acceptance %v, want none", got.Reactions)
 	}
 }
@@ -110,8 +112,8 @@ func TestMergeAuthorityNegativeControl(t *testing.T) {
 	anyone := func(in merge.AuthorityInput) merge.AuthorityResult {
 		return merge.AuthorityResult{Held: true, Authority: merge.AuthorityUnchecked, MergedBy: in.MergedBy.Login}
 	}
-	w := newReadbackWorld(t, mergeAuthorityYAML, func(o *readbackOptions) { o.authority = anyone })
-	w.repo.Grant("mallory", "write")
+	w := newReadbackWorld(t, mergeAuthorityYAML, func(o *app.ReadbackSeams) { o.Authority = anyone })
+	w.Repo.Grant("mallory", "write")
 	sha, err := w.pr.MergeBy("mallory", ghfake.MergeCommit)
 	if err != nil {
 		t.Fatal(err)
@@ -144,8 +146,8 @@ func mapsEqual(got, want map[string]any) bool {
 // the story "readback owed" until the readback on main is observed, then
 // merged with nothing owed (a low-risk unit: no audit, no certificate).
 func TestBoardShowsReadbackOwed(t *testing.T) {
-	w := newReadbackWorldWith(t, mergeAuthorityYAML, func(o *readbackOptions) { o.audited = nil }, func(o *Options) { o.BoardDelay = 100 * time.Millisecond })
-	b := &boardWorld{ghfakeWorld: w.ghfakeWorld, unit: w.unit, gh: w.f.Client(w.inst.Token())}
+	w := newReadbackWorldWith(t, mergeAuthorityYAML, func(o *app.ReadbackSeams) { o.Audited = nil }, func(o *app.Options) { o.BoardDelay = 100 * time.Millisecond })
+	b := &boardWorld{Live: w.Live, unit: w.unit, gh: w.F.Client(w.Inst.Token())}
 	sha, err := w.pr.MergeBy("carol", ghfake.MergeCommit)
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +155,7 @@ func TestBoardShowsReadbackOwed(t *testing.T) {
 	b.waitBoard(t, "🟢 merged", "readback owed: #"+strconv.Itoa(w.pr.Number()), "merge authority granted to carol")
 	w.mainCI(sha, "success")
 	w.waitReadback(t, sha, "success")
-	waitFor(t, 10*time.Second, "the board without the owed readback", func() bool {
+	appkit.WaitFor(t, 10*time.Second, "the board without the owed readback", func() bool {
 		body := b.boardIssue(t).GetBody()
 		return strings.Contains(body, "🟢 merged") && !strings.Contains(body, "readback owed")
 	})

@@ -1,9 +1,11 @@
-package app
+package app_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/login"
 )
@@ -40,15 +42,15 @@ func anyOwnerRules() []gatelog.Rule {
 // any-owner rules when anyOwner is set, with erin and dana writers.
 func pathOwnersWorld(t *testing.T, anyOwner bool, files map[string]string) *gatesWorld {
 	t.Helper()
-	g := newGatesWorldOpts(t, func(o *Options) {
+	g := newGatesWorldOpts(t, func(o *app.Options) {
 		if anyOwner {
-			o.gateRules = anyOwnerRules()
+			o.Seams.GateRules = anyOwnerRules()
 		}
 	})
-	g.repo.Grant("erin", "write")
-	g.repo.Grant("dana", "write")
-	g.repo.Commit("main", "owners per path", files)
-	g.quiet(t)
+	g.Repo.Grant("erin", "write")
+	g.Repo.Grant("dana", "write")
+	g.Repo.Commit("main", "owners per path", files)
+	g.Quiet(t)
 	return g
 }
 
@@ -57,7 +59,7 @@ func pathOwnersWorld(t *testing.T, anyOwner bool, files map[string]string) *gate
 func (g *gatesWorld) approveAndLook(t *testing.T, who string) string {
 	t.Helper()
 	g.pr.SubmitReview(who, "APPROVED", "")
-	g.quiet(t)
+	g.Quiet(t)
 	return g.gates().Conclusion
 }
 
@@ -145,7 +147,7 @@ func TestCodeOwnersHold(t *testing.T) {
 	g.waitGates(t, "action_required")
 	erin := g.unit.Comment("erin", "/aep resume")
 	g.waitReaction(t, erin.ID())
-	g.quiet(t)
+	g.Quiet(t)
 	if got := g.gates().Conclusion; got != "action_required" {
 		t.Fatalf("after a path owner's RESUME aepgate/gates is %s, want action_required", got)
 	}
@@ -162,7 +164,7 @@ func TestCodeOwnersMissingFailsClosed(t *testing.T) {
 	if !strings.Contains(r.Summary, "the default branch has none at .github/CODEOWNERS") {
 		t.Errorf("summary:\n%s", r.Summary)
 	}
-	if c := newestRunOn(g.repo, g.pr.Head(), "aepgate/config"); c == nil || !strings.Contains(c.Summary, "CODEOWNERS") {
+	if c := appkit.NewestRunOn(g.Repo, g.pr.Head(), "aepgate/config"); c == nil || !strings.Contains(c.Summary, "CODEOWNERS") {
 		t.Errorf("aepgate/config: %+v", c)
 	}
 }

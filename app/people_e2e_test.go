@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -10,8 +10,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/config"
 	deployrules "github.com/aepgate/aepgate/protocol/deploy"
@@ -63,11 +65,11 @@ func (s peopleSource) config() string {
 
 // newPeopleWorld is a world where dana owns acme/widgets through source s
 // (and may write), mallory may write, and the App is started with edit.
-func newPeopleWorld(t *testing.T, s peopleSource, edit func(*Options)) *ghfakeWorld {
+func newPeopleWorld(t *testing.T, s peopleSource, edit func(*app.Options)) *appkit.Live {
 	t.Helper()
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
-	ghApp := f.App(testAppID, appKey(t))
+	ghApp := f.App(appkit.AppID, appkit.Key(t))
 	repo := f.CreateRepo("acme/widgets")
 	org := f.CreateRepo("acme/.github")
 	if s.base != "" {
@@ -89,20 +91,20 @@ func newPeopleWorld(t *testing.T, s peopleSource, edit func(*Options)) *ghfakeWo
 	repo.Commit("main", "config", files)
 	repo.Grant("dana", "write")
 	repo.Grant("mallory", "write")
-	o := testOptions(t, nil, "")
+	o := appkit.Options(t, nil, "")
 	o.GitHubURL = f.URL()
-	o.readback = readbackOptions{audited: passAudit}
+	o.Seams.Readback = app.ReadbackSeams{Audited: passAudit}
 	if edit != nil {
 		edit(&o)
 	}
-	a, url := startApp(t, o)
-	f.SendWebhooks(url+"/webhook", testSecret, ghApp)
-	return &ghfakeWorld{f: f, repo: repo, app: a, base: url, inst: inst, ghApp: ghApp}
+	a, url := appkit.Start(t, o)
+	f.SendWebhooks(url+"/webhook", appkit.Secret, ghApp)
+	return &appkit.Live{F: f, Repo: repo, App: a, Base: url, Inst: inst, GHApp: ghApp}
 }
 
 // deployOf is w as a deployment world, for its helpers.
-func deployOf(w *ghfakeWorld) *deployWorld {
-	return &deployWorld{f: w.f, repo: w.repo, ghApp: w.ghApp, app: w.app, base: w.base}
+func deployOf(w *appkit.Live) *deployWorld {
+	return &deployWorld{F: w.F, Repo: w.Repo, GHApp: w.GHApp, App: w.App, Base: w.Base}
 }
 
 // TestPeopleDeployGate: behind the owner gate, dana's `resolve … approve`
@@ -125,23 +127,23 @@ func TestPeopleDeployGate(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				w := newPeopleWorld(t, s, func(o *Options) {
+				w := newPeopleWorld(t, s, func(o *app.Options) {
 					if literal {
-						o.people = literalPeople
+						o.Seams.People = literalPeople
 					}
 				})
 				d := deployOf(w)
 				ctl := d.controlIssue()
-				run := d.deploy(w.repo.Head("main"))
+				run := d.deploy(w.Repo.Head("main"))
 				if s.unreadable != "" {
 					got := answered(t, run)
 					if got.State != deployrules.Rejected || !strings.Contains(got.Comment, s.unreadable) {
 						t.Fatalf("answer %+v, want rejected naming %s", got, s.unreadable)
 					}
-					w.quiet(t)
+					w.Quiet(t)
 					return
 				}
-				waitFor(t, 10*time.Second, "the gate's question", func() bool { return appComments(ctl, run) == 1 })
+				appkit.WaitFor(t, 10*time.Second, "the gate's question", func() bool { return appComments(ctl, run) == 1 })
 				id := deployrules.GateID("production", run.ID())
 				stranger := ctl.Comment("mallory", "/aep resolve "+id+" approve")
 				d.settle(t)
@@ -163,7 +165,7 @@ func TestPeopleDeployGate(t *testing.T) {
 					c    *ghfake.Comment
 					want string
 				}{{stranger, "-1"}, {approve, "+1"}} {
-					got, _ := w.repo.CommentByID(c.c.ID())
+					got, _ := w.Repo.CommentByID(c.c.ID())
 					if diff := cmp.Diff([]string{c.want}, got.Reactions); diff != "" {
 						t.Errorf("reactions to %s's answer (-want +got):\n%s", got.Author, diff)
 					}
@@ -192,21 +194,21 @@ func TestPeopleCloseCommand(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				w := newPeopleWorld(t, s, func(o *Options) {
+				w := newPeopleWorld(t, s, func(o *app.Options) {
 					if literal {
-						o.people = literalPeople
+						o.Seams.People = literalPeople
 					}
 				})
-				ms := w.repo.CreateMilestone("M", "")
-				unit := w.repo.OpenIssue("dana", "Unit", contract("low", "product"), ghfake.InMilestone(ms))
-				own := w.repo.OpenIssue("dana", "Own", contract("low", "product"), ghfake.InMilestone(ms))
+				ms := w.Repo.CreateMilestone("M", "")
+				unit := w.Repo.OpenIssue("dana", "Unit", appkit.Contract("low", "product"), ghfake.InMilestone(ms))
+				own := w.Repo.OpenIssue("dana", "Own", appkit.Contract("low", "product"), ghfake.InMilestone(ms))
 				unit.Close("mallory")
 				own.Close("dana")
-				w.quiet(t)
+				w.Quiet(t)
 				cmd := unit.Comment("dana", "/aep close shipped by hand")
-				waitFor(t, 10*time.Second, "a reaction", func() bool { c, _ := w.repo.CommentByID(cmd.ID()); return len(c.Reactions) > 0 })
-				w.quiet(t)
-				c, _ := w.repo.CommentByID(cmd.ID())
+				appkit.WaitFor(t, 10*time.Second, "a reaction", func() bool { c, _ := w.Repo.CommentByID(cmd.ID()); return len(c.Reactions) > 0 })
+				w.Quiet(t)
+				c, _ := w.Repo.CommentByID(cmd.ID())
 				counts := s.unreadable == "" && !literal
 				want := []string{"-1"}
 				if counts {
@@ -260,18 +262,18 @@ func TestPeopleUnreadableTeamFailsClosed(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := newPeopleWorld(t, ungated, func(o *Options) { o.people = tt.resolve })
+			w := newPeopleWorld(t, ungated, func(o *app.Options) { o.Seams.People = tt.resolve })
 			d := deployOf(w)
 			ctl := d.controlIssue()
-			unit := w.repo.OpenIssue("dana", "Unit", contract("low", "product"), ghfake.InMilestone(w.repo.CreateMilestone("M", "")))
-			w.repo.Branch("work", "main")
-			w.repo.Commit("work", "work", map[string]string{"work.go": "package x\n"})
-			pr := w.repo.OpenPR("bob", "work", "main", "Work", "Work-unit: #"+strconv.Itoa(unit.Number()))
+			unit := w.Repo.OpenIssue("dana", "Unit", appkit.Contract("low", "product"), ghfake.InMilestone(w.Repo.CreateMilestone("M", "")))
+			w.Repo.Branch("work", "main")
+			w.Repo.Commit("work", "work", map[string]string{"work.go": "package x\n"})
+			pr := w.Repo.OpenPR("bob", "work", "main", "Work", "Work-unit: #"+strconv.Itoa(unit.Number()))
 			hold := ctl.Comment("dana", "/aep hold payments are down")
-			w.quiet(t)
-			run := d.deploy(w.repo.Head("main"))
+			w.Quiet(t)
+			run := d.deploy(w.Repo.Head("main"))
 			got := answered(t, run)
-			w.quiet(t) // the queue drains: no job retries the refusal
+			w.Quiet(t) // the queue drains: no job retries the refusal
 			if got.State != tt.want {
 				t.Fatalf("deployment %+v, want %s", got, tt.want)
 			}
@@ -281,13 +283,13 @@ func TestPeopleUnreadableTeamFailsClosed(t *testing.T) {
 			if !strings.Contains(got.Comment, why) {
 				t.Errorf("the rejection does not name the permission: %q", got.Comment)
 			}
-			c, _ := w.repo.CommentByID(hold.ID())
+			c, _ := w.Repo.CommentByID(hold.ID())
 			if slices.Contains(c.Reactions, "+1") || !slices.Contains(c.Reactions, "eyes") || !hasComment(ctl, why) {
 				t.Errorf("the HOLD got %v and replies %v; want 👀 and a reply naming the permission", c.Reactions, ctl.Comments())
 			}
-			waitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return newestRunOn(w.repo, pr.Head(), checks.NameGates) != nil })
+			appkit.WaitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return appkit.NewestRunOn(w.Repo, pr.Head(), checks.NameGates) != nil })
 			for _, name := range []string{checks.NameConfig, checks.NameGates} {
-				r := newestRunOn(w.repo, pr.Head(), name)
+				r := appkit.NewestRunOn(w.Repo, pr.Head(), name)
 				if r == nil || r.Conclusion == "success" || !strings.Contains(r.Title+r.Summary, "members: read") {
 					t.Errorf("%s does not fail naming the permission: %+v", name, r)
 				}
@@ -301,7 +303,7 @@ func TestPeopleUnreadableTeamFailsClosed(t *testing.T) {
 // names her (👍, action_required); an unreadable source gets 👀, a reply
 // and a failing aepgate/gates naming what is missing, never 👍 nor a pass.
 // Negative control: the old literal-owners resolution refuses a team or
-// CODEOWNERS owner's HOLD (👎) and the gates pass. Simulate, through the
+// CODEOWNERS owner's HOLD (👎) and the gates pass. app.Simulate, through the
 // same resolver, judges the gates as the App published them.
 func TestPeopleHoldOnPullRequest(t *testing.T) {
 	t.Parallel()
@@ -316,21 +318,21 @@ func TestPeopleHoldOnPullRequest(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				w := newPeopleWorld(t, s, func(o *Options) {
+				w := newPeopleWorld(t, s, func(o *app.Options) {
 					if literal {
-						o.people = literalPeople
+						o.Seams.People = literalPeople
 					}
 				})
-				unit := w.repo.OpenIssue("alice", "Unit", contract("low", "product"), ghfake.InMilestone(w.repo.CreateMilestone("M", "")))
-				w.repo.Branch("work", "main")
-				w.repo.Commit("work", "work", map[string]string{"work.go": "package x\n"})
-				pr := w.repo.OpenPR("bob", "work", "main", "Work", "Work-unit: #"+strconv.Itoa(unit.Number()))
-				waitFor(t, 10*time.Second, "aepgate/gates", func() bool { return newestRunOn(w.repo, pr.Head(), checks.NameGates) != nil })
+				unit := w.Repo.OpenIssue("alice", "Unit", appkit.Contract("low", "product"), ghfake.InMilestone(w.Repo.CreateMilestone("M", "")))
+				w.Repo.Branch("work", "main")
+				w.Repo.Commit("work", "work", map[string]string{"work.go": "package x\n"})
+				pr := w.Repo.OpenPR("bob", "work", "main", "Work", "Work-unit: #"+strconv.Itoa(unit.Number()))
+				appkit.WaitFor(t, 10*time.Second, "aepgate/gates", func() bool { return appkit.NewestRunOn(w.Repo, pr.Head(), checks.NameGates) != nil })
 				hold := unit.Comment("dana", "/aep hold waiting for legal")
-				waitFor(t, 10*time.Second, "a reaction", func() bool { c, _ := w.repo.CommentByID(hold.ID()); return len(c.Reactions) > 0 })
-				w.quiet(t)
-				c, _ := w.repo.CommentByID(hold.ID())
-				gates := newestRunOn(w.repo, pr.Head(), checks.NameGates)
+				appkit.WaitFor(t, 10*time.Second, "a reaction", func() bool { c, _ := w.Repo.CommentByID(hold.ID()); return len(c.Reactions) > 0 })
+				w.Quiet(t)
+				c, _ := w.Repo.CommentByID(hold.ID())
+				gates := appkit.NewestRunOn(w.Repo, pr.Head(), checks.NameGates)
 				want, wantGates := "+1", "action_required"
 				switch {
 				case s.unreadable != "":
@@ -357,17 +359,17 @@ func TestPeopleHoldOnPullRequest(t *testing.T) {
 
 // simulateGates checks that simulate, reading through the App's
 // installation, judges aepgate/gates on pull request pr as want.
-func simulateGates(t *testing.T, w *ghfakeWorld, pr int, want string) {
+func simulateGates(t *testing.T, w *appkit.Live, pr int, want string) {
 	t.Helper()
-	src, err := w.app.clients.Installation(w.inst.ID)
+	src, err := w.App.GitHub().Installation(w.Inst.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	login, err := w.app.clients.AppLogin(context.Background())
+	login, err := w.App.GitHub().AppLogin(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := Simulate(context.Background(), src, Simulation{Owner: "acme", Repo: "widgets", PR: pr, AppLogin: login})
+	runs, err := app.Simulate(context.Background(), src, app.Simulation{Owner: "acme", Repo: "widgets", PR: pr, AppLogin: login})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,9 +408,9 @@ func TestPeopleAccept(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := newIncrementWorldFiles(t, tt.files, tt.perms, highRisk, nil, func(o *Options) { o.people = tt.resolve })
-			w.f.SetTeam("acme", "leads", "olivia")
-			sha := w.repo.Head("main")
+			w := newIncrementWorldFiles(t, tt.files, tt.perms, highRisk, nil, func(o *app.Options) { o.Seams.People = tt.resolve })
+			w.F.SetTeam("acme", "leads", "olivia")
+			sha := w.Repo.Head("main")
 			if tt.unreadable == "" {
 				sha = w.certifiedAll(t)
 				w.candidateNamed(t, sha)
@@ -441,14 +443,14 @@ func TestPeopleCloseAfterSourceFixed(t *testing.T) {
 		t.Fatalf("source %q", missing.name)
 	}
 	w := newPeopleWorld(t, missing, nil)
-	unit := w.repo.OpenIssue("dana", "Unit", contract("low", "product"), ghfake.InMilestone(w.repo.CreateMilestone("M", "")))
+	unit := w.Repo.OpenIssue("dana", "Unit", appkit.Contract("low", "product"), ghfake.InMilestone(w.Repo.CreateMilestone("M", "")))
 	unit.Close("dana")
-	waitFor(t, 10*time.Second, "the closure comment", func() bool { return closureComments(unit) > 0 })
-	w.repo.Commit("main", "owners", map[string]string{".github/CODEOWNERS": "* @dana\n"})
-	w.quiet(t)
+	appkit.WaitFor(t, 10*time.Second, "the closure comment", func() bool { return closureComments(unit) > 0 })
+	w.Repo.Commit("main", "owners", map[string]string{".github/CODEOWNERS": "* @dana\n"})
+	w.Quiet(t)
 	cmd := unit.Comment("dana", "/aep close shipped by hand")
-	waitFor(t, 10*time.Second, "a reaction", func() bool { c, _ := w.repo.CommentByID(cmd.ID()); return len(c.Reactions) > 0 })
-	c, _ := w.repo.CommentByID(cmd.ID())
+	appkit.WaitFor(t, 10*time.Second, "a reaction", func() bool { c, _ := w.Repo.CommentByID(cmd.ID()); return len(c.Reactions) > 0 })
+	c, _ := w.Repo.CommentByID(cmd.ID())
 	if diff := cmp.Diff([]string{"+1"}, c.Reactions); diff != "" {
 		t.Errorf("dana's `/aep close` once CODEOWNERS names her (-want +got):\n%s", diff)
 	}

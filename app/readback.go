@@ -19,22 +19,22 @@ func (a *App) runReadback(ctx context.Context, ev *evaluator, w route.Where, t r
 	}
 	j := &readback.Judge{Read: in, Find: in, Label: in, W: ev.w, Locks: ev.locks, Log: ev.log, Now: time.Now,
 		Audited: a.audits.Wrap(ev.auditOf, time.Now), Config: verdict.Config, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery,
-		Signer: a.opts.Signer, Attest: in, Roles: in, React: in, Authority: a.opts.readback.authority, People: ev.people}
+		Signer: a.opts.Signer, Attest: in, Roles: in, React: in, Authority: a.opts.Seams.Readback.Authority, People: ev.people}
 	if ev.boards != nil {
 		j.Boards = ev.boards.schedule
 	}
 	j.Evidence = func(ctx context.Context, owner, repo string, unit int, at closure.Attempt) error {
 		return ev.keepEvidence(ctx, w, unit, at)
 	}
-	o := a.opts.readback
-	if o.now != nil {
-		j.Now = o.now
+	o := a.opts.Seams.Readback
+	if o.Now != nil {
+		j.Now = o.Now
 	}
-	if o.audited != nil {
-		j.Audited = o.audited
+	if o.Audited != nil {
+		j.Audited = o.Audited
 	}
-	if o.reader != nil {
-		j.Read = o.reader(j.Read)
+	if o.Reader != nil {
+		j.Read = o.Reader(j.Read)
 	}
 	return j.Run(ctx, readback.Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo}, t)
 }

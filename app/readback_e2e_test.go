@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -21,7 +23,7 @@ const readbackYAML = "version: 1\nowners: [olivia]\nrequired_workflows:\n  readb
 // (Actions: read), with one unit and an open pull request naming it whose
 // head has a green ci run and a judged aepgate/gates.
 type readbackWorld struct {
-	*ghfakeWorld
+	*appkit.Live
 	unit *ghfake.Issue
 	pr   *ghfake.PR
 	ciID int64
@@ -38,55 +40,55 @@ func passAudit(_ context.Context, _, _ string, m *gh.MergedPull) (readback.Audit
 
 // newReadbackWorld builds the world; edit changes the readback options after the defaults (a PASS audit at
 // the final head, a clock that tests can move).
-func newReadbackWorld(t *testing.T, yaml string, edit func(*readbackOptions)) *readbackWorld {
+func newReadbackWorld(t *testing.T, yaml string, edit func(*app.ReadbackSeams)) *readbackWorld {
 	t.Helper()
 	return newReadbackWorldWith(t, yaml, edit, nil)
 }
 
 // newReadbackWorldWith is newReadbackWorld with the App's options changed
 // by editApp (nil: unchanged).
-func newReadbackWorldWith(t *testing.T, yaml string, edit func(*readbackOptions), editApp func(*Options)) *readbackWorld {
+func newReadbackWorldWith(t *testing.T, yaml string, edit func(*app.ReadbackSeams), editApp func(*app.Options)) *readbackWorld {
 	t.Helper()
 	ghfake.RequireGraphQL(t)
 	skew := &atomic.Int64{}
 	f := ghfake.New(t)
-	ghApp := f.App(testAppID, appKey(t))
+	ghApp := f.App(appkit.AppID, appkit.Key(t))
 	repo := f.CreateRepo("acme/widgets")
 	inst := ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write",
 		"pull_requests": "write", "metadata": "read", "actions": "read", "attestations": "write"}, repo)
 	repo.Commit("main", "config", map[string]string{".github/aepgate.yml": yaml})
 	repo.Grant("olivia", "admin")
-	o := testOptions(t, nil, "")
+	o := appkit.Options(t, nil, "")
 	o.GitHubURL = f.URL()
-	o.readback = readbackOptions{audited: passAudit, now: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }}
+	o.Seams.Readback = app.ReadbackSeams{Audited: passAudit, Now: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }}
 	if edit != nil {
-		edit(&o.readback)
+		edit(&o.Seams.Readback)
 	}
 	if editApp != nil {
 		editApp(&o)
 	}
-	a, base := startApp(t, o)
-	f.SendWebhooks(base+"/webhook", testSecret, ghApp)
-	w := &readbackWorld{ghfakeWorld: &ghfakeWorld{f: f, repo: repo, app: a, base: base, inst: inst}, skew: skew, ghApp: ghApp}
+	a, base := appkit.Start(t, o)
+	f.SendWebhooks(base+"/webhook", appkit.Secret, ghApp)
+	w := &readbackWorld{Live: &appkit.Live{F: f, Repo: repo, App: a, Base: base, Inst: inst}, skew: skew, ghApp: ghApp}
 	ms := repo.CreateMilestone("M", "")
-	w.unit = repo.OpenIssue("alice", "Unit", contract("low", "product"), ghfake.InMilestone(ms))
+	w.unit = repo.OpenIssue("alice", "Unit", appkit.Contract("low", "product"), ghfake.InMilestone(ms))
 	repo.Branch("work", "main")
 	repo.Commit("work", "work", map[string]string{"work.go": "package x\n"})
 	w.pr = repo.OpenPR("bob", "work", "main", "Work", "Work-unit: #"+strconv.Itoa(w.unit.Number()))
-	waitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return w.latest(w.pr.Head(), checks.NameGates) != nil })
+	appkit.WaitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return w.latest(w.pr.Head(), checks.NameGates) != nil })
 	w.ciID = repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: w.pr.Head(), Branch: "work", Event: "pull_request"}).ID()
 	return w
 }
 
 // latest is the newest check run called name on sha, or nil.
 func (w *readbackWorld) latest(sha, name string) *ghfake.CheckRun {
-	return newestRunOn(w.repo, sha, name)
+	return appkit.NewestRunOn(w.Repo, sha, name)
 }
 
 // count is how many check runs called name are on sha.
 func (w *readbackWorld) count(sha, name string) int {
 	n := 0
-	for _, r := range w.repo.CheckRuns(sha) {
+	for _, r := range w.Repo.CheckRuns(sha) {
 		if r.Name == name {
 			n++
 		}
@@ -98,7 +100,7 @@ func (w *readbackWorld) count(sha, name string) int {
 // conclusion want ("" waits for in_progress) and returns it.
 func (w *readbackWorld) waitReadback(t *testing.T, sha, want string) *ghfake.CheckRun {
 	t.Helper()
-	waitFor(t, 10*time.Second, "aepgate/readback "+want, func() bool {
+	appkit.WaitFor(t, 10*time.Second, "aepgate/readback "+want, func() bool {
 		r := w.latest(sha, checks.NameReadback)
 		return r != nil && r.Conclusion == want && (want != "" || r.Status == "in_progress")
 	})
@@ -107,13 +109,13 @@ func (w *readbackWorld) waitReadback(t *testing.T, sha, want string) *ghfake.Che
 
 // mainCI completes a ci run on main at sha.
 func (w *readbackWorld) mainCI(sha, conclusion string) *ghfake.WorkflowRun {
-	return w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: sha, Branch: "main", Event: "push", Conclusion: conclusion})
+	return w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: sha, Branch: "main", Event: "push", Conclusion: conclusion})
 }
 
 // sweep runs the reconcile sweep once, as the periodic job does.
 func (w *readbackWorld) sweep(t *testing.T) {
 	t.Helper()
-	if err := w.app.runReconcile(context.Background()); err != nil {
+	if err := w.App.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -121,7 +123,7 @@ func (w *readbackWorld) sweep(t *testing.T) {
 // labels are the unit issue's labels.
 func (w *readbackWorld) labels(t *testing.T) []string {
 	t.Helper()
-	is, _, err := w.f.Client(w.inst.Token()).Issues.Get(context.Background(), "acme", "widgets", w.unit.Number())
+	is, _, err := w.F.Client(w.Inst.Token()).Issues.Get(context.Background(), "acme", "widgets", w.unit.Number())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -7,9 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	rules "github.com/aepgate/aepgate/protocol/readback"
 )
@@ -31,8 +33,8 @@ func (r reusingReader) MainRuns(ctx context.Context, owner, repo, sha, branch st
 
 func TestReadbackRefusesReusedCIRun(t *testing.T) {
 	id := &atomic.Int64{}
-	w := newReadbackWorld(t, readbackYAML, func(o *readbackOptions) {
-		o.reader = func(r readback.MergeReader) readback.MergeReader { return reusingReader{MergeReader: r, id: id} }
+	w := newReadbackWorld(t, readbackYAML, func(o *app.ReadbackSeams) {
+		o.Reader = func(r readback.MergeReader) readback.MergeReader { return reusingReader{MergeReader: r, id: id} }
 	})
 	id.Store(w.ciID)
 	merge := w.pr.Merge(ghfake.MergeCommit)
@@ -41,8 +43,8 @@ func TestReadbackRefusesReusedCIRun(t *testing.T) {
 
 func TestReadbackRefusesHeadPushedAfterAudit(t *testing.T) {
 	var audited atomic.Value
-	w := newReadbackWorld(t, readbackYAML, func(o *readbackOptions) {
-		o.audited = func(ctx context.Context, owner, repo string, m *gh.MergedPull) (readback.Audit, error) {
+	w := newReadbackWorld(t, readbackYAML, func(o *app.ReadbackSeams) {
+		o.Audited = func(ctx context.Context, owner, repo string, m *gh.MergedPull) (readback.Audit, error) {
 			a, err := passAudit(ctx, owner, repo, m)
 			a.SHA, _ = audited.Load().(string)
 			return a, err
@@ -50,7 +52,7 @@ func TestReadbackRefusesHeadPushedAfterAudit(t *testing.T) {
 	})
 	audited.Store(w.pr.Head())
 	head := w.pr.Commit("after the audit", map[string]string{"late.go": "package x\n"})
-	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request"})
+	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request"})
 	merge := w.pr.Merge(ghfake.MergeCommit)
 	w.mainCI(merge, "success")
 	w.wantRefused(t, merge, w.waitReadback(t, merge, "failure"), "head-not-proven-unchanged")
@@ -58,7 +60,7 @@ func TestReadbackRefusesHeadPushedAfterAudit(t *testing.T) {
 
 func TestReadbackRefusesSquashWithOtherTree(t *testing.T) {
 	w := newReadbackWorld(t, readbackYAML, nil)
-	w.repo.Commit("main", "meanwhile", map[string]string{"other.go": "package y\n"})
+	w.Repo.Commit("main", "meanwhile", map[string]string{"other.go": "package y\n"})
 	merge := w.pr.Merge(ghfake.Squash)
 	w.mainCI(merge, "success")
 	run := w.waitReadback(t, merge, "failure")
@@ -77,14 +79,14 @@ func TestReadbackRefusesFailedRun(t *testing.T) {
 	w.wantRefused(t, merge, w.waitReadback(t, merge, "failure"), "readback-failed:ci")
 	run.Rerun("success")
 	w.waitReadback(t, merge, "success")
-	waitFor(t, 10*time.Second, "certificate after the re-run", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
+	appkit.WaitFor(t, 10*time.Second, "certificate after the re-run", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
 }
 
 // TestReadbackRunAtAnotherSHA: a green run on main at another commit does
 // not count; readback keeps waiting and, past the timeout, fails.
 func TestReadbackRunAtAnotherSHA(t *testing.T) {
 	w := newReadbackWorld(t, readbackYAML, nil)
-	before := w.repo.Head("main")
+	before := w.Repo.Head("main")
 	merge := w.pr.Merge(ghfake.MergeCommit)
 	w.mainCI(before, "success")
 	time.Sleep(300 * time.Millisecond)
@@ -124,11 +126,11 @@ func TestReadbackTimeout(t *testing.T) {
 // read back by the sweep.
 func TestReadbackSweepFindsLostMerge(t *testing.T) {
 	w := newReadbackWorld(t, readbackYAML, nil)
-	w.quiet(t)
-	w.f.CollectWebhooks(testSecret, w.ghApp)
+	w.Quiet(t)
+	w.F.CollectWebhooks(appkit.Secret, w.GHApp)
 	merge := w.pr.Merge(ghfake.MergeCommit)
 	w.mainCI(merge, "success")
 	w.sweep(t)
 	w.waitReadback(t, merge, "success")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
+	appkit.WaitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
 }

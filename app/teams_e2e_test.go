@@ -1,16 +1,19 @@
-package app
+package app_test
 
 import (
 	"context"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/owners"
 )
 
 // staleTeams remembers the first answer for each team: the negative
 // control of reading membership live.
 type staleTeams struct {
-	teamReader
+	owners.Teams
 	mu   sync.Mutex
 	seen map[string][]string
 }
@@ -21,7 +24,7 @@ func (s *staleTeams) TeamMembers(ctx context.Context, org, slug string) ([]strin
 	if m, ok := s.seen[org+"/"+slug]; ok {
 		return m, nil
 	}
-	m, err := s.teamReader.TeamMembers(ctx, org, slug)
+	m, err := s.Teams.TeamMembers(ctx, org, slug)
 	if err == nil {
 		s.seen[org+"/"+slug] = m
 	}
@@ -43,23 +46,23 @@ func TestTeamOwners(t *testing.T) {
 		{"membership remembered", true, "success"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := newGatesWorldOpts(t, func(o *Options) {
+			g := newGatesWorldOpts(t, func(o *app.Options) {
 				if tt.stale {
 					// One memory across every job's evaluator.
 					shared := &staleTeams{seen: map[string][]string{}}
-					o.teams = func(r teamReader) teamReader {
+					o.Seams.Teams = func(r owners.Teams) owners.Teams {
 						shared.mu.Lock()
 						defer shared.mu.Unlock()
-						if shared.teamReader == nil {
-							shared.teamReader = r
+						if shared.Teams == nil {
+							shared.Teams = r
 						}
 						return shared
 					}
 				}
 			})
-			g.repo.Grant("dana", "write")
-			g.f.SetTeam("acme", "leads", "dana")
-			g.repo.Commit("main", "owners by team", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia, \"@acme/leads\"]\ncoordinators: [cody]\n"})
+			g.Repo.Grant("dana", "write")
+			g.F.SetTeam("acme", "leads", "dana")
+			g.Repo.Commit("main", "owners by team", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia, \"@acme/leads\"]\ncoordinators: [cody]\n"})
 			g.unit.Comment("olivia", "/aep hold waiting for legal")
 			g.waitGates(t, "action_required")
 			resume := g.unit.Comment("dana", "/aep resume")
@@ -69,10 +72,10 @@ func TestTeamOwners(t *testing.T) {
 			}
 			g.unit.Comment("olivia", "/aep hold again")
 			g.waitGates(t, "action_required")
-			g.f.SetTeam("acme", "leads", "erin")
+			g.F.SetTeam("acme", "leads", "erin")
 			again := g.unit.Comment("dana", "/aep resume")
 			g.waitReaction(t, again.ID())
-			g.quiet(t)
+			g.Quiet(t)
 			if got := g.gates().Conclusion; got != tt.want {
 				t.Errorf("after the former member's RESUME aepgate/gates is %s, want %s", got, tt.want)
 			}

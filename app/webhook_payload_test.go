@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
@@ -19,8 +20,8 @@ import (
 func sameJob(t *testing.T, event string, body, stored []byte) {
 	t.Helper()
 	fs := route.Defaults()
-	wantAt, want, wantErr := fs.Route(event, body, testAppID)
-	gotAt, got, err := fs.Route(event, stored, testAppID)
+	wantAt, want, wantErr := fs.Route(event, body, appkit.AppID)
+	gotAt, got, err := fs.Route(event, stored, appkit.AppID)
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("%s: route error %v from the stored payload, %v from the body", event, err, wantErr)
 	}
@@ -42,7 +43,7 @@ func edgeKeeps(t *testing.T, views func(string) []any, event string, body []byte
 	if err != nil {
 		t.Fatal(err)
 	}
-	if post(h, event, fmt.Sprintf("k-%d", keptSeq.Add(1)), sign("current", body), body) != http.StatusAccepted {
+	if post(h, event, fmt.Sprintf("k-%d", keptSeq.Add(1)), appkit.Sign("current", body), body) != http.StatusAccepted {
 		return nil, false
 	}
 	return q.jobs[0].Payload, true

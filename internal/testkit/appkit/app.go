@@ -1,4 +1,4 @@
-package app
+package appkit
 
 import (
 	"bytes"
@@ -17,17 +17,21 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/app"
 )
 
-// checksOnNewHead is how many check runs the App writes on a new head of a
+// ChecksOnNewHead is how many check runs the App writes on a new head of a
 // pull request whose config is valid and lists no auditors (the tests'
 // default): aepgate/work-unit, /config (its warning), /audit, /gates and
 // /merge.
-const checksOnNewHead = 5
+const ChecksOnNewHead = 5
 
 const (
-	testAppID  = 4242
-	testSecret = "e2e-secret"
+	// AppID is the test App's ID on the fake GitHub.
+	AppID = 4242
+	// Secret is the test App's webhook secret.
+	Secret = "e2e-secret"
 )
 
 var (
@@ -35,8 +39,8 @@ var (
 	testKey *rsa.PrivateKey
 )
 
-// appKey is one RSA key shared by the package's tests (generation is slow).
-func appKey(t testing.TB) *rsa.PrivateKey {
+// Key is one RSA key shared by a test binary's tests (generation is slow).
+func Key(testing.TB) *rsa.PrivateKey {
 	keyOnce.Do(func() {
 		k, err := rsa.GenerateKey(rand.Reader, 2048)
 		if err != nil {
@@ -47,59 +51,63 @@ func appKey(t testing.TB) *rsa.PrivateKey {
 	return testKey
 }
 
-// testOptions are fast settings for a test App against w's GitHub (or
-// none, when w is nil).
-func testOptions(t testing.TB, w *world, database string) Options {
+// Options are fast settings for a test App against w's GitHub (or none,
+// when w is nil) on database ("": a fresh SQLite file).
+func Options(t testing.TB, w *World, database string) app.Options {
 	if database == "" {
 		database = "sqlite:" + filepath.Join(t.TempDir(), "aepgate.db")
 	}
 	url := ""
 	if w != nil {
-		url = w.f.URL()
+		url = w.F.URL()
 	}
-	return Options{
-		Database: database, AppID: testAppID, PrivateKey: appKey(t), WebhookSecrets: [][]byte{[]byte(testSecret)},
+	return app.Options{
+		Database: database, AppID: AppID, PrivateKey: Key(t), WebhookSecrets: [][]byte{[]byte(Secret)},
 		GitHubURL: url, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, FanoutWindow: 50 * time.Millisecond,
 		CoalesceDelay: 20 * time.Millisecond,
 		JobTimeout:    5 * time.Second, RescueAfter: 6 * time.Second, ShutdownGrace: 5 * time.Second,
 		// Board updates asked by evaluations wait past the end of a test:
 		// the tests that count an evaluation's API calls do not count them
-		// (a sweep's run at once). The board's own tests shorten it
-		// (board_e2e_test.go).
+		// (a sweep's run at once). The board's own tests shorten it.
 		BoardDelay: time.Hour,
-		Logger:     testLogger(t),
+		Logger:     Logger(t),
 	}
 }
 
-func testLogger(testing.TB) *slog.Logger {
+// Logger discards the App's logs, unless AEPGATE_TEST_LOG is set: then
+// it writes them to stderr at debug level.
+func Logger(testing.TB) *slog.Logger {
 	if os.Getenv("AEPGATE_TEST_LOG") != "" {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	return slog.New(slog.DiscardHandler)
 }
 
-// startApp runs an App in-process and returns its base URL; it stops when
-// the test ends.
-func startApp(t testing.TB, o Options) (*App, string) {
+// Start runs an App in-process and returns it and its base URL; it stops
+// when the test ends.
+func Start(t testing.TB, o app.Options) (*app.App, string) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return startAppOn(t, o, ln)
+	return StartOn(t, o, ln)
 }
 
-// startAppOn is startApp on a listener the test opened (to know the App's
-// address before it starts).
-func startAppOn(t testing.TB, o Options, ln net.Listener) (*App, string) {
+// StartOn is Start on a listener the test opened (to know the App's
+// address before it starts). The units SeedDone recorded for o's GitHub
+// are seeded into the App's store first.
+func StartOn(t testing.TB, o app.Options, ln net.Listener) (*app.App, string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := New(ctx, o)
+	a, err := app.New(ctx, o)
 	if err != nil {
 		ln.Close()
 		t.Fatal(err)
 	}
-	seedClosures(t, a, o)
+	if err := SeedUnits(a, SeededUnits(o.GitHubURL)); err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx, ln) }()
 	t.Cleanup(func() {
@@ -112,19 +120,21 @@ func startAppOn(t testing.TB, o Options, ln net.Listener) (*App, string) {
 	return a, "http://" + ln.Addr().String()
 }
 
-func sign(secret string, body []byte) string {
+// Sign is the X-Hub-Signature-256 of body under secret.
+func Sign(secret string, body []byte) string {
 	m := hmac.New(sha256.New, []byte(secret))
 	m.Write(body)
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
 
-// deliver posts a signed delivery and returns the status.
-func deliver(t testing.TB, base, event, id string, body []byte) int {
+// Deliver posts a delivery signed with Secret to base's /webhook and
+// returns the status.
+func Deliver(t testing.TB, base, event, id string, body []byte) int {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
 	req.Header.Set("X-GitHub-Event", event)
 	req.Header.Set("X-GitHub-Delivery", id)
-	req.Header.Set("X-Hub-Signature-256", sign(testSecret, body))
+	req.Header.Set("X-Hub-Signature-256", Sign(Secret, body))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("deliver %s: %v", id, err)
@@ -133,16 +143,17 @@ func deliver(t testing.TB, base, event, id string, body []byte) int {
 	return resp.StatusCode
 }
 
-// waitFor polls cond until it holds or timeout passes.
-func waitFor(t testing.TB, timeout time.Duration, what string, cond func() bool) {
+// WaitFor polls cond until it holds or timeout passes (then the test
+// fails, naming what it waited for).
+func WaitFor(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
-	if !waitUntil(timeout, cond) {
+	if !WaitUntil(timeout, cond) {
 		t.Fatalf("timed out after %v waiting for %s", timeout, what)
 	}
 }
 
-// waitUntil polls cond until it holds (true) or timeout passes (false).
-func waitUntil(timeout time.Duration, cond func() bool) bool {
+// WaitUntil polls cond until it holds (true) or timeout passes (false).
+func WaitUntil(timeout time.Duration, cond func() bool) bool {
 	deadline := time.Now().Add(timeout)
 	for !cond() {
 		if time.Now().After(deadline) {
@@ -153,7 +164,9 @@ func waitUntil(timeout time.Duration, cond func() bool) bool {
 	return true
 }
 
-func contract(risk, class string, deps ...int) string {
+// Contract is an issue body holding a work-unit contract of risk and
+// class, depending on deps.
+func Contract(risk, class string, deps ...int) string {
 	d := ""
 	if len(deps) > 0 {
 		d = "depends_on: ["
