@@ -28,8 +28,7 @@ type readbackWorld struct {
 	pr   *ghfake.PR
 	ciID int64
 	// skew moves the App's readback clock ahead of real time.
-	skew  *atomic.Int64
-	ghApp *ghfake.App
+	skew *atomic.Int64
 }
 
 // passAudit is the audit record the tests hand in through the auditedSHA
@@ -69,7 +68,7 @@ func newReadbackWorldWith(t *testing.T, yaml string, edit func(*app.ReadbackSeam
 	}
 	a, base := appkit.Start(t, o)
 	f.SendWebhooks(base+"/webhook", appkit.Secret, ghApp)
-	w := &readbackWorld{Live: &appkit.Live{F: f, Repo: repo, App: a, Base: base, Inst: inst}, skew: skew, ghApp: ghApp}
+	w := &readbackWorld{Live: &appkit.Live{F: f, Repo: repo, App: a, Base: base, Inst: inst, GHApp: ghApp}, skew: skew}
 	ms := repo.CreateMilestone("M", "")
 	w.unit = repo.OpenIssue("alice", "Unit", appkit.Contract("low", "product"), ghfake.InMilestone(ms))
 	repo.Branch("work", "main")
