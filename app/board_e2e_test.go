@@ -19,65 +19,14 @@ import (
 	pboard "github.com/aepgate/aepgate/protocol/board"
 )
 
-// boardWorld is a ghfake world with olivia the owner, a milestone holding
-// one product unit, and board updates 100 ms after an evaluation.
-type boardWorld struct {
-	*appkit.Live
-	ms   *ghfake.Milestone
-	unit *ghfake.Issue
-	gh   *github.Client
-}
-
-func newBoardWorld(t *testing.T) *boardWorld {
+func newBoardWorld(t *testing.T) *appkit.BoardWorld {
 	t.Helper()
 	w := appkit.NewLiveOpts(t, true, func(o *app.Options) { o.BoardDelay = 100 * time.Millisecond })
-	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": appkit.GatesConfig})
 	w.Repo.Grant("olivia", "admin")
 	ms := w.Repo.CreateMilestone("Reports", "")
 	unit := w.Repo.OpenIssue("alice", "Export reports", appkit.Contract("low", "product"), ghfake.InMilestone(ms))
-	return &boardWorld{Live: w, ms: ms, unit: unit, gh: w.F.Client(w.Inst.Token())}
-}
-
-// attempt opens a pull request naming the unit on branch name.
-func (b *boardWorld) attempt(name string) *ghfake.PR {
-	b.Repo.Branch(name, "main")
-	b.Repo.Commit(name, "work", map[string]string{name + ".go": "package x\n"})
-	return b.Repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(b.unit.Number()))
-}
-
-// boardIssue is the repository's board issue, or nil.
-func (b *boardWorld) boardIssue(t *testing.T) *github.Issue {
-	t.Helper()
-	is, _, err := b.gh.Issues.ListByRepo(context.Background(), "acme", "widgets", &github.IssueListByRepoOptions{Labels: []string{checks.BoardLabel}, State: "all"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(is) > 1 {
-		t.Fatalf("%d board issues, want one", len(is))
-	}
-	if len(is) == 0 {
-		return nil
-	}
-	return is[0]
-}
-
-// waitBoard waits until the board issue's body holds every want.
-func (b *boardWorld) waitBoard(t *testing.T, want ...string) *github.Issue {
-	t.Helper()
-	var last *github.Issue
-	appkit.WaitFor(t, 10*time.Second, "the board holding "+strings.Join(want, ", "), func() bool {
-		last = b.boardIssue(t)
-		if last == nil {
-			return false
-		}
-		for _, s := range want {
-			if !strings.Contains(last.GetBody(), s) {
-				return false
-			}
-		}
-		return true
-	})
-	return last
+	return &appkit.BoardWorld{Live: w, MS: ms, Unit: unit, GH: w.F.Client(w.Inst.Token())}
 }
 
 // TestBoardEndToEnd: two attempts at one unit (the second fails
@@ -86,9 +35,9 @@ func (b *boardWorld) waitBoard(t *testing.T, want ...string) *github.Issue {
 // the markers survive the next rewrite.
 func TestBoardEndToEnd(t *testing.T) {
 	b := newBoardWorld(t)
-	first := b.attempt("first")
+	first := b.Attempt("first")
 	appkit.WaitFor(t, 10*time.Second, "the first attempt judged", func() bool { return appkit.ConclusionOf(b.Repo, first.Head(), checks.NameWorkUnit) == "success" })
-	second := b.attempt("second")
+	second := b.Attempt("second")
 	appkit.WaitFor(t, 10*time.Second, "the second attempt failed", func() bool { return appkit.ConclusionOf(b.Repo, second.Head(), checks.NameWorkUnit) == "failure" })
 	if s := appkit.NewestRunOn(b.Repo, second.Head(), checks.NameWorkUnit).Summary; !strings.Contains(s, "limits.attempts_per_unit is 1") || !strings.Contains(s, "/pull/"+strconv.Itoa(first.Number())) {
 		t.Errorf("the second attempt's work-unit run does not name the first:\n%s", s)
@@ -97,21 +46,21 @@ func TestBoardEndToEnd(t *testing.T) {
 		t.Errorf("the first attempt's work-unit = %s, want success", c)
 	}
 
-	is := b.waitBoard(t, "over `limits.attempts_per_unit`", "Export reports")
+	is := b.WaitBoard(t, "over `limits.attempts_per_unit`", "Export reports")
 	appkit.WaitFor(t, 5*time.Second, "the board issue pinned", func() bool { return b.Repo.Issue(is.GetNumber()).Pinned() })
 	if is.GetTitle() != checks.BoardTitle {
 		t.Errorf("board issue title = %q", is.GetTitle())
 	}
 
-	b.unit.Comment("olivia", "/aep hold waiting for legal")
-	body := b.waitBoard(t, "⏸️ HOLD", "waiting for legal", "`/aep resume`").GetBody()
+	b.Unit.Comment("olivia", "/aep hold waiting for legal")
+	body := b.WaitBoard(t, "⏸️ HOLD", "waiting for legal", "`/aep resume`").GetBody()
 
 	b.Repo.Issue(is.GetNumber()).Edit("olivia", "My notes on top.\n\n"+body+"\nA footer of mine.\n")
-	b.unit.Comment("olivia", "/aep resume")
+	b.Unit.Comment("olivia", "/aep resume")
 	appkit.WaitFor(t, 10*time.Second, "the inbox emptied", func() bool {
-		return strings.Contains(b.boardIssue(t).GetBody(), "Nothing waits for the owner.")
+		return strings.Contains(b.BoardIssue(t).GetBody(), "Nothing waits for the owner.")
 	})
-	got := b.boardIssue(t).GetBody()
+	got := b.BoardIssue(t).GetBody()
 	if !strings.HasPrefix(got, "My notes on top.\n\n") || !strings.HasSuffix(got, "\nA footer of mine.\n") {
 		t.Errorf("a person's notes were lost:\n%s", got)
 	}
@@ -127,7 +76,7 @@ func TestBoardEndToEnd(t *testing.T) {
 	// Closing the first attempt lets the second through; nothing closed it.
 	first.ClosePR("bob")
 	appkit.WaitFor(t, 10*time.Second, "the second attempt within the limit", func() bool { return appkit.ConclusionOf(b.Repo, second.Head(), checks.NameWorkUnit) == "success" })
-	b.waitBoard(t, "/pull/"+strconv.Itoa(first.Number())+") closed")
+	b.WaitBoard(t, "/pull/"+strconv.Itoa(first.Number())+") closed")
 }
 
 // TestBoardAPICallsPerUpdate: a board update costs one read and one write
@@ -135,8 +84,8 @@ func TestBoardEndToEnd(t *testing.T) {
 // increments' stages come from the store, not from GitHub.
 func TestBoardAPICallsPerUpdate(t *testing.T) {
 	b := newBoardWorld(t)
-	pr := b.attempt("only")
-	b.waitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
+	pr := b.Attempt("only")
+	b.WaitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
 	b.Idle(t) // evaluations and board jobs are done
 	in, err := b.App.GitHub().Installation(b.Inst.ID)
 	if err != nil {
@@ -157,7 +106,7 @@ func TestBoardAPICallsPerUpdate(t *testing.T) {
 		// scheduled before this one (a new story would be: its increment's
 		// judgement schedules one).
 		{"a story renamed", func() {
-			b.unit.EditTitle("alice", "Export reports as CSV")
+			b.Unit.EditTitle("alice", "Export reports as CSV")
 		}, map[string]int{"POST /graphql": 1, "PATCH /repos/{owner}/{repo}/issues/{issue_number}": 1}},
 		{"unchanged again", func() {}, map[string]int{"POST /graphql": 1}},
 	}
@@ -205,14 +154,14 @@ func TestBoardRewritesOnlyItsOwnIssue(t *testing.T) {
 			if err := b.App.Boards().Keep(ctx, in, "acme", "widgets", time.Now(), tt.owns(login), appkit.Logger(t)); err != nil {
 				t.Fatal(err)
 			}
-			is, _, err := b.gh.Issues.Get(ctx, "acme", "widgets", theirs.Number())
+			is, _, err := b.GH.Issues.Get(ctx, "acme", "widgets", theirs.Number())
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := strings.Contains(is.GetBody(), checks.BoardBegin); got != tt.wantTheirs {
 				t.Errorf("the board written into the person's issue: %v, want %v", got, tt.wantTheirs)
 			}
-			mine, _, err := b.gh.Issues.ListByRepo(ctx, "acme", "widgets", &github.IssueListByRepoOptions{Labels: []string{checks.BoardLabel}, State: "all"})
+			mine, _, err := b.GH.Issues.ListByRepo(ctx, "acme", "widgets", &github.IssueListByRepoOptions{Labels: []string{checks.BoardLabel}, State: "all"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -228,12 +177,12 @@ func TestBoardRewritesOnlyItsOwnIssue(t *testing.T) {
 // board update is asked for: its only write is the 👍 on the comment.
 func TestBoardEvaluationWithNothingChangedWritesNothing(t *testing.T) {
 	b := newBoardWorld(t)
-	pr := b.attempt("only")
-	b.waitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
+	pr := b.Attempt("only")
+	b.WaitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
 	recheck := func() {
 		c := pr.Comment("olivia", "/aep recheck")
 		appkit.WaitFor(t, 10*time.Second, "the recheck answered", func() bool {
-			rs, _, err := b.gh.Reactions.ListIssueCommentReactions(context.Background(), "acme", "widgets", c.ID(), nil)
+			rs, _, err := b.GH.Reactions.ListIssueCommentReactions(context.Background(), "acme", "widgets", c.ID(), nil)
 			return err == nil && len(rs) > 0
 		})
 		b.Idle(t) // the board update it asked for is done
@@ -251,7 +200,7 @@ func TestBoardEvaluationWithNothingChangedWritesNothing(t *testing.T) {
 	if diff := cmp.Diff(want, writes); diff != "" {
 		t.Errorf("writes of an evaluation that changed nothing (-want +got):\n%s", diff)
 	}
-	b.boardIssue(t) // still one board issue
+	b.BoardIssue(t) // still one board issue
 }
 
 // TestBoardShowsMergedAndCertified: the readback of a merge and its
@@ -259,11 +208,11 @@ func TestBoardEvaluationWithNothingChangedWritesNothing(t *testing.T) {
 // merged, then certified, without waiting for the reconcile sweep (an
 // hour away here).
 func TestBoardShowsMergedAndCertified(t *testing.T) {
-	w := newReadbackWorldWith(t, readbackYAML, nil, func(o *app.Options) { o.BoardDelay = 100 * time.Millisecond })
-	b := &boardWorld{Live: w.Live, unit: w.unit, gh: w.F.Client(w.Inst.Token())}
-	merge := w.pr.Merge(ghfake.MergeCommit)
-	b.waitBoard(t, "🟢 merged")
-	w.mainCI(merge, "success")
-	appkit.WaitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
-	b.waitBoard(t, "✅ certified", merge[:12])
+	w := appkit.NewReadbackWorldWith(t, appkit.ReadbackYAML, nil, func(o *app.Options) { o.BoardDelay = 100 * time.Millisecond })
+	b := &appkit.BoardWorld{Live: w.Live, Unit: w.Unit, GH: w.F.Client(w.Inst.Token())}
+	merge := w.PR.Merge(ghfake.MergeCommit)
+	b.WaitBoard(t, "🟢 merged")
+	w.MainCI(merge, "success")
+	appkit.WaitFor(t, 10*time.Second, "certificate", func() bool { return w.Latest(merge, checks.NameCertificate) != nil })
+	b.WaitBoard(t, "✅ certified", merge[:12])
 }

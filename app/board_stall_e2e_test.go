@@ -23,9 +23,9 @@ func TestBoardStallHealth(t *testing.T) {
 	w.Repo.Grant("olivia", "admin")
 	ms := w.Repo.CreateMilestone("Reports", "")
 	unit := w.Repo.OpenIssue("alice", "Export reports", appkit.Contract("low", "product"), ghfake.InMilestone(ms))
-	b := &boardWorld{Live: w, ms: ms, unit: unit, gh: w.F.Client(w.Inst.Token())}
-	pr := b.attempt("only")
-	b.waitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
+	b := &appkit.BoardWorld{Live: w, MS: ms, Unit: unit, GH: w.F.Client(w.Inst.Token())}
+	pr := b.Attempt("only")
+	b.WaitBoard(t, "/pull/"+strconv.Itoa(pr.Number()))
 	b.Idle(t) // evaluations and board jobs are done
 	in, err := b.App.GitHub().Installation(b.Inst.ID)
 	if err != nil {

@@ -27,7 +27,7 @@ func TestHoldAfterBusyRefusal(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var full atomic.Bool
-			g := newGatesWorldOpts(t, func(o *app.Options) {
+			g := appkit.NewGatesWorldOpts(t, func(o *app.Options) {
 				o.BusySweep = time.Second
 				o.Seams.NoBusySweep = tt.noSweep
 				// While full is set, every body finds the budget full.
@@ -42,7 +42,7 @@ func TestHoldAfterBusyRefusal(t *testing.T) {
 			// would read the HOLD's comment whatever became of its delivery.
 			time.Sleep(2 * time.Second)
 			full.Store(true)
-			hold := g.pr.Comment("olivia", "/aep hold release freeze")
+			hold := g.PR.Comment("olivia", "/aep hold release freeze")
 			var status int
 			for _, d := range g.F.Deliveries() {
 				if d.Event == "issue_comment" {
@@ -54,10 +54,10 @@ func TestHoldAfterBusyRefusal(t *testing.T) {
 				t.Fatalf("the HOLD's delivery was answered %d, want 503 busy", status)
 			}
 			start := time.Now()
-			for appkit.ConclusionOf(g.Repo, g.pr.Head(), "aepgate/gates") == "success" && time.Since(start) < 5*time.Second {
+			for appkit.ConclusionOf(g.Repo, g.PR.Head(), "aepgate/gates") == "success" && time.Since(start) < 5*time.Second {
 				time.Sleep(50 * time.Millisecond)
 			}
-			got := appkit.ConclusionOf(g.Repo, g.pr.Head(), "aepgate/gates")
+			got := appkit.ConclusionOf(g.Repo, g.PR.Head(), "aepgate/gates")
 			t.Logf("gates %s %v after the refused HOLD", got, time.Since(start).Round(10*time.Millisecond))
 			if got != tt.want {
 				t.Errorf("gates %s after the refused HOLD (comment %d), want %s", got, hold.ID(), tt.want)

@@ -78,12 +78,12 @@ func TestToyCheckJoinsThePipeline(t *testing.T) {
 // accessor, so the checks' order in the list changes nothing they publish.
 func TestChecksInAnyOrder(t *testing.T) {
 	judge := func(order func([]verdict.Check) []verdict.Check) map[string]string {
-		g := newGatesWorldOpts(t, func(o *app.Options) { o.Seams.Checks = order(verdict.DefaultChecks()) })
-		g.unit.Comment("olivia", "/aep hold waiting for legal")
-		g.waitGates(t, "action_required")
+		g := appkit.NewGatesWorldOpts(t, func(o *app.Options) { o.Seams.Checks = order(verdict.DefaultChecks()) })
+		g.Unit.Comment("olivia", "/aep hold waiting for legal")
+		g.WaitGates(t, "action_required")
 		g.Quiet(t)
 		out := map[string]string{}
-		for _, r := range g.Repo.CheckRuns(g.pr.Head()) {
+		for _, r := range g.Repo.CheckRuns(g.PR.Head()) {
 			out[r.Name] = r.Conclusion + ": " + r.Title
 		}
 		return out
@@ -109,15 +109,15 @@ func TestChecksInAnyOrder(t *testing.T) {
 // is starved of them and cannot pass (the declaration is what feeds it).
 func TestChecksDeclareTheirReads(t *testing.T) {
 	run := func(cs []verdict.Check) (roleReads int, audit string) {
-		a := newAuditWorldWith(t, "medium", "version: 1\nowners: [olivia]\n", func(o *app.Options) { o.Seams.Checks = cs })
-		a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
+		a := appkit.NewAuditWorldWith(t, "medium", "version: 1\nowners: [olivia]\n", func(o *app.Options) { o.Seams.Checks = cs })
+		a.PR.SubmitReview("carol", "COMMENTED", appkit.AuditBody(a.Unit.Number(), "PASS", appkit.GoodQuote))
 		a.Quiet(t)
 		for _, r := range a.F.Requests() {
 			if strings.Contains(r.Path, "/collaborators/carol/") {
 				roleReads++
 			}
 		}
-		if r := a.audit(); r != nil {
+		if r := a.Audit(); r != nil {
 			audit = r.Conclusion
 		}
 		return roleReads, audit

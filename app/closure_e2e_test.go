@@ -8,23 +8,12 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app"
-	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/closure"
 )
 
-// closureWorld: olivia owns the repository, carl coordinates; story #api
-// (medium risk) blocks #export, whose attempt is open.
-type closureWorld struct {
-	*appkit.Live
-	api, export *ghfake.Issue
-	head        string
-}
-
-const closureConfig = "version: 1\nowners: [olivia]\ncoordinators: [carl]\n"
-
-func newClosureWorld(t *testing.T, config string, rules *closure.Rules) *closureWorld {
+func newClosureWorld(t *testing.T, config string, rules *closure.Rules) *appkit.ClosureWorld {
 	w := appkit.NewLiveOpts(t, true, func(o *app.Options) { o.Seams.ClosureRules = rules })
 	w.Repo.Grant("olivia", "admin")
 	w.Repo.Grant("carl", "write")
@@ -35,37 +24,9 @@ func newClosureWorld(t *testing.T, config string, rules *closure.Rules) *closure
 	w.Repo.Branch("feature", "main")
 	w.Repo.Commit("feature", "export", map[string]string{"export.go": "package x\n"})
 	pr := w.Repo.OpenPR("bob", "feature", "main", "Export", "Work-unit: #"+strconv.Itoa(export.Number()))
-	cw := &closureWorld{Live: w, api: api, export: export, head: pr.Head()}
-	cw.waitUnit(t, "failure", "is still open")
+	cw := &appkit.ClosureWorld{Live: w, API: api, Export: export, Head: pr.Head()}
+	cw.WaitUnit(t, "failure", "is still open")
 	return cw
-}
-
-// waitUnit waits for the attempt's aepgate/work-unit to conclude want with
-// a summary holding text.
-func (w *closureWorld) waitUnit(t *testing.T, want, text string) {
-	t.Helper()
-	ok := appkit.WaitUntil(10*time.Second, func() bool {
-		r := w.WorkUnitRun(w.head)
-		return r != nil && r.Conclusion == want && strings.Contains(r.Summary, text)
-	})
-	if !ok {
-		r := w.WorkUnitRun(w.head)
-		if r == nil {
-			t.Fatalf("no %s run, want %s", "aepgate/work-unit", want)
-		}
-		t.Fatalf("aepgate/work-unit %s, want %s with %q:\n%s", r.Conclusion, want, text, r.Summary)
-	}
-}
-
-// closureComments are the App's closure comments on is.
-func closureComments(is *ghfake.Issue) int {
-	n := 0
-	for _, c := range is.Comments() {
-		if strings.HasPrefix(c.Body, verdict.ClosureMarker) {
-			n++
-		}
-	}
-	return n
 }
 
 // anyClosureCounts is the old rule injected: every closure counts as done.
@@ -81,16 +42,16 @@ func anyClosureCounts() *closure.Rules {
 // own closure then releases it. The negative control runs the same attack
 // with the old rule (any closure counts) and sees the dependent released.
 func TestClosureByCoordinatorKeepsDependentBlocked(t *testing.T) {
-	w := newClosureWorld(t, closureConfig, nil)
-	w.api.Close("carl")
-	w.waitUnit(t, "failure", "closed without evidence by carl")
-	appkit.WaitFor(t, 5*time.Second, "the closure comment", func() bool { return closureComments(w.api) == 1 })
+	w := newClosureWorld(t, appkit.ClosureConfig, nil)
+	w.API.Close("carl")
+	w.WaitUnit(t, "failure", "closed without evidence by carl")
+	appkit.WaitFor(t, 5*time.Second, "the closure comment", func() bool { return appkit.ClosureComments(w.API) == 1 })
 	w.Redeliver(t, "issues", "closed")
 	w.Quiet(t)
-	if n := closureComments(w.api); n != 1 {
+	if n := appkit.ClosureComments(w.API); n != 1 {
 		t.Errorf("%d closure comments after a redelivery, want 1", n)
 	}
-	if c := w.api.Comments(); !strings.Contains(c[len(c)-1].Body, "/aep close <reason>") {
+	if c := w.API.Comments(); !strings.Contains(c[len(c)-1].Body, "/aep close <reason>") {
 		t.Errorf("the comment names no owner command:\n%s", c[len(c)-1].Body)
 	}
 	facts, err := w.App.Store().BoardFacts(t.Context(), "acme/widgets")
@@ -105,28 +66,28 @@ func TestClosureByCoordinatorKeepsDependentBlocked(t *testing.T) {
 		t.Errorf("no board fact lists the closure without evidence in its inbox: %d facts", len(facts))
 	}
 
-	w.api.Reopen("olivia")
-	w.waitUnit(t, "failure", "is still open")
-	w.api.Close("olivia")
-	w.waitUnit(t, "success", "")
-	if n := closureComments(w.api); n != 1 {
+	w.API.Reopen("olivia")
+	w.WaitUnit(t, "failure", "is still open")
+	w.API.Close("olivia")
+	w.WaitUnit(t, "success", "")
+	if n := appkit.ClosureComments(w.API); n != 1 {
 		t.Errorf("%d closure comments after the owner's closure, want 1", n)
 	}
 
 	t.Run("negative control: any closure counts", func(t *testing.T) {
-		w := newClosureWorld(t, closureConfig, anyClosureCounts())
-		w.api.Close("carl")
-		w.waitUnit(t, "success", "")
+		w := newClosureWorld(t, appkit.ClosureConfig, anyClosureCounts())
+		w.API.Close("carl")
+		w.WaitUnit(t, "success", "")
 	})
 }
 
 // TestClosureReopen: with closure.reopen the App reopens the issue closed
 // without evidence, with its one comment.
 func TestClosureReopen(t *testing.T) {
-	w := newClosureWorld(t, closureConfig+"closure:\n  reopen: true\n", nil)
-	w.api.Close("carl")
-	appkit.WaitFor(t, 10*time.Second, "the App to reopen it", func() bool { return w.api.View().State == "open" && closureComments(w.api) == 1 })
-	w.waitUnit(t, "failure", "is still open")
+	w := newClosureWorld(t, appkit.ClosureConfig+"closure:\n  reopen: true\n", nil)
+	w.API.Close("carl")
+	appkit.WaitFor(t, 10*time.Second, "the App to reopen it", func() bool { return w.API.View().State == "open" && appkit.ClosureComments(w.API) == 1 })
+	w.WaitUnit(t, "failure", "is still open")
 }
 
 // TestClosureEventReads: judging a closure costs two reads, the issue with
@@ -134,7 +95,7 @@ func TestClosureReopen(t *testing.T) {
 // what any issues delivery costs (the affected pull requests' judging,
 // measured on a reopening of the same issue).
 func TestClosureEventReads(t *testing.T) {
-	w := newClosureWorld(t, closureConfig, nil)
+	w := newClosureWorld(t, appkit.ClosureConfig, nil)
 	reads := func(act func(), settled func() bool) (n int) {
 		w.Quiet(t) // what came before is done: none of its reads is counted
 		before := len(w.F.Requests())
@@ -151,8 +112,8 @@ func TestClosureEventReads(t *testing.T) {
 	// The owner's closure (done, no comment) against her reopening: both
 	// flip the dependent's aepgate/work-unit, so the dependents' judging
 	// costs the same; the difference is the closure's own judgement.
-	closed := reads(func() { w.api.Close("olivia") }, func() bool { return w.WorkUnitRun(w.head).Conclusion == "success" })
-	edit := reads(func() { w.api.Reopen("olivia") }, func() bool { return w.WorkUnitRun(w.head).Conclusion == "failure" })
+	closed := reads(func() { w.API.Close("olivia") }, func() bool { return w.WorkUnitRun(w.Head).Conclusion == "success" })
+	edit := reads(func() { w.API.Reopen("olivia") }, func() bool { return w.WorkUnitRun(w.Head).Conclusion == "failure" })
 	t.Logf("reads: issues.reopened %d, issues.closed %d; the closure's own: %d", edit, closed, closed-edit)
 	if closed-edit > 2 {
 		t.Errorf("the closure cost %d reads beyond a reopening's, want at most 2", closed-edit)
@@ -164,38 +125,38 @@ func TestClosureEventReads(t *testing.T) {
 // from carl, or edited into being, does not. The negative control removes
 // the listed-owner rule and sees carl's command release it.
 func TestClosureOwnerCommand(t *testing.T) {
-	w := newClosureWorld(t, closureConfig, nil)
-	w.api.Close("carl")
-	w.waitUnit(t, "failure", "closed without evidence by carl")
-	w.api.Comment("carl", "/aep close the API shipped with #1")
-	c := w.api.Comment("olivia", "draft")
+	w := newClosureWorld(t, appkit.ClosureConfig, nil)
+	w.API.Close("carl")
+	w.WaitUnit(t, "failure", "closed without evidence by carl")
+	w.API.Comment("carl", "/aep close the API shipped with #1")
+	c := w.API.Comment("olivia", "draft")
 	c.Edit("olivia", "/aep close edited in")
 	w.Quiet(t) // both deliveries judged
-	w.waitUnit(t, "failure", "closed without evidence by carl")
-	w.api.Comment("olivia", "/aep close the API shipped with the reports release")
-	w.waitUnit(t, "success", "")
+	w.WaitUnit(t, "failure", "closed without evidence by carl")
+	w.API.Comment("olivia", "/aep close the API shipped with the reports release")
+	w.WaitUnit(t, "success", "")
 
 	t.Run("negative control: without listed-owner", func(t *testing.T) {
 		r := closure.DefaultRules()
 		r.Authority = slices.DeleteFunc(r.Authority, func(a closure.AuthorityRule) bool { return a.Name == "listed-owner" })
-		w := newClosureWorld(t, closureConfig, &r)
-		w.api.Close("carl")
-		w.waitUnit(t, "success", "") // carl's own closure now counts
+		w := newClosureWorld(t, appkit.ClosureConfig, &r)
+		w.API.Close("carl")
+		w.WaitUnit(t, "success", "") // carl's own closure now counts
 	})
 }
 
 // newHeldClosureWorld is a closure world under olivia's project HOLD
 // ("release freeze"), kept by the App, with the closure rules' HoldVoids
 // set to voids (false: the negative control).
-func newHeldClosureWorld(t *testing.T, voids bool) *closureWorld {
+func newHeldClosureWorld(t *testing.T, voids bool) *appkit.ClosureWorld {
 	t.Helper()
 	r := closure.DefaultRules()
 	r.HoldVoids = voids
-	w := newClosureWorld(t, closureConfig, &r)
+	w := newClosureWorld(t, appkit.ClosureConfig, &r)
 	ctl := w.Repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
 	ctl.Comment("olivia", "/aep hold release freeze")
 	appkit.WaitFor(t, 10*time.Second, "the HOLD kept", func() bool {
-		return appkit.ConclusionOf(w.Repo, w.head, "aepgate/gates") == "action_required"
+		return appkit.ConclusionOf(w.Repo, w.Head, "aepgate/gates") == "action_required"
 	})
 	return w
 }
@@ -215,8 +176,8 @@ func TestClosureUnderHoldNeverCounts(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newHeldClosureWorld(t, c.voids)
-			w.api.Close("olivia")
-			w.waitUnit(t, c.want, c.summary)
+			w.API.Close("olivia")
+			w.WaitUnit(t, c.want, c.summary)
 		})
 	}
 }

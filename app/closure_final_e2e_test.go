@@ -1,43 +1,13 @@
 package app_test
 
 import (
-	"encoding/json"
-	"strings"
 	"testing"
-	"time"
 
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/protocol/closure"
 )
 
-// certify keeps, as the App does when it writes a certificate, a merged
-// and certified attempt of w's dependency #api.
-func (w *closureWorld) certify(t *testing.T) {
-	t.Helper()
-	at, err := json.Marshal(closure.Attempt{PR: 90, MergeSHA: strings.Repeat("b", 40), CertificateSHA256: strings.Repeat("c", 64), MergePassed: true, ReadbackPassed: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.App.Store().SaveUnitEvidence(t.Context(), "acme/widgets", w.api.Number(), 90, at, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// boardSays reports whether a board fact of the repository holds text.
-func (w *closureWorld) boardSays(t *testing.T, text string) bool {
-	t.Helper()
-	facts, err := w.App.Store().BoardFacts(t.Context(), "acme/widgets")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range facts {
-		if strings.Contains(string(f), text) {
-			return true
-		}
-	}
-	return false
-}
-
-const ownerFinalConfig = closureConfig + "closure:\n  final: owner\n"
+const ownerFinalConfig = appkit.ClosureConfig + "closure:\n  final: owner\n"
 
 // TestClosureFinalOwner: craft-rules §6.1 under closure.final: owner. The
 // dependency #api is certified; carl (a coordinator) closes it: it waits
@@ -50,44 +20,44 @@ const ownerFinalConfig = closureConfig + "closure:\n  final: owner\n"
 func TestClosureFinalOwner(t *testing.T) {
 	t.Run("owner's /aep close", func(t *testing.T) {
 		w := newClosureWorld(t, ownerFinalConfig, nil)
-		w.certify(t)
-		w.api.Close("carl")
-		w.waitUnit(t, "failure", "needs-review: waiting for the owner's closure (closed by carl; closure.final: owner)")
+		w.Certify(t)
+		w.API.Close("carl")
+		w.WaitUnit(t, "failure", "needs-review: waiting for the owner's closure (closed by carl; closure.final: owner)")
 		w.Quiet(t)
-		if n := closureComments(w.api); n != 0 {
+		if n := appkit.ClosureComments(w.API); n != 0 {
 			t.Errorf("%d closed-without-evidence comments on a needs-review unit, want 0", n)
 		}
-		if !w.boardSays(t, "waiting for the owner's closure") {
+		if !w.BoardSays(t, "waiting for the owner's closure") {
 			t.Errorf("the owner's board does not list the needs-review unit")
 		}
-		w.api.Comment("carl", "/aep close certified, done")
+		w.API.Comment("carl", "/aep close certified, done")
 		w.Quiet(t)
-		w.waitUnit(t, "failure", "needs-review")
-		w.api.Comment("olivia", "/aep close reviewed the certified API")
-		w.waitUnit(t, "success", "")
+		w.WaitUnit(t, "failure", "needs-review")
+		w.API.Comment("olivia", "/aep close reviewed the certified API")
+		w.WaitUnit(t, "success", "")
 	})
 	t.Run("owner's own closure", func(t *testing.T) {
 		w := newClosureWorld(t, ownerFinalConfig, nil)
-		w.certify(t)
-		w.api.Close("carl")
-		w.waitUnit(t, "failure", "needs-review")
-		w.api.Reopen("olivia")
-		w.waitUnit(t, "failure", "is still open")
-		w.api.Close("olivia")
-		w.waitUnit(t, "success", "")
+		w.Certify(t)
+		w.API.Close("carl")
+		w.WaitUnit(t, "failure", "needs-review")
+		w.API.Reopen("olivia")
+		w.WaitUnit(t, "failure", "is still open")
+		w.API.Close("olivia")
+		w.WaitUnit(t, "success", "")
 	})
 	t.Run("closure.final: certified counts the coordinator's closure", func(t *testing.T) {
-		w := newClosureWorld(t, closureConfig, nil)
-		w.certify(t)
-		w.api.Close("carl")
-		w.waitUnit(t, "success", "")
+		w := newClosureWorld(t, appkit.ClosureConfig, nil)
+		w.Certify(t)
+		w.API.Close("carl")
+		w.WaitUnit(t, "success", "")
 	})
 	t.Run("negative control: owner-final removed", func(t *testing.T) {
 		r := closure.DefaultRules()
 		r.OwnerFinal = false
 		w := newClosureWorld(t, ownerFinalConfig, &r)
-		w.certify(t)
-		w.api.Close("carl")
-		w.waitUnit(t, "success", "")
+		w.Certify(t)
+		w.API.Close("carl")
+		w.WaitUnit(t, "success", "")
 	})
 }

@@ -32,17 +32,6 @@ var liveContracts = acontract.Rules{
 	},
 }
 
-// waitWorkUnit waits for the head's aepgate/work-unit run to say what
-// contains.
-func (a *auditWorld) waitWorkUnit(t *testing.T, contains string) *ghfake.CheckRun {
-	t.Helper()
-	appkit.WaitFor(t, 10*time.Second, "aepgate/work-unit saying "+contains, func() bool {
-		r := appkit.NewestRunOn(a.Repo, a.pr.Head(), checks.NameWorkUnit)
-		return r != nil && strings.Contains(r.Summary, contains)
-	})
-	return appkit.NewestRunOn(a.Repo, a.pr.Head(), checks.NameWorkUnit)
-}
-
 // TestContractRiskLoweredByAuthor: bob, the pull request's author with
 // write access, edits his unit's contract from risk high to low. The kept
 // contract still counts: the audit stays required, and aepgate/work-unit
@@ -59,22 +48,22 @@ func TestContractRiskLoweredByAuthor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := newAuditWorldWith(t, "high", "version: 1\nowners: [olivia]\n", func(o *app.Options) { o.Seams.ContractRules = tt.rules })
-			a.waitAudit(t, "failure")
-			a.unit.Edit("bob", appkit.Contract("low", "product"))
+			a := appkit.NewAuditWorldWith(t, "high", "version: 1\nowners: [olivia]\n", func(o *app.Options) { o.Seams.ContractRules = tt.rules })
+			a.WaitAudit(t, "failure")
+			a.Unit.Edit("bob", appkit.Contract("low", "product"))
 			if tt.wantAudit == "success" {
-				r := a.waitAudit(t, "success")
+				r := a.WaitAudit(t, "success")
 				if !strings.Contains(r.Title, "No audit required") {
 					t.Errorf("read live: %s", r.Title)
 				}
 				return
 			}
-			a.waitWorkUnit(t, "changed by `bob`")
+			a.WaitWorkUnit(t, "changed by `bob`")
 			appkit.WaitFor(t, 10*time.Second, "aepgate/audit naming the tampering", func() bool {
-				r := a.audit()
+				r := a.Audit()
 				return r != nil && strings.Contains(r.Summary, "changed by `bob`")
 			})
-			r := a.audit()
+			r := a.Audit()
 			if r.Conclusion != "failure" || !strings.Contains(r.Summary, "Contract tampering") || !strings.Contains(r.Summary, "changed by `bob`") || !strings.Contains(r.Summary, "risk lowered from high to low") {
 				t.Errorf("aepgate/audit does not show the tampering:\n%s", r.Summary)
 			}
@@ -86,19 +75,19 @@ func TestContractRiskLoweredByAuthor(t *testing.T) {
 // owner's lowering counts.
 func TestContractChangesThatCount(t *testing.T) {
 	t.Run("a writer raises", func(t *testing.T) {
-		a := newAuditWorld(t, "low")
-		a.waitAudit(t, "success")
-		a.unit.Edit("bob", appkit.Contract("high", "product"))
-		r := a.waitAudit(t, "failure")
+		a := appkit.NewAuditWorld(t, "low")
+		a.WaitAudit(t, "success")
+		a.Unit.Edit("bob", appkit.Contract("high", "product"))
+		r := a.WaitAudit(t, "failure")
 		if strings.Contains(r.Summary, "Contract tampering") {
 			t.Errorf("a raise shown as tampering:\n%s", r.Summary)
 		}
 	})
 	t.Run("an owner lowers", func(t *testing.T) {
-		a := newAuditWorld(t, "high")
-		a.waitAudit(t, "failure")
-		a.unit.Edit("olivia", appkit.Contract("low", "product"))
-		a.waitAudit(t, "success")
+		a := appkit.NewAuditWorld(t, "high")
+		a.WaitAudit(t, "failure")
+		a.Unit.Edit("olivia", appkit.Contract("low", "product"))
+		a.WaitAudit(t, "success")
 	})
 }
 
@@ -108,18 +97,18 @@ func TestContractChangesThatCount(t *testing.T) {
 func TestContractKeptAcrossRestart(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "aepgate.db")
 	var o app.Options
-	a := newAuditWorldWith(t, "high", "version: 1\nowners: [olivia]\n", func(x *app.Options) { x.Database = db; o = *x })
-	a.waitAudit(t, "failure")
+	a := appkit.NewAuditWorldWith(t, "high", "version: 1\nowners: [olivia]\n", func(x *app.Options) { x.Database = db; o = *x })
+	a.WaitAudit(t, "failure")
 	second, base := appkit.Start(t, o)
 	a.App, a.Base = second, base
 	a.F.SendWebhooks(base+"/webhook", appkit.Secret, a.GHApp)
-	a.unit.Edit("bob", appkit.Contract("low", "product"))
-	a.waitWorkUnit(t, "changed by `bob`")
+	a.Unit.Edit("bob", appkit.Contract("low", "product"))
+	a.WaitWorkUnit(t, "changed by `bob`")
 	appkit.WaitFor(t, 10*time.Second, "aepgate/audit naming the tampering", func() bool {
-		r := a.audit()
+		r := a.Audit()
 		return r != nil && strings.Contains(r.Summary, "changed by `bob`")
 	})
-	if r := a.audit(); r.Conclusion != "failure" {
+	if r := a.Audit(); r.Conclusion != "failure" {
 		t.Errorf("after a restart: %s %s\n%s", r.Conclusion, r.Title, r.Summary)
 	}
 }
@@ -149,30 +138,30 @@ func TestContractMilestoneLoweredByWriter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newIncrementWorldWith(t, incrementYAML, highRisk, nil, func(o *app.Options) { o.Seams.ContractRules = tt.rules }, "high", "high", "high")
-			w.sweep(t)
-			keptRow(t, w.App, store.ContractMilestone, w.ms.Number())
-			for _, s := range w.stories {
+			w := appkit.NewIncrementWorldWith(t, appkit.IncrementYAML, appkit.HighRisk, nil, func(o *app.Options) { o.Seams.ContractRules = tt.rules }, "high", "high", "high")
+			w.Sweep(t)
+			keptRow(t, w.App, store.ContractMilestone, w.MS.Number())
+			for _, s := range w.Stories {
 				keptRow(t, w.App, store.ContractUnit, s.Number())
 			}
-			w.ms.Edit("mallory", "```yaml\nrisk: low\n```\n")
-			for _, s := range w.stories {
+			w.MS.Edit("mallory", "```yaml\nrisk: low\n```\n")
+			for _, s := range w.Stories {
 				s.Edit("mallory", appkit.Contract("low", "product"))
 			}
-			last := w.certifiedAll(t)
-			w.sweep(t)
-			if _, done := w.complete(t, last); done != tt.wantComplete {
-				t.Fatalf("certified without the owner's acceptance: %v, want %v (%+v)", done, tt.wantComplete, w.increment(t, last))
+			last := w.CertifiedAll(t)
+			w.Sweep(t)
+			if _, done := w.Complete(t, last); done != tt.wantComplete {
+				t.Fatalf("certified without the owner's acceptance: %v, want %v (%+v)", done, tt.wantComplete, w.Increment(t, last))
 			}
 			if tt.wantComplete {
 				return
 			}
-			if r := w.increment(t, last); r == nil || !strings.Contains(r.Summary, "Contract tampering") || !strings.Contains(r.Summary, "risk lowered from high to low") {
+			if r := w.Increment(t, last); r == nil || !strings.Contains(r.Summary, "Contract tampering") || !strings.Contains(r.Summary, "risk lowered from high to low") {
 				t.Errorf("aepgate/increment does not show the tampering: %+v", r)
 			}
-			w.control.Comment("olivia", "/aep accept 1 "+last)
-			if _, done := w.complete(t, last); !done {
-				t.Fatalf("the owner's acceptance did not complete the increment: %+v", w.increment(t, last))
+			w.Control.Comment("olivia", "/aep accept 1 "+last)
+			if _, done := w.Complete(t, last); !done {
+				t.Fatalf("the owner's acceptance did not complete the increment: %+v", w.Increment(t, last))
 			}
 		})
 	}
@@ -200,29 +189,29 @@ func TestContractClosureLowRiskPath(t *testing.T) {
 			w.Repo.Grant("olivia", "admin")
 			w.Repo.Grant("carl", "write")
 			w.Repo.Grant("mallory", "write")
-			w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": closureConfig})
+			w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": appkit.ClosureConfig})
 			ms := w.Repo.CreateMilestone("Exports", "```yaml\nrisk: high\n```\n")
 			api := w.Repo.OpenIssue("olivia", "Report API", appkit.Contract("high", "contract"), ghfake.InMilestone(ms))
 			export := w.Repo.OpenIssue("olivia", "Export reports", appkit.Contract("medium", "product", api.Number()), ghfake.InMilestone(ms))
 			w.Repo.Branch("feature", "main")
 			w.Repo.Commit("feature", "export", map[string]string{"export.go": "package x\n"})
 			pr := w.Repo.OpenPR("bob", "feature", "main", "Export", "Work-unit: #"+strconv.Itoa(export.Number()))
-			cw := &closureWorld{Live: w, api: api, export: export, head: pr.Head()}
-			cw.waitUnit(t, "failure", "is still open")
+			cw := &appkit.ClosureWorld{Live: w, API: api, Export: export, Head: pr.Head()}
+			cw.WaitUnit(t, "failure", "is still open")
 			// A first closure without evidence, then a reopening: #api's
 			// contract is kept (from issues.opened) before mallory edits it.
 			api.Close("carl")
-			cw.waitUnit(t, "failure", "closed without evidence by carl")
+			cw.WaitUnit(t, "failure", "closed without evidence by carl")
 			keptRow(t, w.App, store.ContractUnit, api.Number())
 			api.Reopen("olivia")
-			cw.waitUnit(t, "failure", "is still open")
+			cw.WaitUnit(t, "failure", "is still open")
 			at, _ := json.Marshal(closure.Attempt{PR: 900, MergeSHA: strings.Repeat("a", 40), MergePassed: true, ReadbackPassed: true})
 			if err := w.App.Store().SaveUnitEvidence(context.Background(), "acme/widgets", api.Number(), 900, at, time.Now()); err != nil {
 				t.Fatal(err)
 			}
 			api.Edit("mallory", appkit.Contract("low", "contract"))
 			api.Close("carl")
-			cw.waitUnit(t, tt.want, tt.text)
+			cw.WaitUnit(t, tt.want, tt.text)
 		})
 	}
 }
@@ -233,15 +222,15 @@ func TestContractClosureLowRiskPath(t *testing.T) {
 // is certified without an acceptance. The same edit by mallory, a writer,
 // does not count (TestContractMilestoneLoweredByWriter's kept case).
 func TestContractMilestoneLoweredByOwner(t *testing.T) {
-	w := newIncrementWorldWith(t, incrementYAML, highRisk, nil, nil, "medium", "medium", "medium")
-	w.sweep(t)
-	keptRow(t, w.App, store.ContractMilestone, w.ms.Number())
-	w.ms.Edit("olivia", "```yaml\nrisk: medium\n```\n")
+	w := appkit.NewIncrementWorldWith(t, appkit.IncrementYAML, appkit.HighRisk, nil, nil, "medium", "medium", "medium")
+	w.Sweep(t)
+	keptRow(t, w.App, store.ContractMilestone, w.MS.Number())
+	w.MS.Edit("olivia", "```yaml\nrisk: medium\n```\n")
 	w.Quiet(t)
-	last := w.certifiedAll(t)
-	w.sweep(t)
-	if _, done := w.complete(t, last); !done {
-		t.Fatalf("the owner's lowering did not count: %+v", w.increment(t, last))
+	last := w.CertifiedAll(t)
+	w.Sweep(t)
+	if _, done := w.Complete(t, last); !done {
+		t.Fatalf("the owner's lowering did not count: %+v", w.Increment(t, last))
 	}
 }
 
@@ -269,7 +258,7 @@ func TestContractLoweredBeforeFirstJudgement(t *testing.T) {
 			keptRow(t, w.App, store.ContractUnit, unit.Number())
 			unit.Edit("bob", appkit.Contract("low", "product"))
 			w.Repo.Branch("export", "main")
-			w.Repo.CommitBy("bob", "export", "export", map[string]string{"export/export.go": auditSource})
+			w.Repo.CommitBy("bob", "export", "export", map[string]string{"export/export.go": appkit.AuditSource})
 			pr := w.Repo.OpenPR("bob", "export", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
 			appkit.WaitFor(t, 10*time.Second, "aepgate/audit "+tt.wantAudit, func() bool {
 				r := appkit.NewestRunOn(w.Repo, pr.Head(), checks.NameAudit)

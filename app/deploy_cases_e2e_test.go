@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -42,13 +41,13 @@ func TestDeployCertified(t *testing.T) {
 			w := newDeployWorld(t, certifiedYAML, tt.rules)
 			sha := w.Repo.Head("main")
 			if tt.certified {
-				sha = w.certifiedMerge(t)
+				sha = w.CertifiedMerge(t)
 			}
 			if tt.forged {
 				w.Repo.AddCheckRun(ghfake.ActionsAppID, sha, checks.NameCertificate, "completed", "success")
 			}
-			run := w.deployCounted(t, sha)
-			got := answered(t, run)
+			run := w.DeployCounted(t, sha)
+			got := appkit.Answered(t, run)
 			w.Quiet(t)
 			if got.State != tt.want {
 				t.Fatalf("answer %s (%s), want %s", got.State, got.Comment, tt.want)
@@ -73,51 +72,38 @@ func TestDeployCertified(t *testing.T) {
 func TestDeployOwnerGate(t *testing.T) {
 	t.Parallel()
 	w := newDeployWorld(t, gatedYAML, nil)
-	ctl := w.controlIssue()
-	run := w.deploy(w.Repo.Head("main"))
-	appkit.WaitFor(t, 10*time.Second, "the gate's question", func() bool { return appComments(ctl, run) == 1 })
+	ctl := w.ControlIssue()
+	run := w.Deploy(w.Repo.Head("main"))
+	appkit.WaitFor(t, 10*time.Second, "the gate's question", func() bool { return appkit.AppComments(ctl, run) == 1 })
 	if len(run.DeploymentReviews()) != 0 {
 		t.Fatalf("answered before the owner: %+v", run.DeploymentReviews())
 	}
-	w.restart(t)
+	w.Restart(t)
 	id := deployrules.GateID("production", run.ID())
 	ctl.Comment("mallory", "/aep resolve "+id+" approve")
-	w.settle(t)
+	w.Settle(t)
 	if len(run.DeploymentReviews()) != 0 {
 		t.Fatalf("a non-owner's resolve answered it: %+v", run.DeploymentReviews())
 	}
 	ctl.Comment("olivia", "/aep resolve "+id+" approve")
-	if got := answered(t, run); got.State != deployrules.Approved || !strings.Contains(got.Comment, id) {
+	if got := appkit.Answered(t, run); got.State != deployrules.Approved || !strings.Contains(got.Comment, id) {
 		t.Fatalf("answer %+v", got)
 	}
 	run.Redeliver("production")
-	w.redeliverControl(t)
+	w.RedeliverControl(t)
 	if err := w.App.Sweep(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	w.settle(t)
-	if n := len(run.DeploymentReviews()); n != 1 || appComments(ctl, run) != 1 {
-		t.Errorf("%d answers and %d questions, want 1 and 1", n, appComments(ctl, run))
+	w.Settle(t)
+	if n := len(run.DeploymentReviews()); n != 1 || appkit.AppComments(ctl, run) != 1 {
+		t.Errorf("%d answers and %d questions, want 1 and 1", n, appkit.AppComments(ctl, run))
 	}
 
 	nc := newDeployWorld(t, gatedYAML, withoutDeployRule("owner-gate"))
-	ncRun := nc.deploy(nc.Repo.Head("main"))
-	if got := answered(t, ncRun); got.State != deployrules.Approved {
+	ncRun := nc.Deploy(nc.Repo.Head("main"))
+	if got := appkit.Answered(t, ncRun); got.State != deployrules.Approved {
 		t.Errorf("negative control: without the owner-gate rule the answer is %+v, want approved at once", got)
 	}
-}
-
-// redeliverControl sends the newest control-issue comment again.
-func (w *deployWorld) redeliverControl(t *testing.T) {
-	t.Helper()
-	ds := w.F.Deliveries()
-	for i := len(ds) - 1; i >= 0; i-- {
-		if ds[i].Event == "issue_comment" {
-			appkit.Deliver(t, w.Base, "issue_comment", fmt.Sprintf("re-%d", time.Now().UnixNano()), ds[i].Payload)
-			return
-		}
-	}
-	t.Fatal("no issue_comment delivery recorded")
 }
 
 // TestDeployHold: a HOLD on the control issue rejects a deployment behind
@@ -127,11 +113,11 @@ func (w *deployWorld) redeliverControl(t *testing.T) {
 func TestDeployHold(t *testing.T) {
 	t.Parallel()
 	w := newDeployWorld(t, gatedYAML, nil)
-	ctl := w.controlIssue()
-	run := w.deploy(w.Repo.Head("main"))
-	appkit.WaitFor(t, 10*time.Second, "the gate's question", func() bool { return appComments(ctl, run) == 1 })
+	ctl := w.ControlIssue()
+	run := w.Deploy(w.Repo.Head("main"))
+	appkit.WaitFor(t, 10*time.Second, "the gate's question", func() bool { return appkit.AppComments(ctl, run) == 1 })
 	ctl.Comment("olivia", "/aep hold payments are down")
-	if got := answered(t, run); got.State != deployrules.Rejected || !strings.Contains(got.Comment, "project-hold") {
+	if got := appkit.Answered(t, run); got.State != deployrules.Rejected || !strings.Contains(got.Comment, "project-hold") {
 		t.Errorf("gated deployment under HOLD: %+v", got)
 	}
 	for _, tt := range []struct {
@@ -144,9 +130,9 @@ func TestDeployHold(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newDeployWorld(t, openYAML, tt.rules)
-			w.controlIssue().Comment("olivia", "/aep hold payments are down")
-			w.settle(t)
-			if got := answered(t, w.deploy(w.Repo.Head("main"))); got.State != tt.want {
+			w.ControlIssue().Comment("olivia", "/aep hold payments are down")
+			w.Settle(t)
+			if got := appkit.Answered(t, w.Deploy(w.Repo.Head("main"))); got.State != tt.want {
 				t.Errorf("answer %+v, want %s", got, tt.want)
 			}
 		})
@@ -164,11 +150,11 @@ func TestDeployAnswerLost(t *testing.T) {
 			t.Parallel()
 			w := newDeployWorld(t, openYAML, nil)
 			w.F.InjectFault("POST /repos/{owner}/{repo}/actions/runs/{run_id}/deployment_protection_rule", ghfake.Fault{Kind: kind, Times: 1})
-			run := w.deploy(w.Repo.Head("main"))
-			if got := answered(t, run); got.State != deployrules.Approved {
+			run := w.Deploy(w.Repo.Head("main"))
+			if got := appkit.Answered(t, run); got.State != deployrules.Approved {
 				t.Fatalf("answer %+v", got)
 			}
-			w.settle(t)
+			w.Settle(t)
 			if n := len(run.DeploymentReviews()); n != 1 {
 				t.Errorf("%d answers, want 1", n)
 			}

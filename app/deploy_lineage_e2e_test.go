@@ -1,33 +1,13 @@
 package app_test
 
 import (
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	deployrules "github.com/aepgate/aepgate/protocol/deploy"
 )
-
-// certifiedMergeNamed is certifiedMerge for a unit and branch called name,
-// so one world can certify several merges.
-func (w *deployWorld) certifiedMergeNamed(t *testing.T, name string) string {
-	t.Helper()
-	unit := w.Repo.OpenIssue("alice", "Unit "+name, appkit.Contract("low", "product"), ghfake.InMilestone(w.Repo.CreateMilestone("M "+name, "")))
-	w.Repo.Branch(name, "main")
-	w.Repo.Commit(name, "work "+name, map[string]string{name + ".go": "package x\n"})
-	pr := w.Repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(unit.Number()))
-	appkit.WaitFor(t, 10*time.Second, "aepgate/gates on the head", func() bool { return appkit.NewestRunOn(w.Repo, pr.Head(), checks.NameGates) != nil })
-	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: pr.Head(), Branch: name, Event: "pull_request"})
-	merge := pr.Merge(ghfake.MergeCommit)
-	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: merge, Branch: "main", Event: "push"})
-	appkit.WaitFor(t, 15*time.Second, "certificate", func() bool { return appkit.NewestRunOn(w.Repo, merge, checks.NameCertificate) != nil })
-	w.Quiet(t)
-	return merge
-}
 
 // TestDeployLineage: production received certified merge #1; then merge
 // #2 is certified too. With a commit pushed to main in between (no unit,
@@ -51,17 +31,17 @@ func TestDeployLineage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			w := newDeployWorld(t, certifiedYAML, tt.rules)
-			first := w.certifiedMergeNamed(t, "one")
-			if got := answered(t, w.deploy(first)); got.State != deployrules.Approved {
+			first := w.CertifiedMergeNamed(t, "one")
+			if got := appkit.Answered(t, w.Deploy(first)); got.State != deployrules.Approved {
 				t.Fatalf("first deployment: %s (%s)", got.State, got.Comment)
 			}
 			hotfix := ""
 			if tt.hotfix {
 				hotfix = w.Repo.Commit("main", "hotfix straight to main", map[string]string{"hotfix.go": "package x\n"})
 			}
-			second := w.certifiedMergeNamed(t, "two")
-			run := w.deployCounted(t, second)
-			got := answered(t, run)
+			second := w.CertifiedMergeNamed(t, "two")
+			run := w.DeployCounted(t, second)
+			got := appkit.Answered(t, run)
 			w.Quiet(t)
 			if got.State != tt.want {
 				t.Fatalf("answer %s (%s), want %s", got.State, got.Comment, tt.want)

@@ -12,60 +12,9 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
-	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
-
-// orgBase is the organization's policy: olivia owns every repository.
-const orgBase = "version: 1\nowners: [olivia]\nauditors: [ann]\n"
-
-// extending is a repository config that extends the organization's policy.
-const extending = "version: 1\nextends: acme/.github:aepgate.yml\n"
-
-// newExtendsWorld is a gates world (olivia, cody, mallory, one unit and its
-// pull request) whose installation also covers acme/.github, holding base
-// as aepgate.yml on its default branch, and whose repository config is cfg.
-func newExtendsWorld(t *testing.T, base, cfg string, edit func(*app.Options)) *gatesWorld {
-	t.Helper()
-	ghfake.RequireGraphQL(t)
-	f := ghfake.New(t)
-	ghApp := f.App(appkit.AppID, appkit.Key(t))
-	repo := f.CreateRepo("acme/widgets")
-	org := f.CreateRepo("acme/.github")
-	org.Commit("main", "organization policy", map[string]string{"aepgate.yml": base})
-	f.CreateRepo("acme/secret").Commit("main", "a policy the App may not read", map[string]string{"aepgate.yml": orgBase})
-	inst := ghApp.Install("acme", ghfake.Permissions{"checks": "write", "contents": "read", "issues": "write", "pull_requests": "write", "metadata": "read", "actions": "read", "members": "read"}, repo, org)
-	o := appkit.Options(t, nil, "")
-	o.GitHubURL = f.URL()
-	if edit != nil {
-		edit(&o)
-	}
-	a, url := appkit.Start(t, o)
-	f.SendWebhooks(url+"/webhook", appkit.Secret, ghApp)
-	w := &appkit.Live{F: f, Repo: repo, App: a, Base: url, Inst: inst, GHApp: ghApp}
-	repo.Commit("main", "config", map[string]string{".github/aepgate.yml": cfg})
-	for login, role := range map[string]string{"olivia": "admin", "cody": "write", "mallory": "write", "rob": "write"} {
-		repo.Grant(login, role)
-	}
-	g := &gatesWorld{Live: w, gh: f.Client(inst.Token())}
-	g.unit, g.pr = g.unitAndPR("extends")
-	return g
-}
-
-// configConclusion is aepgate/config's conclusion on the pull request's
-// head once its first evaluation is done: "valid" when the App wrote none (a
-// valid config without warnings needs no run).
-func (g *gatesWorld) configConclusion(t *testing.T) (string, string) {
-	t.Helper()
-	appkit.WaitFor(t, 10*time.Second, "aepgate/gates", func() bool { return g.gates() != nil })
-	g.Quiet(t)
-	run := appkit.NewestRunOn(g.Repo, g.pr.Head(), checks.NameConfig)
-	if run == nil {
-		return "valid", ""
-	}
-	return run.Conclusion, run.Summary
-}
 
 // withoutRule is the default merge rules minus key's: a negative control.
 func withoutRule(key string) func(*app.Options) {
@@ -88,15 +37,15 @@ func TestExtendsBaseOwnerHolds(t *testing.T) {
 		{"negative control: without the owners rule", withoutRule("owners"), "success"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := newExtendsWorld(t, orgBase, extending+"owners: [rob]\ncoordinators: [cody]\n", tt.edit)
-			g.waitGates(t, "success")
-			if got, sum := g.configConclusion(t); got != "valid" {
+			g := appkit.NewExtendsWorld(t, appkit.OrgBase, appkit.Extending+"owners: [rob]\ncoordinators: [cody]\n", tt.edit)
+			g.WaitGates(t, "success")
+			if got, sum := g.ConfigConclusion(t); got != "valid" {
 				t.Fatalf("aepgate/config is %s, want none (valid):\n%s", got, sum)
 			}
-			hold := g.unit.Comment("olivia", "/aep hold waiting for legal")
-			g.waitReaction(t, hold.ID())
+			hold := g.Unit.Comment("olivia", "/aep hold waiting for legal")
+			g.WaitReaction(t, hold.ID())
 			g.Quiet(t)
-			if got := g.gates().Conclusion; got != tt.want {
+			if got := g.Gates().Conclusion; got != tt.want {
 				t.Errorf("after the base owner's HOLD aepgate/gates is %s, want %s", got, tt.want)
 			}
 		})
@@ -119,8 +68,8 @@ func TestExtendsDropRefused(t *testing.T) {
 		{"negative control: without the owners rule", withoutRule("owners"), "valid", "success"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := newExtendsWorld(t, orgBase, extending+"owners: []\ncoordinators: [cody]\n", tt.edit)
-			got, sum := g.configConclusion(t)
+			g := appkit.NewExtendsWorld(t, appkit.OrgBase, appkit.Extending+"owners: []\ncoordinators: [cody]\n", tt.edit)
+			got, sum := g.ConfigConclusion(t)
 			if got != tt.wantConfig {
 				t.Fatalf("aepgate/config is %s, want %s:\n%s", got, tt.wantConfig, sum)
 			}
@@ -130,10 +79,10 @@ func TestExtendsDropRefused(t *testing.T) {
 			if tt.wantConfig == "failure" {
 				return // an invalid policy judges nothing: every check fails closed
 			}
-			hold := g.unit.Comment("olivia", "/aep hold waiting for legal")
-			g.waitReaction(t, hold.ID())
+			hold := g.Unit.Comment("olivia", "/aep hold waiting for legal")
+			g.WaitReaction(t, hold.ID())
 			g.Quiet(t)
-			if got := g.gates().Conclusion; got != tt.wantGates {
+			if got := g.Gates().Conclusion; got != tt.wantGates {
 				t.Errorf("after the dropped owner's HOLD aepgate/gates is %s, want %s", got, tt.wantGates)
 			}
 		})
@@ -169,12 +118,12 @@ func TestExtendsBaseUnreadable(t *testing.T) {
 		}, "valid", "success"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := newExtendsWorld(t, orgBase, "version: 1\nextends: acme/secret:aepgate.yml\ncoordinators: [cody]\nauditors: [ann]\n", tt.edit)
-			got, sum := g.configConclusion(t)
+			g := appkit.NewExtendsWorld(t, appkit.OrgBase, "version: 1\nextends: acme/secret:aepgate.yml\ncoordinators: [cody]\nauditors: [ann]\n", tt.edit)
+			got, sum := g.ConfigConclusion(t)
 			if got != tt.want {
 				t.Fatalf("aepgate/config is %s, want %s:\n%s", got, tt.want, sum)
 			}
-			if got := appkit.ConclusionOf(g.Repo, g.pr.Head(), checks.NameWorkUnit); got != tt.wantUnit {
+			if got := appkit.ConclusionOf(g.Repo, g.PR.Head(), checks.NameWorkUnit); got != tt.wantUnit {
 				t.Errorf("aepgate/work-unit is %s, want %s", got, tt.wantUnit)
 			}
 			if got == "failure" && !strings.Contains(sum, "base policy acme/secret:aepgate.yml cannot be read") {
@@ -194,17 +143,6 @@ func (unconditional) RoundTrip(req *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// baseReads are the statuses of the reads of the base policy so far.
-func (g *gatesWorld) baseReads() []int {
-	var out []int
-	for _, r := range g.F.Requests() {
-		if r.Method == http.MethodGet && strings.HasSuffix(r.Path, "/repos/acme/.github/contents/aepgate.yml") {
-			out = append(out, r.Status)
-		}
-	}
-	return out
-}
-
 // TestExtendsBaseReadOncePerEvaluation: every evaluation reads the base
 // once, and once it has been read, a further evaluation's read is a
 // conditional GET answered 304 (free of the rate limit). With the
@@ -219,18 +157,18 @@ func TestExtendsBaseReadOncePerEvaluation(t *testing.T) {
 		{"negative control: unconditional reads", func(o *app.Options) { o.Transport = unconditional{} }, http.StatusOK},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := newExtendsWorld(t, orgBase, extending+"coordinators: [cody]\n", tt.edit)
-			g.waitGates(t, "success")
+			g := appkit.NewExtendsWorld(t, appkit.OrgBase, appkit.Extending+"coordinators: [cody]\n", tt.edit)
+			g.WaitGates(t, "success")
 			g.Quiet(t)
-			before, evals := len(g.baseReads()), g.ledgerRows(t, "check_run:"+checks.NameGates)
-			if before == 0 || g.baseReads()[0] != http.StatusOK {
-				t.Fatalf("the first read of the base answered %v, want 200 first", g.baseReads())
+			before, evals := len(g.BaseReads()), g.LedgerRows(t, "check_run:"+checks.NameGates)
+			if before == 0 || g.BaseReads()[0] != http.StatusOK {
+				t.Fatalf("the first read of the base answered %v, want 200 first", g.BaseReads())
 			}
 			g.Repo.Commit("extends", "more work", map[string]string{"more.go": "package x\n"})
-			appkit.WaitFor(t, 10*time.Second, "an evaluation of the new head", func() bool { return g.gates() != nil })
+			appkit.WaitFor(t, 10*time.Second, "an evaluation of the new head", func() bool { return g.Gates() != nil })
 			g.Quiet(t)
-			reads := g.baseReads()[before:]
-			n := g.ledgerRows(t, "check_run:"+checks.NameGates) - evals
+			reads := g.BaseReads()[before:]
+			n := g.LedgerRows(t, "check_run:"+checks.NameGates) - evals
 			if len(reads) != n || n == 0 {
 				t.Fatalf("%d evaluations read the base %d times (%v), want once each", n, len(reads), reads)
 			}
@@ -249,10 +187,10 @@ func TestExtendsBaseReadOncePerEvaluation(t *testing.T) {
 // published; under a local file that does not extend it (the negative
 // control) the HOLD does not count.
 func TestSimulateExtends(t *testing.T) {
-	g := newExtendsWorld(t, orgBase, extending+"owners: [rob]\ncoordinators: [cody]\n", nil)
+	g := appkit.NewExtendsWorld(t, appkit.OrgBase, appkit.Extending+"owners: [rob]\ncoordinators: [cody]\n", nil)
 	g.Repo.Grant("rita", "read")
-	g.unit.Comment("olivia", "/aep hold waiting for legal")
-	g.waitGates(t, "action_required")
+	g.Unit.Comment("olivia", "/aep hold waiting for legal")
+	g.WaitGates(t, "action_required")
 	g.Quiet(t)
 	src, err := gh.NewReadInstallation(g.F.URL(), g.F.UserToken("rita"))
 	if err != nil {
@@ -268,11 +206,11 @@ func TestSimulateExtends(t *testing.T) {
 		want   checks.Conclusion
 	}{
 		{"the repository's config", "", checks.ConclusionActionRequired},
-		{"a local config extending the base", extending + "coordinators: [cody]\n", checks.ConclusionActionRequired},
+		{"a local config extending the base", appkit.Extending + "coordinators: [cody]\n", checks.ConclusionActionRequired},
 		{"negative control: a local config without extends", "version: 1\nowners: [rob]\ncoordinators: [cody]\nauditors: [ann]\n", checks.ConclusionSuccess},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			sim := app.Simulation{Owner: "acme", Repo: "widgets", PR: g.pr.Number(), AppLogin: login}
+			sim := app.Simulation{Owner: "acme", Repo: "widgets", PR: g.PR.Number(), AppLogin: login}
 			if tt.config != "" {
 				sim.Config = []byte(tt.config)
 			}

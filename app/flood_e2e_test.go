@@ -41,12 +41,12 @@ func TestControlIssueFlood(t *testing.T) {
 			if control {
 				edit = func(o *app.Options) { o.Seams.Keeper = func(k app.Keeper) app.Keeper { return unmarked{k} } }
 			}
-			g := newGatesWorldOpts(t, edit)
-			prs := []*ghfake.PR{g.pr, g.UnitPR("second"), g.UnitPR("third")}
+			g := appkit.NewGatesWorldOpts(t, edit)
+			prs := []*ghfake.PR{g.PR, g.UnitPR("second"), g.UnitPR("third")}
 			ctl := g.Repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
 			ctl.Comment("olivia", "/aep hold release freeze")
 			for _, pr := range prs {
-				g.waitOn(t, pr, "action_required")
+				g.WaitOn(t, pr, "action_required")
 			}
 			// The flood arrives while the App hears nothing (as if GitHub's
 			// deliveries were lost), then one more of the stranger's comments
@@ -61,17 +61,17 @@ func TestControlIssueFlood(t *testing.T) {
 			}
 			g.F.SendWebhooks(g.Base+"/webhook", appkit.Secret, g.GHApp)
 			first := ctl.Comment("spammer", "/aep resume")
-			g.waitReaction(t, first.ID())
+			g.WaitReaction(t, first.ID())
 			for _, pr := range prs {
 				c := pr.Comment("olivia", "/aep recheck")
-				g.waitReaction(t, c.ID())
+				g.WaitReaction(t, c.ID())
 				if r := appkit.NewestRunOn(g.Repo, pr.Head(), checks.NameGates); r.Conclusion != "action_required" || !strings.Contains(r.Summary, "release freeze") {
 					t.Fatalf("after the flood #%d's gates say %s:\n%s", pr.Number(), r.Conclusion, r.Summary)
 				}
 			}
 			g.F.ResetLog()
 			last := ctl.Comment("spammer", "/aep resume")
-			g.waitReaction(t, last.ID())
+			g.WaitReaction(t, last.ID())
 			g.F.Deliveries() // every delivery sent so far was answered
 			st := g.F.Stats()
 			reads := 0
@@ -92,12 +92,4 @@ func TestControlIssueFlood(t *testing.T) {
 			}
 		})
 	}
-}
-
-// waitOn waits until pull request pr's gates check concludes want.
-func (g *gatesWorld) waitOn(t *testing.T, pr *ghfake.PR, want string) {
-	t.Helper()
-	appkit.WaitFor(t, 20*time.Second, fmt.Sprintf("aepgate/gates %s on #%d", want, pr.Number()), func() bool {
-		return appkit.ConclusionOf(g.Repo, pr.Head(), checks.NameGates) == want
-	})
 }

@@ -39,7 +39,7 @@ func newUnheldWorld(t *testing.T, rules *heldwork.Rules) *heldWorld {
 	w := appkit.NewLiveOpts(t, true, func(o *app.Options) { o.Seams.HeldWorkRules = rules })
 	w.Repo.Grant("olivia", "admin")
 	w.Repo.Grant("bob", "write")
-	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\n" + agentsLine})
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia]\n" + appkit.AgentsLine})
 	ms := w.Repo.CreateMilestone("Exports", "```yaml\nrisk: medium\n```\n")
 	unit := w.Repo.OpenIssue("olivia", "Export reports", appkit.Contract("medium", "product"), ghfake.InMilestone(ms))
 	w.Repo.Branch("feature", "main")
@@ -110,7 +110,7 @@ func TestHeldPushAnswered(t *testing.T) {
 // assignment passes without a word.
 func TestHeldAssignmentAnswered(t *testing.T) {
 	w := newHeldWorld(t, nil)
-	w.unit.Assign("olivia", agentBot)
+	w.unit.Assign("olivia", appkit.AgentBot)
 	appkit.WaitFor(t, 10*time.Second, "the held-assignment reply", func() bool { return len(heldReplies(w.unit)) == 1 })
 	w.Redeliver(t, "issues", "assigned")
 	w.unit.Assign("olivia", "bob")
@@ -119,17 +119,17 @@ func TestHeldAssignmentAnswered(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("%d held-work replies, want 1 (the agent's, once)", len(got))
 	}
-	if want := "@olivia assigned the agent @" + agentBot; !strings.Contains(got[0], want) {
+	if want := "@olivia assigned the agent @" + appkit.AgentBot; !strings.Contains(got[0], want) {
 		t.Errorf("the reply lacks %q:\n%s", want, got[0])
 	}
-	subject := "acme/widgets#" + strconv.Itoa(w.unit.Number()) + " held_work assignment " + agentBot
+	subject := "acme/widgets#" + strconv.Itoa(w.unit.Number()) + " held_work assignment " + appkit.AgentBot
 	if ok, err := w.App.Store().LedgerHasSubject(t.Context(), subject); err != nil || !ok {
 		t.Errorf("no ledger row %q (err %v)", subject, err)
 	}
 
 	t.Run("no HOLD: no reply", func(t *testing.T) {
 		w := newUnheldWorld(t, nil)
-		w.unit.Assign("olivia", agentBot)
+		w.unit.Assign("olivia", appkit.AgentBot)
 		w.pr.Commit("more export", map[string]string{"export.go": "package x\n\nvar V = 1\n"})
 		w.Quiet(t)
 		if n := len(heldReplies(w.unit)) + len(heldReplies(w.pr.Issue)); n != 0 {
@@ -138,7 +138,7 @@ func TestHeldAssignmentAnswered(t *testing.T) {
 	})
 	t.Run("negative control: the assignment rule removed", func(t *testing.T) {
 		w := newHeldWorld(t, &heldwork.Rules{Push: true, Assignment: false})
-		w.unit.Assign("olivia", agentBot)
+		w.unit.Assign("olivia", appkit.AgentBot)
 		w.Quiet(t)
 		if n := len(heldReplies(w.unit)); n != 0 {
 			t.Errorf("%d held-work replies without the rule, want 0", n)

@@ -3,46 +3,10 @@ package app_test
 import (
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
-
-// highRisk declares milestone M1 high risk: it needs the owner's
-// acceptance.
-const highRisk = "```yaml\nrisk: high\n```\n"
-
-// answerOf is how the App answered control-issue comment c: its reactions
-// and the bodies of the App's replies to it.
-func (w *incrementWorld) answerOf(t *testing.T, c *ghfake.Comment) (reactions, replies []string) {
-	t.Helper()
-	w.Quiet(t)
-	for _, cv := range w.control.Comments() {
-		if cv.ID == c.ID() {
-			reactions = cv.Reactions
-		}
-		if strings.HasPrefix(cv.Body, checks.ReplyMarker(c.ID())) {
-			replies = append(replies, cv.Body)
-		}
-	}
-	return reactions, replies
-}
-
-// editedAccept posts the owner's acceptance of sha and edits it, both
-// unseen by the App (their deliveries lost): the sweep finds it edited.
-func (w *incrementWorld) editedAccept(t *testing.T, sha string) *ghfake.Comment {
-	t.Helper()
-	var c *ghfake.Comment
-	w.lose(t, func() {
-		c = w.control.Comment("olivia", "/aep accept 1 "+sha+" (draft)")
-		w.F.Advance(2 * time.Second)
-		c.Edit("olivia", "/aep accept 1 "+sha)
-	})
-	w.sweep(t)
-	return c
-}
 
 // TestIncrementAcceptIsAnswered: every `/aep accept` on the control issue
 // is answered once — 👍 when it counts; 👎 and one reply saying why, with
@@ -52,11 +16,11 @@ func (w *incrementWorld) editedAccept(t *testing.T, sha string) *ghfake.Comment 
 // nothing. Only the owner's acceptance after the resume completes the
 // increment.
 func TestIncrementAcceptIsAnswered(t *testing.T) {
-	w := newIncrementWorld(t, highRisk, nil)
-	first := w.certified(t, 0)
-	w.certified(t, 1)
-	last := w.certified(t, 2)
-	w.candidateNamed(t, last)
+	w := newIncrementWorld(t, appkit.HighRisk, nil)
+	first := w.Certified(t, 0)
+	w.Certified(t, 1)
+	last := w.Certified(t, 2)
+	w.CandidateNamed(t, last)
 	use := "`/aep accept 1 " + last + "`"
 	refusals := []struct {
 		name, by, body string
@@ -71,7 +35,7 @@ func TestIncrementAcceptIsAnswered(t *testing.T) {
 	var answeredComments []*ghfake.Comment
 	refuse := func(name string, c *ghfake.Comment, wants []string) {
 		t.Helper()
-		reactions, replies := w.answerOf(t, c)
+		reactions, replies := w.AnswerOf(t, c)
 		if strings.Join(reactions, ",") != "-1" || len(replies) != 1 {
 			t.Fatalf("%s: reactions %v, %d replies; want -1 and one reply", name, reactions, len(replies))
 		}
@@ -84,37 +48,37 @@ func TestIncrementAcceptIsAnswered(t *testing.T) {
 	}
 	for _, r := range refusals {
 		st := w.F.Stats()
-		c := w.control.Comment(r.by, r.body)
+		c := w.Control.Comment(r.by, r.body)
 		refuse(r.name, c, r.wants)
-		w.costSince(t, r.name+" (its delivery, all its work)", st)
+		w.CostSince(t, r.name+" (its delivery, all its work)", st)
 	}
-	w.control.Comment("olivia", "/aep hold legal review")
+	w.Control.Comment("olivia", "/aep hold legal review")
 	w.Quiet(t)
-	refuse("under a HOLD", w.control.Comment("olivia", "/aep accept 1 "+last), []string{"a HOLD applied", "legal review", use})
-	w.control.Comment("olivia", "/aep resume")
+	refuse("under a HOLD", w.Control.Comment("olivia", "/aep accept 1 "+last), []string{"a HOLD applied", "legal review", use})
+	w.Control.Comment("olivia", "/aep resume")
 	w.Quiet(t)
-	if _, ok := w.complete(t, last); ok {
+	if _, ok := w.Complete(t, last); ok {
 		t.Fatal("the increment completed on a refused acceptance")
 	}
 	st := w.F.Stats()
-	ok := w.control.Comment("olivia", "/aep accept 1 "+last)
-	if reactions, replies := w.answerOf(t, ok); strings.Join(reactions, ",") != "+1" || len(replies) != 0 {
+	ok := w.Control.Comment("olivia", "/aep accept 1 "+last)
+	if reactions, replies := w.AnswerOf(t, ok); strings.Join(reactions, ",") != "+1" || len(replies) != 0 {
 		t.Fatalf("the owner's acceptance: reactions %v, replies %v; want +1 and none", reactions, replies)
 	}
-	w.costSince(t, "the owner's acceptance (its delivery, all its work)", st)
-	if _, done := w.complete(t, last); !done {
-		t.Fatalf("the owner's acceptance did not complete the increment: %+v", w.increment(t, last))
+	w.CostSince(t, "the owner's acceptance (its delivery, all its work)", st)
+	if _, done := w.Complete(t, last); !done {
+		t.Fatalf("the owner's acceptance did not complete the increment: %+v", w.Increment(t, last))
 	}
 	answeredComments = append(answeredComments, ok)
-	refuse("an edited acceptance", w.editedAccept(t, last), []string{"was edited after it was posted", "in a new comment", use})
+	refuse("an edited acceptance", w.EditedAccept(t, last), []string{"was edited after it was posted", "in a new comment", use})
 	w.Redeliver(t, "issue_comment", "created")
-	w.sweep(t)
+	w.Sweep(t)
 	for _, c := range answeredComments {
-		if reactions, replies := w.answerOf(t, c); len(reactions) != 1 || len(replies) > 1 {
+		if reactions, replies := w.AnswerOf(t, c); len(reactions) != 1 || len(replies) > 1 {
 			t.Errorf("comment %d after a redelivery and the sweep: reactions %v, %d replies", c.ID(), reactions, len(replies))
 		}
 	}
-	if n := w.ledgerRows(t, "answered"); n < len(answeredComments) {
+	if n := w.LedgerRows(t, "answered"); n < len(answeredComments) {
 		t.Errorf("%d answered rows, want at least %d", n, len(answeredComments))
 	}
 }
@@ -125,45 +89,37 @@ func TestIncrementAcceptIsAnswered(t *testing.T) {
 func TestIncrementAcceptRefusalsNegativeControls(t *testing.T) {
 	tests := []struct {
 		rule   string
-		attack func(t *testing.T, w *incrementWorld, first, last string) *ghfake.Comment
+		attack func(t *testing.T, w *appkit.IncrementWorld, first, last string) *ghfake.Comment
 	}{
-		{"listed-owner", func(t *testing.T, w *incrementWorld, _, last string) *ghfake.Comment {
-			return w.control.Comment("carl", "/aep accept 1 "+last)
+		{"listed-owner", func(t *testing.T, w *appkit.IncrementWorld, _, last string) *ghfake.Comment {
+			return w.Control.Comment("carl", "/aep accept 1 "+last)
 		}},
-		{"bound-to-candidate", func(t *testing.T, w *incrementWorld, first, _ string) *ghfake.Comment {
-			return w.control.Comment("olivia", "/aep accept 1 "+first)
+		{"bound-to-candidate", func(t *testing.T, w *appkit.IncrementWorld, first, _ string) *ghfake.Comment {
+			return w.Control.Comment("olivia", "/aep accept 1 "+first)
 		}},
-		{"not-under-hold", func(t *testing.T, w *incrementWorld, _, last string) *ghfake.Comment {
-			w.control.Comment("olivia", "/aep hold legal review")
+		{"not-under-hold", func(t *testing.T, w *appkit.IncrementWorld, _, last string) *ghfake.Comment {
+			w.Control.Comment("olivia", "/aep hold legal review")
 			w.Quiet(t)
-			return w.control.Comment("olivia", "/aep accept 1 "+last)
+			return w.Control.Comment("olivia", "/aep accept 1 "+last)
 		}},
-		{"not-edited", func(t *testing.T, w *incrementWorld, _, last string) *ghfake.Comment {
-			return w.editedAccept(t, last)
+		{"not-edited", func(t *testing.T, w *appkit.IncrementWorld, _, last string) *ghfake.Comment {
+			return w.EditedAccept(t, last)
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
-			w := newIncrementWorld(t, highRisk, without(tt.rule))
-			first := w.certified(t, 0)
-			w.certified(t, 1)
-			last := w.certified(t, 2)
-			w.candidateNamed(t, last)
+			w := newIncrementWorld(t, appkit.HighRisk, appkit.Without(tt.rule))
+			first := w.Certified(t, 0)
+			w.Certified(t, 1)
+			last := w.Certified(t, 2)
+			w.CandidateNamed(t, last)
 			c := tt.attack(t, w, first, last)
-			if reactions, replies := w.answerOf(t, c); strings.Join(reactions, ",") != "+1" || len(replies) != 0 {
+			if reactions, replies := w.AnswerOf(t, c); strings.Join(reactions, ",") != "+1" || len(replies) != 0 {
 				t.Errorf("without %s: reactions %v, replies %v; want the attack accepted", tt.rule, reactions, replies)
 			}
-			if _, done := w.complete(t, last); !done {
-				t.Errorf("without %s the attack should complete the increment: %+v", tt.rule, w.increment(t, last))
+			if _, done := w.Complete(t, last); !done {
+				t.Errorf("without %s the attack should complete the increment: %+v", tt.rule, w.Increment(t, last))
 			}
 		})
 	}
-}
-
-// candidateNamed waits until the App has judged the last story's closure
-// and named sha the integrated candidate (aepgate/increment on it), so
-// that an acceptance posted next is judged against it.
-func (w *incrementWorld) candidateNamed(t *testing.T, sha string) {
-	t.Helper()
-	appkit.WaitFor(t, appkit.DrainBound, "aepgate/increment on the candidate", func() bool { return w.increment(t, sha) != nil })
 }

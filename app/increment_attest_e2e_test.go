@@ -23,18 +23,18 @@ import (
 // them, or against another App's keys, it is refused. A redelivery writes
 // nothing: the envelope is not signed again.
 func TestSignedIncrementCertificate(t *testing.T) {
-	signer := testSigner(t, 1)
-	w := newIncrementWorldWith(t, incrementYAML, "", nil, func(o *app.Options) { o.Signer = signer })
+	signer := appkit.Signer(t, 1)
+	w := appkit.NewIncrementWorldWith(t, appkit.IncrementYAML, "", nil, func(o *app.Options) { o.Signer = signer })
 	var merges []string
 	for i := range 3 {
-		merges = append(merges, w.certified(t, i))
+		merges = append(merges, w.Certified(t, i))
 	}
 	last := merges[2]
-	cert, ok := w.complete(t, last)
+	cert, ok := w.Complete(t, last)
 	if !ok {
-		t.Fatalf("the increment is not complete: %+v", w.increment(t, last))
+		t.Fatalf("the increment is not complete: %+v", w.Increment(t, last))
 	}
-	run := w.increment(t, last)
+	run := w.Increment(t, last)
 	env, err := checks.AttestationFromText(run.Text)
 	if err != nil {
 		t.Fatalf("increment run text: %v\n%s", err, run.Text)
@@ -55,7 +55,7 @@ func TestSignedIncrementCertificate(t *testing.T) {
 		}
 		stories = append(stories, unit)
 	}
-	keys := fetchJWKS(t, w.Base)
+	keys := appkit.FetchJWKS(t, w.Base)
 	v, err := attest.VerifyIncrement(env, keys, attest.Want{SHA: last}, stories)
 	if err != nil {
 		t.Fatalf("VerifyIncrement: %v", err)
@@ -67,7 +67,7 @@ func TestSignedIncrementCertificate(t *testing.T) {
 	if _, err := attest.VerifyIncrement(env, keys, attest.Want{SHA: last}, stories[1:]); !errors.As(err, &r) || r.Token != attest.TokenStoryEnvelopeMissing {
 		t.Errorf("a story envelope missing: %v, want %s", err, attest.TokenStoryEnvelopeMissing)
 	}
-	if _, err := attest.VerifyIncrement(env, attest.Keyring{testSigner(t, 2).Public()}, attest.Want{SHA: last}, stories); !errors.As(err, &r) || r.Token != attest.TokenUnknownKey {
+	if _, err := attest.VerifyIncrement(env, attest.Keyring{appkit.Signer(t, 2).Public()}, attest.Want{SHA: last}, stories); !errors.As(err, &r) || r.Token != attest.TokenUnknownKey {
 		t.Errorf("another App's keys: %v, want %s", err, attest.TokenUnknownKey)
 	}
 	_, writes0 := appkit.APICalls(w.F.Stats())
@@ -84,12 +84,12 @@ func TestSignedIncrementCertificate(t *testing.T) {
 // signed comes from the key, never from the run's name).
 func TestUnsignedIncrementCertificate(t *testing.T) {
 	w := newIncrementWorld(t, "", nil)
-	last := w.certifiedAll(t)
-	cert, ok := w.complete(t, last)
+	last := w.CertifiedAll(t)
+	cert, ok := w.Complete(t, last)
 	if !ok {
-		t.Fatalf("the increment is not complete: %+v", w.increment(t, last))
+		t.Fatalf("the increment is not complete: %+v", w.Increment(t, last))
 	}
-	if _, err := checks.AttestationFromText(w.increment(t, last).Text); err == nil {
+	if _, err := checks.AttestationFromText(w.Increment(t, last).Text); err == nil {
 		t.Error("an unsigned App published an envelope")
 	}
 	for _, s := range cert.Stories {

@@ -1,11 +1,9 @@
 package app_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/gitsha"
@@ -13,49 +11,7 @@ import (
 )
 
 // deployIncrementYAML requires a complete increment for production.
-const deployIncrementYAML = incrementYAML + "deploy:\n  environments:\n    production:\n      require: increment\n"
-
-// certificateRun is the App's increment certificate run on sha (its
-// external ID is the certificate's), nil when there is none.
-func (w *incrementWorld) certificateRun(t *testing.T, sha string) *ghfake.CheckRun {
-	t.Helper()
-	w.Quiet(t)
-	for _, r := range w.Repo.CheckRuns(sha) {
-		if r.Name == checks.NameIncrement && strings.HasPrefix(r.ExternalID, checks.CertificateExternalIDPrefix) {
-			return &r
-		}
-	}
-	return nil
-}
-
-// deployState requests a production deployment of sha and returns its
-// answer.
-func (w *incrementWorld) deployState(t *testing.T, sha string) ghfake.DeploymentReview {
-	t.Helper()
-	run := w.Repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: sha, Branch: "main"})
-	run.RequestDeployment("production")
-	return answered(t, run)
-}
-
-// ledgerRows counts the ledger's rows of kind.
-func (w *incrementWorld) ledgerRows(t *testing.T, kind string) int {
-	t.Helper()
-	var n int
-	if err := w.App.Store().SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = ?`, kind).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-// sweep runs the reconcile sweep once, as the periodic job does, and
-// waits for what it queued.
-func (w *incrementWorld) sweep(t *testing.T) {
-	t.Helper()
-	if err := w.App.Sweep(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	w.Quiet(t)
-}
+const deployIncrementYAML = appkit.IncrementYAML + "deploy:\n  environments:\n    production:\n      require: increment\n"
 
 // TestIncrementMovedCandidateWithdrawsCertificate: once a complete
 // increment's integrated candidate moves — a story merged again, a later
@@ -68,7 +24,7 @@ func (w *incrementWorld) sweep(t *testing.T) {
 func TestIncrementMovedCandidateWithdrawsCertificate(t *testing.T) {
 	tests := []struct {
 		name, rule string
-		move       func(t *testing.T, w *incrementWorld, old string) string // returns the new candidate ("" when none)
+		move       func(t *testing.T, w *appkit.IncrementWorld, old string) string // returns the new candidate ("" when none)
 	}{
 		{"a story merged again", "", remerge},
 		{"a later commit named by the owner", "", namedLater},
@@ -79,24 +35,24 @@ func TestIncrementMovedCandidateWithdrawsCertificate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var rules *incrementrules.Rules
 			if tt.rule != "" {
-				rules = without(tt.rule)
+				rules = appkit.Without(tt.rule)
 			}
 			w := newIncrementWorldOn(t, deployIncrementYAML, "", rules)
-			old := w.certifiedAll(t)
-			before := w.certificateRun(t, old)
+			old := w.CertifiedAll(t)
+			before := w.CertificateRun(t, old)
 			if before == nil || before.Conclusion != "success" {
-				t.Fatalf("no certificate on the candidate: %+v", w.increment(t, old))
+				t.Fatalf("no certificate on the candidate: %+v", w.Increment(t, old))
 			}
 			reads0, writes0 := appkit.APICalls(w.F.Stats())
 			next := tt.move(t, w, old)
 			w.Quiet(t)
 			reads, writes := appkit.APICalls(w.F.Stats())
 			t.Logf("moving the candidate (the move's deliveries, all their work): %d reads, %d writes", reads-reads0, writes-writes0)
-			after := w.certificateRun(t, old)
+			after := w.CertificateRun(t, old)
 			if after == nil || after.ID != before.ID {
 				t.Fatalf("the certificate run on %s is gone or another: before %d, after %+v", old, before.ID, after)
 			}
-			got := w.deployState(t, old)
+			got := w.DeployState(t, old)
 			if tt.rule != "" {
 				if after.Conclusion != "success" || got.State != "approved" {
 					t.Errorf("negative control: without the withdrawal the old SHA should deploy: %s, deployment %s (%s)", after.Conclusion, got.State, got.Comment)
@@ -113,11 +69,11 @@ func TestIncrementMovedCandidateWithdrawsCertificate(t *testing.T) {
 			if got.State != "rejected" {
 				t.Errorf("a deployment of the withdrawn candidate %s: %s (%s), want rejected", old, got.State, got.Comment)
 			}
-			w.sweep(t)
-			if again := w.certificateRun(t, old); again.Summary != after.Summary || again.Conclusion != after.Conclusion {
+			w.Sweep(t)
+			if again := w.CertificateRun(t, old); again.Summary != after.Summary || again.Conclusion != after.Conclusion {
 				t.Errorf("the sweep changed the withdrawn certificate: %+v", again)
 			}
-			if n := w.ledgerRows(t, "increment_withdrawn"); n != 1 {
+			if n := w.LedgerRows(t, "increment_withdrawn"); n != 1 {
 				t.Errorf("%d withdrawals in the ledger after the sweep, want 1", n)
 			}
 		})
@@ -126,24 +82,24 @@ func TestIncrementMovedCandidateWithdrawsCertificate(t *testing.T) {
 
 // remerge merges story 3 again and reads it back: the new merge is the
 // candidate.
-func remerge(t *testing.T, w *incrementWorld, _ string) string {
-	later := w.merge(t, 2)
-	w.readback(t, later)
+func remerge(t *testing.T, w *appkit.IncrementWorld, _ string) string {
+	later := w.Merge(t, 2)
+	w.Readback(t, later)
 	return later
 }
 
 // namedLater commits to main after the candidate and has the owner name
 // that commit in an acceptance: it becomes the candidate.
-func namedLater(t *testing.T, w *incrementWorld, _ string) string {
+func namedLater(t *testing.T, w *appkit.IncrementWorld, _ string) string {
 	later := w.Repo.Commit("main", "docs", map[string]string{"NOTES.md": "later\n"})
 	w.Quiet(t)
-	w.control.Comment("olivia", "/aep accept 1 "+later)
+	w.Control.Comment("olivia", "/aep accept 1 "+later)
 	return later
 }
 
 // storyAdded opens a fourth story in the milestone: the increment is
 // building again, with no candidate.
-func storyAdded(t *testing.T, w *incrementWorld, _ string) string {
-	w.Repo.OpenIssue("olivia", "Story 4", appkit.Contract("low", "product"), ghfake.InMilestone(w.ms))
+func storyAdded(t *testing.T, w *appkit.IncrementWorld, _ string) string {
+	w.Repo.OpenIssue("olivia", "Story 4", appkit.Contract("low", "product"), ghfake.InMilestone(w.MS))
 	return ""
 }

@@ -3,12 +3,9 @@ package app_test
 import (
 	"context"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/store"
@@ -40,24 +37,24 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 	tests := []struct {
 		name string
 		// decide posts the decision and returns the comment to tamper with.
-		decide func(g *gatesWorld) *ghfake.Comment
+		decide func(g *appkit.GatesWorld) *ghfake.Comment
 		// tamper is what mallory does to it, through the REST API.
-		tamper func(t *testing.T, g *gatesWorld, c *ghfake.Comment)
+		tamper func(t *testing.T, g *appkit.GatesWorld, c *ghfake.Comment)
 		change string
 	}{
-		{"owner's HOLD edited with its body unchanged", func(g *gatesWorld) *ghfake.Comment {
-			return g.unit.Comment("olivia", "/aep hold waiting for legal")
-		}, editAs("mallory", "/aep hold waiting for legal"), "edited"},
-		{"owner's HOLD edited away", func(g *gatesWorld) *ghfake.Comment {
-			return g.unit.Comment("olivia", "/aep hold waiting for legal")
-		}, editAs("mallory", "LGTM"), "edited"},
-		{"owner's HOLD deleted", func(g *gatesWorld) *ghfake.Comment {
-			return g.pr.Comment("olivia", "/aep hold waiting for legal")
+		{"owner's HOLD edited with its body unchanged", func(g *appkit.GatesWorld) *ghfake.Comment {
+			return g.Unit.Comment("olivia", "/aep hold waiting for legal")
+		}, appkit.EditAs("mallory", "/aep hold waiting for legal"), "edited"},
+		{"owner's HOLD edited away", func(g *appkit.GatesWorld) *ghfake.Comment {
+			return g.Unit.Comment("olivia", "/aep hold waiting for legal")
+		}, appkit.EditAs("mallory", "LGTM"), "edited"},
+		{"owner's HOLD deleted", func(g *appkit.GatesWorld) *ghfake.Comment {
+			return g.PR.Comment("olivia", "/aep hold waiting for legal")
 		}, deleteAs("mallory"), "deleted"},
-		{"coordinator's irreversible merge gate deleted", func(g *gatesWorld) *ghfake.Comment {
-			return g.pr.Comment("cody", gateBlock)
+		{"coordinator's irreversible merge gate deleted", func(g *appkit.GatesWorld) *ghfake.Comment {
+			return g.PR.Comment("cody", gateBlock)
 		}, deleteAs("mallory"), "deleted"},
-		{"project HOLD on the control issue deleted", func(g *gatesWorld) *ghfake.Comment {
+		{"project HOLD on the control issue deleted", func(g *appkit.GatesWorld) *ghfake.Comment {
 			ctl := g.Repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
 			return ctl.Comment("olivia", "/aep hold release freeze")
 		}, deleteAs("mallory"), "deleted"},
@@ -73,13 +70,13 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 				if control {
 					edit = func(o *app.Options) { o.Seams.Keeper = func(app.Keeper) app.Keeper { return forgetful{} } }
 				}
-				g := newGatesWorldOpts(t, edit)
+				g := appkit.NewGatesWorldOpts(t, edit)
 				c := tt.decide(g)
-				g.waitGates(t, "action_required")
+				g.WaitGates(t, "action_required")
 				g.Quiet(t)
 				tt.tamper(t, g, c)
-				g.settle(t)
-				r := g.gates()
+				g.Settle(t)
+				r := g.Gates()
 				if control {
 					if r.Conclusion != "success" {
 						t.Fatalf("with nothing kept the attack did not lift the decision (%s), so keeping is not what stops it", r.Conclusion)
@@ -94,10 +91,10 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 						t.Errorf("aepgate/gates does not show the tampering (%q):\n%s", want, r.Summary)
 					}
 				}
-				if n := g.ledgerRows(t, "tampering"); n != 1 {
+				if n := g.LedgerRows(t, "tampering"); n != 1 {
 					t.Errorf("%d tampering rows in the ledger, want 1", n)
 				}
-				if !g.boardInboxShows(t, `"kind":"tampering"`, "by mallory") {
+				if !g.BoardInboxShows(t, `"kind":"tampering"`, "by mallory") {
 					t.Error("the board's inbox does not list the tampering")
 				}
 				if !restartSees(t, g.App) {
@@ -111,33 +108,22 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 // TestKeptDecisionLiftedOnlyByTheOwner: the tampered HOLD stays until the
 // owner's fresh RESUME, which lifts it.
 func TestKeptDecisionLiftedOnlyByTheOwner(t *testing.T) {
-	g := newGatesWorld(t)
-	c := g.unit.Comment("olivia", "/aep hold waiting for legal")
-	g.waitGates(t, "action_required")
+	g := appkit.NewGatesWorld(t)
+	c := g.Unit.Comment("olivia", "/aep hold waiting for legal")
+	g.WaitGates(t, "action_required")
 	deleteAs("mallory")(t, g, c)
-	g.pr.Comment("mallory", "/aep resume")
-	g.settle(t)
-	if r := g.gates(); r.Conclusion != "action_required" {
+	g.PR.Comment("mallory", "/aep resume")
+	g.Settle(t)
+	if r := g.Gates(); r.Conclusion != "action_required" {
 		t.Fatalf("a writer lifted the kept HOLD: %s", r.Conclusion)
 	}
-	g.unit.Comment("olivia", "/aep resume")
-	g.waitGates(t, "success")
-}
-
-// editAs edits the comment through the REST API as login, a writer.
-func editAs(login, body string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
-	return func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
-		t.Helper()
-		gc := g.F.Client(g.F.UserToken(login))
-		if _, _, err := gc.Issues.EditComment(context.Background(), "acme", "widgets", c.ID(), &github.IssueComment{Body: github.String(body)}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	g.Unit.Comment("olivia", "/aep resume")
+	g.WaitGates(t, "success")
 }
 
 // deleteAs deletes the comment through the REST API as login, a writer.
-func deleteAs(login string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
-	return func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
+func deleteAs(login string) func(t *testing.T, g *appkit.GatesWorld, c *ghfake.Comment) {
+	return func(t *testing.T, g *appkit.GatesWorld, c *ghfake.Comment) {
 		t.Helper()
 		gc := g.F.Client(g.F.UserToken(login))
 		resp, err := gc.Issues.DeleteComment(context.Background(), "acme", "widgets", c.ID())
@@ -145,32 +131,6 @@ func deleteAs(login string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment)
 			t.Fatalf("delete comment: %v", err)
 		}
 	}
-}
-
-// ledgerRows counts the ledger's rows of kind.
-func (g *gatesWorld) ledgerRows(t *testing.T, kind string) int {
-	t.Helper()
-	var n int
-	if err := g.App.Store().SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = ?`, kind).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-// boardInboxShows reports whether a board fact of the repository holds
-// every one of wants (the facts the board's inbox is built from).
-func (g *gatesWorld) boardInboxShows(t *testing.T, wants ...string) bool {
-	t.Helper()
-	facts, err := g.App.Store().BoardFacts(context.Background(), "acme/widgets")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range facts {
-		if !slices.ContainsFunc(wants, func(w string) bool { return !strings.Contains(string(f), w) }) {
-			return true
-		}
-	}
-	return false
 }
 
 // restartSees reports whether the App's database, read as a new replica
@@ -190,11 +150,11 @@ func restartSees(t *testing.T, a *app.App) bool {
 // shown as tampering. (The rule's negative control, the same replay without
 // the witness, is TestWitnessedBeforeFirstJudgement in protocol/gatelog.)
 func TestHoldEditedBeforeItWasJudged(t *testing.T) {
-	g := newGatesWorld(t)
+	g := appkit.NewGatesWorld(t)
 	g.F.CollectWebhooks(appkit.Secret, g.GHApp)
 	before := len(g.F.Deliveries())
-	c := g.unit.Comment("olivia", "/aep hold waiting for legal")
-	editAs("mallory", "never mind")(t, g, c)
+	c := g.Unit.Comment("olivia", "/aep hold waiting for legal")
+	appkit.EditAs("mallory", "never mind")(t, g, c)
 	held := g.F.Deliveries()[before:]
 	g.F.SendWebhooks(g.Base+"/webhook", appkit.Secret, g.GHApp)
 	for _, d := range held {
@@ -208,9 +168,9 @@ func TestHoldEditedBeforeItWasJudged(t *testing.T) {
 		}
 		resp.Body.Close()
 	}
-	g.waitGates(t, "action_required")
+	g.WaitGates(t, "action_required")
 	g.Quiet(t)
-	if r := g.gates(); !strings.Contains(r.Summary, "edited by `mallory`") {
+	if r := g.Gates(); !strings.Contains(r.Summary, "edited by `mallory`") {
 		t.Errorf("the early edit is not shown as tampering:\n%s", r.Summary)
 	}
 	if !restartSees(t, g.App) {

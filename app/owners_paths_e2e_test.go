@@ -40,9 +40,9 @@ func anyOwnerRules() []gatelog.Rule {
 
 // pathOwnersWorld is a gates world whose rules are the App's, or the
 // any-owner rules when anyOwner is set, with erin and dana writers.
-func pathOwnersWorld(t *testing.T, anyOwner bool, files map[string]string) *gatesWorld {
+func pathOwnersWorld(t *testing.T, anyOwner bool, files map[string]string) *appkit.GatesWorld {
 	t.Helper()
-	g := newGatesWorldOpts(t, func(o *app.Options) {
+	g := appkit.NewGatesWorldOpts(t, func(o *app.Options) {
 		if anyOwner {
 			o.Seams.GateRules = anyOwnerRules()
 		}
@@ -52,15 +52,6 @@ func pathOwnersWorld(t *testing.T, anyOwner bool, files map[string]string) *gate
 	g.Repo.Commit("main", "owners per path", files)
 	g.Quiet(t)
 	return g
-}
-
-// approveAndLook submits who's approving review at the head and returns
-// aepgate/gates' conclusion once the App is done with it.
-func (g *gatesWorld) approveAndLook(t *testing.T, who string) string {
-	t.Helper()
-	g.pr.SubmitReview(who, "APPROVED", "")
-	g.Quiet(t)
-	return g.gates().Conclusion
 }
 
 // TestPathOwnersEachPathNeedsItsOwner: a pull request touching two
@@ -81,20 +72,20 @@ func TestPathOwnersEachPathNeedsItsOwner(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			g := pathOwnersWorld(t, tt.anyOwner, map[string]string{".github/aepgate.yml": cfg})
-			g.pr.Commit("change two contracts", map[string]string{"api/a.go": "package api\n", "docs/contract/c.md": "# c\n"})
-			r := g.waitGates(t, "action_required")
+			g.PR.Commit("change two contracts", map[string]string{"api/a.go": "package api\n", "docs/contract/c.md": "# c\n"})
+			r := g.WaitGates(t, "action_required")
 			for _, want := range []string{"| `api/a.go` | @erin |", "| `docs/contract/c.md` | @dana |"} {
 				if !strings.Contains(r.Summary, want) {
 					t.Errorf("summary lacks %q:\n%s", want, r.Summary)
 				}
 			}
-			if got := g.approveAndLook(t, "mallory"); got != "action_required" {
+			if got := g.ApproveAndLook(t, "mallory"); got != "action_required" {
 				t.Errorf("after a non-owner's approval aepgate/gates is %s, want action_required", got)
 			}
-			if got := g.approveAndLook(t, "erin"); got != tt.afterBob {
+			if got := g.ApproveAndLook(t, "erin"); got != tt.afterBob {
 				t.Errorf("after erin's approval aepgate/gates is %s, want %s", got, tt.afterBob)
 			}
-			if got := g.approveAndLook(t, "dana"); got != tt.afterDana {
+			if got := g.ApproveAndLook(t, "dana"); got != tt.afterDana {
 				t.Errorf("after dana's approval aepgate/gates is %s, want %s", got, tt.afterDana)
 			}
 		})
@@ -120,15 +111,15 @@ func TestCodeOwnersOwnerApproves(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			g := pathOwnersWorld(t, tt.anyOwner, files)
-			g.pr.Commit("change the api", map[string]string{"api/a.go": "package api\n"})
-			r := g.waitGates(t, "action_required")
+			g.PR.Commit("change the api", map[string]string{"api/a.go": "package api\n"})
+			r := g.WaitGates(t, "action_required")
 			if !strings.Contains(r.Summary, "| `api/a.go` | @erin |") {
 				t.Errorf("summary:\n%s", r.Summary)
 			}
-			if got := g.approveAndLook(t, "olivia"); got != tt.afterOlivia {
+			if got := g.ApproveAndLook(t, "olivia"); got != tt.afterOlivia {
 				t.Errorf("after olivia's approval aepgate/gates is %s, want %s", got, tt.afterOlivia)
 			}
-			if got := g.approveAndLook(t, "erin"); got != "success" {
+			if got := g.ApproveAndLook(t, "erin"); got != "success" {
 				t.Errorf("after erin's approval aepgate/gates is %s, want success", got)
 			}
 		})
@@ -143,16 +134,16 @@ func TestCodeOwnersHold(t *testing.T) {
 		".github/aepgate.yml": "version: 1\nowners: {from: CODEOWNERS}\ncoordinators: [cody]\n",
 		".github/CODEOWNERS":  "* @olivia\n/api/ @erin\n",
 	})
-	g.unit.Comment("olivia", "/aep hold waiting for legal")
-	g.waitGates(t, "action_required")
-	erin := g.unit.Comment("erin", "/aep resume")
-	g.waitReaction(t, erin.ID())
+	g.Unit.Comment("olivia", "/aep hold waiting for legal")
+	g.WaitGates(t, "action_required")
+	erin := g.Unit.Comment("erin", "/aep resume")
+	g.WaitReaction(t, erin.ID())
 	g.Quiet(t)
-	if got := g.gates().Conclusion; got != "action_required" {
+	if got := g.Gates().Conclusion; got != "action_required" {
 		t.Fatalf("after a path owner's RESUME aepgate/gates is %s, want action_required", got)
 	}
-	g.unit.Comment("olivia", "/aep resume")
-	g.waitGates(t, "success")
+	g.Unit.Comment("olivia", "/aep resume")
+	g.WaitGates(t, "success")
 }
 
 // TestCodeOwnersMissingFailsClosed: owners from CODEOWNERS with no such
@@ -160,11 +151,11 @@ func TestCodeOwnersHold(t *testing.T) {
 // fails naming the file missing, and aepgate/config says why.
 func TestCodeOwnersMissingFailsClosed(t *testing.T) {
 	g := pathOwnersWorld(t, false, map[string]string{".github/aepgate.yml": "version: 1\nowners: {from: CODEOWNERS}\ncoordinators: [cody]\n"})
-	r := g.waitGates(t, "failure")
+	r := g.WaitGates(t, "failure")
 	if !strings.Contains(r.Summary, "the default branch has none at .github/CODEOWNERS") {
 		t.Errorf("summary:\n%s", r.Summary)
 	}
-	if c := appkit.NewestRunOn(g.Repo, g.pr.Head(), "aepgate/config"); c == nil || !strings.Contains(c.Summary, "CODEOWNERS") {
+	if c := appkit.NewestRunOn(g.Repo, g.PR.Head(), "aepgate/config"); c == nil || !strings.Contains(c.Summary, "CODEOWNERS") {
 		t.Errorf("aepgate/config: %+v", c)
 	}
 }
@@ -179,7 +170,7 @@ func TestCodeOwnersReadEconomy(t *testing.T) {
 		".github/aepgate.yml": "version: 1\nowners: {from: CODEOWNERS}\ncoordinators: [cody]\n",
 		".github/CODEOWNERS":  "* @olivia\n/api/ @erin\n",
 	})
-	base, got := flat.readsOfOneEvaluation(t), coded.readsOfOneEvaluation(t)
+	base, got := flat.ReadsOfOneEvaluation(t), coded.ReadsOfOneEvaluation(t)
 	t.Logf("reads of one evaluation: flat owners %d, owners from CODEOWNERS %d", base, got)
 	if got > base+1 {
 		t.Errorf("owners from CODEOWNERS cost %d reads, the flat list %d: more than one read more", got, base)

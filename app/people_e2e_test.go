@@ -93,7 +93,7 @@ func newPeopleWorld(t *testing.T, s peopleSource, edit func(*app.Options)) *appk
 	repo.Grant("mallory", "write")
 	o := appkit.Options(t, nil, "")
 	o.GitHubURL = f.URL()
-	o.Seams.Readback = app.ReadbackSeams{Audited: passAudit}
+	o.Seams.Readback = app.ReadbackSeams{Audited: appkit.PassAudit}
 	if edit != nil {
 		edit(&o)
 	}
@@ -103,8 +103,8 @@ func newPeopleWorld(t *testing.T, s peopleSource, edit func(*app.Options)) *appk
 }
 
 // deployOf is w as a deployment world, for its helpers.
-func deployOf(w *appkit.Live) *deployWorld {
-	return &deployWorld{F: w.F, Repo: w.Repo, GHApp: w.GHApp, App: w.App, Base: w.Base}
+func deployOf(w *appkit.Live) *appkit.DeployWorld {
+	return &appkit.DeployWorld{F: w.F, Repo: w.Repo, GHApp: w.GHApp, App: w.App, Base: w.Base}
 }
 
 // TestPeopleDeployGate: behind the owner gate, dana's `resolve … approve`
@@ -133,32 +133,32 @@ func TestPeopleDeployGate(t *testing.T) {
 					}
 				})
 				d := deployOf(w)
-				ctl := d.controlIssue()
-				run := d.deploy(w.Repo.Head("main"))
+				ctl := d.ControlIssue()
+				run := d.Deploy(w.Repo.Head("main"))
 				if s.unreadable != "" {
-					got := answered(t, run)
+					got := appkit.Answered(t, run)
 					if got.State != deployrules.Rejected || !strings.Contains(got.Comment, s.unreadable) {
 						t.Fatalf("answer %+v, want rejected naming %s", got, s.unreadable)
 					}
 					w.Quiet(t)
 					return
 				}
-				appkit.WaitFor(t, 10*time.Second, "the gate's question", func() bool { return appComments(ctl, run) == 1 })
+				appkit.WaitFor(t, 10*time.Second, "the gate's question", func() bool { return appkit.AppComments(ctl, run) == 1 })
 				id := deployrules.GateID("production", run.ID())
 				stranger := ctl.Comment("mallory", "/aep resolve "+id+" approve")
-				d.settle(t)
+				d.Settle(t)
 				approve := ctl.Comment("dana", "/aep resolve "+id+" approve")
 				if literal && !s.literal {
-					d.settle(t)
+					d.Settle(t)
 					if got := run.DeploymentReviews(); len(got) != 0 {
 						t.Fatalf("negative control: the literal owners answered the deployment: %+v", got)
 					}
 					return
 				}
-				if got := answered(t, run); got.State != deployrules.Approved {
+				if got := appkit.Answered(t, run); got.State != deployrules.Approved {
 					t.Fatalf("answer %+v, want approved", got)
 				}
-				d.settle(t)
+				d.Settle(t)
 				// The deploy judge answers its gate's comments: one 👍 for
 				// the answer that counted, 👎 for the one that did not.
 				for _, c := range []struct {
@@ -220,7 +220,7 @@ func TestPeopleCloseCommand(t *testing.T) {
 				if s.unreadable != "" && !hasComment(unit, s.unreadable) {
 					t.Errorf("no reply naming %s: %v", s.unreadable, unit.Comments())
 				}
-				if flagged := closureComments(own) > 0; flagged == counts {
+				if flagged := appkit.ClosureComments(own) > 0; flagged == counts {
 					t.Errorf("dana's own closure flagged %v, want %v", flagged, !counts)
 				}
 				if s.unreadable != "" && !hasComment(own, s.unreadable) {
@@ -264,15 +264,15 @@ func TestPeopleUnreadableTeamFailsClosed(t *testing.T) {
 			t.Parallel()
 			w := newPeopleWorld(t, ungated, func(o *app.Options) { o.Seams.People = tt.resolve })
 			d := deployOf(w)
-			ctl := d.controlIssue()
+			ctl := d.ControlIssue()
 			unit := w.Repo.OpenIssue("dana", "Unit", appkit.Contract("low", "product"), ghfake.InMilestone(w.Repo.CreateMilestone("M", "")))
 			w.Repo.Branch("work", "main")
 			w.Repo.Commit("work", "work", map[string]string{"work.go": "package x\n"})
 			pr := w.Repo.OpenPR("bob", "work", "main", "Work", "Work-unit: #"+strconv.Itoa(unit.Number()))
 			hold := ctl.Comment("dana", "/aep hold payments are down")
 			w.Quiet(t)
-			run := d.deploy(w.Repo.Head("main"))
-			got := answered(t, run)
+			run := d.Deploy(w.Repo.Head("main"))
+			got := appkit.Answered(t, run)
 			w.Quiet(t) // the queue drains: no job retries the refusal
 			if got.State != tt.want {
 				t.Fatalf("deployment %+v, want %s", got, tt.want)
@@ -388,8 +388,8 @@ func simulateGates(t *testing.T, w *appkit.Live, pr int, want string) {
 // the team's and CODEOWNERS' owner, and the increment never completes.
 func TestPeopleAccept(t *testing.T) {
 	t.Parallel()
-	team := strings.Replace(incrementYAML, "owners: [olivia]", "owners: [\"@acme/leads\"]", 1)
-	codeowners := strings.Replace(incrementYAML, "owners: [olivia]", "owners: {from: CODEOWNERS}", 1)
+	team := strings.Replace(appkit.IncrementYAML, "owners: [olivia]", "owners: [\"@acme/leads\"]", 1)
+	codeowners := strings.Replace(appkit.IncrementYAML, "owners: [olivia]", "owners: {from: CODEOWNERS}", 1)
 	members := ghfake.Permissions{"members": "read"}
 	for _, tt := range []struct {
 		name       string
@@ -399,7 +399,7 @@ func TestPeopleAccept(t *testing.T) {
 		counts     bool
 		unreadable string
 	}{
-		{"flat list", map[string]string{".github/aepgate.yml": incrementYAML}, members, nil, true, ""},
+		{"flat list", map[string]string{".github/aepgate.yml": appkit.IncrementYAML}, members, nil, true, ""},
 		{"team", map[string]string{".github/aepgate.yml": team}, members, nil, true, ""},
 		{"CODEOWNERS", map[string]string{".github/aepgate.yml": codeowners, ".github/CODEOWNERS": "* @olivia\n"}, members, nil, true, ""},
 		{"team without members: read", map[string]string{".github/aepgate.yml": team}, nil, nil, false, "`members: read`"},
@@ -408,14 +408,14 @@ func TestPeopleAccept(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := newIncrementWorldFiles(t, tt.files, tt.perms, highRisk, nil, func(o *app.Options) { o.Seams.People = tt.resolve })
+			w := appkit.NewIncrementWorldFiles(t, tt.files, tt.perms, appkit.HighRisk, nil, func(o *app.Options) { o.Seams.People = tt.resolve })
 			w.F.SetTeam("acme", "leads", "olivia")
 			sha := w.Repo.Head("main")
 			if tt.unreadable == "" {
-				sha = w.certifiedAll(t)
-				w.candidateNamed(t, sha)
+				sha = w.CertifiedAll(t)
+				w.CandidateNamed(t, sha)
 			}
-			reactions, replies := w.answerOf(t, w.control.Comment("olivia", "/aep accept 1 "+sha))
+			reactions, replies := w.AnswerOf(t, w.Control.Comment("olivia", "/aep accept 1 "+sha))
 			if got := strings.Join(reactions, ","); (got == "+1") != tt.counts || (got == "-1") == tt.counts {
 				t.Errorf("the owner's acceptance got %v and %d replies, want counted %v", reactions, len(replies), tt.counts)
 			}
@@ -423,7 +423,7 @@ func TestPeopleAccept(t *testing.T) {
 				t.Errorf("the refusal does not name %s: %v", tt.unreadable, replies)
 			}
 			if tt.unreadable == "" {
-				if _, done := w.complete(t, sha); done != tt.counts {
+				if _, done := w.Complete(t, sha); done != tt.counts {
 					t.Errorf("increment complete %v, want %v", done, tt.counts)
 				}
 			}
@@ -445,7 +445,7 @@ func TestPeopleCloseAfterSourceFixed(t *testing.T) {
 	w := newPeopleWorld(t, missing, nil)
 	unit := w.Repo.OpenIssue("dana", "Unit", appkit.Contract("low", "product"), ghfake.InMilestone(w.Repo.CreateMilestone("M", "")))
 	unit.Close("dana")
-	appkit.WaitFor(t, 10*time.Second, "the closure comment", func() bool { return closureComments(unit) > 0 })
+	appkit.WaitFor(t, 10*time.Second, "the closure comment", func() bool { return appkit.ClosureComments(unit) > 0 })
 	w.Repo.Commit("main", "owners", map[string]string{".github/CODEOWNERS": "* @dana\n"})
 	w.Quiet(t)
 	cmd := unit.Comment("dana", "/aep close shipped by hand")

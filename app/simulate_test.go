@@ -19,14 +19,14 @@ import (
 // local config instead of the repository's when given one (here advisory,
 // which turns the HOLD's block neutral).
 func TestSimulateShowsWhatTheAppPublishes(t *testing.T) {
-	g := newGatesWorld(t)
+	g := appkit.NewGatesWorld(t)
 	g.Repo.Grant("rita", "read")
-	g.pr.Comment("olivia", "/aep hold waiting for legal")
-	g.waitGates(t, "action_required")
+	g.PR.Comment("olivia", "/aep hold waiting for legal")
+	g.WaitGates(t, "action_required")
 	g.Quiet(t)
 	published := map[string]checks.Run{}
 	for _, name := range []string{checks.NameWorkUnit, checks.NameAudit, checks.NameGates, checks.NameMerge, checks.NameConfig} {
-		if r := appkit.NewestRunOn(g.Repo, g.pr.Head(), name); r != nil {
+		if r := appkit.NewestRunOn(g.Repo, g.PR.Head(), name); r != nil {
 			published[name] = checks.Run{Name: name, Conclusion: checks.Conclusion(r.Conclusion), Title: r.Title, Summary: r.Summary}
 		}
 	}
@@ -39,7 +39,7 @@ func TestSimulateShowsWhatTheAppPublishes(t *testing.T) {
 		t.Fatal(err)
 	}
 	writes := restWrites(g.F.Writes())
-	sim := app.Simulation{Owner: "acme", Repo: "widgets", PR: g.pr.Number(), AppLogin: login}
+	sim := app.Simulation{Owner: "acme", Repo: "widgets", PR: g.PR.Number(), AppLogin: login}
 	runs, err := app.Simulate(context.Background(), src, sim)
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func TestSimulateShowsWhatTheAppPublishes(t *testing.T) {
 	if diff := cmp.Diff(published, got); diff != "" {
 		t.Errorf("simulated runs differ from the published ones (-published +simulated):\n%s", diff)
 	}
-	sim.Config = []byte(gatesConfig + "mode: advisory\n")
+	sim.Config = []byte(appkit.GatesConfig + "mode: advisory\n")
 	runs, err = app.Simulate(context.Background(), src, sim)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/owners"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // staleTeams remembers the first answer for each team: the negative
@@ -46,7 +47,7 @@ func TestTeamOwners(t *testing.T) {
 		{"membership remembered", true, "success"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := newGatesWorldOpts(t, func(o *app.Options) {
+			g := appkit.NewGatesWorldOpts(t, func(o *app.Options) {
 				if tt.stale {
 					// One memory across every job's evaluator.
 					shared := &staleTeams{seen: map[string][]string{}}
@@ -63,20 +64,20 @@ func TestTeamOwners(t *testing.T) {
 			g.Repo.Grant("dana", "write")
 			g.F.SetTeam("acme", "leads", "dana")
 			g.Repo.Commit("main", "owners by team", map[string]string{".github/aepgate.yml": "version: 1\nowners: [olivia, \"@acme/leads\"]\ncoordinators: [cody]\n"})
-			g.unit.Comment("olivia", "/aep hold waiting for legal")
-			g.waitGates(t, "action_required")
-			resume := g.unit.Comment("dana", "/aep resume")
-			g.waitGates(t, "success")
-			if got := g.waitReaction(t, resume.ID()); !slices.Contains(got, "+1") {
+			g.Unit.Comment("olivia", "/aep hold waiting for legal")
+			g.WaitGates(t, "action_required")
+			resume := g.Unit.Comment("dana", "/aep resume")
+			g.WaitGates(t, "success")
+			if got := g.WaitReaction(t, resume.ID()); !slices.Contains(got, "+1") {
 				t.Fatalf("the member's RESUME got %v", got)
 			}
-			g.unit.Comment("olivia", "/aep hold again")
-			g.waitGates(t, "action_required")
+			g.Unit.Comment("olivia", "/aep hold again")
+			g.WaitGates(t, "action_required")
 			g.F.SetTeam("acme", "leads", "erin")
-			again := g.unit.Comment("dana", "/aep resume")
-			g.waitReaction(t, again.ID())
+			again := g.Unit.Comment("dana", "/aep resume")
+			g.WaitReaction(t, again.ID())
 			g.Quiet(t)
-			if got := g.gates().Conclusion; got != tt.want {
+			if got := g.Gates().Conclusion; got != tt.want {
 				t.Errorf("after the former member's RESUME aepgate/gates is %s, want %s", got, tt.want)
 			}
 		})

@@ -81,7 +81,7 @@ func NewestRunOn(repo *ghfake.Repo, sha, name string) *ghfake.CheckRun {
 	return found
 }
 
-// ConclusionOf is the newest run's conclusion, "" when there is none.
+// ConclusionOf is the newest run's Conclusion, "" when there is none.
 func ConclusionOf(repo *ghfake.Repo, sha, name string) string {
 	if r := NewestRunOn(repo, sha, name); r != nil {
 		return r.Conclusion
@@ -113,7 +113,7 @@ func APICalls(st ghfake.Stats) (reads, writes int) {
 	return reads, writes
 }
 
-// Redeliver sends the latest recorded delivery of event again as action,
+// Redeliver sends the Latest recorded delivery of event again as action,
 // under a fresh delivery ID. (ghfake reports pull request body edits as
 // issues events; GitHub sends pull_request.edited.)
 func (w *Live) Redeliver(t testing.TB, event, action string) {
@@ -130,7 +130,7 @@ func (w *Live) Redeliver(t testing.TB, event, action string) {
 	}
 	payload["action"] = action
 	// A field no job reads: the same body under a new ID would be a
-	// replay, answered 200 and not queued.
+	// replay, Answered 200 and not queued.
 	payload["aepgate_test_copy"] = time.Now().UnixNano()
 	body, _ := json.Marshal(payload)
 	if got := Deliver(t, w.Base, event, fmt.Sprintf("re-%d", time.Now().UnixNano()), body); got != 202 {
@@ -158,7 +158,7 @@ func CopyPayload(t testing.TB, body []byte) []byte {
 // review's jobs.
 const DrainBound = 30 * time.Second
 
-// Idle waits until every webhook the fake sent so far was answered and
+// Idle waits until every webhook the fake sent so far was Answered and
 // the App's queue holds no job still to run, board updates included: for
 // worlds whose BoardDelay is short (board tests), where Quiet would leave
 // a board update running beside what the test measures next.
