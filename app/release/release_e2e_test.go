@@ -1,4 +1,4 @@
-package app_test
+package release_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package app_test
+package owners_test
 
 import (
 	"strings"

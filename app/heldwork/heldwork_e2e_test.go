@@ -1,4 +1,4 @@
-package app_test
+package heldwork_test
 
 import (
 	"strconv"

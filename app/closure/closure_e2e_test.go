@@ -1,4 +1,4 @@
-package app_test
+package closure_test
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package app_test
+package increment_test
 
 import (
 	"strings"

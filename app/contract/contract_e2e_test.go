@@ -1,4 +1,4 @@
-package app_test
+package contract_test
 
 import (
 	"context"
