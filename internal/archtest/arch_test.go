@@ -402,12 +402,13 @@ var githubClients = []string{"github.com/google/go-github", "github.com/shurcooL
 
 // githubSpeakers are the packages allowed to import them (the README's
 // import rules: internal/gh is the one place that speaks the GitHub API;
-// the fake answers it).
-var githubSpeakers = []string{"internal/gh", "internal/testkit/ghfake"}
+// the fake answers it; the App's test world, test-only, acts as GitHub's
+// users through the fake's client).
+var githubSpeakers = []string{"internal/gh", "internal/testkit/ghfake", "internal/testkit/appkit"}
 
 // speaksGitHub returns the GitHub client imports of p that the README's
-// import rules forbid: every direct import of go-github or githubv4 outside internal/gh
-// and internal/testkit/ghfake.
+// import rules forbid: every direct import of go-github or githubv4 outside
+// githubSpeakers.
 func speaksGitHub(p pkgInfo) []string {
 	r := rel(p.ImportPath)
 	for _, s := range githubSpeakers {
