@@ -108,7 +108,7 @@ func TestIncrementAcceptRefusalsNegativeControls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
-			w := newIncrementWorld(t, appkit.HighRisk, appkit.Without(tt.rule))
+			w := newIncrementWorld(t, appkit.HighRisk, appkit.IncrementRulesWithout(tt.rule))
 			first := w.Certified(t, 0)
 			w.Certified(t, 1)
 			last := w.Certified(t, 2)

@@ -33,7 +33,7 @@ func TestIncrementCompletesOnlyAfterLastReadback(t *testing.T) {
 		t.Run(map[bool]string{false: "every rule", true: "negative control"}[control], func(t *testing.T) {
 			var rules *incrementrules.Rules
 			if control {
-				rules = appkit.Without("readback-at-candidate")
+				rules = appkit.IncrementRulesWithout("readback-at-candidate")
 			}
 			w := newIncrementWorld(t, "", rules, "medium", "medium", "low")
 			w.Certified(t, 0)
@@ -84,7 +84,7 @@ func TestIncrementHighRiskNeedsOwnerAcceptance(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var rules *incrementrules.Rules
 			if tt.rule != "" {
-				rules = appkit.Without(tt.rule)
+				rules = appkit.IncrementRulesWithout(tt.rule)
 			}
 			w := newIncrementWorld(t, "```yaml\nrisk: high\n```\n", rules)
 			last := w.CertifiedAll(t)
@@ -131,7 +131,7 @@ func TestIncrementDemonstrationMustRepeatCriterion(t *testing.T) {
 		t.Run(map[bool]string{false: "every rule", true: "negative control"}[control], func(t *testing.T) {
 			var rules *incrementrules.Rules
 			if control {
-				rules = appkit.Without("exact-criterion")
+				rules = appkit.IncrementRulesWithout("exact-criterion")
 			}
 			w := newIncrementWorld(t, "```yaml\nrisk: medium\ndemonstration: "+criterion+"\n```\n", rules)
 			last := w.CertifiedAll(t)

@@ -35,7 +35,7 @@ func TestIncrementMovedCandidateWithdrawsCertificate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var rules *incrementrules.Rules
 			if tt.rule != "" {
-				rules = appkit.Without(tt.rule)
+				rules = appkit.IncrementRulesWithout(tt.rule)
 			}
 			w := newIncrementWorldOn(t, deployIncrementYAML, "", rules)
 			old := w.CertifiedAll(t)

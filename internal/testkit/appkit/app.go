@@ -23,8 +23,8 @@ import (
 
 // ChecksOnNewHead is how many check runs the App writes on a new head of a
 // pull request whose config is valid and lists no auditors (the tests'
-// default): aepgate/work-unit, /config (its warning), /Audit, /Gates and
-// /Merge.
+// default): aepgate/work-unit, /config (its warning), /audit, /gates and
+// /merge.
 const ChecksOnNewHead = 5
 
 const (
@@ -67,8 +67,8 @@ func Options(t testing.TB, w *World, database string) app.Options {
 		CoalesceDelay: 20 * time.Millisecond,
 		JobTimeout:    5 * time.Second, RescueAfter: 6 * time.Second, ShutdownGrace: 5 * time.Second,
 		// Board updates asked by evaluations wait past the end of a test:
-		// the tests that Count an evaluation's API calls do not Count them
-		// (a Sweep's run at once). The board's own tests shorten it.
+		// the tests that count an evaluation's API calls do not count them
+		// (a sweep's run at once). The board's own tests shorten it.
 		BoardDelay: time.Hour,
 		Logger:     Logger(t),
 	}

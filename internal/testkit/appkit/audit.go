@@ -14,7 +14,7 @@ import (
 )
 
 // AuditAfter submits login's PASS at the head, waits for the App to judge
-// it, and returns the Audit run.
+// it, and returns the audit run.
 func (a *AuditWorld) AuditAfter(t *testing.T, login string) *ghfake.CheckRun {
 	t.Helper()
 	a.PR.SubmitReview(login, "COMMENTED", AuditBody(a.Unit.Number(), "PASS", GoodQuote))
@@ -26,7 +26,7 @@ func (a *AuditWorld) AuditAfter(t *testing.T, login string) *ghfake.CheckRun {
 	return r
 }
 
-// AuditRows counts the ledger's aepgate/Audit rows: one per evaluation.
+// AuditRows counts the ledger's aepgate/audit rows: one per evaluation.
 func (a *AuditWorld) AuditRows(t *testing.T) int {
 	t.Helper()
 	var n int
@@ -36,7 +36,7 @@ func (a *AuditWorld) AuditRows(t *testing.T) int {
 	return n
 }
 
-// WaitAuditMentions waits until aepgate/Audit on the head mentions want.
+// WaitAuditMentions waits until aepgate/audit on the head mentions want.
 func (a *AuditWorld) WaitAuditMentions(t *testing.T, want string) *ghfake.CheckRun {
 	t.Helper()
 	WaitFor(t, 10*time.Second, "aepgate/audit saying "+want, func() bool {
@@ -91,19 +91,19 @@ func NewAuditWorldWith(t *testing.T, risk, config string, edit func(*app.Options
 	return &AuditWorld{Live: w, Unit: unit, PR: pr}
 }
 
-// Audit is the newest aepgate/Audit run on the head.
+// Audit is the newest aepgate/audit run on the head.
 func (a *AuditWorld) Audit() *ghfake.CheckRun {
 	return NewestRunOn(a.Repo, a.PR.Head(), checks.NameAudit)
 }
 
-// WaitAudit waits for the head's aepgate/Audit run to conclude want.
+// WaitAudit waits for the head's aepgate/audit run to conclude want.
 func (a *AuditWorld) WaitAudit(t *testing.T, want string) *ghfake.CheckRun {
 	t.Helper()
 	WaitFor(t, 10*time.Second, "aepgate/audit "+want, func() bool { r := a.Audit(); return r != nil && r.Conclusion == want })
 	return a.Audit()
 }
 
-// AuditBody is a review body holding one aep-Audit block.
+// AuditBody is a review body holding one aep-audit block.
 func AuditBody(unit int, verdict, evidence string) string {
 	findings := "[]"
 	if verdict == "FAIL" {
@@ -115,7 +115,7 @@ func AuditBody(unit int, verdict, evidence string) string {
  "verdicts": [], "evidence_requests": []}`+"\n```\n", unit, verdict, findings, evidence)
 }
 
-// GoodQuote is Audit evidence quoting AuditSource exactly.
+// GoodQuote is audit evidence quoting AuditSource exactly.
 const GoodQuote = `{"path": "export/export.go", "quote": "func Export(rows []Row) error {\n\treturn writeCSV(rows)\n}"}`
 
 // WaitWorkUnit waits for the head's aepgate/work-unit run to say what

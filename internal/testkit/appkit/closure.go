@@ -16,8 +16,8 @@ import (
 	"github.com/aepgate/aepgate/protocol/closure"
 )
 
-// CloseAnswer is how the App Answered comment id: its Reactions and its
-// Replies (those starting with the close reply marker).
+// CloseAnswer is how the App answered comment id: its reactions and its
+// replies (those starting with the close reply marker).
 func (w *ClosureWorld) CloseAnswer(id int64) (reactions []string, replies []string) {
 	for _, c := range w.API.Comments() {
 		if c.ID == id {
@@ -53,7 +53,7 @@ func (w *ClosureWorld) WaitAnswered(t *testing.T, id int64, want, why string) {
 }
 
 // ClosureWorld: olivia owns the repository, carl coordinates; story #api
-// (medium risk) blocks #export, whose Attempt is open.
+// (medium risk) blocks #export, whose attempt is open.
 type ClosureWorld struct {
 	*Live
 	API, Export *ghfake.Issue
@@ -63,7 +63,7 @@ type ClosureWorld struct {
 // ClosureConfig: olivia owns the repository, carl coordinates.
 const ClosureConfig = "version: 1\nowners: [olivia]\ncoordinators: [carl]\n"
 
-// WaitUnit waits for the Attempt's aepgate/work-unit to conclude want with
+// WaitUnit waits for the attempt's aepgate/work-unit to conclude want with
 // a summary holding text.
 func (w *ClosureWorld) WaitUnit(t *testing.T, want, text string) {
 	t.Helper()
@@ -92,7 +92,7 @@ func ClosureComments(is *ghfake.Issue) int {
 }
 
 // Certify keeps, as the App does when it writes a certificate, a merged
-// and Certified Attempt of w's dependency #api.
+// and certified attempt of w's dependency #api.
 func (w *ClosureWorld) Certify(t *testing.T) {
 	t.Helper()
 	at, err := json.Marshal(closure.Attempt{PR: 90, MergeSHA: strings.Repeat("b", 40), CertificateSHA256: strings.Repeat("c", 64), MergePassed: true, ReadbackPassed: true})

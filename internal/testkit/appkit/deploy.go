@@ -75,7 +75,7 @@ func (w *DeployWorld) Restart(t *testing.T) {
 }
 
 // CertifiedMerge merges a unit's pull request and completes ci on main,
-// and returns the Merge commit once aepgate/certificate is on it.
+// and returns the merge commit once aepgate/certificate is on it.
 func (w *DeployWorld) CertifiedMerge(t *testing.T) string {
 	t.Helper()
 	unit := w.Repo.OpenIssue("alice", "Unit", Contract("low", "product"), ghfake.InMilestone(w.Repo.CreateMilestone("M", "")))
@@ -90,7 +90,7 @@ func (w *DeployWorld) CertifiedMerge(t *testing.T) string {
 	return merge
 }
 
-// Deploy starts a Deploy workflow run at sha waiting on production.
+// Deploy starts a deploy workflow run at sha waiting on production.
 func (w *DeployWorld) Deploy(sha string) *ghfake.WorkflowRun {
 	run := w.Repo.StartWorkflowRun(ghfake.RunOptions{Name: "deploy", SHA: sha})
 	run.RequestDeployment("production")
@@ -140,7 +140,7 @@ func AppComments(issue *ghfake.Issue, run *ghfake.WorkflowRun) int {
 }
 
 // CertifiedMergeNamed is CertifiedMerge for a unit and branch called name,
-// so one world can Certify several merges.
+// so one world can certify several merges.
 func (w *DeployWorld) CertifiedMergeNamed(t *testing.T, name string) string {
 	t.Helper()
 	unit := w.Repo.OpenIssue("alice", "Unit "+name, Contract("low", "product"), ghfake.InMilestone(w.Repo.CreateMilestone("M "+name, "")))

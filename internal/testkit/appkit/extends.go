@@ -13,7 +13,7 @@ const OrgBase = "version: 1\nowners: [olivia]\nauditors: [ann]\n"
 // Extending is a repository config that extends the organization's policy.
 const Extending = "version: 1\nextends: acme/.github:aepgate.yml\n"
 
-// NewExtendsWorld is a Gates world (olivia, cody, mallory, one unit and its
+// NewExtendsWorld is a gates world (olivia, cody, mallory, one unit and its
 // pull request) whose installation also covers acme/.github, holding base
 // as aepgate.yml on its default branch, and whose repository config is cfg.
 func NewExtendsWorld(t *testing.T, base, cfg string, edit func(*app.Options)) *GatesWorld {

@@ -116,9 +116,9 @@ func (g *GatesWorld) EditedFirst(t *testing.T, order func([]ghfake.Delivery) []g
 	return c
 }
 
-// ConfigConclusion is aepgate/config's Conclusion on the pull request's
+// ConfigConclusion is aepgate/config's conclusion on the pull request's
 // head once its first evaluation is done: "valid" when the App wrote none (a
-// valid config Without warnings needs no run).
+// valid config without warnings needs no run).
 func (g *GatesWorld) ConfigConclusion(t *testing.T) (string, string) {
 	t.Helper()
 	WaitFor(t, 10*time.Second, "aepgate/gates", func() bool { return g.Gates() != nil })
@@ -141,7 +141,7 @@ func (g *GatesWorld) BaseReads() []int {
 	return out
 }
 
-// WaitOn waits until pull request pr's Gates check concludes want.
+// WaitOn waits until pull request pr's gates check concludes want.
 func (g *GatesWorld) WaitOn(t *testing.T, pr *ghfake.PR, want string) {
 	t.Helper()
 	WaitFor(t, 20*time.Second, fmt.Sprintf("aepgate/gates %s on #%d", want, pr.Number()), func() bool {
@@ -190,19 +190,19 @@ func (g *GatesWorld) UnitAndPR(name string) (*ghfake.Issue, *ghfake.PR) {
 	return u, g.Repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(u.Number()))
 }
 
-// Gates is the newest aepgate/Gates run on the pull request's head.
+// Gates is the newest aepgate/gates run on the pull request's head.
 func (g *GatesWorld) Gates() *ghfake.CheckRun {
 	return NewestRunOn(g.Repo, g.PR.Head(), checks.NameGates)
 }
 
-// WaitGates waits until the Gates check concludes want.
+// WaitGates waits until the gates check concludes want.
 func (g *GatesWorld) WaitGates(t *testing.T, want string) *ghfake.CheckRun {
 	t.Helper()
 	WaitFor(t, 10*time.Second, "aepgate/gates "+want, func() bool { r := g.Gates(); return r != nil && r.Conclusion == want })
 	return g.Gates()
 }
 
-// Reactions are the contents of the Reactions on comment id, read from
+// Reactions are the contents of the reactions on comment id, read from
 // the fake's state (not its API, so polling adds nothing to its request log).
 func (g *GatesWorld) Reactions(t *testing.T, id int64) []string {
 	t.Helper()
@@ -214,8 +214,8 @@ func (g *GatesWorld) Reactions(t *testing.T, id int64) []string {
 }
 
 // WaitReaction waits for a reaction on comment id, then for the App's
-// queue to drain, and returns the Reactions. The job that reacted writes
-// the rest of its answer (a 👎's reply, the Answered row) and its
+// queue to drain, and returns the reactions. The job that reacted writes
+// the rest of its answer (a 👎's reply, the answered row) and its
 // evaluation's board facts after the reaction, and deliveries sent before
 // the comment may run beside it: once the queue holds nothing to run, all
 // of that is done.
@@ -252,7 +252,7 @@ func (g *GatesWorld) RedeliverComment(t *testing.T, id int64) {
 		}
 		if d.Event == "issue_comment" && d.Action == "created" && json.Unmarshal(d.Payload, &p) == nil && p.Comment.ID == id {
 			// A byte-for-byte copy under a new ID is a replay the edge
-			// answers 200 Without queueing; a copy with a field no job
+			// answers 200 without queueing; a copy with a field no job
 			// reads gets past the edge and tests the command-once rule.
 			if got := Deliver(t, g.Base, "issue_comment", fmt.Sprintf("again-%d", id), CopyPayload(t, d.Payload)); got != 202 {
 				t.Fatalf("redelivery: %d", got)
@@ -264,7 +264,7 @@ func (g *GatesWorld) RedeliverComment(t *testing.T, id int64) {
 }
 
 // Settle makes sure an evaluation has read everything posted so far (the
-// owner's /aep recheck is Answered only after an evaluation that read the
+// owner's /aep recheck is answered only after an evaluation that read the
 // whole conversation as GitHub holds it now) and that every job queued
 // before it has run (WaitReaction), so nothing still changes what the
 // test reads next.
@@ -314,7 +314,7 @@ func (g *GatesWorld) BoardInboxShows(t *testing.T, wants ...string) bool {
 }
 
 // ApproveAndLook submits who's approving review at the head and returns
-// aepgate/Gates' Conclusion once the App is done with it.
+// aepgate/gates' conclusion once the App is done with it.
 func (g *GatesWorld) ApproveAndLook(t *testing.T, who string) string {
 	t.Helper()
 	g.PR.SubmitReview(who, "APPROVED", "")

@@ -23,7 +23,7 @@ import (
 )
 
 // StageIs waits until the kept board shows milestone M1 at stage, judged by
-// the App, and returns that Increment.
+// the App, and returns that increment.
 func (w *IncrementWorld) StageIs(t *testing.T, stage incrementrules.Stage) pboard.Increment {
 	t.Helper()
 	var inc pboard.Increment
@@ -68,8 +68,8 @@ func (w *IncrementWorld) BoardReads(t *testing.T) {
 	}
 }
 
-// AnswerOf is how the App Answered control-issue comment c: its Reactions
-// and the bodies of the App's Replies to it.
+// AnswerOf is how the App answered control-issue comment c: its reactions
+// and the bodies of the App's replies to it.
 func (w *IncrementWorld) AnswerOf(t *testing.T, c *ghfake.Comment) (reactions, replies []string) {
 	t.Helper()
 	w.Quiet(t)
@@ -85,7 +85,7 @@ func (w *IncrementWorld) AnswerOf(t *testing.T, c *ghfake.Comment) (reactions, r
 }
 
 // EditedAccept posts the owner's acceptance of sha and edits it, both
-// unseen by the App (their deliveries lost): the Sweep finds it edited.
+// unseen by the App (their deliveries lost): the sweep finds it edited.
 func (w *IncrementWorld) EditedAccept(t *testing.T, sha string) *ghfake.Comment {
 	t.Helper()
 	var c *ghfake.Comment
@@ -99,7 +99,7 @@ func (w *IncrementWorld) EditedAccept(t *testing.T, sha string) *ghfake.Comment 
 }
 
 // CandidateNamed waits until the App has judged the last story's closure
-// and named sha the integrated candidate (aepgate/Increment on it), so
+// and named sha the integrated candidate (aepgate/increment on it), so
 // that an acceptance posted next is judged against it.
 func (w *IncrementWorld) CandidateNamed(t *testing.T, sha string) {
 	t.Helper()
@@ -107,12 +107,12 @@ func (w *IncrementWorld) CandidateNamed(t *testing.T, sha string) {
 }
 
 // IncrementYAML: olivia owns the repository, carl coordinates, ci is the
-// Readback workflow.
+// readback workflow.
 const IncrementYAML = "version: 1\nowners: [olivia]\ncoordinators: [carl]\nrequired_workflows:\n  readback: [ci]\n"
 
 // IncrementWorld is a ghfake world with a control issue and milestone M1
 // of three medium-risk stories, whose App may read workflow runs and
-// deployments; the Readback's Audit seam passes every merged head.
+// deployments; the readback's audit seam passes every merged head.
 type IncrementWorld struct {
 	*Live
 	MS      *ghfake.Milestone
@@ -162,8 +162,8 @@ func NewIncrementWorldFiles(t *testing.T, files map[string]string, extra ghfake.
 	return w
 }
 
-// Merge merges an Attempt of story i (its Gates judged, its ci green)
-// and returns the Merge commit.
+// Merge merges an attempt of story i (its gates judged, its ci green)
+// and returns the merge commit.
 func (w *IncrementWorld) Merge(t *testing.T, i int) string {
 	t.Helper()
 	w.Merges++
@@ -176,7 +176,7 @@ func (w *IncrementWorld) Merge(t *testing.T, i int) string {
 	return pr.Merge(ghfake.MergeCommit)
 }
 
-// Readback runs ci on main at Merge and waits for aepgate/Readback's
+// Readback runs ci on main at merge and waits for aepgate/readback's
 // success there (and the certificate the App then writes).
 func (w *IncrementWorld) Readback(t *testing.T, merge string) int64 {
 	t.Helper()
@@ -195,7 +195,7 @@ func (w *IncrementWorld) Certified(t *testing.T, i int) string {
 	return m
 }
 
-// Increment is the newest aepgate/Increment on sha (the highest ID, the
+// Increment is the newest aepgate/increment on sha (the highest ID, the
 // one GitHub shows) once the queue is drained; nil when there is none.
 func (w *IncrementWorld) Increment(t *testing.T, sha string) *ghfake.CheckRun {
 	t.Helper()
@@ -209,7 +209,7 @@ func (w *IncrementWorld) Increment(t *testing.T, sha string) *ghfake.CheckRun {
 	return out
 }
 
-// Complete reports whether sha carries a verified Increment certificate.
+// Complete reports whether sha carries a verified increment certificate.
 func (w *IncrementWorld) Complete(t *testing.T, sha string) (incrementrules.Certificate, bool) {
 	t.Helper()
 	r := w.Increment(t, sha)
@@ -221,8 +221,8 @@ func (w *IncrementWorld) Complete(t *testing.T, sha string) (incrementrules.Cert
 	return cert, len(rs) == 0
 }
 
-// Without is protocol/Increment's DefaultRules with the named rule out.
-func Without(name string) *incrementrules.Rules {
+// IncrementRulesWithout is protocol/increment's DefaultRules with the named rule out.
+func IncrementRulesWithout(name string) *incrementrules.Rules {
 	r := incrementrules.DefaultRules()
 	r.Checks = slices.DeleteFunc(r.Checks, func(c incrementrules.Rule) bool { return c.Name == name })
 	r.Owner = slices.DeleteFunc(r.Owner, func(a closure.AuthorityRule) bool { return a.Name == name })
@@ -234,7 +234,7 @@ func Without(name string) *incrementrules.Rules {
 }
 
 // CertifiedAll merges, reads back and closes the three stories and
-// returns the last Merge, the integrated candidate.
+// returns the last merge, the integrated candidate.
 func (w *IncrementWorld) CertifiedAll(t *testing.T) string {
 	t.Helper()
 	w.Certified(t, 0)
@@ -242,7 +242,7 @@ func (w *IncrementWorld) CertifiedAll(t *testing.T) string {
 	return w.Certified(t, 2)
 }
 
-// Conclusion is the Conclusion of the aepgate/Increment GitHub shows on
+// Conclusion is the conclusion of the aepgate/increment GitHub shows on
 // sha ("" when none, or in progress).
 func (w *IncrementWorld) Conclusion(t *testing.T, sha string) string {
 	t.Helper()
@@ -253,7 +253,7 @@ func (w *IncrementWorld) Conclusion(t *testing.T, sha string) string {
 }
 
 // ClosedComments are the App's comments on the control issue flagging a
-// milestone closed before it was Complete.
+// milestone closed before it was complete.
 func (w *IncrementWorld) ClosedComments(t *testing.T) int {
 	t.Helper()
 	w.Quiet(t)
@@ -266,7 +266,7 @@ func (w *IncrementWorld) ClosedComments(t *testing.T) int {
 	return n
 }
 
-// CertificateRun is the App's Increment certificate run on sha (its
+// CertificateRun is the App's increment certificate run on sha (its
 // external ID is the certificate's), nil when there is none.
 func (w *IncrementWorld) CertificateRun(t *testing.T, sha string) *ghfake.CheckRun {
 	t.Helper()
@@ -298,7 +298,7 @@ func (w *IncrementWorld) LedgerRows(t *testing.T, kind string) int {
 	return n
 }
 
-// Sweep runs the reconcile Sweep once, as the periodic job does, and
+// Sweep runs the reconcile sweep once, as the periodic job does, and
 // waits for what it queued.
 func (w *IncrementWorld) Sweep(t *testing.T) {
 	t.Helper()

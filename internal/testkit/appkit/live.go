@@ -23,7 +23,7 @@ type Live struct {
 	App  *app.App
 	Base string
 	Inst *ghfake.Installation
-	// GHApp is the App as GitHub knows it (whose webhooks are sent).
+	// ghApp is the App as GitHub knows it (whose webhooks are sent).
 	GHApp *ghfake.App
 }
 
@@ -81,7 +81,7 @@ func NewestRunOn(repo *ghfake.Repo, sha, name string) *ghfake.CheckRun {
 	return found
 }
 
-// ConclusionOf is the newest run's Conclusion, "" when there is none.
+// ConclusionOf is the newest run's conclusion, "" when there is none.
 func ConclusionOf(repo *ghfake.Repo, sha, name string) string {
 	if r := NewestRunOn(repo, sha, name); r != nil {
 		return r.Conclusion
@@ -113,7 +113,7 @@ func APICalls(st ghfake.Stats) (reads, writes int) {
 	return reads, writes
 }
 
-// Redeliver sends the Latest recorded delivery of event again as action,
+// Redeliver sends the latest recorded delivery of event again as action,
 // under a fresh delivery ID. (ghfake reports pull request body edits as
 // issues events; GitHub sends pull_request.edited.)
 func (w *Live) Redeliver(t testing.TB, event, action string) {
@@ -130,7 +130,7 @@ func (w *Live) Redeliver(t testing.TB, event, action string) {
 	}
 	payload["action"] = action
 	// A field no job reads: the same body under a new ID would be a
-	// replay, Answered 200 and not queued.
+	// replay, answered 200 and not queued.
 	payload["aepgate_test_copy"] = time.Now().UnixNano()
 	body, _ := json.Marshal(payload)
 	if got := Deliver(t, w.Base, event, fmt.Sprintf("re-%d", time.Now().UnixNano()), body); got != 202 {
@@ -158,9 +158,9 @@ func CopyPayload(t testing.TB, body []byte) []byte {
 // review's jobs.
 const DrainBound = 30 * time.Second
 
-// Idle waits until every webhook the fake sent so far was Answered and
+// Idle waits until every webhook the fake sent so far was answered and
 // the App's queue holds no job still to run, board updates included: for
-// worlds whose BoardDelay is short (board tests), where Quiet would leave
+// worlds whose BoardDelay is short (board tests), where quiet would leave
 // a board update running beside what the test measures next.
 func (w *Live) Idle(t testing.TB) {
 	t.Helper()
@@ -182,7 +182,7 @@ func (w *Live) Quiet(t testing.TB) { t.Helper(); Drained(t, w.F, w.App) }
 
 // Drained waits until the fake's webhooks are delivered and the App's
 // queue (board updates aside) holds no job still to run, scheduled ones
-// included. It ends as soon as the queue is empty; its bound, DrainBound,
+// included. It ends as soon as the queue is empty; its bound, drainBound,
 // only stops a test that would hang.
 func Drained(t testing.TB, f *ghfake.Fake, a *app.App) {
 	t.Helper()

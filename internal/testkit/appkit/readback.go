@@ -33,28 +33,28 @@ func (w *ReadbackWorld) CertificateOn(t *testing.T, sha string) map[string]any {
 	return v.Certificate
 }
 
-// ReadbackYAML requires the ci workflow for Readback; olivia is the owner.
+// ReadbackYAML requires the ci workflow for readback; olivia is the owner.
 const ReadbackYAML = "version: 1\nowners: [olivia]\nrequired_workflows:\n  readback: [ci]\n"
 
 // ReadbackWorld is a ghfake world whose App may read workflow runs
 // (Actions: read), with one unit and an open pull request naming it whose
-// head has a green ci run and a judged aepgate/Gates.
+// head has a green ci run and a judged aepgate/gates.
 type ReadbackWorld struct {
 	*Live
 	Unit *ghfake.Issue
 	PR   *ghfake.PR
 	CIID int64
-	// skew moves the App's Readback clock ahead of real time.
+	// skew moves the App's readback clock ahead of real time.
 	Skew *atomic.Int64
 }
 
-// PassAudit is the Audit record the tests hand in through the auditedSHA
+// PassAudit is the audit record the tests hand in through the auditedSHA
 // seam: a PASS by carol at the final head.
 func PassAudit(_ context.Context, _, _ string, m *gh.MergedPull) (readback.Audit, error) {
 	return readback.Audit{SHA: m.HeadSHA, Auditor: "carol", ReviewID: 77, Verdict: "PASS"}, nil
 }
 
-// NewReadbackWorld builds the world; edit changes the Readback options after the defaults (a PASS Audit at
+// NewReadbackWorld builds the world; edit changes the readback options after the defaults (a PASS audit at
 // the final head, a clock that tests can move).
 func NewReadbackWorld(t *testing.T, yaml string, edit func(*app.ReadbackSeams)) *ReadbackWorld {
 	t.Helper()
@@ -112,8 +112,8 @@ func (w *ReadbackWorld) Count(sha, name string) int {
 	return n
 }
 
-// WaitReadback waits until aepgate/Readback on sha is completed with
-// Conclusion want ("" waits for in_progress) and returns it.
+// WaitReadback waits until aepgate/readback on sha is completed with
+// conclusion want ("" waits for in_progress) and returns it.
 func (w *ReadbackWorld) WaitReadback(t *testing.T, sha, want string) *ghfake.CheckRun {
 	t.Helper()
 	WaitFor(t, 10*time.Second, "aepgate/readback "+want, func() bool {
@@ -128,7 +128,7 @@ func (w *ReadbackWorld) MainCI(sha, conclusion string) *ghfake.WorkflowRun {
 	return w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: sha, Branch: "main", Event: "push", Conclusion: conclusion})
 }
 
-// Sweep runs the reconcile Sweep once, as the periodic job does.
+// Sweep runs the reconcile sweep once, as the periodic job does.
 func (w *ReadbackWorld) Sweep(t *testing.T) {
 	t.Helper()
 	if err := w.App.Sweep(context.Background()); err != nil {
@@ -136,7 +136,7 @@ func (w *ReadbackWorld) Sweep(t *testing.T) {
 	}
 }
 
-// Labels are the unit issue's Labels.
+// Labels are the unit issue's labels.
 func (w *ReadbackWorld) Labels(t *testing.T) []string {
 	t.Helper()
 	is, _, err := w.F.Client(w.Inst.Token()).Issues.Get(context.Background(), "acme", "widgets", w.Unit.Number())

@@ -13,11 +13,11 @@ import (
 
 // doneSeeds are, by fake GitHub URL, the closed units a world treats as
 // done before its App starts: the App's store gets the closure of each as
-// judged on a Certified merged Attempt (the world's history, which no
+// judged on a certified merged attempt (the world's history, which no
 // webhook delivered). StartOn seeds them.
 var doneSeeds sync.Map // string → []int
 
-// SeedDone records that the world at url has units closed and Certified.
+// SeedDone records that the world at url has units closed and certified.
 func SeedDone(url string, units ...int) { doneSeeds.Store(url, units) }
 
 // SeededUnits are the units seeded for the fake GitHub at url.
@@ -28,7 +28,7 @@ func SeededUnits(url string) []int {
 }
 
 // SeedUnits writes units of acme/app into a's store as closed and
-// Certified.
+// certified.
 func SeedUnits(a *app.App, units []int) error {
 	ctx, now := context.Background(), time.Now()
 	for _, n := range units {

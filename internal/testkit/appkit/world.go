@@ -185,11 +185,11 @@ func (w *World) AllJudged(n int) func() bool {
 }
 
 // PipelineChecks is the check list of the world-scale reliability tests
-// (AddPRs): their hundreds of pull requests all Attempt unit #1, so every
-// Gates evaluation would read all their conversations (ten pages of
+// (addPRs): their hundreds of pull requests all attempt unit #1, so every
+// gates evaluation would read all their conversations (ten pages of
 // mentions), which is not what these tests measure; they drive the
 // pipeline with aepgate/work-unit alone, one write per pull request
-// (aepgate/config would add its no-auditors warning to each). The Gates
+// (aepgate/config would add its no-auditors warning to each). The gates
 // and config checks have their own end-to-end tests.
 func PipelineChecks() []verdict.Check {
 	for _, c := range verdict.DefaultChecks() {
