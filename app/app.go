@@ -71,11 +71,11 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a := &App{opts: opts, db: db, metrics: metrics.New(), log: opts.Logger, checks: opts.checks, stopping: make(chan struct{})}
+	a := &App{opts: opts, db: db, metrics: metrics.New(), log: opts.Logger, checks: opts.Seams.Checks, stopping: make(chan struct{})}
 	if a.checks == nil {
 		a.checks = verdict.DefaultChecks()
 	}
-	if a.families = opts.families; a.families == nil {
+	if a.families = opts.Seams.Families; a.families == nil {
 		a.families = Families()
 	}
 	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
@@ -89,7 +89,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	a.batcher = webhook.NewBatcher(a.queue, webhook.BatchConfig{Size: opts.BatchSize, Wait: opts.BatchWait,
-		Observe: qc.Yield.Observe(a.metrics.Batch), Options: opts.batch})
+		Observe: qc.Yield.Observe(a.metrics.Batch), Options: opts.Seams.Batch})
 	if err := a.newEdge(); err != nil {
 		a.batcher.Close()
 		db.Close()
@@ -212,3 +212,17 @@ func (a *App) handleDelivery(ctx context.Context, d queue.Delivery, log *slog.Lo
 	}
 	return a.handlers(j).Run(ctx, w, a.coalesce(w.Event, ws))
 }
+
+// Sweep runs the reconcile sweep once, now, as its schedule does every
+// ReconcileEvery.
+func (a *App) Sweep(ctx context.Context) error { return a.runReconcile(ctx) }
+
+// Store is the App's database: its ledger, kept decisions and queue.
+func (a *App) Store() *store.DB { return a.db }
+
+// GitHub is the App's GitHub clients (its installations, its login).
+func (a *App) GitHub() *gh.Clients { return a.clients }
+
+// Boards is the App's boards (package app/board) on its database, queue
+// and GitHub clients.
+func (a *App) Boards() *board.Boards { return a.boards() }

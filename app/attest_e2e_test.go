@@ -1,29 +1,19 @@
-package app
+package app_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/ed25519"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/attest"
 )
-
-func testSigner(t *testing.T, seed byte) *attest.Signer {
-	t.Helper()
-	s, err := attest.NewSigner(ed25519.NewKeyFromSeed(bytes.Repeat([]byte{seed}, ed25519.SeedSize)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 // TestSignedCertificate: with a signing key the certificate run carries a
 // DSSE envelope that verifies offline against the JWKS the App serves, for
@@ -31,17 +21,17 @@ func testSigner(t *testing.T, seed byte) *attest.Signer {
 // verifier does not hold is refused (the negative control: the same
 // envelope against another App's keys).
 func TestSignedCertificate(t *testing.T) {
-	signer := testSigner(t, 1)
-	w := newReadbackWorldWith(t, readbackYAML, nil, func(o *Options) { o.Signer = signer })
-	merge := w.pr.Merge(ghfake.MergeCommit)
-	w.mainCI(merge, "success")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
-	cr := w.latest(merge, checks.NameCertificate)
+	signer := appkit.Signer(t, 1)
+	w := appkit.NewReadbackWorldWith(t, appkit.ReadbackYAML, nil, func(o *app.Options) { o.Signer = signer })
+	merge := w.PR.Merge(ghfake.MergeCommit)
+	w.MainCI(merge, "success")
+	appkit.WaitFor(t, 10*time.Second, "certificate", func() bool { return w.Latest(merge, checks.NameCertificate) != nil })
+	cr := w.Latest(merge, checks.NameCertificate)
 	env, err := checks.AttestationFromText(cr.Text)
 	if err != nil {
 		t.Fatalf("certificate run text: %v\n%s", err, cr.Text)
 	}
-	keys := fetchJWKS(t, w.base)
+	keys := appkit.FetchJWKS(t, w.Base)
 	v, err := attest.Verify(env, keys, attest.Want{SHA: merge})
 	if err != nil {
 		t.Fatalf("Verify: %v", err)
@@ -50,23 +40,23 @@ func TestSignedCertificate(t *testing.T) {
 		t.Errorf("verified fingerprint %s key %s; run external_id %s", v.Fingerprint, v.KeyID, cr.ExternalID)
 	}
 	var r *attest.Refused
-	if _, err := attest.Verify(env, attest.Keyring{testSigner(t, 2).Public()}, attest.Want{SHA: merge}); !errors.As(err, &r) || r.Token != attest.TokenUnknownKey {
+	if _, err := attest.Verify(env, attest.Keyring{appkit.Signer(t, 2).Public()}, attest.Want{SHA: merge}); !errors.As(err, &r) || r.Token != attest.TokenUnknownKey {
 		t.Errorf("another App's keys: %v, want %s", err, attest.TokenUnknownKey)
 	}
-	waitFor(t, 5*time.Second, "attestation upload", func() bool { return len(w.repo.Attestations()) == 1 })
+	appkit.WaitFor(t, 5*time.Second, "attestation upload", func() bool { return len(w.Repo.Attestations()) == 1 })
 	var b attest.Bundle
-	if err := json.Unmarshal(w.repo.Attestations()[0], &b); err != nil || b.MediaType != attest.BundleMediaType || b.VerificationMaterial.PublicKey.Hint != signer.KeyID() {
-		t.Fatalf("uploaded bundle %s (%v)", w.repo.Attestations()[0], err)
+	if err := json.Unmarshal(w.Repo.Attestations()[0], &b); err != nil || b.MediaType != attest.BundleMediaType || b.VerificationMaterial.PublicKey.Hint != signer.KeyID() {
+		t.Fatalf("uploaded bundle %s (%v)", w.Repo.Attestations()[0], err)
 	}
-	if _, err := attest.Verify(attest.Unbundle(w.repo.Attestations()[0]), keys, attest.Want{SHA: merge}); err != nil {
+	if _, err := attest.Verify(attest.Unbundle(w.Repo.Attestations()[0]), keys, attest.Want{SHA: merge}); err != nil {
 		t.Errorf("uploaded bundle does not verify: %v", err)
 	}
 	ctx := context.Background()
-	chain, err := w.app.db.VerifyLedger(ctx)
+	chain, err := w.App.Store().VerifyLedger(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	heads, err := w.app.db.VerifyHeads(ctx, chain, keys)
+	heads, err := w.App.Store().VerifyHeads(ctx, chain, keys)
 	if err != nil || heads.Problem != "" || heads.Head.Seq == 0 || heads.KeyID != signer.KeyID() {
 		t.Errorf("the App's ledger against its signed head: %+v, %v", heads, err)
 	}
@@ -75,37 +65,19 @@ func TestSignedCertificate(t *testing.T) {
 // TestUnsignedCertificate: without a key the certificate has no envelope
 // and the keys endpoint says certificates are not signed.
 func TestUnsignedCertificate(t *testing.T) {
-	w := newReadbackWorld(t, readbackYAML, nil)
-	merge := w.pr.Merge(ghfake.MergeCommit)
-	w.mainCI(merge, "success")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(merge, checks.NameCertificate) != nil })
-	if cr := w.latest(merge, checks.NameCertificate); cr.Text != "" {
+	w := appkit.NewReadbackWorld(t, appkit.ReadbackYAML, nil)
+	merge := w.PR.Merge(ghfake.MergeCommit)
+	w.MainCI(merge, "success")
+	appkit.WaitFor(t, 10*time.Second, "certificate", func() bool { return w.Latest(merge, checks.NameCertificate) != nil })
+	if cr := w.Latest(merge, checks.NameCertificate); cr.Text != "" {
 		t.Errorf("unsigned certificate run has text:\n%s", cr.Text)
 	}
-	resp, err := http.Get(w.base + KeysPath)
+	resp, err := http.Get(w.Base + app.KeysPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound || len(w.repo.Attestations()) != 0 {
-		t.Errorf("keys endpoint %d, %d attestations; want 404 and none", resp.StatusCode, len(w.repo.Attestations()))
+	if resp.StatusCode != http.StatusNotFound || len(w.Repo.Attestations()) != 0 {
+		t.Errorf("keys endpoint %d, %d attestations; want 404 and none", resp.StatusCode, len(w.Repo.Attestations()))
 	}
-}
-
-func fetchJWKS(t *testing.T, base string) attest.Keyring {
-	t.Helper()
-	resp, err := http.Get(base + KeysPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/jwk-set+json" {
-		t.Fatalf("GET %s: %d %s %s", KeysPath, resp.StatusCode, resp.Header.Get("Content-Type"), raw)
-	}
-	ring, err := attest.ParseJWKS(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ring
 }

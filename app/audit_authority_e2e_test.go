@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -7,31 +7,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/review"
 	"github.com/google/go-github/v62/github"
 )
 
 // withoutAuditRule is the App's audit with one review rule removed, for a
 // negative control.
-func withoutAuditRule(name string) func(*Options) {
-	return func(o *Options) {
-		o.auditRules = slices.DeleteFunc(review.DefaultRules(), func(r review.Rule) bool { return r.Name == name })
+func withoutAuditRule(name string) func(*app.Options) {
+	return func(o *app.Options) {
+		o.Seams.AuditRules = slices.DeleteFunc(review.DefaultRules(), func(r review.Rule) bool { return r.Name == name })
 	}
-}
-
-// robotIdent is a git identity linked to no GitHub account.
-var robotIdent = ghfake.Signature{Name: "Build Robot", Email: "robot@corp.example"}
-
-// waitAuditMentions waits until aepgate/audit on the head mentions want.
-func (a *auditWorld) waitAuditMentions(t *testing.T, want string) *ghfake.CheckRun {
-	t.Helper()
-	waitFor(t, 10*time.Second, "aepgate/audit saying "+want, func() bool {
-		r := a.audit()
-		return r != nil && strings.Contains(r.Title+r.Summary, want)
-	})
-	return a.audit()
 }
 
 // TestAuditStrangerCannotAudit: with auditors unset, a user with no
@@ -40,24 +28,24 @@ func (a *auditWorld) waitAuditMentions(t *testing.T, want string) *ghfake.CheckR
 // writer may audit. Without the collaborator rule the PASS passes.
 func TestAuditStrangerCannotAudit(t *testing.T) {
 	t.Run("refused", func(t *testing.T) {
-		a := newAuditWorld(t, "medium")
-		a.waitAudit(t, "failure")
-		a.pr.SubmitReview("stranger", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-		r := a.waitAuditMentions(t, `stranger's permission on this repository is "none"`)
+		a := appkit.NewAuditWorld(t, "medium")
+		a.WaitAudit(t, "failure")
+		a.PR.SubmitReview("stranger", "COMMENTED", appkit.AuditBody(a.Unit.Number(), "PASS", appkit.GoodQuote))
+		r := a.WaitAuditMentions(t, `stranger's permission on this repository is "none"`)
 		if r.Conclusion == "success" {
 			t.Fatalf("a stranger's PASS passed the audit:\n%s", r.Summary)
 		}
-		waitFor(t, 5*time.Second, "the merge check", func() bool { return conclusionOf(a.repo, a.pr.Head(), checks.NameMerge) == "failure" })
-		cfg := newestRunOn(a.repo, a.pr.Head(), checks.NameConfig)
+		appkit.WaitFor(t, 5*time.Second, "the merge check", func() bool { return appkit.ConclusionOf(a.Repo, a.PR.Head(), checks.NameMerge) == "failure" })
+		cfg := appkit.NewestRunOn(a.Repo, a.PR.Head(), checks.NameConfig)
 		if cfg == nil || cfg.Conclusion != "neutral" || !strings.Contains(cfg.Summary, "any collaborator with write, maintain or admin access may audit") {
 			t.Errorf("aepgate/config does not warn that any writer may audit: %+v", cfg)
 		}
 	})
 	t.Run("negative control: without the collaborator rule", func(t *testing.T) {
-		a := newAuditWorldWith(t, "medium", "version: 1\nowners: [olivia]\n", withoutAuditRule("collaborator"))
-		a.waitAudit(t, "failure")
-		a.pr.SubmitReview("stranger", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-		a.waitAudit(t, "success")
+		a := appkit.NewAuditWorldWith(t, "medium", "version: 1\nowners: [olivia]\n", withoutAuditRule("collaborator"))
+		a.WaitAudit(t, "failure")
+		a.PR.SubmitReview("stranger", "COMMENTED", appkit.AuditBody(a.Unit.Number(), "PASS", appkit.GoodQuote))
+		a.WaitAudit(t, "success")
 	})
 }
 
@@ -71,25 +59,15 @@ func TestAuditTriageByConfig(t *testing.T) {
 		{"version: 1\nowners: [olivia]\nauditors: [tina]\n", `tina's role on this repository is triage`},
 		{"version: 1\nowners: [olivia]\nauditors: [tina]\naudit_triage: true\n", "Independent PASS by tina"},
 	} {
-		a := newAuditWorldWith(t, "medium", tt.config, nil)
-		a.repo.Grant("tina", "triage")
-		a.waitAudit(t, "failure")
-		a.pr.SubmitReview("tina", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-		a.waitAuditMentions(t, tt.want)
-		if r := newestRunOn(a.repo, a.pr.Head(), checks.NameConfig); r != nil {
+		a := appkit.NewAuditWorldWith(t, "medium", tt.config, nil)
+		a.Repo.Grant("tina", "triage")
+		a.WaitAudit(t, "failure")
+		a.PR.SubmitReview("tina", "COMMENTED", appkit.AuditBody(a.Unit.Number(), "PASS", appkit.GoodQuote))
+		a.WaitAuditMentions(t, tt.want)
+		if r := appkit.NewestRunOn(a.Repo, a.PR.Head(), checks.NameConfig); r != nil {
 			t.Errorf("aepgate/config with auditors listed: %s %s", r.Conclusion, r.Title)
 		}
 	}
-}
-
-// pushRobot has writer mallory push a commit authored and committed by an
-// identity linked to no account onto the pull request, and waits for the
-// App to judge the new head.
-func (a *auditWorld) pushRobot(t *testing.T) {
-	t.Helper()
-	a.repo.Grant("mallory", "write")
-	sha := a.repo.PushAs("mallory", "export", "generated", robotIdent, map[string]string{"export/gen.go": "package export\n"})
-	waitFor(t, 10*time.Second, "the pushed head judged", func() bool { return a.pr.Head() == sha && a.audit() != nil })
 }
 
 // TestAuditPusherCannotAudit: a listed auditor with write access pushes a
@@ -99,22 +77,22 @@ func (a *auditWorld) pushRobot(t *testing.T) {
 func TestAuditPusherCannotAudit(t *testing.T) {
 	const config = "version: 1\nowners: [olivia]\nauditors: [carol, mallory]\n"
 	t.Run("refused", func(t *testing.T) {
-		a := newAuditWorldWith(t, "medium", config, nil)
-		a.pushRobot(t)
-		a.pr.SubmitReview("mallory", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-		r := a.waitAuditMentions(t, "mallory pushed commit")
+		a := appkit.NewAuditWorldWith(t, "medium", config, nil)
+		a.PushRobot(t)
+		a.PR.SubmitReview("mallory", "COMMENTED", appkit.AuditBody(a.Unit.Number(), "PASS", appkit.GoodQuote))
+		r := a.WaitAuditMentions(t, "mallory pushed commit")
 		if r.Conclusion == "success" {
 			t.Fatalf("the pusher's PASS passed:\n%s", r.Summary)
 		}
 		// An independent listed auditor still can.
-		a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-		a.waitAudit(t, "success")
+		a.PR.SubmitReview("carol", "COMMENTED", appkit.AuditBody(a.Unit.Number(), "PASS", appkit.GoodQuote))
+		a.WaitAudit(t, "success")
 	})
 	t.Run("negative control: without the not-pusher rule", func(t *testing.T) {
-		a := newAuditWorldWith(t, "medium", config, withoutAuditRule("not-pusher"))
-		a.pushRobot(t)
-		a.pr.SubmitReview("mallory", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-		a.waitAudit(t, "success")
+		a := appkit.NewAuditWorldWith(t, "medium", config, withoutAuditRule("not-pusher"))
+		a.PushRobot(t)
+		a.PR.SubmitReview("mallory", "COMMENTED", appkit.AuditBody(a.Unit.Number(), "PASS", appkit.GoodQuote))
+		a.WaitAudit(t, "success")
 	})
 }
 
@@ -124,37 +102,37 @@ func TestAuditPusherCannotAudit(t *testing.T) {
 // writer's PASS passes.
 func TestAuditUnattributedNeedsAuditors(t *testing.T) {
 	t.Run("refused", func(t *testing.T) {
-		a := newAuditWorld(t, "medium")
-		a.pushRobot(t)
-		a.waitAuditMentions(t, "list the auditors in .github/aepgate.yml")
-		a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-		waitFor(t, 10*time.Second, "carol's review judged", func() bool { return strings.Contains(a.audit().Summary, "carol") })
-		if r := a.audit(); r.Conclusion == "success" || !strings.Contains(r.Summary, "linked to no GitHub account") {
+		a := appkit.NewAuditWorld(t, "medium")
+		a.PushRobot(t)
+		a.WaitAuditMentions(t, "list the auditors in .github/aepgate.yml")
+		a.PR.SubmitReview("carol", "COMMENTED", appkit.AuditBody(a.Unit.Number(), "PASS", appkit.GoodQuote))
+		appkit.WaitFor(t, 10*time.Second, "carol's review judged", func() bool { return strings.Contains(a.Audit().Summary, "carol") })
+		if r := a.Audit(); r.Conclusion == "success" || !strings.Contains(r.Summary, "linked to no GitHub account") {
 			t.Errorf("an audit of an unattributed commit with no auditors: %s\n%s", r.Conclusion, r.Summary)
 		}
 	})
 	t.Run("negative control: without the unattributed-needs-listed rule", func(t *testing.T) {
-		a := newAuditWorldWith(t, "medium", "version: 1\nowners: [olivia]\n", withoutAuditRule("unattributed-needs-listed"))
-		a.pushRobot(t)
-		a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-		a.waitAudit(t, "success")
+		a := appkit.NewAuditWorldWith(t, "medium", "version: 1\nowners: [olivia]\n", withoutAuditRule("unattributed-needs-listed"))
+		a.PushRobot(t)
+		a.PR.SubmitReview("carol", "COMMENTED", appkit.AuditBody(a.Unit.Number(), "PASS", appkit.GoodQuote))
+		a.WaitAudit(t, "success")
 	})
 }
 
 // TestAuditDismissedPassStopsCounting: an admin's dismissal through REST
 // (pull_request_review.dismissed) takes a passing audit back.
 func TestAuditDismissedPassStopsCounting(t *testing.T) {
-	a := newAuditWorld(t, "medium")
-	a.waitAudit(t, "failure")
-	id := a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-	a.waitAudit(t, "success")
-	a.repo.Grant("olivia", "admin")
-	c := a.f.Client(a.f.UserToken("olivia"))
-	if err := dismissREST(c, a.pr.Number(), id); err != nil {
+	a := appkit.NewAuditWorld(t, "medium")
+	a.WaitAudit(t, "failure")
+	id := a.PR.SubmitReview("carol", "COMMENTED", appkit.AuditBody(a.Unit.Number(), "PASS", appkit.GoodQuote))
+	a.WaitAudit(t, "success")
+	a.Repo.Grant("olivia", "admin")
+	c := a.F.Client(a.F.UserToken("olivia"))
+	if err := dismissREST(c, a.PR.Number(), id); err != nil {
 		t.Fatal(err)
 	}
-	a.waitAuditMentions(t, "dismissed")
-	if r := a.audit(); r.Conclusion == "success" {
+	a.WaitAuditMentions(t, "dismissed")
+	if r := a.Audit(); r.Conclusion == "success" {
 		t.Errorf("a dismissed PASS still passes:\n%s", r.Summary)
 	}
 }

@@ -1,9 +1,11 @@
-package app
+package app_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // TestAuditPassMustBeClean: a PASS carrying a new finding (here medium,
@@ -13,7 +15,7 @@ import (
 // control (the PASS accepted without it) is review's
 // TestPassIsCleanInEvaluate.
 func TestAuditPassMustBeClean(t *testing.T) {
-	medium := `"findings": [{"id": "F3", "severity": "medium", "requirement": "errors are wrapped", "evidence": [` + goodQuote + `], "remedy": "wrap the error"}]`
+	medium := `"findings": [{"id": "F3", "severity": "medium", "requirement": "errors are wrapped", "evidence": [` + appkit.GoodQuote + `], "remedy": "wrap the error"}]`
 	tests := []struct {
 		name, old, new, want string
 	}{
@@ -24,20 +26,20 @@ func TestAuditPassMustBeClean(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := newAuditWorld(t, "medium")
-			a.waitAudit(t, "failure")
-			clean := auditBody(a.unit.Number(), "PASS", goodQuote)
+			a := appkit.NewAuditWorld(t, "medium")
+			a.WaitAudit(t, "failure")
+			clean := appkit.AuditBody(a.Unit.Number(), "PASS", appkit.GoodQuote)
 			body := strings.Replace(clean, tt.old, tt.new, 1)
 			if body == clean {
 				t.Fatalf("the review body does not hold %s", tt.old)
 			}
-			a.pr.SubmitReview("carol", "COMMENTED", body)
-			r := a.waitAuditMentions(t, "a PASS carries")
+			a.PR.SubmitReview("carol", "COMMENTED", body)
+			r := a.WaitAuditMentions(t, "a PASS carries")
 			if r.Conclusion != "failure" || !strings.Contains(r.Title, "Audit review is invalid") || !strings.Contains(r.Summary, tt.want) {
 				t.Fatalf("aepgate/audit: %s %q, want failure, invalid, saying %q:\n%s", r.Conclusion, r.Title, tt.want, r.Summary)
 			}
-			a.pr.SubmitReview("carol", "COMMENTED", clean)
-			waitFor(t, 10*time.Second, "the clean PASS judged", func() bool { return a.audit().Conclusion == "success" })
+			a.PR.SubmitReview("carol", "COMMENTED", clean)
+			appkit.WaitFor(t, 10*time.Second, "the clean PASS judged", func() bool { return a.Audit().Conclusion == "success" })
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // TestGroupCommitFailureMidBatch runs the App's edge on its SQLite
@@ -28,7 +30,7 @@ func TestGroupCommitFailureMidBatch(t *testing.T) {
 			name = "negative control: acknowledged before commit"
 		}
 		t.Run(name, func(t *testing.T) {
-			o := testOptions(t, nil, "")
+			o := appkit.Options(t, nil, "")
 			// A batch closes when it holds 8, never on time: the 24
 			// deliveries (and the 8 redelivered) make whole batches, so which
 			// deliveries share the failed batch does not depend on how fast a
@@ -36,9 +38,9 @@ func TestGroupCommitFailureMidBatch(t *testing.T) {
 			// process closed batches early and the failed one held fewer).
 			o.BatchSize, o.BatchWait = 8, 10*time.Minute
 			if control {
-				o.batch.Answer = func(context.Context, <-chan webhook.Result) webhook.Result { return webhook.Result{} }
+				o.Seams.Batch.Answer = func(context.Context, <-chan webhook.Result) webhook.Result { return webhook.Result{} }
 			}
-			a, err := New(context.Background(), o)
+			a, err := app.New(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,9 +65,9 @@ func TestGroupCommitFailureMidBatch(t *testing.T) {
 				// Answered before their batches committed: let every batch
 				// commit or fail before the fault is lifted (none is
 				// redelivered).
-				a.batcher.Close()
+				a.Batcher().Close()
 			}
-			if _, err := a.db.SQL.Exec(`INSERT INTO test_fault VALUES (1)`); err != nil {
+			if _, err := a.Store().SQL.Exec(`INSERT INTO test_fault VALUES (1)`); err != nil {
 				t.Fatal(err)
 			}
 			for id, code := range deliverAt(t, srv.URL, redeliver) {
@@ -73,7 +75,7 @@ func TestGroupCommitFailureMidBatch(t *testing.T) {
 					t.Errorf("redelivery of %s answered %d", id, code)
 				}
 			}
-			a.batcher.Close() // every handed-over batch has committed
+			a.Batcher().Close() // every handed-over batch has committed
 			jobs := deliveryJobs(t, a)
 			lost := 0
 			for _, id := range ids {
@@ -94,7 +96,7 @@ func TestGroupCommitFailureMidBatch(t *testing.T) {
 
 // armFault makes the database refuse the row of delivery id until a row
 // is put in test_fault.
-func armFault(t *testing.T, a *App, id string) {
+func armFault(t *testing.T, a *app.App, id string) {
 	t.Helper()
 	for _, q := range []string{
 		`CREATE TABLE test_fault (n INTEGER)`,
@@ -102,7 +104,7 @@ func armFault(t *testing.T, a *App, id string) {
 			WHEN NEW.delivery_id = '` + id + `' AND (SELECT COUNT(*) FROM test_fault) = 0
 			BEGIN SELECT RAISE(ABORT, 'injected fault'); END`,
 	} {
-		if _, err := a.db.SQL.Exec(q); err != nil {
+		if _, err := a.Store().SQL.Exec(q); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -119,7 +121,7 @@ func deliverAt(t *testing.T, base string, ids []string) map[string]int {
 			// The body is the delivery's own, so a redelivery is the same
 			// body (not a replay of another delivery's).
 			body := fmt.Appendf(nil, `{"ref":"refs/heads/%s","after":"%040x","commits":[],"installation":{"id":1},"repository":{"name":"app","owner":{"login":"acme"}},"pusher":{"name":"p"}}`, id, id)
-			code := deliver(t, base, "push", id, body)
+			code := appkit.Deliver(t, base, "push", id, body)
 			mu.Lock()
 			defer mu.Unlock()
 			out[id] = code
@@ -130,9 +132,9 @@ func deliverAt(t *testing.T, base string, ids []string) map[string]int {
 }
 
 // deliveryJobs counts the delivery jobs of each delivery ID.
-func deliveryJobs(t *testing.T, a *App) map[string]int {
+func deliveryJobs(t *testing.T, a *app.App) map[string]int {
 	t.Helper()
-	rows, err := a.db.SQL.Query(`SELECT json_extract(args, '$.delivery_id') FROM river_job WHERE kind = ?`, queue.Delivery{}.Kind())
+	rows, err := a.Store().SQL.Query(`SELECT json_extract(args, '$.delivery_id') FROM river_job WHERE kind = ?`, queue.Delivery{}.Kind())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
@@ -22,19 +24,19 @@ var loadClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 25
 // realisticBodies are realistic deliveries: GitHub's recorded
 // pull_request payload (about 22 KB as re-encoded) retargeted at w's
 // installation and pull requests 1000–1199.
-func realisticBodies(b testing.TB, w *world) [][]byte {
+func realisticBodies(b testing.TB, w *appkit.World) [][]byte {
 	raw := fixtures.Payload(b, "pull_request", "opened")
 	var bodies [][]byte
 	for i := range 200 {
 		var p map[string]any
 		json.Unmarshal(raw, &p)
 		p["action"] = "edited"
-		p["installation"] = map[string]any{"id": w.inst.ID}
+		p["installation"] = map[string]any{"id": w.Inst.ID}
 		repo := p["repository"].(map[string]any)
 		repo["name"], repo["full_name"], repo["owner"] = "app", "acme/app", map[string]any{"login": "acme"}
 		pr := p["pull_request"].(map[string]any)
-		pr["number"], pr["body"] = w.prs[1000+i].Number(), "Work-unit: #1"
-		pr["head"].(map[string]any)["sha"] = w.heads[1000+i]
+		pr["number"], pr["body"] = w.PRs[1000+i].Number(), "Work-unit: #1"
+		pr["head"].(map[string]any)["sha"] = w.Heads[1000+i]
 		body, _ := json.Marshal(p)
 		bodies = append(bodies, body)
 	}
@@ -48,7 +50,7 @@ func post1(base string, bodies [][]byte, i int, seq int64) (time.Duration, int, 
 	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
 	req.Header.Set("X-GitHub-Event", event)
 	req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("b-%d", seq))
-	req.Header.Set("X-Hub-Signature-256", sign(testSecret, body))
+	req.Header.Set("X-Hub-Signature-256", appkit.Sign(appkit.Secret, body))
 	start := time.Now()
 	resp, err := loadClient.Do(req)
 	d := time.Since(start)
@@ -67,16 +69,16 @@ var benchSeq atomic.Int64
 var benchEventFlag = flag.String("bench-event", "pull_request", "event the load benchmarks send (pull_request or ping)")
 
 func benchApp(b *testing.B) (string, [][]byte) {
-	w := newWorld(b)
+	w := appkit.NewWorld(b)
 	// A load test, not a rate-limit test: an hour's budget must not run out.
-	w.f.SetRateLimit(1<<30, 1000, 5000)
-	w.addPRs(200)
+	w.F.SetRateLimit(1<<30, 1000, 5000)
+	w.AddPRs(200)
 	bodies := realisticBodies(b, w)
 	b.Logf("payload %d bytes", len(bodies[0]))
-	o := testOptions(b, w, "")
+	o := appkit.Options(b, w, "")
 	// Production polling: the queue's own chatter is part of the load.
-	o.PollInterval = DefaultPollInterval
-	_, base := startApp(b, o)
+	o.PollInterval = app.DefaultPollInterval
+	_, base := appkit.Start(b, o)
 	return base, bodies
 }
 
@@ -154,39 +156,39 @@ func BenchmarkWebhookThroughput(b *testing.B) {
 // judgement of a head (write), and a re-evaluation that changes nothing (no
 // write).
 func BenchmarkEvaluationAPICalls(b *testing.B) {
-	w := newWorld(b)
-	w.f.SetRateLimit(1<<30, 1000, 5000)
-	w.addPRs(b.N)
-	_, base := startApp(b, testOptions(b, w, ""))
+	w := appkit.NewWorld(b)
+	w.F.SetRateLimit(1<<30, 1000, 5000)
+	w.AddPRs(b.N)
+	_, base := appkit.Start(b, appkit.Options(b, w, ""))
 	b.ResetTimer()
 	for i := range b.N {
-		deliver(b, base, "pull_request", fmt.Sprintf("e-%d", i), w.prEvent("opened", 1000+i, "Work-unit: #1"))
+		appkit.Deliver(b, base, "pull_request", fmt.Sprintf("e-%d", i), w.PREvent("opened", 1000+i, "Work-unit: #1"))
 	}
 	// Every head gets its aepgate/work-unit run (all but one refused by
 	// the WIP limit: they all attempt unit #1).
-	waitFor(b, time.Minute, "all judged", func() bool {
+	appkit.WaitFor(b, time.Minute, "all judged", func() bool {
 		for i := range b.N {
-			if w.run(checks.NameWorkUnit, 1000+i) == nil {
+			if w.Run(checks.NameWorkUnit, 1000+i) == nil {
 				return false
 			}
 		}
 		return true
 	})
 	time.Sleep(200 * time.Millisecond)
-	reads, writes, _ := w.counts()
+	reads, writes, _ := w.Counts()
 	b.StopTimer()
 	b.ReportMetric(float64(reads)/float64(b.N), "reads/eval")
 	b.ReportMetric(float64(writes)/float64(b.N), "writes/eval")
 	for i := range b.N {
-		deliver(b, base, "pull_request", fmt.Sprintf("e2-%d", i), w.prEvent("edited", 1000+i, "Work-unit: #1"))
+		appkit.Deliver(b, base, "pull_request", fmt.Sprintf("e2-%d", i), w.PREvent("edited", 1000+i, "Work-unit: #1"))
 	}
 	time.Sleep(500 * time.Millisecond)
-	waitFor(b, time.Minute, "re-evaluations", func() bool {
-		r, _, _ := w.counts()
+	appkit.WaitFor(b, time.Minute, "re-evaluations", func() bool {
+		r, _, _ := w.Counts()
 		return r >= reads+b.N
 	})
 	time.Sleep(200 * time.Millisecond)
-	r2, w2, _ := w.counts()
+	r2, w2, _ := w.Counts()
 	b.ReportMetric(float64(r2-reads)/float64(b.N), "reads/re-eval")
 	b.ReportMetric(float64(w2-writes)/float64(b.N), "writes/re-eval")
 }

@@ -25,7 +25,7 @@ func (a *App) boards() *board.Boards {
 			return in, nil
 		},
 		AppLogin: a.clients.AppLogin, Queue: func(ctx context.Context, args board.Args) error { return board.Insert(ctx, a.queue, args) }, Delay: a.opts.BoardDelay,
-		Stopping: a.stopping, Job: a.metrics.Job, ClosureRules: a.opts.closureRules, Log: a.log}
+		Stopping: a.stopping, Job: a.metrics.Job, ClosureRules: a.opts.Seams.ClosureRules, Log: a.log}
 }
 
 // Board returns the latest board the App kept for repo ("owner/name"), and false when it has none yet.

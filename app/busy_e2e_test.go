@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"net/http"
@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // TestHoldAfterBusyRefusal: while the edge's budget is full (as under the
@@ -25,11 +27,11 @@ func TestHoldAfterBusyRefusal(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var full atomic.Bool
-			g := newGatesWorldOpts(t, func(o *Options) {
-				o.busySweep = time.Second
-				o.noBusySweep = tt.noSweep
+			g := appkit.NewGatesWorldOpts(t, func(o *app.Options) {
+				o.BusySweep = time.Second
+				o.Seams.NoBusySweep = tt.noSweep
 				// While full is set, every body finds the budget full.
-				o.edge.Reserve = func(*http.Request, int64) int64 {
+				o.Seams.Edge.Reserve = func(*http.Request, int64) int64 {
 					if full.Load() {
 						return webhook.MaxBuffered + 1
 					}
@@ -40,9 +42,9 @@ func TestHoldAfterBusyRefusal(t *testing.T) {
 			// would read the HOLD's comment whatever became of its delivery.
 			time.Sleep(2 * time.Second)
 			full.Store(true)
-			hold := g.pr.Comment("olivia", "/aep hold release freeze")
+			hold := g.PR.Comment("olivia", "/aep hold release freeze")
 			var status int
-			for _, d := range g.f.Deliveries() {
+			for _, d := range g.F.Deliveries() {
 				if d.Event == "issue_comment" {
 					status = d.Status
 				}
@@ -52,10 +54,10 @@ func TestHoldAfterBusyRefusal(t *testing.T) {
 				t.Fatalf("the HOLD's delivery was answered %d, want 503 busy", status)
 			}
 			start := time.Now()
-			for conclusionOf(g.repo, g.pr.Head(), "aepgate/gates") == "success" && time.Since(start) < 5*time.Second {
+			for appkit.ConclusionOf(g.Repo, g.PR.Head(), "aepgate/gates") == "success" && time.Since(start) < 5*time.Second {
 				time.Sleep(50 * time.Millisecond)
 			}
-			got := conclusionOf(g.repo, g.pr.Head(), "aepgate/gates")
+			got := appkit.ConclusionOf(g.Repo, g.PR.Head(), "aepgate/gates")
 			t.Logf("gates %s %v after the refused HOLD", got, time.Since(start).Round(10*time.Millisecond))
 			if got != tt.want {
 				t.Errorf("gates %s after the refused HOLD (comment %d), want %s", got, hold.ID(), tt.want)

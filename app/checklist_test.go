@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -12,8 +12,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -28,25 +30,25 @@ func TestToyCheckJoinsThePipeline(t *testing.T) {
 			Facts: map[string]any{"toy": p.Number},
 		}
 	}}
-	w := newGhfakeWorldOpts(t, true, func(o *Options) { o.checks = append(verdict.DefaultChecks(), toy) })
-	ms := w.repo.CreateMilestone("M", "")
-	u := w.repo.OpenIssue("alice", "Unit", contract("low", "product"), ghfake.InMilestone(ms))
-	w.repo.Branch("toy", "main")
-	w.repo.Commit("toy", "toy", map[string]string{"toy.go": "package toy\n"})
-	pr := w.repo.OpenPR("bob", "toy", "main", "Toy", "Work-unit: #"+strconv.Itoa(u.Number()))
+	w := appkit.NewLiveOpts(t, true, func(o *app.Options) { o.Seams.Checks = append(verdict.DefaultChecks(), toy) })
+	ms := w.Repo.CreateMilestone("M", "")
+	u := w.Repo.OpenIssue("alice", "Unit", appkit.Contract("low", "product"), ghfake.InMilestone(ms))
+	w.Repo.Branch("toy", "main")
+	w.Repo.Commit("toy", "toy", map[string]string{"toy.go": "package toy\n"})
+	pr := w.Repo.OpenPR("bob", "toy", "main", "Toy", "Work-unit: #"+strconv.Itoa(u.Number()))
 	head := pr.Head()
 	names := func() map[string]string {
 		out := map[string]string{}
-		for _, r := range w.repo.CheckRuns(head) {
+		for _, r := range w.Repo.CheckRuns(head) {
 			out[r.Name] = r.Title
 		}
 		return out
 	}
-	waitFor(t, 10*time.Second, "the toy check", func() bool { return names()["aepgate/toy"] != "" })
+	appkit.WaitFor(t, 10*time.Second, "the toy check", func() bool { return names()["aepgate/toy"] != "" })
 	if got := names(); got["aepgate/toy"] != "toy saw #"+strconv.Itoa(pr.Number()) || got[checks.NameWorkUnit] == "" {
 		t.Fatalf("runs on the head: %v", got)
 	}
-	rows, err := w.app.db.SQL.QueryContext(context.Background(), `SELECT body FROM aepgate_ledger WHERE kind = 'check_run:aepgate/toy'`)
+	rows, err := w.App.Store().SQL.QueryContext(context.Background(), `SELECT body FROM aepgate_ledger WHERE kind = 'check_run:aepgate/toy'`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,12 +78,12 @@ func TestToyCheckJoinsThePipeline(t *testing.T) {
 // accessor, so the checks' order in the list changes nothing they publish.
 func TestChecksInAnyOrder(t *testing.T) {
 	judge := func(order func([]verdict.Check) []verdict.Check) map[string]string {
-		g := newGatesWorldOpts(t, func(o *Options) { o.checks = order(verdict.DefaultChecks()) })
-		g.unit.Comment("olivia", "/aep hold waiting for legal")
-		g.waitGates(t, "action_required")
-		g.quiet(t)
+		g := appkit.NewGatesWorldOpts(t, func(o *app.Options) { o.Seams.Checks = order(verdict.DefaultChecks()) })
+		g.Unit.Comment("olivia", "/aep hold waiting for legal")
+		g.WaitGates(t, "action_required")
+		g.Quiet(t)
 		out := map[string]string{}
-		for _, r := range g.repo.CheckRuns(g.pr.Head()) {
+		for _, r := range g.Repo.CheckRuns(g.PR.Head()) {
 			out[r.Name] = r.Conclusion + ": " + r.Title
 		}
 		return out
@@ -107,15 +109,15 @@ func TestChecksInAnyOrder(t *testing.T) {
 // is starved of them and cannot pass (the declaration is what feeds it).
 func TestChecksDeclareTheirReads(t *testing.T) {
 	run := func(cs []verdict.Check) (roleReads int, audit string) {
-		a := newAuditWorldWith(t, "medium", "version: 1\nowners: [olivia]\n", func(o *Options) { o.checks = cs })
-		a.pr.SubmitReview("carol", "COMMENTED", auditBody(a.unit.Number(), "PASS", goodQuote))
-		a.quiet(t)
-		for _, r := range a.f.Requests() {
+		a := appkit.NewAuditWorldWith(t, "medium", "version: 1\nowners: [olivia]\n", func(o *app.Options) { o.Seams.Checks = cs })
+		a.PR.SubmitReview("carol", "COMMENTED", appkit.AuditBody(a.Unit.Number(), "PASS", appkit.GoodQuote))
+		a.Quiet(t)
+		for _, r := range a.F.Requests() {
 			if strings.Contains(r.Path, "/collaborators/carol/") {
 				roleReads++
 			}
 		}
-		if r := a.audit(); r != nil {
+		if r := a.Audit(); r != nil {
 			audit = r.Conclusion
 		}
 		return roleReads, audit

@@ -25,8 +25,8 @@ func (s closureStore) KeptDecisions(ctx context.Context, repo string) ([]store.K
 // closureRules are the rules deciding when a unit counts as done: the
 // defaults unless a test put a variant in Options.
 func (a *App) closureRules() closure.Rules {
-	if a.opts.closureRules != nil {
-		return *a.opts.closureRules
+	if a.opts.Seams.ClosureRules != nil {
+		return *a.opts.Seams.ClosureRules
 	}
 	return closure.DefaultRules()
 }

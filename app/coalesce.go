@@ -76,5 +76,5 @@ func (a *App) rejudgeOnce(ctx context.Context, args queue.Rejudge, log *slog.Log
 // coalesces (route.Family.Coalesce) by its coalesced form;
 // Options.coalesce (a negative control) may keep some as they are.
 func (a *App) coalesce(event string, ws []route.Work) []route.Work {
-	return a.families.Coalesce(event, ws, func(x route.Work) bool { return a.opts.coalesce == nil || a.opts.coalesce(event, x) })
+	return a.families.Coalesce(event, ws, func(x route.Work) bool { return a.opts.Seams.Coalesce == nil || a.opts.Seams.Coalesce(event, x) })
 }

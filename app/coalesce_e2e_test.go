@@ -1,18 +1,15 @@
-package app
+package app_test
 
 import (
-	"context"
 	"fmt"
-	"net/http"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/aepgate/aepgate/app/queue"
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/route"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -39,44 +36,44 @@ func TestCommentBurstCoalesced(t *testing.T) {
 			name = "negative control: not coalesced"
 		}
 		t.Run(name, func(t *testing.T) {
-			g := newGatesWorldOpts(t, func(o *Options) {
+			g := appkit.NewGatesWorldOpts(t, func(o *app.Options) {
 				o.CoalesceDelay = 5 * time.Second
 				if control {
-					o.coalesce = func(string, route.Work) bool { return false }
+					o.Seams.Coalesce = func(string, route.Work) bool { return false }
 				}
 			})
-			perEval := g.readsOfOneEvaluation(t)
-			before := g.ledgerRows(t, "check_run:aepgate/gates")
-			g.f.CollectWebhooks(testSecret, g.ghApp)
-			sent := len(g.f.Deliveries())
+			perEval := g.ReadsOfOneEvaluation(t)
+			before := g.LedgerRows(t, "check_run:aepgate/gates")
+			g.F.CollectWebhooks(appkit.Secret, g.GHApp)
+			sent := len(g.F.Deliveries())
 			var commands []*ghfake.Comment
 			for i := range burstComments {
 				// The commands are among the newest 100 comments, which every
 				// snapshot reads (older ones only down to the thread's mark).
 				if i >= burstComments-100 && i%40 == 10 && len(commands) < burstCommands {
-					commands = append(commands, g.pr.Comment("olivia", "/aep recheck"))
+					commands = append(commands, g.PR.Comment("olivia", "/aep recheck"))
 					continue
 				}
-				g.pr.Comment("ci-bot", fmt.Sprintf("Build %d passed.\n\n> see the log", i))
+				g.PR.Comment("ci-bot", fmt.Sprintf("Build %d passed.\n\n> see the log", i))
 			}
-			g.f.ResetLog()
+			g.F.ResetLog()
 			start := time.Now()
-			g.sendAll(t, g.f.Deliveries()[sent:])
+			g.SendAll(t, g.F.Deliveries()[sent:])
 			acked := time.Now()
 			limit := 2 + burstCommands
 			if control {
-				waitFor(t, 60*time.Second, "more evaluations than the coalesced bound", func() bool {
-					return g.ledgerRows(t, "check_run:aepgate/gates")-before > limit
+				appkit.WaitFor(t, 60*time.Second, "more evaluations than the coalesced bound", func() bool {
+					return g.LedgerRows(t, "check_run:aepgate/gates")-before > limit
 				})
 				t.Logf("negative control: over %d evaluations for the burst", limit)
 				return
 			}
 			// Every command is answered by its delivery's job: once no
 			// delivery or rejudge job is left to run, each answer is written.
-			g.waitIdle(t)
+			g.WaitIdle(t)
 			t.Logf("the burst was acknowledged in %v, its jobs had run %v later", acked.Sub(start).Round(time.Millisecond), time.Since(acked).Round(time.Millisecond))
-			evals := g.ledgerRows(t, "check_run:aepgate/gates") - before
-			reads := g.f.Stats().Reads
+			evals := g.LedgerRows(t, "check_run:aepgate/gates") - before
+			reads := g.F.Stats().Reads
 			t.Logf("%d comments: %d evaluations, %d GitHub reads (one evaluation reads %d)", burstComments, evals, reads, perEval)
 			if evals > limit {
 				t.Errorf("the burst cost %d evaluations, want at most %d", evals, limit)
@@ -85,77 +82,13 @@ func TestCommentBurstCoalesced(t *testing.T) {
 				t.Errorf("the burst cost %d reads, want at most %d (%d evaluations of %d)", reads, limit*perEval, limit, perEval)
 			}
 			for _, c := range commands {
-				if diff := cmp.Diff([]string{"+1"}, g.reactions(t, c.ID())); diff != "" {
+				if diff := cmp.Diff([]string{"+1"}, g.Reactions(t, c.ID())); diff != "" {
 					t.Errorf("reactions on command %d (-want +got):\n%s", c.ID(), diff)
 				}
-				if n := g.commandRows(t, c.ID()); n != 1 {
+				if n := g.CommandRows(t, c.ID()); n != 1 {
 					t.Errorf("command %d has %d ledger rows, want 1 (answered once)", c.ID(), n)
 				}
 			}
 		})
 	}
-}
-
-// readsOfOneEvaluation is how many GitHub reads one owner's recheck costs.
-func (g *gatesWorld) readsOfOneEvaluation(t *testing.T) int {
-	t.Helper()
-	g.settle(t)
-	g.f.ResetLog()
-	g.settle(t)
-	return g.f.Stats().Reads
-}
-
-// sendAll sends the collected deliveries to the App, 16 at a time; one
-// not acknowledged is redelivered (up to 3 times, as an operator would
-// from the App's settings), and fails the test after that.
-func (g *gatesWorld) sendAll(t *testing.T, ds []ghfake.Delivery) {
-	t.Helper()
-	sem := make(chan struct{}, 16)
-	var wg sync.WaitGroup
-	for _, d := range ds {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			status := 0
-			for range 3 {
-				if status = g.sendOne(t, d); status < 300 {
-					return
-				}
-			}
-			t.Errorf("delivery %s answered %d three times", d.GUID, status)
-		})
-	}
-	wg.Wait()
-}
-
-// sendOne sends d and returns the status (0: no answer).
-func (g *gatesWorld) sendOne(t *testing.T, d ghfake.Delivery) int {
-	req, err := d.Request(g.base + "/webhook")
-	if err != nil {
-		t.Error(err)
-		return 0
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Logf("deliver %s: %v", d.GUID, err)
-		return 0
-	}
-	resp.Body.Close()
-	return resp.StatusCode
-}
-
-// waitIdle waits until no delivery or rejudge job waits or runs. What
-// it waits for is 500 delivery jobs, three evaluations of a 500-comment
-// pull request, the 5 s pause the burst's rejudge waits for, and its
-// evaluations: on a loaded 2-core machine that took 30 to 50 s, so the
-// bound is 2 minutes (it only ends a test that would hang).
-func (g *gatesWorld) waitIdle(t *testing.T) {
-	t.Helper()
-	kinds := []string{queue.Delivery{}.Kind(), queue.Rejudge{}.Kind()}
-	waitFor(t, 2*time.Minute, "the queue to drain", func() bool {
-		var n int
-		err := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM river_job WHERE kind IN ('`+strings.Join(kinds, "','")+`')
-			AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&n)
-		return err == nil && n == 0
-	})
 }

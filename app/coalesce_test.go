@@ -23,7 +23,7 @@ func TestCoalesceKeepsOrder(t *testing.T) {
 	if _, ok := got[0].(pull.RecordPush); !ok {
 		t.Errorf("first work = %#v, want RecordPush kept first", got[0])
 	}
-	a.opts.coalesce = func(string, route.Work) bool { return false }
+	a.opts.Seams.Coalesce = func(string, route.Work) bool { return false }
 	if _, ok := a.coalesce("workflow_run", ws)[1].(pull.JudgePR); !ok {
 		t.Error("with coalescing off the JudgePR was replaced")
 	}

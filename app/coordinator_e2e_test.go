@@ -1,9 +1,12 @@
-package app
+package app_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // TestAuthoritativeCoordinator: the organization's base lists mallory as a
@@ -13,34 +16,34 @@ import (
 // rule removed (the negative control), mallory's HOLD blocks.
 func TestAuthoritativeCoordinator(t *testing.T) {
 	base := "version: 1\nowners: [olivia]\nauditors: [ann]\ncoordinators: [mallory]\n"
-	cfg := extending + "coordinators: {\"*\": [cody]}\n"
+	cfg := appkit.Extending + "coordinators: {\"*\": [cody]}\n"
 	t.Run("another coordinator is refused", func(t *testing.T) {
-		g := newExtendsWorld(t, base, cfg, nil)
-		g.waitGates(t, "success")
-		if got, sum := g.configConclusion(t); got != "valid" {
+		g := appkit.NewExtendsWorld(t, base, cfg, nil)
+		g.WaitGates(t, "success")
+		if got, sum := g.ConfigConclusion(t); got != "valid" {
 			t.Fatalf("aepgate/config is %s, want none (valid):\n%s", got, sum)
 		}
-		hold := g.unit.Comment("mallory", "/aep hold waiting for legal")
-		if got := g.waitReaction(t, hold.ID()); len(got) != 1 || got[0] != "-1" {
+		hold := g.Unit.Comment("mallory", "/aep hold waiting for legal")
+		if got := g.WaitReaction(t, hold.ID()); len(got) != 1 || got[0] != "-1" {
 			t.Errorf("reactions = %v, want [-1]", got)
 		}
 		want := "mallory may not hold: cody is the one authoritative coordinator of this repository (the coordinators scope map), and craft allows one per scope; cody or an owner writes it"
-		if !waitUntil(10*time.Second, func() bool {
-			rs := g.replies(t, g.unit.Number(), hold.ID())
+		if !appkit.WaitUntil(10*time.Second, func() bool {
+			rs := g.Replies(t, g.Unit.Number(), hold.ID())
 			return len(rs) == 1 && strings.Contains(rs[0], want)
 		}) {
-			t.Fatalf("no one reply saying %q; replies:\n%s", want, strings.Join(g.replies(t, g.unit.Number(), hold.ID()), "\n---\n"))
+			t.Fatalf("no one reply saying %q; replies:\n%s", want, strings.Join(g.Replies(t, g.Unit.Number(), hold.ID()), "\n---\n"))
 		}
-		if got := g.gates().Conclusion; got != "success" {
-			t.Fatalf("after mallory's HOLD aepgate/gates is %s, want success:\n%s", got, g.gates().Summary)
+		if got := g.Gates().Conclusion; got != "success" {
+			t.Fatalf("after mallory's HOLD aepgate/gates is %s, want success:\n%s", got, g.Gates().Summary)
 		}
-		g.unit.Comment("cody", "/aep hold waiting for legal")
-		g.waitGates(t, "action_required")
+		g.Unit.Comment("cody", "/aep hold waiting for legal")
+		g.WaitGates(t, "action_required")
 	})
 	t.Run("negative control: without the rule", func(t *testing.T) {
-		g := newExtendsWorld(t, base, cfg, func(o *Options) { o.gateRules = withoutGateRule("authoritative-coordinator") })
-		g.waitGates(t, "success")
-		g.unit.Comment("mallory", "/aep hold waiting for legal")
-		g.waitGates(t, "action_required")
+		g := appkit.NewExtendsWorld(t, base, cfg, func(o *app.Options) { o.Seams.GateRules = withoutGateRule("authoritative-coordinator") })
+		g.WaitGates(t, "success")
+		g.Unit.Comment("mallory", "/aep hold waiting for legal")
+		g.WaitGates(t, "action_required")
 	})
 }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"fmt"
@@ -9,88 +9,89 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 func TestE2EWorkUnitCheck(t *testing.T) {
-	w := newWorld(t)
-	w.addPR(10, "Implements the export.\n\nWork-unit: #1")
-	w.addPR(11, "No unit named here.")
-	_, base := startApp(t, testOptions(t, w, ""))
+	w := appkit.NewWorld(t)
+	w.AddPR(10, "Implements the export.\n\nWork-unit: #1")
+	w.AddPR(11, "No unit named here.")
+	_, base := appkit.Start(t, appkit.Options(t, w, ""))
 
-	if got := deliver(t, base, "pull_request", "d-10", w.prEvent("opened", 10, "Work-unit: #1")); got != 202 {
+	if got := appkit.Deliver(t, base, "pull_request", "d-10", w.PREvent("opened", 10, "Work-unit: #1")); got != 202 {
 		t.Fatalf("status %d, want 202", got)
 	}
-	deliver(t, base, "pull_request", "d-11", w.prEvent("opened", 11, "No unit named here."))
-	waitFor(t, 5*time.Second, "both check runs", func() bool {
-		return w.run(checks.NameWorkUnit, 10) != nil && w.run(checks.NameWorkUnit, 11) != nil
+	appkit.Deliver(t, base, "pull_request", "d-11", w.PREvent("opened", 11, "No unit named here."))
+	appkit.WaitFor(t, 5*time.Second, "both check runs", func() bool {
+		return w.Run(checks.NameWorkUnit, 10) != nil && w.Run(checks.NameWorkUnit, 11) != nil
 	})
-	if r := w.run(checks.NameWorkUnit, 10); r.Conclusion != "success" || r.Title != "Work unit #1: Export reports" {
+	if r := w.Run(checks.NameWorkUnit, 10); r.Conclusion != "success" || r.Title != "Work unit #1: Export reports" {
 		t.Errorf("PR 10: %s %q\n%s", r.Conclusion, r.Title, r.Summary)
 	}
-	if r := w.run(checks.NameWorkUnit, 11); r.Conclusion != "failure" || !strings.Contains(r.Summary, "names no work unit") {
+	if r := w.Run(checks.NameWorkUnit, 11); r.Conclusion != "failure" || !strings.Contains(r.Summary, "names no work unit") {
 		t.Errorf("PR 11: %s %q\n%s", r.Conclusion, r.Title, r.Summary)
 	}
 
 	// A dependency reopens: the issues event re-evaluates PR 10.
-	w.issues[2].Reopen("alice")
-	deliver(t, base, "issues", "d-i2", w.issueEvent("reopened", 2))
-	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.run(checks.NameWorkUnit, 10).Conclusion == "failure" })
-	if r := w.run(checks.NameWorkUnit, 10); !strings.Contains(r.Summary, "dependency #2 is still open") {
+	w.Issues[2].Reopen("alice")
+	appkit.Deliver(t, base, "issues", "d-i2", w.IssueEvent("reopened", 2))
+	appkit.WaitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.Run(checks.NameWorkUnit, 10).Conclusion == "failure" })
+	if r := w.Run(checks.NameWorkUnit, 10); !strings.Contains(r.Summary, "dependency #2 is still open") {
 		t.Errorf("PR 10 summary:\n%s", r.Summary)
 	}
-	if d := w.duplicates(); len(d) > 0 {
+	if d := w.Duplicates(); len(d) > 0 {
 		t.Errorf("duplicate check runs: %v", d)
 	}
 }
 
 func TestE2EBrokenConfigFailsClosed(t *testing.T) {
-	w := newWorld(t)
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nno_such_key: true\n"})
-	w.addPR(10, "Work-unit: #1")
-	_, base := startApp(t, testOptions(t, w, ""))
-	deliver(t, base, "pull_request", "d-1", w.prEvent("opened", 10, "Work-unit: #1"))
-	waitFor(t, 5*time.Second, "config check", func() bool { return w.run(checks.NameConfig, 10) != nil })
-	if r := w.run(checks.NameConfig, 10); r.Conclusion != "failure" || !strings.Contains(r.Summary, "no_such_key") {
+	w := appkit.NewWorld(t)
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nno_such_key: true\n"})
+	w.AddPR(10, "Work-unit: #1")
+	_, base := appkit.Start(t, appkit.Options(t, w, ""))
+	appkit.Deliver(t, base, "pull_request", "d-1", w.PREvent("opened", 10, "Work-unit: #1"))
+	appkit.WaitFor(t, 5*time.Second, "config check", func() bool { return w.Run(checks.NameConfig, 10) != nil })
+	if r := w.Run(checks.NameConfig, 10); r.Conclusion != "failure" || !strings.Contains(r.Summary, "no_such_key") {
 		t.Errorf("config run: %s\n%s", r.Conclusion, r.Summary)
 	}
-	waitFor(t, 5*time.Second, "work-unit check", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
-	if r := w.run(checks.NameWorkUnit, 10); r.Conclusion != "failure" {
+	appkit.WaitFor(t, 5*time.Second, "work-unit check", func() bool { return w.Run(checks.NameWorkUnit, 10) != nil })
+	if r := w.Run(checks.NameWorkUnit, 10); r.Conclusion != "failure" {
 		t.Errorf("work-unit with a broken config: %s", r.Conclusion)
 	}
 }
 
 func TestE2EDuplicateDeliveryDoesNothing(t *testing.T) {
-	w := newWorld(t)
-	w.addPR(10, "Work-unit: #1")
-	a, base := startApp(t, testOptions(t, w, ""))
-	body := w.prEvent("opened", 10, "Work-unit: #1")
-	if got := deliver(t, base, "pull_request", "same", body); got != 202 {
+	w := appkit.NewWorld(t)
+	w.AddPR(10, "Work-unit: #1")
+	a, base := appkit.Start(t, appkit.Options(t, w, ""))
+	body := w.PREvent("opened", 10, "Work-unit: #1")
+	if got := appkit.Deliver(t, base, "pull_request", "same", body); got != 202 {
 		t.Fatalf("first: %d", got)
 	}
-	if got := deliver(t, base, "pull_request", "same", body); got != 200 {
+	if got := appkit.Deliver(t, base, "pull_request", "same", body); got != 200 {
 		t.Fatalf("redelivery: %d, want 200", got)
 	}
-	waitFor(t, 10*time.Second, "every check run written", func() bool {
-		_, writes, _ := w.counts()
-		return writes >= checksOnNewHead
+	appkit.WaitFor(t, 10*time.Second, "every check run written", func() bool {
+		_, writes, _ := w.Counts()
+		return writes >= appkit.ChecksOnNewHead
 	})
-	drained(t, w.f, a) // a second evaluation, were there one, has run too
-	reads, writes, _ := w.counts()
+	appkit.Drained(t, w.F, a) // a second evaluation, were there one, has run too
+	reads, writes, _ := w.Counts()
 	// One evaluation: the snapshot query (and the App's login, read once
 	// per process); one write per check run on the new head.
-	if reads > 2 || writes != checksOnNewHead {
-		t.Errorf("reads=%d writes=%d, want ≤2 and %d", reads, writes, checksOnNewHead)
+	if reads > 2 || writes != appkit.ChecksOnNewHead {
+		t.Errorf("reads=%d writes=%d, want ≤2 and %d", reads, writes, appkit.ChecksOnNewHead)
 	}
 }
 
 func TestE2EEndpoints(t *testing.T) {
-	w := newWorld(t)
-	w.addPR(10, "Work-unit: #1")
-	_, base := startApp(t, testOptions(t, w, ""))
-	deliver(t, base, "pull_request", "m-1", w.prEvent("opened", 10, "Work-unit: #1"))
-	waitFor(t, 5*time.Second, "check runs", func() bool { return w.run(checks.NameWorkUnit, 10) != nil && w.run(checks.NameMerge, 10) != nil })
+	w := appkit.NewWorld(t)
+	w.AddPR(10, "Work-unit: #1")
+	_, base := appkit.Start(t, appkit.Options(t, w, ""))
+	appkit.Deliver(t, base, "pull_request", "m-1", w.PREvent("opened", 10, "Work-unit: #1"))
+	appkit.WaitFor(t, 5*time.Second, "check runs", func() bool { return w.Run(checks.NameWorkUnit, 10) != nil && w.Run(checks.NameMerge, 10) != nil })
 	// The job's metrics are counted when it returns, after its last write.
-	waitFor(t, 10*time.Second, "the delivery's job to end", func() bool {
+	appkit.WaitFor(t, 10*time.Second, "the delivery's job to end", func() bool {
 		resp, err := http.Get(base + "/metrics")
 		if err != nil {
 			return false
@@ -105,7 +106,7 @@ func TestE2EEndpoints(t *testing.T) {
 		"/metrics": {
 			`aepgate_webhook_deliveries_total{event="pull_request",result="accepted"} 1`,
 			`aepgate_github_calls_total{method="POST",route="/graphql",status="200"}`,
-			fmt.Sprintf(`aepgate_github_calls_total{method="POST",route="/repos/{owner}/{repo}/check-runs",status="201"} %d`, checksOnNewHead),
+			fmt.Sprintf(`aepgate_github_calls_total{method="POST",route="/repos/{owner}/{repo}/check-runs",status="201"} %d`, appkit.ChecksOnNewHead),
 			`aepgate_check_runs_total{name="aepgate/work-unit",outcome="written"} 1`,
 			`aepgate_job_duration_seconds_count{kind="aepgate_delivery",result="ok"} 1`,
 		},
@@ -125,59 +126,59 @@ func TestE2EEndpoints(t *testing.T) {
 }
 
 func TestE2ECheckRunRerequested(t *testing.T) {
-	w := newWorld(t)
-	w.addPR(10, "Work-unit: #1")
-	_, base := startApp(t, testOptions(t, w, ""))
-	body := w.payload("rerequested", map[string]any{
-		"check_run": map[string]any{"name": checks.NameWorkUnit, "app": map[string]any{"id": testAppID}, "pull_requests": []any{map[string]any{"number": w.prs[10].Number()}}}})
-	deliver(t, base, "check_run", "rr-1", body)
+	w := appkit.NewWorld(t)
+	w.AddPR(10, "Work-unit: #1")
+	_, base := appkit.Start(t, appkit.Options(t, w, ""))
+	body := w.Payload("rerequested", map[string]any{
+		"check_run": map[string]any{"name": checks.NameWorkUnit, "app": map[string]any{"id": appkit.AppID}, "pull_requests": []any{map[string]any{"number": w.PRs[10].Number()}}}})
+	appkit.Deliver(t, base, "check_run", "rr-1", body)
 	// A re-request is coalesced (coalesce.go): it waits for requests to pause.
-	waitFor(t, 15*time.Second, "check run", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
-	if r := w.run(checks.NameWorkUnit, 10); r.Conclusion != "success" {
+	appkit.WaitFor(t, 15*time.Second, "check run", func() bool { return w.Run(checks.NameWorkUnit, 10) != nil })
+	if r := w.Run(checks.NameWorkUnit, 10); r.Conclusion != "success" {
 		t.Errorf("conclusion %s", r.Conclusion)
 	}
 }
 
 func TestE2EConcurrentDeliveriesForOnePRWriteOnce(t *testing.T) {
-	w := newWorld(t)
-	w.addPR(10, "Work-unit: #1")
-	o := testOptions(t, w, "")
+	w := appkit.NewWorld(t)
+	w.AddPR(10, "Work-unit: #1")
+	o := appkit.Options(t, w, "")
 	o.Workers = 16
-	a, base := startApp(t, o)
+	a, base := appkit.Start(t, o)
 	for i := range 20 {
-		deliver(t, base, "pull_request", fmt.Sprintf("c-%d", i), w.prEvent("edited", 10, "Work-unit: #1"))
+		appkit.Deliver(t, base, "pull_request", fmt.Sprintf("c-%d", i), w.PREvent("edited", 10, "Work-unit: #1"))
 	}
-	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
-	drained(t, w.f, a) // every delivery judged
-	if d := w.duplicates(); len(d) > 0 {
+	appkit.WaitFor(t, 5*time.Second, "check run", func() bool { return w.Run(checks.NameWorkUnit, 10) != nil })
+	appkit.Drained(t, w.F, a) // every delivery judged
+	if d := w.Duplicates(); len(d) > 0 {
 		t.Errorf("concurrent evaluations duplicated the check run: %v", d)
 	}
-	if _, writes, _ := w.counts(); writes != checksOnNewHead {
-		t.Errorf("%d writes for 20 identical evaluations, want %d (one per check)", writes, checksOnNewHead)
+	if _, writes, _ := w.Counts(); writes != appkit.ChecksOnNewHead {
+		t.Errorf("%d writes for 20 identical evaluations, want %d (one per check)", writes, appkit.ChecksOnNewHead)
 	}
 }
 
 func TestE2EIssueEventReevaluatesOnlyAffectedPRs(t *testing.T) {
-	w := newWorld(t)
-	w.openIssue(t, 3, "Other", contract("low", "product"), w.repo.CreateMilestone("M2", ""))
-	w.addPR(10, "Work-unit: #1")
-	w.addPR(11, "Work-unit: #3")
-	a, base := startApp(t, testOptions(t, w, ""))
-	deliver(t, base, "pull_request", "a-10", w.prEvent("opened", 10, "Work-unit: #1"))
-	deliver(t, base, "pull_request", "a-11", w.prEvent("opened", 11, "Work-unit: #3"))
-	waitFor(t, 5*time.Second, "both judged", func() bool {
-		return w.run(checks.NameWorkUnit, 10) != nil && w.run(checks.NameWorkUnit, 11) != nil
+	w := appkit.NewWorld(t)
+	w.OpenIssue(t, 3, "Other", appkit.Contract("low", "product"), w.Repo.CreateMilestone("M2", ""))
+	w.AddPR(10, "Work-unit: #1")
+	w.AddPR(11, "Work-unit: #3")
+	a, base := appkit.Start(t, appkit.Options(t, w, ""))
+	appkit.Deliver(t, base, "pull_request", "a-10", w.PREvent("opened", 10, "Work-unit: #1"))
+	appkit.Deliver(t, base, "pull_request", "a-11", w.PREvent("opened", 11, "Work-unit: #3"))
+	appkit.WaitFor(t, 5*time.Second, "both judged", func() bool {
+		return w.Run(checks.NameWorkUnit, 10) != nil && w.Run(checks.NameWorkUnit, 11) != nil
 	})
-	drained(t, w.f, a) // both judgements done before the count
-	reads0, _, _ := w.counts()
+	appkit.Drained(t, w.F, a) // both judgements done before the count
+	reads0, _, _ := w.Counts()
 	// Issue #2 (milestone 1) changes: PR 10 (unit #1, same milestone) is
 	// re-evaluated, PR 11 (unit #3, milestone 2) is not.
-	body := w.payload("reopened", map[string]any{"issue": map[string]any{"number": 2, "milestone": map[string]any{"number": 1}}})
-	w.issues[2].Reopen("alice")
-	deliver(t, base, "issues", "a-i2", body)
-	waitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.run(checks.NameWorkUnit, 10).Conclusion == "failure" })
-	drained(t, w.f, a) // the job goes on past PR 10 (the increment) before the count
-	reads, _, _ := w.counts()
+	body := w.Payload("reopened", map[string]any{"issue": map[string]any{"number": 2, "milestone": map[string]any{"number": 1}}})
+	w.Issues[2].Reopen("alice")
+	appkit.Deliver(t, base, "issues", "a-i2", body)
+	appkit.WaitFor(t, 5*time.Second, "PR 10 to fail", func() bool { return w.Run(checks.NameWorkUnit, 10).Conclusion == "failure" })
+	appkit.Drained(t, w.F, a) // the job goes on past PR 10 (the increment) before the count
+	reads, _, _ := w.Counts()
 	// affected-units query + open PR list + PR 10's snapshot + the lookups
 	// of PR 10's two changed runs (work-unit and merge); then milestone 1's
 	// increment: the milestone, its issues, and the config with the control
@@ -190,19 +191,19 @@ func TestE2EIssueEventReevaluatesOnlyAffectedPRs(t *testing.T) {
 // TestE2EStalePayloadBodyIsNotTrusted: the payload's body names unit #3,
 // but the pull request now names #1; the App judges what GitHub holds now.
 func TestE2EStalePayloadBodyIsNotTrusted(t *testing.T) {
-	w := newWorld(t)
-	w.openIssue(t, 3, "Other", contract("low", "product"), w.repo.CreateMilestone("M2", ""))
-	w.addPR(10, "Work-unit: #1")
-	a, base := startApp(t, testOptions(t, w, ""))
-	deliver(t, base, "pull_request", "stale", w.prEvent("opened", 10, "Work-unit: #3"))
-	waitFor(t, 5*time.Second, "check run", func() bool { return w.run(checks.NameWorkUnit, 10) != nil })
-	if r := w.run(checks.NameWorkUnit, 10); r.Conclusion != "success" || !strings.Contains(r.Title, "#1") {
+	w := appkit.NewWorld(t)
+	w.OpenIssue(t, 3, "Other", appkit.Contract("low", "product"), w.Repo.CreateMilestone("M2", ""))
+	w.AddPR(10, "Work-unit: #1")
+	a, base := appkit.Start(t, appkit.Options(t, w, ""))
+	appkit.Deliver(t, base, "pull_request", "stale", w.PREvent("opened", 10, "Work-unit: #3"))
+	appkit.WaitFor(t, 5*time.Second, "check run", func() bool { return w.Run(checks.NameWorkUnit, 10) != nil })
+	if r := w.Run(checks.NameWorkUnit, 10); r.Conclusion != "success" || !strings.Contains(r.Title, "#1") {
 		t.Errorf("%s %q", r.Conclusion, r.Title)
 	}
-	drained(t, w.f, a)
+	appkit.Drained(t, w.F, a)
 	// Two snapshot queries (the guess missed) and the App's login; the
 	// snapshot showed no runs, so the publisher looks for none.
-	if reads, writes, _ := w.counts(); reads != 3 || writes != checksOnNewHead {
-		t.Errorf("reads=%d writes=%d, want 3 and %d", reads, writes, checksOnNewHead)
+	if reads, writes, _ := w.Counts(); reads != 3 || writes != appkit.ChecksOnNewHead {
+		t.Errorf("reads=%d writes=%d, want 3 and %d", reads, writes, appkit.ChecksOnNewHead)
 	}
 }

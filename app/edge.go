@@ -25,17 +25,17 @@ const (
 // body (their payload views, which the edge keeps of it).
 func (a *App) newEdge() error {
 	a.hooks = &webhook.HookCache{Read: a.clients.HookRanges, Log: a.log, Configured: a.opts.GitHubHookAddresses}
-	a.sweeper = webhook.NewBusySweep(a.opts.busySweep, a.runReconcile)
-	a.github = &ready.GitHub{Identity: a.clients.Identity, Log: a.log, Recheck: a.opts.authRecheck}
+	a.sweeper = webhook.NewBusySweep(a.opts.BusySweep, a.runReconcile)
+	a.github = &ready.GitHub{Identity: a.clients.Identity, Log: a.log, Recheck: a.opts.AuthRecheck}
 	onBusy := a.sweeper.Busy
-	if a.opts.noBusySweep {
+	if a.opts.Seams.NoBusySweep {
 		onBusy = nil
 	}
 	var err error
 	a.webhook, err = webhook.New(webhook.Config{
 		Secrets: a.opts.WebhookSecrets, Queue: a.batcher, Handled: a.families.Handles, Views: a.families.Views,
 		Metrics: webhook.Metrics{Delivery: a.metrics.Delivery, Unverified: a.metrics.Unverified},
-		Log:     a.log, TrustedProxies: a.opts.TrustedProxies, Hooks: a.hooks, OnBusy: onBusy, Options: a.opts.edge,
+		Log:     a.log, TrustedProxies: a.opts.TrustedProxies, Hooks: a.hooks, OnBusy: onBusy, Options: a.opts.Seams.Edge,
 	})
 	return err
 }
@@ -56,7 +56,7 @@ func (a *App) serveEdge(ctx context.Context, ln net.Listener) (*http.Server, net
 		a.log.Info("swept after busy refusals")
 	})
 	a.github.AtStart(ctx)
-	return webhook.NewServer(a.Handler(), a.opts.server), webhook.LimitConns(ln, a.opts.MaxConns, a.hooks)
+	return webhook.NewServer(a.Handler(), a.opts.Seams.Server), webhook.LimitConns(ln, a.opts.MaxConns, a.hooks)
 }
 
 // VerifyGitHub asks GitHub who the App is (GET /app with its JWT). On

@@ -1,14 +1,16 @@
-package app
+package app_test
 
 import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/aepgate/aepgate/app"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
@@ -25,12 +27,12 @@ func (acceptAll) Enqueue(context.Context, webhook.Delivery) (webhook.Outcome, er
 // example: read, verify, check, decode and keep its payload, per request.
 func BenchmarkEdgeHandler(b *testing.B) {
 	body := fixtures.Payload(b, "pull_request", "opened")
-	fs := Families()
-	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte(testSecret)}, Queue: acceptAll{}, Handled: fs.Handles, Views: fs.Views})
+	fs := app.Families()
+	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte(appkit.Secret)}, Queue: acceptAll{}, Handled: fs.Handles, Views: fs.Views})
 	if err != nil {
 		b.Fatal(err)
 	}
-	sig := sign(testSecret, body)
+	sig := appkit.Sign(appkit.Secret, body)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {

@@ -1,9 +1,10 @@
-package app
+package app_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/aepgate/aepgate/app"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/metrics"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // memQueue is an in-memory webhook.Enqueuer that records delivery IDs as
@@ -45,10 +47,10 @@ func (q *memQueue) Enqueue(_ context.Context, d webhook.Delivery) (webhook.Outco
 func appEdge(t *testing.T, q *memQueue, o webhook.Options) (http.Handler, *metrics.Set) {
 	t.Helper()
 	m := metrics.New()
-	fs := Families()
+	fs := app.Families()
 	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current"), []byte("previous")}, Queue: q,
 		Handled: fs.Handles, Views: fs.Views, Metrics: webhook.Metrics{Delivery: m.Delivery, Unverified: m.Unverified},
-		Log: testLogger(t), Options: o})
+		Log: appkit.Logger(t), Options: o})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func appEdge(t *testing.T, q *memQueue, o webhook.Options) (http.Handler, *metri
 // string, which no database's JSON nesting limit reaches), and it is
 // queued.
 func TestWebhookDeepJSON(t *testing.T) {
-	w := newWorld(t)
+	w := appkit.NewWorld(t)
 	for _, tt := range []struct {
 		name     string
 		maxDepth int
@@ -74,10 +76,10 @@ func TestWebhookDeepJSON(t *testing.T) {
 		{"broken: no limit", math.MaxInt, 1200, http.StatusAccepted},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			o := testOptions(t, w, "")
-			o.edge.MaxDepth = tt.maxDepth
-			_, base := startApp(t, o)
-			if got := deliver(t, base, "issue_comment", "deep", deep(tt.depth)); got != tt.want {
+			o := appkit.Options(t, w, "")
+			o.Seams.Edge.MaxDepth = tt.maxDepth
+			_, base := appkit.Start(t, o)
+			if got := appkit.Deliver(t, base, "issue_comment", "deep", deep(tt.depth)); got != tt.want {
 				t.Errorf("signed body nested %d deep: %d, want %d", tt.depth, got, tt.want)
 			}
 		})
@@ -105,7 +107,7 @@ func TestWebhookStoresOnlyWhatJobsRead(t *testing.T) {
 		{"broken: whole body", func(string) []any { return []any{new(json.RawMessage)} }, webhook.MaxPayload},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			fs := Families()
+			fs := app.Families()
 			views := fs.Views
 			if tt.views != nil {
 				views = tt.views
@@ -115,7 +117,7 @@ func TestWebhookStoresOnlyWhatJobsRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := post(h, "push", "big", sign("current", body), body); got != http.StatusAccepted {
+			if got := post(h, "push", "big", appkit.Sign("current", body), body); got != http.StatusAccepted {
 				t.Fatalf("status %d, want 202", got)
 			}
 			stored := q.jobs[0].Payload
@@ -123,8 +125,8 @@ func TestWebhookStoresOnlyWhatJobsRead(t *testing.T) {
 			if len(stored) > tt.max {
 				t.Errorf("stored %d bytes, want at most %d", len(stored), tt.max)
 			}
-			_, want, _ := fs.Route("push", body, testAppID)
-			_, got, err := fs.Route("push", stored, testAppID)
+			_, want, _ := fs.Route("push", body, appkit.AppID)
+			_, got, err := fs.Route("push", stored, appkit.AppID)
 			if err != nil || !gocmp.Equal(got, want) {
 				t.Errorf("job from the stored payload: %+v, %v; want %+v", got, err, want)
 			}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bufio"
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // bigPush is a signed-size push payload of exactly size bytes: a push to a
@@ -43,7 +44,7 @@ func TestWebhookMemoryFourLargeDeliveries(t *testing.T) {
 	if raceDetector {
 		t.Skip("memory test: the race detector multiplies memory; the 300 MB bound is measured without it (go test, as .ci/run runs it)")
 	}
-	w := newWorld(t)
+	w := appkit.NewWorld(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "aepgate.db")
 	c := startChild(t, w, "sqlite:"+dbPath)
@@ -60,7 +61,7 @@ func TestWebhookMemoryFourLargeDeliveries(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodPost, c.base+"/webhook", bytes.NewReader(body))
 			req.Header.Set("X-GitHub-Event", "push")
 			req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("mem-%d", i))
-			req.Header.Set("X-Hub-Signature-256", sign(testSecret, body))
+			req.Header.Set("X-Hub-Signature-256", appkit.Sign(appkit.Secret, body))
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Errorf("delivery %d: %v", i, err)
@@ -76,7 +77,7 @@ func TestWebhookMemoryFourLargeDeliveries(t *testing.T) {
 			t.Fatalf("delivery %d: status %d, want 202", i, code)
 		}
 	}
-	waitFor(t, 60*time.Second, "four delivery jobs done", func() bool {
+	appkit.WaitFor(t, 60*time.Second, "four delivery jobs done", func() bool {
 		return scrape(c.base, `aepgate_job_duration_seconds_count{kind="aepgate_delivery",result="ok"}`) == "4"
 	})
 	time.Sleep(2 * time.Second) // a checkpoint pass

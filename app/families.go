@@ -37,5 +37,5 @@ func Events() []string { return Families().Events() }
 // Options.openMilestonesOnly, a negative control).
 func (a *App) sweep() []route.Work {
 	return []route.Work{pull.JudgeOpen{}, release.JudgeRelease{Latest: true}, readback.ReadBack{Sweep: true}, deploy.JudgeDeploys{Sweep: true},
-		increment.JudgeIncrements{Open: true, Closed: !a.opts.openMilestonesOnly}}
+		increment.JudgeIncrements{Open: true, Closed: !a.opts.Seams.OpenMilestonesOnly}}
 }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // toyWork is the toy family's work.
@@ -28,23 +30,23 @@ func TestToyFamily(t *testing.T) {
 		}}
 	body := []byte(`{"action":"created","installation":{"id":9},"repository":{"name":"app","owner":{"login":"acme"}}}`)
 	for _, registered := range []bool{true, false} {
-		fs := Families()
+		fs := app.Families()
 		if registered {
 			fs = append(fs, toy)
 		}
 		if got := slices.Contains(fs.Events(), "star"); got != registered {
 			t.Fatalf("registered %v: star in the subscribed events = %v", registered, got)
 		}
-		o := testOptions(t, nil, "")
-		o.families = fs
-		o.handlers = func(h *route.Handlers) {
+		o := appkit.Options(t, nil, "")
+		o.Seams.Families = fs
+		o.Seams.Handlers = func(h *route.Handlers) {
 			route.Handle(h, func(_ context.Context, w route.Where, _ toyWork) error {
 				ran <- w.FullName()
 				return nil
 			})
 		}
-		_, base := startApp(t, o)
-		deliver(t, base, "star", fmt.Sprintf("toy-%v", registered), body)
+		_, base := appkit.Start(t, o)
+		appkit.Deliver(t, base, "star", fmt.Sprintf("toy-%v", registered), body)
 		select {
 		case repo := <-ran:
 			if !registered || repo != "acme/app" {
@@ -62,7 +64,7 @@ func TestToyFamily(t *testing.T) {
 // the App's table, so the table alone decides what a delivery asks for.
 func TestFamiliesAreDisjoint(t *testing.T) {
 	seen := map[string]string{}
-	for _, f := range Families() {
+	for _, f := range app.Families() {
 		if f.View == nil || f.Derive == nil || len(f.Events) == 0 {
 			t.Errorf("family %q lacks a view, work or events", f.Name)
 		}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"fmt"
@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
 func TestE2EEveryFixtureAccepted(t *testing.T) {
-	w := newWorld(t)
-	_, base := startApp(t, testOptions(t, w, ""))
+	w := appkit.NewWorld(t)
+	_, base := appkit.Start(t, appkit.Options(t, w, ""))
 	n := 0
 	seen := map[string]bool{}
 	for i, fx := range fixtures.Webhooks(t) {
@@ -23,7 +24,7 @@ func TestE2EEveryFixtureAccepted(t *testing.T) {
 			want = http.StatusOK
 		}
 		seen[string(fx.Body)] = true
-		if got := deliver(t, base, fx.Event, fmt.Sprintf("fx-%d-%s", i, fx.Event), fx.Body); got != want {
+		if got := appkit.Deliver(t, base, fx.Event, fmt.Sprintf("fx-%d-%s", i, fx.Event), fx.Body); got != want {
 			t.Errorf("%s: status %d, want %d", fx.Name, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -7,14 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 // unmarked is the negative control of incremental thread reads: a store
 // that remembers no thread's mark, so every long thread is read whole on
 // every evaluation (as the App did before).
-type unmarked struct{ keeper }
+type unmarked struct{ app.Keeper }
 
 func (unmarked) ThreadMark(context.Context, string, int) (int64, error)             { return 0, nil }
 func (unmarked) SetThreadMark(context.Context, string, int, int64, time.Time) error { return nil }
@@ -35,21 +37,21 @@ func TestControlIssueFlood(t *testing.T) {
 			name = "negative control: no marks"
 		}
 		t.Run(name, func(t *testing.T) {
-			var edit func(*Options)
+			var edit func(*app.Options)
 			if control {
-				edit = func(o *Options) { o.keeper = func(k keeper) keeper { return unmarked{k} } }
+				edit = func(o *app.Options) { o.Seams.Keeper = func(k app.Keeper) app.Keeper { return unmarked{k} } }
 			}
-			g := newGatesWorldOpts(t, edit)
-			prs := []*ghfake.PR{g.pr, g.unitPR("second"), g.unitPR("third")}
-			ctl := g.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+			g := appkit.NewGatesWorldOpts(t, edit)
+			prs := []*ghfake.PR{g.PR, g.UnitPR("second"), g.UnitPR("third")}
+			ctl := g.Repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
 			ctl.Comment("olivia", "/aep hold release freeze")
 			for _, pr := range prs {
-				g.waitOn(t, pr, "action_required")
+				g.WaitOn(t, pr, "action_required")
 			}
 			// The flood arrives while the App hears nothing (as if GitHub's
 			// deliveries were lost), then one more of the stranger's comments
 			// is delivered: its answer reads the long thread.
-			g.f.CollectWebhooks(testSecret, g.ghApp)
+			g.F.CollectWebhooks(appkit.Secret, g.GHApp)
 			for i := range floodComments {
 				body := fmt.Sprintf("spam %d", i)
 				if i%10 == 0 {
@@ -57,21 +59,21 @@ func TestControlIssueFlood(t *testing.T) {
 				}
 				ctl.Comment("spammer", body)
 			}
-			g.f.SendWebhooks(g.base+"/webhook", testSecret, g.ghApp)
+			g.F.SendWebhooks(g.Base+"/webhook", appkit.Secret, g.GHApp)
 			first := ctl.Comment("spammer", "/aep resume")
-			g.waitReaction(t, first.ID())
+			g.WaitReaction(t, first.ID())
 			for _, pr := range prs {
 				c := pr.Comment("olivia", "/aep recheck")
-				g.waitReaction(t, c.ID())
-				if r := newestRunOn(g.repo, pr.Head(), checks.NameGates); r.Conclusion != "action_required" || !strings.Contains(r.Summary, "release freeze") {
+				g.WaitReaction(t, c.ID())
+				if r := appkit.NewestRunOn(g.Repo, pr.Head(), checks.NameGates); r.Conclusion != "action_required" || !strings.Contains(r.Summary, "release freeze") {
 					t.Fatalf("after the flood #%d's gates say %s:\n%s", pr.Number(), r.Conclusion, r.Summary)
 				}
 			}
-			g.f.ResetLog()
+			g.F.ResetLog()
 			last := ctl.Comment("spammer", "/aep resume")
-			g.waitReaction(t, last.ID())
-			g.f.Deliveries() // every delivery sent so far was answered
-			st := g.f.Stats()
+			g.WaitReaction(t, last.ID())
+			g.F.Deliveries() // every delivery sent so far was answered
+			st := g.F.Stats()
 			reads := 0
 			for route, n := range st.ByRoute {
 				if strings.HasPrefix(route, "GET ") || route == "POST /graphql" {
@@ -90,12 +92,4 @@ func TestControlIssueFlood(t *testing.T) {
 			}
 		})
 	}
-}
-
-// waitOn waits until pull request pr's gates check concludes want.
-func (g *gatesWorld) waitOn(t *testing.T, pr *ghfake.PR, want string) {
-	t.Helper()
-	waitFor(t, 20*time.Second, fmt.Sprintf("aepgate/gates %s on #%d", want, pr.Number()), func() bool {
-		return conclusionOf(g.repo, pr.Head(), checks.NameGates) == want
-	})
 }

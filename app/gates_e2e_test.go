@@ -1,9 +1,7 @@
-package app
+package app_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,182 +11,91 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
-// gatesConfig makes olivia the owner and cody a coordinator.
-const gatesConfig = "version: 1\nowners: [olivia]\ncoordinators: [cody]\n"
-
-// gatesWorld is a ghfake world whose default branch names olivia owner and
-// cody coordinator, both with write access, and mallory a writer who is
-// neither; plus one unit with an open pull request.
-type gatesWorld struct {
-	*ghfakeWorld
-	unit *ghfake.Issue
-	pr   *ghfake.PR
-	gh   *github.Client
-}
-
-func newGatesWorld(t *testing.T) *gatesWorld { return newGatesWorldOpts(t, nil) }
-
-// newGatesWorldOpts is newGatesWorld with the App's options changed by
-// edit (nil: unchanged).
-func newGatesWorldOpts(t *testing.T, edit func(*Options)) *gatesWorld {
-	t.Helper()
-	w := newGhfakeWorldOpts(t, true, edit)
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
-	w.repo.Grant("olivia", "admin")
-	w.repo.Grant("cody", "write")
-	w.repo.Grant("mallory", "write")
-	g := &gatesWorld{ghfakeWorld: w, gh: w.f.Client(w.inst.Token())}
-	g.unit, g.pr = g.unitAndPR("gates")
-	g.waitGates(t, "success")
-	return g
-}
-
-// unitAndPR opens a milestone with one product unit and a pull request
-// naming it, on branch name.
-func (g *gatesWorld) unitAndPR(name string) (*ghfake.Issue, *ghfake.PR) {
-	ms := g.repo.CreateMilestone("M-"+name, "")
-	u := g.repo.OpenIssue("alice", "Unit "+name, contract("low", "product"), ghfake.InMilestone(ms))
-	g.repo.Branch(name, "main")
-	g.repo.Commit(name, "work", map[string]string{name + ".go": "package x\n"})
-	return u, g.repo.OpenPR("bob", name, "main", "Work "+name, "Work-unit: #"+strconv.Itoa(u.Number()))
-}
-
-// gates is the newest aepgate/gates run on the pull request's head.
-func (g *gatesWorld) gates() *ghfake.CheckRun {
-	return newestRunOn(g.repo, g.pr.Head(), checks.NameGates)
-}
-
-// waitGates waits until the gates check concludes want.
-func (g *gatesWorld) waitGates(t *testing.T, want string) *ghfake.CheckRun {
-	t.Helper()
-	waitFor(t, 10*time.Second, "aepgate/gates "+want, func() bool { r := g.gates(); return r != nil && r.Conclusion == want })
-	return g.gates()
-}
-
-// reactions are the contents of the reactions on comment id, read from
-// the fake's state (not its API, so polling adds nothing to its request log).
-func (g *gatesWorld) reactions(t *testing.T, id int64) []string {
-	t.Helper()
-	c, ok := g.repo.CommentByID(id)
-	if !ok {
-		t.Fatalf("no comment %d", id)
-	}
-	return c.Reactions
-}
-
-// waitReaction waits for a reaction on comment id, then for the App's
-// queue to drain, and returns the reactions. The job that reacted writes
-// the rest of its answer (a 👎's reply, the answered row) and its
-// evaluation's board facts after the reaction, and deliveries sent before
-// the comment may run beside it: once the queue holds nothing to run, all
-// of that is done.
-func (g *gatesWorld) waitReaction(t *testing.T, id int64) []string {
-	t.Helper()
-	waitFor(t, 10*time.Second, "a reaction", func() bool { return len(g.reactions(t, id)) > 0 })
-	g.quiet(t)
-	return g.reactions(t, id)
-}
-
-// replies are the App's comments on issue n that answer comment id.
-func (g *gatesWorld) replies(t *testing.T, n int, id int64) []string {
-	t.Helper()
-	cs, _, err := g.gh.Issues.ListComments(context.Background(), "acme", "widgets", n, &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, c := range cs {
-		if strings.HasPrefix(c.GetBody(), "<!-- aepgate:reply:"+strconv.FormatInt(id, 10)+" -->") {
-			out = append(out, c.GetBody())
-		}
-	}
-	return out
-}
-
 func TestGatesHoldResumeOnTheUnit(t *testing.T) {
-	g := newGatesWorld(t)
-	hold := g.unit.Comment("olivia", "Legal has not signed off.\n\n/aep hold waiting for legal")
-	r := g.waitGates(t, "action_required")
+	g := appkit.NewGatesWorld(t)
+	hold := g.Unit.Comment("olivia", "Legal has not signed off.\n\n/aep hold waiting for legal")
+	r := g.WaitGates(t, "action_required")
 	if !strings.Contains(r.Summary, "waiting for legal") || !strings.Contains(r.Summary, "/aep resume") {
 		t.Errorf("blocked summary:\n%s", r.Summary)
 	}
-	if got := g.waitReaction(t, hold.ID()); len(got) != 1 || got[0] != "+1" {
+	if got := g.WaitReaction(t, hold.ID()); len(got) != 1 || got[0] != "+1" {
 		t.Errorf("reactions on the HOLD = %v, want [+1]", got)
 	}
-	g.unit.Comment("olivia", "/aep resume")
-	g.waitGates(t, "success")
-	g.unit.Comment("olivia", "/aep hold again")
-	r = g.waitGates(t, "action_required")
-	first, second := "`unit-hold-"+strconv.Itoa(g.unit.Number())+"`", "`unit-hold-"+strconv.Itoa(g.unit.Number())+"-"
+	g.Unit.Comment("olivia", "/aep resume")
+	g.WaitGates(t, "success")
+	g.Unit.Comment("olivia", "/aep hold again")
+	r = g.WaitGates(t, "action_required")
+	first, second := "`unit-hold-"+strconv.Itoa(g.Unit.Number())+"`", "`unit-hold-"+strconv.Itoa(g.Unit.Number())+"-"
 	if !strings.Contains(r.Summary, first) || !strings.Contains(r.Summary, second) {
 		t.Errorf("a re-HOLD must mint a new gate beside the resumed one:\n%s", r.Summary)
 	}
 }
 
 func TestGatesProjectHoldBlocksEveryPullRequest(t *testing.T) {
-	g := newGatesWorld(t)
-	other := g.unitPR("other")
-	ctl := g.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+	g := appkit.NewGatesWorld(t)
+	other := g.UnitPR("other")
+	ctl := g.Repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
 	ctl.Comment("olivia", "/aep hold release freeze")
-	g.waitGates(t, "action_required")
-	waitFor(t, 10*time.Second, "the other pull request blocked", func() bool {
-		return conclusionOf(g.repo, other.Head(), checks.NameGates) == "action_required"
+	g.WaitGates(t, "action_required")
+	appkit.WaitFor(t, 10*time.Second, "the other pull request blocked", func() bool {
+		return appkit.ConclusionOf(g.Repo, other.Head(), checks.NameGates) == "action_required"
 	})
 	// Closing the control issue (anyone with triage can) lifts nothing.
 	ctl.Close("mallory")
-	g.settle(t)
-	if r := g.gates(); r.Conclusion != "action_required" {
+	g.Settle(t)
+	if r := g.Gates(); r.Conclusion != "action_required" {
 		t.Fatal("closing the control issue lifted the project HOLD")
 	}
 	ctl.Comment("olivia", "/aep resume")
-	g.waitGates(t, "success")
+	g.WaitGates(t, "success")
 }
 
 func TestGatesCoordinatorGateNeedsTheOwner(t *testing.T) {
-	g := newGatesWorld(t)
+	g := appkit.NewGatesWorld(t)
 	block := "Before merging:\n\n```aep-gate\nid: schema-change\nquestion: Drop the legacy column?\nchoices: [approve, reject]\ncategory: irreversible-destructive\neffect: irreversible-data-change\nscope: merge\n```\n"
-	opened := g.pr.Comment("cody", block)
-	r := g.waitGates(t, "action_required")
+	opened := g.PR.Comment("cody", block)
+	r := g.WaitGates(t, "action_required")
 	if !strings.Contains(r.Summary, "Drop the legacy column?") || !strings.Contains(r.Summary, "/aep resolve schema-change approve") {
 		t.Errorf("summary:\n%s", r.Summary)
 	}
-	if got := g.waitReaction(t, opened.ID()); len(got) != 1 || got[0] != "+1" {
+	if got := g.WaitReaction(t, opened.ID()); len(got) != 1 || got[0] != "+1" {
 		t.Errorf("reactions on the gate = %v", got)
 	}
 	// The coordinator cannot answer it, nor can a choice not offered.
-	self := g.pr.Comment("cody", "/aep resolve schema-change approve")
-	if got := g.waitReaction(t, self.ID()); len(got) != 1 || got[0] != "-1" {
+	self := g.PR.Comment("cody", "/aep resolve schema-change approve")
+	if got := g.WaitReaction(t, self.ID()); len(got) != 1 || got[0] != "-1" {
 		t.Errorf("coordinator's resolve reactions = %v, want [-1]", got)
 	}
-	odd := g.pr.Comment("olivia", "/aep resolve schema-change maybe")
-	if got := g.waitReaction(t, odd.ID()); len(got) != 1 || got[0] != "-1" {
+	odd := g.PR.Comment("olivia", "/aep resolve schema-change maybe")
+	if got := g.WaitReaction(t, odd.ID()); len(got) != 1 || got[0] != "-1" {
 		t.Errorf("unlisted choice reactions = %v, want [-1]", got)
 	}
-	if g.gates().Conclusion != "action_required" {
+	if g.Gates().Conclusion != "action_required" {
 		t.Fatal("a refused answer unblocked the merge")
 	}
 	// The owner was asked to review the blocked pull request.
-	reviewers, _, err := g.gh.PullRequests.ListReviewers(context.Background(), "acme", "widgets", g.pr.Number(), nil)
+	reviewers, _, err := g.GH.PullRequests.ListReviewers(context.Background(), "acme", "widgets", g.PR.Number(), nil)
 	if err != nil || len(reviewers.Users) != 1 || reviewers.Users[0].GetLogin() != "olivia" {
 		t.Errorf("requested reviewers = %+v, %v; want olivia", reviewers, err)
 	}
-	g.pr.Comment("olivia", "/aep resolve schema-change approve")
-	g.waitGates(t, "success")
+	g.PR.Comment("olivia", "/aep resolve schema-change approve")
+	g.WaitGates(t, "success")
 	// A redelivered comment is answered once: still one reply.
-	g.redeliverComment(t, self.ID())
-	waitFor(t, 10*time.Second, "the redelivery judged", func() bool { return g.commandRows(t, self.ID()) >= 2 })
-	if n := len(g.replies(t, g.pr.Number(), self.ID())); n != 1 {
+	g.RedeliverComment(t, self.ID())
+	appkit.WaitFor(t, 10*time.Second, "the redelivery judged", func() bool { return g.CommandRows(t, self.ID()) >= 2 })
+	if n := len(g.Replies(t, g.PR.Number(), self.ID())); n != 1 {
 		t.Errorf("%d replies to the refused resolve, want 1", n)
 	}
 	// Every accepted and refused request is a ledger row (written as its
 	// answer is, after the check runs).
 	var accepted, refused int
 	var err2 error
-	ok := waitUntil(10*time.Second, func() bool {
-		row := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT
+	ok := appkit.WaitUntil(10*time.Second, func() bool {
+		row := g.App.Store().SQL.QueryRowContext(context.Background(), `SELECT
 			(SELECT COUNT(*) FROM aepgate_ledger WHERE kind = 'command:accepted'),
 			(SELECT COUNT(*) FROM aepgate_ledger WHERE kind = 'command:refused')`)
 		err2 = row.Scan(&accepted, &refused)
@@ -199,110 +106,89 @@ func TestGatesCoordinatorGateNeedsTheOwner(t *testing.T) {
 	}
 }
 
-// redeliverComment sends the issue_comment.created delivery of comment id
-// again under a new delivery ID, as GitHub's "Redeliver" with a new GUID.
-func (g *gatesWorld) redeliverComment(t *testing.T, id int64) {
-	t.Helper()
-	for _, d := range g.f.Deliveries() {
-		var p struct {
-			Comment struct{ ID int64 } `json:"comment"`
-		}
-		if d.Event == "issue_comment" && d.Action == "created" && json.Unmarshal(d.Payload, &p) == nil && p.Comment.ID == id {
-			// A byte-for-byte copy under a new ID is a replay the edge
-			// answers 200 without queueing; a copy with a field no job
-			// reads gets past the edge and tests the command-once rule.
-			if got := deliver(t, g.base, "issue_comment", fmt.Sprintf("again-%d", id), copyPayload(t, d.Payload)); got != 202 {
-				t.Fatalf("redelivery: %d", got)
-			}
-			return
-		}
-	}
-	t.Fatalf("no delivery of comment %d", id)
-}
-
 func TestGatesApprovingReviewMustBeAtTheHead(t *testing.T) {
-	g := newGatesWorld(t)
-	g.pr.Comment("cody", "```aep-gate\nid: ship-it\nquestion: Ship the new export format?\nchoices: [approve, reject]\ncategory: human-product-judgment-action\neffect: product-direction-decision\nscope: merge\n```\n")
-	g.waitGates(t, "action_required")
-	old := g.pr.Head()
-	g.pr.Commit("more", map[string]string{"more.go": "package x\n"})
-	g.pr.SubmitReviewAt("olivia", "APPROVED", "Looks good.", old)
-	g.settle(t)
-	if r := g.gates(); r.Conclusion != "action_required" {
+	g := appkit.NewGatesWorld(t)
+	g.PR.Comment("cody", "```aep-gate\nid: ship-it\nquestion: Ship the new export format?\nchoices: [approve, reject]\ncategory: human-product-judgment-action\neffect: product-direction-decision\nscope: merge\n```\n")
+	g.WaitGates(t, "action_required")
+	old := g.PR.Head()
+	g.PR.Commit("more", map[string]string{"more.go": "package x\n"})
+	g.PR.SubmitReviewAt("olivia", "APPROVED", "Looks good.", old)
+	g.Settle(t)
+	if r := g.Gates(); r.Conclusion != "action_required" {
 		t.Fatalf("an approval at an older head unblocked the merge: %s", r.Conclusion)
 	}
-	g.pr.SubmitReview("olivia", "APPROVED", "Now it is good.")
-	g.waitGates(t, "success")
+	g.PR.SubmitReview("olivia", "APPROVED", "Now it is good.")
+	g.WaitGates(t, "success")
 }
 
 // TestGatesRefusals: each attack is refused on GitHub, with a 👎 and one
 // reply saying why; none unblocks the merge. (protocol/gatelog's
 // TestRulesNegativeControls shows each passing with its rule removed.)
 func TestGatesRefusals(t *testing.T) {
-	g := newGatesWorld(t)
-	g.unit.Comment("olivia", "/aep hold until the audit")
-	g.waitGates(t, "action_required")
-	other := g.repo.OpenIssue("alice", "Other unit", contract("low", "product"))
+	g := appkit.NewGatesWorld(t)
+	g.Unit.Comment("olivia", "/aep hold until the audit")
+	g.WaitGates(t, "action_required")
+	other := g.Repo.OpenIssue("alice", "Other unit", appkit.Contract("low", "product"))
 	other.Comment("cody", "```aep-gate\nid: other-gate\nquestion: Other?\nchoices: [approve, reject]\ncategory: human-product-judgment-action\neffect: product-direction-decision\n```\n")
 	tests := []struct {
 		name, who, body string
 		on              *ghfake.Issue
 	}{
-		{"non-owner", "mallory", "/aep resume", g.unit},
-		{"owner login on a Bot account", "olivia[bot]", "/aep resume", g.unit},
-		{"relayed approval", "cody", "The owner approved on Slack.\n/aep resume", g.unit},
-		{"coordinator RESUME", "cody", "/aep resume", g.unit},
-		{"gate of another unit", "olivia", "/aep resolve other-gate approve", g.unit},
+		{"non-owner", "mallory", "/aep resume", g.Unit},
+		{"owner login on a Bot account", "olivia[bot]", "/aep resume", g.Unit},
+		{"relayed approval", "cody", "The owner approved on Slack.\n/aep resume", g.Unit},
+		{"coordinator RESUME", "cody", "/aep resume", g.Unit},
+		{"gate of another unit", "olivia", "/aep resolve other-gate approve", g.Unit},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := tt.on.Comment(tt.who, tt.body)
-			if got := g.waitReaction(t, c.ID()); len(got) != 1 || got[0] != "-1" {
+			if got := g.WaitReaction(t, c.ID()); len(got) != 1 || got[0] != "-1" {
 				t.Errorf("reactions = %v, want [-1]", got)
 			}
-			waitFor(t, 5*time.Second, "a reply", func() bool { return len(g.replies(t, tt.on.Number(), c.ID())) == 1 })
-			if r := g.gates(); r.Conclusion != "action_required" {
+			appkit.WaitFor(t, 5*time.Second, "a reply", func() bool { return len(g.Replies(t, tt.on.Number(), c.ID())) == 1 })
+			if r := g.Gates(); r.Conclusion != "action_required" {
 				t.Fatalf("the attack unblocked the merge")
 			}
 		})
 	}
 	t.Run("edited comment", func(t *testing.T) {
-		c := g.unit.Comment("olivia", "thinking about it")
+		c := g.Unit.Comment("olivia", "thinking about it")
 		c.Edit("olivia", "/aep resume")
-		g.settle(t)
-		if r := g.gates(); r.Conclusion != "action_required" {
+		g.Settle(t)
+		if r := g.Gates(); r.Conclusion != "action_required" {
 			t.Fatal("an edited comment resumed")
 		}
 	})
 	t.Run("inside a quote or code block", func(t *testing.T) {
-		g.unit.Comment("olivia", "> /aep resume\n\n```\n/aep resume\n```\n")
-		g.settle(t)
-		if r := g.gates(); r.Conclusion != "action_required" {
+		g.Unit.Comment("olivia", "> /aep resume\n\n```\n/aep resume\n```\n")
+		g.Settle(t)
+		if r := g.Gates(); r.Conclusion != "action_required" {
 			t.Fatal("a quoted command resumed")
 		}
 	})
 	// Permission is read live at every evaluation: an owner lowered to read
 	// is refused; restored, their own unedited comments count again.
 	t.Run("lowered permission", func(t *testing.T) {
-		g.repo.Grant("olivia", "read")
-		c := g.unit.Comment("olivia", "/aep resume")
-		if got := g.waitReaction(t, c.ID()); len(got) != 1 || got[0] != "-1" {
+		g.Repo.Grant("olivia", "read")
+		c := g.Unit.Comment("olivia", "/aep resume")
+		if got := g.WaitReaction(t, c.ID()); len(got) != 1 || got[0] != "-1" {
 			t.Errorf("reactions = %v, want [-1]", got)
 		}
-		if r := g.gates(); r.Conclusion != "action_required" {
+		if r := g.Gates(); r.Conclusion != "action_required" {
 			t.Fatal("an owner with read permission resumed")
 		}
 	})
-	g.repo.Grant("olivia", "admin")
-	g.unit.Comment("olivia", "/aep resume")
-	g.waitGates(t, "success")
+	g.Repo.Grant("olivia", "admin")
+	g.Unit.Comment("olivia", "/aep resume")
+	g.WaitGates(t, "success")
 }
 
 func TestGatesStatusCommentIsKeptNotRepeated(t *testing.T) {
-	g := newGatesWorld(t)
-	g.pr.Comment("olivia", "/aep status")
+	g := appkit.NewGatesWorld(t)
+	g.PR.Comment("olivia", "/aep status")
 	status := func() []*github.IssueComment {
-		cs, _, err := g.gh.Issues.ListComments(context.Background(), "acme", "widgets", g.pr.Number(), nil)
+		cs, _, err := g.GH.Issues.ListComments(context.Background(), "acme", "widgets", g.PR.Number(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -314,49 +200,49 @@ func TestGatesStatusCommentIsKeptNotRepeated(t *testing.T) {
 		}
 		return out
 	}
-	waitFor(t, 10*time.Second, "the status comment", func() bool { return len(status()) == 1 })
+	appkit.WaitFor(t, 10*time.Second, "the status comment", func() bool { return len(status()) == 1 })
 	if !strings.Contains(status()[0].GetBody(), "Nothing blocks") {
 		t.Errorf("status:\n%s", status()[0].GetBody())
 	}
-	g.unit.Comment("olivia", "/aep hold pause")
-	g.waitGates(t, "action_required")
-	waitFor(t, 10*time.Second, "the status comment to follow", func() bool {
+	g.Unit.Comment("olivia", "/aep hold pause")
+	g.WaitGates(t, "action_required")
+	appkit.WaitFor(t, 10*time.Second, "the status comment to follow", func() bool {
 		s := status()
 		return len(s) == 1 && strings.Contains(s[0].GetBody(), "pause")
 	})
-	again := g.pr.Comment("olivia", "/aep status")
-	g.waitReaction(t, again.ID()) // its evaluation holds the pull request's lock…
-	g.settle(t)                   // …so this one ends after it
+	again := g.PR.Comment("olivia", "/aep status")
+	g.WaitReaction(t, again.ID()) // its evaluation holds the pull request's lock…
+	g.Settle(t)                   // …so this one ends after it
 	if n := len(status()); n != 1 {
 		t.Errorf("%d status comments, want 1", n)
 	}
 }
 
 func TestGatesContractChangeNeedsApproval(t *testing.T) {
-	g := newGatesWorld(t)
-	head := g.pr.Commit("tighten the policy", map[string]string{".github/aepgate.yml": gatesConfig + "command_prefix: /aep\n"})
-	r := g.waitGates(t, "action_required")
-	if !strings.Contains(r.Summary, "contract-pr"+strconv.Itoa(g.pr.Number())+"-"+head[:12]) {
+	g := appkit.NewGatesWorld(t)
+	head := g.PR.Commit("tighten the policy", map[string]string{".github/aepgate.yml": appkit.GatesConfig + "command_prefix: /aep\n"})
+	r := g.WaitGates(t, "action_required")
+	if !strings.Contains(r.Summary, "contract-pr"+strconv.Itoa(g.PR.Number())+"-"+head[:12]) {
 		t.Errorf("summary:\n%s", r.Summary)
 	}
-	g.pr.SubmitReview("olivia", "APPROVED", "")
-	g.waitGates(t, "success")
+	g.PR.SubmitReview("olivia", "APPROVED", "")
+	g.WaitGates(t, "success")
 	// A later push to a contract path reopens it for the new head.
-	g.pr.Commit("again", map[string]string{".github/aepgate.yml": gatesConfig + "command_prefix: /aep\n# reviewed\n"})
-	g.waitGates(t, "action_required")
+	g.PR.Commit("again", map[string]string{".github/aepgate.yml": appkit.GatesConfig + "command_prefix: /aep\n# reviewed\n"})
+	g.WaitGates(t, "action_required")
 }
 
 // TestGatesWorkflowChangeNeedsApproval: a workflow is a contract path
 // whatever the config says; changing one waits for an owner's approval.
 func TestGatesWorkflowChangeNeedsApproval(t *testing.T) {
-	g := newGatesWorld(t)
-	head := g.pr.Commit("skip the tests", map[string]string{".github/workflows/ci.yml": "on: push\njobs: {}\n"})
-	r := g.waitGates(t, "action_required")
-	if !strings.Contains(r.Summary, "contract-pr"+strconv.Itoa(g.pr.Number())+"-"+head[:12]) || !strings.Contains(r.Summary, ".github/workflows/ci.yml") {
+	g := appkit.NewGatesWorld(t)
+	head := g.PR.Commit("skip the tests", map[string]string{".github/workflows/ci.yml": "on: push\njobs: {}\n"})
+	r := g.WaitGates(t, "action_required")
+	if !strings.Contains(r.Summary, "contract-pr"+strconv.Itoa(g.PR.Number())+"-"+head[:12]) || !strings.Contains(r.Summary, ".github/workflows/ci.yml") {
 		t.Errorf("summary:\n%s", r.Summary)
 	}
-	g.pr.SubmitReview("olivia", "APPROVED", "")
-	g.waitGates(t, "success")
+	g.PR.SubmitReview("olivia", "APPROVED", "")
+	g.WaitGates(t, "success")
 }
 
 // TestGatesHoldOnOneAttemptBlocksTheUnitsOthers: a HOLD made on one pull
@@ -364,38 +250,38 @@ func TestGatesWorkflowChangeNeedsApproval(t *testing.T) {
 // through GitHub's cross-references on the unit's issue), and a RESUME on
 // the second lifts it for both.
 func TestGatesHoldOnOneAttemptBlocksTheUnitsOthers(t *testing.T) {
-	g := newGatesWorld(t)
-	g.repo.Branch("second", "main")
-	g.repo.Commit("second", "another try", map[string]string{"second.go": "package x\n"})
-	second := g.repo.OpenPR("bob", "second", "main", "Second try", "Work-unit: #"+strconv.Itoa(g.unit.Number()))
-	secondGates := func() string { return conclusionOf(g.repo, second.Head(), checks.NameGates) }
-	waitFor(t, 10*time.Second, "the second attempt judged", func() bool { return secondGates() == "success" })
-	g.pr.Comment("olivia", "/aep hold rethink the approach")
-	g.waitGates(t, "action_required")
-	waitFor(t, 10*time.Second, "the second attempt held", func() bool { return secondGates() == "action_required" })
+	g := appkit.NewGatesWorld(t)
+	g.Repo.Branch("second", "main")
+	g.Repo.Commit("second", "another try", map[string]string{"second.go": "package x\n"})
+	second := g.Repo.OpenPR("bob", "second", "main", "Second try", "Work-unit: #"+strconv.Itoa(g.Unit.Number()))
+	secondGates := func() string { return appkit.ConclusionOf(g.Repo, second.Head(), checks.NameGates) }
+	appkit.WaitFor(t, 10*time.Second, "the second attempt judged", func() bool { return secondGates() == "success" })
+	g.PR.Comment("olivia", "/aep hold rethink the approach")
+	g.WaitGates(t, "action_required")
+	appkit.WaitFor(t, 10*time.Second, "the second attempt held", func() bool { return secondGates() == "action_required" })
 	second.Comment("olivia", "/aep resume")
-	waitFor(t, 10*time.Second, "the second attempt resumed", func() bool { return secondGates() == "success" })
-	g.waitGates(t, "success")
+	appkit.WaitFor(t, 10*time.Second, "the second attempt resumed", func() bool { return secondGates() == "success" })
+	g.WaitGates(t, "success")
 }
 
 // TestGatesAPICallsPerEvaluation: judging a pull request's gates after an
 // owner's comment costs two reads (the snapshot query and the owner's live
 // permission) and writes only what changed: here the 👍 on the comment.
 func TestGatesAPICallsPerEvaluation(t *testing.T) {
-	g := newGatesWorld(t)
-	hold := g.pr.Comment("olivia", "/aep hold wait")
-	g.waitGates(t, "action_required")
+	g := appkit.NewGatesWorld(t)
+	hold := g.PR.Comment("olivia", "/aep hold wait")
+	g.WaitGates(t, "action_required")
 	// The HOLD's evaluation ends with its answer and the review request.
-	g.waitReaction(t, hold.ID())
-	waitFor(t, 10*time.Second, "the review request", func() bool {
-		rs, _, err := g.gh.PullRequests.ListReviewers(context.Background(), "acme", "widgets", g.pr.Number(), nil)
+	g.WaitReaction(t, hold.ID())
+	appkit.WaitFor(t, 10*time.Second, "the review request", func() bool {
+		rs, _, err := g.GH.PullRequests.ListReviewers(context.Background(), "acme", "widgets", g.PR.Number(), nil)
 		return err == nil && len(rs.Users) == 1
 	})
-	g.quiet(t)
-	g.f.ResetLog()
-	c := g.pr.Comment("olivia", "/aep recheck")
-	g.waitReaction(t, c.ID()) // and its job's other reads and writes
-	st := g.f.Stats()
+	g.Quiet(t)
+	g.F.ResetLog()
+	c := g.PR.Comment("olivia", "/aep recheck")
+	g.WaitReaction(t, c.ID()) // and its job's other reads and writes
+	st := g.F.Stats()
 	delete(st.ByRoute, "GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions") // the test's own reads
 	want := map[string]int{
 		"POST /graphql": 1,
@@ -411,58 +297,34 @@ func TestGatesAPICallsPerEvaluation(t *testing.T) {
 // lost is answered by the reconcile sweep, once; a second sweep writes
 // nothing.
 func TestGatesSweepAnswersMissedComments(t *testing.T) {
-	w := newGhfakeWorldWith(t, false) // webhooks recorded, never sent
-	w.repo.Commit("main", "config", map[string]string{".github/aepgate.yml": gatesConfig})
-	w.repo.Grant("olivia", "admin")
-	g := &gatesWorld{ghfakeWorld: w, gh: w.f.Client(w.inst.Token())}
-	g.unit, g.pr = g.unitAndPR("missed")
-	c := g.pr.Comment("olivia", "/aep hold lost webhook")
-	if err := w.app.runReconcile(context.Background()); err != nil {
+	w := appkit.NewLiveWith(t, false) // webhooks recorded, never sent
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": appkit.GatesConfig})
+	w.Repo.Grant("olivia", "admin")
+	g := &appkit.GatesWorld{Live: w, GH: w.F.Client(w.Inst.Token())}
+	g.Unit, g.PR = g.UnitAndPR("missed")
+	c := g.PR.Comment("olivia", "/aep hold lost webhook")
+	if err := w.App.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if got := g.reactions(t, c.ID()); len(got) != 1 || got[0] != "+1" {
+	if got := g.Reactions(t, c.ID()); len(got) != 1 || got[0] != "+1" {
 		t.Errorf("reactions after the sweep = %v, want [+1]", got)
 	}
-	if r := g.gates(); r == nil || r.Conclusion != "action_required" {
+	if r := g.Gates(); r == nil || r.Conclusion != "action_required" {
 		t.Errorf("gates after the sweep: %+v", r)
 	}
 	// The sweep also asked for a board update, which opens the board issue
 	// and pins it last: its writes are the first sweep's.
-	waitFor(t, 10*time.Second, "the board issue, pinned", func() bool {
-		is := w.repo.IssuesLabelled(checks.BoardLabel)
+	appkit.WaitFor(t, 10*time.Second, "the board issue, pinned", func() bool {
+		is := w.Repo.IssuesLabelled(checks.BoardLabel)
 		return len(is) == 1 && is[0].Pinned
 	})
-	w.f.ResetLog()
-	if err := w.app.runReconcile(context.Background()); err != nil {
+	w.F.ResetLog()
+	if err := w.App.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, writes := apiCalls(w.f.Stats()); writes != 0 {
-		t.Errorf("a second sweep wrote %d times: %v", writes, w.f.Stats().ByRoute)
+	if _, writes := appkit.APICalls(w.F.Stats()); writes != 0 {
+		t.Errorf("a second sweep wrote %d times: %v", writes, w.F.Stats().ByRoute)
 	}
-}
-
-// settle makes sure an evaluation has read everything posted so far (the
-// owner's /aep recheck is answered only after an evaluation that read the
-// whole conversation as GitHub holds it now) and that every job queued
-// before it has run (waitReaction), so nothing still changes what the
-// test reads next.
-func (g *gatesWorld) settle(t *testing.T) {
-	t.Helper()
-	c := g.pr.Comment("olivia", "/aep recheck")
-	g.waitReaction(t, c.ID())
-}
-
-// commandRows counts the ledger's command rows about comment id (one per
-// request each time it is judged on its own delivery).
-func (g *gatesWorld) commandRows(t *testing.T, id int64) int {
-	t.Helper()
-	var n int
-	err := g.app.db.SQL.QueryRowContext(context.Background(),
-		`SELECT COUNT(*) FROM aepgate_ledger WHERE kind LIKE 'command:%' AND subject LIKE '%/' || ? || ':%'`, strconv.FormatInt(id, 10)).Scan(&n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // TestAdvisoryModeBlocksNothing: under `mode: advisory` an owner's HOLD
@@ -475,18 +337,18 @@ func TestAdvisoryModeBlocksNothing(t *testing.T) {
 		{"enforce", "action_required", "failure"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
-			g := newGatesWorld(t)
-			g.repo.Commit("main", "mode", map[string]string{".github/aepgate.yml": gatesConfig + "mode: " + tt.mode + "\n"})
-			g.pr.Comment("olivia", "/aep hold waiting for legal")
-			g.waitGates(t, tt.gates)
-			g.quiet(t)
-			merge := newestRunOn(g.repo, g.pr.Head(), checks.NameMerge)
+			g := appkit.NewGatesWorld(t)
+			g.Repo.Commit("main", "mode", map[string]string{".github/aepgate.yml": appkit.GatesConfig + "mode: " + tt.mode + "\n"})
+			g.PR.Comment("olivia", "/aep hold waiting for legal")
+			g.WaitGates(t, tt.gates)
+			g.Quiet(t)
+			merge := appkit.NewestRunOn(g.Repo, g.PR.Head(), checks.NameMerge)
 			if merge == nil || merge.Conclusion != tt.merge {
 				t.Fatalf("aepgate/merge = %+v, want %s", merge, tt.merge)
 			}
-			advised := strings.HasPrefix(g.gates().Title, "Advisory (would be action_required)")
+			advised := strings.HasPrefix(g.Gates().Title, "Advisory (would be action_required)")
 			if advised != (tt.mode == "advisory") {
-				t.Errorf("aepgate/gates title %q under mode %s", g.gates().Title, tt.mode)
+				t.Errorf("aepgate/gates title %q under mode %s", g.Gates().Title, tt.mode)
 			}
 		})
 	}

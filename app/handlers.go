@@ -29,11 +29,11 @@ func (a *App) handlers(j *judges) *route.Handlers {
 	increment.Register(h, a.incrementJudge(j))
 	closure.Register(h, func(w route.Where) *closure.Judge { return a.closures(j, w) })
 	heldwork.Register(h, func(route.Where) *heldwork.Judge {
-		return &heldwork.Judge{Issues: j.gh, Kept: j.kept, Ledger: j.w, Rules: a.opts.heldWorkRules, Log: j.log}
+		return &heldwork.Judge{Issues: j.gh, Kept: j.kept, Ledger: j.w, Rules: a.opts.Seams.HeldWorkRules, Log: j.log}
 	})
 	acontract.Register(h, j.contracts)
-	if a.opts.handlers != nil {
-		a.opts.handlers(h)
+	if a.opts.Seams.Handlers != nil {
+		a.opts.Seams.Handlers(h)
 	}
 	return h
 }
@@ -104,7 +104,7 @@ func (a *App) incrementJudge(j *judges) func(context.Context, route.Where) (*inc
 		if err != nil {
 			return nil, err
 		}
-		return &increment.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), AppLogin: login, Rules: a.opts.incrementRules, People: j.people,
+		return &increment.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), AppLogin: login, Rules: a.opts.Seams.IncrementRules, People: j.people,
 			ClosureRules: a.closureRules(), Board: a.boards().For(w.Installation), Signer: a.opts.Signer, Attest: in, Log: j.log, Contracts: j.contracts}, nil
 	}
 }
@@ -120,5 +120,5 @@ func (a *App) deployJudge(ctx context.Context, w route.Where, j *judges) (*deplo
 		return nil, err
 	}
 	return &deploy.Judge{Src: in, Store: a.db, W: a.writer(in.CheckPublisher()), Increments: increment.Deployable{Checks: in},
-		AppLogin: login, Rules: a.opts.deployRules, Log: j.log, People: j.people}, nil
+		AppLogin: login, Rules: a.opts.Seams.DeployRules, Log: j.log, People: j.people}, nil
 }

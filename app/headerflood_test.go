@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bufio"
@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // floodConns is how many connections TestHeaderFloodMemory opens.
@@ -49,8 +51,8 @@ func TestHeaderFloodMemory(t *testing.T) {
 		{"broken: Go's default 1 MB headers", 1 << 20, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newWorld(t)
-			c := startChildWith(t, w, childConfig{Database: "sqlite:" + filepath.Join(t.TempDir(), "a.db"),
+			w := appkit.NewWorld(t)
+			c := startChildWith(t, w, childConfig{Database: "sqlite:" + filepath.Join(t.TempDir(), "a.Store()"),
 				MaxHeaderBytes: tt.maxHeader, ReadHeaderTimeout: 10 * time.Minute})
 			idle := procStatus(c.cmd.Process.Pid, "VmRSS")
 			addr := strings.TrimPrefix(c.base, "http://")
@@ -66,7 +68,7 @@ func TestHeaderFloodMemory(t *testing.T) {
 				})
 			}
 			sent.Wait()
-			waitFor(t, 2*time.Minute, "the child to read every header byte sent to it", func() bool { return unread(t, addr) == 0 })
+			appkit.WaitFor(t, 2*time.Minute, "the child to read every header byte sent to it", func() bool { return unread(t, addr) == 0 })
 			// The child's own high-water mark: its rusage Maxrss would also
 			// count the parent's memory at the fork (exec keeps the old
 			// address space's high-water mark).

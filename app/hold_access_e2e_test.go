@@ -1,9 +1,11 @@
-package app
+package app_test
 
 import (
 	"slices"
 	"testing"
 
+	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 )
 
@@ -27,17 +29,17 @@ func TestHoldNeedsLiveWrite(t *testing.T) {
 		{"negative control: without live-write", withoutGateRule("live-write"), "action_required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := newGatesWorldOpts(t, func(o *Options) { o.gateRules = tc.rules })
-			g.repo.Grant("olivia", "read")
-			c := g.unit.Comment("olivia", "/aep hold stop everything")
+			g := appkit.NewGatesWorldOpts(t, func(o *app.Options) { o.Seams.GateRules = tc.rules })
+			g.Repo.Grant("olivia", "read")
+			c := g.Unit.Comment("olivia", "/aep hold stop everything")
 			if tc.rules == nil {
-				if got := g.waitReaction(t, c.ID()); len(got) != 1 || got[0] != "-1" {
+				if got := g.WaitReaction(t, c.ID()); len(got) != 1 || got[0] != "-1" {
 					t.Errorf("reactions = %v, want [-1]", got)
 				}
 			}
-			g.waitGates(t, tc.want)
-			g.quiet(t)
-			if r := g.gates(); r.Conclusion != tc.want {
+			g.WaitGates(t, tc.want)
+			g.Quiet(t)
+			if r := g.Gates(); r.Conclusion != tc.want {
 				t.Errorf("aepgate/gates = %s %q, want %s", r.Conclusion, r.Title, tc.want)
 			}
 		})

@@ -1,9 +1,10 @@
-package app
+package app_test
 
 import (
 	"net/netip"
 	"testing"
 
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -25,11 +26,11 @@ func TestGitHubHookAddressesOnGHES(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := ghfake.New(t)
 			f.SetHookRanges(nil)
-			f.App(testAppID, appKey(t))
-			o := testOptions(t, nil, "")
+			f.App(appkit.AppID, appkit.Key(t))
+			o := appkit.Options(t, nil, "")
 			o.GitHubURL, o.GitHubHookAddresses = f.URL(), tt.configured
-			a, _ := startApp(t, o)
-			if got := a.hooks.Known() && a.hooks.Contains(ghes); got != tt.want {
+			a, _ := appkit.Start(t, o)
+			if got := a.Hooks().Known() && a.Hooks().Contains(ghes); got != tt.want {
 				t.Errorf("GHES's address %s is GitHub's: %v, want %v", ghes, got, tt.want)
 			}
 		})

@@ -49,12 +49,12 @@ func (a *App) judges(installation int64, log *slog.Logger) (*judges, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &judges{gh: in, kept: a.keeper(), people: a.people(in), contracts: acontract.Keeper{Store: a.db, Rules: a.opts.contractRules},
+	j := &judges{gh: in, kept: a.keeper(), people: a.people(in), contracts: acontract.Keeper{Store: a.db, Rules: a.opts.Seams.ContractRules},
 		w: a.writer(in.CheckPublisher()), boards: boardJobs{b: a.boards(), installation: installation}, log: log}
 	j.pull = &pull.Judge{Checks: a.checks, W: j.w, Locks: a.db, Groups: in, Boards: j.boards, Log: log,
 		Reads: pull.Reads{Snap: a.snapshotter(in), Files: in, Roles: in, Pushers: a.db, People: j.people, Timelines: in, Kept: j.kept,
 			Units: a.db, Contracts: j.contracts, AppLogin: a.clients.AppLogin},
-		Rules: pull.Rules{Audit: a.opts.auditRules, Gate: a.opts.gateRules, Merge: a.opts.mergeRules, Closure: a.closureRules()}}
+		Rules: pull.Rules{Audit: a.opts.Seams.AuditRules, Gate: a.opts.Seams.GateRules, Merge: a.opts.Seams.MergeRules, Closure: a.closureRules()}}
 	j.gates = &gates.Gates{Judge: j.pull, Kept: j.kept, Ledger: j.w, Reply: in, Locks: a.db, Fanout: a.fanouts(installation),
 		Redelivered: deliveryMemory, Log: log}
 	j.pull.Gates = j.gates
@@ -64,8 +64,8 @@ func (a *App) judges(installation int64, log *slog.Logger) (*judges, error) {
 // snapshotter reads snapshots through in, unless a test put a variant in
 // Options.
 func (a *App) snapshotter(in snapshotter) snapshotter {
-	if a.opts.snapshots != nil {
-		return a.opts.snapshots(in)
+	if a.opts.Seams.Snapshots != nil {
+		return a.opts.Seams.Snapshots(in)
 	}
 	return in
 }
@@ -73,9 +73,9 @@ func (a *App) snapshotter(in snapshotter) snapshotter {
 // people resolves people through in (app/owners), with the variants a
 // test put in Options.
 func (a *App) people(in owners.Source) owners.Reader {
-	r := owners.Reader{Files: in, Teams: in, Resolve: a.opts.people}
-	if a.opts.teams != nil {
-		r.Teams = a.opts.teams(in)
+	r := owners.Reader{Files: in, Teams: in, Resolve: a.opts.Seams.People}
+	if a.opts.Seams.Teams != nil {
+		r.Teams = a.opts.Seams.Teams(in)
 	}
 	return r
 }
@@ -83,8 +83,8 @@ func (a *App) people(in owners.Source) owners.Reader {
 // keeper is where accepted decisions are kept: the database, unless a test
 // put a variant in Options.
 func (a *App) keeper() keeper {
-	if a.opts.keeper != nil {
-		return a.opts.keeper(a.db)
+	if a.opts.Seams.Keeper != nil {
+		return a.opts.Seams.Keeper(a.db)
 	}
 	return a.db
 }

@@ -1,23 +1,21 @@
-package app
+package app_test
 
 import (
 	"context"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-github/v62/github"
-
-	"github.com/aepgate/aepgate/app/board"
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
 // forgetful is the negative control of kept decisions: a store that keeps
 // nothing, which is how the App judged before (a stateless replay).
-type forgetful struct{ keeper }
+type forgetful struct{ app.Keeper }
 
 func (forgetful) Keep(context.Context, store.Kept, store.Entry, time.Time) (bool, error) {
 	return true, nil
@@ -39,25 +37,25 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 	tests := []struct {
 		name string
 		// decide posts the decision and returns the comment to tamper with.
-		decide func(g *gatesWorld) *ghfake.Comment
+		decide func(g *appkit.GatesWorld) *ghfake.Comment
 		// tamper is what mallory does to it, through the REST API.
-		tamper func(t *testing.T, g *gatesWorld, c *ghfake.Comment)
+		tamper func(t *testing.T, g *appkit.GatesWorld, c *ghfake.Comment)
 		change string
 	}{
-		{"owner's HOLD edited with its body unchanged", func(g *gatesWorld) *ghfake.Comment {
-			return g.unit.Comment("olivia", "/aep hold waiting for legal")
-		}, editAs("mallory", "/aep hold waiting for legal"), "edited"},
-		{"owner's HOLD edited away", func(g *gatesWorld) *ghfake.Comment {
-			return g.unit.Comment("olivia", "/aep hold waiting for legal")
-		}, editAs("mallory", "LGTM"), "edited"},
-		{"owner's HOLD deleted", func(g *gatesWorld) *ghfake.Comment {
-			return g.pr.Comment("olivia", "/aep hold waiting for legal")
+		{"owner's HOLD edited with its body unchanged", func(g *appkit.GatesWorld) *ghfake.Comment {
+			return g.Unit.Comment("olivia", "/aep hold waiting for legal")
+		}, appkit.EditAs("mallory", "/aep hold waiting for legal"), "edited"},
+		{"owner's HOLD edited away", func(g *appkit.GatesWorld) *ghfake.Comment {
+			return g.Unit.Comment("olivia", "/aep hold waiting for legal")
+		}, appkit.EditAs("mallory", "LGTM"), "edited"},
+		{"owner's HOLD deleted", func(g *appkit.GatesWorld) *ghfake.Comment {
+			return g.PR.Comment("olivia", "/aep hold waiting for legal")
 		}, deleteAs("mallory"), "deleted"},
-		{"coordinator's irreversible merge gate deleted", func(g *gatesWorld) *ghfake.Comment {
-			return g.pr.Comment("cody", gateBlock)
+		{"coordinator's irreversible merge gate deleted", func(g *appkit.GatesWorld) *ghfake.Comment {
+			return g.PR.Comment("cody", gateBlock)
 		}, deleteAs("mallory"), "deleted"},
-		{"project HOLD on the control issue deleted", func(g *gatesWorld) *ghfake.Comment {
-			ctl := g.repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
+		{"project HOLD on the control issue deleted", func(g *appkit.GatesWorld) *ghfake.Comment {
+			ctl := g.Repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))
 			return ctl.Comment("olivia", "/aep hold release freeze")
 		}, deleteAs("mallory"), "deleted"},
 	}
@@ -68,17 +66,17 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 				name += " (negative control: nothing kept)"
 			}
 			t.Run(name, func(t *testing.T) {
-				var edit func(*Options)
+				var edit func(*app.Options)
 				if control {
-					edit = func(o *Options) { o.keeper = func(keeper) keeper { return forgetful{} } }
+					edit = func(o *app.Options) { o.Seams.Keeper = func(app.Keeper) app.Keeper { return forgetful{} } }
 				}
-				g := newGatesWorldOpts(t, edit)
+				g := appkit.NewGatesWorldOpts(t, edit)
 				c := tt.decide(g)
-				g.waitGates(t, "action_required")
-				g.quiet(t)
+				g.WaitGates(t, "action_required")
+				g.Quiet(t)
 				tt.tamper(t, g, c)
-				g.settle(t)
-				r := g.gates()
+				g.Settle(t)
+				r := g.Gates()
 				if control {
 					if r.Conclusion != "success" {
 						t.Fatalf("with nothing kept the attack did not lift the decision (%s), so keeping is not what stops it", r.Conclusion)
@@ -93,13 +91,13 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 						t.Errorf("aepgate/gates does not show the tampering (%q):\n%s", want, r.Summary)
 					}
 				}
-				if n := g.ledgerRows(t, "tampering"); n != 1 {
+				if n := g.LedgerRows(t, "tampering"); n != 1 {
 					t.Errorf("%d tampering rows in the ledger, want 1", n)
 				}
-				if !g.boardInboxShows(t, `"kind":"tampering"`, "by mallory") {
+				if !g.BoardInboxShows(t, `"kind":"tampering"`, "by mallory") {
 					t.Error("the board's inbox does not list the tampering")
 				}
-				if !g.app.restartSees(t) {
+				if !restartSees(t, g.App) {
 					t.Error("a new App on the same database does not see the kept decision")
 				}
 			})
@@ -110,35 +108,24 @@ func TestKeptDecisionSurvivesTampering(t *testing.T) {
 // TestKeptDecisionLiftedOnlyByTheOwner: the tampered HOLD stays until the
 // owner's fresh RESUME, which lifts it.
 func TestKeptDecisionLiftedOnlyByTheOwner(t *testing.T) {
-	g := newGatesWorld(t)
-	c := g.unit.Comment("olivia", "/aep hold waiting for legal")
-	g.waitGates(t, "action_required")
+	g := appkit.NewGatesWorld(t)
+	c := g.Unit.Comment("olivia", "/aep hold waiting for legal")
+	g.WaitGates(t, "action_required")
 	deleteAs("mallory")(t, g, c)
-	g.pr.Comment("mallory", "/aep resume")
-	g.settle(t)
-	if r := g.gates(); r.Conclusion != "action_required" {
+	g.PR.Comment("mallory", "/aep resume")
+	g.Settle(t)
+	if r := g.Gates(); r.Conclusion != "action_required" {
 		t.Fatalf("a writer lifted the kept HOLD: %s", r.Conclusion)
 	}
-	g.unit.Comment("olivia", "/aep resume")
-	g.waitGates(t, "success")
-}
-
-// editAs edits the comment through the REST API as login, a writer.
-func editAs(login, body string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
-	return func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
-		t.Helper()
-		gc := g.f.Client(g.f.UserToken(login))
-		if _, _, err := gc.Issues.EditComment(context.Background(), "acme", "widgets", c.ID(), &github.IssueComment{Body: github.String(body)}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	g.Unit.Comment("olivia", "/aep resume")
+	g.WaitGates(t, "success")
 }
 
 // deleteAs deletes the comment through the REST API as login, a writer.
-func deleteAs(login string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
-	return func(t *testing.T, g *gatesWorld, c *ghfake.Comment) {
+func deleteAs(login string) func(t *testing.T, g *appkit.GatesWorld, c *ghfake.Comment) {
+	return func(t *testing.T, g *appkit.GatesWorld, c *ghfake.Comment) {
 		t.Helper()
-		gc := g.f.Client(g.f.UserToken(login))
+		gc := g.F.Client(g.F.UserToken(login))
 		resp, err := gc.Issues.DeleteComment(context.Background(), "acme", "widgets", c.ID())
 		if err != nil || resp.StatusCode != http.StatusNoContent {
 			t.Fatalf("delete comment: %v", err)
@@ -146,60 +133,11 @@ func deleteAs(login string) func(t *testing.T, g *gatesWorld, c *ghfake.Comment)
 	}
 }
 
-// quiet waits until every webhook sent so far was answered and the App's
-// queue holds no delivery or fanout job still to run (board jobs wait
-// past the test's end: BoardDelay is an hour in tests).
-func (g *ghfakeWorld) quiet(t *testing.T) { t.Helper(); drained(t, g.f, g.app) }
-
-// drained waits until the fake's webhooks are delivered and the App's
-// queue (board updates aside) holds no job still to run, scheduled ones
-// included. It ends as soon as the queue is empty; its bound, drainBound,
-// only stops a test that would hang.
-func drained(t *testing.T, f *ghfake.Fake, a *App) {
-	t.Helper()
-	f.Deliveries()
-	waitFor(t, drainBound, "the App's queue to drain", func() bool {
-		var n int
-		err := a.db.SQL.QueryRowContext(context.Background(),
-			`SELECT COUNT(*) FROM river_job WHERE state NOT IN ('completed', 'cancelled', 'discarded') AND queue <> ?`, board.Queue).Scan(&n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n == 0
-	})
-}
-
-// ledgerRows counts the ledger's rows of kind.
-func (g *gatesWorld) ledgerRows(t *testing.T, kind string) int {
-	t.Helper()
-	var n int
-	if err := g.app.db.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM aepgate_ledger WHERE kind = ?`, kind).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-// boardInboxShows reports whether a board fact of the repository holds
-// every one of wants (the facts the board's inbox is built from).
-func (g *gatesWorld) boardInboxShows(t *testing.T, wants ...string) bool {
-	t.Helper()
-	facts, err := g.app.db.BoardFacts(context.Background(), "acme/widgets")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range facts {
-		if !slices.ContainsFunc(wants, func(w string) bool { return !strings.Contains(string(f), w) }) {
-			return true
-		}
-	}
-	return false
-}
-
 // restartSees reports whether the App's database, read as a new replica
 // would, holds a kept decision.
-func (a *App) restartSees(t *testing.T) bool {
+func restartSees(t *testing.T, a *app.App) bool {
 	t.Helper()
-	ks, err := a.db.KeptDecisions(context.Background(), "acme/widgets")
+	ks, err := a.Store().KeptDecisions(context.Background(), "acme/widgets")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,15 +150,15 @@ func (a *App) restartSees(t *testing.T) bool {
 // shown as tampering. (The rule's negative control, the same replay without
 // the witness, is TestWitnessedBeforeFirstJudgement in protocol/gatelog.)
 func TestHoldEditedBeforeItWasJudged(t *testing.T) {
-	g := newGatesWorld(t)
-	g.f.CollectWebhooks(testSecret, g.ghApp)
-	before := len(g.f.Deliveries())
-	c := g.unit.Comment("olivia", "/aep hold waiting for legal")
-	editAs("mallory", "never mind")(t, g, c)
-	held := g.f.Deliveries()[before:]
-	g.f.SendWebhooks(g.base+"/webhook", testSecret, g.ghApp)
+	g := appkit.NewGatesWorld(t)
+	g.F.CollectWebhooks(appkit.Secret, g.GHApp)
+	before := len(g.F.Deliveries())
+	c := g.Unit.Comment("olivia", "/aep hold waiting for legal")
+	appkit.EditAs("mallory", "never mind")(t, g, c)
+	held := g.F.Deliveries()[before:]
+	g.F.SendWebhooks(g.Base+"/webhook", appkit.Secret, g.GHApp)
 	for _, d := range held {
-		req, err := d.Request(g.base + "/webhook")
+		req, err := d.Request(g.Base + "/webhook")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,12 +168,12 @@ func TestHoldEditedBeforeItWasJudged(t *testing.T) {
 		}
 		resp.Body.Close()
 	}
-	g.waitGates(t, "action_required")
-	g.quiet(t)
-	if r := g.gates(); !strings.Contains(r.Summary, "edited by `mallory`") {
+	g.WaitGates(t, "action_required")
+	g.Quiet(t)
+	if r := g.Gates(); !strings.Contains(r.Summary, "edited by `mallory`") {
 		t.Errorf("the early edit is not shown as tampering:\n%s", r.Summary)
 	}
-	if !g.app.restartSees(t) {
+	if !restartSees(t, g.App) {
 		t.Error("the HOLD judged from its delivery was not kept")
 	}
 }

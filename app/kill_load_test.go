@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 )
 
@@ -46,14 +47,14 @@ func TestE2EKilledUnderLoad(t *testing.T) {
 func runKillUnderLoad(t *testing.T, database string) {
 	n := int(float64(*killRate) * *killSeconds)
 	begin := time.Now()
-	w := newWorld(t)
-	w.addPRs(n)
+	w := appkit.NewWorld(t)
+	w.AddPRs(n)
 	first := startChild(t, w, database)
 	var base atomic.Value
 	base.Store(first.base)
 	bodies := make([][]byte, n)
 	for i := range n {
-		bodies[i] = w.prEvent("opened", 1000+i, "Work-unit: #1")
+		bodies[i] = w.PREvent("opened", 1000+i, "Work-unit: #1")
 	}
 	acked := make([]bool, n)
 	var sent atomic.Int32
@@ -70,7 +71,7 @@ func runKillUnderLoad(t *testing.T, database string) {
 		}
 		wg.Wait()
 	}()
-	waitFor(t, 60*time.Second, "half the deliveries sent", func() bool { return int(sent.Load()) >= n/2 })
+	appkit.WaitFor(t, 60*time.Second, "half the deliveries sent", func() bool { return int(sent.Load()) >= n/2 })
 	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func runKillUnderLoad(t *testing.T, database string) {
 			}
 		}
 	}
-	waitFor(t, 180*time.Second, "every pull request judged", w.allJudged(n))
+	appkit.WaitFor(t, 180*time.Second, "every pull request judged", w.AllJudged(n))
 	t.Logf("%v: every pull request judged", time.Since(begin).Round(time.Millisecond))
 	checkExactlyOnce(t, w, database, n)
 }
@@ -107,7 +108,7 @@ func deliverOnce(client *http.Client, base string, i int, body []byte) bool {
 	}
 	req.Header.Set("X-GitHub-Event", "pull_request")
 	req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("l-%d", i))
-	req.Header.Set("X-Hub-Signature-256", sign(testSecret, body))
+	req.Header.Set("X-Hub-Signature-256", appkit.Sign(appkit.Secret, body))
 	resp, err := client.Do(req)
 	if err != nil {
 		return false

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 )
 
@@ -26,19 +27,19 @@ type child struct {
 	base string
 }
 
-func startChild(t *testing.T, w *world, database string) *child {
+func startChild(t *testing.T, w *appkit.World, database string) *child {
 	t.Helper()
 	return startChildWith(t, w, childConfig{Database: database, Pipeline: true})
 }
 
 // startChildWith is startChild with more of the child's settings.
-func startChildWith(t *testing.T, w *world, c childConfig) *child {
+func startChildWith(t *testing.T, w *appkit.World, c childConfig) *child {
 	t.Helper()
 	addrFile := filepath.Join(t.TempDir(), "addr")
-	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey(t))})
-	c.GitHubURL, c.AddrFile, c.KeyPEM = w.f.URL(), addrFile, string(keyPEM)
+	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appkit.Key(t))})
+	c.GitHubURL, c.AddrFile, c.KeyPEM = w.F.URL(), addrFile, string(keyPEM)
 	if c.Pipeline {
-		c.Done = seededUnits(w.f.URL())
+		c.Done = appkit.SeededUnits(w.F.URL())
 	}
 	cfg, _ := json.Marshal(c)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -56,7 +57,7 @@ func startChildWith(t *testing.T, w *world, c childConfig) *child {
 		}
 	})
 	ch := &child{cmd: cmd}
-	waitFor(t, 20*time.Second, "child to listen", func() bool {
+	appkit.WaitFor(t, 20*time.Second, "child to listen", func() bool {
 		b, err := os.ReadFile(addrFile)
 		ch.base = string(b)
 		return err == nil && len(b) > 0
@@ -66,16 +67,16 @@ func startChildWith(t *testing.T, w *world, c childConfig) *child {
 
 // sendAll delivers n pull_request events, retrying each (same delivery
 // ID, as GitHub's redelivery does) until some server answers 2xx.
-func sendAll(w *world, base *atomic.Value, n int, sent *atomic.Int32) error {
+func sendAll(w *appkit.World, base *atomic.Value, n int, sent *atomic.Int32) error {
 	client := &http.Client{Timeout: 5 * time.Second}
 	for i := range n {
-		body := w.prEvent("opened", 1000+i, "Work-unit: #1")
+		body := w.PREvent("opened", 1000+i, "Work-unit: #1")
 		deadline := time.Now().Add(30 * time.Second)
 		for {
 			req, _ := http.NewRequest(http.MethodPost, base.Load().(string)+"/webhook", bytes.NewReader(body))
 			req.Header.Set("X-GitHub-Event", "pull_request")
 			req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("k-%d", i))
-			req.Header.Set("X-Hub-Signature-256", sign(testSecret, body))
+			req.Header.Set("X-Hub-Signature-256", appkit.Sign(appkit.Secret, body))
 			resp, err := client.Do(req)
 			if err == nil {
 				resp.Body.Close()
@@ -106,11 +107,11 @@ func TestE2EKilledMidwayLosesNothing(t *testing.T) {
 func runKillTest(t *testing.T, database string, replicas int) {
 	const n = 500
 	begin := time.Now()
-	w := newWorld(t)
-	w.addPRs(n)
+	w := appkit.NewWorld(t)
+	w.AddPRs(n)
 	// A slow GitHub keeps jobs in flight when the process dies, so the
 	// rescue of jobs a dead process left running is exercised.
-	w.slowGraphQL(20 * time.Millisecond)
+	w.SlowGraphQL(20 * time.Millisecond)
 	t.Logf("%v: %d pull requests on the fake", time.Since(begin).Round(time.Millisecond), n)
 	first := startChild(t, w, database)
 	for range replicas - 1 {
@@ -121,7 +122,7 @@ func runKillTest(t *testing.T, database string, replicas int) {
 	var sent atomic.Int32
 	errc := make(chan error, 1)
 	go func() { errc <- sendAll(w, &base, n, &sent) }()
-	waitFor(t, 30*time.Second, "half the deliveries", func() bool { return sent.Load() >= n/2 })
+	appkit.WaitFor(t, 30*time.Second, "half the deliveries", func() bool { return sent.Load() >= n/2 })
 	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func runKillTest(t *testing.T, database string, replicas int) {
 	if err := <-errc; err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 90*time.Second, "every pull request judged", w.allJudged(n))
+	appkit.WaitFor(t, 90*time.Second, "every pull request judged", w.AllJudged(n))
 	t.Logf("%v: every pull request judged", time.Since(begin).Round(time.Millisecond))
 	checkExactlyOnce(t, w, database, n)
 }
@@ -140,18 +141,18 @@ func runKillTest(t *testing.T, database string, replicas int) {
 // checkExactlyOnce checks that each of the n pull requests got exactly one
 // check run and the ledger holds a decision for each, once the queue has
 // had half a second to show any duplicate.
-func checkExactlyOnce(t *testing.T, w *world, database string, n int) {
+func checkExactlyOnce(t *testing.T, w *appkit.World, database string, n int) {
 	t.Helper()
 	begin := time.Now()
 	time.Sleep(500 * time.Millisecond)
-	if d := w.duplicates(); len(d) > 0 {
+	if d := w.Duplicates(); len(d) > 0 {
 		t.Errorf("duplicated writes: %v", d)
 	}
-	if _, writes, _ := w.counts(); writes != n {
-		t.Errorf("%d writes for %d deliveries, want exactly one each:\n%s", writes, n, w.writeLog())
+	if _, writes, _ := w.Counts(); writes != n {
+		t.Errorf("%d writes for %d deliveries, want exactly one each:\n%s", writes, n, w.WriteLog())
 	}
-	if got := w.f.Calls("POST /repos/{owner}/{repo}/check-runs"); got != n {
-		t.Errorf("%d check runs created for %d deliveries, want exactly one each:\n%s", got, n, w.writeLog())
+	if got := w.F.Calls("POST /repos/{owner}/{repo}/check-runs"); got != n {
+		t.Errorf("%d check runs created for %d deliveries, want exactly one each:\n%s", got, n, w.WriteLog())
 	}
 	db, err := store.Open(context.Background(), database)
 	if err != nil {
@@ -159,7 +160,7 @@ func checkExactlyOnce(t *testing.T, w *world, database string, n int) {
 	}
 	defer db.Close()
 	var res store.VerifyResult
-	waitFor(t, 30*time.Second, "a ledger decision for every delivery", func() bool {
+	appkit.WaitFor(t, 30*time.Second, "a ledger decision for every delivery", func() bool {
 		res, err = db.VerifyLedger(context.Background())
 		return err != nil || !res.OK() || res.Rows >= int64(n)
 	})

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"strconv"
@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/certificate"
 )
@@ -20,32 +22,32 @@ const lifecycleYAML = "version: 1\nowners: [olivia]\nrequired_workflows:\n  pull
 // the merge, the readback on main and the completion certificate, whose
 // audited SHA and auditor come from the real audit review.
 func TestUnitFromPullRequestToCertificate(t *testing.T) {
-	w := newReadbackWorld(t, lifecycleYAML, func(o *readbackOptions) { o.audited = nil })
-	w.repo.Grant("carol", "write")
-	w.unit.Edit("alice", contract("medium", "product"))
-	head := w.pr.Commit("export", map[string]string{"export/export.go": auditSource})
-	merge := func() *ghfake.CheckRun { return w.latest(w.pr.Head(), checks.NameMerge) }
-	waitFor(t, 10*time.Second, "aepgate/merge on the head", func() bool { return merge() != nil })
+	w := appkit.NewReadbackWorld(t, lifecycleYAML, func(o *app.ReadbackSeams) { o.Audited = nil })
+	w.Repo.Grant("carol", "write")
+	w.Unit.Edit("alice", appkit.Contract("medium", "product"))
+	head := w.PR.Commit("export", map[string]string{"export/export.go": appkit.AuditSource})
+	merge := func() *ghfake.CheckRun { return w.Latest(w.PR.Head(), checks.NameMerge) }
+	appkit.WaitFor(t, 10*time.Second, "aepgate/merge on the head", func() bool { return merge() != nil })
 	if r := merge(); r.Conclusion != "failure" || !strings.Contains(r.Summary, "worker report") || !strings.Contains(r.Summary, `no run of workflow "ci"`) {
 		t.Fatalf("merge before anything holds: %s\n%s", r.Conclusion, r.Summary)
 	}
 	// The worker report, CI at the head and an independent PASS.
-	w.pr.Edit("bob", "Work-unit: #"+strconv.Itoa(w.unit.Number())+"\n\n"+workerReport(w.unit.Number(), w.pr.Number(), head))
-	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request"})
-	w.pr.SubmitReview("carol", "COMMENTED", auditBody(w.unit.Number(), "PASS", goodQuote))
-	waitFor(t, 10*time.Second, "ready to merge", func() bool { r := merge(); return r != nil && r.Conclusion == "success" })
+	w.PR.Edit("bob", "Work-unit: #"+strconv.Itoa(w.Unit.Number())+"\n\n"+workerReport(w.Unit.Number(), w.PR.Number(), head))
+	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request"})
+	w.PR.SubmitReview("carol", "COMMENTED", appkit.AuditBody(w.Unit.Number(), "PASS", appkit.GoodQuote))
+	appkit.WaitFor(t, 10*time.Second, "ready to merge", func() bool { r := merge(); return r != nil && r.Conclusion == "success" })
 	// A HOLD blocks the merge again until the owner resumes.
-	w.unit.Comment("olivia", "/aep hold one more look")
-	waitFor(t, 10*time.Second, "held", func() bool { return merge().Conclusion == "failure" })
-	w.unit.Comment("olivia", "/aep resume")
-	waitFor(t, 10*time.Second, "ready again", func() bool { return merge().Conclusion == "success" })
+	w.Unit.Comment("olivia", "/aep hold one more look")
+	appkit.WaitFor(t, 10*time.Second, "held", func() bool { return merge().Conclusion == "failure" })
+	w.Unit.Comment("olivia", "/aep resume")
+	appkit.WaitFor(t, 10*time.Second, "ready again", func() bool { return merge().Conclusion == "success" })
 
-	sha := w.pr.Merge(ghfake.MergeCommit)
-	w.waitReadback(t, sha, "")
-	w.mainCI(sha, "success")
-	w.waitReadback(t, sha, "success")
-	waitFor(t, 10*time.Second, "certificate", func() bool { return w.latest(sha, checks.NameCertificate) != nil })
-	cr := w.latest(sha, checks.NameCertificate)
+	sha := w.PR.Merge(ghfake.MergeCommit)
+	w.WaitReadback(t, sha, "")
+	w.MainCI(sha, "success")
+	w.WaitReadback(t, sha, "success")
+	appkit.WaitFor(t, 10*time.Second, "certificate", func() bool { return w.Latest(sha, checks.NameCertificate) != nil })
+	cr := w.Latest(sha, checks.NameCertificate)
 	raw, refused := checks.VerifyCertificateRun(checks.Run{Name: cr.Name, HeadSHA: cr.HeadSHA, ExternalID: cr.ExternalID,
 		Status: checks.Status(cr.Status), Conclusion: checks.Conclusion(cr.Conclusion), Title: cr.Title, Summary: cr.Summary})
 	if len(refused) > 0 {

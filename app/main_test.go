@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/skipline"
 )
 
@@ -56,21 +58,21 @@ func runChild(raw string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	o := Options{Database: c.Database, AppID: testAppID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(testSecret)},
+	o := app.Options{Database: c.Database, AppID: appkit.AppID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(appkit.Secret)},
 		GitHubURL: c.GitHubURL, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, FanoutWindow: 50 * time.Millisecond,
-		JobTimeout: 2 * time.Second, RescueAfter: 3 * time.Second, Workers: 8, Logger: testLogger(nil),
-		BoardDelay: time.Hour} // board updates past the test's end, as testOptions
+		JobTimeout: 2 * time.Second, RescueAfter: 3 * time.Second, Workers: 8, Logger: appkit.Logger(nil),
+		BoardDelay: time.Hour} // board updates past the test's end, as appkit.Options
 	if c.Pipeline {
-		o.checks = pipelineChecks()
+		o.Seams.Checks = appkit.PipelineChecks()
 	}
-	o.server = webhook.ServerLimits{MaxHeaderBytes: c.MaxHeaderBytes, ReadHeaderTimeout: c.ReadHeaderTimeout}
-	a, err := New(ctx, o)
+	o.Seams.Server = webhook.ServerLimits{MaxHeaderBytes: c.MaxHeaderBytes, ReadHeaderTimeout: c.ReadHeaderTimeout}
+	a, err := app.New(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	defer a.Close()
-	if err := seedUnits(a, c.Done); err != nil {
+	if err := appkit.SeedUnits(a, c.Done); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

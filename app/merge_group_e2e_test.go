@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
@@ -15,7 +17,7 @@ import (
 // groupPayload is GitHub's recorded merge_group.checks_requested payload
 // with the group's head, branch, installation and repository set to the
 // test's.
-func groupPayload(t *testing.T, w *readbackWorld, groupSHA, ref string) []byte {
+func groupPayload(t *testing.T, w *appkit.ReadbackWorld, groupSHA, ref string) []byte {
 	t.Helper()
 	var p map[string]any
 	if err := json.Unmarshal(fixtures.Payload(t, "merge_group", "checks_requested"), &p); err != nil {
@@ -23,7 +25,7 @@ func groupPayload(t *testing.T, w *readbackWorld, groupSHA, ref string) []byte {
 	}
 	mg := p["merge_group"].(map[string]any)
 	mg["head_sha"], mg["head_ref"] = groupSHA, ref
-	p["installation"] = map[string]any{"id": w.inst.ID}
+	p["installation"] = map[string]any{"id": w.Inst.ID}
 	p["repository"] = map[string]any{"name": "widgets", "full_name": "acme/widgets", "owner": map[string]any{"login": "acme"}, "default_branch": "main"}
 	b, _ := json.Marshal(p)
 	return b
@@ -34,36 +36,36 @@ func groupPayload(t *testing.T, w *readbackWorld, groupSHA, ref string) []byte {
 // audit, with the required workflows' runs at the group commit; a group
 // queued for an older head is not ready.
 func TestMergeGroupJudgedOnTheGroupCommit(t *testing.T) {
-	w := newReadbackWorld(t, lifecycleYAML, func(o *readbackOptions) { o.audited = nil })
-	head := w.pr.Head()
-	w.pr.Edit("bob", "Work-unit: #"+strconv.Itoa(w.unit.Number())+"\n\n"+workerReport(w.unit.Number(), w.pr.Number(), head))
-	waitFor(t, 10*time.Second, "the edit judged", func() bool {
-		r := w.latest(head, checks.NameMerge)
+	w := appkit.NewReadbackWorld(t, lifecycleYAML, func(o *app.ReadbackSeams) { o.Audited = nil })
+	head := w.PR.Head()
+	w.PR.Edit("bob", "Work-unit: #"+strconv.Itoa(w.Unit.Number())+"\n\n"+workerReport(w.Unit.Number(), w.PR.Number(), head))
+	appkit.WaitFor(t, 10*time.Second, "the edit judged", func() bool {
+		r := w.Latest(head, checks.NameMerge)
 		return r != nil && !strings.Contains(r.Summary, "worker report | ❌")
 	})
-	ref := "gh-readonly-queue/main/pr-" + strconv.Itoa(w.pr.Number()) + "-" + head
-	group := w.repo.CommitBy("bob", ref, "Merge queue group", map[string]string{"queued.txt": "group\n"})
-	merged := func() *ghfake.CheckRun { return w.latest(group, checks.NameMerge) }
-	if got := deliver(t, w.base, "merge_group", "g-1", groupPayload(t, w, group, "refs/heads/"+ref)); got != 202 {
+	ref := "gh-readonly-queue/main/pr-" + strconv.Itoa(w.PR.Number()) + "-" + head
+	group := w.Repo.CommitBy("bob", ref, "Merge queue group", map[string]string{"queued.txt": "group\n"})
+	merged := func() *ghfake.CheckRun { return w.Latest(group, checks.NameMerge) }
+	if got := appkit.Deliver(t, w.Base, "merge_group", "g-1", groupPayload(t, w, group, "refs/heads/"+ref)); got != 202 {
 		t.Fatalf("merge_group delivery: %d", got)
 	}
-	waitFor(t, 10*time.Second, "aepgate/merge on the group", func() bool { return merged() != nil })
+	appkit.WaitFor(t, 10*time.Second, "aepgate/merge on the group", func() bool { return merged() != nil })
 	if r := merged(); r.Conclusion != "failure" || !strings.Contains(r.Summary, `no run of workflow "ci" at `+group[:12]) {
 		t.Fatalf("group before its CI: %s\n%s", r.Conclusion, r.Summary)
 	}
-	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: group, Branch: ref, Event: "merge_group"})
+	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: group, Branch: ref, Event: "merge_group"})
 	// Another delivery for the group (the same bytes under a new ID would
 	// be a replay, answered 200 and not queued).
-	deliver(t, w.base, "merge_group", "g-2", copyPayload(t, groupPayload(t, w, group, "refs/heads/"+ref)))
-	waitFor(t, 10*time.Second, "the group ready", func() bool { return merged().Conclusion == "success" })
+	appkit.Deliver(t, w.Base, "merge_group", "g-2", appkit.CopyPayload(t, groupPayload(t, w, group, "refs/heads/"+ref)))
+	appkit.WaitFor(t, 10*time.Second, "the group ready", func() bool { return merged().Conclusion == "success" })
 
 	// Queued for an older head: not ready, whatever the group's CI says.
-	stale := "gh-readonly-queue/main/pr-" + strconv.Itoa(w.pr.Number()) + "-" + strings.Repeat("e", 40)
-	other := w.repo.CommitBy("bob", stale, "Merge queue group", map[string]string{"queued.txt": "other\n"})
-	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: other, Branch: stale, Event: "merge_group"})
-	deliver(t, w.base, "merge_group", "g-3", groupPayload(t, w, other, "refs/heads/"+stale))
-	waitFor(t, 10*time.Second, "the stale group judged", func() bool { return w.latest(other, checks.NameMerge) != nil })
-	if r := w.latest(other, checks.NameMerge); r.Conclusion != "failure" || !strings.Contains(r.Summary, "the queue holds eeeeeeeeeeee") {
+	stale := "gh-readonly-queue/main/pr-" + strconv.Itoa(w.PR.Number()) + "-" + strings.Repeat("e", 40)
+	other := w.Repo.CommitBy("bob", stale, "Merge queue group", map[string]string{"queued.txt": "other\n"})
+	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: other, Branch: stale, Event: "merge_group"})
+	appkit.Deliver(t, w.Base, "merge_group", "g-3", groupPayload(t, w, other, "refs/heads/"+stale))
+	appkit.WaitFor(t, 10*time.Second, "the stale group judged", func() bool { return w.Latest(other, checks.NameMerge) != nil })
+	if r := w.Latest(other, checks.NameMerge); r.Conclusion != "failure" || !strings.Contains(r.Summary, "the queue holds eeeeeeeeeeee") {
 		t.Errorf("stale group: %s\n%s", r.Conclusion, r.Summary)
 	}
 }
@@ -72,19 +74,19 @@ func TestMergeGroupJudgedOnTheGroupCommit(t *testing.T) {
 // workflow at the head and turns ready when its run completes (the
 // workflow_run delivery names the pull request), with no other event.
 func TestMergeFollowsTheRequiredWorkflow(t *testing.T) {
-	w := newReadbackWorld(t, lifecycleYAML, func(o *readbackOptions) { o.audited = nil })
-	head := w.pr.Head()
-	w.pr.Edit("bob", "Work-unit: #"+strconv.Itoa(w.unit.Number())+"\n\n"+workerReport(w.unit.Number(), w.pr.Number(), head))
+	w := appkit.NewReadbackWorld(t, lifecycleYAML, func(o *app.ReadbackSeams) { o.Audited = nil })
+	head := w.PR.Head()
+	w.PR.Edit("bob", "Work-unit: #"+strconv.Itoa(w.Unit.Number())+"\n\n"+workerReport(w.Unit.Number(), w.PR.Number(), head))
 	// The world's CI run at the head completed before the report was
 	// fixed; a new one is what the merge now waits for.
-	waitFor(t, 10*time.Second, "judged without the report problem", func() bool {
-		r := w.latest(head, checks.NameMerge)
+	appkit.WaitFor(t, 10*time.Second, "judged without the report problem", func() bool {
+		r := w.Latest(head, checks.NameMerge)
 		return r != nil && !strings.Contains(r.Summary, "worker report | ❌")
 	})
-	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request", Conclusion: "failure"})
-	waitFor(t, 10*time.Second, "the failed run seen", func() bool {
-		return strings.Contains(w.latest(head, checks.NameMerge).Summary, "concluded failure")
+	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request", Conclusion: "failure"})
+	appkit.WaitFor(t, 10*time.Second, "the failed run seen", func() bool {
+		return strings.Contains(w.Latest(head, checks.NameMerge).Summary, "concluded failure")
 	})
-	w.repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request"})
-	waitFor(t, 10*time.Second, "ready after the green re-run", func() bool { return w.latest(head, checks.NameMerge).Conclusion == "success" })
+	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request"})
+	appkit.WaitFor(t, 10*time.Second, "ready after the green re-run", func() bool { return w.Latest(head, checks.NameMerge).Conclusion == "success" })
 }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // scrapeHandler returns the App's /metrics text.
@@ -37,7 +40,7 @@ func metricValue(text, series string) (float64, bool) {
 // and its commit as one batch of one; GitHub's first answer brings the
 // rate-limit gauge.
 func TestMetricsPeopleAlertOn(t *testing.T) {
-	a, err := New(context.Background(), testOptions(t, nil, ""))
+	a, err := app.New(context.Background(), appkit.Options(t, nil, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +58,7 @@ func TestMetricsPeopleAlertOn(t *testing.T) {
 	}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	if code := deliver(t, srv.URL, "check_run", "m-1", []byte(`{"action":"rerequested","check_run":{"pull_requests":[{"number":1}]},"installation":{"id":1},"repository":{"name":"w","owner":{"login":"acme"}}}`)); code != http.StatusAccepted {
+	if code := appkit.Deliver(t, srv.URL, "check_run", "m-1", []byte(`{"action":"rerequested","check_run":{"pull_requests":[{"number":1}]},"installation":{"id":1},"repository":{"name":"w","owner":{"login":"acme"}}}`)); code != http.StatusAccepted {
 		t.Fatalf("delivery answered %d", code)
 	}
 	time.Sleep(20 * time.Millisecond)
@@ -74,7 +77,7 @@ func TestMetricsPeopleAlertOn(t *testing.T) {
 	if v, ok := metricValue(got, `aepgate_queue_oldest_job_age_seconds{queue="default"}`); !ok || v <= 0 || v > 60 {
 		t.Errorf("oldest job age = %v (present %v), want a few milliseconds", v, ok)
 	}
-	a.metrics.GitHubCall(http.MethodGet, "/app/installations", 200, 4999, time.Millisecond)
+	a.Metrics().GitHubCall(http.MethodGet, "/app/installations", 200, 4999, time.Millisecond)
 	if v, ok := metricValue(scrapeHandler(t, h), "aepgate_github_rate_limit_remaining"); !ok || v != 4999 {
 		t.Errorf("rate limit remaining after an answer = %v (present %v), want 4999", v, ok)
 	}

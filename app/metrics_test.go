@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/metrics"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 )
 
 // deliverySeries is the aepgate_webhook_deliveries_total lines m's
@@ -47,7 +48,7 @@ func TestForgedEventsDoNotMintSeries(t *testing.T) {
 			}
 			h, m := appEdge(t, &memQueue{}, o)
 			for i := range 50 {
-				post(h, fmt.Sprintf("invented_%d", i), fmt.Sprint(i), sign("guess", body), body)
+				post(h, fmt.Sprintf("invented_%d", i), fmt.Sprint(i), appkit.Sign("guess", body), body)
 			}
 			if got := len(deliverySeries(m)); got != tt.want {
 				t.Errorf("delivery series after 50 forged events = %d, want %d", got, tt.want)
@@ -56,7 +57,7 @@ func TestForgedEventsDoNotMintSeries(t *testing.T) {
 	}
 	// A verified delivery is labelled with its real event.
 	h, m := appEdge(t, &memQueue{}, webhook.Options{})
-	post(h, "ping", "ok", sign("current", body), body)
+	post(h, "ping", "ok", appkit.Sign("current", body), body)
 	want := `aepgate_webhook_deliveries_total{event="ping",result="accepted"} 1`
 	if got := deliverySeries(m); !slices.Contains(got, want) {
 		t.Errorf("delivery series %q lack %q", got, want)

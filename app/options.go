@@ -110,81 +110,79 @@ type Options struct {
 	// CoalesceMaxWait bounds how long a request waits while others keep
 	// coming; 0 means DefaultCoalesceMaxWait.
 	CoalesceMaxWait time.Duration
-	// checks replaces the App's list of checks (verdict.DefaultChecks) when set;
-	// tests add a check through it.
-	checks []verdict.Check
-	// families replaces the App's table of event families (Families)
-	// when set, and handlers registers who does more kinds of work after
-	// the App's own; tests add a family and its work through them.
-	families route.Table
-	handlers func(*route.Handlers)
-	// auditRules replace review.DefaultRules, the rules deciding which
-	// reviews count as audits, when set; a negative-control test removes
-	// one.
-	auditRules []review.Rule
-	// gateRules replace gatelog.DefaultRules, the rules deciding which
-	// comments and reviews count in the gate log, when set.
-	gateRules []gatelog.Rule
-	// mergeRules replace config.DefaultMergeRules, how a repository's
-	// config combines with the base it extends, when set; a
-	// negative-control test removes one.
-	mergeRules []config.MergeRule
-	// snapshots wraps the reader of snapshots (nil: GitHub's, with the
-	// base policy read into each); a negative control passes one that
-	// falls back to the repository's file when its base is unreadable.
-	snapshots func(snapshotter) snapshotter
-	// closureRules replace closure.DefaultRules, the rules deciding when a
-	// unit counts as done, when set; a negative-control test removes one.
-	closureRules *closure.Rules
-	// heldWorkRules replace heldwork.DefaultRules (a negative control).
-	heldWorkRules *heldwork.Rules
-	// incrementRules replace protocol/increment's DefaultRules (tests drop
-	// one rule to show what it stops); openMilestonesOnly makes the sweep
-	// miss lost milestone closures, a negative control.
-	incrementRules     *incrementrules.Rules
-	openMilestonesOnly bool
-	// readback injects readback's clock, audit record and reads (zero:
-	// as the App runs).
-	readback readbackOptions
-	// edge replaces parts of the webhook edge (zero: the App's own).
-	edge webhook.Options
-	// teams wraps the reader of team members (nil: GitHub's, read live);
-	// a negative control passes one that remembers the first answer.
-	teams func(teamReader) teamReader
-	// people replaces the resolver of people (nil: owners.People); a
-	// negative control passes one that reads no team nor CODEOWNERS.
-	people owners.Resolver
-	// batch replaces parts of the edge's batcher (zero: the App's own); a
-	// negative control acknowledges before the commit.
-	batch webhook.BatchOptions
-	// coalesce, when set, is whether a delivery's work that its family
+	// BusySweep is how long after a busy refusal of the edge the
+	// reconcile sweep runs (0: DefaultBusySweep).
+	BusySweep time.Duration
+	// AuthRecheck is how often GitHub is asked again whether the App's
+	// credentials work (0: ready.DefaultRecheck; negative: never).
+	AuthRecheck time.Duration
+	// Seams replace parts of the App (zero: the App's own).
+	Seams Seams
+}
+
+// Seams replace parts of the App: each is nil or zero for the App's own.
+// Tests add a check or a family here, and inject broken variants here: a
+// negative control removes one rule or protection through a seam and
+// shows the attack it stops then succeeds.
+type Seams struct {
+	// Checks replace the App's list of checks (verdict.DefaultChecks).
+	Checks []verdict.Check
+	// Families replace the App's table of event families (Families), and
+	// Handlers registers who does more kinds of work after the App's own:
+	// tests add a family and its work through them.
+	Families route.Table
+	Handlers func(*route.Handlers)
+	// AuditRules replace review.DefaultRules (which reviews are audits).
+	AuditRules []review.Rule
+	// GateRules replace gatelog.DefaultRules (what counts in the gate log).
+	GateRules []gatelog.Rule
+	// MergeRules replace config.DefaultMergeRules (config ← its base).
+	MergeRules []config.MergeRule
+	// Snapshots wraps the reader of snapshots (GitHub's, base policy read in).
+	Snapshots func(Snapshotter) Snapshotter
+	// ClosureRules replace closure.DefaultRules (when a unit is done).
+	ClosureRules *closure.Rules
+	// HeldWorkRules replace heldwork.DefaultRules.
+	HeldWorkRules *heldwork.Rules
+	// IncrementRules replace protocol/increment's DefaultRules.
+	IncrementRules *incrementrules.Rules
+	// OpenMilestonesOnly makes the sweep read open milestones only, so it
+	// misses lost milestone closures.
+	OpenMilestonesOnly bool
+	// Readback replaces readback's clock, audit record and reads.
+	Readback ReadbackSeams
+	// Edge replaces parts of the webhook edge.
+	Edge webhook.Options
+	// Teams wraps the reader of team members (GitHub's, read live).
+	Teams func(owners.Teams) owners.Teams
+	// People replaces the resolver of people (owners.People).
+	People owners.Resolver
+	// Batch replaces parts of the edge's batcher.
+	Batch webhook.BatchOptions
+	// Coalesce, when set, is whether a delivery's work that its family
 	// coalesces (route.Family.Coalesce) may be (nil: all of it); a
 	// negative control coalesces none.
-	coalesce func(event string, x route.Work) bool
-	// keeper wraps the store of kept decisions (nil: the database as it
-	// is); a negative control passes one that forgets.
-	keeper func(keeper) keeper
-	// busySweep is how long after a busy refusal the reconcile sweep runs
-	// (0: DefaultBusySweep); noBusySweep leaves the edge's busy refusals
-	// unswept, the negative control.
-	busySweep   time.Duration
-	noBusySweep bool
-	// authRecheck is how often GitHub is asked again whether the App's
-	// credentials work (0: ready.DefaultRecheck; negative: never, the
-	// negative control).
-	authRecheck time.Duration
-	// server replaces the HTTP server's bounds (zero: the App's own); the
-	// header-flood test's negative control passes Go's header default.
-	server webhook.ServerLimits
-	// noReplays remembers no webhook bodies, the negative control: the
-	// queue then admits a replayed body under each new delivery ID.
-	noReplays bool
-	// deployRules replace protocol/deploy's DefaultRules when set; a
-	// negative control removes one.
-	deployRules []deployrules.Rule
-	// contractRules replace acontract.DefaultRules (a negative control lets the body's contract count as it stands).
-	contractRules acontract.Rules
+	Coalesce func(event string, x route.Work) bool
+	// Keeper wraps the store of kept decisions (the database as it is).
+	Keeper func(Keeper) Keeper
+	// NoBusySweep leaves the edge's busy refusals unswept.
+	NoBusySweep bool
+	// Server replaces the HTTP server's bounds.
+	Server webhook.ServerLimits
+	// NoReplays remembers no webhook bodies: the queue then admits a
+	// replayed body under each new delivery ID.
+	NoReplays bool
+	// DeployRules replace protocol/deploy's DefaultRules.
+	DeployRules []deployrules.Rule
+	// ContractRules replace acontract.DefaultRules.
+	ContractRules acontract.Rules
 }
+
+// Snapshotter reads pull-request snapshots (gh.Installation); Seams.Snapshots wraps it.
+type Snapshotter = snapshotter
+
+// Keeper keeps accepted decisions (store.DB); Seams.Keeper wraps it.
+type Keeper = keeper
 
 // Defaults.
 const (
@@ -239,7 +237,7 @@ func (o *Options) setDefaults() error {
 	def(&o.ShutdownGrace, DefaultShutdownGrace)
 	def(&o.BoardDelay, DefaultBoardDelay)
 	def(&o.FanoutWindow, DefaultFanoutWindow)
-	def(&o.busySweep, DefaultBusySweep)
+	def(&o.BusySweep, DefaultBusySweep)
 	def(&o.CoalesceDelay, DefaultCoalesceDelay)
 	def(&o.CoalesceMaxWait, DefaultCoalesceMaxWait)
 	if o.Workers <= 0 {
@@ -249,9 +247,9 @@ func (o *Options) setDefaults() error {
 }
 
 // replayMemory is how long the queue remembers webhook bodies:
-// webhook.ReplayMemory, or not at all under noReplays.
+// webhook.ReplayMemory, or not at all under Seams.NoReplays.
 func (o *Options) replayMemory() time.Duration {
-	if o.noReplays {
+	if o.Seams.NoReplays {
 		return 0
 	}
 	return webhook.ReplayMemory

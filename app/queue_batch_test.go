@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -7,8 +7,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 )
 
@@ -18,7 +20,7 @@ import (
 // another ID) inside the batch or of an earlier batch queues nothing, and
 // an event that starts no work is recorded without a job. The queue stats
 // (aepgate_queue_jobs) count the jobs. Its negative control remembers no
-// bodies (Options.noReplays): each replay is queued again.
+// bodies (app.Options.noReplays): each replay is queued again.
 func TestEnqueueBatch(t *testing.T) {
 	dup, replay := webhook.Outcome{Duplicate: true}, webhook.Outcome{ReplayOf: "a"}
 	for _, tt := range []struct {
@@ -39,9 +41,9 @@ func TestEnqueueBatch(t *testing.T) {
 				}
 				database = pgtest.Start(t)
 			}
-			o := testOptions(t, nil, database)
-			o.noReplays = tt.noReplays
-			a, err := New(context.Background(), o)
+			o := appkit.Options(t, nil, database)
+			o.Seams.NoReplays = tt.noReplays
+			a, err := app.New(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,11 +53,11 @@ func TestEnqueueBatch(t *testing.T) {
 				return webhook.Delivery{DeliveryID: id, Event: "push", Payload: []byte(body), BodySHA256: sha256.Sum256([]byte(body))}
 			}
 			ctx := context.Background()
-			first, err := a.queue.EnqueueBatch(ctx, []webhook.Delivery{push("a", "x"), push("b", "y"), push("a", "x"), {DeliveryID: "p", Event: "ping"}, push("r1", "x")})
+			first, err := a.Queue().EnqueueBatch(ctx, []webhook.Delivery{push("a", "x"), push("b", "y"), push("a", "x"), {DeliveryID: "p", Event: "ping"}, push("r1", "x")})
 			if err != nil {
 				t.Fatal(err)
 			}
-			second, err := a.queue.EnqueueBatch(ctx, []webhook.Delivery{push("b", "y"), push("c", "z"), push("r2", "x")})
+			second, err := a.Queue().EnqueueBatch(ctx, []webhook.Delivery{push("b", "y"), push("c", "z"), push("r2", "x")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +67,7 @@ func TestEnqueueBatch(t *testing.T) {
 			if diff := cmp.Diff(tt.jobs, jobsByDelivery(t, a)); diff != "" {
 				t.Errorf("delivery jobs (-want +got):\n%s", diff)
 			}
-			stats, err := a.db.QueueStats(ctx)
+			stats, err := a.Store().QueueStats(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,12 +80,12 @@ func TestEnqueueBatch(t *testing.T) {
 
 // jobsByDelivery counts the delivery jobs of each delivery ID, on either
 // engine.
-func jobsByDelivery(t *testing.T, a *App) map[string]int {
+func jobsByDelivery(t *testing.T, a *app.App) map[string]int {
 	t.Helper()
-	if a.db.Pool == nil {
+	if a.Store().Pool == nil {
 		return deliveryJobs(t, a)
 	}
-	rows, err := a.db.Pool.Query(context.Background(), `SELECT args->>'delivery_id' FROM river_job WHERE kind = $1`, queue.Delivery{}.Kind())
+	rows, err := a.Store().Pool.Query(context.Background(), `SELECT args->>'delivery_id' FROM river_job WHERE kind = $1`, queue.Delivery{}.Kind())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 //go:build !race
 
-package app
+package app_test
 
 // raceDetector says the tests run under the race detector (see
 // race_on_test.go).

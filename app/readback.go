@@ -21,20 +21,20 @@ func (a *App) readbackJudge(j *judges, w route.Where) *readback.Judge {
 	}
 	rj := &readback.Judge{GitHub: readback.GitHub{Read: j.gh, Find: j.gh, Label: j.gh, Attest: j.gh, Roles: j.gh, React: j.gh},
 		W: j.w, Locks: a.db, Log: j.log, Now: time.Now, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery,
-		Rules: readback.Rules{Audited: a.audits.Wrap(audited, time.Now), Config: verdict.Config, Authority: a.opts.readback.authority, People: j.people},
+		Rules: readback.Rules{Audited: a.audits.Wrap(audited, time.Now), Config: verdict.Config, Authority: a.opts.Seams.Readback.Authority, People: j.people},
 		After: readback.After{Signer: a.opts.Signer, Boards: j.boards.Schedule,
 			Evidence: func(ctx context.Context, owner, repo string, unit int, at closure.Attempt) error {
 				return a.closures(j, w).Evidence(ctx, closureInput(w), unit, at)
 			}}}
-	o := a.opts.readback
-	if o.now != nil {
-		rj.Now = o.now
+	o := a.opts.Seams.Readback
+	if o.Now != nil {
+		rj.Now = o.Now
 	}
-	if o.audited != nil {
-		rj.Rules.Audited = o.audited
+	if o.Audited != nil {
+		rj.Rules.Audited = o.Audited
 	}
-	if o.reader != nil {
-		rj.GitHub.Read = o.reader(rj.GitHub.Read)
+	if o.Reader != nil {
+		rj.GitHub.Read = o.Reader(rj.GitHub.Read)
 	}
 	return rj
 }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"crypto/rand"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -17,17 +18,17 @@ import (
 // up, and 200 once the App's retry finds its credentials accepted.
 func TestReadyzWaitsForGitHubAuth(t *testing.T) {
 	f := ghfake.New(t)
-	o := testOptions(t, nil, "")
+	o := appkit.Options(t, nil, "")
 	o.GitHubURL = f.URL()
-	a, base := startApp(t, o)
+	a, base := appkit.Start(t, o)
 	if got := readyz(t, base); got != http.StatusServiceUnavailable {
 		t.Fatalf("/readyz before GitHub accepted the App: %d, want 503", got)
 	}
-	if _, ok := a.github.Verified(); ok {
+	if _, ok := a.Credentials().Verified(); ok {
 		t.Fatal("verified before the App exists on GitHub")
 	}
-	f.App(testAppID, appKey(t))
-	waitFor(t, 10*time.Second, "/readyz 200 after the App's credentials are accepted", func() bool {
+	f.App(appkit.AppID, appkit.Key(t))
+	appkit.WaitFor(t, 10*time.Second, "/readyz 200 after the App's credentials are accepted", func() bool {
 		return readyz(t, base) == http.StatusOK
 	})
 }
@@ -61,15 +62,15 @@ func TestReadyzRechecksGitHubAuth(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := ghfake.New(t)
-			fa := f.App(testAppID, appKey(t))
-			o := testOptions(t, nil, "")
+			fa := f.App(appkit.AppID, appkit.Key(t))
+			o := appkit.Options(t, nil, "")
 			o.GitHubURL = f.URL()
-			o.authRecheck = 50 * time.Millisecond
+			o.AuthRecheck = 50 * time.Millisecond
 			if tt.noRecheck {
-				o.authRecheck = -1
+				o.AuthRecheck = -1
 			}
-			_, base := startApp(t, o)
-			waitFor(t, 10*time.Second, "/readyz 200 with the App's key accepted", func() bool {
+			_, base := appkit.Start(t, o)
+			appkit.WaitFor(t, 10*time.Second, "/readyz 200 with the App's key accepted", func() bool {
 				return readyz(t, base) == http.StatusOK
 			})
 			fa.SetKey(other)
@@ -80,7 +81,7 @@ func TestReadyzRechecksGitHubAuth(t *testing.T) {
 				}
 				return
 			}
-			waitFor(t, 10*time.Second, "/readyz 503 after the App's key was revoked", func() bool {
+			appkit.WaitFor(t, 10*time.Second, "/readyz 503 after the App's key was revoked", func() bool {
 				return readyz(t, base) == http.StatusServiceUnavailable
 			})
 			_, body := readyzBody(t, base)
@@ -89,8 +90,8 @@ func TestReadyzRechecksGitHubAuth(t *testing.T) {
 					t.Errorf("/readyz body %q lacks %q", body, want)
 				}
 			}
-			fa.SetKey(appKey(t))
-			waitFor(t, 10*time.Second, "/readyz 200 after GitHub accepts the key again", func() bool {
+			fa.SetKey(appkit.Key(t))
+			appkit.WaitFor(t, 10*time.Second, "/readyz 200 after GitHub accepts the key again", func() bool {
 				return readyz(t, base) == http.StatusOK
 			})
 		})

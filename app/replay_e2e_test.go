@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -17,7 +19,7 @@ import (
 // own) is answered 202 once and 200 otherwise and has one job: the batch
 // writer records the body's SHA-256 in the transaction that records the
 // delivery IDs and inserts the jobs. Its negative control remembers no
-// bodies (Options.noReplays): every ID is queued.
+// bodies (app.Options.noReplays): every ID is queued.
 func TestReplayedBodyQueuedOnce(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
@@ -29,10 +31,10 @@ func TestReplayedBodyQueuedOnce(t *testing.T) {
 		{"broken: no body record", true, []int{202, 202, 202, 202, 202}, 5},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			o := testOptions(t, nil, "")
+			o := appkit.Options(t, nil, "")
 			o.BatchSize, o.BatchWait = 4, 5*time.Second
-			o.noReplays = tt.noReplays
-			a, err := New(context.Background(), o)
+			o.Seams.NoReplays = tt.noReplays
+			a, err := app.New(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,14 +47,14 @@ func TestReplayedBodyQueuedOnce(t *testing.T) {
 			var wg sync.WaitGroup
 			for i := range 4 {
 				wg.Go(func() {
-					code := deliver(t, srv.URL, "push", fmt.Sprintf("r-%d", i), body)
+					code := appkit.Deliver(t, srv.URL, "push", fmt.Sprintf("r-%d", i), body)
 					mu.Lock()
 					defer mu.Unlock()
 					codes = append(codes, code)
 				})
 			}
 			wg.Wait()
-			codes = append(codes, deliver(t, srv.URL, "push", "r-late", body))
+			codes = append(codes, appkit.Deliver(t, srv.URL, "push", "r-late", body))
 			slices.Sort(codes)
 			if diff := cmp.Diff(tt.codes, codes); diff != "" {
 				t.Errorf("answers (-want +got):\n%s", diff)

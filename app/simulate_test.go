@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -6,8 +6,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -17,28 +19,28 @@ import (
 // local config instead of the repository's when given one (here advisory,
 // which turns the HOLD's block neutral).
 func TestSimulateShowsWhatTheAppPublishes(t *testing.T) {
-	g := newGatesWorld(t)
-	g.repo.Grant("rita", "read")
-	g.pr.Comment("olivia", "/aep hold waiting for legal")
-	g.waitGates(t, "action_required")
-	g.quiet(t)
+	g := appkit.NewGatesWorld(t)
+	g.Repo.Grant("rita", "read")
+	g.PR.Comment("olivia", "/aep hold waiting for legal")
+	g.WaitGates(t, "action_required")
+	g.Quiet(t)
 	published := map[string]checks.Run{}
 	for _, name := range []string{checks.NameWorkUnit, checks.NameAudit, checks.NameGates, checks.NameMerge, checks.NameConfig} {
-		if r := newestRunOn(g.repo, g.pr.Head(), name); r != nil {
+		if r := appkit.NewestRunOn(g.Repo, g.PR.Head(), name); r != nil {
 			published[name] = checks.Run{Name: name, Conclusion: checks.Conclusion(r.Conclusion), Title: r.Title, Summary: r.Summary}
 		}
 	}
-	src, err := gh.NewReadInstallation(g.f.URL(), g.f.UserToken("rita"))
+	src, err := gh.NewReadInstallation(g.F.URL(), g.F.UserToken("rita"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	login, err := g.app.clients.AppLogin(context.Background())
+	login, err := g.App.GitHub().AppLogin(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	writes := restWrites(g.f.Writes())
-	sim := Simulation{Owner: "acme", Repo: "widgets", PR: g.pr.Number(), AppLogin: login}
-	runs, err := Simulate(context.Background(), src, sim)
+	writes := restWrites(g.F.Writes())
+	sim := app.Simulation{Owner: "acme", Repo: "widgets", PR: g.PR.Number(), AppLogin: login}
+	runs, err := app.Simulate(context.Background(), src, sim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,8 +51,8 @@ func TestSimulateShowsWhatTheAppPublishes(t *testing.T) {
 	if diff := cmp.Diff(published, got); diff != "" {
 		t.Errorf("simulated runs differ from the published ones (-published +simulated):\n%s", diff)
 	}
-	sim.Config = []byte(gatesConfig + "mode: advisory\n")
-	runs, err = Simulate(context.Background(), src, sim)
+	sim.Config = []byte(appkit.GatesConfig + "mode: advisory\n")
+	runs, err = app.Simulate(context.Background(), src, sim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +61,8 @@ func TestSimulateShowsWhatTheAppPublishes(t *testing.T) {
 			t.Errorf("under a local advisory config aepgate/gates is %s", r.Conclusion)
 		}
 	}
-	if n := restWrites(g.f.Writes()); n != writes {
-		t.Errorf("the simulations wrote %d times to GitHub:\n%s", n-writes, g.f.WriteLog())
+	if n := restWrites(g.F.Writes()); n != writes {
+		t.Errorf("the simulations wrote %d times to GitHub:\n%s", n-writes, g.F.WriteLog())
 	}
 }
 

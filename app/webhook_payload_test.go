@@ -1,8 +1,9 @@
-package app
+package app_test
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/aepgate/aepgate/app"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 )
 
@@ -17,9 +19,9 @@ import (
 // whole body: the same place and the same typed work.
 func sameJob(t *testing.T, event string, body, stored []byte) {
 	t.Helper()
-	fs := Families()
-	wantAt, want, wantErr := fs.Route(event, body, testAppID)
-	gotAt, got, err := fs.Route(event, stored, testAppID)
+	fs := app.Families()
+	wantAt, want, wantErr := fs.Route(event, body, appkit.AppID)
+	gotAt, got, err := fs.Route(event, stored, appkit.AppID)
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("%s: route error %v from the stored payload, %v from the body", event, err, wantErr)
 	}
@@ -35,13 +37,13 @@ var keptSeq atomic.Int64
 // queued it.
 func edgeKeeps(t *testing.T, views func(string) []any, event string, body []byte) (json.RawMessage, bool) {
 	t.Helper()
-	fs := Families()
+	fs := app.Families()
 	q := &memQueue{}
 	h, err := webhook.New(webhook.Config{Secrets: [][]byte{[]byte("current")}, Queue: q, Handled: fs.Handles, Views: views})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if post(h, event, fmt.Sprintf("k-%d", keptSeq.Add(1)), sign("current", body), body) != http.StatusAccepted {
+	if post(h, event, fmt.Sprintf("k-%d", keptSeq.Add(1)), appkit.Sign("current", body), body) != http.StatusAccepted {
 		return nil, false
 	}
 	return q.jobs[0].Payload, true
@@ -52,7 +54,7 @@ func edgeKeeps(t *testing.T, views func(string) []any, event string, body []byte
 // the same from what is stored.
 func TestStoredPayloadEveryFixture(t *testing.T) {
 	var in, out int
-	fs := Families()
+	fs := app.Families()
 	for _, w := range fixtures.Webhooks(t) {
 		if !fs.Handles(w.Event) {
 			continue
@@ -79,7 +81,7 @@ func FuzzStoredPayload(f *testing.F) {
 	f.Add([]byte(`{"action":"created","issue":{"number":3,"pull_request":{"url":"u"},"labels":[{"name":"aepgate:control"}]},"comment":{"id":9007199254740993,"performed_via_github_app":null}}`))
 	f.Add([]byte(`{"ref":"refs/heads/main","repository":{"default_branch":"main"},"commits":[{"added":[],"modified":null,"removed":[".github/aepgate.yml"]}],"Action":"x","action":"opened"}`))
 	f.Add([]byte(`{"PULL_REQUEST":{"Number":4},"pull_request":{"head":{"sha":"a"}},"pull_request":{"number":5},"installation":{"id":1},"repository":{"name":"a","owner":{"login":"o"}},"action":"opened"}`))
-	fs := Families()
+	fs := app.Families()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, event := range fs.Events() {
 			if stored, ok := edgeKeeps(t, fs.Views, event, body); ok {

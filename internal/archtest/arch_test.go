@@ -171,13 +171,19 @@ func TestImportDirection(t *testing.T) {
 	}
 }
 
+// appKits are test kits that drive the App from outside, as its tests do
+// (internal/testkit/appkit, the App's end-to-end test world): they sit
+// above app, not in the internal layer, and they are test-only (testOnly),
+// so no production package reaches them.
+var appKits = map[string]bool{"internal/testkit/appkit": true}
+
 // layerViolations lists the module packages p depends on that the layers
 // p belongs to forbid.
 func layerViolations(p pkgInfo, layers map[string][]string) []string {
 	var out []string
 	r := rel(p.ImportPath)
 	for layer, banned := range layers {
-		if !under(r, layer) || (layer == "app" && under(r, "app/webhook")) {
+		if !under(r, layer) || (layer == "app" && under(r, "app/webhook")) || (layer == "internal" && appKits[r]) {
 			continue
 		}
 		for _, d := range p.Deps {
@@ -214,6 +220,26 @@ func TestShelvesCanFail(t *testing.T) {
 		if got := layerViolations(tt.pkg, without); len(got) != 0 {
 			t.Errorf("planted %s with layer %s removed: %d violations, want 0: %q", rel(tt.pkg.ImportPath), tt.layer, len(got), got)
 		}
+	}
+}
+
+// TestAppKitLayerCanFail: the App's test world may import the App, which
+// no other package under internal may; with its allowance removed (the
+// negative control) the same listing is caught.
+func TestAppKitLayerCanFail(t *testing.T) {
+	kit := pkgInfo{ImportPath: module + "/internal/testkit/appkit", Deps: []string{module + "/app", module + "/internal/testkit/ghfake"}}
+	if got := layerViolations(kit, layers); len(got) != 0 {
+		t.Errorf("appkit → app: %d violations, want 0: %q", len(got), got)
+	}
+	other := pkgInfo{ImportPath: module + "/internal/testkit/ghfake", Deps: []string{module + "/app"}}
+	if got := layerViolations(other, layers); len(got) != 1 {
+		t.Errorf("planted ghfake → app: %d violations, want 1: %q", len(got), got)
+	}
+	saved := appKits
+	appKits = nil
+	defer func() { appKits = saved }()
+	if got := layerViolations(kit, layers); len(got) != 1 {
+		t.Errorf("appkit → app without its allowance: %d violations, want 1: %q", len(got), got)
 	}
 }
 
@@ -278,7 +304,7 @@ func TestFeatureRulesCanFail(t *testing.T) {
 
 // testOnly are the packages of test infrastructure: no production package
 // may depend on them, except as fakeUsers allows.
-var testOnly = []string{"internal/testkit/ghfake", "internal/testkit/browser", "internal/testkit/fixtures", "internal/testkit/golden", "internal/testkit/pgtest", "internal/testkit/creds"}
+var testOnly = []string{"internal/testkit/appkit", "internal/testkit/ghfake", "internal/testkit/browser", "internal/testkit/fixtures", "internal/testkit/golden", "internal/testkit/pgtest", "internal/testkit/creds"}
 
 // fakeUsers are the production packages allowed to depend on a test-only
 // package, and how: cmd/internal/demo (aepgate-demo runs the App against
@@ -320,7 +346,7 @@ func testOnlyViolations(pkgs []pkgInfo, allowed map[string]fakeUse) []string {
 			out = append(out, r+" depends on testing: a binary must not link test code")
 		}
 		for _, infra := range testOnly {
-			if under(r, infra) || !slices.Contains(p.Deps, module+"/"+infra) {
+			if testInfra(r) || !slices.Contains(p.Deps, module+"/"+infra) {
 				continue
 			}
 			if u, ok := allowed[r]; ok && u.infra == infra && allowedUse(p, u) {
@@ -330,6 +356,12 @@ func testOnlyViolations(pkgs []pkgInfo, allowed map[string]fakeUse) []string {
 		}
 	}
 	return out
+}
+
+// testInfra reports whether r is test infrastructure, which may build on
+// other test infrastructure (appkit runs the App on the fake GitHub).
+func testInfra(r string) bool {
+	return slices.ContainsFunc(testOnly, func(infra string) bool { return under(r, infra) })
 }
 
 // allowedUse reports whether p's dependency on u.infra is the one u permits.
@@ -345,6 +377,7 @@ func allowedUse(p pkgInfo, u fakeUse) bool {
 // removed the demo itself is flagged.
 func TestTestOnlyRuleCanFail(t *testing.T) {
 	fake, browser, demo := module+"/internal/testkit/ghfake", module+"/internal/testkit/browser", module+"/cmd/internal/demo"
+	appkit := module + "/internal/testkit/appkit"
 	tests := []struct {
 		name    string
 		pkg     pkgInfo
@@ -352,6 +385,8 @@ func TestTestOnlyRuleCanFail(t *testing.T) {
 		want    int
 	}{
 		{"app imports the fake", pkgInfo{ImportPath: module + "/app", Imports: []string{fake}, Deps: []string{fake}}, fakeUsers, 1},
+		{"a feature imports the App's test world", pkgInfo{ImportPath: module + "/app/deploy", Imports: []string{appkit}, Deps: []string{appkit, module + "/app", fake}}, fakeUsers, 2},
+		{"the App's test world runs on the fake", pkgInfo{ImportPath: appkit, Imports: []string{fake, module + "/app"}, Deps: []string{fake, module + "/app"}}, fakeUsers, 0},
 		{"demo imports the browser", pkgInfo{ImportPath: demo, Imports: []string{browser}, Deps: []string{browser, fake}}, fakeUsers, 1},
 		{"demo binary imports the fake directly", pkgInfo{ImportPath: module + "/cmd/aepgate-demo", Imports: []string{fake, demo}, Deps: []string{fake, demo}}, fakeUsers, 1},
 		{"demo binary links testing", pkgInfo{ImportPath: module + "/cmd/aepgate-demo", Imports: []string{demo}, Deps: []string{fake, demo, "testing"}}, fakeUsers, 1},
@@ -407,12 +442,13 @@ var githubClients = []string{"github.com/google/go-github", "github.com/shurcooL
 
 // githubSpeakers are the packages allowed to import them (the README's
 // import rules: internal/gh is the one place that speaks the GitHub API;
-// the fake answers it).
-var githubSpeakers = []string{"internal/gh", "internal/testkit/ghfake"}
+// the fake answers it; the App's test world, test-only, acts as GitHub's
+// users through the fake's client).
+var githubSpeakers = []string{"internal/gh", "internal/testkit/ghfake", "internal/testkit/appkit"}
 
 // speaksGitHub returns the GitHub client imports of p that the README's
-// import rules forbid: every direct import of go-github or githubv4 outside internal/gh
-// and internal/testkit/ghfake.
+// import rules forbid: every direct import of go-github or githubv4 outside
+// githubSpeakers.
 func speaksGitHub(p pkgInfo) []string {
 	r := rel(p.ImportPath)
 	for _, s := range githubSpeakers {
