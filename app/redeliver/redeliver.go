@@ -56,6 +56,8 @@ const (
 
 // Config bounds the runs. Zero values take the defaults.
 type Config struct {
+	// Every is the period of the runs after the one at start; negative:
+	// no run at all (Loop returns at once).
 	Every       time.Duration
 	MaxRequests int
 	// Pause between two redelivery requests; negative: none.
@@ -73,7 +75,9 @@ func (c Config) withDefaults() Config {
 			*d = 0
 		}
 	}
-	def(&c.Every, DefaultEvery)
+	if c.Every == 0 {
+		c.Every = DefaultEvery
+	}
 	def(&c.Pause, DefaultPause)
 	def(&c.Grace, DefaultGrace)
 	if c.MaxRequests <= 0 {
@@ -117,7 +121,7 @@ type Redeliverer struct {
 	now      func() time.Time
 	cfg      Config
 	logger   *slog.Logger
-	observe  func(Result, error)
+	observe  Observer
 
 	mu sync.Mutex
 	// since is where the last complete run's scan ended (zero: none yet).
@@ -129,9 +133,13 @@ type Redeliverer struct {
 	notBefore time.Time
 }
 
+// Observer is told of every run: its result (Outcome) and the deliveries
+// it found missing, asked for, saw refused and saw recovered (Result).
+type Observer func(result string, missing, requested, refused, recovered int)
+
 // New returns a Redeliverer reading log, checking recorded, on the clock
 // now (nil: time.Now), telling observe (nil: nobody) of every run.
-func New(log Log, recorded Recorded, cfg Config, now func() time.Time, logger *slog.Logger, observe func(Result, error)) *Redeliverer {
+func New(log Log, recorded Recorded, cfg Config, now func() time.Time, logger *slog.Logger, observe Observer) *Redeliverer {
 	if now == nil {
 		now = time.Now
 	}
@@ -139,14 +147,24 @@ func New(log Log, recorded Recorded, cfg Config, now func() time.Time, logger *s
 		logger = slog.New(slog.DiscardHandler)
 	}
 	if observe == nil {
-		observe = func(Result, error) {}
+		observe = func(string, int, int, int, int) {}
 	}
 	return &Redeliverer{log: log, recorded: recorded, now: now, cfg: cfg.withDefaults(), logger: logger,
 		observe: observe, asked: map[string]time.Time{}}
 }
 
-// Loop runs at once, then every Config.Every, until ctx ends.
+// Loop runs a Redeliverer on the App's log and record under c until ctx
+// ends (see Redeliverer.Loop).
+func (c Config) Loop(ctx context.Context, log Log, recorded Recorded, logger *slog.Logger, observe Observer) {
+	New(log, recorded, c, nil, logger, observe).Loop(ctx)
+}
+
+// Loop runs at once, then every Config.Every, until ctx ends; it returns
+// at once when Every is negative (redelivery off).
 func (r *Redeliverer) Loop(ctx context.Context) {
+	if r.cfg.Every < 0 {
+		return
+	}
 	t := time.NewTicker(r.cfg.Every)
 	defer t.Stop()
 	for {

@@ -211,7 +211,7 @@ func (r *Redeliverer) recovered(ctx context.Context, now time.Time) (int, error)
 
 // report logs the run's line and tells the observer.
 func (r *Redeliverer) report(res Result, err error) {
-	r.observe(res, err)
+	r.observe(Outcome(res, err), res.Missing, res.Requested, res.Refused, res.Recovered)
 	attrs := []any{"missing", res.Missing, "requested", res.Requested, "refused", res.Refused, "recovered", res.Recovered,
 		"pages", res.Pages, "complete", res.Complete}
 	switch {
@@ -223,5 +223,23 @@ func (r *Redeliverer) report(res Result, err error) {
 		r.logger.Warn("redelivery failed", append(attrs, "err", err)...)
 	case err == nil:
 		r.logger.Info("redelivery", attrs...)
+	}
+}
+
+// Outcome names a run's result: waiting (a rate limit's wait was not
+// over), limited (GitHub rate-limited the run), error, incomplete (the page
+// bound cut the log) or ok.
+func Outcome(res Result, err error) string {
+	switch {
+	case res.Skipped:
+		return "waiting"
+	case res.Limited:
+		return "limited"
+	case err != nil:
+		return "error"
+	case !res.Complete:
+		return "incomplete"
+	default:
+		return "ok"
 	}
 }

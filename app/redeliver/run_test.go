@@ -229,3 +229,30 @@ func TestConfigDefaults(t *testing.T) {
 		t.Errorf("withDefaults (-want +got):\n%s", diff)
 	}
 }
+
+func TestOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		res  Result
+		err  error
+		want string
+	}{
+		{Result{Complete: true}, nil, "ok"},
+		{Result{}, nil, "incomplete"},
+		{Result{Complete: true}, errors.New("store down"), "error"},
+		{Result{Limited: true}, errors.New("rate limit"), "limited"},
+		{Result{Limited: true, Skipped: true}, nil, "waiting"},
+	} {
+		if got := Outcome(tc.res, tc.err); got != tc.want {
+			t.Errorf("Outcome(%+v, %v) = %q, want %q", tc.res, tc.err, got, tc.want)
+		}
+	}
+}
+
+func TestLoopOff(t *testing.T) {
+	log, _, _, _ := scene(Config{})
+	log.add("a", 0, t0.Add(-time.Hour))
+	New(log, fakeRecorded{}, Config{Every: -1}, nil, nil, nil).Loop(context.Background())
+	if log.lists != 0 {
+		t.Errorf("a Redeliverer turned off read the log %d times", log.lists)
+	}
+}
