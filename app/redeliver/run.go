@@ -85,10 +85,6 @@ func (r *Redeliverer) limited(err error, now time.Time, res *Result) error {
 // redelivery (asked before, by this process or another, or by hand), nor
 // asked for by this process; oldest first.
 func (r *Redeliverer) scan(ctx context.Context, horizon, cutoff time.Time, res *Result) ([]missed, error) {
-	type event struct {
-		missed
-		ok, asked bool
-	}
 	events := map[string]*event{}
 	cursor := ""
 	for res.Pages < r.cfg.MaxPages {
@@ -102,21 +98,10 @@ func (r *Redeliverer) scan(ctx context.Context, horizon, cutoff time.Time, res *
 				res.Complete = true
 				break
 			}
-			e := events[d.GUID]
-			if e == nil {
-				e = &event{missed: missed{guid: d.GUID}}
-				events[d.GUID] = e
+			if events[d.GUID] == nil {
+				events[d.GUID] = &event{missed: missed{guid: d.GUID}}
 			}
-			e.first = d.DeliveredAt
-			e.asked = e.asked || d.Redelivery
-			switch {
-			case d.StatusCode >= 200 && d.StatusCode < 400: // GitHub's "success"
-				e.ok = true
-			case d.DeliveredAt.After(cutoff): // may still be under way
-				e.ok = true
-			case e.id == 0:
-				e.id = d.ID
-			}
+			events[d.GUID].add(d, cutoff)
 		}
 		if res.Complete || next == "" {
 			res.Complete = true
@@ -132,6 +117,28 @@ func (r *Redeliverer) scan(ctx context.Context, horizon, cutoff time.Time, res *
 	}
 	slices.SortFunc(out, func(a, b missed) int { return a.first.Compare(b.first) })
 	return out, nil
+}
+
+// event is what the log shows of one GUID's attempts: whether one
+// succeeded (or may be under way), whether one was a redelivery.
+type event struct {
+	missed
+	ok, asked bool
+}
+
+// add notes attempt d, the log being read newest first: the newest failed
+// attempt is the one asked for again, the oldest gives the event's time.
+func (e *event) add(d gh.HookDelivery, cutoff time.Time) {
+	e.first = d.DeliveredAt
+	e.asked = e.asked || d.Redelivery
+	switch {
+	case d.StatusCode >= 200 && d.StatusCode < 400: // GitHub's "success"
+		e.ok = true
+	case d.DeliveredAt.After(cutoff): // may still be under way
+		e.ok = true
+	case e.id == 0:
+		e.id = d.ID
+	}
 }
 
 // unrecorded keeps the candidates the edge has not recorded.
