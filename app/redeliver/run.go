@@ -216,7 +216,8 @@ func (r *Redeliverer) recovered(ctx context.Context, now time.Time) (int, error)
 	return len(known), nil
 }
 
-// report logs the run's line and tells the observer.
+// report logs the run's line (info when it found, asked for or recovered
+// something, debug otherwise) and tells the observer.
 func (r *Redeliverer) report(res Result, err error) {
 	r.observe(Outcome(res, err), res.Missing, res.Requested, res.Refused, res.Recovered)
 	attrs := []any{"missing", res.Missing, "requested", res.Requested, "refused", res.Refused, "recovered", res.Recovered,
@@ -228,6 +229,8 @@ func (r *Redeliverer) report(res Result, err error) {
 		r.logger.Warn("redelivery rate limited", append(attrs, "retry_at", res.Retry, "err", err)...)
 	case err != nil && !errors.Is(err, context.Canceled):
 		r.logger.Warn("redelivery failed", append(attrs, "err", err)...)
+	case err == nil && res.Missing+res.Recovered+res.Refused == 0:
+		r.logger.Debug("redelivery", attrs...) // nothing missed: every few minutes, not worth an info line
 	case err == nil:
 		r.logger.Info("redelivery", attrs...)
 	}
