@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/app/redeliver"
 )
 
 // checksOnNewHead is how many check runs the App writes on a new head of a
@@ -68,6 +70,9 @@ func testOptions(t testing.TB, w *world, database string) Options {
 		// (board_e2e_test.go).
 		BoardDelay: time.Hour,
 		Logger:     testLogger(t),
+		// Off: it reads GitHub's delivery log at start, which the tests
+		// counting API calls do not count; redeliver_e2e_test.go turns it on.
+		Redeliver: redeliver.Config{Every: -1},
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/app/redeliver"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/skipline"
@@ -59,7 +60,7 @@ func runChild(raw string) int {
 	o := Options{Database: c.Database, AppID: testAppID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(testSecret)},
 		GitHubURL: c.GitHubURL, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, FanoutWindow: 50 * time.Millisecond,
 		JobTimeout: 2 * time.Second, RescueAfter: 3 * time.Second, Workers: 8, Logger: testLogger(nil),
-		BoardDelay: time.Hour} // board updates past the test's end, as testOptions
+		BoardDelay: time.Hour, Redeliver: redeliver.Config{Every: -1}} // board updates past the test's end, and no redelivery, as testOptions
 	if c.Pipeline {
 		o.checks = pipelineChecks()
 	}
