@@ -98,9 +98,6 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	return a, nil
 }
 
-// handles reports whether event starts work (the App's family table).
-func (a *App) handles(event string) bool { return a.families.Handles(event) }
-
 // Close commits the deliveries handed to the batcher, then releases the
 // database.
 func (a *App) Close() {

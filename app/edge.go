@@ -40,11 +40,10 @@ func (a *App) newEdge() error {
 	return err
 }
 
-// serveEdge reads GitHub's hook ranges once (bounded, so a GitHub that
-// does not answer delays start-up by webhook.HookFirstRead at most), then
-// keeps them fresh, sweeps after busy refusals and checks the App's
-// credentials until ctx ends; it returns the server for ln, which holds
-// at most Options.MaxConns connections.
+// serveEdge reads GitHub's hook ranges once (bounded, so a GitHub that does not answer delays
+// start-up by webhook.HookFirstRead at most), then keeps them fresh, sweeps after busy refusals,
+// has GitHub redeliver what it could not deliver (app/redeliver) and checks the App's credentials
+// until ctx ends; it returns the server for ln, which holds at most Options.MaxConns connections.
 func (a *App) serveEdge(ctx context.Context, ln net.Listener) (*http.Server, net.Listener) {
 	ok := a.hooks.Refresh(ctx, webhook.HookFirstRead)
 	go a.hooks.Watch(ctx, ok)
@@ -55,6 +54,7 @@ func (a *App) serveEdge(ctx context.Context, ln net.Listener) (*http.Server, net
 		}
 		a.log.Info("swept after busy refusals")
 	})
+	go a.opts.Redeliver.Loop(ctx, a.clients, a.db, a.log, a.metrics.Redelivery)
 	a.github.AtStart(ctx)
 	return webhook.NewServer(a.Handler(), a.opts.Seams.Server), webhook.LimitConns(ln, a.opts.MaxConns, a.hooks)
 }

@@ -13,6 +13,7 @@ import (
 	acontract "github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/heldwork"
 	"github.com/aepgate/aepgate/app/owners"
+	"github.com/aepgate/aepgate/app/redeliver"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
@@ -94,6 +95,8 @@ type Options struct {
 	GitHubHookAddresses []netip.Prefix
 	// MaxConns bounds the connections held at once (0: DefaultMaxConns).
 	MaxConns int
+	// Redeliver bounds the redelivery of missed deliveries (zero: its defaults; Every < 0: off).
+	Redeliver redeliver.Config
 
 	// BatchSize caps the verified deliveries committed together (group
 	// commit); 0 means webhook.DefaultBatchSize.

@@ -15,5 +15,5 @@ func (o *Options) queueConfig() queue.Config {
 // runners are the App's work for each of the queue's jobs.
 func (a *App) runners() queue.Runners {
 	return queue.Runners{Delivery: a.runDelivery, Reconcile: a.runReconcile, Fanout: a.runFanout,
-		Rejudge: a.runRejudge, Handles: a.handles, Kinds: []queue.Kind{board.Job(a.runBoard, a.opts.BoardDelay, a.opts.JobTimeout)}}
+		Rejudge: a.runRejudge, Handles: a.families.Handles, Kinds: []queue.Kind{board.Job(a.runBoard, a.opts.BoardDelay, a.opts.JobTimeout)}}
 }

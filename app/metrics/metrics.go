@@ -36,6 +36,8 @@ type Set struct {
 	coalesced *prometheus.CounterVec
 	// inflight counts the webhook bodies being read, not yet verified.
 	inflight prometheus.Gauge
+	// redelivery is the redelivery's series (redelivery.go).
+	redelivery redelivery
 }
 
 // New is a Set with every series registered (the rate-limit gauge at

@@ -16,6 +16,7 @@ import (
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/queue"
+	"github.com/aepgate/aepgate/app/redeliver"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/cmd/internal/cli"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -33,6 +34,8 @@ type serveFlags struct {
 	trustedProxies, hookAddresses                                  []string
 	writePause, retryBase, reconcile, rescueAfter, pollInterval    time.Duration
 	shutdownGrace, databaseWait                                    time.Duration
+	redeliverEvery                                                 time.Duration
+	redeliverMax                                                   int
 	signing                                                        cli.SigningFlags
 }
 
@@ -162,6 +165,8 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.DurationVar(&f.shutdownGrace, "shutdown-grace", app.DefaultShutdownGrace, "how long running jobs may finish on shutdown before they are returned to the queue")
 	fl.StringSliceVar(&f.trustedProxies, "trusted-proxies", nil, "CIDR ranges (or addresses) of the proxies in front of the App, comma-separated or repeated: a webhook from one is counted against the rightmost X-Forwarded-For address that is not a trusted proxy")
 	fl.StringSliceVar(&f.hookAddresses, "github-hook-addresses", nil, "CIDR ranges (or addresses) GitHub sends webhooks from, beside those GET /meta lists (GitHub Enterprise Server lists none): they get GitHub's reserved share of the connections and bytes and no per-address byte cap, never a pass on the signature")
+	fl.DurationVar(&f.redeliverEvery, "redeliver-interval", redeliver.DefaultEvery, "period of the redelivery of the webhook deliveries GitHub could not make, also run at start (0: off)")
+	fl.IntVar(&f.redeliverMax, "redeliver-max", redeliver.DefaultMaxRequests, "most redeliveries asked of GitHub in one run of the redelivery")
 	fl.IntVar(&f.maxConns, "max-connections", app.DefaultMaxConns, "connections held at once; a quarter are kept for GitHub's published hook addresses")
 }
 
@@ -238,6 +243,10 @@ func (f serveFlags) options(ctx context.Context, in serveInputs) (app.Options, e
 		Workers: f.workers, WritePause: f.writePause, RetryBase: f.retryBase, ReconcileEvery: f.reconcile,
 		RescueAfter: f.rescueAfter, PollInterval: f.pollInterval, ShutdownGrace: f.shutdownGrace, MaxConns: f.maxConns,
 		BatchSize: f.batchSize, BatchWait: f.batchWait, BusyRate: f.busyRate, BusyJobRate: f.busyJobRate, CoalesceDelay: f.coalesceDelay,
+		Redeliver: redeliver.Config{Every: f.redeliverEvery, MaxRequests: f.redeliverMax},
+	}
+	if o.Redeliver.Every == 0 {
+		o.Redeliver.Every = -1 // explicit zero: off
 	}
 	var err error
 	if o.TrustedProxies, err = parsePrefixes("--trusted-proxies", f.trustedProxies); err != nil {
@@ -291,6 +300,10 @@ func (f serveFlags) check() error {
 		return fmt.Errorf("--database-wait %s: must be 0 or more", f.databaseWait)
 	case f.maxConns < 16:
 		return fmt.Errorf("--max-connections %d: must be at least 16", f.maxConns)
+	case f.redeliverEvery < 0:
+		return fmt.Errorf("--redeliver-interval %s: must be 0 (off) or more", f.redeliverEvery)
+	case f.redeliverMax < 1:
+		return fmt.Errorf("--redeliver-max %d: must be at least 1", f.redeliverMax)
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/redeliver"
 )
 
 // ChecksOnNewHead is how many check runs the App writes on a new head of a
@@ -71,6 +72,9 @@ func Options(t testing.TB, w *World, database string) app.Options {
 		// (a sweep's run at once). The board's own tests shorten it.
 		BoardDelay: time.Hour,
 		Logger:     Logger(t),
+		// Off: it reads GitHub's delivery log at start, which the tests
+		// counting API calls do not count; the App's redelivery test turns it on.
+		Redeliver: redeliver.Config{Every: -1},
 	}
 }
 

@@ -3,6 +3,7 @@ package ghfake
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -11,11 +12,7 @@ import (
 // uses to find and redeliver what it missed; GitHub keeps 3 days of it.
 func (f *Fake) hookRoutes() {
 	f.handle("GET /app/hook/deliveries", access{scope: scopeApp}, func(c *call) (int, any) {
-		out := []any{}
-		for i := len(c.f.hooks.sent) - 1; i >= 0; i-- { // newest first
-			out = append(out, c.f.deliveryJSON(i, false))
-		}
-		return http.StatusOK, c.page(out)
+		return c.deliveryPage()
 	})
 	f.handle("GET /app/hook/deliveries/{delivery_id}", access{scope: scopeApp}, func(c *call) (int, any) {
 		i := c.deliveryParam()
@@ -34,6 +31,67 @@ func (f *Fake) hookRoutes() {
 		c.f.record1(d)
 		return http.StatusAccepted, obj{}
 	})
+}
+
+// deliveryPage is one page of the delivery log, newest first, paged by
+// cursor as GitHub pages it: per_page (default 30, at most 100), cursor
+// (opaque; the Link header's next and first carry it) and status
+// ("success": a status_code of 200–399, "failure": any other), a bad
+// cursor or status being a 400.
+func (c *call) deliveryPage() (int, any) {
+	q := c.r.URL.Query()
+	per, err := strconv.Atoi(q.Get("per_page"))
+	if err != nil || per <= 0 {
+		per = DefaultPerPage
+	}
+	per = min(per, MaxPerPage)
+	from := int64(-1) // no cursor: the newest
+	if cur := q.Get("cursor"); cur != "" {
+		n, err := strconv.ParseInt(strings.TrimPrefix(cur, "v1_"), 10, 64)
+		if err != nil || !strings.HasPrefix(cur, "v1_") {
+			return apiError(http.StatusBadRequest, "Invalid cursor")
+		}
+		from = n
+	}
+	status := q.Get("status")
+	if status != "" && status != "success" && status != "failure" {
+		return apiError(http.StatusBadRequest, "Invalid status: must be success or failure")
+	}
+	out, next := []any{}, int64(-1)
+	for i := len(c.f.hooks.sent) - 1; i >= 0; i-- { // newest first
+		d := c.f.hooks.sent[i]
+		if (from >= 0 && d.ID > from) || (status != "" && (d.Status >= 200 && d.Status < 400) != (status == "success")) {
+			continue
+		}
+		if len(out) == per {
+			next = d.ID
+			break
+		}
+		out = append(out, c.f.deliveryJSON(i, false))
+	}
+	c.cursorLinks(next)
+	return http.StatusOK, out
+}
+
+// cursorLinks sets the Link header of a cursor-paged list: next when next
+// is a delivery ID (else none), and first.
+func (c *call) cursorLinks(next int64) {
+	link := func(cursor, rel string) string {
+		q := c.r.URL.Query()
+		if cursor == "" {
+			q.Del("cursor")
+		} else {
+			q.Set("cursor", cursor)
+		}
+		u := url.URL{Path: c.r.URL.Path, RawQuery: q.Encode()}
+		return fmt.Sprintf("<%s%s>; rel=%q", c.f.root(), u.String(), rel)
+	}
+	parts := []string{}
+	if next >= 0 {
+		parts = append(parts, link("v1_"+strconv.FormatInt(next, 10), "next"))
+	}
+	parts = append(parts, link("", "first"))
+	c.w.Header().Set("Link", strings.Join(parts, ", "))
 }
 
 // deliveryParam is the index in the delivery log of the path's ID, or -1.

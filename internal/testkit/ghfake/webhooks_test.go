@@ -3,16 +3,19 @@ package ghfake_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v62/github"
 )
 
@@ -423,5 +426,71 @@ func TestInstallationCreatedDelivery(t *testing.T) {
 		if missing := missingKeys(want, got, "", 2); len(missing) > 0 {
 			t.Errorf("installation.created lacks %v (keys of %s)", missing, w.Name)
 		}
+	}
+}
+
+func TestHookDeliveryLogPagesByCursor(t *testing.T) {
+	var answer atomic.Int32
+	answer.Store(http.StatusServiceUnavailable)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(int(answer.Load()))
+	}))
+	defer recv.Close()
+	f := ghfake.New(t)
+	repo := f.CreateRepo("acme/widgets")
+	app := f.App(42, testKey())
+	app.Install("acme", ghfake.Permissions{"issues": "write"})
+	f.SendWebhooks(recv.URL, secret, app)
+	for i := range 5 {
+		if i == 3 {
+			answer.Store(http.StatusAccepted)
+		}
+		repo.OpenIssue("alice", fmt.Sprintf("issue %d", i), "")
+	}
+	ds := f.Deliveries()
+	ac := client(t, f, app.JWT())
+	for _, tc := range []struct {
+		status string
+		want   []int64 // delivery IDs, newest first
+	}{
+		{"", []int64{ds[4].ID, ds[3].ID, ds[2].ID, ds[1].ID, ds[0].ID}},
+		{"failure", []int64{ds[2].ID, ds[1].ID, ds[0].ID}},
+		{"success", []int64{ds[4].ID, ds[3].ID}},
+	} {
+		var got []int64
+		opts, pages := &github.ListCursorOptions{PerPage: 2}, 0
+		for {
+			u := "app/hook/deliveries?per_page=2"
+			if tc.status != "" {
+				u += "&status=" + tc.status
+			}
+			if opts.Cursor != "" {
+				u += "&cursor=" + opts.Cursor
+			}
+			req, _ := ac.NewRequest(http.MethodGet, u, nil)
+			var page []*github.HookDelivery
+			resp, err := ac.Do(ctx, req, &page)
+			if err != nil {
+				t.Fatalf("status %q: %v", tc.status, err)
+			}
+			pages++
+			for _, d := range page {
+				got = append(got, d.GetID())
+			}
+			if resp.Cursor == "" {
+				break
+			}
+			opts.Cursor = resp.Cursor
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("status %q: IDs (-want +got):\n%s", tc.status, diff)
+		}
+		if want := max(1, (len(tc.want)+1)/2); pages != want {
+			t.Errorf("status %q: %d pages, want %d", tc.status, pages, want)
+		}
+	}
+	req, _ := ac.NewRequest(http.MethodGet, "app/hook/deliveries?cursor=nonsense", nil)
+	if resp, err := ac.Do(ctx, req, nil); err == nil || resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a bad cursor: %v, want 400", err)
 	}
 }
