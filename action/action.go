@@ -10,9 +10,9 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/isolate"
+	"github.com/aepgate/aepgate/protocol/compliance"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/negcontrol"
-	"github.com/aepgate/aepgate/protocol/verdicts"
 )
 
 // Exit codes of the step.
@@ -43,12 +43,12 @@ type Options struct {
 	// VerifyTimeout.
 	RunVerify func(ctx context.Context, root string, commands []string) ([]isolate.Outcome, error)
 	// VerdictRules judge the compliance log's verdict lines (aep/verdicts);
-	// nil means verdicts.DefaultRules (a negative control leaves one out).
-	VerdictRules []verdicts.Rule
+	// nil means compliance.DefaultRules (a negative control leaves one out).
+	VerdictRules []compliance.Rule
 	// AuthorRule tells who a blamed commit of the compliance log proves
-	// wrote its lines (aep/verdicts); nil means verdicts.SignedAuthor (a
+	// wrote its lines (aep/verdicts); nil means compliance.SignedAuthor (a
 	// negative control injects an e-mail rule).
-	AuthorRule verdicts.AuthorRule
+	AuthorRule compliance.AuthorRule
 	// Rand feeds the output delimiters; nil means crypto/rand.
 	Rand io.Reader
 	// LocalHistory opens the workspace's git as the pull request's history
@@ -117,10 +117,10 @@ func newRunner(o Options) *runner {
 		o.RunCommands = defaultRunCommands
 	}
 	if o.VerdictRules == nil {
-		o.VerdictRules = verdicts.DefaultRules()
+		o.VerdictRules = compliance.DefaultRules()
 	}
 	if o.AuthorRule == nil {
-		o.AuthorRule = verdicts.SignedAuthor
+		o.AuthorRule = compliance.SignedAuthor
 	}
 	if o.RunVerify == nil {
 		o.RunVerify = defaultRunVerify

@@ -6,7 +6,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/plans"
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 )
 
 // Publisher writes one check run and returns its ID.
@@ -69,7 +69,7 @@ type PullReviews interface {
 type ReleaseVerifier interface {
 	// VerifyRelease checks opts.Tag in opts.Repo; its only error is a
 	// cancelled context.
-	VerifyRelease(ctx context.Context, opts gh.ReleaseOptions) (release.Result, error)
+	VerifyRelease(ctx context.Context, opts gh.ReleaseOptions) (releaserules.Result, error)
 }
 
 // GitHub is what the step may do on GitHub with its token. A nil member is

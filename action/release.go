@@ -10,7 +10,7 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/protocol/refusal"
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 )
 
 // releaseRun verifies release closure for the tag (the tag input, else the
@@ -25,7 +25,7 @@ func (r *runner) releaseRun(ctx context.Context) checks.Run {
 		tag = r.ev.Tag
 	}
 	repo := r.ev.Owner + "/" + r.ev.Repo
-	res, stop := release.Early(tag, repo, r.api.Releases != nil)
+	res, stop := releaserules.Early(tag, repo, r.api.Releases != nil)
 	if !stop {
 		res = r.verifyRelease(ctx, repo, tag)
 	}
@@ -41,11 +41,11 @@ func (r *runner) releaseRun(ctx context.Context) checks.Run {
 	return run
 }
 
-func (r *runner) verifyRelease(ctx context.Context, repo, tag string) release.Result {
+func (r *runner) verifyRelease(ctx context.Context, repo, tag string) releaserules.Result {
 	opts := gh.ReleaseOptions{Repo: repo, Tag: tag, ManifestPath: r.in.Manifest, AssetNames: r.in.Assets}
 	for _, p := range append([]string{r.in.Manifest}, r.in.Assets...) {
-		if err := release.SafePath(p); err != nil {
-			return release.Result{Tag: tag, Repository: repo, Errors: []string{"local-manifest-invalid"},
+		if err := releaserules.SafePath(p); err != nil {
+			return releaserules.Result{Tag: tag, Repository: repo, Errors: []string{"local-manifest-invalid"},
 				Refusals: []refusal.Refusal{{Token: "local-manifest-invalid", Expected: "a path inside the repository", Seen: err.Error()}}}
 		}
 	}
@@ -56,7 +56,7 @@ func (r *runner) verifyRelease(ctx context.Context, repo, tag string) release.Re
 	opts.LocalManifest = local
 	res, err := r.api.Releases.VerifyRelease(ctx, opts)
 	if err != nil {
-		return release.Result{Tag: tag, Repository: repo, Errors: []string{"verification-interrupted"},
+		return releaserules.Result{Tag: tag, Repository: repo, Errors: []string{"verification-interrupted"},
 			Refusals: []refusal.Refusal{{Token: "verification-interrupted", Expected: "a finished verification", Seen: err.Error()}}}
 	}
 	return res

@@ -8,10 +8,10 @@ import (
 
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/gitblame"
+	"github.com/aepgate/aepgate/protocol/compliance"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/login"
 	"github.com/aepgate/aepgate/protocol/rundoc"
-	"github.com/aepgate/aepgate/protocol/verdicts"
 )
 
 // verdictAuthors is who introduced each heading and board line of log,
@@ -21,7 +21,7 @@ import (
 // author's noreply address, the account GitHub links to its author
 // e-mail). The commits not read yet are read from GitHub at once; cache
 // keeps them for the step's other folders.
-func (r *runner) verdictAuthors(ctx context.Context, log *rundoc.Log, lines map[int]gitblame.Line, cache map[string]verdicts.Commit) (map[int]verdicts.Author, error) {
+func (r *runner) verdictAuthors(ctx context.Context, log *rundoc.Log, lines map[int]gitblame.Line, cache map[string]compliance.Commit) (map[int]compliance.Author, error) {
 	wanted := logLines(log)
 	var missing []string
 	for _, n := range wanted {
@@ -31,7 +31,7 @@ func (r *runner) verdictAuthors(ctx context.Context, log *rundoc.Log, lines map[
 			}
 		}
 	}
-	unread := map[string]verdicts.Commit{}
+	unread := map[string]compliance.Commit{}
 	switch {
 	case len(missing) == 0:
 	case r.api.Commits != nil:
@@ -42,14 +42,14 @@ func (r *runner) verdictAuthors(ctx context.Context, log *rundoc.Log, lines map[
 		for _, sha := range missing {
 			cache[sha] = commitFacts(proofs[sha], blameMail(lines, sha))
 		}
-	case len(verdicts.Lines(verdicts.Input{Log: log})) > 0:
+	case len(compliance.Lines(compliance.Input{Log: log})) > 0:
 		return nil, errors.New("a verdict line counts when GitHub verified its commit's signature for an auditor, which the step reads with its token: give the step input token (contents: read)")
 	default: // no verdict to judge: the claims still name the executors
 		for _, sha := range missing {
 			unread[sha] = commitFacts(gh.CommitProof{SHA: sha}, blameMail(lines, sha))
 		}
 	}
-	out := map[int]verdicts.Author{}
+	out := map[int]compliance.Author{}
 	for _, n := range wanted {
 		l, ok := lines[n]
 		if !ok {
@@ -59,7 +59,7 @@ func (r *runner) verdictAuthors(ctx context.Context, log *rundoc.Log, lines map[
 		if !read {
 			c = unread[l.Commit]
 		}
-		out[n] = verdicts.Attribute(c, r.o.AuthorRule)
+		out[n] = compliance.Attribute(c, r.o.AuthorRule)
 	}
 	return out, nil
 }
@@ -94,9 +94,9 @@ func blameMail(lines map[int]gitblame.Line, sha string) string {
 
 // commitFacts is what the verdict rules know of one commit: GitHub's
 // proof, and the logins its author e-mail claims.
-func commitFacts(p gh.CommitProof, mail string) verdicts.Commit {
-	c := verdicts.Commit{SHA: p.SHA, Known: p.Found,
-		Signature: verdicts.Signature{State: p.State, Valid: p.Valid, Signer: p.Signer, ByGitHub: p.ByGitHub}}
+func commitFacts(p gh.CommitProof, mail string) compliance.Commit {
+	c := compliance.Commit{SHA: p.SHA, Known: p.Found,
+		Signature: compliance.Signature{State: p.State, Valid: p.Valid, Signer: p.Signer, ByGitHub: p.ByGitHub}}
 	for _, l := range []string{gitblame.NoreplyLogin(mail), p.AuthorLogin} {
 		if l != "" && !login.In(c.Claimed, l) {
 			c.Claimed = append(c.Claimed, l)

@@ -8,9 +8,9 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gitobj"
+	"github.com/aepgate/aepgate/protocol/compliance"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/rundoc"
-	"github.com/aepgate/aepgate/protocol/verdicts"
 )
 
 // verdictsRun builds aep/verdicts on a pull request: every verdict line of
@@ -33,7 +33,7 @@ func (r *runner) verdictsRun(ctx context.Context, folders []folder) (run checks.
 		return run, true
 	}
 	set := r.auditorTeams(ctx, auditors)
-	commits := map[string]verdicts.Commit{} // read once per step
+	commits := map[string]compliance.Commit{} // read once per step
 	var out []checks.VerdictsFolder
 	neutral := ""
 	for _, f := range folders {
@@ -53,7 +53,7 @@ func (r *runner) verdictsRun(ctx context.Context, folders []folder) (run checks.
 }
 
 // verdictsFolder judges one folder's log.
-func (r *runner) verdictsFolder(ctx context.Context, vf checks.VerdictsFolder, f folder, set auditorSet, commits map[string]verdicts.Commit) (checks.VerdictsFolder, string) {
+func (r *runner) verdictsFolder(ctx context.Context, vf checks.VerdictsFolder, f folder, set auditorSet, commits map[string]compliance.Commit) (checks.VerdictsFolder, string) {
 	run, err := r.load(f)
 	if err != nil {
 		vf.Err = err.Error()
@@ -64,14 +64,14 @@ func (r *runner) verdictsFolder(ctx context.Context, vf checks.VerdictsFolder, f
 		vf.Err = err.Error()
 		return vf, ""
 	}
-	in := verdicts.Input{File: vf.Log, Log: run.Log, Auditors: set.list, Members: set.members, Unread: set.unread}
+	in := compliance.Input{File: vf.Log, Log: run.Log, Auditors: set.list, Members: set.members, Unread: set.unread}
 	if len(set.list) > 0 { // without auditors the check is neutral: no author is read
 		if in.Blame, err = r.verdictAuthors(ctx, run.Log, lines, commits); err != nil {
 			vf.Err = err.Error()
 			return vf, ""
 		}
 	}
-	vs, findings, neutral := verdicts.Check(in, r.o.VerdictRules)
+	vs, findings, neutral := compliance.Check(in, r.o.VerdictRules)
 	vf.Verdicts = len(vs)
 	for _, fd := range findings {
 		vf.Refused = append(vf.Refused, checks.VerdictRefusal{Rule: fd.Rule, Line: fd.Line, Message: fd.Message})

@@ -9,7 +9,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	"github.com/aepgate/aepgate/protocol/verdicts"
+	"github.com/aepgate/aepgate/protocol/compliance"
 )
 
 // verdictCommit makes the pull request's verdict commit on unit-12 with
@@ -79,7 +79,7 @@ func newVerdictsEnv(t *testing.T, auditors string, verdict verdictCommit) *stepE
 // claimedAuthor is the rule before issue 40, for the negative control: a
 // commit is by the login its git author e-mail names (a GitHub noreply
 // address) or GitHub links to that e-mail.
-func claimedAuthor(c verdicts.Commit) (string, string) {
+func claimedAuthor(c compliance.Commit) (string, string) {
 	if len(c.Claimed) > 0 {
 		return c.Claimed[0], ""
 	}
@@ -103,7 +103,7 @@ func TestActionVerdicts(t *testing.T) {
 		// control makes the attack pass: a rule left out, or the e-mail
 		// author rule.
 		without string
-		rule    verdicts.AuthorRule
+		rule    compliance.AuthorRule
 	}{
 		{name: "an auditor approves, signed", auditors: "ann", verdict: signedBy("ann"), want: "success"},
 		{name: "the executor commits as the auditor, unsigned", auditors: "ann", verdict: forgedAs("exec", "ann", nil), want: "failure",
@@ -152,7 +152,7 @@ func TestActionVerdicts(t *testing.T) {
 			e = newVerdictsEnv(t, tc.auditors, tc.verdict)
 			o := Options{AuthorRule: tc.rule}
 			if tc.without != "" {
-				o.VerdictRules = verdicts.Without(verdicts.DefaultRules(), tc.without)
+				o.VerdictRules = compliance.Without(compliance.DefaultRules(), tc.without)
 			}
 			if r := runVerdicts(e, o); r.Conclusion != "success" {
 				t.Errorf("negative control: %s %q, want the attack to pass\n%s", r.Conclusion, r.Title, r.Summary)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/app/writer"
-	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 // BoardPage configures the signed-in /board page (board.Page).
@@ -29,7 +29,7 @@ func (a *App) boards() *board.Boards {
 }
 
 // Board returns the latest board the App kept for repo ("owner/name"), and false when it has none yet.
-func (a *App) Board(ctx context.Context, repo string) (pboard.Board, bool, error) {
+func (a *App) Board(ctx context.Context, repo string) (boardview.Board, bool, error) {
 	return a.boards().Load(ctx, repo)
 }
 
@@ -68,7 +68,7 @@ type boardJobs struct {
 	installation int64
 }
 
-func (j boardJobs) SaveFact(ctx context.Context, repo string, f pboard.Fact) (bool, error) {
+func (j boardJobs) SaveFact(ctx context.Context, repo string, f boardview.Fact) (bool, error) {
 	return j.b.SaveFact(ctx, repo, f)
 }
 

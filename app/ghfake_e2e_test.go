@@ -15,7 +15,7 @@ import (
 func TestGhfakeWorkUnitLifecycle(t *testing.T) {
 	w := appkit.NewLive(t)
 	// alice is the owner: her own closure of a dependency counts as done
-	// (protocol/closure).
+	// (protocol/closurerules).
 	w.Repo.Grant("alice", "admin")
 	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": "version: 1\nowners: [alice]\n"})
 	ms := w.Repo.CreateMilestone("Exports", "Ship exports.\n\n```yaml\nrisk: medium\ndemonstration: a CSV is downloaded\n```\n")

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app/closure"
-	acontract "github.com/aepgate/aepgate/app/contract"
+	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/deploy"
 	"github.com/aepgate/aepgate/app/gates"
 	"github.com/aepgate/aepgate/app/heldwork"
@@ -31,7 +31,7 @@ func (a *App) handlers(j *judges) *route.Handlers {
 	heldwork.Register(h, func(route.Where) *heldwork.Judge {
 		return &heldwork.Judge{Issues: j.gh, Kept: j.kept, Ledger: j.w, Rules: a.opts.Seams.HeldWorkRules, Log: j.log}
 	})
-	acontract.Register(h, j.contracts)
+	contract.Register(h, j.contracts)
 	if a.opts.Seams.Handlers != nil {
 		a.opts.Seams.Handlers(h)
 	}

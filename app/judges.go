@@ -3,7 +3,7 @@ package app
 import (
 	"log/slog"
 
-	acontract "github.com/aepgate/aepgate/app/contract"
+	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/gates"
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/pull"
@@ -35,7 +35,7 @@ type judges struct {
 	// people, contracts the one reader of the units' contracts.
 	kept      keeper
 	people    owners.Reader
-	contracts acontract.Keeper
+	contracts contract.Keeper
 	w         writer.Writer
 	boards    boardJobs
 	log       *slog.Logger
@@ -49,7 +49,7 @@ func (a *App) judges(installation int64, log *slog.Logger) (*judges, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &judges{gh: in, kept: a.keeper(), people: a.people(in), contracts: acontract.Keeper{Store: a.db, Rules: a.opts.Seams.ContractRules},
+	j := &judges{gh: in, kept: a.keeper(), people: a.people(in), contracts: contract.Keeper{Store: a.db, Rules: a.opts.Seams.ContractRules},
 		w: a.writer(in.CheckPublisher()), boards: boardJobs{b: a.boards(), installation: installation}, log: log}
 	j.pull = &pull.Judge{Checks: a.checks, W: j.w, Locks: a.db, Groups: in, Boards: j.boards, Log: log,
 		Reads: pull.Reads{Snap: a.snapshotter(in), Files: in, Roles: in, Pushers: a.db, People: j.people, Timelines: in, Kept: j.kept,

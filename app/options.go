@@ -8,9 +8,9 @@ import (
 	"net/netip"
 	"time"
 
-	incrementrules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 
-	acontract "github.com/aepgate/aepgate/app/contract"
+	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/heldwork"
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/redeliver"
@@ -18,9 +18,9 @@ import (
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/protocol/attest"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/config"
-	deployrules "github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/review"
 )
@@ -144,10 +144,10 @@ type Seams struct {
 	// Snapshots wraps the reader of snapshots (GitHub's, base policy read in).
 	Snapshots func(Snapshotter) Snapshotter
 	// ClosureRules replace closure.DefaultRules (when a unit is done).
-	ClosureRules *closure.Rules
+	ClosureRules *closurerules.Rules
 	// HeldWorkRules replace heldwork.DefaultRules.
 	HeldWorkRules *heldwork.Rules
-	// IncrementRules replace protocol/increment's DefaultRules.
+	// IncrementRules replace protocol/incrementrules's DefaultRules.
 	IncrementRules *incrementrules.Rules
 	// OpenMilestonesOnly makes the sweep read open milestones only, so it
 	// misses lost milestone closures.
@@ -175,10 +175,10 @@ type Seams struct {
 	// NoReplays remembers no webhook bodies: the queue then admits a
 	// replayed body under each new delivery ID.
 	NoReplays bool
-	// DeployRules replace protocol/deploy's DefaultRules.
+	// DeployRules replace protocol/deployrules's DefaultRules.
 	DeployRules []deployrules.Rule
-	// ContractRules replace acontract.DefaultRules.
-	ContractRules acontract.Rules
+	// ContractRules replace contract.DefaultRules.
+	ContractRules contract.Rules
 }
 
 // Snapshotter reads pull-request snapshots (gh.Installation); Seams.Snapshots wraps it.

@@ -8,7 +8,7 @@ import (
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // readbackJudge is the readback judge (package app/readback) of the
@@ -23,7 +23,7 @@ func (a *App) readbackJudge(j *judges, w route.Where) *readback.Judge {
 		W: j.w, Locks: a.db, Log: j.log, Now: time.Now, Cache: &a.ancestry, Horizon: 2 * a.opts.ReconcileEvery,
 		Rules: readback.Rules{Audited: a.audits.Wrap(audited, time.Now), Config: verdict.Config, Authority: a.opts.Seams.Readback.Authority, People: j.people},
 		After: readback.After{Signer: a.opts.Signer, Boards: j.boards.Schedule,
-			Evidence: func(ctx context.Context, owner, repo string, unit int, at closure.Attempt) error {
+			Evidence: func(ctx context.Context, owner, repo string, unit int, at closurerules.Attempt) error {
 				return a.closures(j, w).Evidence(ctx, closureInput(w), unit, at)
 			}}}
 	o := a.opts.Seams.Readback

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
@@ -27,7 +27,7 @@ const (
 // own. The hash is the SHA-256 of the content, which holds no time that
 // changes from one run to the next, so an unchanged board renders the
 // same region.
-func BoardRegion(b board.Board) string {
+func BoardRegion(b boardview.Board) string {
 	return boardRegion(b, boardEscapes{text: inline, node: boardNodeLabel})
 }
 
@@ -36,7 +36,7 @@ func BoardRegion(b board.Board) string {
 // without them.
 type boardEscapes struct{ text, node func(string) string }
 
-func boardRegion(b board.Board, esc boardEscapes) string {
+func boardRegion(b boardview.Board, esc boardEscapes) string {
 	content := boardContent(b, esc)
 	sum := sha256.Sum256([]byte(content))
 	return BoardBegin + "\n" + boardHashPrefix + hex.EncodeToString(sum[:]) + " -->\n" + content + BoardEnd + "\n"
@@ -50,7 +50,7 @@ func BoardIssueBody(region string) string {
 
 // boardContent is the region's Markdown between the hash marker and
 // BoardEnd.
-func boardContent(b board.Board, esc boardEscapes) string {
+func boardContent(b boardview.Board, esc boardEscapes) string {
 	var sb strings.Builder
 	w := boardWriter{b: &sb, repoURL: b.URL, boardEscapes: esc}
 	w.inbox(b.Inbox)
@@ -87,7 +87,7 @@ func (w boardWriter) header(names ...string) {
 	w.b.WriteString("\n| " + strings.Join(names, " | ") + " |\n|" + strings.Repeat(" --- |", len(names)) + "\n")
 }
 
-func (w boardWriter) inbox(items []board.InboxItem) {
+func (w boardWriter) inbox(items []boardview.InboxItem) {
 	w.b.WriteString("## Owner inbox\n")
 	if len(items) == 0 {
 		w.b.WriteString("\nNothing waits for the owner.\n")
@@ -134,7 +134,7 @@ func boardCode(s string) string {
 	return code(s)
 }
 
-func (w boardWriter) certificates(cs []board.Certificate) {
+func (w boardWriter) certificates(cs []boardview.Certificate) {
 	w.b.WriteString("\n## Recent certificates\n")
 	if len(cs) == 0 {
 		w.b.WriteString("\nNo completion certificate yet.\n")

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/testkit/golden"
-	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 // autolinkTitle is an issue title written to become links on the board by
@@ -16,13 +16,13 @@ const autolinkTitle = "@victim https://evil.example/a, http://evil.example, HTTP
 	"www.evil.example/x, WWW.Evil.Example, root@evil.example, mailto:r@evil.example, xmpp:r@evil.example/x, ftp://evil.example"
 
 // autolinkBoard shows the title everywhere the board shows GitHub's text.
-func autolinkBoard() board.Board {
+func autolinkBoard() boardview.Board {
 	u := "https://github.com/acme/app"
-	return board.Board{Version: board.Version, Repo: "acme/app", URL: u,
-		Inbox: []board.InboxItem{{Kind: "gate", Subject: autolinkTitle, Question: autolinkTitle, Choices: []string{"a", "b"},
+	return boardview.Board{Version: boardview.Version, Repo: "acme/app", URL: u,
+		Inbox: []boardview.InboxItem{{Kind: "gate", Subject: autolinkTitle, Question: autolinkTitle, Choices: []string{"a", "b"},
 			Reply: "/aep resolve g a", URL: u + "/issues/1", Since: boardT0}},
-		Increments: []board.Increment{{Number: 1, Title: autolinkTitle, URL: u + "/milestone/1", Open: true,
-			Stories: []board.Story{{Number: 1, Title: autolinkTitle, URL: u + "/issues/1", State: board.StateBlocked, Reason: autolinkTitle}}}}}
+		Increments: []boardview.Increment{{Number: 1, Title: autolinkTitle, URL: u + "/milestone/1", Open: true,
+			Stories: []boardview.Story{{Number: 1, Title: autolinkTitle, URL: u + "/issues/1", State: boardview.StateBlocked, Reason: autolinkTitle}}}}}
 }
 
 func TestBoardAutolinksGolden(t *testing.T) {

@@ -5,20 +5,20 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 // stateIcons mark a story's state on the board.
-var stateIcons = map[board.State]string{
-	board.StateOpen: "⚪", board.StateInProgress: "🔵", board.StateInReview: "🟣", board.StateBlocked: "🔴",
-	board.StateHeld: "⏸️", board.StateMerged: "🟢", board.StateCertified: "✅", board.StateDone: "☑️", board.StateCancelled: "⛔",
+var stateIcons = map[boardview.State]string{
+	boardview.StateOpen: "⚪", boardview.StateInProgress: "🔵", boardview.StateInReview: "🟣", boardview.StateBlocked: "🔴",
+	boardview.StateHeld: "⏸️", boardview.StateMerged: "🟢", boardview.StateCertified: "✅", boardview.StateDone: "☑️", boardview.StateCancelled: "⛔",
 }
 
 // stateOrder is the order states are counted in an increment's heading.
-var stateOrder = []board.State{board.StateCertified, board.StateDone, board.StateMerged, board.StateInReview, board.StateInProgress,
-	board.StateBlocked, board.StateHeld, board.StateOpen, board.StateCancelled}
+var stateOrder = []boardview.State{boardview.StateCertified, boardview.StateDone, boardview.StateMerged, boardview.StateInReview, boardview.StateInProgress,
+	boardview.StateBlocked, boardview.StateHeld, boardview.StateOpen, boardview.StateCancelled}
 
-func (w boardWriter) increment(inc board.Increment) {
+func (w boardWriter) increment(inc boardview.Increment) {
 	status := "closed"
 	if inc.Open {
 		status = "open"
@@ -51,8 +51,8 @@ func (w boardWriter) increment(inc board.Increment) {
 }
 
 // storyCounts is "3 stories: 1 certified, 2 open".
-func storyCounts(ss []board.Story) string {
-	n := map[board.State]int{}
+func storyCounts(ss []boardview.Story) string {
+	n := map[boardview.State]int{}
 	for _, s := range ss {
 		n[s.State]++
 	}
@@ -71,7 +71,7 @@ func storyCounts(ss []board.Story) string {
 
 // attempts lists a story's attempts with their checks, health and limits,
 // one per line of the cell.
-func (w boardWriter) attempts(as []board.Attempt) string {
+func (w boardWriter) attempts(as []boardview.Attempt) string {
 	var lines []string
 	for _, a := range as {
 		l := boardLink(fmt.Sprintf("\\#%d", a.PR), a.URL)
@@ -97,7 +97,7 @@ func (w boardWriter) attempts(as []board.Attempt) string {
 }
 
 // checkIcon shows a check run's conclusion.
-func checkIcon(c board.Check) string {
+func checkIcon(c boardview.Check) string {
 	if c.Status != "" && c.Status != "completed" {
 		return "⏳"
 	}
@@ -112,27 +112,27 @@ func checkIcon(c board.Check) string {
 	return "❌"
 }
 
-func healthText(h board.Health) string {
+func healthText(h boardview.Health) string {
 	switch h {
-	case board.Healthy:
+	case boardview.Healthy:
 		return "healthy"
-	case board.Suspect:
+	case boardview.Suspect:
 		return "⚠️ suspect"
 	}
 	return "🛑 stalled"
 }
 
 // mermaidClasses style the graph's nodes by state.
-var mermaidClasses = map[board.State]string{
-	board.StateOpen: "open", board.StateInProgress: "progress", board.StateInReview: "review", board.StateBlocked: "blocked",
-	board.StateHeld: "held", board.StateMerged: "merged", board.StateCertified: "certified",
-	board.StateDone: "merged", board.StateCancelled: "open",
+var mermaidClasses = map[boardview.State]string{
+	boardview.StateOpen: "open", boardview.StateInProgress: "progress", boardview.StateInReview: "review", boardview.StateBlocked: "blocked",
+	boardview.StateHeld: "held", boardview.StateMerged: "merged", boardview.StateCertified: "certified",
+	boardview.StateDone: "merged", boardview.StateCancelled: "open",
 }
 
 // graph writes the increment's dependency graph as a Mermaid flowchart:
 // a node per story (its number and escaped title), an edge from each
 // dependency to the story that needs it, nodes styled by state.
-func (w boardWriter) graph(inc board.Increment) {
+func (w boardWriter) graph(inc boardview.Increment) {
 	w.b.WriteString("\n```mermaid\ngraph LR\n")
 	w.b.WriteString("  classDef open fill:#f6f8fa,stroke:#8c959f\n  classDef progress fill:#ddf4ff,stroke:#0969da\n" +
 		"  classDef review fill:#fbefff,stroke:#8250df\n  classDef blocked fill:#ffebe9,stroke:#cf222e\n" +

@@ -4,11 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 func TestMergeBoard(t *testing.T) {
-	r1 := BoardRegion(board.Board{Repo: "acme/app"})
+	r1 := BoardRegion(boardview.Board{Repo: "acme/app"})
 	r2 := BoardRegion(sampleBoard())
 	fakeHash := boardHashPrefix + strings.Repeat("0", 64) + " -->\n"
 	tests := []struct {
@@ -50,7 +50,7 @@ func TestBoardUnchanged(t *testing.T) {
 		{"same", "notes\n" + r, true},
 		{"same, CRLF", strings.ReplaceAll(r, "\n", "\r\n"), true},
 		{"edited inside", strings.Replace(r, "Charts", "Graphs", 1), false},
-		{"other board", BoardRegion(board.Board{}), false},
+		{"other board", BoardRegion(boardview.Board{}), false},
 		{"none", "notes", false},
 	}
 	for _, tt := range tests {
@@ -66,7 +66,7 @@ func TestBoardUnchanged(t *testing.T) {
 // fake markers included, a merge keeps every byte outside the region it
 // replaces, finds its own region again, and a second merge is the same.
 func FuzzMergeBoard(f *testing.F) {
-	r1 := BoardRegion(board.Board{Repo: "a/b"})
+	r1 := BoardRegion(boardview.Board{Repo: "a/b"})
 	hash := boardHashPrefix + strings.Repeat("0", 64) + " -->"
 	for _, s := range []string{"", "notes", r1, "x\n" + r1 + "y", BoardBegin + "\n" + hash + "\n", BoardEnd + "\n" + r1 + BoardBegin + "\n",
 		BoardBegin + "\r\n" + hash + "\r\nz\r\n" + BoardEnd + "\r\n", r1 + r1} {
@@ -99,7 +99,7 @@ func BenchmarkBoardRender50x8(b *testing.B) {
 	s := sampleBoard()
 	inc := s.Increments[0]
 	inc.Stories = append(inc.Stories, inc.Stories[0])
-	big := board.Board{Version: board.Version, Repo: s.Repo, URL: s.URL, Inbox: s.Inbox, Certificates: s.Certificates}
+	big := boardview.Board{Version: boardview.Version, Repo: s.Repo, URL: s.URL, Inbox: s.Inbox, Certificates: s.Certificates}
 	for i := range 50 {
 		inc.Number = i + 1
 		big.Increments = append(big.Increments, inc)

@@ -3,19 +3,19 @@ package checks
 import (
 	"fmt"
 
-	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 	"github.com/aepgate/aepgate/protocol/gitsha"
-	"github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // stageIcons mark an increment's stage on the board.
-var stageIcons = map[increment.Stage]string{
-	increment.Building: "🏗️", increment.Integrating: "🔗", increment.Accepting: "🙋", increment.Complete: "🏁",
+var stageIcons = map[incrementrules.Stage]string{
+	incrementrules.Building: "🏗️", incrementrules.Integrating: "🔗", incrementrules.Accepting: "🙋", incrementrules.Complete: "🏁",
 }
 
 // stageText is an increment's stage for its heading line, e.g. "🏁 stage
 // **complete** (medium risk)"; "" when the board holds none.
-func stageText(inc board.Increment) string {
+func stageText(inc boardview.Increment) string {
 	if inc.Stage == "" {
 		return ""
 	}
@@ -30,7 +30,7 @@ func stageText(inc board.Increment) string {
 // that accepts it, and once complete its certificate: the check run's
 // link with the certificate's short SHA-256, the integrated commit and the
 // exact command that reads it back and validates it.
-func (w boardWriter) stage(inc board.Increment) {
+func (w boardWriter) stage(inc boardview.Increment) {
 	if len(inc.Waiting) > 0 {
 		w.b.WriteString("\nMissing:\n\n")
 		for _, m := range inc.Waiting {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // NameIncrement is the increment certificate on an increment's integrated
@@ -32,7 +32,7 @@ func IncrementTitle(sum string) string { return "increment certificate sha256:" 
 // certificate when complete (IncrementCertificateRun), else in_progress —
 // or action_required when a person must act — listing what is missing,
 // the owner's accept command and the demonstration block to post.
-func Increment(v increment.Verdict) Run {
+func Increment(v incrementrules.Verdict) Run {
 	if v.Complete() {
 		return IncrementCertificateRun(v.Candidate, v.Certificate, v.SHA256)
 	}
@@ -64,7 +64,7 @@ func Increment(v increment.Verdict) Run {
 	return r
 }
 
-func missingRule(v increment.Verdict, rule string) bool {
+func missingRule(v incrementrules.Verdict, rule string) bool {
 	for _, m := range v.Missing {
 		if m.Rule == rule {
 			return true
@@ -113,7 +113,7 @@ func IncrementFromSummary(summary string) (body []byte, headerSum string, err er
 // (its external_id kept, so the publisher updates it) as no longer
 // holding: conclusion neutral, saying what the milestone is now. A
 // certificate run so rendered no longer verifies.
-func IncrementSuperseded(head, externalID string, v increment.Verdict) Run {
+func IncrementSuperseded(head, externalID string, v incrementrules.Verdict) Run {
 	return Run{Name: NameIncrement, HeadSHA: head, ExternalID: externalID, Conclusion: ConclusionNeutral,
 		Title:   fmt.Sprintf("Superseded: milestone %d is %s", v.Milestone, v.Stage),
 		Summary: fmt.Sprintf("This run no longer holds. Milestone %d is **%s** now; the current `%s` run on this commit says why.\n", v.Milestone, v.Stage, NameIncrement)}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/testkit/golden"
-	"github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
@@ -24,17 +24,17 @@ func TestIncrementRender(t *testing.T) {
 	raw := incrementCert()
 	tests := []struct {
 		file string
-		v    increment.Verdict
+		v    incrementrules.Verdict
 	}{
-		{"increment-complete.golden", increment.Verdict{Milestone: 4, Stage: increment.Complete, Tier: "low", Candidate: incSHA, Certificate: raw, SHA256: sha256Hex(string(raw))}},
-		{"increment-integrating.golden", increment.Verdict{Milestone: 4, Stage: increment.Integrating, Tier: "medium", Candidate: incSHA,
-			Missing: []increment.Missing{{Rule: "readback-at-candidate", What: "waiting for a run of ci at 333333333333"}}}},
-		{"increment-accepting.golden", increment.Verdict{Milestone: 4, Stage: increment.Accepting, Tier: "high", Candidate: incSHA,
+		{"increment-complete.golden", incrementrules.Verdict{Milestone: 4, Stage: incrementrules.Complete, Tier: "low", Candidate: incSHA, Certificate: raw, SHA256: sha256Hex(string(raw))}},
+		{"increment-integrating.golden", incrementrules.Verdict{Milestone: 4, Stage: incrementrules.Integrating, Tier: "medium", Candidate: incSHA,
+			Missing: []incrementrules.Missing{{Rule: "readback-at-candidate", What: "waiting for a run of ci at 333333333333"}}}},
+		{"increment-accepting.golden", incrementrules.Verdict{Milestone: 4, Stage: incrementrules.Accepting, Tier: "high", Candidate: incSHA,
 			AcceptCommand: "/aep accept 4 " + incSHA, DemoTemplate: "```aep-demo\nmilestone: 4\ncriterion: <b>it</b> works @all\nevidence: run <id> | deployment <id> | release <tag>\n```",
-			Missing: []increment.Missing{{Rule: "owner-acceptance", What: "high risk: an owner accepts candidate 333333333333", Action: true},
+			Missing: []incrementrules.Missing{{Rule: "owner-acceptance", What: "high risk: an owner accepts candidate 333333333333", Action: true},
 				{Rule: "demonstration", What: "the demonstration: <b>it</b> works @all", Action: true}}}},
-		{"increment-tampered.golden", increment.Verdict{Milestone: 4, Stage: increment.Accepting, Tier: "high", Candidate: incSHA,
-			AcceptCommand: "/aep accept 4 " + incSHA, Missing: []increment.Missing{{Rule: "owner-acceptance", What: "high risk: an owner accepts candidate 333333333333", Action: true}},
+		{"increment-tampered.golden", incrementrules.Verdict{Milestone: 4, Stage: incrementrules.Accepting, Tier: "high", Candidate: incSHA,
+			AcceptCommand: "/aep accept 4 " + incSHA, Missing: []incrementrules.Missing{{Rule: "owner-acceptance", What: "high risk: an owner accepts candidate 333333333333", Action: true}},
 			Tampering: []string{"milestone 4's description was changed by someone GitHub does not name, so the kept definition counts (risk lowered from high to low)"}}},
 	}
 	for _, tt := range tests {

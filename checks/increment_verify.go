@@ -1,11 +1,11 @@
 package checks
 
 import (
-	"github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
-// The refusal tokens VerifyIncrementRun gives beside protocol/increment's.
+// The refusal tokens VerifyIncrementRun gives beside protocol/incrementrules's.
 const (
 	TokenIncrementSummary       = "increment-summary-invalid"
 	TokenIncrementSummarySum    = "increment-summary-hash-mismatch"
@@ -19,7 +19,7 @@ const (
 type incrementParts struct {
 	body      []byte
 	headerSum string
-	cert      increment.Certificate
+	cert      incrementrules.Certificate
 }
 
 // incrementRule adds the refusals one aspect of an increment run earns.
@@ -36,13 +36,13 @@ func incrementRules() []incrementRule {
 // a summary not laid out as IncrementCertificateRun renders it, a header,
 // title or external_id not naming the block's SHA-256, a run not
 // completed with success, an integratedSha other than the run's commit,
-// and whatever protocol/increment's Validate refuses. Who wrote the run
+// and whatever protocol/incrementrules's Validate refuses. Who wrote the run
 // is the caller's to check.
-func VerifyIncrementRun(r Run) (increment.Certificate, []refusal.Refusal) {
+func VerifyIncrementRun(r Run) (incrementrules.Certificate, []refusal.Refusal) {
 	return verifyIncrementRun(r, incrementRules())
 }
 
-func verifyIncrementRun(r Run, rules []incrementRule) (increment.Certificate, []refusal.Refusal) {
+func verifyIncrementRun(r Run, rules []incrementRule) (incrementrules.Certificate, []refusal.Refusal) {
 	var out []refusal.Refusal
 	var p incrementParts
 	body, sum, err := IncrementFromSummary(r.Summary)
@@ -51,7 +51,7 @@ func verifyIncrementRun(r Run, rules []incrementRule) (increment.Certificate, []
 	} else {
 		p.body, p.headerSum = body, sum
 		var rs []refusal.Refusal
-		p.cert, rs = increment.Validate(body)
+		p.cert, rs = incrementrules.Validate(body)
 		out = append(out, rs...)
 	}
 	for _, rule := range rules {

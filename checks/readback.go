@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/protocol/gitsha"
-	"github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
@@ -21,7 +21,7 @@ const (
 )
 
 // ReadbackView is what the aepgate/readback run shows: the merge, the
-// decision of protocol/readback, and what the App adds to it.
+// decision of protocol/readbackrules, and what the App adds to it.
 type ReadbackView struct {
 	PR         int
 	MergeSHA   string
@@ -30,9 +30,9 @@ type ReadbackView struct {
 	State      ReadbackState
 	// Awaited are the workflows still awaited (ReadbackWaiting).
 	Awaited []string
-	// Result is protocol/readback's decision; Extra are the App's own
+	// Result is protocol/readbackrules's decision; Extra are the App's own
 	// refusals beside it (a wait past the timeout, an unreadable input).
-	Result readback.Result
+	Result readbackrules.Result
 	Extra  []refusal.Refusal
 	// Notes are lines for people below the evidence (e.g. the certificate).
 	Notes []string
@@ -88,7 +88,7 @@ func Readback(v ReadbackView) Run {
 	return r
 }
 
-// refusals are protocol/readback's refusals and the App's, in that order.
+// refusals are protocol/readbackrules's refusals and the App's, in that order.
 func (v ReadbackView) refusals() []refusal.Refusal {
 	return append(append([]refusal.Refusal(nil), v.Result.Refusals...), v.Extra...)
 }
@@ -105,7 +105,7 @@ func titleTokens(rs []refusal.Refusal) string {
 	return strings.Join(t[:maxTitleTokens], ", ") + " and " + strconv.Itoa(len(t)-maxTitleTokens) + " more"
 }
 
-func runList(runs []readback.Run) string {
+func runList(runs []readbackrules.Run) string {
 	if len(runs) == 0 {
 		return "none proven"
 	}

@@ -6,30 +6,30 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/testkit/golden"
-	"github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 func TestRenderReadback(t *testing.T) {
 	audited, merge, base := strings.Repeat("a", 40), strings.Repeat("b", 40), strings.Repeat("c", 40)
-	in := readback.Input{
+	in := readbackrules.Input{
 		RequiredWorkflows: []string{"ci", "lint"}, DefaultBranch: "main",
-		PRRuns: []readback.Run{{ID: 11, Workflow: "ci", HeadSHA: audited, Status: "completed", Conclusion: "success"},
+		PRRuns: []readbackrules.Run{{ID: 11, Workflow: "ci", HeadSHA: audited, Status: "completed", Conclusion: "success"},
 			{ID: 12, Workflow: "lint", HeadSHA: audited, Status: "completed", Conclusion: "success"}},
-		Merge: readback.Merge{AuditedSha: audited, MergeSha: merge, Parents: []string{base, audited}},
-		MainRuns: []readback.Run{{ID: 21, Workflow: "ci", HeadSHA: merge, Branch: "main", Status: "completed", Conclusion: "success"},
+		Merge: readbackrules.Merge{AuditedSha: audited, MergeSha: merge, Parents: []string{base, audited}},
+		MainRuns: []readbackrules.Run{{ID: 21, Workflow: "ci", HeadSHA: merge, Branch: "main", Status: "completed", Conclusion: "success"},
 			{ID: 22, Workflow: "lint", HeadSHA: merge, Branch: "main", Status: "completed", Conclusion: "success"}},
 	}
-	view := func(state ReadbackState, in readback.Input, extra ...refusal.Refusal) Run {
+	view := func(state ReadbackState, in readbackrules.Input, extra ...refusal.Refusal) Run {
 		return Readback(ReadbackView{PR: 7, MergeSHA: merge, AuditedSHA: audited, Branch: "main", State: state,
-			Awaited: []string{"lint"}, Result: readback.Decide(in), Extra: extra,
+			Awaited: []string{"lint"}, Result: readbackrules.Decide(in), Extra: extra,
 			Notes: []string{"Certificate: `aepgate/certificate` on this commit."}})
 	}
 	verified := view(ReadbackVerified, in)
 	waiting := in
 	waiting.MainRuns = waiting.MainRuns[:1]
 	failed := in
-	failed.MainRuns = []readback.Run{in.MainRuns[0], {ID: 11, Workflow: "lint", HeadSHA: merge, Branch: "main", Status: "completed", Conclusion: "failure"}}
+	failed.MainRuns = []readbackrules.Run{in.MainRuns[0], {ID: 11, Workflow: "lint", HeadSHA: merge, Branch: "main", Status: "completed", Conclusion: "failure"}}
 	failed.Merge.Parents = []string{audited, base}
 	timeout := refusal.Refusal{Token: "readback-timeout", Expected: "readback within 6h0m0s of the merge", Seen: "still waiting for lint"}
 	for _, tt := range []struct {

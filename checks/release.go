@@ -3,7 +3,7 @@ package checks
 import (
 	"strings"
 
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 )
 
 // ReleaseRun renders the aep/release-closure check run for a release
@@ -11,7 +11,7 @@ import (
 // otherwise, with every refusal (token, what was expected, what was seen)
 // and every GitHub read that failed. sha is the commit to attach the run to:
 // the tag's commit when known.
-func ReleaseRun(sha string, res release.Result) Run {
+func ReleaseRun(sha string, res releaserules.Result) Run {
 	r := Run{Name: NameRelease, HeadSHA: sha, ExternalID: ActionExternalID(NameRelease, sha)}
 	if res.Closed {
 		r.Conclusion, r.Title = ConclusionSuccess, "release "+res.Tag+" is closed"
@@ -77,7 +77,7 @@ type ReleaseInputs struct {
 // on sha, the tagged commit, followed by what it was verified against. The
 // App has no working directory, so the manifest on the default branch head
 // is the local manifest.
-func AppReleaseRun(sha string, res release.Result, in ReleaseInputs) Run {
+func AppReleaseRun(sha string, res releaserules.Result, in ReleaseInputs) Run {
 	r := ReleaseRun(sha, res)
 	r.Name, r.ExternalID = NameAppRelease, AppReleaseExternalID(res.Tag)
 	source := "the defaults (no usable `.github/aepgate.yml` on the default branch)"

@@ -6,13 +6,13 @@ import (
 
 	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/refusal"
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 )
 
 func TestRenderAppRelease(t *testing.T) {
 	sha := appSHA(7)
-	closed := release.Result{Closed: true, Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha), RemoteMainSha: ptr(sha), Errors: []string{}}
-	open := release.Result{Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha), RemoteMainSha: ptr(sha),
+	closed := releaserules.Result{Closed: true, Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha), RemoteMainSha: ptr(sha), Errors: []string{}}
+	open := releaserules.Result{Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha), RemoteMainSha: ptr(sha),
 		Errors: []string{"github-release-asset-hash-mismatch:install.sh"},
 		Refusals: []refusal.Refusal{{Token: "github-release-asset-hash-mismatch:install.sh",
 			Expected: "asset install.sh identical to the file at the tag and the manifest", Seen: "file at the tag sha256:aa, downloaded sha256:bb"}}}

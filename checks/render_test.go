@@ -9,7 +9,7 @@ import (
 	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/lint"
 	"github.com/aepgate/aepgate/protocol/refusal"
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 	"github.com/aepgate/aepgate/protocol/report"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -73,8 +73,8 @@ func TestRenderGolden(t *testing.T) {
 		{"report-problems", ReportRun(sha, 34, rep, report.Check(rep, report.Facts{HeadSHA: sha, Number: 34}), nil)},
 		{"report-scope", ReportRun(sha, 34, rep, report.Check(rep, scopeFacts), report.Warnings(rep, scopeFacts))},
 		{"report-done-with-warnings", ReportRun(sha, 34, rep, nil, report.Warnings(rep, bothFiles))},
-		{"release-closed", ReleaseRun(sha, release.Result{Closed: true, Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha), RemoteMainSha: ptr(sha), Errors: []string{}})},
-		{"release-open", ReleaseRun(sha, release.Result{Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha),
+		{"release-closed", ReleaseRun(sha, releaserules.Result{Closed: true, Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha), RemoteMainSha: ptr(sha), Errors: []string{}})},
+		{"release-open", ReleaseRun(sha, releaserules.Result{Version: "1.2.3", Tag: "v1.2.3", Repository: "acme/widgets", TagSha: ptr(sha),
 			Errors:   []string{"github-release-asset-hash-mismatch:app.tar.gz", "remote-main-mismatch"},
 			Refusals: []refusal.Refusal{{Token: "github-release-asset-hash-mismatch:app.tar.gz", Expected: "sha256 abc | from the manifest", Seen: "sha256 def"}, {Token: "remote-main-mismatch", Expected: "tag at main", Seen: "main moved"}},
 			Notes:    []string{"GET releases/latest: 404"}})},

@@ -6,7 +6,7 @@ import (
 )
 
 // VerdictsFolder is one run folder's compliance log judged by
-// protocol/verdicts: how many verdict lines it holds and the refused ones.
+// protocol/compliance: how many verdict lines it holds and the refused ones.
 type VerdictsFolder struct {
 	// Dir is the folder; Log its compliance log's repository path.
 	Dir, Log string

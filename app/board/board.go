@@ -15,8 +15,8 @@ import (
 
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
-	pboard "github.com/aepgate/aepgate/protocol/board"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/boardview"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // Store is the App's database as the board keeps it (store.DB).
@@ -63,20 +63,20 @@ type Boards struct {
 	// Job is told of every board job: its kind, result and duration.
 	Job func(kind, result string, d time.Duration)
 	// ClosureRules judge when a story counts as done (nil: the defaults).
-	ClosureRules *closure.Rules
+	ClosureRules *closurerules.Rules
 	Log          *slog.Logger
 }
 
 // Load returns the latest board kept for repo ("owner/name"), and false
 // when it has none yet.
-func (b *Boards) Load(ctx context.Context, repo string) (pboard.Board, bool, error) {
+func (b *Boards) Load(ctx context.Context, repo string) (boardview.Board, bool, error) {
 	raw, ok, err := b.DB.LoadBoard(ctx, repo)
 	if err != nil || !ok {
-		return pboard.Board{}, false, err
+		return boardview.Board{}, false, err
 	}
-	var out pboard.Board
+	var out boardview.Board
 	if err := json.Unmarshal(raw, &out); err != nil {
-		return pboard.Board{}, false, fmt.Errorf("board %s: decode: %w", repo, err)
+		return boardview.Board{}, false, fmt.Errorf("board %s: decode: %w", repo, err)
 	}
 	return out, true, nil
 }
@@ -101,7 +101,7 @@ func (b *Boards) Update(ctx context.Context, args Args, log *slog.Logger) error 
 }
 
 // SaveFact stores an attempt's facts and reports whether they changed.
-func (b *Boards) SaveFact(ctx context.Context, repo string, f pboard.Fact) (bool, error) {
+func (b *Boards) SaveFact(ctx context.Context, repo string, f boardview.Fact) (bool, error) {
 	raw, err := json.Marshal(f)
 	if err != nil {
 		return false, fmt.Errorf("board fact: %w", err)

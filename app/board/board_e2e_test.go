@@ -16,7 +16,7 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 func newBoardWorld(t *testing.T) *appkit.BoardWorld {
@@ -69,7 +69,7 @@ func TestBoardEndToEnd(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("App.Board = %v, %v", ok, err)
 	}
-	if s := kept.Increments[0].Stories[0]; s.State != pboard.StateBlocked || len(s.Attempts) != 2 || s.Attempts[1].OverLimit != "limits.attempts_per_unit" {
+	if s := kept.Increments[0].Stories[0]; s.State != boardview.StateBlocked || len(s.Attempts) != 2 || s.Attempts[1].OverLimit != "limits.attempts_per_unit" {
 		t.Errorf("kept board's story = %+v", s)
 	}
 

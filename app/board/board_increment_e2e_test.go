@@ -10,8 +10,8 @@ import (
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
-	pboard "github.com/aepgate/aepgate/protocol/board"
-	incrementrules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/boardview"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // TestBoardFollowsIncrementStages walks a high-risk increment of three
@@ -52,10 +52,10 @@ func TestBoardFollowsIncrementStages(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := run.ExternalID[len("sha256:"):]
-	fetch := pboard.FetchCommand("acme/widgets", w.MS.Number(), last, w.GHApp.Slug)
+	fetch := boardview.FetchCommand("acme/widgets", w.MS.Number(), last, w.GHApp.Slug)
 	b.WaitBoard(t, "stage **complete** (high risk)", "Increment certificate [`sha256:"+sum[:12]+"`]("+gr.GetHTMLURL()+")", "`"+fetch+"`")
 	got := w.StageIs(t, incrementrules.Complete)
-	want := &pboard.IncrementCertificate{SHA256: sum, Integrated: cert.IntegratedSha, URL: gr.GetHTMLURL(), Fetch: fetch}
+	want := &boardview.IncrementCertificate{SHA256: sum, Integrated: cert.IntegratedSha, URL: gr.GetHTMLURL(), Fetch: fetch}
 	if diff := cmp.Diff(want, got.Certificate); diff != "" {
 		t.Errorf("the kept board's certificate (-want +got):\n%s", diff)
 	}

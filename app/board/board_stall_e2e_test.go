@@ -10,7 +10,7 @@ import (
 	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 // TestBoardStallHealth: an open attempt with no newer evidence is healthy
@@ -39,12 +39,12 @@ func TestBoardStallHealth(t *testing.T) {
 	start := time.Now()
 	for _, tt := range []struct {
 		after time.Duration
-		want  pboard.Health
+		want  boardview.Health
 	}{
-		{50 * time.Minute, pboard.Healthy},
-		{70 * time.Minute, pboard.Suspect},
-		{2*time.Hour + 50*time.Minute, pboard.Suspect},
-		{3*time.Hour + 10*time.Minute, pboard.Stalled},
+		{50 * time.Minute, boardview.Healthy},
+		{70 * time.Minute, boardview.Suspect},
+		{2*time.Hour + 50*time.Minute, boardview.Suspect},
+		{3*time.Hour + 10*time.Minute, boardview.Stalled},
 	} {
 		t.Run(tt.after.String(), func(t *testing.T) {
 			if err := b.App.Boards().Keep(ctx, in, "acme", "widgets", start.Add(tt.after), board.AuthoredBy(login), log); err != nil {

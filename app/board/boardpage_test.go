@@ -14,7 +14,7 @@ import (
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 // startBoardApp runs an App whose board page is configured with c (its
@@ -57,7 +57,7 @@ func TestBoardPageThroughApp(t *testing.T) {
 	ghApp.Install("acme", appkit.WorldPerms)
 	a, base := startBoardApp(t, f, app.BoardPage{ClientID: ghApp.ClientID, ClientSecret: []byte(ghApp.ClientSecret())})
 	for repo, title := range map[string]string{"acme/ledger": "Idempotent ledger", "acme/secret": "Secret acquisition"} {
-		b, _ := json.Marshal(board.Board{Version: board.Version, Repo: repo, Increments: []board.Increment{{Number: 1, Title: title, Open: true}}})
+		b, _ := json.Marshal(boardview.Board{Version: boardview.Version, Repo: repo, Increments: []boardview.Increment{{Number: 1, Title: title, Open: true}}})
 		if err := a.Store().SaveBoard(context.Background(), repo, b, time.Now()); err != nil {
 			t.Fatal(err)
 		}

@@ -4,12 +4,12 @@ import (
 	"context"
 
 	"github.com/aepgate/aepgate/app/verdict"
-	pboard "github.com/aepgate/aepgate/protocol/board"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/boardview"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // ClosureStore is the App's kept closure facts and evidence (store.DB), the
-// facts protocol/closure judges when a unit counts as done.
+// facts protocol/closurerules judges when a unit counts as done.
 type ClosureStore interface {
 	// Closures are repo's kept closure facts, by unit.
 	Closures(ctx context.Context, repo string) (map[int][]byte, error)
@@ -21,7 +21,7 @@ type ClosureStore interface {
 // keeps, with the App's closure rules: the board counts a story done by
 // the same rule as the dependents' aepgate/work-unit. An unreadable row is
 // skipped (the story then shows as not judged).
-func (b *Boards) closures(ctx context.Context, repo string, ms []pboard.Milestone) (map[int]pboard.Closure, error) {
+func (b *Boards) closures(ctx context.Context, repo string, ms []boardview.Milestone) (map[int]boardview.Closure, error) {
 	facts, err := b.DB.Closures(ctx, repo)
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func (b *Boards) closures(ctx context.Context, repo string, ms []pboard.Mileston
 	if err != nil {
 		return nil, err
 	}
-	out := map[int]pboard.Closure{}
+	out := map[int]boardview.Closure{}
 	for _, m := range ms {
 		for _, is := range m.Issues {
 			raw, ok := facts[is.Number]
@@ -43,22 +43,22 @@ func (b *Boards) closures(ctx context.Context, repo string, ms []pboard.Mileston
 				continue
 			}
 			f.Open = false
-			out[is.Number] = pboard.Closure{Verdict: closure.Judge(f, b.rules()), AwaitsEvidence: f.AwaitsEvidence(mergedPulls(is)), ClosedAt: f.ClosedAt}
+			out[is.Number] = boardview.Closure{Verdict: closurerules.Judge(f, b.rules()), AwaitsEvidence: f.AwaitsEvidence(mergedPulls(is)), ClosedAt: f.ClosedAt}
 		}
 	}
 	return out, nil
 }
 
 // rules are the closure rules: the App's, or the defaults.
-func (b *Boards) rules() closure.Rules {
+func (b *Boards) rules() closurerules.Rules {
 	if b.ClosureRules != nil {
 		return *b.ClosureRules
 	}
-	return closure.DefaultRules()
+	return closurerules.DefaultRules()
 }
 
 // mergedPulls are the numbers of is's merged attempts.
-func mergedPulls(is pboard.Issue) []int {
+func mergedPulls(is boardview.Issue) []int {
 	var out []int
 	for _, p := range is.Pulls {
 		if p.State == "MERGED" {

@@ -7,14 +7,14 @@ import (
 
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
-	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
 // stored puts on in what the App's store holds for the board: the
 // closures, the increments' judged stages, the observed readbacks and the
 // kept contracts.
-func (b *Boards) stored(ctx context.Context, repo string, read *gh.BoardRead, in *pboard.Input) error {
+func (b *Boards) stored(ctx context.Context, repo string, read *gh.BoardRead, in *boardview.Input) error {
 	var err error
 	if in.Closures, err = b.closures(ctx, repo, read.Milestones); err != nil {
 		return err
@@ -32,7 +32,7 @@ func (b *Boards) stored(ctx context.Context, repo string, read *gh.BoardRead, in
 // with the last change that did not count, so the board shows the risk
 // that counts and the tampering. The board only reads them: the judges
 // keep them (app/contract).
-func (b *Boards) contracts(ctx context.Context, repo string, in *pboard.Input) error {
+func (b *Boards) contracts(ctx context.Context, repo string, in *boardview.Input) error {
 	kept, err := b.DB.KeptContracts(ctx, repo, store.ContractUnit)
 	if err != nil || len(kept) == 0 {
 		return err

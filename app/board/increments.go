@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 // IncrementStore keeps the App's latest judgement of each milestone's
@@ -25,7 +25,7 @@ type IncrementStore interface {
 // stage without another GitHub read. A judgement never starts a board (an
 // attempt's evaluation does, as before); the first update reads every
 // kept verdict.
-func (b *Boards) KeepIncrement(ctx context.Context, installation int64, owner, repo string, f pboard.IncrementFact) error {
+func (b *Boards) KeepIncrement(ctx context.Context, installation int64, owner, repo string, f boardview.IncrementFact) error {
 	raw, err := json.Marshal(f)
 	if err != nil {
 		return fmt.Errorf("board increment: %w", err)
@@ -43,14 +43,14 @@ func (b *Boards) KeepIncrement(ctx context.Context, installation int64, owner, r
 // increments decodes the kept increment facts of repo; an unreadable one is
 // skipped (that milestone's stage is then derived from its stories until
 // the next judgement writes it again).
-func (b *Boards) increments(ctx context.Context, repo string) (map[int]pboard.IncrementFact, error) {
+func (b *Boards) increments(ctx context.Context, repo string) (map[int]boardview.IncrementFact, error) {
 	raw, err := b.DB.BoardIncrements(ctx, repo)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int]pboard.IncrementFact, len(raw))
+	out := make(map[int]boardview.IncrementFact, len(raw))
 	for n, r := range raw {
-		var f pboard.IncrementFact
+		var f boardview.IncrementFact
 		if json.Unmarshal(r, &f) == nil {
 			out[n] = f
 		}
@@ -69,6 +69,6 @@ type Installation struct {
 func (b *Boards) For(id int64) Installation { return Installation{b: b, id: id} }
 
 // KeepIncrement keeps a milestone's verdict (Boards.KeepIncrement).
-func (i Installation) KeepIncrement(ctx context.Context, owner, repo string, f pboard.IncrementFact) error {
+func (i Installation) KeepIncrement(ctx context.Context, owner, repo string, f boardview.IncrementFact) error {
 	return i.b.KeepIncrement(ctx, i.id, owner, repo, f)
 }

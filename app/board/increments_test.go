@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	pboard "github.com/aepgate/aepgate/protocol/board"
-	"github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/boardview"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // TestKeepIncrement: a judgement is kept whether or not the repository has
@@ -19,12 +19,12 @@ func TestKeepIncrement(t *testing.T) {
 	var scheduled int
 	b.Queue = func(context.Context, Args) error { scheduled++; return nil }
 	ctx := context.Background()
-	building := pboard.IncrementFact{Milestone: 1, Stage: increment.Building}
-	complete := pboard.IncrementFact{Milestone: 1, Stage: increment.Complete, SHA256: "e", RunID: 9}
+	building := boardview.IncrementFact{Milestone: 1, Stage: incrementrules.Building}
+	complete := boardview.IncrementFact{Milestone: 1, Stage: incrementrules.Complete, SHA256: "e", RunID: 9}
 	steps := []struct {
 		name      string
 		before    func()
-		fact      pboard.IncrementFact
+		fact      boardview.IncrementFact
 		scheduled int
 	}{
 		{"no board yet", func() {}, building, 0},
@@ -49,7 +49,7 @@ func TestKeepIncrement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[int]pboard.IncrementFact{1: complete}, got); diff != "" {
+	if diff := cmp.Diff(map[int]boardview.IncrementFact{1: complete}, got); diff != "" {
 		t.Errorf("kept increments (-want +got):\n%s", diff)
 	}
 }

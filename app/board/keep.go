@@ -12,7 +12,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
-	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/login"
 )
@@ -54,7 +54,7 @@ func (b *Boards) Keep(ctx context.Context, hub GitHub, owner, repo string, now t
 	if err := b.stored(ctx, owner+"/"+repo, read, &in); err != nil {
 		return err
 	}
-	built := pboard.Build(in)
+	built := boardview.Build(in)
 	raw, err := json.Marshal(built)
 	if err != nil {
 		return fmt.Errorf("board %s/%s: encode: %w", owner, repo, err)
@@ -110,14 +110,14 @@ func (b *Boards) pin(ctx context.Context, hub GitHub, owner, repo string, is gh.
 
 // facts decodes the stored facts of repo's attempts; an unreadable one is
 // skipped (the next evaluation writes it again).
-func (b *Boards) facts(ctx context.Context, repo string) (map[int]pboard.Fact, error) {
+func (b *Boards) facts(ctx context.Context, repo string) (map[int]boardview.Fact, error) {
 	raw, err := b.DB.BoardFacts(ctx, repo)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int]pboard.Fact, len(raw))
+	out := make(map[int]boardview.Fact, len(raw))
 	for pr, r := range raw {
-		var f pboard.Fact
+		var f boardview.Fact
 		if json.Unmarshal(r, &f) == nil {
 			out[pr] = f
 		}
@@ -128,7 +128,7 @@ func (b *Boards) facts(ctx context.Context, repo string) (map[int]pboard.Fact, e
 // input is Build's input: the WIP limits and stall thresholds of the
 // repository config, or the defaults while it is absent or invalid (the
 // pull requests' aepgate/config says why).
-func input(repo string, read *gh.BoardRead, facts map[int]pboard.Fact, now time.Time, log *slog.Logger) pboard.Input {
+func input(repo string, read *gh.BoardRead, facts map[int]boardview.Fact, now time.Time, log *slog.Logger) boardview.Input {
 	cfg := config.Default()
 	if read.Config.Found {
 		if c, err := verdict.Config(read.Config); err == nil { // resolved over its base
@@ -137,8 +137,8 @@ func input(repo string, read *gh.BoardRead, facts map[int]pboard.Fact, now time.
 			log.Warn("board uses the default limits: the config is invalid", "err", err)
 		}
 	}
-	return pboard.Input{Repo: repo, URL: read.URL, Milestones: read.Milestones, Facts: facts,
+	return boardview.Input{Repo: repo, URL: read.URL, Milestones: read.Milestones, Facts: facts,
 		AttemptsPerUnit: cfg.Limits.AttemptsPerUnit, LanesPerIncrement: cfg.Limits.LanesPerIncrement,
-		Stall: pboard.StallRule{SuspectAfter: cfg.Stall.SuspectAfter, StalledAfter: cfg.Stall.StalledAfter}, Now: now,
+		Stall: boardview.StallRule{SuspectAfter: cfg.Stall.SuspectAfter, StalledAfter: cfg.Stall.StalledAfter}, Now: now,
 		MergeCoordinators: cfg.Merge.Coordinators()}
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/boardweb"
 	"github.com/aepgate/aepgate/internal/gh"
-	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 // Page configures the signed-in /board page (docs/board.md): the App's
@@ -92,6 +92,6 @@ func (s source) InstallationRepos(ctx context.Context, id int64) ([]string, erro
 }
 
 // Board is the App's latest kept board of repo.
-func (s source) Board(ctx context.Context, repo string) (pboard.Board, bool, error) {
+func (s source) Board(ctx context.Context, repo string) (boardview.Board, bool, error) {
 	return s.w.Boards.Load(ctx, repo)
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // readBack is the pull requests of repo whose readback the App recorded
@@ -22,7 +22,7 @@ func (b *Boards) readBack(ctx context.Context, repo string, coordinators []strin
 	out := map[int]bool{}
 	for _, rows := range evidence {
 		for _, raw := range rows {
-			var a closure.Attempt
+			var a closurerules.Attempt
 			if json.Unmarshal(raw, &a) == nil && a.ReadbackPassed {
 				out[a.PR] = true
 			}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/internal/store"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // ReplyMarker starts the App's one reply to a refused `/aep close`
@@ -23,7 +23,7 @@ func answeredSubject(repo string, id int64) string {
 // acknowledge answers `/aep close` comment c once, as docs/gates.md says
 // of every command: 👍 when it counts (refused is ""), else 👎 and one
 // reply in the issue saying why; then the ledger row that it was answered.
-func (j *Judge) acknowledge(ctx context.Context, in Input, issue int, c closure.Command, refused, prefix string) error {
+func (j *Judge) acknowledge(ctx context.Context, in Input, issue int, c closurerules.Command, refused, prefix string) error {
 	subject := answeredSubject(in.repo(), c.CommentID)
 	done, err := j.Ledger.Has(ctx, subject)
 	if err != nil || done {
@@ -48,7 +48,7 @@ func (j *Judge) acknowledge(ctx context.Context, in Input, issue int, c closure.
 // Reply is the App's reply to a refused `/aep close` comment: whose
 // comment, why it does not count, and what would. The author's login is a
 // code span, so the reply mentions nobody.
-func Reply(c closure.Command, refused, prefix string) string {
+func Reply(c closurerules.Command, refused, prefix string) string {
 	if prefix == "" {
 		prefix = "/aep"
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // TestCloseCommandAcknowledged: every `/aep close` is answered once, as
@@ -37,8 +37,8 @@ func TestCloseCommandAcknowledged(t *testing.T) {
 	}
 
 	t.Run("negative control: without listed-owner", func(t *testing.T) {
-		r := closure.DefaultRules()
-		r.Authority = slices.DeleteFunc(r.Authority, func(a closure.AuthorityRule) bool { return a.Name == "listed-owner" })
+		r := closurerules.DefaultRules()
+		r.Authority = slices.DeleteFunc(r.Authority, func(a closurerules.AuthorityRule) bool { return a.Name == "listed-owner" })
 		w := newClosureWorld(t, appkit.ClosureConfig, &r)
 		carl := w.API.Comment("carl", "/aep close the API shipped with #1")
 		w.WaitAnswered(t, carl.ID(), "+1", "")

@@ -10,10 +10,10 @@ import (
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
-func newClosureWorld(t *testing.T, config string, rules *closure.Rules) *appkit.ClosureWorld {
+func newClosureWorld(t *testing.T, config string, rules *closurerules.Rules) *appkit.ClosureWorld {
 	w := appkit.NewLiveOpts(t, true, func(o *app.Options) { o.Seams.ClosureRules = rules })
 	w.Repo.Grant("olivia", "admin")
 	w.Repo.Grant("carl", "write")
@@ -30,9 +30,9 @@ func newClosureWorld(t *testing.T, config string, rules *closure.Rules) *appkit.
 }
 
 // anyClosureCounts is the old rule injected: every closure counts as done.
-func anyClosureCounts() *closure.Rules {
-	r := closure.DefaultRules()
-	r.Evidence = append(r.Evidence, closure.EvidenceRule{Name: "closed-counts", Find: func(closure.Facts, closure.Rules) string { return "closed" }})
+func anyClosureCounts() *closurerules.Rules {
+	r := closurerules.DefaultRules()
+	r.Evidence = append(r.Evidence, closurerules.EvidenceRule{Name: "closed-counts", Find: func(closurerules.Facts, closurerules.Rules) string { return "closed" }})
 	return &r
 }
 
@@ -137,8 +137,8 @@ func TestClosureOwnerCommand(t *testing.T) {
 	w.WaitUnit(t, "success", "")
 
 	t.Run("negative control: without listed-owner", func(t *testing.T) {
-		r := closure.DefaultRules()
-		r.Authority = slices.DeleteFunc(r.Authority, func(a closure.AuthorityRule) bool { return a.Name == "listed-owner" })
+		r := closurerules.DefaultRules()
+		r.Authority = slices.DeleteFunc(r.Authority, func(a closurerules.AuthorityRule) bool { return a.Name == "listed-owner" })
 		w := newClosureWorld(t, appkit.ClosureConfig, &r)
 		w.API.Close("carl")
 		w.WaitUnit(t, "success", "") // carl's own closure now counts
@@ -150,7 +150,7 @@ func TestClosureOwnerCommand(t *testing.T) {
 // set to voids (false: the negative control).
 func newHeldClosureWorld(t *testing.T, voids bool) *appkit.ClosureWorld {
 	t.Helper()
-	r := closure.DefaultRules()
+	r := closurerules.DefaultRules()
 	r.HoldVoids = voids
 	w := newClosureWorld(t, appkit.ClosureConfig, &r)
 	ctl := w.Repo.OpenIssue("olivia", "control", "", ghfake.WithLabels("aepgate:control"))

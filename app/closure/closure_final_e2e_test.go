@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 const ownerFinalConfig = appkit.ClosureConfig + "closure:\n  final: owner\n"
@@ -53,7 +53,7 @@ func TestClosureFinalOwner(t *testing.T) {
 		w.WaitUnit(t, "success", "")
 	})
 	t.Run("negative control: owner-final removed", func(t *testing.T) {
-		r := closure.DefaultRules()
+		r := closurerules.DefaultRules()
 		r.OwnerFinal = false
 		w := newClosureWorld(t, ownerFinalConfig, &r)
 		w.Certify(t)

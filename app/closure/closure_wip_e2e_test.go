@@ -6,12 +6,12 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
-	pboard "github.com/aepgate/aepgate/protocol/board"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/boardview"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // storyOf is story n of the board's first increment.
-func storyOf(t *testing.T, b pboard.Board, n int) pboard.Story {
+func storyOf(t *testing.T, b boardview.Board, n int) boardview.Story {
 	t.Helper()
 	for _, inc := range b.Increments {
 		for _, s := range inc.Stories {
@@ -21,7 +21,7 @@ func storyOf(t *testing.T, b pboard.Board, n int) pboard.Story {
 		}
 	}
 	t.Fatalf("story #%d not on the board", n)
-	return pboard.Story{}
+	return boardview.Story{}
 }
 
 // TestClosedWithoutEvidenceCountsAgainstWIPAndInbox: with
@@ -35,14 +35,14 @@ func TestClosedWithoutEvidenceCountsAgainstWIPAndInbox(t *testing.T) {
 	cfg := appkit.ClosureConfig + "limits:\n  lanes_per_increment: 1\n"
 	tests := []struct {
 		name      string
-		rules     *closure.Rules
+		rules     *closurerules.Rules
 		wantUnit  string
 		wantText  string
-		wantState pboard.State
+		wantState boardview.State
 		wantInbox int
 	}{
-		{"closure rule", nil, "failure", "the increment's open lanes are #%d (closed without evidence by carl)", pboard.StateBlocked, 1},
-		{"negative control: any closure counts", anyClosureCounts(), "success", "", pboard.StateDone, 0},
+		{"closure rule", nil, "failure", "the increment's open lanes are #%d (closed without evidence by carl)", boardview.StateBlocked, 1},
+		{"negative control: any closure counts", anyClosureCounts(), "success", "", boardview.StateDone, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

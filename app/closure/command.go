@@ -9,7 +9,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/protocol/config"
 )
@@ -18,7 +18,7 @@ import (
 // <reason>`, as it was created (Cmd.Event issue_comment.created) or edited.
 type Said struct {
 	Issue int
-	Cmd   closure.Command
+	Cmd   closurerules.Command
 	Body  string
 }
 
@@ -26,7 +26,7 @@ type Said struct {
 // keeps a created command among the unit's closure facts with a ledger
 // row, acknowledges it once (👍, or 👎 and a reply saying why), and judges
 // the attempts the unit affects again when the issue is closed. It judges
-// nothing itself: protocol/closure does.
+// nothing itself: protocol/closurerules does.
 func (j *Judge) Command(ctx context.Context, in Input, s Said) error {
 	st, err := j.Issues.IssueClosure(ctx, in.Owner, in.Repo, s.Issue)
 	if err != nil || !st.Found {
@@ -47,7 +47,7 @@ func (j *Judge) Command(ctx context.Context, in Input, s Said) error {
 	if err != nil {
 		return err
 	}
-	if c.Event == closure.EventCommentCreated {
+	if c.Event == closurerules.EventCommentCreated {
 		if err := j.keepCommand(ctx, in, f, c); err != nil {
 			return err
 		}
@@ -59,7 +59,7 @@ func (j *Judge) Command(ctx context.Context, in Input, s Said) error {
 	if err := j.acknowledge(ctx, in, s.Issue, c, j.refusal(f, c, hold, problem), f.Prefix); err != nil {
 		return err
 	}
-	if st.Open || c.Event != closure.EventCommentCreated {
+	if st.Open || c.Event != closurerules.EventCommentCreated {
 		return nil
 	}
 	return j.JudgeOpen(ctx, s.Issue)
@@ -67,30 +67,30 @@ func (j *Judge) Command(ctx context.Context, in Input, s Said) error {
 
 // permission is the live role of c's author, read only for a created
 // comment by a User ("" otherwise: it never counts as the owner's).
-func (j *Judge) permission(ctx context.Context, in Input, c closure.Command) (string, error) {
-	if c.Type != "User" || c.Event != closure.EventCommentCreated {
+func (j *Judge) permission(ctx context.Context, in Input, c closurerules.Command) (string, error) {
+	if c.Type != "User" || c.Event != closurerules.EventCommentCreated {
 		return "", nil
 	}
 	return j.Roles.Role(ctx, in.Owner, in.Repo, c.Login)
 }
 
-// refusal is why c does not count ("" when it does): protocol/closure's
+// refusal is why c does not count ("" when it does): protocol/closurerules's
 // answer, or, while the owners cannot be resolved (problem), that no
 // one's command counts as the owner's.
-func (j *Judge) refusal(f closure.Facts, c closure.Command, hold, problem string) string {
+func (j *Judge) refusal(f closurerules.Facts, c closurerules.Command, hold, problem string) string {
 	if problem != "" {
 		return "the owners cannot be resolved, so no one's command counts as the owner's: " + problem
 	}
-	return closure.Acknowledge(f, c, hold, j.Rules)
+	return closurerules.Acknowledge(f, c, hold, j.Rules)
 }
 
 // closeOf is the comment's first close command under prefix, with its
 // reason ("" when malformed), and false when it holds none.
-func closeOf(s Said, prefix string) (closure.Command, bool) {
+func closeOf(s Said, prefix string) (closurerules.Command, bool) {
 	cmds := command.Parse(s.Body, prefix)
 	i := slices.IndexFunc(cmds, func(c command.Command) bool { return c.Verb == command.VerbClose })
 	if i < 0 {
-		return closure.Command{}, false
+		return closurerules.Command{}, false
 	}
 	c := s.Cmd
 	if cmds[i].Err == nil {
@@ -104,7 +104,7 @@ func closeOf(s Said, prefix string) (closure.Command, bool) {
 // are the config's now (resolved: a command is judged on who owns the
 // repository when it is made, so an owner whose source could not be read
 // at the closure counts once it can).
-func (j *Judge) unitFacts(ctx context.Context, in Input, cfg *config.Config, st *gh.IssueClosure, issue int) (closure.Facts, error) {
+func (j *Judge) unitFacts(ctx context.Context, in Input, cfg *config.Config, st *gh.IssueClosure, issue int) (closurerules.Facts, error) {
 	f, err := j.stored(ctx, in.repo(), issue)
 	if err != nil {
 		return f, err
@@ -114,7 +114,7 @@ func (j *Judge) unitFacts(ctx context.Context, in Input, cfg *config.Config, st 
 		if err != nil {
 			return f, err
 		}
-		f = closure.Facts{Number: issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: risk, Prefix: cfg.CommandPrefix, Final: cfg.Closure.Final}
+		f = closurerules.Facts{Number: issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: risk, Prefix: cfg.CommandPrefix, Final: cfg.Closure.Final}
 	}
 	f.Open, f.Owners = st.Open, cfg.Owners
 	return f, nil
@@ -122,8 +122,8 @@ func (j *Judge) unitFacts(ctx context.Context, in Input, cfg *config.Config, st 
 
 // keepCommand adds c to the unit's stored closure facts with a ledger row
 // (once: a redelivery finds it there).
-func (j *Judge) keepCommand(ctx context.Context, in Input, f closure.Facts, c closure.Command) error {
-	if c.Reason == "" || slices.ContainsFunc(f.Commands, func(o closure.Command) bool { return o.CommentID == c.CommentID }) {
+func (j *Judge) keepCommand(ctx context.Context, in Input, f closurerules.Facts, c closurerules.Command) error {
+	if c.Reason == "" || slices.ContainsFunc(f.Commands, func(o closurerules.Command) bool { return o.CommentID == c.CommentID }) {
 		return nil
 	}
 	f.Commands = append(f.Commands, c)

@@ -1,4 +1,4 @@
-// Package closure acts on protocol/closure's rule of when a unit counts as
+// Package closure acts on protocol/closurerules's rule of when a unit counts as
 // done (docs/closure.md): it judges each closure of a unit's issue (who
 // closed it, with what live permission, under which HOLD), keeps the facts
 // with a ledger row, answers a closure without evidence once on the issue
@@ -16,7 +16,7 @@ import (
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/config"
 )
 
@@ -27,7 +27,7 @@ type Judge struct {
 	Store  Store
 	Ledger Ledger
 	// Rules decide when a unit counts as done.
-	Rules closure.Rules
+	Rules closurerules.Rules
 	// Contracts is the one reader of a unit's contract (its risk decides
 	// the low-risk path), kept as first judged.
 	Contracts contract.Keeper
@@ -74,7 +74,7 @@ func (j *Judge) Closure(ctx context.Context, in Input, c Closed) error {
 		return err
 	}
 	v, err := j.keep(ctx, in, f, st)
-	if err != nil || v.State != closure.WithoutEvidence {
+	if err != nil || v.State != closurerules.WithoutEvidence {
 		return err
 	}
 	if problem != "" {
@@ -108,13 +108,13 @@ func sameInstant(a, b string) bool {
 // facts gathers the facts of one closure: the closer's live role (a
 // non-User is never read: it is never the owner) and the HOLD the kept
 // decisions put on the unit.
-func (j *Judge) facts(ctx context.Context, in Input, cfg *config.Config, st *gh.IssueClosure, c Closed) (closure.Facts, error) {
+func (j *Judge) facts(ctx context.Context, in Input, cfg *config.Config, st *gh.IssueClosure, c Closed) (closurerules.Facts, error) {
 	risk, err := j.risk(ctx, in, cfg, st, c.Issue)
 	if err != nil {
-		return closure.Facts{}, err
+		return closurerules.Facts{}, err
 	}
-	f := closure.Facts{Number: c.Issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: risk, Prefix: cfg.CommandPrefix, Final: cfg.Closure.Final,
-		ClosedBy: closure.Actor{Login: c.By, Type: c.ByType}}
+	f := closurerules.Facts{Number: c.Issue, StateReason: st.StateReason, Owners: cfg.Owners, Risk: risk, Prefix: cfg.CommandPrefix, Final: cfg.Closure.Final,
+		ClosedBy: closurerules.Actor{Login: c.By, Type: c.ByType}}
 	f.ClosedAt, _ = time.Parse(time.RFC3339, st.ClosedAt)
 	if c.ByType == "User" {
 		role, err := j.Roles.Role(ctx, in.Owner, in.Repo, c.By)

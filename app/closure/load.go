@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/aepgate/aepgate/app/verdict"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // Facts reads a repository's stored closure facts and the App's evidence
@@ -17,7 +17,7 @@ type Facts interface {
 
 // Load puts repo's stored closure facts, joined with the App's evidence,
 // on the evaluation, judged by rules (no GitHub read).
-func Load(ctx context.Context, s Facts, repo string, ev *verdict.Evaluation, rules closure.Rules) error {
+func Load(ctx context.Context, s Facts, repo string, ev *verdict.Evaluation, rules closurerules.Rules) error {
 	facts, err := s.Closures(ctx, repo)
 	if err != nil {
 		return err
@@ -26,7 +26,7 @@ func Load(ctx context.Context, s Facts, repo string, ev *verdict.Evaluation, rul
 	if err != nil {
 		return err
 	}
-	ev.Closures = map[int]closure.Facts{}
+	ev.Closures = map[int]closurerules.Facts{}
 	for n, raw := range facts {
 		f, err := verdict.ClosureFacts(raw, evidence[n])
 		if err != nil {

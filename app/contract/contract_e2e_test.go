@@ -11,19 +11,19 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app"
-	acontract "github.com/aepgate/aepgate/app/contract"
+	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
 // liveContracts is the negative control of the kept contract: the body's
 // contract counts as it stands, whoever changed it (the App before issue
 // 40 read it live on every evaluation).
-var liveContracts = acontract.Rules{
+var liveContracts = contract.Rules{
 	Unit: func(_ *workunit.Contract, next workunit.Contract, _ bool) (workunit.Contract, []string) {
 		return next, nil
 	},
@@ -40,10 +40,10 @@ var liveContracts = acontract.Rules{
 func TestContractRiskLoweredByAuthor(t *testing.T) {
 	tests := []struct {
 		name      string
-		rules     acontract.Rules
+		rules     contract.Rules
 		wantAudit string
 	}{
-		{"kept", acontract.Rules{}, "failure"},
+		{"kept", contract.Rules{}, "failure"},
 		{"read live (negative control)", liveContracts, "success"},
 	}
 	for _, tt := range tests {
@@ -130,10 +130,10 @@ func keptRow(t *testing.T, a *app.App, kind string, number int) {
 func TestContractMilestoneLoweredByWriter(t *testing.T) {
 	tests := []struct {
 		name         string
-		rules        acontract.Rules
+		rules        contract.Rules
 		wantComplete bool
 	}{
-		{"kept", acontract.Rules{}, false},
+		{"kept", contract.Rules{}, false},
 		{"read live (negative control)", liveContracts, true},
 	}
 	for _, tt := range tests {
@@ -176,11 +176,11 @@ func TestContractMilestoneLoweredByWriter(t *testing.T) {
 func TestContractClosureLowRiskPath(t *testing.T) {
 	tests := []struct {
 		name  string
-		rules acontract.Rules
+		rules contract.Rules
 		want  string
 		text  string
 	}{
-		{"kept", acontract.Rules{}, "failure", "closed without evidence by carl"},
+		{"kept", contract.Rules{}, "failure", "closed without evidence by carl"},
 		{"read live (negative control)", liveContracts, "success", ""},
 	}
 	for _, tt := range tests {
@@ -205,7 +205,7 @@ func TestContractClosureLowRiskPath(t *testing.T) {
 			keptRow(t, w.App, store.ContractUnit, api.Number())
 			api.Reopen("olivia")
 			cw.WaitUnit(t, "failure", "is still open")
-			at, _ := json.Marshal(closure.Attempt{PR: 900, MergeSHA: strings.Repeat("a", 40), MergePassed: true, ReadbackPassed: true})
+			at, _ := json.Marshal(closurerules.Attempt{PR: 900, MergeSHA: strings.Repeat("a", 40), MergePassed: true, ReadbackPassed: true})
 			if err := w.App.Store().SaveUnitEvidence(context.Background(), "acme/widgets", api.Number(), 900, at, time.Now()); err != nil {
 				t.Fatal(err)
 			}
@@ -242,10 +242,10 @@ func TestContractMilestoneLoweredByOwner(t *testing.T) {
 func TestContractLoweredBeforeFirstJudgement(t *testing.T) {
 	tests := []struct {
 		name      string
-		rules     acontract.Rules
+		rules     contract.Rules
 		wantAudit string
 	}{
-		{"kept", acontract.Rules{}, "failure"},
+		{"kept", contract.Rules{}, "failure"},
 		{"read live (negative control)", liveContracts, "success"},
 	}
 	for _, tt := range tests {

@@ -6,7 +6,7 @@ import (
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
-	rules "github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 )
 
@@ -22,7 +22,7 @@ func (j *Judge) answerGate(ctx context.Context, in Input, d store.Deploy, f fact
 	if f.control == nil || f.Config == nil {
 		return nil
 	}
-	id := rules.GateID(d.Environment, d.RunID)
+	id := deployrules.GateID(d.Environment, d.RunID)
 	at := verdict.Origin{Delivery: in.Delivery, Event: in.Event, Owner: in.Owner, Repo: in.Repo}
 	seen := map[int64]bool{}
 	for _, o := range f.outcomes {

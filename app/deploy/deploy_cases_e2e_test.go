@@ -8,7 +8,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	deployrules "github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 )
 
 const (

@@ -6,11 +6,11 @@ import (
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	deployrules "github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 )
 
 // newDeployWorld starts an App on a repository whose config is yaml;
-// rules replace protocol/deploy's when set (a negative control).
+// rules replace protocol/deployrules's when set (a negative control).
 func newDeployWorld(t *testing.T, yaml string, rules []deployrules.Rule) *appkit.DeployWorld {
 	t.Helper()
 	ghfake.RequireGraphQL(t)

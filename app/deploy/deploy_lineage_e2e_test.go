@@ -6,7 +6,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	deployrules "github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 )
 
 // TestDeployLineage: production received certified merge #1; then merge

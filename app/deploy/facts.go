@@ -13,7 +13,7 @@ import (
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/certificate"
 	"github.com/aepgate/aepgate/protocol/config"
-	rules "github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/login"
@@ -24,7 +24,7 @@ import (
 // facts are what one judgement read, besides the rule's inputs: the
 // control issue, to open the gate on.
 type facts struct {
-	rules.Facts
+	deployrules.Facts
 	control *snapshot.ControlIssue
 	// configCommit is the default-branch commit the config was read at.
 	configCommit string
@@ -79,7 +79,7 @@ func (j *Judge) facts(ctx context.Context, in Input, d store.Deploy) (facts, err
 	if err != nil {
 		return f, err
 	}
-	res := rules.Replay(gin, request(d), env.OwnerGate, j.AppLogin)
+	res := deployrules.Replay(gin, request(d), env.OwnerGate, j.AppLogin)
 	f.Gates, f.outcomes = res.State, res.Outcomes
 	return f, nil
 }
@@ -109,7 +109,7 @@ func parseConfig(file snapshot.ConfigFile) (*config.Config, string) {
 
 // people is cfg with its people resolved by the one resolver
 // (app/owners); when a source cannot be read, no config and why: the
-// request is then rejected (protocol/deploy's config rule), never
+// request is then rejected (protocol/deployrules's config rule), never
 // approved, and the reason names the file or permission missing.
 func (j *Judge) people(ctx context.Context, in Input, commit string, cfg *config.Config) (*config.Config, string, error) {
 	got, problem, err := j.People.Resolved(ctx, in.Owner, in.Repo, commit, cfg)

@@ -8,7 +8,7 @@ import (
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/command"
-	rules "github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 	"github.com/aepgate/aepgate/protocol/login"
 )
 
@@ -16,7 +16,7 @@ import (
 // naming the gate's id is the question, and a thread that already holds
 // it gets no second one. A repository without a control issue gets one.
 func (j *Judge) openGate(ctx context.Context, in Input, d store.Deploy, f facts) error {
-	id := rules.GateID(d.Environment, d.RunID)
+	id := deployrules.GateID(d.Environment, d.RunID)
 	number := 0
 	if c := f.control; c != nil {
 		number = c.Number
@@ -44,10 +44,10 @@ func gateComment(d store.Deploy, id, prefix string) string {
 	if prefix == "" {
 		prefix = command.DefaultPrefix
 	}
-	g := rules.Gate(request(d), "")
+	g := deployrules.Gate(request(d), "")
 	return fmt.Sprintf("**Owner gate `%s`** (human product judgement, effect: deploy)\n\n%s\n\n"+
 		"GitHub holds workflow run %d until you answer here, for at most %d days (then aepgate rejects it):\n\n"+
 		"- `%s resolve %s approve` deploys `%s` to `%s`;\n- `%s resolve %s reject` rejects the deployment.\n\n"+
 		"Only an owner listed in the repository config, with write access, answers; a HOLD rejects it.\n",
-		id, g.Question, d.RunID, int(rules.MaxWait.Hours()/24), prefix, id, d.SHA, d.Environment, prefix, id)
+		id, g.Question, d.RunID, int(deployrules.MaxWait.Hours()/24), prefix, id, d.SHA, d.Environment, prefix, id)
 }

@@ -1,6 +1,6 @@
 // Package deploy makes the App a custom deployment protection rule: each
 // deployment_protection_rule.requested is kept in the store, judged by
-// protocol/deploy against the environment's rule in the repository config,
+// protocol/deployrules against the environment's rule in the repository config,
 // and answered once — at once when the rule allows it, or when the owner
 // answers the deploy gate it opened on the control issue. Every decision
 // is a ledger row written through the App's writer.Writer.
@@ -16,7 +16,7 @@ import (
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/store"
-	rules "github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 )
 
 // Judge answers one installation's deployment protection requests.
@@ -28,8 +28,8 @@ type Judge struct {
 	Increments Increments
 	// AppLogin is the App's bot login: its comments are not commands.
 	AppLogin string
-	// Rules decide; nil: protocol/deploy's DefaultRules.
-	Rules []rules.Rule
+	// Rules decide; nil: protocol/deployrules's DefaultRules.
+	Rules []deployrules.Rule
 	Log   *slog.Logger
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
@@ -124,7 +124,7 @@ func (j *Judge) judge(ctx context.Context, in Input, d store.Deploy) error {
 	if err := j.answerGate(ctx, in, d, f); err != nil {
 		return err
 	}
-	a := rules.DecideWith(request(d), f.Facts, j.rules())
+	a := deployrules.DecideWith(request(d), f.Facts, j.rules())
 	if a.Waiting() {
 		if err := j.openGate(ctx, in, d, f); err != nil {
 			return err
@@ -139,7 +139,7 @@ func (j *Judge) judge(ctx context.Context, in Input, d store.Deploy) error {
 // first), records the decision and sends it. A failed send returns d to
 // pending for the next try, unless GitHub no longer waits on it (the
 // answer landed and its response was lost, or the run ended).
-func (j *Judge) answer(ctx context.Context, in Input, d store.Deploy, a rules.Answer) error {
+func (j *Judge) answer(ctx context.Context, in Input, d store.Deploy, a deployrules.Answer) error {
 	claimed, err := j.Store.AnswerDeploy(ctx, d, a.State, a.Reason, j.now())
 	if err != nil || !claimed {
 		return err
@@ -165,11 +165,11 @@ func (j *Judge) unclaim(ctx context.Context, d store.Deploy, cause error) error 
 	return cause
 }
 
-func (j *Judge) rules() []rules.Rule {
+func (j *Judge) rules() []deployrules.Rule {
 	if j.Rules != nil {
 		return j.Rules
 	}
-	return rules.DefaultRules()
+	return deployrules.DefaultRules()
 }
 
 func (j *Judge) now() time.Time {
@@ -180,6 +180,6 @@ func (j *Judge) now() time.Time {
 }
 
 // request is the pure rule's view of d.
-func request(d store.Deploy) rules.Request {
-	return rules.Request{Repo: d.Repo, Environment: d.Environment, SHA: d.SHA, RunID: d.RunID, Requested: d.Requested}
+func request(d store.Deploy) deployrules.Request {
+	return deployrules.Request{Repo: d.Repo, Environment: d.Environment, SHA: d.SHA, RunID: d.RunID, Requested: d.Requested}
 }

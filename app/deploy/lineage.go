@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/aepgate/aepgate/protocol/closure"
-	rules "github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/closurerules"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 )
 
 // lineage reads what the commits since environment's last approved
@@ -14,13 +14,13 @@ import (
 // approved there (the store), the App's certified merge commits (the
 // evidence it kept when it wrote each certificate) and, when sha is a new
 // commit, GitHub's comparison of the two (one read).
-func (j *Judge) lineage(ctx context.Context, in Input, environment, sha string) (*rules.Lineage, error) {
+func (j *Judge) lineage(ctx context.Context, in Input, environment, sha string) (*deployrules.Lineage, error) {
 	repo := in.Owner + "/" + in.Repo
 	last, ok, err := j.Store.LastApprovedDeploy(ctx, repo, environment)
 	if err != nil || !ok {
-		return &rules.Lineage{}, err
+		return &deployrules.Lineage{}, err
 	}
-	l := &rules.Lineage{Base: last.SHA, Since: rules.Comparison{Status: "identical"}}
+	l := &deployrules.Lineage{Base: last.SHA, Since: deployrules.Comparison{Status: "identical"}}
 	if last.SHA == sha {
 		return l, nil
 	}
@@ -43,7 +43,7 @@ func (j *Judge) certifiedMerges(ctx context.Context, repo string) (map[string]bo
 	out := map[string]bool{}
 	for unit, attempts := range rows {
 		for _, raw := range attempts {
-			var a closure.Attempt
+			var a closurerules.Attempt
 			if err := json.Unmarshal(raw, &a); err != nil {
 				return nil, fmt.Errorf("evidence of %s#%d: %w", repo, unit, err)
 			}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
-	rules "github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -19,7 +19,7 @@ type Source interface {
 	// AppCheckRuns lists this App's runs called name on sha.
 	AppCheckRuns(ctx context.Context, owner, repo, sha, name string) ([]snapshot.ExistingRun, error)
 	// Compare is GitHub's comparison base...head.
-	Compare(ctx context.Context, owner, repo, base, head string) (rules.Comparison, error)
+	Compare(ctx context.Context, owner, repo, base, head string) (deployrules.Comparison, error)
 	// Role is login's live permission on the repository.
 	Role(ctx context.Context, owner, repo, login string) (string, error)
 	// ReviewDeployment answers the App's deployment protection rule.

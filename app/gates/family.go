@@ -15,9 +15,9 @@ import (
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
-	pclosure "github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/command"
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -178,8 +178,8 @@ func closeCommandOf(issue int, v conversationView, event string) (closure.CloseC
 	if c.User == nil || !hasCloseLine(c.Body) {
 		return closure.CloseCommand{}, false
 	}
-	return closure.CloseCommand{Issue: issue, Body: c.Body, Cmd: pclosure.Command{
-		Actor: pclosure.Actor{Login: c.User.Login, Type: c.User.Type}, CommentID: c.ID,
+	return closure.CloseCommand{Issue: issue, Body: c.Body, Cmd: closurerules.Command{
+		Actor: closurerules.Actor{Login: c.User.Login, Type: c.User.Type}, CommentID: c.ID,
 		Event: "issue_comment." + event, Created: c.Created, Updated: c.Updated}}, true
 }
 
@@ -190,5 +190,5 @@ type appRef struct {
 // mentionsIncrement reports a comment that may accept or demonstrate an
 // increment (the prefix is the config's, known only once it is read).
 func mentionsIncrement(body string) bool {
-	return strings.Contains(body, rules.DemoInfo) || strings.Contains(body, " accept ")
+	return strings.Contains(body, incrementrules.DemoInfo) || strings.Contains(body, " accept ")
 }

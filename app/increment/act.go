@@ -8,7 +8,7 @@ import (
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -19,8 +19,8 @@ import (
 // stage kept for the owner's board (keepBoard); a milestone closed before
 // it is complete is flagged once per closure (when flag is set: by its
 // milestone.closed delivery or the sweep that found the closure missed).
-func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict, flag bool) error {
-	show := v.Stage != rules.Building && v.Candidate != ""
+func (j *Judge) act(ctx context.Context, in Input, g *gathered, v incrementrules.Verdict, flag bool) error {
+	show := v.Stage != incrementrules.Building && v.Candidate != ""
 	run := checks.Increment(v)
 	existing := latest(g.candidate, run.ExternalID)
 	run, bundle, err := j.signed(in, v, run, existing)
@@ -61,7 +61,7 @@ func (j *Judge) act(ctx context.Context, in Input, g *gathered, v rules.Verdict,
 // returns its check run ID. The run GitHub shows is the newest of the
 // name, and only it can be found again: an earlier run is marked
 // superseded before the new one is created.
-func (j *Judge) show(ctx context.Context, in Input, g *gathered, v rules.Verdict, run checks.Run, existing *snapshot.ExistingRun, write bool) (int64, error) {
+func (j *Judge) show(ctx context.Context, in Input, g *gathered, v incrementrules.Verdict, run checks.Run, existing *snapshot.ExistingRun, write bool) (int64, error) {
 	if err := j.supersede(ctx, in, g, v, run.ExternalID); err != nil {
 		return 0, err
 	}
@@ -77,7 +77,7 @@ func (j *Judge) show(ctx context.Context, in Input, g *gathered, v rules.Verdict
 
 // closed answers a closed milestone: flagged when it closed early (and
 // flag is set), recorded once when it closed complete.
-func (j *Judge) closed(ctx context.Context, in Input, g *gathered, v rules.Verdict, flag bool) error {
+func (j *Judge) closed(ctx context.Context, in Input, g *gathered, v incrementrules.Verdict, flag bool) error {
 	if v.ClosedEarly && flag {
 		return j.flag(ctx, in, g, v)
 	}
@@ -95,7 +95,7 @@ func closedKey(in Input, milestone int, closedAt string) string {
 
 // closedComplete records, once per closure, that the milestone was
 // complete when closed: the sweep then leaves the closure alone.
-func (j *Judge) closedComplete(ctx context.Context, in Input, g *gathered, v rules.Verdict) error {
+func (j *Judge) closedComplete(ctx context.Context, in Input, g *gathered, v incrementrules.Verdict) error {
 	key := closedKey(in, v.Milestone, g.closedAt)
 	done, err := j.W.Has(ctx, key)
 	if err != nil || done {
@@ -109,7 +109,7 @@ func (j *Judge) closedComplete(ctx context.Context, in Input, g *gathered, v rul
 // (AppCheckRuns lists the newest of the name) neutral when another is to
 // replace it: its progress run when the certificate comes, or a
 // certificate that no longer holds.
-func (j *Judge) supersede(ctx context.Context, in Input, g *gathered, v rules.Verdict, current string) error {
+func (j *Judge) supersede(ctx context.Context, in Input, g *gathered, v incrementrules.Verdict, current string) error {
 	for _, old := range g.candidate {
 		if old.ExternalID == current || old.Conclusion == string(checks.ConclusionNeutral) || !ofMilestone(old, v.Candidate, v.Milestone) {
 			continue
@@ -134,7 +134,7 @@ func ofMilestone(old snapshot.ExistingRun, head string, n int) bool {
 // flag answers a milestone closed before it is complete, once per
 // closure: with closure.reopen the milestone is reopened first; then one
 // comment on the control issue says what is missing.
-func (j *Judge) flag(ctx context.Context, in Input, g *gathered, v rules.Verdict) error {
+func (j *Judge) flag(ctx context.Context, in Input, g *gathered, v incrementrules.Verdict) error {
 	key := closedKey(in, v.Milestone, g.closedAt)
 	done, err := j.W.Has(ctx, key)
 	if err != nil || done {

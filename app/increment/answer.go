@@ -9,10 +9,10 @@ import (
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/protocol/gatelog"
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/protocol/login"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
@@ -36,13 +36,13 @@ func origin(in Input) verdict.Origin {
 // with known (the milestones judged, when every open one was) the lines
 // no milestone answered are refused too (rules.Unanswerable). GitHub
 // writes only: a reaction per comment, a reply per refused one.
-func (j *Judge) answer(ctx context.Context, in Input, snap *snapshot.PR, answers []rules.Answer, known []int) error {
+func (j *Judge) answer(ctx context.Context, in Input, snap *snapshot.PR, answers []incrementrules.Answer, known []int) error {
 	cfg, err := verdict.Config(snap.Config)
 	if err != nil || snap.Control == nil {
 		return nil // an invalid config decides nothing; aepgate/config shows it
 	}
 	if known != nil {
-		answers = append(answers, rules.Unanswerable(j.authored(snap.Control.Thread), cfg.CommandPrefix, known)...)
+		answers = append(answers, incrementrules.Unanswerable(j.authored(snap.Control.Thread), cfg.CommandPrefix, known)...)
 	}
 	if len(answers) == 0 {
 		return nil
@@ -52,7 +52,7 @@ func (j *Judge) answer(ctx context.Context, in Input, snap *snapshot.PR, answers
 		return err
 	}
 	defer unlock()
-	slices.SortStableFunc(answers, func(a, b rules.Answer) int { return cmp.Compare(a.CommentID, b.CommentID) })
+	slices.SortStableFunc(answers, func(a, b incrementrules.Answer) int { return cmp.Compare(a.CommentID, b.CommentID) })
 	for i := 0; i < len(answers); {
 		k := i
 		for k < len(answers) && answers[k].CommentID == answers[i].CommentID {
@@ -68,11 +68,11 @@ func (j *Judge) answer(ctx context.Context, in Input, snap *snapshot.PR, answers
 
 // authored are the thread's comments but the App's own, as the increment
 // reads them (no permission: Unanswerable refuses on the line alone).
-func (j *Judge) authored(t snapshot.Thread) []rules.Comment {
-	var out []rules.Comment
+func (j *Judge) authored(t snapshot.Thread) []incrementrules.Comment {
+	var out []incrementrules.Comment
 	for _, c := range t.Comments {
 		if !login.Equal(c.Author.Login, j.AppLogin) {
-			out = append(out, rules.Comment{ID: c.ID, Body: c.Body, Author: closure.Actor{Login: c.Author.Login, Type: c.Author.Type},
+			out = append(out, incrementrules.Comment{ID: c.ID, Body: c.Body, Author: closurerules.Actor{Login: c.Author.Login, Type: c.Author.Type},
 				Created: c.Created, Updated: c.Updated})
 		}
 	}
@@ -81,7 +81,7 @@ func (j *Judge) authored(t snapshot.Thread) []rules.Comment {
 
 // answerComment answers one comment's accept lines, unless the ledger
 // says it was answered.
-func (j *Judge) answerComment(ctx context.Context, in Input, snap *snapshot.PR, prefix string, as []rules.Answer) error {
+func (j *Judge) answerComment(ctx context.Context, in Input, snap *snapshot.PR, prefix string, as []incrementrules.Answer) error {
 	id, thread := as[0].CommentID, snap.Control.Number
 	done, err := j.W.Has(ctx, AcceptAnsweredSubject(in, id))
 	if err != nil || done {

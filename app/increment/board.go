@@ -4,19 +4,19 @@ import (
 	"context"
 	"strings"
 
-	pboard "github.com/aepgate/aepgate/protocol/board"
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/boardview"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // keepBoard keeps verdict v, shown by check run id (0: none), for the
 // owner's board, which then shows the increment's stage and, once
 // complete, links its certificate. The board is a view: a failure is
 // logged and the judgement goes on.
-func (j *Judge) keepBoard(ctx context.Context, in Input, v rules.Verdict, id int64) {
+func (j *Judge) keepBoard(ctx context.Context, in Input, v incrementrules.Verdict, id int64) {
 	if j.Board == nil {
 		return
 	}
-	f := pboard.FactOf(v, id, strings.TrimSuffix(j.AppLogin, "[bot]"))
+	f := boardview.FactOf(v, id, strings.TrimSuffix(j.AppLogin, "[bot]"))
 	if err := j.Board.KeepIncrement(ctx, in.Owner, in.Repo, f); err != nil {
 		j.Log.Warn("increment not kept for the board", "milestone", v.Milestone, "err", err)
 	}

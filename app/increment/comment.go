@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // ClosedMarker starts the App's comment on a milestone closed before it
@@ -14,7 +14,7 @@ const ClosedMarker = "<!-- aepgate:increment-closed -->"
 // closedComment says on the control issue that milestone v was closed
 // before it was complete, what is missing and, with closure.reopen, that
 // the App reopened it.
-func closedComment(v rules.Verdict, reopened bool) string {
+func closedComment(v incrementrules.Verdict, reopened bool) string {
 	var b strings.Builder
 	b.WriteString(ClosedMarker + "\n")
 	who := "an account aepgate did not see (it missed the closure's event; the reconcile sweep found the milestone closed)"

@@ -9,7 +9,7 @@ import (
 	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/config"
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/protocol/login"
 )
 
@@ -18,7 +18,7 @@ import (
 // GitHub's GraphQL names no milestone editor, so a change that asks less
 // counts only from an owner's edit the App was told of (ownerEdited). What
 // of the description did not count is shown as tampering.
-func (j *Judge) definition(ctx context.Context, in Input, cfg *config.Config, m *gh.Milestone, f *rules.Facts) error {
+func (j *Judge) definition(ctx context.Context, in Input, cfg *config.Config, m *gh.Milestone, f *incrementrules.Facts) error {
 	owner, err := j.ownerEdited(ctx, in, cfg, m)
 	if err != nil {
 		return err
@@ -40,7 +40,7 @@ func (j *Judge) definition(ctx context.Context, in Input, cfg *config.Config, m 
 // (app/contract). The issues are read through REST, which names no
 // editor, so a change that asks less never counts here; "" when its
 // contract is invalid and none is kept (the tier then counts it high).
-func (j *Judge) storyRisk(ctx context.Context, in Input, is gh.MilestoneIssue, f *rules.Facts) (string, error) {
+func (j *Judge) storyRisk(ctx context.Context, in Input, is gh.MilestoneIssue, f *incrementrules.Facts) (string, error) {
 	k := j.Contracts
 	k.Delivery = in.Delivery
 	kept, err := k.Unit(ctx, in.Owner+"/"+in.Repo, contract.Issue{Number: is.Number, Body: is.Body}, func(string) bool { return false })

@@ -9,9 +9,9 @@ import (
 
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/config"
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/protocol/login"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
@@ -19,7 +19,7 @@ import (
 
 // gathered is one milestone's facts with what acting on them needs.
 type gathered struct {
-	facts     rules.Facts
+	facts     incrementrules.Facts
 	cfg       *config.Config
 	control   *snapshot.ControlIssue
 	closedAt  string
@@ -31,7 +31,7 @@ type gathered struct {
 
 // gather reads one milestone's facts; nil when there is nothing to judge
 // (no such milestone, or an invalid config, which aepgate/config shows).
-func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number int, by closure.Actor) (*gathered, error) {
+func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number int, by closurerules.Actor) (*gathered, error) {
 	m, err := j.Src.Milestone(ctx, in.Owner, in.Repo, number)
 	if err != nil || !m.Found {
 		return nil, err
@@ -46,7 +46,7 @@ func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number 
 		return nil, err
 	}
 	g := &gathered{cfg: cfg, control: snap.Control, closedAt: m.ClosedAt, people: problem}
-	f := rules.Facts{Repo: in.Owner + "/" + in.Repo, Milestone: number, Title: m.Title, Open: m.Open, ClosedBy: by,
+	f := incrementrules.Facts{Repo: in.Owner + "/" + in.Repo, Milestone: number, Title: m.Title, Open: m.Open, ClosedBy: by,
 		Owners: cfg.Owners, Coordinators: cfg.Coordinators, Prefix: cfg.CommandPrefix, DefaultBranch: snap.DefaultBranch,
 		Required: cfg.RequiredWorkflows.Readback}
 	_, problems := workunit.ParseIncrement(m.Description)
@@ -80,7 +80,7 @@ func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number 
 
 // stories are the milestone's issues with their closure verdicts, judged
 // on the stored closure facts and the App's evidence (no GitHub read).
-func (j *Judge) stories(ctx context.Context, in Input, m *gh.Milestone, f *rules.Facts) ([]rules.Story, error) {
+func (j *Judge) stories(ctx context.Context, in Input, m *gh.Milestone, f *incrementrules.Facts) ([]incrementrules.Story, error) {
 	repo := in.Owner + "/" + in.Repo
 	facts, err := j.Store.Closures(ctx, repo)
 	if err != nil {
@@ -90,14 +90,14 @@ func (j *Judge) stories(ctx context.Context, in Input, m *gh.Milestone, f *rules
 	if err != nil {
 		return nil, err
 	}
-	var out []rules.Story
+	var out []incrementrules.Story
 	for _, is := range m.Stories {
-		s := rules.Story{Number: is.Number, Closure: closure.Verdict{Number: is.Number, State: closure.Open}}
+		s := incrementrules.Story{Number: is.Number, Closure: closurerules.Verdict{Number: is.Number, State: closurerules.Open}}
 		if s.Risk, err = j.storyRisk(ctx, in, is, f); err != nil {
 			return nil, err
 		}
 		for _, raw := range evidence[is.Number] {
-			var a closure.Attempt
+			var a closurerules.Attempt
 			if err := json.Unmarshal(raw, &a); err != nil {
 				return nil, fmt.Errorf("evidence of %s#%d: %w", repo, is.Number, err)
 			}
@@ -109,7 +109,7 @@ func (j *Judge) stories(ctx context.Context, in Input, m *gh.Milestone, f *rules
 				return nil, fmt.Errorf("closure of %s#%d: %w", repo, is.Number, err)
 			}
 			if sameClosure(cf.ClosedAt, is.ClosedAt) {
-				s.Closure = closure.Judge(cf, j.ClosureRules)
+				s.Closure = closurerules.Judge(cf, j.ClosureRules)
 			}
 		}
 		out = append(out, s)
@@ -128,7 +128,7 @@ func sameClosure(stored time.Time, now string) bool {
 // listed owner's or coordinator's author with their live permission, and
 // the HOLD (of the control issue or a story) that applied when it was
 // posted.
-func (j *Judge) comments(ctx context.Context, in Input, cfg *config.Config, c *snapshot.ControlIssue, stories []rules.Story) ([]rules.Comment, error) {
+func (j *Judge) comments(ctx context.Context, in Input, cfg *config.Config, c *snapshot.ControlIssue, stories []incrementrules.Story) ([]incrementrules.Comment, error) {
 	if c == nil {
 		return nil, nil
 	}
@@ -141,12 +141,12 @@ func (j *Judge) comments(ctx context.Context, in Input, cfg *config.Config, c *s
 		return nil, err
 	}
 	roles := map[string]string{}
-	var out []rules.Comment
+	var out []incrementrules.Comment
 	for _, cm := range c.Thread.Comments {
 		if login.Equal(cm.Author.Login, j.AppLogin) {
 			continue
 		}
-		a := closure.Actor{Login: cm.Author.Login, Type: cm.Author.Type}
+		a := closurerules.Actor{Login: cm.Author.Login, Type: cm.Author.Type}
 		if a.Type == "User" && (login.In(cfg.Owners, a.Login) || login.In(cfg.Coordinators, a.Login)) {
 			role, seen := roles[a.Login]
 			if !seen {
@@ -158,7 +158,7 @@ func (j *Judge) comments(ctx context.Context, in Input, cfg *config.Config, c *s
 			}
 			a.Permission = role
 		}
-		rc := rules.Comment{ID: cm.ID, Body: cm.Body, Author: a, Created: cm.Created, Updated: cm.Updated}
+		rc := incrementrules.Comment{ID: cm.ID, Body: cm.Body, Author: a, Created: cm.Created, Updated: cm.Updated}
 		rc.Hold = h.at(rc)
 		out = append(out, rc)
 	}

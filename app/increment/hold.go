@@ -5,7 +5,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/protocol/gatelog"
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // holds are the kept decisions that may HOLD an increment: the control
@@ -28,7 +28,7 @@ func (j *Judge) readHolds(ctx context.Context, in Input, stories []int, prefix s
 // at is the reason of the HOLD that applied when comment c was posted:
 // the kept holds and resumes made before it, replayed in order (the same
 // second: the lower ID first); "" when none did.
-func (h holds) at(c rules.Comment) string {
+func (h holds) at(c incrementrules.Comment) string {
 	var before []gatelog.Kept
 	for _, k := range h.kept {
 		if k.Item.Created.Before(c.Created) || k.Item.Created.Equal(c.Created) && k.Item.ID < c.ID {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	incrementrules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 func newIncrementWorld(t *testing.T, description string, rules *incrementrules.Rules, risks ...string) *appkit.IncrementWorld {

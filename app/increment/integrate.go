@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/protocol/closure"
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/closurerules"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // nameIncrement is the check run this package writes.
@@ -15,7 +15,7 @@ const nameIncrement = checks.NameIncrement
 // integrate finds the integrated candidate, the readback runs at it and
 // the demonstration evidence, once every story counts as done: before
 // that nothing past the stories can decide, and nothing is read.
-func (j *Judge) integrate(ctx context.Context, in Input, f *rules.Facts) error {
+func (j *Judge) integrate(ctx context.Context, in Input, f *incrementrules.Facts) error {
 	for _, s := range f.Stories {
 		if !s.Closure.Counts() {
 			return nil
@@ -24,7 +24,7 @@ func (j *Judge) integrate(ctx context.Context, in Input, f *rules.Facts) error {
 	if err := j.addMerges(ctx, in, f); err != nil {
 		return err
 	}
-	merges := rules.Merges(f.Stories)
+	merges := incrementrules.Merges(f.Stories)
 	if len(merges) == 0 {
 		return nil
 	}
@@ -32,7 +32,7 @@ func (j *Judge) integrate(ctx context.Context, in Input, f *rules.Facts) error {
 	if err != nil {
 		return err
 	}
-	c := rules.Candidate{SHA: rules.Choose(merges, order, rules.Named(*f, j.rules())), Contains: map[string]bool{}}
+	c := incrementrules.Candidate{SHA: incrementrules.Choose(merges, order, incrementrules.Named(*f, j.rules())), Contains: map[string]bool{}}
 	for _, m := range merges {
 		if c.Contains[m], err = j.contains(ctx, in, m, c.SHA); err != nil {
 			return err
@@ -54,7 +54,7 @@ func (j *Judge) integrate(ctx context.Context, in Input, f *rules.Facts) error {
 // default branch that the App holds no evidence of yet (an attempt whose
 // readback has not finished, a story an owner closed): the candidate must
 // contain them too.
-func (j *Judge) addMerges(ctx context.Context, in Input, f *rules.Facts) error {
+func (j *Judge) addMerges(ctx context.Context, in Input, f *incrementrules.Facts) error {
 	merges, err := j.Src.StoryMerges(ctx, in.Owner, in.Repo, f.Milestone)
 	if err != nil {
 		return err
@@ -62,9 +62,9 @@ func (j *Judge) addMerges(ctx context.Context, in Input, f *rules.Facts) error {
 	for i := range f.Stories {
 		s := &f.Stories[i]
 		for _, m := range merges[s.Number] {
-			known := slices.ContainsFunc(s.Attempts, func(a closure.Attempt) bool { return a.PR == m.PR })
+			known := slices.ContainsFunc(s.Attempts, func(a closurerules.Attempt) bool { return a.PR == m.PR })
 			if m.Base == f.DefaultBranch && !known {
-				s.Attempts = append(s.Attempts, closure.Attempt{PR: m.PR, MergeSHA: m.MergeSHA})
+				s.Attempts = append(s.Attempts, closurerules.Attempt{PR: m.PR, MergeSHA: m.MergeSHA})
 			}
 		}
 	}
@@ -79,20 +79,20 @@ func (j *Judge) contains(ctx context.Context, in Input, base, head string) (bool
 }
 
 // evidence reads back what the counted demonstrations name.
-func (j *Judge) evidence(ctx context.Context, in Input, f *rules.Facts) error {
+func (j *Judge) evidence(ctx context.Context, in Input, f *incrementrules.Facts) error {
 	if f.Criterion == "" {
 		return nil
 	}
 	f.Evidence = map[string]string{}
-	for _, e := range rules.Evidences(*f, j.rules()) {
+	for _, e := range incrementrules.Evidences(*f, j.rules()) {
 		var why string
 		var err error
 		switch e.Kind {
-		case rules.EvidenceRun:
+		case incrementrules.EvidenceRun:
 			why, err = j.Src.RunEvidence(ctx, in.Owner, in.Repo, e.ID)
-		case rules.EvidenceDeployment:
+		case incrementrules.EvidenceDeployment:
 			why, err = j.Src.DeploymentEvidence(ctx, in.Owner, in.Repo, e.ID)
-		case rules.EvidenceRelease:
+		case incrementrules.EvidenceRelease:
 			why, err = j.Src.ReleaseEvidence(ctx, in.Owner, in.Repo, e.Tag)
 		}
 		if err != nil {

@@ -1,5 +1,5 @@
 // Package increment posts aepgate/increment, the increment certificate, on
-// each milestone's integrated commit: it gathers the facts protocol/increment
+// each milestone's integrated commit: it gathers the facts protocol/incrementrules
 // decides on (the stories' closures and the App's evidence from the store;
 // the milestone, the default branch, the readback runs, the control
 // thread's acceptances and demonstrations from GitHub), writes the decision
@@ -19,8 +19,8 @@ import (
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/attest"
-	"github.com/aepgate/aepgate/protocol/closure"
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/closurerules"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -31,10 +31,10 @@ type Judge struct {
 	W     writer.Writer
 	// AppLogin is the App's bot login: its comments are not commands.
 	AppLogin string
-	// Rules decide; nil: protocol/increment's DefaultRules.
-	Rules *rules.Rules
+	// Rules decide; nil: protocol/incrementrules's DefaultRules.
+	Rules *incrementrules.Rules
 	// ClosureRules decide when a story counts as done.
-	ClosureRules closure.Rules
+	ClosureRules closurerules.Rules
 	// Board keeps each judged stage for the owner's board; nil keeps none.
 	Board Board
 	// People resolves the config's owners and coordinators (app/owners,
@@ -63,7 +63,7 @@ type Input struct {
 // edit is who edited a milestone's description, and to what.
 type edit struct {
 	milestone int
-	by        closure.Actor
+	by        closurerules.Actor
 	to        string
 }
 
@@ -89,11 +89,11 @@ type Ask struct {
 	Open        bool
 	Closed      bool
 	OnlyAtMerge string
-	ClosedBy    closure.Actor
+	ClosedBy    closurerules.Actor
 	// EditedBy edited Milestones[0]'s description to EditedTo (the
 	// signed sender of milestone.edited): an owner's edit counts whole
 	// while the description is still EditedTo (app/contract).
-	EditedBy closure.Actor
+	EditedBy closurerules.Actor
 	EditedTo string
 }
 
@@ -115,11 +115,11 @@ func (j *Judge) Judge(ctx context.Context, in Input, ask Ask) error {
 	if err != nil {
 		return err
 	}
-	var answers []rules.Answer
+	var answers []incrementrules.Answer
 	var judged []int
 	in.edit = ask.edit()
 	for _, n := range numbers {
-		by := closure.Actor{}
+		by := closurerules.Actor{}
 		if len(ask.Milestones) > 0 && n == ask.Milestones[0] {
 			by = ask.ClosedBy
 		}
@@ -164,7 +164,7 @@ func (j *Judge) numbers(ctx context.Context, in Input, ask Ask) ([]int, map[int]
 
 // milestone judges one milestone under its lock and returns the answers
 // to its acceptances; ok is false when there was nothing to judge.
-func (j *Judge) milestone(ctx context.Context, in Input, snap *snapshot.PR, number int, by closure.Actor, flag bool) ([]rules.Answer, bool, error) {
+func (j *Judge) milestone(ctx context.Context, in Input, snap *snapshot.PR, number int, by closurerules.Actor, flag bool) ([]incrementrules.Answer, bool, error) {
 	unlock, err := j.Store.Lock(ctx, lockKey(in, number))
 	if err != nil {
 		return nil, false, err
@@ -178,13 +178,13 @@ func (j *Judge) milestone(ctx context.Context, in Input, snap *snapshot.PR, numb
 	if err != nil {
 		return nil, false, err
 	}
-	return refuseUnresolved(rules.Answers(g.facts, j.rules()), g.people), true, j.act(ctx, in, g, v, flag)
+	return refuseUnresolved(incrementrules.Answers(g.facts, j.rules()), g.people), true, j.act(ctx, in, g, v, flag)
 }
 
 // refuseUnresolved says, in each answer that does not count, that no one's
 // acceptance counts while the owners cannot be resolved (problem; "" when
 // they were).
-func refuseUnresolved(as []rules.Answer, problem string) []rules.Answer {
+func refuseUnresolved(as []incrementrules.Answer, problem string) []incrementrules.Answer {
 	for i := range as {
 		if problem != "" && !as[i].Accepted && !as[i].Malformed {
 			as[i].Reason = "the owners cannot be resolved, so no one's acceptance counts as the owner's: " + problem
@@ -193,11 +193,11 @@ func refuseUnresolved(as []rules.Answer, problem string) []rules.Answer {
 	return as
 }
 
-func (j *Judge) rules() rules.Rules {
+func (j *Judge) rules() incrementrules.Rules {
 	if j.Rules != nil {
 		return *j.Rules
 	}
-	return rules.DefaultRules()
+	return incrementrules.DefaultRules()
 }
 
 func lockKey(in Input, number int) string {
@@ -219,7 +219,7 @@ func (j *Judge) mergedAs(ctx context.Context, in Input, sha string) (bool, error
 	}
 	for unit, rows := range evidence {
 		for _, raw := range rows {
-			var a closure.Attempt
+			var a closurerules.Attempt
 			if _, ok := closed[unit]; ok && json.Unmarshal(raw, &a) == nil && a.MergeSHA == sha {
 				return true, nil
 			}

@@ -5,8 +5,8 @@ import (
 
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
-	pboard "github.com/aepgate/aepgate/protocol/board"
-	"github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/boardview"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -30,7 +30,7 @@ type Source interface {
 	// ContainsCommit reports whether base is head or its ancestor.
 	ContainsCommit(ctx context.Context, owner, repo, base, head string) (bool, error)
 	// MainRuns lists the workflow runs on branch at sha.
-	MainRuns(ctx context.Context, owner, repo, sha, branch string) ([]readback.Run, error)
+	MainRuns(ctx context.Context, owner, repo, sha, branch string) ([]readbackrules.Run, error)
 	// AppCheckRuns lists this App's runs called name on sha.
 	AppCheckRuns(ctx context.Context, owner, repo, sha, name string) ([]snapshot.ExistingRun, error)
 	// Role is login's live permission on the repository.
@@ -78,5 +78,5 @@ type Checks interface {
 // boards on the installation, app/board): it stores the fact and, when it
 // changed, schedules a board update.
 type Board interface {
-	KeepIncrement(ctx context.Context, owner, repo string, f pboard.IncrementFact) error
+	KeepIncrement(ctx context.Context, owner, repo string, f boardview.IncrementFact) error
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/protocol/attest"
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -21,8 +21,8 @@ type Attester interface {
 // drawn again with each story's signed unit envelope named by digest
 // (envelopes): the stories' certificates are final by then, and nothing
 // is read for a milestone still being built.
-func (j *Judge) decide(ctx context.Context, in Input, g *gathered) (rules.Verdict, error) {
-	v := rules.DecideWith(g.facts, j.rules())
+func (j *Judge) decide(ctx context.Context, in Input, g *gathered) (incrementrules.Verdict, error) {
+	v := incrementrules.DecideWith(g.facts, j.rules())
 	if !v.Complete() {
 		return v, nil
 	}
@@ -31,7 +31,7 @@ func (j *Judge) decide(ctx context.Context, in Input, g *gathered) (rules.Verdic
 		return v, err
 	}
 	g.facts.Envelopes = env
-	return rules.DecideWith(g.facts, j.rules()), nil
+	return incrementrules.DecideWith(g.facts, j.rules()), nil
 }
 
 // envelopes reads, for each story of cert with a certificate, the App's
@@ -41,7 +41,7 @@ func (j *Judge) decide(ctx context.Context, in Input, g *gathered) (rules.Verdic
 // run carries no envelope (signed by no key) is left out: the increment
 // then names its certificate by digest only.
 func (j *Judge) envelopes(ctx context.Context, in Input, cert []byte) (map[string]string, error) {
-	var c rules.Certificate
+	var c incrementrules.Certificate
 	if err := json.Unmarshal(cert, &c); err != nil {
 		return nil, fmt.Errorf("increment certificate of %s/%s: %w", in.Owner, in.Repo, err)
 	}
@@ -80,7 +80,7 @@ func (j *Judge) envelopes(ctx context.Context, in Input, cert []byte) (map[strin
 // the same certificate run (same summary) is kept rather than signed again,
 // so an unchanged certificate is never rewritten. A signing failure is an
 // error: a configured key that cannot sign is never skipped.
-func (j *Judge) signed(in Input, v rules.Verdict, run checks.Run, existing *snapshot.ExistingRun) (checks.Run, []byte, error) {
+func (j *Judge) signed(in Input, v incrementrules.Verdict, run checks.Run, existing *snapshot.ExistingRun) (checks.Run, []byte, error) {
 	if j.Signer == nil || !v.Complete() {
 		return run, nil, nil
 	}
@@ -109,7 +109,7 @@ func (j *Judge) signed(in Input, v rules.Verdict, run checks.Run, existing *snap
 // attestations API, best effort as for a unit's: the envelope is already
 // on the check run, so a refusal or an error is logged and the
 // certificate stands.
-func (j *Judge) upload(ctx context.Context, in Input, v rules.Verdict, bundle []byte) {
+func (j *Judge) upload(ctx context.Context, in Input, v incrementrules.Verdict, bundle []byte) {
 	if bundle == nil || j.Attest == nil {
 		return
 	}
@@ -123,7 +123,7 @@ func (j *Judge) upload(ctx context.Context, in Input, v rules.Verdict, bundle []
 
 // signedBy adds to a complete verdict's ledger body the key its
 // certificate is signed by.
-func (j *Judge) signedBy(body map[string]any, v rules.Verdict) {
+func (j *Judge) signedBy(body map[string]any, v incrementrules.Verdict) {
 	if j.Signer != nil && v.Complete() {
 		body["signed_by"] = j.Signer.KeyID()
 	}

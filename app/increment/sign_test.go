@@ -14,7 +14,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/certificate"
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -28,17 +28,17 @@ func (a *attester) CreateAttestation(_ context.Context, _, _ string, bundle []by
 	return 1, a.err
 }
 
-func completeVerdict(t *testing.T) rules.Verdict {
+func completeVerdict(t *testing.T) incrementrules.Verdict {
 	t.Helper()
 	sha := strings.Repeat("3", 40)
-	c := rules.Certificate{SchemaVersion: rules.SchemaVersion, Kind: rules.Kind, Repository: "o/r", Milestone: 4, Title: "M1", RiskTier: "low",
-		Stories: []rules.CertStory{{Unit: 1, Risk: "low", MergeSha: sha}}, IntegratedSha: sha,
+	c := incrementrules.Certificate{SchemaVersion: incrementrules.SchemaVersion, Kind: incrementrules.Kind, Repository: "o/r", Milestone: 4, Title: "M1", RiskTier: "low",
+		Stories: []incrementrules.CertStory{{Unit: 1, Risk: "low", MergeSha: sha}}, IntegratedSha: sha,
 		ReadbackRunIds: []string{"900"}, ReadbackRuns: []certificate.Run{{ID: "900", Workflow: "ci"}}}
 	raw, err := c.Canonical()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rules.Verdict{Milestone: 4, Stage: rules.Complete, Tier: "low", Candidate: sha, Certificate: raw, SHA256: certificate.FileFingerprint(raw)}
+	return incrementrules.Verdict{Milestone: 4, Stage: incrementrules.Complete, Tier: "low", Candidate: sha, Certificate: raw, SHA256: certificate.FileFingerprint(raw)}
 }
 
 // TestSignedKeepsTheEnvelopeOnAnUnchangedRun: an ECDSA signature differs

@@ -6,7 +6,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
-	rules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // certifiedSubject names the ledger row saying the App certified
@@ -22,7 +22,7 @@ func withdrawnSubject(in Input, milestone int, sha string) string {
 
 // remember records, once, that v certified its candidate, so that a later
 // judgement knows where an earlier certificate of the milestone stands.
-func (j *Judge) remember(ctx context.Context, in Input, v rules.Verdict) error {
+func (j *Judge) remember(ctx context.Context, in Input, v incrementrules.Verdict) error {
 	key := certifiedSubject(in, v.Milestone, v.Candidate)
 	done, err := j.W.Has(ctx, key)
 	if err != nil || done {
@@ -38,9 +38,9 @@ func (j *Judge) remember(ctx context.Context, in Input, v rules.Verdict) error {
 // withdrew already, so nothing is read from GitHub unless a certificate is
 // to be withdrawn (then its runs there: one read, the update: one read and
 // one write).
-func (j *Judge) withdraw(ctx context.Context, in Input, f rules.Facts, v rules.Verdict) error {
-	for _, sha := range rules.Previous(f, j.rules()) {
-		why := rules.Withdrawn(f, v, j.rules(), sha)
+func (j *Judge) withdraw(ctx context.Context, in Input, f incrementrules.Facts, v incrementrules.Verdict) error {
+	for _, sha := range incrementrules.Previous(f, j.rules()) {
+		why := incrementrules.Withdrawn(f, v, j.rules(), sha)
 		if why == "" {
 			continue
 		}
@@ -71,7 +71,7 @@ func (j *Judge) dueWithdrawal(ctx context.Context, in Input, milestone int, sha 
 // withdrawAt withdraws the milestone's certificates GitHub shows at sha,
 // then records the ledger row saying so: a withdrawal that failed half way
 // is done again (the update is idempotent), one done is never repeated.
-func (j *Judge) withdrawAt(ctx context.Context, in Input, v rules.Verdict, sha, why string) error {
+func (j *Judge) withdrawAt(ctx context.Context, in Input, v incrementrules.Verdict, sha, why string) error {
 	runs, err := j.Src.AppCheckRuns(ctx, in.Owner, in.Repo, sha, nameIncrement)
 	if err != nil {
 		return err

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/aepgate/aepgate/app/route"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // JudgeIncrements judges milestones' increments: the Milestones named,
@@ -21,9 +21,9 @@ type JudgeIncrements struct {
 	Closed     bool `json:",omitempty"`
 	// AtMerge, with Open, judges only when a story was merged as it.
 	AtMerge  string
-	ClosedBy closure.Actor
-	EditedBy closure.Actor `json:",omitzero"`
-	EditedTo string        `json:",omitempty"`
+	ClosedBy closurerules.Actor
+	EditedBy closurerules.Actor `json:",omitzero"`
+	EditedTo string             `json:",omitempty"`
 }
 
 // WorkKind implements route.Work.

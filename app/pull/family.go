@@ -16,7 +16,7 @@ import (
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
-	pclosure "github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // pullView is what the pull request and review families read of a
@@ -424,10 +424,10 @@ func milestoneIncrement(env webhook.Envelope, v issuesView) []route.Work {
 	}
 	j := increment.JudgeIncrements{Milestones: []int{v.Milestone.Number}}
 	if env.Action == "closed" && v.Sender != nil {
-		j.ClosedBy = pclosure.Actor{Login: v.Sender.Login, Type: v.Sender.Type}
+		j.ClosedBy = closurerules.Actor{Login: v.Sender.Login, Type: v.Sender.Type}
 	}
 	if env.Action == "edited" && v.Sender != nil && v.Changes != nil && v.Changes.Description != nil {
-		j.EditedBy, j.EditedTo = pclosure.Actor{Login: v.Sender.Login, Type: v.Sender.Type}, v.Milestone.Description
+		j.EditedBy, j.EditedTo = closurerules.Actor{Login: v.Sender.Login, Type: v.Sender.Type}, v.Milestone.Description
 	}
 	return []route.Work{j}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
@@ -44,7 +44,7 @@ type Rules struct {
 	// config.DefaultMergeRules).
 	Merge []config.MergeRule
 	// Closure judge when a unit counts as done.
-	Closure closure.Rules
+	Closure closurerules.Rules
 }
 
 // needs is what the judge's checks read together: of the snapshot, and

@@ -3,14 +3,14 @@ package pull
 import (
 	"context"
 
-	aclosure "github.com/aepgate/aepgate/app/closure"
-	acontract "github.com/aepgate/aepgate/app/contract"
+	"github.com/aepgate/aepgate/app/closure"
+	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/instructed"
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
-	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -59,7 +59,7 @@ type KeptReader interface {
 // installation.
 type Boards interface {
 	// SaveFact stores an attempt's facts and reports whether they changed.
-	SaveFact(ctx context.Context, repo string, f pboard.Fact) (bool, error)
+	SaveFact(ctx context.Context, repo string, f boardview.Fact) (bool, error)
 	// Schedule asks for one board update of owner/repo soon, however many
 	// judgements ask before it runs.
 	Schedule(ctx context.Context, owner, repo string) error
@@ -85,10 +85,10 @@ type Reads struct {
 	Timelines instructed.Timelines
 	Kept      KeptReader
 	// Units reads the stored closure facts and the App's evidence.
-	Units aclosure.Facts
+	Units closure.Facts
 	// Contracts is the one reader of the units' contracts, kept as first
 	// judged.
-	Contracts acontract.Keeper
+	Contracts contract.Keeper
 	// AppLogin returns the App's own login.
 	AppLogin func(ctx context.Context) (string, error)
 }

@@ -3,7 +3,7 @@ package pull
 import (
 	"context"
 
-	aclosure "github.com/aepgate/aepgate/app/closure"
+	"github.com/aepgate/aepgate/app/closure"
 	"github.com/aepgate/aepgate/app/instructed"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -64,7 +64,7 @@ func (j *Judge) prepare(ctx context.Context, in Input, snap *snapshot.PR, unit i
 	ev := verdict.NewWith(snap, j.Rules.Merge)
 	ev.Unit, ev.Rules, ev.GateRules = unit, verdict.AuditRules(j.Rules.Audit), verdict.GateRules(j.Rules.Gate)
 	ev.Witness = in.Witness
-	if err := aclosure.Load(ctx, j.Reads.Units, in.FullName(), ev, j.Rules.Closure); err != nil {
+	if err := closure.Load(ctx, j.Reads.Units, in.FullName(), ev, j.Rules.Closure); err != nil {
 		return nil, err
 	}
 	if !snap.Has.Conversation || ev.Cfg == nil {

@@ -4,14 +4,14 @@ import (
 	"context"
 	"log/slog"
 
-	acontract "github.com/aepgate/aepgate/app/contract"
+	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/instructed"
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -56,9 +56,9 @@ type Simulation struct {
 // a closed story holds its WIP lane). A pull request that is not open has
 // no runs.
 func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
-	j := &Judge{Checks: verdict.DefaultChecks(), Locks: unlocked{}, Log: slog.New(slog.DiscardHandler), Rules: Rules{Closure: closure.DefaultRules()},
+	j := &Judge{Checks: verdict.DefaultChecks(), Locks: unlocked{}, Log: slog.New(slog.DiscardHandler), Rules: Rules{Closure: closurerules.DefaultRules()},
 		Reads: Reads{Snap: configured{src, src, s.Config}, Files: src, Roles: src, People: owners.Reader{Files: src, Teams: src}, Timelines: src,
-			Pushers: unrecorded{}, Kept: unkept{}, Units: noClosures{}, Contracts: acontract.Keeper{Store: acontract.Unkept{}},
+			Pushers: unrecorded{}, Kept: unkept{}, Units: noClosures{}, Contracts: contract.Keeper{Store: contract.Unkept{}},
 			AppLogin: func(context.Context) (string, error) { return s.AppLogin, nil }}}
 	ev, err := j.evaluation(ctx, Input{Event: "simulate", Owner: s.Owner, Repo: s.Repo, PR: s.PR})
 	if err != nil || ev == nil {

@@ -11,8 +11,8 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/certificate"
-	"github.com/aepgate/aepgate/protocol/closure"
-	rules "github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/closurerules"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
 
@@ -160,7 +160,7 @@ func (j *Judge) evidence(ctx context.Context, in Input, m *gh.MergedPull, c *iss
 		return nil
 	}
 	merge := gh.Latest(m.HeadRuns, checks.NameMerge)
-	a := closure.Attempt{PR: m.Number, MergeSHA: m.MergeSHA, ReadbackPassed: true,
+	a := closurerules.Attempt{PR: m.Number, MergeSHA: m.MergeSHA, ReadbackPassed: true,
 		MergePassed: merge != nil && merge.Conclusion == string(checks.ConclusionSuccess)}
 	if len(c.refused) == 0 {
 		a.CertificateSHA256 = c.sum
@@ -209,7 +209,7 @@ func (j *Judge) upload(ctx context.Context, in Input, m *gh.MergedPull, bundle [
 	j.Log.Info("certificate attestation uploaded", "merge_sha", m.MergeSHA, "attestation_id", id)
 }
 
-func runIDs(runs []rules.Run) []int64 {
+func runIDs(runs []readbackrules.Run) []int64 {
 	out := []int64{}
 	for _, r := range runs {
 		out = append(out, r.ID)

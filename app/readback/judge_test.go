@@ -15,7 +15,7 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/config"
-	rules "github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -23,7 +23,7 @@ import (
 // board, recording what the Judge wrote.
 type fakeGitHub struct {
 	pull     *gh.MergedPull
-	main     []rules.Run
+	main     []readbackrules.Run
 	written  []string
 	ledger   []string
 	labels   []int
@@ -34,7 +34,7 @@ type fakeGitHub struct {
 func (f *fakeGitHub) MergedPull(context.Context, string, string, int) (*gh.MergedPull, error) {
 	return f.pull, nil
 }
-func (f *fakeGitHub) MainRuns(context.Context, string, string, string, string) ([]rules.Run, error) {
+func (f *fakeGitHub) MainRuns(context.Context, string, string, string, string) ([]readbackrules.Run, error) {
 	return f.main, nil
 }
 func (f *fakeGitHub) ContainsCommit(context.Context, string, string, string, string) (bool, error) {
@@ -66,8 +66,8 @@ func sha(c string) string { return strings.Repeat(c, 40) }
 // from the readback's own decision to the certificate and the label.
 func TestJudgeWrites(t *testing.T) {
 	merged := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	ci := func(id int64, at, branch, event string) rules.Run {
-		return rules.Run{ID: id, Workflow: "ci", HeadSHA: at, Branch: branch, Event: event, Status: "completed", Conclusion: "success", Attempt: 1}
+	ci := func(id int64, at, branch, event string) readbackrules.Run {
+		return readbackrules.Run{ID: id, Workflow: "ci", HeadSHA: at, Branch: branch, Event: event, Status: "completed", Conclusion: "success", Attempt: 1}
 	}
 	existing := func(name string) snapshot.ExistingRun {
 		return snapshot.ExistingRun{ID: 9, Name: name, Status: "completed", Conclusion: "success"}
@@ -75,29 +75,29 @@ func TestJudgeWrites(t *testing.T) {
 	tests := []struct {
 		name    string
 		edit    func(*gh.MergedPull)
-		main    []rules.Run
+		main    []readbackrules.Run
 		written []string
 		ledger  []string
 		labels  []int
 		boards  int
 	}{
-		{"verified: readback, then the certificate", nil, []rules.Run{ci(2, sha("c"), "main", "push")},
+		{"verified: readback, then the certificate", nil, []readbackrules.Run{ci(2, sha("c"), "main", "push")},
 			[]string{"aepgate/readback completed success", "aepgate/certificate completed success"},
 			[]string{"check_run:aepgate/readback", "check_run:aepgate/certificate"}, []int{5}, 2},
 		{"waiting for ci on main", nil, nil,
 			[]string{"aepgate/readback in_progress "}, []string{"check_run:aepgate/readback"}, nil, 1},
-		{"a pull request run is no readback", nil, []rules.Run{ci(3, sha("c"), "main", "pull_request")},
+		{"a pull request run is no readback", nil, []readbackrules.Run{ci(3, sha("c"), "main", "pull_request")},
 			[]string{"aepgate/readback in_progress "}, []string{"check_run:aepgate/readback"}, nil, 1},
 		{"final: nothing written", func(m *gh.MergedPull) {
 			m.MergeRuns = []snapshot.ExistingRun{existing(checks.NameReadback), existing(checks.NameCertificate)}
-		}, []rules.Run{ci(2, sha("c"), "main", "push")}, nil, nil, nil, 0},
+		}, []readbackrules.Run{ci(2, sha("c"), "main", "push")}, nil, nil, nil, 0},
 		{"merged elsewhere: nothing", func(m *gh.MergedPull) { m.BaseRef = "release" }, nil, nil, nil, nil, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := &gh.MergedPull{Number: 3, Body: "Work-unit: #5", Merged: true, MergedAt: merged, HeadSHA: sha("b"), HeadTree: sha("e"),
 				BaseRef: "main", DefaultBranch: "main", MergeSHA: sha("c"), MergeTree: sha("d"), MergeParents: []string{sha("a"), sha("b")}, HeadKnown: true,
-				PRRuns:   []rules.Run{ci(1, sha("b"), "work", "pull_request")},
+				PRRuns:   []readbackrules.Run{ci(1, sha("b"), "work", "pull_request")},
 				HeadRuns: []snapshot.ExistingRun{existing(checks.NameGates)}}
 			if tt.edit != nil {
 				tt.edit(m)

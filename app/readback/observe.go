@@ -10,20 +10,20 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/merge"
-	rules "github.com/aepgate/aepgate/protocol/readback"
-	refusals "github.com/aepgate/aepgate/protocol/refusal"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 // judgement is one readback decision with what it was made from.
 type judgement struct {
 	audit  Audit
-	result rules.Result
+	result readbackrules.Result
 	view   checks.ReadbackView
 	// auth is who merged under which authority (authority.go).
 	auth merge.AuthorityResult
 }
 
-// Refusal tokens the App adds to protocol/readback's.
+// Refusal tokens the App adds to protocol/readbackrules's.
 const (
 	tokenTimeout        = "readback-timeout"
 	tokenRunsUnreadable = "workflow-runs-unreadable"
@@ -38,16 +38,16 @@ func (j *Judge) observe(ctx context.Context, in Input, m *gh.MergedPull, cfg *co
 	if err != nil {
 		return judgement{}, err
 	}
-	rin := rules.Input{DefaultBranch: m.DefaultBranch, PRRuns: m.PRRuns,
-		Merge: rules.Merge{AuditedSha: a.SHA, PRHeadSha: m.HeadSHA, MergeSha: m.MergeSHA, Parents: m.MergeParents, MergeTree: m.MergeTree}}
+	rin := readbackrules.Input{DefaultBranch: m.DefaultBranch, PRRuns: m.PRRuns,
+		Merge: readbackrules.Merge{AuditedSha: a.SHA, PRHeadSha: m.HeadSHA, MergeSha: m.MergeSHA, Parents: m.MergeParents, MergeTree: m.MergeTree}}
 	if a.SHA == m.HeadSHA {
 		rin.Merge.AuditedTree = m.HeadTree
 	}
-	var extra []refusals.Refusal
+	var extra []refusal.Refusal
 	if cfg != nil {
 		rin.RequiredWorkflows = cfg.RequiredWorkflows.Readback
 	} else {
-		extra = append(extra, refusals.Refusal{Token: tokenConfigInvalid, Expected: "a valid " + gh.ConfigPath + " on " + m.DefaultBranch, Seen: cfgErr.Error()})
+		extra = append(extra, refusal.Refusal{Token: tokenConfigInvalid, Expected: "a valid " + gh.ConfigPath + " on " + m.DefaultBranch, Seen: cfgErr.Error()})
 	}
 	if m.RunsUnreadable != "" {
 		extra = append(extra, unreadable(m.RunsUnreadable))
@@ -63,19 +63,19 @@ func (j *Judge) observe(ctx context.Context, in Input, m *gh.MergedPull, cfg *co
 	if rin.Merge.AuditedContainsBase, err = j.containsBase(ctx, in, rin.Merge); err != nil {
 		return judgement{}, err
 	}
-	res := rules.Decide(rin)
+	res := readbackrules.Decide(rin)
 	view := checks.ReadbackView{PR: m.Number, MergeSHA: m.MergeSHA, AuditedSHA: a.SHA, Branch: m.DefaultBranch, Result: res, Extra: extra}
 	view.State, view.Awaited = state(res, extra)
 	if view.State == checks.ReadbackWaiting && j.Now().After(m.MergedAt.Add(timeout)) {
 		view.State = checks.ReadbackFailed
-		view.Extra = append(view.Extra, refusals.Refusal{Token: tokenTimeout, Expected: "readback within " + timeout.String() + " of the merge at " + m.MergedAt.UTC().Format(time.RFC3339),
+		view.Extra = append(view.Extra, refusal.Refusal{Token: tokenTimeout, Expected: "readback within " + timeout.String() + " of the merge at " + m.MergedAt.UTC().Format(time.RFC3339),
 			Seen: "still waiting for " + strings.Join(view.Awaited, ", ")})
 	}
 	return judgement{audit: a, result: res, view: view}, nil
 }
 
-func unreadable(why string) refusals.Refusal {
-	return refusals.Refusal{Token: tokenRunsUnreadable, Expected: "the workflow runs (grant the App Actions: read)", Seen: why}
+func unreadable(why string) refusal.Refusal {
+	return refusal.Refusal{Token: tokenRunsUnreadable, Expected: "the workflow runs (grant the App Actions: read)", Seen: why}
 }
 
 // readbackEvents are the events a readback run may come from: a push to
@@ -84,8 +84,8 @@ var readbackEvents = map[string]bool{"push": true, "workflow_dispatch": true}
 
 // pushRuns keeps the runs started by a push or a dispatch: a pull request
 // whose head is the default branch also runs there, and is no rules.
-func pushRuns(runs []rules.Run) []rules.Run {
-	var out []rules.Run
+func pushRuns(runs []readbackrules.Run) []readbackrules.Run {
+	var out []readbackrules.Run
 	for _, r := range runs {
 		if readbackEvents[r.Event] {
 			out = append(out, r)
@@ -97,7 +97,7 @@ func pushRuns(runs []rules.Run) []rules.Run {
 // containsBase asks GitHub whether the audited head contains the commit a
 // one-parent merge was applied onto, when the answer matters: the merge
 // tree is the audited head's. Answers are cached (history is immutable).
-func (j *Judge) containsBase(ctx context.Context, in Input, m rules.Merge) (bool, error) {
+func (j *Judge) containsBase(ctx context.Context, in Input, m readbackrules.Merge) (bool, error) {
 	if len(m.Parents) != 1 || m.MergeTree == "" || m.MergeTree != m.AuditedTree {
 		return false, nil
 	}
@@ -119,12 +119,12 @@ var waitPrefixes = []string{"readback-missing:", "readback-not-complete:", "ci-n
 
 // state says where the readback stands: verified, waiting (every refusal
 // is one that time may lift; the awaited workflows are named), or failed.
-func state(res rules.Result, extra []refusals.Refusal) (checks.ReadbackState, []string) {
+func state(res readbackrules.Result, extra []refusal.Refusal) (checks.ReadbackState, []string) {
 	if res.Verified && len(extra) == 0 {
 		return checks.ReadbackVerified, nil
 	}
 	var awaited []string
-	for _, r := range append(append([]refusals.Refusal(nil), res.Refusals...), extra...) {
+	for _, r := range append(append([]refusal.Refusal(nil), res.Refusals...), extra...) {
 		if r.Token == tokenRunsUnreadable {
 			awaited = appendOnce(awaited, "readable workflow runs")
 			continue

@@ -5,14 +5,14 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/internal/gh"
-	rules "github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
 // MergeReader reads what readback observes (gh.Installation).
 type MergeReader interface {
 	MergedPull(ctx context.Context, owner, repo string, number int) (*gh.MergedPull, error)
-	MainRuns(ctx context.Context, owner, repo, sha, branch string) ([]rules.Run, error)
+	MainRuns(ctx context.Context, owner, repo, sha, branch string) ([]readbackrules.Run, error)
 	ContainsCommit(ctx context.Context, owner, repo, base, head string) (bool, error)
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/attest"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
@@ -102,7 +102,7 @@ type After struct {
 	Signer *attest.Signer
 	// Evidence receives what the App wrote for a merged attempt of unit
 	// once its readback is verified; nil keeps nothing.
-	Evidence func(ctx context.Context, owner, repo string, unit int, a closure.Attempt) error
+	Evidence func(ctx context.Context, owner, repo string, unit int, a closurerules.Attempt) error
 }
 
 // Run reads back what t names.

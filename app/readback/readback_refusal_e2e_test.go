@@ -13,7 +13,7 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	rules "github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 )
 
 // reusingReader reports the pull request's own CI run as a run on the
@@ -25,9 +25,9 @@ type reusingReader struct {
 	id *atomic.Int64
 }
 
-func (r reusingReader) MainRuns(ctx context.Context, owner, repo, sha, branch string) ([]rules.Run, error) {
+func (r reusingReader) MainRuns(ctx context.Context, owner, repo, sha, branch string) ([]readbackrules.Run, error) {
 	runs, err := r.MergeReader.MainRuns(ctx, owner, repo, sha, branch)
-	return append(runs, rules.Run{ID: r.id.Load(), Workflow: "ci", HeadSHA: sha, Branch: branch, Event: "push",
+	return append(runs, readbackrules.Run{ID: r.id.Load(), Workflow: "ci", HeadSHA: sha, Branch: branch, Event: "push",
 		Status: "completed", Conclusion: "success", Attempt: 1}), err
 }
 

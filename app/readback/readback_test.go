@@ -9,8 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/checks"
-	rules "github.com/aepgate/aepgate/protocol/readback"
-	refusals "github.com/aepgate/aepgate/protocol/refusal"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
+	"github.com/aepgate/aepgate/protocol/refusal"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -34,20 +34,20 @@ func TestGuesses(t *testing.T) {
 }
 
 func TestReadbackState(t *testing.T) {
-	missing := refusals.Refusal{Token: "readback-missing:ci"}
+	missing := refusal.Refusal{Token: "readback-missing:ci"}
 	tests := []struct {
 		name    string
-		res     rules.Result
-		extra   []refusals.Refusal
+		res     readbackrules.Result
+		extra   []refusal.Refusal
 		want    checks.ReadbackState
 		awaited []string
 	}{
-		{"verified", rules.Result{Verified: true}, nil, checks.ReadbackVerified, nil},
-		{"verified but runs unreadable", rules.Result{Verified: true}, []refusals.Refusal{unreadable("403")}, checks.ReadbackWaiting, []string{"readable workflow runs"}},
-		{"missing and running", rules.Result{Refusals: []refusals.Refusal{missing, {Token: "readback-not-complete:lint"}, {Token: "ci-not-complete:ci"}}}, nil, checks.ReadbackWaiting, []string{"ci", "lint"}},
-		{"a failed run fails at once", rules.Result{Refusals: []refusals.Refusal{missing, {Token: "readback-failed:lint"}}}, nil, checks.ReadbackFailed, nil},
-		{"changed head fails at once", rules.Result{Refusals: []refusals.Refusal{missing, {Token: "head-not-proven-unchanged"}}}, nil, checks.ReadbackFailed, nil},
-		{"invalid config fails", rules.Result{Refusals: []refusals.Refusal{missing}}, []refusals.Refusal{{Token: tokenConfigInvalid}}, checks.ReadbackFailed, nil},
+		{"verified", readbackrules.Result{Verified: true}, nil, checks.ReadbackVerified, nil},
+		{"verified but runs unreadable", readbackrules.Result{Verified: true}, []refusal.Refusal{unreadable("403")}, checks.ReadbackWaiting, []string{"readable workflow runs"}},
+		{"missing and running", readbackrules.Result{Refusals: []refusal.Refusal{missing, {Token: "readback-not-complete:lint"}, {Token: "ci-not-complete:ci"}}}, nil, checks.ReadbackWaiting, []string{"ci", "lint"}},
+		{"a failed run fails at once", readbackrules.Result{Refusals: []refusal.Refusal{missing, {Token: "readback-failed:lint"}}}, nil, checks.ReadbackFailed, nil},
+		{"changed head fails at once", readbackrules.Result{Refusals: []refusal.Refusal{missing, {Token: "head-not-proven-unchanged"}}}, nil, checks.ReadbackFailed, nil},
+		{"invalid config fails", readbackrules.Result{Refusals: []refusal.Refusal{missing}}, []refusal.Refusal{{Token: tokenConfigInvalid}}, checks.ReadbackFailed, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,7 +87,7 @@ func TestReadbackFinal(t *testing.T) {
 }
 
 func TestPushRunsOnly(t *testing.T) {
-	runs := []rules.Run{{ID: 1, Event: "push"}, {ID: 2, Event: "pull_request"}, {ID: 3, Event: "workflow_dispatch"}, {ID: 4, Event: "schedule"}}
+	runs := []readbackrules.Run{{ID: 1, Event: "push"}, {ID: 2, Event: "pull_request"}, {ID: 3, Event: "workflow_dispatch"}, {ID: 4, Event: "schedule"}}
 	var ids []int64
 	for _, r := range pushRuns(runs) {
 		ids = append(ids, r.ID)

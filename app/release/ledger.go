@@ -7,8 +7,8 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/config"
-	craft "github.com/aepgate/aepgate/protocol/refusal"
-	rules "github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/refusal"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 )
 
 // tokenConfig is aepgate's own refusal (not craft's): the repository
@@ -31,13 +31,13 @@ func entry(in Input, cfg repoConfig, c gh.ReleaseClosure, run checks.Run, write 
 
 // withConfigProblem adds the refusal for an unusable config: the release
 // was verified with the defaults, and cannot pass.
-func withConfigProblem(res rules.Result, problem string) rules.Result {
+func withConfigProblem(res releaserules.Result, problem string) releaserules.Result {
 	if problem == "" {
 		return res
 	}
-	rf := craft.Refusal{Token: tokenConfig, Expected: "a valid " + config.DefaultPath + " on the default branch (aepgate/config on a pull request lists its errors)", Seen: problem}
-	res.Refusals = append([]craft.Refusal{rf}, res.Refusals...)
-	res.Errors = craft.Tokens(res.Refusals)
+	rf := refusal.Refusal{Token: tokenConfig, Expected: "a valid " + config.DefaultPath + " on the default branch (aepgate/config on a pull request lists its errors)", Seen: problem}
+	res.Refusals = append([]refusal.Refusal{rf}, res.Refusals...)
+	res.Errors = refusal.Tokens(res.Refusals)
 	res.Closed = false
 	return res
 }

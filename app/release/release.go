@@ -14,7 +14,7 @@ import (
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
-	rules "github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -82,7 +82,7 @@ func (j *Judge) Run(ctx context.Context, in Input) error {
 		}
 		in.Tag = tag
 	}
-	if res, stop := rules.Early(in.Tag, in.Owner+"/"+in.Repo, true); stop {
+	if res, stop := releaserules.Early(in.Tag, in.Owner+"/"+in.Repo, true); stop {
 		// Not vX.Y.Z (a pre-release tag, say): not a release closure
 		// judges, and no commit read to post on.
 		j.Log.Info("release tag is not vX.Y.Z; nothing verified", "tag", in.Tag)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
-	rules "github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -22,9 +22,9 @@ func shown(run checks.Run) snapshot.ExistingRun {
 }
 
 func TestRun(t *testing.T) {
-	closed := gh.ReleaseClosure{Commit: commit, Result: rules.Result{Closed: true, Version: "1.2.3", Repository: "o/r"}}
+	closed := gh.ReleaseClosure{Commit: commit, Result: releaserules.Result{Closed: true, Version: "1.2.3", Repository: "o/r"}}
 	valid := snapshot.ConfigFile{Found: true, CommitSHA: "c0", Text: "version: 1\nrelease:\n  assets: [install.sh]\n"}
-	unchanged := checks.AppReleaseRun(commit, rules.Result{Closed: true, Version: "1.2.3", Repository: "o/r", Tag: "v1.2.3"},
+	unchanged := checks.AppReleaseRun(commit, releaserules.Result{Closed: true, Version: "1.2.3", Repository: "o/r", Tag: "v1.2.3"},
 		checks.ReleaseInputs{Manifest: "manifest.sha256", Assets: []string{"install.sh"}, ConfigFound: true})
 	tests := []struct {
 		name     string
@@ -46,7 +46,7 @@ func TestRun(t *testing.T) {
 		{name: "no latest release", src: fakeSource{config: valid, closure: closed}},
 		{name: "pre-release tag not read", tag: "v1.2.3-rc.1", src: fakeSource{config: valid, closure: closed},
 			calls: []string{"record"}, closed: []bool{false}},
-		{name: "tag on no commit", tag: "v1.2.3", src: fakeSource{config: valid, closure: gh.ReleaseClosure{Result: rules.Result{Errors: []string{"tag-missing"}}}},
+		{name: "tag on no commit", tag: "v1.2.3", src: fakeSource{config: valid, closure: gh.ReleaseClosure{Result: releaserules.Result{Errors: []string{"tag-missing"}}}},
 			calls: []string{"lock", "record", "unlock"}, verified: []string{"v1.2.3"}, closed: []bool{false}},
 		{name: "broken config fails a closed release", tag: "v1.2.3", src: fakeSource{config: snapshot.ConfigFile{Found: true, Text: "version: 1\nrelease: [\n"}, closure: closed},
 			calls: []string{"lock", "record", "create", "unlock"}, verified: []string{"v1.2.3"}, closed: []bool{false}, conclude: "failure"},

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 
 	"github.com/aepgate/aepgate/checks"
 )
@@ -17,16 +17,16 @@ type Shown struct {
 }
 
 // BoardFact is what the board needs of one evaluated attempt.
-func BoardFact(ev *Evaluation, shown []Shown) pboard.Fact {
+func BoardFact(ev *Evaluation, shown []Shown) boardview.Fact {
 	p := ev.Snap.Pull
 	repoURL, _, _ := strings.Cut(p.URL, "/pull/")
-	f := pboard.Fact{PR: p.Number, Unit: ev.Unit, Head: p.HeadSHA, LastEvidence: LastEvidence(p)}
+	f := boardview.Fact{PR: p.Number, Unit: ev.Unit, Head: p.HeadSHA, LastEvidence: LastEvidence(p)}
 	for _, s := range shown {
 		id := s.ID
 		if old := p.Latest(s.Run.Name); id == 0 && old != nil {
 			id = old.ID
 		}
-		c := pboard.Check{Name: s.Run.Name, Status: string(s.Run.EffectiveStatus()), Conclusion: string(s.Run.Conclusion)}
+		c := boardview.Check{Name: s.Run.Name, Status: string(s.Run.EffectiveStatus()), Conclusion: string(s.Run.Conclusion)}
 		if id != 0 {
 			c.URL = fmt.Sprintf("%s/runs/%d", repoURL, id)
 		}
@@ -44,21 +44,21 @@ func BoardFact(ev *Evaluation, shown []Shown) pboard.Fact {
 // FactState derives the attempt's state: held while a gate or HOLD waits
 // for the owner, blocked while its work unit fails, in review once a
 // review was asked for or given, else in progress.
-func FactState(ev *Evaluation) (pboard.State, string) {
+func FactState(ev *Evaluation) (boardview.State, string) {
 	p := ev.Snap.Pull
 	switch {
 	case ev.GateLog() != nil && len(ev.GateLog().Blockers) > 0:
 		b := ev.GateLog().Blockers[0]
 		if g, ok := FindGate(ev.GateLog().State, b.GateID); ok {
-			return pboard.StateHeld, g.Question
+			return boardview.StateHeld, g.Question
 		}
-		return pboard.StateHeld, b.Reason
+		return boardview.StateHeld, b.Reason
 	case !ev.UnitVerdict().OK && len(ev.UnitVerdict().Reasons) > 0:
-		return pboard.StateBlocked, ev.UnitVerdict().Reasons[0]
+		return boardview.StateBlocked, ev.UnitVerdict().Reasons[0]
 	case ev.Snap.Has.Conversation && ev.GateLog() == nil && ev.ConfigValid():
-		return pboard.StateBlocked, "the owner gates cannot be judged"
+		return boardview.StateBlocked, "the owner gates cannot be judged"
 	case len(p.Reviews) > 0 || len(p.ReviewRequests) > 0:
-		return pboard.StateInReview, ""
+		return boardview.StateInReview, ""
 	}
-	return pboard.StateInProgress, ""
+	return boardview.StateInProgress, ""
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/gatelog"
@@ -33,19 +33,19 @@ func TestFactState(t *testing.T) {
 	tests := []struct {
 		name       string
 		mut        func(ev *Evaluation)
-		want       board.State
+		want       boardview.State
 		wantReason string
 	}{
-		{"in progress", nil, board.StateInProgress, ""},
-		{"in review: a review request", func(ev *Evaluation) { ev.Snap.Pull.ReviewRequests = []string{"carol"} }, board.StateInReview, ""},
+		{"in progress", nil, boardview.StateInProgress, ""},
+		{"in review: a review request", func(ev *Evaluation) { ev.Snap.Pull.ReviewRequests = []string{"carol"} }, boardview.StateInReview, ""},
 		{"blocked: the work unit fails", func(ev *Evaluation) {
 			ev.unitMemo = &workunit.Verdict{Reasons: []string{"dependency #2 is still open"}}
-		}, board.StateBlocked, "dependency #2 is still open"},
-		{"blocked: gates cannot be judged", func(ev *Evaluation) { ev.gatesDone, ev.Snap.Has.Conversation = true, true }, board.StateBlocked, "the owner gates cannot be judged"},
+		}, boardview.StateBlocked, "dependency #2 is still open"},
+		{"blocked: gates cannot be judged", func(ev *Evaluation) { ev.gatesDone, ev.Snap.Has.Conversation = true, true }, boardview.StateBlocked, "the owner gates cannot be judged"},
 		{"held beats blocked", func(ev *Evaluation) {
 			ev.unitMemo = &workunit.Verdict{Reasons: []string{"x"}}
 			ev.gatesMemo, ev.gatesDone = &hold, true
-		}, board.StateHeld, "HOLD: legal"},
+		}, boardview.StateHeld, "HOLD: legal"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,12 +72,12 @@ func TestBoardFact(t *testing.T) {
 		{Run: checks.Run{Name: checks.NameGates, Conclusion: checks.ConclusionActionRequired}, ID: 56}, // written now
 	}
 	got := BoardFact(ev, shown)
-	want := board.Fact{PR: 7, Unit: 1, Head: "abc", State: board.StateHeld, Reason: "Ship it?", LastEvidence: factT0,
-		Checks: []board.Check{
+	want := boardview.Fact{PR: 7, Unit: 1, Head: "abc", State: boardview.StateHeld, Reason: "Ship it?", LastEvidence: factT0,
+		Checks: []boardview.Check{
 			{Name: checks.NameWorkUnit, Status: "completed", Conclusion: "success", URL: "https://github.com/acme/app/runs/55"},
 			{Name: checks.NameGates, Status: "completed", Conclusion: "action_required", URL: "https://github.com/acme/app/runs/56"},
 		},
-		Inbox: []board.InboxItem{
+		Inbox: []boardview.InboxItem{
 			{Kind: "gate", Subject: "work unit #1", Question: "Ship it?", Choices: []string{"yes", "no"}, Reply: "/aep resolve ship <choice>",
 				URL: "https://github.com/acme/app/issues/1#issuecomment-3", Since: factT0},
 			{Kind: "hold", Subject: "project", Question: "HOLD: freeze", Reply: "/aep resume", URL: "https://github.com/acme/app/pull/7", Since: factT0.Add(time.Minute)},

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	pboard "github.com/aepgate/aepgate/protocol/board"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/boardview"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/workunit"
@@ -18,14 +18,14 @@ import (
 // ClosureFacts joins a unit's stored closure facts (JSON of closure.Facts)
 // and the App's own evidence rows for its merged attempts (JSON of
 // closure.Attempt each).
-func ClosureFacts(facts []byte, attempts [][]byte) (closure.Facts, error) {
-	var f closure.Facts
+func ClosureFacts(facts []byte, attempts [][]byte) (closurerules.Facts, error) {
+	var f closurerules.Facts
 	if err := json.Unmarshal(facts, &f); err != nil {
 		return f, fmt.Errorf("closure facts: %w", err)
 	}
 	f.Attempts = nil
 	for _, raw := range attempts {
-		var a closure.Attempt
+		var a closurerules.Attempt
 		if err := json.Unmarshal(raw, &a); err != nil {
 			return f, fmt.Errorf("closure evidence: %w", err)
 		}
@@ -63,17 +63,17 @@ func HoldOn(kept []gatelog.Kept, unit int, prefix string) string {
 // withClosures is u with each closed same-repository story and blocker
 // carrying how its closure is judged now: stored facts (nil when the App
 // holds none) with GitHub's open state from the snapshot.
-func withClosures(u *workunit.Issue, facts map[int]closure.Facts, rules closure.Rules) *workunit.Issue {
+func withClosures(u *workunit.Issue, facts map[int]closurerules.Facts, rules closurerules.Rules) *workunit.Issue {
 	if u == nil || u.Milestone == nil && len(u.BlockedBy) == 0 {
 		return u
 	}
-	judge := func(n int, open bool) *closure.Verdict {
+	judge := func(n int, open bool) *closurerules.Verdict {
 		f, ok := facts[n]
 		if open || !ok {
 			return nil
 		}
 		f.Open = false
-		v := closure.Judge(f, rules)
+		v := closurerules.Judge(f, rules)
 		return &v
 	}
 	c := *u
@@ -99,12 +99,12 @@ func withClosures(u *workunit.Issue, facts map[int]closure.Facts, rules closure.
 // them, what is missing and the owner's command) or wait in needs-review
 // for the owner's closure (closure.final: owner); repoURL is the
 // repository's page.
-func ClosureInbox(ev *Evaluation, repoURL string) []pboard.InboxItem {
+func ClosureInbox(ev *Evaluation, repoURL string) []boardview.InboxItem {
 	u := withClosures(ev.Snap.Units[ev.Unit], ev.Closures, ev.ClosureRules)
 	if u == nil {
 		return nil
 	}
-	var vs []*closure.Verdict
+	var vs []*closurerules.Verdict
 	c, _ := u.Effective()
 	if u.Milestone != nil {
 		for _, s := range u.Milestone.Stories {
@@ -116,16 +116,16 @@ func ClosureInbox(ev *Evaluation, repoURL string) []pboard.InboxItem {
 	for _, d := range u.BlockedBy {
 		vs = append(vs, d.Closure)
 	}
-	var out []pboard.InboxItem
+	var out []boardview.InboxItem
 	for _, v := range vs {
-		if v != nil && v.State == closure.NeedsReview {
-			out = append(out, pboard.NeedsReviewItem(*v, repoURL, ev.Closures[v.Number].ClosedAt))
+		if v != nil && v.State == closurerules.NeedsReview {
+			out = append(out, boardview.NeedsReviewItem(*v, repoURL, ev.Closures[v.Number].ClosedAt))
 			continue
 		}
-		if v == nil || v.State != closure.WithoutEvidence {
+		if v == nil || v.State != closurerules.WithoutEvidence {
 			continue
 		}
-		out = append(out, pboard.ClosureItem(*v, repoURL, ev.Closures[v.Number].ClosedAt))
+		out = append(out, boardview.ClosureItem(*v, repoURL, ev.Closures[v.Number].ClosedAt))
 	}
 	return out
 }

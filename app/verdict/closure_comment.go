@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // ClosureMarker starts the App's comment on a closure without evidence.
@@ -13,7 +13,7 @@ const ClosureMarker = "<!-- aepgate:closure -->"
 // ClosureComment is the App's one comment on a unit closed without
 // evidence: who closed it, what is missing, what its dependents see and
 // the owner's exact command; reopened says the App reopened it.
-func ClosureComment(v closure.Verdict, reopened bool) string {
+func ClosureComment(v closurerules.Verdict, reopened bool) string {
 	var b strings.Builder
 	b.WriteString(ClosureMarker + "\n")
 	fmt.Fprintf(&b, "**aepgate: #%d was closed without evidence** by @%s, so it does not count as done.\n\n", v.Number, v.Closer)

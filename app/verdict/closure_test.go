@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -41,13 +41,13 @@ func TestHoldOn(t *testing.T) {
 func TestWithClosures(t *testing.T) {
 	u := &workunit.Issue{Number: 1, BlockedBy: []workunit.Dep{{Number: 8}, {Repo: "o/x", Number: 8}},
 		Milestone: &workunit.Milestone{Stories: []workunit.Story{{Number: 2}, {Number: 3}, {Number: 4, Open: true}}}}
-	facts := map[int]closure.Facts{
-		2: {Number: 2, StateReason: closure.ReasonCompleted, ClosedBy: closure.Actor{Login: "o", Type: "User", Permission: "admin"}, Owners: []string{"o"}},
-		8: {Number: 8, StateReason: closure.ReasonCompleted, ClosedBy: closure.Actor{Login: "c", Type: "User", Permission: "write"}, Owners: []string{"o"}},
-		4: {Number: 4, StateReason: closure.ReasonCompleted},
+	facts := map[int]closurerules.Facts{
+		2: {Number: 2, StateReason: closurerules.ReasonCompleted, ClosedBy: closurerules.Actor{Login: "o", Type: "User", Permission: "admin"}, Owners: []string{"o"}},
+		8: {Number: 8, StateReason: closurerules.ReasonCompleted, ClosedBy: closurerules.Actor{Login: "c", Type: "User", Permission: "write"}, Owners: []string{"o"}},
+		4: {Number: 4, StateReason: closurerules.ReasonCompleted},
 	}
-	got := withClosures(u, facts, closure.DefaultRules())
-	states := func(v *closure.Verdict) string {
+	got := withClosures(u, facts, closurerules.DefaultRules())
+	states := func(v *closurerules.Verdict) string {
 		if v == nil {
 			return "none"
 		}

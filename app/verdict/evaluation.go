@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/instructor"
@@ -68,8 +68,8 @@ type Evaluation struct {
 	GateRules []gatelog.Rule
 	// Closures are the App's stored closure facts by unit, evidence joined
 	// (ClosureFacts); ClosureRules judge them (New sets the defaults).
-	Closures     map[int]closure.Facts
-	ClosureRules closure.Rules
+	Closures     map[int]closurerules.Facts
+	ClosureRules closurerules.Rules
 	// Guides are the changed execution guides' texts at the base and the
 	// head, by path (GuidesWanted; read with the conversation).
 	Guides map[string]GuideTexts
@@ -93,7 +93,7 @@ type Bundle struct {
 // base by merge (config.DefaultMergeRules when nil; a negative-control test
 // removes one); rules and gate rules are the defaults.
 func NewWith(snap *snapshot.PR, merge []config.MergeRule) *Evaluation {
-	ev := &Evaluation{Snap: snap, Rules: review.DefaultRules(), GateRules: gatelog.DefaultRules(), ClosureRules: closure.DefaultRules()}
+	ev := &Evaluation{Snap: snap, Rules: review.DefaultRules(), GateRules: gatelog.DefaultRules(), ClosureRules: closurerules.DefaultRules()}
 	if merge == nil {
 		merge = config.DefaultMergeRules()
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 	"github.com/aepgate/aepgate/protocol/login"
 )
 
@@ -15,17 +15,17 @@ const HeldWorkMarker = "<!-- aepgate:held-work -->"
 // HeldWorkInbox lists, for the owner's board, the App's held-work replies
 // on the evaluated pull request while a HOLD or gate still blocks it: work
 // was pushed under the HOLD (craft-rules §3.4).
-func HeldWorkInbox(ev *Evaluation) []pboard.InboxItem {
+func HeldWorkInbox(ev *Evaluation) []boardview.InboxItem {
 	p := ev.Snap.Pull
 	if p == nil || ev.AppLogin == "" || ev.GateLog() == nil || len(ev.GateLog().Blockers) == 0 {
 		return nil
 	}
-	var out []pboard.InboxItem
+	var out []boardview.InboxItem
 	for _, c := range p.Conversation.Comments {
 		if !login.Equal(c.Author.Login, ev.AppLogin) || !strings.HasPrefix(c.Body, HeldWorkMarker) {
 			continue
 		}
-		out = append(out, pboard.InboxItem{Kind: "held-work", Subject: fmt.Sprintf("work unit #%d", ev.Unit),
+		out = append(out, boardview.InboxItem{Kind: "held-work", Subject: fmt.Sprintf("work unit #%d", ev.Unit),
 			Question: heldWorkLine(c.Body), URL: c.URL, Since: c.Created.UTC()})
 	}
 	return out

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/gatelog"
@@ -28,17 +28,17 @@ func FindGate(st gate.State, id string) (gate.Gate, bool) {
 // the default prefix when it is empty) and where it was opened (url, the
 // pull request's, unless the gate names its evidence), then the kept
 // decisions whose source was changed.
-func Inbox(res gatelog.Result, prefix, url string) []pboard.InboxItem {
+func Inbox(res gatelog.Result, prefix, url string) []boardview.InboxItem {
 	if prefix == "" {
 		prefix = command.DefaultPrefix
 	}
-	var out []pboard.InboxItem
+	var out []boardview.InboxItem
 	for _, b := range res.Blockers {
 		g, ok := FindGate(res.State, b.GateID)
 		if !ok {
 			continue
 		}
-		it := pboard.InboxItem{Kind: "gate", Subject: "project", Question: g.Question, Choices: g.Choices, URL: url,
+		it := boardview.InboxItem{Kind: "gate", Subject: "project", Question: g.Question, Choices: g.Choices, URL: url,
 			Since: time.UnixMilli(g.CreatedAt).UTC()}
 		if g.WorkUnit != nil {
 			it.Subject = "work unit #" + *g.WorkUnit
@@ -58,14 +58,14 @@ func Inbox(res gatelog.Result, prefix, url string) []pboard.InboxItem {
 
 // tamperInbox lists the kept decisions whose source was edited or deleted:
 // the owner sees who changed what, and that the decision stays in force.
-func tamperInbox(ts []gatelog.Tamper) []pboard.InboxItem {
-	var out []pboard.InboxItem
+func tamperInbox(ts []gatelog.Tamper) []boardview.InboxItem {
+	var out []boardview.InboxItem
 	for _, t := range ts {
 		by := "an account GitHub did not name"
 		if t.By != "" {
 			by = t.By
 		}
-		out = append(out, pboard.InboxItem{Kind: "tampering", Subject: fmt.Sprintf("comment by %s", t.Author),
+		out = append(out, boardview.InboxItem{Kind: "tampering", Subject: fmt.Sprintf("comment by %s", t.Author),
 			Question: fmt.Sprintf("%s by %s after aepgate accepted it; what it blocked stays in force as accepted", t.Change, by),
 			URL:      t.URL, Since: t.Created.UTC()})
 	}

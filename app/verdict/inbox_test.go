@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	pboard "github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/snapshot"
@@ -54,8 +54,8 @@ func TestInbox(t *testing.T) {
 		Tampered: []gatelog.Tamper{{Author: "olivia", Change: "edited", URL: "https://github.com/acme/app/issues/1#issuecomment-4", Created: factT0}},
 	}
 	const pr = "https://github.com/acme/app/pull/7"
-	want := func(prefix string) []pboard.InboxItem {
-		return []pboard.InboxItem{
+	want := func(prefix string) []boardview.InboxItem {
+		return []boardview.InboxItem{
 			{Kind: "gate", Subject: "work unit #1", Question: "Ship it?", Choices: []string{"yes"}, Reply: prefix + " resolve ship yes", URL: pr, Since: factT0},
 			{Kind: "hold", Subject: "work unit #1", Question: "HOLD: legal", Reply: prefix + " resume", URL: "https://github.com/acme/app/issues/1#issuecomment-3", Since: factT0},
 			{Kind: "tampering", Subject: "comment by olivia", Question: "edited by an account GitHub did not name after aepgate accepted it; what it blocked stays in force as accepted",
@@ -64,7 +64,7 @@ func TestInbox(t *testing.T) {
 	}
 	tests := []struct {
 		name, prefix string
-		want         []pboard.InboxItem
+		want         []boardview.InboxItem
 	}{
 		{"the default prefix", "", want("/aep")},
 		{"the repository's prefix", "/gate", want("/gate")},

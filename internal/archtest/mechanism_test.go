@@ -71,7 +71,7 @@ func TestMechanismsKnowNoFeature(t *testing.T) {
 // reaches the board, are each caught; the router's edge import is not; with
 // their rules removed (the negative control) nothing is.
 func TestMechanismRuleCanFail(t *testing.T) {
-	router := pkgInfo{ImportPath: module + "/app/route", Deps: []string{"encoding/json", module + "/app/webhook", module + "/app/closure", module + "/internal/gh", module + "/protocol/closure"}}
+	router := pkgInfo{ImportPath: module + "/app/route", Deps: []string{"encoding/json", module + "/app/webhook", module + "/app/closure", module + "/internal/gh", module + "/protocol/closurerules"}}
 	queue := pkgInfo{ImportPath: module + "/app/queue", Deps: []string{module + "/app/webhook", module + "/internal/store", module + "/app/board"}}
 	if got := mechanismViolations(router, mechanisms); len(got) != 2 {
 		t.Errorf("planted app/route → app/closure, internal/gh: %d violations, want 2: %q", len(got), got)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 // BoardPage is one HTML page of the owner's board (docs/board.md): the
@@ -43,7 +43,7 @@ type BoardNotice struct {
 type BoardPageRepo struct {
 	Repo  string
 	Kept  bool
-	Board board.Board
+	Board boardview.Board
 }
 
 // RenderBoardPage renders p as a self-contained HTML page: inline CSS,
@@ -79,10 +79,10 @@ type repoView struct {
 	Name, URL, Anchor string
 	Kept              bool
 	Empty             string // what to say when the repository has no board
-	Inbox             []board.InboxItem
+	Inbox             []boardview.InboxItem
 	Graph             template.HTML // the whole repository's graph (local board)
 	Increments        []incrementView
-	Certificates      []board.Certificate
+	Certificates      []boardview.Certificate
 }
 
 type incrementView struct {
@@ -98,7 +98,7 @@ type incrementView struct {
 	Stage, Tier   string
 	Waiting       []string
 	AcceptCommand string
-	Certificate   *board.IncrementCertificate
+	Certificate   *boardview.IncrementCertificate
 }
 
 type stateCount struct {
@@ -108,7 +108,7 @@ type stateCount struct {
 
 type storyView struct {
 	Ref, Title, URL, State, Class, Reason, Detail string
-	Attempts                                      []board.Attempt
+	Attempts                                      []boardview.Attempt
 }
 
 // repoViewOf turns one kept board (or its absence) into the template's view;
@@ -126,13 +126,13 @@ func repoViewOf(r BoardPageRepo, id string) repoView {
 	return v
 }
 
-func incrementViewOf(inc board.Increment, id string) incrementView {
+func incrementViewOf(inc boardview.Increment, id string) incrementView {
 	v := incrementView{Title: inc.Title, URL: inc.URL, Open: inc.Open, Problems: inc.Problems, Meta: "closed",
 		Stage: string(inc.Stage), Tier: inc.Tier, Waiting: inc.Waiting, AcceptCommand: inc.AcceptCommand, Certificate: inc.Certificate}
 	if inc.Open {
 		v.Meta = "open"
 	}
-	counts := map[board.State]int{}
+	counts := map[boardview.State]int{}
 	var nodes []BoardGraphNode
 	for _, s := range inc.Stories {
 		counts[s.State]++
@@ -142,8 +142,8 @@ func incrementViewOf(inc board.Increment, id string) incrementView {
 		})
 		nodes = append(nodes, storyNode(s))
 	}
-	for _, st := range []board.State{board.StateOpen, board.StateInProgress, board.StateInReview, board.StateBlocked,
-		board.StateHeld, board.StateMerged, board.StateDone, board.StateCertified, board.StateCancelled} {
+	for _, st := range []boardview.State{boardview.StateOpen, boardview.StateInProgress, boardview.StateInReview, boardview.StateBlocked,
+		boardview.StateHeld, boardview.StateMerged, boardview.StateDone, boardview.StateCertified, boardview.StateCancelled} {
 		if counts[st] > 0 {
 			v.Counts = append(v.Counts, stateCount{State: string(st), Class: htmlStateClass(string(st)), N: counts[st]})
 		}
@@ -152,7 +152,7 @@ func incrementViewOf(inc board.Increment, id string) incrementView {
 	return v
 }
 
-func storyNode(s board.Story) BoardGraphNode {
+func storyNode(s boardview.Story) BoardGraphNode {
 	n := BoardGraphNode{ID: strconv.Itoa(s.Number), Label: "#" + strconv.Itoa(s.Number), Title: s.Title, State: string(s.State), URL: s.URL}
 	for _, d := range s.DependsOn {
 		n.Deps = append(n.Deps, strconv.Itoa(d))
@@ -161,7 +161,7 @@ func storyNode(s board.Story) BoardGraphNode {
 }
 
 // storyDetail is a story's class, risk and dependencies in a few words.
-func storyDetail(s board.Story) string {
+func storyDetail(s boardview.Story) string {
 	out := s.Class
 	if s.Risk != "" {
 		out = joinNonEmpty(out, s.Risk+" risk")

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/internal/gh"
-	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 // DefaultSessionTTL is how long a session, and the repository list in it,
@@ -48,7 +48,7 @@ type Source interface {
 	// installation id covers.
 	InstallationRepos(ctx context.Context, id int64) ([]string, error)
 	// Board is the latest board kept for repo, false when none yet.
-	Board(ctx context.Context, repo string) (board.Board, bool, error)
+	Board(ctx context.Context, repo string) (boardview.Board, bool, error)
 }
 
 // Options configure the page. PublicURL, Secret, GitHub and Source are

@@ -18,21 +18,21 @@ import (
 
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 // fakeSource is the App as the page sees it: each installation's
 // repositories and the boards kept.
 type fakeSource struct {
 	insts  map[int64][]string
-	boards map[string]board.Board
+	boards map[string]boardview.Board
 }
 
 func (s fakeSource) InstallationRepos(_ context.Context, id int64) ([]string, error) {
 	return s.insts[id], nil
 }
 
-func (s fakeSource) Board(_ context.Context, repo string) (board.Board, bool, error) {
+func (s fakeSource) Board(_ context.Context, repo string) (boardview.Board, bool, error) {
 	b, ok := s.boards[repo]
 	return b, ok, nil
 }
@@ -95,7 +95,7 @@ func newWorld(t testing.TB, change func(*Options)) *world {
 	inst := app.Install("acme", ghfake.Permissions{"issues": "read", "checks": "write"})
 	src := fakeSource{
 		insts:  map[int64][]string{inst.ID: {"acme/ledger", "acme/secret", "acme/docs"}},
-		boards: map[string]board.Board{"acme/ledger": ledgerBoard(), "acme/secret": secretBoard()},
+		boards: map[string]boardview.Board{"acme/ledger": ledgerBoard(), "acme/secret": secretBoard()},
 	}
 	w := &world{f: f, app: app, clock: &testClock{now: time.Date(2026, 11, 12, 9, 30, 0, 0, time.UTC)}}
 	w.srv = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 )
 
 // ActionClient is a workflow step's GitHub through the step's token: it
@@ -60,6 +60,6 @@ func (a *ActionClient) ReadFile(ctx context.Context, owner, repo, path, ref stri
 
 // VerifyRelease checks release closure for opts.Tag in opts.Repo, read-only;
 // see the package-level VerifyRelease.
-func (a *ActionClient) VerifyRelease(ctx context.Context, opts ReleaseOptions) (release.Result, error) {
+func (a *ActionClient) VerifyRelease(ctx context.Context, opts ReleaseOptions) (releaserules.Result, error) {
 	return VerifyRelease(ctx, a.client, opts)
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -35,7 +35,7 @@ type BoardRead struct {
 	// Config is the repository config file on the default branch; Found is
 	// false when there is none.
 	Config     snapshot.ConfigFile
-	Milestones []board.Milestone
+	Milestones []boardview.Milestone
 	// Labelled are the issues labelled checks.BoardLabel, oldest first:
 	// the board issue is the first the App wrote (BoardIssue.Author).
 	Labelled []BoardIssue
@@ -141,7 +141,7 @@ func (in *Installation) Board(ctx context.Context, owner, repo string) (*BoardRe
 		out.Config = snapshot.ConfigFile{Found: true, Text: *o.Text, Truncated: o.IsTruncated}
 	}
 	for _, m := range r.Milestones.Nodes {
-		bm := board.Milestone{Number: m.Number, Title: m.Title, URL: m.URL, Open: m.State == "OPEN"}
+		bm := boardview.Milestone{Number: m.Number, Title: m.Title, URL: m.URL, Open: m.State == "OPEN"}
 		if m.ClosedAt != nil {
 			bm.ClosedAt = m.ClosedAt.UTC()
 		}
@@ -161,8 +161,8 @@ func (in *Installation) Board(ctx context.Context, owner, repo string) (*BoardRe
 
 // story converts one issue: its certified label and the same-repository
 // pull requests whose description names it as their one work unit.
-func (is boardIssue) story(repo string) board.Issue {
-	out := board.Issue{Number: is.Number, Title: is.Title, URL: is.URL, Open: is.State == "OPEN", Body: is.Body}
+func (is boardIssue) story(repo string) boardview.Issue {
+	out := boardview.Issue{Number: is.Number, Title: is.Title, URL: is.URL, Open: is.State == "OPEN", Body: is.Body}
 	for _, l := range is.Labels.Nodes {
 		if l.Name == CertifiedLabel {
 			out.Certified = true
@@ -170,13 +170,13 @@ func (is boardIssue) story(repo string) board.Issue {
 	}
 	for _, x := range is.TimelineItems.Nodes {
 		s := x.Source
-		if s == nil || s.Typename != "PullRequest" || x.IsCrossRepository || slices.ContainsFunc(out.Pulls, func(p board.Pull) bool { return p.Number == s.Number }) {
+		if s == nil || s.Typename != "PullRequest" || x.IsCrossRepository || slices.ContainsFunc(out.Pulls, func(p boardview.Pull) bool { return p.Number == s.Number }) {
 			continue
 		}
 		if n, ok := workunit.SoleUnit(s.Body, repo); !ok || n != is.Number {
 			continue
 		}
-		p := board.Pull{Number: s.Number, Title: s.Title, URL: s.URL, State: s.State, Head: s.HeadRefOid}
+		p := boardview.Pull{Number: s.Number, Title: s.Title, URL: s.URL, State: s.State, Head: s.HeadRefOid}
 		if s.MergedAt != nil {
 			p.MergedAt = *s.MergedAt
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	"github.com/aepgate/aepgate/protocol/board"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
 const storyBody = "```yaml\ngoal: g\nacceptance: [a]\nnon_goals: []\nrisk: low\nclass: product\n```\n"
@@ -41,9 +41,9 @@ func TestBoardReadAndWrite(t *testing.T) {
 		t.Errorf("labelled issues = %+v before one was created", got.Labelled)
 	}
 	u := "https://github.com/acme/widgets"
-	want := []board.Milestone{{Number: 1, Title: "Reports", URL: u + "/milestone/1", Open: true, Issues: []board.Issue{
+	want := []boardview.Milestone{{Number: 1, Title: "Reports", URL: u + "/milestone/1", Open: true, Issues: []boardview.Issue{
 		{Number: u1.Number(), Title: "Export", URL: u + "/issues/1", Open: true, Body: storyBody,
-			Pulls: []board.Pull{{Number: p1.Number(), Title: "Export it", URL: u + "/pull/3", State: "OPEN", Head: p1.Head()}}},
+			Pulls: []boardview.Pull{{Number: p1.Number(), Title: "Export it", URL: u + "/pull/3", State: "OPEN", Head: p1.Head()}}},
 		{Number: u2.Number(), Title: "Import", URL: u + "/issues/2", Open: true, Body: storyBody, Certified: true},
 	}}}
 	if diff := cmp.Diff(want, got.Milestones); diff != "" {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
-	"github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 )
 
 // comparePage is how many commits one comparison reads: GitHub returns
@@ -18,14 +18,14 @@ const comparePage = 100
 // parents. One read.
 //
 // https://docs.github.com/rest/commits/commits#compare-two-commits
-func (in *Installation) Compare(ctx context.Context, owner, repo, base, head string) (deploy.Comparison, error) {
+func (in *Installation) Compare(ctx context.Context, owner, repo, base, head string) (deployrules.Comparison, error) {
 	c, _, err := in.rest.Repositories.CompareCommits(ctx, owner, repo, base, head, &github.ListOptions{PerPage: comparePage})
 	if err != nil {
-		return deploy.Comparison{}, classify(fmt.Sprintf("compare %s...%s", base, head), err)
+		return deployrules.Comparison{}, classify(fmt.Sprintf("compare %s...%s", base, head), err)
 	}
-	out := deploy.Comparison{Status: c.GetStatus(), Total: c.GetTotalCommits()}
+	out := deployrules.Comparison{Status: c.GetStatus(), Total: c.GetTotalCommits()}
 	for _, rc := range c.Commits {
-		cm := deploy.Commit{SHA: rc.GetSHA()}
+		cm := deployrules.Commit{SHA: rc.GetSHA()}
 		for _, p := range rc.Parents {
 			cm.Parents = append(cm.Parents, p.GetSHA())
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	"github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 )
 
 // TestCompare: the comparison's status, its count and its commits with
@@ -26,7 +26,7 @@ func TestCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := deploy.Comparison{Status: "ahead", Total: 3, Commits: []deploy.Commit{
+	want := deployrules.Comparison{Status: "ahead", Total: 3, Commits: []deployrules.Commit{
 		{SHA: direct, Parents: []string{base}}, {SHA: work, Parents: []string{direct}}, {SHA: merge, Parents: []string{direct, work}}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Compare (-want +got):\n%s", diff)

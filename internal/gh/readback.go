@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -36,7 +36,7 @@ type MergedPull struct {
 	// PRRuns are the workflow runs at the head: one per check suite GitHub
 	// Actions made there, with the suite's status and conclusion (those of
 	// the run's newest attempt).
-	PRRuns []readback.Run
+	PRRuns []readbackrules.Run
 	// RunsUnreadable is GitHub's refusal when the App may not read workflow
 	// runs (it lacks Actions: read).
 	RunsUnreadable string

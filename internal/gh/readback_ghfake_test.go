@@ -10,7 +10,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	"github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -44,7 +44,7 @@ func TestMergedPullObservesTheMerge(t *testing.T) {
 	if len(m.MergeParents) != 2 || m.MergeParents[1] != pr.Head() || m.MergeTree == "" || m.HeadTree == "" {
 		t.Errorf("merge commit parents %v tree %q head tree %q", m.MergeParents, m.MergeTree, m.HeadTree)
 	}
-	want := []readback.Run{{ID: ciID, Workflow: "ci", HeadSHA: pr.Head(), Event: "pull_request", Status: "completed", Conclusion: "success"}}
+	want := []readbackrules.Run{{ID: ciID, Workflow: "ci", HeadSHA: pr.Head(), Event: "pull_request", Status: "completed", Conclusion: "success"}}
 	if diff := cmp.Diff(want, m.PRRuns); diff != "" {
 		t.Errorf("PR runs (-want +got):\n%s", diff)
 	}

@@ -3,7 +3,7 @@ package gh
 import (
 	"time"
 
-	"github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
@@ -101,7 +101,7 @@ func (r *jsonMergedRepo) merged() *MergedPull {
 		m.HeadKnown, m.HeadTree, m.HeadRuns = true, c.Tree.Oid, c.Own.runs()
 		for _, s := range c.CI.Nodes {
 			if w := s.WorkflowRun; w != nil {
-				m.PRRuns = append(m.PRRuns, readback.Run{ID: w.DatabaseID, Workflow: w.Workflow.Name, HeadSHA: c.Oid,
+				m.PRRuns = append(m.PRRuns, readbackrules.Run{ID: w.DatabaseID, Workflow: w.Workflow.Name, HeadSHA: c.Oid,
 					Event: w.Event, Status: lower(s.Status), Conclusion: lower(s.Conclusion)})
 			}
 		}

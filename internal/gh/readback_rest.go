@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
-	"github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 )
 
 // maxRunPages bounds the pages of workflow runs read at one commit (100 a
@@ -20,16 +20,16 @@ const maxRunPages = 3
 // ErrRunsForbidden.
 //
 // https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-repository
-func (in *Installation) MainRuns(ctx context.Context, owner, repo, sha, branch string) ([]readback.Run, error) {
+func (in *Installation) MainRuns(ctx context.Context, owner, repo, sha, branch string) ([]readbackrules.Run, error) {
 	opts := &github.ListWorkflowRunsOptions{HeadSHA: sha, Branch: branch, ListOptions: github.ListOptions{PerPage: 100}}
-	var out []readback.Run
+	var out []readbackrules.Run
 	for page := 0; page < maxRunPages; page++ {
 		res, resp, err := in.rest.Actions.ListRepositoryWorkflowRuns(ctx, owner, repo, opts)
 		if err != nil {
 			return nil, classifyRuns(fmt.Sprintf("list workflow runs at %s on %s", sha, branch), err)
 		}
 		for _, r := range res.WorkflowRuns {
-			out = append(out, readback.Run{ID: r.GetID(), Workflow: r.GetName(), HeadSHA: r.GetHeadSHA(), Branch: r.GetHeadBranch(),
+			out = append(out, readbackrules.Run{ID: r.GetID(), Workflow: r.GetName(), HeadSHA: r.GetHeadSHA(), Branch: r.GetHeadBranch(),
 				Event: r.GetEvent(), Status: r.GetStatus(), Conclusion: r.GetConclusion(), Attempt: r.GetRunAttempt()})
 		}
 		if resp.NextPage == 0 {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 )
 
 // ReleaseOptions says which release VerifyRelease checks.
@@ -51,11 +51,11 @@ const DefaultManifestPath = "manifest.sha256"
 // https://docs.github.com/rest/releases/releases#get-a-release-by-tag-name,
 // https://docs.github.com/rest/repos/contents#get-repository-content,
 // https://docs.github.com/rest/releases/assets#get-a-release-asset
-func VerifyRelease(ctx context.Context, client *github.Client, opts ReleaseOptions) (release.Result, error) {
-	if res, stop := release.Early(opts.Tag, opts.Repo, client != nil); stop {
+func VerifyRelease(ctx context.Context, client *github.Client, opts ReleaseOptions) (releaserules.Result, error) {
+	if res, stop := releaserules.Early(opts.Tag, opts.Repo, client != nil); stop {
 		return res, nil
 	}
-	opts.Repo, _ = release.ParseRepository(opts.Repo)
+	opts.Repo, _ = releaserules.ParseRepository(opts.Repo)
 	owner, name, _ := strings.Cut(opts.Repo, "/")
 	r := &releaseReader{c: client, owner: owner, repo: name, dl: opts.DownloadClient}
 	if r.dl == nil {
@@ -63,9 +63,9 @@ func VerifyRelease(ctx context.Context, client *github.Client, opts ReleaseOptio
 	}
 	snap := r.snapshot(ctx, opts)
 	if err := ctx.Err(); err != nil {
-		return release.Result{}, fmt.Errorf("verify release: %w", err)
+		return releaserules.Result{}, fmt.Errorf("verify release: %w", err)
 	}
-	res := release.Verify(snap)
+	res := releaserules.Verify(snap)
 	res.Notes, res.Unreachable = r.notes, r.unreachable
 	return res, nil
 }
@@ -91,10 +91,10 @@ func (r *releaseReader) note(format string, args ...any) {
 	r.notes = append(r.notes, fmt.Sprintf(format, args...))
 }
 
-func (r *releaseReader) snapshot(ctx context.Context, opts ReleaseOptions) release.Snapshot {
-	s := release.Snapshot{Repository: opts.Repo, Tag: opts.Tag, ManifestPath: opts.ManifestPath,
+func (r *releaseReader) snapshot(ctx context.Context, opts ReleaseOptions) releaserules.Snapshot {
+	s := releaserules.Snapshot{Repository: opts.Repo, Tag: opts.Tag, ManifestPath: opts.ManifestPath,
 		LocalManifest: opts.LocalManifest, AssetNames: opts.AssetNames,
-		Files: map[string]release.File{}, Downloads: map[string]release.Download{}}
+		Files: map[string]releaserules.File{}, Downloads: map[string]releaserules.Download{}}
 	if s.ManifestPath == "" {
 		s.ManifestPath = DefaultManifestPath
 	}
@@ -122,12 +122,12 @@ func (r *releaseReader) snapshot(ctx context.Context, opts ReleaseOptions) relea
 
 // readFiles reads, at the peeled commit, the manifest, every path it lists
 // and every asset's path, each once.
-func (r *releaseReader) readFiles(ctx context.Context, s *release.Snapshot) {
+func (r *releaseReader) readFiles(ctx context.Context, s *releaserules.Snapshot) {
 	at := s.PeeledSha
 	s.Files[s.ManifestPath] = r.file(ctx, s.ManifestPath, at)
 	paths := append([]string{}, s.AssetNames...)
 	if f := s.Files[s.ManifestPath]; f.Found {
-		if m, err := release.ParseManifest(f.Content); err == nil {
+		if m, err := releaserules.ParseManifest(f.Content); err == nil {
 			paths = append(paths, m.Paths()...)
 		}
 	}

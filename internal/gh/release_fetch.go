@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 )
 
 // defaultHead reads the repository's default branch and its head SHA.
@@ -84,7 +84,7 @@ func (r *releaseReader) getRelease(ctx context.Context, path string) (*rawReleas
 	return &rel, nil
 }
 
-func (r *releaseReader) releaseByTag(ctx context.Context, tag string) (*release.Object, []rawAsset) {
+func (r *releaseReader) releaseByTag(ctx context.Context, tag string) (*releaserules.Object, []rawAsset) {
 	rel, err := r.getRelease(ctx, "releases/tags/"+url.PathEscape(tag))
 	if err != nil {
 		r.note("read release %s: %v", tag, err)
@@ -93,7 +93,7 @@ func (r *releaseReader) releaseByTag(ctx context.Context, tag string) (*release.
 	return toObject(rel), rel.Assets
 }
 
-func (r *releaseReader) latest(ctx context.Context) (*release.Object, []rawAsset) {
+func (r *releaseReader) latest(ctx context.Context) (*releaserules.Object, []rawAsset) {
 	rel, err := r.getRelease(ctx, "releases/latest")
 	if err != nil {
 		r.note("read latest release: %v", err)
@@ -102,8 +102,8 @@ func (r *releaseReader) latest(ctx context.Context) (*release.Object, []rawAsset
 	return toObject(rel), rel.Assets
 }
 
-func toObject(r *rawRelease) *release.Object {
-	o := &release.Object{ID: r.ID, TagName: r.TagName, Draft: r.Draft, Prerelease: r.Prerelease,
+func toObject(r *rawRelease) *releaserules.Object {
+	o := &releaserules.Object{ID: r.ID, TagName: r.TagName, Draft: r.Draft, Prerelease: r.Prerelease,
 		TargetCommitish: r.TargetCommitish}
 	if r.PublishedAt != nil {
 		o.PublishedAt = *r.PublishedAt
@@ -116,7 +116,7 @@ func toObject(r *rawRelease) *release.Object {
 		if a.Digest != nil {
 			d = *a.Digest
 		}
-		o.Assets = append(o.Assets, release.Asset{Name: a.Name, Digest: d})
+		o.Assets = append(o.Assets, releaserules.Asset{Name: a.Name, Digest: d})
 	}
 	return o
 }
@@ -133,54 +133,54 @@ type rawContent struct {
 // file reads path at commit through the Contents API, decoding its base64
 // strictly; a file too large for inline content (encoding "none") is read
 // as a git blob, also strict base64.
-func (r *releaseReader) file(ctx context.Context, path, commit string) release.File {
-	if release.SafePath(path) != nil {
+func (r *releaseReader) file(ctx context.Context, path, commit string) releaserules.File {
+	if releaserules.SafePath(path) != nil {
 		r.note("read %s: unsafe path", path)
-		return release.File{}
+		return releaserules.File{}
 	}
 	u := fmt.Sprintf("repos/%s/%s/contents/%s?ref=%s", r.owner, r.repo, escapePath(path), url.QueryEscape(commit))
 	req, err := r.c.NewRequest("GET", u, nil)
 	if err != nil {
 		r.note("read %s: %v", path, err)
-		return release.File{}
+		return releaserules.File{}
 	}
 	var c rawContent
 	if _, err := r.c.Do(ctx, req, &c); err != nil {
 		r.note("read %s at %s: %v", path, commit, err)
-		return release.File{}
+		return releaserules.File{}
 	}
 	if c.Type != "file" || c.Content == nil {
 		r.note("read %s at %s: not a file with content (type %q)", path, commit, c.Type)
-		return release.File{}
+		return releaserules.File{}
 	}
 	if c.Encoding == "none" || (*c.Content == "" && c.Size > 0) {
 		return r.blob(ctx, path, c.SHA)
 	}
-	b, err := release.DecodeContent(*c.Content)
+	b, err := releaserules.DecodeContent(*c.Content)
 	if err != nil {
 		r.note("read %s at %s: %v", path, commit, err)
-		return release.File{}
+		return releaserules.File{}
 	}
-	return release.File{Found: true, Content: b}
+	return releaserules.File{Found: true, Content: b}
 }
 
-func (r *releaseReader) blob(ctx context.Context, path, sha string) release.File {
+func (r *releaseReader) blob(ctx context.Context, path, sha string) releaserules.File {
 	req, err := r.c.NewRequest("GET", fmt.Sprintf("repos/%s/%s/git/blobs/%s", r.owner, r.repo, url.PathEscape(sha)), nil)
 	if err != nil {
 		r.note("read %s blob: %v", path, err)
-		return release.File{}
+		return releaserules.File{}
 	}
 	var c rawContent
 	if _, err := r.c.Do(ctx, req, &c); err != nil || c.Content == nil || c.Encoding != "base64" {
 		r.note("read %s blob %s: %v", path, sha, err)
-		return release.File{}
+		return releaserules.File{}
 	}
-	b, err := release.DecodeContent(*c.Content)
+	b, err := releaserules.DecodeContent(*c.Content)
 	if err != nil {
 		r.note("read %s blob %s: %v", path, sha, err)
-		return release.File{}
+		return releaserules.File{}
 	}
-	return release.File{Found: true, Content: b}
+	return releaserules.File{Found: true, Content: b}
 }
 
 func escapePath(p string) string {
@@ -193,7 +193,7 @@ func escapePath(p string) string {
 
 // download fetches the named asset (following GitHub's redirect) and
 // hashes its bytes as they stream.
-func (r *releaseReader) download(ctx context.Context, assets []rawAsset, name string) release.Download {
+func (r *releaseReader) download(ctx context.Context, assets []rawAsset, name string) releaserules.Download {
 	var id int64
 	for _, a := range assets {
 		if a.Name == name {
@@ -202,18 +202,18 @@ func (r *releaseReader) download(ctx context.Context, assets []rawAsset, name st
 	}
 	if id == 0 {
 		r.note("download %s: no such release asset", name)
-		return release.Download{}
+		return releaserules.Download{}
 	}
 	rc, _, err := r.c.Repositories.DownloadReleaseAsset(ctx, r.owner, r.repo, id, r.dl)
 	if err != nil {
 		r.note("download %s: %v", name, err)
-		return release.Download{}
+		return releaserules.Download{}
 	}
 	defer rc.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, rc); err != nil {
 		r.note("download %s: %v", name, err)
-		return release.Download{}
+		return releaserules.Download{}
 	}
-	return release.Download{OK: true, Sha256: hex.EncodeToString(h.Sum(nil))}
+	return releaserules.Download{OK: true, Sha256: hex.EncodeToString(h.Sum(nil))}
 }

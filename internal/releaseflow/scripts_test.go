@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/testkit/skipline"
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 )
 
 // root is the repository root, from this package's folder.
@@ -50,13 +50,13 @@ func TestManifestIsCurrent(t *testing.T) {
 	if got != string(want) {
 		t.Errorf("manifest.sha256 is stale; run: bash .github/release/manifest.sh > manifest.sha256\ncommitted:\n%s\nnow:\n%s", want, got)
 	}
-	m, err := release.ParseManifest([]byte(got))
+	m, err := releaserules.ParseManifest([]byte(got))
 	if err != nil {
 		t.Fatalf("release closure cannot read the manifest: %v", err)
 	}
 	for _, p := range m.Paths() {
 		b, err := os.ReadFile(filepath.Join(root, p))
-		if err != nil || release.Sum(b) != m[p] {
+		if err != nil || releaserules.Sum(b) != m[p] {
 			t.Errorf("%s does not hash to its entry (%v)", p, err)
 		}
 	}
@@ -72,10 +72,10 @@ func TestReceiptPassesClosure(t *testing.T) {
 		t.Fatal(err)
 	}
 	body = "Changelog\n\n### Adoption receipt\n\n" + body
-	if rs := release.CheckReceipt(body, "1.2.3", "v1.2.3", commit); len(rs) != 0 {
+	if rs := releaserules.CheckReceipt(body, "1.2.3", "v1.2.3", commit); len(rs) != 0 {
 		t.Errorf("closure refuses the receipt: %+v\n%s", rs, body)
 	}
-	if rs := release.CheckReceipt(body, "1.2.3", "v1.2.3", strings.Repeat("d", 40)); len(rs) == 0 {
+	if rs := releaserules.CheckReceipt(body, "1.2.3", "v1.2.3", strings.Repeat("d", 40)); len(rs) == 0 {
 		t.Error("closure accepts the receipt for another commit")
 	}
 	for _, args := range [][]string{{"v1.2", commit}, {"v1.2.3-rc.1", commit}, {"v1.2.3", "abc"}} {

@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/aepgate/aepgate/protocol/coverage"
-	"github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 )
 
 // work is a repository with a working tree in which a test builds
@@ -188,12 +188,12 @@ func buildRebase(t *testing.T) scenario {
 // strict is today's readback rule on the observation: readback.Decide
 // with its runs satisfied, so only the head rule decides.
 func strict(o coverage.Observation) bool {
-	run := func(id int64, sha string) readback.Run {
-		return readback.Run{ID: id, Workflow: "ci", HeadSHA: sha, Branch: "main", Status: "completed", Conclusion: "success", Attempt: 1}
+	run := func(id int64, sha string) readbackrules.Run {
+		return readbackrules.Run{ID: id, Workflow: "ci", HeadSHA: sha, Branch: "main", Status: "completed", Conclusion: "success", Attempt: 1}
 	}
-	res := readback.Decide(readback.Input{
+	res := readbackrules.Decide(readbackrules.Input{
 		RequiredWorkflows: []string{"ci"}, DefaultBranch: "main",
-		PRRuns: []readback.Run{run(1, o.AuditedHead)}, MainRuns: []readback.Run{run(2, o.Shipped)},
+		PRRuns: []readbackrules.Run{run(1, o.AuditedHead)}, MainRuns: []readbackrules.Run{run(2, o.Shipped)},
 		Merge: coverage.StrictMerge(o),
 	})
 	return res.HeadUnchanged

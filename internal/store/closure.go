@@ -7,7 +7,7 @@ import (
 )
 
 // Closures: GitHub says who closed an issue and why, but not whether that
-// closure counts as the unit done (protocol/closure). The App keeps, per
+// closure counts as the unit done (protocol/closurerules). The App keeps, per
 // unit, the facts of its last closure as it judged them on the
 // issues.closed delivery (who closed it, their live permission, the
 // state_reason, a HOLD then in force) and the evidence it wrote itself for

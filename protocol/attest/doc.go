@@ -3,7 +3,7 @@
 // public keys can check a certificate offline: the envelope's signature,
 // the statement, its subject (the certificated commit by its git SHA) and
 // the certificate's own rules (protocol/certificate). Increment
-// certificates (protocol/increment) are signed the same way under their
+// certificates (protocol/incrementrules) are signed the same way under their
 // own predicate type, and verified with the unit envelopes of their
 // stories, which they name by digest (VerifyIncrement). It also writes and
 // reads the JWKS that publishes the public keys, and signs the ledger's

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
@@ -72,7 +72,7 @@ type VerifiedIncrement struct {
 // JSON, or a bundle's) offline against ring as Verify checks a unit's —
 // signature, statement, predicate type IncrementPredicateType, subject the
 // certificate's integratedSha (and want.SHA when set), the certificate
-// valid under protocol/increment — and then the stories: every story the
+// valid under protocol/incrementrules — and then the stories: every story the
 // certificate names with an envelopeSha256 must be among stories (each a
 // unit envelope or bundle) by that digest and verify with Verify against
 // the same ring, about the story's merge commit, its certificate being the
@@ -98,11 +98,11 @@ func verifyIncrement(raw []byte, ring Keyring, want Want, stories [][]byte, rule
 }
 
 // ruleIncrementCertificate refuses a signed increment certificate that
-// breaks protocol/increment's rules, and keeps it for ruleStories.
+// breaks protocol/incrementrules's rules, and keeps it for ruleStories.
 func ruleIncrementCertificate(v *verification) *refusal.Refusal {
-	c, rs := increment.Validate(v.cert)
+	c, rs := incrementrules.Validate(v.cert)
 	if len(rs) > 0 {
-		return refuse(TokenCertificateInvalid, "an increment certificate that protocol/increment validates", strings.Join(refusal.Tokens(rs), ", "))
+		return refuse(TokenCertificateInvalid, "an increment certificate that protocol/incrementrules validates", strings.Join(refusal.Tokens(rs), ", "))
 	}
 	v.incr = &c
 	return nil
@@ -159,7 +159,7 @@ func digests(stories [][]byte) (map[string][]byte, *refusal.Refusal) {
 
 // verifyStory verifies one story's unit envelope and that it certifies
 // what the increment names for the story, in the increment's repository.
-func verifyStory(ring Keyring, repository string, s increment.CertStory, raw []byte) (VerifiedStory, *refusal.Refusal) {
+func verifyStory(ring Keyring, repository string, s incrementrules.CertStory, raw []byte) (VerifiedStory, *refusal.Refusal) {
 	got, err := Verify(raw, ring, Want{SHA: s.MergeSha, Repository: repository})
 	if err != nil {
 		return VerifiedStory{}, refuse(TokenStoryEnvelopeInvalid, fmt.Sprintf("unit #%d's envelope verifying as its certificate about %s", s.Unit, s.MergeSha), err)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/certificate"
-	"github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 const shaI = "cccccccccccccccccccccccccccccccccccccccc"
@@ -24,9 +24,9 @@ func sampleIncrement(t testing.TB, cert, storyEnv []byte) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := increment.Certificate{SchemaVersion: increment.SchemaVersion, Kind: increment.Kind, Repository: repo, Milestone: 3, Title: "M3",
+	c := incrementrules.Certificate{SchemaVersion: incrementrules.SchemaVersion, Kind: incrementrules.Kind, Repository: repo, Milestone: 3, Title: "M3",
 		RiskTier: "medium", IntegratedSha: shaI, ReadbackRunIds: []string{"3001"}, ReadbackRuns: []certificate.Run{{ID: "3001", Workflow: "ci"}},
-		Stories: []increment.CertStory{{Unit: 7, Risk: "medium", MergeSha: shaM, CertificateSha256: sum(cert), EnvelopeSha256: d}}}
+		Stories: []incrementrules.CertStory{{Unit: 7, Risk: "medium", MergeSha: shaM, CertificateSha256: sum(cert), EnvelopeSha256: d}}}
 	raw, err := c.Canonical()
 	if err != nil {
 		t.Fatal(err)

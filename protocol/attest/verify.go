@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/protocol/certificate"
-	"github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
@@ -67,7 +67,7 @@ type verification struct {
 	// stories are the unit envelopes an increment statement is checked
 	// against (VerifyIncrement); incr is its certificate once validated.
 	stories         [][]byte
-	incr            *increment.Certificate
+	incr            *incrementrules.Certificate
 	verifiedStories []VerifiedStory
 	env             Envelope
 	keys            []PublicKey

@@ -6,7 +6,7 @@ import (
 )
 
 // VerbAccept is the owner's acceptance of an increment's integrated
-// candidate (protocol/increment, docs/increment.md): "accept
+// candidate (protocol/incrementrules, docs/increment.md): "accept
 // <milestone-number> <sha>". The SHA binds the acceptance to one candidate:
 // a later candidate needs a new acceptance (craft-rules §5.5).
 const VerbAccept = "accept"

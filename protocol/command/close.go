@@ -3,7 +3,7 @@ package command
 import "strings"
 
 // VerbClose counts a closed work unit as done on the owner's word
-// (protocol/closure, docs/closure.md): "close <reason>".
+// (protocol/closurerules, docs/closure.md): "close <reason>".
 const VerbClose = "close"
 
 // parseClose reads the reason of "close".

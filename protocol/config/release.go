@@ -3,7 +3,7 @@ package config
 import (
 	"go.yaml.in/yaml/v3"
 
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 )
 
 // Release says what the App's aepgate/release check verifies a release
@@ -62,7 +62,7 @@ func (d *decoder) releasePath(s string) string {
 	if msg := d.pathRule(s, false); msg != "" {
 		return msg
 	}
-	if err := release.SafePath(s); err != nil {
+	if err := releaserules.SafePath(s); err != nil {
 		return err.Error()
 	}
 	return ""

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/aepgate/aepgate/protocol/readback"
+	"github.com/aepgate/aepgate/protocol/readbackrules"
 )
 
 // Class is one coverage class of the source-review-coverage predicate.
@@ -202,8 +202,8 @@ func withConflicts(diffs []PathDiff, conflicted []string) []PathDiff {
 // (readback.Merge): the method inferred from the parents, the trees, and
 // whether the audited head contained the base. Comparing its
 // readback.Decide with Classify is the negative control of the replay rule.
-func StrictMerge(o Observation) readback.Merge {
-	return readback.Merge{
+func StrictMerge(o Observation) readbackrules.Merge {
+	return readbackrules.Merge{
 		AuditedSha:          o.AuditedHead,
 		MergeSha:            o.Shipped,
 		Parents:             append([]string(nil), o.ShippedParents...),

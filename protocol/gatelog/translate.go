@@ -39,7 +39,7 @@ func requests(body, prefix string) []request {
 	cmds := command.Parse(body, prefix)
 	for i := range cmds {
 		if cmds[i].Verb == command.VerbDispose || cmds[i].Verb == command.VerbClose || cmds[i].Verb == command.VerbAccept || cmds[i].Verb == command.VerbAcceptMerge {
-			continue // the audit's business (review.Dispositions), the closure's (protocol/closure), the increment's (protocol/increment), the readback's (protocol/merge)
+			continue // the audit's business (review.Dispositions), the closure's (protocol/closurerules), the increment's (protocol/incrementrules), the readback's (protocol/merge)
 		}
 		out = append(out, request{line: cmds[i].Line, cmd: &cmds[i]})
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // Limits of an increment (craft-rules §5.2: 1…8 stories).
@@ -19,10 +19,10 @@ type Dep struct {
 	Repo   string // "owner/name" when in another repository, else empty
 	Number int
 	Open   bool
-	// Closure is how the App judged the issue's closure (protocol/closure);
+	// Closure is how the App judged the issue's closure (protocol/closurerules);
 	// nil when it has no record of it. A closed dependency counts as met
 	// only when its closure counts as done.
-	Closure *closure.Verdict
+	Closure *closurerules.Verdict
 }
 
 // Story is one issue of a milestone as the increment rules see it.
@@ -33,7 +33,7 @@ type Story struct {
 	BlockedBy []Dep
 	// Closure is how the App judged the story's closure; nil when it has
 	// no record of it (see Dep.Closure).
-	Closure *closure.Verdict
+	Closure *closurerules.Verdict
 	// Kept is the contract the App keeps for the story; nil when it keeps
 	// none (the body's counts).
 	Kept *Kept
@@ -211,8 +211,8 @@ func dependencyReasons(u *Issue, c Contract, m Milestone, contractOK bool) []str
 }
 
 // notDone says why closed dependency n does not count as done (nil when
-// it does): its closure must be judged done by protocol/closure.
-func notDone(n int, v *closure.Verdict) []string {
+// it does): its closure must be judged done by protocol/closurerules.
+func notDone(n int, v *closurerules.Verdict) []string {
 	if v == nil {
 		return []string{fmt.Sprintf("dependency #%d is closed, but aepgate holds no judgement of its closure (it was closed while the App did not see it); an owner says `/aep close <reason>` on #%d, or reopens and closes it, to have it judged", n, n)}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 func contractBody(risk, class string, deps ...int) string {
@@ -29,7 +29,7 @@ func contractBody(risk, class string, deps ...int) string {
 func fixture() *Issue {
 	m := &Milestone{Number: 1, Title: "M1", Open: true, Description: "```yaml\nrisk: medium\n```", Stories: []Story{
 		{Number: 1, Open: true, Body: contractBody("medium", "product", 2)},
-		{Number: 2, Open: false, Body: contractBody("low", "contract"), Closure: &closure.Verdict{Number: 2, State: closure.Done}},
+		{Number: 2, Open: false, Body: contractBody("low", "contract"), Closure: &closurerules.Verdict{Number: 2, State: closurerules.Done}},
 	}}
 	return &Issue{Number: 1, Title: "export", Open: true, Body: m.Stories[0].Body, Milestone: m}
 }
@@ -108,26 +108,26 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-var done8 = &closure.Verdict{Number: 8, State: closure.Done}
+var done8 = &closurerules.Verdict{Number: 8, State: closurerules.Done}
 
 // TestClosedDependencies: a closed dependency counts only when its closure
 // counts as done; the reason names the closer and the owner's command.
 func TestClosedDependencies(t *testing.T) {
-	coordinator := closure.Facts{Number: 2, StateReason: closure.ReasonCompleted, Owners: []string{"olivia"},
-		ClosedBy: closure.Actor{Login: "carl", Type: "User", Permission: "write"}, Risk: "medium"}
-	judged := closure.Judge(coordinator, closure.DefaultRules())
-	cancelled := &closure.Verdict{Number: 2, State: closure.Cancelled, Closer: "olivia"}
+	coordinator := closurerules.Facts{Number: 2, StateReason: closurerules.ReasonCompleted, Owners: []string{"olivia"},
+		ClosedBy: closurerules.Actor{Login: "carl", Type: "User", Permission: "write"}, Risk: "medium"}
+	judged := closurerules.Judge(coordinator, closurerules.DefaultRules())
+	cancelled := &closurerules.Verdict{Number: 2, State: closurerules.Cancelled, Closer: "olivia"}
 	tests := []struct {
 		name    string
-		story   *closure.Verdict
-		blocker *closure.Verdict
+		story   *closurerules.Verdict
+		blocker *closurerules.Verdict
 		want    []string
 	}{
-		{"done", &closure.Verdict{Number: 2, State: closure.Done}, done8, nil},
+		{"done", &closurerules.Verdict{Number: 2, State: closurerules.Done}, done8, nil},
 		{"closed without evidence by a coordinator", &judged, done8, []string{judged.Blocking()}},
 		{"cancelled by the owner", cancelled, done8, []string{"dependency #2 was cancelled (closed as not planned by olivia); drop the dependency or reopen it"}},
 		{"no judgement on record", nil, done8, []string{"dependency #2 is closed, but aepgate holds no judgement of its closure (it was closed while the App did not see it); an owner says `/aep close <reason>` on #2, or reopens and closes it, to have it judged"}},
-		{"native blocker without evidence", &closure.Verdict{Number: 2, State: closure.Done}, &closure.Verdict{Number: 8, State: closure.WithoutEvidence, Closer: "carl", Missing: "m", Command: "/aep close <reason>"},
+		{"native blocker without evidence", &closurerules.Verdict{Number: 2, State: closurerules.Done}, &closurerules.Verdict{Number: 8, State: closurerules.WithoutEvidence, Closer: "carl", Missing: "m", Command: "/aep close <reason>"},
 			[]string{"dependency #8 was closed without evidence by carl: m; an owner says `/aep close <reason>` on #8 to count it done"}},
 	}
 	for _, tt := range tests {
@@ -147,15 +147,15 @@ func TestClosedDependencies(t *testing.T) {
 // with the old rule injected (any closure counts) releases the dependent,
 // so the judgement is what keeps it blocked.
 func TestClosedDependencyNegativeControl(t *testing.T) {
-	f := closure.Facts{Number: 2, StateReason: closure.ReasonCompleted, Owners: []string{"olivia"},
-		ClosedBy: closure.Actor{Login: "carl", Type: "User", Permission: "write"}, Risk: "medium"}
-	broken := closure.DefaultRules()
-	broken.Evidence = append(broken.Evidence, closure.EvidenceRule{Name: "closed-counts", Find: func(closure.Facts, closure.Rules) string { return "closed" }})
+	f := closurerules.Facts{Number: 2, StateReason: closurerules.ReasonCompleted, Owners: []string{"olivia"},
+		ClosedBy: closurerules.Actor{Login: "carl", Type: "User", Permission: "write"}, Risk: "medium"}
+	broken := closurerules.DefaultRules()
+	broken.Evidence = append(broken.Evidence, closurerules.EvidenceRule{Name: "closed-counts", Find: func(closurerules.Facts, closurerules.Rules) string { return "closed" }})
 	for _, c := range []struct {
-		rules  closure.Rules
+		rules  closurerules.Rules
 		wantOK bool
-	}{{closure.DefaultRules(), false}, {broken, true}} {
-		v := closure.Judge(f, c.rules)
+	}{{closurerules.DefaultRules(), false}, {broken, true}} {
+		v := closurerules.Judge(f, c.rules)
 		u := fixture()
 		u.Milestone.Stories[1].Closure = &v
 		if got := Evaluate(Input{Refs: []Ref{{Number: 1}}, Unit: u}); got.OK != c.wantOK {

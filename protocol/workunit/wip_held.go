@@ -3,23 +3,23 @@ package workunit
 import (
 	"fmt"
 
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // HeldLane is the lane a closed story still holds in its increment: a
-// unit whose closure does not count as done (protocol/closure's verdict:
+// unit whose closure does not count as done (protocol/closurerules's verdict:
 // closed without evidence, needs-review under closure.final: owner, or
 // never judged) is not finished, so closing it
 // frees no place among the increment's lanes. A done or cancelled unit
 // holds none. v is the story's closure verdict, nil when none is on
 // record.
-func HeldLane(unit int, v *closure.Verdict) (Lane, bool) {
-	if v != nil && (v.Counts() || v.State == closure.Cancelled) {
+func HeldLane(unit int, v *closurerules.Verdict) (Lane, bool) {
+	if v != nil && (v.Counts() || v.State == closurerules.Cancelled) {
 		return Lane{}, false
 	}
 	why := "closed, but aepgate holds no judgement of its closure"
 	switch {
-	case v != nil && v.State == closure.NeedsReview:
+	case v != nil && v.State == closurerules.NeedsReview:
 		why = "needs-review, " + v.Missing
 	case v != nil:
 		why = "closed without evidence by " + orUnknown(v.Closer)

@@ -3,21 +3,21 @@ package workunit
 import (
 	"testing"
 
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestHeldLane(t *testing.T) {
 	tests := []struct {
 		name     string
-		verdict  *closure.Verdict
+		verdict  *closurerules.Verdict
 		wantHeld string
 	}{
 		{"never judged", nil, "closed, but aepgate holds no judgement of its closure"},
-		{"closed without evidence", &closure.Verdict{Number: 4, State: closure.WithoutEvidence, Closer: "carl"}, "closed without evidence by carl"},
-		{"closer unknown", &closure.Verdict{Number: 4, State: closure.WithoutEvidence}, "closed without evidence by an unknown account"},
-		{"done", &closure.Verdict{Number: 4, State: closure.Done, Closer: "olivia"}, ""},
-		{"cancelled by the owner", &closure.Verdict{Number: 4, State: closure.Cancelled, Closer: "olivia"}, ""},
+		{"closed without evidence", &closurerules.Verdict{Number: 4, State: closurerules.WithoutEvidence, Closer: "carl"}, "closed without evidence by carl"},
+		{"closer unknown", &closurerules.Verdict{Number: 4, State: closurerules.WithoutEvidence}, "closed without evidence by an unknown account"},
+		{"done", &closurerules.Verdict{Number: 4, State: closurerules.Done, Closer: "olivia"}, ""},
+		{"cancelled by the owner", &closurerules.Verdict{Number: 4, State: closurerules.Cancelled, Closer: "olivia"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,9 +35,9 @@ func TestHeldLane(t *testing.T) {
 // heldWorld is an increment with lanes_per_increment 2: story #1 closed
 // by the coordinator carl with no evidence, #2 and #3 each with an open
 // attempt (#10, #12); closure judges #1's closure with rules.
-func heldWorld(rules closure.Rules) (*Issue, []Lane) {
-	v := closure.Judge(closure.Facts{Number: 1, StateReason: closure.ReasonCompleted, Owners: []string{"olivia"}, Risk: "medium",
-		ClosedBy: closure.Actor{Login: "carl", Type: "User", Permission: "write"}}, rules)
+func heldWorld(rules closurerules.Rules) (*Issue, []Lane) {
+	v := closurerules.Judge(closurerules.Facts{Number: 1, StateReason: closurerules.ReasonCompleted, Owners: []string{"olivia"}, Risk: "medium",
+		ClosedBy: closurerules.Actor{Login: "carl", Type: "User", Permission: "write"}}, rules)
 	m := &Milestone{Number: 1, Title: "M1", Open: true, Description: "```yaml\nrisk: medium\n```", Stories: []Story{
 		{Number: 1, Open: false, Body: contractBody("medium", "product"), Closure: &v},
 		{Number: 2, Open: true, Body: contractBody("medium", "product")},
@@ -52,14 +52,14 @@ func heldWorld(rules closure.Rules) (*Issue, []Lane) {
 // rule (any closure counts as done): the closed story then frees its lane
 // and the attempt passes.
 func TestClosedWithoutEvidenceHoldsLane(t *testing.T) {
-	anyClosed := closure.DefaultRules()
-	anyClosed.Evidence = append(anyClosed.Evidence, closure.EvidenceRule{Name: "closed-counts", Find: func(closure.Facts, closure.Rules) string { return "closed" }})
+	anyClosed := closurerules.DefaultRules()
+	anyClosed.Evidence = append(anyClosed.Evidence, closurerules.EvidenceRule{Name: "closed-counts", Find: func(closurerules.Facts, closurerules.Rules) string { return "closed" }})
 	tests := []struct {
 		name  string
-		rules closure.Rules
+		rules closurerules.Rules
 		want  []string
 	}{
-		{"closure rule", closure.DefaultRules(), []string{"limits.lanes_per_increment is 2: the increment's open lanes are #1 (closed without evidence by carl), #2 (#10); finish one before starting work unit #3"}},
+		{"closure rule", closurerules.DefaultRules(), []string{"limits.lanes_per_increment is 2: the increment's open lanes are #1 (closed without evidence by carl), #2 (#10); finish one before starting work unit #3"}},
 		{"negative control: any closure counts", anyClosed, nil},
 	}
 	for _, tt := range tests {

@@ -27,7 +27,7 @@ With --increment N it reads the check runs named aepgate/increment on --sha
 instead (the milestone's integrated commit, named in the run the App keeps
 there) and trusts the newest the App wrote: its summary's canonical JSON,
 SHA-256 in title and external_id (sha256:<hex>), success, integratedSha
---sha and the increment certificate valid (protocol/increment: the stories
+--sha and the increment certificate valid (protocol/incrementrules: the stories
 with their merge commits and certificates, the readback run IDs, the
 owner's acceptance for a high increment), for milestone N. It prints the
 certificate as the unit certificate is printed, with the same exit codes.

@@ -11,7 +11,7 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/certificate"
-	"github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // fetchedIncrementAttestation verifies the signed increment envelope on
@@ -22,7 +22,7 @@ func fetchedIncrementAttestation(ctx context.Context, s streams, fl certificateF
 	if err != nil {
 		return failf(exitFindings, "certificate fetch: refused: %s: check run %d: %w", attest.TokenEnvelopeMalformed, run.ID, err)
 	}
-	var c increment.Certificate
+	var c incrementrules.Certificate
 	if err := json.Unmarshal(canonical, &c); err != nil {
 		return failf(exitFindings, "certificate fetch: %w", err)
 	}
@@ -58,7 +58,7 @@ func fetchedIncrementAttestation(ctx context.Context, s streams, fl certificateF
 
 // storyEnvelope reads the signed envelope on the App's certificate run on
 // the story's merge commit. It does not verify it: VerifyIncrement does.
-func storyEnvelope(ctx context.Context, s streams, fl certificateFetchFlags, st increment.CertStory, lookup lookupFunc) ([]byte, error) {
+func storyEnvelope(ctx context.Context, s streams, fl certificateFetchFlags, st incrementrules.CertStory, lookup lookupFunc) ([]byte, error) {
 	at := fl
 	at.sha = st.MergeSha
 	owner, name, _ := fetchUsage(at)

@@ -9,7 +9,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/certificate"
-	"github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // TestCertificateFetchIncrementAttestation: --increment --attestation
@@ -48,9 +48,9 @@ func TestCertificateFetchIncrementAttestation(t *testing.T) {
 				t.Fatal(err)
 			}
 			d, _ := attest.EnvelopeDigest(storyEnv)
-			c := increment.Certificate{SchemaVersion: increment.SchemaVersion, Kind: increment.Kind, Repository: "acme/widgets", Milestone: 3, Title: "M3",
+			c := incrementrules.Certificate{SchemaVersion: incrementrules.SchemaVersion, Kind: incrementrules.Kind, Repository: "acme/widgets", Milestone: 3, Title: "M3",
 				RiskTier: "medium", IntegratedSha: w.sha, ReadbackRunIds: []string{"900"}, ReadbackRuns: []certificate.Run{{ID: "900", Workflow: "ci"}},
-				Stories: []increment.CertStory{{Unit: 7, Risk: "medium", MergeSha: merge, CertificateSha256: sum, EnvelopeSha256: d}}}
+				Stories: []incrementrules.CertStory{{Unit: 7, Risk: "medium", MergeSha: merge, CertificateSha256: sum, EnvelopeSha256: d}}}
 			body, err := c.Canonical()
 			if err != nil {
 				t.Fatal(err)

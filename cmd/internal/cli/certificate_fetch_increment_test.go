@@ -8,14 +8,14 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/certificate"
-	"github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // incrementCert is a valid low increment certificate of milestone 3 at sha.
 func incrementCert(t *testing.T, sha string) ([]byte, string) {
 	t.Helper()
-	c := increment.Certificate{SchemaVersion: increment.SchemaVersion, Kind: increment.Kind, Repository: "acme/widgets", Milestone: 3, Title: "M3",
-		RiskTier: "low", Stories: []increment.CertStory{{Unit: 7, Risk: "low", MergeSha: sha}}, IntegratedSha: sha,
+	c := incrementrules.Certificate{SchemaVersion: incrementrules.SchemaVersion, Kind: incrementrules.Kind, Repository: "acme/widgets", Milestone: 3, Title: "M3",
+		RiskTier: "low", Stories: []incrementrules.CertStory{{Unit: 7, Risk: "low", MergeSha: sha}}, IntegratedSha: sha,
 		ReadbackRunIds: []string{"900"}, ReadbackRuns: []certificate.Run{{ID: "900", Workflow: "ci"}}}
 	raw, err := c.Canonical()
 	if err != nil {

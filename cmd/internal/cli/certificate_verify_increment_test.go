@@ -9,7 +9,7 @@ import (
 
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/certificate"
-	"github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 const integratedSHA = "0123456789abcdef0123456789abcdef01234567"
@@ -36,9 +36,9 @@ func incrementFixture(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := increment.Certificate{SchemaVersion: increment.SchemaVersion, Kind: increment.Kind, Repository: "octo/demo", Milestone: 3, Title: "M3",
+	c := incrementrules.Certificate{SchemaVersion: incrementrules.SchemaVersion, Kind: incrementrules.Kind, Repository: "octo/demo", Milestone: 3, Title: "M3",
 		RiskTier: "medium", IntegratedSha: integratedSHA, ReadbackRunIds: []string{"900"}, ReadbackRuns: []certificate.Run{{ID: "900", Workflow: "ci"}},
-		Stories: []increment.CertStory{{Unit: 7, Risk: "medium", MergeSha: validMergeSHA, CertificateSha256: certificate.FileFingerprint(cert), EnvelopeSha256: d}}}
+		Stories: []incrementrules.CertStory{{Unit: 7, Risk: "medium", MergeSha: validMergeSHA, CertificateSha256: certificate.FileFingerprint(cert), EnvelopeSha256: d}}}
 	body, err := c.Canonical()
 	if err != nil {
 		t.Fatal(err)

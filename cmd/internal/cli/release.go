@@ -13,7 +13,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/readfile"
-	"github.com/aepgate/aepgate/protocol/release"
+	"github.com/aepgate/aepgate/protocol/releaserules"
 )
 
 // releaseVerifyFlags are release verify's options.
@@ -83,12 +83,12 @@ all the same); 130 interrupted.`,
 
 func releaseVerify(c *cobra.Command, s streams, fl releaseVerifyFlags) error {
 	for _, p := range append([]string{fl.manifest}, fl.assets...) {
-		if err := release.SafePath(p); err != nil {
+		if err := releaserules.SafePath(p); err != nil {
 			return failf(exitUsage, "release verify: %v", err)
 		}
 	}
 	token, tokErr := gh.ReadTokenFile(fl.tokenFile)
-	if res, stop := release.Early(fl.tag, fl.repo, tokErr == nil); stop {
+	if res, stop := releaserules.Early(fl.tag, fl.repo, tokErr == nil); stop {
 		if tokErr != nil {
 			fmt.Fprintf(s.err, "token: %v\n", tokErr)
 		}
@@ -114,7 +114,7 @@ func releaseVerify(c *cobra.Command, s streams, fl releaseVerifyFlags) error {
 	return printRelease(s, fl.format, res)
 }
 
-func printRelease(s streams, format string, res release.Result) error {
+func printRelease(s streams, format string, res releaserules.Result) error {
 	explainRelease(s.err, res)
 	var err error
 	if format == formatText {
@@ -135,7 +135,7 @@ func printRelease(s streams, format string, res release.Result) error {
 }
 
 // writeReleaseText prints "closed" or "not closed" and the refusal tokens.
-func writeReleaseText(w io.Writer, res release.Result) error {
+func writeReleaseText(w io.Writer, res releaserules.Result) error {
 	state := "closed"
 	if !res.Closed {
 		state = "not closed"
@@ -151,7 +151,7 @@ func writeReleaseText(w io.Writer, res release.Result) error {
 	return nil
 }
 
-func explainRelease(w io.Writer, res release.Result) {
+func explainRelease(w io.Writer, res releaserules.Result) {
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "github: %s\n", n)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	aclosure "github.com/aepgate/aepgate/app/closure"
+	"github.com/aepgate/aepgate/app/closure"
 	"github.com/aepgate/aepgate/app/verdict"
 )
 
@@ -72,7 +72,7 @@ func (st *story) ownerCloses() beat {
 		what: "a 👍 and aepgate/work-unit success",
 		detail: func() (string, error) {
 			for _, c := range st.w.conversation(st.s.api.Number()) {
-				if strings.HasPrefix(c.Body, aclosure.ReplyMarker(id)) {
+				if strings.HasPrefix(c.Body, closure.ReplyMarker(id)) {
 					return "", fmt.Errorf("the owner's /aep close was refused: %s", c.Body)
 				}
 			}

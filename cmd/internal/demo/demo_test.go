@@ -15,7 +15,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/testkit/skipline"
 	"github.com/aepgate/aepgate/protocol/certificate"
-	incrementrules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // played caches one run per scenario: the browser test reads the report

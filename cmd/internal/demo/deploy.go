@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	deployrules "github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 

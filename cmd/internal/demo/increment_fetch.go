@@ -7,7 +7,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/protocol/certificate"
-	incrementrules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 // IncrementView is the increment certificate the story fetched, as the
@@ -32,7 +32,7 @@ type IncrementView struct {
 
 // verifyIncrement checks the newest aepgate/increment run on sha as
 // `certificate fetch --increment` does: the run's layout, SHA-256, title,
-// external_id, success, integrated commit and protocol/increment's
+// external_id, success, integrated commit and protocol/incrementrules's
 // Validate, and that it certifies milestone. Who wrote it the caller
 // checks (the fake records the App behind every run).
 func verifyIncrement(r *ghfake.CheckRun, sha string, milestone int) (IncrementView, error) {

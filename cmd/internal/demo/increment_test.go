@@ -11,7 +11,7 @@ import (
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/certificate"
-	incrementrules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 )
 
 var (

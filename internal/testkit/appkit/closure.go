@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app/board"
-	aclosure "github.com/aepgate/aepgate/app/closure"
+	"github.com/aepgate/aepgate/app/closure"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	pboard "github.com/aepgate/aepgate/protocol/board"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/boardview"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // CloseAnswer is how the App answered comment id: its reactions and its
@@ -23,7 +23,7 @@ func (w *ClosureWorld) CloseAnswer(id int64) (reactions []string, replies []stri
 		if c.ID == id {
 			reactions = c.Reactions
 		}
-		if strings.HasPrefix(c.Body, aclosure.ReplyMarker(id)) {
+		if strings.HasPrefix(c.Body, closure.ReplyMarker(id)) {
 			replies = append(replies, c.Body)
 		}
 	}
@@ -95,7 +95,7 @@ func ClosureComments(is *ghfake.Issue) int {
 // and certified attempt of w's dependency #api.
 func (w *ClosureWorld) Certify(t *testing.T) {
 	t.Helper()
-	at, err := json.Marshal(closure.Attempt{PR: 90, MergeSHA: strings.Repeat("b", 40), CertificateSHA256: strings.Repeat("c", 64), MergePassed: true, ReadbackPassed: true})
+	at, err := json.Marshal(closurerules.Attempt{PR: 90, MergeSHA: strings.Repeat("b", 40), CertificateSHA256: strings.Repeat("c", 64), MergePassed: true, ReadbackPassed: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func (w *ClosureWorld) BoardSays(t *testing.T, text string) bool {
 
 // KeptBoard runs one board update of the closure world now and returns
 // the board the App kept.
-func (w *ClosureWorld) KeptBoard(t *testing.T) pboard.Board {
+func (w *ClosureWorld) KeptBoard(t *testing.T) boardview.Board {
 	t.Helper()
 	ctx := context.Background()
 	in, err := w.App.GitHub().Installation(w.Inst.ID)

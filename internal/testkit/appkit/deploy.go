@@ -13,7 +13,7 @@ import (
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	deployrules "github.com/aepgate/aepgate/protocol/deploy"
+	"github.com/aepgate/aepgate/protocol/deployrules"
 )
 
 // RedeliverControl sends the newest control-issue comment again.

@@ -15,18 +15,18 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	pboard "github.com/aepgate/aepgate/protocol/board"
-	"github.com/aepgate/aepgate/protocol/closure"
-	incrementrules "github.com/aepgate/aepgate/protocol/increment"
+	"github.com/aepgate/aepgate/protocol/boardview"
+	"github.com/aepgate/aepgate/protocol/closurerules"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v62/github"
 )
 
 // StageIs waits until the kept board shows milestone M1 at stage, judged by
 // the App, and returns that increment.
-func (w *IncrementWorld) StageIs(t *testing.T, stage incrementrules.Stage) pboard.Increment {
+func (w *IncrementWorld) StageIs(t *testing.T, stage incrementrules.Stage) boardview.Increment {
 	t.Helper()
-	var inc pboard.Increment
+	var inc boardview.Increment
 	WaitFor(t, 10*time.Second, "the kept board at stage "+string(stage), func() bool {
 		kept, ok, err := w.App.Board(context.Background(), "acme/widgets")
 		if err != nil {
@@ -221,11 +221,11 @@ func (w *IncrementWorld) Complete(t *testing.T, sha string) (incrementrules.Cert
 	return cert, len(rs) == 0
 }
 
-// IncrementRulesWithout is protocol/increment's DefaultRules with the named rule out.
+// IncrementRulesWithout is protocol/incrementrules's DefaultRules with the named rule out.
 func IncrementRulesWithout(name string) *incrementrules.Rules {
 	r := incrementrules.DefaultRules()
 	r.Checks = slices.DeleteFunc(r.Checks, func(c incrementrules.Rule) bool { return c.Name == name })
-	r.Owner = slices.DeleteFunc(r.Owner, func(a closure.AuthorityRule) bool { return a.Name == name })
+	r.Owner = slices.DeleteFunc(r.Owner, func(a closurerules.AuthorityRule) bool { return a.Name == name })
 	r.Demo = slices.DeleteFunc(r.Demo, func(d incrementrules.DemoRule) bool { return d.Name == name })
 	r.Accept = slices.DeleteFunc(r.Accept, func(a incrementrules.AcceptRule) bool { return a.Name == name })
 	r.Comment = slices.DeleteFunc(r.Comment, func(c incrementrules.CommentRule) bool { return c.Name == name })

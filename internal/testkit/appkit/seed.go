@@ -8,7 +8,7 @@ import (
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/store"
-	"github.com/aepgate/aepgate/protocol/closure"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 // doneSeeds are, by fake GitHub URL, the closed units a world treats as
@@ -32,8 +32,8 @@ func SeededUnits(url string) []int {
 func SeedUnits(a *app.App, units []int) error {
 	ctx, now := context.Background(), time.Now()
 	for _, n := range units {
-		f, _ := json.Marshal(closure.Facts{Number: n, StateReason: closure.ReasonCompleted, ClosedBy: closure.Actor{Login: "alice", Type: "User"}})
-		at, _ := json.Marshal(closure.Attempt{PR: 1000 + n, MergeSHA: "seeded-merge", CertificateSHA256: "seeded-certificate", MergePassed: true, ReadbackPassed: true})
+		f, _ := json.Marshal(closurerules.Facts{Number: n, StateReason: closurerules.ReasonCompleted, ClosedBy: closurerules.Actor{Login: "alice", Type: "User"}})
+		at, _ := json.Marshal(closurerules.Attempt{PR: 1000 + n, MergeSHA: "seeded-merge", CertificateSHA256: "seeded-certificate", MergePassed: true, ReadbackPassed: true})
 		if err := a.Store().SaveClosure(ctx, "acme/app", n, f, store.Entry{Kind: "closure", Subject: "seed"}, now); err != nil {
 			return err
 		}
