@@ -134,7 +134,7 @@ func TestRootForBuildsWhatTheLineNames(t *testing.T) {
 		{[]string{"--version"}, nil},
 		{[]string{"-v"}, nil},
 		{[]string{"lint", "docs/run"}, []string{"lint"}},
-		{[]string{"serve", "--help"}, []string{"app", "ledger", "serve", "simulate"}}, // the App's are made together
+		{[]string{"serve", "--help"}, []string{"app", "ledger", "mcp", "serve", "simulate"}}, // the App's are made together
 		{[]string{"--help"}, all},
 		{[]string{"help", "lint"}, all},
 		{[]string{"lnt"}, all},

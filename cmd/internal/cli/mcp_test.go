@@ -32,7 +32,7 @@ func mcpSession(t *testing.T, fl mcpFlags, logs *bytes.Buffer) *mcp.ClientSessio
 	if logs != nil {
 		log = slog.New(slog.NewTextHandler(logs, nil))
 	}
-	srv := mcpserve.New("test", mcpCLI{version: "test", flags: fl}, log)
+	srv := mcpserve.New("test", mcpCLI{version: "test", flags: fl, side: TestApp}, log)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
@@ -433,16 +433,20 @@ func TestTokenLeaksCanFail(t *testing.T) {
 	}
 }
 
-// TestMCPOverStdio: the built binary serves the SDK's client over its
-// standard streams, and exits 0 when the client closes them.
+// TestMCPOverStdio: the built binaries serve the SDK's client over
+// aepgate's standard streams (aepgate runs aepgate-app mcp beside it), and
+// exit 0 when the client closes them.
 func TestMCPOverStdio(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("builds the binaries")
 	}
-	bin := filepath.Join(t.TempDir(), "aepgate")
-	build := exec.Command("go", "build", "-o", bin, "../../aepgate")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "aepgate")
+	for name, pkg := range map[string]string{bin: "../../aepgate", filepath.Join(dir, AppBinary): "../../aepgate-app"} {
+		build := exec.Command("go", "build", "-o", name, pkg)
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
 	}
 	cmd := exec.Command(bin, "mcp")
 	var stderr bytes.Buffer
