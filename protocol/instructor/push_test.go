@@ -1,0 +1,69 @@
+package instructor
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const claude = "claude[bot]"
+
+func at(min int) time.Time { return time.Date(2026, 12, 1, 10, min, 0, 0, time.UTC) }
+
+func TestInstructions(t *testing.T) {
+	triggers := TriggersFor([]string{claude, "chatgpt-codex-connector[bot]"}, nil)
+	items := []Item{
+		{Channel: ChannelIssueAssignment, Author: "alice", At: at(1), Assignee: "Claude[bot]", Ref: "#7"},
+		{Channel: ChannelPullAssignment, Author: "bob", At: at(2), Assignee: "dana"},
+		{Channel: ChannelComment, Author: "carol", At: at(3), Body: "@claude please fix, and /codex review", Ref: "c1"},
+		{Channel: ChannelReview, Author: "dana", At: at(4), Body: "looks good"},
+		{Channel: ChannelReviewComment, Author: "erin", At: at(5), Body: "`@claude` is quoted code"},
+		{Channel: ChannelLabel, Author: "frank", At: at(6), Label: "Claude", Ref: "label claude"},
+		{Channel: ChannelLabel, Author: "gina", At: at(7), Label: "bug"},
+	}
+	want := []Instruction{
+		{Channel: ChannelIssueAssignment, Author: "alice", Agent: claude, At: at(1), Ref: "#7"},
+		{Channel: ChannelComment, Author: "carol", Agent: claude, At: at(3), Ref: "c1"},
+		{Channel: ChannelComment, Author: "carol", Agent: "chatgpt-codex-connector[bot]", At: at(3), Ref: "c1"},
+		{Channel: ChannelLabel, Author: "frank", Agent: claude, At: at(6), Ref: "label claude"},
+	}
+	if diff := cmp.Diff(want, Instructions(items, triggers)); diff != "" {
+		t.Errorf("Instructions (-want +got):\n%s", diff)
+	}
+}
+
+func TestPerPush(t *testing.T) {
+	isAgent := agents(claude, "copilot-swe-agent[bot]")
+	ins := []Instruction{
+		{Channel: ChannelIssueAssignment, Author: "alice", Agent: claude, At: at(1)},
+		{Channel: ChannelComment, Author: "bob", Agent: claude, At: at(5)},
+		{Channel: ChannelReview, Author: "copilot-swe-agent[bot]", Agent: claude, At: at(6)}, // an agent asking: nobody's
+		{Channel: ChannelReviewComment, Author: "", Agent: claude, At: at(6)},                // a deleted account: nobody's
+		{Channel: ChannelLabel, Author: "carol", Agent: "copilot-swe-agent[bot]", At: at(7)}, // another agent's
+		{Channel: ChannelComment, Author: "dana", Agent: claude, At: at(10)},                 // at the push: counts
+		{Channel: ChannelComment, Author: "erin", Agent: claude, At: at(30)},                 // after every push
+	}
+	run := &Instruction{Channel: ChannelWorkflow, Author: "frank", Agent: claude, At: at(20), Ref: "run 42"}
+	pushes := []Push{
+		{Head: "h0", At: at(0), Agent: claude},
+		{Head: "h1", At: at(2), Agent: claude},
+		{Head: "h2", At: at(8), Agent: claude},
+		{Head: "h3", At: at(9)}, // a person's push
+		{Head: "h4", At: at(10), Agent: claude},
+		{Head: "h5", At: at(21), Agent: claude, Run: run},
+	}
+	got := PerPush(pushes, ins, isAgent)
+	want := []*Instruction{nil, &ins[0], &ins[1], nil, &ins[5], run}
+	if len(got) != len(want) {
+		t.Fatalf("PerPush: %d pushes, want %d", len(got), len(want))
+	}
+	for i, g := range got {
+		if g.N != i+1 || g.Head != pushes[i].Head {
+			t.Errorf("push %d: N %d head %s", i, g.N, g.Head)
+		}
+		if diff := cmp.Diff(want[i], g.Instructor); diff != "" {
+			t.Errorf("push %d instructor (-want +got):\n%s", i+1, diff)
+		}
+	}
+}
