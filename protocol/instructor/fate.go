@@ -166,14 +166,14 @@ func byBot(_ *Facts, a Approval) string {
 // byInstructor: whoever instructed any push of an agent instructed part
 // of what is approved; the latest such push is named.
 func byInstructor(f *Facts, a Approval) string {
-	n := 0
-	for _, p := range f.Pushes {
+	var last *Instructed
+	for i, p := range f.Pushes {
 		if p.Instructor != nil && login.Equal(p.Instructor.Author, a.Login) {
-			n = p.N
+			last = &f.Pushes[i]
 		}
 	}
-	if n > 0 {
-		return fmt.Sprintf("instructor of push %d", n)
+	if last != nil {
+		return fmt.Sprintf("instructor of push %d (%s)", last.N, last.Instructor.Channel)
 	}
 	return ""
 }
