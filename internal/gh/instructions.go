@@ -18,8 +18,8 @@ const instructionsPage = 100
 // assignments, labels, comments, reviews with their review comments, and
 // its commits and force pushes; on the unit issue the assignments, labels
 // and comments. A commit's authors include its Co-authored-by trailers'.
-const instructionsQuery = `query($owner: String!, $name: String!, $number: Int!, $unit: Int!, $withUnit: Boolean!) { repository(owner: $owner, name: $name) {
-  pullRequest(number: $number) { timelineItems(first: 100, itemTypes: [ASSIGNED_EVENT, LABELED_EVENT, ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT]) {
+var instructionsQuery = `query($owner: String!, $name: String!, $number: Int!, $unit: Int!, $withUnit: Boolean!) { repository(owner: $owner, name: $name) {
+  pullRequest(number: $number) { timelineItems(first: ` + fmt.Sprint(instructionsPage) + `, itemTypes: [ASSIGNED_EVENT, LABELED_EVENT, ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT]) {
     pageInfo { hasNextPage }
     nodes { __typename
       ... on AssignedEvent { createdAt actor { login } assignee { ... on User { login } ... on Bot { login } ... on Mannequin { login } } }
@@ -28,7 +28,7 @@ const instructionsQuery = `query($owner: String!, $name: String!, $number: Int!,
       ... on PullRequestReview { createdAt url body author { login } comments(first: 100) { pageInfo { hasNextPage } nodes { createdAt url body author { login } } } }
       ... on PullRequestCommit { commit { oid committedDate author { user { login } } committer { user { login } } authors(first: 10) { nodes { user { login } } } } }
       ... on HeadRefForcePushedEvent { createdAt actor { login } afterCommit { oid } } } } }
-  issue(number: $unit) @include(if: $withUnit) { timelineItems(first: 100, itemTypes: [ASSIGNED_EVENT, LABELED_EVENT, ISSUE_COMMENT]) {
+  issue(number: $unit) @include(if: $withUnit) { timelineItems(first: ` + fmt.Sprint(instructionsPage) + `, itemTypes: [ASSIGNED_EVENT, LABELED_EVENT, ISSUE_COMMENT]) {
     pageInfo { hasNextPage }
     nodes { __typename
       ... on AssignedEvent { createdAt actor { login } assignee { ... on User { login } ... on Bot { login } ... on Mannequin { login } } }
