@@ -1,9 +1,11 @@
 package instructor
 
 import (
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/aepgate/aepgate/protocol/login"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -66,4 +68,41 @@ func TestPerPush(t *testing.T) {
 			t.Errorf("push %d instructor (-want +got):\n%s", i+1, diff)
 		}
 	}
+}
+
+// FuzzPerPush replays instructions and pushes built from outside logins
+// and times: the instructor of a push is never an agent nor an unknown
+// account, is for the push's agent, is never later than the push (unless
+// it is the run that pushed), and a person's push has none.
+func FuzzPerPush(f *testing.F) {
+	f.Add("alice@1>claude[bot];claude[bot]@2>claude[bot];@3>claude[bot]", "claude[bot]@2;bob@4;claude[bot]@5")
+	f.Fuzz(func(t *testing.T, instr, pushes string) {
+		isAgent := agents(claude, "Copilot")
+		var ins []Instruction
+		for _, s := range strings.Split(instr, ";") {
+			who, rest, _ := strings.Cut(s, "@")
+			mins, agent, _ := strings.Cut(rest, ">")
+			ins = append(ins, Instruction{Channel: ChannelComment, Author: who, Agent: agent, At: at(len(mins))})
+		}
+		var ps []Push
+		for _, s := range strings.Split(pushes, ";") {
+			agent, mins, _ := strings.Cut(s, "@")
+			if !isAgent(agent) {
+				agent = ""
+			}
+			ps = append(ps, Push{Head: s, Agent: agent, At: at(len(mins))})
+		}
+		for _, p := range PerPush(ps, ins, isAgent) {
+			i := p.Instructor
+			switch {
+			case i == nil:
+			case p.Agent == "":
+				t.Fatalf("a person's push %q has instructor %+v", p.Head, i)
+			case isAgent(i.Author) || !login.Equal(i.Author, i.Author):
+				t.Fatalf("push %q instructed by %q", p.Head, i.Author)
+			case !login.Equal(i.Agent, p.Agent) || i.At.After(p.At):
+				t.Fatalf("push %q (%s at %v) instructed by %+v", p.Head, p.Agent, p.At, i)
+			}
+		}
+	})
 }

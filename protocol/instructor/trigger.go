@@ -75,11 +75,24 @@ func Commands(body string, words []string) bool {
 				break
 			}
 			at := i + j
-			if (at == 0 || !wordByte(text[at-1])) && (at+len(w) == len(text) || !wordByte(text[at+len(w)])) {
+			if (at == 0 || !wordByte(text[at-1])) && endsWord(text, at+len(w)) {
 				return true
 			}
 			i = at + 1
 		}
+	}
+	return false
+}
+
+// endsWord reports whether a word ends at i of text: the text ends there,
+// or a byte that cannot continue it follows, or a full stop ending the
+// sentence ("thanks @claude.") does, not one inside a name ("@claude.ai").
+func endsWord(text string, i int) bool {
+	switch {
+	case i == len(text) || !wordByte(text[i]):
+		return true
+	case text[i] == '.':
+		return i+1 == len(text) || !wordByte(text[i+1]) || text[i+1] == '.'
 	}
 	return false
 }
