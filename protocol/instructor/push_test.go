@@ -106,3 +106,28 @@ func FuzzPerPush(f *testing.F) {
 		}
 	})
 }
+
+func TestWithPushes(t *testing.T) {
+	isAgent := agents(claude, "Copilot")
+	f := &Finding{Agents: []string{claude}, Unit: 7, Instructors: []Instructor{{Login: "alice", Agent: claude, Roles: []Role{RoleAssigner}}}}
+	pushes := []Instructed{
+		{Push: Push{Head: "h1", Agent: claude}, N: 1, Instructor: &Instruction{Channel: ChannelIssueAssignment, Author: "alice", Agent: claude}},
+		{Push: Push{Head: "h2"}, N: 2},
+		{Push: Push{Head: "h3", Agent: "Copilot"}, N: 3, Instructor: &Instruction{Channel: ChannelReviewComment, Author: "bob", Agent: "Copilot"}},
+		{Push: Push{Head: "h4", Agent: claude}, N: 4},
+	}
+	got := f.WithPushes(pushes, isAgent)
+	want := &Finding{Agents: []string{claude, "Copilot"}, Unit: 7, Instructors: []Instructor{
+		{Login: "alice", Agent: claude, Roles: []Role{RoleAssigner, "instructed push 1 (assigned it on the unit issue)"}},
+		{Login: "bob", Agent: "Copilot", Roles: []Role{"instructed push 3 (commanded it in a review comment)"}},
+	}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("WithPushes (-want +got):\n%s", diff)
+	}
+	if len(f.Instructors[0].Roles) != 1 {
+		t.Errorf("WithPushes changed f: %+v", f)
+	}
+	if got.Of("BOB") == nil || !(*Finding)(nil).WithPushes(pushes, isAgent).Applies() {
+		t.Error("Of: a push's instructor is an instructor; a pull request only its pushes show an agent's applies")
+	}
+}
