@@ -57,6 +57,14 @@ type Config struct {
 	// agents.go): whoever assigned one of them to the unit's issue, and
 	// who was assigned with it, counts as an author of its pull request.
 	Agents []string `json:"agents"`
+	// AgentApprovals is agents.approvals: how many distinct independent
+	// people with live write an agent's pull request needs (0: the
+	// default, 1; AgentApprovalsNeeded).
+	AgentApprovals int `json:"agent_approvals,omitempty" key:"agents.approvals"`
+	// AgentSettings are agents.accounts: per listed agent, the words and
+	// labels that instruct it and the paths it may not change without an
+	// owner's gate (AgentSettingsOf fills the defaults).
+	AgentSettings map[string]AgentSetting `json:"agent_settings,omitempty" key:"agents.accounts"`
 	// AuditTriage lets a reviewer whose live repository role is triage
 	// audit; by default an auditor needs write, maintain or admin.
 	AuditTriage bool `json:"audit_triage"`

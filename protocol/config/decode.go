@@ -44,7 +44,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		"owners":       func(v *yaml.Node, f string) { d.owners(v, f, c) },
 		"coordinators": func(v *yaml.Node, f string) { d.coordinators(v, f, c) },
 		"auditors":     func(v *yaml.Node, f string) { c.Auditors = d.logins(v, f, true) },
-		"agents":       func(v *yaml.Node, f string) { c.Agents = d.logins(v, f, true) },
+		"agents":       func(v *yaml.Node, f string) { d.agents(v, f, c) },
 		"audit_triage": func(v *yaml.Node, f string) { c.AuditTriage = d.boolean(v, f) },
 		"run_documents": func(v *yaml.Node, f string) {
 			c.RunDocuments = d.folders(v, f)

@@ -30,6 +30,12 @@ func (r *Resolved) Lines(rules []MergeRule) []Line {
 			out = append(out, Line{Key: "owners", Value: showOwners(r.Config),
 				Source: joinSources(r.Sources["owners"], r.Sources["path_owners"])})
 			continue
+		case "agent_approvals":
+			out = append(out, Line{Key: "agents.approvals", Value: showJSON(r.Config.AgentApprovalsNeeded()), Source: r.Sources[rule.Key]})
+			continue
+		case "agent_settings":
+			out = append(out, Line{Key: "agents.accounts", Value: showJSON(r.Config.AgentSettings), Source: r.Sources[rule.Key]})
+			continue
 		case "owners_from":
 			out = append(out, Line{Key: "owners.from", Value: showJSON(r.Config.OwnersFrom), Source: r.Sources[rule.Key]})
 			continue

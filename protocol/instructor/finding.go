@@ -2,6 +2,7 @@ package instructor
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/aepgate/aepgate/protocol/login"
 )
@@ -60,4 +61,33 @@ func New(agents []string, unit int, tl Timeline, isAgent func(string) bool) *Fin
 	}
 	f.Instructors = Find(tl.Events, isAgent)
 	return f
+}
+
+// WithPushes is f with the instructors of pushes (PerPush) added: each
+// person who instructed an agent's push becomes an instructor with the
+// role "instructed push N (channel)", and each push's agent one of f's
+// agents (an agent only a Co-authored-by trailer names included). Then
+// Of, and every rule that asks it, refuses them as it refuses an
+// assigner. A nil f starts from the zero Finding.
+func (f *Finding) WithPushes(pushes []Instructed, isAgent func(string) bool) *Finding {
+	out := &Finding{}
+	if f != nil {
+		out = &Finding{Agents: slices.Clone(f.Agents), Unit: f.Unit, Unknown: f.Unknown}
+		for _, i := range f.Instructors {
+			i.Roles = slices.Clone(i.Roles)
+			out.Instructors = append(out.Instructors, i)
+		}
+	}
+	for _, p := range pushes {
+		if p.Agent == "" {
+			continue
+		}
+		if !login.In(out.Agents, p.Agent) {
+			out.Agents = append(out.Agents, p.Agent)
+		}
+		if in := p.Instructor; in != nil {
+			out.Instructors = add(out.Instructors, in.Author, p.Agent, Role(fmt.Sprintf("instructed push %d (%s)", p.N, in.Channel)), isAgent)
+		}
+	}
+	return out
 }

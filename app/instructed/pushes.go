@@ -1,0 +1,51 @@
+package instructed
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/instructor"
+)
+
+// Channels reads the instructions of every channel of a pull request and
+// its unit issue in one query (gh.Installation).
+type Channels interface {
+	Instructions(ctx context.Context, owner, repo string, number, unit int) (*gh.Instructions, error)
+}
+
+var _ Channels = (*gh.Installation)(nil)
+
+// PerPush reads pull request number's and unit's timelines through c and
+// returns who instructed each of the pull request's heads
+// (instructor.PerPush) by triggers. A head is an agent's when a listed
+// agent (isAgent) pushed it or is its author, committer or a co-author
+// (Co-authored-by). A timeline holding more than is read fails: who
+// instructed an agent is never guessed.
+func PerPush(ctx context.Context, c Channels, owner, repo string, number, unit int, triggers []instructor.Trigger, isAgent func(string) bool) ([]instructor.Instructed, error) {
+	ins, err := c.Instructions(ctx, owner, repo, number, unit)
+	if err != nil {
+		return nil, fmt.Errorf("instructors of #%d: %w", number, err)
+	}
+	if ins.Truncated {
+		return nil, fmt.Errorf("instructors of #%d: its timeline or #%d's holds more items than aepgate reads, so who instructed the agent cannot be known", number, unit)
+	}
+	return instructor.PerPush(Heads(ins.Heads, isAgent), instructor.Instructions(ins.Items, triggers), isAgent), nil
+}
+
+// Heads are heads as instructor pushes, each with the first listed agent
+// among its pusher and its commit's logins ("" for a person's).
+func Heads(heads []gh.Head, isAgent func(string) bool) []instructor.Push {
+	out := make([]instructor.Push, 0, len(heads))
+	for _, h := range heads {
+		p := instructor.Push{Head: h.SHA, At: h.At}
+		for _, l := range append([]string{h.Pusher}, h.Logins...) {
+			if isAgent(l) {
+				p.Agent = l
+				break
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}

@@ -1,0 +1,188 @@
+package gh
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/aepgate/aepgate/protocol/instructor"
+)
+
+// instructionsPage is how many timeline items of the pull request and of
+// the unit issue are read, GitHub's largest page; a timeline holding more
+// is Truncated (who instructed an agent is never guessed).
+const instructionsPage = 100
+
+// instructionsQuery reads, in one request, what protocol/instructor needs
+// for a pull request and its unit issue: on the pull request the
+// assignments, labels, comments, reviews with their review comments, and
+// its commits and force pushes; on the unit issue the assignments, labels
+// and comments. A commit's authors include its Co-authored-by trailers'.
+var instructionsQuery = `query($owner: String!, $name: String!, $number: Int!, $unit: Int!, $withUnit: Boolean!) { repository(owner: $owner, name: $name) {
+  pullRequest(number: $number) { timelineItems(first: ` + fmt.Sprint(instructionsPage) + `, itemTypes: [ASSIGNED_EVENT, LABELED_EVENT, ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT]) {
+    pageInfo { hasNextPage }
+    nodes { __typename
+      ... on AssignedEvent { createdAt actor { login } assignee { ... on User { login } ... on Bot { login } ... on Mannequin { login } } }
+      ... on LabeledEvent { createdAt actor { login } label { name } }
+      ... on IssueComment { createdAt url body author { login } }
+      ... on PullRequestReview { createdAt url body author { login } comments(first: 100) { pageInfo { hasNextPage } nodes { createdAt url body author { login } } } }
+      ... on PullRequestCommit { commit { oid committedDate author { user { login } } committer { user { login } } authors(first: 10) { nodes { user { login } } } } }
+      ... on HeadRefForcePushedEvent { createdAt actor { login } afterCommit { oid } } } } }
+  issue(number: $unit) @include(if: $withUnit) { timelineItems(first: ` + fmt.Sprint(instructionsPage) + `, itemTypes: [ASSIGNED_EVENT, LABELED_EVENT, ISSUE_COMMENT]) {
+    pageInfo { hasNextPage }
+    nodes { __typename
+      ... on AssignedEvent { createdAt actor { login } assignee { ... on User { login } ... on Bot { login } ... on Mannequin { login } } }
+      ... on LabeledEvent { createdAt actor { login } label { name } }
+      ... on IssueComment { createdAt url body author { login } } } } }
+} }`
+
+type loginOf struct{ Login string }
+
+type userOf struct{ User *loginOf }
+
+// instructionNode is one timeline item of instructionsQuery.
+type instructionNode struct {
+	Typename  string `json:"__typename"`
+	CreatedAt time.Time
+	URL       string
+	Body      string
+	Actor     *loginOf
+	Author    *loginOf
+	Assignee  *loginOf
+	Label     *struct{ Name string }
+	Comments  *struct {
+		PageInfo struct{ HasNextPage bool }
+		Nodes    []instructionNode
+	}
+	Commit *struct {
+		Oid           string
+		CommittedDate time.Time
+		Author        *userOf
+		Committer     *userOf
+		Authors       struct{ Nodes []userOf }
+	}
+	AfterCommit *struct{ Oid string }
+}
+
+type instructionTimeline struct {
+	PageInfo struct{ HasNextPage bool }
+	Nodes    []instructionNode
+}
+
+type instructionsData struct {
+	Repository *struct {
+		PullRequest *struct{ TimelineItems instructionTimeline }
+		Issue       *struct{ TimelineItems instructionTimeline }
+	}
+}
+
+// Instructions are a pull request's and its unit issue's timeline items
+// that may instruct an agent, and the pull request's heads, as
+// instructor.Items and pushes (oldest first; each commit a head, each
+// force push a head). Truncated says a timeline held more than is read.
+type Instructions struct {
+	Items     []instructor.Item
+	Heads     []Head
+	Truncated bool
+}
+
+// Head is one head the pull request had: its commit, when (the commit's
+// committed date, or the force push's time), who pushed it when GitHub
+// says (a force push), and the logins of its author, committer and
+// co-authors.
+type Head struct {
+	SHA    string
+	At     time.Time
+	Pusher string
+	Logins []string
+}
+
+// Instructions reads, in one GraphQL query, what the independence rules
+// need of pull request number and of its unit issue unit (0: none).
+//
+// https://docs.github.com/graphql/reference/objects#pullrequesttimelineitemsconnection
+func (in *Installation) Instructions(ctx context.Context, owner, repo string, number, unit int) (*Instructions, error) {
+	var data instructionsData
+	vars := map[string]any{"owner": owner, "name": repo, "number": number, "unit": unit, "withUnit": unit > 0}
+	if err := graphQL(ctx, in.hc, in.graphqlURL, instructionsQuery, vars, &data); err != nil {
+		return nil, fmt.Errorf("instructions of %s/%s#%d: %w", owner, repo, number, err)
+	}
+	return instructionsFrom(data, owner, repo, number)
+}
+
+func instructionsFrom(data instructionsData, owner, repo string, number int) (*Instructions, error) {
+	r := data.Repository
+	if r == nil || r.PullRequest == nil {
+		return nil, fmt.Errorf("instructions of %s/%s#%d: the pull request is not visible to the App", owner, repo, number)
+	}
+	out := &Instructions{}
+	if is := r.Issue; is != nil {
+		out.add(is.TimelineItems, instructor.ChannelIssueAssignment)
+	}
+	out.add(r.PullRequest.TimelineItems, instructor.ChannelPullAssignment)
+	return out, nil
+}
+
+// add appends the items and heads of tl; assignments are of channel.
+func (o *Instructions) add(tl instructionTimeline, assignment instructor.Channel) {
+	o.Truncated = o.Truncated || tl.PageInfo.HasNextPage
+	for _, n := range tl.Nodes {
+		switch n.Typename {
+		case "AssignedEvent":
+			o.Items = append(o.Items, instructor.Item{Channel: assignment, Author: loginIn(n.Actor), At: n.CreatedAt, Assignee: loginIn(n.Assignee)})
+		case "LabeledEvent":
+			if n.Label != nil {
+				o.Items = append(o.Items, instructor.Item{Channel: instructor.ChannelLabel, Author: loginIn(n.Actor), At: n.CreatedAt, Label: n.Label.Name, Ref: "label " + n.Label.Name})
+			}
+		case "IssueComment":
+			o.Items = append(o.Items, commentItem(n, instructor.ChannelComment))
+		case "PullRequestReview":
+			o.Items = append(o.Items, commentItem(n, instructor.ChannelReview))
+			if c := n.Comments; c != nil {
+				o.Truncated = o.Truncated || c.PageInfo.HasNextPage
+				for _, rc := range c.Nodes {
+					o.Items = append(o.Items, commentItem(rc, instructor.ChannelReviewComment))
+				}
+			}
+		case "PullRequestCommit":
+			o.addCommit(n)
+		case "HeadRefForcePushedEvent":
+			if n.AfterCommit != nil {
+				o.Heads = append(o.Heads, Head{SHA: n.AfterCommit.Oid, At: n.CreatedAt, Pusher: loginIn(n.Actor)})
+			}
+		}
+	}
+}
+
+func (o *Instructions) addCommit(n instructionNode) {
+	c := n.Commit
+	if c == nil {
+		return
+	}
+	h := Head{SHA: c.Oid, At: c.CommittedDate}
+	for _, u := range append([]userOf{deref(c.Author), deref(c.Committer)}, c.Authors.Nodes...) {
+		if u.User != nil && u.User.Login != "" {
+			h.Logins = append(h.Logins, u.User.Login)
+		}
+	}
+	o.Heads = append(o.Heads, h)
+}
+
+func deref(u *userOf) userOf {
+	if u == nil {
+		return userOf{}
+	}
+	return *u
+}
+
+func commentItem(n instructionNode, ch instructor.Channel) instructor.Item {
+	return instructor.Item{Channel: ch, Author: loginIn(n.Author), At: n.CreatedAt, Body: n.Body, Ref: n.URL}
+}
+
+// loginIn is l's login, "" for a deleted account (GitHub's null actor).
+func loginIn(l *loginOf) string {
+	if l == nil {
+		return ""
+	}
+	return l.Login
+}

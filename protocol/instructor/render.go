@@ -1,0 +1,50 @@
+package instructor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// FateRows renders the fate of every approval of d as the rows of a
+// Markdown table (FateHeader), one per approval in d's order, for the
+// summaries of aepgate/audit and aepgate/gates. Logins and references
+// come from outside: "|", backticks and line breaks in them cannot break
+// the table.
+func FateRows(d Decision) string {
+	var b strings.Builder
+	for _, f := range d.Fates {
+		head := f.Head
+		if len(head) > 7 {
+			head = head[:7]
+		}
+		fate := string(f.Outcome)
+		if f.Reason != "" {
+			fate += ": " + f.Reason
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell("@"+f.Login), cell(string(f.Kind)), code(head), cell(fate))
+	}
+	return b.String()
+}
+
+// FateHeader is the header of the table FateRows fills.
+const FateHeader = "| Who | What | On | Fate |\n|---|---|---|---|\n"
+
+// FateSummary says how many distinct people counted of how many needed.
+func FateSummary(d Decision) string {
+	if d.Enough() {
+		return fmt.Sprintf("%d of %d independent approvals needed counted.", len(d.Counted), d.Needed)
+	}
+	return fmt.Sprintf("%d of %d independent approvals needed counted: %d more from people with write permission who neither are agents nor instructed one.", len(d.Counted), d.Needed, d.Needed-len(d.Counted))
+}
+
+func cell(s string) string {
+	r := strings.NewReplacer("|", "\\|", "\r", " ", "\n", " ", "`", "'", "<", "&lt;", ">", "&gt;")
+	return r.Replace(s)
+}
+
+func code(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return "`" + strings.ReplaceAll(s, "`", "") + "`"
+}
