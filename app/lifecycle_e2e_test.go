@@ -13,16 +13,13 @@ import (
 	"github.com/aepgate/aepgate/protocol/certificate"
 )
 
-// lifecycleYAML requires ci on the pull request and on main.
-const lifecycleYAML = "version: 1\nowners: [olivia]\nrequired_workflows:\n  pull_request: [ci]\n  readback: [ci]\n"
-
 // TestUnitFromPullRequestToCertificate walks one medium-risk unit through
 // the whole App with no seam: aepgate/merge blocks until the worker report,
 // the audit and CI hold at the head; an owner's HOLD blocks it again; then
 // the merge, the readback on main and the completion certificate, whose
 // audited SHA and auditor come from the real audit review.
 func TestUnitFromPullRequestToCertificate(t *testing.T) {
-	w := appkit.NewReadbackWorld(t, lifecycleYAML, func(o *app.ReadbackSeams) { o.Audited = nil })
+	w := appkit.NewReadbackWorld(t, appkit.LifecycleYAML, func(o *app.ReadbackSeams) { o.Audited = nil })
 	w.Repo.Grant("carol", "write")
 	w.Unit.Edit("alice", appkit.Contract("medium", "product"))
 	head := w.PR.Commit("export", map[string]string{"export/export.go": appkit.AuditSource})
@@ -32,7 +29,7 @@ func TestUnitFromPullRequestToCertificate(t *testing.T) {
 		t.Fatalf("merge before anything holds: %s\n%s", r.Conclusion, r.Summary)
 	}
 	// The worker report, CI at the head and an independent PASS.
-	w.PR.Edit("bob", "Work-unit: #"+strconv.Itoa(w.Unit.Number())+"\n\n"+workerReport(w.Unit.Number(), w.PR.Number(), head))
+	w.PR.Edit("bob", "Work-unit: #"+strconv.Itoa(w.Unit.Number())+"\n\n"+appkit.WorkerReport(w.Unit.Number(), w.PR.Number(), head))
 	w.Repo.CompleteWorkflowRun(ghfake.RunOptions{Name: "ci", SHA: head, Branch: "work", Event: "pull_request"})
 	w.PR.SubmitReview("carol", "COMMENTED", appkit.AuditBody(w.Unit.Number(), "PASS", appkit.GoodQuote))
 	appkit.WaitFor(t, 10*time.Second, "ready to merge", func() bool { r := merge(); return r != nil && r.Conclusion == "success" })
@@ -60,11 +57,4 @@ func TestUnitFromPullRequestToCertificate(t *testing.T) {
 	if c := v.Certificate; c["auditedSha"] != head || c["auditorSessionId"] != "carol" || c["mergeSha"] != sha {
 		t.Errorf("certificate %s", raw)
 	}
-}
-
-// workerReport is a valid worker report for pull request pr at head: it
-// names unit and lists work.go, which every test pull request changes.
-func workerReport(unit, pr int, head string) string {
-	return "STATUS: done\nWORK-UNIT: #" + strconv.Itoa(unit) + "\nATTEMPT: 1\nBRANCH: work\nPR: #" + strconv.Itoa(pr) +
-		"\nDONE: CSV export\nNOT DONE / OPEN: none\nFILES: work.go\nVERIFY: go test ./export/... → ok\nPRESERVATION: clean + pushed at " + head + "\n"
 }

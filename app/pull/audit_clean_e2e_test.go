@@ -1,4 +1,4 @@
-package app_test
+package pull_test
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package app_test
+package pull_test
 
 import (
 	"strconv"
@@ -102,7 +102,7 @@ func TestInstructorApprovalAloneNotContractGate(t *testing.T) {
 		t.Errorf("after dave's approval: %s\n%s", r.Conclusion, r.Summary)
 	}
 
-	neg := newAgentWorld(t, appkit.AgentBot, appkit.AgentsLine, func(o *app.Options) { o.Seams.GateRules = withoutGateRule("not-instructor") })
+	neg := newAgentWorld(t, appkit.AgentBot, appkit.AgentsLine, func(o *app.Options) { o.Seams.GateRules = appkit.WithoutGateRule("not-instructor") })
 	neg.PR.SubmitReview("olivia", "APPROVED", "")
 	neg.Quiet(t)
 	if r := gates(neg); r.Conclusion != "success" {

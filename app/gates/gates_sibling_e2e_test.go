@@ -1,4 +1,4 @@
-package app_test
+package gates_test
 
 import (
 	"slices"

@@ -1,18 +1,12 @@
-package app_test
+package gates_test
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/protocol/gatelog"
 )
-
-// withoutGateRule is gatelog.DefaultRules minus the rule called name.
-func withoutGateRule(name string) []gatelog.Rule {
-	return slices.DeleteFunc(gatelog.DefaultRules(), func(r gatelog.Rule) bool { return r.Name == name })
-}
 
 // TestHoldNeedsLiveWrite: a listed owner whose live permission is read
 // cannot /aep hold (every counted command needs write, maintain or admin
@@ -26,7 +20,7 @@ func TestHoldNeedsLiveWrite(t *testing.T) {
 		want  string
 	}{
 		{"refused", nil, "success"},
-		{"negative control: without live-write", withoutGateRule("live-write"), "action_required"},
+		{"negative control: without live-write", appkit.WithoutGateRule("live-write"), "action_required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := appkit.NewGatesWorldOpts(t, func(o *app.Options) { o.Seams.GateRules = tc.rules })

@@ -1,4 +1,4 @@
-package app_test
+package gates_test
 
 import (
 	"strings"
@@ -41,7 +41,7 @@ func TestAuthoritativeCoordinator(t *testing.T) {
 		g.WaitGates(t, "action_required")
 	})
 	t.Run("negative control: without the rule", func(t *testing.T) {
-		g := appkit.NewExtendsWorld(t, base, cfg, func(o *app.Options) { o.Seams.GateRules = withoutGateRule("authoritative-coordinator") })
+		g := appkit.NewExtendsWorld(t, base, cfg, func(o *app.Options) { o.Seams.GateRules = appkit.WithoutGateRule("authoritative-coordinator") })
 		g.WaitGates(t, "success")
 		g.Unit.Comment("mallory", "/aep hold waiting for legal")
 		g.WaitGates(t, "action_required")

@@ -1,4 +1,4 @@
-package app_test
+package pull_test
 
 import (
 	"encoding/json"
@@ -36,9 +36,9 @@ func groupPayload(t *testing.T, w *appkit.ReadbackWorld, groupSHA, ref string) [
 // audit, with the required workflows' runs at the group commit; a group
 // queued for an older head is not ready.
 func TestMergeGroupJudgedOnTheGroupCommit(t *testing.T) {
-	w := appkit.NewReadbackWorld(t, lifecycleYAML, func(o *app.ReadbackSeams) { o.Audited = nil })
+	w := appkit.NewReadbackWorld(t, appkit.LifecycleYAML, func(o *app.ReadbackSeams) { o.Audited = nil })
 	head := w.PR.Head()
-	w.PR.Edit("bob", "Work-unit: #"+strconv.Itoa(w.Unit.Number())+"\n\n"+workerReport(w.Unit.Number(), w.PR.Number(), head))
+	w.PR.Edit("bob", "Work-unit: #"+strconv.Itoa(w.Unit.Number())+"\n\n"+appkit.WorkerReport(w.Unit.Number(), w.PR.Number(), head))
 	appkit.WaitFor(t, 10*time.Second, "the edit judged", func() bool {
 		r := w.Latest(head, checks.NameMerge)
 		return r != nil && !strings.Contains(r.Summary, "worker report | ❌")
@@ -74,9 +74,9 @@ func TestMergeGroupJudgedOnTheGroupCommit(t *testing.T) {
 // workflow at the head and turns ready when its run completes (the
 // workflow_run delivery names the pull request), with no other event.
 func TestMergeFollowsTheRequiredWorkflow(t *testing.T) {
-	w := appkit.NewReadbackWorld(t, lifecycleYAML, func(o *app.ReadbackSeams) { o.Audited = nil })
+	w := appkit.NewReadbackWorld(t, appkit.LifecycleYAML, func(o *app.ReadbackSeams) { o.Audited = nil })
 	head := w.PR.Head()
-	w.PR.Edit("bob", "Work-unit: #"+strconv.Itoa(w.Unit.Number())+"\n\n"+workerReport(w.Unit.Number(), w.PR.Number(), head))
+	w.PR.Edit("bob", "Work-unit: #"+strconv.Itoa(w.Unit.Number())+"\n\n"+appkit.WorkerReport(w.Unit.Number(), w.PR.Number(), head))
 	// The world's CI run at the head completed before the report was
 	// fixed; a new one is what the merge now waits for.
 	appkit.WaitFor(t, 10*time.Second, "judged without the report problem", func() bool {
