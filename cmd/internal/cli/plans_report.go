@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aepgate/aepgate/cmd/internal/reportjson"
 	"github.com/aepgate/aepgate/internal/isolate"
 	"github.com/aepgate/aepgate/protocol/plans"
 )
@@ -84,31 +85,13 @@ func plansWriteText(s streams, head plans.Plan, findings []plans.Finding) {
 	fmt.Fprintln(s.out, "OK: every rule holds")
 }
 
-// plansJSON is the --format json report (version 1; fields may be added).
-type plansJSON struct {
-	Version  int                `json:"version"`
-	Dir      string             `json:"dir"`
-	Base     string             `json:"base"`
-	Head     string             `json:"head"`
-	Phase    int                `json:"phase"`
-	Dialect  string             `json:"dialect,omitempty"`
-	OK       bool               `json:"ok"`
-	Phases   []plansPhaseJSON   `json:"phases"`
-	Findings []plansFindingJSON `json:"findings"`
-}
-
-type plansPhaseJSON struct {
-	ID     int    `json:"id"`
-	Title  string `json:"title"`
-	Status string `json:"status"`
-}
-
-type plansFindingJSON struct {
-	Rule    string `json:"rule"`
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Message string `json:"message"`
-}
+// The plans verify report (package reportjson, which aepgate mcp returns
+// too).
+type (
+	plansJSON        = reportjson.PlansVerify
+	plansPhaseJSON   = reportjson.PlansPhase
+	plansFindingJSON = reportjson.PlansFinding
+)
 
 func plansWriteJSON(s streams, t *plansTarget, head plans.Plan, findings []plans.Finding) {
 	out := plansJSON{Version: 1, Dir: t.dir, Base: t.base, Head: t.head, Phase: t.phase, OK: len(findings) == 0,
@@ -118,11 +101,11 @@ func plansWriteJSON(s streams, t *plansTarget, head plans.Plan, findings []plans
 	}
 	if !plansUnparsed(findings) && head.Progress != nil {
 		for _, ph := range head.Progress.Phases {
-			out.Phases = append(out.Phases, plansPhaseJSON{ph.ID, ph.Title, head.Derived(ph.ID)})
+			out.Phases = append(out.Phases, plansPhaseJSON{ID: ph.ID, Title: ph.Title, Status: head.Derived(ph.ID)})
 		}
 	}
 	for _, f := range findings {
-		out.Findings = append(out.Findings, plansFindingJSON{f.Rule, f.File, f.Line, f.Message})
+		out.Findings = append(out.Findings, plansFindingJSON{Rule: f.Rule, File: f.File, Line: f.Line, Message: f.Message})
 	}
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")

@@ -101,7 +101,7 @@ func (o reviewCheckOptions) run(c *cobra.Command, s streams, file string) error 
 	case formatSARIF:
 		err = writeReviewSARIF(s, rep)
 	default:
-		err = rep.writeText(s.out)
+		err = writeReviewText(s.out, rep)
 	}
 	if err != nil {
 		return failf(2, "review check: %w", err)
@@ -118,5 +118,5 @@ func writeReviewSARIF(s streams, rep reviewReport) error {
 	dir := filepath.Dir(rep.File)
 	root := repoRoot(dir)
 	check := sarifCheck{tool: "aepgate review check", category: sarifCategory("review-check", root, dir), rules: reviewRuleDocs}
-	return writeSARIF(s.out, check, s.version, root, rep.sarif())
+	return writeSARIF(s.out, check, s.version, root, reviewSARIF(rep))
 }

@@ -8,61 +8,20 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aepgate/aepgate/cmd/internal/reportjson"
 	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/review"
 )
 
-// reviewReport is what review check prints, as text or as JSON.
-type reviewReport struct {
-	File   string `json:"file"`
-	Form   string `json:"form"`
-	Commit string `json:"commit"`
-	// Valid: no problem; the App would accept the block and its evidence
-	// at Commit.
-	Valid    bool   `json:"valid"`
-	Verdict  string `json:"verdict,omitempty"`
-	WorkUnit string `json:"work_unit,omitempty"`
-	// Bundle is the evidence bundle read; nil when it was not read.
-	Bundle   *bundleReport   `json:"bundle,omitempty"`
-	Quotes   []quoteReport   `json:"quotes"`
-	Problems []problemReport `json:"problems"`
-	// NotChecked are the rules only the App can apply, on the pull request.
-	NotChecked []string `json:"not_checked"`
-}
-
-// bundleReport is the evidence bundle: its identity and its files.
-type bundleReport struct {
-	Identity string       `json:"identity"`
-	Bytes    int          `json:"bytes"`
-	Files    []bundleFile `json:"files"`
-}
-
-// bundleFile is one file of the bundle as read at the commit.
-type bundleFile struct {
-	Path    string `json:"path"`
-	SHA256  string `json:"sha256,omitempty"`
-	Bytes   int    `json:"bytes"`
-	Symlink bool   `json:"symlink,omitempty"`
-	Missing bool   `json:"missing,omitempty"`
-}
-
-// quoteReport is one evidence entry and where its quote was found.
-type quoteReport struct {
-	// Evidence is the entry's JSON path, e.g. "$.findings[0].evidence[1]".
-	Evidence string `json:"evidence"`
-	Path     string `json:"path"`
-	// Status is "found", "not found", or "path refused" when a bundle
-	// rule refused the file, so the quote was not looked for.
-	Status    string `json:"status"`
-	StartLine int    `json:"start_line,omitempty"`
-	EndLine   int    `json:"end_line,omitempty"`
-}
-
-// problemReport is one problem at its JSON path in the block.
-type problemReport struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-}
+// The review check report (package reportjson, which aepgate mcp returns
+// too).
+type (
+	reviewReport  = reportjson.ReviewCheck
+	bundleReport  = reportjson.ReviewBundle
+	bundleFile    = reportjson.BundleFile
+	quoteReport   = reportjson.ReviewQuote
+	problemReport = reportjson.ReviewProblem
+)
 
 // notChecked are the audit rules that depend on the pull request.
 var notChecked = []string{
@@ -107,7 +66,7 @@ func newReviewReport(file string, res *reviewResult) reviewReport {
 }
 
 // writeText prints the report for people.
-func (r reviewReport) writeText(w io.Writer) error {
+func writeReviewText(w io.Writer, r reviewReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s) at %s\n", r.File, r.Form, r.Commit)
 	if r.Verdict != "" {

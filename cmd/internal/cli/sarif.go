@@ -299,7 +299,7 @@ func plansSARIF(top string, findings []plans.Finding) []sarifFinding {
 
 // sarif is review check's problems for SARIF, each at the review file
 // (a problem names its JSON path in the aep-audit block).
-func (r reviewReport) sarif() []sarifFinding {
+func reviewSARIF(r reviewReport) []sarifFinding {
 	out := make([]sarifFinding, len(r.Problems))
 	for i, p := range r.Problems {
 		out[i] = sarifFinding{Rule: reviewRuleID, Message: p.Path + ": " + p.Message, File: r.File, Line: 1}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/aepgate/aepgate/cmd/internal/reportjson"
 	"github.com/aepgate/aepgate/protocol/lint"
 	"github.com/aepgate/aepgate/protocol/status"
 )
@@ -43,51 +44,6 @@ type ReviewCheckInput struct {
 	SHA     string `json:"sha,omitempty" jsonschema:"the commit the review audits (default HEAD)"`
 }
 
-// ReviewCheck is `aepgate review check --format json`.
-type ReviewCheck struct {
-	File       string          `json:"file"`
-	Form       string          `json:"form"`
-	Commit     string          `json:"commit"`
-	Valid      bool            `json:"valid"`
-	Verdict    string          `json:"verdict,omitempty"`
-	WorkUnit   string          `json:"work_unit,omitempty"`
-	Bundle     *ReviewBundle   `json:"bundle,omitempty"`
-	Quotes     []ReviewQuote   `json:"quotes"`
-	Problems   []ReviewProblem `json:"problems"`
-	NotChecked []string        `json:"not_checked"`
-}
-
-// ReviewBundle is the evidence bundle read at the commit.
-type ReviewBundle struct {
-	Identity string       `json:"identity"`
-	Bytes    int          `json:"bytes"`
-	Files    []BundleFile `json:"files"`
-}
-
-// BundleFile is one file of the bundle.
-type BundleFile struct {
-	Path    string `json:"path"`
-	SHA256  string `json:"sha256,omitempty"`
-	Bytes   int    `json:"bytes"`
-	Symlink bool   `json:"symlink,omitempty"`
-	Missing bool   `json:"missing,omitempty"`
-}
-
-// ReviewQuote is one evidence entry and where its quote was found.
-type ReviewQuote struct {
-	Evidence  string `json:"evidence"`
-	Path      string `json:"path"`
-	Status    string `json:"status"`
-	StartLine int    `json:"start_line,omitempty"`
-	EndLine   int    `json:"end_line,omitempty"`
-}
-
-// ReviewProblem is one problem at its JSON path in the block.
-type ReviewProblem struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-}
-
 // PlansVerifyInput is plans_verify's arguments. The recorded commands are
 // never re-run (`plans verify --rerun` is the command line's alone).
 type PlansVerifyInput struct {
@@ -98,33 +54,17 @@ type PlansVerifyInput struct {
 	Owner  string `json:"owner,omitempty" jsonschema:"the login owning a plan in the Executor skill's dialect"`
 }
 
-// PlansVerify is `aepgate plans verify --format json`.
-type PlansVerify struct {
-	Version  int            `json:"version"`
-	Dir      string         `json:"dir"`
-	Base     string         `json:"base"`
-	Head     string         `json:"head"`
-	Phase    int            `json:"phase"`
-	Dialect  string         `json:"dialect,omitempty"`
-	OK       bool           `json:"ok"`
-	Phases   []PlansPhase   `json:"phases"`
-	Findings []PlansFinding `json:"findings"`
-}
-
-// PlansPhase is one phase and its derived status.
-type PlansPhase struct {
-	ID     int    `json:"id"`
-	Title  string `json:"title"`
-	Status string `json:"status"`
-}
-
-// PlansFinding is one finding.
-type PlansFinding struct {
-	Rule    string `json:"rule"`
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Message string `json:"message"`
-}
+// The commands' JSON reports, as they print them (package reportjson).
+type (
+	ReviewCheck   = reportjson.ReviewCheck
+	ReviewBundle  = reportjson.ReviewBundle
+	BundleFile    = reportjson.BundleFile
+	ReviewQuote   = reportjson.ReviewQuote
+	ReviewProblem = reportjson.ReviewProblem
+	PlansVerify   = reportjson.PlansVerify
+	PlansPhase    = reportjson.PlansPhase
+	PlansFinding  = reportjson.PlansFinding
+)
 
 // register adds every tool to srv.
 func (t tools) register(srv *mcp.Server) {
