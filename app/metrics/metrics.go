@@ -36,6 +36,8 @@ type Set struct {
 	coalesced *prometheus.CounterVec
 	// inflight counts the webhook bodies being read, not yet verified.
 	inflight prometheus.Gauge
+	// budget are the GitHub API budget's series (WatchBudget).
+	budget budgetSeries
 }
 
 // New is a Set with every series registered (the rate-limit gauge at
@@ -62,6 +64,7 @@ func New() *Set {
 		inflight: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "aepgate_webhook_unverified_bodies", Help: "Webhook bodies being received whose signature is not checked yet (slow senders show here).",
 		}),
+		budget: newBudgetSeries(),
 	}
 	m.batchSize = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name: "aepgate_webhook_batch_size", Help: "Verified deliveries committed together by the webhook edge's writer (group commit).",
