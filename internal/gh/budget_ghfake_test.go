@@ -126,10 +126,34 @@ func TestBudgetBurstOfWritesStaysUnderSecondaryLimits(t *testing.T) {
 
 // TestBudgetOwnWorkOvertakesQueuedFanout: with nine fan-out comments
 // queued behind write pacing, an owner's own comment is the next write.
+// The negative control sends the late comment as fan-out too: it waits
+// its turn, last.
 func TestBudgetOwnWorkOvertakesQueuedFanout(t *testing.T) {
-	w := newBudgetWorld(t, false, BudgetOptions{})
+	tests := []struct {
+		name string
+		late Priority
+		want int // the late comment's place among the writes
+	}{
+		{"own", PriorityOwn, 1},
+		{"fan-out (negative control)", PriorityFanout, 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newBudgetWorld(t, false, BudgetOptions{})
+			got := w.lateComment(t, tt.late)
+			if got != tt.want {
+				t.Errorf("the late comment was write %d, want %d:\n%s", got, tt.want, w.f.WriteLog())
+			}
+		})
+	}
+}
+
+// lateComment queues ten fan-out comments on the first issue, then one of
+// priority late on the second, runs the clock until all are written, and
+// returns the late one's place among the comments (-1: missing).
+func (w *budgetWorld) lateComment(t *testing.T, late Priority) int {
+	t.Helper()
 	fanout := WithPriority(context.Background(), PriorityFanout)
-	own := WithPriority(context.Background(), PriorityOwn)
 	var wg sync.WaitGroup
 	for i := range 10 {
 		wg.Go(func() {
@@ -142,11 +166,14 @@ func TestBudgetOwnWorkOvertakesQueuedFanout(t *testing.T) {
 		return w.in.budget.state().Waiting[PriorityFanout] == 9 && len(w.comments()) == 1
 	})
 	wg.Go(func() {
-		if _, err := w.in.Comment(own, "acme", "widgets", w.issues[1], "own"); err != nil {
+		if _, err := w.in.Comment(WithPriority(context.Background(), late), "acme", "widgets", w.issues[1], "late"); err != nil {
 			t.Error(err)
 		}
 	})
-	waitUntil(t, "the own write queued", func() bool { return w.in.budget.state().Waiting[PriorityOwn] == 1 })
+	waitUntil(t, "the late write queued", func() bool {
+		s := w.in.budget.state()
+		return s.Waiting[PriorityOwn]+s.Waiting[PriorityFanout] == 10
+	})
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	for running := true; running; {
@@ -157,11 +184,13 @@ func TestBudgetOwnWorkOvertakesQueuedFanout(t *testing.T) {
 			w.clock.Advance(time.Second)
 		}
 	}
-	writes := w.comments()
-	ownPath := fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", w.issues[1])
-	if len(writes) != 11 || writes[1].Path != ownPath {
-		t.Errorf("writes:\n%swant 11 comments, the second %s", w.f.WriteLog(), ownPath)
+	latePath := fmt.Sprintf("/repos/acme/widgets/issues/%d/comments", w.issues[1])
+	for i, r := range w.comments() {
+		if r.Path == latePath {
+			return i
+		}
 	}
+	return -1
 }
 
 // TestBudgetHonoursRetryAfter: after GitHub refuses a call for a secondary
