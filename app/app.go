@@ -105,16 +105,20 @@ func New(ctx context.Context, opts Options) (*App, error) {
 // Close commits the deliveries handed to the batcher, then releases the
 // database.
 func (a *App) Close() {
-	a.edge.batcher.Close()
+	a.edge.Batcher.Close()
 	a.db.Close()
 }
+
+// KeysPath is where the App publishes, as a JWKS, the public keys that
+// verify its signed certificates (app/jwks).
+const KeysPath = "/.well-known/aepgate/keys"
 
 // Handler is the App's HTTP surface: /webhook, /healthz, /readyz, /metrics,
 // the signing keys' JWKS at KeysPath and the signed revocation list at
 // jwks.RevocationsPath.
 func (a *App) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/webhook", a.edge.webhook)
+	mux.Handle("/webhook", a.edge.Handler)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Write([]byte("ok\n"))
 	})
@@ -161,7 +165,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	if err := srv.Shutdown(sctx); err != nil {
 		a.log.Warn("http shutdown", "err", err)
 	}
-	a.edge.batcher.Close()
+	a.edge.Batcher.Close()
 	if err := a.queue.Stop(sctx); err != nil {
 		a.log.Warn("queue shutdown", "err", err)
 	}

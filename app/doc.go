@@ -5,7 +5,7 @@
 // line each: the event families each owns and the registration of its
 // handlers of the typed work they derive from a delivery or the sweep;
 // builds each installation's judges from the Options (judges.go); and
-// schedules the sweep (reconcile.go). The features live below it: the
+// schedules the sweep (features.go). The features live below it: the
 // pull-request pipeline and its rejudge and fanout jobs (app/pull), the
 // owners' gates (app/gates), closures (app/closure), held work
 // (app/heldwork), readback and certificates (app/readback), releases

@@ -19,55 +19,33 @@ const (
 	DefaultBusySweep = webhook.DefaultBusySweep
 )
 
-// edge is the App's HTTP edge (package app/webhook) and what serves it.
+// edge is the App's HTTP edge (webhook.Edge) and whether GitHub accepted
+// the App's credentials (/readyz).
 type edge struct {
-	webhook http.Handler
-	// batcher commits the edge's verified deliveries in batches.
-	batcher *webhook.Batcher
-	// hooks are GitHub's hook ranges, read by Run.
-	hooks *webhook.HookCache
-	// sweeper sweeps after the edge's busy refusals.
-	sweeper *webhook.BusySweep
-	// github is whether GitHub accepted the App's credentials (/readyz).
+	*webhook.Edge
 	github *ready.GitHub
 }
 
-// newEdge builds the App's edge: the batcher on the queue, GitHub's hook
-// ranges, the sweep after busy refusals, the credentials check of /readyz
-// and the webhook edge, with the App's secrets, metrics and log, the
-// events it handles and what their jobs read of a body (their payload
-// views, which the edge keeps of it).
-func (a *App) newEdge(yield *queue.Yield) error {
-	o, e := a.opts, &a.edge
-	e.batcher = webhook.NewBatcher(a.queue, webhook.BatchConfig{Size: o.BatchSize, Wait: o.BatchWait,
-		Observe: yield.Observe(a.metrics.Batch), Options: o.Seams.Batch})
-	e.hooks = &webhook.HookCache{Read: a.clients.HookRanges, Log: a.log, Configured: o.GitHubHookAddresses}
-	e.sweeper = webhook.NewBusySweep(o.BusySweep, a.runReconcile)
-	e.github = &ready.GitHub{Identity: a.clients.Identity, Log: a.log, Recheck: o.AuthRecheck}
-	onBusy := e.sweeper.Busy
-	if o.Seams.NoBusySweep {
-		onBusy = nil
-	}
-	var err error
-	e.webhook, err = webhook.New(webhook.Config{
-		Secrets: o.WebhookSecrets, Queue: e.batcher, Handled: a.features.families.Handles, Views: a.features.families.Views,
-		Metrics: webhook.Metrics{Delivery: a.metrics.Delivery, Unverified: a.metrics.Unverified},
-		Log:     a.log, TrustedProxies: o.TrustedProxies, Hooks: e.hooks, OnBusy: onBusy, Options: o.Seams.Edge,
-	})
-	if err != nil {
-		e.batcher.Close()
-	}
+// newEdge builds the App's edge on the queue, with the App's secrets,
+// metrics and log, the events it handles and what their jobs read of a
+// body (their payload views, which the edge keeps of it).
+func (a *App) newEdge(yield *queue.Yield) (err error) {
+	o := a.opts
+	a.edge.github = &ready.GitHub{Identity: a.clients.Identity, Log: a.log, Recheck: o.AuthRecheck}
+	a.edge.Edge, err = webhook.NewEdge(webhook.Parts{To: a.queue, HookRanges: a.clients.HookRanges, Configured: o.GitHubHookAddresses,
+		Batch:     webhook.BatchConfig{Size: o.BatchSize, Wait: o.BatchWait, Observe: yield.Observe(a.metrics.Batch), Options: o.Seams.Batch},
+		BusySweep: o.BusySweep, Sweep: a.runReconcile, NoBusySweep: o.Seams.NoBusySweep,
+		Config: webhook.Config{Secrets: o.WebhookSecrets, Handled: a.features.families.Handles, Views: a.features.families.Views,
+			Metrics: webhook.Metrics{Delivery: a.metrics.Delivery, Unverified: a.metrics.Unverified},
+			Log:     a.log, TrustedProxies: o.TrustedProxies, Options: o.Seams.Edge}})
 	return err
 }
 
-// serveEdge reads GitHub's hook ranges once (bounded, so a GitHub that does not answer delays
-// start-up by webhook.HookFirstRead at most), then keeps them fresh, sweeps after busy refusals,
-// has GitHub redeliver what it could not deliver (app/redeliver) and checks the App's credentials
-// until ctx ends; it returns the server for ln, which holds at most Options.MaxConns connections.
+// serveEdge serves the edge (webhook.Edge.Serve), has GitHub redeliver
+// what it could not deliver (app/redeliver) and checks the App's
+// credentials until ctx ends; it returns the server for ln.
 func (a *App) serveEdge(ctx context.Context, ln net.Listener) (*http.Server, net.Listener) {
-	ok := a.edge.hooks.Refresh(ctx, webhook.HookFirstRead)
-	go a.edge.hooks.Watch(ctx, ok)
-	go a.edge.sweeper.Run(ctx, func(err error) {
+	srv, ln := a.edge.Serve(ctx, ln, a.Handler(), a.opts.Seams.Server, a.opts.MaxConns, func(err error) {
 		if err != nil {
 			a.log.Warn("sweep after busy refusals", "err", err)
 			return
@@ -76,7 +54,7 @@ func (a *App) serveEdge(ctx context.Context, ln net.Listener) (*http.Server, net
 	})
 	go a.opts.Redeliver.Loop(ctx, a.clients, a.db, a.log, a.metrics.Redelivery)
 	a.edge.github.AtStart(ctx)
-	return webhook.NewServer(a.Handler(), a.opts.Seams.Server), webhook.LimitConns(ln, a.opts.MaxConns, a.edge.hooks)
+	return srv, ln
 }
 
 // VerifyGitHub asks GitHub who the App is (GET /app with its JWT). On

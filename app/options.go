@@ -195,28 +195,21 @@ func (o *Options) setDefaults() error {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	def := func(d *time.Duration, v time.Duration) {
+	if o.WritePause < 0 {
+		o.WritePause = 0
+	} else if o.WritePause == 0 {
+		o.WritePause = DefaultWritePause
+	}
+	defaults := map[*time.Duration]time.Duration{&o.RetryBase: DefaultRetryBase, &o.RetryMax: MaxRetryDelay,
+		&o.ReconcileEvery: DefaultReconcileEvery, &o.JobTimeout: DefaultJobTimeout, &o.RescueAfter: DefaultRescueAfter,
+		&o.PollInterval: DefaultPollInterval, &o.ShutdownGrace: DefaultShutdownGrace, &o.BoardDelay: DefaultBoardDelay,
+		&o.FanoutWindow: DefaultFanoutWindow, &o.BusySweep: DefaultBusySweep, &o.CoalesceDelay: DefaultCoalesceDelay,
+		&o.CoalesceMaxWait: DefaultCoalesceMaxWait}
+	for d, v := range defaults {
 		if *d == 0 {
 			*d = v
 		}
 	}
-	if o.WritePause < 0 {
-		o.WritePause = 0
-	} else {
-		def(&o.WritePause, DefaultWritePause)
-	}
-	def(&o.RetryBase, DefaultRetryBase)
-	def(&o.RetryMax, MaxRetryDelay)
-	def(&o.ReconcileEvery, DefaultReconcileEvery)
-	def(&o.JobTimeout, DefaultJobTimeout)
-	def(&o.RescueAfter, DefaultRescueAfter)
-	def(&o.PollInterval, DefaultPollInterval)
-	def(&o.ShutdownGrace, DefaultShutdownGrace)
-	def(&o.BoardDelay, DefaultBoardDelay)
-	def(&o.FanoutWindow, DefaultFanoutWindow)
-	def(&o.BusySweep, DefaultBusySweep)
-	def(&o.CoalesceDelay, DefaultCoalesceDelay)
-	def(&o.CoalesceMaxWait, DefaultCoalesceMaxWait)
 	if o.Workers <= 0 {
 		o.Workers = DefaultWorkers
 	}
