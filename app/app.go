@@ -7,53 +7,55 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"time"
 
 	"github.com/riverqueue/river"
 
 	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/app/jwks"
 	"github.com/aepgate/aepgate/app/metrics"
+	"github.com/aepgate/aepgate/app/pull"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/ready"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
-	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/boardview"
 )
 
-// App is a running GitHub App: database, queue, GitHub clients and the
-// HTTP edge.
+// App is a running GitHub App: database, queue, GitHub clients, the
+// HTTP edge and the features.
 type App struct {
-	opts    Options
-	db      *store.DB
-	queue   *queue.Queue
-	clients *gh.Clients
-	metrics *metrics.Set
-	log     *slog.Logger
-	webhook http.Handler
-	// batcher commits the edge's verified deliveries in batches.
-	batcher *webhook.Batcher
-	// checks are the App's checks, verdict.DefaultChecks unless a test set others.
-	checks []verdict.Check
-	// families is the table of event families the App handles,
-	// Families unless a test added one.
-	families route.Table
-	// ancestry remembers which commit contains which, for readback.
-	ancestry readback.Ancestry
-	// audits remembers briefly the audits judged for merged heads.
-	audits readback.AuditMemory
+	opts     Options
+	db       *store.DB
+	queue    *queue.Queue
+	clients  *gh.Clients
+	metrics  *metrics.Set
+	log      *slog.Logger
+	edge     edge
+	features features
+	memory   memory
 	// stopping is closed when Run starts shutting down, which ends the
 	// wait of board jobs (board.Boards.Run) at once.
 	stopping chan struct{}
-	// hooks are GitHub's hook ranges, read by Run (edge.go).
-	hooks *webhook.HookCache
-	// sweeper sweeps after the edge's busy refusals (edge.go).
-	sweeper *webhook.BusySweep
-	// github is whether GitHub accepted the App's credentials (/readyz).
-	github *ready.GitHub
+}
+
+// features are the App's features (Features unless a test set others
+// in Seams.Features), the families they own and the checks
+// (verdict.DefaultChecks unless a test set others in Seams.Checks).
+type features struct {
+	list     []Feature
+	families route.Table
+	checks   []verdict.Check
+}
+
+// memory is what readback remembers between jobs: which commit contains
+// which, and the audits judged for merged heads.
+type memory struct {
+	ancestry readback.Ancestry
+	audits   readback.AuditMemory
 }
 
 // New opens the database, applies the App's and River's migrations and
@@ -71,13 +73,15 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a := &App{opts: opts, db: db, metrics: metrics.New(), log: opts.Logger, checks: opts.Seams.Checks, stopping: make(chan struct{})}
-	if a.checks == nil {
-		a.checks = verdict.DefaultChecks()
+	a := &App{opts: opts, db: db, metrics: metrics.New(), log: opts.Logger, stopping: make(chan struct{}),
+		features: features{list: opts.Seams.Features, checks: opts.Seams.Checks}}
+	if a.features.checks == nil {
+		a.features.checks = verdict.DefaultChecks()
 	}
-	if a.families = opts.Seams.Families; a.families == nil {
-		a.families = Families()
+	if a.features.list == nil {
+		a.features.list = Features()
 	}
+	a.features.families = families(a.features.list)
 	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
 	a.clients.WritePause = opts.WritePause
@@ -86,14 +90,14 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	a.clients.Observe = a.metrics.GitHubCall
 	qc := a.opts.queueConfig()
 	a.metrics.WatchQueue(db, qc.Yield, a.log, board.Queue)
-	if a.queue, err = queue.New(ctx, db, qc, a.runners()); err != nil {
+	jobs := &pull.Jobs{Run: a.run, Store: db, Delay: opts.CoalesceDelay, MaxWait: opts.CoalesceMaxWait, Job: a.metrics.Job, Log: a.log}
+	run := queue.Runners{Delivery: queue.Retrying(a.handleDelivery, a.metrics.Job, a.log), Reconcile: a.runReconcile, Handles: a.features.families.Handles,
+		Kinds: append(jobs.Kinds(), board.Job(a.boards().Run, opts.BoardDelay, opts.JobTimeout))}
+	if a.queue, err = queue.New(ctx, db, qc, run); err != nil {
 		db.Close()
 		return nil, err
 	}
-	a.batcher = webhook.NewBatcher(a.queue, webhook.BatchConfig{Size: opts.BatchSize, Wait: opts.BatchWait,
-		Observe: qc.Yield.Observe(a.metrics.Batch), Options: opts.Seams.Batch})
-	if err := a.newEdge(); err != nil {
-		a.batcher.Close()
+	if err := a.newEdge(qc.Yield); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -103,24 +107,29 @@ func New(ctx context.Context, opts Options) (*App, error) {
 // Close commits the deliveries handed to the batcher, then releases the
 // database.
 func (a *App) Close() {
-	a.batcher.Close()
+	a.edge.Batcher.Close()
 	a.db.Close()
 }
+
+// KeysPath is where the App publishes, as a JWKS, the public keys that
+// verify its signed certificates (app/jwks).
+const KeysPath = "/.well-known/aepgate/keys"
 
 // Handler is the App's HTTP surface: /webhook, /healthz, /readyz, /metrics,
 // the signing keys' JWKS at KeysPath and the signed revocation list at
 // jwks.RevocationsPath.
 func (a *App) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/webhook", a.webhook)
+	mux.Handle("/webhook", a.edge.Handler)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Write([]byte("ok\n"))
 	})
-	mux.Handle("GET /readyz", ready.Handler(a.queue.Ping, a.github, a.log))
+	mux.Handle("GET /readyz", ready.Handler(a.queue.Ping, a.edge.github, a.log))
 	mux.Handle("GET /metrics", a.metrics.Handler())
 	mux.Handle("GET "+KeysPath, jwks.Handler(a.opts.PublicKeys, a.opts.Signer))
 	mux.Handle("GET "+jwks.RevocationsPath, jwks.RevocationsHandler(a.opts.Revocations, a.opts.Signer))
-	a.mountBoard(mux)
+	board.Web{Page: a.opts.Board, GitHubURL: a.opts.GitHubURL, Transport: a.opts.Transport, Repos: board.Repos(a.clients),
+		Boards: a.boards(), Log: a.log}.Mount(mux)
 	return mux
 }
 
@@ -143,7 +152,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	srv, ln := a.serveEdge(ctx, ln)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	info, _ := a.github.Verified()
+	info, _ := a.edge.github.Verified()
 	a.log.Info("aepgate serving", "version", a.opts.Version, "addr", ln.Addr().String(), "database", a.db.Where,
 		"app_id", a.opts.AppID, "app_slug", info.Slug)
 	var serveErr error
@@ -158,7 +167,7 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	if err := srv.Shutdown(sctx); err != nil {
 		a.log.Warn("http shutdown", "err", err)
 	}
-	a.batcher.Close()
+	a.edge.Batcher.Close()
 	if err := a.queue.Stop(sctx); err != nil {
 		a.log.Warn("queue shutdown", "err", err)
 	}
@@ -168,34 +177,9 @@ func (a *App) Run(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// runDelivery does one delivery's work. Rate limits snooze the job for as
-// long as GitHub asked; other errors are retried with backoff.
-func (a *App) runDelivery(ctx context.Context, d queue.Delivery, attempt int) error {
-	start := time.Now()
-	log := a.log.With("delivery", d.DeliveryID, "event", d.Event, "attempt", attempt)
-	err := a.handleDelivery(ctx, d, log)
-	result := "ok"
-	if err != nil {
-		result = "retry"
-		if wait, ok := gh.RetryWait(err, time.Now()); ok {
-			result = "snoozed"
-			log.Warn("rate limited; snoozing", "wait_seconds", wait.Seconds(), "err", err)
-			err = river.JobSnooze(max(wait, 0))
-		} else if errors.Is(ctx.Err(), context.Canceled) {
-			// Shutdown: hand the job back untouched for the next process.
-			result = "returned"
-			err = river.JobSnooze(0)
-		} else {
-			log.Warn("delivery failed; will retry", "err", err)
-		}
-	}
-	a.metrics.Job(queue.Delivery{}.Kind(), result, time.Since(start))
-	log.Info("delivery processed", "result", result, "duration_seconds", time.Since(start).Seconds())
-	return err
-}
-
+// handleDelivery does one delivery's work (queue.Retrying runs it).
 func (a *App) handleDelivery(ctx context.Context, d queue.Delivery, log *slog.Logger) error {
-	w, ws, err := a.families.Route(d.Event, d.Payload, a.opts.AppID)
+	w, ws, err := a.features.families.Route(d.Event, d.Payload, a.opts.AppID)
 	if err != nil {
 		log.Error("unusable payload; dropped", "err", err)
 		return river.JobCancel(err)
@@ -205,11 +189,14 @@ func (a *App) handleDelivery(ctx context.Context, d queue.Delivery, log *slog.Lo
 	}
 	w.Delivery = d.DeliveryID
 	log = log.With("installation", w.Installation, "repo", w.FullName())
-	j, err := a.judges(w.Installation, log)
-	if err != nil {
-		return err
-	}
-	return a.handlers(j).Run(ctx, w, a.coalesce(w.Event, ws))
+	return a.run(ctx, w, a.coalesce(w.Event, ws), log)
+}
+
+// coalesce replaces each piece of a delivery's work that its family
+// coalesces (route.Family.Coalesce) by its coalesced form, unless
+// Seams.Coalesce (a negative control) keeps it.
+func (a *App) coalesce(event string, ws []route.Work) []route.Work {
+	return a.features.families.Coalesce(event, ws, func(x route.Work) bool { return a.opts.Seams.Coalesce == nil || a.opts.Seams.Coalesce(event, x) })
 }
 
 // Sweep runs the reconcile sweep once, now, as its schedule does every
@@ -225,3 +212,18 @@ func (a *App) GitHub() *gh.Clients { return a.clients }
 // Boards is the App's boards (package app/board) on its database, queue
 // and GitHub clients.
 func (a *App) Boards() *board.Boards { return a.boards() }
+
+// boards is the App's boards on its database, queue and GitHub clients.
+func (a *App) boards() *board.Boards {
+	return &board.Boards{DB: a.db, Ledger: writer.DBLedger{DB: a.db}, GitHub: board.Installations(a.clients), AppLogin: a.clients.AppLogin,
+		Queue: func(ctx context.Context, args board.Args) error { return board.Insert(ctx, a.queue, args) }, Delay: a.opts.BoardDelay,
+		Stopping: a.stopping, Job: a.metrics.Job, ClosureRules: a.opts.Seams.ClosureRules, Log: a.log}
+}
+
+// Board returns the latest board the App kept for repo ("owner/name"), and false when it has none yet.
+func (a *App) Board(ctx context.Context, repo string) (boardview.Board, bool, error) {
+	return a.boards().Load(ctx, repo)
+}
+
+// BoardPage configures the signed-in /board page (board.Page).
+type BoardPage = board.Page

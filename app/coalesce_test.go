@@ -12,7 +12,7 @@ import (
 // once; the negative-control option keeps all of it.
 func TestCoalesceKeepsOrder(t *testing.T) {
 	ws := []route.Work{pull.RecordPush{}, pull.JudgePR{PR: 2}, pull.JudgeOpen{Issue: 1}}
-	a := &App{families: Families()}
+	a := &App{features: features{families: Families()}}
 	if _, ok := a.coalesce("pull_request", ws)[1].(pull.JudgePR); !ok {
 		t.Error("a pull_request event's judgement was coalesced")
 	}

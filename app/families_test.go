@@ -1,60 +1,45 @@
 package app_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/aepgate/aepgate/app"
-	"github.com/aepgate/aepgate/app/route"
-	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
+	"github.com/aepgate/aepgate/internal/testkit/appkit/toyfeature"
 )
 
-// toyWork is the toy family's work.
-type toyWork struct{}
-
-func (toyWork) WorkKind() string { return "toy" }
-
-// TestToyFamily: adding an event-triggered feature is one family in the
-// table and its handler. Registered, its event is in the manifest's subscription list and
-// the edge queues it; delivered, its work runs. Without it (the negative
-// control) the same delivery is acknowledged and starts nothing.
-func TestToyFamily(t *testing.T) {
-	ran := make(chan string, 1)
-	toy := route.Family{Name: "toy", Events: map[string][]string{"star": {"created"}}, View: func() any { return new(struct{}) },
-		Derive: func(string, webhook.Envelope, []byte, int64) ([]route.Work, error) {
-			return []route.Work{toyWork{}}, nil
-		}}
-	body := []byte(`{"action":"created","installation":{"id":9},"repository":{"name":"app","owner":{"login":"acme"}}}`)
+// TestToyFeature: adding a feature (its event family, its work and its
+// check) is one line, Seams.Features = append(app.Features(), …), here
+// internal/testkit/appkit/toyfeature. With the line its event is in the
+// subscribed events, the edge queues its delivery, its work runs and its
+// check run appears on GitHub. Without it (the negative control) the event
+// is not subscribed and the same delivery writes nothing.
+func TestToyFeature(t *testing.T) {
 	for _, registered := range []bool{true, false} {
-		fs := app.Families()
+		w := appkit.NewWorld(t)
+		w.AddPR(10, "")
+		o := appkit.Options(t, w, "")
 		if registered {
-			fs = append(fs, toy)
+			o.Seams.Features = append(app.Features(), toyfeature.Feature())
 		}
-		if got := slices.Contains(fs.Events(), "star"); got != registered {
-			t.Fatalf("registered %v: star in the subscribed events = %v", registered, got)
-		}
-		o := appkit.Options(t, nil, "")
-		o.Seams.Families = fs
-		o.Seams.Handlers = func(h *route.Handlers) {
-			route.Handle(h, func(_ context.Context, w route.Where, _ toyWork) error {
-				ran <- w.FullName()
-				return nil
-			})
+		if got := slices.Contains(app.EventsOf(o.Seams.Features), "commit_comment"); got != registered {
+			t.Fatalf("registered %v: commit_comment in the subscribed events = %v", registered, got)
 		}
 		_, base := appkit.Start(t, o)
-		appkit.Deliver(t, base, "star", fmt.Sprintf("toy-%v", registered), body)
-		select {
-		case repo := <-ran:
-			if !registered || repo != "acme/app" {
-				t.Errorf("registered %v: toy work ran for %q", registered, repo)
-			}
-		case <-time.After(3 * time.Second):
-			if registered {
-				t.Error("the toy family's work did not run")
+		body := w.Payload("created", map[string]any{"comment": map[string]any{"id": 7, "commit_id": w.Heads[10], "user": map[string]any{"login": "carol"}}})
+		if code := appkit.Deliver(t, base, "commit_comment", fmt.Sprintf("toy-%v", registered), body); code >= 300 {
+			t.Fatalf("registered %v: delivery answered %d", registered, code)
+		}
+		ran := appkit.WaitUntil(3*time.Second, func() bool { return w.Run(toyfeature.CheckName, 10) != nil })
+		if ran != registered {
+			t.Fatalf("registered %v: the toy check run appeared = %v", registered, ran)
+		}
+		if registered {
+			if r := w.Run(toyfeature.CheckName, 10); r.Conclusion != "success" || r.Title != "noted by carol" {
+				t.Errorf("toy check run = %s %q, want success \"noted by carol\"", r.Conclusion, r.Title)
 			}
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/heldwork"
 	"github.com/aepgate/aepgate/app/owners"
+	"github.com/aepgate/aepgate/app/queue"
+	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/redeliver"
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
@@ -27,94 +29,77 @@ import (
 
 // Options configure the App. Zero durations take the defaults below.
 type Options struct {
-	// Addr is the HTTP listen address, e.g. ":8080".
-	Addr string
-	// Database is "sqlite:PATH" or "postgres://…".
-	Database string
-	// AppID is the GitHub App's ID.
-	AppID int64
-	// PrivateKey signs the App's JWTs.
-	PrivateKey *rsa.PrivateKey
-	// WebhookSecrets are the accepted webhook secrets: the current one and,
-	// during a rotation, the previous one.
+	// Addr is the HTTP listen address (":8080"); Database "sqlite:PATH" or
+	// "postgres://…"; AppID, PrivateKey the App's identity (its JWTs).
+	Addr, Database string
+	AppID          int64
+	PrivateKey     *rsa.PrivateKey
+	// WebhookSecrets are the accepted secrets: the current one and, during
+	// a rotation, the previous one.
 	WebhookSecrets [][]byte
-	// GitHubURL is the REST API root (github.com, GHES or a test server).
+	// GitHubURL is the REST API root (github.com, GHES or a test server);
+	// Transport carries its requests (nil: http.DefaultTransport).
 	GitHubURL string
-	// Version is the binary's version, logged at start.
-	Version string
-	// Logger receives the App's logs.
-	Logger *slog.Logger
-	// Transport carries GitHub requests; nil means http.DefaultTransport.
 	Transport http.RoundTripper
+	// Version is logged at start; Logger receives the App's logs.
+	Version string
+	Logger  *slog.Logger
 	// Board configures the signed-in /board page (zero: off).
 	Board BoardPage
-	// Signer signs every completion certificate and increment certificate
-	// as an in-toto statement in a DSSE envelope (docs/evidence.md,
-	// docs/increment.md); nil: certificates are not signed.
-	Signer *attest.Signer
-	// PublicKeys are served at GET /.well-known/aepgate/keys as a JWKS: the
-	// signer's key and earlier ones still valid, never a revoked one
-	// (signkey.Merge).
-	PublicKeys attest.Keyring
-	// Revocations are served at GET /.well-known/aepgate/revocations,
-	// signed by Signer (app/jwks.RevocationsHandler).
+	// Signer signs every completion and increment certificate as an in-toto
+	// statement in a DSSE envelope (docs/evidence.md; nil: unsigned).
+	// PublicKeys are served at KeysPath as a JWKS (the signer's key and
+	// earlier ones still valid, never a revoked one), Revocations at
+	// jwks.RevocationsPath, signed by Signer.
+	Signer      *attest.Signer
+	PublicKeys  attest.Keyring
 	Revocations attest.Revocations
 
 	// WritePause separates two GitHub writes of one installation.
 	WritePause time.Duration
-	// RetryBase is the first retry delay of a failed job; it doubles per
-	// attempt up to RetryMax.
-	RetryBase time.Duration
-	// RetryMax caps a failed job's retry delay (0: MaxRetryDelay).
-	RetryMax time.Duration
-	// ReconcileEvery is the period of the reconcile sweep.
+	// A failed job is retried after RetryBase, doubled per attempt up to
+	// RetryMax (0: MaxRetryDelay).
+	RetryBase, RetryMax time.Duration
+	// ReconcileEvery is the sweep's period.
 	ReconcileEvery time.Duration
-	// JobTimeout bounds one job's run.
-	JobTimeout time.Duration
-	// RescueAfter is when a job left running by a dead process is retried.
-	RescueAfter time.Duration
-	// Workers is how many jobs run at once in this process.
-	Workers int
-	// PollInterval is how often the queue looks for new jobs when idle.
+	// JobTimeout bounds one job; RescueAfter is when a job left running by
+	// a dead process is retried.
+	JobTimeout, RescueAfter time.Duration
+	// Workers is how many jobs run at once in this process; PollInterval
+	// how often an idle queue looks for jobs.
+	Workers      int
 	PollInterval time.Duration
-	// ShutdownGrace bounds graceful shutdown: in-flight jobs get this long
-	// to finish before they are cancelled and returned to the queue.
+	// ShutdownGrace is how long in-flight jobs get to finish at shutdown
+	// before they are cancelled and returned to the queue.
 	ShutdownGrace time.Duration
-	// BoardDelay is how long after the first evaluation of a burst the
-	// board is updated: one update per burst (docs/board.md).
-	BoardDelay time.Duration
-	// FanoutWindow is how long the control-issue changes of one repository
-	// are gathered before its open pull requests are judged once for them.
-	FanoutWindow time.Duration
-	// TrustedProxies are the proxies in front of the App: behind one, the
-	// client address of a webhook is the rightmost X-Forwarded-For hop
-	// that is not a trusted proxy (docs/app.md, "Endpoints").
-	TrustedProxies []netip.Prefix
-	// GitHubHookAddresses are GitHub's webhook senders beside the hook
-	// ranges of GET /meta, which GHES leaves empty (webhook.HookCache).
-	GitHubHookAddresses []netip.Prefix
+	// BoardDelay is how long after a burst's first evaluation the board is
+	// updated (docs/board.md); FanoutWindow how long one repository's
+	// control-issue changes are gathered before its open pull requests are
+	// judged once for them.
+	BoardDelay, FanoutWindow time.Duration
+	// TrustedProxies are the proxies in front of the App: behind one, a
+	// webhook's client is the rightmost X-Forwarded-For hop not trusted
+	// (docs/app.md, "Endpoints"). GitHubHookAddresses are GitHub's senders
+	// beside GET /meta's hook ranges, which GHES leaves empty.
+	TrustedProxies, GitHubHookAddresses []netip.Prefix
 	// MaxConns bounds the connections held at once (0: DefaultMaxConns).
 	MaxConns int
-	// Redeliver bounds the redelivery of missed deliveries (zero: its defaults; Every < 0: off).
+	// Redeliver bounds the redelivery of missed deliveries (zero: its
+	// defaults; Every < 0: off).
 	Redeliver redeliver.Config
 
-	// BatchSize caps the verified deliveries committed together (group
-	// commit); 0 means webhook.DefaultBatchSize.
+	// BatchSize caps the deliveries committed together (0:
+	// webhook.DefaultBatchSize); BatchWait is how long a batch stays open
+	// after its first (0: webhook.DefaultBatchWait, negative: none).
 	BatchSize int
-	// BatchWait is how long a batch stays open for more deliveries after
-	// its first; 0 means webhook.DefaultBatchWait, negative none.
 	BatchWait time.Duration
 	// BusyRate, BusyJobRate: queue.NewYield's (jobs give way to webhooks).
 	BusyRate, BusyJobRate int
-	// CoalesceDelay is how long the requests to judge a pull request
-	// again must pause before it is judged for them all (coalesce.go); 0
-	// means DefaultCoalesceDelay.
-	CoalesceDelay time.Duration
-	// CoalesceMaxWait bounds how long a request waits while others keep
-	// coming; 0 means DefaultCoalesceMaxWait.
-	CoalesceMaxWait time.Duration
-	// BusySweep is how long after a busy refusal of the edge the
-	// reconcile sweep runs (0: DefaultBusySweep).
+	// CoalesceDelay is how long the requests to judge a pull request again
+	// must pause before it is judged once for them all (pull.Jobs);
+	// CoalesceMaxWait bounds a request's wait while others keep coming.
+	CoalesceDelay, CoalesceMaxWait time.Duration
+	// BusySweep is how long after the edge's busy refusal the sweep runs.
 	BusySweep time.Duration
 	// AuthRecheck is how often GitHub is asked again whether the App's
 	// credentials work (0: ready.DefaultRecheck; negative: never).
@@ -124,68 +109,57 @@ type Options struct {
 }
 
 // Seams replace parts of the App: each is nil or zero for the App's own.
-// Tests add a check or a family here, and inject broken variants here: a
+// Tests add a feature or a check here, and inject broken variants here: a
 // negative control removes one rule or protection through a seam and
 // shows the attack it stops then succeeds.
 type Seams struct {
-	// Checks replace the App's list of checks (verdict.DefaultChecks).
+	// Features replace the App's features (Features): a test adds one.
+	Features []Feature
+	// Checks replace the App's checks (verdict.DefaultChecks).
 	Checks []verdict.Check
-	// Families replace the App's table of event families (Families), and
-	// Handlers registers who does more kinds of work after the App's own:
-	// tests add a family and its work through them.
-	Families route.Table
-	Handlers func(*route.Handlers)
-	// AuditRules replace review.DefaultRules (which reviews are audits).
-	AuditRules []review.Rule
-	// GateRules replace gatelog.DefaultRules (what counts in the gate log).
-	GateRules []gatelog.Rule
-	// MergeRules replace config.DefaultMergeRules (config ← its base).
-	MergeRules []config.MergeRule
-	// Snapshots wraps the reader of snapshots (GitHub's, base policy read in).
-	Snapshots func(Snapshotter) Snapshotter
-	// ClosureRules replace closure.DefaultRules (when a unit is done).
-	ClosureRules *closurerules.Rules
-	// HeldWorkRules replace heldwork.DefaultRules.
-	HeldWorkRules *heldwork.Rules
-	// IncrementRules replace protocol/incrementrules's DefaultRules.
+	// The rules of the features, each replacing its package's defaults:
+	// which reviews are audits (review), what counts in the gate log
+	// (gatelog), config ← its base (config), when a unit is done
+	// (closurerules), held work, increments, deployments and contracts.
+	AuditRules     []review.Rule
+	GateRules      []gatelog.Rule
+	MergeRules     []config.MergeRule
+	ClosureRules   *closurerules.Rules
+	HeldWorkRules  *heldwork.Rules
 	IncrementRules *incrementrules.Rules
+	DeployRules    []deployrules.Rule
+	ContractRules  contract.Rules
+	// Snapshots wraps the reader of snapshots (GitHub's, base policy read
+	// in), Teams the reader of team members (read live), Keeper the store
+	// of kept decisions (the database); People replaces the resolver of
+	// people (owners.People).
+	Snapshots func(Snapshotter) Snapshotter
+	Teams     func(owners.Teams) owners.Teams
+	Keeper    func(Keeper) Keeper
+	People    owners.Resolver
 	// OpenMilestonesOnly makes the sweep read open milestones only, so it
 	// misses lost milestone closures.
 	OpenMilestonesOnly bool
 	// Readback replaces readback's clock, audit record and reads.
-	Readback ReadbackSeams
-	// Edge replaces parts of the webhook edge.
-	Edge webhook.Options
-	// Teams wraps the reader of team members (GitHub's, read live).
-	Teams func(owners.Teams) owners.Teams
-	// People replaces the resolver of people (owners.People).
-	People owners.Resolver
-	// Batch replaces parts of the edge's batcher.
-	Batch webhook.BatchOptions
+	Readback readback.Seams
+	// Edge, Batch and Server replace parts of the webhook edge, its
+	// batcher and the HTTP server's bounds; NoBusySweep leaves the edge's
+	// busy refusals unswept.
+	Edge        webhook.Options
+	Batch       webhook.BatchOptions
+	Server      webhook.ServerLimits
+	NoBusySweep bool
 	// Coalesce, when set, is whether a delivery's work that its family
 	// coalesces (route.Family.Coalesce) may be (nil: all of it); a
 	// negative control coalesces none.
 	Coalesce func(event string, x route.Work) bool
-	// Keeper wraps the store of kept decisions (the database as it is).
-	Keeper func(Keeper) Keeper
-	// NoBusySweep leaves the edge's busy refusals unswept.
-	NoBusySweep bool
-	// Server replaces the HTTP server's bounds.
-	Server webhook.ServerLimits
 	// NoReplays remembers no webhook bodies: the queue then admits a
 	// replayed body under each new delivery ID.
 	NoReplays bool
-	// DeployRules replace protocol/deployrules's DefaultRules.
-	DeployRules []deployrules.Rule
-	// ContractRules replace contract.DefaultRules.
-	ContractRules contract.Rules
 }
 
-// Snapshotter reads pull-request snapshots (gh.Installation); Seams.Snapshots wraps it.
-type Snapshotter = snapshotter
-
-// Keeper keeps accepted decisions (store.DB); Seams.Keeper wraps it.
-type Keeper = keeper
+// ReadbackSeams replace parts of the readback path (readback.Seams).
+type ReadbackSeams = readback.Seams
 
 // Defaults.
 const (
@@ -221,32 +195,32 @@ func (o *Options) setDefaults() error {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	def := func(d *time.Duration, v time.Duration) {
+	if o.WritePause < 0 {
+		o.WritePause = 0
+	} else if o.WritePause == 0 {
+		o.WritePause = DefaultWritePause
+	}
+	defaults := map[*time.Duration]time.Duration{&o.RetryBase: DefaultRetryBase, &o.RetryMax: MaxRetryDelay,
+		&o.ReconcileEvery: DefaultReconcileEvery, &o.JobTimeout: DefaultJobTimeout, &o.RescueAfter: DefaultRescueAfter,
+		&o.PollInterval: DefaultPollInterval, &o.ShutdownGrace: DefaultShutdownGrace, &o.BoardDelay: DefaultBoardDelay,
+		&o.FanoutWindow: DefaultFanoutWindow, &o.BusySweep: DefaultBusySweep, &o.CoalesceDelay: DefaultCoalesceDelay,
+		&o.CoalesceMaxWait: DefaultCoalesceMaxWait}
+	for d, v := range defaults {
 		if *d == 0 {
 			*d = v
 		}
 	}
-	if o.WritePause < 0 {
-		o.WritePause = 0
-	} else {
-		def(&o.WritePause, DefaultWritePause)
-	}
-	def(&o.RetryBase, DefaultRetryBase)
-	def(&o.RetryMax, MaxRetryDelay)
-	def(&o.ReconcileEvery, DefaultReconcileEvery)
-	def(&o.JobTimeout, DefaultJobTimeout)
-	def(&o.RescueAfter, DefaultRescueAfter)
-	def(&o.PollInterval, DefaultPollInterval)
-	def(&o.ShutdownGrace, DefaultShutdownGrace)
-	def(&o.BoardDelay, DefaultBoardDelay)
-	def(&o.FanoutWindow, DefaultFanoutWindow)
-	def(&o.BusySweep, DefaultBusySweep)
-	def(&o.CoalesceDelay, DefaultCoalesceDelay)
-	def(&o.CoalesceMaxWait, DefaultCoalesceMaxWait)
 	if o.Workers <= 0 {
 		o.Workers = DefaultWorkers
 	}
 	return nil
+}
+
+// queueConfig is the queue's part of the Options.
+func (o *Options) queueConfig() queue.Config {
+	return queue.Config{Workers: o.Workers, JobTimeout: o.JobTimeout, RescueAfter: o.RescueAfter,
+		ReconcileEvery: o.ReconcileEvery, RetryBase: o.RetryBase, MaxRetryDelay: o.RetryMax, PollInterval: o.PollInterval,
+		ReplayMemory: o.replayMemory(), Yield: queue.NewYield(o.BusyRate, o.BusyJobRate), Logger: o.Logger}
 }
 
 // replayMemory is how long the queue remembers webhook bodies:

@@ -7,11 +7,12 @@ import (
 	"github.com/aepgate/aepgate/checks"
 )
 
-// SimulateSource is what a simulation reads through (pull.SimulateSource).
-type SimulateSource = pull.SimulateSource
-
-// Simulation names the pull request a simulation judges (pull.Simulation).
-type Simulation = pull.Simulation
+// SimulateSource and Simulation are a simulation's reads and pull request
+// (pull.SimulateSource, pull.Simulation).
+type (
+	SimulateSource = pull.SimulateSource
+	Simulation     = pull.Simulation
+)
 
 // Simulate judges one open pull request as the App would and writes
 // nothing (pull.Simulate).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/owners"
+	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/closurerules"
@@ -143,4 +144,15 @@ func (j *Judge) risk(ctx context.Context, in Input, cfg *config.Config, st *gh.I
 		return "", err
 	}
 	return string(kept.Contract.Risk), nil
+}
+
+// InputAt is the closure input of work done for w.
+func InputAt(w route.Where) Input { return Input{Delivery: w.Delivery, Owner: w.Owner, Repo: w.Repo} }
+
+// RulesOr is *r, or closurerules.DefaultRules when r is nil.
+func RulesOr(r *closurerules.Rules) closurerules.Rules {
+	if r != nil {
+		return *r
+	}
+	return closurerules.DefaultRules()
 }

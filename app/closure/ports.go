@@ -47,3 +47,21 @@ type Ledger interface {
 	Record(ctx context.Context, e store.Entry) error
 	Has(ctx context.Context, subject string) (bool, error)
 }
+
+// KeptReader reads the kept decisions a HOLD comes from (the App's kept
+// store, which a test may wrap).
+type KeptReader interface {
+	KeptDecisions(ctx context.Context, repo string) ([]store.Kept, error)
+}
+
+// WithKept is s with its kept decisions read through k.
+func WithKept(s Store, k KeptReader) Store { return keptStore{s, k} }
+
+type keptStore struct {
+	Store
+	kept KeptReader
+}
+
+func (s keptStore) KeptDecisions(ctx context.Context, repo string) ([]store.Kept, error) {
+	return s.kept.KeptDecisions(ctx, repo)
+}

@@ -110,8 +110,6 @@ func build[TTx any](ctx context.Context, db *store.DB, driver riverdriver.Driver
 	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &deliveryWorker{run: run.Delivery})
-	river.AddWorker(workers, &fanoutWorker{run: run.Fanout})
-	river.AddWorker(workers, &rejudgeWorker{run: run.Rejudge})
 	// A sweep may outlast a delivery's JobTimeout, but not RescueAfter: a
 	// job running longer is taken for dead and started a second time.
 	river.AddWorker(workers, &reconcileWorker{run: run.Reconcile, timeout: max(c.JobTimeout, min(c.ReconcileEvery, c.RescueAfter))})

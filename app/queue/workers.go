@@ -17,8 +17,6 @@ import (
 type Runners struct {
 	Delivery  func(ctx context.Context, d Delivery, attempt int) error
 	Reconcile func(ctx context.Context) error
-	Fanout    func(ctx context.Context, args Fanout) error
-	Rejudge   func(ctx context.Context, args Rejudge) error
 	Kinds     []Kind
 	// Handles reports whether an event starts work; deliveries of other
 	// events are recorded and not queued.
@@ -74,24 +72,4 @@ func (w *reconcileWorker) Work(ctx context.Context, _ *river.Job[Reconcile]) err
 		return river.JobSnooze(max(wait, 0))
 	}
 	return err
-}
-
-// fanoutWorker runs fanout jobs.
-type fanoutWorker struct {
-	river.WorkerDefaults[Fanout]
-	run func(ctx context.Context, args Fanout) error
-}
-
-func (w *fanoutWorker) Work(ctx context.Context, job *river.Job[Fanout]) error {
-	return w.run(ctx, job.Args)
-}
-
-// rejudgeWorker runs rejudge jobs.
-type rejudgeWorker struct {
-	river.WorkerDefaults[Rejudge]
-	run func(ctx context.Context, args Rejudge) error
-}
-
-func (w *rejudgeWorker) Work(ctx context.Context, job *river.Job[Rejudge]) error {
-	return w.run(ctx, job.Args)
 }

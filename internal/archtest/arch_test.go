@@ -175,7 +175,7 @@ func TestImportDirection(t *testing.T) {
 // (internal/testkit/appkit, the App's end-to-end test world): they sit
 // above app, not in the internal layer, and they are test-only (testOnly),
 // so no production package reaches them.
-var appKits = map[string]bool{"internal/testkit/appkit": true}
+var appKits = map[string]bool{"internal/testkit/appkit": true, "internal/testkit/appkit/toyfeature": true}
 
 // layerViolations lists the module packages p depends on that the layers
 // p belongs to forbid.
