@@ -38,7 +38,7 @@ type Fake struct {
 	tokens  map[string]*token
 	reqs    []Request
 	pending []delivery     // webhook deliveries queued under mu, sent after
-	sending sync.WaitGroup // deliveries queued and not yet answered
+	sending inFlight // deliveries queued and not yet answered
 	hooks   hookConfig
 	knobs   knobs
 	table   []route

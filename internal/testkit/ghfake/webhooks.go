@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -398,4 +399,42 @@ func pushPerson(sig Signature) obj {
 		}
 	}
 	return o
+}
+
+// inFlight counts the deliveries being sent. Unlike a sync.WaitGroup, Wait
+// may run while a new delivery is queued (a test reads Deliveries while the
+// App's writes emit more): it returns once none is in flight.
+type inFlight struct {
+	mu   sync.Mutex
+	n    int
+	idle *sync.Cond
+}
+
+// Add counts d more deliveries in flight.
+func (s *inFlight) Add(d int) {
+	s.mu.Lock()
+	s.n += d
+	s.mu.Unlock()
+}
+
+// Done counts one delivery answered.
+func (s *inFlight) Done() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n--
+	if s.n == 0 && s.idle != nil {
+		s.idle.Broadcast()
+	}
+}
+
+// Wait returns once no delivery is in flight.
+func (s *inFlight) Wait() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.idle == nil {
+		s.idle = sync.NewCond(&s.mu)
+	}
+	for s.n > 0 {
+		s.idle.Wait()
+	}
 }
