@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,7 +52,6 @@ type call struct {
 	// refOverride is the {ref} when one route hands over to another.
 	refOverride string
 	body        []byte     // the request body once read
-	flight      int        // the caller's requests in flight, this one included
 	fault       string     // FaultLostResponse when the answer will be lost
 	mutations   []Mutation // GraphQL mutations run, for the request log
 
@@ -84,9 +82,6 @@ func (f *Fake) Routes() []string {
 }
 
 func (f *Fake) serve(w http.ResponseWriter, r *http.Request, pattern string, need access, h handler) {
-	flight, leave := f.knobs.secondary.enter(r)
-	defer leave()
-	r = r.WithContext(context.WithValue(r.Context(), flightKey{}, flight))
 	answered, lost := f.injectFault(w, r, pattern)
 	if answered {
 		return
@@ -105,8 +100,7 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request, pattern string, nee
 func (f *Fake) serveLocked(w http.ResponseWriter, r *http.Request, pattern string, need access, h handler, fault string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	flight, _ := r.Context().Value(flightKey{}).(int)
-	c := &call{f: f, w: w, r: r, pattern: pattern, fault: fault, flight: flight}
+	c := &call{f: f, w: w, r: r, pattern: pattern, fault: fault}
 	rec := &statusRecorder{ResponseWriter: w}
 	c.w = rec
 	defer func() {
@@ -134,7 +128,7 @@ func (c *call) run(need access, h handler) (int, any) {
 	if status, body := c.f.spend(c); status != 0 {
 		return status, body
 	}
-	if status, body := c.f.secondaryLimited(c); status != 0 {
+	if status, body := c.f.contentLimited(c); status != 0 {
 		return status, body
 	}
 	if c.r.PathValue("owner") != "" && c.r.PathValue("repo") != "" {
@@ -148,9 +142,6 @@ func (c *call) run(need access, h handler) (int, any) {
 	}
 	return h(c)
 }
-
-// flightKey carries a request's flight count from serve to its call.
-type flightKey struct{}
 
 // statusRecorder remembers the status a handler wrote.
 type statusRecorder struct {
