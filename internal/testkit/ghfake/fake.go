@@ -37,8 +37,8 @@ type Fake struct {
 	insts   map[int64]*Installation
 	tokens  map[string]*token
 	reqs    []Request
-	pending []delivery     // webhook deliveries queued under mu, sent after
-	sending inFlight // deliveries queued and not yet answered
+	pending []delivery // webhook deliveries queued under mu, sent after
+	sending inFlight   // deliveries queued and not yet answered
 	hooks   hookConfig
 	knobs   knobs
 	table   []route
