@@ -92,34 +92,18 @@ func registerPull(h *route.Handlers, in *Installation) {
 }
 
 func registerRelease(h *route.Handlers, in *Installation) {
-	j := in.j
-	release.Register(h, func(context.Context, route.Where) (*release.Judge, error) {
-		return &release.Judge{Src: j.gh, W: j.w, Download: in.a.clients.DownloadClient(), Locks: in.a.db, Log: j.log}, nil
-	})
+	release.Register(h, release.Judge{Src: in.j.gh, W: in.j.w, Download: in.a.clients.DownloadClient(), Locks: in.a.db, Log: in.j.log})
 }
 
 func registerIncrement(h *route.Handlers, in *Installation) {
 	a, j := in.a, in.j
-	increment.Register(h, func(ctx context.Context, w route.Where) (*increment.Judge, error) {
-		login, err := a.clients.AppLogin(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return &increment.Judge{Src: j.gh, Store: a.db, W: j.w, AppLogin: login, Rules: a.opts.Seams.IncrementRules, People: j.people,
-			ClosureRules: closure.RulesOr(a.opts.Seams.ClosureRules), Board: j.boards, Signer: a.opts.Signer, Attest: j.gh, Log: j.log, Contracts: j.contracts}, nil
-	})
+	increment.Register(h, increment.Judge{Src: j.gh, Store: a.db, W: j.w, Rules: a.opts.Seams.IncrementRules, People: j.people, ClosureRules: closure.RulesOr(a.opts.Seams.ClosureRules),
+		Board: j.boards, Signer: a.opts.Signer, Attest: j.gh, Log: j.log, Contracts: j.contracts}, a.clients.AppLogin)
 }
 
 func registerDeploy(h *route.Handlers, in *Installation) {
 	a, j := in.a, in.j
-	deploy.Register(h, a.db, func(ctx context.Context, w route.Where) (*deploy.Judge, error) {
-		login, err := a.clients.AppLogin(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return &deploy.Judge{Src: j.gh, Store: a.db, W: j.w, Increments: increment.Deployable{Checks: j.gh},
-			AppLogin: login, Rules: a.opts.Seams.DeployRules, Log: j.log, People: j.people}, nil
-	})
+	deploy.Register(h, a.db, deploy.Judge{Src: j.gh, Store: a.db, W: j.w, Increments: increment.Deployable{Checks: j.gh}, Rules: a.opts.Seams.DeployRules, Log: j.log, People: j.people}, a.clients.AppLogin)
 }
 
 // closures is the closure judge of j's installation: it judges the
@@ -134,10 +118,7 @@ func (in *Installation) closures(w route.Where) *closure.Judge {
 func registerClosure(h *route.Handlers, in *Installation) { closure.Register(h, in.closures) }
 
 func registerHeldWork(h *route.Handlers, in *Installation) {
-	j := in.j
-	heldwork.Register(h, func(route.Where) *heldwork.Judge {
-		return &heldwork.Judge{Issues: j.gh, Kept: j.kept, Ledger: j.w, Rules: in.a.opts.Seams.HeldWorkRules, Log: j.log}
-	})
+	heldwork.Register(h, heldwork.Judge{Issues: in.j.gh, Kept: in.j.kept, Ledger: in.j.w, Rules: in.a.opts.Seams.HeldWorkRules, Log: in.j.log})
 }
 
 // registerReadback registers readback (app/readback) with the audits the

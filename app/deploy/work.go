@@ -79,10 +79,16 @@ type Pending interface {
 	PendingDeploys(ctx context.Context, repo string) ([]store.Deploy, error)
 }
 
-// Register makes judge's Judge, the installation's, do JudgeDeploy and
-// JudgeDeploys; JudgeDeploys asks pending first and, when nothing waits,
+// Register makes a copy of dj, the installation's judge, with the App's
+// login (appLogin) do JudgeDeploy and JudgeDeploys; JudgeDeploys asks pending first and, when nothing waits,
 // builds no judge and calls no GitHub.
-func Register(h *route.Handlers, pending Pending, judge func(ctx context.Context, w route.Where) (*Judge, error)) {
+func Register(h *route.Handlers, pending Pending, dj Judge, appLogin func(context.Context) (string, error)) {
+	judge := func(ctx context.Context, _ route.Where) (*Judge, error) {
+		d := dj
+		var err error
+		d.AppLogin, err = appLogin(ctx)
+		return &d, err
+	}
 	route.Handle(h, func(ctx context.Context, w route.Where, j JudgeDeploy) error {
 		d, err := judge(ctx, w)
 		if err != nil {

@@ -14,9 +14,10 @@ type HeldWork Work
 // WorkKind implements route.Work.
 func (HeldWork) WorkKind() string { return "HeldWork" }
 
-// Register makes judge, the one for w, answer HeldWork.
-func Register(h *route.Handlers, judge func(w route.Where) *Judge) {
+// Register makes a copy of judge, the installation's, answer each HeldWork.
+func Register(h *route.Handlers, judge Judge) {
 	route.Handle(h, func(ctx context.Context, w route.Where, j HeldWork) error {
-		return judge(w).Answer(ctx, Input{Delivery: w.Delivery, Owner: w.Owner, Repo: w.Repo}, Work(j))
+		jd := judge
+		return jd.Answer(ctx, Input{Delivery: w.Delivery, Owner: w.Owner, Repo: w.Repo}, Work(j))
 	})
 }

@@ -29,12 +29,13 @@ type JudgeIncrements struct {
 // WorkKind implements route.Work.
 func (JudgeIncrements) WorkKind() string { return "JudgeIncrements" }
 
-// Register makes judge's Judge, the installation's for w, do
-// JudgeIncrements.
-func Register(h *route.Handlers, judge func(ctx context.Context, w route.Where) (*Judge, error)) {
+// Register makes a copy of judge, the installation's, with the App's login
+// (appLogin) do each JudgeIncrements.
+func Register(h *route.Handlers, judge Judge, appLogin func(context.Context) (string, error)) {
 	route.Handle(h, func(ctx context.Context, w route.Where, j JudgeIncrements) error {
-		jd, err := judge(ctx, w)
-		if err != nil {
+		jd := judge
+		var err error
+		if jd.AppLogin, err = appLogin(ctx); err != nil {
 			return err
 		}
 		return jd.Judge(ctx, Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo},

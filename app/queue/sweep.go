@@ -97,3 +97,27 @@ func Retrying(run func(ctx context.Context, d Delivery, log *slog.Logger) error,
 		return err
 	}
 }
+
+// Repos sweeps one installation's repositories (list): do does the sweep's
+// work for each, then board updates its board. A failing repository is
+// logged and the sweep goes on, but a rate limit covers the whole
+// installation: going on would only hammer GitHub (§3.4), so its sweep ends
+// there, as it does when ctx ends.
+func Repos(ctx context.Context, list func(context.Context) ([]gh.Repository, error), do, board func(context.Context, gh.Repository) error, log *slog.Logger) error {
+	repos, err := list(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range repos {
+		if err := do(ctx, r); err != nil {
+			if _, limited := gh.RetryWait(err, time.Now()); limited || ctx.Err() != nil {
+				return fmt.Errorf("repository %s: %w", r.FullName(), err)
+			}
+			log.Warn("reconcile repository", "repo", r.FullName(), "err", err)
+		}
+		if err := board(ctx, r); err != nil {
+			log.Warn("reconcile board", "repo", r.FullName(), "err", err)
+		}
+	}
+	return nil
+}

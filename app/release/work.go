@@ -42,13 +42,10 @@ func Family() route.Family {
 	}
 }
 
-// Register makes judge's Judge, the installation's, do JudgeRelease.
-func Register(h *route.Handlers, judge func(ctx context.Context, w route.Where) (*Judge, error)) {
+// Register makes a copy of judge, the installation's, do each JudgeRelease.
+func Register(h *route.Handlers, judge Judge) {
 	route.Handle(h, func(ctx context.Context, w route.Where, j JudgeRelease) error {
-		jd, err := judge(ctx, w)
-		if err != nil {
-			return err
-		}
+		jd := judge
 		return jd.Run(ctx, Input{Delivery: w.Delivery, Event: w.Event, Owner: w.Owner, Repo: w.Repo, Tag: j.Tag})
 	})
 }
