@@ -86,7 +86,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
 	a.clients.WritePause = opts.WritePause
 	a.clients.Observe = a.metrics.GitHubCall
-	qc := a.opts.queueConfig()
+	qc := opts.Tuning.Config(opts.replayMemory(), opts.Logger)
 	a.metrics.WatchQueue(db, qc.Yield, a.log, board.Queue)
 	jobs := &pull.Jobs{Run: a.run, Store: db, Delay: opts.CoalesceDelay, MaxWait: opts.CoalesceMaxWait, Job: a.metrics.Job, Log: a.log}
 	run := queue.Runners{Delivery: queue.Retrying(a.handleDelivery, a.metrics.Job, a.log), Reconcile: a.runReconcile, Handles: a.features.families.Handles,

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/fixtures"
@@ -77,7 +77,7 @@ func benchApp(b *testing.B) (string, [][]byte) {
 	b.Logf("payload %d bytes", len(bodies[0]))
 	o := appkit.Options(b, w, "")
 	// Production polling: the queue's own chatter is part of the load.
-	o.PollInterval = app.DefaultPollInterval
+	o.PollInterval = queue.DefaultPollInterval
 	_, base := appkit.Start(b, o)
 	return base, bodies
 }

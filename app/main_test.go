@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/redeliver"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -60,8 +61,8 @@ func runChild(raw string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	o := app.Options{Database: c.Database, AppID: appkit.AppID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(appkit.Secret)},
-		GitHubURL: c.GitHubURL, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, FanoutWindow: 50 * time.Millisecond,
-		JobTimeout: 2 * time.Second, RescueAfter: 3 * time.Second, Workers: 8, Logger: appkit.Logger(nil),
+		GitHubURL: c.GitHubURL, WritePause: -1, FanoutWindow: 50 * time.Millisecond, Logger: appkit.Logger(nil),
+		Tuning:     queue.Tuning{RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, JobTimeout: 2 * time.Second, RescueAfter: 3 * time.Second, Workers: 8},
 		BoardDelay: time.Hour, Redeliver: redeliver.Config{Every: -1}} // board updates past the test's end, and no redelivery, as appkit.Options
 	if c.Pipeline {
 		o.Seams.Checks = appkit.PipelineChecks()

@@ -57,18 +57,9 @@ type Options struct {
 
 	// WritePause separates two GitHub writes of one installation.
 	WritePause time.Duration
-	// A failed job is retried after RetryBase, doubled per attempt up to
-	// RetryMax (0: MaxRetryDelay).
-	RetryBase, RetryMax time.Duration
-	// ReconcileEvery is the sweep's period.
-	ReconcileEvery time.Duration
-	// JobTimeout bounds one job; RescueAfter is when a job left running by
-	// a dead process is retried.
-	JobTimeout, RescueAfter time.Duration
-	// Workers is how many jobs run at once in this process; PollInterval
-	// how often an idle queue looks for jobs.
-	Workers      int
-	PollInterval time.Duration
+	// Tuning is the queue's: retries, the sweep's period, job timeouts,
+	// workers, polling and yielding to webhooks (queue.Tuning).
+	queue.Tuning
 	// ShutdownGrace is how long in-flight jobs get to finish at shutdown
 	// before they are cancelled and returned to the queue.
 	ShutdownGrace time.Duration
@@ -93,8 +84,6 @@ type Options struct {
 	// after its first (0: webhook.DefaultBatchWait, negative: none).
 	BatchSize int
 	BatchWait time.Duration
-	// BusyRate, BusyJobRate: queue.NewYield's (jobs give way to webhooks).
-	BusyRate, BusyJobRate int
 	// CoalesceDelay is how long the requests to judge a pull request again
 	// must pause before it is judged once for them all (pull.Jobs);
 	// CoalesceMaxWait bounds a request's wait while others keep coming.
@@ -164,13 +153,6 @@ type ReadbackSeams = readback.Seams
 // Defaults.
 const (
 	DefaultWritePause      = time.Second
-	DefaultRetryBase       = 2 * time.Second
-	MaxRetryDelay          = 10 * time.Minute
-	DefaultReconcileEvery  = time.Hour
-	DefaultJobTimeout      = 2 * time.Minute
-	DefaultRescueAfter     = 5 * time.Minute
-	DefaultWorkers         = 8
-	DefaultPollInterval    = 200 * time.Millisecond
 	DefaultShutdownGrace   = 20 * time.Second
 	DefaultBoardDelay      = 5 * time.Second
 	DefaultFanoutWindow    = 2 * time.Second
@@ -200,9 +182,8 @@ func (o *Options) setDefaults() error {
 	} else if o.WritePause == 0 {
 		o.WritePause = DefaultWritePause
 	}
-	defaults := map[*time.Duration]time.Duration{&o.RetryBase: DefaultRetryBase, &o.RetryMax: MaxRetryDelay,
-		&o.ReconcileEvery: DefaultReconcileEvery, &o.JobTimeout: DefaultJobTimeout, &o.RescueAfter: DefaultRescueAfter,
-		&o.PollInterval: DefaultPollInterval, &o.ShutdownGrace: DefaultShutdownGrace, &o.BoardDelay: DefaultBoardDelay,
+	o.Tuning.SetDefaults()
+	defaults := map[*time.Duration]time.Duration{&o.ShutdownGrace: DefaultShutdownGrace, &o.BoardDelay: DefaultBoardDelay,
 		&o.FanoutWindow: DefaultFanoutWindow, &o.BusySweep: DefaultBusySweep, &o.CoalesceDelay: DefaultCoalesceDelay,
 		&o.CoalesceMaxWait: DefaultCoalesceMaxWait}
 	for d, v := range defaults {
@@ -210,17 +191,7 @@ func (o *Options) setDefaults() error {
 			*d = v
 		}
 	}
-	if o.Workers <= 0 {
-		o.Workers = DefaultWorkers
-	}
 	return nil
-}
-
-// queueConfig is the queue's part of the Options.
-func (o *Options) queueConfig() queue.Config {
-	return queue.Config{Workers: o.Workers, JobTimeout: o.JobTimeout, RescueAfter: o.RescueAfter,
-		ReconcileEvery: o.ReconcileEvery, RetryBase: o.RetryBase, MaxRetryDelay: o.RetryMax, PollInterval: o.PollInterval,
-		ReplayMemory: o.replayMemory(), Yield: queue.NewYield(o.BusyRate, o.BusyJobRate), Logger: o.Logger}
 }
 
 // replayMemory is how long the queue remembers webhook bodies:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/pull"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
@@ -210,11 +211,11 @@ func TestSimulateExtends(t *testing.T) {
 		{"negative control: a local config without extends", "version: 1\nowners: [rob]\ncoordinators: [cody]\nauditors: [ann]\n", checks.ConclusionSuccess},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			sim := app.Simulation{Owner: "acme", Repo: "widgets", PR: g.PR.Number(), AppLogin: login}
+			sim := pull.Simulation{Owner: "acme", Repo: "widgets", PR: g.PR.Number(), AppLogin: login}
 			if tt.config != "" {
 				sim.Config = []byte(tt.config)
 			}
-			runs, err := app.Simulate(context.Background(), src, sim)
+			runs, err := pull.Simulate(context.Background(), src, sim)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/owners"
+	"github.com/aepgate/aepgate/app/pull"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
@@ -303,7 +304,7 @@ func TestPeopleUnreadableTeamFailsClosed(t *testing.T) {
 // names her (👍, action_required); an unreadable source gets 👀, a reply
 // and a failing aepgate/gates naming what is missing, never 👍 nor a pass.
 // Negative control: the old literal-owners resolution refuses a team or
-// CODEOWNERS owner's HOLD (👎) and the gates pass. app.Simulate, through the
+// CODEOWNERS owner's HOLD (👎) and the gates pass. pull.Simulate, through the
 // same resolver, judges the gates as the App published them.
 func TestPeopleHoldOnPullRequest(t *testing.T) {
 	t.Parallel()
@@ -369,7 +370,7 @@ func simulateGates(t *testing.T, w *appkit.Live, pr int, want string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := app.Simulate(context.Background(), src, app.Simulation{Owner: "acme", Repo: "widgets", PR: pr, AppLogin: login})
+	runs, err := pull.Simulate(context.Background(), src, pull.Simulation{Owner: "acme", Repo: "widgets", PR: pr, AppLogin: login})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/pull"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
@@ -39,8 +39,8 @@ func TestSimulateShowsWhatTheAppPublishes(t *testing.T) {
 		t.Fatal(err)
 	}
 	writes := restWrites(g.F.Writes())
-	sim := app.Simulation{Owner: "acme", Repo: "widgets", PR: g.PR.Number(), AppLogin: login}
-	runs, err := app.Simulate(context.Background(), src, sim)
+	sim := pull.Simulation{Owner: "acme", Repo: "widgets", PR: g.PR.Number(), AppLogin: login}
+	runs, err := pull.Simulate(context.Background(), src, sim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestSimulateShowsWhatTheAppPublishes(t *testing.T) {
 		t.Errorf("simulated runs differ from the published ones (-published +simulated):\n%s", diff)
 	}
 	sim.Config = []byte(appkit.GatesConfig + "mode: advisory\n")
-	runs, err = app.Simulate(context.Background(), src, sim)
+	runs, err = pull.Simulate(context.Background(), src, sim)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,12 +151,12 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.logFormat, "log-format", "json", "log format: json or text")
 	fl.Var(cli.FormatValue(&f.logFormat, cli.FormatJSON, cli.FormatText), "format", "log format: json or text (the same as --log-format)")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
-	fl.IntVar(&f.workers, "workers", app.DefaultWorkers, "jobs run at once by this process")
+	fl.IntVar(&f.workers, "workers", queue.DefaultWorkers, "jobs run at once by this process")
 	fl.DurationVar(&f.writePause, "write-pause", app.DefaultWritePause, "pause between two GitHub writes of one installation (GitHub asks for ≥1s)")
-	fl.DurationVar(&f.retryBase, "retry-base", app.DefaultRetryBase, "first retry delay of a failed job; doubles per attempt (rate limits wait as GitHub says)")
-	fl.DurationVar(&f.reconcile, "reconcile-interval", app.DefaultReconcileEvery, "period of the sweep that re-evaluates every open pull request")
-	fl.DurationVar(&f.rescueAfter, "rescue-after", app.DefaultRescueAfter, "when a job left running by a dead process is run again (at least "+app.DefaultJobTimeout.String()+", a job's timeout); also bounds one reconcile sweep")
-	fl.DurationVar(&f.pollInterval, "poll-interval", app.DefaultPollInterval, "how often an idle worker looks for new jobs")
+	fl.DurationVar(&f.retryBase, "retry-base", queue.DefaultRetryBase, "first retry delay of a failed job; doubles per attempt (rate limits wait as GitHub says)")
+	fl.DurationVar(&f.reconcile, "reconcile-interval", queue.DefaultReconcileEvery, "period of the sweep that re-evaluates every open pull request")
+	fl.DurationVar(&f.rescueAfter, "rescue-after", queue.DefaultRescueAfter, "when a job left running by a dead process is run again (at least "+queue.DefaultJobTimeout.String()+", a job's timeout); also bounds one reconcile sweep")
+	fl.DurationVar(&f.pollInterval, "poll-interval", queue.DefaultPollInterval, "how often an idle worker looks for new jobs")
 	fl.IntVar(&f.batchSize, "webhook-batch-size", webhook.DefaultBatchSize, "most verified deliveries committed in one transaction (group commit)")
 	fl.DurationVar(&f.batchWait, "webhook-batch-wait", webhook.DefaultBatchWait, "how long a batch of deliveries stays open after its first (negative: not at all)")
 	fl.IntVar(&f.busyRate, "webhook-busy-rate", queue.DefaultBusyRate, "verified deliveries a second from which the webhook edge goes first: jobs then start at most --busy-job-rate a second (negative: never)")
@@ -240,9 +240,10 @@ func runServe(cmd *cobra.Command, s streams, f serveFlags, in serveInputs) error
 func (f serveFlags) options(ctx context.Context, in serveInputs) (app.Options, error) {
 	o := app.Options{
 		Addr: f.addr, Database: f.database, AppID: f.appID, GitHubURL: f.githubURL,
-		Workers: f.workers, WritePause: f.writePause, RetryBase: f.retryBase, ReconcileEvery: f.reconcile,
-		RescueAfter: f.rescueAfter, PollInterval: f.pollInterval, ShutdownGrace: f.shutdownGrace, MaxConns: f.maxConns,
-		BatchSize: f.batchSize, BatchWait: f.batchWait, BusyRate: f.busyRate, BusyJobRate: f.busyJobRate, CoalesceDelay: f.coalesceDelay,
+		Tuning: queue.Tuning{Workers: f.workers, RetryBase: f.retryBase, ReconcileEvery: f.reconcile, RescueAfter: f.rescueAfter,
+			PollInterval: f.pollInterval, BusyRate: f.busyRate, BusyJobRate: f.busyJobRate},
+		WritePause: f.writePause, ShutdownGrace: f.shutdownGrace, MaxConns: f.maxConns,
+		BatchSize: f.batchSize, BatchWait: f.batchWait, CoalesceDelay: f.coalesceDelay,
 		Redeliver: redeliver.Config{Every: f.redeliverEvery, MaxRequests: f.redeliverMax},
 	}
 	if o.Redeliver.Every == 0 {
@@ -294,8 +295,8 @@ func (f serveFlags) check() error {
 		return fmt.Errorf("--database %q: use sqlite:PATH or postgres://USER@HOST/DB", store.Redact(f.database))
 	case f.appID <= 0:
 		return fmt.Errorf("--app-id (AEPGATE_APP_ID) is required: the GitHub App's numeric ID")
-	case f.rescueAfter < app.DefaultJobTimeout:
-		return fmt.Errorf("--rescue-after %s: must be at least %s, a job's timeout (River rescues a job only after it could have timed out)", f.rescueAfter, app.DefaultJobTimeout)
+	case f.rescueAfter < queue.DefaultJobTimeout:
+		return fmt.Errorf("--rescue-after %s: must be at least %s, a job's timeout (River rescues a job only after it could have timed out)", f.rescueAfter, queue.DefaultJobTimeout)
 	case f.databaseWait < 0:
 		return fmt.Errorf("--database-wait %s: must be 0 or more", f.databaseWait)
 	case f.maxConns < 16:

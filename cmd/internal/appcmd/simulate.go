@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/pull"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/cmd/internal/cli"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -95,7 +95,7 @@ func simulateRuns(ctx context.Context, fl simulateFlags) ([]checks.Run, error) {
 	if err != nil {
 		return nil, cli.Fail(2, "simulate: %w", err)
 	}
-	runs, err := app.Simulate(ctx, src, sim)
+	runs, err := pull.Simulate(ctx, src, sim)
 	if err != nil {
 		return nil, cli.Fail(cli.NetworkCode(err, cli.ExitUsage), "simulate: %s#%d: %w", fl.repo, fl.pr, err)
 	}
@@ -107,19 +107,19 @@ func simulateRuns(ctx context.Context, fl simulateFlags) ([]checks.Run, error) {
 
 // simulateUsage checks the flags before any request, reads --config and
 // the token, and names the simulation.
-func simulateUsage(ctx context.Context, fl simulateFlags) (app.Simulation, string, error) {
+func simulateUsage(ctx context.Context, fl simulateFlags) (pull.Simulation, string, error) {
 	switch {
 	case !cli.OwnerName().MatchString(fl.repo):
-		return app.Simulation{}, "", fmt.Errorf("--repo %q is not owner/name", fl.repo)
+		return pull.Simulation{}, "", fmt.Errorf("--repo %q is not owner/name", fl.repo)
 	case fl.pr <= 0:
-		return app.Simulation{}, "", fmt.Errorf("--pr %d is not a pull request number", fl.pr)
+		return pull.Simulation{}, "", fmt.Errorf("--pr %d is not a pull request number", fl.pr)
 	}
 	owner, name, _ := strings.Cut(fl.repo, "/")
-	sim := app.Simulation{Owner: owner, Repo: name, PR: fl.pr, AppLogin: fl.appSlug + "[bot]"}
+	sim := pull.Simulation{Owner: owner, Repo: name, PR: fl.pr, AppLogin: fl.appSlug + "[bot]"}
 	if fl.config != "" {
 		b, err := readfile.File(ctx, fl.config, readfile.Config)
 		if err != nil {
-			return app.Simulation{}, "", fmt.Errorf("--config: %w", err)
+			return pull.Simulation{}, "", fmt.Errorf("--config: %w", err)
 		}
 		sim.Config = b
 	}

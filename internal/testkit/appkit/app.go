@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/redeliver"
 )
 
@@ -64,9 +65,8 @@ func Options(t testing.TB, w *World, database string) app.Options {
 	}
 	return app.Options{
 		Database: database, AppID: AppID, PrivateKey: Key(t), WebhookSecrets: [][]byte{[]byte(Secret)},
-		GitHubURL: url, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, FanoutWindow: 50 * time.Millisecond,
-		CoalesceDelay: 20 * time.Millisecond,
-		JobTimeout:    5 * time.Second, RescueAfter: 6 * time.Second, ShutdownGrace: 5 * time.Second,
+		GitHubURL: url, WritePause: -1, FanoutWindow: 50 * time.Millisecond, CoalesceDelay: 20 * time.Millisecond, ShutdownGrace: 5 * time.Second,
+		Tuning: queue.Tuning{RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, JobTimeout: 5 * time.Second, RescueAfter: 6 * time.Second},
 		// Board updates asked by evaluations wait past the end of a test:
 		// the tests that count an evaluation's API calls do not count them
 		// (a sweep's run at once). The board's own tests shorten it.
