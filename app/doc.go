@@ -11,5 +11,6 @@
 // (app/heldwork), readback and certificates (app/readback), releases
 // (app/release), increments (app/increment), deployments (app/deploy),
 // contracts (app/contract) and the board (app/board), all writing through
-// one app/writer.Writer.
+// one app/writer.Writer. docs/features.md maps each feature to its
+// packages, rules, rendering and documentation.
 package app
