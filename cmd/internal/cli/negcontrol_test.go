@@ -97,9 +97,12 @@ func TestNegcontrolSingle(t *testing.T) {
 		{"restore fails without file", func(g string) []string {
 			return []string{"--break-cmd", sprintf(ncBreak, g), "--restore-cmd", "false", "--test-cmd", sprintf(ncTest, g)}
 		}, 1, "FAIL: the protection was not restored.", ""},
+		// The restored run must finish within the timeout too: 3 s leaves a
+		// loaded machine room to start grep, and the broken run's sleep 20
+		// still outlasts it.
 		{"timeout", func(g string) []string {
-			return []string{"--file", g, "--break-cmd", sprintf(ncBreak, g), "--test-cmd", sprintf("grep -q guard=on %s || sleep 20", g), "--timeout", "0.3"}
-		}, 1, "(timed out after 0.3s)", ""},
+			return []string{"--file", g, "--break-cmd", sprintf(ncBreak, g), "--test-cmd", sprintf("grep -q guard=on %s || sleep 20", g), "--timeout", "3"}
+		}, 1, "(timed out after 3s)", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
