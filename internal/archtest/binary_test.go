@@ -80,14 +80,15 @@ func TestProductBinaryLinksNoDemoCanFail(t *testing.T) {
 // appOnly are what only aepgate-app (cmd/aepgate-app) links: the App's
 // commands, its packages (app/manifest, the manifest's permission table,
 // excepted) and the store, and the libraries they bring (River, pgx, the
-// SQLite port, Prometheus's client with procfs and protobuf, gjson).
+// SQLite port, Prometheus's client with procfs and protobuf, gjson), and
+// aepgate mcp's server with the MCP SDK and its JSON schema library.
 // cmd/aepgate links none of them, so that its start (--version, lint,
-// status, the Action) initialises no database, queue or metrics library;
-// its serve, ledger, simulate and app run aepgate-app.
+// status, the Action) initialises no database, queue, metrics or MCP
+// library; its serve, ledger, simulate, app and mcp run aepgate-app.
 var appOnly = []string{
-	module + "/cmd/internal/appcmd", module + "/app", module + "/internal/store",
+	module + "/cmd/internal/appcmd", module + "/app", module + "/internal/store", module + "/cmd/internal/mcpserve",
 	"github.com/riverqueue", "github.com/jackc", "modernc.org", "github.com/prometheus",
-	"google.golang.org/protobuf", "github.com/tidwall",
+	"google.golang.org/protobuf", "github.com/tidwall", "github.com/modelcontextprotocol", "github.com/google/jsonschema-go",
 }
 
 // appShared are the packages under appOnly's prefixes that cmd/aepgate may
@@ -130,6 +131,8 @@ func TestProductBinaryLinksNoAppCanFail(t *testing.T) {
 	}{
 		{"the App's commands and root", []string{module + "/cmd/internal/appcmd", module + "/app", module + "/app/queue", module + "/internal/store"}, 4},
 		{"the App's libraries", []string{"github.com/riverqueue/river", "github.com/jackc/pgx/v5", "modernc.org/sqlite", "github.com/prometheus/client_golang/prometheus", "google.golang.org/protobuf/proto", "github.com/tidwall/gjson"}, 6},
+		{"the MCP server and SDK", []string{module + "/cmd/internal/mcpserve", "github.com/modelcontextprotocol/go-sdk/mcp", "github.com/google/jsonschema-go/jsonschema"}, 3},
+		{"the MCP port", []string{module + "/cmd/internal/mcpport"}, 0},
 		{"what it may link", []string{module + "/app/manifest", module + "/appendix", module + "/internal/storex", "net/http", "github.com/spf13/cobra"}, 0},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,6 @@
 // Package appcmd holds the commands that link the App's libraries (River,
-// pgx, the SQLite port, Prometheus's client): serve, ledger and simulate,
-// and the App's webhook events for 'app manifest' and 'app register'. Only
+// pgx, the SQLite port, Prometheus's client, the MCP SDK): serve, ledger,
+// simulate and mcp, and the App's webhook events for 'app manifest' and 'app register'. Only
 // cmd/aepgate-app links it; aepgate (cmd/aepgate) runs aepgate-app for
 // these commands, so that its own start initialises none of those
 // libraries (docs/run-documents.md, "Speed and memory").
@@ -14,6 +14,7 @@ import (
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/cmd/internal/cli"
+	"github.com/aepgate/aepgate/cmd/internal/mcpserve"
 )
 
 // streams are the standard streams the commands write to, and the
@@ -26,7 +27,7 @@ type streams struct {
 
 // Side is what aepgate-app adds to package cli's command line.
 func Side() *cli.App {
-	return &cli.App{Commands: commands, Events: app.Events, Simulate: simulateFor, SimulationText: simulationText}
+	return &cli.App{Commands: commands, Events: app.Events, Simulate: simulateFor, SimulationText: simulationText, ServeMCP: mcpserve.Run}
 }
 
 func commands(in io.Reader, out, err io.Writer, version string) []*cobra.Command {

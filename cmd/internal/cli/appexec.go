@@ -40,7 +40,7 @@ func appCommands(s streams, side *App) []*cobra.Command {
 	} else {
 		out = append(out, runsApp("app", appShort))
 	}
-	if side != nil && side.Simulate != nil {
+	if side != nil && side.ServeMCP != nil && side.Simulate != nil {
 		out = append(out, newMCPCmd(s, side))
 	} else {
 		out = append(out, runsApp("mcp", mcpShort))

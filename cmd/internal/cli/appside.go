@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/cmd/internal/mcpport"
 	"github.com/aepgate/aepgate/protocol/attest"
 )
 
@@ -30,6 +31,10 @@ type App struct {
 	// what_blocks answers through them.
 	Simulate       func(ctx context.Context, sim Simulation) ([]checks.Run, error)
 	SimulationText func(runs []checks.Run) string
+	// ServeMCP serves aepgate mcp's tools, running c, on in and out until
+	// the client closes in (mcpserve.Run): the MCP SDK is linked where it
+	// is given, in aepgate-app only.
+	ServeMCP func(ctx context.Context, version string, c mcpport.CLI, log *slog.Logger, in io.Reader, out io.Writer) error
 }
 
 // Simulation is one read-only judgement 'simulate' makes: its flags.

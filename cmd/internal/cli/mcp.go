@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/cmd/internal/mcpserve"
+	"github.com/aepgate/aepgate/cmd/internal/mcpport"
 )
 
 const mcpLong = `mcp serves aepgate's checks to coding agents (Claude Code, Codex, Cursor and any
@@ -83,8 +83,7 @@ func serveMCP(ctx context.Context, s streams, fl mcpFlags, side *App) error {
 	if fl.format == formatJSON {
 		log = slog.New(slog.NewJSONHandler(s.err, nil))
 	}
-	srv := mcpserve.New(s.version, mcpCLI{version: s.version, flags: fl, side: side}, log)
-	err := mcpserve.Serve(ctx, srv, s.in, s.out)
+	err := side.ServeMCP(ctx, s.version, mcpCLI{version: s.version, flags: fl, side: side}, log, s.in, s.out)
 	switch {
 	case ctx.Err() != nil:
 		return failf(exitInterrupted, "mcp: interrupted")
@@ -102,15 +101,15 @@ type mcpCLI struct {
 	side    *App
 }
 
-var _ mcpserve.CLI = mcpCLI{}
+var _ mcpport.CLI = mcpCLI{}
 
-func (m mcpCLI) Run(ctx context.Context, stdin string, args ...string) mcpserve.Output {
+func (m mcpCLI) Run(ctx context.Context, stdin string, args ...string) mcpport.Output {
 	var out, errb bytes.Buffer
 	code := Execute(ctx, rootFor(m.version, nil, args, strings.NewReader(stdin), &out, &errb), args, &errb)
-	return mcpserve.Output{Stdout: out.String(), Stderr: errb.String(), Code: code}
+	return mcpport.Output{Stdout: out.String(), Stderr: errb.String(), Code: code}
 }
 
-func (m mcpCLI) Simulate(ctx context.Context, s mcpserve.Simulation) ([]checks.Run, error) {
+func (m mcpCLI) Simulate(ctx context.Context, s mcpport.Simulation) ([]checks.Run, error) {
 	runs, err := m.side.Simulate(ctx, Simulation{Repo: s.Repo, PR: s.PR, Config: s.Config, GitHubURL: m.flags.githubURL, AppSlug: m.flags.appSlug})
 	if err != nil {
 		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "simulate: "))

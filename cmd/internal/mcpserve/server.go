@@ -17,38 +17,17 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/cmd/internal/mcpport"
 )
 
-// Output is one command line's run: what it printed and its exit code.
-type Output struct {
-	Stdout, Stderr string
-	Code           int
-}
-
-// Simulation names one pull request "what blocks" judges.
-type Simulation struct {
-	// Repo is owner/name; PR the pull request's number; Config a local
-	// config file to judge under instead of the repository's ("" for the
-	// repository's own).
-	Repo   string
-	PR     int
-	Config string
-}
-
-// CLI is what the tools run: the command line's own code paths, supplied
-// by the composition root.
-type CLI interface {
-	// Run runs one aepgate command line in-process with stdin, as the
-	// binary would.
-	Run(ctx context.Context, stdin string, args ...string) Output
-	// Simulate judges a pull request read-only as `aepgate simulate`
-	// does, with its token and GitHub; its error is the command's
-	// message.
-	Simulate(ctx context.Context, s Simulation) ([]checks.Run, error)
-	// RunsText prints check runs as `aepgate simulate` prints them.
-	RunsText(runs []checks.Run) string
-}
+// Output, Simulation and CLI are what the tools run (package
+// cmd/internal/mcpport, which the command line implements without linking
+// this package's SDK).
+type (
+	Output     = mcpport.Output
+	Simulation = mcpport.Simulation
+	CLI        = mcpport.CLI
+)
 
 // New returns the server with every tool, named aepgate at version.
 func New(version string, cli CLI, log *slog.Logger) *mcp.Server {
@@ -65,6 +44,13 @@ const instructions = `aepgate checks the Auditor/Executor protocol's evidence. R
 after writing to it, review_check on a draft audit review before posting it, plans_verify on a plan folder,
 report_check on a draft pull request description, and what_blocks on an open pull request to learn the next
 step. Every tool only reads; none writes to GitHub.`
+
+// Run serves every tool, named aepgate at version, running cli, on in and
+// out until the client closes in or ctx ends: New then Serve (aepgate-app's
+// cli.App.ServeMCP).
+func Run(ctx context.Context, version string, cli CLI, log *slog.Logger, in io.Reader, out io.Writer) error {
+	return Serve(ctx, New(version, cli, log), in, out)
+}
 
 // Serve serves srv on in and out (the process's standard streams) until
 // the client closes in or ctx ends.
