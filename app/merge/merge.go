@@ -119,11 +119,11 @@ func (m Merger) command(in pull.Input, ev *verdict.Evaluation) (snapshot.Comment
 // the checks judged merged (bind).
 func (m Merger) answer(ctx context.Context, in pull.Input, ev *verdict.Evaluation, shown []verdict.Shown, c snapshot.Comment) error {
 	why, err := m.declined(ctx, in, ev, shown, c)
-	if err != nil || why == "" {
-		if err == nil {
-			err = m.bind(ctx, in, ev, c.ID, "asked by @"+c.Author.Login+" with `"+prefixOf(ev)+" merge`, and every aepgate check on it is green")
-		}
+	if err != nil {
 		return err
+	}
+	if why == "" {
+		return m.bind(ctx, in, ev, c.ID, "asked by @"+c.Author.Login+" with `"+prefixOf(ev)+" merge`, and every aepgate check on it is green")
 	}
 	if err := m.GitHub.React(ctx, in.Owner, in.Repo, c.ID, "-1"); err != nil {
 		return fmt.Errorf("merge: react to comment %d: %w", c.ID, err)
