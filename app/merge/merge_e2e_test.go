@@ -51,6 +51,12 @@ func applied(w *appkit.MergeWorld, name string) int {
 // enqueued makes the pull request green, has olivia say `/aep merge`, and
 // checks it was enqueued at its head; it returns that head.
 func enqueued(t *testing.T, w *appkit.MergeWorld) string {
+	head, _ := enqueuedBy(t, w)
+	return head
+}
+
+// enqueuedBy is enqueued, also returning the command's ID.
+func enqueuedBy(t *testing.T, w *appkit.MergeWorld) (string, int64) {
 	t.Helper()
 	w.Green(t, true)
 	head := w.PR.Head()
@@ -61,7 +67,7 @@ func enqueued(t *testing.T, w *appkit.MergeWorld) string {
 	if got := reactions(w, c.ID()); got != "+1" {
 		t.Errorf("reactions on the command = %q, want +1", got)
 	}
-	return head
+	return head, c.ID()
 }
 
 // TestMergeEnqueuesTheJudgedHead: an owner's `/aep merge` on a head whose
@@ -70,12 +76,17 @@ func enqueued(t *testing.T, w *appkit.MergeWorld) string {
 // command changes nothing.
 func TestMergeEnqueuesTheJudgedHead(t *testing.T) {
 	w := appkit.NewMergeWorld(t, ownerYAML, true, nil)
-	head := enqueued(t, w)
+	head, id := enqueuedBy(t, w)
 	onlyReply(t, w, "state=bound head="+head, "Enqueued `"+head[:12]+"` in the merge queue of `main`", "asked by @olivia")
-	w.Redeliver(t, "issue_comment", "created")
-	w.Quiet(t)
+	if n := applied(w, "enqueuePullRequest"); n != 1 {
+		t.Fatalf("enqueuePullRequest applied %d times, want 1", n)
+	}
+	w.RedeliverComment(t, id)
 	if q := w.Queue(); len(q) != 1 {
 		t.Errorf("queue after a redelivery = %+v, want the one entry", q)
+	}
+	if n := applied(w, "enqueuePullRequest"); n != 1 {
+		t.Errorf("after a redelivery enqueuePullRequest applied %d times, want 1", n)
 	}
 	onlyReply(t, w)
 }

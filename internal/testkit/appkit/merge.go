@@ -1,6 +1,8 @@
 package appkit
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
 	"strconv"
 	"strings"
@@ -91,3 +93,25 @@ func (m *MergeWorld) Queue() []ghfake.QueueEntry { return m.Repo.MergeQueue("mai
 
 // CIAppID is the App that writes the CI check "ci/build" (GitHub Actions').
 const CIAppID = 15368
+
+// RedeliverComment sends the issue_comment delivery of comment id again,
+// under a fresh delivery ID, and waits until the App is quiet.
+func (m *MergeWorld) RedeliverComment(t *testing.T, id int64) {
+	t.Helper()
+	for _, d := range m.F.Deliveries() {
+		var p struct {
+			Comment struct {
+				ID int64 `json:"id"`
+			} `json:"comment"`
+		}
+		if d.Event != "issue_comment" || json.Unmarshal(d.Payload, &p) != nil || p.Comment.ID != id {
+			continue
+		}
+		if got := Deliver(t, m.Base, d.Event, fmt.Sprintf("re-%d", time.Now().UnixNano()), CopyPayload(t, d.Payload)); got != 202 {
+			t.Fatalf("redelivery: %d", got)
+		}
+		m.Quiet(t)
+		return
+	}
+	t.Fatalf("no delivery of comment %d", id)
+}
