@@ -99,7 +99,12 @@ func shown(head, failed string) []verdict.Shown {
 // comment answer (0: none), with checks shown.
 func (w *negWorld) judged(t *testing.T, m merge.Merger, head string, answer int64, s []verdict.Shown) {
 	t.Helper()
-	cfg := &config.Config{Owners: []string{"olivia"}, CommandPrefix: "/aep"}
+	w.judgedWith(t, m, &config.Config{Owners: []string{"olivia"}, CommandPrefix: "/aep"}, head, answer, s)
+}
+
+// judgedWith is judged under config cfg.
+func (w *negWorld) judgedWith(t *testing.T, m merge.Merger, cfg *config.Config, head string, answer int64, s []verdict.Shown) {
+	t.Helper()
 	in := pull.Input{Owner: "acme", Repo: "widgets", PR: w.pr.Number(), Answer: answer}
 	if err := m.Judged(context.Background(), in, w.ev(head, cfg), s); err != nil {
 		t.Fatal(err)
@@ -124,6 +129,8 @@ func TestMergerNegativeControls(t *testing.T) {
 		{"only an owner or merge.authority asks", nonOwnerAsks,
 			merge.Rules{May: func(merge.Asker, *config.Config) string { return "" }}},
 		{"a HOLD (aepgate/gates failing) dequeues", heldAfterEnqueue,
+			merge.Rules{Green: func(string, []verdict.Shown) string { return "" }}},
+		{"merge.auto merges only a green head", autoOnARedHead,
 			merge.Rules{Green: func(string, []verdict.Shown) string { return "" }}},
 		{"a push disables the App's auto-merge", pushedAfterAutoMerge,
 			merge.Rules{Moved: func(string, string) bool { return false }}},
@@ -195,4 +202,14 @@ func pushedAfterAutoMerge(t *testing.T, r merge.Rules) bool {
 	w.repo.AddCheckRun(appkit.CIAppID, moved, "ci/build", "completed", "success")
 	merged := w.repo.RunAutoMerge()
 	return len(merged) == 1
+}
+
+// autoOnARedHead: merge.auto is on and aepgate/merge fails on the head;
+// the attack succeeds when the head is enqueued all the same.
+func autoOnARedHead(t *testing.T, r merge.Rules) bool {
+	w := newNegWorld(t, ghfake.BranchRules{MergeQueue: true})
+	head := w.pr.Head()
+	cfg := &config.Config{Owners: []string{"olivia"}, CommandPrefix: "/aep", Merge: config.Merge{Auto: true}}
+	w.judgedWith(t, merger(w, r), cfg, head, 0, shown(head, checks.NameMerge))
+	return len(w.repo.MergeQueue("main")) == 1
 }
