@@ -10,6 +10,7 @@ import (
 	"github.com/aepgate/aepgate/app/deploy"
 	"github.com/aepgate/aepgate/app/gates"
 	"github.com/aepgate/aepgate/app/increment"
+	"github.com/aepgate/aepgate/app/merge"
 	"github.com/aepgate/aepgate/app/pull"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/readback"
@@ -55,6 +56,7 @@ func Features() []Feature {
 		{Name: "closure", Register: registerClosure},
 		{Name: "heldwork", Register: registerHeldWork},
 		{Name: "contract", Register: func(h *route.Handlers, in *Installation) { contract.Register(h, in.j.contracts) }},
+		{Name: "merge", Register: func(_ *route.Handlers, in *Installation) { merge.Attach(in.j.pull, in.j.gh, in.j.w, in.j.log) }},
 	}
 }
 

@@ -103,7 +103,7 @@ func TestEveryCheckRunIsAFeature(t *testing.T) {
 	for _, c := range verdict.DefaultChecks() {
 		want = append(want, c.Name)
 	}
-	want = append(want, checks.NameReadback, checks.NameCertificate, checks.NameAppRelease, checks.NameIncrement, manifest.DeployFeature)
+	want = append(want, checks.NameReadback, checks.NameCertificate, checks.NameAppRelease, checks.NameIncrement, manifest.DeployFeature, manifest.MergeFeature)
 	var got []string
 	for _, f := range manifest.Features() {
 		got = append(got, f.Name)

@@ -96,8 +96,18 @@ func Features() []Feature {
 		// run's pending deployments, the config, the certificate and the
 		// owner gate on the control issue.
 		{Name: DeployFeature, Needs: needs([]Permission{Deployments, Issues}, Actions, Checks, Contents)},
+		// `/aep merge` and merge.auto (app/merge): enqueuePullRequest and
+		// dequeuePullRequest take Merge queues: write;
+		// enablePullRequestAutoMerge, disablePullRequestAutoMerge and a
+		// direct merge take Contents: write, as any merge does; the reply
+		// and the reaction on the command, Issues: write.
+		{Name: MergeFeature, Needs: needs([]Permission{Contents, Issues, MergeQueues}, PullRequests)},
 	}
 }
+
+// MergeFeature names `/aep merge` (and merge.auto) among the App's
+// features: the App merges a pull request's judged head.
+const MergeFeature = "/aep merge"
 
 // DeployFeature names the App's custom deployment protection rule among
 // its features.

@@ -30,7 +30,10 @@ type Judge struct {
 	// Gates keeps and acts on the owners' decisions (app/gates); nil does
 	// neither.
 	Gates Gates
-	Log   *slog.Logger
+	// Then is what another feature does after each judgement (app/merge);
+	// nil does nothing.
+	Then Then
+	Log  *slog.Logger
 }
 
 // Rules are the rules the pipeline's pure parts judge by.
@@ -105,6 +108,11 @@ func (j *Judge) judge(ctx context.Context, in Input) ([]int, error) {
 	}
 	if j.Gates != nil {
 		if err := j.Gates.Act(ctx, in, ev); err != nil {
+			return nil, err
+		}
+	}
+	if j.Then != nil {
+		if err := j.Then.Judged(ctx, in, ev, shown); err != nil {
 			return nil, err
 		}
 	}

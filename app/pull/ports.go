@@ -74,6 +74,13 @@ type Gates interface {
 	Act(ctx context.Context, in Input, ev *verdict.Evaluation) error
 }
 
+// Then is what another feature does once a judgement's checks are
+// published and the gates acted (app/merge): it sees the evaluation and
+// the check runs shown on the head.
+type Then interface {
+	Judged(ctx context.Context, in Input, ev *verdict.Evaluation, shown []verdict.Shown) error
+}
+
 // Reads is what the read phase reads through besides the snapshot: each
 // check's declared reads (verdict.Reads) and what every judgement reads.
 type Reads struct {

@@ -13,8 +13,8 @@ import (
 // acted on: neither 👍 nor 👎 would be true), a ledger row, and one reply
 // saying why (checks.UnjudgedReply). It records no answered row, so the
 // sweep answers the item as usual once the gates can be judged. ok is
-// false when the item holds no command the gate log judges (`close` and
-// `accept` have their own judges, which answer them).
+// false when the item holds no command the gate log judges (`close`,
+// `accept` and `merge` have their own judges, which answer them).
 func (p AnswerPlan) unjudged(at Origin, ev *Evaluation, review bool) (AnswerPlan, bool) {
 	body, prefix := itemBody(ev, p.Thread, p.Item), command.DefaultPrefix
 	if cfg, err := Config(ev.Snap.Config); err == nil {
@@ -36,7 +36,7 @@ func (p AnswerPlan) unjudged(at Origin, ev *Evaluation, review bool) (AnswerPlan
 
 // gateCommand reports whether c is judged by the gate log.
 func gateCommand(c command.Command) bool {
-	return c.Verb != command.VerbClose && c.Verb != command.VerbAccept
+	return c.Verb != command.VerbClose && c.Verb != command.VerbAccept && c.Verb != command.VerbMerge
 }
 
 // itemBody is the text of comment or review id in thread th.

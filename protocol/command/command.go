@@ -125,15 +125,25 @@ func parseLine(rest, prefix string) Command {
 		parseAccept(&c, args, prefix)
 	case VerbAcceptMerge:
 		parseAcceptMerge(&c, args, prefix)
-	case VerbResume, VerbStatus, VerbRecheck:
-		if len(args) > 1 {
-			c.Err = usageErr(prefix, "%s takes no arguments", c.Verb)
-		}
+	case VerbResume, VerbStatus, VerbRecheck, VerbMerge:
+		c.Err = noArguments(c.Verb, args, prefix)
 	default:
 		c.Verb = ""
 		c.Err = usageErr(prefix, "%q is not a command", args[0])
 	}
 	return c
+}
+
+// noArguments is the error of a verb that takes no arguments given args
+// (the verb first), nil when there are none.
+func noArguments(verb string, args []string, prefix string) error {
+	switch {
+	case len(args) <= 1:
+		return nil
+	case verb == VerbMerge:
+		return usageErr(prefix, "%s", ParseMergeArgs(strings.Join(args[1:], " ")))
+	}
+	return usageErr(prefix, "%s takes no arguments", verb)
 }
 
 // usageErr says what is wrong and names the valid forms.

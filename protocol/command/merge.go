@@ -7,10 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// The verbs of issue 45's merge commands (docs/merge.md). Their grammar is
-// here, but Parse does not read them yet: until the App acts on them, an
-// owner's "/aep merge" or "/aep override" is answered as an unknown
-// command rather than accepted and left undone.
+// The verbs of issue 45's merge commands (docs/merge.md). Parse reads
+// "merge" (app/merge carries it out); it does not read "override" yet:
+// until the App acts on it, an owner's "/aep override" is answered as an
+// unknown command rather than accepted and left undone.
 const (
 	// VerbMerge asks the App to merge the pull request at the head it
 	// judged: "merge", no arguments.

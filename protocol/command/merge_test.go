@@ -91,14 +91,43 @@ func TestParseMergeArgsAndHold(t *testing.T) {
 	}
 }
 
-// TestMergeVerbsNotParsedYet: until the App acts on them, Parse answers
-// "merge" and "override" as unknown commands, so an owner is told rather
-// than left with a command accepted and never done.
+// TestMergeVerbsNotParsedYet: until the App acts on it, Parse answers
+// "override" as an unknown command, so an owner is told rather than left
+// with a command accepted and never done.
 func TestMergeVerbsNotParsedYet(t *testing.T) {
-	for _, body := range []string{"/aep merge", "/aep override aepgate/audit production is down now"} {
+	for _, body := range []string{"/aep override aepgate/audit production is down now"} {
 		cs := Parse(body, "")
 		if len(cs) != 1 || cs[0].Err == nil || !strings.Contains(cs[0].Err.Error(), "is not a command") {
 			t.Errorf("Parse(%q) = %+v, want an unknown command", body, cs)
+		}
+	}
+}
+
+// TestParseMerge: Parse reads "merge" with no arguments; an argument is a
+// malformed command naming the valid forms.
+func TestParseMerge(t *testing.T) {
+	for _, tt := range []struct {
+		body    string
+		wantErr string
+	}{
+		{"/aep merge", ""},
+		{"/aep merge   ", ""},
+		{"/aep merge now please", "merge takes no arguments"},
+		{"/aep merge abc1234", "merge takes no arguments"},
+	} {
+		cs := Parse(tt.body, "")
+		if len(cs) != 1 || cs[0].Verb != VerbMerge {
+			t.Fatalf("Parse(%q) = %+v, want one merge command", tt.body, cs)
+		}
+		got := ""
+		if cs[0].Err != nil {
+			got = cs[0].Err.Error()
+		}
+		if (tt.wantErr == "") != (got == "") || !strings.Contains(got, tt.wantErr) {
+			t.Errorf("Parse(%q).Err = %q, want %q", tt.body, got, tt.wantErr)
+		}
+		if got != "" && !strings.Contains(got, "`/aep merge`") {
+			t.Errorf("Parse(%q).Err = %q, want it to name the valid forms", tt.body, got)
 		}
 	}
 }

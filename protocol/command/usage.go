@@ -11,6 +11,7 @@ var forms = []form{
 	{"resolve <gate-id> <choice>", "answer an open gate with one of its choices (owners only)"},
 	{"status", "show the gates and HOLD that apply here"},
 	{"recheck", "evaluate the gates again now"},
+	{"merge", "merge this pull request at the head its checks judged, once every aepgate check on it is green: into the merge queue, else by auto-merge (owners or merge.authority; docs/merge.md)"},
 	{"close <reason>", "count this closed work unit as done without a certificate (owners only; docs/closure.md)"},
 	{"accept <milestone-number> <sha>", "accept the increment's integrated commit, named by its full SHA (owners only, on the control issue; docs/increment.md)"},
 	{"accept-merge <merge-sha>", "accept a merge made without merge authority, named by its merge commit's full SHA (owners only, on the merged pull request; docs/evidence.md)"},

@@ -22,8 +22,7 @@ type Merge struct {
 	Authority []string `json:"authority,omitempty"`
 	// Auto asks the App to enqueue (or auto-merge) a unit's pull request
 	// once every aepgate check on its head is green, without an owner's
-	// "merge" command. Accepted and validated; the App does not act on it
-	// yet.
+	// "merge" command (app/merge).
 	Auto bool `json:"auto,omitempty"`
 }
 

@@ -38,8 +38,8 @@ func requests(body, prefix string) []request {
 	var out []request
 	cmds := command.Parse(body, prefix)
 	for i := range cmds {
-		if cmds[i].Verb == command.VerbDispose || cmds[i].Verb == command.VerbClose || cmds[i].Verb == command.VerbAccept || cmds[i].Verb == command.VerbAcceptMerge {
-			continue // the audit's business (review.Dispositions), the closure's (protocol/closurerules), the increment's (protocol/incrementrules), the readback's (protocol/merge)
+		if cmds[i].Verb == command.VerbDispose || cmds[i].Verb == command.VerbClose || cmds[i].Verb == command.VerbAccept || cmds[i].Verb == command.VerbAcceptMerge || cmds[i].Verb == command.VerbMerge {
+			continue // the audit's business (review.Dispositions), the closure's (protocol/closurerules), the increment's (protocol/incrementrules), the readback's (protocol/merge), the merge's (app/merge)
 		}
 		out = append(out, request{line: cmds[i].Line, cmd: &cmds[i]})
 	}

@@ -44,12 +44,17 @@ func NewLiveWith(t testing.TB, send bool) *Live {
 // NewLiveOpts is NewLiveWith with the App's options changed by edit (nil:
 // unchanged).
 func NewLiveOpts(t testing.TB, send bool, edit func(*app.Options)) *Live {
+	return NewLivePerms(t, send, edit, LivePerms)
+}
+
+// NewLivePerms is NewLiveOpts with the installation's permissions perms.
+func NewLivePerms(t testing.TB, send bool, edit func(*app.Options), perms ghfake.Permissions) *Live {
 	ghfake.RequireGraphQL(t)
 	f := ghfake.New(t)
 	key := Key(t)
 	ghApp := f.App(AppID, key)
 	repo := f.CreateRepo("acme/widgets")
-	inst := ghApp.Install("acme", LivePerms, repo)
+	inst := ghApp.Install("acme", perms, repo)
 	o := Options(t, nil, "")
 	o.GitHubURL = f.URL()
 	if edit != nil {
