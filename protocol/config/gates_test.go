@@ -29,6 +29,7 @@ func TestGatesAndMergeAuto(t *testing.T) {
 		{"too many", "version: 1\ngates:\n  secrets-credentials:\n    approvals: 11\n", nil, false, "must be between 1 and 10, not 11"},
 		{"not a number", "version: 1\ngates:\n  secrets-credentials:\n    approvals: two\n", nil, false, "must be a whole number"},
 		{"unknown key", "version: 1\ngates:\n  secrets-credentials:\n    approvals: 2\n    count: 2\n", nil, false, "gates.secrets-credentials.count: unknown key"},
+		{"a HOLD is one owner's", "version: 1\ngates:\n  explicit-hold: {approvals: 2}\n", nil, false, "gates.explicit-hold: a HOLD is lifted by one owner's RESUME"},
 		{"a list", "version: 1\ngates: [irreversible-destructive]\n", nil, false, "gates: must be a mapping of gate categories"},
 		{"duplicate", "version: 1\ngates:\n  secrets-credentials: {approvals: 2}\n  secrets-credentials: {approvals: 3}\n", nil, false, "duplicate"},
 	}
