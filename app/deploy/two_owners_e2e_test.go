@@ -99,4 +99,3 @@ func reply(issue *ghfake.Issue, id int64) string {
 	}
 	return ""
 }
-
