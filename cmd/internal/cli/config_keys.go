@@ -13,9 +13,9 @@ import (
 // agents.accounts and agents.approvals: the App reads agents'
 // assignments on the unit issue only (protocol/instructor decides the rest,
 // unwired). risk.default: every work-unit contract must state its risk, so no
-// default ever applies. gates and merge.auto: the App does not merge pull
-// requests nor count owners' answers per category yet (docs/merge.md).
-var unenforcedKeys = []string{"agents.accounts", "agents.approvals", "gates", "merge.auto", "risk.default"}
+// default ever applies. merge.auto: the App does not merge pull requests
+// yet (docs/merge.md).
+var unenforcedKeys = []string{"agents.accounts", "agents.approvals", "merge.auto", "risk.default"}
 
 // configKeys are the config's keys as dotted paths (risk.default), from
 // config.Config's own fields: a struct's keys are listed one by one, a

@@ -86,7 +86,6 @@ func TestConfigDocsHelpAndExampleSayWhatIsEnforced(t *testing.T) {
 	}
 	checkNoCodeReads(t, "Risk.Default")
 	checkNoCodeReads(t, "Merge.Auto")
-	checkNoCodeReads(t, "ApprovalsFor")
 	checkNoCodeReads(t, "AgentApprovals")
 	checkNoCodeReads(t, "AgentSettings")
 }
