@@ -20,10 +20,10 @@ func TestTwoOwnersThroughReviewsAndComments(t *testing.T) {
 	reviewAfter := review(3, "alice", onPR, 3, ReviewApproved, headA, "")
 	bobReview := review(4, "bob", onPR, 4, ReviewApproved, headA, "")
 	tests := []struct {
-		name     string
-		items    []Item
-		rules    distinct.Rules
-		want     string
+		name  string
+		items []Item
+		rules distinct.Rules
+		want  string
 	}{
 		{"one owner's review", []Item{opened, aliceReview}, distinct.Rules{}, gate.StateOpen},
 		{"one owner's review, then their resolve", []Item{opened, aliceReview, aliceResolve}, distinct.Rules{}, gate.StateOpen},
