@@ -22,8 +22,8 @@ type Outcome struct {
 	Index  int    `json:"index"`
 	Type   string `json:"type"`
 	GateID string `json:"gateId,omitempty"`
-	// Result is created, idempotent, reused-decision, resolved, refused or
-	// malformed.
+	// Result is created, idempotent, reused-decision, resolved, counted
+	// (ResultCounted), refused or malformed.
 	Result string `json:"result"`
 	// Token names the refusal when Result is refused or malformed.
 	Token   string `json:"token,omitempty"`
