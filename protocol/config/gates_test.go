@@ -100,3 +100,19 @@ func TestGatesAndMergeAutoExtend(t *testing.T) {
 		})
 	}
 }
+
+// TestGateApprovals: the categories the gates mapping lists, each with
+// its number of owners; an unlisted category needs one.
+func TestGateApprovals(t *testing.T) {
+	c, err := Parse("x.yml", []byte("version: 1\ngates:\n  irreversible-destructive: {approvals: 2}\n  secrets-credentials: {approvals: 3}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"irreversible-destructive": 2, "secrets-credentials": 3}
+	if d := cmp.Diff(want, c.GateApprovals()); d != "" {
+		t.Errorf("GateApprovals (-want +got):\n%s", d)
+	}
+	if n := c.ApprovalsFor("money-entitlements"); n != 1 {
+		t.Errorf("an unlisted category needs %d owners, want 1", n)
+	}
+}
