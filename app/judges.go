@@ -73,7 +73,7 @@ func (a *App) judges(installation int64, log *slog.Logger) (*judges, error) {
 	j.pull = &pull.Judge{Checks: a.features.checks, W: j.w, Locks: a.db, Groups: in, Boards: j.boards, Log: log,
 		Reads: pull.Reads{Snap: snap, Files: in, Roles: in, Pushers: a.db, People: j.people, Timelines: in, Kept: j.kept,
 			Units: a.db, Contracts: j.contracts, AppLogin: a.clients.AppLogin},
-		Rules: pull.Rules{Audit: s.AuditRules, Gate: s.GateRules, Merge: s.MergeRules, Closure: closure.RulesOr(s.ClosureRules)}}
+		Rules: pull.Rules{Audit: s.AuditRules, Gate: s.GateRules, Merge: s.MergeRules, Closure: closure.RulesOr(s.ClosureRules), Approvals: s.Approvals}}
 	j.gates = &gates.Gates{Judge: j.pull, Kept: j.kept, Ledger: j.w, Reply: in, Locks: a.db, Fanout: pull.Fanouts(a.queue, a.opts.FanoutWindow, installation),
 		Redelivered: queue.DeliveryMemory, Log: log}
 	j.pull.Gates = j.gates
@@ -103,7 +103,7 @@ func registerIncrement(h *route.Handlers, in *Installation) {
 
 func registerDeploy(h *route.Handlers, in *Installation) {
 	a, j := in.a, in.j
-	deploy.Register(h, a.db, deploy.Judge{Src: j.gh, Store: a.db, W: j.w, Increments: increment.Deployable{Checks: j.gh}, Rules: a.opts.Seams.DeployRules, Log: j.log, People: j.people}, a.clients.AppLogin)
+	deploy.Register(h, a.db, deploy.Judge{Src: j.gh, Store: a.db, W: j.w, Increments: increment.Deployable{Checks: j.gh}, Rules: a.opts.Seams.DeployRules, Distinct: a.opts.Seams.Approvals, Log: j.log, People: j.people}, a.clients.AppLogin)
 }
 
 // closures is the closure judge of j's installation: it judges the

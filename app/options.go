@@ -8,8 +8,6 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/aepgate/aepgate/protocol/incrementrules"
-
 	"github.com/aepgate/aepgate/app/contract"
 	"github.com/aepgate/aepgate/app/heldwork"
 	"github.com/aepgate/aepgate/app/owners"
@@ -19,11 +17,13 @@ import (
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/protocol/approval"
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/deployrules"
 	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/incrementrules"
 	"github.com/aepgate/aepgate/review"
 )
 
@@ -106,10 +106,10 @@ type Seams struct {
 	Features []Feature
 	// Checks replace the App's checks (verdict.DefaultChecks).
 	Checks []verdict.Check
-	// The rules of the features, each replacing its package's defaults:
-	// which reviews are audits (review), what counts in the gate log
-	// (gatelog), config ← its base (config), when a unit is done
-	// (closurerules), held work, increments, deployments and contracts.
+	// The features' rules, each replacing its package's defaults: which
+	// reviews are audits (review), what counts in the gate log (gatelog),
+	// config ← its base (config), when a unit is done (closurerules), held
+	// work, increments, deployments, contracts, who is one owner (approval).
 	AuditRules     []review.Rule
 	GateRules      []gatelog.Rule
 	MergeRules     []config.MergeRule
@@ -118,10 +118,10 @@ type Seams struct {
 	IncrementRules *incrementrules.Rules
 	DeployRules    []deployrules.Rule
 	ContractRules  contract.Rules
-	// Snapshots wraps the reader of snapshots (GitHub's, base policy read
-	// in), Teams the reader of team members (read live), Keeper the store
-	// of kept decisions (the database); People replaces the resolver of
-	// people (owners.People).
+	Approvals      approval.Rules
+	// Snapshots wraps the reader of snapshots (GitHub's, base policy read in),
+	// Teams the reader of team members (read live), Keeper the store of kept
+	// decisions (the database); People replaces the resolver (owners.People).
 	Snapshots func(Snapshotter) Snapshotter
 	Teams     func(owners.Teams) owners.Teams
 	Keeper    func(Keeper) Keeper

@@ -119,7 +119,7 @@ func (w gatesWriter) blockers(st gate.State, bs []gate.Blocker) {
 			continue
 		}
 		fmt.Fprintf(w.b, "\n### %d. %s\n\n", i+1, w.question(g.Question))
-		table(w.b, []string{"Field", "Value"}, w.rows(g, bl))
+		table(w.b, []string{"Field", "Value"}, append(w.rows(g, bl), w.countRows(st, g.GateID)...))
 	}
 }
 

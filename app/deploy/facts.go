@@ -158,7 +158,8 @@ func (j *Judge) certified(ctx context.Context, in Input, sha string) (bool, stri
 func (j *Judge) gateInput(ctx context.Context, in Input, f facts) (gatelog.Input, error) {
 	project, _ := gate.CleanProject(in.Owner + "/" + in.Repo)
 	gin := gatelog.Input{Project: project, AppLogin: j.AppLogin, Permissions: gatelog.Permissions{},
-		Policy: gatelog.Policy{Owners: f.Config.Owners, Coordinators: f.Config.Coordinators, Coordinator: f.Config.Coordinator, Prefix: f.Config.CommandPrefix}}
+		Policy: gatelog.Policy{Owners: f.Config.Owners, Coordinators: f.Config.Coordinators, Coordinator: f.Config.Coordinator, Prefix: f.Config.CommandPrefix,
+			Approvals: f.Config.GateApprovals(), Distinct: j.Distinct}}
 	if c := f.control; c != nil {
 		src := gatelog.Source{Kind: gatelog.ControlIssue, Number: c.Number}
 		gin.ControlIssue = c.Number

@@ -16,6 +16,7 @@ import (
 	"github.com/aepgate/aepgate/app/owners"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/internal/store"
+	"github.com/aepgate/aepgate/protocol/approval"
 	"github.com/aepgate/aepgate/protocol/deployrules"
 )
 
@@ -30,7 +31,10 @@ type Judge struct {
 	AppLogin string
 	// Rules decide; nil: protocol/deployrules's DefaultRules.
 	Rules []deployrules.Rule
-	Log   *slog.Logger
+	// Distinct join owners' answers into people when the deploy gate's
+	// category needs more than one (the zero value: every rule).
+	Distinct approval.Rules
+	Log      *slog.Logger
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 	// People resolves the config's owners and coordinators (app/owners,

@@ -48,7 +48,7 @@ func (j *Judge) gather(ctx context.Context, in Input, snap *snapshot.PR, number 
 	g := &gathered{cfg: cfg, control: snap.Control, closedAt: m.ClosedAt, people: problem}
 	f := incrementrules.Facts{Repo: in.Owner + "/" + in.Repo, Milestone: number, Title: m.Title, Open: m.Open, ClosedBy: by,
 		Owners: cfg.Owners, Coordinators: cfg.Coordinators, Prefix: cfg.CommandPrefix, DefaultBranch: snap.DefaultBranch,
-		Required: cfg.RequiredWorkflows.Readback}
+		Required: cfg.RequiredWorkflows.Readback, Approvals: cfg.ApprovalsFor(incrementrules.AcceptanceCategory)}
 	_, problems := workunit.ParseIncrement(m.Description)
 	for _, p := range problems {
 		f.Problems = append(f.Problems, fmt.Sprintf("the milestone description's yaml block: %v", p))

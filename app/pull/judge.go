@@ -9,6 +9,7 @@ import (
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/protocol/approval"
 	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/gatelog"
@@ -48,6 +49,9 @@ type Rules struct {
 	Merge []config.MergeRule
 	// Closure judge when a unit counts as done.
 	Closure closurerules.Rules
+	// Approvals join owners' answers into people when a gate needs more
+	// than one (the zero value: every rule of protocol/approval).
+	Approvals approval.Rules
 }
 
 // needs is what the judge's checks read together: of the snapshot, and

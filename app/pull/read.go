@@ -63,7 +63,7 @@ func (j *Judge) ControlIssue(ctx context.Context, owner, repo string) (*snapshot
 func (j *Judge) prepare(ctx context.Context, in Input, snap *snapshot.PR, unit int, reads verdict.Reads) (*verdict.Evaluation, error) {
 	ev := verdict.NewWith(snap, j.Rules.Merge)
 	ev.Unit, ev.Rules, ev.GateRules = unit, verdict.AuditRules(j.Rules.Audit), verdict.GateRules(j.Rules.Gate)
-	ev.Witness = in.Witness
+	ev.Witness, ev.Distinct = in.Witness, j.Rules.Approvals
 	if err := closure.Load(ctx, j.Reads.Units, in.FullName(), ev, j.Rules.Closure); err != nil {
 		return nil, err
 	}

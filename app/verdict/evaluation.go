@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/protocol/approval"
 	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/gatelog"
@@ -66,6 +67,10 @@ type Evaluation struct {
 	// negative-control test removes one).
 	Rules     []review.Rule
 	GateRules []gatelog.Rule
+	// Distinct are the rules joining owners' answers into people when a
+	// gate's category needs more than one (gates.<category>.approvals;
+	// the zero value applies them all).
+	Distinct approval.Rules
 	// Closures are the App's stored closure facts by unit, evidence joined
 	// (ClosureFacts); ClosureRules judge them (New sets the defaults).
 	Closures     map[int]closurerules.Facts

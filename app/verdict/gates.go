@@ -148,7 +148,8 @@ func (ev *Evaluation) gatesInput() gatelog.Input {
 	cfg := ev.Cfg
 	project, _ := gate.CleanProject(ev.Snap.Repo)
 	in := gatelog.Input{Project: project, Unit: ev.Unit, Permissions: ev.Perms, AppLogin: ev.AppLogin, Kept: ev.Kept, Instructed: ev.Instructed,
-		Policy: gatelog.Policy{Owners: cfg.Owners, Coordinators: cfg.Coordinators, Coordinator: cfg.Coordinator, Prefix: cfg.CommandPrefix}}
+		Policy: gatelog.Policy{Owners: cfg.Owners, Coordinators: cfg.Coordinators, Coordinator: cfg.Coordinator, Prefix: cfg.CommandPrefix,
+			Approvals: cfg.GateApprovals(), Distinct: ev.Distinct}}
 	for _, t := range ev.ThreadsRead() {
 		in.Items = append(in.Items, gatelog.CommentItems(t.Thread, t.Source)...)
 		in.Read = append(in.Read, gatelog.Read{Source: t.Source, FromID: t.Thread.ReadFrom})

@@ -109,7 +109,7 @@ type Config struct {
 	// Closure says how a closure without evidence is answered.
 	Closure Closure `json:"closure"`
 	// Gates maps an owner-only gate category to what answering it takes
-	// (gates.go). Accepted and validated; the App does not enforce it yet.
+	// (gates.go): how many distinct owners a gate of each category needs.
 	Gates map[string]GateRule `json:"gates,omitempty"`
 }
 

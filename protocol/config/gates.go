@@ -14,9 +14,9 @@ import (
 // GateRule is what answering a gate of one category takes.
 type GateRule struct {
 	// Approvals is how many distinct owners must answer a gate of the
-	// category (protocol/approval counts them: one person's second
-	// account and an instructor count once). Accepted and validated; the
-	// App does not enforce it yet.
+	// category with one choice before the gate resolves (protocol/gate
+	// counts them with protocol/approval: one person answering twice
+	// counts once). The safe default needs one owner.
 	Approvals int `json:"approvals"`
 }
 
@@ -40,6 +40,9 @@ func (d *decoder) gates(v *yaml.Node, field string) map[string]GateRule {
 		case p.Repeat:
 			d.errorf(p.Key, f, "duplicate gate category")
 			continue
+		case p.Key.Value == holdCategory:
+			d.errorf(p.Key, f, "a HOLD is lifted by one owner's RESUME; approvals apply to the other owner-only categories")
+			continue
 		}
 		out[p.Key.Value] = d.gateRule(p.Value, f)
 	}
@@ -56,6 +59,19 @@ func (d *decoder) gateRule(v *yaml.Node, field string) GateRule {
 		d.errorf(v, joinField(field, "approvals"), "required: how many distinct owners must answer (1 to %d)", maxApprovals)
 	}
 	return r
+}
+
+// holdCategory is the HOLDs' category, which approvals do not apply to.
+const holdCategory = "explicit-hold"
+
+// GateApprovals maps each category of the gates mapping to how many
+// distinct owners must answer its gates (gate.Log.Approvals).
+func (c *Config) GateApprovals() map[string]int {
+	out := make(map[string]int, len(c.Gates))
+	for cat := range c.Gates {
+		out[cat] = c.ApprovalsFor(cat)
+	}
+	return out
 }
 
 // ApprovalsFor is how many distinct owners must answer a gate of category:

@@ -29,6 +29,7 @@ func TestGatesAndMergeAuto(t *testing.T) {
 		{"too many", "version: 1\ngates:\n  secrets-credentials:\n    approvals: 11\n", nil, false, "must be between 1 and 10, not 11"},
 		{"not a number", "version: 1\ngates:\n  secrets-credentials:\n    approvals: two\n", nil, false, "must be a whole number"},
 		{"unknown key", "version: 1\ngates:\n  secrets-credentials:\n    approvals: 2\n    count: 2\n", nil, false, "gates.secrets-credentials.count: unknown key"},
+		{"a HOLD is one owner's", "version: 1\ngates:\n  explicit-hold: {approvals: 2}\n", nil, false, "gates.explicit-hold: a HOLD is lifted by one owner's RESUME"},
 		{"a list", "version: 1\ngates: [irreversible-destructive]\n", nil, false, "gates: must be a mapping of gate categories"},
 		{"duplicate", "version: 1\ngates:\n  secrets-credentials: {approvals: 2}\n  secrets-credentials: {approvals: 3}\n", nil, false, "duplicate"},
 	}
@@ -97,5 +98,21 @@ func TestGatesAndMergeAutoExtend(t *testing.T) {
 				t.Errorf("merge.auto = %v, want %v", r.Config.Merge.Auto, tt.wantAuto)
 			}
 		})
+	}
+}
+
+// TestGateApprovals: the categories the gates mapping lists, each with
+// its number of owners; an unlisted category needs one.
+func TestGateApprovals(t *testing.T) {
+	c, err := Parse("x.yml", []byte("version: 1\ngates:\n  irreversible-destructive: {approvals: 2}\n  secrets-credentials: {approvals: 3}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"irreversible-destructive": 2, "secrets-credentials": 3}
+	if d := cmp.Diff(want, c.GateApprovals()); d != "" {
+		t.Errorf("GateApprovals (-want +got):\n%s", d)
+	}
+	if n := c.ApprovalsFor("money-entitlements"); n != 1 {
+		t.Errorf("an unlisted category needs %d owners, want 1", n)
 	}
 }

@@ -109,7 +109,7 @@ func OwnerGate(req Request, f Facts) (Answer, bool) {
 			continue // a HOLD or another gate: Held's to refuse
 		}
 		if strings.HasPrefix(b.Token, "gate-open:") {
-			return Answer{Reason: fmt.Sprintf("waiting for the owner to answer gate %s on the control issue", id)}, true
+			return Answer{Reason: waitingFor(f.Gates, id)}, true
 		}
 		own = append(own, b)
 	}

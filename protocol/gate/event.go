@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aepgate/aepgate/protocol/approval"
 	"github.com/aepgate/aepgate/protocol/canonical"
 )
 
@@ -72,6 +73,14 @@ func (c *Choices) UnmarshalJSON(b []byte) error {
 type Log struct {
 	Project string  `json:"project"`
 	Events  []Event `json:"events"`
+	// Approvals maps an owner-only category to how many distinct owners
+	// must answer a gate of it with one choice before it resolves
+	// (gates.<category>.approvals); a category absent or below 2 needs
+	// one. Not part of the events file: the caller's policy.
+	Approvals map[string]int `json:"-"`
+	// Distinct are the rules joining answers into one person when they
+	// are counted (protocol/approval; the zero value applies them all).
+	Distinct approval.Rules `json:"-"`
 }
 
 // envelope is the events file before its events are read one by one.

@@ -22,8 +22,8 @@ type Outcome struct {
 	Index  int    `json:"index"`
 	Type   string `json:"type"`
 	GateID string `json:"gateId,omitempty"`
-	// Result is created, idempotent, reused-decision, resolved, refused or
-	// malformed.
+	// Result is created, idempotent, reused-decision, resolved, counted
+	// (ResultCounted), refused or malformed.
 	Result string `json:"result"`
 	// Token names the refusal when Result is refused or malformed.
 	Token   string `json:"token,omitempty"`
@@ -37,12 +37,16 @@ type State struct {
 	Outcomes []Outcome `json:"outcomes"`
 	// Malformed lists the events that could not be read; each blocks.
 	Malformed []Outcome `json:"malformed"`
+	// Counts are, per gate whose category needs more than one owner
+	// (Log.Approvals), how the answers of each choice count.
+	Counts map[string][]Count `json:"counts,omitempty"`
 }
 
 type replayer struct {
 	st    State
 	index map[string]int
 	p     protections
+	count counter
 }
 
 // Replay applies the log's events in time order (equal times keep input
@@ -59,7 +63,8 @@ func replay(log Log, p protections) State {
 	sort.SliceStable(order, func(a, b int) bool {
 		return log.Events[order[a]].Time.Before(log.Events[order[b]].Time)
 	})
-	r := &replayer{st: State{Project: log.Project, Gates: []Gate{}, Outcomes: []Outcome{}, Malformed: []Outcome{}}, index: map[string]int{}, p: p}
+	r := &replayer{st: State{Project: log.Project, Gates: []Gate{}, Outcomes: []Outcome{}, Malformed: []Outcome{}}, index: map[string]int{}, p: p,
+		count: counter{need: log.Approvals, distinct: log.Distinct}}
 	for _, i := range order {
 		o := r.apply(i, log.Events[i])
 		r.st.Outcomes = append(r.st.Outcomes, o)

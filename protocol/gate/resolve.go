@@ -35,6 +35,9 @@ func (r *replayer) resolve(e Event) Outcome {
 	if !contains(g.Choices, e.Choice) && !(g.IsHold() && !r.p.exactResume) {
 		return refused(id, "choice-not-listed", "choice %q is not one of %s", e.Choice, quoteAll(g.Choices))
 	}
+	if o, held := r.counted(g, e, e.Choice); held {
+		return o
+	}
 	settle(g, e, e.Choice)
 	return Outcome{GateID: id, Result: ResultResolved}
 }

@@ -69,10 +69,10 @@ func BuildWith(in Input, rules []Rule) Result {
 		}
 	}
 	events, refs := b.events, b.refs
-	st := gate.Replay(gate.Log{Project: in.Project, Events: events})
+	st := gate.Replay(in.log(events))
 	if ins := b.approve(st); len(ins) > 0 {
 		events, refs = insert(events, refs, ins)
-		st = gate.Replay(gate.Log{Project: in.Project, Events: events})
+		st = gate.Replay(in.log(events))
 	}
 	b.settle(st, refs)
 	b.sortOutcomes()
@@ -103,6 +103,12 @@ func entries(in *Input) []entry {
 	return out
 }
 
+// log is events as the gate log of in's project, counted under its
+// policy's approvals.
+func (in *Input) log(events []gate.Event) gate.Log {
+	return gate.Log{Project: in.Project, Events: events, Approvals: in.Policy.Approvals, Distinct: in.Policy.Distinct}
+}
+
 // emit appends an event that came from outcome ref (-1: none).
 func (b *builder) emit(e gate.Event, ref int) {
 	if e.Type == gate.EventCreate {
@@ -128,7 +134,7 @@ func (b *builder) settle(st gate.State, refs []int) {
 		switch o.Result {
 		case gate.ResultRefused, gate.ResultMalformed:
 			out.Accepted, out.Reason = false, refusal(o, b.in.Policy.Prefix)
-		case gate.ResultReusedDecision:
+		case gate.ResultReusedDecision, gate.ResultCounted:
 			out.Reason = o.Message
 		}
 	}

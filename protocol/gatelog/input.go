@@ -3,6 +3,7 @@ package gatelog
 import (
 	"time"
 
+	distinct "github.com/aepgate/aepgate/protocol/approval"
 	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/instructor"
 )
@@ -85,6 +86,13 @@ type Policy struct {
 	Coordinator string
 	// Prefix starts every command; empty means command.DefaultPrefix.
 	Prefix string
+	// Approvals maps an owner-only category to how many distinct owners
+	// must answer its gates (config's gates.<category>.approvals,
+	// gate.Log.Approvals); Distinct the rules joining answers into one
+	// person (the zero value: all of them; a negative control turns one
+	// off).
+	Approvals map[string]int
+	Distinct  distinct.Rules
 }
 
 // Permissions maps a login to its permission on the repository right now,

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aepgate/aepgate/protocol/approval"
 	"github.com/aepgate/aepgate/protocol/command"
 )
 
@@ -30,6 +31,7 @@ type Answer struct {
 // accept rules (this milestone, bound to the candidate).
 func Answers(f Facts, r Rules) []Answer {
 	var out []Answer
+	var so []approval.Answer // the accepts counted so far
 	for _, c := range f.Comments {
 		for _, cmd := range command.Parse(c.Body, f.Prefix) {
 			if cmd.Verb != command.VerbAccept || cmd.Err != nil || cmd.Milestone != f.Milestone {
@@ -40,6 +42,10 @@ func Answers(f Facts, r Rules) []Answer {
 				a.Accepted, a.Reason = false, why+"; "+useInstead(f)
 			} else if why := acceptRefused(f, r, cmd); why != "" {
 				a.Accepted, a.Reason = false, why+"; "+useInstead(f)
+			} else if why := repeated(f, r, so, a.Author); why != "" {
+				a.Accepted, a.Reason = false, why+"; another owner accepts it with `"+acceptCommand(f)+"`"
+			} else {
+				so = append(so, approval.Answer{Login: a.Author})
 			}
 			out = append(out, a)
 		}

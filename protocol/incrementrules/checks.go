@@ -107,7 +107,7 @@ func ownerAcceptance(f Facts, r Rules, tier string) []Missing {
 	if tier != "high" || acceptance(f, r) != 0 {
 		return nil
 	}
-	return []Missing{{What: fmt.Sprintf("high risk: an owner accepts candidate %s with the command below, in a new comment on the control issue", gitsha.Short(f.Candidate.SHA)), Action: true}}
+	return []Missing{{What: acceptMissing(f, r), Action: true}}
 }
 
 // demonstration: a declared criterion needs an aep-demo block repeating it

@@ -80,22 +80,6 @@ func counted(r Rules, c Comment, listed []string) bool {
 	return refusedComment(r, c, listed) == ""
 }
 
-// acceptance is the newest owner comment accepting the candidate (0: none).
-func acceptance(f Facts, r Rules) int64 {
-	var id int64
-	for _, c := range f.Comments {
-		if !counted(r, c, f.Owners) {
-			continue
-		}
-		for _, cmd := range command.Parse(c.Body, f.Prefix) {
-			if cmd.Verb == command.VerbAccept && cmd.Err == nil && acceptRefused(f, r, cmd) == "" {
-				id = c.ID
-			}
-		}
-	}
-	return id
-}
-
 func acceptRefused(f Facts, r Rules, cmd command.Command) string {
 	for _, a := range r.Accept {
 		if why := a.Check(f, cmd); why != "" {

@@ -68,7 +68,10 @@ type Facts struct {
 	// commands ("" means /aep).
 	Owners, Coordinators []string
 	Prefix               string
-	Candidate            Candidate
+	// Approvals is how many distinct owners accept a high increment
+	// (gates.<AcceptanceCategory>.approvals; below 2: one).
+	Approvals int
+	Candidate Candidate
 	// DefaultBranch is the repository's default branch: only runs on it
 	// are readback.
 	DefaultBranch string

@@ -1,6 +1,7 @@
 package incrementrules
 
 import (
+	"github.com/aepgate/aepgate/protocol/approval"
 	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/command"
 )
@@ -48,6 +49,10 @@ type Rules struct {
 	// Withdraw decides when a certificate issued earlier stops approving
 	// (the App then withdraws it).
 	Withdraw []WithdrawRule
+	// Distinct join accepts into people when more than one owner must
+	// accept (Facts.Approvals; the zero value applies every rule of
+	// protocol/approval).
+	Distinct approval.Rules
 }
 
 // DefaultRules are every rule.

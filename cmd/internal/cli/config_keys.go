@@ -13,9 +13,8 @@ import (
 // agents.accounts and agents.approvals: the App reads agents'
 // assignments on the unit issue only (protocol/instructor decides the rest,
 // unwired). risk.default: every work-unit contract must state its risk, so no
-// default ever applies. gates: the App does not count owners' answers per
-// category yet (docs/merge.md).
-var unenforcedKeys = []string{"agents.accounts", "agents.approvals", "gates", "risk.default"}
+// default ever applies.
+var unenforcedKeys = []string{"agents.accounts", "agents.approvals", "risk.default"}
 
 // configKeys are the config's keys as dotted paths (risk.default), from
 // config.Config's own fields: a struct's keys are listed one by one, a

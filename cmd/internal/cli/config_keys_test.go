@@ -85,7 +85,6 @@ func TestConfigDocsHelpAndExampleSayWhatIsEnforced(t *testing.T) {
 		}
 	}
 	checkNoCodeReads(t, "Risk.Default")
-	checkNoCodeReads(t, "ApprovalsFor")
 	checkNoCodeReads(t, "AgentApprovals")
 	checkNoCodeReads(t, "AgentSettings")
 }
