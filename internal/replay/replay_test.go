@@ -345,3 +345,36 @@ func TestResidualOptionPath(t *testing.T) {
 		}
 	}
 }
+
+// TestInferred: with no audit base (the App's case) git's one merge base
+// is the audit base, and a rebase of several commits is replayed onto the
+// commit RebaseOnto finds, as if the push's "before" were known.
+func TestInferred(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"identity", "moved base, clean replay", "squash carrying an unreviewed edit", "merge commit with extra edits", "rebase of two commits"} {
+		t.Run(name, func(t *testing.T) {
+			s := scenarioNamed(t, name)
+			want, err := s.repo.Observe(ctx, s.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			onto, err := s.repo.RebaseOnto(ctx, s.in.AuditedHead, s.in.Shipped)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name != "rebase of two commits" {
+				onto = ""
+			}
+			if onto != s.in.Onto {
+				t.Fatalf("RebaseOnto = %q, want %q", onto, s.in.Onto)
+			}
+			got, err := s.repo.Observe(ctx, Input{AuditedHead: s.in.AuditedHead, Shipped: s.in.Shipped, Onto: onto})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("inferred audit base (-given +inferred):\n%s", diff)
+			}
+		})
+	}
+}
