@@ -187,22 +187,24 @@ func buildRebase(t *testing.T) scenario {
 
 // strict is today's readback rule on the observation: readback.Decide
 // with its runs satisfied, so only the head rule decides.
-func strict(o coverage.Observation) bool {
+func strict(o coverage.Observation, r coverage.Result) bool {
 	run := func(id int64, sha string) readbackrules.Run {
 		return readbackrules.Run{ID: id, Workflow: "ci", HeadSHA: sha, Branch: "main", Status: "completed", Conclusion: "success", Attempt: 1}
 	}
 	res := readbackrules.Decide(readbackrules.Input{
 		RequiredWorkflows: []string{"ci"}, DefaultBranch: "main",
 		PRRuns: []readbackrules.Run{run(1, o.AuditedHead)}, MainRuns: []readbackrules.Run{run(2, o.Shipped)},
-		Merge: coverage.StrictMerge(o),
+		Merge: coverage.StrictMerge(o, r), Rule: readbackrules.RuleStrict,
 	})
 	return res.HeadUnchanged
 }
 
 // TestCoverage replays each scenario and compares the replay rule with
-// today's strict rule on the same commits: the negative control. The
-// strict rule refuses a moved base the replay accepts, and accepts a
-// merge commit's unreviewed edit the replay names.
+// the strict rule on the same commits: the negative control. The strict
+// rule refuses a moved base the replay accepts; both refuse a merge
+// commit's unreviewed edit, which the strict rule accepted before it
+// compared a merge commit's tree (readbackrules'
+// TestNegativeControlTreeCompared).
 func TestCoverage(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -214,7 +216,7 @@ func TestCoverage(t *testing.T) {
 		{"moved base, clean replay", coverage.Replay, nil, false},
 		{"conflict resolved with a line no audit saw", coverage.Residual, []string{"f.txt"}, false},
 		{"squash carrying an unreviewed edit", coverage.Residual, []string{"extra.sh"}, false},
-		{"merge commit with extra edits", coverage.Residual, []string{"g.txt"}, true},
+		{"merge commit with extra edits", coverage.Residual, []string{"g.txt"}, false},
 		{"clean merge commit", coverage.Replay, nil, true},
 		{"rename onto an edited base", coverage.Replay, nil, false},
 		{"modify/delete conflict", coverage.Unverifiable, nil, false},
@@ -233,7 +235,7 @@ func TestCoverage(t *testing.T) {
 			if diff := cmp.Diff(tt.residual, got.ResidualPaths(), cmpEmpty); diff != "" {
 				t.Errorf("residual paths (-want +got):\n%s", diff)
 			}
-			if s := strict(o); s != tt.strict {
+			if s := strict(o, got); s != tt.strict {
 				t.Errorf("strict rule accepts = %v, want %v", s, tt.strict)
 			}
 		})
