@@ -31,6 +31,8 @@ type fakeGitHub struct {
 	labels   []int
 	boards   int
 	unlocked int
+	// summaries are the written runs' summaries, by name.
+	summaries map[string]string
 }
 
 func (f *fakeGitHub) MergedPull(context.Context, string, string, int) (*gh.MergedPull, error) {
@@ -51,6 +53,10 @@ func (f *fakeGitHub) Lock(context.Context, string) (func(), error) {
 }
 func (f *fakeGitHub) Publish(_ context.Context, _, _ string, r checks.Run) (int64, error) {
 	f.written = append(f.written, r.Name+" "+string(r.EffectiveStatus())+" "+string(r.Conclusion))
+	if f.summaries == nil {
+		f.summaries = map[string]string{}
+	}
+	f.summaries[r.Name] = r.Summary
 	return 1, nil
 }
 func (f *fakeGitHub) PublishNew(ctx context.Context, o, r string, run checks.Run) (int64, error) {
