@@ -131,7 +131,7 @@ func registerReadback(h *route.Handlers, in *Installation) {
 	}
 	readback.Register(h, func(_ context.Context, w route.Where) (*readback.Judge, error) {
 		return a.opts.Seams.Readback.Apply(&readback.Judge{GitHub: readback.GitHub{Read: j.gh, Find: j.gh, Label: j.gh, Attest: j.gh, Roles: j.gh, React: j.gh},
-			W: j.w, Locks: a.db, Log: j.log, Now: time.Now, Cache: &a.memory.ancestry, Horizon: 2 * a.opts.ReconcileEvery,
+			W: j.w, Locks: a.db, Log: j.log, Now: time.Now, Cache: &a.memory.ancestry, Horizon: 2 * a.opts.ReconcileEvery, Coverage: readback.ClonesOf(a.clients, j.gh.ID),
 			Rules: readback.Rules{Audited: a.memory.audits.Wrap(audited, time.Now), Config: verdict.Config, Authority: a.opts.Seams.Readback.Authority, People: j.people},
 			After: readback.After{Signer: a.opts.Signer, Boards: j.boards.Schedule,
 				Evidence: func(ctx context.Context, owner, repo string, unit int, at closurerules.Attempt) error {

@@ -16,7 +16,7 @@ func TestRenderReadback(t *testing.T) {
 		RequiredWorkflows: []string{"ci", "lint"}, DefaultBranch: "main",
 		PRRuns: []readbackrules.Run{{ID: 11, Workflow: "ci", HeadSHA: audited, Status: "completed", Conclusion: "success"},
 			{ID: 12, Workflow: "lint", HeadSHA: audited, Status: "completed", Conclusion: "success"}},
-		Merge: readbackrules.Merge{AuditedSha: audited, MergeSha: merge, Parents: []string{base, audited}},
+		Merge: readbackrules.Merge{AuditedSha: audited, MergeSha: merge, Parents: []string{base, audited}, Coverage: &readbackrules.Coverage{Class: "replay", Covered: true}},
 		MainRuns: []readbackrules.Run{{ID: 21, Workflow: "ci", HeadSHA: merge, Branch: "main", Status: "completed", Conclusion: "success"},
 			{ID: 22, Workflow: "lint", HeadSHA: merge, Branch: "main", Status: "completed", Conclusion: "success"}},
 	}

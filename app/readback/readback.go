@@ -54,6 +54,10 @@ type Judge struct {
 	// Rules decide what a merge's readback rests on.
 	Rules Rules
 	Cache *Ancestry
+	// Coverage compares a merge's tree with git's replay of the audited
+	// change (Clones); nil observes none, and every readback that needs
+	// the comparison fails as unverifiable.
+	Coverage CoverageSource
 	// Horizon is how long after a readback's deadline the sweep still
 	// looks at a merge (two sweeps).
 	Horizon time.Duration

@@ -58,8 +58,12 @@ func TestReadbackRefusesHeadPushedAfterAudit(t *testing.T) {
 	w.WantRefused(t, merge, w.WaitReadback(t, merge, "failure"), "head-not-proven-unchanged")
 }
 
+// TestReadbackRefusesSquashWithOtherTree: under readback.coverage strict
+// a squash onto a main that moved under the review is refused (its tree is
+// not the audited head's); the replay rule accepts the same merge
+// (TestReadbackReplaysSquashOntoMovedMain).
 func TestReadbackRefusesSquashWithOtherTree(t *testing.T) {
-	w := appkit.NewReadbackWorld(t, appkit.ReadbackYAML, nil)
+	w := appkit.NewReadbackWorld(t, strictYAML, nil)
 	w.Repo.Commit("main", "meanwhile", map[string]string{"other.go": "package y\n"})
 	merge := w.PR.Merge(ghfake.Squash)
 	w.MainCI(merge, "success")

@@ -17,6 +17,10 @@ type Seams struct {
 	// Authority replaces who-merged's rule (nil: merge.Authority); a
 	// negative control hands in one that holds every merge.
 	Authority AuthorityRule
+	// Coverage replaces the clones the coverage is observed in (nil:
+	// ClonesOf the installation): the test world's serve the fake's
+	// repositories, a negative control one that compares no tree.
+	Coverage CoverageSource
 }
 
 // Apply puts the seams that are set into j.
@@ -26,6 +30,9 @@ func (s Seams) Apply(j *Judge) *Judge {
 	}
 	if s.Audited != nil {
 		j.Rules.Audited = s.Audited
+	}
+	if s.Coverage != nil {
+		j.Coverage = s.Coverage
 	}
 	if s.Reader != nil {
 		j.GitHub.Read = s.Reader(j.GitHub.Read)

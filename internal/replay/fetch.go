@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -35,7 +36,9 @@ type Remote struct {
 
 // Fetch fetches the commits shas from remote with the history the
 // repository lacks, no tags. GitHub serves a commit by its SHA when a ref
-// reaches it. Only the https and file transports are allowed.
+// reaches it. Each commit is kept under refs/fetched/<sha>, so that git
+// never prunes it and the next fetch sends only what the clone lacks. Only
+// the https and file transports are allowed.
 func (r *Repo) Fetch(ctx context.Context, remote Remote, shas ...string) error {
 	if !strings.HasPrefix(remote.URL, "https://") && !strings.HasPrefix(remote.URL, "file://") {
 		return fmt.Errorf("replay: fetch from %q: only https:// and file:// remotes", remote.URL)
@@ -50,12 +53,34 @@ func (r *Repo) Fetch(ctx context.Context, remote Remote, shas ...string) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	args := append([]string{"fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", remote.URL}, shas...)
+	args := []string{"fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", remote.URL}
+	for _, s := range shas {
+		args = append(args, "+"+s+":refs/fetched/"+s)
+	}
 	env := append(authEnv(Env(os.Environ()), remote), "GIT_ALLOW_PROTOCOL=https:file")
 	if _, _, err := r.run(ctx, env, nil, args...); err != nil {
 		return fmt.Errorf("replay: fetch from %s: %w", remote.URL, err)
 	}
 	return nil
+}
+
+// Has reports whether the repository holds every commit of shas (each a
+// full 40-hex SHA): whether Fetch is needed before Observe.
+func (r *Repo) Has(ctx context.Context, shas ...string) (bool, error) {
+	for _, s := range shas {
+		if !coverage.ValidSHA(s) {
+			return false, fmt.Errorf("replay: %q: not a full 40-hex commit SHA", s)
+		}
+	}
+	err := r.commits(ctx, shas...)
+	var pe *problemError
+	if errors.As(err, &pe) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("replay: %w", err)
+	}
+	return true, nil
 }
 
 // authEnv is env with, for an https remote with a token, the header git

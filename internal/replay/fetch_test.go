@@ -33,8 +33,14 @@ func TestInitFetch(t *testing.T) {
 	if _, got, err := r.Coverage(ctx, in); err != nil || got.Class != coverage.Unverifiable || !strings.Contains(got.Reason, "fetch it first") {
 		t.Fatalf("before the fetch: %+v, %v; want unverifiable, fetch it first", got, err)
 	}
+	if has, err := r.Has(ctx, head, shipped); err != nil || has {
+		t.Fatalf("Has before the fetch = %v, %v; want false", has, err)
+	}
 	if err := r.Fetch(ctx, Remote{URL: "file://" + w.dir}, head, shipped); err != nil {
 		t.Fatal(err)
+	}
+	if has, err := r.Has(ctx, head, shipped); err != nil || !has {
+		t.Fatalf("Has after the fetch = %v, %v; want true", has, err)
 	}
 	if _, got, err := r.Coverage(ctx, in); err != nil || got.Class != coverage.Replay {
 		t.Fatalf("after the fetch: %+v, %v; want replay", got, err)

@@ -86,7 +86,10 @@ func Supported(version string) bool {
 // Input names the commits of one replay. Onto is the commit the change
 // landed on; empty means the shipped commit's first parent (a squash, a
 // one-commit rebase or a merge commit). For a rebase of several commits it
-// is the base branch's commit before them (the push's "before").
+// is the base branch's commit before them (the push's "before"). AuditBase
+// empty means git's one merge base of Onto and the audited head (what the
+// App uses: GitHub records no base with an audit); several merge bases, or
+// none, are unverifiable.
 type Input struct {
 	AuditedHead string
 	AuditBase   string
@@ -130,9 +133,11 @@ func (r *Repo) Observe(ctx context.Context, in Input) (coverage.Observation, err
 
 // invalid says what is wrong with in's names ("" when nothing).
 func invalid(in Input) string {
-	names := [][2]string{{"audited head", in.AuditedHead}, {"audit base", in.AuditBase}, {"shipped commit", in.Shipped}}
-	if in.Onto != "" {
-		names = append(names, [2]string{"onto", in.Onto})
+	names := [][2]string{{"audited head", in.AuditedHead}, {"shipped commit", in.Shipped}}
+	for _, n := range [][2]string{{"audit base", in.AuditBase}, {"onto", in.Onto}} {
+		if n[1] != "" {
+			names = append(names, n)
+		}
 	}
 	for _, n := range names {
 		if !coverage.ValidSHA(n[1]) {
@@ -162,6 +167,11 @@ func (r *Repo) observe(ctx context.Context, o *coverage.Observation) error {
 	}
 	if o.AuditedContainsOnto, err = r.isAncestor(ctx, o.Onto, o.AuditedHead); err != nil {
 		return err
+	}
+	if o.AuditBase == "" {
+		if o.AuditBase, err = r.soleMergeBase(ctx, o.Onto, o.AuditedHead); err != nil {
+			return err
+		}
 	}
 	if o.ShippedTree == o.AuditedTree {
 		return nil
@@ -245,6 +255,19 @@ func (r *Repo) isAncestor(ctx context.Context, a, b string) (bool, error) {
 		return false, nil
 	}
 	return false, err
+}
+
+// soleMergeBase is the one merge base of a and b; several or none are a
+// problem (the audited change would not be one diff).
+func (r *Repo) soleMergeBase(ctx context.Context, a, b string) (string, error) {
+	bases, err := r.mergeBases(ctx, a, b)
+	if err != nil {
+		return "", err
+	}
+	if len(bases) != 1 {
+		return "", problem("the audited head %s and %s have %d merge bases (%s), not one: the audited change is not one diff", b, a, len(bases), strings.Join(bases, ", "))
+	}
+	return bases[0], nil
 }
 
 // mergeBases are every merge base of a and b (none for unrelated
@@ -332,4 +355,46 @@ func Env(env []string) []string {
 		kept = append(kept, kv)
 	}
 	return append(kept, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+}
+
+// RebaseOnto is, for a shipped commit that may end a rebase of the audited
+// head's commits, the base branch's commit before them: the shipped
+// commit's k-th first-parent ancestor, k the number of commits from the
+// audited head's merge base with the shipped commit to the audited head.
+// It is "" when k is at most 1 (the first parent is the one to replay
+// onto) or when the repository cannot say (Observe then reports why).
+func (r *Repo) RebaseOnto(ctx context.Context, auditedHead, shipped string) (string, error) {
+	if !coverage.ValidSHA(auditedHead) || !coverage.ValidSHA(shipped) {
+		return "", nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	base, err := r.soleMergeBase(ctx, shipped, auditedHead)
+	var pe *problemError
+	if errors.As(err, &pe) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("replay: %w", err)
+	}
+	out, _, err := r.git(ctx, "rev-list", "--count", "--first-parent", base+".."+auditedHead)
+	if err != nil {
+		return "", fmt.Errorf("replay: %w", err)
+	}
+	k, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil || k <= 1 {
+		return "", nil
+	}
+	out, code, err := r.git(ctx, "rev-parse", "--verify", "--quiet", shipped+"~"+strconv.Itoa(k)+"^{commit}")
+	if err != nil && code == 1 {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("replay: %w", err)
+	}
+	onto := strings.TrimSpace(string(out))
+	if !coverage.ValidSHA(onto) {
+		return "", nil
+	}
+	return onto, nil
 }

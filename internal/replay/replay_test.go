@@ -187,22 +187,24 @@ func buildRebase(t *testing.T) scenario {
 
 // strict is today's readback rule on the observation: readback.Decide
 // with its runs satisfied, so only the head rule decides.
-func strict(o coverage.Observation) bool {
+func strict(o coverage.Observation, r coverage.Result) bool {
 	run := func(id int64, sha string) readbackrules.Run {
 		return readbackrules.Run{ID: id, Workflow: "ci", HeadSHA: sha, Branch: "main", Status: "completed", Conclusion: "success", Attempt: 1}
 	}
 	res := readbackrules.Decide(readbackrules.Input{
 		RequiredWorkflows: []string{"ci"}, DefaultBranch: "main",
 		PRRuns: []readbackrules.Run{run(1, o.AuditedHead)}, MainRuns: []readbackrules.Run{run(2, o.Shipped)},
-		Merge: coverage.StrictMerge(o),
+		Merge: coverage.StrictMerge(o, r), Rule: readbackrules.RuleStrict,
 	})
 	return res.HeadUnchanged
 }
 
 // TestCoverage replays each scenario and compares the replay rule with
-// today's strict rule on the same commits: the negative control. The
-// strict rule refuses a moved base the replay accepts, and accepts a
-// merge commit's unreviewed edit the replay names.
+// the strict rule on the same commits: the negative control. The strict
+// rule refuses a moved base the replay accepts; both refuse a merge
+// commit's unreviewed edit, which the strict rule accepted before it
+// compared a merge commit's tree (readbackrules'
+// TestNegativeControlTreeCompared).
 func TestCoverage(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -214,7 +216,7 @@ func TestCoverage(t *testing.T) {
 		{"moved base, clean replay", coverage.Replay, nil, false},
 		{"conflict resolved with a line no audit saw", coverage.Residual, []string{"f.txt"}, false},
 		{"squash carrying an unreviewed edit", coverage.Residual, []string{"extra.sh"}, false},
-		{"merge commit with extra edits", coverage.Residual, []string{"g.txt"}, true},
+		{"merge commit with extra edits", coverage.Residual, []string{"g.txt"}, false},
 		{"clean merge commit", coverage.Replay, nil, true},
 		{"rename onto an edited base", coverage.Replay, nil, false},
 		{"modify/delete conflict", coverage.Unverifiable, nil, false},
@@ -233,7 +235,7 @@ func TestCoverage(t *testing.T) {
 			if diff := cmp.Diff(tt.residual, got.ResidualPaths(), cmpEmpty); diff != "" {
 				t.Errorf("residual paths (-want +got):\n%s", diff)
 			}
-			if s := strict(o); s != tt.strict {
+			if s := strict(o, got); s != tt.strict {
 				t.Errorf("strict rule accepts = %v, want %v", s, tt.strict)
 			}
 		})
@@ -343,5 +345,38 @@ func TestResidualOptionPath(t *testing.T) {
 		if !strings.Contains(d.Hunks, "+x") && !strings.Contains(d.Hunks, "+star") || strings.Contains(d.Hunks, "+star") == strings.Contains(d.Hunks, "+x") {
 			t.Errorf("%s: hunks %q, want its own content only", d.Path, d.Hunks)
 		}
+	}
+}
+
+// TestInferred: with no audit base (the App's case) git's one merge base
+// is the audit base, and a rebase of several commits is replayed onto the
+// commit RebaseOnto finds, as if the push's "before" were known.
+func TestInferred(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"identity", "moved base, clean replay", "squash carrying an unreviewed edit", "merge commit with extra edits", "rebase of two commits"} {
+		t.Run(name, func(t *testing.T) {
+			s := scenarioNamed(t, name)
+			want, err := s.repo.Observe(ctx, s.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			onto, err := s.repo.RebaseOnto(ctx, s.in.AuditedHead, s.in.Shipped)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name != "rebase of two commits" {
+				onto = ""
+			}
+			if onto != s.in.Onto {
+				t.Fatalf("RebaseOnto = %q, want %q", onto, s.in.Onto)
+			}
+			got, err := s.repo.Observe(ctx, Input{AuditedHead: s.in.AuditedHead, Shipped: s.in.Shipped, Onto: onto})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("inferred audit base (-given +inferred):\n%s", diff)
+			}
+		})
 	}
 }

@@ -188,7 +188,7 @@ func Default() *Config {
 		Stall:         Stall{SuspectAfter: DefaultSuspectAfter, StalledAfter: DefaultStalledAfter},
 		CommandPrefix: "/aep",
 		Release:       Release{Manifest: DefaultManifest},
-		Readback:      Readback{Timeout: DefaultReadbackTimeout},
+		Readback:      Readback{Timeout: DefaultReadbackTimeout, Coverage: CoverageReplay},
 		Mode:          ModeEnforce,
 		Closure:       Closure{Final: FinalCertified},
 

@@ -82,7 +82,7 @@ func TestParseFull(t *testing.T) {
 		Stall:                Stall{SuspectAfter: DefaultSuspectAfter, StalledAfter: DefaultStalledAfter},
 		CommandPrefix:        "/gate",
 		Release:              Release{Manifest: "dist/manifest.sha256", Assets: []string{"dist/manifest.sha256", "install.sh"}},
-		Readback:             Readback{Timeout: 2 * time.Hour},
+		Readback:             Readback{Timeout: 2 * time.Hour, Coverage: CoverageReplay},
 		Mode:                 ModeEnforce,
 		Closure:              Closure{Reopen: true, Final: FinalCertified},
 	}

@@ -21,7 +21,8 @@ import (
 //   - limits and durations take the smaller value, risk.default the higher
 //     tier, mode enforce over advisory, audit_triage false over true,
 //     closure.reopen true over false, merge.auto false over true,
-//     gates.<category>.approvals the larger number;
+//     gates.<category>.approvals the larger number, readback.coverage
+//     strict over replay;
 //   - command_prefix is the base's (owners' commands keep working);
 //     release.manifest is where the repository keeps its manifest;
 //   - deploy.environments may only tighten the base's environments.
@@ -56,6 +57,7 @@ func DefaultMergeRules() []MergeRule {
 		own("release.manifest", func(c *Config) *string { return &c.Release.Manifest }),
 		union("release.assets", func(c *Config) *[]string { return &c.Release.Assets }),
 		least("readback.timeout", func(c *Config) *time.Duration { return &c.Readback.Timeout }),
+		ranked("readback.coverage", func(c *Config) *string { return &c.Readback.Coverage }, CoverageReplay, CoverageStrict),
 		narrow("merge.authority", func(c *Config) *[]string { return &c.Merge.Authority }, true),
 		flag("merge.auto", func(c *Config) *bool { return &c.Merge.Auto }, false),
 		union("report.required_for.labels", func(c *Config) *[]string { return &c.Report.RequiredFor.Labels }),

@@ -13,7 +13,17 @@ type Readback struct {
 	// Timeout is how long after a merge the App waits for the readback runs
 	// on the default branch; a wait longer than this fails aepgate/readback.
 	Timeout time.Duration `json:"timeout"`
+	// Coverage is how a squash or rebase merge is proven to be the audited
+	// change: CoverageReplay (the default) or CoverageStrict
+	// (docs/coverage.md). A merge commit's tree is compared under both.
+	Coverage string `json:"coverage"`
 }
+
+// The values of Readback.Coverage (protocol/readbackrules's rules).
+const (
+	CoverageReplay = "replay"
+	CoverageStrict = "strict"
+)
 
 // Bounds of readback.timeout: craft-protocol's external waits last from
 // 60 seconds to 7 days.
@@ -25,7 +35,7 @@ const (
 
 // readback decodes the readback mapping into r: timeout is a Go duration
 // ("6h", "90m") or a number of seconds, between MinReadbackTimeout and
-// MaxReadbackTimeout.
+// MaxReadbackTimeout; coverage is replay or strict.
 func (d *decoder) readback(v *yaml.Node, field string, r *Readback) {
 	d.fields(v, field, fieldSetters{
 		"timeout": func(v *yaml.Node, f string) {
@@ -38,6 +48,16 @@ func (d *decoder) readback(v *yaml.Node, field string, r *Readback) {
 				return
 			}
 			r.Timeout = dur
+		},
+		"coverage": func(v *yaml.Node, f string) {
+			s, ok := d.str(v, f)
+			if ok && s != CoverageReplay && s != CoverageStrict {
+				d.errorf(v, f, "must be %q or %q, not %q", CoverageReplay, CoverageStrict, s)
+				return
+			}
+			if ok {
+				r.Coverage = s
+			}
 		},
 	})
 }

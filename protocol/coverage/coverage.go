@@ -198,12 +198,15 @@ func withConflicts(diffs []PathDiff, conflicted []string) []PathDiff {
 	return out
 }
 
-// StrictMerge is the observation as today's readback rule reads it
-// (readback.Merge): the method inferred from the parents, the trees, and
-// whether the audited head contained the base. Comparing its
-// readback.Decide with Classify is the negative control of the replay rule.
-func StrictMerge(o Observation) readbackrules.Merge {
+// StrictMerge is the observation and its result r as the readback rules
+// read them (readbackrules.Merge): the method inferred from the parents,
+// the trees, whether the audited head contained the base, and the
+// coverage (which a merge commit's readback needs under either rule).
+// Comparing its readbackrules.Decide under RuleStrict with Classify is the
+// negative control of the replay rule.
+func StrictMerge(o Observation, r Result) readbackrules.Merge {
 	return readbackrules.Merge{
+		Coverage:            ForReadback(r),
 		AuditedSha:          o.AuditedHead,
 		MergeSha:            o.Shipped,
 		Parents:             append([]string(nil), o.ShippedParents...),
@@ -211,6 +214,12 @@ func StrictMerge(o Observation) readbackrules.Merge {
 		AuditedTree:         o.AuditedTree,
 		AuditedContainsBase: o.AuditedContainsOnto,
 	}
+}
+
+// ForReadback is r as the readback rules read it: its class, whether it
+// counts as the audited change merged unchanged, and its Refusal.
+func ForReadback(r Result) *readbackrules.Coverage {
+	return &readbackrules.Coverage{Class: string(r.Class), Covered: r.Class.Covered(), Refusal: Refusal(r)}
 }
 
 func uniqueSorted(in []string) []string {

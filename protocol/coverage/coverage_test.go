@@ -70,7 +70,10 @@ func TestClassify(t *testing.T) {
 func TestStrictMerge(t *testing.T) {
 	o := observed()
 	o.AuditedContainsOnto = true
-	m := StrictMerge(o)
+	m := StrictMerge(o, Result{Class: Replay})
+	if m.Coverage == nil || !m.Coverage.Covered || m.Coverage.Class != "replay" || m.Coverage.Refusal != nil {
+		t.Fatalf("StrictMerge coverage = %+v", m.Coverage)
+	}
 	if m.AuditedSha != o.AuditedHead || m.MergeSha != o.Shipped || m.MergeTree != o.ShippedTree || m.AuditedTree != o.AuditedTree || !m.AuditedContainsBase || !cmp.Equal(m.Parents, o.ShippedParents) || m.Method != "" {
 		t.Fatalf("StrictMerge = %+v from %+v", m, o)
 	}

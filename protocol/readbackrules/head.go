@@ -14,18 +14,23 @@ type protections struct {
 	headUnchanged bool
 	// distinctFromCI: readback runs are not the PR's own CI runs.
 	distinctFromCI bool
+	// treeCompared: a merge commit's tree is git's merge of the audited
+	// head (Merge.Coverage), not only its second parent.
+	treeCompared bool
 }
 
 // allProtections is every rule on: what Decide applies.
 func allProtections() protections {
-	return protections{headUnchanged: true, distinctFromCI: true}
+	return protections{headUnchanged: true, distinctFromCI: true, treeCompared: true}
 }
 
 // headUnchanged proves the audited head reached the default branch
-// unchanged: for a merge commit its second parent is the audited head; for
-// squash or rebase the merge commit's tree equals the audited head's tree
-// and the audited head already contained the base it was merged onto.
-func headUnchanged(m Merge) []refusal.Refusal {
+// unchanged: for a merge commit its second parent is the audited head and
+// (treeCompared) its tree is git's merge of it, no edit of its own; for
+// squash or rebase under RuleStrict the merge commit's tree equals the
+// audited head's tree and the audited head already contained the base it
+// was merged onto, under RuleReplay the coverage is identity or replay.
+func headUnchanged(m Merge, rule string, treeCompared bool) []refusal.Refusal {
 	if !sha40().MatchString(m.AuditedSha) || !sha40().MatchString(m.MergeSha) {
 		return headRefusal("40-hex audited and merge SHAs", "audited "+show(m.AuditedSha)+", merge "+show(m.MergeSha))
 	}
@@ -35,12 +40,24 @@ func headUnchanged(m Merge) []refusal.Refusal {
 	method := mergeMethod(m)
 	switch method {
 	case "merge":
-		if len(m.Parents) == 2 && m.Parents[1] == m.AuditedSha {
-			return nil
+		if len(m.Parents) != 2 || m.Parents[1] != m.AuditedSha {
+			return headRefusal("a merge commit whose second parent is "+m.AuditedSha, "parents "+show(strings.Join(m.Parents, ",")))
 		}
-		return headRefusal("a merge commit whose second parent is "+m.AuditedSha, "parents "+show(strings.Join(m.Parents, ",")))
+		if treeCompared {
+			return covered(m)
+		}
+		return nil
 	case "squash", "rebase":
-		return linearUnchanged(m, method)
+		switch rule {
+		case RuleStrict, "":
+			return linearUnchanged(m, method)
+		case RuleReplay:
+			if len(m.Parents) != 1 {
+				return headRefusal("a "+method+" commit with one parent", "parents "+show(strings.Join(m.Parents, ",")))
+			}
+			return covered(m)
+		}
+		return headRefusal("readback.coverage replay or strict", show(rule))
 	}
 	return headRefusal("merge method merge, squash or rebase", show(method)+" with "+show(strings.Join(m.Parents, ",")))
 }
@@ -74,6 +91,20 @@ func linearUnchanged(m Merge, method string) []refusal.Refusal {
 		return headRefusal("the audited head to contain the base it was merged onto ("+m.Parents[0]+")", "a base the audited head did not contain")
 	}
 	return nil
+}
+
+// covered is the refusal of a merge whose coverage is not identity or
+// replay, or was never observed.
+func covered(m Merge) []refusal.Refusal {
+	switch {
+	case m.Coverage == nil:
+		return headRefusal("the shipped tree compared with git's replay of the audited change", "no comparison")
+	case m.Coverage.Covered:
+		return nil
+	case m.Coverage.Refusal != nil:
+		return []refusal.Refusal{*m.Coverage.Refusal}
+	}
+	return headRefusal("coverage identity or replay", show(m.Coverage.Class))
 }
 
 // headRefusal is the refusal of a head not proven unchanged.

@@ -42,7 +42,33 @@ type Merge struct {
 	// (the merge commit's first parent) is the audited head or one of its
 	// ancestors.
 	AuditedContainsBase bool `json:"auditedContainsBase"`
+	// Coverage is the readback's comparison of the shipped tree with
+	// git's replay of the audited change onto the commit it landed on
+	// (protocol/coverage); nil when none was made.
+	Coverage *Coverage `json:"coverage,omitempty"`
 }
+
+// Coverage is what a merge's readback learnt by replaying the audited
+// change: its class (identity, replay, residual, unverifiable), whether
+// that counts as the audited change merged unchanged, and otherwise the
+// refusal that says what no audit covers.
+type Coverage struct {
+	Class   string           `json:"class"`
+	Covered bool             `json:"covered"`
+	Refusal *refusal.Refusal `json:"-"`
+}
+
+// The rules a squash or rebase is read back under (config
+// readback.coverage). A merge commit is read back the same way under both:
+// its second parent is the audited head and its tree is git's merge of it.
+const (
+	// RuleReplay: the shipped tree is the audited head's, or the audited
+	// change replayed onto the commit it landed on (Merge.Coverage).
+	RuleReplay = "replay"
+	// RuleStrict: the shipped tree is the audited head's and the audited
+	// head contained the commit it landed on.
+	RuleStrict = "strict"
+)
 
 // Input is everything Decide needs.
 type Input struct {
@@ -51,6 +77,8 @@ type Input struct {
 	PRRuns            []Run    `json:"prRuns"`
 	Merge             Merge    `json:"merge"`
 	MainRuns          []Run    `json:"mainRuns"`
+	// Rule is RuleReplay or RuleStrict ("" is RuleStrict).
+	Rule string `json:"rule,omitempty"`
 }
 
 // Result is the readback decision. Reasons are tokens, sorted and unique;
@@ -100,7 +128,7 @@ func decide(in Input, p protections) Result {
 	rs = append(rs, mainRefusals...)
 	var headRefusals []refusal.Refusal
 	if p.headUnchanged {
-		headRefusals = headUnchanged(in.Merge)
+		headRefusals = headUnchanged(in.Merge, in.Rule, p.treeCompared)
 	}
 	rs = append(rs, headRefusals...)
 	return Result{

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/aepgate/aepgate/protocol/refusal"
 )
 
 const (
@@ -22,7 +24,7 @@ func good() Input {
 		RequiredWorkflows: []string{"ci", "lint"},
 		DefaultBranch:     "main",
 		PRRuns:            []Run{ok(11, "ci", audited), ok(12, "lint", audited)},
-		Merge:             Merge{Method: "merge", AuditedSha: audited, MergeSha: merged, Parents: []string{base, audited}},
+		Merge:             Merge{Method: "merge", AuditedSha: audited, MergeSha: merged, Parents: []string{base, audited}, Coverage: &Coverage{Class: "replay", Covered: true}},
 		MainRuns:          []Run{ok(21, "ci", merged), ok(22, "lint", merged)},
 	}
 }
@@ -49,6 +51,25 @@ func TestDecide(t *testing.T) {
 			in.Merge = Merge{Method: "squash", AuditedSha: audited, MergeSha: merged, Parents: []string{base}, MergeTree: tree, AuditedTree: tree}
 		}, []string{"head-not-proven-unchanged"}},
 		{"unknown method", func(in *Input) { in.Merge.Method = "octopus" }, []string{"head-not-proven-unchanged"}},
+		{"merge commit, tree not compared", func(in *Input) { in.Merge.Coverage = nil }, []string{"head-not-proven-unchanged"}},
+		{"merge commit with a residual", func(in *Input) { in.Merge.Coverage = residual() }, []string{"coverage-residual"}},
+		{"merge commit with a residual, strict", func(in *Input) { in.Merge.Coverage, in.Rule = residual(), RuleStrict }, []string{"coverage-residual"}},
+		{"replay: squash onto a moved base replayed", func(in *Input) {
+			in.Rule, in.Merge = RuleReplay, Merge{Method: "squash", AuditedSha: audited, MergeSha: merged, Parents: []string{base}, MergeTree: tree, AuditedTree: base, Coverage: &Coverage{Class: "replay", Covered: true}}
+		}, []string{}},
+		{"strict: the same squash", func(in *Input) {
+			in.Rule, in.Merge = RuleStrict, Merge{Method: "squash", AuditedSha: audited, MergeSha: merged, Parents: []string{base}, MergeTree: tree, AuditedTree: base, Coverage: &Coverage{Class: "replay", Covered: true}}
+		}, []string{"head-not-proven-unchanged"}},
+		{"replay: squash with a residual", func(in *Input) {
+			in.Rule, in.Merge = RuleReplay, Merge{Method: "squash", AuditedSha: audited, MergeSha: merged, Parents: []string{base}, MergeTree: tree, AuditedTree: tree, AuditedContainsBase: true, Coverage: residual()}
+		}, []string{"coverage-residual"}},
+		{"replay: squash never compared", func(in *Input) {
+			in.Rule, in.Merge = RuleReplay, Merge{Method: "squash", AuditedSha: audited, MergeSha: merged, Parents: []string{base}, MergeTree: tree, AuditedTree: tree, AuditedContainsBase: true}
+		}, []string{"head-not-proven-unchanged"}},
+		{"replay: covered but the PR head moved", func(in *Input) { in.Rule, in.Merge.PRHeadSha = RuleReplay, base }, []string{"head-not-proven-unchanged"}},
+		{"unknown rule", func(in *Input) {
+			in.Rule, in.Merge = "lenient", Merge{Method: "squash", AuditedSha: audited, MergeSha: merged, Parents: []string{base}, MergeTree: tree, AuditedTree: tree, AuditedContainsBase: true}
+		}, []string{"head-not-proven-unchanged"}},
 		{"short audited sha", func(in *Input) { in.Merge.AuditedSha = audited[:7] }, []string{"ci-missing:ci", "ci-missing:lint", "head-not-proven-unchanged"}},
 		{"readback missing a workflow", func(in *Input) { in.MainRuns = in.MainRuns[:1] }, []string{"readback-missing:lint"}},
 		{"readback run at another sha ignored", func(in *Input) { in.MainRuns[1].HeadSHA = base }, []string{"readback-missing:lint"}},
@@ -124,7 +145,7 @@ func TestNegativeControlHeadUnchanged(t *testing.T) {
 	if Decide(in).Verified {
 		t.Fatal("changed head accepted with the rule in place")
 	}
-	if !decide(in, protections{headUnchanged: false, distinctFromCI: true}).Verified {
+	if !decide(in, protections{headUnchanged: false, distinctFromCI: true, treeCompared: true}).Verified {
 		t.Error("with the rule off the changed head should pass")
 	}
 }
@@ -135,7 +156,28 @@ func TestNegativeControlDistinctFromCI(t *testing.T) {
 	if Decide(in).Verified {
 		t.Fatal("reused run accepted with the rule in place")
 	}
-	if got := decide(in, protections{headUnchanged: true, distinctFromCI: false}); !got.Verified {
+	if got := decide(in, protections{headUnchanged: true, distinctFromCI: false, treeCompared: true}); !got.Verified {
 		t.Errorf("with the rule off the reused run should pass: %v", got.Reasons)
+	}
+}
+
+func residual() *Coverage {
+	return &Coverage{Class: "residual", Refusal: &refusal.Refusal{Token: "coverage-residual", Expected: "the audited change replayed", Seen: "content no audit covers: g.txt"}}
+}
+
+// TestNegativeControlTreeCompared: a merge commit whose second parent is
+// the audited head but whose tree carries an edit of its own (a residual)
+// is refused under both rules, and accepted once the tree is not compared
+// (today's rule before the comparison).
+func TestNegativeControlTreeCompared(t *testing.T) {
+	for _, rule := range []string{RuleReplay, RuleStrict} {
+		in := good()
+		in.Rule, in.Merge.Coverage = rule, residual()
+		if Decide(in).Verified {
+			t.Fatalf("%s: merge commit with an extra edit accepted with the rule in place", rule)
+		}
+		if got := decide(in, protections{headUnchanged: true, distinctFromCI: true}); !got.Verified {
+			t.Errorf("%s: with the tree not compared the extra edit should pass: %v", rule, got.Reasons)
+		}
 	}
 }

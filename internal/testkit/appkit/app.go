@@ -100,9 +100,13 @@ func Start(t testing.TB, o app.Options) (*app.App, string) {
 
 // StartOn is Start on a listener the test opened (to know the App's
 // address before it starts). The units SeedDone recorded for o's GitHub
-// are seeded into the App's store first.
+// are seeded into the App's store first; readback's coverage is observed
+// in FakeClones unless o names another source.
 func StartOn(t testing.TB, o app.Options, ln net.Listener) (*app.App, string) {
 	t.Helper()
+	if o.Seams.Readback.Coverage == nil {
+		o.Seams.Readback.Coverage = FakeClones(t, o.GitHubURL)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	a, err := app.New(ctx, o)
 	if err != nil {

@@ -45,6 +45,9 @@ type DeployWorld struct {
 // webhooks.
 func (w *DeployWorld) Start(t *testing.T) {
 	t.Helper()
+	if w.Opts.Seams.Readback.Coverage == nil {
+		w.Opts.Seams.Readback.Coverage = FakeClones(t, w.Opts.GitHubURL)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	a, err := app.New(ctx, w.Opts)
 	if err != nil {

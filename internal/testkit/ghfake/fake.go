@@ -72,10 +72,22 @@ func New(t TB) *Fake {
 	f.knobs.init()
 	f.routes()
 	f.srv = httptest.NewServer(f)
+	fakes.Store(f.URL(), f)
 	if t != nil {
-		t.Cleanup(f.srv.Close)
+		t.Cleanup(func() { fakes.Delete(f.URL()); f.srv.Close() })
 	}
 	return f
+}
+
+// fakes are the running fakes by URL (ByURL).
+var fakes sync.Map
+
+// ByURL is the running fake whose URL is url, or nil: for a test world
+// that has only the URL the code under test was given.
+func ByURL(url string) *Fake {
+	f, _ := fakes.Load(url)
+	fake, _ := f.(*Fake)
+	return fake
 }
 
 // Close stops the server (New's cleanup does this when given a t).
