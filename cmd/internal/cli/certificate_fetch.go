@@ -207,11 +207,8 @@ func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags, loo
 	}
 	sum := certificate.FileFingerprint(got.canonical)
 	fmt.Fprintf(s.err, "certificate: check run %d by %s, sha256 %s\n", got.run.ID, writer(*got.run), sum)
-	if fl.attestation {
-		return fetchedAttestation(c, s, fl, got)
-	}
-	if fl.statement != "" {
-		return fetchedStatement(s, fl, got)
+	if fl.attestation || fl.statement != "" {
+		return fetchedSigned(c, s, fl, got)
 	}
 	if fl.format == formatJSON {
 		err = writeJSON(s.out, map[string]any{"certified": true, "check_run_id": got.run.ID, "sha256": sum, "certificate": json.RawMessage(got.canonical)})

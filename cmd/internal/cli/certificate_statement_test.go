@@ -17,6 +17,7 @@ import (
 	"github.com/aepgate/aepgate/protocol/certificate"
 	"github.com/aepgate/aepgate/protocol/coverage"
 	"github.com/aepgate/aepgate/protocol/sourceattest"
+	"github.com/aepgate/aepgate/protocol/sourceverify"
 )
 
 // TestCertificateStatementEndToEnd: the App certifies a merge on the fake
@@ -175,7 +176,7 @@ func TestCertificateFetchStatement(t *testing.T) {
 				t.Fatalf("exit %d, want %d; stderr lacks %q:\n%s", code, tt.code, tt.wantErr, errOut)
 			}
 			if code == 0 {
-				if _, err := verifyStatement([]byte(strings.TrimSpace(out)), attest.Keyring{ours.Public()}, sourceattest.Want{Repository: "acme/widgets", SHA: w.sha}); err != nil {
+				if _, err := verifyStatement([]byte(strings.TrimSpace(out)), attest.Keyring{ours.Public()}, sourceverify.Want{Repository: "acme/widgets", SHA: w.sha}); err != nil {
 					t.Errorf("printed envelope does not verify: %v\n%s", err, out)
 				}
 			}

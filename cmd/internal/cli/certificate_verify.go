@@ -11,7 +11,7 @@ import (
 	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/internal/signkey"
 	"github.com/aepgate/aepgate/protocol/attest"
-	"github.com/aepgate/aepgate/protocol/sourceattest"
+	"github.com/aepgate/aepgate/protocol/sourceverify"
 )
 
 // verifyReport is what certificate verify prints for a verified envelope.
@@ -85,10 +85,11 @@ same keys, and carry the certificateSha256 the increment names. A story
 envelope missing, or given but not named, is refused.
 
 The standard statements the App signs beside a unit certificate are told
-apart by their predicate type and verified with in-toto's own Go types: a
-source-review coverage statement (` + sourceattest.CoveragePredicateType + `)
+apart by their predicate type and verified as in-toto statements (read as
+plain JSON, unknown and repeated fields refused): a
+source-review coverage statement (` + sourceverify.CoveragePredicateType + `)
 must be of class identity or replay and name the repository (its
-repository field); an SLSA Source VSA (` + sourceattest.VSAPredicateType + `)
+repository field); an SLSA Source VSA (` + sourceverify.VSAPredicateType + `)
 must say PASSED, name the repository (resourceUri git+https://github.com/
 OWNER/NAME), a verifier, a policy with a digest and its input attestations,
 and, with --level (repeated), every level given. Both need one subject, the
@@ -168,8 +169,8 @@ func certificateVerify(s streams, raw []byte, ring attest.Keyring, want verifyWa
 	}
 	env := attest.Unbundle(raw)
 	pt := attest.StatementPredicateType(env)
-	if len(want.levels) > 0 && pt != sourceattest.VSAPredicateType {
-		return failf(2, "certificate verify: --level applies to a VSA (predicate type %s) only", sourceattest.VSAPredicateType)
+	if len(want.levels) > 0 && pt != sourceverify.VSAPredicateType {
+		return failf(2, "certificate verify: --level applies to a VSA (predicate type %s) only", sourceverify.VSAPredicateType)
 	}
 	if isStatement(pt) && len(stories) == 0 {
 		return statementVerify(s, env, ring, want)
