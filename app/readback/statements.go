@@ -98,7 +98,7 @@ func (j *Judge) withStatements(ctx context.Context, in Input, m *gh.MergedPull, 
 	}
 	if why != "" {
 		body["statements"] = map[string]any{"withheld": why}
-		j.Log.Warn("standard statements withheld; the certificate stands", "merge_sha", m.MergeSHA, "why", why)
+		j.Log.Info("standard statements withheld; the certificate stands", "merge_sha", m.MergeSHA, "why", why)
 		return run, [][]byte{bundle}, nil
 	}
 	body["statements"] = map[string]any{"coverage": envs.coverageClass, "verified_levels": envs.levels}

@@ -6,6 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -42,8 +45,9 @@ func certificateLedger(t *testing.T, w *appkit.ReadbackWorld) map[string]any {
 // (identity) and an SLSA Source VSA naming SLSA_SOURCE_TWO_PARTY_REVIEWED,
 // both verifying against the JWKS the App serves for this repository and
 // commit, both naming the certificate's envelope by digest, and all three
-// uploaded as attestations. The VSA's policy is the config the readback
-// was judged under, by URI and git blob digest.
+// uploaded as attestations; Sigstore's verifier (verify.js, as in .ci/run)
+// verifies both statements too. The VSA's policy is the config the
+// readback was judged under, by URI and git blob digest.
 func TestSignedStatements(t *testing.T) {
 	signer := appkit.Signer(t, 1)
 	w := appkit.NewReadbackWorldWith(t, appkit.ReadbackYAML, nil, func(o *app.Options) { o.Signer = signer })
@@ -101,6 +105,11 @@ func TestSignedStatements(t *testing.T) {
 			t.Errorf("attestation %d: digest %s (%v)", i, sum, err)
 		}
 	}
+	for _, env := range [][]byte{cov, vsa} {
+		if out, err := sigstoreVerify(t, env, keys, merge); err != nil || !strings.Contains(out, "in acme/widgets") {
+			t.Errorf("Sigstore's verifier: %v: %s", err, out)
+		}
+	}
 	if got := certificateLedger(t, w)["statements"]; got == nil {
 		t.Errorf("the certificate's ledger row does not say what was published")
 	}
@@ -144,4 +153,40 @@ func gitBlob(text string) string {
 	h := sha1.New()
 	fmt.Fprintf(h, "blob %d\x00%s", len(text), text)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// sigstoreVerify runs Sigstore's own verifier (protocol/attest's interop
+// verify.js over @sigstore/verify) on a bundle of env against keys, for
+// sha; it skips, saying why, when Node.js or the package is missing.
+func sigstoreVerify(t *testing.T, env []byte, keys attest.Keyring, sha string) (string, error) {
+	t.Helper()
+	dir := filepath.Join("..", "..", "protocol", "attest", "testdata", "interop")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("interoperability not checked: node is not installed")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@sigstore", "verify")); err != nil {
+		t.Skip("interoperability not checked: run `npm ci --prefix protocol/attest/testdata/interop` to install @sigstore/verify")
+	}
+	var e attest.Envelope
+	if err := json.Unmarshal(env, &e); err != nil {
+		t.Fatal(err)
+	}
+	set, err := keys.JWKS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	bundle, jwks := filepath.Join(tmp, "bundle.json"), filepath.Join(tmp, "keys.jwks")
+	for path, v := range map[string]any{bundle: attest.NewBundle(&e), jwks: set} {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := exec.Command(node, filepath.Join(dir, "verify.js"), bundle, jwks, sha).CombinedOutput()
+	return strings.TrimSpace(string(out)), err
 }
