@@ -31,8 +31,10 @@ func SignedCertificateRun(head string, canonical []byte, sum string, envelope []
 
 // AttestationFromText returns the DSSE envelope JSON of a signed
 // certificate run's output text: the one fenced json block after the
-// heading SignedCertificateRun writes. It does not verify it.
+// heading SignedCertificateRun writes (the standard statements
+// WithStatements adds after it are not part of it). It does not verify it.
 func AttestationFromText(text string) ([]byte, error) {
+	text, _, _ = strings.Cut(text, statementsHeading)
 	rest, ok := strings.CutPrefix(text, attestationHeading)
 	if !ok {
 		return nil, errors.New("certificate run: no signed attestation in its output text")

@@ -43,7 +43,7 @@ func TestSignedCertificate(t *testing.T) {
 	if _, err := attest.Verify(env, attest.Keyring{appkit.Signer(t, 2).Public()}, attest.Want{SHA: merge}); !errors.As(err, &r) || r.Token != attest.TokenUnknownKey {
 		t.Errorf("another App's keys: %v, want %s", err, attest.TokenUnknownKey)
 	}
-	appkit.WaitFor(t, 5*time.Second, "attestation upload", func() bool { return len(w.Repo.Attestations()) == 1 })
+	appkit.WaitFor(t, 5*time.Second, "attestation uploads", func() bool { return len(w.Repo.Attestations()) == 3 }) // the certificate's, then the statements' (statements_e2e_test.go)
 	var b attest.Bundle
 	if err := json.Unmarshal(w.Repo.Attestations()[0], &b); err != nil || b.MediaType != attest.BundleMediaType || b.VerificationMaterial.PublicKey.Hint != signer.KeyID() {
 		t.Fatalf("uploaded bundle %s (%v)", w.Repo.Attestations()[0], err)

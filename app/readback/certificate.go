@@ -50,7 +50,7 @@ func (j *Judge) act(ctx context.Context, in Input, m *gh.MergedPull, d judgement
 	if cert == nil {
 		return nil
 	}
-	return j.certify(ctx, in, m, cert)
+	return j.certify(ctx, in, m, d, cert)
 }
 
 // issued is a certificate drawn from a verified readback: its canonical
@@ -117,10 +117,11 @@ func unresolvedGates(m *gh.MergedPull) []string {
 }
 
 // certify labels the unit's issue (and answers the owner's accept-merge
-// that released it) and posts aepgate/certificate, once: a certificate
+// that released it) and posts aepgate/certificate, once, signed with the
+// standard statements beside it when a key is set (statements.go): a certificate
 // already on the merge SHA is never replaced. The label comes first, so a crash between the two leaves the certificate to the next
 // evaluation (adding a label twice changes nothing).
-func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issued) error {
+func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, d judgement, c *issued) error {
 	existing := gh.Latest(m.MergeRuns, checks.NameCertificate)
 	body := map[string]any{"issued": len(c.refused) == 0, "reasons": c.refused, "unit": c.unit, "sha256": c.sum, "write": existing == nil && len(c.refused) == 0}
 	if j.After.Signer != nil {
@@ -132,14 +133,19 @@ func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issu
 	if c.authority != nil {
 		body["merge_authority"] = c.authority
 	}
+	issue := existing == nil && len(c.refused) == 0
+	var run checks.Run
+	var bundles [][]byte
+	if issue {
+		var err error
+		if run, bundles, err = j.withStatements(ctx, in, m, d, c, body); err != nil {
+			return err
+		}
+	}
 	if err := j.record(ctx, in, m, checks.NameCertificate, body); err != nil {
 		return err
 	}
-	if existing == nil && len(c.refused) == 0 {
-		run, bundle, err := j.signed(in, m, c)
-		if err != nil {
-			return err
-		}
+	if issue {
 		if err := j.GitHub.Label.AddLabel(ctx, in.Owner, in.Repo, c.unit, CertifiedLabel); err != nil {
 			return err
 		}
@@ -149,7 +155,9 @@ func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, c *issu
 		if err := j.publish(ctx, in, run, nil); err != nil {
 			return err
 		}
-		j.upload(ctx, in, m, bundle)
+		for _, b := range bundles {
+			j.upload(ctx, in, m, b)
+		}
 	}
 	return j.evidence(ctx, in, m, c)
 }
@@ -195,7 +203,7 @@ func (j *Judge) signed(in Input, m *gh.MergedPull, c *issued) (checks.Run, []byt
 	return checks.SignedCertificateRun(m.MergeSHA, c.canonical, c.sum, raw, j.After.Signer.KeyID()), bundle, nil
 }
 
-// upload stores the signed certificate's bundle through GitHub's
+// upload stores a signed bundle (the certificate's, a statement's) through GitHub's
 // attestations API where the repository allows it. It is best effort: the
 // envelope is already on the check run, so a refusal (no attestations:write
 // permission, a plan without attestations) or an error is logged and the
@@ -206,10 +214,10 @@ func (j *Judge) upload(ctx context.Context, in Input, m *gh.MergedPull, bundle [
 	}
 	id, err := j.GitHub.Attest.CreateAttestation(ctx, in.Owner, in.Repo, bundle)
 	if err != nil {
-		j.Log.Warn("certificate attestation not uploaded; the signed envelope is on the check run", "merge_sha", m.MergeSHA, "err", err)
+		j.Log.Warn("attestation not uploaded; the signed envelope is on the certificate check run", "merge_sha", m.MergeSHA, "err", err)
 		return
 	}
-	j.Log.Info("certificate attestation uploaded", "merge_sha", m.MergeSHA, "attestation_id", id)
+	j.Log.Info("attestation uploaded", "merge_sha", m.MergeSHA, "attestation_id", id)
 }
 
 func runIDs(runs []readbackrules.Run) []int64 {

@@ -125,16 +125,7 @@ func (j *Judge) containsBase(ctx context.Context, in Input, m readbackrules.Merg
 	if rule == readbackrules.RuleReplay || len(m.Parents) != 1 || m.MergeTree == "" || m.MergeTree != m.AuditedTree {
 		return false, nil
 	}
-	key := in.Owner + "/" + in.Repo + ":" + m.Parents[0] + "..." + m.AuditedSha
-	if v, ok := j.Cache.get(key); ok {
-		return v, nil
-	}
-	v, err := j.GitHub.Read.ContainsCommit(ctx, in.Owner, in.Repo, m.Parents[0], m.AuditedSha)
-	if err != nil {
-		return false, err
-	}
-	j.Cache.put(key, v)
-	return v, nil
+	return j.contains(ctx, in, m.Parents[0], m.AuditedSha)
 }
 
 // waitPrefixes are the refusals that only mean "not yet": a run still

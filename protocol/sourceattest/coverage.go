@@ -7,40 +7,25 @@ import (
 	intoto "github.com/in-toto/attestation/go/v1"
 
 	"github.com/aepgate/aepgate/protocol/coverage"
+	"github.com/aepgate/aepgate/protocol/sourceverify"
 )
 
 // CoveragePredicateType names the source-review-coverage predicate as
 // aepgate writes it (see the package comment).
-const CoveragePredicateType = "https://aepgate.dev/source-review-coverage/v0.1"
+const CoveragePredicateType = sourceverify.CoveragePredicateType
 
 // Attestation names another attestation by URI and digest set (the
 // certificate envelope whose audit the coverage is about, a VSA's input).
-type Attestation struct {
-	URI    string            `json:"uri"`
-	Digest map[string]string `json:"digest"`
-}
+type Attestation = sourceverify.Attestation
 
 // Change is the audited change: the diff from Base (the audited head's
 // merge base with the base branch when it was audited) to Head.
-type Change struct {
-	Head string `json:"head"`
-	Base string `json:"base"`
-}
+type Change = sourceverify.Change
 
-// CoveragePredicate is the source-review-coverage predicate: the class of
-// the shipped commit (the statement's subject), the audited change, the
-// commit it landed on, the trees compared, and what no review covers.
-type CoveragePredicate struct {
-	Repository  string              `json:"repository"`
-	Class       coverage.Class      `json:"class"`
-	Reviewed    Change              `json:"reviewed"`
-	Onto        string              `json:"onto"`
-	ShippedTree string              `json:"shippedTree"`
-	ReplayTree  string              `json:"replayTree,omitempty"`
-	Residual    []coverage.PathDiff `json:"residual,omitempty"`
-	Reason      string              `json:"reason,omitempty"`
-	Reviews     []Attestation       `json:"reviews,omitempty"`
-}
+// CoveragePredicate is the source-review-coverage predicate
+// (protocol/sourceverify's, where the CLI verifies it without the
+// bindings).
+type CoveragePredicate = sourceverify.CoveragePredicate
 
 // NewCoverage is the coverage statement of what internal/replay observed
 // in repository (OWNER/REPO), classified here by coverage.Classify (so the

@@ -15,6 +15,7 @@ import (
 	"github.com/aepgate/aepgate/protocol/canonical"
 	"github.com/aepgate/aepgate/protocol/certificate"
 	"github.com/aepgate/aepgate/protocol/coverage"
+	"github.com/aepgate/aepgate/protocol/sourceverify"
 )
 
 const (
@@ -236,6 +237,9 @@ func TestSignVerify(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if sv, err := sourceverify.Verify(raw, ring, full); err != nil || sv.SHA != merged || sv.PredicateType != v.Statement.GetPredicateType() {
+				t.Errorf("protocol/sourceverify: %+v, %v", sv, err)
+			}
 			if v.SHA != merged || !v.RepositoryChecked || v.KeyID != s.KeyID() {
 				t.Errorf("verified = %+v", v)
 			}
@@ -334,6 +338,9 @@ func TestFlippedFields(t *testing.T) {
 			_, err := verify(tt.kind, raw, ring, full)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want a refusal containing %q", err, tt.want)
+			}
+			if _, err := sourceverify.Verify(raw, ring, full); err == nil {
+				t.Errorf("protocol/sourceverify (the CLI's verifier, without the bindings) accepted what the bindings refuse")
 			}
 			if tt.removed != nil {
 				if _, err := verify(tt.kind, raw, ring, *tt.removed); err != nil {

@@ -12,16 +12,17 @@ import (
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/canonical"
 	"github.com/aepgate/aepgate/protocol/coverage"
+	"github.com/aepgate/aepgate/protocol/sourceverify"
 )
 
 // RepositoryURI is the URI of repository (OWNER/REPO) on GitHub.
-func RepositoryURI(repository string) string { return "https://github.com/" + repository }
+func RepositoryURI(repository string) string { return sourceverify.RepositoryURI(repository) }
 
 // RevisionSubject is the resource descriptor of commit sha of repository:
 // its URI on GitHub and its git commit digest.
 func RevisionSubject(repository, sha string) *intoto.ResourceDescriptor {
 	return &intoto.ResourceDescriptor{
-		Uri:    RepositoryURI(repository) + "/commit/" + sha,
+		Uri:    sourceverify.RevisionURI(repository, sha),
 		Digest: map[string]string{"gitCommit": sha},
 	}
 }

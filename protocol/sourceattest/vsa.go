@@ -11,17 +11,18 @@ import (
 
 	"github.com/aepgate/aepgate/protocol/certificate"
 	"github.com/aepgate/aepgate/protocol/coverage"
+	"github.com/aepgate/aepgate/protocol/sourceverify"
 )
 
 // The VSA's predicate type, the SLSA version whose Source track it
 // reports, and the levels and property it can name.
 const (
-	VSAPredicateType = "https://slsa.dev/verification_summary/v1"
-	SLSAVersion      = "1.2"
-	SourceLevel1     = "SLSA_SOURCE_LEVEL_1"
-	SourceLevel2     = "SLSA_SOURCE_LEVEL_2"
-	TwoPartyReviewed = "SLSA_SOURCE_TWO_PARTY_REVIEWED"
-	Passed           = "PASSED"
+	VSAPredicateType = sourceverify.VSAPredicateType
+	SLSAVersion      = sourceverify.SLSAVersion
+	SourceLevel1     = sourceverify.SourceLevel1
+	SourceLevel2     = sourceverify.SourceLevel2
+	TwoPartyReviewed = sourceverify.TwoPartyReviewed
+	Passed           = sourceverify.Passed
 )
 
 // VSAFacts are what a VSA for one merged revision is built from.

@@ -34,7 +34,10 @@ type certificateFetchFlags struct {
 	keyFile, jwksFile string
 	// revocations is --revocations: the App's signed revocation list.
 	revocations string
-	ring        attest.Keyring
+	// statement is --statement: coverage or vsa, the standard statement
+	// to verify and print instead of the certificate.
+	statement string
+	ring      attest.Keyring
 }
 
 var (
@@ -45,14 +48,18 @@ var (
 // fetchKeyring reads the keys an --attestation fetch trusts (none
 // without --attestation).
 func fetchKeyring(ctx context.Context, fl certificateFetchFlags) (attest.Keyring, error) {
-	if !fl.attestation {
+	if !fl.attestation && fl.statement == "" {
 		if fl.revocations != "" {
-			return nil, errors.New("--revocations applies with --attestation: without it no signature is verified")
+			return nil, errors.New("--revocations applies with --attestation or --statement: without them no signature is verified")
 		}
 		return nil, nil
 	}
 	if fl.keyFile == "" && fl.jwksFile == "" {
-		return nil, errors.New("--attestation needs the trusted keys: --key or --jwks")
+		flag := "--attestation"
+		if fl.statement != "" {
+			flag = "--statement"
+		}
+		return nil, fmt.Errorf("%s needs the trusted keys: --key or --jwks", flag)
 	}
 	ring, err := readKeyring(ctx, fl.keyFile, fl.jwksFile)
 	if err != nil {
@@ -110,6 +117,18 @@ byte; it then prints the envelope
 (one JSON line, to archive and verify again later) instead of the
 certificate. A run without an envelope is refused.
 
+With --statement coverage or --statement vsa (and --key or --jwks, and
+optionally --revocations) it reads instead the standard statement the App
+signed beside the certificate, in the same run's output text: the
+source-review coverage statement or the SLSA Source VSA
+(https://slsa.dev/verification_summary/v1) of the merged commit. It verifies
+it offline as 'aepgate certificate verify' does, for --sha and --repo, and
+requires the run's certificate envelope to verify too and the statement to
+name that envelope by its SHA-256 (the coverage statement's reviews, the
+VSA's inputAttestations); then it prints the statement's envelope (one JSON
+line). A run without the statement (a certificate issued unsigned, or for a
+merge whose coverage is not identity or replay) is refused.
+
 --format json prints {certified, check_run_id, sha256, certificate} when
 certified and {certified: false, errors} when refused.
 
@@ -124,7 +143,8 @@ func newCertificateFetchCmd(s streams) *cobra.Command {
 		Long:  certificateFetchLong + certificateFetchIncrementHelp,
 		Example: `  aepgate certificate fetch --repo acme/app --sha 0123456789abcdef0123456789abcdef01234567 --app-slug acme-aepgate
   GH_TOKEN=$(gh auth token) aepgate certificate fetch --repo acme/private --sha "$SHA" --app-id 12345 --format json
-  aepgate certificate fetch --repo acme/app --sha "$INTEGRATED_SHA" --increment 3 --app-slug acme-aepgate`,
+  aepgate certificate fetch --repo acme/app --sha "$INTEGRATED_SHA" --increment 3 --app-slug acme-aepgate
+  aepgate certificate fetch --repo acme/app --sha "$SHA" --app-slug acme-aepgate --statement vsa --jwks keys.jwks > vsa.dsse.json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return certificateFetch(c, s, fl, os.LookupEnv)
@@ -141,8 +161,10 @@ func newCertificateFetchCmd(s streams) *cobra.Command {
 	f.BoolVar(&fl.attestation, "attestation", false, "also verify the run's signed envelope (needs --key or --jwks) and print it")
 	f.StringVar(&fl.keyFile, "key", "", "with --attestation: trusted public key(s), PEM PUBLIC KEY blocks or a JWKS")
 	f.StringVar(&fl.jwksFile, "jwks", "", "with --attestation: trusted keys as a JWKS document")
-	f.StringVar(&fl.revocations, "revocations", "", "with --attestation: "+revocationsFlagUsage)
+	f.StringVar(&fl.revocations, "revocations", "", "with --attestation or --statement: "+revocationsFlagUsage)
+	f.StringVar(&fl.statement, "statement", "", "verify and print the run's standard statement instead: coverage or vsa (needs --key or --jwks)")
 	cmd.MarkFlagsMutuallyExclusive("key", "jwks")
+	cmd.MarkFlagsMutuallyExclusive("attestation", "statement")
 	addFormat(cmd, &fl.format)
 	_ = cmd.MarkFlagRequired("repo")
 	_ = cmd.MarkFlagRequired("sha")
@@ -185,8 +207,8 @@ func certificateFetch(c *cobra.Command, s streams, fl certificateFetchFlags, loo
 	}
 	sum := certificate.FileFingerprint(got.canonical)
 	fmt.Fprintf(s.err, "certificate: check run %d by %s, sha256 %s\n", got.run.ID, writer(*got.run), sum)
-	if fl.attestation {
-		return fetchedAttestation(c, s, fl, got)
+	if fl.attestation || fl.statement != "" {
+		return fetchedSigned(c, s, fl, got)
 	}
 	if fl.format == formatJSON {
 		err = writeJSON(s.out, map[string]any{"certified": true, "check_run_id": got.run.ID, "sha256": sum, "certificate": json.RawMessage(got.canonical)})
@@ -233,6 +255,10 @@ func fetchUsage(fl certificateFetchFlags) (owner, name string, err error) {
 		return "", "", fmt.Errorf("--app-id %d is not a GitHub App ID", fl.appID)
 	case fl.increment < 0:
 		return "", "", fmt.Errorf("--increment %d is not a milestone number", fl.increment)
+	case fl.statement != "" && fl.statement != checks.StatementCoverage && fl.statement != checks.StatementVSA:
+		return "", "", fmt.Errorf("--statement %q: want %s", fl.statement, strings.Join(checks.StatementKinds, " or "))
+	case fl.statement != "" && fl.increment != 0:
+		return "", "", errors.New("--statement reads a unit certificate's run: it does not apply with --increment")
 	case fl.appID == 0 && fl.appSlug == "":
 		return "", "", fmt.Errorf("name the aepgate App whose check runs are trusted with --app-id or --app-slug; a check run's name alone proves nothing (see --help)")
 	}

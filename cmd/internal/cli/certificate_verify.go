@@ -11,6 +11,7 @@ import (
 	"github.com/aepgate/aepgate/internal/readfile"
 	"github.com/aepgate/aepgate/internal/signkey"
 	"github.com/aepgate/aepgate/protocol/attest"
+	"github.com/aepgate/aepgate/protocol/sourceverify"
 )
 
 // verifyReport is what certificate verify prints for a verified envelope.
@@ -33,6 +34,8 @@ type verifyReport struct {
 type verifyWant struct {
 	attest.Want
 	revocations bool
+	// levels are --level: what a VSA's verifiedLevels must name.
+	levels []string
 }
 
 // unchecked lists (in order) what w did not ask to check, and says so on
@@ -81,6 +84,21 @@ verify as that unit's certificate about the story's merge commit with the
 same keys, and carry the certificateSha256 the increment names. A story
 envelope missing, or given but not named, is refused.
 
+The standard statements the App signs beside a unit certificate are told
+apart by their predicate type and verified as in-toto statements (read as
+plain JSON, unknown and repeated fields refused): a
+source-review coverage statement (` + sourceverify.CoveragePredicateType + `)
+must be of class identity or replay and name the repository (its
+repository field); an SLSA Source VSA (` + sourceverify.VSAPredicateType + `)
+must say PASSED, name the repository (resourceUri git+https://github.com/
+OWNER/NAME), a verifier, a policy with a digest and its input attestations,
+and, with --level (repeated), every level given. Both need one subject, the
+commit (https://github.com/OWNER/NAME/commit/SHA with its gitCommit
+digest), checked against --sha and --repo as for a certificate. Verified, it
+prints {verified, predicateType, keyId, subject, repository, predicate,
+unchecked}; refused, the reason goes to stderr (exit 1). --story with a
+statement, or --level with anything but a VSA, is bad usage.
+
 Verified: prints {verified, predicateType, keyId, subject, repository,
 sha256, certificate, unchecked} as JSON (sha256 is the certificate's
 fingerprint, the check run's external_id; unchecked lists "repository"
@@ -98,14 +116,15 @@ file, or bad usage; 130 interrupted.`
 func newCertificateVerifyCmd(s streams) *cobra.Command {
 	var keyFile, jwksFile, revocations, format string
 	var want attest.Want
-	var stories []string
+	var stories, levels []string
 	cmd := &cobra.Command{
-		Use:   "verify FILE|- (--key KEY.pub | --jwks FILE) [--revocations FILE] [--repo OWNER/NAME] [--sha SHA] [--story FILE]...",
+		Use:   "verify FILE|- (--key KEY.pub | --jwks FILE) [--revocations FILE] [--repo OWNER/NAME] [--sha SHA] [--story FILE]... [--level LEVEL]...",
 		Short: "Verify a signed certificate (DSSE envelope or Sigstore bundle) offline",
 		Long:  certificateVerifyLong,
 		Example: `  aepgate certificate verify certificate.dsse.json --jwks keys.jwks --repo acme/widgets --sha "$MERGE_SHA"
   curl -s https://aepgate.example/.well-known/aepgate/keys > keys.jwks && curl -s https://aepgate.example/.well-known/aepgate/revocations > revocations.json
   aepgate certificate verify - --jwks keys.jwks --revocations revocations.json --repo acme/widgets < bundle.json
+  aepgate certificate verify vsa.dsse.json --jwks keys.jwks --repo acme/widgets --sha "$MERGE_SHA" --level SLSA_SOURCE_TWO_PARTY_REVIEWED
   aepgate certificate verify increment.dsse.json --jwks keys.jwks --sha "$INTEGRATED_SHA" --story unit-7.dsse.json --story unit-9.dsse.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -124,7 +143,7 @@ func newCertificateVerifyCmd(s streams) *cobra.Command {
 			if err != nil {
 				return readFailed("certificate verify", err)
 			}
-			return certificateVerify(s, raw, ring, verifyWant{Want: want, revocations: revocations != ""}, storyRaw)
+			return certificateVerify(s, raw, ring, verifyWant{Want: want, revocations: revocations != "", levels: levels}, storyRaw)
 		},
 	}
 	f := cmd.Flags()
@@ -134,6 +153,7 @@ func newCertificateVerifyCmd(s streams) *cobra.Command {
 	f.StringVar(&want.Repository, "repo", "", "the repository the certificate must be about, as owner/name (without it the output says the repository was not checked)")
 	f.StringVar(&want.SHA, "sha", "", "the commit the certificate must be about (40 hex)")
 	f.StringArrayVar(&stories, "story", nil, "for an increment certificate: a story's signed unit envelope or bundle (repeat for each story)")
+	f.StringArrayVar(&levels, "level", nil, "for a VSA: a level its verifiedLevels must name, e.g. SLSA_SOURCE_TWO_PARTY_REVIEWED (repeat for each)")
 	addFormatJSONFirst(cmd, &format)
 	cmd.MarkFlagsOneRequired("key", "jwks")
 	cmd.MarkFlagsMutuallyExclusive("key", "jwks")
@@ -148,7 +168,14 @@ func certificateVerify(s streams, raw []byte, ring attest.Keyring, want verifyWa
 		return failf(2, "certificate verify: --repo %q is not a repository as owner/name", want.Repository)
 	}
 	env := attest.Unbundle(raw)
-	if attest.StatementPredicateType(env) == attest.IncrementPredicateType {
+	pt := attest.StatementPredicateType(env)
+	if len(want.levels) > 0 && pt != sourceverify.VSAPredicateType {
+		return failf(2, "certificate verify: --level applies to a VSA (predicate type %s) only", sourceverify.VSAPredicateType)
+	}
+	if isStatement(pt) && len(stories) == 0 {
+		return statementVerify(s, env, ring, want)
+	}
+	if pt == attest.IncrementPredicateType {
 		return incrementVerify(s, env, ring, want, stories)
 	}
 	if len(stories) > 0 {

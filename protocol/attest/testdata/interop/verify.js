@@ -10,6 +10,12 @@
 // the increment names by SHA-256 (envelopeSha256, over the envelope's
 // JSON {payloadType, payload, signatures: [{keyid, sig}]} in standard
 // base64) must be among them, and each given one named.
+// The standard statements the App signs beside a unit certificate are
+// checked the same way, their repository read from the predicate and the
+// subject's uri required to name it: a source-review coverage statement
+// must be of class identity or replay, an SLSA VSA must say PASSED with
+// SLSA_SOURCE_TWO_PARTY_REVIEWED among its verifiedLevels and a policy
+// with a digest.
 // Usage: node verify.js BUNDLE.json KEYS.jwks SHA [STORY-BUNDLE.json ...]
 'use strict';
 const crypto = require('crypto');
@@ -35,6 +41,25 @@ const kinds = {
   'https://aepgate.dev/increment/v1': 'integratedSha',
 };
 
+// standard maps a standard statement's predicate type to the check of its
+// predicate, which returns the repository (OWNER/NAME) it names.
+const standard = {
+  'https://slsa.dev/verification_summary/v1': (p) => {
+    if (p.verificationResult !== 'PASSED') throw new Error(`verificationResult ${p.verificationResult}`);
+    if (!Array.isArray(p.verifiedLevels) || !p.verifiedLevels.includes('SLSA_SOURCE_TWO_PARTY_REVIEWED')) throw new Error(`verifiedLevels ${JSON.stringify(p.verifiedLevels)}`);
+    if (!p.policy || !p.policy.uri || !p.policy.digest || Object.keys(p.policy.digest).length === 0) throw new Error(`policy ${JSON.stringify(p.policy)}`);
+    const m = /^git\+https:\/\/github\.com\/([^/]+\/[^/]+)$/.exec(p.resourceUri || '');
+    if (!m) throw new Error(`resourceUri ${p.resourceUri}`);
+    return m[1];
+  },
+  'https://aepgate.dev/source-review-coverage/v0.1': (p) => {
+    if (p.class !== 'identity' && p.class !== 'replay') throw new Error(`class ${p.class}`);
+    const m = /^https:\/\/github\.com\/([^/]+\/[^/]+)$/.exec(p.repository || '');
+    if (!m) throw new Error(`repository ${p.repository}`);
+    return m[1];
+  },
+};
+
 // verify checks one bundle with Sigstore's verifier and its statement's
 // types and subject, and returns the statement and the envelope's digest.
 function verify(path, wantType, wantSha) {
@@ -44,6 +69,15 @@ function verify(path, wantType, wantSha) {
   if (env.payloadType !== 'application/vnd.in-toto+json') throw new Error(`payloadType ${env.payloadType}`);
   const st = JSON.parse(Buffer.from(env.payload).toString('utf8'));
   if (st._type !== 'https://in-toto.io/Statement/v1') throw new Error(`_type ${st._type}`);
+  const hint = bundle.verificationMaterial.content.publicKey.hint;
+  if (standard[st.predicateType] && !wantType) {
+    const repo = standard[st.predicateType](st.predicate);
+    const uri = `https://github.com/${repo}/commit/${wantSha}`;
+    if (st.subject.length !== 1 || st.subject[0].digest.gitCommit !== wantSha || st.subject[0].uri !== uri) {
+      throw new Error(`subject ${JSON.stringify(st.subject)} is not ${uri}`);
+    }
+    return { st, hint, repo };
+  }
   const key = kinds[st.predicateType];
   if (!key || (wantType && st.predicateType !== wantType)) throw new Error(`predicateType ${st.predicateType}`);
   if (st.subject.length !== 1 || st.subject[0].digest.gitCommit !== wantSha) throw new Error(`subject ${JSON.stringify(st.subject)}`);
@@ -56,11 +90,14 @@ function verify(path, wantType, wantSha) {
     signatures: env.signatures.map((s) => ({ keyid: s.keyid, sig: Buffer.from(s.sig).toString('base64') })),
   });
   const digest = crypto.createHash('sha256').update(wire).digest('hex');
-  return { st, digest, hint: bundle.verificationMaterial.content.publicKey.hint };
+  return { st, digest, hint };
 }
 
 const top = verify(bundlePath, '', sha);
-if (top.st.predicateType === 'https://aepgate.dev/increment/v1') {
+if (top.repo) {
+  if (storyPaths.length > 0) throw new Error('story bundles apply to an increment certificate only');
+  console.log(`verified by @sigstore/verify: key ${top.hint}, ${top.st.predicateType} subject ${sha} in ${top.repo}`);
+} else if (top.st.predicateType === 'https://aepgate.dev/increment/v1') {
   const given = new Map();
   for (const p of storyPaths) {
     const bundle = JSON.parse(fs.readFileSync(p, 'utf8'));
