@@ -7,10 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// The verbs of issue 45's merge commands (docs/merge.md). Their grammar is
-// here, but Parse does not read them yet: until the App acts on them, an
-// owner's "/aep merge" or "/aep override" is answered as an unknown
-// command rather than accepted and left undone.
+// The verbs of issue 45's merge commands (docs/merge.md). Parse reads
+// "override" and "waive"; it does not read "merge" yet: until the App acts
+// on it, an owner's "/aep merge" is answered as an unknown command rather
+// than accepted and left undone.
 const (
 	// VerbMerge asks the App to merge the pull request at the head it
 	// judged: "merge", no arguments.
@@ -18,6 +18,9 @@ const (
 	// VerbOverride makes one failing aepgate check conclude success on the
 	// pull request's head, with a reason: "override <check> <reason>".
 	VerbOverride = "override"
+	// VerbWaive settles the retro-audit an overridden merge owes without
+	// an audit, with a reason: "waive <reason>".
+	VerbWaive = "waive"
 )
 
 // The overridable checks: the App's checks on a pull request's head,
@@ -133,4 +136,35 @@ func OverrideRefusal(held bool) string {
 		return "a HOLD is in force; only `resume` lifts it, and no override is accepted until then"
 	}
 	return ""
+}
+
+// parseOverride reads the check and reason of "override"
+// (ParseOverrideArgs).
+func parseOverride(c *Command, rest, prefix string) {
+	c.Check, c.Reason, c.Err = ParseOverrideArgs(strings.TrimSpace(rest)[len(VerbOverride):])
+	if c.Err != nil {
+		c.Err = usageErr(prefix, "%s", c.Err)
+	}
+}
+
+// parseWaive reads the reason of "waive": the same bounds as an
+// override's reason (CheckWaiveReason).
+func parseWaive(c *Command, rest, prefix string) {
+	c.Reason = strings.TrimSpace(strings.TrimSpace(rest)[len(VerbWaive):])
+	if err := CheckWaiveReason(c.Reason); err != nil {
+		c.Err = usageErr(prefix, "%s", err)
+	}
+}
+
+// CheckWaiveReason says what is wrong with a waiver's reason, nil when it
+// is at least MinOverrideWords words and at most MaxOverrideReason
+// characters.
+func CheckWaiveReason(reason string) error {
+	switch n := utf8.RuneCountInString(reason); {
+	case n > MaxOverrideReason:
+		return fmt.Errorf("the waiver's reason is %d characters; at most %d", n, MaxOverrideReason)
+	case words(reason) < MinOverrideWords:
+		return fmt.Errorf("waive needs a reason of at least %d words (say why the merge needs no retro-audit), not %q", MinOverrideWords, reason)
+	}
+	return nil
 }
