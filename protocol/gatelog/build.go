@@ -29,8 +29,8 @@ type builder struct {
 	contractFiles map[string][]string
 	origins       map[string]Source // where each item-opened gate was opened (noteOrigin)
 	unit          string
-	unitHold      string          // the open unit HOLD's id, "" when none
-	projectHold   bool            // a project HOLD was put on and not lifted
+	unitHold      string // the open unit HOLD's id, "" when none
+	projectHold   bool   // a project HOLD was put on and not lifted
 	overrides     []Override
 	holdIDs       map[string]bool // unit HOLD ids minted so far
 	approvals     []approval
