@@ -127,10 +127,8 @@ func parseLine(rest, prefix string) Command {
 		parseAccept(&c, args, prefix)
 	case VerbAcceptMerge:
 		parseAcceptMerge(&c, args, prefix)
-	case VerbOverride:
-		parseOverride(&c, rest, prefix)
-	case VerbWaive:
-		parseWaive(&c, rest, prefix)
+	case VerbOverride, VerbWaive:
+		parseOverrideOrWaive(&c, rest, prefix)
 	case VerbResume, VerbStatus, VerbRecheck:
 		if len(args) > 1 {
 			c.Err = usageErr(prefix, "%s takes no arguments", c.Verb)

@@ -138,20 +138,19 @@ func OverrideRefusal(held bool) string {
 	return ""
 }
 
-// parseOverride reads the check and reason of "override"
-// (ParseOverrideArgs).
-func parseOverride(c *Command, rest, prefix string) {
-	c.Check, c.Reason, c.Err = ParseOverrideArgs(strings.TrimSpace(rest)[len(VerbOverride):])
-	if c.Err != nil {
-		c.Err = usageErr(prefix, "%s", c.Err)
+// parseOverrideOrWaive reads the check and reason of "override"
+// (ParseOverrideArgs), or the reason of "waive", which has the same bounds
+// as an override's (CheckWaiveReason).
+func parseOverrideOrWaive(c *Command, rest, prefix string) {
+	args := strings.TrimSpace(rest)[len(c.Verb):]
+	var err error
+	if c.Verb == VerbOverride {
+		c.Check, c.Reason, err = ParseOverrideArgs(args)
+	} else {
+		c.Reason = strings.TrimSpace(args)
+		err = CheckWaiveReason(c.Reason)
 	}
-}
-
-// parseWaive reads the reason of "waive": the same bounds as an
-// override's reason (CheckWaiveReason).
-func parseWaive(c *Command, rest, prefix string) {
-	c.Reason = strings.TrimSpace(strings.TrimSpace(rest)[len(VerbWaive):])
-	if err := CheckWaiveReason(c.Reason); err != nil {
+	if err != nil {
 		c.Err = usageErr(prefix, "%s", err)
 	}
 }
