@@ -21,6 +21,13 @@ func Judge(f Facts, rules Rules) Verdict {
 	if rules.CompletedOnly && f.StateReason != ReasonCompleted {
 		return notCompleted(f, rules, v)
 	}
+	if a, owed := f.RetroOwed(); owed && rules.RetroAudit {
+		v.State = RetroOwed
+		v.Missing = fmt.Sprintf("#%d was merged at %s under an override (%s) and owes a retro-audit: an independent audit PASS at the merged commit, or an owner's `%s waive <reason>` on #%d",
+			a.PR, a.MergeSHA, strings.Join(a.Overridden, "; "), f.prefix(), a.PR)
+		v.Command = fmt.Sprintf("%s waive <reason>", f.prefix())
+		return v
+	}
 	for _, r := range rules.Evidence {
 		if e := r.Find(f, rules); e != "" {
 			return final(f, rules, v, e)
