@@ -21,6 +21,8 @@ type judgement struct {
 	view   checks.ReadbackView
 	// auth is who merged under which authority (authority.go).
 	auth merge.AuthorityResult
+	// retro is what the merge owes for its overrides (retro.go).
+	retro merge.Retro
 }
 
 // Refusal tokens the App adds to protocol/readbackrules's.

@@ -3,6 +3,8 @@ package closurerules
 import (
 	"fmt"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // Judge applies rules to one unit's facts.
@@ -23,8 +25,8 @@ func Judge(f Facts, rules Rules) Verdict {
 	}
 	if a, owed := f.RetroOwed(); owed && rules.RetroAudit {
 		v.State = RetroOwed
-		v.Missing = fmt.Sprintf("#%d was merged at %s under an override (%s) and owes a retro-audit: an independent audit PASS at the merged commit, or an owner's `%s waive <reason>` on #%d",
-			a.PR, a.MergeSHA, strings.Join(a.Overridden, "; "), f.prefix(), a.PR)
+		v.Missing = fmt.Sprintf("#%d owes a retro-audit (an independent audit PASS at the merged commit, or an owner's `%s waive <reason>` on #%d): merged as %s under an override of %s",
+			a.PR, f.prefix(), a.PR, gitsha.Short(a.MergeSHA), strings.Join(a.Overridden, "; "))
 		v.Command = fmt.Sprintf("%s waive <reason>", f.prefix())
 		return v
 	}
