@@ -51,6 +51,9 @@ func TestOverrideCheck(t *testing.T) {
 	if !restartSees(t, g.App) || g.LedgerRows(t, "kept_decision") < 2 {
 		t.Error("the override is not kept with its ledger row")
 	}
+	if !ledgerHolds(t, g, "kept_decision", `"check":"aepgate/gates"`) || !ledgerHolds(t, g, "kept_decision", `"head_sha":"`+g.PR.Head()+`"`) {
+		t.Error("the override's kept_decision row does not record the check and the head")
+	}
 	if !ledgerHolds(t, g, "check_run:aepgate/gates", `"overridden_by":"olivia"`) {
 		t.Error("the gates check's ledger row does not record the override")
 	}
