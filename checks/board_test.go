@@ -8,6 +8,7 @@ import (
 
 	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/boardview"
+	"github.com/aepgate/aepgate/protocol/closurerules"
 )
 
 var boardT0 = time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC)
@@ -66,6 +67,20 @@ func attackBoard() boardview.Board {
 	return b
 }
 
+// retroBoard is a board whose story #5 was merged under an owner's
+// override and owes its retro-audit (boardview.RetroAuditItem).
+func retroBoard() boardview.Board {
+	u := "https://github.com/acme/app"
+	v := closurerules.Verdict{Number: 5, State: closurerules.RetroOwed, Closer: "olivia", Command: "/aep waive <reason>",
+		Missing: "#9 owes a retro-audit (an independent audit PASS at the merged commit, or an owner's `/aep waive <reason>` on #9): merged as abababababab under an override of aepgate/merge (overridden by olivia: the audit service is down and this fixes production)"}
+	return boardview.Board{Version: boardview.Version, Repo: "acme/app", URL: u,
+		Inbox: []boardview.InboxItem{boardview.RetroAuditItem(v, u, boardT0.Add(-time.Hour))},
+		Increments: []boardview.Increment{{Number: 1, Title: "Hotfixes", URL: u + "/milestone/1", Open: true,
+			Stories: []boardview.Story{{Number: 5, Title: "Fix the outage", URL: u + "/issues/5", Class: "product", Risk: "medium", State: boardview.StateBlocked,
+				Reason: "merged under an override, not done: " + v.Missing, Attempts: []boardview.Attempt{{PR: 9, URL: u + "/pull/9", Merged: true}}}}}},
+	}
+}
+
 func TestBoardGolden(t *testing.T) {
 	tests := []struct {
 		name string
@@ -74,6 +89,7 @@ func TestBoardGolden(t *testing.T) {
 		{"board-empty", boardview.Board{Version: boardview.Version, Repo: "acme/app", URL: "https://github.com/acme/app"}},
 		{"board-sample", sampleBoard()},
 		{"board-attack", attackBoard()},
+		{"board-retro", retroBoard()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,7 +25,7 @@ func TestDispositions(t *testing.T) {
 		{"other commands are not dispositions", "/aep status", nil, nil},
 		{"quoted command", "> /aep dispose F1@r7 fixed -- x", nil, nil},
 		{"refuted needs evidence", "/aep dispose F1@r7 refuted -- trust me", nil, []string{"F1@r7: a refuted disposition quotes its evidence in an aep-evidence block"}},
-		{"malformed command", "/aep dispose F1 fixed -- x", nil, []string{"line 1: \"F1\" is not a finding's ledger ID such as F1@r7; the valid forms are `/aep hold <reason>`, `/aep resume`, `/aep resolve <gate-id> <choice>`, `/aep status`, `/aep recheck`, `/aep merge`, `/aep close <reason>`, `/aep accept <milestone-number> <sha>`, `/aep accept-merge <merge-sha>`, `/aep dispose <finding> fixed|refuted|duplicate|outside_scope -- <reason>`"}},
+		{"malformed command", "/aep dispose F1 fixed -- x", nil, []string{"line 1: \"F1\" is not a finding's ledger ID such as F1@r7; the valid forms are `/aep hold <reason>`, `/aep resume`, `/aep resolve <gate-id> <choice>`, `/aep status`, `/aep recheck`, `/aep merge`, `/aep close <reason>`, `/aep accept <milestone-number> <sha>`, `/aep accept-merge <merge-sha>`, `/aep override <check> <reason>`, `/aep waive <reason>`, `/aep dispose <finding> fixed|refuted|duplicate|outside_scope -- <reason>`"}},
 		{"private evidence path", "/aep dispose F1@r7 refuted -- x\n```aep-evidence\n- path: .env\n  quote: TOKEN\n```",
 			nil, []string{`the aep-evidence block: $[0].path: ".env" is a private or credential path (.env*); evidence never quotes it`}},
 		{"evidence not a list", "/aep dispose F1@r7 fixed -- x\n```aep-evidence\npath: a\n```", nil, []string{"the aep-evidence block: $: must be a list, not an object"}},

@@ -96,8 +96,8 @@ func commentWork(env webhook.Envelope, v conversationView) []route.Work {
 		if c, ok := closeCommandOf(n, v, env.Action); ok && v.Issue.PullRequest == nil && !control {
 			return []route.Work{c, then} // the owner's word is kept before the attempts are judged
 		}
-		if v.Issue.PullRequest != nil && hasVerbLine(v.Comment.Body, command.VerbAcceptMerge) {
-			return []route.Work{then, readback.ReadBack{PR: n}} // an owner's acceptance of the merge: read it back again
+		if v.Issue.PullRequest != nil && (hasVerbLine(v.Comment.Body, command.VerbAcceptMerge) || hasVerbLine(v.Comment.Body, command.VerbWaive)) {
+			return []route.Work{then, readback.ReadBack{PR: n}} // an owner's acceptance of the merge, or waiver of its retro-audit: read it back again
 		}
 		return []route.Work{then}
 	}

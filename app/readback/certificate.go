@@ -12,6 +12,7 @@ import (
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/certificate"
 	"github.com/aepgate/aepgate/protocol/closurerules"
+	"github.com/aepgate/aepgate/protocol/merge"
 	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/workunit"
 )
@@ -91,6 +92,10 @@ func (j *Judge) draft(in Input, m *gh.MergedPull, d judgement) *issued {
 	if !d.auth.Held && d.auth.Refusal != nil {
 		return &issued{unit: unit, refused: []string{d.auth.Refusal.Token}, why: " Merged by " + mergerOf(d.auth) + ", who holds no merge authority: expected " + d.auth.Refusal.Expected + "."}
 	}
+	if d.retro.Owed {
+		return &issued{unit: unit, refused: []string{merge.TokenRetroAuditOwed}, why: " The head merged under an override (" + strings.Join(d.retro.Overridden, "; ") +
+			"), so the merge owes a retro-audit: expected an independent audit PASS at the merged commit " + m.HeadSHA + ", or an owner's `/aep waive <reason>` on #" + strconv.Itoa(m.Number) + "."}
+	}
 	d.result.Fill(&c, m.MergeSHA)
 	raw, err := c.Canonical()
 	if err != nil {
@@ -159,20 +164,20 @@ func (j *Judge) certify(ctx context.Context, in Input, m *gh.MergedPull, d judge
 			j.upload(ctx, in, m, b)
 		}
 	}
-	return j.evidence(ctx, in, m, c)
+	return j.evidence(ctx, in, m, c, d)
 }
 
 // evidence hands what the App wrote for the merged attempt to Evidence
 // (the unit's closure is judged on it): its verified readback, whether its
 // head passed aepgate/merge, and the certificate's fingerprint when one is
 // on the merge SHA.
-func (j *Judge) evidence(ctx context.Context, in Input, m *gh.MergedPull, c *issued) error {
+func (j *Judge) evidence(ctx context.Context, in Input, m *gh.MergedPull, c *issued, d judgement) error {
 	if j.After.Evidence == nil || c.unit <= 0 {
 		return nil
 	}
 	merge := gh.Latest(m.HeadRuns, checks.NameMerge)
 	a := closurerules.Attempt{PR: m.Number, MergeSHA: m.MergeSHA, ReadbackPassed: true,
-		MergePassed: merge != nil && merge.Conclusion == string(checks.ConclusionSuccess)}
+		MergePassed: merge != nil && merge.Conclusion == string(checks.ConclusionSuccess), Overridden: d.retro.Overridden, RetroAudit: d.retro.Evidence}
 	if len(c.refused) == 0 {
 		a.CertificateSHA256 = c.sum
 	}

@@ -27,6 +27,8 @@ type judgement struct {
 	// otherwise): for a verified readback, identity or replay. The
 	// certificate step reads it here.
 	Coverage *ObservedCoverage
+	// retro is what the merge owes for its overrides (retro.go).
+	retro merge.Retro
 }
 
 // Refusal tokens the App adds to protocol/readbackrules's.

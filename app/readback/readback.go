@@ -172,6 +172,13 @@ func (j *Judge) judgeMerge(ctx context.Context, in Input, pr int, sha string) (f
 	if cfg != nil {
 		timeout = cfg.Readback.Timeout
 	}
+	retro, err := j.retro(ctx, in, m, cfg)
+	if err != nil {
+		return true, err
+	}
+	if err := j.owe(ctx, in, m, retro); err != nil {
+		return true, err
+	}
 	if final(m.MergeRuns, m.MergedAt.Add(timeout), j.Now()) {
 		log.Debug("readback final; nothing to do", "merge", m.MergeSHA)
 		return true, nil
@@ -180,6 +187,7 @@ func (j *Judge) judgeMerge(ctx context.Context, in Input, pr int, sha string) (f
 	if err != nil {
 		return true, err
 	}
+	d.retro = retro
 	if d.auth, err = j.authority(ctx, in, m, cfg); err != nil {
 		return true, err
 	}

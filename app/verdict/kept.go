@@ -58,10 +58,12 @@ func KeptRecord(at Origin, ev *Evaluation, it gatelog.Item) (ledger.Kept, ledger
 	}
 	hash := gatelog.BodyHash(it.Body)
 	k := ledger.Kept{Repo: repo, Review: it.Event == gatelog.EventReview, ItemID: it.ID, Unit: unit, Item: raw, BodySHA256: hash}
-	e := ledger.Entry{Kind: "kept_decision", DeliveryID: at.Delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, it.ID),
-		Body: map[string]any{"repository": repo, "item": it.ID, "url": it.URL, "thread": it.Source.Number, "kind": string(it.Source.Kind),
-			"author": it.Author, "created": it.Created.UTC().Format(time.RFC3339Nano), "body_sha256": hash, "unit": unit}}
-	return k, e, nil
+	body := map[string]any{"repository": repo, "item": it.ID, "url": it.URL, "thread": it.Source.Number, "kind": string(it.Source.Kind),
+		"author": it.Author, "created": it.Created.UTC().Format(time.RFC3339Nano), "body_sha256": hash, "unit": unit}
+	if o, ok := overrideOf(ev, it.ID); ok {
+		body["override"] = map[string]any{"check": o.Check, "reason": o.Reason, "pull_request": o.PR, "head_sha": o.Head}
+	}
+	return k, ledger.Entry{Kind: "kept_decision", DeliveryID: at.Delivery, Subject: fmt.Sprintf("%s/kept/%d", repo, it.ID), Body: body}, nil
 }
 
 // TamperEntry is the ledger row of one change to a kept decision's source.
@@ -88,4 +90,16 @@ func KeptHolds(rows []ledger.Kept, repo string, units ...int) ([]gatelog.Kept, e
 		}
 	}
 	return kept, nil
+}
+
+// overrideOf is the override comment id made, when it is one.
+func overrideOf(ev *Evaluation, id int64) (gatelog.Override, bool) {
+	if g := ev.GateLog(); g != nil {
+		for _, o := range g.Overrides {
+			if o.ItemID == id {
+				return o, true
+			}
+		}
+	}
+	return gatelog.Override{}, false
 }

@@ -30,13 +30,16 @@ func evalMerge(ev *Evaluation) Outcome {
 // workflows' runs at sha: its head, or a merge queue's group commit.
 func (ev *Evaluation) MergeDecision(sha string, runs []snapshot.WorkflowRun, unreadable string) merge.Decision {
 	p := ev.Snap.Pull
-	in := merge.Input{Head: sha, WorkUnit: ev.workUnitVerdict(), Audit: ev.auditVerdict(), RunsUnreadable: unreadable}
+	in := merge.Input{Head: sha, WorkUnit: ev.overriddenInput(checks.NameWorkUnit, ev.workUnitVerdict()),
+		Audit: ev.overriddenInput(checks.NameAudit, ev.auditVerdict()), RunsUnreadable: unreadable}
 	if f := ev.reportFacts(); ev.reportRequired(f) {
 		for _, pr := range report.Check(report.Parse(p.Body), f) {
 			in.Report = append(in.Report, pr.Message)
 		}
 	}
-	in.Gates, in.Contract = ev.gateBlockers()
+	if _, over := ev.Overrides()[checks.NameGates]; !over {
+		in.Gates, in.Contract = ev.gateBlockers() // an override is never in force under a HOLD
+	}
 	if ev.Cfg != nil {
 		in.Required = ev.Cfg.RequiredWorkflows.PullRequest
 	} else {

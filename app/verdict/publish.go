@@ -88,11 +88,13 @@ func Absent(pull *snapshot.Pull, run checks.Run) bool {
 	return true
 }
 
-// Published is out as the App publishes it: under `mode: advisory`
+// Published is out as the App publishes it: with an owner's override in
+// force on its check applied (overridden); under `mode: advisory`
 // (config.ModeAdvisory) its run is checks.Advisory's, and its ledger facts
 // keep what it would have concluded (would_conclude). An invalid config is
 // never advisory.
 func (ev *Evaluation) Published(out Outcome) Outcome {
+	out = ev.overridden(out)
 	if out.Skip || ev.Cfg == nil || !ev.ConfigValid() || ev.Cfg.Mode != config.ModeAdvisory {
 		return out
 	}

@@ -63,7 +63,7 @@ type Board struct {
 // stalled attempt, or tampering with a kept decision (shown, never acted
 // on).
 type InboxItem struct {
-	Kind     string    `json:"kind"`              // "gate", "hold", "stall", "tampering", "closure", "needs-review", "held-work" or "increment"
+	Kind     string    `json:"kind"`              // "gate", "hold", "stall", "tampering", "closure", "needs-review", "retro-audit", "held-work" or "increment"
 	Subject  string    `json:"subject"`           // what it is about, e.g. "#12 Export reports"
 	Question string    `json:"question"`          // the question asked, or why it is listed
 	Choices  []string  `json:"choices,omitempty"` // the choices offered

@@ -30,6 +30,15 @@ func ClosureItem(v closurerules.Verdict, repoURL string, since time.Time) InboxI
 		URL: fmt.Sprintf("%s/issues/%d", repoURL, v.Number), Since: since}
 }
 
+// RetroAuditItem is the inbox item of unit v whose merge was made under
+// an owner's override and owes its retro-audit (docs/merge.md): what was
+// overridden, what settles it, and the owner's waiver command.
+func RetroAuditItem(v closurerules.Verdict, repoURL string, since time.Time) InboxItem {
+	return InboxItem{Kind: "retro-audit", Subject: fmt.Sprintf("work unit #%d", v.Number),
+		Question: "merged under an override: " + v.Missing, Reply: v.Command,
+		URL: fmt.Sprintf("%s/issues/%d", repoURL, v.Number), Since: since}
+}
+
 // closedState is a closed story's state by its closure: done (certified
 // when labelled so) or cancelled as the verdict says, merged while its
 // attempt's evidence is on the way, and otherwise blocked with what is
@@ -50,6 +59,8 @@ func (in Input) closedState(is Issue, as []Attempt) (State, string) {
 		return StateCancelled, c.Verdict.Missing
 	case c.Verdict.State == closurerules.NeedsReview:
 		return StateBlocked, needsReview(c.Verdict)
+	case c.Verdict.State == closurerules.RetroOwed:
+		return StateBlocked, "merged under an override, not done: " + c.Verdict.Missing
 	}
 	v := c.Verdict
 	return StateBlocked, fmt.Sprintf("closed without evidence by %s: %s; an owner says `%s` on #%d to count it done", v.Closer, v.Missing, v.Command, v.Number)
@@ -64,6 +75,9 @@ func (in Input) closureInbox(is Issue) (InboxItem, bool) {
 	}
 	if c.Verdict.State == closurerules.NeedsReview {
 		return NeedsReviewItem(c.Verdict, in.URL, c.ClosedAt), true
+	}
+	if c.Verdict.State == closurerules.RetroOwed {
+		return RetroAuditItem(c.Verdict, in.URL, c.ClosedAt), true
 	}
 	if c.Verdict.State != closurerules.WithoutEvidence {
 		return InboxItem{}, false

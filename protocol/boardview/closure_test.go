@@ -50,6 +50,9 @@ func TestBuildClosedStates(t *testing.T) {
 		{"done and certified", func() Issue { i := closedIssue(1, merged); i.Certified = true; return i }(), &done, StateCertified, ""},
 		{"cancelled", closedIssue(1), &cancelled, StateCancelled, "the owner closed it as not_planned"},
 		{"negative control: any closure counts", closedIssue(1), ptr(carlCloses(anyClosureCounts())), StateDone, "closed"},
+		{"merged under an override, owing its retro-audit", closedIssue(1, merged), &Closure{Verdict: closurerules.Verdict{Number: 1, State: closurerules.RetroOwed, Closer: "olivia",
+			Missing: "#30 was merged at b under an override (aepgate/merge) and owes a retro-audit", Command: "/aep waive <reason>"}}, StateBlocked,
+			"merged under an override, not done: #30 was merged at b under an override (aepgate/merge) and owes a retro-audit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

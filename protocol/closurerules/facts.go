@@ -31,6 +31,22 @@ type Attempt struct {
 	// MergePassed: aepgate/merge succeeded on the merged head.
 	// ReadbackPassed: aepgate/readback succeeded at MergeSHA.
 	MergePassed, ReadbackPassed bool
+	// Overridden are the aepgate checks an owner overrode at the merged
+	// head (docs/merge.md); RetroAudit says what settled the retro-audit
+	// the merge then owes ("" while it is owed).
+	Overridden []string `json:",omitempty"`
+	RetroAudit string   `json:",omitempty"`
+}
+
+// RetroOwed is the first merged attempt whose overridden merge owes a
+// retro-audit, if any.
+func (f Facts) RetroOwed() (Attempt, bool) {
+	for _, a := range f.Attempts {
+		if a.MergeSHA != "" && len(a.Overridden) > 0 && a.RetroAudit == "" {
+			return a, true
+		}
+	}
+	return Attempt{}, false
 }
 
 // Command is one `/aep close <reason>` comment on the unit's issue.

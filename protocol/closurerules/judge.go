@@ -3,6 +3,8 @@ package closurerules
 import (
 	"fmt"
 	"strings"
+
+	"github.com/aepgate/aepgate/protocol/gitsha"
 )
 
 // Judge applies rules to one unit's facts.
@@ -20,6 +22,13 @@ func Judge(f Facts, rules Rules) Verdict {
 	}
 	if rules.CompletedOnly && f.StateReason != ReasonCompleted {
 		return notCompleted(f, rules, v)
+	}
+	if a, owed := f.RetroOwed(); owed && rules.RetroAudit {
+		v.State = RetroOwed
+		v.Missing = fmt.Sprintf("#%d owes a retro-audit (an independent audit PASS at the merged commit, or an owner's `%s waive <reason>` on #%d): merged as %s under an override of %s",
+			a.PR, f.prefix(), a.PR, gitsha.Short(a.MergeSHA), strings.Join(a.Overridden, "; "))
+		v.Command = fmt.Sprintf("%s waive <reason>", f.prefix())
+		return v
 	}
 	for _, r := range rules.Evidence {
 		if e := r.Find(f, rules); e != "" {

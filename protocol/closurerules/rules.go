@@ -43,6 +43,10 @@ type Rules struct {
 	// unit with evidence counts as done only once the owner closed it or
 	// said `/aep close`; until then it is NeedsReview.
 	OwnerFinal bool
+	// RetroAudit, when set, keeps a unit whose merged attempt was merged
+	// under an owner's override from counting as done until its
+	// retro-audit is settled (RetroOwed).
+	RetroAudit bool
 	Evidence   []EvidenceRule
 }
 
@@ -61,6 +65,7 @@ func DefaultRules() Rules {
 		HoldVoids:     true,
 		CompletedOnly: true,
 		OwnerFinal:    true,
+		RetroAudit:    true,
 		Evidence: []EvidenceRule{
 			{"certificate", Certified},
 			{"low-risk-readback", LowRiskReadback},

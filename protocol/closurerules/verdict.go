@@ -19,6 +19,11 @@ const (
 	// readback) under closure.final: owner, but not by the owner; it waits
 	// for the owner's closure and is not done (craft-rules §6.1).
 	NeedsReview State = "needs-review"
+	// RetroOwed: closed, but a merged attempt's head was merged under an
+	// owner's override (docs/merge.md) and its retro-audit is not settled:
+	// not done, and never certified, until an independent audit passes at
+	// the merged commit or an owner waives it.
+	RetroOwed State = "retro-audit-owed"
 )
 
 // Verdict is the rule's answer for one unit.
@@ -47,6 +52,8 @@ func (v Verdict) Blocking() string {
 		return fmt.Sprintf("dependency #%d is still open; finish it before this unit", v.Number)
 	case Cancelled:
 		return fmt.Sprintf("dependency #%d was cancelled (closed as not planned by %s); drop the dependency or reopen it", v.Number, v.Closer)
+	case RetroOwed:
+		return fmt.Sprintf("dependency #%d owes a retro-audit: %s; then it counts as done", v.Number, v.Missing)
 	case NeedsReview:
 		return fmt.Sprintf("dependency #%d is needs-review: %s (closed by %s; closure.final: owner); an owner closes #%d or says `%s` on it to count it done", v.Number, v.Missing, orSomeone(v.Closer), v.Number, v.Command)
 	}

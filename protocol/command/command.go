@@ -31,9 +31,11 @@ type Command struct {
 	Raw string
 	// Verb is one of the Verb constants; empty when missing or unknown.
 	Verb string
-	// Reason is the text after "hold" or "close", or after "--" in
-	// "dispose".
+	// Reason is the text after "hold", "close" or "waive", after the
+	// check in "override", or after "--" in "dispose".
 	Reason string
+	// Check is the aepgate check "override" names.
+	Check string
 	// GateID and Choice are the arguments of "resolve".
 	GateID, Choice string
 	// FindingID and Kind are the ledger ID and the kind of "dispose".
@@ -125,6 +127,8 @@ func parseLine(rest, prefix string) Command {
 		parseAccept(&c, args, prefix)
 	case VerbAcceptMerge:
 		parseAcceptMerge(&c, args, prefix)
+	case VerbOverride, VerbWaive:
+		parseOverrideOrWaive(&c, rest, prefix)
 	case VerbResume, VerbStatus, VerbRecheck, VerbMerge:
 		c.Err = noArguments(c.Verb, args, prefix)
 	default:

@@ -8,9 +8,8 @@ import (
 )
 
 // The verbs of issue 45's merge commands (docs/merge.md). Parse reads
-// "merge" (app/merge carries it out); it does not read "override" yet:
-// until the App acts on it, an owner's "/aep override" is answered as an
-// unknown command rather than accepted and left undone.
+// "merge" (app/merge carries it out), "override" and "waive" (the gate
+// log keeps an override; readback settles the retro-audit it owes).
 const (
 	// VerbMerge asks the App to merge the pull request at the head it
 	// judged: "merge", no arguments.
@@ -18,6 +17,9 @@ const (
 	// VerbOverride makes one failing aepgate check conclude success on the
 	// pull request's head, with a reason: "override <check> <reason>".
 	VerbOverride = "override"
+	// VerbWaive settles the retro-audit an overridden merge owes without
+	// an audit, with a reason: "waive <reason>".
+	VerbWaive = "waive"
 )
 
 // The overridable checks: the App's checks on a pull request's head,
@@ -133,4 +135,34 @@ func OverrideRefusal(held bool) string {
 		return "a HOLD is in force; only `resume` lifts it, and no override is accepted until then"
 	}
 	return ""
+}
+
+// parseOverrideOrWaive reads the check and reason of "override"
+// (ParseOverrideArgs), or the reason of "waive", which has the same bounds
+// as an override's (CheckWaiveReason).
+func parseOverrideOrWaive(c *Command, rest, prefix string) {
+	args := strings.TrimSpace(rest)[len(c.Verb):]
+	var err error
+	if c.Verb == VerbOverride {
+		c.Check, c.Reason, err = ParseOverrideArgs(args)
+	} else {
+		c.Reason = strings.TrimSpace(args)
+		err = CheckWaiveReason(c.Reason)
+	}
+	if err != nil {
+		c.Err = usageErr(prefix, "%s", err)
+	}
+}
+
+// CheckWaiveReason says what is wrong with a waiver's reason, nil when it
+// is at least MinOverrideWords words and at most MaxOverrideReason
+// characters.
+func CheckWaiveReason(reason string) error {
+	switch n := utf8.RuneCountInString(reason); {
+	case n > MaxOverrideReason:
+		return fmt.Errorf("the waiver's reason is %d characters; at most %d", n, MaxOverrideReason)
+	case words(reason) < MinOverrideWords:
+		return fmt.Errorf("waive needs a reason of at least %d words (say why the merge needs no retro-audit), not %q", MinOverrideWords, reason)
+	}
+	return nil
 }

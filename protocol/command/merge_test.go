@@ -3,6 +3,8 @@ package command
 import (
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestParseOverrideArgs: override names one of the App's pull-request
@@ -91,15 +93,42 @@ func TestParseMergeArgsAndHold(t *testing.T) {
 	}
 }
 
-// TestMergeVerbsNotParsedYet: until the App acts on it, Parse answers
-// "override" as an unknown command, so an owner is told rather than left
-// with a command accepted and never done.
-func TestMergeVerbsNotParsedYet(t *testing.T) {
-	for _, body := range []string{"/aep override aepgate/audit production is down now"} {
-		cs := Parse(body, "")
-		if len(cs) != 1 || cs[0].Err == nil || !strings.Contains(cs[0].Err.Error(), "is not a command") {
-			t.Errorf("Parse(%q) = %+v, want an unknown command", body, cs)
-		}
+// TestParseOverrideAndWaive: Parse reads override's check and reason and
+// waive's reason by ParseOverrideArgs' and CheckWaiveReason's rules.
+func TestParseOverrideAndWaive(t *testing.T) {
+	type got struct {
+		Verb, Check, Reason string
+		Err                 string
+	}
+	tests := []struct {
+		name, body string
+		want       got
+	}{
+		{"override", "/aep override aepgate/audit production is down now", got{VerbOverride, "aepgate/audit", "production is down now", ""}},
+		{"override without a reason", "/aep override aepgate/audit", got{VerbOverride, "aepgate/audit", "", "override needs a reason of at least 3 words"}},
+		{"override of the HOLD", "/aep override hold the release is late anyway", got{VerbOverride, "hold", "the release is late anyway", "lifted only by `resume`"}},
+		{"override of the readback", "/aep override aepgate/readback main is fine trust me", got{VerbOverride, "aepgate/readback", "main is fine trust me", "cannot be overridden"}},
+		{"waive", "/aep waive the hotfix was reverted the next day", got{VerbWaive, "", "the hotfix was reverted the next day", ""}},
+		{"waive without a reason", "/aep waive ok", got{VerbWaive, "", "ok", "waive needs a reason of at least 3 words"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs := Parse(tt.body, "")
+			if len(cs) != 1 {
+				t.Fatalf("Parse(%q) = %+v, want one command", tt.body, cs)
+			}
+			c := cs[0]
+			g := got{c.Verb, c.Check, c.Reason, ""}
+			if c.Err != nil {
+				g.Err = tt.want.Err
+				if tt.want.Err == "" || !strings.Contains(c.Err.Error(), tt.want.Err) {
+					g.Err = c.Err.Error()
+				}
+			}
+			if diff := cmp.Diff(tt.want, g); diff != "" {
+				t.Errorf("Parse(%q) (-want +got):\n%s", tt.body, diff)
+			}
+		})
 	}
 }
 

@@ -15,6 +15,8 @@ var forms = []form{
 	{"close <reason>", "count this closed work unit as done without a certificate (owners only; docs/closure.md)"},
 	{"accept <milestone-number> <sha>", "accept the increment's integrated commit, named by its full SHA (owners only, on the control issue; docs/increment.md)"},
 	{"accept-merge <merge-sha>", "accept a merge made without merge authority, named by its merge commit's full SHA (owners only, on the merged pull request; docs/evidence.md)"},
+	{"override <check> <reason>", "make one aepgate check (aepgate/work-unit, aepgate/gates, aepgate/audit or aepgate/merge) succeed for this pull request's head; the merge then owes a retro-audit (owners only, on the pull request; docs/merge.md)"},
+	{"waive <reason>", "settle the retro-audit an overridden merge owes without an audit (owners only, on the merged pull request; docs/merge.md)"},
 	{"dispose <finding> fixed|refuted|duplicate|outside_scope -- <reason>", "propose how an audit finding is settled, with evidence quotes in an aep-evidence block; only an auditor's later review closes it"},
 }
 

@@ -19,11 +19,13 @@ func (b *builder) act(a Attempt, r request, ref int) {
 		b.emit(ev, ref)
 	case r.cmd.Verb == command.VerbHold && onControl:
 		base.Type, base.Reason = gate.EventHold, r.cmd.Reason
+		b.projectHold = true
 		b.emit(base, ref)
 	case r.cmd.Verb == command.VerbHold:
 		b.holdUnit(base, r.cmd.Reason, ref)
 	case r.cmd.Verb == command.VerbResume && onControl:
 		base.Type, base.Authority, base.Choice = gate.EventResume, gate.AuthorityDirectOwner, gate.ResumeChoice
+		b.projectHold = false
 		b.emit(base, ref)
 	case r.cmd.Verb == command.VerbResume:
 		b.resumeUnit(base, ref)

@@ -29,7 +29,9 @@ type builder struct {
 	contractFiles map[string][]string
 	origins       map[string]Source // where each item-opened gate was opened (noteOrigin)
 	unit          string
-	unitHold      string          // the open unit HOLD's id, "" when none
+	unitHold      string // the open unit HOLD's id, "" when none
+	projectHold   bool   // a project HOLD was put on and not lifted
+	overrides     []Override
 	holdIDs       map[string]bool // unit HOLD ids minted so far
 	approvals     []approval
 }
@@ -76,7 +78,7 @@ func BuildWith(in Input, rules []Rule) Result {
 	}
 	b.settle(st, refs)
 	b.sortOutcomes()
-	r := Result{Log: gate.Log{Project: in.Project, Events: events}, Outcomes: b.outcomes, State: st, ContractPR: b.contractPR, Deciders: b.deciders, ContractFiles: b.contractFiles, Tampered: tampered, Items: in.Items, unit: in.Unit}
+	r := Result{Log: gate.Log{Project: in.Project, Events: events}, Outcomes: b.outcomes, State: st, ContractPR: b.contractPR, Deciders: b.deciders, ContractFiles: b.contractFiles, Tampered: tampered, Items: in.Items, Overrides: b.overrides, unit: in.Unit}
 	r.Blockers, _ = r.MergeBlockers(in.PR) // merge is a check action: no error
 	return r
 }

@@ -67,6 +67,10 @@ type Item struct {
 	// deleted (ChangeEdited, ChangeDeleted): it is replayed as accepted, but
 	// what it grants no longer counts.
 	Tampered string
+	// Head is, on an override, the head of its pull request when the App
+	// first accepted it: set by Build on an item not kept yet, and kept
+	// with it (override.go). A new push ends the override.
+	Head string `json:",omitempty"`
 }
 
 // Review is what a pull request review adds to an item.

@@ -128,7 +128,9 @@ func (r *replay) putKept(k Kept) {
 	orig.Updated, orig.Tampered, orig.Kept = orig.Created, "", true
 	i, seen := r.at[keyOf(&orig)]
 	if seen && !r.items[i].Updated.After(r.items[i].Created) && BodyHash(r.items[i].Body) == k.BodySHA256 {
-		r.items[i].Kept = true // intact: GitHub shows it as accepted
+		// Intact: GitHub shows it as accepted; the head an override was
+		// accepted at is the App's, kept with it.
+		r.items[i].Kept, r.items[i].Head = true, orig.Head
 		return
 	}
 	change := keptChange(r.in.Read, k, orig, seen)
@@ -195,7 +197,7 @@ func readWhole(reads []Read, it Item) bool {
 }
 
 // grants are the actions an edit or deletion of their source cancels.
-var grants = map[string]bool{ActionResume: true, ActionResolve: true, ActionApprove: true}
+var grants = map[string]bool{ActionResume: true, ActionResolve: true, ActionApprove: true, ActionOverride: true}
 
 // acceptedBlock reports whether a is what a kept item blocked with (a HOLD
 // or an opened gate): it was judged when first accepted and stays in force
@@ -205,7 +207,8 @@ func acceptedBlock(a Attempt) bool { return a.Item.Kept && !grants[a.Action] }
 
 // Keeps reports whether an accepted request of this action is a decision
 // the App keeps: what blocks (HOLD, an opened gate), which an edit never
-// lifts, and what grants (resume, resolve), which an edit cancels. Keeping
+// lifts, and what grants (resume, resolve, override), which an edit
+// cancels. Keeping
 // both means a thread read only from where the App last read it replays
 // the same as the whole thread.
 func Keeps(action string) bool {

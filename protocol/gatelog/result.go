@@ -53,7 +53,10 @@ type Result struct {
 	// Items are the items replayed: Input.Items with kept and witnessed
 	// ones as they were accepted or created.
 	Items []Item
-	unit  int
+	// Overrides are the owners' accepted overrides, in item order, each
+	// with why it ended (override.go).
+	Overrides []Override
+	unit      int
 }
 
 // MergeBlockers returns what stops work unit r's merge of pull request pr:

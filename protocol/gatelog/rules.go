@@ -19,10 +19,13 @@ const (
 	ActionOpenGate = "open-gate"
 	// ActionApprove is an approving review answering merge gates.
 	ActionApprove = "approve"
+	// ActionOverride makes one aepgate check succeed at one head
+	// (command.VerbOverride; override.go).
+	ActionOverride = command.VerbOverride
 )
 
 // ownerOnly are the actions that decide: only an owner's count.
-var ownerOnly = map[string]bool{ActionResume: true, ActionResolve: true, ActionApprove: true}
+var ownerOnly = map[string]bool{ActionResume: true, ActionResolve: true, ActionApprove: true, ActionOverride: true}
 
 // Attempt is one thing an item asks for, as the rules see it.
 type Attempt struct {

@@ -38,8 +38,9 @@ func requests(body, prefix string) []request {
 	var out []request
 	cmds := command.Parse(body, prefix)
 	for i := range cmds {
-		if cmds[i].Verb == command.VerbDispose || cmds[i].Verb == command.VerbClose || cmds[i].Verb == command.VerbAccept || cmds[i].Verb == command.VerbAcceptMerge || cmds[i].Verb == command.VerbMerge {
-			continue // the audit's business (review.Dispositions), the closure's (protocol/closurerules), the increment's (protocol/incrementrules), the readback's (protocol/merge), the merge's (app/merge)
+		switch cmds[i].Verb {
+		case command.VerbDispose, command.VerbClose, command.VerbWaive, command.VerbAccept, command.VerbAcceptMerge, command.VerbMerge:
+			continue // the audit's business (review.Dispositions), the closure's (protocol/closurerules), the readback's (protocol/merge; waive: the retro-audit), the increment's (protocol/incrementrules), the merge's (app/merge)
 		}
 		out = append(out, request{line: cmds[i].Line, cmd: &cmds[i]})
 	}
@@ -79,7 +80,11 @@ func (b *builder) request(it *Item, r request) {
 		}
 	}
 	ref := b.record(o)
-	if !done {
+	switch {
+	case done:
+	case r.cmd != nil && r.cmd.Verb == command.VerbOverride:
+		b.override(it, r.cmd, ref)
+	default:
 		b.act(a, r, ref)
 	}
 }

@@ -21,6 +21,8 @@ func HeldLane(unit int, v *closurerules.Verdict) (Lane, bool) {
 	switch {
 	case v != nil && v.State == closurerules.NeedsReview:
 		why = "needs-review, " + v.Missing
+	case v != nil && v.State == closurerules.RetroOwed:
+		why = "merged under an override, owing its retro-audit"
 	case v != nil:
 		why = "closed without evidence by " + orUnknown(v.Closer)
 	}
