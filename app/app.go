@@ -85,6 +85,8 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
 	a.clients = gh.NewClients(auth, opts.GitHubURL)
 	a.clients.WritePause = opts.WritePause
+	a.clients.Budget.Observer = a.metrics
+	a.metrics.WatchBudget(a.clients)
 	a.clients.Observe = a.metrics.GitHubCall
 	qc := a.opts.queueConfig()
 	a.metrics.WatchQueue(db, qc.Yield, a.log, board.Queue)

@@ -33,7 +33,9 @@ func TestE2EFaultsEventuallyProcessedNoDuplicateWrites(t *testing.T) {
 			t.Fatalf("delivery %d: %d", i, got)
 		}
 	}
-	appkit.WaitFor(t, 60*time.Second, "every pull request judged", w.AllJudged(n))
+	// Each secondary-limit refusal holds the installation's calls for its
+	// Retry-After (internal/gh's budget): over a minute in all here.
+	appkit.WaitFor(t, 6*time.Minute, "every pull request judged", w.AllJudged(n))
 	reads, writes, faults := w.Counts()
 	if faults == 0 {
 		t.Fatal("no faults were injected")
