@@ -60,7 +60,7 @@ func runChild(raw string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	o := app.Options{Database: c.Database, AppID: appkit.AppID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(appkit.Secret)},
-		GitHubURL: c.GitHubURL, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, FanoutWindow: 50 * time.Millisecond,
+		GitHubURL: c.GitHubURL, WritePause: -1, GitHubBudget: gh.BudgetOptions{Limits: appkit.Limits()}, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, FanoutWindow: 50 * time.Millisecond,
 		JobTimeout: 2 * time.Second, RescueAfter: 3 * time.Second, Workers: 8, Logger: appkit.Logger(nil),
 		BoardDelay: time.Hour, Redeliver: redeliver.Config{Every: -1}} // board updates past the test's end, and no redelivery, as appkit.Options
 	if c.Pipeline {

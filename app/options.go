@@ -19,6 +19,7 @@ import (
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/config"
@@ -55,8 +56,9 @@ type Options struct {
 	PublicKeys  attest.Keyring
 	Revocations attest.Revocations
 
-	// WritePause separates two GitHub writes of one installation.
-	WritePause time.Duration
+	// WritePause separates two GitHub writes of one installation; GitHubBudget tunes each installation's budget.
+	WritePause   time.Duration
+	GitHubBudget gh.BudgetOptions
 	// A failed job is retried after RetryBase, doubled per attempt up to
 	// RetryMax (0: MaxRetryDelay).
 	RetryBase, RetryMax time.Duration

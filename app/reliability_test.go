@@ -16,6 +16,7 @@ func TestE2EFaultsEventuallyProcessedNoDuplicateWrites(t *testing.T) {
 	const n = 100
 	w := appkit.NewWorld(t)
 	w.AddPRs(n)
+	w.EnforceLimits(appkit.Limits())
 	// One request in five fails, on every route (installation tokens
 	// included): half answer 502, half GitHub's secondary rate limit (403
 	// with Retry-After). Rules are tried in order, so the second's rate is

@@ -39,6 +39,15 @@ func (m *Set) WatchBudget(src BudgetSource) {
 	m.reg.MustRegister(m.budget.wait, m.budget.refusals, &budgetCollector{src: src})
 }
 
+// WatchGitHub makes the Set the observer of c's calls (GitHubCall) and
+// budgets, and registers the budget's series; call it before c's first
+// use.
+func (m *Set) WatchGitHub(c *gh.Clients) {
+	c.Observe = m.GitHubCall
+	c.Budget.Observer = m
+	m.WatchBudget(c)
+}
+
 // BudgetWaited observes one call's wait (gh.BudgetObserver).
 func (m *Set) BudgetWaited(_ gh.Priority, d time.Duration) { m.budget.wait.Observe(d.Seconds()) }
 

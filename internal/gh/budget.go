@@ -28,7 +28,7 @@ type budget struct {
 	inflight  int
 	writing   bool      // a write is in flight (writes are serial)
 	lastWrite time.Time // when the last write's answer came
-	rest      window    // REST points per minute
+	rest      endpoints // REST points per minute, by endpoint
 	graph     window    // GraphQL points per minute
 	contentM  window    // content creation per minute
 	contentH  window    // content creation per hour
@@ -74,7 +74,7 @@ func newBudget(base http.RoundTripper, o BudgetOptions, writePause time.Duration
 	return &budget{
 		base: base, clock: clock, obs: o.Observer, unpaced: o.Unpaced, writePause: writePause,
 		concurrency: conc, headroom: h, primary: map[string]*primaryState{},
-		rest:     window{span: time.Minute, cap: capOf(lim.RESTPointsPerMinute, h)},
+		rest:     endpoints{cap: capOf(lim.RESTPointsPerMinute, h), by: map[string]*window{}},
 		graph:    window{span: time.Minute, cap: capOf(lim.GraphQLPointsPerMinute, h)},
 		contentM: window{span: time.Minute, cap: capOf(lim.ContentPerMinute, h)},
 		contentH: window{span: time.Hour, cap: capOf(lim.ContentPerHour, h)},
@@ -201,7 +201,7 @@ func (b *budget) windowOf(c callCost) *window {
 	if c.graphql {
 		return &b.graph
 	}
-	return &b.rest
+	return b.rest.of(c.endpoint)
 }
 
 // charge books (sign 1) or takes back (sign -1) a call leaving.

@@ -17,8 +17,9 @@ import (
 type Limits struct {
 	// Concurrent is the most requests in flight at once (REST and GraphQL).
 	Concurrent int
-	// RESTPointsPerMinute caps REST points in any minute: a GET, HEAD or
-	// OPTIONS costs 1, any other method 5.
+	// RESTPointsPerMinute caps the REST points of each endpoint (method
+	// and route) in any minute: a GET, HEAD or OPTIONS costs 1, any other
+	// method 5.
 	RESTPointsPerMinute int
 	// GraphQLPointsPerMinute caps GraphQL points in any minute: a query
 	// costs 1, a mutation 5.
@@ -94,6 +95,9 @@ type callCost struct {
 	write   bool // a REST write or a GraphQL mutation
 	content bool // a content-creating REST write
 	points  int
+	// endpoint is a REST call's endpoint (endpointOf), whose points per
+	// minute GitHub caps.
+	endpoint string
 }
 
 // costOf classifies req.
@@ -106,9 +110,9 @@ func costOf(req *http.Request) callCost {
 	}
 	switch req.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
-		return callCost{points: 1}
+		return callCost{points: 1, endpoint: endpointOf(req)}
 	}
-	return callCost{write: true, content: req.Method == http.MethodPost && contentPath(req.URL.Path), points: 5}
+	return callCost{write: true, content: req.Method == http.MethodPost && contentPath(req.URL.Path), points: 5, endpoint: endpointOf(req)}
 }
 
 // contentSegments end the paths whose POST creates content.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/redeliver"
+	"github.com/aepgate/aepgate/internal/gh"
 )
 
 // ChecksOnNewHead is how many check runs the App writes on a new head of a
@@ -64,7 +65,7 @@ func Options(t testing.TB, w *World, database string) app.Options {
 	}
 	return app.Options{
 		Database: database, AppID: AppID, PrivateKey: Key(t), WebhookSecrets: [][]byte{[]byte(Secret)},
-		GitHubURL: url, WritePause: -1, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, FanoutWindow: 50 * time.Millisecond,
+		GitHubURL: url, WritePause: -1, GitHubBudget: gh.BudgetOptions{Limits: Limits()}, RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, FanoutWindow: 50 * time.Millisecond,
 		CoalesceDelay: 20 * time.Millisecond,
 		JobTimeout:    5 * time.Second, RescueAfter: 6 * time.Second, ShutdownGrace: 5 * time.Second,
 		// Board updates asked by evaluations wait past the end of a test:

@@ -16,8 +16,9 @@ import (
 type SecondaryLimits struct {
 	// Concurrent caps the caller's requests in flight at once.
 	Concurrent int
-	// RESTPointsPerMinute caps REST points in any minute: GET and HEAD 1,
-	// other methods 5 (GitHub: 900 for all REST endpoints together).
+	// RESTPointsPerMinute caps the REST points of each endpoint (route
+	// pattern) in any minute: GET and HEAD 1, other methods 5 (GitHub: 900
+	// per endpoint).
 	RESTPointsPerMinute int
 	// GraphQLPointsPerMinute caps GraphQL points in any minute: a query 1,
 	// a mutation 5 (GitHub: 2,000).
@@ -57,7 +58,8 @@ func (f *Fake) SetContentLimit(perMinute int) {
 // guarded by the fake's mu except flight.
 type secondaryState struct {
 	limits SecondaryLimits
-	// spent by caller and window ("rest", "graphql", "content-m", "content-h").
+	// spent by caller and window ("rest " and the route pattern, "graphql",
+	// "content-m", "content-h").
 	spent    map[string]map[string][]stamp
 	refusals map[string]int // by kind: primary, concurrent, points, content
 	// flight counts requests in flight by Authorization header.
@@ -102,7 +104,7 @@ func (f *Fake) secondaryLimited(c *call) (int, any) {
 	if l.Concurrent > 0 && c.flight > l.Concurrent {
 		return f.secondaryRefusal(c, "concurrent", time.Second, false)
 	}
-	kind, points, limit := "rest", 1, l.RESTPointsPerMinute
+	kind, points, limit := "rest "+c.pattern, 1, l.RESTPointsPerMinute
 	if c.pattern == graphQLPattern {
 		kind, limit = "graphql", l.GraphQLPointsPerMinute
 		if c.isMutation() {

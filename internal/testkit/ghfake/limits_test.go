@@ -49,8 +49,8 @@ func TestSecondaryLimits(t *testing.T) {
 		kind     string
 		wantCode int
 	}{
-		{"REST points: two writes spend ten", ghfake.SecondaryLimits{RESTPointsPerMinute: 10, Status: 429},
-			[]func(int) apiCall{comment, comment, read}, time.Minute, "points", 429},
+		{"REST points per endpoint: two writes spend ten, a read of another endpoint none of them", ghfake.SecondaryLimits{RESTPointsPerMinute: 10, Status: 429},
+			[]func(int) apiCall{comment, read, comment, comment}, time.Minute, "points", 429},
 		{"content per minute", ghfake.SecondaryLimits{ContentPerMinute: 2},
 			[]func(int) apiCall{comment, read, comment, comment}, time.Minute, "content", 403},
 		{"content per hour", ghfake.SecondaryLimits{ContentPerHour: 2},
