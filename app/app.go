@@ -82,10 +82,9 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		a.features.list = Features()
 	}
 	a.features.families = families(a.features.list)
-	auth := gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport)
-	a.clients = gh.NewClients(auth, opts.GitHubURL)
-	a.clients.WritePause = opts.WritePause
-	a.clients.Observe = a.metrics.GitHubCall
+	a.clients = gh.NewClients(gh.NewAppAuth(opts.AppID, opts.PrivateKey, opts.GitHubURL, opts.Transport), opts.GitHubURL)
+	a.clients.WritePause, a.clients.Budget = opts.WritePause, opts.GitHubBudget
+	a.metrics.WatchGitHub(a.clients)
 	qc := opts.Tuning.Config(opts.replayMemory(), opts.Logger)
 	a.metrics.WatchQueue(db, qc.Yield, a.log, board.Queue)
 	jobs := &pull.Jobs{Run: a.run, Store: db, Delay: opts.CoalesceDelay, MaxWait: opts.CoalesceMaxWait, Job: a.metrics.Job, Log: a.log}

@@ -49,6 +49,7 @@ func runKillUnderLoad(t *testing.T, database string) {
 	begin := time.Now()
 	w := appkit.NewWorld(t)
 	w.AddPRs(n)
+	w.EnforceLimits(appkit.Limits())
 	first := startChild(t, w, database)
 	var base atomic.Value
 	base.Store(first.base)
@@ -95,7 +96,7 @@ func runKillUnderLoad(t *testing.T, database string) {
 		}
 	}
 	appkit.WaitFor(t, 180*time.Second, "every pull request judged", w.AllJudged(n))
-	t.Logf("%v: every pull request judged", time.Since(begin).Round(time.Millisecond))
+	t.Logf("%v: every pull request judged; the fake's limits: %+v", time.Since(begin).Round(time.Millisecond), w.F.LimitStats())
 	checkExactlyOnce(t, w, database, n)
 }
 

@@ -109,6 +109,7 @@ func runKillTest(t *testing.T, database string, replicas int) {
 	begin := time.Now()
 	w := appkit.NewWorld(t)
 	w.AddPRs(n)
+	w.EnforceLimits(appkit.Limits())
 	// A slow GitHub keeps jobs in flight when the process dies, so the
 	// rescue of jobs a dead process left running is exercised.
 	w.SlowGraphQL(20 * time.Millisecond)
@@ -134,7 +135,7 @@ func runKillTest(t *testing.T, database string, replicas int) {
 		t.Fatal(err)
 	}
 	appkit.WaitFor(t, 90*time.Second, "every pull request judged", w.AllJudged(n))
-	t.Logf("%v: every pull request judged", time.Since(begin).Round(time.Millisecond))
+	t.Logf("%v: every pull request judged; the fake's limits: %+v", time.Since(begin).Round(time.Millisecond), w.F.LimitStats())
 	checkExactlyOnce(t, w, database, n)
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/app/webhook"
 	"github.com/aepgate/aepgate/protocol/approval"
+	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/closurerules"
 	"github.com/aepgate/aepgate/protocol/config"
@@ -55,8 +56,9 @@ type Options struct {
 	PublicKeys  attest.Keyring
 	Revocations attest.Revocations
 
-	// WritePause separates two GitHub writes of one installation.
-	WritePause time.Duration
+	// WritePause separates two GitHub writes of one installation; GitHubBudget tunes each installation's budget.
+	WritePause   time.Duration
+	GitHubBudget gh.BudgetOptions
 	// Tuning is the queue's: retries, the sweep's period, job timeouts,
 	// workers, polling and yielding to webhooks (queue.Tuning).
 	queue.Tuning

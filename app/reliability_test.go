@@ -16,6 +16,7 @@ func TestE2EFaultsEventuallyProcessedNoDuplicateWrites(t *testing.T) {
 	const n = 100
 	w := appkit.NewWorld(t)
 	w.AddPRs(n)
+	w.EnforceLimits(appkit.Limits())
 	// One request in five fails, on every route (installation tokens
 	// included): half answer 502, half GitHub's secondary rate limit (403
 	// with Retry-After). Rules are tried in order, so the second's rate is
@@ -33,7 +34,10 @@ func TestE2EFaultsEventuallyProcessedNoDuplicateWrites(t *testing.T) {
 			t.Fatalf("delivery %d: %d", i, got)
 		}
 	}
-	appkit.WaitFor(t, 60*time.Second, "every pull request judged", w.AllJudged(n))
+	// Each secondary-limit refusal holds all the installation's calls for
+	// its Retry-After (internal/gh's budget): about 30 s in all here, where
+	// the same run without the budget takes about 10 s.
+	appkit.WaitFor(t, 6*time.Minute, "every pull request judged", w.AllJudged(n))
 	reads, writes, faults := w.Counts()
 	if faults == 0 {
 		t.Fatal("no faults were injected")

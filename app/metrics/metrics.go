@@ -34,6 +34,8 @@ type Set struct {
 	edge edgeSeries
 	// redelivery is the redelivery's series (redelivery.go).
 	redelivery redelivery
+	// budget are the GitHub API budget's series (WatchBudget).
+	budget budgetSeries
 }
 
 // edgeSeries are the webhook edge's: deliveries by result, the bodies
@@ -51,7 +53,8 @@ type edgeSeries struct {
 // GitHub's first answer that reports it).
 func New() *Set {
 	m := &Set{
-		reg: prometheus.NewRegistry(),
+		reg:    prometheus.NewRegistry(),
+		budget: newBudgetSeries(),
 	}
 	m.edge.deliveries = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "aepgate_webhook_deliveries_total", Help: "Webhook deliveries by event and result (accepted, duplicate, replayed, bad_signature, malformed, too_deep, wrong_event, too_large, too_slow, too_many, busy, unreadable, spool_error, store_error, method_not_allowed); event is \"unverified\" until the signature verifies.",

@@ -121,8 +121,10 @@ func (j *Jobs) rejudgeOnce(ctx context.Context, args queue.Rejudge, log *slog.Lo
 const FanoutEvent = "control_issue"
 
 // Fanout judges the open pull requests of one repository (a fanout job).
-// A rate limit snoozes the job for as long as GitHub asked.
+// Its GitHub calls wait behind a delivery's own (gh.PriorityFanout). A
+// rate limit snoozes the job for as long as GitHub asked.
 func (j *Jobs) Fanout(ctx context.Context, args queue.Fanout) error {
+	ctx = asFanout(ctx)
 	start := time.Now()
 	log := j.Log.With("installation", args.Installation, "repo", args.Owner+"/"+args.Repo, "job", "fanout")
 	w := route.Where{Installation: args.Installation, Owner: args.Owner, Repo: args.Repo, Event: FanoutEvent}

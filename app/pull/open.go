@@ -4,7 +4,20 @@ import (
 	"context"
 
 	"github.com/aepgate/aepgate/app/verdict"
+	"github.com/aepgate/aepgate/internal/gh"
 )
+
+// asFanout lowers ctx's GitHub priority to gh.PriorityFanout: judging a
+// repository's open pull requests after one event (a config change, a
+// milestone edit, a control-issue change) waits behind a pull request's
+// own new head and an owner's command, and stays behind them when a
+// delivery job does it; the sweep's stays background.
+func asFanout(ctx context.Context) context.Context {
+	if gh.PriorityOf(ctx) <= gh.PriorityFanout {
+		return ctx
+	}
+	return gh.WithPriority(ctx, gh.PriorityFanout)
+}
 
 // Open judges the repository's open pull requests that name a unit: when
 // issue or milestones are set, only those whose unit they affect.

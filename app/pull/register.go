@@ -51,7 +51,7 @@ func Register(h *route.Handlers, j *Judge, wr Wiring) {
 		return nil
 	})
 	route.Handle(h, func(ctx context.Context, w route.Where, x JudgeOpen) error {
-		return j.Open(ctx, InputAt(w), x.Issue, x.Milestones)
+		return j.Open(asFanout(ctx), InputAt(w), x.Issue, x.Milestones)
 	})
 	route.Handle(h, func(ctx context.Context, w route.Where, x JudgeQueued) error {
 		return j.Queued(ctx, InputAt(w), Group(x))

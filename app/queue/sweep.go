@@ -34,8 +34,10 @@ type Sweep struct {
 	Log *slog.Logger
 }
 
-// Run sweeps once.
+// Run sweeps once. Its GitHub calls wait behind every other work's for
+// the installation's budget (gh.PriorityBackground).
 func (s *Sweep) Run(ctx context.Context) (err error) {
+	ctx = gh.WithPriority(ctx, gh.PriorityBackground)
 	start := time.Now()
 	defer func() {
 		result := "ok"
@@ -73,12 +75,15 @@ func (s *Sweep) forget(ctx context.Context, what string, forget func(context.Con
 
 // Retrying is run as a delivery job: rate limits snooze the job for as long
 // as GitHub asked, shutdown hands it back untouched, other errors are
-// retried with backoff; job counts each result (metrics.Set.Job).
+// retried with backoff; job counts each result (metrics.Set.Job). A
+// delivery's GitHub calls — a pull request's own new head, an owner's
+// command — go before fan-outs and sweeps for the installation's budget
+// (gh.PriorityOwn).
 func Retrying(run func(ctx context.Context, d Delivery, log *slog.Logger) error, job func(kind, result string, d time.Duration), log *slog.Logger) func(context.Context, Delivery, int) error {
 	return func(ctx context.Context, d Delivery, attempt int) error {
 		start := time.Now()
 		log := log.With("delivery", d.DeliveryID, "event", d.Event, "attempt", attempt)
-		err := run(ctx, d, log)
+		err := run(gh.WithPriority(ctx, gh.PriorityOwn), d, log)
 		result := "ok"
 		if err != nil {
 			result = "retry"

@@ -75,3 +75,13 @@ func onlyQuery(req *http.Request) error {
 	}
 	return fmt.Errorf("graphql %.20q: %w", q, ErrReadOnly)
 }
+
+// isWrite reports whether req changes state on GitHub. GraphQL POSTs are
+// left to onlyQuery.
+func isWrite(req *http.Request) bool {
+	switch req.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return false
+	}
+	return !strings.HasSuffix(req.URL.Path, "/graphql")
+}

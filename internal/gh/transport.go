@@ -1,7 +1,6 @@
 package gh
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,8 +14,8 @@ import (
 // Installation holds the clients of one App installation: REST (go-github,
 // unexported so that GitHub is spoken only here) and GraphQL (graphQL over
 // hc), sharing one transport stack — installation
-// token, conditional-request cache, rate-limit typing and paced, serial
-// writes.
+// token, conditional-request cache, rate-limit typing and the
+// installation's budget (budget.go), which paces and orders every call.
 type Installation struct {
 	ID   int64
 	rest *github.Client
@@ -29,16 +28,21 @@ type Installation struct {
 	noBlockedBy atomicBool
 	// files remembers files read at commits (ReadFiles).
 	files fileCache
+	// budget is the installation's scheduler every call goes through.
+	budget *budget
 }
 
 // Clients hands out per-installation clients, built once and reused so
-// their ETag caches and write pacing persist.
+// their ETag caches and budgets persist.
 type Clients struct {
 	auth    *AppAuth
 	baseURL string
-	// WritePause separates two writes of one installation (GitHub asks for
-	// serial writes at least a second apart); set before first use.
+	// WritePause separates two writes of one installation, which the
+	// budget sends one at a time (GitHub asks for serial writes at least a
+	// second apart); set before first use.
 	WritePause time.Duration
+	// Budget tunes every installation's budget; set before first use.
+	Budget BudgetOptions
 	// Observe, when set, is told about every call; set before first use.
 	Observe Observer
 
@@ -65,13 +69,13 @@ func (c *Clients) Installation(id int64) (*Installation, error) {
 	var rt http.RoundTripper = &rateLimitTransport{base: c.auth.base, observe: c.Observe}
 	rt = &installationTransport{auth: c.auth, id: id, base: rt}
 	rt = &etagTransport{base: rt}
-	rt = &pacedTransport{base: rt, pause: c.WritePause}
-	hc := &http.Client{Transport: rt}
+	b := newBudget(rt, c.Budget, c.WritePause)
+	hc := &http.Client{Transport: b}
 	rest, err := NewClient(c.baseURL, hc)
 	if err != nil {
 		return nil, err
 	}
-	in := &Installation{ID: id, rest: rest, hc: hc, graphqlURL: GraphQLURL(rest.BaseURL), appID: c.auth.appID}
+	in := &Installation{ID: id, rest: rest, hc: hc, graphqlURL: GraphQLURL(rest.BaseURL), appID: c.auth.appID, budget: b}
 	c.insts[id] = in
 	return in, nil
 }
@@ -88,54 +92,6 @@ func GraphQLURL(rest *url.URL) string {
 		u.Path = strings.TrimSuffix(u.Path, "/") + "/graphql"
 	}
 	return u.String()
-}
-
-// pacedTransport makes one installation's writes serial and at least pause
-// apart (GitHub docs: Best practices for using the REST API). Reads,
-// including GraphQL queries, pass freely.
-type pacedTransport struct {
-	base  http.RoundTripper
-	pause time.Duration
-
-	mu   sync.Mutex
-	last time.Time
-}
-
-func (t *pacedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !isWrite(req) {
-		return t.base.RoundTrip(req)
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if err := sleepCtx(req.Context(), t.pause-time.Since(t.last)); err != nil {
-		return nil, err
-	}
-	defer func() { t.last = time.Now() }()
-	return t.base.RoundTrip(req)
-}
-
-// isWrite reports whether req changes state on GitHub. GraphQL POSTs are
-// counted as reads: the App sends queries only.
-func isWrite(req *http.Request) bool {
-	switch req.Method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions:
-		return false
-	}
-	return !strings.HasSuffix(req.URL.Path, "/graphql")
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 type atomicBool = atomic.Bool

@@ -94,13 +94,13 @@ func TestRateLimitTransport(t *testing.T) {
 	}
 }
 
-func TestPacedWritesAreSerialAndApart(t *testing.T) {
+func TestBudgetWritesAreSerialAndApart(t *testing.T) {
 	var times []time.Time
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		times = append(times, time.Now())
 	}))
 	defer srv.Close()
-	hc := &http.Client{Transport: &pacedTransport{base: http.DefaultTransport, pause: 30 * time.Millisecond}}
+	hc := &http.Client{Transport: newBudget(http.DefaultTransport, BudgetOptions{}, 30*time.Millisecond)}
 	for range 3 {
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL+"/repos/o/r/check-runs", nil)
 		resp, err := hc.Do(req)

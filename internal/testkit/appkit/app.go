@@ -21,6 +21,7 @@ import (
 	"github.com/aepgate/aepgate/app"
 	"github.com/aepgate/aepgate/app/queue"
 	"github.com/aepgate/aepgate/app/redeliver"
+	"github.com/aepgate/aepgate/internal/gh"
 )
 
 // ChecksOnNewHead is how many check runs the App writes on a new head of a
@@ -65,7 +66,7 @@ func Options(t testing.TB, w *World, database string) app.Options {
 	}
 	return app.Options{
 		Database: database, AppID: AppID, PrivateKey: Key(t), WebhookSecrets: [][]byte{[]byte(Secret)},
-		GitHubURL: url, WritePause: -1, FanoutWindow: 50 * time.Millisecond, CoalesceDelay: 20 * time.Millisecond, ShutdownGrace: 5 * time.Second,
+		GitHubURL: url, WritePause: -1, GitHubBudget: gh.BudgetOptions{Limits: Limits()}, FanoutWindow: 50 * time.Millisecond, CoalesceDelay: 20 * time.Millisecond, ShutdownGrace: 5 * time.Second,
 		Tuning: queue.Tuning{RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, JobTimeout: 5 * time.Second, RescueAfter: 6 * time.Second},
 		// Board updates asked by evaluations wait past the end of a test:
 		// the tests that count an evaluation's API calls do not count them

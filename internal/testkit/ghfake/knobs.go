@@ -29,8 +29,8 @@ const (
 // Fault is one injected failure rule for a route pattern.
 type Fault struct {
 	Kind       FaultKind
-	Status     int           // FaultStatus: the status to answer (default 502)
-	RetryAfter int           // FaultSecondary: seconds in Retry-After (default 60)
+	Status     int           // FaultStatus: the status to answer (default 502); FaultSecondary: 403 (default) or 429
+	RetryAfter int           // FaultSecondary: seconds in Retry-After (default 60; negative: no header)
 	Delay      time.Duration // FaultLatency: how long to wait
 	// Times limits how many requests the fault hits (0: every matching one).
 	Times int
@@ -51,10 +51,8 @@ type knobs struct {
 	limit  map[tokenKind]int
 	spent  map[string]*bucket // by rate-limit key (installation, token, user)
 	status int                // answer to an exhausted budget: 403 (default) or 429
-	// contentPerMinute, when > 0, caps content-creating requests per
-	// minute and caller (GitHub's secondary limit is 80/min, 500/h).
-	contentPerMinute int
-	content          map[string][]time.Time
+	// secondary are the secondary limits enforced (limits.go).
+	secondary secondaryState
 }
 
 type bucket struct {
@@ -68,7 +66,7 @@ func (k *knobs) init() {
 	k.limit = map[tokenKind]int{installationToken: 5000, actionsToken: 1000, userToken: 5000}
 	k.spent = map[string]*bucket{}
 	k.status = http.StatusForbidden
-	k.content = map[string][]time.Time{}
+	k.secondary.init()
 }
 
 // contentRoutes create content in GitHub's sense (notifications): they
@@ -81,41 +79,6 @@ var contentRoutes = map[string]bool{
 	"POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers": true,
 	"POST /repos/{owner}/{repo}/check-runs":                              true,
 	"POST /repos/{owner}/{repo}/releases":                                true,
-}
-
-// SetContentLimit turns on GitHub's content-creation secondary limit:
-// more than perMinute content-creating requests (comments, issues, pull
-// requests, reviews, review requests, check runs, releases) by one caller
-// within a minute of the fake's clock get 403 with Retry-After. 0 turns
-// it off (the default).
-func (f *Fake) SetContentLimit(perMinute int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.knobs.contentPerMinute = perMinute
-}
-
-// contentLimited applies the content-creation limit to c; callers hold mu.
-func (f *Fake) contentLimited(c *call) (int, any) {
-	if f.knobs.contentPerMinute <= 0 || c.tok == nil || !contentRoutes[c.pattern] {
-		return 0, nil
-	}
-	key, now := rateKey(c.tok), f.clock()
-	var recent []time.Time
-	for _, t := range f.knobs.content[key] {
-		if now.Sub(t) < time.Minute {
-			recent = append(recent, t)
-		}
-	}
-	if len(recent) >= f.knobs.contentPerMinute {
-		f.knobs.content[key] = recent
-		c.w.Header().Set("Retry-After", strconv.Itoa(int((time.Minute-now.Sub(recent[0])).Seconds())+1))
-		return http.StatusForbidden, obj{
-			"message":           "You have exceeded a secondary rate limit and have been temporarily blocked from content creation. Please retry your request again later.",
-			"documentation_url": "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
-		}
-	}
-	f.knobs.content[key] = append(recent, now)
-	return 0, nil
 }
 
 // InjectFault adds a fault on pattern (a route pattern as Routes lists it,
@@ -206,12 +169,17 @@ func (f *Fake) injectFault(w http.ResponseWriter, r *http.Request, pattern strin
 			}
 		}
 	case FaultSecondary:
-		status = http.StatusForbidden
+		status = fault.Status
+		if status == 0 {
+			status = http.StatusForbidden
+		}
 		after := fault.RetryAfter
 		if after == 0 {
 			after = 60
 		}
-		w.Header().Set("Retry-After", strconv.Itoa(after))
+		if after > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(after))
+		}
 		writeRaw(w, status, obj{
 			"message":           "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
 			"documentation_url": "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
@@ -261,6 +229,7 @@ func (f *Fake) spend(c *call) (int, any) {
 	if b.used >= limit {
 		h.Set("X-RateLimit-Remaining", "0")
 		h.Set("X-RateLimit-Used", strconv.Itoa(b.used))
+		f.knobs.secondary.refusals["primary"]++
 		msg := "API rate limit exceeded for installation. Wait until the reset time in x-ratelimit-reset."
 		return f.knobs.status, obj{"message": msg,
 			"documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}

@@ -1,6 +1,7 @@
 package ghfake
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,6 +53,7 @@ type call struct {
 	// refOverride is the {ref} when one route hands over to another.
 	refOverride string
 	body        []byte     // the request body once read
+	flight      int        // the caller's requests in flight, this one included
 	fault       string     // FaultLostResponse when the answer will be lost
 	mutations   []Mutation // GraphQL mutations run, for the request log
 
@@ -82,6 +84,9 @@ func (f *Fake) Routes() []string {
 }
 
 func (f *Fake) serve(w http.ResponseWriter, r *http.Request, pattern string, need access, h handler) {
+	flight, leave := f.knobs.secondary.enter(r)
+	defer leave()
+	r = r.WithContext(context.WithValue(r.Context(), flightKey{}, flight))
 	answered, lost := f.injectFault(w, r, pattern)
 	if answered {
 		return
@@ -100,7 +105,8 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request, pattern string, nee
 func (f *Fake) serveLocked(w http.ResponseWriter, r *http.Request, pattern string, need access, h handler, fault string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	c := &call{f: f, w: w, r: r, pattern: pattern, fault: fault}
+	flight, _ := r.Context().Value(flightKey{}).(int)
+	c := &call{f: f, w: w, r: r, pattern: pattern, fault: fault, flight: flight}
 	rec := &statusRecorder{ResponseWriter: w}
 	c.w = rec
 	defer func() {
@@ -128,7 +134,7 @@ func (c *call) run(need access, h handler) (int, any) {
 	if status, body := c.f.spend(c); status != 0 {
 		return status, body
 	}
-	if status, body := c.f.contentLimited(c); status != 0 {
+	if status, body := c.f.secondaryLimited(c); status != 0 {
 		return status, body
 	}
 	if c.r.PathValue("owner") != "" && c.r.PathValue("repo") != "" {
@@ -142,6 +148,9 @@ func (c *call) run(need access, h handler) (int, any) {
 	}
 	return h(c)
 }
+
+// flightKey carries a request's flight count from serve to its call.
+type flightKey struct{}
 
 // statusRecorder remembers the status a handler wrote.
 type statusRecorder struct {
