@@ -37,7 +37,7 @@ func attemptSteps(t *testing.T, db *DB) {
 	record(11, 1, true, t0)
 	record(12, 2, true, t0)
 	record(13, 1, true, t0)
-	record(13, 0, true, t0.Add(time.Second)) // edited to name no unit
+	record(13, 0, true, t0.Add(time.Second))  // edited to name no unit
 	record(11, 1, false, t0.Add(time.Second)) // closed
 	if err := db.RecordAttempt(ctx, "acme/other", 10, 1, true, t0); err != nil {
 		t.Fatal(err)
