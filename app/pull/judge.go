@@ -30,7 +30,10 @@ type Judge struct {
 	// Gates keeps and acts on the owners' decisions (app/gates); nil does
 	// neither.
 	Gates Gates
-	Log   *slog.Logger
+	// Attempts is the attempt index (nil: none; a unit's mentions beyond
+	// the snapshot's window are paged through on GitHub).
+	Attempts AttemptIndex
+	Log      *slog.Logger
 }
 
 // Rules are the rules the pipeline's pure parts judge by.

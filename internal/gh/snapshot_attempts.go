@@ -93,14 +93,8 @@ func (in *Installation) indexedAttempts(ctx context.Context, owner, repo string,
 	if err != nil || !complete {
 		return window, false, err
 	}
-	seen := append([]snapshot.Attempt{}, window.Pulls...)
-	if p := s.Pull; p != nil {
-		seen = append(seen, snapshot.Attempt{Number: p.Number, State: p.State, Body: p.Body})
-	}
-	for _, a := range seen {
-		if n, ok := workunit.SoleUnit(a.Body, s.Repo); ok && n == unit && a.State == "OPEN" && !a.CrossRepository && !slices.Contains(prs, a.Number) {
-			return window, false, idx.ForgetAttempts(ctx)
-		}
+	if lacksAttempt(s, unit, window, prs) {
+		return window, false, idx.ForgetAttempts(ctx)
 	}
 	var missing []int
 	for _, n := range prs {
@@ -113,4 +107,20 @@ func (in *Installation) indexedAttempts(ctx context.Context, owner, repo string,
 		return window, false, err
 	}
 	return snapshot.Attempts{Pulls: append(slices.Clone(window.Pulls), more...)}, true, nil
+}
+
+// lacksAttempt reports whether the index's prs lack an open
+// same-repository pull request naming unit that the window or the
+// evaluated pull request shows: a delivery was lost.
+func lacksAttempt(s *snapshot.PR, unit int, window snapshot.Attempts, prs []int) bool {
+	seen := slices.Clone(window.Pulls)
+	if p := s.Pull; p != nil {
+		seen = append(seen, snapshot.Attempt{Number: p.Number, State: p.State, Body: p.Body})
+	}
+	for _, a := range seen {
+		if n, ok := workunit.SoleUnit(a.Body, s.Repo); ok && n == unit && a.State == "OPEN" && !a.CrossRepository && !slices.Contains(prs, a.Number) {
+			return true
+		}
+	}
+	return false
 }
