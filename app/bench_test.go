@@ -151,11 +151,28 @@ func BenchmarkWebhookThroughput(b *testing.B) {
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "deliveries/s")
 }
 
-// BenchmarkEvaluationAPICalls evaluates one pull request per delivery and
-// reports the GitHub reads and writes each evaluation cost: the first
-// judgement of a head (write), and a re-evaluation that changes nothing (no
-// write).
+// BenchmarkEvaluationAPICalls reports the GitHub reads and writes an
+// evaluation costs. pulls: one pull request per delivery, the first
+// judgement of a head (write) and a re-evaluation that changes nothing (no
+// write). attempts=N: N open pull requests attempt one unit, and each
+// delivery re-evaluates one of them; index: after a sweep listed them (the
+// attempt index is complete, so the unit's attempts beyond the snapshot's
+// window come in one bulk read), no-index: before any sweep (every mention
+// of the unit is paged through, 50 a read). Run with -benchtime=200x.
 func BenchmarkEvaluationAPICalls(b *testing.B) {
+	b.Run("pulls", benchPullsAPICalls)
+	for _, n := range []int{100, 200} {
+		for _, sweep := range []bool{false, true} {
+			name := fmt.Sprintf("attempts=%d/no-index", n)
+			if sweep {
+				name = fmt.Sprintf("attempts=%d/index", n)
+			}
+			b.Run(name, func(b *testing.B) { benchAttemptsAPICalls(b, n, sweep) })
+		}
+	}
+}
+
+func benchPullsAPICalls(b *testing.B) {
 	w := appkit.NewWorld(b)
 	w.F.SetRateLimit(1<<30, 1000, 5000)
 	w.AddPRs(b.N)
@@ -166,14 +183,7 @@ func BenchmarkEvaluationAPICalls(b *testing.B) {
 	}
 	// Every head gets its aepgate/work-unit run (all but one refused by
 	// the WIP limit: they all attempt unit #1).
-	appkit.WaitFor(b, time.Minute, "all judged", func() bool {
-		for i := range b.N {
-			if w.Run(checks.NameWorkUnit, 1000+i) == nil {
-				return false
-			}
-		}
-		return true
-	})
+	appkit.WaitFor(b, time.Minute, "all judged", func() bool { return allJudged(w, b.N) })
 	time.Sleep(200 * time.Millisecond)
 	reads, writes, _ := w.Counts()
 	b.StopTimer()
@@ -191,4 +201,70 @@ func BenchmarkEvaluationAPICalls(b *testing.B) {
 	r2, w2, _ := w.Counts()
 	b.ReportMetric(float64(r2-reads)/float64(b.N), "reads/re-eval")
 	b.ReportMetric(float64(w2-writes)/float64(b.N), "writes/re-eval")
+}
+
+// benchAttemptsAPICalls: n pull requests attempt unit #1, all judged
+// (through their opened deliveries, or a sweep that also lists them and
+// so completes the attempt index), then b.N deliveries re-evaluate them in
+// turn; it reports the re-evaluations' reads and writes each.
+func benchAttemptsAPICalls(b *testing.B, n int, sweep bool) {
+	w := appkit.NewWorld(b)
+	w.F.SetRateLimit(1<<30, 1000, 5000)
+	w.AddPRs(n)
+	a, base := appkit.Start(b, appkit.Options(b, w, ""))
+	if sweep {
+		if err := a.Sweep(b.Context()); err != nil {
+			b.Fatal(err)
+		}
+	} else {
+		for i := range n {
+			appkit.Deliver(b, base, "pull_request", fmt.Sprintf("o-%d", i), w.PREvent("opened", 1000+i, "Work-unit: #1"))
+		}
+	}
+	appkit.WaitFor(b, 2*time.Minute, "all judged", func() bool { return allJudged(w, n) })
+	reads, writes := quietCounts(w)
+	w.F.ResetLog()
+	reads, writes = 0, 0
+	b.ResetTimer()
+	for i := range b.N {
+		// Each body differs (the App drops a delivery whose body it has
+		// seen); each names unit #1 alone.
+		body := fmt.Sprintf("Work-unit: #1\n\nrevision %d", i)
+		appkit.Deliver(b, base, "pull_request", fmt.Sprintf("e-%d", i), w.PREvent("edited", 1000+i%n, body))
+	}
+	appkit.WaitFor(b, 2*time.Minute, "re-evaluations", func() bool {
+		r, _, _ := w.Counts()
+		return r >= reads+b.N
+	})
+	r2, w2 := quietCounts(w)
+	b.StopTimer()
+	b.Logf("%d attempts, %d deliveries: %v", n, b.N, w.F.Stats().ByRoute)
+	b.ReportMetric(float64(r2-reads)/float64(b.N), "reads/eval")
+	b.ReportMetric(float64(w2-writes)/float64(b.N), "writes/eval")
+	b.ReportMetric(0, "ns/op")
+}
+
+// allJudged reports whether pull requests 1000 to 1000+n-1 all have their
+// aepgate/work-unit run.
+func allJudged(w *appkit.World, n int) bool {
+	for i := range n {
+		if w.Run(checks.NameWorkUnit, 1000+i) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// quietCounts waits until w's GitHub has seen no request for 300 ms, then
+// returns its reads and writes.
+func quietCounts(w *appkit.World) (int, int) {
+	r, wr, _ := w.Counts()
+	for {
+		time.Sleep(300 * time.Millisecond)
+		r2, w2, _ := w.Counts()
+		if r2 == r && w2 == wr {
+			return r, wr
+		}
+		r, wr = r2, w2
+	}
 }

@@ -70,7 +70,7 @@ func (a *App) judges(installation int64, log *slog.Logger) (*judges, error) {
 	if s.Keeper != nil {
 		j.kept = s.Keeper(a.db)
 	}
-	j.pull = &pull.Judge{Checks: a.features.checks, W: j.w, Locks: a.db, Groups: in, Boards: j.boards, Log: log,
+	j.pull = &pull.Judge{Checks: a.features.checks, W: j.w, Locks: a.db, Groups: in, Boards: j.boards, Attempts: a.db, Log: log,
 		Reads: pull.Reads{Snap: snap, Files: in, Roles: in, Pushers: a.db, People: j.people, Timelines: in, Kept: j.kept,
 			Units: a.db, Contracts: j.contracts, AppLogin: a.clients.AppLogin},
 		Rules: pull.Rules{Audit: s.AuditRules, Gate: s.GateRules, Merge: s.MergeRules, Closure: closure.RulesOr(s.ClosureRules), Approvals: s.Approvals}}

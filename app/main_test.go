@@ -62,7 +62,7 @@ func runChild(raw string) int {
 	defer stop()
 	o := app.Options{Database: c.Database, AppID: appkit.AppID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(appkit.Secret)},
 		GitHubURL: c.GitHubURL, WritePause: -1, GitHubBudget: gh.BudgetOptions{Limits: appkit.Limits()}, FanoutWindow: 50 * time.Millisecond, Logger: appkit.Logger(nil),
-		Tuning: queue.Tuning{RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, JobTimeout: 2 * time.Second, RescueAfter: 3 * time.Second, Workers: 8},
+		Tuning:     queue.Tuning{RetryBase: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, JobTimeout: 2 * time.Second, RescueAfter: 3 * time.Second, Workers: 8},
 		BoardDelay: time.Hour, Redeliver: redeliver.Config{Every: -1}} // board updates past the test's end, and no redelivery, as appkit.Options
 	if c.Pipeline {
 		o.Seams.Checks = appkit.PipelineChecks()

@@ -25,6 +25,7 @@ type pullView struct {
 	PullRequest *struct {
 		Number int    `json:"number"`
 		Body   string `json:"body"`
+		State  string `json:"state"`
 		Merged bool   `json:"merged"`
 		Head   struct {
 			SHA string `json:"sha"`
@@ -55,7 +56,7 @@ func PullRequestFamily() route.Family {
 				return nil, err
 			}
 			p := v.PullRequest
-			var out []route.Work
+			out := []route.Work{attemptOf(env.Action, route.RepoName(env), p.Number, p.Body, p.State)}
 			if slices.Contains(pushActions, env.Action) && route.Sender(env) != "" && p.Head.SHA != "" {
 				out = append(out, RecordPush{SHA: p.Head.SHA, Login: route.Sender(env)})
 			}
@@ -76,6 +77,18 @@ func PullRequestFamily() route.Family {
 			return out, nil
 		},
 	}
+}
+
+// attemptOf is what a pull_request delivery says for the attempt index:
+// the unit the body names alone, open unless the action or the payload's
+// state says closed (when unsure, open: an index row too many costs a
+// read, one too few could hide an attempt).
+func attemptOf(action, repo string, pr int, body, state string) RecordAttempt {
+	unit := 0
+	if g := verdict.GuessUnits(body, repo); len(g) == 1 {
+		unit = g[0]
+	}
+	return RecordAttempt{PR: pr, Unit: unit, Open: action != "closed" && state != "closed"}
 }
 
 // reviewView is what the review family reads.

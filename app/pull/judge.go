@@ -34,7 +34,10 @@ type Judge struct {
 	// Then is what another feature does after each judgement (app/merge);
 	// nil does nothing.
 	Then Then
-	Log  *slog.Logger
+	// Attempts is the attempt index (nil: none; a unit's mentions beyond
+	// the snapshot's window are paged through on GitHub).
+	Attempts AttemptIndex
+	Log      *slog.Logger
 }
 
 // Rules are the rules the pipeline's pure parts judge by.

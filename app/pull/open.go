@@ -2,6 +2,7 @@ package pull
 
 import (
 	"context"
+	"time"
 
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
@@ -30,8 +31,12 @@ func (j *Judge) Open(ctx context.Context, in Input, issue int, milestones []int)
 			return err
 		}
 	}
+	listedAt := time.Now()
 	prs, err := j.Reads.Snap.OpenPullRequests(ctx, in.Owner, in.Repo)
 	if err != nil {
+		return err
+	}
+	if err := j.indexAttempts(ctx, in, prs, listedAt); err != nil {
 		return err
 	}
 	for _, p := range prs {
@@ -45,4 +50,20 @@ func (j *Judge) Open(ctx context.Context, in Input, issue int, milestones []int)
 		}
 	}
 	return nil
+}
+
+// indexAttempts rebuilds the repository's attempt index from prs, the
+// whole listing of its open pull requests begun at listedAt, which makes
+// the index complete (store.DB.IndexAttempts).
+func (j *Judge) indexAttempts(ctx context.Context, in Input, prs []gh.OpenPull, listedAt time.Time) error {
+	if j.Attempts == nil {
+		return nil
+	}
+	open := map[int]int{}
+	for _, p := range prs {
+		if g := verdict.GuessUnits(p.Body, in.FullName()); len(g) == 1 {
+			open[p.Number] = g[0]
+		}
+	}
+	return j.Attempts.IndexAttempts(ctx, in.FullName(), open, listedAt)
 }

@@ -2,6 +2,7 @@ package pull
 
 import (
 	"context"
+	"time"
 
 	"github.com/aepgate/aepgate/app/closure"
 	"github.com/aepgate/aepgate/app/contract"
@@ -98,4 +99,39 @@ type Reads struct {
 	Contracts contract.Keeper
 	// AppLogin returns the App's own login.
 	AppLogin func(ctx context.Context) (string, error)
+}
+
+// AttemptIndex is the index of each unit's open pull requests (store.DB,
+// internal/store attempt.go): read by the snapshot (gh.AttemptIndex), kept
+// from pull_request deliveries (RecordAttempt) and rebuilt, complete, by
+// every full listing of a repository's open pull requests (Open).
+type AttemptIndex interface {
+	UnitAttempts(ctx context.Context, repo string, unit int) ([]int, bool, error)
+	ForgetAttemptIndex(ctx context.Context, repo string) error
+	RecordAttempt(ctx context.Context, repo string, pr, unit int, open bool, now time.Time) error
+	IndexAttempts(ctx context.Context, repo string, open map[int]int, listedAt time.Time) error
+}
+
+// repoAttempts is one repository's attempt index as the snapshot reads it
+// (gh.AttemptIndex).
+type repoAttempts struct {
+	idx  AttemptIndex
+	repo string
+}
+
+func (r repoAttempts) UnitAttempts(ctx context.Context, unit int) ([]int, bool, error) {
+	return r.idx.UnitAttempts(ctx, r.repo, unit)
+}
+
+func (r repoAttempts) ForgetAttempts(ctx context.Context) error {
+	return r.idx.ForgetAttemptIndex(ctx, r.repo)
+}
+
+// attempts is in's repository's attempt index for the snapshot (nil when
+// the judge has none).
+func (j *Judge) attempts(in Input) gh.AttemptIndex {
+	if j.Attempts == nil {
+		return nil
+	}
+	return repoAttempts{j.Attempts, in.FullName()}
 }

@@ -16,7 +16,7 @@ import (
 // (a closed one is left alone).
 func (j *Judge) evaluation(ctx context.Context, in Input) (*verdict.Evaluation, error) {
 	needs, reads := j.needs()
-	snap, err := j.Reads.Snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.Owner, Repo: in.Repo, PR: in.PR, Guesses: in.Guesses, Needs: needs, Marks: j.marks(in)})
+	snap, err := j.Reads.Snap.Snapshot(ctx, gh.SnapshotRequest{Owner: in.Owner, Repo: in.Repo, PR: in.PR, Guesses: in.Guesses, Needs: needs, Marks: j.marks(in), Attempts: j.attempts(in)})
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func (j *Judge) evaluation(ctx context.Context, in Input) (*verdict.Evaluation, 
 // gates read, and prepares its evaluation. The caller holds the issue's
 // lock (ThreadLock).
 func (j *Judge) Thread(ctx context.Context, in Input, number int, control bool) (*verdict.Evaluation, error) {
-	req := gh.SnapshotRequest{Owner: in.Owner, Repo: in.Repo, Needs: verdict.GatesNeeds, Marks: j.marks(in)}
+	req := gh.SnapshotRequest{Owner: in.Owner, Repo: in.Repo, Needs: verdict.GatesNeeds, Marks: j.marks(in), Attempts: j.attempts(in)}
 	unit := 0
 	if !control {
 		req.Guesses, unit = []int{number}, number

@@ -56,6 +56,12 @@ func Register(h *route.Handlers, j *Judge, wr Wiring) {
 	route.Handle(h, func(ctx context.Context, w route.Where, x JudgeQueued) error {
 		return j.Queued(ctx, InputAt(w), Group(x))
 	})
+	route.Handle(h, func(ctx context.Context, w route.Where, x RecordAttempt) error {
+		if j.Attempts == nil {
+			return nil
+		}
+		return j.Attempts.RecordAttempt(ctx, w.FullName(), x.PR, x.Unit, x.Open, time.Now())
+	})
 	route.Handle(h, func(ctx context.Context, w route.Where, x RecordPush) error {
 		return wr.Pushers.RecordPusher(ctx, w.FullName(), x.SHA, x.Login, time.Now())
 	})

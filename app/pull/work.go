@@ -86,3 +86,14 @@ func Coalesce(x route.Work) (route.Work, bool) {
 	}
 	return Rejudge(j), true
 }
+
+// RecordAttempt keeps, in the attempt index, which unit pull request PR
+// names (0: none or several) and whether it is open, from a pull_request
+// delivery; it runs before the delivery's other work.
+type RecordAttempt struct {
+	PR, Unit int
+	Open     bool
+}
+
+// WorkKind implements route.Work.
+func (RecordAttempt) WorkKind() string { return "RecordAttempt" }

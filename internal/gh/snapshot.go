@@ -33,6 +33,10 @@ type SnapshotRequest struct {
 	// Marks says how far the App read each long thread before (nil: no
 	// marks; every long thread is read whole, up to maxCommentPages).
 	Marks ThreadMarker
+	// Attempts is the App's index of the units' open pull requests (nil:
+	// none): a unit mentioned more often than one query reads has its
+	// attempts read from it when it is complete (indexedAttempts).
+	Attempts AttemptIndex
 }
 
 // Snapshot reads, in one GraphQL query, the pull request, the repository
@@ -54,7 +58,7 @@ func (in *Installation) Snapshot(ctx context.Context, req SnapshotRequest) (*sna
 	if _, ok := s.Units[n]; ok {
 		return s, nil
 	}
-	again, err := in.snapshotOnce(ctx, SnapshotRequest{Owner: req.Owner, Repo: req.Repo, Guesses: []int{n}, Needs: snapshot.Needs{Conversation: req.Needs.Conversation}, Marks: req.Marks})
+	again, err := in.snapshotOnce(ctx, SnapshotRequest{Owner: req.Owner, Repo: req.Repo, Guesses: []int{n}, Needs: snapshot.Needs{Conversation: req.Needs.Conversation}, Marks: req.Marks, Attempts: req.Attempts})
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +94,7 @@ func (in *Installation) snapshotOnce(ctx context.Context, req SnapshotRequest) (
 	if err := markDenied(s, denied); err != nil {
 		return nil, fmt.Errorf("snapshot of %s/%s#%d: %w", req.Owner, req.Repo, req.PR, err)
 	}
-	if err := in.completeThreads(ctx, req.Owner, req.Repo, s, req.Marks); err != nil {
+	if err := in.completeThreads(ctx, req.Owner, req.Repo, s, req.Marks, req.Attempts); err != nil {
 		return nil, fmt.Errorf("snapshot of %s/%s#%d: %w", req.Owner, req.Repo, req.PR, err)
 	}
 	if err := in.AttachBase(ctx, &s.Config); err != nil {

@@ -35,12 +35,13 @@ const reviewPageQuery = `query($owner: String!, $name: String!, $number: Int!, $
 // only the newest part of (more than 100 comments or reviews), so a replay
 // is never judged on part of a conversation: comments back to the App's
 // mark (marks, nil: no mark), reviews whole up to maxThreadPages pages;
-// beyond their bounds they stay marked truncated.
-func (in *Installation) completeThreads(ctx context.Context, owner, repo string, s *snapshot.PR, marks ThreadMarker) error {
+// beyond their bounds they stay marked truncated. A unit's mentions are
+// completed from the attempt index idx when it can vouch for them.
+func (in *Installation) completeThreads(ctx context.Context, owner, repo string, s *snapshot.PR, marks ThreadMarker, idx AttemptIndex) error {
 	if err := in.completePull(ctx, owner, repo, s.Pull, marks); err != nil {
 		return err
 	}
-	if err := in.completeUnits(ctx, owner, repo, s, marks); err != nil {
+	if err := in.completeUnits(ctx, owner, repo, s, marks, idx); err != nil {
 		return err
 	}
 	if c := s.Control; c != nil && c.Thread.Truncated {
@@ -83,8 +84,9 @@ func (in *Installation) completePull(ctx context.Context, owner, repo string, p 
 }
 
 // completeUnits reads again the work units' truncated comment threads and
-// attempt lists, and completes every attempt's threads.
-func (in *Installation) completeUnits(ctx context.Context, owner, repo string, s *snapshot.PR, marks ThreadMarker) error {
+// attempt lists (from idx when it vouches for them, else paging through
+// the mentions), and completes every attempt's threads.
+func (in *Installation) completeUnits(ctx context.Context, owner, repo string, s *snapshot.PR, marks ThreadMarker, idx AttemptIndex) error {
 	for n, t := range s.UnitComments {
 		if t.Truncated {
 			full, err := in.thread(ctx, owner, repo, n, t, marks)
@@ -96,7 +98,7 @@ func (in *Installation) completeUnits(ctx context.Context, owner, repo string, s
 	}
 	for n, a := range s.UnitAttempts {
 		if a.Truncated {
-			all, err := in.allAttempts(ctx, owner, repo, n)
+			all, err := in.unitAttempts(ctx, owner, repo, s, n, a, idx)
 			if err != nil {
 				return err
 			}
@@ -265,6 +267,17 @@ func (in *Installation) allAttempts(ctx context.Context, owner, repo string, num
 		}
 		before = ti.PageInfo.StartCursor
 	}
+}
+
+// unitAttempts are unit's attempts when the snapshot's window of
+// mentions was cut short: from the index when it vouches for them, else
+// every mention paged through.
+func (in *Installation) unitAttempts(ctx context.Context, owner, repo string, s *snapshot.PR, unit int, window snapshot.Attempts, idx AttemptIndex) (snapshot.Attempts, error) {
+	a, ok, err := in.indexedAttempts(ctx, owner, repo, s, unit, window, idx)
+	if err != nil || ok {
+		return a, err
+	}
+	return in.allAttempts(ctx, owner, repo, unit)
 }
 
 // joinAttempts puts pages read newest first back in time order.

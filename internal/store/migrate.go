@@ -102,6 +102,11 @@ var migrations = []migration{
 		sqlite:   contractTables,
 		postgres: contractTables,
 	},
+	{
+		// The attempt index: each unit's open pull requests (attempt.go).
+		sqlite:   attemptTables,
+		postgres: attemptTables,
+	},
 }
 
 // boardTables are the board's tables, the same on both engines.
