@@ -36,7 +36,7 @@ type App struct {
 	log      *slog.Logger
 	edge     edge
 	features features
-	memory   memory
+	memory   readback.Memory
 	// stopping is closed when Run starts shutting down, which ends the
 	// wait of board jobs (board.Boards.Run) at once.
 	stopping chan struct{}
@@ -49,13 +49,6 @@ type features struct {
 	list     []Feature
 	families route.Table
 	checks   []verdict.Check
-}
-
-// memory is what readback remembers between jobs: which commit contains
-// which, and the audits judged for merged heads.
-type memory struct {
-	ancestry readback.Ancestry
-	audits   readback.AuditMemory
 }
 
 // New opens the database, applies the App's and River's migrations and

@@ -70,7 +70,7 @@ func (a *App) judges(installation int64, log *slog.Logger) (*judges, error) {
 	if s.Keeper != nil {
 		j.kept = s.Keeper(a.db)
 	}
-	j.pull = &pull.Judge{Checks: a.features.checks, W: j.w, Locks: a.db, Groups: in, Boards: j.boards, Attempts: a.db, Log: log,
+	j.pull = &pull.Judge{Checks: a.features.checks, W: j.w, DB: pull.DB{Locks: a.db, Attempts: a.db}, Groups: in, Boards: j.boards, Log: log,
 		Reads: pull.Reads{Snap: snap, Files: in, Roles: in, Pushers: a.db, People: j.people, Timelines: in, Kept: j.kept,
 			Units: a.db, Contracts: j.contracts, AppLogin: a.clients.AppLogin},
 		Rules: pull.Rules{Audit: s.AuditRules, Gate: s.GateRules, Merge: s.MergeRules, Closure: closure.RulesOr(s.ClosureRules), Approvals: s.Approvals}}
@@ -131,8 +131,8 @@ func registerReadback(h *route.Handlers, in *Installation) {
 	}
 	readback.Register(h, func(_ context.Context, w route.Where) (*readback.Judge, error) {
 		return a.opts.Seams.Readback.Apply(&readback.Judge{GitHub: readback.GitHub{Read: j.gh, Find: j.gh, Label: j.gh, Attest: j.gh, Roles: j.gh, React: j.gh},
-			W: j.w, Locks: a.db, Log: j.log, Now: time.Now, Cache: &a.memory.ancestry, Horizon: 2 * a.opts.ReconcileEvery, Coverage: readback.ClonesOf(a.clients, j.gh.ID),
-			Rules: readback.Rules{Audited: a.memory.audits.Wrap(audited, time.Now), Config: verdict.Config, Authority: a.opts.Seams.Readback.Authority, People: j.people},
+			W: j.w, Locks: a.db, Log: j.log, Now: time.Now, Cache: &a.memory.Ancestry, Horizon: 2 * a.opts.ReconcileEvery, Coverage: readback.ClonesOf(a.clients, j.gh.ID),
+			Rules: readback.Rules{Audited: a.memory.Audits.Wrap(audited, time.Now), Config: verdict.Config, Authority: a.opts.Seams.Readback.Authority, People: j.people},
 			After: readback.After{Signer: a.opts.Signer, Boards: j.boards.Schedule,
 				Evidence: func(ctx context.Context, owner, repo string, unit int, at closurerules.Attempt) error {
 					return in.closures(w).Evidence(ctx, closure.InputAt(w), unit, at)

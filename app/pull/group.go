@@ -23,7 +23,7 @@ type Group struct {
 // with the required workflows' runs at the group commit. A pull request
 // whose head moved since it was queued is not ready.
 func (j *Judge) Queued(ctx context.Context, in Input, g Group) error {
-	unlock, err := j.Locks.Lock(ctx, fmt.Sprintf("%s/%s#%d", in.Owner, in.Repo, g.PR))
+	unlock, err := j.DB.Locks.Lock(ctx, fmt.Sprintf("%s/%s#%d", in.Owner, in.Repo, g.PR))
 	if err != nil {
 		return err
 	}

@@ -23,8 +23,9 @@ type Judge struct {
 	Reads  Reads
 	Rules  Rules
 	// W publishes check runs and records decisions (one per installation).
-	W      writer.Writer
-	Locks  Locker
+	W writer.Writer
+	// DB is what the judge keeps in the App's database.
+	DB     DB
 	Groups GroupReader
 	// Boards keeps the board's facts; nil keeps none.
 	Boards Boards
@@ -34,10 +35,15 @@ type Judge struct {
 	// Then is what another feature does after each judgement (app/merge);
 	// nil does nothing.
 	Then Then
-	// Attempts is the attempt index (nil: none; a unit's mentions beyond
-	// the snapshot's window are paged through on GitHub).
+	Log  *slog.Logger
+}
+
+// DB is what a Judge keeps in the App's database: each pull request's
+// lock while it is judged, and the attempt index (nil: none; a unit's
+// mentions beyond the snapshot's window are then paged through on GitHub).
+type DB struct {
+	Locks    Locker
 	Attempts AttemptIndex
-	Log      *slog.Logger
 }
 
 // Rules are the rules the pipeline's pure parts judge by.
@@ -93,7 +99,7 @@ func (j *Judge) Run(ctx context.Context, in Input) error {
 // other open pull requests the snapshot saw.
 func (j *Judge) judge(ctx context.Context, in Input) ([]int, error) {
 	log := j.Log.With("pr", in.PR)
-	unlock, err := j.Locks.Lock(ctx, fmt.Sprintf("%s/%s#%d", in.Owner, in.Repo, in.PR))
+	unlock, err := j.DB.Locks.Lock(ctx, fmt.Sprintf("%s/%s#%d", in.Owner, in.Repo, in.PR))
 	if err != nil {
 		return nil, err
 	}

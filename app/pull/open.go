@@ -56,7 +56,7 @@ func (j *Judge) Open(ctx context.Context, in Input, issue int, milestones []int)
 // whole listing of its open pull requests begun at listedAt, which makes
 // the index complete (store.DB.IndexAttempts).
 func (j *Judge) indexAttempts(ctx context.Context, in Input, prs []gh.OpenPull, listedAt time.Time) error {
-	if j.Attempts == nil {
+	if j.DB.Attempts == nil {
 		return nil
 	}
 	open := map[int]int{}
@@ -65,5 +65,5 @@ func (j *Judge) indexAttempts(ctx context.Context, in Input, prs []gh.OpenPull, 
 			open[p.Number] = g[0]
 		}
 	}
-	return j.Attempts.IndexAttempts(ctx, in.FullName(), open, listedAt)
+	return j.DB.Attempts.IndexAttempts(ctx, in.FullName(), open, listedAt)
 }

@@ -130,8 +130,8 @@ func (r repoAttempts) ForgetAttempts(ctx context.Context) error {
 // attempts is in's repository's attempt index for the snapshot (nil when
 // the judge has none).
 func (j *Judge) attempts(in Input) gh.AttemptIndex {
-	if j.Attempts == nil {
+	if j.DB.Attempts == nil {
 		return nil
 	}
-	return repoAttempts{j.Attempts, in.FullName()}
+	return repoAttempts{j.DB.Attempts, in.FullName()}
 }

@@ -67,7 +67,7 @@ func TestOpenJudgesWhatTheChangeAffects(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			snap := &closedPulls{open: open, affected: map[int]bool{8: true}}
 			var locked keys
-			j := &Judge{Checks: verdict.DefaultChecks(), Locks: &locked, Log: slog.New(slog.DiscardHandler), Reads: Reads{Snap: snap, Kept: noKept{}}}
+			j := &Judge{Checks: verdict.DefaultChecks(), DB: DB{Locks: &locked}, Log: slog.New(slog.DiscardHandler), Reads: Reads{Snap: snap, Kept: noKept{}}}
 			if err := j.Open(context.Background(), Input{Owner: "acme", Repo: "widgets", Answer: 99}, tt.issue, nil); err != nil {
 				t.Fatal(err)
 			}

@@ -57,10 +57,10 @@ func Register(h *route.Handlers, j *Judge, wr Wiring) {
 		return j.Queued(ctx, InputAt(w), Group(x))
 	})
 	route.Handle(h, func(ctx context.Context, w route.Where, x RecordAttempt) error {
-		if j.Attempts == nil {
+		if j.DB.Attempts == nil {
 			return nil
 		}
-		return j.Attempts.RecordAttempt(ctx, w.FullName(), x.PR, x.Unit, x.Open, time.Now())
+		return j.DB.Attempts.RecordAttempt(ctx, w.FullName(), x.PR, x.Unit, x.Open, time.Now())
 	})
 	route.Handle(h, func(ctx context.Context, w route.Where, x RecordPush) error {
 		return wr.Pushers.RecordPusher(ctx, w.FullName(), x.SHA, x.Login, time.Now())

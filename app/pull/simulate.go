@@ -56,7 +56,7 @@ type Simulation struct {
 // a closed story holds its WIP lane). A pull request that is not open has
 // no runs.
 func Simulate(ctx context.Context, src SimulateSource, s Simulation) ([]checks.Run, error) {
-	j := &Judge{Checks: verdict.DefaultChecks(), Locks: unlocked{}, Log: slog.New(slog.DiscardHandler), Rules: Rules{Closure: closurerules.DefaultRules()},
+	j := &Judge{Checks: verdict.DefaultChecks(), DB: DB{Locks: unlocked{}}, Log: slog.New(slog.DiscardHandler), Rules: Rules{Closure: closurerules.DefaultRules()},
 		Reads: Reads{Snap: configured{src, src, s.Config}, Files: src, Roles: src, People: owners.Reader{Files: src, Teams: src}, Timelines: src,
 			Pushers: unrecorded{}, Kept: unkept{}, Units: noClosures{}, Contracts: contract.Keeper{Store: contract.Unkept{}},
 			AppLogin: func(context.Context) (string, error) { return s.AppLogin, nil }}}

@@ -9,6 +9,13 @@ import (
 	"github.com/aepgate/aepgate/internal/gh"
 )
 
+// Memory is what readback remembers between jobs, one for the App: which
+// commit contains which, and the audits judged for merged heads.
+type Memory struct {
+	Ancestry Ancestry
+	Audits   AuditMemory
+}
+
 // AuditMemory remembers, for a short while, the audit judged for a merged
 // pull request's final head, so that the workflow runs finishing on the
 // merge one after another do not each read the pull request's reviews again

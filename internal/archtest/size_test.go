@@ -132,7 +132,7 @@ func TestFunctionRuleCanFail(t *testing.T) {
 // pipeline is app/pull, the owners' gates app/gates). It is a ratchet at
 // the root's size once those two moved out (issue 41 asks for at most
 // 800): lower it as the root shrinks, never raise it.
-const maxAppRootLines = 788
+const maxAppRootLines = 784
 
 // rootLines counts the lines of the non-test Go files in dir.
 func rootLines(t *testing.T, dir string) int {
