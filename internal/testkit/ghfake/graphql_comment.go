@@ -53,7 +53,7 @@ type reviewRes struct {
 
 func (r *reviewRes) typeName() string { return "PullRequestReview" }
 
-func (r *reviewRes) field(x *gqlExec, name string, _ map[string]any) (any, error) {
+func (r *reviewRes) field(x *gqlExec, name string, args map[string]any) (any, error) {
 	rv := r.r
 	switch name {
 	case "id":
@@ -83,6 +83,9 @@ func (r *reviewRes) field(x *gqlExec, name string, _ map[string]any) (any, error
 		return nil, nil
 	case "url":
 		return "https://github.com/" + r.s.fullName + "/pull/" + itoa(int64(r.i.number)) + "#pullrequestreview-" + itoa(rv.id), nil
+	case "comments":
+		// The fake records no review comments (comments on lines).
+		return newConn("PullRequestReviewCommentConnection", "comments", nil, args)
 	}
 	return nil, unknownField("PullRequestReview", name)
 }

@@ -1,0 +1,57 @@
+package gh_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+	"github.com/aepgate/aepgate/protocol/instructor"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestInstructionsOnFake: the fake serves every timeline item the query
+// reads, oldest first, on the unit issue and on the pull request, with a
+// commit's co-authors.
+func TestInstructionsOnFake(t *testing.T) {
+	_, repo, in, _ := installation(t, ghfake.Permissions{"metadata": "read", "issues": "read", "pull_requests": "read", "contents": "read"})
+	for _, u := range []string{"olivia", "carol", "dana", "erin", "bob"} {
+		repo.Grant(u, "write")
+	}
+	unit := repo.OpenIssue("olivia", "Story", "")
+	unit.Assign("olivia", "claude[bot]")
+	unit.Comment("carol", "@claude start")
+	repo.Branch("f", "main")
+	repo.CommitBy("bob", "f", "work\n\nCo-authored-by: Dana <dana@users.noreply.github.com>", map[string]string{"x.go": "package x\n"})
+	pr := repo.OpenPR("bob", "f", "main", "PR", "Work-unit: #1")
+	pr.Comment("erin", "@claude again")
+	pr.SubmitReview("dana", "COMMENTED", "@claude fix")
+	pr.AddLabels("olivia", "claude")
+	pr.Assign("erin", "claude[bot]")
+
+	got, err := in.Instructions(context.Background(), "acme", "widgets", pr.Number(), unit.Number())
+	if err != nil {
+		t.Fatal(err)
+	}
+	type item struct {
+		Channel                       instructor.Channel
+		Author, Assignee, Body, Label string
+	}
+	var items []item
+	for _, it := range got.Items {
+		items = append(items, item{it.Channel, it.Author, it.Assignee, it.Body, it.Label})
+	}
+	want := []item{
+		{instructor.ChannelIssueAssignment, "olivia", "claude[bot]", "", ""},
+		{instructor.ChannelComment, "carol", "", "@claude start", ""},
+		{instructor.ChannelComment, "erin", "", "@claude again", ""},
+		{instructor.ChannelReview, "dana", "", "@claude fix", ""},
+		{instructor.ChannelLabel, "olivia", "", "", "claude"},
+		{instructor.ChannelPullAssignment, "erin", "claude[bot]", "", ""},
+	}
+	if diff := cmp.Diff(want, items); diff != "" {
+		t.Errorf("items (-want +got):\n%s", diff)
+	}
+	if len(got.Heads) != 1 || got.Heads[0].SHA != pr.Head() || !cmp.Equal(got.Heads[0].Logins, []string{"bob", "bob", "bob", "dana"}) || got.Truncated {
+		t.Errorf("heads = %+v, truncated %v; want the one commit by bob with dana co-authoring", got.Heads, got.Truncated)
+	}
+}
