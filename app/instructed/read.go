@@ -10,6 +10,7 @@ package instructed
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/protocol/config"
@@ -60,25 +61,49 @@ func Agents(ev *verdict.Evaluation) []string {
 	return ev.Cfg.AgentsAmong(logins...)
 }
 
-// Triggers are the triggers of cfg's agents: each one's configured
-// agents.accounts triggers and labels, else instructor's defaults.
+// Triggers are the triggers of cfg's agents: each one's agents.accounts
+// triggers and labels, each defaulting to instructor's (DefaultTriggers)
+// when its entry names none.
 func Triggers(cfg *config.Config) []instructor.Trigger {
-	var configured []instructor.Trigger
-	for _, a := range cfg.Agents {
-		if s := cfg.AgentSettingsOf(a); len(s.Triggers) > 0 || len(s.Labels) > 0 {
-			configured = append(configured, instructor.Trigger{Agent: a, Words: s.Triggers, Labels: s.Labels})
+	out := instructor.TriggersFor(cfg.Agents, nil)
+	for i := range out {
+		s := cfg.AgentSettingsOf(out[i].Agent)
+		if len(s.Triggers) > 0 {
+			out[i].Words = s.Triggers
+		}
+		if len(s.Labels) > 0 {
+			out[i].Labels = s.Labels
 		}
 	}
-	return instructor.TriggersFor(cfg.Agents, configured)
+	return out
 }
 
 // commitLogins are the logins of the pull request's commits as the
-// snapshot read them, by SHA: REST names a Bot's commits, which GraphQL's
-// Commit.author.user (a User) leaves null.
+// snapshot read them, by SHA: GraphQL's Commit.author.user is a User, so a
+// Bot's commit (an agent's) names no login there. A side linked to no
+// account counts, as the audit counts it (review's commit authorship), by
+// its GitHub no-reply e-mail's login and by its name.
 func commitLogins(ev *verdict.Evaluation) map[string][]string {
 	out := map[string][]string{}
 	for _, c := range ev.Snap.Pull.Commits {
-		out[c.SHA] = append(out[c.SHA], c.AuthorLogin, c.CommitterLogin)
+		out[c.SHA] = append(sideLogins(c.AuthorLogin, c.AuthorEmail, c.AuthorName), sideLogins(c.CommitterLogin, c.CommitterEmail, c.CommitterName)...)
+	}
+	return out
+}
+
+// sideLogins are the logins one side of a commit names: its linked login,
+// or, linked to none, its no-reply e-mail's login and its name.
+func sideLogins(login, email, name string) []string {
+	if login != "" {
+		return []string{login}
+	}
+	out := []string{strings.TrimSpace(name)}
+	local, domain, ok := strings.Cut(strings.ToLower(strings.TrimSpace(email)), "@")
+	if ok && domain == "users.noreply.github.com" {
+		if _, after, plus := strings.Cut(local, "+"); plus {
+			local = after
+		}
+		out = append(out, local)
 	}
 	return out
 }

@@ -1,0 +1,122 @@
+package pull_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/checks"
+	"github.com/aepgate/aepgate/internal/testkit/appkit"
+	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+	"github.com/aepgate/aepgate/review"
+)
+
+// agentAccounts is the config's agents key for AgentBot with the trigger
+// label agent-go (agents.accounts), and approvals when it is above 0.
+func agentAccounts(approvals int) string {
+	s := "agents:\n  accounts:\n    \"" + appkit.AgentBot + "\": {labels: [agent-go]}\n"
+	if approvals > 0 {
+		s += "  approvals: " + strconv.Itoa(approvals) + "\n"
+	}
+	return s
+}
+
+// newChannelWorld is a medium-risk unit opened by olivia (an owner, as is
+// dave); erin, a writer, assigned the agent to it; the agent opens the
+// pull request, changing the contract path api/orders.yaml. A minute
+// later instruct gives an instruction (dave's, in these tests) through one
+// channel, and a minute after that the agent pushes again: that push,
+// the head, is the instruction's. agents is the config's agents key.
+func newChannelWorld(t *testing.T, agents string, instruct func(*appkit.AuditWorld), edit func(*app.Options)) *appkit.AuditWorld {
+	t.Helper()
+	w := appkit.NewLiveOpts(t, true, edit)
+	cfg := "version: 1\nowners: [olivia, dave]\ncontract_paths: [\"api/**\"]\n" + agents
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": cfg})
+	for _, u := range []string{"olivia", "dave", "carol", "erin", "bob"} {
+		w.Repo.Grant(u, "write")
+	}
+	ms := w.Repo.CreateMilestone("M", "")
+	unit := w.Repo.OpenIssue("olivia", "Export", appkit.Contract("medium", "product"), ghfake.InMilestone(ms))
+	unit.Assign("erin", appkit.AgentBot)
+	w.Repo.Branch("export", "main")
+	w.Repo.CommitBy(appkit.AgentBot, "export", "export", map[string]string{"export/export.go": appkit.AuditSource, "api/orders.yaml": "orders: v2\n"})
+	pr := w.Repo.OpenPR(appkit.AgentBot, "export", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
+	a := &appkit.AuditWorld{Live: w, Unit: unit, PR: pr}
+	a.Quiet(t)
+	w.F.Advance(time.Minute)
+	if instruct != nil {
+		instruct(a)
+	}
+	w.F.Advance(time.Minute)
+	w.Repo.CommitBy(appkit.AgentBot, "export", "csv", map[string]string{"export/csv.go": "package export\n"})
+	a.Quiet(t)
+	return a
+}
+
+// channels are dave's instruction through each channel the fake records.
+var channels = []struct {
+	name     string
+	channel  string
+	instruct func(*appkit.AuditWorld)
+}{
+	{"issue assignment", "assigned it on the unit issue", func(a *appkit.AuditWorld) {
+		a.Unit.Unassign("dave", appkit.AgentBot)
+		a.Unit.Assign("dave", appkit.AgentBot)
+	}},
+	{"pull request assignment", "assigned it on the pull request", func(a *appkit.AuditWorld) { a.PR.Assign("dave", appkit.AgentBot) }},
+	{"comment mention", "commanded it in a comment", func(a *appkit.AuditWorld) { a.PR.Comment("dave", "@copilot also write the CSV header") }},
+	{"review mention", "commanded it in a review", func(a *appkit.AuditWorld) { a.PR.SubmitReview("dave", "COMMENTED", "@copilot handle empty rows") }},
+	{"label", "added its trigger label", func(a *appkit.AuditWorld) { a.PR.AddLabels("dave", "agent-go") }},
+}
+
+// withoutInstructorRules removes not-instructor from the audit's and the
+// gate log's rules.
+func withoutInstructorRules(o *app.Options) {
+	withoutAuditRule("not-instructor")(o)
+	o.Seams.GateRules = appkit.WithoutGateRule("not-instructor")
+}
+
+// TestInstructorOfPushPerChannel: for each channel, dave instructs the
+// agent before its last push: his PASS does not pass the audit and his
+// approval does not answer the contract gate, while carol's PASS and
+// olivia's approval count. Negative control (not-instructor removed from
+// both rule sets): dave's PASS passes and his approval clears the gate.
+func TestInstructorOfPushPerChannel(t *testing.T) {
+	for _, ch := range channels {
+		t.Run(ch.name, func(t *testing.T) {
+			t.Parallel()
+			a := newChannelWorld(t, agentAccounts(0), ch.instruct, nil)
+			if r := a.AuditAfter(t, "dave"); r.Conclusion != "failure" || !strings.Contains(r.Summary, "dave instructed the agent "+appkit.AgentBot) ||
+				!strings.Contains(r.Summary, ch.channel) {
+				t.Errorf("after dave's PASS: %s %s\n%s", r.Conclusion, r.Title, r.Summary)
+			}
+			a.PR.SubmitReview("dave", "APPROVED", "")
+			a.Quiet(t)
+			if r := appkit.NewestRunOn(a.Repo, a.PR.Head(), checks.NameGates); r == nil || r.Conclusion != "action_required" {
+				t.Errorf("after the instructor's approval the gates are %+v", r)
+			}
+			a.PR.SubmitReview("olivia", "APPROVED", "")
+			a.Quiet(t)
+			if r := appkit.NewestRunOn(a.Repo, a.PR.Head(), checks.NameGates); r == nil || r.Conclusion != "success" {
+				t.Errorf("after olivia's approval the gates are %+v", r)
+			}
+			if r := a.AuditAfter(t, "carol"); r.Conclusion != "success" {
+				t.Errorf("after carol's PASS: %s %s\n%s", r.Conclusion, r.Title, r.Summary)
+			}
+
+			neg := newChannelWorld(t, agentAccounts(0), ch.instruct, withoutInstructorRules)
+			if r := neg.AuditAfter(t, "dave"); r.Conclusion != "success" {
+				t.Errorf("negative control: without not-instructor dave's PASS is %s, want success\n%s", r.Conclusion, r.Summary)
+			}
+			neg.PR.SubmitReview("dave", "APPROVED", "")
+			neg.Quiet(t)
+			if r := appkit.NewestRunOn(neg.Repo, neg.PR.Head(), checks.NameGates); r == nil || r.Conclusion != "success" {
+				t.Errorf("negative control: without not-instructor dave's approval leaves the gates %+v, want success", r)
+			}
+		})
+	}
+}
+
+var _ = review.DefaultRules
