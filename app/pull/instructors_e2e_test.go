@@ -10,7 +10,6 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
-	"github.com/aepgate/aepgate/review"
 )
 
 // agentAccounts is the config's agents key for AgentBot with the trigger
@@ -119,4 +118,67 @@ func TestInstructorOfPushPerChannel(t *testing.T) {
 	}
 }
 
-var _ = review.DefaultRules
+
+// newAgentOwnerWorld is bob's pull request changing the contract path
+// api/orders.yaml, in a repository whose owners are olivia and devin, an
+// admin whose account is also a listed agent. edit changes the App's
+// options.
+func newAgentOwnerWorld(t *testing.T, edit func(*app.Options)) *appkit.AuditWorld {
+	t.Helper()
+	w := appkit.NewLiveOpts(t, true, edit)
+	cfg := "version: 1\nowners: [olivia, devin]\ncontract_paths: [\"api/**\"]\nagents: [devin]\n"
+	w.Repo.Commit("main", "config", map[string]string{".github/aepgate.yml": cfg})
+	for _, u := range []string{"olivia", "carol", "bob"} {
+		w.Repo.Grant(u, "write")
+	}
+	w.Repo.Grant("devin", "admin")
+	ms := w.Repo.CreateMilestone("M", "")
+	unit := w.Repo.OpenIssue("olivia", "Export", appkit.Contract("medium", "product"), ghfake.InMilestone(ms))
+	w.Repo.Branch("export", "main")
+	w.Repo.CommitBy("bob", "export", "export", map[string]string{"export/export.go": appkit.AuditSource, "api/orders.yaml": "orders: v2\n"})
+	pr := w.Repo.OpenPR("bob", "export", "main", "Export", "Work-unit: #"+strconv.Itoa(unit.Number()))
+	a := &appkit.AuditWorld{Live: w, Unit: unit, PR: pr}
+	a.Quiet(t)
+	return a
+}
+
+// TestAgentApprovalNeverCounts: devin, an owner with admin permission
+// whose account is a listed agent, approves the contract change, resolves
+// its gate and posts a PASS: none counts. Negative control (not-agent left
+// out of both rule sets): his approval clears the gate and his PASS
+// passes the audit.
+func TestAgentApprovalNeverCounts(t *testing.T) {
+	gates := func(a *appkit.AuditWorld) *ghfake.CheckRun {
+		return appkit.NewestRunOn(a.Repo, a.PR.Head(), checks.NameGates)
+	}
+	a := newAgentOwnerWorld(t, nil)
+	gateID := "contract-pr" + strconv.Itoa(a.PR.Number()) + "-" + a.PR.Head()[:12]
+	a.PR.SubmitReview("devin", "APPROVED", "")
+	a.Quiet(t)
+	a.PR.Comment("devin", "/aep resolve "+gateID+" approve")
+	a.Quiet(t)
+	if r := gates(a); r == nil || r.Conclusion != "action_required" {
+		t.Errorf("after the agent's approval and resolve the gates are %+v", r)
+	}
+	if r := a.AuditAfter(t, "devin"); r.Conclusion != "failure" || !strings.Contains(r.Summary, "listed agent") {
+		t.Errorf("after the agent's PASS: %s %s\n%s", r.Conclusion, r.Title, r.Summary)
+	}
+	a.PR.SubmitReview("olivia", "APPROVED", "")
+	a.Quiet(t)
+	if r := gates(a); r == nil || r.Conclusion != "success" {
+		t.Errorf("after olivia's approval the gates are %+v", r)
+	}
+
+	neg := newAgentOwnerWorld(t, func(o *app.Options) {
+		withoutAuditRule("not-agent")(o)
+		o.Seams.GateRules = appkit.WithoutGateRule("not-agent")
+	})
+	neg.PR.SubmitReview("devin", "APPROVED", "")
+	neg.Quiet(t)
+	if r := gates(neg); r == nil || r.Conclusion != "success" {
+		t.Errorf("negative control: without not-agent the agent's approval leaves the gates %+v, want success", r)
+	}
+	if r := neg.AuditAfter(t, "devin"); r.Conclusion != "success" {
+		t.Errorf("negative control: without not-agent the agent's PASS is %s, want success\n%s", r.Conclusion, r.Summary)
+	}
+}

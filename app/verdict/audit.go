@@ -117,7 +117,7 @@ func (ev *Evaluation) auditInput() review.Input {
 	p := ev.Snap.Pull
 	in := review.Input{Risk: ev.Risk(), Head: p.HeadSHA, Unit: ev.Unit, PR: p.Number, PRAuthor: review.Actor(p.Author),
 		Auditors: ev.Cfg.Auditors, Exchanges: ev.Cfg.Limits.Exchanges, Corrections: ev.Cfg.Limits.Corrections,
-		Permissions: ev.Roles, AuditTriage: ev.Cfg.AuditTriage, Pushers: ev.Pushers, Instructed: ev.Instructed}
+		Permissions: ev.Roles, AuditTriage: ev.Cfg.AuditTriage, Pushers: ev.Pushers, Instructed: ev.Instructed, IsAgent: ev.Cfg.IsAgent}
 	for _, c := range p.Commits {
 		in.Commits = append(in.Commits, review.Commit{SHA: c.SHA, AuthorLogin: c.AuthorLogin, AuthorEmail: c.AuthorEmail, AuthorName: c.AuthorName,
 			CommitterLogin: c.CommitterLogin, CommitterEmail: c.CommitterEmail, CommitterName: c.CommitterName})

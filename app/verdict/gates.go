@@ -147,7 +147,7 @@ func (ev *Evaluation) Attempts() []snapshot.Attempt {
 func (ev *Evaluation) gatesInput() gatelog.Input {
 	cfg := ev.Cfg
 	project, _ := gate.CleanProject(ev.Snap.Repo)
-	in := gatelog.Input{Project: project, Unit: ev.Unit, Permissions: ev.Perms, AppLogin: ev.AppLogin, Kept: ev.Kept, Instructed: ev.Instructed,
+	in := gatelog.Input{Project: project, Unit: ev.Unit, Permissions: ev.Perms, AppLogin: ev.AppLogin, Kept: ev.Kept, Instructed: ev.Instructed, IsAgent: ev.Cfg.IsAgent,
 		Policy: gatelog.Policy{Owners: cfg.Owners, Coordinators: cfg.Coordinators, Coordinator: cfg.Coordinator, Prefix: cfg.CommandPrefix}}
 	for _, t := range ev.ThreadsRead() {
 		in.Items = append(in.Items, gatelog.CommentItems(t.Thread, t.Source)...)
