@@ -118,7 +118,6 @@ func TestInstructorOfPushPerChannel(t *testing.T) {
 	}
 }
 
-
 // newAgentOwnerWorld is bob's pull request changing the contract path
 // api/orders.yaml, in a repository whose owners are olivia and devin, an
 // admin whose account is also a listed agent. edit changes the App's
