@@ -101,8 +101,18 @@ func TestInstructorOfPushPerChannel(t *testing.T) {
 			if r := appkit.NewestRunOn(a.Repo, a.PR.Head(), checks.NameGates); r == nil || r.Conclusion != "success" {
 				t.Errorf("after olivia's approval the gates are %+v", r)
 			}
-			if r := a.AuditAfter(t, "carol"); r.Conclusion != "success" {
+			r := a.AuditAfter(t, "carol")
+			if r.Conclusion != "success" {
 				t.Errorf("after carol's PASS: %s %s\n%s", r.Conclusion, r.Title, r.Summary)
+			}
+			for _, row := range []string{"| @dave | audit | `" + a.PR.Head()[:7] + "` | not counted: instructor of push 2 (" + ch.channel + ") |",
+				"| @olivia | approving review | `" + a.PR.Head()[:7] + "` | counted |", "| @carol | audit | `" + a.PR.Head()[:7] + "` | counted |"} {
+				if !strings.Contains(r.Summary, row) {
+					t.Errorf("the audit's approvals lack %q:\n%s", row, r.Summary)
+				}
+			}
+			if g := appkit.NewestRunOn(a.Repo, a.PR.Head(), checks.NameGates); g == nil || !strings.Contains(g.Summary, "| @dave | approving review |") {
+				t.Errorf("the gates do not list the approvals: %+v", g)
 			}
 
 			neg := newChannelWorld(t, agentAccounts(0), ch.instruct, withoutInstructorRules)

@@ -28,7 +28,7 @@ func evalAudit(ev *Evaluation) Outcome {
 			Title: "The audit cannot be judged", Summary: "GitHub holds more reviews or commits on this pull request than aepgate reads in one evaluation (2,000 reviews or 100 commits), so independence cannot be shown; audits are never judged on part of them.\n"}}
 	}
 	d := ev.AuditDecision()
-	run := checks.Audit(p.HeadSHA, checks.AuditContext{Unit: ev.Unit, PR: p.Number, Risk: ev.Risk(), PRURL: p.URL, Instructed: ev.Instructed, ContractTamper: ev.ContractTamper()}, *d)
+	run := checks.Audit(p.HeadSHA, checks.AuditContext{Unit: ev.Unit, PR: p.Number, Risk: ev.Risk(), PRURL: p.URL, Instructed: ev.Instructed, ContractTamper: ev.ContractTamper(), Fates: ev.Fates()}, *d)
 	return Outcome{Run: run, Facts: map[string]any{"unit": ev.Unit, "outcome": d.Outcome, "audited_sha": d.AuditedSHA, "bundle": d.BundleID, "reason": d.Reason}}
 }
 

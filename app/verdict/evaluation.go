@@ -65,6 +65,7 @@ type Evaluation struct {
 	// agent's push, every channel read (instructor.PerPush; nil when
 	// Instructed is). Instructed holds their instructors too.
 	AgentPushes []instructor.Instructed
+	fates       *instructor.Decision
 	// Rules decide which reviews count as audits, GateRules which comments
 	// and reviews count in the gate log (New sets the defaults; a
 	// negative-control test removes one).

@@ -264,6 +264,7 @@ func (ev *Evaluation) GatesContext() checks.GatesContext {
 		c.Tampered = g.Tampered
 		c.Deciders, c.ContractPaths = g.Deciders, ev.contractPaths(g)
 	}
+	c.Fates = ev.Fates()
 	return c
 }
 
