@@ -191,3 +191,24 @@ func TestAgentApprovalNeverCounts(t *testing.T) {
 		t.Errorf("negative control: without not-agent the agent's PASS is %s, want success\n%s", r.Conclusion, r.Summary)
 	}
 }
+
+// TestAgentApprovalsNeedsTwo: with agents.approvals: 2, carol's PASS on
+// the agent's pull request is not enough; bob's approving review makes
+// the second independent approval. Negative control (agents.approvals
+// unset, one needed): carol's PASS alone passes the audit.
+func TestAgentApprovalsNeedsTwo(t *testing.T) {
+	a := newChannelWorld(t, agentAccounts(2), nil, nil)
+	if r := a.AuditAfter(t, "carol"); r.Conclusion != "failure" || !strings.Contains(r.Summary, "1 of 2 independent approvals needed counted") {
+		t.Errorf("after carol's PASS alone: %s %s\n%s", r.Conclusion, r.Title, r.Summary)
+	}
+	a.PR.SubmitReview("bob", "APPROVED", "")
+	a.Quiet(t)
+	if r := a.Audit(); r == nil || r.Conclusion != "success" || !strings.Contains(r.Summary, "2 of 2 independent approvals needed counted") {
+		t.Errorf("after bob's approval the audit is %+v", r)
+	}
+
+	neg := newChannelWorld(t, agentAccounts(0), nil, nil)
+	if r := neg.AuditAfter(t, "carol"); r.Conclusion != "success" {
+		t.Errorf("negative control: with one approval needed carol's PASS is %s, want success\n%s", r.Conclusion, r.Summary)
+	}
+}

@@ -29,6 +29,9 @@ func evalAudit(ev *Evaluation) Outcome {
 	}
 	d := ev.AuditDecision()
 	run := checks.Audit(p.HeadSHA, checks.AuditContext{Unit: ev.Unit, PR: p.Number, Risk: ev.Risk(), PRURL: p.URL, Instructed: ev.Instructed, ContractTamper: ev.ContractTamper(), Fates: ev.Fates()}, *d)
+	if why := ev.approvalsShort(d); why != "" {
+		run.Conclusion, run.Title, run.Summary = checks.ConclusionFailure, "Waiting for independent approvals", why+"\n\n"+run.Summary
+	}
 	return Outcome{Run: run, Facts: map[string]any{"unit": ev.Unit, "outcome": d.Outcome, "audited_sha": d.AuditedSHA, "bundle": d.BundleID, "reason": d.Reason}}
 }
 
@@ -150,6 +153,9 @@ func (ev *Evaluation) auditVerdict() merge.Verdict {
 		return merge.Verdict{Reasons: []string{"the audit could not be judged; see " + checks.NameAudit}}
 	}
 	d := ev.AuditDecision()
+	if why := ev.approvalsShort(d); why != "" {
+		return merge.Verdict{Reasons: []string{why}}
+	}
 	switch d.Outcome {
 	case review.OutcomePassed:
 		return merge.Verdict{OK: true, Evidence: fmt.Sprintf("independent PASS at %s (bundle %s)", gitsha.Short(d.AuditedSHA), gitsha.Short(d.BundleID))}

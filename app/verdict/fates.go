@@ -81,3 +81,14 @@ func (ev *Evaluation) Approvers() []string {
 	}
 	return out
 }
+
+// approvalsShort says why an agent's pull request whose audit holds (or
+// needs none) still lacks the independent approvals agents.approvals asks
+// for (instructor.FateSummary); "" when it has them or is no agent's.
+func (ev *Evaluation) approvalsShort(d *review.Decision) string {
+	f := ev.Fates()
+	if f == nil || f.Enough() || (d.Outcome != review.OutcomePassed && d.Outcome != review.OutcomeNotRequired) {
+		return ""
+	}
+	return "This pull request was made by a listed agent and needs more independent approvals than it has (config key agents.approvals): " + instructor.FateSummary(*f)
+}
