@@ -212,3 +212,35 @@ func TestAgentApprovalsNeedsTwo(t *testing.T) {
 		t.Errorf("negative control: with one approval needed carol's PASS is %s, want success\n%s", r.Conclusion, r.Summary)
 	}
 }
+
+// TestAgentDeniedPathOpensGate: the agent's pull request changes
+// deploy/run.sh, a path its agents.accounts entry denies it (and no
+// contract path): the contract-change gate opens for the owners, and
+// olivia's approval clears it. Negative control (the entry denies other
+// paths): the gate (opened for the contract path api/orders.yaml) does
+// not cover deploy/run.sh.
+func TestAgentDeniedPathOpensGate(t *testing.T) {
+	push := func(a *appkit.AuditWorld) {
+		a.Repo.CommitBy(appkit.AgentBot, "export", "deploy", map[string]string{"deploy/run.sh": "#!/bin/sh\n"})
+	}
+	agents := func(paths string) string {
+		return "agents:\n  accounts:\n    \"" + appkit.AgentBot + "\": {paths: [" + paths + "]}\n"
+	}
+	gates := func(a *appkit.AuditWorld) *ghfake.CheckRun {
+		return appkit.NewestRunOn(a.Repo, a.PR.Head(), checks.NameGates)
+	}
+	a := newChannelWorld(t, agents(`"deploy/**", "api/**"`), push, nil)
+	if r := gates(a); r == nil || r.Conclusion != "action_required" || !strings.Contains(r.Summary, "`deploy/run.sh`") {
+		t.Fatalf("the agent's change of a denied path leaves the gates %+v", r)
+	}
+	a.PR.SubmitReview("olivia", "APPROVED", "")
+	a.Quiet(t)
+	if r := gates(a); r == nil || r.Conclusion != "success" {
+		t.Errorf("after olivia's approval the gates are %+v", r)
+	}
+
+	neg := newChannelWorld(t, agents(`"docs/**"`), push, nil)
+	if r := gates(neg); r == nil || strings.Contains(r.Summary, "deploy/run.sh") {
+		t.Errorf("negative control: with deploy/** not denied the gate still covers deploy/run.sh: %+v", r)
+	}
+}

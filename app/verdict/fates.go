@@ -92,3 +92,19 @@ func (ev *Evaluation) approvalsShort(d *review.Decision) string {
 	}
 	return "This pull request was made by a listed agent and needs more independent approvals than it has (config key agents.approvals): " + instructor.FateSummary(*f)
 }
+
+// agentDenied reports whether path is one a listed agent that made the
+// pull request may not change without an owner's gate (agents.accounts
+// paths, config.DefaultAgentPaths when its entry names none): such a change
+// opens the contract-change gate as a contract path does.
+func (ev *Evaluation) agentDenied(path string) bool {
+	if !ev.Instructed.Applies() {
+		return false
+	}
+	for _, a := range ev.Instructed.Agents {
+		if len(instructor.DeniedPaths(ev.Cfg.AgentSettingsOf(a).Paths, []string{path})) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -211,8 +211,10 @@ func (ev *Evaluation) autoGates() []gate.Event {
 	return []gate.Event{ev.autoGate(d)}
 }
 
-// contractFiles are the pull request's changed files under contract paths;
-// when GitHub listed only some files, the rest count as one.
+// contractFiles are the pull request's changed files under contract paths
+// or, on an agent's pull request, under the paths its agents may not change
+// without an owner's gate (agentDenied); when GitHub listed only some
+// files, the rest count as one.
 func (ev *Evaluation) contractFiles() []string {
 	p := ev.Snap.Pull
 	if ev.Unit == 0 {
@@ -221,7 +223,7 @@ func (ev *Evaluation) contractFiles() []string {
 	var out []string
 	parts := ev.auditorParts()
 	for _, f := range p.Files {
-		if ev.Cfg.IsContractPath(f.Path) || parts[f.Path] != "" {
+		if ev.Cfg.IsContractPath(f.Path) || parts[f.Path] != "" || ev.agentDenied(f.Path) {
 			out = append(out, f.Path)
 		}
 	}
