@@ -10,12 +10,10 @@ import (
 // unenforcedKeys are the config keys that are validated but change nothing
 // aepgate does (docs/config.md, "What enforces each key today", marks the
 // same ones "not enforced"; a test holds the two and the code together).
-// agents.accounts and agents.approvals: the App reads agents'
-// assignments on the unit issue only (protocol/instructor decides the rest,
-// unwired). risk.default: every work-unit contract must state its risk, so no
+// risk.default: every work-unit contract must state its risk, so no
 // default ever applies. gates and merge.auto: the App does not merge pull
 // requests nor count owners' answers per category yet (docs/merge.md).
-var unenforcedKeys = []string{"agents.accounts", "agents.approvals", "gates", "merge.auto", "risk.default"}
+var unenforcedKeys = []string{"gates", "merge.auto", "risk.default"}
 
 // configKeys are the config's keys as dotted paths (risk.default), from
 // config.Config's own fields: a struct's keys are listed one by one, a
