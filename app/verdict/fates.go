@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aepgate/aepgate/protocol/command"
+	"github.com/aepgate/aepgate/protocol/gatelog"
 	"github.com/aepgate/aepgate/protocol/instructor"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 	"github.com/aepgate/aepgate/review"
@@ -23,7 +24,7 @@ func (ev *Evaluation) Fates() *instructor.Decision {
 	p := ev.Snap.Pull
 	f := instructor.Facts{Head: p.HeadSHA, Base: p.BaseSHA, Pushes: ev.AgentPushes, Finding: ev.Instructed, IsAgent: ev.Cfg.IsAgent,
 		Approvals: ev.Cfg.AgentApprovalsNeeded()}
-	d := instructor.Decide(f, ev.approvals())
+	d := instructor.DecideWithout(f, ev.approvals(), ev.rulesLeftOut()...)
 	ev.fates = &d
 	return ev.fates
 }
@@ -107,4 +108,24 @@ func (ev *Evaluation) agentDenied(path string) bool {
 		}
 	}
 	return false
+}
+
+// rulesLeftOut are the names of the default audit and gate-log rules that
+// the evaluation's rules leave out (a negative control's): Fates leaves
+// out instructor's rule of the same name, so a protection removed is
+// removed everywhere it is checked.
+func (ev *Evaluation) rulesLeftOut() []string {
+	var out []string
+	audit, gates := AuditRules(ev.Rules), GateRules(ev.GateRules)
+	for _, r := range review.DefaultRules() {
+		if !slices.ContainsFunc(audit, func(x review.Rule) bool { return x.Name == r.Name }) {
+			out = append(out, r.Name)
+		}
+	}
+	for _, r := range gatelog.DefaultRules() {
+		if !slices.ContainsFunc(gates, func(x gatelog.Rule) bool { return x.Name == r.Name }) {
+			out = append(out, r.Name)
+		}
+	}
+	return out
 }
