@@ -2,6 +2,8 @@ package gh_test
 
 import (
 	"context"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
@@ -53,5 +55,38 @@ func TestInstructionsOnFake(t *testing.T) {
 	}
 	if len(got.Heads) != 1 || got.Heads[0].SHA != pr.Head() || !cmp.Equal(got.Heads[0].Logins, []string{"bob", "bob", "bob", "dana"}) || got.Truncated {
 		t.Errorf("heads = %+v, truncated %v; want the one commit by bob with dana co-authoring", got.Heads, got.Truncated)
+	}
+}
+
+// TestInstructionsForcePushOnFake: a force push to the pull request's head
+// (the REST ref update with force) is a head of its own, pushed by whoever
+// forced it.
+func TestInstructionsForcePushOnFake(t *testing.T) {
+	f, repo, in, token := installation(t, ghfake.Permissions{"metadata": "read", "issues": "read", "pull_requests": "read", "contents": "write"})
+	repo.Grant("bob", "write")
+	repo.Branch("f", "main")
+	repo.CommitBy("bob", "f", "one", map[string]string{"x.go": "package x\n"})
+	pr := repo.OpenPR("bob", "f", "main", "PR", "")
+	repo.Branch("g", "main")
+	other := repo.CommitBy("bob", "g", "two", map[string]string{"y.go": "package y\n"})
+	req, _ := http.NewRequest(http.MethodPatch, f.URL()+"/repos/acme/widgets/git/refs/heads/f", strings.NewReader(`{"sha": "`+other+`", "force": true}`))
+	req.Header.Set("Authorization", "token "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("force push: %v %v", err, res)
+	}
+	res.Body.Close()
+	got, err := in.Instructions(context.Background(), "acme", "widgets", pr.Number(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var forced []string
+	for _, h := range got.Heads {
+		if h.Pusher != "" {
+			forced = append(forced, h.SHA)
+		}
+	}
+	if !cmp.Equal(forced, []string{other}) {
+		t.Errorf("heads = %+v; want one force-pushed head %s with its pusher", got.Heads, other)
 	}
 }

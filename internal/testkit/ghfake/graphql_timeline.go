@@ -14,9 +14,17 @@ type labelEvent struct {
 	at    time.Time
 }
 
+// forcePush is one push to an open pull request's head branch that did
+// not descend from the head before it (a force push), by actor.
+type forcePush struct {
+	id            int64
+	before, after string
+	actor         *user
+	at            time.Time
+}
+
 // timelineTypes are the timelineItems item types the fake serves
-// (graphql_xref.go serves CROSS_REFERENCED_EVENT). HEAD_REF_FORCE_PUSHED_EVENT
-// is accepted and never has an item: the fake records no force pushes.
+// (graphql_xref.go serves CROSS_REFERENCED_EVENT).
 var timelineTypes = map[string]bool{
 	"CROSS_REFERENCED_EVENT": true, "ASSIGNED_EVENT": true, "LABELED_EVENT": true, "ISSUE_COMMENT": true,
 	"PULL_REQUEST_REVIEW": true, "PULL_REQUEST_COMMIT": true, "HEAD_REF_FORCE_PUSHED_EVENT": true,
@@ -41,7 +49,8 @@ type timed struct {
 }
 
 // recordedItems are the issue's (or pull request's) assigned events,
-// labeled events, comments, submitted reviews and commits asked for by
+// labeled events, comments, submitted reviews, force pushes and commits
+// asked for by
 // types, oldest first (by time, then creation order; a commit, which has
 // no creation order, first among items of its second).
 func (r *issueRes) recordedItems(x *gqlExec, types map[string]bool) []timed {
@@ -71,6 +80,13 @@ func (r *issueRes) recordedItems(x *gqlExec, types map[string]bool) []timed {
 			if rv.state != "PENDING" {
 				out = append(out, timed{rv.submitted, rv.id, &reviewRes{s: s, i: i, r: rv}})
 			}
+		}
+	}
+	if types["HEAD_REF_FORCE_PUSHED_EVENT"] {
+		for _, fp := range i.forcePushes {
+			out = append(out, timed{fp.at, fp.id, mapRes{"HeadRefForcePushedEvent", map[string]any{
+				"id": nodeID("HeadRefForcePushedEvent", fp.id), "createdAt": ts(fp.at), "actor": actor(f, fp.actor),
+				"beforeCommit": commitOrNil(s, fp.before), "afterCommit": commitOrNil(s, fp.after)}}})
 		}
 	}
 	if p := i.pr; p != nil && types["PULL_REQUEST_COMMIT"] {
