@@ -67,6 +67,9 @@ var channels = []struct {
 	{"pull request assignment", "assigned it on the pull request", func(a *appkit.AuditWorld) { a.PR.Assign("dave", appkit.AgentBot) }},
 	{"comment mention", "commanded it in a comment", func(a *appkit.AuditWorld) { a.PR.Comment("dave", "@copilot also write the CSV header") }},
 	{"review mention", "commanded it in a review", func(a *appkit.AuditWorld) { a.PR.SubmitReview("dave", "COMMENTED", "@copilot handle empty rows") }},
+	{"review comment", "commanded it in a review comment", func(a *appkit.AuditWorld) {
+		a.PR.ReviewComment("dave", "export/export.go", "@copilot wrap this error")
+	}},
 	{"label", "added its trigger label", func(a *appkit.AuditWorld) { a.PR.AddLabels("dave", "agent-go") }},
 }
 

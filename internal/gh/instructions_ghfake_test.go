@@ -27,6 +27,7 @@ func TestInstructionsOnFake(t *testing.T) {
 	pr := repo.OpenPR("bob", "f", "main", "PR", "Work-unit: #1")
 	pr.Comment("erin", "@claude again")
 	pr.SubmitReview("dana", "COMMENTED", "@claude fix")
+	pr.ReviewComment("carol", "x.go", "/claude nothing; @claude here")
 	pr.AddLabels("olivia", "claude")
 	pr.Assign("erin", "claude[bot]")
 
@@ -47,6 +48,8 @@ func TestInstructionsOnFake(t *testing.T) {
 		{instructor.ChannelComment, "carol", "", "@claude start", ""},
 		{instructor.ChannelComment, "erin", "", "@claude again", ""},
 		{instructor.ChannelReview, "dana", "", "@claude fix", ""},
+		{instructor.ChannelReview, "carol", "", "", ""},
+		{instructor.ChannelReviewComment, "carol", "", "/claude nothing; @claude here", ""},
 		{instructor.ChannelLabel, "olivia", "", "", "claude"},
 		{instructor.ChannelPullAssignment, "erin", "claude[bot]", "", ""},
 	}

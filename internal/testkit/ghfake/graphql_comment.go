@@ -84,8 +84,13 @@ func (r *reviewRes) field(x *gqlExec, name string, args map[string]any) (any, er
 	case "url":
 		return "https://github.com/" + r.s.fullName + "/pull/" + itoa(int64(r.i.number)) + "#pullrequestreview-" + itoa(rv.id), nil
 	case "comments":
-		// The fake records no review comments (comments on lines).
-		return newConn("PullRequestReviewCommentConnection", "comments", nil, args)
+		var items []any
+		for _, c := range rv.comments {
+			items = append(items, mapRes{"PullRequestReviewComment", map[string]any{"id": nodeID("PullRequestReviewComment", c.id), "databaseId": c.id,
+				"body": c.body, "path": c.path, "createdAt": ts(c.created), "author": actor(x.c.f, rv.user),
+				"url": "https://github.com/" + r.s.fullName + "/pull/" + itoa(int64(r.i.number)) + "#discussion_r" + itoa(c.id)}})
+		}
+		return newConn("PullRequestReviewCommentConnection", "comments", items, args)
 	}
 	return nil, unknownField("PullRequestReview", name)
 }
