@@ -75,6 +75,9 @@ func TestRead(t *testing.T) {
 			if diff := cmp.Diff(tt.wantAsked, src.asked); diff != "" {
 				t.Errorf("timelines read (-want +got):\n%s", diff)
 			}
+			if tt.want == nil && len(src.pulls) > 0 {
+				t.Errorf("instructions of %v read for a pull request no agent made; want none (no API call)", src.pulls)
+			}
 		})
 	}
 }
