@@ -24,6 +24,10 @@ type AuditContext struct {
 	// and who changed it ("" when nothing); the summary shows it, since the
 	// risk tier comes from the kept contract.
 	ContractTamper string
+	// Fates is what became of each review and command considered for an
+	// agent's pull request (nil: no listed agent made it); the summary
+	// lists them (fates).
+	Fates *instructor.Decision
 }
 
 // Audit renders an audit decision as the aepgate/audit check run on head:
@@ -52,6 +56,7 @@ func Audit(head string, c AuditContext, d review.Decision) Run {
 	w.owner(d.OwnerGate)
 	w.findings(d.Findings)
 	w.ignored(d.Ignored)
+	fates(&b, c.Fates)
 	b.WriteString("\n_A structurally valid review never means consensus or permission to merge; only aepgate/merge decides that._\n")
 	r.Summary = b.String() + DocsFooter(r.Name)
 	r.Annotations = append(auditAnnotations(head, d.Findings), quoteAnnotations(d)...)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/aepgate/aepgate/internal/testkit/golden"
+	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/instructor"
 	"github.com/aepgate/aepgate/review"
 )
@@ -44,5 +45,31 @@ func TestRenderAuditAgent(t *testing.T) {
 			}
 			golden.CheckString(t, filepath.Join("testdata", tt.file), dumpApp(run))
 		})
+	}
+}
+
+// TestRenderFates: the approvals of an agent's pull request and their
+// fates, in aepgate/audit's and aepgate/gates' summaries (golden); a
+// login's "|" cannot break the table.
+func TestRenderFates(t *testing.T) {
+	const bot = "copilot-swe-agent[bot]"
+	f := instructor.Facts{Head: sha, Base: "b", IsAgent: func(l string) bool { return l == bot }, Approvals: 2,
+		Pushes: []instructor.Instructed{{Push: instructor.Push{Head: sha, Agent: bot}, N: 1, Instructor: &instructor.Instruction{Author: "dave", Channel: instructor.ChannelComment}}}}
+	d := instructor.Decide(f, []instructor.Approval{
+		{Kind: instructor.KindAudit, Login: "ann", Head: sha, Base: "b", LiveWrite: true},
+		{Kind: instructor.KindAudit, Login: "dave", Head: sha, Base: "b", LiveWrite: true},
+		{Kind: instructor.KindReview, Login: bot, Head: sha, Base: "b", LiveWrite: true, Bot: true},
+		{Kind: instructor.KindReview, Login: "carol", Head: "0123456789abcdef", Base: "b", LiveWrite: true},
+		{Kind: instructor.KindCommand, Login: "eve|x", Head: sha, Base: "b"},
+	})
+	in := newAuditFixture("medium").review(2, "ann", sha, auditPass(), 4)
+	in.in.Permissions = map[string]string{"ann": "write"}
+	audit := Audit(sha, AuditContext{Unit: 42, PR: 21, Risk: "medium", Fates: &d}, review.Evaluate(in.in))
+	gates := Gates(sha, GatesContext{Unit: 42, PR: 21, Fates: &d}, gate.State{}, nil)
+	for file, run := range map[string]Run{"audit-fates.golden": audit, "gates-fates.golden": gates} {
+		if err := Validate(Fit(run)); err != nil {
+			t.Errorf("%s: rendered run is invalid: %v", file, err)
+		}
+		golden.CheckString(t, filepath.Join("testdata", file), dumpApp(run))
 	}
 }

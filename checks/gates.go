@@ -8,6 +8,7 @@ import (
 	"github.com/aepgate/aepgate/protocol/command"
 	"github.com/aepgate/aepgate/protocol/gate"
 	"github.com/aepgate/aepgate/protocol/gatelog"
+	"github.com/aepgate/aepgate/protocol/instructor"
 )
 
 // GatesContext is what the gates renderers say about where they are.
@@ -32,6 +33,10 @@ type GatesContext struct {
 	// Tampered are kept decisions whose source was edited or deleted after
 	// aepgate accepted them (gatelog.Result.Tampered).
 	Tampered []gatelog.Tamper
+	// Fates is what became of each review and command considered for an
+	// agent's pull request (nil: no listed agent made it); the summary
+	// lists them (fates).
+	Fates *instructor.Decision
 }
 
 // Gates renders the aepgate/gates check run on head: success when
@@ -49,6 +54,7 @@ func Gates(head string, c GatesContext, st gate.State, blockers []gate.Blocker) 
 		w.contractPaths()
 		w.answered(st)
 		tampering(&b, c.Tampered)
+		fates(&b, c.Fates)
 		r.Summary = b.String() + DocsFooter(r.Name)
 		return r
 	}
@@ -60,6 +66,7 @@ func Gates(head string, c GatesContext, st gate.State, blockers []gate.Blocker) 
 	w.blockers(st, blockers)
 	w.answered(st)
 	tampering(&b, c.Tampered)
+	fates(&b, c.Fates)
 	r.Summary = b.String() + DocsFooter(r.Name)
 	r.DetailsURL = c.PRURL
 	if g, ok := findGate(st, blockers[0].GateID); ok && isURL(g.Evidence) {

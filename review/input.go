@@ -115,6 +115,9 @@ type Input struct {
 	// agents: no listed agent made it); an instructor counts as an author
 	// (NotInstructor).
 	Instructed *instructor.Finding
+	// IsAgent reports whether a login is a listed agent (config key
+	// agents; nil: none is); an agent's review never counts (NotAgent).
+	IsAgent func(string) bool
 	// Reviews are all reviews of the pull request, in any order.
 	Reviews      []Review
 	Dispositions []Disposition

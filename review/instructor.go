@@ -47,3 +47,13 @@ func roles(rs []instructor.Role) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// NotAgent ignores a review by a listed agent (Input.IsAgent), whatever
+// its permission: an agent acts for whoever instructs it, so its review
+// is never an independent audit.
+func NotAgent(r Review, in *Input) string {
+	if in.IsAgent == nil || !in.IsAgent(r.Author.Login) {
+		return ""
+	}
+	return fmt.Sprintf("%s is a listed agent (config key agents): an agent's review never counts as an audit, whatever its permission; a person with write permission who neither wrote nor instructed the change audits it", r.Author.Login)
+}

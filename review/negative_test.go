@@ -75,6 +75,12 @@ func TestNegativeControls(t *testing.T) {
 		{"a committer audits", with(med, []Review{by(Actor{"carl", "User"})}), withoutRule("not-commit-author")},
 		{"a commit author without a linked login audits", with(med, []Review{by(Actor{"dana", "User"})}), withoutRule("not-commit-author")},
 		{"a bot audits", with(med, []Review{by(Actor{"helper[bot]", "Bot"})}), withoutRule("not-bot")},
+		{"a listed agent with admin audits", with(func() Input {
+			in := med
+			in.IsAgent = func(l string) bool { return l == "ann" }
+			in.Permissions = map[string]string{"ann": "admin"}
+			return in
+		}(), []Review{by(Actor{"ann", "User"})}), withoutRule("not-agent")},
 		{"an unlisted auditor audits", with(listed, []Review{by(Actor{"ann", "User"})}), withoutRule("listed-auditor")},
 		{"a Kelvin-sign lookalike of a listed auditor audits", with(kate, []Review{by(Actor{"\u212Aate", "User"})}), foldedAuditors},
 		{"an edited review counts", with(med, []Review{tweak(func(r *Review) { r.Edited = true })}), withoutRule("not-edited")},

@@ -25,6 +25,7 @@ func DefaultRules() []Rule {
 		{"not-edited", NotEdited},
 		{"known-author", KnownAuthor},
 		{"not-bot", NotBot},
+		{"not-agent", NotAgent},
 		{"collaborator", Collaborator},
 		{"not-pr-author", NotPRAuthor},
 		{"not-commit-author", NotCommitAuthor},

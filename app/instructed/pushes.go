@@ -3,6 +3,7 @@ package instructed
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/aepgate/aepgate/internal/gh"
 	"github.com/aepgate/aepgate/protocol/instructor"
@@ -20,9 +21,10 @@ var _ Channels = (*gh.Installation)(nil)
 // returns who instructed each of the pull request's heads
 // (instructor.PerPush) by triggers. A head is an agent's when a listed
 // agent (isAgent) pushed it or is its author, committer or a co-author
-// (Co-authored-by). A timeline holding more than is read fails: who
+// (Co-authored-by), or is one of known's logins for its commit (the
+// snapshot's, by SHA). A timeline holding more than is read fails: who
 // instructed an agent is never guessed.
-func PerPush(ctx context.Context, c Channels, owner, repo string, number, unit int, triggers []instructor.Trigger, isAgent func(string) bool) ([]instructor.Instructed, error) {
+func PerPush(ctx context.Context, c Channels, owner, repo string, number, unit int, triggers []instructor.Trigger, isAgent func(string) bool, known map[string][]string) ([]instructor.Instructed, error) {
 	ins, err := c.Instructions(ctx, owner, repo, number, unit)
 	if err != nil {
 		return nil, fmt.Errorf("instructors of #%d: %w", number, err)
@@ -30,7 +32,12 @@ func PerPush(ctx context.Context, c Channels, owner, repo string, number, unit i
 	if ins.Truncated {
 		return nil, fmt.Errorf("instructors of #%d: its timeline or #%d's holds more items than aepgate reads, so who instructed the agent cannot be known", number, unit)
 	}
-	return instructor.PerPush(Heads(ins.Heads, isAgent), instructor.Instructions(ins.Items, triggers), isAgent), nil
+	heads := make([]gh.Head, 0, len(ins.Heads))
+	for _, h := range ins.Heads {
+		h.Logins = append(slices.Clone(h.Logins), known[h.SHA]...)
+		heads = append(heads, h)
+	}
+	return instructor.PerPush(Heads(heads, isAgent), instructor.Instructions(ins.Items, triggers), isAgent), nil
 }
 
 // Heads are heads as instructor pushes, each with the first listed agent

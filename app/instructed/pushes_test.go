@@ -36,7 +36,7 @@ func TestPerPush(t *testing.T) {
 			{SHA: "c3", At: at(8), Pusher: claude},
 		},
 	}
-	got, err := PerPush(context.Background(), channels{ins: ins}, "acme", "widgets", 8, 7, instructor.TriggersFor([]string{claude}, nil), isAgent)
+	got, err := PerPush(context.Background(), channels{ins: ins}, "acme", "widgets", 8, 7, instructor.TriggersFor([]string{claude}, nil), isAgent, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestPerPushFailsClosed(t *testing.T) {
 		"truncated": {ins: &gh.Instructions{Truncated: true}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if got, err := PerPush(context.Background(), c, "acme", "widgets", 8, 7, nil, func(string) bool { return false }); err == nil {
+			if got, err := PerPush(context.Background(), c, "acme", "widgets", 8, 7, nil, func(string) bool { return false }, nil); err == nil {
 				t.Errorf("PerPush = %v, want an error", got)
 			}
 		})

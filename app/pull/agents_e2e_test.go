@@ -61,7 +61,7 @@ func TestInstructorCannotAuditAgentPR(t *testing.T) {
 		}
 	}
 	r := a.Audit()
-	if !strings.Contains(r.Summary, "instructed by @olivia (assigned it), @alice (assignee when it was assigned) on issue #"+strconv.Itoa(a.Unit.Number())) {
+	if !strings.Contains(r.Summary, "instructed by @olivia (assigned it, instructed push 1 (assigned it on the unit issue)), @alice (assignee when it was assigned) on issue #"+strconv.Itoa(a.Unit.Number())) {
 		t.Errorf("the summary does not say who instructed the agent:\n%s", r.Summary)
 	}
 	if r := a.AuditAfter(t, "carol"); r.Conclusion != "success" {

@@ -21,8 +21,9 @@ func (j *Judge) readAudits(ctx context.Context, in Input, ev *verdict.Evaluation
 }
 
 // readAuditAccess reads, once per evaluation, the live role of every
-// reviewer who wrote an aep-audit block and who was recorded pushing the
-// pull request's commits. A failed look-up fails the evaluation, to be
+// reviewer who wrote an aep-audit block, of everyone whose approval of an
+// agent's pull request is judged (verdict.Evaluation.Approvers), and who
+// was recorded pushing the pull request's commits. A failed look-up fails the evaluation, to be
 // retried: it never counts as a role.
 func (j *Judge) readAuditAccess(ctx context.Context, in Input, ev *verdict.Evaluation) error {
 	p := ev.Snap.Pull
@@ -36,6 +37,11 @@ func (j *Judge) readAuditAccess(ctx context.Context, in Input, ev *verdict.Evalu
 		}
 		if _, err := j.roleOf(ctx, in, ev, login); err != nil {
 			return fmt.Errorf("auditor access: %w", err)
+		}
+	}
+	for _, login := range ev.Approvers() { // an agent's pull request only
+		if _, err := j.roleOf(ctx, in, ev, login); err != nil {
+			return fmt.Errorf("approver access: %w", err)
 		}
 	}
 	shas := make([]string, 0, len(p.Commits)+1)

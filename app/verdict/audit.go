@@ -28,7 +28,10 @@ func evalAudit(ev *Evaluation) Outcome {
 			Title: "The audit cannot be judged", Summary: "GitHub holds more reviews or commits on this pull request than aepgate reads in one evaluation (2,000 reviews or 100 commits), so independence cannot be shown; audits are never judged on part of them.\n"}}
 	}
 	d := ev.AuditDecision()
-	run := checks.Audit(p.HeadSHA, checks.AuditContext{Unit: ev.Unit, PR: p.Number, Risk: ev.Risk(), PRURL: p.URL, Instructed: ev.Instructed, ContractTamper: ev.ContractTamper()}, *d)
+	run := checks.Audit(p.HeadSHA, checks.AuditContext{Unit: ev.Unit, PR: p.Number, Risk: ev.Risk(), PRURL: p.URL, Instructed: ev.Instructed, ContractTamper: ev.ContractTamper(), Fates: ev.Fates()}, *d)
+	if why := ev.approvalsShort(d); why != "" {
+		run.Conclusion, run.Title, run.Summary = checks.ConclusionFailure, "Waiting for independent approvals", why+"\n\n"+run.Summary
+	}
 	return Outcome{Run: run, Facts: map[string]any{"unit": ev.Unit, "outcome": d.Outcome, "audited_sha": d.AuditedSHA, "bundle": d.BundleID, "reason": d.Reason}}
 }
 
@@ -117,7 +120,7 @@ func (ev *Evaluation) auditInput() review.Input {
 	p := ev.Snap.Pull
 	in := review.Input{Risk: ev.Risk(), Head: p.HeadSHA, Unit: ev.Unit, PR: p.Number, PRAuthor: review.Actor(p.Author),
 		Auditors: ev.Cfg.Auditors, Exchanges: ev.Cfg.Limits.Exchanges, Corrections: ev.Cfg.Limits.Corrections,
-		Permissions: ev.Roles, AuditTriage: ev.Cfg.AuditTriage, Pushers: ev.Pushers, Instructed: ev.Instructed}
+		Permissions: ev.Roles, AuditTriage: ev.Cfg.AuditTriage, Pushers: ev.Pushers, Instructed: ev.Instructed, IsAgent: ev.Cfg.IsAgent}
 	for _, c := range p.Commits {
 		in.Commits = append(in.Commits, review.Commit{SHA: c.SHA, AuthorLogin: c.AuthorLogin, AuthorEmail: c.AuthorEmail, AuthorName: c.AuthorName,
 			CommitterLogin: c.CommitterLogin, CommitterEmail: c.CommitterEmail, CommitterName: c.CommitterName})
@@ -150,6 +153,9 @@ func (ev *Evaluation) auditVerdict() merge.Verdict {
 		return merge.Verdict{Reasons: []string{"the audit could not be judged; see " + checks.NameAudit}}
 	}
 	d := ev.AuditDecision()
+	if why := ev.approvalsShort(d); why != "" {
+		return merge.Verdict{Reasons: []string{why}}
+	}
 	switch d.Outcome {
 	case review.OutcomePassed:
 		return merge.Verdict{OK: true, Evidence: fmt.Sprintf("independent PASS at %s (bundle %s)", gitsha.Short(d.AuditedSHA), gitsha.Short(d.BundleID))}

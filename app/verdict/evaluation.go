@@ -62,6 +62,11 @@ type Evaluation struct {
 	// request, from the unit issue's timeline (nil: no agent made it, or
 	// no check declared Reads.Instructors).
 	Instructed *instructor.Finding
+	// AgentPushes are the pull request's heads with who instructed each
+	// agent's push, every channel read (instructor.PerPush; nil when
+	// Instructed is). Instructed holds their instructors too.
+	AgentPushes []instructor.Instructed
+	fates       *instructor.Decision
 	// Rules decide which reviews count as audits, GateRules which comments
 	// and reviews count in the gate log (New sets the defaults; a
 	// negative-control test removes one).

@@ -147,7 +147,7 @@ func (ev *Evaluation) Attempts() []snapshot.Attempt {
 func (ev *Evaluation) gatesInput() gatelog.Input {
 	cfg := ev.Cfg
 	project, _ := gate.CleanProject(ev.Snap.Repo)
-	in := gatelog.Input{Project: project, Unit: ev.Unit, Permissions: ev.Perms, AppLogin: ev.AppLogin, Kept: ev.Kept, Instructed: ev.Instructed,
+	in := gatelog.Input{Project: project, Unit: ev.Unit, Permissions: ev.Perms, AppLogin: ev.AppLogin, Kept: ev.Kept, Instructed: ev.Instructed, IsAgent: ev.Cfg.IsAgent,
 		Policy: gatelog.Policy{Owners: cfg.Owners, Coordinators: cfg.Coordinators, Coordinator: cfg.Coordinator, Prefix: cfg.CommandPrefix,
 			Approvals: cfg.GateApprovals(), Distinct: ev.Distinct}}
 	for _, t := range ev.ThreadsRead() {
@@ -212,8 +212,10 @@ func (ev *Evaluation) autoGates() []gate.Event {
 	return []gate.Event{ev.autoGate(d)}
 }
 
-// contractFiles are the pull request's changed files under contract paths;
-// when GitHub listed only some files, the rest count as one.
+// contractFiles are the pull request's changed files under contract paths
+// or, on an agent's pull request, under the paths its agents may not change
+// without an owner's gate (agentDenied); when GitHub listed only some
+// files, the rest count as one.
 func (ev *Evaluation) contractFiles() []string {
 	p := ev.Snap.Pull
 	if ev.Unit == 0 {
@@ -222,7 +224,7 @@ func (ev *Evaluation) contractFiles() []string {
 	var out []string
 	parts := ev.auditorParts()
 	for _, f := range p.Files {
-		if ev.Cfg.IsContractPath(f.Path) || parts[f.Path] != "" {
+		if ev.Cfg.IsContractPath(f.Path) || parts[f.Path] != "" || ev.agentDenied(f.Path) {
 			out = append(out, f.Path)
 		}
 	}
@@ -265,6 +267,7 @@ func (ev *Evaluation) GatesContext() checks.GatesContext {
 		c.Tampered = g.Tampered
 		c.Deciders, c.ContractPaths = g.Deciders, ev.contractPaths(g)
 	}
+	c.Fates = ev.Fates()
 	return c
 }
 

@@ -3,6 +3,7 @@ package gh
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aepgate/aepgate/protocol/instructor"
@@ -22,21 +23,26 @@ var instructionsQuery = `query($owner: String!, $name: String!, $number: Int!, $
   pullRequest(number: $number) { timelineItems(first: ` + fmt.Sprint(instructionsPage) + `, itemTypes: [ASSIGNED_EVENT, LABELED_EVENT, ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT]) {
     pageInfo { hasNextPage }
     nodes { __typename
-      ... on AssignedEvent { createdAt actor { login } assignee { ... on User { login } ... on Bot { login } ... on Mannequin { login } } }
-      ... on LabeledEvent { createdAt actor { login } label { name } }
-      ... on IssueComment { createdAt url body author { login } }
-      ... on PullRequestReview { createdAt url body author { login } comments(first: 100) { pageInfo { hasNextPage } nodes { createdAt url body author { login } } } }
+      ... on AssignedEvent { createdAt actor { __typename login } assignee { __typename ... on User { login } ... on Bot { login } ... on Mannequin { login } } }
+      ... on LabeledEvent { createdAt actor { __typename login } label { name } }
+      ... on IssueComment { createdAt url body author { __typename login } }
+      ... on PullRequestReview { createdAt url body author { __typename login } comments(first: 100) { pageInfo { hasNextPage } nodes { createdAt url body author { __typename login } } } }
       ... on PullRequestCommit { commit { oid committedDate author { user { login } } committer { user { login } } authors(first: 10) { nodes { user { login } } } } }
-      ... on HeadRefForcePushedEvent { createdAt actor { login } afterCommit { oid } } } } }
+      ... on HeadRefForcePushedEvent { createdAt actor { __typename login } afterCommit { oid } } } } }
   issue(number: $unit) @include(if: $withUnit) { timelineItems(first: ` + fmt.Sprint(instructionsPage) + `, itemTypes: [ASSIGNED_EVENT, LABELED_EVENT, ISSUE_COMMENT]) {
     pageInfo { hasNextPage }
     nodes { __typename
-      ... on AssignedEvent { createdAt actor { login } assignee { ... on User { login } ... on Bot { login } ... on Mannequin { login } } }
-      ... on LabeledEvent { createdAt actor { login } label { name } }
-      ... on IssueComment { createdAt url body author { login } } } } }
+      ... on AssignedEvent { createdAt actor { __typename login } assignee { __typename ... on User { login } ... on Bot { login } ... on Mannequin { login } } }
+      ... on LabeledEvent { createdAt actor { __typename login } label { name } }
+      ... on IssueComment { createdAt url body author { __typename login } } } } }
 } }`
 
-type loginOf struct{ Login string }
+// loginOf is an actor as read: GraphQL spells a Bot's login without the
+// "[bot]" suffix REST, webhooks and the config use, so loginIn adds it.
+type loginOf struct {
+	Typename string `json:"__typename"`
+	Login    string
+}
 
 type userOf struct{ User *loginOf }
 
@@ -179,10 +185,14 @@ func commentItem(n instructionNode, ch instructor.Channel) instructor.Item {
 	return instructor.Item{Channel: ch, Author: loginIn(n.Author), At: n.CreatedAt, Body: n.Body, Ref: n.URL}
 }
 
-// loginIn is l's login, "" for a deleted account (GitHub's null actor).
+// loginIn is l's login, "[bot]" added for a Bot, "" for a deleted
+// account (GitHub's null actor).
 func loginIn(l *loginOf) string {
-	if l == nil {
+	switch {
+	case l == nil:
 		return ""
+	case l.Typename == "Bot" && l.Login != "" && !strings.HasSuffix(l.Login, "[bot]"):
+		return l.Login + "[bot]"
 	}
 	return l.Login
 }

@@ -29,7 +29,7 @@ func TestInstructionsFrom(t *testing.T) {
    "comments": {"pageInfo": {"hasNextPage": true}, "nodes": [{"createdAt": "2026-12-01T10:07:00Z", "url": "u3", "body": "/codex fix", "author": {"login": "carol"}}]}},
   {"__typename": "LabeledEvent", "createdAt": "2026-12-01T10:08:00Z", "actor": {"login": "dana"}, "label": {"name": "jules"}},
   {"__typename": "AssignedEvent", "createdAt": "2026-12-01T10:09:00Z", "actor": {"login": "erin"}, "assignee": {"login": "Copilot"}},
-  {"__typename": "HeadRefForcePushedEvent", "createdAt": "2026-12-01T10:10:00Z", "actor": {"login": "claude[bot]"}, "afterCommit": {"oid": "c2"}}]}}}}`
+  {"__typename": "HeadRefForcePushedEvent", "createdAt": "2026-12-01T10:10:00Z", "actor": {"__typename": "Bot", "login": "claude"}, "afterCommit": {"oid": "c2"}}]}}}}`
 	var data instructionsData
 	if err := json.Unmarshal([]byte(raw), &data); err != nil {
 		t.Fatal(err)

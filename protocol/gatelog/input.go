@@ -168,4 +168,7 @@ type Input struct {
 	// (nil: no listed agent made it); their approval does not answer its
 	// contract-change gate (NotInstructorApproval).
 	Instructed *instructor.Finding
+	// IsAgent reports whether a login is a listed agent (config key
+	// agents; nil: none is); nothing an agent writes counts (NotAgent).
+	IsAgent func(string) bool
 }

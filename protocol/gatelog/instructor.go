@@ -38,3 +38,14 @@ func approves(a Attempt) bool {
 func isContractGateOf(id string, pr int) bool {
 	return pr > 0 && strings.HasPrefix(id, fmt.Sprintf("%spr%d-", ContractPrefix, pr))
 }
+
+// NotAgent refuses every command and approval of a listed agent
+// (Input.IsAgent), whatever its permission and whatever the config lists
+// it as: an agent acts for whoever instructs it, so what it writes never
+// decides, holds or approves anything; a person does.
+func NotAgent(a Attempt) string {
+	if a.In == nil || a.In.IsAgent == nil || !a.In.IsAgent(a.Item.Author) {
+		return ""
+	}
+	return fmt.Sprintf("%s is a listed agent (config key agents): an agent's command or approval never counts, whatever its permission; a person with write permission who did not instruct it writes it instead", a.Item.Author)
+}

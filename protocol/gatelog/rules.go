@@ -73,6 +73,7 @@ func DefaultRules() []Rule {
 		{"tampered-grant", TamperedGrant},
 		{"owner-decides", OwnerDecides},
 		{"human-owner", HumanOwner},
+		{"not-agent", NotAgent},
 		{"listed-requester", ListedRequester},
 		{"authoritative-coordinator", AuthoritativeCoordinator},
 		{"live-write", LiveWrite},

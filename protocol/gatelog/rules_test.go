@@ -24,6 +24,16 @@ func TestRulesNegativeControls(t *testing.T) {
 		{"relayed approval", "owner-decides", resolveBy(comment(2, "carol", onPR, 2, "The owner approved this on a call.\n/aep resolve deploy-docs approve")), unblocked},
 		{"coordinator RESUME", "owner-decides", input(ownerHold, comment(2, "carol", onPR, 2, "/aep resume")), unblocked},
 		{"non-owner approving review", "owner-decides", resolveBy(review(2, "mallory", onPR, 2, ReviewApproved, headA, "")), unblocked},
+		{"owner listed as an agent resolves", "not-agent", func() Input {
+			in := resolveBy(comment(2, "alice", onPR, 2, "/aep resolve deploy-docs approve"))
+			in.IsAgent = func(l string) bool { return l == "alice" }
+			return in
+		}(), unblocked},
+		{"owner listed as an agent approves", "not-agent", func() Input {
+			in := resolveBy(review(2, "alice", onPR, 2, ReviewApproved, headA, ""))
+			in.IsAgent = func(l string) bool { return l == "alice" }
+			return in
+		}(), unblocked},
 		{"owner login on a Bot account", "human-owner", resolveBy(with(comment(2, "alice", onPR, 2, "/aep resolve deploy-docs approve"), func(i *Item) { i.AuthorType = "Bot" })), unblocked},
 		{"owner whose permission was lowered to read", "live-write", withPerm(resolveBy(comment(2, "alice", onPR, 2, "/aep resolve deploy-docs approve")), "read"), unblocked},
 		{"owner whose permission is unknown", "live-write", withPerm(resolveBy(comment(2, "alice", onPR, 2, "/aep resolve deploy-docs approve")), ""), unblocked},

@@ -2,6 +2,7 @@ package instructor
 
 import (
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/aepgate/aepgate/protocol/glob"
@@ -116,6 +117,39 @@ var independence = policy{
 // "Agents and their instructors"): counted, stale (given on an earlier
 // head or base) or not counted and why.
 func Decide(f Facts, approvals []Approval) Decision { return decide(independence, f, approvals) }
+
+// ruleNames name Decide's rules as the audit's (review) and the gate log's
+// (gatelog) rules name the same checks.
+var ruleNames = map[string][]rule{
+	"not-agent": {byAgent}, "not-bot": {byBot}, "not-instructor": {byInstructor, byAssigner},
+	"live-write": {withoutWrite}, "not-edited": {edited}, "approval-at-head": {stale},
+}
+
+// DecideWithout is Decide without the rules named in without (names of
+// the audit's and the gate log's rules: not-agent, not-bot,
+// not-instructor, live-write, not-edited, approval-at-head): the App
+// leaves out a rule its caller left out of the audit's or the gate log's
+// rules, so a negative control removes a protection in one place.
+func DecideWithout(f Facts, approvals []Approval, without ...string) Decision {
+	p := policy{needed: independence.needed}
+	for _, r := range independence.rules {
+		if !omitted(r, without) {
+			p.rules = append(p.rules, r)
+		}
+	}
+	return decide(p, f, approvals)
+}
+
+func omitted(r rule, without []string) bool {
+	for _, name := range without {
+		for _, o := range ruleNames[name] {
+			if reflect.ValueOf(o).Pointer() == reflect.ValueOf(r).Pointer() {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func decide(p policy, f Facts, approvals []Approval) Decision {
 	if f.IsAgent == nil {

@@ -152,3 +152,30 @@ func TestFateRowsGolden(t *testing.T) {
 }
 
 func sameRule(a, b rule) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }
+
+// TestDecideWithout: each rule name leaves out exactly its rules, and an
+// unknown name leaves out nothing.
+func TestDecideWithout(t *testing.T) {
+	f := Facts{Head: "h", Base: "b", IsAgent: func(l string) bool { return l == "bot-agent" },
+		Pushes: []Instructed{{Push: Push{Head: "h", Agent: "bot-agent"}, N: 1, Instructor: &Instruction{Author: "dave", Channel: ChannelComment}}}}
+	approvals := []Approval{
+		{Kind: KindAudit, Login: "dave", Head: "h", Base: "b", LiveWrite: true},
+		{Kind: KindReview, Login: "bot-agent", Head: "h", Base: "b", LiveWrite: true},
+		{Kind: KindReview, Login: "carol", Head: "old", Base: "b", LiveWrite: true},
+	}
+	tests := []struct {
+		without []string
+		want    []string
+	}{
+		{nil, nil},
+		{[]string{"unknown"}, nil},
+		{[]string{"not-instructor"}, []string{"dave"}},
+		{[]string{"not-agent"}, []string{"bot-agent"}},
+		{[]string{"approval-at-head"}, []string{"carol"}},
+	}
+	for _, tt := range tests {
+		if got := DecideWithout(f, approvals, tt.without...).Counted; !slices.Equal(got, tt.want) {
+			t.Errorf("DecideWithout(%v).Counted = %v, want %v", tt.without, got, tt.want)
+		}
+	}
+}

@@ -10,11 +10,9 @@ import (
 // unenforcedKeys are the config keys that are validated but change nothing
 // aepgate does (docs/config.md, "What enforces each key today", marks the
 // same ones "not enforced"; a test holds the two and the code together).
-// agents.accounts and agents.approvals: the App reads agents'
-// assignments on the unit issue only (protocol/instructor decides the rest,
-// unwired). risk.default: every work-unit contract must state its risk, so no
+// risk.default: every work-unit contract must state its risk, so no
 // default ever applies.
-var unenforcedKeys = []string{"agents.accounts", "agents.approvals", "risk.default"}
+var unenforcedKeys = []string{"risk.default"}
 
 // configKeys are the config's keys as dotted paths (risk.default), from
 // config.Config's own fields: a struct's keys are listed one by one, a

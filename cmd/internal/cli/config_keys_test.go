@@ -85,8 +85,6 @@ func TestConfigDocsHelpAndExampleSayWhatIsEnforced(t *testing.T) {
 		}
 	}
 	checkNoCodeReads(t, "Risk.Default")
-	checkNoCodeReads(t, "AgentApprovals")
-	checkNoCodeReads(t, "AgentSettings")
 }
 
 // mentionsUnenforced reports whether line names an unenforced key, or its

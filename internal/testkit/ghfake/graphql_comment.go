@@ -53,7 +53,7 @@ type reviewRes struct {
 
 func (r *reviewRes) typeName() string { return "PullRequestReview" }
 
-func (r *reviewRes) field(x *gqlExec, name string, _ map[string]any) (any, error) {
+func (r *reviewRes) field(x *gqlExec, name string, args map[string]any) (any, error) {
 	rv := r.r
 	switch name {
 	case "id":
@@ -83,6 +83,14 @@ func (r *reviewRes) field(x *gqlExec, name string, _ map[string]any) (any, error
 		return nil, nil
 	case "url":
 		return "https://github.com/" + r.s.fullName + "/pull/" + itoa(int64(r.i.number)) + "#pullrequestreview-" + itoa(rv.id), nil
+	case "comments":
+		var items []any
+		for _, c := range rv.comments {
+			items = append(items, mapRes{"PullRequestReviewComment", map[string]any{"id": nodeID("PullRequestReviewComment", c.id), "databaseId": c.id,
+				"body": c.body, "path": c.path, "createdAt": ts(c.created), "author": actor(x.c.f, rv.user),
+				"url": "https://github.com/" + r.s.fullName + "/pull/" + itoa(int64(r.i.number)) + "#discussion_r" + itoa(c.id)}})
+		}
+		return newConn("PullRequestReviewCommentConnection", "comments", items, args)
 	}
 	return nil, unknownField("PullRequestReview", name)
 }

@@ -36,6 +36,8 @@ func (r *commitRes) field(x *gqlExec, name string, args map[string]any) (any, er
 		sig := map[string]Signature{"author": c.author, "committer": c.committer}[name]
 		return mapRes{"GitActor", map[string]any{"name": sig.Name, "email": sig.Email, "date": ts(sig.Date),
 			"user": gitUser(x.c.f, sig)}}, nil
+	case "authors":
+		return r.authors(x, args)
 	case "parents":
 		var items []any
 		for _, p := range c.parents {

@@ -90,7 +90,7 @@ query { repository(owner: "acme", name: "widgets") {
 	if n := dig(xrefs, "data", "repository", "issue", "timelineItems", "totalCount"); n != float64(1) {
 		t.Errorf("cross-references of #1 = %v (errors %v)", n, xrefs["errors"])
 	}
-	notImpl := post(t, f, tok, `{ repository(owner: "acme", name: "widgets") { issue(number: 1) { timelineItems(itemTypes: [LABELED_EVENT], first: 1) { totalCount } } } }`, nil)
+	notImpl := post(t, f, tok, `{ repository(owner: "acme", name: "widgets") { issue(number: 1) { timelineItems(itemTypes: [RENAMED_TITLE_EVENT], first: 1) { totalCount } } } }`, nil)
 	if msg := dig(notImpl, "errors", 0, "message"); msg == nil || !strings.Contains(msg.(string), "not implemented by the fake") {
 		t.Errorf("unimplemented field error = %v", msg)
 	}

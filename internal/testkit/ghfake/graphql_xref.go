@@ -9,21 +9,25 @@ import (
 )
 
 // timelineItems serves Issue.timelineItems and PullRequest.timelineItems
-// for itemTypes: [CROSS_REFERENCED_EVENT], oldest first (skip, first, last,
+// for the itemTypes of timelineTypes (graphql_timeline.go): the
+// cross-references, then the other items oldest first (skip, first, last,
 // after, before). Other item types, no itemTypes at all, and since are
 // not implemented and answer unknownField's error. Events whose source the
 // caller cannot see are left out, as on GitHub.
 func (r *issueRes) timelineItems(x *gqlExec, args map[string]any) (any, error) {
 	typ := map[bool]string{true: "PullRequest", false: "Issue"}[r.i.pr != nil]
 	types := stringSet(args, "itemTypes")
-	if len(types) != 1 || !types["CROSS_REFERENCED_EVENT"] || args["since"] != nil {
+	if !servedTimeline(types) || args["since"] != nil {
 		return nil, unknownTimeline(typ, args)
 	}
 	var items []any
 	for _, ev := range r.i.xrefs {
-		if x.c.canSee(ev.src) {
+		if types["CROSS_REFERENCED_EVENT"] && x.c.canSee(ev.src) {
 			items = append(items, &xrefRes{s: r.s, target: r.i, x: ev})
 		}
+	}
+	for _, t := range r.recordedItems(x, types) {
+		items = append(items, t.item)
 	}
 	if skip, ok := intArg(args, "skip"); ok {
 		items = items[min(max(skip, 0), len(items)):]

@@ -218,6 +218,7 @@ func (f *Fake) addLabel(s *repoState, is *issue, by *user, name string) {
 	}
 	is.labels = append(is.labels, l.name)
 	is.updated = f.clock()
+	is.labeled = append(is.labeled, &labelEvent{id: f.nextID(), name: l.name, actor: by, at: is.updated})
 	f.emitIssue(s, is, "labeled", by, obj{"label": f.labelJSON(s, l)})
 }
 

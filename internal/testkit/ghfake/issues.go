@@ -30,7 +30,9 @@ type issue struct {
 	blockedBy   []int // issue numbers in the same repository
 	parent      int
 	subIssues   []int
-	xrefs       []*xref // cross-references to this issue, oldest first
+	xrefs       []*xref       // cross-references to this issue, oldest first
+	labeled     []*labelEvent // labeled events, oldest first (graphql_timeline.go)
+	forcePushes []*forcePush  // force pushes of a pull request's head, oldest first (graphql_timeline.go)
 	pr          *pull
 	pinned      bool // pinned to the repository's issue list (graphql_pin.go)
 	// edited and editor are the body's last edit (zero and nil until

@@ -207,9 +207,13 @@ func (f *Fake) synchronize(s *repoState, branch, before, sha string, by *user) {
 		if p == nil || is.state != "open" || p.headRef != branch || p.headSHA == sha {
 			continue
 		}
+		old := p.headSHA
 		p.headSHA = sha
 		p.baseSHA = s.refs["refs/heads/"+p.baseRef]
 		is.updated = f.clock()
+		if s.git.commits[old] != nil && !s.git.ancestors(sha)[old] {
+			is.forcePushes = append(is.forcePushes, &forcePush{id: f.nextID(), before: old, after: sha, actor: by, at: is.updated})
+		}
 		s.headMoved(is, by)
 		f.emitPull(s, is, "synchronize", by, obj{"before": before, "after": sha})
 	}

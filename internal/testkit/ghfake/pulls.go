@@ -41,6 +41,33 @@ type review struct {
 	created   time.Time
 	submitted time.Time // zero while PENDING
 	edited    time.Time // last body edit; zero until edited
+	comments  []*reviewComment
+}
+
+// reviewComment is a comment a review made on a line of a file.
+type reviewComment struct {
+	id      int64
+	path    string
+	body    string
+	created time.Time
+}
+
+// ReviewComment submits a COMMENTED review by login on the current head
+// with no body and one comment on path saying body (a review comment). It
+// returns the review ID. Only GraphQL's PullRequestReview.comments
+// serves the comment.
+func (p *PR) ReviewComment(login, path, body string) int64 {
+	var id int64
+	p.do(func(f *Fake, s *repoState, is *issue) {
+		by, now := f.ensureUser(login), f.clock()
+		rv := &review{id: f.nextID(), user: by, state: "COMMENTED", commitID: is.pr.headSHA, created: now, submitted: now}
+		rv.comments = []*reviewComment{{id: f.nextID(), path: path, body: body, created: now}}
+		is.pr.reviews = append(is.pr.reviews, rv)
+		f.mention(s, is, by, body)
+		f.emit(s, "pull_request_review", "submitted", by, obj{"review": f.reviewJSON(s, is, rv), "pull_request": f.pullJSON(s, is)})
+		id = rv.id
+	})
+	return id
 }
 
 // PR is the scenario handle of a pull request; its Issue half carries

@@ -82,8 +82,8 @@ func TestCrossReferenceUnimplementedItems(t *testing.T) {
 	f, _, tok := xrefRepo(t)
 	for _, args := range []string{
 		"first: 10",
-		"itemTypes: [LABELED_EVENT], first: 10",
-		"itemTypes: [CROSS_REFERENCED_EVENT, ISSUE_COMMENT], first: 10",
+		"itemTypes: [RENAMED_TITLE_EVENT], first: 10",
+		"itemTypes: [CROSS_REFERENCED_EVENT, UNLABELED_EVENT], first: 10",
 		`itemTypes: [CROSS_REFERENCED_EVENT], since: "2026-01-01T00:00:00Z", first: 10`,
 	} {
 		got := post(t, f, tok, `{ repository(owner: "acme", name: "widgets") { issue(number: 1) { timelineItems(`+args+`) { totalCount } } } }`, nil)
