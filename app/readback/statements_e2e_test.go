@@ -6,9 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +15,7 @@ import (
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/testkit/appkit"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
+	"github.com/aepgate/aepgate/internal/testkit/sigstorekit"
 	"github.com/aepgate/aepgate/protocol/attest"
 	"github.com/aepgate/aepgate/protocol/coverage"
 	"github.com/aepgate/aepgate/protocol/sourceattest"
@@ -106,7 +104,7 @@ func TestSignedStatements(t *testing.T) {
 		}
 	}
 	for _, env := range [][]byte{cov, vsa} {
-		if out, err := sigstoreVerify(t, env, keys, merge); err != nil || !strings.Contains(out, "in acme/widgets") {
+		if out, err := sigstorekit.Verify(t, env, keys, merge); err != nil || !strings.Contains(out, "in acme/widgets") {
 			t.Errorf("Sigstore's verifier: %v: %s", err, out)
 		}
 	}
@@ -156,40 +154,4 @@ func gitBlob(text string) string {
 	h := sha1.New()
 	fmt.Fprintf(h, "blob %d\x00%s", len(text), text)
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// sigstoreVerify runs Sigstore's own verifier (protocol/attest's interop
-// verify.js over @sigstore/verify) on a bundle of env against keys, for
-// sha; it skips, saying why, when Node.js or the package is missing.
-func sigstoreVerify(t *testing.T, env []byte, keys attest.Keyring, sha string) (string, error) {
-	t.Helper()
-	dir := filepath.Join("..", "..", "protocol", "attest", "testdata", "interop")
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("interoperability not checked: node is not installed")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@sigstore", "verify")); err != nil {
-		t.Skip("interoperability not checked: run `npm ci --prefix protocol/attest/testdata/interop` to install @sigstore/verify")
-	}
-	var e attest.Envelope
-	if err := json.Unmarshal(env, &e); err != nil {
-		t.Fatal(err)
-	}
-	set, err := keys.JWKS()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	bundle, jwks := filepath.Join(tmp, "bundle.json"), filepath.Join(tmp, "keys.jwks")
-	for path, v := range map[string]any{bundle: attest.NewBundle(&e), jwks: set} {
-		raw, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, raw, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out, err := exec.Command(node, filepath.Join(dir, "verify.js"), bundle, jwks, sha).CombinedOutput()
-	return strings.TrimSpace(string(out)), err
 }

@@ -2,54 +2,12 @@ package sourceattest
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/aepgate/aepgate/internal/testkit/sigstorekit"
 	"github.com/aepgate/aepgate/protocol/attest"
 )
-
-// interopDir holds Sigstore's verifier, shared with protocol/attest's
-// interoperability test; .ci/run installs it with
-// `npm ci --prefix protocol/attest/testdata/interop`.
-var interopDir = filepath.Join("..", "attest", "testdata", "interop")
-
-// sigstoreVerify runs Sigstore's own verifier (@sigstore/verify, through
-// verify.js) on a Sigstore bundle of env against ring, for sha. It skips,
-// saying why, when Node.js or the package is not installed.
-func sigstoreVerify(t *testing.T, env []byte, ring attest.Keyring, sha string) (string, error) {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("interoperability not checked: node is not installed")
-	}
-	if _, err := os.Stat(filepath.Join(interopDir, "node_modules", "@sigstore", "verify")); err != nil {
-		t.Skip("interoperability not checked: run `npm ci --prefix protocol/attest/testdata/interop` to install @sigstore/verify")
-	}
-	var e attest.Envelope
-	if err := json.Unmarshal(env, &e); err != nil {
-		t.Fatal(err)
-	}
-	set, err := ring.JWKS()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	bundle, jwks := filepath.Join(dir, "bundle.json"), filepath.Join(dir, "keys.jwks")
-	for path, v := range map[string]any{bundle: attest.NewBundle(&e), jwks: set} {
-		raw, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, raw, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out, err := exec.Command(node, filepath.Join(interopDir, "verify.js"), bundle, jwks, sha).CombinedOutput()
-	return strings.TrimSpace(string(out)), err
-}
 
 // TestInteropSigstoreVerify checks the coverage statement and the VSA
 // with Sigstore's verifier, independently of this package's Go: both
@@ -92,7 +50,7 @@ func TestInteropSigstoreVerify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := sigstoreVerify(t, tt.env(), tt.ring, tt.sha)
+			out, err := sigstorekit.Verify(t, tt.env(), tt.ring, tt.sha)
 			if (err == nil) != tt.ok {
 				t.Fatalf("@sigstore/verify ok = %v, want %v: %s", err == nil, tt.ok, out)
 			}
