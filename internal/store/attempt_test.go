@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -72,16 +71,4 @@ func attemptSteps(t *testing.T, db *DB) {
 
 func TestAttemptIndex(t *testing.T) { attemptSteps(t, openTemp(t)) }
 
-func TestPostgresAttemptIndex(t *testing.T) {
-	url := pgtest.Start(t)
-	ctx := context.Background()
-	db, err := Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	attemptSteps(t, db)
-}
+func TestPostgresAttemptIndex(t *testing.T) { attemptSteps(t, openPG(t)) }

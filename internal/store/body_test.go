@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"testing"
 	"time"
-
-	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 )
 
 // bodySteps: admitted with a day's memory, a body is recorded under its
@@ -53,16 +51,4 @@ func bodySteps(t *testing.T, db *DB) {
 
 func TestBodyMemory(t *testing.T) { bodySteps(t, openTemp(t)) }
 
-func TestPostgresBodyMemory(t *testing.T) {
-	url := pgtest.Start(t)
-	ctx := context.Background()
-	db, err := Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	bodySteps(t, db)
-}
+func TestPostgresBodyMemory(t *testing.T) { bodySteps(t, openPG(t)) }

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -71,16 +70,4 @@ func contractSteps(t *testing.T, db *DB) {
 
 func TestContracts(t *testing.T) { contractSteps(t, openTemp(t)) }
 
-func TestPostgresContracts(t *testing.T) {
-	url := pgtest.Start(t)
-	ctx := context.Background()
-	db, err := Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	contractSteps(t, db)
-}
+func TestPostgresContracts(t *testing.T) { contractSteps(t, openPG(t)) }

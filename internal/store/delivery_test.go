@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 )
 
 // recordedSteps admits some deliveries and asks which of a longer list,
@@ -48,16 +46,4 @@ func recordedSteps(t *testing.T, db *DB) {
 
 func TestRecordedDeliveries(t *testing.T) { recordedSteps(t, openTemp(t)) }
 
-func TestPostgresRecordedDeliveries(t *testing.T) {
-	url := pgtest.Start(t)
-	ctx := context.Background()
-	db, err := Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	recordedSteps(t, db)
-}
+func TestPostgresRecordedDeliveries(t *testing.T) { recordedSteps(t, openPG(t)) }

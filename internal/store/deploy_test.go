@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 )
 
 // deploySteps keeps a request, sees it redelivered, answers it once and
@@ -49,16 +47,4 @@ func deploySteps(t *testing.T, db *DB) {
 
 func TestDeploys(t *testing.T) { deploySteps(t, openTemp(t)) }
 
-func TestPostgresDeploys(t *testing.T) {
-	url := pgtest.Start(t)
-	ctx := context.Background()
-	db, err := Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	deploySteps(t, db)
-}
+func TestPostgresDeploys(t *testing.T) { deploySteps(t, openPG(t)) }

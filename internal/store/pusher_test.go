@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -39,16 +38,4 @@ func pusherSteps(t *testing.T, db *DB) {
 
 func TestPushers(t *testing.T) { pusherSteps(t, openTemp(t)) }
 
-func TestPostgresPushers(t *testing.T) {
-	url := pgtest.Start(t)
-	ctx := context.Background()
-	db, err := Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	pusherSteps(t, db)
-}
+func TestPostgresPushers(t *testing.T) { pusherSteps(t, openPG(t)) }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aepgate/aepgate/internal/testkit/pgtest"
 )
 
 func openTemp(t testing.TB) *DB {
@@ -21,6 +23,21 @@ func openTemp(t testing.TB) *DB {
 	}
 	if err := db.Migrate(context.Background()); err != nil {
 		t.Fatalf("second migrate: %v", err)
+	}
+	return db
+}
+
+// openPG is a migrated database on a throwaway PostgreSQL server
+// (pgtest.Start, which skips the test without one), closed when t ends.
+func openPG(t *testing.T) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), pgtest.Start(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 	return db
 }
