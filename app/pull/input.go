@@ -21,6 +21,9 @@ type Input struct {
 	Sweep bool
 	// Once answers only an item never answered (an edited comment).
 	Once bool
+	// Roles are the live roles this job has read, shared by the
+	// judgements of one Open; nil reads them per judgement.
+	Roles *Roles
 }
 
 // Origin is where the judgement's ledger rows come from.

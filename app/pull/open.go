@@ -21,9 +21,14 @@ func asFanout(ctx context.Context) context.Context {
 }
 
 // Open judges the repository's open pull requests that name a unit: when
-// issue or milestones are set, only those whose unit they affect.
+// issue or milestones are set, only those whose unit they affect. Its
+// judgements share the live roles they read (Roles): one read per person
+// for the whole job.
 func (j *Judge) Open(ctx context.Context, in Input, issue int, milestones []int) error {
 	in.Answer = 0
+	if in.Roles == nil {
+		in.Roles = &Roles{}
+	}
 	var affected map[int]bool
 	if issue > 0 || len(milestones) > 0 {
 		var err error

@@ -99,13 +99,13 @@ func (j *Judge) prepare(ctx context.Context, in Input, snap *snapshot.PR, unit i
 // roleOf is login's live role on the repository (gh.Installation.Role:
 // admin, maintain, write, triage, read or none), read once per evaluation
 // whoever asks (the gates for owners and coordinators, the audit for
-// reviewers). A failed look-up fails the evaluation, to be retried: it
-// never counts as a role.
+// reviewers), and once per job when in.Roles keeps them (Open). A failed
+// look-up fails the evaluation, to be retried: it never counts as a role.
 func (j *Judge) roleOf(ctx context.Context, in Input, ev *verdict.Evaluation, login string) (string, error) {
 	if r, ok := ev.Roles[login]; ok {
 		return r, nil
 	}
-	r, err := j.Reads.Roles.Role(ctx, in.Owner, in.Repo, login)
+	r, err := in.Roles.Role(ctx, j.Reads.Roles, in.Owner, in.Repo, login)
 	if err != nil {
 		return "", err
 	}
