@@ -117,6 +117,7 @@ func (ev *Evaluation) UnitVerdict() workunit.Verdict {
 	if ev.Cfg != nil && ev.Snap.Lanes != nil && sole {
 		in.Lanes = withLane(ev.Snap.Lanes, workunit.Lane{PR: pull.Number, Unit: n, URL: pull.URL})
 		in.Limits = workunit.Limits{AttemptsPerUnit: ev.Cfg.Limits.AttemptsPerUnit, LanesPerIncrement: ev.Cfg.Limits.LanesPerIncrement}
+		in.LanesUnread = ev.Snap.LanesUnread
 	}
 	v := workunit.Evaluate(in)
 	if !ev.ConfigValid() {

@@ -47,7 +47,13 @@ type SnapshotRequest struct {
 // them. When the body names one unit that was not guessed, a second query
 // reads it.
 func (in *Installation) Snapshot(ctx context.Context, req SnapshotRequest) (*snapshot.PR, error) {
-	s, err := in.snapshotOnce(ctx, req)
+	return in.snapshot(ctx, req, in.completeLanes)
+}
+
+// snapshot is Snapshot with the stories' lanes the query's window cut
+// short completed by lanes.
+func (in *Installation) snapshot(ctx context.Context, req SnapshotRequest, lanes lanesCompleter) (*snapshot.PR, error) {
+	s, err := in.snapshotOnce(ctx, req, lanes)
 	if err != nil || s.Pull == nil {
 		return s, err
 	}
@@ -58,7 +64,7 @@ func (in *Installation) Snapshot(ctx context.Context, req SnapshotRequest) (*sna
 	if _, ok := s.Units[n]; ok {
 		return s, nil
 	}
-	again, err := in.snapshotOnce(ctx, SnapshotRequest{Owner: req.Owner, Repo: req.Repo, Guesses: []int{n}, Needs: snapshot.Needs{Conversation: req.Needs.Conversation}, Marks: req.Marks, Attempts: req.Attempts})
+	again, err := in.snapshotOnce(ctx, SnapshotRequest{Owner: req.Owner, Repo: req.Repo, Guesses: []int{n}, Needs: snapshot.Needs{Conversation: req.Needs.Conversation}, Marks: req.Marks, Attempts: req.Attempts}, lanes)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +78,7 @@ func (in *Installation) Snapshot(ctx context.Context, req SnapshotRequest) (*sna
 	return s, nil
 }
 
-func (in *Installation) snapshotOnce(ctx context.Context, req SnapshotRequest) (*snapshot.PR, error) {
+func (in *Installation) snapshotOnce(ctx context.Context, req SnapshotRequest, lanes lanesCompleter) (*snapshot.PR, error) {
 	plan := queryPlan{pr: req.PR, appID: in.appID, guesses: req.Guesses, blockers: !in.noBlockedBy.Load(), needs: req.Needs}
 	var raw map[string]jsonRepo
 	vars := map[string]any{"owner": req.Owner, "name": req.Repo}
@@ -95,6 +101,9 @@ func (in *Installation) snapshotOnce(ctx context.Context, req SnapshotRequest) (
 		return nil, fmt.Errorf("snapshot of %s/%s#%d: %w", req.Owner, req.Repo, req.PR, err)
 	}
 	if err := in.completeThreads(ctx, req.Owner, req.Repo, s, req.Marks, req.Attempts); err != nil {
+		return nil, fmt.Errorf("snapshot of %s/%s#%d: %w", req.Owner, req.Repo, req.PR, err)
+	}
+	if err := lanes(ctx, req.Owner, req.Repo, r.URL, s, req.Attempts); err != nil {
 		return nil, fmt.Errorf("snapshot of %s/%s#%d: %w", req.Owner, req.Repo, req.PR, err)
 	}
 	if err := in.AttachBase(ctx, &s.Config); err != nil {

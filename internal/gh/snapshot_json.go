@@ -14,6 +14,7 @@ import (
 // (u<N>) are kept raw and decoded one by one.
 type jsonRepo struct {
 	NameWithOwner    string
+	URL              string
 	DefaultBranchRef *struct {
 		Name   string
 		Target struct {
@@ -185,6 +186,9 @@ func (r *jsonRepo) addUnit(s *snapshot.PR, p queryPlan, n int) {
 		s.Lanes = []workunit.Lane{}
 		for _, st := range ji.Milestone.Issues.Nodes {
 			s.Lanes = st.Lanes.lanes(r.NameWithOwner, st.Number, s.Lanes)
+			if st.Lanes.cut() {
+				s.LanesUnread = append(s.LanesUnread, st.Number)
+			}
 		}
 	}
 }

@@ -56,7 +56,7 @@ const reviewFields = `databaseId url body state submittedAt lastEditedAt author 
 func (p queryPlan) query() string {
 	var b strings.Builder
 	b.WriteString(`query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) {
-  nameWithOwner
+  nameWithOwner url
   defaultBranchRef { name target { ... on Commit { oid file(path: "` + ConfigPath + `") { object { ... on Blob { text isTruncated } } } } } }
 `)
 	if p.pr > 0 {

@@ -43,6 +43,11 @@ type PR struct {
 	// the unit's milestone as their one work unit, the evaluated one among
 	// them (read only when Has.Lanes; nil when the unit has no milestone).
 	Lanes []workunit.Lane
+	// LanesUnread are the stories of the unit's milestone whose open
+	// attempts could not all be read (GitHub holds more mentions of them
+	// than were read, and the App's attempt index could not vouch for
+	// them): Lanes lacks some of theirs, so the WIP limits cannot be judged.
+	LanesUnread []int
 	// NativeBlockers is false when the server has no issue dependencies
 	// (blocked-by), so only a contract's depends_on could be checked.
 	NativeBlockers bool

@@ -84,6 +84,10 @@ type Input struct {
 	PR     int
 	Lanes  []Lane
 	Limits Limits
+	// LanesUnread are the stories of the increment whose open attempts
+	// could not all be read, so Lanes lacks some: a set WIP limit cannot
+	// be judged and the pull request is refused (limitsUnknown).
+	LanesUnread []int
 }
 
 // Verdict is the answer for one pull request: OK when it names exactly one
@@ -141,6 +145,8 @@ func Evaluate(in Input) Verdict {
 	v.Reasons = append(v.Reasons, incrementReasons(u, c, len(probs) == 0)...)
 	if over, ok := OverLimits(lanesOf(in), in.Limits)[in.PR]; ok && in.Lanes != nil {
 		v.Reasons = append(v.Reasons, over.Reason)
+	} else if r := limitsUnknown(in); r != "" {
+		v.Reasons = append(v.Reasons, r)
 	}
 	v.OK = len(v.Reasons) == 0
 	return v
@@ -154,6 +160,23 @@ func lanesOf(in Input) []Lane {
 		return in.Lanes
 	}
 	return append(slices.Clone(in.Lanes), HeldLanes(*in.Unit.Milestone)...)
+}
+
+// limitsUnknown is why in's WIP limits cannot be judged: a limit is set
+// and some story's open attempts are unknown (more attempts beyond those
+// read could put this one over it); "" when they can be. An attempt over
+// a limit among the attempts read is over it among all of them (the older
+// keep their place), so that is reported instead.
+func limitsUnknown(in Input) string {
+	if in.Lanes == nil || len(in.LanesUnread) == 0 || (in.Limits.AttemptsPerUnit <= 0 && in.Limits.LanesPerIncrement <= 0) {
+		return ""
+	}
+	names := make([]string, len(in.LanesUnread))
+	for i, n := range in.LanesUnread {
+		names[i] = fmt.Sprintf("#%d", n)
+	}
+	return fmt.Sprintf("the WIP limits (%s, %s) cannot be judged: GitHub holds more mentions of %s than the App could read, and its index of open attempts cannot vouch for them, so some open attempts are unknown; close the stale pull requests that name them, or wait for the App's next sweep, which lists the open pull requests and judges this one again",
+		LimitAttempts, LimitLanes, strings.Join(names, ", "))
 }
 
 func fail(reason string) Verdict { return Verdict{Reasons: []string{reason}} }

@@ -56,19 +56,27 @@ func itoa(n int) string { return Ref{Number: n}.String()[1:] }
 func TestEvaluateWIP(t *testing.T) {
 	one := []Ref{{Number: 1}}
 	lanes := []Lane{{PR: 10, Unit: 1}, {PR: 11, Unit: 1}}
+	unknown := "the WIP limits (limits.attempts_per_unit, limits.lanes_per_increment) cannot be judged: GitHub holds more mentions of #1, #3 than the App could read, and its index of open attempts cannot vouch for them, so some open attempts are unknown; close the stale pull requests that name them, or wait for the App's next sweep, which lists the open pull requests and judges this one again"
 	tests := []struct {
-		name  string
-		pr    int
-		lanes []Lane
-		want  []string
+		name   string
+		pr     int
+		lanes  []Lane
+		unread []int
+		lim    Limits
+		want   []string
 	}{
-		{"first attempt", 10, lanes, nil},
-		{"second attempt", 11, lanes, []string{"limits.attempts_per_unit is 1: work unit #1 already has #10 open; finish or close it before another attempt"}},
-		{"lanes not read", 11, nil, nil},
+		{"first attempt", 10, lanes, nil, Limits{1, 2}, nil},
+		{"second attempt", 11, lanes, nil, Limits{1, 2}, []string{"limits.attempts_per_unit is 1: work unit #1 already has #10 open; finish or close it before another attempt"}},
+		{"lanes not read", 11, nil, nil, Limits{1, 2}, nil},
+		// Attempts of #1 and #3 beyond those read are unknown: the first
+		// attempt read may not be the first there is.
+		{"first attempt read, some unread: refused", 10, lanes, []int{1, 3}, Limits{1, 2}, []string{unknown}},
+		{"over among those read, some unread: over", 11, lanes, []int{1, 3}, Limits{1, 2}, []string{"limits.attempts_per_unit is 1: work unit #1 already has #10 open; finish or close it before another attempt"}},
+		{"some unread, no limit set", 10, lanes, []int{1}, Limits{}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Evaluate(Input{Refs: one, Unit: fixture(), PR: tt.pr, Lanes: tt.lanes, Limits: Limits{1, 2}})
+			got := Evaluate(Input{Refs: one, Unit: fixture(), PR: tt.pr, Lanes: tt.lanes, LanesUnread: tt.unread, Limits: tt.lim})
 			if diff := cmp.Diff(tt.want, got.Reasons); diff != "" {
 				t.Errorf("reasons (-want +got):\n%s", diff)
 			}
