@@ -95,10 +95,13 @@ type Instructions struct {
 // Head is one head the pull request had: its commit, when (the commit's
 // committed date, or the force push's time), who pushed it when GitHub
 // says (a force push), and the logins of its author, committer and
-// co-authors.
+// co-authors. Server says At is GitHub's own time of the force push; a
+// commit's committed date is whatever its pusher wrote into it (GitHub
+// no longer serves Commit.pushedDate).
 type Head struct {
 	SHA    string
 	At     time.Time
+	Server bool
 	Pusher string
 	Logins []string
 }
@@ -154,7 +157,7 @@ func (o *Instructions) add(tl instructionTimeline, assignment instructor.Channel
 			o.addCommit(n)
 		case "HeadRefForcePushedEvent":
 			if n.AfterCommit != nil {
-				o.Heads = append(o.Heads, Head{SHA: n.AfterCommit.Oid, At: n.CreatedAt, Pusher: loginIn(n.Actor)})
+				o.Heads = append(o.Heads, Head{SHA: n.AfterCommit.Oid, At: n.CreatedAt, Server: true, Pusher: loginIn(n.Actor)})
 			}
 		}
 	}

@@ -50,7 +50,7 @@ func TestInstructionsFrom(t *testing.T) {
 		},
 		Heads: []Head{
 			{SHA: "c1", At: at(5), Logins: []string{"claude[bot]", "claude[bot]", "bob"}},
-			{SHA: "c2", At: at(10), Pusher: "claude[bot]"},
+			{SHA: "c2", At: at(10), Server: true, Pusher: "claude[bot]"},
 		},
 		Truncated: true, // the review's comments have another page
 	}
