@@ -21,10 +21,12 @@ import (
 // authored or committed the pull request (nothing is read), otherwise the
 // agents and who instructed them: on the unit's issue (one timeline
 // listing through t; none without a unit) and, for each push, through
-// every channel (PerPush), the push's instructors added to the finding
+// every channel, each push at its time from rec, the App's records, or
+// GitHub's (Reader.PerPush with PushTimes), the push's instructors added
+// to the finding
 // (instructor.Finding.WithPushes). A failed read fails the evaluation, to
 // be retried: it never counts as nobody.
-func Read(ctx context.Context, t Timelines, owner, repo string, ev *verdict.Evaluation) error {
+func Read(ctx context.Context, t Timelines, rec Recorded, owner, repo string, ev *verdict.Evaluation) error {
 	ev.Instructed, ev.AgentPushes = nil, nil
 	agents := Agents(ev)
 	if len(agents) == 0 {
@@ -38,7 +40,8 @@ func Read(ctx context.Context, t Timelines, owner, repo string, ev *verdict.Eval
 		}
 		f = instructor.New(agents, ev.Unit, tl, ev.Cfg.IsAgent)
 	}
-	pushes, err := PerPush(ctx, t, owner, repo, ev.Snap.Pull.Number, ev.Unit, Triggers(ev.Cfg), ev.Cfg.IsAgent, commitLogins(ev))
+	p := Pull{Owner: owner, Repo: repo, Number: ev.Snap.Pull.Number, Unit: ev.Unit, Head: ev.Snap.Pull.HeadSHA}
+	pushes, err := Reader{Channels: t, Recorded: rec}.PerPush(ctx, p, Triggers(ev.Cfg), ev.Cfg.IsAgent, commitLogins(ev))
 	if err != nil {
 		return err
 	}

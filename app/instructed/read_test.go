@@ -8,6 +8,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/internal/store"
 	"github.com/aepgate/aepgate/protocol/config"
 	"github.com/aepgate/aepgate/protocol/instructor"
 	"github.com/aepgate/aepgate/protocol/snapshot"
@@ -66,7 +67,7 @@ func TestRead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := &timelines{tl: tl}
-			if err := Read(context.Background(), src, "acme", "widgets", tt.ev); err != nil {
+			if err := Read(context.Background(), src, recorded{}, "acme", "widgets", tt.ev); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, tt.ev.Instructed); diff != "" {
@@ -86,7 +87,7 @@ func TestRead(t *testing.T) {
 // nobody having instructed the agent.
 func TestReadFails(t *testing.T) {
 	ev := evaluation([]string{bot}, 7, bot)
-	err := Read(context.Background(), &timelines{err: errors.New("502")}, "acme", "widgets", ev)
+	err := Read(context.Background(), &timelines{err: errors.New("502")}, recorded{}, "acme", "widgets", ev)
 	if err == nil || ev.Instructed != nil {
 		t.Errorf("Read = %v, Instructed %+v; want the error and nothing known", err, ev.Instructed)
 	}
@@ -95,7 +96,8 @@ func TestReadFails(t *testing.T) {
 // TestReadPerPush: a comment commanding the agent before its push makes
 // its author an instructor of that push, besides the unit issue's
 // assigner; the pull request's timeline is read once. The agent's commit
-// is known from the snapshot (GraphQL names no Bot as a commit's user).
+// is known from the snapshot (GraphQL names no Bot as a commit's user);
+// its push's time is the App's record of it.
 func TestReadPerPush(t *testing.T) {
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	ev := evaluation([]string{bot}, 7, "bob", snapshot.Commit{SHA: "c1", AuthorLogin: bot})
@@ -106,7 +108,8 @@ func TestReadPerPush(t *testing.T) {
 			Heads: []gh.Head{{SHA: "c1", At: at.Add(time.Minute)}},
 		},
 	}
-	if err := Read(context.Background(), src, "acme", "widgets", ev); err != nil {
+	rec := recorded{pushers: []store.Pusher{{SHA: "c1", Login: bot, At: at.Add(time.Minute)}}}
+	if err := Read(context.Background(), src, rec, "acme", "widgets", ev); err != nil {
 		t.Fatal(err)
 	}
 	var who []string

@@ -1,6 +1,8 @@
 package pull
 
 import (
+	"time"
+
 	"encoding/json"
 	"regexp"
 	"slices"
@@ -27,7 +29,10 @@ type pullView struct {
 		Body   string `json:"body"`
 		State  string `json:"state"`
 		Merged bool   `json:"merged"`
-		Head   struct {
+		// UpdatedAt is GitHub's time of the action: for opened and
+		// synchronize, of the push.
+		UpdatedAt time.Time `json:"updated_at"`
+		Head      struct {
 			SHA string `json:"sha"`
 		} `json:"head"`
 	} `json:"pull_request"`
@@ -58,7 +63,7 @@ func PullRequestFamily() route.Family {
 			p := v.PullRequest
 			out := []route.Work{attemptOf(env.Action, route.RepoName(env), p.Number, p.Body, p.State)}
 			if slices.Contains(pushActions, env.Action) && route.Sender(env) != "" && p.Head.SHA != "" {
-				out = append(out, RecordPush{SHA: p.Head.SHA, Login: route.Sender(env)})
+				out = append(out, RecordPush{SHA: p.Head.SHA, Login: route.Sender(env), At: p.UpdatedAt})
 			}
 			switch {
 			case slices.Contains(pullRequestActions, env.Action):
@@ -124,8 +129,14 @@ func ReviewFamily() route.Family {
 
 // pushView is what the push family reads.
 type pushView struct {
-	Ref     string `json:"ref"`
-	After   string `json:"after"`
+	Ref   string `json:"ref"`
+	After string `json:"after"`
+	// Repository's PushedAt is GitHub's time of this push, in Unix seconds
+	// as push deliveries send it; read as any value so that another
+	// spelling only loses the time (pushedAt), never the delivery.
+	Repository struct {
+		PushedAt any `json:"pushed_at"`
+	} `json:"repository"`
 	Commits []struct {
 		Added    *[]string `json:"added"`
 		Modified *[]string `json:"modified"`
@@ -151,7 +162,7 @@ func PushFamily() route.Family {
 			}
 			var out []route.Work
 			if strings.HasPrefix(v.Ref, "refs/heads/") && route.Sender(env) != "" && v.After != "" && v.After != zeroSHA {
-				out = append(out, RecordPush{SHA: v.After, Login: route.Sender(env)})
+				out = append(out, RecordPush{SHA: v.After, Login: route.Sender(env), At: pushedAt(v.Repository.PushedAt)})
 			}
 			if configChanged(env, v) {
 				out = append(out, JudgeOpen{})
@@ -488,4 +499,20 @@ func heldAssignment(env webhook.Envelope, v issuesView) []route.Work {
 
 type appRef struct {
 	ID int64 `json:"id"`
+}
+
+// pushedAt is a push delivery's repository.pushed_at as a time: Unix
+// seconds, or an RFC 3339 time; the zero time (unknown) for anything else.
+func pushedAt(v any) time.Time {
+	switch x := v.(type) {
+	case float64:
+		if x > 0 {
+			return time.Unix(int64(x), 0).UTC()
+		}
+	case string:
+		if t, err := time.Parse(time.RFC3339, x); err == nil {
+			return t.UTC()
+		}
+	}
+	return time.Time{}
 }

@@ -2,7 +2,9 @@ package pull_test
 
 import (
 	"encoding/json"
+	"maps"
 	"testing"
+	"time"
 
 	"github.com/aepgate/aepgate/app/deploy"
 	"github.com/aepgate/aepgate/app/gates"
@@ -30,7 +32,11 @@ const zeroSHA = "0000000000000000000000000000000000000000"
 
 func payloadJSON(v map[string]any) []byte {
 	v["installation"] = map[string]any{"id": 9}
-	v["repository"] = map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}}
+	repo := map[string]any{"name": "app", "owner": map[string]any{"login": "acme"}}
+	if r, ok := v["repository"].(map[string]any); ok {
+		maps.Copy(repo, r)
+	}
+	v["repository"] = repo
 	b, _ := json.Marshal(v)
 	return b
 }
@@ -192,21 +198,27 @@ func toInstallation(t *testing.T, w fixtures.Webhook) bool {
 
 const testAppID = 4242
 
-// TestPushOf: which deliveries say who moved a branch to which SHA.
+// TestPushOf: which deliveries say who moved a branch to which SHA, and
+// when GitHub says it was pushed (pull_request's updated_at, push's
+// repository.pushed_at in Unix seconds; none stated, none kept).
 func TestPushOf(t *testing.T) {
 	sha := "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+	at := time.Date(2026, 12, 1, 10, 5, 0, 0, time.UTC)
 	tests := []struct {
 		name, event string
 		body        map[string]any
 		want        *pull.RecordPush
 	}{
 		{"synchronize", "pull_request", map[string]any{"action": "synchronize", "sender": map[string]any{"login": "mallory"},
-			"pull_request": map[string]any{"number": 5, "head": map[string]any{"sha": sha}}}, &pull.RecordPush{sha, "mallory"}},
+			"pull_request": map[string]any{"number": 5, "updated_at": "2026-12-01T10:05:00Z", "head": map[string]any{"sha": sha}}}, &pull.RecordPush{sha, "mallory", at}},
 		{"opened", "pull_request", map[string]any{"action": "opened", "sender": map[string]any{"login": "bob"},
-			"pull_request": map[string]any{"number": 5, "head": map[string]any{"sha": sha}}}, &pull.RecordPush{sha, "bob"}},
+			"pull_request": map[string]any{"number": 5, "head": map[string]any{"sha": sha}}}, &pull.RecordPush{sha, "bob", time.Time{}}},
 		{"edited moves nothing", "pull_request", map[string]any{"action": "edited", "sender": map[string]any{"login": "bob"},
 			"pull_request": map[string]any{"number": 5, "head": map[string]any{"sha": sha}}}, nil},
-		{"push to a branch", "push", map[string]any{"ref": "refs/heads/feature", "after": sha, "sender": map[string]any{"login": "mallory"}}, &pull.RecordPush{sha, "mallory"}},
+		{"push to a branch", "push", map[string]any{"ref": "refs/heads/feature", "after": sha, "sender": map[string]any{"login": "mallory"},
+			"repository": map[string]any{"pushed_at": at.Unix()}}, &pull.RecordPush{sha, "mallory", at}},
+		{"push, pushed_at spelled as a time", "push", map[string]any{"ref": "refs/heads/feature", "after": sha, "sender": map[string]any{"login": "mallory"},
+			"repository": map[string]any{"pushed_at": "2026-12-01T10:05:00Z"}}, &pull.RecordPush{sha, "mallory", at}},
 		{"push to a tag", "push", map[string]any{"ref": "refs/tags/v1", "after": sha, "sender": map[string]any{"login": "mallory"}}, nil},
 		{"branch deleted", "push", map[string]any{"ref": "refs/heads/feature", "after": zeroSHA, "sender": map[string]any{"login": "mallory"}}, nil},
 		{"no sender", "push", map[string]any{"ref": "refs/heads/feature", "after": sha}, nil},
@@ -223,7 +235,7 @@ func TestPushOf(t *testing.T) {
 }
 
 // TestPushOfFixtures: GitHub's recorded synchronize and branch-push
-// payloads name their sender and head.
+// payloads name their sender and head, and GitHub's time of the push.
 func TestPushOfFixtures(t *testing.T) {
 	for _, w := range fixtures.Webhooks(t) {
 		var p struct {
@@ -249,11 +261,11 @@ func TestPushOfFixtures(t *testing.T) {
 		switch {
 		case !toInstallation(t, w):
 		case w.Event == "pull_request" && w.Action == "synchronize":
-			if got == nil || got.SHA != p.PullRequest.Head.SHA || got.Login != p.Sender.Login {
+			if got == nil || got.SHA != p.PullRequest.Head.SHA || got.Login != p.Sender.Login || got.At.IsZero() {
 				t.Errorf("%s: push %+v", w.Name, got)
 			}
 		case w.Event == "push" && p.After != zeroSHA && len(p.Ref) > 11 && p.Ref[:11] == "refs/heads/":
-			if got == nil || got.SHA != p.After {
+			if got == nil || got.SHA != p.After || got.At.IsZero() {
 				t.Errorf("%s: push %+v", w.Name, got)
 			}
 		}

@@ -77,7 +77,7 @@ func (j *Judge) prepare(ctx context.Context, in Input, snap *snapshot.PR, unit i
 		return nil, err
 	}
 	if reads.Instructors {
-		if err := instructed.Read(ctx, j.Reads.Timelines, in.Owner, in.Repo, ev); err != nil {
+		if err := instructed.Read(ctx, j.Reads.Timelines, j.Reads.Pushers, in.Owner, in.Repo, ev); err != nil {
 			return nil, err
 		}
 	}

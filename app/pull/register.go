@@ -13,9 +13,9 @@ type Coalescer interface {
 	ScheduleRejudge(ctx context.Context, args queue.Rejudge, delay time.Duration) (queue.Inserted, error)
 }
 
-// Pushers keeps who pushed which commit (store.DB).
+// Pushers keeps who pushed which commit, and when (store.DB).
 type Pushers interface {
-	RecordPusher(ctx context.Context, repo, sha, login string, now time.Time) error
+	RecordPusher(ctx context.Context, repo, sha, login string, at time.Time) error
 }
 
 // Wiring is what the pipeline's handlers take from the App beside the
@@ -63,6 +63,6 @@ func Register(h *route.Handlers, j *Judge, wr Wiring) {
 		return j.DB.Attempts.RecordAttempt(ctx, w.FullName(), x.PR, x.Unit, x.Open, time.Now())
 	})
 	route.Handle(h, func(ctx context.Context, w route.Where, x RecordPush) error {
-		return wr.Pushers.RecordPusher(ctx, w.FullName(), x.SHA, x.Login, time.Now())
+		return wr.Pushers.RecordPusher(ctx, w.FullName(), x.SHA, x.Login, x.At)
 	})
 }

@@ -1,6 +1,8 @@
 package pull
 
 import (
+	"time"
+
 	"github.com/aepgate/aepgate/app/route"
 	"github.com/aepgate/aepgate/app/verdict"
 )
@@ -59,9 +61,14 @@ func (JudgeQueued) WorkKind() string { return "JudgeQueued" }
 // counts the pusher as an author of it; it runs before the delivery's
 // other work. GitHub records no pusher on a commit, so the senders of
 // pull_request opened and synchronize and of push are the only evidence
-// of who put a commit on a pull request.
+// of who put a commit on a pull request. At is the push's time as the
+// delivery states it, GitHub's server time (pull_request's updated_at,
+// push's repository.pushed_at; zero when it states none): who instructed
+// an agent's push is judged by it, never by the commit's own dates, which
+// the pusher writes.
 type RecordPush struct {
 	SHA, Login string
+	At         time.Time
 }
 
 // WorkKind implements route.Work.

@@ -10,18 +10,25 @@ import (
 )
 
 // instructionsPage is how many timeline items of the pull request and of
-// the unit issue are read, GitHub's largest page; a timeline holding more
-// is Truncated (who instructed an agent is never guessed).
-const instructionsPage = 100
+// the unit issue are read a page, GitHub's largest page; instructionsPages
+// bounds the pages read of each (2,000 items, as instructor.MaxEvents). A
+// timeline holding more, or a review holding more than a page of review
+// comments, is Truncated (who instructed an agent is never guessed).
+const (
+	instructionsPage  = 100
+	instructionsPages = 20
+)
 
-// instructionsQuery reads, in one request, what protocol/instructor needs
-// for a pull request and its unit issue: on the pull request the
-// assignments, labels, comments, reviews with their review comments, and
-// its commits and force pushes; on the unit issue the assignments, labels
-// and comments. A commit's authors include its Co-authored-by trailers'.
-var instructionsQuery = `query($owner: String!, $name: String!, $number: Int!, $unit: Int!, $withUnit: Boolean!) { repository(owner: $owner, name: $name) {
-  pullRequest(number: $number) { timelineItems(first: ` + fmt.Sprint(instructionsPage) + `, itemTypes: [ASSIGNED_EVENT, LABELED_EVENT, ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT]) {
-    pageInfo { hasNextPage }
+// instructionsQuery reads, a page of each at a time, what
+// protocol/instructor needs for a pull request and its unit issue: on the
+// pull request the assignments, labels, comments, reviews with their
+// review comments, and its commits and force pushes; on the unit issue
+// the assignments, labels and comments. A commit's authors include its
+// Co-authored-by trailers'. A timeline read to its end is no longer asked
+// for ($withPull, $withUnit).
+var instructionsQuery = `query($owner: String!, $name: String!, $number: Int!, $unit: Int!, $withPull: Boolean!, $withUnit: Boolean!, $pullAfter: String, $unitAfter: String) { repository(owner: $owner, name: $name) {
+  pullRequest(number: $number) @include(if: $withPull) { timelineItems(first: ` + fmt.Sprint(instructionsPage) + `, after: $pullAfter, itemTypes: [ASSIGNED_EVENT, LABELED_EVENT, ISSUE_COMMENT, PULL_REQUEST_REVIEW, PULL_REQUEST_COMMIT, HEAD_REF_FORCE_PUSHED_EVENT]) {
+    pageInfo { hasNextPage endCursor }
     nodes { __typename
       ... on AssignedEvent { createdAt actor { __typename login } assignee { __typename ... on User { login } ... on Bot { login } ... on Mannequin { login } } }
       ... on LabeledEvent { createdAt actor { __typename login } label { name } }
@@ -29,8 +36,8 @@ var instructionsQuery = `query($owner: String!, $name: String!, $number: Int!, $
       ... on PullRequestReview { createdAt url body author { __typename login } comments(first: 100) { pageInfo { hasNextPage } nodes { createdAt url body author { __typename login } } } }
       ... on PullRequestCommit { commit { oid committedDate author { user { login } } committer { user { login } } authors(first: 10) { nodes { user { login } } } } }
       ... on HeadRefForcePushedEvent { createdAt actor { __typename login } afterCommit { oid } } } } }
-  issue(number: $unit) @include(if: $withUnit) { timelineItems(first: ` + fmt.Sprint(instructionsPage) + `, itemTypes: [ASSIGNED_EVENT, LABELED_EVENT, ISSUE_COMMENT]) {
-    pageInfo { hasNextPage }
+  issue(number: $unit) @include(if: $withUnit) { timelineItems(first: ` + fmt.Sprint(instructionsPage) + `, after: $unitAfter, itemTypes: [ASSIGNED_EVENT, LABELED_EVENT, ISSUE_COMMENT]) {
+    pageInfo { hasNextPage endCursor }
     nodes { __typename
       ... on AssignedEvent { createdAt actor { __typename login } assignee { __typename ... on User { login } ... on Bot { login } ... on Mannequin { login } } }
       ... on LabeledEvent { createdAt actor { __typename login } label { name } }
@@ -71,8 +78,11 @@ type instructionNode struct {
 }
 
 type instructionTimeline struct {
-	PageInfo struct{ HasNextPage bool }
-	Nodes    []instructionNode
+	PageInfo struct {
+		HasNextPage bool
+		EndCursor   string
+	}
+	Nodes []instructionNode
 }
 
 type instructionsData struct {
@@ -95,43 +105,70 @@ type Instructions struct {
 // Head is one head the pull request had: its commit, when (the commit's
 // committed date, or the force push's time), who pushed it when GitHub
 // says (a force push), and the logins of its author, committer and
-// co-authors.
+// co-authors. Server says At is GitHub's own time of the force push; a
+// commit's committed date is whatever its pusher wrote into it (GitHub
+// no longer serves Commit.pushedDate).
 type Head struct {
 	SHA    string
 	At     time.Time
+	Server bool
 	Pusher string
 	Logins []string
 }
 
-// Instructions reads, in one GraphQL query, what the independence rules
-// need of pull request number and of its unit issue unit (0: none).
+// Instructions reads, a page of each timeline per GraphQL query, what
+// the independence rules need of pull request number and of its unit
+// issue unit (0: none): the unit issue's items first, then the pull
+// request's, each oldest first.
 //
 // https://docs.github.com/graphql/reference/objects#pullrequesttimelineitemsconnection
 func (in *Installation) Instructions(ctx context.Context, owner, repo string, number, unit int) (*Instructions, error) {
-	var data instructionsData
-	vars := map[string]any{"owner": owner, "name": repo, "number": number, "unit": unit, "withUnit": unit > 0}
-	if err := graphQL(ctx, in.hc, in.graphqlURL, instructionsQuery, vars, &data); err != nil {
-		return nil, fmt.Errorf("instructions of %s/%s#%d: %w", owner, repo, number, err)
+	var pull, issue Instructions
+	vars := map[string]any{"owner": owner, "name": repo, "number": number, "unit": unit, "withPull": true, "withUnit": unit > 0, "pullAfter": nil, "unitAfter": nil}
+	for page := 1; ; page++ {
+		var data instructionsData
+		if err := graphQL(ctx, in.hc, in.graphqlURL, instructionsQuery, vars, &data); err != nil {
+			return nil, fmt.Errorf("instructions of %s/%s#%d: %w", owner, repo, number, err)
+		}
+		pullTL, issueTL, err := timelinesIn(data, vars["withPull"] == true, owner, repo, number)
+		if err != nil {
+			return nil, err
+		}
+		if pullTL != nil {
+			pull.add(*pullTL, instructor.ChannelPullAssignment)
+			vars["withPull"], vars["pullAfter"] = pullTL.PageInfo.HasNextPage, pullTL.PageInfo.EndCursor
+		}
+		if issueTL != nil {
+			issue.add(*issueTL, instructor.ChannelIssueAssignment)
+			vars["withUnit"], vars["unitAfter"] = issueTL.PageInfo.HasNextPage, issueTL.PageInfo.EndCursor
+		}
+		more := vars["withPull"] == true || vars["withUnit"] == true
+		if !more || page >= instructionsPages {
+			out := &Instructions{Items: append(issue.Items, pull.Items...), Heads: pull.Heads, Truncated: more || issue.Truncated || pull.Truncated}
+			return out, nil
+		}
 	}
-	return instructionsFrom(data, owner, repo, number)
 }
 
-func instructionsFrom(data instructionsData, owner, repo string, number int) (*Instructions, error) {
+// timelinesIn are the timelines of one page's data: the pull request's
+// (asked: it must be visible) and the unit issue's (nil when not asked).
+func timelinesIn(data instructionsData, pullAsked bool, owner, repo string, number int) (pull, issue *instructionTimeline, err error) {
 	r := data.Repository
-	if r == nil || r.PullRequest == nil {
-		return nil, fmt.Errorf("instructions of %s/%s#%d: the pull request is not visible to the App", owner, repo, number)
+	if r == nil || (pullAsked && r.PullRequest == nil) {
+		return nil, nil, fmt.Errorf("instructions of %s/%s#%d: the pull request is not visible to the App", owner, repo, number)
 	}
-	out := &Instructions{}
-	if is := r.Issue; is != nil {
-		out.add(is.TimelineItems, instructor.ChannelIssueAssignment)
+	if r.PullRequest != nil {
+		pull = &r.PullRequest.TimelineItems
 	}
-	out.add(r.PullRequest.TimelineItems, instructor.ChannelPullAssignment)
-	return out, nil
+	if r.Issue != nil {
+		issue = &r.Issue.TimelineItems
+	}
+	return pull, issue, nil
 }
 
 // add appends the items and heads of tl; assignments are of channel.
+// A review's comments beyond the first page make o Truncated.
 func (o *Instructions) add(tl instructionTimeline, assignment instructor.Channel) {
-	o.Truncated = o.Truncated || tl.PageInfo.HasNextPage
 	for _, n := range tl.Nodes {
 		switch n.Typename {
 		case "AssignedEvent":
@@ -154,7 +191,7 @@ func (o *Instructions) add(tl instructionTimeline, assignment instructor.Channel
 			o.addCommit(n)
 		case "HeadRefForcePushedEvent":
 			if n.AfterCommit != nil {
-				o.Heads = append(o.Heads, Head{SHA: n.AfterCommit.Oid, At: n.CreatedAt, Pusher: loginIn(n.Actor)})
+				o.Heads = append(o.Heads, Head{SHA: n.AfterCommit.Oid, At: n.CreatedAt, Server: true, Pusher: loginIn(n.Actor)})
 			}
 		}
 	}

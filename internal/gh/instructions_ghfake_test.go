@@ -93,3 +93,57 @@ func TestInstructionsForcePushOnFake(t *testing.T) {
 		t.Errorf("heads = %+v; want one force-pushed head %s with its pusher", got.Heads, other)
 	}
 }
+
+// TestInstructionsPagedOnFake: timelines longer than a page are read to
+// their end, page by page: the command on the pull request's 150th item
+// and the unit issue's 130th are read, and nothing is Truncated.
+func TestInstructionsPagedOnFake(t *testing.T) {
+	_, repo, in, _ := installation(t, ghfake.Permissions{"metadata": "read", "issues": "read", "pull_requests": "read", "contents": "read"})
+	repo.Grant("bob", "write")
+	unit := repo.OpenIssue("olivia", "Story", "")
+	for range 129 {
+		unit.Comment("olivia", "noted")
+	}
+	unit.Comment("carol", "@claude start")
+	repo.Branch("f", "main")
+	repo.CommitBy("bob", "f", "work", map[string]string{"x.go": "package x\n"})
+	pr := repo.OpenPR("bob", "f", "main", "PR", "Work-unit: #1")
+	for range 148 {
+		pr.Comment("bob", "noted")
+	}
+	pr.Comment("erin", "@claude again")
+	got, err := in.Instructions(context.Background(), "acme", "widgets", pr.Number(), unit.Number())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var commands []string
+	for _, it := range got.Items {
+		if it.Body != "noted" {
+			commands = append(commands, it.Author+": "+it.Body)
+		}
+	}
+	if want := []string{"carol: @claude start", "erin: @claude again"}; !cmp.Equal(commands, want) || got.Truncated || len(got.Items) != 130+149 || len(got.Heads) != 1 {
+		t.Errorf("commands %q, %d items, %d heads, truncated %v; want %q, 279 items, 1 head, not truncated", commands, len(got.Items), len(got.Heads), got.Truncated, want)
+	}
+}
+
+// TestInstructionsBeyondPagesOnFake: a pull request whose timeline holds
+// more than twenty pages (2,000 comments and a commit) is Truncated,
+// which app/instructed refuses: who instructed an agent is never guessed.
+func TestInstructionsBeyondPagesOnFake(t *testing.T) {
+	_, repo, in, _ := installation(t, ghfake.Permissions{"metadata": "read", "issues": "read", "pull_requests": "read", "contents": "read"})
+	repo.Grant("bob", "write")
+	repo.Branch("f", "main")
+	repo.CommitBy("bob", "f", "work", map[string]string{"x.go": "package x\n"})
+	pr := repo.OpenPR("bob", "f", "main", "PR", "")
+	for range 2000 {
+		pr.Comment("bob", "noted")
+	}
+	got, err := in.Instructions(context.Background(), "acme", "widgets", pr.Number(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Truncated || len(got.Items)+len(got.Heads) != 2000 {
+		t.Errorf("%d items and %d heads read, truncated %v; want 2,000 read and truncated", len(got.Items), len(got.Heads), got.Truncated)
+	}
+}

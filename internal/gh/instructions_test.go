@@ -18,6 +18,20 @@ func TestInstructionsQueryValid(t *testing.T) {
 	}
 }
 
+// instructionsFrom is one page's data read as Instructions.
+func instructionsFrom(data instructionsData, owner, repo string, number int) (*Instructions, error) {
+	pull, issue, err := timelinesIn(data, true, owner, repo, number)
+	if err != nil {
+		return nil, err
+	}
+	out := &Instructions{}
+	if issue != nil {
+		out.add(*issue, instructor.ChannelIssueAssignment)
+	}
+	out.add(*pull, instructor.ChannelPullAssignment)
+	return out, nil
+}
+
 func TestInstructionsFrom(t *testing.T) {
 	const raw = `{"repository": {
  "issue": {"timelineItems": {"pageInfo": {"hasNextPage": false}, "nodes": [
@@ -50,7 +64,7 @@ func TestInstructionsFrom(t *testing.T) {
 		},
 		Heads: []Head{
 			{SHA: "c1", At: at(5), Logins: []string{"claude[bot]", "claude[bot]", "bob"}},
-			{SHA: "c2", At: at(10), Pusher: "claude[bot]"},
+			{SHA: "c2", At: at(10), Server: true, Pusher: "claude[bot]"},
 		},
 		Truncated: true, // the review's comments have another page
 	}

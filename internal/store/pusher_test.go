@@ -10,16 +10,22 @@ import (
 )
 
 // pusherSteps records pushes and reads them back: a repeated push changes
-// nothing, SHAs match without case, other repositories and SHAs stay out.
+// nothing (the first time is kept), SHAs match without case, other
+// repositories and SHAs stay out, a push recorded without a time reads
+// back with none.
 func pusherSteps(t *testing.T, db *DB) {
 	t.Helper()
 	ctx := context.Background()
 	a, b, c := strings.Repeat("a", 40), strings.Repeat("b", 40), strings.Repeat("c", 40)
-	for _, p := range []struct{ repo, sha, login string }{
-		{"acme/app", a, "bob"}, {"acme/app", a, "bob"}, {"acme/app", strings.ToUpper(b), "Mallory"},
-		{"acme/app", b, "bob"}, {"acme/other", c, "eve"}, {"acme/app", c, "zed"},
+	at := func(m int) time.Time { return time.Date(2026, 12, 1, 10, m, 0, 0, time.UTC) }
+	for _, p := range []struct {
+		repo, sha, login string
+		at               time.Time
+	}{
+		{"acme/app", a, "bob", at(1)}, {"acme/app", a, "bob", at(2)}, {"acme/app", strings.ToUpper(b), "Mallory", time.Time{}},
+		{"acme/app", b, "bob", at(3)}, {"acme/other", c, "eve", at(4)}, {"acme/app", c, "zed", at(5)},
 	} {
-		if err := db.RecordPusher(ctx, p.repo, p.sha, p.login, time.Now()); err != nil {
+		if err := db.RecordPusher(ctx, p.repo, p.sha, p.login, p.at); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -27,7 +33,7 @@ func pusherSteps(t *testing.T, db *DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Pusher{{a, "bob"}, {b, "Mallory"}, {b, "bob"}}
+	want := []Pusher{{a, "bob", at(1)}, {b, "Mallory", time.Time{}}, {b, "bob", at(3)}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Pushers (-want +got):\n%s", diff)
 	}

@@ -199,17 +199,20 @@ func byBot(_ *Facts, a Approval) string {
 
 // byInstructor: whoever instructed any push of an agent instructed part
 // of what is approved; the latest such push is named.
+// A push at no known time names whoever may have instructed it (Unsure).
 func byInstructor(f *Facts, a Approval) string {
-	var last *Instructed
-	for i, p := range f.Pushes {
+	why := ""
+	for _, p := range f.Pushes {
 		if p.Instructor != nil && login.Equal(p.Instructor.Author, a.Login) {
-			last = &f.Pushes[i]
+			why = fmt.Sprintf("instructor of push %d (%s)", p.N, p.Instructor.Channel)
+		}
+		for _, in := range p.Unsure {
+			if login.Equal(in.Author, a.Login) {
+				why = fmt.Sprintf("may have instructed push %d, pushed at no known time (%s)", p.N, in.Channel)
+			}
 		}
 	}
-	if last != nil {
-		return fmt.Sprintf("instructor of push %d (%s)", last.N, last.Instructor.Channel)
-	}
-	return ""
+	return why
 }
 
 func byAssigner(f *Facts, a Approval) string {

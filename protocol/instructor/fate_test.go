@@ -179,3 +179,26 @@ func TestDecideWithout(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideUnsure: whoever may have instructed a push pushed at no known
+// time (Unsure) does not count, named as such; another writer does.
+// Negative control: without not-instructor, both count.
+func TestDecideUnsure(t *testing.T) {
+	dave := Instruction{Author: "dave", Agent: "bot-agent", Channel: ChannelComment}
+	f := Facts{Head: "h", Base: "b", IsAgent: func(l string) bool { return l == "bot-agent" },
+		Pushes: []Instructed{{Push: Push{Head: "h", Agent: "bot-agent"}, N: 1, Unsure: []Instruction{dave}}}}
+	approvals := []Approval{
+		{Kind: KindAudit, Login: "dave", Head: "h", Base: "b", LiveWrite: true},
+		{Kind: KindAudit, Login: "carol", Head: "h", Base: "b", LiveWrite: true},
+	}
+	d := Decide(f, approvals)
+	if want := []string{"carol"}; !slices.Equal(d.Counted, want) {
+		t.Errorf("Counted = %v, want %v", d.Counted, want)
+	}
+	if got, want := d.Fates[0].Reason, "may have instructed push 1, pushed at no known time (commanded it in a comment)"; got != want {
+		t.Errorf("dave's fate: %q, want %q", got, want)
+	}
+	if got := DecideWithout(f, approvals, "not-instructor").Counted; !slices.Equal(got, []string{"carol", "dave"}) && !slices.Equal(got, []string{"dave", "carol"}) {
+		t.Errorf("negative control: without not-instructor Counted = %v, want dave and carol", got)
+	}
+}

@@ -65,7 +65,8 @@ func New(agents []string, unit int, tl Timeline, isAgent func(string) bool) *Fin
 
 // WithPushes is f with the instructors of pushes (PerPush) added: each
 // person who instructed an agent's push becomes an instructor with the
-// role "instructed push N (channel)", and each push's agent one of f's
+// role "instructed push N (channel)" (one of a push's Unsure instructors
+// "may have instructed push N, …"), and each push's agent one of f's
 // agents (an agent only a Co-authored-by trailer names included). Then
 // Of, and every rule that asks it, refuses them as it refuses an
 // assigner. A nil f starts from the zero Finding.
@@ -87,6 +88,9 @@ func (f *Finding) WithPushes(pushes []Instructed, isAgent func(string) bool) *Fi
 		}
 		if in := p.Instructor; in != nil {
 			out.Instructors = add(out.Instructors, in.Author, p.Agent, Role(fmt.Sprintf("instructed push %d (%s)", p.N, in.Channel)), isAgent)
+		}
+		for _, in := range p.Unsure {
+			out.Instructors = add(out.Instructors, in.Author, p.Agent, Role(fmt.Sprintf("may have instructed push %d, pushed at no known time (%s)", p.N, in.Channel)), isAgent)
 		}
 	}
 	return out

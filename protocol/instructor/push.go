@@ -37,14 +37,21 @@ type Instruction struct {
 
 // Push is one head the pull request had: the commit it pointed to, when
 // it was pushed, and the listed agent that made it ("" for a person's
-// push). Run is the instruction that comes with the push itself: the
-// actor of the workflow run that pushed it, when the agent runs in
-// Actions (nil otherwise).
+// push). Known says At is a time the pusher does not write (the App's
+// record of the delivery that moved the head, GitHub's time of a force
+// push); otherwise At says nothing of when the head was pushed (a
+// commit's committed date is whatever its pusher wrote into it) and is
+// not used. Current says the push made the pull request's head as it is
+// now. Run is the instruction that comes with the push itself: the actor
+// of the workflow run that pushed it, when the agent runs in Actions (nil
+// otherwise).
 type Push struct {
-	Head  string
-	At    time.Time
-	Agent string
-	Run   *Instruction
+	Head    string
+	At      time.Time
+	Known   bool
+	Current bool
+	Agent   string
+	Run     *Instruction
 }
 
 // Instructed is a push with who instructed it: nil for a person's push,
@@ -55,31 +62,61 @@ type Instructed struct {
 	// N numbers the push from 1, oldest first.
 	N          int
 	Instructor *Instruction
+	// Unsure are, for an agent's push whose time is not Known, every
+	// instruction that may have been the latest before it, for Instructor
+	// cannot be known: all of its agent's instructions by people made at
+	// or before the pull request's head was pushed (every push was), or
+	// all of them when that time is not Known either. An unknown time
+	// never clears an instructor.
+	Unsure []Instruction
 }
 
 // PerPush is who instructed each of pushes (oldest first): for an agent's
-// push, the most recent of instructions for that agent made at or before
-// the push, or the workflow run that pushed it, which is the latest of
-// all. Instructions by an agent or by no one known (a deleted account: a
-// login that equals nothing) are nobody's: an agent asking an agent
-// leaves the person behind it as the instructor.
+// push, the workflow run that pushed it; else, pushed at a Known time,
+// the most recent of instructions for that agent made at or before it;
+// else every instruction that may have been that one (Unsure).
+// Instructions by an agent or by no one known (a deleted account: a login
+// that equals nothing) are nobody's: an agent asking an agent leaves the
+// person behind it as the instructor.
 func PerPush(pushes []Push, instructions []Instruction, isAgent func(string) bool) []Instructed {
+	bound, bounded := headPushed(pushes)
 	out := make([]Instructed, 0, len(pushes))
 	for i, p := range pushes {
 		in := Instructed{Push: p, N: i + 1}
-		if p.Agent != "" {
+		switch {
+		case p.Agent == "":
+		case p.Run != nil && person(p.Run.Author, isAgent):
+			run := *p.Run
+			in.Instructor = &run
+		case p.Known:
 			in.Instructor = latest(p, instructions, isAgent)
+		default:
+			in.Unsure = unsure(p, instructions, isAgent, bound, bounded)
 		}
 		out = append(out, in)
 	}
 	return out
 }
 
-func latest(p Push, instructions []Instruction, isAgent func(string) bool) *Instruction {
-	if r := p.Run; r != nil && person(r.Author, isAgent) {
-		run := *r
-		return &run
+// headPushed is the latest Known time of a push, when the push that made
+// the pull request's head is Known: then no push came later (the head is
+// still there), so every push was at or before it.
+func headPushed(pushes []Push) (time.Time, bool) {
+	var at time.Time
+	current := false
+	for _, p := range pushes {
+		if !p.Known {
+			continue
+		}
+		current = current || p.Current
+		if p.At.After(at) {
+			at = p.At
+		}
 	}
+	return at, current
+}
+
+func latest(p Push, instructions []Instruction, isAgent func(string) bool) *Instruction {
 	var best *Instruction
 	for i := range instructions {
 		in := &instructions[i]
@@ -95,6 +132,18 @@ func latest(p Push, instructions []Instruction, isAgent func(string) bool) *Inst
 	}
 	b := *best
 	return &b
+}
+
+// unsure are p's agent's instructions by people, those made at or before
+// bound when bounded.
+func unsure(p Push, instructions []Instruction, isAgent func(string) bool, bound time.Time, bounded bool) []Instruction {
+	var out []Instruction
+	for _, in := range instructions {
+		if login.Equal(in.Agent, p.Agent) && person(in.Author, isAgent) && (!bounded || !in.At.After(bound)) {
+			out = append(out, in)
+		}
+	}
+	return out
 }
 
 // person reports whether who is a known login that is no agent.

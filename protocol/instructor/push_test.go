@@ -48,12 +48,12 @@ func TestPerPush(t *testing.T) {
 	}
 	run := &Instruction{Channel: ChannelWorkflow, Author: "frank", Agent: claude, At: at(20), Ref: "run 42"}
 	pushes := []Push{
-		{Head: "h0", At: at(0), Agent: claude},
-		{Head: "h1", At: at(2), Agent: claude},
-		{Head: "h2", At: at(8), Agent: claude},
-		{Head: "h3", At: at(9)}, // a person's push
-		{Head: "h4", At: at(10), Agent: claude},
-		{Head: "h5", At: at(21), Agent: claude, Run: run},
+		{Head: "h0", At: at(0), Known: true, Agent: claude},
+		{Head: "h1", At: at(2), Known: true, Agent: claude},
+		{Head: "h2", At: at(8), Known: true, Agent: claude},
+		{Head: "h3", At: at(9), Known: true}, // a person's push
+		{Head: "h4", At: at(10), Known: true, Agent: claude},
+		{Head: "h5", At: at(21), Known: true, Current: true, Agent: claude, Run: run},
 	}
 	got := PerPush(pushes, ins, isAgent)
 	want := []*Instruction{nil, &ins[0], &ins[1], nil, &ins[5], run}
@@ -66,6 +66,62 @@ func TestPerPush(t *testing.T) {
 		}
 		if diff := cmp.Diff(want[i], g.Instructor); diff != "" {
 			t.Errorf("push %d instructor (-want +got):\n%s", i+1, diff)
+		}
+	}
+}
+
+// TestPerPushBackdated: the agent's second commit says it was committed
+// at 10:02, before dave's comment at 10:05, but the App recorded its push
+// at 10:08. Taken at its recorded time, dave instructed it; pushed at no
+// known time (no record) and being the head, everyone who ever
+// instructed the agent may have; a later head pushed at a known time
+// bounds them. Negative control: the committed date taken as
+// the push's time (Known) clears dave, and alice is named instead.
+func TestPerPushBackdated(t *testing.T) {
+	isAgent := agents(claude)
+	alice := Instruction{Channel: ChannelIssueAssignment, Author: "alice", Agent: claude, At: at(0)}
+	dave := Instruction{Channel: ChannelComment, Author: "dave", Agent: claude, At: at(5), Ref: "c1"}
+	erin := Instruction{Channel: ChannelComment, Author: "erin", Agent: claude, At: at(20), Ref: "c2"}
+	ins := []Instruction{alice, dave, erin}
+	first := Push{Head: "h1", At: at(1), Known: true, Agent: claude}
+	tests := []struct {
+		name       string
+		second     Push
+		instructor *Instruction
+		unsure     []Instruction
+	}{
+		{"recorded time", Push{Head: "h2", At: at(8), Known: true, Current: true, Agent: claude}, &dave, nil},
+		{"unknown time, the head's push with it", Push{Head: "h2", At: at(2), Current: true, Agent: claude}, nil, nil},
+		{"negative control: committed date taken", Push{Head: "h2", At: at(2), Known: true, Current: true, Agent: claude}, &alice, nil},
+	}
+	tests[1].unsure = ins
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := PerPush([]Push{first, tt.second}, ins, isAgent)
+			if diff := cmp.Diff(tt.instructor, got[1].Instructor); diff != "" {
+				t.Errorf("instructor (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.unsure, got[1].Unsure); diff != "" {
+				t.Errorf("unsure (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// The head h3 pushed at a recorded 10:10 bounds h2, pushed at no
+	// known time: alice and dave may have instructed it, erin (10:20)
+	// came after every push.
+	head := Push{Head: "h3", At: at(10), Known: true, Current: true, Agent: claude}
+	got := PerPush([]Push{first, {Head: "h2", At: at(2), Agent: claude}, head}, ins, isAgent)
+	if diff := cmp.Diff([]Instruction{alice, dave}, got[1].Unsure); diff != "" {
+		t.Errorf("bounded by the head (-want +got):\n%s", diff)
+	}
+	if got[1].Instructor != nil || got[2].Instructor == nil || got[2].Instructor.Author != "dave" {
+		t.Errorf("pushes = %+v", got)
+	}
+	got = PerPush([]Push{first, tests[1].second}, ins, isAgent)
+	f := (&Finding{Agents: []string{claude}}).WithPushes(got, isAgent)
+	for _, who := range []string{"alice", "dave", "erin"} {
+		if f.Of(who) == nil {
+			t.Errorf("%s, who may have instructed push 2, is no instructor: %+v", who, f)
 		}
 	}
 }
@@ -90,9 +146,14 @@ func FuzzPerPush(f *testing.F) {
 			if !isAgent(agent) {
 				agent = ""
 			}
-			ps = append(ps, Push{Head: s, Agent: agent, At: at(len(mins))})
+			ps = append(ps, Push{Head: s, Agent: agent, At: at(len(mins)), Known: len(mins)%2 == 0})
 		}
 		for _, p := range PerPush(ps, ins, isAgent) {
+			for _, u := range p.Unsure {
+				if p.Known || isAgent(u.Author) || !login.Equal(u.Author, u.Author) || !login.Equal(u.Agent, p.Agent) {
+					t.Fatalf("push %q: unsure %+v", p.Head, u)
+				}
+			}
 			i := p.Instructor
 			switch {
 			case i == nil:
@@ -100,7 +161,7 @@ func FuzzPerPush(f *testing.F) {
 				t.Fatalf("a person's push %q has instructor %+v", p.Head, i)
 			case isAgent(i.Author) || !login.Equal(i.Author, i.Author):
 				t.Fatalf("push %q instructed by %q", p.Head, i.Author)
-			case !login.Equal(i.Agent, p.Agent) || i.At.After(p.At):
+			case !p.Known || !login.Equal(i.Agent, p.Agent) || i.At.After(p.At):
 				t.Fatalf("push %q (%s at %v) instructed by %+v", p.Head, p.Agent, p.At, i)
 			}
 		}
