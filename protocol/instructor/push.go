@@ -36,15 +36,16 @@ type Instruction struct {
 }
 
 // Push is one head the pull request had: the commit it pointed to, when
-// it was pushed, and the listed agent that made it ("" for a person's
-// push). Run is the instruction that comes with the push itself: the
+// it was pushed, who pushed it (Pusher; "" when GitHub names nobody), and
+// the listed agent that made it ("" for a person's push). Run is the instruction that comes with the push itself: the
 // actor of the workflow run that pushed it, when the agent runs in
 // Actions (nil otherwise).
 type Push struct {
-	Head  string
-	At    time.Time
-	Agent string
-	Run   *Instruction
+	Head   string
+	At     time.Time
+	Pusher string
+	Agent  string
+	Run    *Instruction
 }
 
 // Instructed is a push with who instructed it: nil for a person's push,
