@@ -32,6 +32,7 @@ func agentMerge(t *testing.T, auditor string, editApp func(*app.Options)) (*appk
 	}
 	w.Unit.Edit("alice", appkit.Contract("medium", "product"))
 	w.PR.ClosePR("bob")
+	w.Unit.Assign("alice", appkit.AgentBot)
 	w.Repo.CommitBy(appkit.AgentBot, "work", "export", map[string]string{"export/export.go": appkit.AuditSource})
 	w.PR = w.Repo.OpenPR(appkit.AgentBot, "work", "main", "Export", "Work-unit: #"+strconv.Itoa(w.Unit.Number()))
 	w.Quiet(t)
@@ -55,8 +56,10 @@ func agentMerge(t *testing.T, auditor string, editApp func(*app.Options)) (*appk
 // TestCertificateSaysWhoDidWhat: the certificate of an agent's pull
 // request records each push (who pushed it, its agent, who instructed the
 // agent and how: the branch's first commit, acme's push and no agent's, the
-// agent's first push nobody instructed, its second dave commanded) and the
-// approvals that counted (carol's audit), and validates.
+// agent's first push alice's assignment instructed, its second dave
+// commanded), who
+// assigned the agent on the unit issue (alice) and the approvals that
+// counted (carol's audit), and validates.
 func TestCertificateSaysWhoDidWhat(t *testing.T) {
 	w, sha, head := agentMerge(t, "carol", nil)
 	appkit.WaitFor(t, 10*time.Second, "certificate", func() bool { return w.Latest(sha, checks.NameCertificate) != nil })
@@ -85,10 +88,15 @@ func TestCertificateSaysWhoDidWhat(t *testing.T) {
 		got = append(got, m)
 	}
 	instructed := map[string]any{"login": "dave", "channel": certificate.ChannelComment}
-	want := []map[string]any{{"n": "1", "author": "acme"}, {"n": "2", "author": appkit.AgentBot, "agent": appkit.AgentBot},
+	want := []map[string]any{{"n": "1", "author": "acme"}, {"n": "2", "author": appkit.AgentBot, "agent": appkit.AgentBot,
+		"instructor": map[string]any{"login": "alice", "channel": certificate.ChannelIssueAssignment}},
 		{"n": "3", "author": appkit.AgentBot, "agent": appkit.AgentBot, "instructor": instructed}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("pushes (-want +got):\n%s\n%s", diff, raw)
+	}
+	assigners := []any{map[string]any{"login": "alice", "agent": appkit.AgentBot, "role": certificate.RoleAssigned}}
+	if diff := cmp.Diff(assigners, ind["assigners"]); diff != "" {
+		t.Errorf("assigners (-want +got):\n%s", diff)
 	}
 	counted := []any{map[string]any{"login": "carol", "kind": certificate.ApprovalAudit, "head": head}}
 	if diff := cmp.Diff(counted, ind["counted"]); diff != "" || stringify(ind)["needed"] != "1" {

@@ -9,7 +9,8 @@ import (
 // pull request (certificate.Independence): each push with who pushed it
 // (pusherOf),
 // its agent and who instructed that agent for it, the approvals that
-// counted (Fates) and how many people were needed. nil when no listed
+// counted (Fates), how many people were needed, and who assigned an agent
+// on the unit issue (assigners). nil when no listed
 // agent made the pull request.
 func (ev *Evaluation) Independence() *certificate.Independence {
 	d := ev.Fates()
@@ -27,6 +28,22 @@ func (ev *Evaluation) Independence() *certificate.Independence {
 	for _, f := range d.Fates {
 		if f.Outcome == instructor.Counted {
 			out.Counted = append(out.Counted, certificate.Approval{Login: f.Login, Kind: certKinds[f.Kind], Head: f.Head})
+		}
+	}
+	out.Assigners = assigners(ev.Instructed)
+	return out
+}
+
+// assigners are who instructed an agent on the unit issue (the finding's
+// instructors by an assignment role; the instructors of pushes are in the
+// pushes), one entry per role.
+func assigners(f *instructor.Finding) []certificate.Assigner {
+	var out []certificate.Assigner
+	for _, i := range f.Instructors {
+		for _, r := range i.Roles {
+			if role, ok := certRoles[r]; ok {
+				out = append(out, certificate.Assigner{Login: i.Login, Agent: i.Agent, Role: role})
+			}
 		}
 	}
 	return out
@@ -47,9 +64,10 @@ func (ev *Evaluation) pusherOf(p instructor.Push) string {
 	return ""
 }
 
-// certChannels and certKinds name instructor's channels and approval
-// kinds as the certificate does; one it does not name is written "" and
-// the certificate refuses it (invalid:independence).
+// certChannels, certRoles and certKinds name instructor's channels,
+// assignment roles and approval kinds as the certificate does; a channel
+// or kind it does not name is written "" and the certificate refuses it
+// (invalid:independence).
 var (
 	certChannels = map[instructor.Channel]string{
 		instructor.ChannelIssueAssignment: certificate.ChannelIssueAssignment,
@@ -60,6 +78,7 @@ var (
 		instructor.ChannelLabel:           certificate.ChannelLabel,
 		instructor.ChannelWorkflow:        certificate.ChannelWorkflow,
 	}
+	certRoles = map[instructor.Role]string{instructor.RoleAssigner: certificate.RoleAssigned, instructor.RoleAssignee: certificate.RoleAssignee}
 	certKinds = map[instructor.Kind]string{
 		instructor.KindAudit:   certificate.ApprovalAudit,
 		instructor.KindReview:  certificate.ApprovalReview,

@@ -21,7 +21,27 @@ type Independence struct {
 	Counted []Approval `json:"counted"`
 	// Needed is how many distinct people had to count (agents.approvals).
 	Needed int `json:"needed"`
+	// Assigners are who instructed an agent on the unit issue, not for
+	// one push: who assigned it there, and who was assigned when it was.
+	Assigners []Assigner `json:"assigners,omitempty"`
 }
+
+// Assigner is one person who instructed an agent on the unit issue, and
+// how (AssignerRoles).
+type Assigner struct {
+	Login string `json:"login"`
+	Agent string `json:"agent"`
+	Role  string `json:"role"`
+}
+
+// The roles of an Assigner.
+const (
+	RoleAssigned = "assigned"
+	RoleAssignee = "assignee"
+)
+
+// AssignerRoles are every role an Assigner may have.
+var AssignerRoles = []string{RoleAssigned, RoleAssignee}
 
 // Push is one head of the pull request: its number (from 1, oldest
 // first), the commit, who pushed it (Author; "" when GitHub named nobody),
@@ -79,11 +99,13 @@ var ApprovalKinds = []string{ApprovalAudit, ApprovalReview, ApprovalGate, Approv
 const independenceExpected = "{pushes: [{n (1, 2, … in order), head (40 lowercase hex), author?, agent?, instructor? {login, channel (" +
 	"issue-assignment|pull-assignment|comment|review|review-comment|label|workflow)} only with agent}] (at least one), " +
 	"counted: [{login, kind (audit|review|gate|command), head (40 lowercase hex)}], needed (a positive integer)}, " +
-	"with at least needed distinct counted logins, none of them an agent or instructor of a push"
+	"assigners? [{login, agent, role (assigned|assignee)}], " +
+	"with at least needed distinct counted logins, none of them an agent, an instructor of a push or an assigner"
 
 // ruleIndependence checks independence when present: well formed as
 // Independence, and independent on its face: at least needed distinct
-// people counted, and none of them made or instructed a push. A
+// people counted, and none of them made or instructed a push or assigned
+// an agent on the unit issue. A
 // certificate without the key (every certificate of a pull request no
 // agent made, and every one written before the key existed) passes.
 func ruleIndependence(m map[string]any) []refusal.Refusal {
@@ -93,12 +115,19 @@ func ruleIndependence(m map[string]any) []refusal.Refusal {
 	}
 	bad := []refusal.Refusal{{Token: "invalid:independence", Expected: independenceExpected, Seen: show(v)}}
 	obj, isObj := v.(map[string]any)
-	if !isObj || len(obj) != 3 {
+	if !isObj || len(obj) != 3+present(obj, "assigners") {
 		return bad
 	}
 	involved, ok := pushesOK(obj["pushes"])
 	if !ok {
 		return bad
+	}
+	if a, has := obj["assigners"]; has {
+		assigners, ok := assignersOK(a)
+		if !ok {
+			return bad
+		}
+		involved = append(involved, assigners...)
 	}
 	needed, ok := obj["needed"].(json.Number)
 	if !ok || !positiveInt().MatchString(needed.String()) {
@@ -150,6 +179,35 @@ func pushesOK(v any) ([]string, bool) {
 		}
 	}
 	return involved, true
+}
+
+// assignersOK checks the assigners list (at least one when present) and
+// returns their lowercase logins.
+func assignersOK(v any) ([]string, bool) {
+	list, isList := v.([]any)
+	if !isList || len(list) == 0 {
+		return nil, false
+	}
+	var out []string
+	for _, e := range list {
+		obj, isObj := e.(map[string]any)
+		if !isObj || len(obj) != 3 || !nonBlank(obj["login"]) || !nonBlank(obj["agent"]) {
+			return nil, false
+		}
+		if role, ok := obj["role"].(string); !ok || !slices.Contains(AssignerRoles, role) {
+			return nil, false
+		}
+		out = append(out, strings.ToLower(obj["login"].(string)))
+	}
+	return out, true
+}
+
+// present is 1 when m has key, else 0.
+func present(m map[string]any, key string) int {
+	if _, ok := m[key]; ok {
+		return 1
+	}
+	return 0
 }
 
 func instructionOK(v any) (string, bool) {

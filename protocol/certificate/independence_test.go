@@ -68,6 +68,16 @@ func TestIndependenceField(t *testing.T) {
 		{"unknown push key", func(w map[string]any) { push(w, 0)["approvedBy"] = "ann" }, bad},
 		{"unknown key", func(w map[string]any) { w["note"] = "trust me" }, bad},
 		{"missing counted", func(w map[string]any) { delete(w, "counted") }, bad},
+		{"an assigner", func(w map[string]any) {
+			w["assigners"] = []any{map[string]any{"login": "erin", "agent": "copilot-swe-agent[bot]", "role": "assigned"}}
+		}, []string{}},
+		{"the assigner counted", func(w map[string]any) {
+			w["assigners"] = []any{map[string]any{"login": "Ann", "agent": "copilot-swe-agent[bot]", "role": "assignee"}}
+		}, bad},
+		{"unknown assigner role", func(w map[string]any) {
+			w["assigners"] = []any{map[string]any{"login": "erin", "agent": "copilot-swe-agent[bot]", "role": "cheered"}}
+		}, bad},
+		{"empty assigners", func(w map[string]any) { w["assigners"] = []any{} }, bad},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
