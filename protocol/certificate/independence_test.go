@@ -2,10 +2,12 @@ package certificate
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/aepgate/aepgate/internal/testkit/golden"
 	"github.com/aepgate/aepgate/protocol/canonical"
 )
 
@@ -119,18 +121,20 @@ func TestIndependenceNegativeControl(t *testing.T) {
 }
 
 // TestIndependenceWritten: what Certificate writes for an agent's pull
-// request validates under aepgate's rules and craft's (which ignore the
-// key), and reads back as written.
+// request (golden) validates under aepgate's rules and craft's (which
+// ignore the key), and reads back as written.
 func TestIndependenceWritten(t *testing.T) {
 	c := sample()
 	c.Independence = &Independence{Needed: 1,
 		Pushes: []Push{{N: 1, Head: shaB, Author: "carol"},
 			{N: 2, Head: shaA, Author: "claude[bot]", Agent: "claude[bot]", Instructor: &Instruction{Login: "dave", Channel: ChannelLabel}}},
-		Counted: []Approval{{Login: "ann", Kind: ApprovalAudit, Head: shaA}}}
+		Counted:   []Approval{{Login: "ann", Kind: ApprovalAudit, Head: shaA}},
+		Assigners: []Assigner{{Login: "erin", Agent: "claude[bot]", Role: RoleAssigned}}}
 	raw, err := c.Canonical()
 	if err != nil {
 		t.Fatal(err)
 	}
+	golden.Check(t, filepath.Join("testdata", "canonical-independence.golden.json"), raw)
 	v := Validate(raw)
 	if !v.Valid {
 		t.Fatalf("written certificate refused: %v\n%s", v.Errors, raw)
@@ -142,7 +146,7 @@ func TestIndependenceWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"counted":[{"head":"` + shaA + `","kind":"audit","login":"ann"}],"needed":1,"pushes":[{"author":"carol","head":"` + shaB +
+	want := `{"assigners":[{"agent":"claude[bot]","login":"erin","role":"assigned"}],"counted":[{"head":"` + shaA + `","kind":"audit","login":"ann"}],"needed":1,"pushes":[{"author":"carol","head":"` + shaB +
 		`","n":1},{"agent":"claude[bot]","author":"claude[bot]","head":"` + shaA + `","instructor":{"channel":"label","login":"dave"},"n":2}]}`
 	if string(got) != want {
 		t.Errorf("independence as written:\n got %s\nwant %s", got, want)
