@@ -117,13 +117,14 @@ func (r Reader) PerPush(ctx context.Context, p Pull, triggers []instructor.Trigg
 	return instructor.PerPush(pushes, instructor.Instructions(ins.Items, triggers), isAgent), nil
 }
 
-// Heads are heads as instructor pushes, each with the first listed agent
-// among its pusher and its commit's logins ("" for a person's), at the
-// head's own time, not Known (Reader.PerPush chooses the time).
+// Heads are heads as instructor pushes, each with its pusher and the first
+// listed agent among its pusher and its commit's logins ("" for a
+// person's), at the head's own time, not Known (Reader.PerPush chooses the
+// time).
 func Heads(heads []gh.Head, isAgent func(string) bool) []instructor.Push {
 	out := make([]instructor.Push, 0, len(heads))
 	for _, h := range heads {
-		p := instructor.Push{Head: h.SHA, At: h.At}
+		p := instructor.Push{Head: h.SHA, At: h.At, Pusher: h.Pusher}
 		for _, l := range append([]string{h.Pusher}, h.Logins...) {
 			if isAgent(l) {
 				p.Agent = l

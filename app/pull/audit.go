@@ -7,6 +7,7 @@ import (
 
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/certificate"
 	"github.com/aepgate/aepgate/protocol/gitsha"
 	"github.com/aepgate/aepgate/review"
 )
@@ -134,19 +135,22 @@ func unique(s []string) []string {
 }
 
 // Audit is what the audit decided for a merged pull request: the audited
-// head, its auditor, review and verdict (readback.Audit's fields).
+// head, its auditor, review and verdict, and for an agent's pull request
+// who did what (readback.Audit's fields).
 type Audit struct {
-	SHA      string
-	Auditor  string
-	ReviewID int64
-	Verdict  string
+	SHA          string
+	Auditor      string
+	ReviewID     int64
+	Verdict      string
+	Independence *certificate.Independence
 }
 
 // Audited is where the audit decision enters readback: merged pull request
 // m's reviews judged as aepgate/audit judges them (same snapshot, bundles,
 // owner answers). A PASS names the audited head, its auditor, review and
 // verdict, which readback proves merged unchanged and the certificate
-// names. A stale audit names the older head it was for, so readback
+// names, with the pushes and counted approvals of an agent's pull request
+// (verdict.Evaluation.Independence). A stale audit names the older head it was for, so readback
 // refuses a head pushed after the audit. Without a counting audit (none
 // needed, or none given) it is the final head with no verdict: the merge is
 // read back, and no certificate is issued (protocol/certificate requires a
@@ -165,7 +169,7 @@ func (j *Judge) Audited(ctx context.Context, owner, repo string, m *gh.MergedPul
 	d := ev.AuditDecision()
 	switch {
 	case d.Outcome == review.OutcomePassed && d.Review != nil:
-		return Audit{SHA: d.AuditedSHA, Auditor: d.Review.Author.Login, ReviewID: d.Review.ID, Verdict: review.VerdictPass}, nil
+		return Audit{SHA: d.AuditedSHA, Auditor: d.Review.Author.Login, ReviewID: d.Review.ID, Verdict: review.VerdictPass, Independence: ev.Independence()}, nil
 	case d.Outcome == review.OutcomeStale && d.AuditedSHA != "":
 		return Audit{SHA: d.AuditedSHA}, nil
 	}

@@ -88,7 +88,7 @@ func (j *Judge) draft(in Input, m *gh.MergedPull, d judgement) *issued {
 	c := certificate.Certificate{SchemaVersion: certificate.SchemaVersion, Project: in.Repo, Repository: in.Owner + "/" + in.Repo,
 		PullRequest: m.Number, WorkUnit: strconv.Itoa(unit), CandidateSha: m.HeadSHA, AuditedSha: d.audit.SHA,
 		AuditorSessionID: d.audit.Auditor, AuditReviewID: d.audit.ReviewID, AuditVerdict: d.audit.Verdict,
-		UnresolvedGates: unresolvedGates(m), MergeAuthority: recorded(d.auth)}
+		UnresolvedGates: unresolvedGates(m), MergeAuthority: recorded(d.auth), Independence: d.audit.Independence}
 	if !d.auth.Held && d.auth.Refusal != nil {
 		return &issued{unit: unit, refused: []string{d.auth.Refusal.Token}, why: " Merged by " + mergerOf(d.auth) + ", who holds no merge authority: expected " + d.auth.Refusal.Expected + "."}
 	}

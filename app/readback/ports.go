@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/internal/gh"
+	"github.com/aepgate/aepgate/protocol/certificate"
 	"github.com/aepgate/aepgate/protocol/readbackrules"
 	"github.com/aepgate/aepgate/protocol/snapshot"
 )
@@ -39,12 +40,15 @@ type Locker interface {
 }
 
 // Audit is what the audit decided for a merged pull request: the head it
-// passed, the auditor's login, the review that carried it and the verdict.
+// passed, the auditor's login, the review that carried it and the verdict,
+// and for a pull request a listed agent made, who did what (the
+// certificate's independence; nil otherwise).
 type Audit struct {
-	SHA      string
-	Auditor  string
-	ReviewID int64
-	Verdict  string
+	SHA          string
+	Auditor      string
+	ReviewID     int64
+	Verdict      string
+	Independence *certificate.Independence
 }
 
 // AuditFunc says what the audit decided for merged pull request m.

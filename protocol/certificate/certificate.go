@@ -20,7 +20,7 @@ type Run struct {
 
 // Certificate is a completion certificate. Its JSON field names are
 // craft-protocol's; Repository, PullRequest, AuditReviewID, RequiredCiRuns,
-// MergedMainRuns and MergeAuthority are aepgate's additions (GitHub identities and the
+// MergedMainRuns, MergeAuthority and Independence are aepgate's additions (GitHub identities and the
 // workflow behind each run ID).
 type Certificate struct {
 	SchemaVersion        int      `json:"schemaVersion"`
@@ -48,6 +48,10 @@ type Certificate struct {
 	// MergeAuthority is aepgate's addition when the repository sets
 	// merge.authority: who merged, under which authority (mergeauth.go).
 	MergeAuthority *MergeAuthority `json:"mergeAuthority,omitempty"`
+	// Independence is aepgate's addition for a pull request a listed agent
+	// made: each push's author, agent and instructor, and the approvals
+	// that counted (independence.go).
+	Independence *Independence `json:"independence,omitempty"`
 }
 
 // Canonical returns the certificate's canonical JSON: sorted keys, no

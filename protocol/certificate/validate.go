@@ -42,7 +42,7 @@ type rule func(m map[string]any) []refusal.Refusal
 func allRules() []rule {
 	return []rule{
 		ruleRequired, ruleSchemaVersion, ruleShas, ruleHeadMatch, ruleVerdict,
-		ruleRunLists, ruleSuccessFlags, ruleGates, ruleClosure, ruleExtras,
+		ruleRunLists, ruleSuccessFlags, ruleGates, ruleClosure, ruleExtras, ruleIndependence,
 	}
 }
 

@@ -202,3 +202,24 @@ func TestDecideUnsure(t *testing.T) {
 		t.Errorf("negative control: without not-instructor Counted = %v, want dave and carol", got)
 	}
 }
+
+// TestFateSummary: the counted people and the need, whichever is larger,
+// in words that hold for each (never "2 of 1 … counted").
+func TestFateSummary(t *testing.T) {
+	tests := []struct {
+		counted []string
+		needed  int
+		want    string
+	}{
+		{[]string{"ann", "bob"}, 1, "2 independent approvals counted; 1 needed."},
+		{[]string{"ann"}, 1, "1 independent approval counted; 1 needed."},
+		{[]string{"ann", "bob"}, 2, "2 independent approvals counted; 2 needed."},
+		{nil, 1, "0 of 1 independent approval needed counted: 1 more from people with write permission who neither are agents nor instructed one."},
+		{[]string{"ann"}, 3, "1 of 3 independent approvals needed counted: 2 more from people with write permission who neither are agents nor instructed one."},
+	}
+	for _, tt := range tests {
+		if got := FateSummary(Decision{Counted: tt.counted, Needed: tt.needed}); got != tt.want {
+			t.Errorf("FateSummary(%d counted, %d needed) = %q, want %q", len(tt.counted), tt.needed, got, tt.want)
+		}
+	}
+}

@@ -36,20 +36,21 @@ type Instruction struct {
 }
 
 // Push is one head the pull request had: the commit it pointed to, when
-// it was pushed, and the listed agent that made it ("" for a person's
-// push). Known says At is a time the pusher does not write (the App's
-// record of the delivery that moved the head, GitHub's time of a force
-// push); otherwise At says nothing of when the head was pushed (a
-// commit's committed date is whatever its pusher wrote into it) and is
-// not used. Current says the push made the pull request's head as it is
-// now. Run is the instruction that comes with the push itself: the actor
-// of the workflow run that pushed it, when the agent runs in Actions (nil
-// otherwise).
+// it was pushed, who pushed it (Pusher; "" when GitHub names nobody), and
+// the listed agent that made it ("" for a person's push). Known says At is
+// a time the pusher does not write (the App's record of the delivery that
+// moved the head, GitHub's time of a force push); otherwise At says nothing
+// of when the head was pushed (a commit's committed date is whatever its
+// pusher wrote into it) and is not used. Current says the push made the
+// pull request's head as it is now. Run is the instruction that comes with
+// the push itself: the actor of the workflow run that pushed it, when the
+// agent runs in Actions (nil otherwise).
 type Push struct {
 	Head    string
 	At      time.Time
 	Known   bool
 	Current bool
+	Pusher  string
 	Agent   string
 	Run     *Instruction
 }

@@ -29,12 +29,22 @@ func FateRows(d Decision) string {
 // FateHeader is the header of the table FateRows fills.
 const FateHeader = "| Who | What | On | Fate |\n|---|---|---|---|\n"
 
-// FateSummary says how many distinct people counted of how many needed.
+// FateSummary says how many distinct people counted and how many were
+// needed. More may count than are needed: the count is never written as a
+// share of the need ("2 of 1").
 func FateSummary(d Decision) string {
 	if d.Enough() {
-		return fmt.Sprintf("%d of %d independent approvals needed counted.", len(d.Counted), d.Needed)
+		return fmt.Sprintf("%s counted; %d needed.", approvals(len(d.Counted)), d.Needed)
 	}
-	return fmt.Sprintf("%d of %d independent approvals needed counted: %d more from people with write permission who neither are agents nor instructed one.", len(d.Counted), d.Needed, d.Needed-len(d.Counted))
+	return fmt.Sprintf("%d of %s needed counted: %d more from people with write permission who neither are agents nor instructed one.", len(d.Counted), approvals(d.Needed), d.Needed-len(d.Counted))
+}
+
+// approvals is n independent approvals, in the singular for one.
+func approvals(n int) string {
+	if n == 1 {
+		return "1 independent approval"
+	}
+	return fmt.Sprintf("%d independent approvals", n)
 }
 
 func cell(s string) string {

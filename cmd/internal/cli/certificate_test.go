@@ -20,6 +20,8 @@ func TestCertificateValidate(t *testing.T) {
 	}{
 		{"certificate-valid.json", 0, []string{}, true},
 		{"certificate-mismatch.json", 1, []string{"audited-head-mismatch"}, true},
+		{"certificate-independence.json", 0, []string{}, true},
+		{"certificate-independence-instructor.json", 1, []string{"invalid:independence"}, true},
 		{"certificate-array.json", 1, []string{"invalid-json"}, false},
 		{"certificates-bad/demo/empty.json", 1, []string{"invalid-json"}, false},
 	}

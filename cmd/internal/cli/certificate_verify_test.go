@@ -175,3 +175,41 @@ func TestCertificateVerifyGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestCertificateVerifyIndependence: a signed certificate of an agent's
+// pull request, with who did what (independence), verifies; one naming
+// the agent's instructor among the counted approvals is refused though
+// its signature is good.
+func TestCertificateVerifyIndependence(t *testing.T) {
+	dir := t.TempDir()
+	s := seededSigner(t, 13)
+	pub, err := signkey.PublicPEM(s.Public())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "key.pub", pub)
+	for _, tt := range []struct {
+		file     string
+		wantCode int
+		wantErr  string
+	}{
+		{"certificate-independence.json", 0, ""},
+		{"certificate-independence-instructor.json", 1, "invalid:independence"},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			cert, err := os.ReadFile("testdata/evidence/" + tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env, err := attest.SignCertificate(s, attest.Unit, "octo/demo", cert)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, dir, "cert.dsse.json", mustJSON(t, env))
+			code, _, errOut := runCLI(t, "certificate", "verify", filepath.Join(dir, "cert.dsse.json"), "--key", filepath.Join(dir, "key.pub"), "--repo", "octo/demo")
+			if code != tt.wantCode || !strings.Contains(errOut, tt.wantErr) {
+				t.Errorf("exit %d, want %d; stderr lacks %q:\n%s", code, tt.wantCode, tt.wantErr, errOut)
+			}
+		})
+	}
+}
