@@ -52,10 +52,6 @@ func (j *Judge) Queued(ctx context.Context, in Input, g Group) error {
 	if err := j.W.Record(ctx, verdict.Entry(in.Origin(), ev, checks.NameMerge, out, true)); err != nil {
 		return err
 	}
-	// The run is on the group's commit, which the snapshot did not read:
-	// the publisher looks for an earlier one.
-	if _, err := j.W.Publish(ctx, in.Owner, in.Repo, out.Run, true, false); err != nil {
-		return fmt.Errorf("pull request #%d: %w", in.PR, err)
-	}
-	return nil
+	_, err = j.publish(ctx, in, out.Run, true, false)
+	return err
 }

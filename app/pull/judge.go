@@ -150,7 +150,7 @@ func (j *Judge) publishChecks(ctx context.Context, in Input, ev *verdict.Evaluat
 		if err := j.W.Record(ctx, verdict.Entry(in.Origin(), ev, c.Name, out, write)); err != nil {
 			return nil, nil, err
 		}
-		id, err := j.publish(ctx, in, ev, out.Run, write)
+		id, err := j.publish(ctx, in, out.Run, write, verdict.Absent(ev.Snap.Pull, out.Run))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -162,17 +162,9 @@ func (j *Judge) publishChecks(ctx context.Context, in Input, ev *verdict.Evaluat
 
 // publish writes run when write is set (the head does not already show
 // exactly it) and returns the written run's ID (0 when nothing was
-// written): over the run the snapshot read when it shows one
-// (verdict.Over), a create when it shows none (verdict.Absent), else
-// through the publisher's look-up.
-func (j *Judge) publish(ctx context.Context, in Input, ev *verdict.Evaluation, run checks.Run, write bool) (int64, error) {
-	var id int64
-	var err error
-	if old := verdict.Over(ev.Snap.Pull, run); old != nil {
-		id, err = j.W.PublishOver(ctx, in.Owner, in.Repo, run, write, *old)
-	} else {
-		id, err = j.W.Publish(ctx, in.Owner, in.Repo, run, write, verdict.Absent(ev.Snap.Pull, run))
-	}
+// written); fresh says the head has no such run yet.
+func (j *Judge) publish(ctx context.Context, in Input, run checks.Run, write, fresh bool) (int64, error) {
+	id, err := j.W.Publish(ctx, in.Owner, in.Repo, run, write, fresh)
 	if err != nil {
 		return 0, fmt.Errorf("pull request #%d: %w", in.PR, err)
 	}

@@ -62,9 +62,6 @@ func (f *fakeGitHub) Publish(_ context.Context, _, _ string, r checks.Run) (int6
 func (f *fakeGitHub) PublishNew(ctx context.Context, o, r string, run checks.Run) (int64, error) {
 	return f.Publish(ctx, o, r, run)
 }
-func (f *fakeGitHub) PublishOver(ctx context.Context, o, r string, run checks.Run, _ snapshot.ExistingRun) (int64, error) {
-	return f.Publish(ctx, o, r, run)
-}
 func (f *fakeGitHub) Record(_ context.Context, e store.Entry) error {
 	f.ledger = append(f.ledger, e.Kind)
 	return nil

@@ -59,10 +59,6 @@ func (f *fakeSink) PublishNew(_ context.Context, _, _ string, run checks.Run) (i
 	return 1, nil
 }
 
-func (f *fakeSink) PublishOver(ctx context.Context, o, r string, run checks.Run, _ snapshot.ExistingRun) (int64, error) {
-	return f.Publish(ctx, o, r, run)
-}
-
 func (f *fakeSink) Record(_ context.Context, e store.Entry) error {
 	f.calls, f.entries = append(f.calls, "record"), append(f.entries, e)
 	return nil

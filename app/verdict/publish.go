@@ -88,21 +88,6 @@ func Absent(pull *snapshot.Pull, run checks.Run) bool {
 	return true
 }
 
-// Over is the run the snapshot shows at the head that run would update,
-// when an update needs no look-up: the newest of run's name, with run's
-// external ID and its annotation count read (gh.CheckPublisher.PublishOver).
-// nil when the snapshot does not show one so (the publisher then looks).
-func Over(pull *snapshot.Pull, run checks.Run) *snapshot.ExistingRun {
-	if !pull.RunsKnown || pull.HeadSHA != run.HeadSHA {
-		return nil
-	}
-	old := pull.Latest(run.Name)
-	if old == nil || old.ExternalID != run.ExternalID || !old.AnnotationsKnown {
-		return nil
-	}
-	return old
-}
-
 // Published is out as the App publishes it: with an owner's override in
 // force on its check applied (overridden); under `mode: advisory`
 // (config.ModeAdvisory) its run is checks.Advisory's, and its ledger facts

@@ -12,16 +12,14 @@ import (
 
 	"github.com/aepgate/aepgate/checks"
 	"github.com/aepgate/aepgate/internal/store"
-	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
 // Publisher writes one check run idempotently (gh.CheckPublisher): Publish
 // finds an earlier run to update, PublishNew creates one when the caller
-// saw none, PublishOver updates the one the caller saw.
+// saw none.
 type Publisher interface {
 	Publish(ctx context.Context, owner, repo string, run checks.Run) (int64, error)
 	PublishNew(ctx context.Context, owner, repo string, run checks.Run) (int64, error)
-	PublishOver(ctx context.Context, owner, repo string, run checks.Run, old snapshot.ExistingRun) (int64, error)
 }
 
 // Ledger appends decisions and says whether one about a subject exists
@@ -62,27 +60,10 @@ func (w Writer) Publish(ctx context.Context, owner, repo string, run checks.Run,
 		publish = w.Pub.PublishNew
 	}
 	id, err := publish(ctx, owner, repo, run)
-	return w.written(owner, repo, run.Name, id, err)
-}
-
-// PublishOver writes run on owner/repo over old, the run of its name and
-// external ID the caller has just read at the head: nothing when write is
-// false, else an update of old without searching for it.
-func (w Writer) PublishOver(ctx context.Context, owner, repo string, run checks.Run, write bool, old snapshot.ExistingRun) (int64, error) {
-	if !write {
-		w.count(run.Name, "unchanged")
-		return 0, nil
-	}
-	id, err := w.Pub.PublishOver(ctx, owner, repo, run, old)
-	return w.written(owner, repo, run.Name, id, err)
-}
-
-// written counts a publish's outcome and wraps its error.
-func (w Writer) written(owner, repo, name string, id int64, err error) (int64, error) {
 	if err != nil {
-		return 0, fmt.Errorf("publish %s on %s/%s: %w", name, owner, repo, err)
+		return 0, fmt.Errorf("publish %s on %s/%s: %w", run.Name, owner, repo, err)
 	}
-	w.count(name, "written")
+	w.count(run.Name, "written")
 	return id, nil
 }
 

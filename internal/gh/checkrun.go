@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"github.com/aepgate/aepgate/checks"
-	"github.com/aepgate/aepgate/protocol/snapshot"
 )
 
 // DefaultWritePause is the pause between two write requests of a publisher:
@@ -72,44 +71,18 @@ func (p *CheckPublisher) PublishNew(ctx context.Context, owner, repo string, run
 	return p.publish(ctx, owner, repo, run, false)
 }
 
-// PublishOver is Publish over old, the earlier run the caller has just
-// read at run's head (the newest of run's name, with run's external ID and
-// its annotation count known), without looking for it again: it saves
-// the look-up read before each update. Under a lock on the pull request,
-// as the App holds, nobody can have written another meanwhile. When old's
-// annotation count is not known it is Publish.
-func (p *CheckPublisher) PublishOver(ctx context.Context, owner, repo string, run checks.Run, old snapshot.ExistingRun) (int64, error) {
-	if !old.AnnotationsKnown || old.Name != run.Name || old.ExternalID != run.ExternalID {
-		return p.Publish(ctx, owner, repo, run)
-	}
-	cr := &github.CheckRun{ID: github.Int64(old.ID), Name: github.String(old.Name), HeadSHA: github.String(run.HeadSHA),
-		Status: github.String(old.Status), Conclusion: optional(old.Conclusion), ExternalID: optional(old.ExternalID), DetailsURL: optional(old.DetailsURL),
-		Output: &github.CheckRunOutput{Title: optional(old.Title), Summary: optional(old.Summary), Text: optional(old.Text), AnnotationsCount: github.Int(old.Annotations)}}
-	return p.over(ctx, owner, repo, checks.Fit(run), cr)
-}
-
 // publish is Publish, looking for an earlier run only when lookup is set.
 func (p *CheckPublisher) publish(ctx context.Context, owner, repo string, run checks.Run, lookup bool) (int64, error) {
 	run = checks.Fit(run)
+	if err := checks.Validate(run); err != nil {
+		return 0, fmt.Errorf("publish check run: %w", err)
+	}
 	var existing *github.CheckRun
 	if lookup {
-		if err := checks.Validate(run); err != nil {
-			return 0, fmt.Errorf("publish check run: %w", err)
-		}
 		var err error
 		if existing, err = p.find(ctx, owner, repo, run); err != nil {
 			return 0, err
 		}
-	}
-	return p.over(ctx, owner, repo, run, existing)
-}
-
-// over creates run (existing nil) or brings existing, the earlier run of
-// its name, head and external ID, to say it: nothing when it already does,
-// a fresh run when existing carries annotations run no longer has.
-func (p *CheckPublisher) over(ctx context.Context, owner, repo string, run checks.Run, existing *github.CheckRun) (int64, error) {
-	if err := checks.Validate(run); err != nil {
-		return 0, fmt.Errorf("publish check run: %w", err)
 	}
 	pending := run.Annotations
 	if existing != nil {

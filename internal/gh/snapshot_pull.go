@@ -79,7 +79,6 @@ type jsonSuite struct {
 		Nodes []struct {
 			DatabaseID                                                             int64
 			Name, Status, Conclusion, Title, Summary, Text, ExternalID, DetailsURL *string
-			Annotations                                                            *struct{ TotalCount int }
 		}
 	}
 }
@@ -143,9 +142,6 @@ func (p *jsonPull) headRuns(out *snapshot.Pull, plan queryPlan) {
 			for _, r := range suite.CheckRuns.Nodes {
 				run := snapshot.ExistingRun{ID: r.DatabaseID, Name: str(r.Name), Status: lower(r.Status), Conclusion: lower(r.Conclusion),
 					Title: str(r.Title), Summary: str(r.Summary), Text: str(r.Text), ExternalID: str(r.ExternalID), DetailsURL: str(r.DetailsURL)}
-				if a := r.Annotations; a != nil {
-					run.Annotations, run.AnnotationsKnown = a.TotalCount, true
-				}
 				if own {
 					out.Runs = append(out.Runs, run)
 				}

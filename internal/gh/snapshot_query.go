@@ -109,6 +109,6 @@ func (p queryPlan) writePull(b *strings.Builder) {
 	} else if p.appID > 0 {
 		filter = fmt.Sprintf(", filterBy: {appId: %d}", p.appID)
 	}
-	fmt.Fprintf(b, "    head: commits(last: 1) { nodes { commit { oid committedDate checkSuites(%s%s) { nodes {%s checkRuns(first: %d) { nodes { databaseId name status conclusion title summary text externalId detailsUrl annotations(first: 0) { totalCount } } } } } } } }\n  }\n",
+	fmt.Fprintf(b, "    head: commits(last: 1) { nodes { commit { oid committedDate checkSuites(%s%s) { nodes {%s checkRuns(first: %d) { nodes { databaseId name status conclusion title summary text externalId detailsUrl } } } } } } }\n  }\n",
 		suites, filter, app, runsPage)
 }

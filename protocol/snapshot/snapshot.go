@@ -176,10 +176,6 @@ type ExistingRun struct {
 	// shows.
 	ID                                                                     int64
 	Name, Status, Conclusion, Title, Summary, Text, ExternalID, DetailsURL string
-	// Annotations is how many annotations the run carries, when
-	// AnnotationsKnown (the snapshot read the count).
-	Annotations      int
-	AnnotationsKnown bool
 }
 
 // HeadCheck is any App's check run at the head, with the workflow run it

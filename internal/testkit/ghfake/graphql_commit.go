@@ -179,15 +179,9 @@ type runRes struct {
 
 func (r *runRes) typeName() string { return "CheckRun" }
 
-func (r *runRes) field(_ *gqlExec, name string, args map[string]any) (any, error) {
+func (r *runRes) field(_ *gqlExec, name string, _ map[string]any) (any, error) {
 	run := r.r
 	switch name {
-	case "annotations":
-		items := make([]any, len(run.annotations))
-		for i, a := range run.annotations {
-			items[i] = annotationRes(a)
-		}
-		return newConn("CheckAnnotationConnection", "annotations", items, args)
 	case "databaseId":
 		return run.id, nil
 	case "id":
@@ -219,23 +213,4 @@ func (r *runRes) field(_ *gqlExec, name string, args map[string]any) (any, error
 		return ts(run.completed), nil
 	}
 	return nil, unknownField("CheckRun", name)
-}
-
-// annotationRes is a CheckAnnotation.
-type annotationRes Annotation
-
-func (annotationRes) typeName() string { return "CheckAnnotation" }
-
-func (a annotationRes) field(_ *gqlExec, name string, _ map[string]any) (any, error) {
-	switch name {
-	case "path":
-		return a.Path, nil
-	case "title":
-		return nilIfEmpty(a.Title), nil
-	case "message":
-		return a.Message, nil
-	case "rawDetails":
-		return nilIfEmpty(a.RawDetails), nil
-	}
-	return nil, unknownField("CheckAnnotation", name)
 }
