@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app"
+	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/internal/testkit/ghfake"
 )
 
@@ -128,6 +129,9 @@ func (w *world) appOptions(key *rsa.PrivateKey, log *slog.Logger) app.Options {
 		Database: "sqlite:" + w.dbPath, AppID: appID, PrivateKey: key, WebhookSecrets: [][]byte{[]byte(w.secret)},
 		GitHubURL: w.f.URL(), Logger: log, Addr: "127.0.0.1:0", Signer: w.signer,
 	}
+	// The readback replays merges in clones fetched from the simulated
+	// GitHub's repositories, written out as git repositories in tmp.
+	o.Seams.Readback.Coverage = &readback.Clones{Dir: filepath.Join(w.tmp, "clones"), Remote: w.f.GitRemote(filepath.Join(w.tmp, "origins"))}
 	if w.o.Speed == Fast {
 		o.WritePause, o.RetryBase, o.PollInterval = -1, 20*time.Millisecond, 20*time.Millisecond
 		// Retries back off from 20 ms but no further than a second: at the

@@ -19,19 +19,11 @@ import (
 // source.
 func FakeClones(t testing.TB, url string) *readback.Clones {
 	origins := filepath.Join(t.TempDir(), "origins")
-	return &readback.Clones{Dir: filepath.Join(t.TempDir(), "clones"), Remote: func(_ context.Context, owner, repo string) (replay.Remote, error) {
+	return &readback.Clones{Dir: filepath.Join(t.TempDir(), "clones"), Remote: func(ctx context.Context, owner, repo string) (replay.Remote, error) {
 		f := ghfake.ByURL(url)
 		if f == nil {
 			return replay.Remote{}, fmt.Errorf("appkit: no fake GitHub at %q", url)
 		}
-		r := f.Repo(owner + "/" + repo)
-		if r == nil {
-			return replay.Remote{}, fmt.Errorf("appkit: the fake has no repository %s/%s", owner, repo)
-		}
-		dir := filepath.Join(origins, owner, repo+".git")
-		if err := r.WriteGit(dir); err != nil {
-			return replay.Remote{}, err
-		}
-		return replay.Remote{URL: "file://" + dir}, nil
+		return f.GitRemote(origins)(ctx, owner, repo)
 	}}
 }
