@@ -291,23 +291,23 @@ func fetchRuns(ctx context.Context, fl certificateFetchFlags, lookup lookupFunc,
 func fetchedAttestation(c *cobra.Command, s streams, fl certificateFetchFlags, got judgement) error {
 	env, err := checks.AttestationFromText(got.run.Text)
 	if err != nil {
-		return failf(2, "certificate fetch: refused: %s: %w", attest.TokenEnvelopeMalformed, err)
+		return failf(exitFindings, "certificate fetch: refused: %s: %w", attest.TokenEnvelopeMalformed, err)
 	}
 	v, err := attest.Verify(env, fl.ring, attest.Want{SHA: fl.sha, Repository: fl.repo})
 	var r *attest.Refused
 	if errors.As(err, &r) {
 		fmt.Fprintf(s.err, "check run %d: %s\n", got.run.ID, r)
-		return failf(2, "certificate fetch: refused: %s", r.Token)
+		return failf(exitFindings, "certificate fetch: refused: %s", r.Token)
 	}
 	if err != nil {
-		return failf(2, "certificate fetch: %w", err)
+		return failf(exitFindings, "certificate fetch: refused: %w", err)
 	}
 	if !bytes.Equal(v.Certificate, got.canonical) {
-		return failf(2, "certificate fetch: refused: the signed certificate (sha256 %s) is not the summary's (sha256 %s)", v.Fingerprint, certificate.FileFingerprint(got.canonical))
+		return failf(exitFindings, "certificate fetch: refused: the signed certificate (sha256 %s) is not the summary's (sha256 %s)", v.Fingerprint, certificate.FileFingerprint(got.canonical))
 	}
 	fmt.Fprintf(s.err, "attestation: signed by key %s, subject %s in %s\n", v.KeyID, v.SHA, v.Repository)
 	if _, err := s.out.Write(append(env, '\n')); err != nil {
-		return failf(2, "certificate fetch: %w", err)
+		return failf(exitUsage, "certificate fetch: %w", err)
 	}
 	return nil
 }
