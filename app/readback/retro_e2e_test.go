@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/aepgate/aepgate/app"
-	"github.com/aepgate/aepgate/app/board"
 	"github.com/aepgate/aepgate/app/readback"
 	"github.com/aepgate/aepgate/app/verdict"
 	"github.com/aepgate/aepgate/checks"
@@ -78,28 +77,6 @@ func unitClosure(t *testing.T, w *appkit.ReadbackWorld, rules closurerules.Rules
 	return closurerules.Judge(f, rules)
 }
 
-// keptBoard runs one board update now and returns the board the App kept.
-func keptBoard(t *testing.T, w *appkit.ReadbackWorld) boardview.Board {
-	t.Helper()
-	ctx := context.Background()
-	in, err := w.App.GitHub().Installation(w.Inst.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	login, err := w.App.GitHub().AppLogin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.App.Boards().Keep(ctx, in, "acme", "widgets", time.Now(), board.AuthoredBy(login), appkit.Logger(t)); err != nil {
-		t.Fatal(err)
-	}
-	b, ok, err := w.App.Board(ctx, "acme/widgets")
-	if err != nil || !ok {
-		t.Fatalf("no board kept: %v", err)
-	}
-	return b
-}
-
 // boardText is the board as its JSON.
 func boardText(b boardview.Board) string {
 	raw, _ := json.Marshal(b)
@@ -121,7 +98,7 @@ func TestOverriddenMergeOwesRetroAudit(t *testing.T) {
 	if v.State != closurerules.RetroOwed || !strings.Contains(v.Missing, "owes a retro-audit") {
 		t.Fatalf("closure %s (%s), want %s", v.State, v.Missing, closurerules.RetroOwed)
 	}
-	if got := boardText(keptBoard(t, w)); !strings.Contains(got, "retro-audit") || !strings.Contains(got, "waive") {
+	if got := boardText(w.KeptBoard(t)); !strings.Contains(got, "retro-audit") || !strings.Contains(got, "waive") {
 		t.Errorf("the board does not list what the overridden merge owes:\n%s", got)
 	}
 	if n := appkit.LedgerRows(t, w.App, "retro_audit"); n != 1 {

@@ -119,9 +119,9 @@ func (w *ClosureWorld) BoardSays(t *testing.T, text string) bool {
 	return false
 }
 
-// KeptBoard runs one board update of the closure world now and returns
-// the board the App kept.
-func (w *ClosureWorld) KeptBoard(t *testing.T) boardview.Board {
+// KeptBoard runs one board update of the world's repository now and
+// returns the board the App kept.
+func (w *Live) KeptBoard(t *testing.T) boardview.Board {
 	t.Helper()
 	ctx := context.Background()
 	in, err := w.App.GitHub().Installation(w.Inst.ID)

@@ -11,7 +11,7 @@ import (
 // the merge commit's tree and parents, and a file's content.
 func TestWriteGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
+		t.Skip("git is not installed: WriteGit's objects cannot be read back")
 	}
 	f := New(t)
 	r := f.CreateRepo("acme/widgets")
